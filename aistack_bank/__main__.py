@@ -1,0 +1,5 @@
+"""`python -m aistack_bank` runs the `bank` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,158 @@
+"""The `bank` command: parses flags, calls the services, prints, and picks the exit code.
+
+This is the only module that prints or exits. Heavy libraries are imported inside the
+commands that need them, so `bank --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_STALE = 0, 1, 2, 4
+
+app = typer.Typer(
+    name="bank",
+    help="Author, check, translate and export the aistack question bank.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (topic.yaml and questions/).")]
+TranslationsOption = Annotated[Path, typer.Option("--translations", help="The folder of the .pot template and .po catalogs.")]
+
+
+class OutputFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = None, summary_line: str = "") -> None:
+    from .errors import Diagnostic
+
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if fmt is OutputFormat.json:
+        typer.echo(json.dumps({"diagnostics": [d.as_dict() for d in ordered], "summary": summary or {}}, indent=2, ensure_ascii=False))
+        return
+    for d in ordered:
+        if fmt is OutputFormat.github:
+            loc = d.location
+            parts = [f"file={loc.path}"] if loc else []
+            if loc and loc.line:
+                parts.append(f"line={loc.line}")
+            if loc and loc.column:
+                parts.append(f"col={loc.column}")
+            parts.append(f"title={d.code}")
+            message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            typer.echo(f"::{'error' if d.severity.value == 'error' else 'warning'} {','.join(parts)}::{message}")
+        else:
+            typer.echo(str(d))
+    if summary_line:
+        typer.echo(summary_line, err=fmt is OutputFormat.github)
+
+
+def _fail(message: str, code: int = EXIT_ERRORS) -> None:
+    typer.echo(f"bank: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@app.command()
+def validate(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Bank folders or question files (default: the --bank folder).", show_default=False)] = None,
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json (for editors) or github (Actions annotations).")] = OutputFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    no_translations: Annotated[bool, typer.Option("--no-translations", help="Skip the .po catalogs.")] = False,
+) -> None:
+    """Check the bank, its numeric answers and its translations; report every problem."""
+    from .validate import validate_bank, validate_files
+
+    diagnostics, summary_parts, summary = [], [], {"questions": 0}
+    targets = paths or [bank]
+    folders = [p for p in targets if p.is_dir()]
+    files = [p for p in targets if not p.is_dir()]
+    for folder in folders:
+        tr = None if no_translations else (translations if folder == bank else folder.parent / "translations")
+        report = validate_bank(folder, translations=tr if tr is not None and tr.is_dir() else None)
+        diagnostics += report.diagnostics
+        summary["questions"] += report.cues.questions
+        summary["key_positions"] = report.cues.position_shares
+        summary["key_longest_share"] = report.cues.longest_share
+        summary_parts.append(f"{report.cues.questions} questions; {report.cues.summary()}")
+    if files:
+        report = validate_files(files)
+        diagnostics += report.diagnostics
+        summary["questions"] += report.cues.questions
+        summary_parts.append(f"{len(files)} file(s)")
+    errors = sum(1 for d in diagnostics if d.severity.value == "error")
+    warnings = len(diagnostics) - errors
+    summary.update(errors=errors, warnings=warnings)
+    line = f"{'; '.join(summary_parts)}. {errors} error(s), {warnings} warning(s)."
+    _print_diagnostics(diagnostics, fmt, summary, line)
+    if errors or (strict and warnings):
+        raise typer.Exit(EXIT_ERRORS)
+
+
+@app.command()
+def check(
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    lang: Annotated[str, typer.Option("--lang", help="en, a catalog language, or all.")] = "all",
+) -> None:
+    """Run the numeric assertion checks of every question (on each language's options)."""
+    from .validate import run_all_checks
+
+    try:
+        results, diagnostics = run_all_checks(bank, translations if translations.is_dir() else None, lang)
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    _print_diagnostics(diagnostics, OutputFormat.text)
+    for language, (checked, failed) in results.items():
+        typer.echo(f"{language}: {checked} checked question(s), {failed} failing")
+    if diagnostics:
+        raise typer.Exit(EXIT_ERRORS)
+
+
+@app.command()
+def schema(
+    out: Annotated[Path, typer.Option("--out", help="Where the JSON Schemas go.")] = Path("schema"),
+    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if a committed schema is stale.")] = False,
+) -> None:
+    """Write the JSON Schemas of the content files (and of the JSON export) from the model."""
+    from .schemas import render_schemas
+    from .writing import stale_files, write_tree
+
+    tree = render_schemas()
+    if check_only:
+        stale = stale_files(out, tree)
+        for name in stale:
+            typer.echo(f"{out / name}: stale; run `bank schema`")
+        raise typer.Exit(EXIT_STALE if stale else EXIT_OK)
+    for path in write_tree(out, tree):
+        typer.echo(f"wrote {path}")
+
+
+@app.command()
+def codes() -> None:
+    """List every diagnostic code with its meaning."""
+    from .errors import CODES
+
+    for code, meaning in sorted(CODES.items()):
+        typer.echo(f"{code}  {meaning}")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("bank: interrupted", err=True)
+        sys.exit(130)

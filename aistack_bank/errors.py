@@ -1,0 +1,198 @@
+"""Diagnostics and the project's error types: every user mistake becomes one of these."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A 1-based position in a file; ``line``/``column`` are 0 when unknown."""
+
+    path: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.path
+        if self.column <= 0:
+            return f"{self.path}:{self.line}"
+        return f"{self.path}:{self.line}:{self.column}"
+
+    @classmethod
+    def of(cls, path: str | Path, line: int = 0, column: int = 0) -> "Location":
+        return cls(display_path(path), line, column)
+
+
+def display_path(path: str | Path) -> str:
+    """The path as the user should see it: relative to the working directory when inside it."""
+    p = Path(path)
+    try:
+        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
+        return p.as_posix()
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in the bank, its catalogs or its checks."""
+
+    severity: Severity
+    code: str
+    message: str
+    location: Location | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.severity.value} {self.code}: {self.message}"
+
+    def sort_key(self) -> tuple:
+        loc = self.location or Location("")
+        return (loc.path, loc.line, loc.column, self.code, self.message)
+
+    def as_dict(self) -> dict:
+        loc = self.location
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "path": loc.path if loc else None,
+            "line": loc.line if loc and loc.line else None,
+            "column": loc.column if loc and loc.column else None,
+        }
+
+
+def error(code: str, message: str, location: Location | None = None) -> Diagnostic:
+    assert code in CODES, code
+    return Diagnostic(Severity.ERROR, code, message, location)
+
+
+def warning(code: str, message: str, location: Location | None = None) -> Diagnostic:
+    assert code in CODES, code
+    return Diagnostic(Severity.WARNING, code, message, location)
+
+
+# The one table of diagnostic codes. docs/errors.md is generated from it (`bank codes`).
+CODES: dict[str, str] = {
+    # files and YAML
+    "E101": "file cannot be read (missing, a directory, or permission denied)",
+    "E102": "file is not valid UTF-8",
+    "E103": "file is empty",
+    "E104": "file is larger than the size limit",
+    "E105": "YAML syntax error",
+    "E106": "duplicate key in a mapping",
+    "E107": "tab character in indentation",
+    "E108": "YAML anchors, aliases, tags or merge keys are not allowed",
+    "E109": "text is not in Unicode NFC normal form",
+    "E110": "forbidden control or bidirectional-override character",
+    "E111": "mixed line endings (CRLF and LF in one file)",
+    "E112": "the file must hold exactly one YAML mapping",
+    "E113": "nesting deeper than the limit",
+    "W101": "byte-order mark at the start of the file (ignored)",
+    "W102": "CRLF line endings (read as LF)",
+    # fields
+    "E201": "required field is missing",
+    "E202": "unknown field",
+    "E203": "field has the wrong type or an invalid value",
+    "E204": "identifier has the wrong form",
+    "E205": "text is empty or only whitespace",
+    # the bank as a whole
+    "E301": "question id does not match its file name",
+    "E302": "question id used by more than one file",
+    "E303": "option ids are not unique",
+    "E304": "the key does not name exactly one existing option",
+    "E305": "two options have the same text",
+    "E306": "topic lists a question that has no file",
+    "E307": "question file is not listed in the topic",
+    "E308": "topic lists a question more than once",
+    "E309": "tag is not in the topic's vocabulary",
+    "E310": "question file name is not `<id>-<slug>.yaml`",
+    "E311": "topic file is missing",
+    "W301": "correct answers are concentrated on one position",
+    "W302": "the correct option is too often the longest",
+    # numeric assertion checks
+    "E401": "check script is outside the check language",
+    "E402": "check script exceeds a limit (size, depth, exponent, steps)",
+    "E403": "an assertion in a check script failed",
+    "E404": "the correct option does not show the checked value",
+    "E405": "a wrong option shows the checked value",
+    "E406": "check script calls answer()/answer_formula() wrongly",
+    # translations
+    "E501": "catalog (.po) cannot be read or has a syntax error",
+    "E502": "numbers or units differ between the English text and its translation",
+    "E503": "markup or placeholders differ between the English text and its translation",
+    "E504": "translation is fuzzy in a key-bearing field (stem or option)",
+    "E505": "catalog header is missing or invalid (Language, Plural-Forms, charset)",
+    "E506": "duplicate entry in a catalog",
+    "E507": "formula tokens differ between the English text and its translation",
+    "W501": "translation is missing",
+    "W502": "translation is fuzzy (out of date with the English)",
+    "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
+    "W504": "catalog is out of date with the template (run `bank i18n update`)",
+}
+
+
+class BankError(Exception):
+    """A problem the user can fix, optionally located; prints as ``path:line:col: message``."""
+
+    code = "E000"
+
+    def __init__(self, message: str, location: Location | None = None, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        if code:
+            self.code = code
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(Severity.ERROR, self.code, self.message, self.location)
+
+
+class YamlError(BankError):
+    code = "E105"
+
+
+class CheckError(BankError):
+    """Raised inside the check language; the caller adds the location."""
+
+    code = "E401"
+
+
+class CatalogError(BankError):
+    code = "E501"
+
+
+class UnknownFormatError(BankError):
+    code = "E601"
+
+    def __init__(self, name: str, known: list[str]):
+        super().__init__(f"unknown format {name!r}; known formats: {', '.join(known)}")
+
+
+class ExportError(BankError):
+    code = "E602"
+
+
+class DiagnosticsError(BankError):
+    """Work refused because the bank has errors; carries them all."""
+
+    def __init__(self, diagnostics: list[Diagnostic], what: str = "the bank has errors"):
+        super().__init__(what)
+        self.diagnostics = diagnostics
+
+
+CODES.update({
+    "E601": "unknown export format",
+    "E602": "export failed",
+})

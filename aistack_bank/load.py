@@ -1,0 +1,136 @@
+"""Loading the bank from `bank/`: files → located plain data → typed model, errors collected."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .errors import Diagnostic, Location, error
+from .yamlsource import Backend, YamlDocument, load_yaml
+
+TOPIC_FILE = "topic.yaml"
+QUESTIONS_DIR = "questions"
+
+# pydantic error type → our code
+_PYDANTIC_CODES = {
+    "missing": "E201",
+    "extra_forbidden": "E202",
+    "string_pattern_mismatch": "E204",
+    "empty_text": "E205",
+}
+
+
+@dataclass
+class QuestionSource:
+    """One question file as read: where it is, its located data, and the model if valid."""
+
+    path: Path
+    doc: YamlDocument | None
+    question: Any = None  # SingleChoiceQuestion | None
+
+
+@dataclass
+class BankSource:
+    """Everything read from a bank folder, with positions, before cross-file rules."""
+
+    root: Path
+    topic_doc: YamlDocument | None = None
+    topic: Any = None  # Topic | None
+    questions: list[QuestionSource] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def source_of(self, question_id: str) -> QuestionSource | None:
+        return next((s for s in self.questions if s.question is not None and s.question.id == question_id), None)
+
+
+@lru_cache(maxsize=None)
+def _adapters():
+    from pydantic import TypeAdapter
+
+    from .model import Question, Topic
+
+    return TypeAdapter(Question), TypeAdapter(Topic)
+
+
+def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagnostic]:
+    """Turn a pydantic ValidationError into located diagnostics."""
+    diags = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(err["loc"])
+        if strip_union_tag and loc and isinstance(loc[0], str) and not (loc[0] in (doc.data or {})):
+            loc = loc[1:]
+        kind = err["type"]
+        code = _PYDANTIC_CODES.get(kind, "E203")
+        field_name = ".".join(str(p) for p in loc) or "(file)"
+        if kind == "missing":
+            message = f"required field {field_name!r} is missing"
+            where = doc.locate(loc[:-1])
+        elif kind == "extra_forbidden":
+            message = f"unknown field {field_name!r}"
+            where = doc.locate(loc, key=True)
+        elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
+            message = f"'kind' must be one of: single-choice (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
+            where = doc.locate(("kind",))
+        else:
+            shown = err.get("input")
+            got = f" (got {shown!r})" if isinstance(shown, (str, int, float, bool)) and len(repr(shown)) < 60 else ""
+            message = f"{field_name}: {err['msg'][0].lower() + err['msg'][1:]}{got}"
+            where = doc.locate(loc)
+        diags.append(error(code, message, where))
+    return diags
+
+
+def read_topic(root: Path, *, backend: Backend = "libyaml"):
+    """The topic of the bank at ``root``: (topic or None, document or None, diagnostics)."""
+    from pydantic import ValidationError
+
+    path = root / TOPIC_FILE
+    if not path.exists():
+        return None, None, [error("E311", f"no {TOPIC_FILE} in {root.as_posix()}; a bank is a folder with {TOPIC_FILE} and {QUESTIONS_DIR}/", Location.of(path))]
+    doc, diags = load_yaml(path, backend=backend)
+    if doc is None:
+        return None, None, diags
+    try:
+        topic = _adapters()[1].validate_python(doc.data)
+    except ValidationError as exc:
+        return None, doc, diags + model_errors(exc, doc, strip_union_tag=False)
+    return topic, doc, diags
+
+
+def read_question(path: Path, *, backend: Backend = "libyaml") -> tuple[QuestionSource, list[Diagnostic]]:
+    """One question file: its source record (model set when valid) and diagnostics."""
+    from pydantic import ValidationError
+
+    doc, diags = load_yaml(path, backend=backend)
+    source = QuestionSource(path=path, doc=doc)
+    if doc is None:
+        return source, diags
+    if "kind" not in doc.data:
+        return source, diags + [error("E201", "required field 'kind' is missing (single-choice)", doc.locate(()))]
+    try:
+        source.question = _adapters()[0].validate_python(doc.data)
+    except ValidationError as exc:
+        diags = diags + model_errors(exc, doc, strip_union_tag=True)
+    return source, diags
+
+
+def question_files(root: Path) -> list[Path]:
+    """The question files of a bank, sorted by name."""
+    folder = root / QUESTIONS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
+
+
+def read_bank(root: Path, *, backend: Backend = "libyaml", files: list[Path] | None = None) -> BankSource:
+    """Read the topic and every question file; collect every diagnostic, raise nothing."""
+    source = BankSource(root=root)
+    source.topic, source.topic_doc, diags = read_topic(root, backend=backend)
+    source.diagnostics.extend(diags)
+    for path in files if files is not None else question_files(root):
+        qsource, diags = read_question(path, backend=backend)
+        source.questions.append(qsource)
+        source.diagnostics.extend(diags)
+    return source

@@ -1,0 +1,137 @@
+"""The typed bank model (pydantic v2) that every other part reads."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+
+QUESTION_ID = r"^q[0-9]{3,}$"
+OPTION_ID = r"^[a-z]$"
+TAG = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
+SLUG = TAG
+VARIABLE = r"^[A-Z]$"
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise PydanticCustomError("empty_text", "text must not be empty or only whitespace")
+    return text
+
+
+Text = Annotated[str, AfterValidator(_not_blank)]
+"""Plain Unicode text, never markup; exporters escape it for their format."""
+
+QuestionId = Annotated[str, Field(pattern=QUESTION_ID, examples=["q001"])]
+OptionId = Annotated[str, Field(pattern=OPTION_ID, examples=["a"])]
+Tag = Annotated[str, Field(pattern=TAG, examples=["memory"])]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True, str_strip_whitespace=False)
+
+
+class Option(_Strict):
+    """One answer option."""
+
+    id: OptionId
+    """Stable id of the option (`a`, `b`, …); translations and exports are keyed on it."""
+    text: Text
+    """What the learner reads."""
+    feedback: Text | None = None
+    """Shown after the learner picks this option: for a wrong option, the misconception behind it."""
+
+
+class Check(_Strict):
+    """A numeric assertion check, written in the check language (see bank/README.md)."""
+
+    script: Text
+    """Statements that recompute the answer and call `answer(...)` or `answer_formula(...)`."""
+    variables: list[Annotated[str, Field(pattern=VARIABLE)]] = Field(default_factory=list)
+    """Symbols (single capital letters) of a formula answer; the script runs at sample values of them."""
+
+
+class _QuestionBase(_Strict):
+    id: QuestionId
+    """Stable question id (`q` and three or more digits); never reused or renumbered."""
+    stem: Text
+    """The question itself."""
+    explanation: Text
+    """General feedback: why the key is right and why the most tempting wrong option is wrong."""
+    tags: list[Tag] = Field(min_length=1)
+    """Tags from the topic's vocabulary."""
+    difficulty: int = Field(ge=1, le=3)
+    """1 recall, 2 understanding, 3 calculation or multi-step reasoning."""
+    translator_note: Text | None = None
+    """A note shown to translators in the catalogs."""
+    check: Check | None = None
+    """Optional numeric assertion check of the key."""
+
+
+class SingleChoiceQuestion(_QuestionBase):
+    """A question with one right option among several."""
+
+    kind: Literal["single-choice"]
+    """The question kind; `single-choice` is the only kind so far."""
+    options: list[Option] = Field(min_length=2, max_length=6)
+    """Two to six options."""
+    correct: OptionId
+    """The id of the one right option."""
+
+    @property
+    def correct_option(self) -> Option:
+        return next(o for o in self.options if o.id == self.correct)
+
+    def option(self, option_id: str) -> Option:
+        return next(o for o in self.options if o.id == option_id)
+
+
+# A union on `kind`: multiple-choice, true/false and numeric-entry kinds join it as new
+# members without changing existing files.
+Question = Annotated[Union[SingleChoiceQuestion], Field(discriminator="kind")]
+
+
+class QuestionFile(BaseModel):
+    """Root of a question file (`bank/questions/<id>-<slug>.yaml`)."""
+
+    model_config = ConfigDict(title="aistack-bank question")
+    root: Question
+
+
+class Topic(_Strict):
+    """A topic (`bank/topic.yaml`): its texts, tag vocabulary and ordered questions."""
+
+    id: Annotated[str, Field(pattern=SLUG)]
+    """Stable topic id (lowercase words joined by hyphens)."""
+    category: Text
+    """The category the topic belongs to, e.g. `Computer systems`."""
+    title: Text
+    """The topic title."""
+    summary: Text
+    """One-paragraph summary shown under the title."""
+    key_points: list[Text] = Field(min_length=1)
+    """Key points, one paragraph each."""
+    tags: dict[Annotated[str, Field(pattern=TAG)], Text] = Field(min_length=1)
+    """The tag vocabulary: tag → what it is for."""
+    questions: list[QuestionId] = Field(min_length=1)
+    """Question ids in the order learners and exports see them."""
+
+
+class Bank(BaseModel):
+    """A loaded bank: a topic and its questions, in the topic's order, in one language."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    topic: Topic
+    questions: tuple[SingleChoiceQuestion, ...]
+    lang: str = "en"
+
+    def question(self, question_id: str) -> SingleChoiceQuestion:
+        return next(q for q in self.questions if q.id == question_id)
+
+
+def slug_of(filename: str) -> str | None:
+    """The slug of a question file name `<id>-<slug>.yaml`, or None if it has another form."""
+    m = re.fullmatch(r"q[0-9]{3,}-([a-z0-9]+(?:-[a-z0-9]+)*)\.yaml", filename)
+    return m.group(1) if m else None

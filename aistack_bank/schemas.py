@@ -1,0 +1,26 @@
+"""JSON Schemas of the content files, generated from the model (`bank schema`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePosixPath
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _document(schema: dict, name: str, title: str) -> bytes:
+    head = {"$schema": SCHEMA_DIALECT, "$id": f"https://aistack-bank.invalid/schema/{name}", "title": title}
+    body = {k: v for k, v in schema.items() if k != "title"}
+    return (json.dumps(head | body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def render_schemas() -> dict[PurePosixPath, bytes]:
+    """Every committed schema, by file name."""
+    from pydantic import TypeAdapter
+
+    from .model import Question, Topic
+
+    return {
+        PurePosixPath("topic.schema.json"): _document(TypeAdapter(Topic).json_schema(), "topic.schema.json", "aistack-bank topic file (bank/topic.yaml)"),
+        PurePosixPath("question.schema.json"): _document(TypeAdapter(Question).json_schema(), "question.schema.json", "aistack-bank question file (bank/questions/<id>-<slug>.yaml)"),
+    }
