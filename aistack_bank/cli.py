@@ -150,6 +150,118 @@ def codes() -> None:
         typer.echo(f"{code}  {meaning}")
 
 
+i18n_app = typer.Typer(help="Translation catalogs: extract, update, status, compile.", no_args_is_help=True)
+app.add_typer(i18n_app, name="i18n")
+
+
+def _exit_on_errors(diagnostics) -> None:
+    if diagnostics:
+        _print_diagnostics(diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_ERRORS)
+
+
+@i18n_app.command("extract")
+def i18n_extract(
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if the committed template is stale.")] = False,
+) -> None:
+    """Write the template (aistack.pot) of every translatable English text."""
+    from .i18n.extract import extract
+
+    path, changed, diagnostics = extract(bank, translations, check=check_only)
+    _exit_on_errors(diagnostics)
+    if check_only:
+        typer.echo(f"{path}: {'stale; run `bank i18n extract`' if changed else 'up to date'}")
+        raise typer.Exit(EXIT_STALE if changed else EXIT_OK)
+    typer.echo(f"{'wrote' if changed else 'unchanged'} {path}")
+
+
+@i18n_app.command("update")
+def i18n_update(
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    lang: Annotated[Optional[list[str]], typer.Option("--lang", help="Also create the catalog of this language (repeatable).")] = None,
+    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any catalog would change.")] = False,
+) -> None:
+    """Refresh the template and merge it into every catalog (changed English turns fuzzy)."""
+    from .i18n.update import update_catalogs
+
+    for code in lang or []:
+        if not code.replace("_", "").isalpha() or not 2 <= len(code) <= 8:
+            _fail(f"--lang {code!r} is not a language code such as fr or pt_BR", EXIT_USAGE)
+    results, diagnostics = update_catalogs(bank, translations, languages=lang, check=check_only)
+    _exit_on_errors(diagnostics)
+    stale = False
+    for path, changed, stats in results:
+        detail = ""
+        if stats is not None:
+            detail = f" ({stats.kept} kept, {stats.added} new, {stats.fuzzied} now fuzzy, {stats.revived} revived, {stats.obsoleted} now obsolete)"
+        if check_only:
+            stale |= changed
+            typer.echo(f"{path}: {'stale' if changed else 'up to date'}")
+        else:
+            typer.echo(f"{'updated' if changed else 'unchanged'} {path}{detail}")
+    if stale:
+        raise typer.Exit(EXIT_STALE)
+
+
+@i18n_app.command("status")
+def i18n_status(
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100, help="Exit 1 if any language is below this percentage.")] = None,
+) -> None:
+    """How complete and current each language is, with the questions not fully translated."""
+    from .i18n.status import catalog_status
+
+    statuses, diagnostics = catalog_status(bank, translations)
+    _exit_on_errors(diagnostics)
+    targets = [s for s in statuses if not s.source]
+    total = {k: sum(getattr(s, k) for s in targets) for k in ("total", "translated", "fuzzy", "untranslated", "obsolete")}
+    total_pct = 100.0 * total["translated"] / total["total"] if total["total"] else 100.0
+    if fmt is OutputFormat.json:
+        typer.echo(json.dumps({"languages": [s.as_dict() for s in statuses], "total": total | {"percent": round(total_pct, 1)}}, indent=2))
+    else:
+        typer.echo(f"{'language':<10}{'translated':>11}{'fuzzy':>7}{'untransl.':>10}{'obsolete':>9}{'percent':>9}")
+        for s in statuses:
+            name = f"{s.language} (source)" if s.source else s.language
+            typer.echo(f"{name:<10}{s.translated:>11}{s.fuzzy:>7}{s.untranslated:>10}{s.obsolete:>9}{s.percent:>8.1f}%" if not s.source else f"{name:<10}{s.total:>11}{'-':>7}{'-':>10}{'-':>9}{'source':>9}")
+        typer.echo(f"{'total':<10}{total['translated']:>11}{total['fuzzy']:>7}{total['untranslated']:>10}{total['obsolete']:>9}{total_pct:>8.1f}%")
+        for s in targets:
+            if s.incomplete_questions:
+                typer.echo(f"{s.language}: not fully translated: {', '.join(s.incomplete_questions)}")
+    if fail_under is not None:
+        low = [s for s in targets if s.percent < fail_under]
+        if low:
+            typer.echo(f"bank: below {fail_under:g}%: {', '.join(f'{s.language} {s.percent:.1f}%' for s in low)}", err=True)
+            raise typer.Exit(EXIT_ERRORS)
+
+
+@i18n_app.command("compile")
+def i18n_compile(
+    translations: TranslationsOption = Path("translations"),
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder for the .mo files (default: beside the catalogs).")] = None,
+) -> None:
+    """Write a binary .mo file for each catalog (fuzzy entries are left out, as msgfmt does)."""
+    from .i18n.catalog import compile_catalog, read_catalog
+    from .i18n.update import catalog_paths
+    from .writing import write_atomic
+
+    diagnostics, planned = [], []
+    for path in catalog_paths(translations):
+        catalog = read_catalog(path)
+        if catalog.diagnostics:
+            diagnostics += catalog.diagnostics
+            continue
+        planned.append(((out or translations) / f"{path.stem}.mo", compile_catalog(catalog.po)))
+    _exit_on_errors(diagnostics)
+    for target, data in planned:
+        write_atomic(target, data)
+        typer.echo(f"wrote {target} ({len(data)} bytes)")
+
+
 def main() -> None:
     try:
         app()

@@ -133,6 +133,8 @@ CODES: dict[str, str] = {
     "E505": "catalog header is missing or invalid (Language, Plural-Forms, charset)",
     "E506": "duplicate entry in a catalog",
     "E507": "formula tokens differ between the English text and its translation",
+    "E508": "translation was made for another English text (catalog not updated)",
+    "E509": "translation is missing where a localized export needs it",
     "W501": "translation is missing",
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",

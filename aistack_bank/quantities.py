@@ -28,7 +28,7 @@ for _p, _f in _BYTE_PREFIX.items():
             continue
         UNITS[f"{_p}{_b}"] = ("bytes", _f)
         UNITS[f"{_p}{_b}/s"] = ("bytes/s", _f)
-UNITS.update({"bytes": ("bytes", 1.0), "octets": ("bytes", 1.0)})
+UNITS.update({"bytes": ("bytes", 1.0), "byte": ("bytes", 1.0), "octets": ("bytes", 1.0), "octet": ("bytes", 1.0)})
 for _p, _f in {"": 1.0, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}.items():
     UNITS[f"{_p}FLOPS"] = ("flop/s", _f)
     UNITS[f"{_p}FLOP/s"] = ("flop/s", _f)
@@ -90,7 +90,7 @@ class Quantity:
 
 def quantities(text: str, lang: str) -> list[Quantity]:
     """Every ``number unit`` pair in ``text`` (one optional space, no-break spaces included)."""
-    pattern = rf"({_NUMBER[_language(lang)]})[{_SPACES}]?({_UNIT_ALTERNATION})(?![\w/])"
+    pattern = rf"({_NUMBER[_language(lang)]})(?:[{_SPACES}]|-(?=bits?\b|bytes?\b))?({_UNIT_ALTERNATION})(?![\w/])"
     found = []
     for m in re.finditer(pattern, text):
         value = parse_number(m.group(1), lang)

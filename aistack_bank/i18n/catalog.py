@@ -1,0 +1,366 @@
+"""Reading and writing `.po`/`.pot` files: a strict syntax check with line numbers, then polib.
+
+polib accepts broken escapes, a missing ``msgstr`` and unterminated strings without a word, so
+:func:`read_catalog` first checks the PO grammar line by line and reports the exact line and
+column of anything wrong; only a file that passes is handed to polib.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import Diagnostic, Location, error
+
+WRAP_WIDTH = 79
+"""Line width of written catalogs: GNU gettext's default, so msgcat, Poedit and Weblate agree."""
+
+MAX_CATALOG_BYTES = 16 << 20
+
+PLURAL_FORMS = {
+    "fr": "nplurals=2; plural=(n > 1);",
+    "nl": "nplurals=2; plural=(n != 1);",
+    "de": "nplurals=2; plural=(n != 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+    "it": "nplurals=2; plural=(n != 1);",
+    "en": "nplurals=2; plural=(n != 1);",
+}
+LANGUAGE_NAMES = {"en": "English", "fr": "French", "nl": "Dutch", "de": "German", "es": "Spanish", "it": "Italian"}
+
+_KEYWORD = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr\[[0-9]+\]|msgstr)[ \t]+(.*)$")
+_ESCAPE = re.compile(r'\\(?:[\\"ntrabfv?]|[0-7]{1,3}|x[0-9A-Fa-f]+)')
+_CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(?: |$)")
+_PLURAL_SYNTAX = re.compile(r"^\s*nplurals\s*=\s*[1-9][0-9]*\s*;\s*plural\s*=\s*[-+*/%!<>=&|?:()n0-9 \t]+;?\s*$")
+
+
+@dataclass
+class Catalog:
+    """A read catalog: the polib file and where it came from."""
+
+    path: Path
+    language: str
+    po: object  # polib.POFile
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def active(self) -> dict[str, object]:
+        """Active (non-obsolete) entries by msgctxt."""
+        return {e.msgctxt: e for e in self.po if e.msgctxt is not None}
+
+    def obsolete(self) -> dict[str, object]:
+        return {e.msgctxt: e for e in self.po.obsolete_entries() if e.msgctxt is not None}
+
+
+def _check_string(text: str, lineno: int, col: int, path: Path) -> Diagnostic | None:
+    if not text.startswith('"'):
+        return error("E501", f"expected a quoted string, found {text[:20]!r}", Location.of(path, lineno, col))
+    i = 1
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            m = _ESCAPE.match(text, i)
+            if not m:
+                return error("E501", f"invalid escape sequence {text[i:i + 2]!r} (use \\\\, \\\", \\n or \\t)", Location.of(path, lineno, col + i))
+            i = m.end()
+            continue
+        if ch == '"':
+            rest = text[i + 1:].strip()
+            if rest:
+                return error("E501", f"unexpected text after the closing quote: {rest[:20]!r}", Location.of(path, lineno, col + i + 1))
+            return None
+        i += 1
+    return error("E501", "unterminated string (missing closing \")", Location.of(path, lineno, col + len(text)))
+
+
+def check_syntax(text: str, path: Path) -> list[Diagnostic]:
+    """Every PO grammar error in ``text``, each with its line and column."""
+    diags: list[Diagnostic] = []
+    streams = {"active": [], "obsolete": []}  # per stream: sequence of (keyword, line)
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        if _CONFLICT.match(line):
+            diags.append(error("E501", "merge-conflict marker; resolve the conflict (keep both translators' work) before running the pipeline", Location.of(path, lineno, 1)))
+            continue
+        stream = "active"
+        body, offset = line, 0
+        if line.startswith("#~"):
+            stream = "obsolete"
+            body = line[2:].lstrip(" ")
+            offset = len(line) - len(body)
+            if body.startswith("|"):
+                continue
+        elif line.startswith("#") or not line.strip():
+            if not line.strip():
+                _end_entry(streams["active"], path, diags)
+            continue
+        stripped = body.lstrip()
+        col = offset + len(body) - len(stripped) + 1
+        if stripped.startswith('"'):
+            seq = streams[stream]
+            if not seq:
+                diags.append(error("E501", "string continuation without a keyword before it", Location.of(path, lineno, col)))
+                continue
+            bad = _check_string(stripped.rstrip(), lineno, col, path)
+            if bad:
+                diags.append(bad)
+            continue
+        m = _KEYWORD.match(stripped)
+        if not m:
+            word = stripped.split()[0] if stripped.split() else stripped
+            diags.append(error("E501", f"unknown keyword {word[:30]!r}; expected msgctxt, msgid, msgid_plural, msgstr or a comment", Location.of(path, lineno, col)))
+            continue
+        keyword = m.group(1).split("[")[0]
+        seq = streams[stream]
+        prev = seq[-1][0] if seq else None
+        if keyword == "msgctxt" and prev is not None:
+            _end_entry(seq, path, diags)
+        elif keyword == "msgid" and prev not in (None, "msgctxt"):
+            _end_entry(seq, path, diags)
+        elif keyword == "msgid_plural" and prev != "msgid":
+            diags.append(error("E501", "msgid_plural must follow msgid", Location.of(path, lineno, col)))
+        elif keyword == "msgstr" and prev not in ("msgid", "msgid_plural", "msgstr"):
+            diags.append(error("E501", "msgstr without a msgid before it", Location.of(path, lineno, col)))
+        seq.append((keyword, lineno))
+        bad = _check_string(m.group(2).rstrip(), lineno, col + m.start(2), path)
+        if bad:
+            diags.append(bad)
+    for seq in streams.values():
+        _end_entry(seq, path, diags)
+    return diags
+
+
+def _end_entry(seq: list, path: Path, diags: list[Diagnostic]) -> None:
+    if seq:
+        keywords = [k for k, _ in seq]
+        if "msgid" in keywords and "msgstr" not in keywords:
+            line = dict(seq)["msgid"]
+            diags.append(error("E501", "msgid without msgstr; add msgstr \"\" if it is not translated yet", Location.of(path, line, 1)))
+        elif "msgctxt" in keywords and "msgid" not in keywords:
+            diags.append(error("E501", "msgctxt without msgid", Location.of(path, seq[0][1], 1)))
+    seq.clear()
+
+
+def read_catalog(path: Path, *, template: bool = False) -> Catalog | None:
+    """Read and check a catalog; None (with diagnostics on the returned stub) when unusable."""
+    import polib
+
+    language = "" if template else path.stem
+    stub = Catalog(path=path, language=language, po=None)
+    where = Location.of(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_CATALOG_BYTES:
+            stub.diagnostics.append(error("E501", f"catalog is {size} bytes; the limit is {MAX_CATALOG_BYTES}", where))
+            return stub
+        raw = path.read_bytes()
+    except OSError as exc:
+        stub.diagnostics.append(error("E501", f"cannot read catalog: {exc.strerror or exc}", where))
+        return stub
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        stub.diagnostics.append(error("E501", "catalog is not valid UTF-8; save it as UTF-8", Location.of(path, line, exc.start - raw.rfind(b"\n", 0, exc.start))))
+        return stub
+    stub.diagnostics += check_syntax(text, path)
+    if stub.diagnostics:
+        return stub
+    try:
+        stub.po = polib.pofile(text.replace("\r\n", "\n"), wrapwidth=WRAP_WIDTH)
+    except (OSError, ValueError, UnicodeError) as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        stub.diagnostics.append(error("E501", f"catalog cannot be parsed: {exc}", Location.of(path, int(m.group(1)) if m else 0)))
+        stub.po = None
+        return stub
+    stub.diagnostics += check_header(stub)
+    stub.diagnostics += check_duplicates(stub)
+    return stub
+
+
+def check_header(catalog: Catalog) -> list[Diagnostic]:
+    """Content-Type, Language and Plural-Forms of a target-language catalog."""
+    meta = catalog.po.metadata
+    where = Location.of(catalog.path, 1, 1)
+    diags = []
+    content_type = meta.get("Content-Type", "")
+    if "charset=utf-8" not in content_type.replace(" ", "").lower():
+        diags.append(error("E505", f"header Content-Type must declare charset=UTF-8 (found {content_type!r})", where))
+    if not catalog.language:
+        return diags
+    lang = meta.get("Language", "")
+    if lang.replace("-", "_").split("_")[0].lower() != catalog.language.lower():
+        diags.append(error("E505", f"header Language is {lang!r} but the file is {catalog.path.name}; set Language: {catalog.language}", where))
+    plural = meta.get("Plural-Forms", "")
+    expected = PLURAL_FORMS.get(catalog.language)
+    if not plural:
+        diags.append(error("E505", f"header Plural-Forms is missing; for {catalog.language} use: {expected or 'nplurals=2; plural=(n != 1);'}", where))
+    elif not _PLURAL_SYNTAX.match(plural):
+        diags.append(error("E505", f"header Plural-Forms {plural!r} is not valid; expected e.g. {expected or 'nplurals=2; plural=(n != 1);'}", where))
+    elif expected and plural.replace(" ", "") != expected.replace(" ", ""):
+        diags.append(error("E505", f"header Plural-Forms {plural!r} is wrong for {catalog.language}; use {expected!r}", where))
+    return diags
+
+
+def check_duplicates(catalog: Catalog) -> list[Diagnostic]:
+    diags = []
+    seen: dict[str, int] = {}
+    for entry in catalog.po:
+        key = entry.msgctxt if entry.msgctxt is not None else f"(no context) {entry.msgid}"
+        if key in seen:
+            diags.append(error("E506", f"entry {key!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0)))
+        else:
+            seen[key] = entry.linenum or 0
+    return diags
+
+
+_QUOTES = set("\"'«»‘’“”‹›")
+_NO_BREAK_BEFORE = set(")]}!?,.;:/")
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
+
+
+def _escape(text: str) -> str:
+    return "".join(_ESCAPES.get(c, c) for c in text)
+
+
+def _width(text: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _chunks(piece: str) -> list[str]:
+    """``piece`` cut where GNU gettext may break a line (a subset of UAX #14 that covers prose)."""
+    cuts, start = [], 0
+    for i in range(len(piece) - 1):
+        c, nxt = piece[i], piece[i + 1]
+        prev = piece[i - 1] if i else ""
+        if c == " ":
+            ok = nxt != " " and nxt not in _NO_BREAK_BEFORE and prev not in "([{"
+        elif c in "-/":
+            ok = nxt.isalpha() and prev not in (" ", "") and prev not in _QUOTES
+        elif c in "–—":
+            ok = not nxt.isdigit() and nxt != " "
+        else:
+            ok = False
+        if ok:
+            cuts.append(piece[start:i + 1])
+            start = i + 1
+    cuts.append(piece[start:])
+    return cuts
+
+
+def _string_lines(keyword: str, text: str, prefix: str = "") -> list[str]:
+    """``keyword "text"`` as GNU gettext writes it at width WRAP_WIDTH."""
+    head = f"{prefix}{keyword} "
+    escaped = _escape(text)
+    inner_newline = "\n" in text[:-1]
+    if not inner_newline and _width(head) + _width(escaped) + 2 <= WRAP_WIDTH:
+        return [f'{head}"{escaped}"']
+    pieces = [p for p in text.split("\n")]
+    raw_pieces = [p + "\n" for p in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
+    lines = [f'{head}""']
+    for piece in raw_pieces:
+        current = ""
+        for chunk in _chunks(piece):
+            chunk = _escape(chunk)
+            if current and _width(prefix) + _width(current) + _width(chunk) + 2 > WRAP_WIDTH:
+                lines.append(f'{prefix}"{current}"')
+                current = chunk
+            else:
+                current += chunk
+        if current:
+            lines.append(f'{prefix}"{current}"')
+    return lines
+
+
+def _comment_lines(marker: str, text: str | None) -> list[str]:
+    if not text:
+        return []
+    return [f"{marker} {line}".rstrip() if line else marker for line in text.split("\n")]
+
+
+def _entry_lines(entry) -> list[str]:
+    prefix = "#~ " if entry.obsolete else ""
+    lines = _comment_lines("#", entry.tcomment) + _comment_lines("#.", entry.comment)
+    if entry.occurrences and not entry.obsolete:
+        refs = [f"{p}:{n}" if n else p for p, n in entry.occurrences]
+        line = "#:"
+        for ref in refs:
+            if line != "#:" and len(line) + 1 + len(ref) > WRAP_WIDTH:
+                lines.append(line)
+                line = "#:"
+            line += " " + ref
+        lines.append(line)
+    if entry.flags:
+        lines.append("#, " + ", ".join(entry.flags))
+    previous = "#~| " if entry.obsolete else "#| "
+    if entry.previous_msgctxt is not None:
+        lines += _string_lines("msgctxt", entry.previous_msgctxt, previous)
+    if entry.previous_msgid is not None:
+        lines += _string_lines("msgid", entry.previous_msgid, previous)
+    if entry.msgctxt is not None:
+        lines += _string_lines("msgctxt", entry.msgctxt, prefix)
+    lines += _string_lines("msgid", entry.msgid, prefix)
+    if entry.msgid_plural:
+        lines += _string_lines("msgid_plural", entry.msgid_plural, prefix)
+        for index in sorted(entry.msgstr_plural, key=int):
+            lines += _string_lines(f"msgstr[{index}]", entry.msgstr_plural[index], prefix)
+    else:
+        lines += _string_lines("msgstr", entry.msgstr, prefix)
+    return lines
+
+
+def render_catalog(po) -> bytes:
+    """The bytes of a catalog, formatted exactly as GNU gettext's msgcat writes it.
+
+    Poedit, Weblate (translate-toolkit) and msgcat wrap at 79 columns the gettext way, so a
+    catalog saved by any of them and rewritten here does not churn.
+    """
+    blocks = []
+    header = _comment_lines("#", po.header)
+    if po.metadata_is_fuzzy:
+        header.append("#, fuzzy")
+    meta = "".join(f"{key}: {value}\n" for key, value in po.metadata.items())
+    header += ['msgid ""'] + _string_lines("msgstr", meta)[0:1] if not meta else ['msgid ""', 'msgstr ""'] + [f'"{_escape(line)}"' for line in meta.splitlines(keepends=True)]
+    blocks.append("\n".join(header))
+    for entry in po:
+        if not entry.obsolete:
+            blocks.append("\n".join(_entry_lines(entry)))
+    for entry in po.obsolete_entries():
+        blocks.append("\n".join(_entry_lines(entry)))
+    return ("\n\n".join(blocks) + "\n").encode("utf-8")
+
+
+def new_catalog(language: str, header_comment: str):
+    import polib
+
+    po = polib.POFile(wrapwidth=WRAP_WIDTH)
+    po.header = header_comment
+    po.metadata = {
+        "Project-Id-Version": "aistack-bank",
+        "Report-Msgid-Bugs-To": "",
+        "Language-Team": f"{LANGUAGE_NAMES.get(language, language)}" if language else "",
+        "Language": language,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+    }
+    if language:
+        po.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
+    else:
+        del po.metadata["Language"]
+        del po.metadata["Language-Team"]
+    return po
+
+
+def compile_catalog(po) -> bytes:
+    """The .mo bytes of a catalog: translated, non-fuzzy, non-obsolete entries only."""
+    import polib
+
+    mo = polib.POFile(wrapwidth=WRAP_WIDTH)
+    mo.metadata = dict(po.metadata)
+    for entry in po.translated_entries():
+        mo.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=entry.msgid, msgstr=entry.msgstr))
+    return mo.to_binary()

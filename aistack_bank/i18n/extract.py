@@ -1,0 +1,62 @@
+"""`bank i18n extract`: the template (`.pot`) of every translatable English text."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .catalog import new_catalog, render_catalog
+from .fields import TextField, bank_fields
+
+TEMPLATE_HEADER = (
+    "Translatable texts of the aistack question bank (English source).\n"
+    "Generated from bank/ by `bank i18n extract`; do not edit: translate in the\n"
+    "language catalogs (fr.po, nl.po), which `bank i18n update` keeps in step."
+)
+
+
+def reference(path: Path, project_root: Path) -> str:
+    """A `#:` reference relative to the project root, the same from any working directory."""
+    return Path(os.path.relpath(path.resolve(), project_root.resolve())).as_posix()
+
+
+def build_template(fields: list[TextField], project_root: Path):
+    """A polib template with one entry per field, in bank order."""
+    import polib
+
+    pot = new_catalog("", TEMPLATE_HEADER)
+    for f in fields:
+        pot.append(polib.POEntry(
+            msgctxt=f.key,
+            msgid=f.text,
+            msgstr="",
+            occurrences=[(reference(f.path, project_root), str(f.line))],
+            comment="\n".join(f.notes),
+        ))
+    return pot
+
+
+def render_template(source, translations: Path) -> bytes:
+    """The bytes of `aistack.pot` for the bank read into ``source``."""
+    return render_catalog(build_template(bank_fields(source), translations.resolve().parent))
+
+
+def extract(bank: Path, translations: Path, *, check: bool = False):
+    """Write (or with ``check``, compare) `aistack.pot`; return (path, changed, diagnostics)."""
+    from ..errors import Severity
+    from ..load import read_bank
+    from ..writing import write_atomic
+    from . import TEMPLATE_NAME
+
+    source = read_bank(bank)
+    errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+    path = translations / TEMPLATE_NAME
+    if errors:
+        return path, False, errors
+    data = render_template(source, translations)
+    if check:
+        try:
+            return path, path.read_bytes() != data, []
+        except OSError:
+            return path, True, []
+    return path, write_atomic(path, data), []

@@ -1,0 +1,71 @@
+"""`bank i18n status`: how complete and how current each language is, per question."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class LanguageStatus:
+    language: str
+    total: int
+    translated: int = 0
+    fuzzy: int = 0
+    untranslated: int = 0
+    obsolete: int = 0
+    source: bool = False
+    incomplete_questions: list[str] = field(default_factory=list)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.translated / self.total if self.total else 100.0
+
+    def as_dict(self) -> dict:
+        return asdict(self) | {"percent": round(self.percent, 1)}
+
+
+def entry_state(entry, english: str) -> str:
+    """``translated``, ``fuzzy`` (marked, or made for another English text) or ``untranslated``."""
+    if entry is None or not entry.msgstr:
+        return "untranslated"
+    if "fuzzy" in entry.flags or entry.msgid != english:
+        return "fuzzy"
+    return "translated"
+
+
+def language_status(fields, catalog) -> LanguageStatus:
+    active = catalog.active()
+    status = LanguageStatus(language=catalog.language, total=len(fields), obsolete=len(catalog.po.obsolete_entries()))
+    incomplete = set()
+    for f in fields:
+        state = entry_state(active.get(f.key), f.text)
+        setattr(status, state, getattr(status, state) + 1)
+        if state != "translated":
+            incomplete.add(f.question_id or "topic")
+    order = {f.question_id or "topic": i for i, f in enumerate(reversed(fields))}
+    status.incomplete_questions = sorted(incomplete, key=lambda q: -order[q])
+    return status
+
+
+def catalog_status(bank, translations):
+    """(statuses with English first, diagnostics) for the bank and its catalogs."""
+    from ..errors import Severity
+    from ..load import read_bank
+    from .catalog import read_catalog
+    from .fields import bank_fields
+    from .update import catalog_paths
+    from . import SOURCE_LANGUAGE
+
+    source = read_bank(bank)
+    diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+    if diags:
+        return [], diags
+    fields = bank_fields(source)
+    statuses = [LanguageStatus(language=SOURCE_LANGUAGE, total=len(fields), translated=len(fields), source=True)]
+    for path in catalog_paths(translations):
+        catalog = read_catalog(path)
+        if catalog.diagnostics:
+            diags += catalog.diagnostics
+            continue
+        statuses.append(language_status(fields, catalog))
+    return statuses, diags

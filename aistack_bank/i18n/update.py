@@ -1,0 +1,157 @@
+"""`bank i18n update`: merge the template into each catalog, keyed by msgctxt, losing nothing.
+
+Babel's ``Catalog.update`` semantics with stable keys instead of similarity matching:
+
+* same key, same English: the translation, its flags and translator comments are kept;
+* same key, changed English: the translation is kept, marked ``fuzzy``, and the English it
+  was made from is kept as ``#| msgid`` (the oldest one, if it was already fuzzy);
+* a key that left the template: the entry becomes obsolete (``#~``), never deleted
+  (untranslated entries, which hold no work, are dropped);
+* a key that comes back: its obsolete translation is revived (fuzzy if the English changed).
+
+Running it twice changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class MergeStats:
+    kept: int = 0
+    added: int = 0
+    fuzzied: int = 0
+    revived: int = 0
+    obsoleted: int = 0
+
+
+def merge_catalog(template, catalog, language: str, header_comment: str):
+    """A new polib catalog: ``catalog`` (or a fresh one) brought in step with ``template``."""
+    import polib
+
+    from .catalog import PLURAL_FORMS, new_catalog
+
+    stats = MergeStats()
+    merged = new_catalog(language, header_comment)
+    if catalog is not None:
+        merged.header = catalog.header
+        merged.metadata = dict(catalog.metadata)
+        for key, value in new_catalog(language, header_comment).metadata.items():
+            merged.metadata.setdefault(key, value)
+        if not merged.metadata.get("Plural-Forms"):
+            merged.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
+        merged.metadata_is_fuzzy = catalog.metadata_is_fuzzy
+    active = {e.msgctxt: e for e in catalog if e.msgctxt is not None} if catalog is not None else {}
+    obsolete = {e.msgctxt: e for e in catalog.obsolete_entries() if e.msgctxt is not None} if catalog is not None else {}
+    template_keys = set()
+    for t in template:
+        template_keys.add(t.msgctxt)
+        old = active.get(t.msgctxt)
+        revived = old is None and t.msgctxt in obsolete
+        if old is None:
+            old = obsolete.get(t.msgctxt)
+        entry = polib.POEntry(msgctxt=t.msgctxt, msgid=t.msgid, msgstr="", occurrences=list(t.occurrences), comment=t.comment)
+        if old is None:
+            stats.added += 1
+        else:
+            entry.tcomment = old.tcomment
+            entry.msgstr = old.msgstr
+            entry.flags = [f for f in old.flags]
+            entry.previous_msgid = old.previous_msgid if "fuzzy" in old.flags else None
+            if old.msgid != t.msgid and old.msgstr:
+                if "fuzzy" not in entry.flags:
+                    entry.flags.append("fuzzy")
+                    stats.fuzzied += 1
+                entry.previous_msgid = entry.previous_msgid or old.msgid
+            elif old.msgid == t.msgid:
+                stats.kept += 1
+            if not entry.msgstr:
+                entry.flags = [f for f in entry.flags if f != "fuzzy"]
+                entry.previous_msgid = None
+            if revived:
+                stats.revived += 1
+        merged.append(entry)
+    gone = [e for k, e in active.items() if k not in template_keys and e.msgstr]
+    gone += [e for k, e in obsolete.items() if k not in template_keys and k not in active and e.msgstr]
+    for old in sorted(gone, key=lambda e: e.msgctxt):
+        if not old.obsolete:
+            stats.obsoleted += 1
+        merged.append(polib.POEntry(
+            msgctxt=old.msgctxt, msgid=old.msgid, msgstr=old.msgstr, tcomment=old.tcomment,
+            flags=list(old.flags), previous_msgid=old.previous_msgid, obsolete=True,
+        ))
+    return merged, stats
+
+
+def catalog_header(language: str) -> str:
+    from .catalog import LANGUAGE_NAMES
+
+    name = LANGUAGE_NAMES.get(language, language)
+    return (
+        f"{name} translation of the aistack question bank.\n"
+        "Keep numbers, units and formulas exactly as in the English: `bank validate` compares them."
+    )
+
+
+def catalog_paths(translations):
+    """The target-language catalogs in ``translations``, sorted by language."""
+    return sorted(p for p in translations.glob("*.po") if not p.name.startswith("."))
+
+
+def update_catalogs(bank, translations, *, languages: list[str] | None = None, check: bool = False):
+    """Refresh the template, then merge it into every catalog (and any new ``languages``).
+
+    Returns (results, diagnostics) where results are (path, changed, MergeStats). Nothing is
+    written when a catalog has errors: its translators' work is never overwritten blindly.
+    """
+    from ..errors import Severity
+    from ..writing import write_atomic
+    from . import TEMPLATE_NAME
+    from .catalog import read_catalog, render_catalog
+    from .extract import build_template
+    from .fields import bank_fields
+    from ..load import read_bank
+
+    source = read_bank(bank)
+    diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+    if diags:
+        return [], diags
+    template = build_template(bank_fields(source), translations.resolve().parent)
+    results = []
+    pot_bytes = render_catalog(template)
+    pot_path = translations / TEMPLATE_NAME
+    if check:
+        try:
+            changed = pot_path.read_bytes() != pot_bytes
+        except OSError:
+            changed = True
+        results.append((pot_path, changed, None))
+    targets = {p.stem: p for p in catalog_paths(translations)}
+    for lang in languages or []:
+        targets.setdefault(lang, translations / f"{lang}.po")
+    planned = []
+    for lang, path in sorted(targets.items()):
+        old = None
+        if path.exists():
+            catalog = read_catalog(path)
+            if catalog.diagnostics:
+                diags += catalog.diagnostics
+                continue
+            old = catalog.po
+        merged, stats = merge_catalog(template, old, lang, catalog_header(lang))
+        planned.append((path, render_catalog(merged), stats))
+    if diags:
+        return [], diags
+    if not check:
+        results.append((pot_path, write_atomic(pot_path, pot_bytes), None))
+    for path, data, stats in planned:
+        if check:
+            try:
+                changed = path.read_bytes() != data
+            except OSError:
+                changed = True
+        else:
+            changed = write_atomic(path, data)
+        results.append((path, changed, stats))
+    return results, []

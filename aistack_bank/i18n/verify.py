@@ -1,0 +1,155 @@
+"""Translation checks run by `bank validate`: nothing a translator did may change an answer.
+
+For every catalog: PO syntax, header, duplicates; entries that are missing, fuzzy or made for
+another English text; numbers, units, formulas and markup equal to the English (locale-aware:
+``3,5`` equals ``3.5``, ``Go`` may stand for ``GB``); and the numeric assertion checks run
+again on the translated options.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from ..checks import check_question
+from ..errors import Diagnostic, Location, error, warning
+from ..quantities import formula_tokens, markup_tokens, numbers, quantities
+from . import TEMPLATE_NAME
+from .catalog import Catalog, read_catalog
+from .fields import TextField, bank_fields
+from .status import entry_state
+from .update import catalog_paths
+
+
+def _fmt_numbers(values: list[float]) -> str:
+    return ", ".join(f"{v:g}" for v in values) or "none"
+
+
+def msgstr_location(catalog: Catalog, entry) -> Location:
+    """The line of the entry's msgstr (or of the entry) in the catalog file."""
+    lines = getattr(catalog, "_lines", None)
+    if lines is None:
+        try:
+            lines = catalog.path.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            lines = []
+        catalog._lines = lines
+    start = (entry.linenum or 1) - 1
+    for i in range(max(start, 0), min(len(lines), start + 400)):
+        if lines[i].startswith("msgstr"):
+            return Location.of(catalog.path, i + 1, 1)
+    return Location.of(catalog.path, entry.linenum or 0)
+
+
+def parity_diagnostics(field: TextField, translation: str, language: str, where: Location) -> list[Diagnostic]:
+    """Numbers, units, formulas and markup of ``translation`` against the English."""
+    diags = []
+    en_numbers, tr_numbers = sorted(numbers(field.text, "en")), sorted(numbers(translation, language))
+    if en_numbers != tr_numbers:
+        diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", where))
+    else:
+        en_q = Counter((q.dimension, round(q.base, 9)) for q in quantities(field.text, "en"))
+        tr_q = Counter((q.dimension, round(q.base, 9)) for q in quantities(translation, language))
+        if en_q != tr_q:
+            en_text = ", ".join(q.text for q in quantities(field.text, "en")) or "none"
+            tr_text = ", ".join(q.text for q in quantities(translation, language)) or "none"
+            diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", where))
+    en_f, tr_f = Counter(formula_tokens(field.text)), Counter(formula_tokens(translation))
+    if en_f != tr_f:
+        diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(sorted(en_f.elements())) or 'none'}, {language} has {', '.join(sorted(tr_f.elements())) or 'none'}", where))
+    en_m, tr_m = markup_tokens(field.text), markup_tokens(translation)
+    if en_m != tr_m:
+        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {en_m or 'none'}, {language} has {tr_m or 'none'}", where))
+    return diags
+
+
+def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True) -> list[Diagnostic]:
+    """Every translation diagnostic for one read catalog."""
+    if catalog.po is None or catalog.diagnostics:
+        return list(catalog.diagnostics)
+    diags: list[Diagnostic] = []
+    active = catalog.active()
+    lang = catalog.language
+    known = {f.key for f in fields}
+    for f in fields:
+        entry = active.get(f.key)
+        if entry is None:
+            diags.append(warning("W501", f"{f.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
+            continue
+        where = msgstr_location(catalog, entry)
+        if not entry.msgstr:
+            diags.append(warning("W501", f"{f.key} is not translated", where))
+            continue
+        if entry.msgid != f.text and "fuzzy" not in entry.flags:
+            diags.append(error("E508", f"{f.key}: the translation was made for another English text; run `bank i18n update` (it marks it fuzzy for review)", where))
+            continue
+        if "fuzzy" in entry.flags:
+            kind = "a key-bearing field (stem or option): it is not exported until reviewed" if f.key_bearing else "not exported until reviewed"
+            diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", where))
+            continue
+        diags += parity_diagnostics(f, entry.msgstr, lang, where)
+    for key, entry in active.items():
+        if key not in known:
+            diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0)))
+    if run_checks:
+        diags += translated_check_diagnostics(source, catalog)[1]
+    return diags
+
+
+def translated_check_diagnostics(source, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
+    """Run the numeric checks on the catalog's translated options: (checked count, diagnostics)."""
+    active = catalog.active()
+    diags: list[Diagnostic] = []
+    checked = 0
+    for qs in source.questions:
+        q = qs.question
+        if q is None or q.check is None:
+            continue
+        options, entries = [], {}
+        for o in q.options:
+            entry = active.get(f"{q.id}.option.{o.id}")
+            if entry is None or entry_state(entry, o.text) != "translated":
+                break
+            options.append((o.id, entry.msgstr))
+            entries[o.id] = entry
+        else:
+            checked += 1
+            for finding in check_question(q, options, catalog.language):
+                entry = entries.get(finding.option_id) if finding.option_id else None
+                where = msgstr_location(catalog, entry) if entry is not None else qs.doc.locate_in_scalar(("check", "script"), finding.script_line or 1, finding.script_column or 1)
+                diags.append(error(finding.code, f"{q.id} ({catalog.language}): {finding.message}", where))
+    return checked, diags
+
+
+def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> list[Diagnostic]:
+    """Translation diagnostics for every catalog in ``translations`` (and the template's freshness)."""
+    from .extract import render_template
+
+    diags: list[Diagnostic] = []
+    fields = bank_fields(source)
+    pot = translations / TEMPLATE_NAME
+    try:
+        if pot.read_bytes() != render_template(source, translations):
+            diags.append(warning("W504", "the template is out of date with the bank; run `bank i18n update`", Location.of(pot)))
+    except OSError:
+        diags.append(warning("W504", "the template is missing; run `bank i18n update`", Location.of(pot)))
+    for path in catalog_paths(translations):
+        diags += verify_catalog(source, fields, read_catalog(path), run_checks=run_checks)
+    return diags
+
+
+def check_translated_answers(source, translations: Path, languages: list[str] | None):
+    """For `bank check`: (language, checked, failing questions, diagnostics) per catalog."""
+    results = []
+    paths = {p.stem: p for p in catalog_paths(translations)}
+    for lang in languages or sorted(paths):
+        if lang not in paths:
+            raise ValueError(f"no catalog for language {lang!r} in {translations} (have: {', '.join(sorted(paths)) or 'none'})")
+        catalog = read_catalog(paths[lang])
+        if catalog.diagnostics:
+            results.append((lang, 0, 0, catalog.diagnostics))
+            continue
+        checked, diags = translated_check_diagnostics(source, catalog)
+        failing = len({d.message.split(" ", 1)[0] for d in diags})
+        results.append((lang, checked, failing, diags))
+    return results
