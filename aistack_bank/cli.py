@@ -150,6 +150,77 @@ def codes() -> None:
         typer.echo(f"{code}  {meaning}")
 
 
+def _report_outputs(outputs, quiet: bool, check: bool) -> None:
+    if quiet:
+        return
+    for o in outputs:
+        if check:
+            if o.changed:
+                typer.echo(f"{o.path}: stale")
+            continue
+        state = "wrote" if o.changed else "unchanged"
+        typer.echo(f"{state:<9} {o.format:<10} {o.language:<5} {o.questions:>4} questions {o.size:>9} bytes  {o.path}")
+
+
+def _run_export(work, quiet: bool, check: bool = False) -> None:
+    from .errors import BankError, DiagnosticsError
+
+    try:
+        outputs, notes = work()
+    except DiagnosticsError as exc:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        _fail(exc.message)
+    except BankError as exc:
+        _fail(str(exc))
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    if notes and not quiet:
+        _print_diagnostics(notes, OutputFormat.text)
+    _report_outputs(outputs, quiet, check)
+    if check:
+        stale = [o for o in outputs if o.changed]
+        typer.echo(f"{len(stale)} stale file(s)" if stale else "exports are up to date")
+        if stale:
+            raise typer.Exit(EXIT_STALE)
+    elif not quiet:
+        typer.echo(f"{sum(o.changed for o in outputs)} file(s) written, {sum(not o.changed for o in outputs)} unchanged")
+
+
+FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
+
+
+@app.command("export")
+def export_cmd(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift or json.")],
+    lang: Annotated[str, typer.Option("--lang", help="en, fr, nl, a comma list, or all.")] = "all",
+    out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("."),
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    allow_fallback: FallbackOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Export the bank in one format."""
+    from .build import export
+
+    _run_export(lambda: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback), quiet)
+
+
+@app.command()
+def build(
+    out: Annotated[Path, typer.Option("--out", help="The exports folder.")] = Path("exports"),
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    allow_fallback: FallbackOption = False,
+    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any committed export is stale.")] = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Validate, check, and write every format for every language into exports/."""
+    from .build import build as run_build
+
+    _run_export(lambda: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only), quiet, check_only)
+
+
 i18n_app = typer.Typer(help="Translation catalogs: extract, update, status, compile.", no_args_is_help=True)
 app.add_typer(i18n_app, name="i18n")
 

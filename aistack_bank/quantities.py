@@ -129,7 +129,8 @@ def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[
         if variables is not None:
             if all(c in variables for c in letters):
                 found.append(token)
-        elif token[0].isdigit() or any(c in token for c in "²³⁴·×/^"):
+        elif token[0].isdigit() or (any(c in token for c in "²³⁴·×/^") and not token[:2].isalpha()):
+            # ``MAC×2`` is an acronym times a number, not a formula; ``N×N`` and ``N/3`` are.
             found.append(token)
     return found
 

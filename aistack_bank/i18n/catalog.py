@@ -237,9 +237,10 @@ def _chunks(piece: str) -> list[str]:
         c, nxt = piece[i], piece[i + 1]
         prev = piece[i - 1] if i else ""
         if c == " ":
-            ok = nxt != " " and nxt not in _NO_BREAK_BEFORE and prev not in "([{"
+            before = piece[:i].rstrip(" ")[-1:]  # the character before the run of spaces
+            ok = nxt != " " and nxt not in _NO_BREAK_BEFORE and before not in "([{" and not (before in _QUOTES and nxt in "([{")
         elif c in "-/":
-            ok = nxt.isalpha() and prev not in (" ", "") and prev not in _QUOTES
+            ok = not nxt.isdigit() and not nxt.isspace() and nxt not in _NO_BREAK_BEFORE and nxt not in _QUOTES and prev not in (" ", "") and prev not in _QUOTES
         elif c in "–—":
             ok = not nxt.isdigit() and nxt != " "
         else:

@@ -1,0 +1,152 @@
+"""Orchestration of exports: validate → localize → export → write (atomically), for `bank export`/`bank build`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .errors import Diagnostic, DiagnosticsError, Severity, error
+from .model import Bank
+from .options import ExportOptions
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file an export wrote (or, with ``--check``, found stale)."""
+
+    format: str
+    language: str
+    questions: int
+    size: int
+    path: Path
+    changed: bool
+
+
+def available_languages(translations: Path | None) -> list[str]:
+    """English, then every language that has a catalog."""
+    from .i18n.update import catalog_paths
+
+    others = [p.stem for p in catalog_paths(translations)] if translations is not None and translations.is_dir() else []
+    return ["en", *sorted(others)]
+
+
+def resolve_languages(requested: str, translations: Path | None) -> list[str]:
+    """``en``, ``fr``, ``all`` or a comma list, checked against the catalogs that exist."""
+    available = available_languages(translations)
+    if requested == "all":
+        return available
+    wanted = [lang.strip() for lang in requested.split(",") if lang.strip()]
+    unknown = [lang for lang in wanted if lang not in available]
+    if unknown or not wanted:
+        raise ValueError(f"unknown language {', '.join(unknown) or requested!r}; available: {', '.join(available)}, all")
+    return sorted(set(wanted), key=lambda lang: (lang != "en", lang))
+
+
+def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False) -> tuple[dict[str, Bank], list[Diagnostic]]:
+    """The bank in each language, refusing (DiagnosticsError) when the bank or a language has errors."""
+    from .i18n.catalog import read_catalog
+    from .i18n.localize import localize
+    from .validate import validate_bank
+
+    report = validate_bank(bank, translations=translations if translations is not None and translations.is_dir() else None)
+    if report.errors:
+        raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
+    source = report.source
+    by_id = {qs.question.id: qs.question for qs in source.questions}
+    english = Bank(topic=source.topic, questions=tuple(by_id[qid] for qid in source.topic.questions), lang="en")
+    banks: dict[str, Bank] = {}
+    notes: list[Diagnostic] = []
+    problems: list[Diagnostic] = []
+    for lang in languages:
+        if lang == "en":
+            banks[lang] = english
+            continue
+        catalog = read_catalog(translations / f"{lang}.po")
+        if catalog.diagnostics:
+            problems += catalog.diagnostics
+            continue
+        localized, diags = localize(source, english, catalog, allow_fallback=allow_fallback)
+        problems += [d for d in diags if d.severity is Severity.ERROR]
+        notes += [d for d in diags if d.severity is Severity.WARNING]
+        if localized is not None:
+            banks[lang] = localized
+    if problems:
+        raise DiagnosticsError(problems, "some languages are not ready; nothing was exported")
+    return banks, notes
+
+
+def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -> dict[str, dict[PurePosixPath, bytes]]:
+    """Every requested format's virtual file tree (pure: nothing is written)."""
+    from .errors import ExportError
+    from .exporters import get_exporter
+
+    trees = {}
+    for name in formats:
+        exporter = get_exporter(name)
+        try:
+            trees[name] = exporter(banks, options)
+        except (ValueError, KeyError, TypeError) as exc:  # a bug or an unsupported construct: report, don't crash
+            raise ExportError(f"{name}: export failed: {exc}") from exc
+    return trees
+
+
+def _language_of(name: PurePosixPath, languages: list[str]) -> str:
+    stem = name.stem
+    for lang in languages:
+        if stem.endswith(f"-{lang}"):
+            return lang
+    return "all"
+
+
+def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[str, Path], banks: dict[str, Bank], *, check: bool = False, prune: bool = False) -> list[OutputFile]:
+    """Write each tree under its target folder atomically (or compare, with ``check``).
+
+    With ``prune``, files in a target folder that the export no longer produces (a language
+    that was removed, say) are deleted, so the folder holds exactly the current export.
+    """
+    from .writing import write_atomic
+
+    outputs = []
+    languages = list(banks)
+    count = len(next(iter(banks.values())).questions) if banks else 0
+    for name, tree in trees.items():
+        folder = targets[name]
+        for rel in sorted(tree, key=str):
+            path = folder / str(rel)
+            data = tree[rel]
+            if check:
+                try:
+                    changed = path.read_bytes() != data
+                except OSError:
+                    changed = True
+            else:
+                changed = write_atomic(path, data)
+            outputs.append(OutputFile(name, _language_of(rel, languages), count, len(data), path, changed))
+        if prune and folder.is_dir():
+            keep = {folder / str(rel) for rel in tree}
+            for extra in sorted(folder.rglob("aistack*")):
+                if extra.is_file() and extra not in keep:
+                    if not check:
+                        extra.unlink()
+                    outputs.append(OutputFile(name, "-", 0, 0, extra, True))
+    return outputs
+
+
+def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions()) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """`bank export FORMAT`: one format into ``out``."""
+    from .exporters import get_exporter
+
+    get_exporter(format_name)  # unknown format: fail before any work
+    banks, notes = load_localized(bank, translations, resolve_languages(languages, translations), allow_fallback=allow_fallback)
+    trees = render([format_name], banks, options)
+    return write_outputs(trees, {format_name: out}, banks), notes
+
+
+def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions()) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """`bank build`: validate, check, and write every format for every language into ``out``."""
+    from .exporters import EXPORTERS, FOLDERS
+
+    banks, notes = load_localized(bank, translations, available_languages(translations), allow_fallback=allow_fallback)
+    trees = render(list(EXPORTERS), banks, options)
+    targets = {name: out / FOLDERS[name] for name in trees}
+    return write_outputs(trees, targets, banks, check=check, prune=True), notes

@@ -1,0 +1,41 @@
+"""The registry of exporters: every format has one module with the same `export` signature.
+
+``export(banks, options) -> {relative path: bytes}`` takes the localized banks by language
+(English first) and returns a virtual file tree; only :mod:`aistack_bank.build` touches disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Callable, Mapping
+
+from ..errors import UnknownFormatError
+from ..model import Bank
+from ..options import ExportOptions
+from . import gift, json_bank, moodle_xml, qti21, qti30
+
+Exporter = Callable[[Mapping[str, Bank], ExportOptions], dict[PurePosixPath, bytes]]
+
+EXPORTERS: dict[str, Exporter] = {
+    moodle_xml.NAME: moodle_xml.export,
+    qti21.NAME: qti21.export,
+    qti30.NAME: qti30.export,
+    gift.NAME: gift.export,
+    json_bank.NAME: json_bank.export,
+}
+
+FOLDERS: dict[str, str] = {
+    moodle_xml.NAME: "moodle",
+    qti21.NAME: "qti21",
+    qti30.NAME: "qti30",
+    gift.NAME: "gift",
+    json_bank.NAME: "json",
+}
+"""Where `bank build` puts each format under `exports/`."""
+
+
+def get_exporter(name: str) -> Exporter:
+    try:
+        return EXPORTERS[name]
+    except KeyError:
+        raise UnknownFormatError(name, sorted(EXPORTERS)) from None

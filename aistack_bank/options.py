@@ -1,0 +1,21 @@
+"""Export options: one immutable record with documented defaults; CLI flags map onto it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """How exporters render a bank. Tests run with the defaults."""
+
+    shuffle: bool = True
+    """Ask the LMS to shuffle the options of each question."""
+    answer_numbering: Literal["abc", "ABCD", "123", "iii", "IIII", "none"] = "abc"
+    """Moodle's option numbering style."""
+    multilang: Literal["span", "mlang"] = "span"
+    """Multilingual markup: Moodle core's `<span class="multilang">` filter, or the
+    `{mlang xx}` syntax of the filter_multilang2 plugin."""
+    penalty: float = 0.3333333
+    """Moodle's penalty per wrong try in adaptive mode (a value from Moodle's list)."""
