@@ -159,8 +159,11 @@ def parse_yaml(text: str, path: Path, *, backend: Backend = "libyaml") -> tuple[
         return None, [error("E103", "file holds no YAML document (only comments?)", Location.of(path))]
     doc = YamlDocument(path=path, data=None, text=text)
     diags: list[Diagnostic] = []
-    doc.data = _convert(root, (), doc, diags, set(), 0)
-    if not isinstance(doc.data, dict) and not any(d.code in ("E108", "E113") for d in diags):
+    try:
+        doc.data = _convert(root, (), doc, diags, set(), 0)
+    except _Refused as exc:
+        return None, diags + [error(exc.code, exc.message, Location.of(path, exc.line, exc.column))]
+    if not isinstance(doc.data, dict):
         diags.append(error("E112", "the file must hold one YAML mapping (key: value lines) at the top level", doc.locate(())))
     return (None if any(d.severity.value == "error" for d in diags) else doc), diags
 
@@ -218,12 +221,11 @@ def _convert(node, path: YamlPath, doc: YamlDocument, diags: list[Diagnostic], s
     doc.values[path] = (line, col)
     where = Location.of(doc.path, line, col)
     if id(node) in seen:
-        diags.append(error("E108", "alias (*name) refers to an anchor; write the value out instead", where))
-        return None
+        # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
+        raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
     seen.add(id(node))
     if depth > MAX_DEPTH:
-        diags.append(error("E113", f"nesting deeper than {MAX_DEPTH} levels", where))
-        return None
+        raise _Refused("E113", f"nesting deeper than {MAX_DEPTH} levels", line, col)
     tag = _tag(node)
     if tag not in _STD_TAGS:
         diags.append(error("E108", f"explicit YAML tag {tag!r} is not allowed", where))

@@ -1,0 +1,48 @@
+"""Shared fixtures: the repository, a scratch copy of the bank, and an in-process CLI runner."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SEEDS = SHARED / "seeds"
+QTI_SCHEMAS = SHARED / "schemas" / "qti"
+
+# lxml reads the XML catalog when it is first used; set it before any test imports lxml.
+os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A scratch copy of bank/ and translations/, with the working directory set to it."""
+    root = tmp_path / "project"
+    root.mkdir()
+    shutil.copytree(REPO / "bank", root / "bank")
+    shutil.copytree(REPO / "translations", root / "translations")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def run_cli():
+    """Run `bank ARGS` in-process; return (exit code, stdout+stderr)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    runner = CliRunner()
+
+    def run(*args: str) -> tuple[int, str]:
+        result = runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+        return result.exit_code, result.output
+
+    return run
+
+
+def question_file(root: Path, qid: str) -> Path:
+    return next((root / "bank" / "questions").glob(f"{qid}-*.yaml"))

@@ -1,0 +1,175 @@
+"""`bank validate`: each rule gives its code at the offending line, and all problems come in one run."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from aistack_bank.validate import validate_bank
+
+from conftest import question_file
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if needle in line)
+
+
+def codes_at(report, path: Path) -> list[tuple[str, int]]:
+    rel = path.relative_to(Path.cwd()).as_posix()
+    return [(d.code, d.location.line) for d in report.diagnostics if d.location and d.location.path == rel]
+
+
+def test_bundled_bank_is_clean(project):
+    report = validate_bank(project / "bank", translations=project / "translations")
+    assert [str(d) for d in report.diagnostics] == []
+    assert report.cues.questions == 50
+
+
+# (question, old text, new text, expected code, the line to expect it on (a substring of it))
+RULES = [
+    ("q001", "kind: single-choice\n", "", "E201", "id: q001"),
+    ("q001", "difficulty: 1\n", "difficulty: 1\nauthor: me\n", "E202", "author: me"),
+    ("q001", "difficulty: 1\n", "difficulty: 4\n", "E203", "difficulty: 4"),
+    ("q001", "correct: a\n", "correct: A\n", "E204", "correct: A"),
+    ("q001", "id: q001\n", "id: q1\n", "E204", "id: q1"),
+    ("q002", "id: q002\n", "id: q003\n", "E301", "id: q003"),
+    ("q002", "correct: d\n", "correct: e\n", "E304", "correct: e"),
+    ("q001", "tags: [", "tags: [gpus, ", "E309", "tags: [gpus"),
+]
+
+
+@pytest.mark.parametrize("qid,old,new,code,at", RULES, ids=[f"{r[3]}-{r[0]}" for r in RULES])
+def test_rule_reports_code_and_line(project, qid, old, new, code, at):
+    path = question_file(project, qid)
+    edit(path, old, new)
+    report = validate_bank(project / "bank")
+    assert (code, line_of(path, at)) in codes_at(report, path), [str(d) for d in report.diagnostics]
+
+
+def test_whitespace_only_text_is_refused(project):
+    path = question_file(project, "q010")
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"(\n  - id: b\n    text: ).*?(\n    feedback:)", r'\1"   "\2', text, count=1, flags=re.S)
+    path.write_text(text, encoding="utf-8")
+    report = validate_bank(project / "bank")
+    assert ("E205", line_of(path, 'text: "   "')) in codes_at(report, path)
+
+
+def test_duplicate_option_ids_and_texts(project):
+    path = question_file(project, "q004")
+    text = path.read_text(encoding="utf-8")
+    texts = re.findall(r"\n    text: (.*)", text)
+    text = text.replace("  - id: c\n", "  - id: b\n", 1).replace(f"    text: {texts[2]}\n", f"    text: {texts[0]}\n", 1)
+    path.write_text(text, encoding="utf-8")
+    report = validate_bank(project / "bank")
+    found = codes_at(report, path)
+    assert ("E303", line_of(path, "  - id: b") + 0) in found or any(c == "E303" for c, _ in found)
+    e303 = [d for d in report.diagnostics if d.code == "E303"]
+    assert e303 and "option id 'b' is used twice" in e303[0].message
+    assert any(c == "E305" for c, _ in found)
+
+
+def test_topic_listing_rules(project):
+    topic = project / "bank" / "topic.yaml"
+    edit(topic, "  - q002\n", "  - q001\n  - q099\n")
+    report = validate_bank(project / "bank")
+    found = codes_at(report, topic)
+    assert ("E308", line_of(topic, "  - q001") + 1) in found
+    assert ("E306", line_of(topic, "  - q099")) in found
+    q002 = question_file(project, "q002")
+    assert ("E307", line_of(q002, "id: q002")) in codes_at(report, q002)
+
+
+def test_bad_file_name_and_duplicate_id(project):
+    src = question_file(project, "q005")
+    (src.parent / "Q5 copy.yaml").write_bytes(src.read_bytes())
+    report = validate_bank(project / "bank")
+    codes = {d.code for d in report.diagnostics}
+    assert {"E310", "E302"} <= codes
+
+
+def test_several_mistakes_in_one_file_all_reported(project):
+    path = question_file(project, "q007")
+    edit(path, "difficulty: ", "colour: blue\ndifficulty: ")
+    edit(path, "kind: single-choice", "kind: single-choice\nstem: duplicate")
+    edit(path, "explanation:", "extra: 1\nexplanation:")
+    report = validate_bank(project / "bank")
+    codes = sorted(c for c, _ in codes_at(report, path))
+    assert codes == ["E106"], codes  # a duplicate key stops that file at the YAML level
+    edit(path, "stem: duplicate\n", "")
+    report = validate_bank(project / "bank")
+    found = codes_at(report, path)
+    assert ("E202", line_of(path, "colour: blue")) in found
+    assert ("E202", line_of(path, "extra: 1")) in found
+
+
+def test_missing_topic(project):
+    (project / "bank" / "topic.yaml").unlink()
+    report = validate_bank(project / "bank")
+    assert [d.code for d in report.errors] == ["E311"]
+
+
+def test_answer_cue_warnings(project):
+    for path in sorted((project / "bank" / "questions").glob("q0[0-2]*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"\ncorrect: [a-d]\n", "\ncorrect: a\n", text), encoding="utf-8")
+    report = validate_bank(project / "bank", run_checks=False)
+    assert [d.code for d in report.warnings] == ["W301"]
+    assert "the key is option 'a' in " in report.warnings[0].message
+    assert report.cues.position_shares["a"] > 0.35
+
+
+class TestCli:
+    def test_clean_bank_exits_0_with_summary(self, project, run_cli):
+        code, out = run_cli("validate")
+        assert code == 0
+        assert out.strip().endswith("0 error(s), 0 warning(s).")
+        assert "key positions a 26% b 24% c 26% d 24%" in out
+
+    def test_errors_exit_1_and_are_located(self, project, run_cli):
+        path = question_file(project, "q001")
+        edit(path, "difficulty: 1\n", "difficulty: 9\n")
+        code, out = run_cli("validate")
+        assert code == 1
+        assert f"{path.relative_to(project).as_posix()}:{line_of(path, 'difficulty: 9')}:13: error E203: difficulty: input should be less than or equal to 3 (got 9)" in out
+
+    def test_warnings_fail_only_with_strict(self, project, run_cli):
+        path = question_file(project, "q001")
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+        assert run_cli("validate")[0] == 0
+        code, out = run_cli("validate", "--strict")
+        assert code == 1 and "W102" in out
+
+    def test_json_format(self, project, run_cli):
+        edit(question_file(project, "q003"), "difficulty:", "bogus: 1\ndifficulty:")
+        code, out = run_cli("validate", "--format", "json")
+        data = json.loads(out)
+        assert code == 1
+        assert data["summary"]["errors"] == 1
+        (diag,) = data["diagnostics"]
+        assert diag["code"] == "E202" and diag["path"].endswith(".yaml") and diag["line"] > 1
+
+    def test_github_format(self, project, run_cli):
+        edit(question_file(project, "q003"), "difficulty:", "bogus: 1\ndifficulty:")
+        code, out = run_cli("validate", "--format", "github")
+        assert code == 1
+        assert re.search(r"^::error file=bank/questions/q003-[a-z-]+\.yaml,line=\d+,col=1,title=E202::unknown field 'bogus'$", out, re.M)
+
+    def test_single_files_as_an_editor_validates_on_save(self, project, run_cli):
+        path = question_file(project, "q006")
+        assert run_cli("validate", path)[0] == 0
+        edit(path, "correct: a", "correct: z")
+        code, out = run_cli("validate", path)
+        assert code == 1 and "E304" in out
+
+    def test_usage_error_exits_2(self, project, run_cli):
+        assert run_cli("validate", "--format", "xml")[0] == 2

@@ -1,0 +1,92 @@
+"""The loader's policy on what editors leave in files: every case gives its exact code and place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aistack_bank.yamlsource import MAX_FILE_BYTES, load_yaml, parse_yaml
+
+CORPUS = Path(__file__).parent / "corpus" / "yaml"
+
+# file → the diagnostics expected, as printed (path relative to the corpus folder)
+EXPECTED = {
+    "valid.yaml": [],
+    "bom.yaml": ["bom.yaml:1:1: warning W101: byte-order mark at the start of the file is ignored; save as UTF-8 without BOM"],
+    "crlf.yaml": ["crlf.yaml:1:1: warning W102: CRLF line endings are read as LF; save the file with LF line endings"],
+    "mixed-endings.yaml": ["mixed-endings.yaml:3:1: error E111: mixed line endings: 1 CRLF and 14 LF line ends (and 0 lone CR); use LF throughout"],
+    "not-utf8.yaml": ["not-utf8.yaml:8:24: error E102: byte 0xff is not valid UTF-8; save the file as UTF-8"],
+    "empty.yaml": ["empty.yaml: error E103: file is empty"],
+    "comments-only.yaml": ["comments-only.yaml: error E103: file holds no YAML document (only comments?)"],
+    "duplicate-key.yaml": ["duplicate-key.yaml:16:1: error E106: duplicate key 'stem' (first defined at line 4)"],
+    "tab-indent.yaml": ["tab-indent.yaml:8:1: error E107: tab in indentation; YAML indents with spaces only"],
+    "billion-laughs.yaml": ["billion-laughs.yaml:1:4: error E108: alias (*name) refers to an anchor; write the value out instead"],
+    "python-tag.yaml": ["python-tag.yaml:15:13: error E108: explicit YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed"],
+    "merge-key.yaml": ["merge-key.yaml:13:1: error E108: merge keys (<<) are not allowed"],
+    "not-nfc.yaml": ["not-nfc.yaml:13:38: error E109: text is not NFC-normalized (a decomposed accent, as copied from some PDFs); re-type it or normalize the file to NFC"],
+    "bidi-override.yaml": ["bidi-override.yaml:4:23: error E110: forbidden character U+202E (RIGHT-TO-LEFT OVERRIDE)"],
+    "not-a-mapping.yaml": ["not-a-mapping.yaml:1:1: error E112: the file must hold one YAML mapping (key: value lines) at the top level"],
+    "deep-nesting.yaml": ["deep-nesting.yaml:1:36: error E113: nesting deeper than 32 levels"],
+    "two-documents.yaml": ["two-documents.yaml:16:1: error E105: the file must hold a single YAML document (found a second '---')"],
+}
+
+
+@pytest.fixture(autouse=True)
+def _in_corpus(monkeypatch):
+    monkeypatch.chdir(CORPUS)
+
+
+def test_every_corpus_file_has_an_expectation():
+    assert sorted(p.name for p in CORPUS.iterdir()) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("backend", ["libyaml", "ruamel"])
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_file_gives_its_exact_diagnostics(name, backend):
+    doc, diags = load_yaml(Path(name), backend=backend)
+    assert [str(d) for d in diags] == EXPECTED[name]
+    has_error = any(d.severity.value == "error" for d in diags)
+    assert (doc is None) == has_error
+
+
+@pytest.mark.parametrize("backend", ["libyaml", "ruamel"])
+def test_syntax_error_points_at_the_offending_character(backend):
+    doc, diags = load_yaml(CORPUS.parent / "syntax-error.yaml", backend=backend)
+    assert doc is None
+    assert [(d.code, d.location.line, d.location.column) for d in diags] == [("E105", 5, 8)]
+
+
+def test_bom_and_crlf_are_read_as_the_clean_file():
+    clean, _ = load_yaml(Path("valid.yaml"))
+    for name in ("bom.yaml", "crlf.yaml"):
+        doc, _ = load_yaml(Path(name))
+        assert doc.data == clean.data
+
+
+def test_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"a: " + b"x" * MAX_FILE_BYTES + b"\n")
+    doc, diags = load_yaml(big)
+    assert doc is None
+    assert [d.code for d in diags] == ["E104"]
+    assert f"the limit is {MAX_FILE_BYTES} bytes" in diags[0].message
+
+
+def test_missing_file_and_directory(tmp_path):
+    assert [d.code for d in load_yaml(tmp_path / "nope.yaml")[1]] == ["E101"]
+    assert [d.code for d in load_yaml(tmp_path)[1]] == ["E101"]
+
+
+@pytest.mark.parametrize("backend", ["libyaml", "ruamel"])
+def test_both_backends_resolve_scalars_the_yaml_1_2_way(backend):
+    doc, diags = parse_yaml("a: no\nb: yes\nc: on\nd: 3\ne: 3.5\nf: true\ng: ~\nh: '3'\ni: 1e9\n", Path("x.yaml"), backend=backend)
+    assert not diags
+    assert doc.data == {"a": "no", "b": "yes", "c": "on", "d": 3, "e": 3.5, "f": True, "g": None, "h": "3", "i": 1e9}
+
+
+def test_positions_of_keys_and_values():
+    doc, _ = load_yaml(Path("valid.yaml"))
+    assert doc.locate(("options", 1, "text")).line == 10
+    assert doc.locate(("options", 1, "text"), key=True).column == 5
+    assert doc.locate(("options", 7)).line == 6  # nearest located ancestor
