@@ -78,8 +78,8 @@ def validate(
 
     diagnostics, summary_parts, summary = [], [], {"questions": 0}
     targets = paths or [bank]
-    folders = [p for p in targets if p.is_dir()]
-    files = [p for p in targets if not p.is_dir()]
+    folders = [p for p in targets if p.is_dir() or p.suffix not in (".yaml", ".yml")]
+    files = [p for p in targets if p not in folders]
     for folder in folders:
         tr = None if no_translations else (translations if folder == bank else folder.parent / "translations")
         report = validate_bank(folder, translations=tr if tr is not None and tr.is_dir() else None)
@@ -142,10 +142,15 @@ def schema(
 
 
 @app.command()
-def codes() -> None:
+def codes(
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/error-codes.md.")] = False,
+) -> None:
     """List every diagnostic code with its meaning."""
-    from .errors import CODES
+    from .errors import CODES, render_code_table
 
+    if markdown:
+        typer.echo(render_code_table(), nl=False)
+        return
     for code, meaning in sorted(CODES.items()):
         typer.echo(f"{code}  {meaning}")
 

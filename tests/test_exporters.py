@@ -1,0 +1,308 @@
+"""Exports: deterministic, up to date, valid for their consumers, and safe with hostile text."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+import pytest
+from lxml import etree
+
+from aistack_bank.build import available_languages, load_localized, render
+from aistack_bank.exporters import EXPORTERS, get_exporter
+from aistack_bank.exporters.gift import gift_escape
+from aistack_bank.errors import UnknownFormatError
+from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
+from aistack_bank.options import ExportOptions
+
+from conftest import QTI_SCHEMAS, REPO
+
+SAFE_PARSER = etree.XMLParser(no_network=True, resolve_entities=False)
+
+
+@pytest.fixture(scope="module")
+def banks():
+    return load_localized(REPO / "bank", REPO / "translations", available_languages(REPO / "translations"))[0]
+
+
+@pytest.fixture(scope="module")
+def trees(banks):
+    return render(list(EXPORTERS), banks, ExportOptions())
+
+
+def test_committed_exports_are_up_to_date(run_cli, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code, out = run_cli("build", "--check")
+    assert code == 0, out
+
+
+def test_rendering_twice_gives_the_same_bytes(banks, trees):
+    assert render(list(EXPORTERS), banks, ExportOptions()) == trees
+
+
+def test_unknown_format_is_a_helpful_error(run_cli, project):
+    with pytest.raises(UnknownFormatError) as info:
+        get_exporter("pdf")
+    assert "known formats: gift, json, moodle-xml, qti21, qti30" in str(info.value)
+    code, out = run_cli("export", "pdf")
+    assert code == 1 and "unknown format 'pdf'" in out
+
+
+# --- Moodle XML ---------------------------------------------------------------------------
+
+def test_moodle_xml_keys_match_the_bank(banks, trees):
+    for lang, bank in banks.items():
+        root = etree.fromstring(trees["moodle-xml"][PurePosixPath(f"aistack-{lang}.xml")], SAFE_PARSER)
+        questions = root.findall("question[@type='multichoice']")
+        assert len(questions) == len(bank.questions)
+        category = root.find("question[@type='category']/category/text").text
+        assert category == f"$course$/top/{_html(bank.topic.title).replace('/', '//')}"
+        for element, q in zip(questions, bank.questions):
+            assert element.findtext("idnumber") == q.id
+            assert element.findtext("single") == "true" and element.findtext("shuffleanswers") == "true"
+            answers = element.findall("answer")
+            assert [a.get("fraction") for a in answers].count("100") == 1
+            right = next(a for a in answers if a.get("fraction") == "100")
+            assert right.findtext("text") == f"<p>{_html(q.correct_option.text)}</p>"
+            assert {a.get("fraction") for a in answers} <= {"100", "0"}
+            assert element.find("questiontext").get("format") == "html"
+
+
+def _html(text):
+    from html import escape
+
+    return escape(text, quote=True)
+
+
+def test_moodle_multilang_follows_the_filter_rules(banks, trees):
+    root = etree.fromstring(trees["moodle-xml"][PurePosixPath("aistack-multilang.xml")], SAFE_PARSER)
+    for text in root.iter("text"):
+        html = text.text or ""
+        if html.startswith("$course$/top/"):  # a category path: Moodle reads "//" as "/"
+            html = html[len("$course$/top/"):].replace("//", "/")
+        if "multilang" not in html:
+            continue
+        html = re.sub(r"^q\d+ ", "", html)
+        spans = re.findall(r'<span lang="([a-z_]+)" class="multilang">(.*?)</span>', html)
+        assert [lang for lang, _ in spans] == ["en", "fr", "nl"]  # English first, adjacent blocks
+        assert all("<span" not in body for _, body in spans)  # nothing nested
+        assert re.fullmatch(r'(<p>)?(<span lang="[a-z_]+" class="multilang">[^<]*</span>)+(</p>)?', html.replace("<br>", "")), html[:200]
+
+
+# --- QTI --------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _schema(relative: str):
+    return etree.XMLSchema(etree.parse(str(QTI_SCHEMAS / relative), SAFE_PARSER))
+
+
+QTI = {
+    "qti21": ("qti21/imsqti_v2p1.xsd", "cp/qtiv2p1_imscpv1p2_v1p0.xsd"),
+    "qti30": ("qti30/imsqti_asiv3p0_sbacv1p0_v1p0.xsd", "cp/imsqtiv3p0_imscpv1p2_v1p0.xsd"),
+}
+
+
+@pytest.mark.parametrize("version", sorted(QTI))
+def test_qti_packages_validate_against_the_official_schemas(version, banks, trees):
+    content_xsd, manifest_xsd = (_schema(p) for p in QTI[version])
+    for lang, bank in banks.items():
+        archive = zipfile.ZipFile(io.BytesIO(trees[version][PurePosixPath(f"aistack-{lang}.zip")]))
+        names = archive.namelist()
+        assert names == sorted(names)
+        assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in archive.infolist())
+        manifest = etree.fromstring(archive.read("imsmanifest.xml"), SAFE_PARSER)
+        manifest_xsd.assertValid(manifest)
+        hrefs = {f.get("href") for f in manifest.iter("{*}file")}
+        assert hrefs == set(names) - {"imsmanifest.xml"}  # every file referenced, nothing missing
+        keys = {}
+        for name in names:
+            if name == "imsmanifest.xml":
+                continue
+            doc = etree.fromstring(archive.read(name), SAFE_PARSER)
+            content_xsd.assertValid(doc)
+            correct = doc.find(".//{*}correctResponse/{*}value") if version == "qti21" else doc.find(".//{*}qti-correct-response/{*}qti-value")
+            if correct is not None:
+                keys[doc.get("identifier")] = correct.text
+        assert keys == {q.id: f"choice_{q.correct}" for q in bank.questions}
+
+
+# --- GIFT -------------------------------------------------------------------------------
+
+def parse_gift(text: str) -> list[dict]:
+    """A small GIFT reader for multiple-choice questions, following Moodle's escaping rules."""
+    questions = []
+    text = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("//"))
+    for block in re.split(r"\n\s*\n", text):
+        block = block.strip()
+        if not block or block.startswith("$CATEGORY:"):
+            continue
+        m = re.match(r"::((?:\\.|[^:\\])*)::(.*)$", block, re.S)
+        assert m, block[:80]
+        title, rest = _unescape(m.group(1)), m.group(2)
+        open_at = _unescaped_index(rest, "{")
+        close_at = _unescaped_rindex(rest, "}")
+        stem, body = rest[:open_at].strip(), rest[open_at + 1:close_at]
+        general = None
+        parts = _split_unescaped(body, "####")
+        if len(parts) == 2:
+            body, general = parts[0], _unescape(parts[1].strip())
+        answers = []
+        for piece in re.split(r"(?<!\\)(?=[=~])", body):
+            piece = piece.strip()
+            if not piece:
+                continue
+            text_part, *feedback = _split_unescaped(piece[1:], "#")
+            answers.append({"correct": piece[0] == "=", "text": _unescape(text_part.strip()), "feedback": _unescape(feedback[0].strip()) if feedback else None})
+        questions.append({"title": title, "stem": _unescape(stem), "answers": answers, "general": general})
+    return questions
+
+
+def _unescape(s: str) -> str:
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), s)
+
+
+def _unescaped_index(s: str, ch: str) -> int:
+    return next(i for i in range(len(s)) if s[i] == ch and (i == 0 or s[i - 1] != "\\" or s[i - 2: i] == "\\\\"))
+
+
+def _unescaped_rindex(s: str, ch: str) -> int:
+    return max(i for i in range(len(s)) if s[i] == ch and (i == 0 or s[i - 1] != "\\"))
+
+
+def _split_unescaped(s: str, sep: str) -> list[str]:
+    parts, start, i = [], 0, 0
+    while i < len(s):
+        if s[i] == "\\":
+            i += 2
+            continue
+        if s.startswith(sep, i):
+            parts.append(s[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+def test_gift_round_trips_through_a_parser(banks, trees):
+    for lang, bank in banks.items():
+        parsed = parse_gift(trees["gift"][PurePosixPath(f"aistack-{lang}.gift")].decode("utf-8"))
+        assert [p["title"] for p in parsed] == [q.id for q in bank.questions]
+        for p, q in zip(parsed, bank.questions):
+            assert p["stem"] == f"[html]<p>{_html(q.stem)}</p>"
+            assert [a["text"] for a in p["answers"]] == [f"<p>{_html(o.text)}</p>" for o in q.options]
+            assert [a["correct"] for a in p["answers"]] == [o.id == q.correct for o in q.options]
+            assert p["general"] == f"<p>{_html(q.explanation)}</p>"
+
+
+# --- JSON -------------------------------------------------------------------------------
+
+def test_json_validates_against_its_committed_schema(banks, trees):
+    import jsonschema
+
+    schema = json.loads((REPO / "schema" / "export.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for name, data in trees["json"].items():
+        document = json.loads(data)
+        jsonschema.Draft202012Validator(schema).validate(document)
+        assert document["version"] == "1.0"
+        assert len(document["questions"]) == 50
+    everything = json.loads(trees["json"][PurePosixPath("aistack.json")])
+    assert everything["languages"] == ["en", "fr", "nl"]
+    q = everything["questions"][7]
+    assert set(q["stem"]) == {"en", "fr", "nl"}
+    assert [o["id"] for o in q["options"] if o["correct"]] == [q["correct"]]
+
+
+# --- hostile text through every exporter --------------------------------------------------
+
+HOSTILE = 'Evil <script>alert("x")</script> ]]> & { } ~ = # : \\ \\n %s {0} <!-- --> \u00a0 “quotes”'
+
+
+def hostile_bank(lang: str = "en") -> Bank:
+    topic = Topic(id="hostile-topic", category="Cat/with/slashes", title="Title / ]]> <b>x</b> {~=#:}", summary=HOSTILE,
+                  key_points=[HOSTILE], tags={"memory": "x"}, questions=["q001", "q002"])
+    def q(qid):
+        return SingleChoiceQuestion(id=qid, kind="single-choice", stem=HOSTILE, explanation=HOSTILE + " explanation", tags=["memory"], difficulty=2,
+                                    options=[Option(id="a", text=HOSTILE + " A", feedback=HOSTILE + " fa"), Option(id="b", text="B = {1} ~ 2 # 3", feedback=None)], correct="b")
+    return Bank(topic=topic, questions=(q("q001"), q("q002")), lang=lang)
+
+
+@pytest.mark.parametrize("name", sorted(EXPORTERS))
+def test_hostile_text_survives_every_exporter(name):
+    banks = {"en": hostile_bank("en"), "fr": hostile_bank("fr")}
+    tree = get_exporter(name)(banks, ExportOptions())
+    assert tree
+    for path, data in tree.items():
+        if path.suffix == ".xml":
+            root = etree.fromstring(data, SAFE_PARSER)
+            texts = " ".join(t.text or "" for t in root.iter("text"))
+            assert "<script>" not in texts and "&lt;script&gt;" in texts
+            assert "]]>" in "".join(root.itertext()) or "]]&gt;" in texts
+        elif path.suffix == ".zip":
+            archive = zipfile.ZipFile(io.BytesIO(data))
+            for member in archive.namelist():
+                doc = etree.fromstring(archive.read(member), SAFE_PARSER)
+                if member.startswith("items/"):
+                    _schema(QTI[name][0]).assertValid(doc)
+                    prompt = "".join(doc.find(".//{*}prompt" if name == "qti21" else ".//{*}qti-prompt").itertext())
+                    assert prompt == HOSTILE
+        elif path.suffix == ".gift":
+            parsed = parse_gift(data.decode("utf-8"))
+            assert len(parsed) == 2
+            for p in parsed:
+                assert [a["correct"] for a in p["answers"]] == [False, True]
+                if path.name != "aistack-multilang.gift":
+                    assert p["stem"] == f"[html]<p>{_html(HOSTILE)}</p>"
+                    assert p["answers"][1]["text"] == "<p>B = {1} ~ 2 # 3</p>"
+        elif path.suffix == ".json":
+            document = json.loads(data)
+            lang = document["languages"][0]
+            assert document["questions"][0]["stem"][lang] == HOSTILE
+
+
+def test_gift_escape_covers_every_reserved_character():
+    assert gift_escape("~=#{}:\\\n") == "\\~\\=\\#\\{\\}\\:\\\\\\n"
+
+
+def test_cdata_end_marker_is_split():
+    from aistack_bank.exporters._shared import cdata
+
+    wrapped = cdata("a ]]> b")
+    assert etree.fromstring(f"<t>{wrapped}</t>".encode()).text == "a ]]> b"
+
+
+# --- CLI --------------------------------------------------------------------------------
+
+def test_export_one_format_and_language(project, run_cli):
+    code, out = run_cli("export", "gift", "--lang", "nl", "--out", "gift-out")
+    assert code == 0, out
+    assert sorted(p.name for p in Path("gift-out").iterdir()) == ["aistack-nl.gift"]
+    assert "gift" in out and "nl" in out and "50 questions" in out
+
+
+def test_export_refuses_an_invalid_bank_and_writes_nothing(project, run_cli):
+    path = next((project / "bank" / "questions").glob("q001-*.yaml"))
+    path.write_text(path.read_text(encoding="utf-8").replace("correct: a", "correct: x"), encoding="utf-8")
+    code, out = run_cli("build", "--out", "exports")
+    assert code == 1 and "E304" in out and "nothing was exported" in out
+    assert not Path("exports").exists()
+
+
+def test_unknown_language_is_a_usage_error(project, run_cli):
+    code, out = run_cli("export", "json", "--lang", "de")
+    assert code == 2 and "unknown language 'de'; available: en, fr, nl, all" in out
+
+
+def test_build_prunes_files_it_no_longer_produces(project, run_cli):
+    assert run_cli("build", "--out", "exports", "-q")[0] == 0
+    (project / "translations" / "nl.po").unlink()
+    code, out = run_cli("build", "--out", "exports")
+    assert code == 0
+    assert not Path("exports/gift/aistack-nl.gift").exists()
+    assert Path("exports/gift/aistack-fr.gift").exists()

@@ -1,0 +1,213 @@
+"""Catalogs: complete, faithful to the French and Dutch pages, drift-safe, and friendly to gettext tools."""
+
+from __future__ import annotations
+
+import gettext
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+
+from aistack_bank.i18n.catalog import read_catalog
+
+from conftest import REPO, SEEDS, question_file
+
+
+def entries(path: Path) -> dict[str, polib.POEntry]:
+    return {e.msgctxt: e for e in polib.pofile(str(path))}
+
+
+def test_status_is_complete(project, run_cli):
+    code, out = run_cli("i18n", "status", "--format", "json", "--fail-under", "100")
+    assert code == 0, out
+    data = json.loads(out)
+    langs = {d["language"]: d for d in data["languages"]}
+    assert langs["en"]["source"] is True
+    for lang in ("fr", "nl"):
+        assert langs[lang]["percent"] == 100.0
+        assert langs[lang]["fuzzy"] == langs[lang]["untranslated"] == 0
+        assert langs[lang]["incomplete_questions"] == []
+    code, out = run_cli("i18n", "status")
+    assert "en (source)" in out and "fr" in out and "100.0%" in out
+
+
+@pytest.mark.parametrize("lang,prefix,key_points_title,category", [
+    ("fr", "001", "Pile matérielle et logicielle de l'IA : points clés", "Systèmes informatiques"),
+    ("nl", "000", "AI-hardware en softwarestack: kernpunten", "Computersystemen"),
+])
+def test_official_texts_equal_the_pages(lang, prefix, key_points_title, category):
+    lines = next(SEEDS.glob(f"{prefix}_*.txt")).read_text(encoding="utf-8").split("\n")
+    po = entries(REPO / "translations" / f"{lang}.po")
+    assert po["topic.title"].msgstr == lines[3].strip()
+    assert po["topic.summary"].msgstr == lines[5].strip()
+    head = lines.index(key_points_title)
+    assert po["topic.key_point.1"].msgstr == lines[head + 2].strip()
+    assert po["topic.key_point.2"].msgstr == lines[head + 4].strip()
+    assert category in lines[-1]
+    assert po["topic.category"].msgstr == category
+    stems = [m.group(2).strip() for m in (re.match(r"^\s+(\d+)\. (.*)$", l) for l in lines) if m]
+    assert [po[f"q{i:03d}.stem"].msgstr for i in range(1, 51)] == stems
+
+
+def test_template_and_catalogs_are_up_to_date(project, run_cli):
+    assert run_cli("i18n", "extract", "--check")[0] == 0
+    code, out = run_cli("i18n", "update", "--check")
+    assert code == 0, out
+
+
+def test_changed_english_turns_only_that_entry_fuzzy(project, run_cli):
+    path = question_file(project, "q013")
+    text = path.read_text(encoding="utf-8")
+    old_stem = "What is the role of the KV cache in LLM inference?"
+    path.write_text(text.replace(old_stem, "What is NOT the role of the KV cache in LLM inference?"), encoding="utf-8")
+    before = {lang: entries(project / "translations" / f"{lang}.po") for lang in ("fr", "nl")}
+    assert run_cli("i18n", "update")[0] == 0
+    for lang in ("fr", "nl"):
+        after = entries(project / "translations" / f"{lang}.po")
+        changed = [k for k in after if (after[k].msgid, after[k].msgstr, after[k].flags) != (before[lang][k].msgid, before[lang][k].msgstr, before[lang][k].flags)]
+        assert changed == ["q013.stem"]
+        entry = after["q013.stem"]
+        assert "fuzzy" in entry.flags
+        assert entry.previous_msgid == old_stem
+        assert entry.msgstr == before[lang]["q013.stem"].msgstr
+    snapshot = {p.name: p.read_bytes() for p in (project / "translations").iterdir()}
+    code, out = run_cli("i18n", "update")
+    assert code == 0 and "updated" not in out
+    assert {p.name: p.read_bytes() for p in (project / "translations").iterdir()} == snapshot
+    # the fuzzy stem is reported, and never exported as if translated
+    code, out = run_cli("validate", "--strict")
+    assert code == 1 and "W502" in out and "q013.stem is fuzzy" in out
+    code, out = run_cli("export", "moodle-xml", "--lang", "fr", "--out", "out")
+    assert code == 1 and "E504" in out and "q013.stem" in out and not Path("out/aistack-fr.xml").exists()
+    code, out = run_cli("export", "moodle-xml", "--lang", "fr", "--out", "out", "--allow-fallback")
+    assert code == 0
+    assert "What is NOT the role of the KV cache" in Path("out/aistack-fr.xml").read_text(encoding="utf-8")
+
+
+def test_deleted_question_becomes_obsolete_and_comes_back(project, run_cli):
+    fr = project / "translations" / "fr.po"
+    kept = {k: e.msgstr for k, e in entries(fr).items() if k.startswith("q050.")}
+    q050 = question_file(project, "q050")
+    saved = q050.read_bytes()
+    q050.unlink()
+    topic = project / "bank" / "topic.yaml"
+    topic.write_text(topic.read_text(encoding="utf-8").replace("  - q050\n", ""), encoding="utf-8")
+    assert run_cli("i18n", "update")[0] == 0
+    po = polib.pofile(str(fr))
+    obsolete = {e.msgctxt: e.msgstr for e in po.obsolete_entries()}
+    assert obsolete == kept
+    assert not any(e.msgctxt.startswith("q050.") for e in po if not e.obsolete)
+    assert "#~ msgctxt \"q050.stem\"" in fr.read_text(encoding="utf-8")
+    q050.write_bytes(saved)
+    topic.write_text(topic.read_text(encoding="utf-8") + "  - q050\n", encoding="utf-8")
+    code, out = run_cli("i18n", "update")
+    assert "8 revived" in out or "revived" in out
+    restored = entries(fr)
+    assert {k: restored[k].msgstr for k in kept} == kept
+    assert not polib.pofile(str(fr)).obsolete_entries()
+    assert run_cli("validate", "--strict")[0] == 0
+
+
+def test_changed_number_in_a_french_option_is_an_error(project, run_cli):
+    fr = project / "translations" / "fr.po"
+    text = fr.read_text(encoding="utf-8")
+    match = re.search(r'msgctxt "q003\.option\.c"\nmsgid "[^"]*"\nmsgstr "([^"]*112[^"]*)"', text)
+    assert match, "q003.option.c should show 112 GB"
+    changed = match.group(1).replace("112", "121")
+    fr.write_text(text.replace(match.group(0), match.group(0).replace(match.group(1), changed)), encoding="utf-8")
+    line = text[: match.start()].count("\n") + 3
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"translations/fr.po:{line}:1: error E502: q003.option.c: numbers differ: English has 112, fr has 121" in out
+    assert "E404" in out  # and the numeric check, run on the French options, fails too
+
+
+def test_units_are_compared_not_just_numbers(project, run_cli):
+    from aistack_bank.i18n.catalog import render_catalog
+
+    nl = project / "translations" / "nl.po"
+    catalog = read_catalog(nl)
+    entry = next(e for e in catalog.po if e.msgctxt == "q008.option.a.feedback")
+    assert "2 TB/s" in entry.msgstr
+    entry.msgstr = entry.msgstr.replace("2 TB/s", "2 GB/s")
+    nl.write_bytes(render_catalog(catalog.po))
+    code, out = run_cli("validate")
+    assert code == 1
+    assert "E502: q008.option.a.feedback: quantities differ: English has " in out
+    assert "2 TB/s" in out and "2 GB/s" in out
+
+
+def _gettext_tool(name: str) -> str:
+    tool = shutil.which(name)
+    assert tool, f"GNU gettext's {name} is required for this test (Debian package gettext)"
+    return tool
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+def test_msgfmt_accepts_the_catalogs_and_agrees_with_status(lang, project, run_cli):
+    result = subprocess.run([_gettext_tool("msgfmt"), "--check", "--statistics", "-o", "/dev/null", f"translations/{lang}.po"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    status = {d["language"]: d for d in json.loads(run_cli("i18n", "status", "--format", "json")[1])["languages"]}[lang]
+    assert f"{status['translated']} translated messages" in result.stderr
+    assert "fuzzy" not in result.stderr and "untranslated" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["aistack.pot", "fr.po", "nl.po"])
+def test_msgcat_rewrites_the_catalogs_without_churn(name):
+    result = subprocess.run([_gettext_tool("msgcat"), str(REPO / "translations" / name)], capture_output=True)
+    assert result.returncode == 0
+    assert result.stdout == (REPO / "translations" / name).read_bytes()
+
+
+def test_compiled_catalog_serves_translations(project, run_cli, tmp_path):
+    code, out = run_cli("i18n", "compile", "--out", tmp_path)
+    assert code == 0 and "fr.mo" in out
+    with open(tmp_path / "fr.mo", "rb") as fh:
+        translations = gettext.GNUTranslations(fh)
+    assert translations.pgettext("topic.title", "AI Hardware & Software Stack") == "Pile matérielle et logicielle de l'IA"
+
+
+BROKEN_PO = {
+    "broken escape": ('msgstr "Pile', 'msgstr "Pi\\qle', "E501", "invalid escape sequence '\\\\q'"),
+    "missing msgstr": ('msgstr "Systèmes informatiques"\n', "", "E501", "msgid without msgstr"),
+    "conflict markers": ('msgctxt "topic.category"\n', '<<<<<<< HEAD\nmsgctxt "topic.category"\n', "E501", "merge-conflict marker"),
+    "unterminated string": ('msgstr "Systèmes informatiques"', 'msgstr "Systèmes informatiques', "E501", "unterminated string"),
+    "wrong plural forms": ("nplurals=2; plural=(n > 1);", "nplurals=2; plural=(n != 1);", "E505", "is wrong for fr"),
+    "wrong language": ("Language: fr", "Language: de", "E505", "header Language is 'de'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_PO))
+def test_broken_catalog_is_located(case, project, run_cli):
+    old, new, code, fragment = BROKEN_PO[case]
+    fr = project / "translations" / "fr.po"
+    text = fr.read_text(encoding="utf-8")
+    assert old in text
+    fr.write_text(text.replace(old, new, 1), encoding="utf-8")
+    expected_line = text[: text.index(old)].count("\n") + 1
+    catalog = read_catalog(fr)
+    assert catalog.diagnostics, case
+    d = catalog.diagnostics[0]
+    assert d.code == code and fragment in d.message, str(d)
+    if code == "E501":
+        assert d.location.line in (expected_line, expected_line - 1, expected_line + 1), str(d)
+    exit_code, out = run_cli("validate")
+    assert exit_code == 1 and code in out
+    # and nothing overwrites the translator's file while it is broken
+    assert run_cli("i18n", "update")[0] == 1
+    assert fr.read_text(encoding="utf-8") == text.replace(old, new, 1)
+
+
+def test_duplicate_entries_are_reported(project, run_cli):
+    fr = project / "translations" / "fr.po"
+    text = fr.read_text(encoding="utf-8")
+    block = text[text.index("#. Category the topic belongs to."):]
+    block = block[: block.index("\n\n") + 2]
+    fr.write_text(text + "\n" + block, encoding="utf-8")
+    catalog = read_catalog(fr)
+    assert [d.code for d in catalog.diagnostics] == ["E506"]
+    assert "'topic.category' appears twice" in catalog.diagnostics[0].message

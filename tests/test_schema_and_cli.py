@@ -1,0 +1,93 @@
+"""Generated files stay in step with the code; the CLI is usable and never shows a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+import yaml
+
+from aistack_bank.errors import CODES
+from aistack_bank.schemas import render_schemas
+
+from conftest import REPO
+
+
+def test_committed_schemas_are_up_to_date():
+    for name, data in render_schemas().items():
+        assert (REPO / "schema" / str(name)).read_bytes() == data, f"schema/{name} is stale; run `bank schema`"
+
+
+def test_schema_check_mode(project, run_cli, tmp_path):
+    code, _ = run_cli("schema", "--out", tmp_path / "s")
+    assert code == 0
+    assert run_cli("schema", "--check", "--out", tmp_path / "s")[0] == 0
+    (tmp_path / "s" / "topic.schema.json").write_text("{}")
+    code, out = run_cli("schema", "--check", "--out", tmp_path / "s")
+    assert code == 4 and "topic.schema.json: stale" in out
+
+
+def test_content_files_validate_against_the_json_schemas():
+    question = json.loads((REPO / "schema" / "question.schema.json").read_text(encoding="utf-8"))
+    topic = json.loads((REPO / "schema" / "topic.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(question)
+    jsonschema.Draft202012Validator(topic).validate(yaml.safe_load((REPO / "bank" / "topic.yaml").read_text(encoding="utf-8")))
+    for path in sorted((REPO / "bank" / "questions").glob("*.yaml")):
+        jsonschema.Draft202012Validator(question).validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(question).validate({"id": "q001", "kind": "single-choice", "extra": 1})
+
+
+def test_error_code_table_is_documented():
+    from aistack_bank.errors import render_code_table
+
+    doc = (REPO / "docs" / "error-codes.md").read_text(encoding="utf-8")
+    assert doc == render_code_table(), "docs/error-codes.md is stale; run `bank codes --markdown > docs/error-codes.md`"
+    for code, meaning in CODES.items():
+        assert f"| {code} | {meaning} |" in doc, code
+
+
+def test_help_lists_the_commands(run_cli):
+    code, out = run_cli("--help")
+    assert code == 0
+    for command in ("validate", "check", "schema", "i18n", "export", "build"):
+        assert command in out
+
+
+def test_python_dash_m_runs_the_cli():
+    result = subprocess.run([sys.executable, "-m", "aistack_bank", "codes"], capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 0 and "E101" in result.stdout
+
+
+def test_no_traceback_for_a_missing_bank(tmp_path, run_cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli("validate")
+    assert code == 1 and "E311" in out and "Traceback" not in out
+    code, out = run_cli("build")
+    assert code == 1 and "Traceback" not in out
+
+
+def test_import_direction():
+    """Exporters never import the CLI, loading, i18n or build; nothing imports the CLI; the model imports nothing of ours."""
+    import ast
+
+    package = REPO / "aistack_bank"
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                imported.add((node.module or "").split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("aistack_bank"):
+                imported.add(node.module.split(".")[1] if "." in node.module else "")
+        rel = path.relative_to(package).as_posix()
+        if rel != "cli.py" and rel != "__main__.py":
+            assert "cli" not in imported, rel
+        if rel.startswith("exporters/"):
+            assert not imported & {"cli", "load", "i18n", "build", "validate"}, (rel, imported)
+        if rel == "model.py":
+            assert imported <= {""}, imported
