@@ -75,6 +75,42 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
     return banks, notes
 
 
+UI_CATALOGS = "site"
+"""Subfolder of the translations folder holding the practice site's interface catalogs."""
+
+
+def load_ui_texts(translations: Path | None, languages: list[str]) -> tuple[dict[str, dict[str, str]], list[Diagnostic]]:
+    """Translated, current interface strings by language (msgctxt → text), and catalog errors."""
+    from .i18n.catalog import read_catalog
+
+    texts: dict[str, dict[str, str]] = {}
+    problems: list[Diagnostic] = []
+    if translations is None:
+        return texts, problems
+    for lang in languages:
+        path = translations / UI_CATALOGS / f"{lang}.po"
+        if lang == "en" or not path.exists():
+            continue
+        catalog = read_catalog(path)
+        if catalog.diagnostics:
+            problems += catalog.diagnostics
+            continue
+        texts[lang] = {e.msgctxt: e.msgstr for e in catalog.po.translated_entries() if e.msgctxt}
+    return texts, problems
+
+
+def with_ui(options: ExportOptions, formats: list[str], translations: Path | None, languages: list[str]) -> ExportOptions:
+    """``options`` with the interface strings the practice site needs (refusing broken catalogs)."""
+    from dataclasses import replace
+
+    if "html" not in formats or options.ui:
+        return options
+    texts, problems = load_ui_texts(translations, languages)
+    if problems:
+        raise DiagnosticsError(problems, "an interface catalog has errors; nothing was exported")
+    return replace(options, ui=texts)
+
+
 def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -> dict[str, dict[PurePosixPath, bytes]]:
     """Every requested format's virtual file tree (pure: nothing is written)."""
     from .errors import ExportError
@@ -137,8 +173,9 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     from .exporters import get_exporter
 
     get_exporter(format_name)  # unknown format: fail before any work
-    banks, notes = load_localized(bank, translations, resolve_languages(languages, translations), allow_fallback=allow_fallback)
-    trees = render([format_name], banks, options)
+    langs = resolve_languages(languages, translations)
+    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
+    trees = render([format_name], banks, with_ui(options, [format_name], translations, langs))
     return write_outputs(trees, {format_name: out}, banks), notes
 
 
@@ -146,7 +183,8 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     """`bank build`: validate, check, and write every format for every language into ``out``."""
     from .exporters import EXPORTERS, FOLDERS
 
-    banks, notes = load_localized(bank, translations, available_languages(translations), allow_fallback=allow_fallback)
-    trees = render(list(EXPORTERS), banks, options)
+    langs = available_languages(translations)
+    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
+    trees = render(list(EXPORTERS), banks, with_ui(options, list(EXPORTERS), translations, langs))
     targets = {name: out / FOLDERS[name] for name in trees}
     return write_outputs(trees, targets, banks, check=check, prune=True), notes

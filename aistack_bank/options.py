@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal, Mapping
 
 
 @dataclass(frozen=True)
@@ -19,3 +20,6 @@ class ExportOptions:
     `{mlang xx}` syntax of the filter_multilang2 plugin."""
     penalty: float = 0.3333333
     """Moodle's penalty per wrong try in adaptive mode (a value from Moodle's list)."""
+    ui: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+    """Translated user-interface strings of the practice site, by language then msgctxt
+    (read from `translations/site/<lang>.po` by the build; English is the exporter's own)."""
