@@ -88,12 +88,37 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
             diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", where))
             continue
         diags += parity_diagnostics(f, entry.msgstr, lang, where)
+    diags += length_cue_diagnostics(source, catalog)
     for key, entry in active.items():
         if key not in known:
             diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0)))
     if run_checks:
         diags += translated_check_diagnostics(source, catalog)[1]
     return diags
+
+
+def length_cue_diagnostics(source, catalog: Catalog) -> list[Diagnostic]:
+    """W302 when, in this language, the key is too often the strictly longest option."""
+    from ..validate import MAX_LONGEST_SHARE
+
+    active = catalog.active()
+    counted = longest = 0
+    for qs in source.questions:
+        q = qs.question
+        if q is None:
+            continue
+        texts = {}
+        for o in q.options:
+            entry = active.get(f"{q.id}.option.{o.id}")
+            texts[o.id] = entry.msgstr if entry is not None and entry.msgstr else o.text
+        if q.correct not in texts:
+            continue
+        counted += 1
+        key = len(texts[q.correct])
+        longest += all(key > len(t) for oid, t in texts.items() if oid != q.correct)
+    if counted >= 8 and longest / counted > MAX_LONGEST_SHARE:
+        return [warning("W302", f"in {catalog.language}, the key is the longest option in {longest}/{counted} questions ({longest / counted:.0%}, limit {MAX_LONGEST_SHARE:.0%}); learners can guess by length", Location.of(catalog.path))]
+    return []
 
 
 def translated_check_diagnostics(source, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
