@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .errors import Diagnostic, DiagnosticsError, Severity, error
+from .errors import Diagnostic, DiagnosticsError, Severity
 from .model import Bank
 from .options import ExportOptions
 

@@ -226,6 +226,75 @@ def build(
     _run_export(lambda: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only), quiet, check_only)
 
 
+@app.command()
+def new(
+    slug: Annotated[str, typer.Option("--slug", help="Short name for the file: lowercase words joined by hyphens.")],
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+) -> None:
+    """Create the next question from a template, list it in the topic, and print its path."""
+    from .authoring import new_question
+    from .errors import BankError
+
+    try:
+        path = new_question(bank, translations, slug)
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    except BankError as exc:
+        _fail(str(exc))
+    typer.echo(path.as_posix())
+
+
+@app.command()
+def stats(
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+) -> None:
+    """Counts by tag, difficulty, kind and language, and the answer-cue figures."""
+    from .stats import bank_stats
+
+    figures, diagnostics = bank_stats(bank, translations)
+    _exit_on_errors(diagnostics)
+    if fmt is OutputFormat.json:
+        typer.echo(json.dumps(figures.as_dict(), indent=2))
+        return
+    typer.echo(f"questions: {figures.questions} ({', '.join(f'{k} {v}' for k, v in figures.by_kind.items())}); with numeric checks: {figures.checked}")
+    typer.echo("difficulty: " + ", ".join(f"{k}: {v}" for k, v in figures.by_difficulty.items()))
+    typer.echo("tags: " + ", ".join(f"{k} {v}" for k, v in figures.by_tag.items()))
+    if figures.languages:
+        typer.echo("languages: " + ", ".join(f"{k} {v:g}%" for k, v in figures.languages.items()))
+    typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions")
+
+
+@app.command("import")
+def import_cmd(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle (Moodle XML) or gift.")],
+    file: Annotated[Path, typer.Argument(help="The file to import.")],
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+) -> None:
+    """Turn the multiple-choice questions of a Moodle XML or GIFT file into bank files."""
+    from .errors import BankError
+    from .importers import import_file
+
+    try:
+        report = import_file(fmt, file, bank, translations)
+    except BankError as exc:
+        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
+        raise typer.Exit(EXIT_USAGE if exc.code == "E601" else EXIT_ERRORS)
+    if report.topic_created:
+        typer.echo(f"created {bank / 'topic.yaml'}")
+    for path in report.written:
+        typer.echo(f"wrote {path.as_posix()}")
+    for note in report.notes:
+        typer.echo(f"note: {note}")
+    for skip in report.skipped:
+        where = f"{file}:{skip.line}: " if skip.line else f"{file}: "
+        typer.echo(f"{where}skipped {skip.name!r}: {skip.reason}")
+    typer.echo(f"{len(report.written)} question(s) imported, {len(report.skipped)} skipped; run `bank validate`")
+
+
 i18n_app = typer.Typer(help="Translation catalogs: extract, update, status, compile.", no_args_is_help=True)
 app.add_typer(i18n_app, name="i18n")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -195,8 +195,10 @@ class DiagnosticsError(BankError):
 
 
 CODES.update({
-    "E601": "unknown export format",
+    "E601": "unknown export or import format",
     "E602": "export failed",
+    "E701": "import file cannot be read",
+    "E702": "import file is not in the stated format, or is unsafe",
 })
 
 

@@ -111,12 +111,12 @@ class Topic(_Strict):
     """The topic title."""
     summary: Text
     """One-paragraph summary shown under the title."""
-    key_points: list[Text] = Field(min_length=1)
+    key_points: list[Text] = Field(default_factory=list)
     """Key points, one paragraph each."""
     tags: dict[Annotated[str, Field(pattern=TAG)], Text] = Field(min_length=1)
     """The tag vocabulary: tag → what it is for."""
-    questions: list[QuestionId] = Field(min_length=1)
-    """Question ids in the order learners and exports see them."""
+    questions: list[QuestionId] = Field(default_factory=list)
+    """Question ids in the order learners and exports see them (empty for a new topic)."""
 
 
 class Bank(BaseModel):

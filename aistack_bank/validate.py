@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 

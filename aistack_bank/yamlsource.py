@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import Diagnostic, Location, display_path, error, warning
+from .errors import Diagnostic, Location, error, warning
 
 MAX_FILE_BYTES = 1 << 20
 """Largest bank file accepted, in bytes (1 MiB; a question file is about 2 kB)."""

@@ -1,0 +1,164 @@
+"""Writing bank files for authors: new questions from a template, imported ones, topic updates.
+
+Files written here go through ruamel.yaml's round-trip mode, so the topic file keeps its
+comments and layout when a question id is appended, and every write is atomic.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from .errors import BankError, Location
+from .load import QUESTIONS_DIR, TOPIC_FILE, question_files
+from .writing import write_atomic
+
+QUESTION_SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/question.schema.json"
+TOPIC_SCHEMA_COMMENT = "# yaml-language-server: $schema=../schema/topic.schema.json"
+
+
+def slugify(text: str, words: int = 5) -> str:
+    """A file-name slug: lowercase ASCII words joined by hyphens.
+
+    >>> slugify("What is the KV-cache for? (LLM inference)")
+    'what-is-the-kv-cache'
+    """
+    import unicodedata
+
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    parts = re.findall(r"[a-z0-9]+", ascii_text)
+    return "-".join(parts[:words]) or "question"
+
+
+def used_ids(root: Path, translations: Path | None = None) -> set[int]:
+    """Every question number ever used: files, the topic list, and catalog keys (obsolete too)."""
+    numbers: set[int] = set()
+    for path in question_files(root):
+        m = re.match(r"q([0-9]{3,})", path.name)
+        if m:
+            numbers.add(int(m.group(1)))
+    topic = root / TOPIC_FILE
+    if topic.exists():
+        numbers |= {int(n) for n in re.findall(r"^\s*-\s*q([0-9]{3,})\s*$", topic.read_text(encoding="utf-8", errors="replace"), re.M)}
+    if translations is not None and translations.is_dir():
+        for po in translations.glob("*.po*"):
+            numbers |= {int(n) for n in re.findall(r'msgctxt "q([0-9]{3,})\.', po.read_text(encoding="utf-8", errors="replace"))}
+    return numbers
+
+
+def next_ids(root: Path, translations: Path | None, count: int = 1) -> list[str]:
+    """The next ``count`` free question ids, after every id ever used (ids are never reused)."""
+    start = max(used_ids(root, translations), default=0) + 1
+    return [f"q{n:03d}" for n in range(start, start + count)]
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.width = 92
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.preserve_quotes = True
+    return yaml
+
+
+def append_to_topic(root: Path, question_ids: list[str]) -> None:
+    """Append ids to the topic's `questions:` list, keeping the file's comments and layout."""
+    path = root / TOPIC_FILE
+    yaml = _yaml()
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"))
+    except Exception as exc:  # ruamel raises many types for a broken file
+        raise BankError(f"cannot update the topic file: {exc}", Location.of(path)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        raise BankError("the topic file has no `questions:` list to add to; run `bank validate`", Location.of(path))
+    for qid in question_ids:
+        if qid not in data["questions"]:
+            data["questions"].append(qid)
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    write_atomic(path, buffer.getvalue().encode("utf-8"))
+
+
+NEW_QUESTION_TEMPLATE = """{schema}
+# Fill in every empty text; `bank validate` points at each one until it is done.
+# The format, tags and numeric checks are described in bank/README.md.
+id: {qid}
+kind: single-choice
+stem: ""
+options:
+  - id: a
+    text: ""
+    feedback: ""
+  - id: b
+    text: ""
+    feedback: ""
+  - id: c
+    text: ""
+    feedback: ""
+  - id: d
+    text: ""
+    feedback: ""
+correct: a
+explanation: ""
+tags: [{tag}]
+difficulty: 2
+"""
+
+
+def new_question(root: Path, translations: Path | None, slug: str) -> Path:
+    """Create the next question from the template and list it in the topic; return its path."""
+    if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug):
+        raise ValueError(f"--slug {slug!r} must be lowercase words joined by hyphens, e.g. kv-cache-size")
+    topic = root / TOPIC_FILE
+    if not topic.exists():
+        raise BankError(f"no {TOPIC_FILE} in {root.as_posix()}: is --bank the bank folder?", Location.of(topic))
+    tags = re.search(r"^tags:\n\s+([a-z0-9-]+):", topic.read_text(encoding="utf-8"), re.M)
+    (qid,) = next_ids(root, translations)
+    path = root / QUESTIONS_DIR / f"{qid}-{slug}.yaml"
+    write_atomic(path, NEW_QUESTION_TEMPLATE.format(schema=QUESTION_SCHEMA_COMMENT, qid=qid, tag=tags.group(1) if tags else "").encode("utf-8"))
+    append_to_topic(root, [qid])
+    return path
+
+
+def yaml_text(text: str, indent: int, width: int = 92) -> str:
+    """``text`` as a YAML value at ``indent``: plain-looking block text, or a quoted string.
+
+    Simple one-line texts become a folded block (``>-``) wrapped at ``width``, like the files
+    authors write; anything folding could alter (newlines, runs of spaces, edge spaces) is
+    written double-quoted, which represents every string exactly.
+    """
+    import json
+    import textwrap
+
+    simple = text and "\n" not in text and "  " not in text and text == text.strip() and "\t" not in text
+    if simple and len(text) + indent <= width:
+        if re.search(r"^[\[\]{}>|*&!%@`'\"#,?:-]|: | #|:$|^(?:true|false|null|yes|no|on|off|~|[-+.0-9].*)$", text, re.I):
+            return " " + json.dumps(text, ensure_ascii=False)
+        return " " + text
+    if simple:
+        lines = textwrap.wrap(text, width - indent - 2, break_long_words=False, break_on_hyphens=False)
+        pad = " " * (indent + 2)
+        return " >-\n" + "\n".join(pad + line for line in lines)
+    return " " + json.dumps(text, ensure_ascii=False)
+
+
+def render_question_yaml(data: dict) -> bytes:
+    """A question file for ``data`` (in field order), in the bundled bank's style."""
+    out = [QUESTION_SCHEMA_COMMENT]
+    for key, value in data.items():
+        if key == "options":
+            out.append("options:")
+            for option in value:
+                out.append(f"  - id: {option['id']}")
+                for field in ("text", "feedback"):
+                    if option.get(field) is not None:
+                        out.append(f"    {field}:" + yaml_text(option[field], 4))
+        elif key == "tags":
+            out.append(f"tags: [{', '.join(value)}]")
+        elif isinstance(value, str) and key not in ("id", "kind", "correct"):
+            out.append(f"{key}:" + yaml_text(value, 0))
+        else:
+            out.append(f"{key}: {value}")
+    return ("\n".join(out) + "\n").encode("utf-8")

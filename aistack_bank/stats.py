@@ -1,0 +1,48 @@
+"""`bank stats`: what the bank holds, by tag, difficulty, kind and language."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class BankStats:
+    questions: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+    by_tag: dict[str, int] = field(default_factory=dict)
+    by_difficulty: dict[int, int] = field(default_factory=dict)
+    checked: int = 0
+    languages: dict[str, float] = field(default_factory=dict)
+    key_positions: dict[str, float] = field(default_factory=dict)
+    key_longest_share: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+def bank_stats(bank: Path, translations: Path | None):
+    """(stats, diagnostics that stopped the count)."""
+    from .errors import Severity
+    from .load import read_bank
+    from .validate import answer_cue_stats
+
+    source = read_bank(bank)
+    errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+    questions = [qs.question for qs in source.questions if qs.question is not None]
+    stats = BankStats(questions=len(questions))
+    stats.by_kind = dict(sorted(Counter(q.kind for q in questions).items()))
+    stats.by_tag = dict(sorted(Counter(t for q in questions for t in q.tags).items(), key=lambda kv: (-kv[1], kv[0])))
+    stats.by_difficulty = dict(sorted(Counter(q.difficulty for q in questions).items()))
+    stats.checked = sum(1 for q in questions if q.check is not None)
+    cues = answer_cue_stats(questions)
+    stats.key_positions = cues.position_shares
+    stats.key_longest_share = cues.longest_share
+    if translations is not None and translations.is_dir() and not errors:
+        from .i18n.status import catalog_status
+
+        statuses, diags = catalog_status(bank, translations)
+        errors += diags
+        stats.languages = {s.language: round(s.percent, 1) for s in statuses}
+    return stats, errors
