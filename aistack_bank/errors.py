@@ -96,6 +96,7 @@ CODES: dict[str, str] = {
     "E111": "mixed line endings (CRLF and LF in one file)",
     "E112": "the file must hold exactly one YAML mapping",
     "E113": "nesting deeper than the limit",
+    "E114": "merge-conflict marker left in the file",
     "W101": "byte-order mark at the start of the file (ignored)",
     "W102": "CRLF line endings (read as LF)",
     # fields

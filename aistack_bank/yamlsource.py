@@ -47,6 +47,7 @@ _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 # C0 and C1 controls other than tab and newline, bidi embeddings/overrides/isolates, and
 # stray BOMs / zero-width no-break spaces.
+_CONFLICT = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?: |$)")
 _FORBIDDEN = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb]"
 )
@@ -135,6 +136,9 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
         text = text.replace("\r\n", "\n")
         diags.append(warning("W102", "CRLF line endings are read as LF; save the file with LF line endings", Location.of(path, 1, 1)))
     for lineno, line in enumerate(text.split("\n"), 1):
+        if _CONFLICT.match(line):
+            diags.append(error("E114", "merge-conflict marker; resolve the conflict before validating", Location.of(path, lineno, 1)))
+            continue
         indent = len(line) - len(line.lstrip(" \t"))
         if "\t" in line[:indent]:
             diags.append(error("E107", "tab in indentation; YAML indents with spaces only", Location.of(path, lineno, line.index("\t") + 1)))

@@ -46,3 +46,12 @@ def run_cli():
 
 def question_file(root: Path, qid: str) -> Path:
     return next((root / "bank" / "questions").glob(f"{qid}-*.yaml"))
+
+
+# Property-based tests: a fixed, bounded and derandomized profile in CI; `HYPOTHESIS_PROFILE=long`
+# for a deeper local run.
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.register_profile("long", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
