@@ -22,6 +22,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: rich costs more start-up time than the whole help screen
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -72,8 +73,11 @@ def validate(
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json (for editors) or github (Actions annotations).")] = OutputFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     no_translations: Annotated[bool, typer.Option("--no-translations", help="Skip the .po catalogs.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Validate from scratch, ignoring the content-hash cache.")] = False,
 ) -> None:
-    """Check the bank, its numeric answers and its translations; report every problem."""
+    """Check the bank and its translations; report every problem.
+
+    Numeric answer checks run too, in every language."""
     from .validate import validate_bank, validate_files
 
     diagnostics, summary_parts, summary = [], [], {"questions": 0}
@@ -82,12 +86,27 @@ def validate(
     files = [p for p in targets if p not in folders]
     for folder in folders:
         tr = None if no_translations else (translations if folder == bank else folder.parent / "translations")
-        report = validate_bank(folder, translations=tr if tr is not None and tr.is_dir() else None)
-        diagnostics += report.diagnostics
-        summary["questions"] += report.cues.questions
-        summary["key_positions"] = report.cues.position_shares
-        summary["key_longest_share"] = report.cues.longest_share
-        summary_parts.append(f"{report.cues.questions} questions; {report.cues.summary()}")
+        tr = tr if tr is not None and tr.is_dir() else None
+        key = cached = None
+        if not no_cache:
+            from . import cache
+
+            key = cache.input_digest(folder, tr)
+            cached = cache.load(folder, key)
+        if cached is not None:
+            found, figures = cached
+        else:
+            report = validate_bank(folder, translations=tr)
+            found = report.diagnostics
+            figures = {"questions": report.cues.questions, "key_positions": report.cues.position_shares,
+                       "key_longest_share": report.cues.longest_share, "line": f"{report.cues.questions} questions; {report.cues.summary()}"}
+            if key is not None and folder.is_dir():
+                cache.store(folder, key, found, figures)
+        diagnostics += found
+        summary["questions"] += figures["questions"]
+        summary["key_positions"] = figures["key_positions"]
+        summary["key_longest_share"] = figures["key_longest_share"]
+        summary_parts.append(figures["line"])
     if files:
         report = validate_files(files)
         diagnostics += report.diagnostics
@@ -108,7 +127,7 @@ def check(
     translations: TranslationsOption = Path("translations"),
     lang: Annotated[str, typer.Option("--lang", help="en, a catalog language, or all.")] = "all",
 ) -> None:
-    """Run the numeric assertion checks of every question (on each language's options)."""
+    """Run the numeric answer checks, in every language."""
     from .validate import run_all_checks
 
     try:
@@ -127,7 +146,7 @@ def schema(
     out: Annotated[Path, typer.Option("--out", help="Where the JSON Schemas go.")] = Path("schema"),
     check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if a committed schema is stale.")] = False,
 ) -> None:
-    """Write the JSON Schemas of the content files (and of the JSON export) from the model."""
+    """Write the JSON Schemas (content files and JSON export)."""
     from .schemas import render_schemas
     from .writing import stale_files, write_tree
 
@@ -220,7 +239,7 @@ def build(
     check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any committed export is stale.")] = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Validate, check, and write every format for every language into exports/."""
+    """Validate, then write every format and language to exports/."""
     from .build import build as run_build
 
     _run_export(lambda: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only), quiet, check_only)
@@ -232,7 +251,10 @@ def new(
     bank: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
 ) -> None:
-    """Create the next question from a template, list it in the topic, and print its path."""
+    """Create the next question from a template.
+
+    The new id is the next one never used; the question is listed in the topic and its path
+    printed."""
     from .authoring import new_question
     from .errors import BankError
 
@@ -251,7 +273,7 @@ def stats(
     translations: TranslationsOption = Path("translations"),
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
 ) -> None:
-    """Counts by tag, difficulty, kind and language, and the answer-cue figures."""
+    """Counts by tag, difficulty, kind and language."""
     from .stats import bank_stats
 
     figures, diagnostics = bank_stats(bank, translations)
@@ -274,7 +296,7 @@ def import_cmd(
     bank: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
 ) -> None:
-    """Turn the multiple-choice questions of a Moodle XML or GIFT file into bank files."""
+    """Import multiple-choice questions from Moodle XML or GIFT."""
     from .errors import BankError
     from .importers import import_file
 
@@ -295,7 +317,7 @@ def import_cmd(
     typer.echo(f"{len(report.written)} question(s) imported, {len(report.skipped)} skipped; run `bank validate`")
 
 
-i18n_app = typer.Typer(help="Translation catalogs: extract, update, status, compile.", no_args_is_help=True)
+i18n_app = typer.Typer(help="Translation catalogs: extract, update, status, compile.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(i18n_app, name="i18n")
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -29,9 +31,14 @@ class Location:
 
 def display_path(path: str | Path) -> str:
     """The path as the user should see it: relative to the working directory when inside it."""
+    return _display_path(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=8192)
+def _display_path(path: str, cwd: str) -> str:
     p = Path(path)
     try:
-        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return p.resolve().relative_to(Path(cwd).resolve()).as_posix()
     except (ValueError, OSError):
         return p.as_posix()
 

@@ -74,7 +74,7 @@ def parse_number(token: str, lang: str) -> float:
 
 def numbers(text: str, lang: str) -> list[float]:
     """Every standalone number in ``text``, in order."""
-    return [parse_number(m.group(), lang) for m in re.finditer(_NUMBER[_language(lang)], text)]
+    return [parse_number(m.group(), lang) for m in _NUMBER_RE[_language(lang)].finditer(text)]
 
 
 @dataclass(frozen=True)
@@ -88,11 +88,19 @@ class Quantity:
     base: float
 
 
+_QUANTITY = {
+    lang: re.compile(rf"({number})(?:[{_SPACES}]|-(?=bits?\b|bytes?\b))?({_UNIT_ALTERNATION})(?![\w/])")
+    for lang, number in _NUMBER.items()
+}
+_NUMBER_RE = {lang: re.compile(number) for lang, number in _NUMBER.items()}
+
+
 def quantities(text: str, lang: str) -> list[Quantity]:
     """Every ``number unit`` pair in ``text`` (one optional space, no-break spaces included)."""
-    pattern = rf"({_NUMBER[_language(lang)]})(?:[{_SPACES}]|-(?=bits?\b|bytes?\b))?({_UNIT_ALTERNATION})(?![\w/])"
+    if not any(c.isdigit() for c in text):
+        return []
     found = []
-    for m in re.finditer(pattern, text):
+    for m in _QUANTITY[_language(lang)].finditer(text):
         value = parse_number(m.group(1), lang)
         dimension, factor = UNITS[m.group(2)]
         found.append(Quantity(m.group(), value, m.group(2), dimension, value * factor))

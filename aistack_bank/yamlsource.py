@@ -223,7 +223,6 @@ def _tag(node) -> str:
 def _convert(node, path: YamlPath, doc: YamlDocument, diags: list[Diagnostic], seen: set[int], depth: int) -> Any:
     line, col = node.start_mark.line + 1, node.start_mark.column + 1
     doc.values[path] = (line, col)
-    where = Location.of(doc.path, line, col)
     if id(node) in seen:
         # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
         raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
@@ -232,7 +231,7 @@ def _convert(node, path: YamlPath, doc: YamlDocument, diags: list[Diagnostic], s
         raise _Refused("E113", f"nesting deeper than {MAX_DEPTH} levels", line, col)
     tag = _tag(node)
     if tag not in _STD_TAGS:
-        diags.append(error("E108", f"explicit YAML tag {tag!r} is not allowed", where))
+        diags.append(error("E108", f"explicit YAML tag {tag!r} is not allowed", Location.of(doc.path, line, col)))
         return None
     kind = type(node).__name__
     if kind == "ScalarNode":

@@ -173,3 +173,21 @@ class TestCli:
 
     def test_usage_error_exits_2(self, project, run_cli):
         assert run_cli("validate", "--format", "xml")[0] == 2
+
+
+def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cli, monkeypatch):
+    import aistack_bank.validate as validate_module
+
+    assert run_cli("validate")[0] == 0
+    assert (project / ".bank-cache" / "validate.json").exists()
+    calls = []
+    real = validate_module.validate_bank
+    monkeypatch.setattr(validate_module, "validate_bank", lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert run_cli("validate")[0] == 0
+    assert calls == []  # nothing changed: the verdict came from the cache
+    path = question_file(project, "q002")
+    edit(path, "difficulty: ", "difficulty: 7\nx_difficulty: ")
+    code, out = run_cli("validate")
+    assert code == 1 and "E202" in out and len(calls) == 1
+    code, out = run_cli("validate", "--no-cache")
+    assert code == 1 and len(calls) == 2

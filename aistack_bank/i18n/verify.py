@@ -41,25 +41,45 @@ def msgstr_location(catalog: Catalog, entry) -> Location:
     return Location.of(catalog.path, entry.linenum or 0)
 
 
+class _LazyLocation:
+    """The msgstr line of an entry, found only if a diagnostic actually needs it."""
+
+    def __init__(self, catalog: Catalog, entry):
+        self.catalog, self.entry = catalog, entry
+
+    def get(self) -> Location:
+        return msgstr_location(self.catalog, self.entry)
+
+
+def _where(where) -> Location:
+    return where.get() if isinstance(where, _LazyLocation) else where
+
+
 def parity_diagnostics(field: TextField, translation: str, language: str, where: Location) -> list[Diagnostic]:
     """Numbers, units, formulas and markup of ``translation`` against the English."""
     diags = []
+    where_raw = where
+    where = None
+
+    def loc():
+        return _where(where_raw)
+
     en_numbers, tr_numbers = sorted(numbers(field.text, "en")), sorted(numbers(translation, language))
     if en_numbers != tr_numbers:
-        diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", where))
+        diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", loc()))
     else:
         en_q = Counter((q.dimension, round(q.base, 9)) for q in quantities(field.text, "en"))
         tr_q = Counter((q.dimension, round(q.base, 9)) for q in quantities(translation, language))
         if en_q != tr_q:
             en_text = ", ".join(q.text for q in quantities(field.text, "en")) or "none"
             tr_text = ", ".join(q.text for q in quantities(translation, language)) or "none"
-            diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", where))
+            diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", loc()))
     en_f, tr_f = Counter(formula_tokens(field.text)), Counter(formula_tokens(translation))
     if en_f != tr_f:
-        diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(sorted(en_f.elements())) or 'none'}, {language} has {', '.join(sorted(tr_f.elements())) or 'none'}", where))
+        diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(sorted(en_f.elements())) or 'none'}, {language} has {', '.join(sorted(tr_f.elements())) or 'none'}", loc()))
     en_m, tr_m = markup_tokens(field.text), markup_tokens(translation)
     if en_m != tr_m:
-        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {en_m or 'none'}, {language} has {tr_m or 'none'}", where))
+        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {en_m or 'none'}, {language} has {tr_m or 'none'}", loc()))
     return diags
 
 
@@ -76,16 +96,16 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
         if entry is None:
             diags.append(warning("W501", f"{f.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
             continue
-        where = msgstr_location(catalog, entry)
+        where = _LazyLocation(catalog, entry)
         if not entry.msgstr:
-            diags.append(warning("W501", f"{f.key} is not translated", where))
+            diags.append(warning("W501", f"{f.key} is not translated", _where(where)))
             continue
         if entry.msgid != f.text and "fuzzy" not in entry.flags:
-            diags.append(error("E508", f"{f.key}: the translation was made for another English text; run `bank i18n update` (it marks it fuzzy for review)", where))
+            diags.append(error("E508", f"{f.key}: the translation was made for another English text; run `bank i18n update` (it marks it fuzzy for review)", _where(where)))
             continue
         if "fuzzy" in entry.flags:
             kind = "a key-bearing field (stem or option): it is not exported until reviewed" if f.key_bearing else "not exported until reviewed"
-            diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", where))
+            diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", _where(where)))
             continue
         diags += parity_diagnostics(f, entry.msgstr, lang, where)
     diags += length_cue_diagnostics(source, catalog)
