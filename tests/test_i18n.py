@@ -211,3 +211,33 @@ def test_duplicate_entries_are_reported(project, run_cli):
     catalog = read_catalog(fr)
     assert [d.code for d in catalog.diagnostics] == ["E506"]
     assert "'topic.category' appears twice" in catalog.diagnostics[0].message
+
+
+def test_translator_comments_and_headers_survive_update(project, run_cli):
+    from aistack_bank.i18n.catalog import render_catalog
+
+    fr = project / "translations" / "fr.po"
+    catalog = read_catalog(fr)
+    entry = next(e for e in catalog.po if e.msgctxt == "q020.explanation")
+    entry.tcomment = "Relu par Camille : vérifier « repliement »."
+    catalog.po.metadata["Last-Translator"] = "Camille <camille@example.org>"
+    fr.write_bytes(render_catalog(catalog.po))
+    path = next((project / "bank" / "questions").glob("q020-*.yaml"))
+    path.write_text(path.read_text(encoding="utf-8").replace("explanation: >-\n  ", "explanation: >-\n  Indeed, ", 1), encoding="utf-8")
+    assert run_cli("i18n", "update")[0] == 0
+    after = entries(fr)["q020.explanation"]
+    assert after.tcomment == "Relu par Camille : vérifier « repliement »."
+    assert "fuzzy" in after.flags
+    assert polib.pofile(str(fr)).metadata["Last-Translator"] == "Camille <camille@example.org>"
+
+
+def test_markup_and_placeholders_must_match(project, run_cli):
+    from aistack_bank.i18n.catalog import render_catalog
+
+    nl = project / "translations" / "nl.po"
+    catalog = read_catalog(nl)
+    entry = next(e for e in catalog.po if e.msgctxt == "q001.option.a.feedback")
+    entry.msgstr = entry.msgstr + " <b>{name}</b>"
+    nl.write_bytes(render_catalog(catalog.po))
+    code, out = run_cli("validate")
+    assert code == 1 and "E503: q001.option.a.feedback: markup/placeholders differ" in out
