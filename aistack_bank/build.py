@@ -134,7 +134,7 @@ def _language_of(name: PurePosixPath, languages: list[str]) -> str:
     return "all"
 
 
-def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[str, Path], banks: dict[str, Bank], *, check: bool = False, prune: bool = False) -> list[OutputFile]:
+def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[str, Path], banks: dict[str, Bank], *, check: bool = False, prune: bool = False, progress=None) -> list[OutputFile]:
     """Write each tree under its target folder atomically (or compare, with ``check``).
 
     With ``prune``, files in a target folder that the export no longer produces (a language
@@ -144,6 +144,7 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
 
     outputs = []
     languages = list(banks)
+    step = progress(sum(len(tree) for tree in trees.values())) if progress is not None else None
     count = len(next(iter(banks.values())).questions) if banks else 0
     for name, tree in trees.items():
         folder = targets[name]
@@ -158,6 +159,8 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
             else:
                 changed = write_atomic(path, data)
             outputs.append(OutputFile(name, _language_of(rel, languages), count, len(data), path, changed))
+            if step is not None:
+                step(path)
         if prune and folder.is_dir():
             keep = {folder / str(rel) for rel in tree}
             for extra in sorted(folder.rglob("aistack*")):
@@ -168,7 +171,7 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
     return outputs
 
 
-def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions()) -> tuple[list[OutputFile], list[Diagnostic]]:
+def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank export FORMAT`: one format into ``out``."""
     from .exporters import get_exporter
 
@@ -176,10 +179,10 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     langs = resolve_languages(languages, translations)
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs))
-    return write_outputs(trees, {format_name: out}, banks), notes
+    return write_outputs(trees, {format_name: out}, banks, progress=progress), notes
 
 
-def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions()) -> tuple[list[OutputFile], list[Diagnostic]]:
+def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank build`: validate, check, and write every format for every language into ``out``."""
     from .exporters import EXPORTERS, FOLDERS
 
@@ -187,4 +190,4 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
     trees = render(list(EXPORTERS), banks, with_ui(options, list(EXPORTERS), translations, langs))
     targets = {name: out / FOLDERS[name] for name in trees}
-    return write_outputs(trees, targets, banks, check=check, prune=True), notes
+    return write_outputs(trees, targets, banks, check=check, prune=True, progress=progress), notes

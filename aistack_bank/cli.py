@@ -186,11 +186,34 @@ def _report_outputs(outputs, quiet: bool, check: bool) -> None:
         typer.echo(f"{state:<9} {o.format:<10} {o.language:<5} {o.questions:>4} questions {o.size:>9} bytes  {o.path}")
 
 
+PROGRESS_THRESHOLD = 20
+"""Show a progress bar when an export writes more files than this (on a terminal)."""
+
+
+def _progress_factory(quiet: bool):
+    """A callback factory for build.write_outputs that draws a progress bar on a terminal."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    bars = []
+
+    def start(total: int):
+        if total <= PROGRESS_THRESHOLD:
+            return None
+        bar = typer.progressbar(length=total, label="writing", file=sys.stderr)
+        bar.__enter__()
+        bars.append(bar)
+        return lambda path: bar.update(1)
+
+    start.bars = bars
+    return start
+
+
 def _run_export(work, quiet: bool, check: bool = False) -> None:
     from .errors import BankError, DiagnosticsError
 
+    progress = _progress_factory(quiet)
     try:
-        outputs, notes = work()
+        outputs, notes = work(progress)
     except DiagnosticsError as exc:
         _print_diagnostics(exc.diagnostics, OutputFormat.text)
         _fail(exc.message)
@@ -198,6 +221,9 @@ def _run_export(work, quiet: bool, check: bool = False) -> None:
         _fail(str(exc))
     except ValueError as exc:
         _fail(str(exc), EXIT_USAGE)
+    finally:
+        for bar in getattr(progress, "bars", []):
+            bar.__exit__(None, None, None)
     if notes and not quiet:
         _print_diagnostics(notes, OutputFormat.text)
     _report_outputs(outputs, quiet, check)
@@ -227,7 +253,7 @@ def export_cmd(
     """Export the bank in one format."""
     from .build import export
 
-    _run_export(lambda: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback), quiet)
+    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, progress=progress), quiet)
 
 
 @app.command()
@@ -242,7 +268,7 @@ def build(
     """Validate, then write every format and language to exports/."""
     from .build import build as run_build
 
-    _run_export(lambda: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only), quiet, check_only)
+    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, progress=progress), quiet, check_only)
 
 
 @app.command()
