@@ -127,9 +127,8 @@ def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -
 
 
 def _language_of(name: PurePosixPath, languages: list[str]) -> str:
-    stem = name.stem
     for lang in languages:
-        if stem.endswith(f"-{lang}"):
+        if name.stem.endswith(f"-{lang}") or (len(name.parts) > 1 and name.parts[0] == lang):
             return lang
     return "all"
 
@@ -162,12 +161,15 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
             if step is not None:
                 step(path)
         if prune and folder.is_dir():
+            # The build owns exports/<format>/: anything it no longer produces goes.
             keep = {folder / str(rel) for rel in tree}
-            for extra in sorted(folder.rglob("aistack*")):
+            for extra in sorted(folder.rglob("*"), reverse=True):
                 if extra.is_file() and extra not in keep:
                     if not check:
                         extra.unlink()
                     outputs.append(OutputFile(name, "-", 0, 0, extra, True))
+                elif extra.is_dir() and not check and not any(extra.iterdir()):
+                    extra.rmdir()
     return outputs
 
 

@@ -242,7 +242,7 @@ QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing 
 
 @app.command("export")
 def export_cmd(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift or json.")],
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift, json or html (the practice site).")],
     lang: Annotated[str, typer.Option("--lang", help="en, fr, nl, a comma list, or all.")] = "all",
     out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("."),
     bank: BankOption = Path("bank"),
@@ -407,15 +407,17 @@ def i18n_status(
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100, help="Exit 1 if any language is below this percentage.")] = None,
 ) -> None:
     """How complete and current each language is, with the questions not fully translated."""
-    from .i18n.status import catalog_status
+    from .i18n.status import catalog_status, site_status
 
     statuses, diagnostics = catalog_status(bank, translations)
-    _exit_on_errors(diagnostics)
+    interface, more = site_status(translations)
+    _exit_on_errors(diagnostics + more)
     targets = [s for s in statuses if not s.source]
     total = {k: sum(getattr(s, k) for s in targets) for k in ("total", "translated", "fuzzy", "untranslated", "obsolete")}
     total_pct = 100.0 * total["translated"] / total["total"] if total["total"] else 100.0
     if fmt is OutputFormat.json:
-        typer.echo(json.dumps({"languages": [s.as_dict() for s in statuses], "total": total | {"percent": round(total_pct, 1)}}, indent=2))
+        typer.echo(json.dumps({"languages": [s.as_dict() for s in statuses], "total": total | {"percent": round(total_pct, 1)},
+                               "interface": [s.as_dict() for s in interface]}, indent=2))
     else:
         typer.echo(f"{'language':<10}{'translated':>11}{'fuzzy':>7}{'untransl.':>10}{'obsolete':>9}{'percent':>9}")
         for s in statuses:
@@ -425,8 +427,10 @@ def i18n_status(
         for s in targets:
             if s.incomplete_questions:
                 typer.echo(f"{s.language}: not fully translated: {', '.join(s.incomplete_questions)}")
+        for s in interface:
+            typer.echo(f"practice-site interface, {s.language}: {s.translated}/{s.total} translated, {s.fuzzy} fuzzy ({s.percent:.1f}%)")
     if fail_under is not None:
-        low = [s for s in targets if s.percent < fail_under]
+        low = [s for s in targets + interface if s.percent < fail_under]
         if low:
             typer.echo(f"bank: below {fail_under:g}%: {', '.join(f'{s.language} {s.percent:.1f}%' for s in low)}", err=True)
             raise typer.Exit(EXIT_ERRORS)

@@ -12,7 +12,7 @@ from typing import Callable, Mapping
 from ..errors import UnknownFormatError
 from ..model import Bank
 from ..options import ExportOptions
-from . import gift, json_bank, moodle_xml, qti21, qti30
+from . import gift, html_site, json_bank, moodle_xml, qti21, qti30
 
 Exporter = Callable[[Mapping[str, Bank], ExportOptions], dict[PurePosixPath, bytes]]
 
@@ -22,6 +22,7 @@ EXPORTERS: dict[str, Exporter] = {
     qti30.NAME: qti30.export,
     gift.NAME: gift.export,
     json_bank.NAME: json_bank.export,
+    html_site.NAME: html_site.export,
 }
 
 FOLDERS: dict[str, str] = {
@@ -30,6 +31,7 @@ FOLDERS: dict[str, str] = {
     qti30.NAME: "qti30",
     gift.NAME: "gift",
     json_bank.NAME: "json",
+    html_site.NAME: "site",
 }
 """Where `bank build` puts each format under `exports/`."""
 

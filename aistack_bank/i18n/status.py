@@ -69,3 +69,20 @@ def catalog_status(bank, translations):
             continue
         statuses.append(language_status(fields, catalog))
     return statuses, diags
+
+
+def site_status(translations):
+    """(statuses, diagnostics) of the practice site's interface catalogs."""
+    from .catalog import read_catalog
+    from .site import SITE_DIR, site_fields
+    from .update import catalog_paths
+
+    statuses, diags = [], []
+    fields = site_fields()
+    for path in catalog_paths(translations / SITE_DIR) if (translations / SITE_DIR).is_dir() else []:
+        catalog = read_catalog(path)
+        if catalog.diagnostics:
+            diags += catalog.diagnostics
+            continue
+        statuses.append(language_status(fields, catalog))
+    return statuses, diags

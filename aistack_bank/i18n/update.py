@@ -141,10 +141,13 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
             old = catalog.po
         merged, stats = merge_catalog(template, old, lang, catalog_header(lang))
         planned.append((path, render_catalog(merged), stats))
+    site_planned, site_diags = _plan_site(translations, sorted(targets), check)
+    diags += site_diags
     if diags:
         return [], diags
     if not check:
         results.append((pot_path, write_atomic(pot_path, pot_bytes), None))
+    planned += site_planned
     for path, data, stats in planned:
         if check:
             try:
@@ -155,3 +158,30 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
             changed = write_atomic(path, data)
         results.append((path, changed, stats))
     return results, []
+
+
+def _plan_site(translations, languages: list[str], check: bool):
+    """The practice site's interface template and catalogs, planned like the bank's."""
+    from .catalog import read_catalog, render_catalog
+    from .extract import build_template
+    from .site import SITE_DIR, SITE_HEADER, SITE_TEMPLATE, site_fields, site_reference_root
+
+    folder = translations / SITE_DIR
+    template = build_template(site_fields(), site_reference_root())
+    template.header = SITE_HEADER
+    planned = [(folder / SITE_TEMPLATE, render_catalog(template), None)]
+    diags = []
+    targets = set(languages) | {p.stem for p in catalog_paths(folder)} if folder.is_dir() else set(languages)
+    for lang in sorted(targets):
+        path = folder / f"{lang}.po"
+        old = None
+        if path.exists():
+            catalog = read_catalog(path)
+            if catalog.diagnostics:
+                diags += catalog.diagnostics
+                continue
+            old = catalog.po
+        header = catalog_header(lang).replace("question bank", "practice site interface")
+        merged, stats = merge_catalog(template, old, lang, header)
+        planned.append((path, render_catalog(merged), stats))
+    return planned, diags

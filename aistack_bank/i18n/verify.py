@@ -83,7 +83,7 @@ def parity_diagnostics(field: TextField, translation: str, language: str, where:
     return diags
 
 
-def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True) -> list[Diagnostic]:
+def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True) -> list[Diagnostic]:
     """Every translation diagnostic for one read catalog."""
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
@@ -108,11 +108,12 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
             diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", _where(where)))
             continue
         diags += parity_diagnostics(f, entry.msgstr, lang, where)
-    diags += length_cue_diagnostics(source, catalog)
+    if bank_checks:
+        diags += length_cue_diagnostics(source, catalog)
     for key, entry in active.items():
         if key not in known:
             diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0)))
-    if run_checks:
+    if run_checks and bank_checks:
         diags += translated_check_diagnostics(source, catalog)[1]
     return diags
 
@@ -180,6 +181,31 @@ def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> l
         diags.append(warning("W504", "the template is missing; run `bank i18n update`", Location.of(pot)))
     for path in catalog_paths(translations):
         diags += verify_catalog(source, fields, read_catalog(path), run_checks=run_checks)
+    diags += verify_site_catalogs(source, translations)
+    return diags
+
+
+def verify_site_catalogs(source, translations: Path) -> list[Diagnostic]:
+    """The practice site's interface catalogs: syntax, completeness, placeholders, freshness."""
+    from .catalog import render_catalog
+    from .extract import build_template
+    from .site import SITE_DIR, SITE_HEADER, SITE_TEMPLATE, site_fields, site_reference_root
+
+    folder = translations / SITE_DIR
+    if not folder.is_dir():
+        return []
+    fields = site_fields()
+    diags: list[Diagnostic] = []
+    template = build_template(fields, site_reference_root())
+    template.header = SITE_HEADER
+    pot = folder / SITE_TEMPLATE
+    try:
+        if pot.read_bytes() != render_catalog(template):
+            diags.append(warning("W504", "the interface template is out of date; run `bank i18n update`", Location.of(pot)))
+    except OSError:
+        diags.append(warning("W504", "the interface template is missing; run `bank i18n update`", Location.of(pot)))
+    for path in catalog_paths(folder):
+        diags += verify_catalog(source, fields, read_catalog(path), run_checks=False, bank_checks=False)
     return diags
 
 

@@ -1,0 +1,403 @@
+"""Conversion of a bank to a static, offline practice site: one topic page per language."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from importlib import resources
+from pathlib import PurePosixPath
+from typing import Mapping
+
+from ..model import Bank
+from ..options import ExportOptions
+from ._shared import html_text, languages
+
+NAME = "html"
+
+PRACTICE_COUNT = 10
+"""How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
+
+UI_STRINGS: dict[str, str] = {
+    "site.doc_title": "{title}: practice questions",
+    "site.skip": "Skip to main content",
+    "site.language.nav": "Language",
+    "site.language.choose": "Choose your language",
+    "site.progress.heading": "Your progress",
+    "site.stats.accuracy": "Your accuracy",
+    "site.stats.accuracy.value": "{percent}%",
+    "site.stats.accuracy.none": "No answers yet",
+    "site.stats.answered": "Questions answered",
+    "site.stats.answered.value": "{answered} / {total}",
+    "site.reset": "Reset progress",
+    "site.reset.confirm": "Erase your accuracy and your answers in this language?",
+    "site.reset.yes": "Yes, reset",
+    "site.reset.cancel": "Cancel",
+    "site.reset.done": "Your progress has been reset.",
+    "site.practice.heading": "Practice",
+    "site.practice10.title": "Practice 10 questions",
+    "site.practice10.desc": "Random questions from this topic · about 5 minutes",
+    "site.practice_all.title": "Practice this topic",
+    "site.practice_all.desc": "All questions in this topic, in random order",
+    "site.weak.title": "Weak questions",
+    "site.weak.desc": "Retry only the questions you last got wrong",
+    "site.weak.count": "To retry: {count}",
+    "site.weak.none": "No weak questions yet: the questions you get wrong will appear here.",
+    "site.noscript": "Practice needs JavaScript. You can still read the key points and every question below.",
+    "site.keypoints.heading": "{title}: key points",
+    "site.questions.heading": "All {title} questions ({count})",
+    "site.questions.right": "right last time",
+    "site.questions.wrong": "wrong last time",
+    "site.other.heading": "Other topics in {category}",
+    "site.other.none": "This bank has no other topics yet.",
+    "site.footer": "Works offline. Your progress is saved in this browser only.",
+    "site.quiz.progress": "Question {current} of {total}",
+    "site.quiz.keys": "Keyboard: 1–{count} or A–{letter} to answer, Enter to continue.",
+    "site.quiz.quit": "Back to the topic",
+    "site.quiz.next": "Next question",
+    "site.quiz.finish": "See your score",
+    "site.feedback.right": "Correct!",
+    "site.feedback.wrong": "Not quite.",
+    "site.feedback.your_answer": "Your answer:",
+    "site.feedback.correct_answer": "Correct answer:",
+    "site.feedback.explanation": "Explanation",
+    "site.result.heading": "Practice complete",
+    "site.result.score": "Your score: {score} / {total}",
+    "site.result.perfect": "Every answer was right. Well done!",
+    "site.result.missed": "Questions you missed",
+    "site.result.retry": "Retry the missed questions ({count})",
+    "site.retry.title": "Missed questions",
+}
+"""Interface strings of the site: stable key (the gettext msgctxt) → English text.
+
+``{name}`` placeholders are filled in by the exporter or by the page's script and must be
+kept unchanged in translations; a translation that drops or adds one is ignored.
+"""
+
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "fr": "Français",
+    "nl": "Nederlands",
+    "de": "Deutsch",
+    "es": "Español",
+    "it": "Italiano",
+    "pt": "Português",
+    "pt_BR": "Português (Brasil)",
+    "ja": "日本語",
+}
+"""Each language's name in that language (an unknown code is shown as itself)."""
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+def ui_text(options: ExportOptions, lang: str, key: str) -> str:
+    """The interface string ``key`` in ``lang``: the translation in ``options.ui``, else English.
+
+    >>> ui_text(ExportOptions(ui={"fr": {"site.reset": "Réinitialiser"}}), "fr", "site.reset")
+    'Réinitialiser'
+    >>> ui_text(ExportOptions(), "fr", "site.reset")
+    'Reset progress'
+    """
+    english = UI_STRINGS[key]
+    translated = (options.ui.get(lang) or {}).get(key)
+    if translated and translated.strip() and _placeholders(translated) == _placeholders(english):
+        return translated
+    return english
+
+
+def fill(template: str, **values: object) -> str:
+    """``template`` with each known ``{name}`` replaced (other braces are left alone).
+
+    >>> fill("All {title} questions ({count})", title="A {b}", count=3)
+    'All A {b} questions (3)'
+    """
+    return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
+
+
+def _asset(name: str) -> str:
+    """A file of the ``site/`` package folder, as text with LF line endings."""
+    text = resources.files(__package__).joinpath("site", name).read_text(encoding="utf-8")
+    return text.replace("\r\n", "\n")
+
+
+def csp_hash(source: str) -> str:
+    """The CSP source expression that allows exactly this inline script or style."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON that is safe inside a ``<script>`` element.
+
+    ``<``, ``>`` and ``&`` are written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` so that no
+    ``</script>`` or ``<!--`` can appear; JSON.parse reads the text back unchanged.
+
+    >>> script_json({"stem": "</script>"})
+    '{"stem":"\\\\u003c/script\\\\u003e"}'
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escaped)
+    return text
+
+
+def _inline(tag: str, source: str) -> str:
+    if f"</{tag}" in source.lower() or "<!--" in source:
+        raise ValueError(f"an inline {tag} must not contain '</{tag}' or '<!--'")
+    return f"<{tag}>{source}</{tag}>"
+
+
+def _csp(script: str, style: str) -> str:
+    return (
+        "default-src 'none'; "
+        f"script-src {csp_hash(script)}; "
+        f"style-src {csp_hash(style)}; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+_FAVICON = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E"
+    "%3Crect width='32' height='32' rx='7' fill='%230b57d0'/%3E"
+    "%3Cpath d='M9 17l5 5 9-11' fill='none' stroke='white' stroke-width='3.5' stroke-linecap='round' stroke-linejoin='round'/%3E"
+    "%3C/svg%3E"
+)
+
+
+def _head(*, lang: str, title: str, description: str, script: str, style: str) -> list[str]:
+    return [
+        "<!DOCTYPE html>",
+        f'<html lang="{html_text(_bcp47(lang))}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_csp(script, style)}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="color-scheme" content="light dark">',
+        '<meta name="referrer" content="no-referrer">',
+        f"<title>{html_text(title)}</title>",
+        f'<meta name="description" content="{html_text(description)}">',
+        f'<link rel="icon" href="{_FAVICON}">',
+        _inline("style", style),
+        "</head>",
+    ]
+
+
+def _bcp47(lang: str) -> str:
+    """A catalog code (``pt_BR``) as an HTML language tag (``pt-BR``)."""
+    return lang.replace("_", "-")
+
+
+def _autonym(lang: str) -> str:
+    return LANGUAGE_NAMES.get(lang, lang)
+
+
+def _question_data(bank: Bank) -> list[dict]:
+    out = []
+    for q in bank.questions:
+        options = []
+        for o in q.options:
+            option = {"id": o.id, "text": o.text}
+            if o.feedback is not None:
+                option["feedback"] = o.feedback
+            options.append(option)
+        out.append({"id": q.id, "stem": q.stem, "options": options, "correct": q.correct, "explanation": q.explanation})
+    return out
+
+
+def page_data(bank: Bank, options: ExportOptions) -> dict:
+    """What the page's script reads from ``#bank-data``: the questions and the interface strings."""
+    lang = bank.lang
+    return {
+        "version": 1,
+        "lang": _bcp47(lang),
+        "storageKey": f"aistack-bank/{bank.topic.id}/{lang}",
+        "practiceCount": PRACTICE_COUNT,
+        "ui": {key: ui_text(options, lang, key) for key in UI_STRINGS},
+        "questions": _question_data(bank),
+    }
+
+
+def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, script: str, style: str) -> bytes:
+    """``<lang>/index.html``: the topic page with its practice modes, key points and questions."""
+    lang = bank.lang
+    topic = bank.topic
+    count = len(bank.questions)
+
+    def t(key: str, **values: object) -> str:
+        return html_text(fill(ui_text(options, lang, key), **values))
+
+    def mode(button_id: str, key: str, extra: str = "") -> str:
+        return (
+            f'<button type="button" class="mode" id="{button_id}"{extra} disabled>'
+            f'<span class="mode-title">{t(key + ".title")}</span>'
+            f'<span class="mode-desc">{t(key + ".desc")}</span>'
+            f'<span class="mode-count" id="{button_id}-count" hidden></span>'
+            "</button>"
+        )
+
+    weak_described = ' aria-describedby="weak-status"'
+    links = []
+    for other in order:
+        current = ' aria-current="page"' if other == lang else ""
+        links.append(
+            f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(_bcp47(other))}" '
+            f'lang="{html_text(_bcp47(other))}"{current}>{html_text(_autonym(other))}</a></li>'
+        )
+
+    lines = _head(lang=lang, title=fill(ui_text(options, lang, "site.doc_title"), title=topic.title), description=topic.summary, script=script, style=style)
+    lines += [
+        "<body>",
+        f'<a class="skip-link" href="#main">{t("site.skip")}</a>',
+        '<header class="site-header"><div class="wrap">',
+        f'<p class="category">{html_text(topic.category)}</p>',
+        f'<nav class="languages" aria-label="{t("site.language.nav")}"><ul>',
+        *links,
+        "</ul></nav>",
+        "</div></header>",
+        '<main id="main" tabindex="-1"><div class="wrap">',
+        "",
+        '<div id="topic" class="view">',
+        f'<h1 id="topic-title" tabindex="-1">{html_text(topic.title)}</h1>',
+        f'<p class="summary text">{html_text(topic.summary)}</p>',
+        "",
+        '<section id="progress" aria-labelledby="progress-heading" hidden>',
+        f'<h2 id="progress-heading" class="visually-hidden">{t("site.progress.heading")}</h2>',
+        '<dl class="stats">',
+        f'<div class="stat"><dt>{t("site.stats.accuracy")}</dt><dd id="stat-accuracy">—</dd></div>',
+        f'<div class="stat"><dt>{t("site.stats.answered")}</dt><dd id="stat-answered">{t("site.stats.answered.value", answered=0, total=count)}</dd></div>',
+        "</dl>",
+        f'<div class="reset-row"><button type="button" id="reset" class="button quiet" aria-expanded="false" aria-controls="reset-confirm">{t("site.reset")}</button></div>',
+        '<div id="reset-confirm" class="reset-confirm" role="group" aria-labelledby="reset-question" hidden>',
+        f'<p id="reset-question">{t("site.reset.confirm")}</p>',
+        f'<button type="button" id="reset-yes" class="button">{t("site.reset.yes")}</button>',
+        f'<button type="button" id="reset-no" class="button secondary">{t("site.reset.cancel")}</button>',
+        "</div>",
+        '<p id="reset-status" class="status-line" role="status"></p>',
+        "</section>",
+        "",
+        '<section id="practice" aria-labelledby="practice-heading">',
+        f'<h2 id="practice-heading" class="visually-hidden">{t("site.practice.heading")}</h2>',
+        '<ul class="modes">',
+        f"<li>{mode('practice-10', 'site.practice10')}</li>",
+        f"<li>{mode('practice-all', 'site.practice_all')}</li>",
+        f"<li>{mode('practice-weak', 'site.weak', weak_described)}"
+        '<p id="weak-status" class="mode-note"></p></li>',
+        "</ul>",
+        f'<noscript><p>{t("site.noscript")}</p></noscript>',
+        "</section>",
+        "",
+        '<section class="key-points" aria-labelledby="key-points-heading">',
+        f'<h2 id="key-points-heading">{t("site.keypoints.heading", title=topic.title)}</h2>',
+        *(f'<p class="text">{html_text(point)}</p>' for point in topic.key_points),
+        "</section>",
+        "",
+        '<section aria-labelledby="questions-heading">',
+        f'<h2 id="questions-heading">{t("site.questions.heading", title=topic.title, count=count)}</h2>',
+        '<ol class="questions" id="question-list">',
+        *(f'<li id="list-{html_text(q.id)}" data-qid="{html_text(q.id)}"><span class="text">{html_text(q.stem)}</span></li>' for q in bank.questions),
+        "</ol>",
+        "</section>",
+        "",
+        '<section aria-labelledby="other-heading">',
+        f'<h2 id="other-heading">{t("site.other.heading", category=topic.category)}</h2>',
+        f'<p>{t("site.other.none")}</p>',
+        "</section>",
+        "</div>",
+        "",
+        '<section id="quiz" class="view" aria-labelledby="quiz-title" hidden>',
+        '<div class="quiz-bar">',
+        '<h2 id="quiz-title"></h2>',
+        f'<button type="button" id="quiz-quit" class="button quiet">{t("site.quiz.quit")}</button>',
+        "</div>",
+        '<div class="quiz-progress"><p id="quiz-count"></p><progress id="quiz-bar" max="1" value="0" aria-hidden="true"></progress></div>',
+        '<div id="question" class="card">',
+        '<h3 id="stem" class="stem" tabindex="-1"></h3>',
+        '<ol id="options" class="options" aria-labelledby="stem"></ol>',
+        '<div id="feedback" class="feedback" aria-live="polite"></div>',
+        '<div class="actions">',
+        f'<button type="button" id="next" class="button" hidden>{t("site.quiz.next")}</button>',
+        '<p id="keys-hint" class="keys-hint"></p>',
+        "</div>",
+        "</div>",
+        "</section>",
+        "",
+        '<section id="results" class="view" aria-labelledby="results-title" hidden>',
+        '<div class="card">',
+        f'<h2 id="results-title" tabindex="-1">{t("site.result.heading")}</h2>',
+        '<p id="results-score" class="score"></p>',
+        f'<p id="results-perfect" hidden>{t("site.result.perfect")}</p>',
+        '<div id="results-missed-box" hidden>',
+        f'<h3>{t("site.result.missed")}</h3>',
+        '<ol id="results-missed" class="missed"></ol>',
+        "</div>",
+        '<div class="actions">',
+        '<button type="button" id="retry-missed" class="button"></button>',
+        f'<button type="button" id="results-back" class="button secondary">{t("site.quiz.quit")}</button>',
+        "</div>",
+        "</div>",
+        "</section>",
+        "",
+        '<p id="announcer" class="visually-hidden" role="status" aria-live="polite"></p>',
+        "</div></main>",
+        f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
+        f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options))}</script>',
+        _inline("script", script),
+        "</body>",
+        "</html>",
+        "",
+    ]
+    return "\n".join(lines).encode("utf-8")
+
+
+def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOptions, *, script: str, style: str) -> bytes:
+    """``index.html``: plain links to every language; a small script follows the browser's choice."""
+    first = banks[order[0]]
+    items = []
+    prompts = []
+    seen: set[str] = set()
+    for lang in order:
+        code = html_text(_bcp47(lang))
+        items.append(
+            f'<li lang="{code}"><a href="{html_text(lang)}/index.html" hreflang="{code}">'
+            f'<span class="autonym">{html_text(_autonym(lang))}</span>'
+            f'<span class="topic-title">{html_text(banks[lang].topic.title)}</span></a></li>'
+        )
+        prompt = ui_text(options, lang, "site.language.choose")
+        if prompt not in seen:  # an untranslated prompt is the English one: say it once
+            seen.add(prompt)
+            prompts.append(f'<span lang="{code}">{html_text(prompt)}</span>')
+    lines = _head(lang=order[0], title=first.topic.title, description=first.topic.summary, script=script, style=style)
+    lines += [
+        "<body>",
+        '<main class="chooser">',
+        f"<h1>{html_text(first.topic.title)}</h1>",
+        f'<p class="prompt">{" · ".join(prompts)}</p>',
+        "<ul>",
+        *items,
+        "</ul>",
+        "</main>",
+        _inline("script", script),
+        "</body>",
+        "</html>",
+        "",
+    ]
+    return "\n".join(lines).encode("utf-8")
+
+
+def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
+    """`index.html` (language chooser) and `<lang>/index.html` for every language."""
+    order = languages(banks)
+    style = _asset("style.css")
+    practice = _asset("practice.js")
+    chooser = _asset("chooser.js")
+    tree = {PurePosixPath("index.html"): render_index(banks, order, options, script=chooser, style=style)}
+    for lang in order:
+        tree[PurePosixPath(lang, "index.html")] = render_topic_page(banks[lang], order, options, script=practice, style=style)
+    return tree
+
+
+__all__ = ["NAME", "UI_STRINGS", "csp_hash", "export", "fill", "page_data", "script_json", "ui_text"]
