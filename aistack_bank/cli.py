@@ -78,7 +78,6 @@ def validate(
     """Check the bank and its translations; report every problem.
 
     Numeric answer checks run too, in every language."""
-    from .validate import validate_bank, validate_files
 
     diagnostics, summary_parts, summary = [], [], {"questions": 0}
     targets = paths or [bank]
@@ -96,6 +95,8 @@ def validate(
         if cached is not None:
             found, figures = cached
         else:
+            from .validate import validate_bank
+
             report = validate_bank(folder, translations=tr)
             found = report.diagnostics
             figures = {"questions": report.cues.questions, "key_positions": report.cues.position_shares,
@@ -108,6 +109,8 @@ def validate(
         summary["key_longest_share"] = figures["key_longest_share"]
         summary_parts.append(figures["line"])
     if files:
+        from .validate import validate_files
+
         report = validate_files(files)
         diagnostics += report.diagnostics
         summary["questions"] += report.cues.questions

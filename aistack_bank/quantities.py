@@ -97,7 +97,7 @@ _NUMBER_RE = {lang: re.compile(number) for lang, number in _NUMBER.items()}
 
 def quantities(text: str, lang: str) -> list[Quantity]:
     """Every ``number unit`` pair in ``text`` (one optional space, no-break spaces included)."""
-    if not any(c.isdigit() for c in text):
+    if not _DIGIT.search(text):
         return []
     found = []
     for m in _QUANTITY[_language(lang)].finditer(text):
@@ -113,6 +113,9 @@ def unit_dimension(unit: str) -> tuple[str, float] | None:
 
 
 _FORMULA_CHARS = "0-9A-Z²³⁴·×/^()"
+_SQUEEZE = re.compile(rf"[{_SPACES}]*([×·])[{_SPACES}]*")
+_FORMULA_TOKEN = re.compile(rf"(?<![\w])[{_FORMULA_CHARS}]+(?![\w])")
+_DIGIT = re.compile(r"\d")
 
 
 def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[str]:
@@ -123,9 +126,9 @@ def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[
     digit or contain an operator (so ``FP16``, ``GPU`` and ``INT8`` are not formulas).
     Spaces around ``×``, ``·`` and ``/`` are ignored, so ``M × K`` reads as ``M×K``.
     """
-    squeezed = re.sub(rf"[{_SPACES}]*([×·])[{_SPACES}]*", r"\1", text)
+    squeezed = _SQUEEZE.sub(r"\1", text)
     found = []
-    for m in re.finditer(rf"(?<![\w])[{_FORMULA_CHARS}]+(?![\w])", squeezed):
+    for m in _FORMULA_TOKEN.finditer(squeezed):
         token = m.group()
         while token and token[-1] == ")" and token.count(")") > token.count("("):
             token = token[:-1]

@@ -241,3 +241,10 @@ def test_markup_and_placeholders_must_match(project, run_cli):
     nl.write_bytes(render_catalog(catalog.po))
     code, out = run_cli("validate")
     assert code == 1 and "E503: q001.option.a.feedback: markup/placeholders differ" in out
+
+
+def test_validate_notices_a_stale_template(project, run_cli):
+    pot = project / "translations" / "aistack.pot"
+    pot.write_text(pot.read_text(encoding="utf-8").replace('msgid "AI Hardware & Software Stack"', 'msgid "AI Hardware"'), encoding="utf-8")
+    code, out = run_cli("validate", "--strict")
+    assert code == 1 and "W504" in out

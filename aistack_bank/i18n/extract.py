@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from .catalog import new_catalog, render_catalog
@@ -17,7 +18,12 @@ TEMPLATE_HEADER = (
 
 def reference(path: Path, project_root: Path) -> str:
     """A `#:` reference relative to the project root, the same from any working directory."""
-    return Path(os.path.relpath(path.resolve(), project_root.resolve())).as_posix()
+    return _reference(str(path), str(project_root), os.getcwd())
+
+
+@lru_cache(maxsize=65536)
+def _reference(path: str, project_root: str, cwd: str) -> str:
+    return Path(os.path.relpath(Path(path).resolve(), Path(project_root).resolve())).as_posix()
 
 
 def build_template(fields: list[TextField], project_root: Path):

@@ -169,41 +169,51 @@ def translated_check_diagnostics(source, catalog: Catalog) -> tuple[int, list[Di
 
 def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness)."""
-    from .extract import render_template
+    from .extract import reference
 
     diags: list[Diagnostic] = []
     fields = bank_fields(source)
     pot = translations / TEMPLATE_NAME
-    try:
-        if pot.read_bytes() != render_template(source, translations):
-            diags.append(warning("W504", "the template is out of date with the bank; run `bank i18n update`", Location.of(pot)))
-    except OSError:
-        diags.append(warning("W504", "the template is missing; run `bank i18n update`", Location.of(pot)))
+    if not template_is_current(pot, fields, lambda f: reference(f.path, translations.resolve().parent)):
+        diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
     for path in catalog_paths(translations):
         diags += verify_catalog(source, fields, read_catalog(path), run_checks=run_checks)
     diags += verify_site_catalogs(source, translations)
     return diags
 
 
+def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
+    """Whether the template holds exactly these fields (keys, English, notes, references)."""
+    import polib
+
+    try:
+        entries = [e for e in polib.pofile(str(pot)) if not e.obsolete]
+    except (OSError, ValueError, UnicodeError):
+        return False
+    if len(entries) != len(fields):
+        return False
+    for entry, field in zip(entries, fields):
+        if (entry.msgctxt, entry.msgid, entry.comment) != (field.key, field.text, "\n".join(field.notes)):
+            return False
+        if entry.occurrences != [(ref(field), str(field.line))]:
+            return False
+    return True
+
+
 def verify_site_catalogs(source, translations: Path) -> list[Diagnostic]:
     """The practice site's interface catalogs: syntax, completeness, placeholders, freshness."""
-    from .catalog import render_catalog
-    from .extract import build_template
-    from .site import SITE_DIR, SITE_HEADER, SITE_TEMPLATE, site_fields, site_reference_root
+    from .site import SITE_DIR, SITE_TEMPLATE, site_fields, site_reference_root
 
     folder = translations / SITE_DIR
     if not folder.is_dir():
         return []
+    from .extract import reference
+
     fields = site_fields()
     diags: list[Diagnostic] = []
-    template = build_template(fields, site_reference_root())
-    template.header = SITE_HEADER
     pot = folder / SITE_TEMPLATE
-    try:
-        if pot.read_bytes() != render_catalog(template):
-            diags.append(warning("W504", "the interface template is out of date; run `bank i18n update`", Location.of(pot)))
-    except OSError:
-        diags.append(warning("W504", "the interface template is missing; run `bank i18n update`", Location.of(pot)))
+    if not template_is_current(pot, fields, lambda f: reference(f.path, site_reference_root())):
+        diags.append(warning("W504", "the interface template is missing or out of date; run `bank i18n update`", Location.of(pot)))
     for path in catalog_paths(folder):
         diags += verify_catalog(source, fields, read_catalog(path), run_checks=False, bank_checks=False)
     return diags
