@@ -16,7 +16,8 @@ from ..errors import Diagnostic, Location, error
 WRAP_WIDTH = 79
 """Line width of written catalogs: GNU gettext's default, so msgcat, Poedit and Weblate agree."""
 
-MAX_CATALOG_BYTES = 16 << 20
+MAX_CATALOG_BYTES = 256 << 20
+"""Largest catalog accepted: a 50 000-question bank has catalogs of about 150 MB."""
 
 PLURAL_FORMS = {
     "fr": "nplurals=2; plural=(n > 1);",
@@ -28,9 +29,6 @@ PLURAL_FORMS = {
 }
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "nl": "Dutch", "de": "German", "es": "Spanish", "it": "Italian"}
 
-_KEYWORD = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr\[[0-9]+\]|msgstr)[ \t]+(.*)$")
-_ESCAPE = re.compile(r'\\(?:[\\"ntrabfv?]|[0-7]{1,3}|x[0-9A-Fa-f]+)')
-_CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(?: |$)")
 _PLURAL_SYNTAX = re.compile(r"^\s*nplurals\s*=\s*[1-9][0-9]*\s*;\s*plural\s*=\s*[-+*/%!<>=&|?:()n0-9 \t]+;?\s*$")
 
 
@@ -45,110 +43,14 @@ class Catalog:
 
     def active(self) -> dict[str, object]:
         """Active (non-obsolete) entries by msgctxt."""
-        return {e.msgctxt: e for e in self.po if e.msgctxt is not None}
+        return {e.msgctxt: e for e in self.po if e.msgctxt is not None and not e.obsolete}
 
     def obsolete(self) -> dict[str, object]:
         return {e.msgctxt: e for e in self.po.obsolete_entries() if e.msgctxt is not None}
 
 
-_GOOD_STRING = re.compile(r'"(?:[^"\\]|\\(?:[\\"ntrabfv?]|[0-7]{1,3}|x[0-9A-Fa-f]+))*"\s*')
-
-
-def _check_string(text: str, lineno: int, col: int, path: Path) -> Diagnostic | None:
-    if _GOOD_STRING.fullmatch(text):  # the common case, without the character-by-character scan
-        return None
-    if not text.startswith('"'):
-        return error("E501", f"expected a quoted string, found {text[:20]!r}", Location.of(path, lineno, col))
-    i = 1
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            m = _ESCAPE.match(text, i)
-            if not m:
-                return error("E501", f"invalid escape sequence {text[i:i + 2]!r} (use \\\\, \\\", \\n or \\t)", Location.of(path, lineno, col + i))
-            i = m.end()
-            continue
-        if ch == '"':
-            rest = text[i + 1:].strip()
-            if rest:
-                return error("E501", f"unexpected text after the closing quote: {rest[:20]!r}", Location.of(path, lineno, col + i + 1))
-            return None
-        i += 1
-    return error("E501", "unterminated string (missing closing \")", Location.of(path, lineno, col + len(text)))
-
-
-def check_syntax(text: str, path: Path) -> list[Diagnostic]:
-    """Every PO grammar error in ``text``, each with its line and column."""
-    diags: list[Diagnostic] = []
-    streams = {"active": [], "obsolete": []}  # per stream: sequence of (keyword, line)
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip("\r")
-        if _CONFLICT.match(line):
-            diags.append(error("E501", "merge-conflict marker; resolve the conflict (keep both translators' work) before running the pipeline", Location.of(path, lineno, 1)))
-            continue
-        stream = "active"
-        body, offset = line, 0
-        if line.startswith("#~"):
-            stream = "obsolete"
-            body = line[2:].lstrip(" ")
-            offset = len(line) - len(body)
-            if body.startswith("|"):
-                continue
-        elif line.startswith("#") or not line.strip():
-            if not line.strip():
-                _end_entry(streams["active"], path, diags)
-            continue
-        stripped = body.lstrip()
-        col = offset + len(body) - len(stripped) + 1
-        if stripped.startswith('"'):
-            seq = streams[stream]
-            if not seq:
-                diags.append(error("E501", "string continuation without a keyword before it", Location.of(path, lineno, col)))
-                continue
-            bad = _check_string(stripped.rstrip(), lineno, col, path)
-            if bad:
-                diags.append(bad)
-            continue
-        m = _KEYWORD.match(stripped)
-        if not m:
-            word = stripped.split()[0] if stripped.split() else stripped
-            diags.append(error("E501", f"unknown keyword {word[:30]!r}; expected msgctxt, msgid, msgid_plural, msgstr or a comment", Location.of(path, lineno, col)))
-            continue
-        keyword = m.group(1).split("[")[0]
-        seq = streams[stream]
-        prev = seq[-1][0] if seq else None
-        if keyword == "msgctxt" and prev is not None:
-            _end_entry(seq, path, diags)
-        elif keyword == "msgid" and prev not in (None, "msgctxt"):
-            _end_entry(seq, path, diags)
-        elif keyword == "msgid_plural" and prev != "msgid":
-            diags.append(error("E501", "msgid_plural must follow msgid", Location.of(path, lineno, col)))
-        elif keyword == "msgstr" and prev not in ("msgid", "msgid_plural", "msgstr"):
-            diags.append(error("E501", "msgstr without a msgid before it", Location.of(path, lineno, col)))
-        seq.append((keyword, lineno))
-        bad = _check_string(m.group(2).rstrip(), lineno, col + m.start(2), path)
-        if bad:
-            diags.append(bad)
-    for seq in streams.values():
-        _end_entry(seq, path, diags)
-    return diags
-
-
-def _end_entry(seq: list, path: Path, diags: list[Diagnostic]) -> None:
-    if seq:
-        keywords = [k for k, _ in seq]
-        if "msgid" in keywords and "msgstr" not in keywords:
-            line = dict(seq)["msgid"]
-            diags.append(error("E501", "msgid without msgstr; add msgstr \"\" if it is not translated yet", Location.of(path, line, 1)))
-        elif "msgctxt" in keywords and "msgid" not in keywords:
-            diags.append(error("E501", "msgctxt without msgid", Location.of(path, seq[0][1], 1)))
-    seq.clear()
-
-
-def read_catalog(path: Path, *, template: bool = False) -> Catalog | None:
-    """Read and check a catalog; None (with diagnostics on the returned stub) when unusable."""
-    import polib
-
+def read_catalog(path: Path, *, template: bool = False) -> Catalog:
+    """Read and check a catalog; ``po`` is None (and diagnostics say why) when unusable."""
     language = "" if template else path.stem
     stub = Catalog(path=path, language=language, po=None)
     where = Location.of(path)
@@ -169,15 +71,11 @@ def read_catalog(path: Path, *, template: bool = False) -> Catalog | None:
         line = raw.count(b"\n", 0, exc.start) + 1
         stub.diagnostics.append(error("E501", "catalog is not valid UTF-8; save it as UTF-8", Location.of(path, line, exc.start - raw.rfind(b"\n", 0, exc.start))))
         return stub
-    stub.diagnostics += check_syntax(text, path)
-    if stub.diagnostics:
-        return stub
-    try:
-        stub.po = polib.pofile(text.replace("\r\n", "\n"), wrapwidth=WRAP_WIDTH)
-    except (OSError, ValueError, UnicodeError) as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        stub.diagnostics.append(error("E501", f"catalog cannot be parsed: {exc}", Location.of(path, int(m.group(1)) if m else 0)))
-        stub.po = None
+    from .pofile import parse_po
+
+    stub.po, syntax = parse_po(text, path)
+    stub.diagnostics += syntax
+    if stub.po is None:
         return stub
     stub.diagnostics += check_header(stub)
     stub.diagnostics += check_duplicates(stub)
@@ -210,11 +108,12 @@ def check_header(catalog: Catalog) -> list[Diagnostic]:
 
 def check_duplicates(catalog: Catalog) -> list[Diagnostic]:
     diags = []
-    seen: dict[str, int] = {}
+    seen: dict[tuple, int] = {}
     for entry in catalog.po:
-        key = entry.msgctxt if entry.msgctxt is not None else f"(no context) {entry.msgid}"
+        name = entry.msgctxt if entry.msgctxt is not None else f"(no context) {entry.msgid}"
+        key = (bool(entry.obsolete), name)
         if key in seen:
-            diags.append(error("E506", f"entry {key!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0)))
+            diags.append(error("E506", f"entry {name!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0)))
         else:
             seen[key] = entry.linenum or 0
     return diags

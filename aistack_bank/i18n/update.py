@@ -42,7 +42,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
         if not merged.metadata.get("Plural-Forms"):
             merged.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
         merged.metadata_is_fuzzy = catalog.metadata_is_fuzzy
-    active = {e.msgctxt: e for e in catalog if e.msgctxt is not None} if catalog is not None else {}
+    active = {e.msgctxt: e for e in catalog if e.msgctxt is not None and not e.obsolete} if catalog is not None else {}
     obsolete = {e.msgctxt: e for e in catalog.obsolete_entries() if e.msgctxt is not None} if catalog is not None else {}
     template_keys = set()
     for t in template:
@@ -64,7 +64,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
                     entry.flags.append("fuzzy")
                     stats.fuzzied += 1
                 entry.previous_msgid = entry.previous_msgid or old.msgid
-            elif old.msgid == t.msgid:
+            elif old.msgid == t.msgid and not revived:
                 stats.kept += 1
             if not entry.msgstr:
                 entry.flags = [f for f in entry.flags if f != "fuzzy"]

@@ -184,12 +184,15 @@ def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> l
 
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references)."""
-    import polib
+    from .pofile import parse_po
 
     try:
-        entries = [e for e in polib.pofile(str(pot)) if not e.obsolete]
-    except (OSError, ValueError, UnicodeError):
+        po, errors = parse_po(pot.read_text(encoding="utf-8"), pot)
+    except (OSError, UnicodeError):
         return False
+    if po is None:
+        return False
+    entries = [e for e in po if not e.obsolete]
     if len(entries) != len(fields):
         return False
     for entry, field in zip(entries, fields):
