@@ -36,11 +36,11 @@ def display_path(path: str | Path) -> str:
 
 @lru_cache(maxsize=8192)
 def _display_path(path: str, cwd: str) -> str:
-    p = Path(path)
-    try:
-        return p.resolve().relative_to(Path(cwd).resolve()).as_posix()
-    except (ValueError, OSError):
-        return p.as_posix()
+    absolute = os.path.abspath(os.path.join(cwd, path))  # string work only: no syscalls per file
+    relative = os.path.relpath(absolute, cwd)
+    if relative.startswith(".." + os.sep) or relative == "..":
+        return Path(path).as_posix()
+    return Path(relative).as_posix()
 
 
 class Severity(str, enum.Enum):

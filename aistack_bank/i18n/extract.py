@@ -23,7 +23,8 @@ def reference(path: Path, project_root: Path) -> str:
 
 @lru_cache(maxsize=65536)
 def _reference(path: str, project_root: str, cwd: str) -> str:
-    return Path(os.path.relpath(Path(path).resolve(), Path(project_root).resolve())).as_posix()
+    absolute = os.path.abspath(os.path.join(cwd, path))
+    return Path(os.path.relpath(absolute, os.path.abspath(os.path.join(cwd, project_root)))).as_posix()
 
 
 def build_template(fields: list[TextField], project_root: Path):
