@@ -49,8 +49,31 @@ class Catalog:
         return {e.msgctxt: e for e in self.po.obsolete_entries() if e.msgctxt is not None}
 
 
+_READ_CACHE: dict[tuple, "Catalog"] = {}
+
+
 def read_catalog(path: Path, *, template: bool = False) -> Catalog:
-    """Read and check a catalog; ``po`` is None (and diagnostics say why) when unusable."""
+    """Read and check a catalog; ``po`` is None (and diagnostics say why) when unusable.
+
+    Within one process a catalog whose file has not changed (same inode, size and mtime) is read
+    once: validation and localization of a build share it. Callers must not modify it.
+    """
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_ino, st.st_size, st.st_mtime_ns, template)
+    except OSError:
+        key = None
+    if key is not None and key in _READ_CACHE:
+        return _READ_CACHE[key]
+    catalog = _read_catalog(path, template=template)
+    if key is not None:
+        if len(_READ_CACHE) > 16:
+            _READ_CACHE.clear()
+        _READ_CACHE[key] = catalog
+    return catalog
+
+
+def _read_catalog(path: Path, *, template: bool = False) -> Catalog:
     language = "" if template else path.stem
     stub = Catalog(path=path, language=language, po=None)
     where = Location.of(path)

@@ -174,7 +174,8 @@ def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> l
     diags: list[Diagnostic] = []
     fields = bank_fields(source)
     pot = translations / TEMPLATE_NAME
-    if not template_is_current(pot, fields, lambda f: reference(f.path, translations.resolve().parent)):
+    root = translations.resolve().parent
+    if not template_is_current(pot, fields, lambda f: reference(f.path, root)):
         diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
     for path in catalog_paths(translations):
         diags += verify_catalog(source, fields, read_catalog(path), run_checks=run_checks)
@@ -215,7 +216,8 @@ def verify_site_catalogs(source, translations: Path) -> list[Diagnostic]:
     fields = site_fields()
     diags: list[Diagnostic] = []
     pot = folder / SITE_TEMPLATE
-    if not template_is_current(pot, fields, lambda f: reference(f.path, site_reference_root())):
+    site_root = site_reference_root()
+    if not template_is_current(pot, fields, lambda f: reference(f.path, site_root)):
         diags.append(warning("W504", "the interface template is missing or out of date; run `bank i18n update`", Location.of(pot)))
     for path in catalog_paths(folder):
         diags += verify_catalog(source, fields, read_catalog(path), run_checks=False, bank_checks=False)
