@@ -1,0 +1,614 @@
+"""Synthetic but valid question banks for the benchmarks.
+
+``generate_project(root, n, seed)`` writes a complete project under ``root``:
+
+* ``bank/topic.yaml`` and ``bank/questions/q…-<slug>.yaml``: ``n`` single-choice questions with
+  four options, per-option feedback, an explanation, tags from the topic vocabulary and a
+  difficulty; about a third carry a numeric check (memory in GB, decode time in ms, or a
+  FLOP-count formula) whose options show distinct values;
+* ``translations/aistack.pot``, ``fr.po`` and ``nl.po`` (and any other catalog ``update``
+  writes, such as the practice site's ``translations/site/*.po``): made by running
+  ``bank i18n update --lang fr --lang nl`` in the project, then every ``msgstr`` filled with a
+  deterministic pseudo-translation (numbers, units and formulas kept, decimal comma and, for
+  French, ``Go``/``To`` and no-break spaces) and written back with
+  :func:`aistack_bank.i18n.catalog.render_catalog`.
+
+The result passes ``bank validate`` with no error and ``bank i18n status --fail-under 100``.
+The same ``n`` and ``seed`` give byte-identical files.
+
+Command line::
+
+    python benchmarks/generate.py OUT_DIR -n 1000 [--seed 0] [--validate]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# --------------------------------------------------------------------------------------------
+# Vocabulary
+# --------------------------------------------------------------------------------------------
+
+TAGS: dict[str, str] = {
+    "training": "training workloads and what they need",
+    "inference": "inference workloads and serving",
+    "memory": "memory capacity, footprints and bandwidth",
+    "precision": "number formats (FP32, FP16, BF16, INT8, INT4)",
+    "quantization": "PTQ, QAT, calibration, outliers, weight-only quantization",
+    "arithmetic-intensity": "operations per byte, compute- versus memory-bound work",
+    "roofline": "the roofline model",
+    "batching": "batch size and its effects",
+    "llm-inference": "prefill, decode, KV cache, speculative decoding",
+    "attention": "self-attention and its implementations",
+    "kernels": "operator fusion, tiling, element-wise kernels, im2col",
+    "compilers": "AI compilers, computational graphs, ONNX",
+    "runtimes": "inference runtimes such as TensorRT and ONNX Runtime",
+    "compression": "pruning, sparsity, distillation",
+    "parallelism": "data, tensor and pipeline parallelism, collectives",
+    "accelerators": "GPUs, NPUs, systolic arrays, on-chip memory, dataflows",
+    "edge": "on-device inference",
+    "metrics": "TOPS, MFU and other performance figures",
+    "numerics": "numerical stability",
+    "software-stack": "the layers of the AI software stack",
+}
+TAG_NAMES = list(TAGS)
+
+# Concepts by tag: (noun phrase, what it is about). Lowercase so they can start a clause.
+CONCEPTS: dict[str, list[str]] = {
+    "training": ["the backward pass", "gradient accumulation", "the optimizer state", "mixed-precision training", "a training step"],
+    "inference": ["an inference server", "request batching", "the serving latency", "a deployed model", "the forward pass"],
+    "memory": ["the weight footprint", "off-chip memory traffic", "the activation memory", "HBM bandwidth", "the memory hierarchy"],
+    "precision": ["FP16 storage", "BF16 arithmetic", "the FP32 master copy", "INT8 weights", "the dynamic range"],
+    "quantization": ["post-training quantization", "the calibration set", "per-channel scales", "outlier channels", "weight-only quantization"],
+    "arithmetic-intensity": ["the arithmetic intensity", "the ratio of operations to bytes", "a memory-bound kernel", "data reuse", "the operand traffic"],
+    "roofline": ["the roofline ridge point", "the bandwidth roof", "the compute roof", "attainable performance", "a roofline plot"],
+    "batching": ["a larger batch", "continuous batching", "the batch dimension", "a batch of one", "dynamic batching"],
+    "llm-inference": ["the KV cache", "the prefill phase", "the decode phase", "speculative decoding", "the context length"],
+    "attention": ["self-attention", "the attention score matrix", "FlashAttention", "grouped-query attention", "the softmax over scores"],
+    "kernels": ["operator fusion", "loop tiling", "an element-wise kernel", "the im2col transform", "a fused kernel"],
+    "compilers": ["an AI compiler", "the computational graph", "graph lowering", "the ONNX format", "constant folding"],
+    "runtimes": ["an inference runtime", "the TensorRT engine", "the execution provider", "kernel autotuning", "the runtime scheduler"],
+    "compression": ["magnitude pruning", "structured sparsity", "knowledge distillation", "a student model", "low-rank factorization"],
+    "parallelism": ["data parallelism", "tensor parallelism", "pipeline parallelism", "the all-reduce collective", "micro-batching"],
+    "accelerators": ["a systolic array", "on-chip SRAM", "a weight-stationary dataflow", "the tensor cores", "an NPU"],
+    "edge": ["on-device inference", "an edge accelerator", "the power budget", "a mobile NPU", "local processing"],
+    "metrics": ["the TOPS figure", "model FLOP utilization", "the tokens per second", "the energy per inference", "the peak throughput"],
+    "numerics": ["loss scaling", "the accumulator width", "a numerically stable softmax", "underflow in gradients", "rounding error"],
+    "software-stack": ["the framework layer", "the kernel library", "the driver layer", "the graph runtime", "the hardware abstraction"],
+}
+
+VERBS_TRUE = [
+    "reduces the traffic to off-chip memory when operands are reused",
+    "keeps the accelerator busy by raising the work done per byte moved",
+    "trades a little extra computation for much less data movement",
+    "depends on the bandwidth more than on the number of compute units",
+    "lets the scheduler overlap communication with useful computation",
+    "keeps the numerical error small enough for the task",
+    "moves the bottleneck from memory towards compute",
+    "needs memory that grows with the sequence length",
+    "saves energy because each value crosses the memory bus fewer times",
+    "raises the throughput at the price of a longer wait for each request",
+]
+VERBS_FALSE = [
+    "removes every memory access from the kernel",
+    "always makes the model more accurate as well as faster",
+    "only matters for training and never for inference",
+    "makes the cost independent of the input size",
+    "doubles the peak throughput of any accelerator",
+    "works only when the weights are stored in FP32",
+    "turns a memory-bound kernel into a compute-bound one at no cost",
+    "needs no calibration data and no tuning at all",
+    "has the same cost for a batch of one and for a large batch",
+    "is handled entirely by the operating system",
+    "replaces the need for any on-chip memory",
+    "guarantees linear speedup with the number of devices",
+]
+MISCONCEPTIONS = [
+    "confuses the peak figure with what a real workload attains",
+    "forgets that data still has to travel between memory and the compute units",
+    "assumes that a lower precision never changes the result",
+    "mixes up the training and the inference requirements",
+    "ignores the cost of moving activations between devices",
+    "treats a bandwidth limit as if it were a compute limit",
+    "overlooks the extra memory needed for intermediate values",
+    "assumes the scheduler can hide every delay",
+]
+REASONS = [
+    "the work per byte moved decides whether the kernel waits on memory or on compute",
+    "every value read from memory is used several times before it is evicted",
+    "the cost follows the amount of data that crosses the memory bus",
+    "fewer round trips to memory mean less time and less energy",
+    "the bottleneck is the slowest resource, not the fastest one",
+    "the accelerator only reaches its peak when its operands arrive fast enough",
+]
+SETTINGS = ["deployment", "cluster", "prototype", "service", "workload", "pipeline", "design", "benchmark"]
+SYLLABLES = ["ka", "ro", "mi", "ta", "ve", "lo", "su", "ne", "pa", "di", "zo", "ri", "fe", "mu", "to", "la",
+             "be", "no", "si", "gu", "da", "ke", "po", "vi"]
+
+# Numeric question parameters.
+PARAM_COUNTS = [1, 3, 7, 8, 13, 14, 30, 34, 70, 180]
+FORMATS = [("INT4", 0.5), ("INT8", 1), ("FP16", 2), ("BF16", 2), ("FP32", 4)]
+BYTE_MULTIPLIERS = [0.5, 1, 2, 4, 8, 16]
+BANDWIDTHS = [500, 1000, 2000, 4000]
+TOKEN_TIMES = [2, 4, 5, 7, 8, 10, 14, 20, 35]
+FORMULAS = [
+    # (stem fragment, variables, check script, correct option, wrong options, explanation)
+    ("multiplying an M × K matrix by a K × N matrix, counting one multiply and one add per product term",
+     ["M", "N", "K"], "multiplies = M * N * K\nadds = M * N * K\nanswer_formula(multiplies + adds)\n",
+     "2MNK", ["MNK", "4MNK", "2MN"]),
+    ("multiplying two N × N matrices, counting one multiply and one add per product term",
+     ["N"], "answer_formula(2 * N ** 3)\n", "2N³", ["N³", "2N²", "3N²"]),
+    ("a matrix-vector product of an M × K matrix with a K-vector, counting multiplies and adds",
+     ["M", "K"], "answer_formula(2 * M * K)\n", "2MK", ["MK", "4MK", "2M"]),
+    ("a forward pass of a model with N parameters over D tokens, at about two operations per parameter and token",
+     ["N", "D"], "answer_formula(2 * N * D)\n", "2ND", ["ND", "6ND", "2N"]),
+]
+
+
+def _fmt(value: float) -> str:
+    """A number as English text: no exponent, no thousands separator, no trailing zeros."""
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def _name(index: int, seed: int) -> str:
+    """A unique pseudo-word for ``index`` (so every stem differs, as real banks do)."""
+    k = len(SYLLABLES)
+    x = index * 7919 + seed * 104729 + 12345
+    parts = []
+    for _ in range(4):
+        parts.append(SYLLABLES[x % k])
+        x //= k
+    x = index
+    while x:  # a suffix that makes the name injective in index
+        parts.append(SYLLABLES[x % k])
+        x //= k
+    return "".join(parts).capitalize()
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --------------------------------------------------------------------------------------------
+# Questions
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Option:
+    id: str
+    text: str
+    feedback: str
+
+
+@dataclass
+class Question:
+    id: str
+    slug: str
+    stem: str
+    options: list[Option]
+    correct: str
+    explanation: str
+    tags: list[str]
+    difficulty: int
+    translator_note: str | None = None
+    check_script: str | None = None
+    check_variables: list[str] = field(default_factory=list)
+
+
+def _place(rng: random.Random, correct: tuple[str, str], wrong: list[tuple[str, str]], position: int) -> tuple[list[Option], str]:
+    """Options a–d with the key at ``position`` and the key never strictly the longest text."""
+    texts = list(wrong)
+    rng.shuffle(texts)
+    texts.insert(position, correct)
+    key_len = len(correct[0])
+    if all(key_len > len(t) for i, (t, _) in enumerate(texts) if i != position):
+        # Pad the longest distractor so the key does not stand out by its length.
+        j = max((i for i in range(len(texts)) if i != position), key=lambda i: len(texts[i][0]))
+        t, f = texts[j]
+        texts[j] = (t.rstrip(".") + ", in most practical settings" + ("." if t.endswith(".") else ""), f)
+    options = [Option(chr(ord("a") + i), t, f) for i, (t, f) in enumerate(texts)]
+    return options, options[position].id
+
+
+def _memory_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+    params = rng.choice(PARAM_COUNTS)
+    fmt, bpp = rng.choice(FORMATS)
+    others = [m for m in BYTE_MULTIPLIERS if m != bpp]
+    wrong_m = rng.sample(others, 3)
+    total = params * bpp
+    stem = (f"The {name} model has {params} billion parameters and keeps its weights in {fmt} "
+            f"({_fmt(bpp)} bytes per parameter). Roughly how much memory do the weights take?")
+    correct = (f"About {_fmt(total)} GB", f"Right: {params} billion parameters × {_fmt(bpp)} bytes = {_fmt(total)} GB.")
+    wrong = []
+    for m in wrong_m:
+        wrong.append((f"About {_fmt(params * m)} GB",
+                      f"This uses {_fmt(m)} {'byte' if m == 1 else 'bytes'} per parameter, which does not match {fmt}."))
+    options, key = _place(rng, correct, wrong, position)
+    explanation = (f"Weight memory is the number of parameters times the bytes per parameter: "
+                   f"{params} billion × {_fmt(bpp)} bytes = {_fmt(total)} GB. "
+                   f"The most tempting wrong option uses the size of another number format; "
+                   f"only {fmt} matches the stated storage.")
+    script = f"params = {params} * billion\nbytes_per_param = {_fmt(bpp)}\nanswer(params * bytes_per_param, unit=\"GB\", rel=0.05)\n"
+    return Question(qid, f"weight-memory-{name.lower()}", stem, options, key, explanation,
+                    sorted({"memory", "precision", rng.choice(TAG_NAMES)}), 1,
+                    translator_note=f"Keep \"{fmt}\" as it is.", check_script=script)
+
+
+def _decode_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+    bw = rng.choice(BANDWIDTHS)
+    t = rng.choice(TOKEN_TIMES)
+    weights = t * bw / 1000
+    stem = (f"Each decoding step of the {name} service reads all {_fmt(weights)} GB of weights from memory, "
+            f"which delivers {bw} GB/s. If reading the weights dominates, roughly how long does one token take?")
+    correct = (f"About {_fmt(t)} ms", f"Right: {_fmt(weights)} GB at {bw} GB/s take {_fmt(t)} ms.")
+    wrong = [
+        (f"About {_fmt(t * 2)} ms", "This assumes the weights are read twice for every token."),
+        (f"About {_fmt(t / 2)} ms", "This halves the traffic, as if only half of the weights were read."),
+        (f"About {_fmt(t * 4)} ms", "This uses a quarter of the stated bandwidth."),
+    ]
+    options, key = _place(rng, correct, wrong, position)
+    explanation = (f"At batch size one, decoding is memory-bound: every token reads all the weights, "
+                   f"so the time is {_fmt(weights)} GB divided by {bw} GB/s, that is {_fmt(t)} ms. "
+                   f"The compute units wait on memory, so more compute would not help.")
+    script = (f"weight_bytes = {_fmt(weights)} * GB\nbandwidth = {bw} * GB / s\n"
+              f"answer(weight_bytes / bandwidth, unit=\"ms\", rel=0.05)\n")
+    return Question(qid, f"decode-time-{name.lower()}", stem, options, key, explanation,
+                    sorted({"llm-inference", "memory", rng.choice(TAG_NAMES)}), 3, check_script=script)
+
+
+def _formula_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+    fragment, variables, script, right, wrong_f = rng.choice(FORMULAS)
+    stem = f"In the {name} kernel, how many operations does {fragment} take?"
+    correct = (f"{right} operations", f"Right: this counts every multiply and every add once.")
+    wrong = [
+        (f"{wrong_f[0]} operations", "This counts the multiplies but forgets the adds."),
+        (f"{wrong_f[1]} operations", "This counts every product term twice over."),
+        (f"{wrong_f[2]} operations", "This drops one of the dimensions of the product."),
+    ]
+    options, key = _place(rng, correct, wrong, position)
+    explanation = (f"Each product term needs one multiply and one add, so the count is {right}. "
+                   f"The most tempting wrong option counts only the multiplies.")
+    return Question(qid, f"operation-count-{name.lower()}", stem, options, key, explanation,
+                    sorted({"arithmetic-intensity", "kernels"}), 2, check_script=script, check_variables=list(variables))
+
+
+def _concept_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+    tag = rng.choice(TAG_NAMES)
+    concept = rng.choice(CONCEPTS[tag])
+    setting = rng.choice(SETTINGS)
+    stem = f"In the {name} {setting}, which statement about {concept} is correct?"
+    if rng.random() < 0.3:
+        batch = rng.choice([1, 8, 16, 64, 256])
+        stem = f"In the {name} {setting}, which runs at batch size {batch}, which statement about {concept} is correct?"
+    true_claim = rng.choice(VERBS_TRUE)
+    false_claims = rng.sample(VERBS_FALSE, 3)
+    reason = rng.choice(REASONS)
+    correct = (_sentence(f"{concept} {true_claim}."), _sentence(f"right: {reason}."))
+    wrong = [(_sentence(f"{concept} {claim}."), _sentence(f"this {rng.choice(MISCONCEPTIONS)}.")) for claim in false_claims]
+    options, key = _place(rng, correct, wrong, position)
+    explanation = (_sentence(f"{concept} {true_claim}, because {reason}. ")
+                   + _sentence(f"the most tempting wrong option claims that it {false_claims[0]}, which {rng.choice(MISCONCEPTIONS)}."))
+    tags = sorted({tag, rng.choice(TAG_NAMES)})
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{concept} {name}".lower()).strip("-")
+    return Question(qid, slug, stem, options, key, explanation, tags, rng.choice([1, 2]))
+
+
+def make_questions(n: int, seed: int = 0) -> list[Question]:
+    """The ``n`` questions of the synthetic bank, deterministic in ``n`` and ``seed``."""
+    rng = random.Random(f"aistack-bench:{seed}")
+    width = max(3, len(str(n)))
+    positions: list[int] = []
+    questions = []
+    for i in range(1, n + 1):
+        if not positions:  # keys spread evenly over a–d, in shuffled blocks of four
+            positions = [0, 1, 2, 3]
+            rng.shuffle(positions)
+        position = positions.pop()
+        qid = f"q{i:0{width}d}"
+        name = _name(i, seed)
+        roll = rng.random()
+        if roll < 0.20:
+            q = _memory_question(rng, qid, name, position)
+        elif roll < 0.30:
+            q = _decode_question(rng, qid, name, position)
+        elif roll < 0.38:
+            q = _formula_question(rng, qid, name, position)
+        else:
+            q = _concept_question(rng, qid, name, position)
+        questions.append(q)
+    return questions
+
+
+# --------------------------------------------------------------------------------------------
+# YAML writing
+# --------------------------------------------------------------------------------------------
+
+_PLAIN_OK = re.compile(r"^[A-Za-z][A-Za-z0-9 .,()×'-]*$")
+_RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "~"}
+
+
+def _scalar(key: str, text: str, indent: str) -> list[str]:
+    """``key: text`` as a plain scalar when that is safe and short, else a folded ``>-`` block."""
+    if "\n" in text or "  " in text or text != text.strip():
+        raise ValueError(f"text not writable as a folded scalar: {text!r}")
+    head = f"{indent}{key}: "
+    if len(head) + len(text) <= 96 and _PLAIN_OK.match(text) and text.lower() not in _RESERVED and not text.endswith((".", ",")) :
+        return [head + text]
+    lines = textwrap.wrap(text, width=96 - len(indent) - 2, break_long_words=False, break_on_hyphens=False)
+    return [f"{indent}{key}: >-"] + [f"{indent}  {line}" for line in lines]
+
+
+def render_question(q: Question) -> str:
+    out = ["# yaml-language-server: $schema=../../schema/question.schema.json", f"id: {q.id}", "kind: single-choice"]
+    out += _scalar("stem", q.stem, "")
+    out.append("options:")
+    for o in q.options:
+        out.append(f"  - id: {o.id}")
+        out += _scalar("text", o.text, "    ")
+        out += _scalar("feedback", o.feedback, "    ")
+    out.append(f"correct: {q.correct}")
+    out += _scalar("explanation", q.explanation, "")
+    out.append(f"tags: [{', '.join(q.tags)}]")
+    out.append(f"difficulty: {q.difficulty}")
+    if q.translator_note:
+        out += _scalar("translator_note", q.translator_note, "")
+    if q.check_script:
+        out.append("check:")
+        if q.check_variables:
+            out.append(f"  variables: [{', '.join(q.check_variables)}]")
+        out.append("  script: |")
+        out += [f"    {line}" for line in q.check_script.rstrip("\n").split("\n")]
+    return "\n".join(out) + "\n"
+
+
+TOPIC_TITLE = "AI Hardware & Software Stack (synthetic benchmark bank)"
+TOPIC_SUMMARY = (
+    "Synthetic questions for benchmarking the pipeline: memory footprints, decode times, "
+    "operation counts and statements about the AI hardware and software stack."
+)
+TOPIC_KEY_POINTS = [
+    "Most of the computation in neural networks is large matrix multiply-accumulate, so AI "
+    "hardware lines up many multiply-accumulate units and reuses data to reduce memory traffic.",
+    "Arithmetic intensity and the roofline model show whether a workload is limited by compute "
+    "or by memory bandwidth; a ridge point of 100 operations per byte is common.",
+]
+
+
+def render_topic(questions: list[Question]) -> str:
+    out = ["# yaml-language-server: $schema=../schema/topic.schema.json", "id: ai-stack-benchmark", "category: Computer systems"]
+    out += _scalar("title", TOPIC_TITLE, "")
+    out += _scalar("summary", TOPIC_SUMMARY, "")
+    out.append("key_points:")
+    for point in TOPIC_KEY_POINTS:
+        lines = textwrap.wrap(point, width=92, break_long_words=False, break_on_hyphens=False)
+        out += ["  - >-"] + [f"    {line}" for line in lines]
+    out.append("tags:")
+    out += [f'  {tag}: "{meaning}"' for tag, meaning in TAGS.items()]
+    out.append("questions:")
+    out += [f"  - {q.id}" for q in questions]
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# Pseudo-translation
+# --------------------------------------------------------------------------------------------
+
+WORDS = {
+    "fr": {
+        "the": "le", "a": "un", "an": "un", "of": "de", "and": "et", "is": "est", "in": "dans",
+        "with": "avec", "to": "à", "for": "pour", "on": "sur", "about": "environ", "roughly": "environ",
+        "how": "comment", "much": "beaucoup", "memory": "mémoire", "model": "modèle", "which": "quel",
+        "statement": "affirmation", "correct": "correcte", "right": "juste", "this": "ceci",
+        "weights": "poids", "parameters": "paramètres", "bytes": "octets", "billion": "milliards",
+        "per": "par", "takes": "prend", "take": "prennent", "operations": "opérations", "each": "chaque",
+        "time": "temps", "token": "jeton", "only": "seulement", "not": "pas", "more": "plus",
+        "that": "que", "it": "il", "at": "à", "by": "par", "from": "depuis", "every": "chaque",
+    },
+    "nl": {
+        "the": "de", "a": "een", "an": "een", "of": "van", "and": "en", "is": "is", "in": "in",
+        "with": "met", "to": "naar", "for": "voor", "on": "op", "about": "ongeveer", "roughly": "ongeveer",
+        "how": "hoe", "much": "veel", "memory": "geheugen", "model": "model", "which": "welke",
+        "statement": "bewering", "correct": "juist", "right": "juist", "this": "dit",
+        "weights": "gewichten", "parameters": "parameters", "bytes": "bytes", "billion": "miljard",
+        "per": "per", "takes": "kost", "take": "kosten", "operations": "bewerkingen", "each": "elke",
+        "time": "tijd", "token": "token", "only": "alleen", "not": "niet", "more": "meer",
+        "that": "dat", "it": "het", "at": "bij", "by": "door", "from": "uit", "every": "elke",
+    },
+}
+FR_UNITS = {"GB": "Go", "TB": "To", "MB": "Mo", "KB": "Ko", "GB/s": "Go/s", "TB/s": "To/s", "bytes": "octets", "byte": "octet"}
+_ACCENT = {"fr": str.maketrans({"a": "à", "e": "é", "i": "î", "o": "ô", "u": "û"})}
+_PROTECTED_CACHE: set[str] | None = None
+
+
+def _protected() -> set[str]:
+    """Unit words a translation must keep (``ms``, ``s``, ``bits``…): from the package's table."""
+    global _PROTECTED_CACHE
+    if _PROTECTED_CACHE is None:
+        try:
+            from aistack_bank.quantities import UNITS
+            _PROTECTED_CACHE = set(UNITS)
+        except ImportError:  # the generator also works without the package importable
+            _PROTECTED_CACHE = set()
+        _PROTECTED_CACHE |= {"s", "ms", "us", "ns", "min", "h", "W", "bits", "bit", "bytes", "byte", "o"}
+    return _PROTECTED_CACHE
+
+
+_TOKEN = re.compile(
+    r"(?P<keep>\{[^{}\s]*\}|</?[A-Za-z][^<>]*>|%(?:\([a-z_]+\))?[sd])"
+    r"|(?P<num>(?<![\w.,])\d+(?:\.\d+)?(?![\d]))(?P<unit>[ ](?:GB/s|TB/s|GB|TB|MB|KB|bytes|byte)(?![\w/]))?"
+    r"|(?P<word>(?<![\w])[A-Za-z][a-z]*(?![\w]))"
+)
+
+
+def _number(token: str, lang: str) -> str:
+    whole, _, frac = token.partition(".")
+    if len(whole) >= 4:
+        sep = "\u202f" if lang == "fr" else "."
+        groups = []
+        while len(whole) > 3:
+            groups.insert(0, whole[-3:])
+            whole = whole[:-3]
+        whole = sep.join([whole] + groups)
+    return whole + ("," + frac if frac else "")
+
+
+def _word(word: str, lang: str) -> str:
+    if word in _protected():
+        return word
+    lower = word.lower()
+    table = WORDS[lang]
+    if lower in table:
+        out = table[lower]
+    elif len(lower) <= 2:
+        out = lower
+    elif lang == "fr":
+        i = next((k for k, c in enumerate(lower) if c in "aeiou"), None)
+        out = lower if i is None else lower[:i] + lower[i].translate(_ACCENT["fr"]) + lower[i + 1:]
+    else:  # nl: double the first vowel
+        i = next((k for k, c in enumerate(lower) if c in "aeiou"), None)
+        out = lower if i is None else lower[:i + 1] + lower[i] + lower[i + 1:]
+    return out[:1].upper() + out[1:] if word[:1].isupper() else out
+
+
+def pseudo_translate(text: str, lang: str) -> str:
+    """A deterministic stand-in translation that keeps every number, unit and formula.
+
+    Words are replaced (a few by a small dictionary, the rest by an accent or a doubled vowel);
+    acronyms, formula tokens and units are kept; numbers take the language's decimal comma and
+    thousands separator; French writes ``Go``/``To`` with a no-break space.
+
+    >>> pseudo_translate("About 3.5 GB at 2000 GB/s", "fr")
+    'Environ 3,5\\xa0Go à 2\\u202f000\\xa0Go/s'
+    >>> pseudo_translate("About 3.5 GB in 2MNK operations", "nl")
+    'Ongeveer 3,5 GB in 2MNK bewerkingen'
+    >>> pseudo_translate("All {title} questions ({count}) in <b>bold</b> %s", "fr")
+    'Àll {title} qûestions ({count}) dans <b>bôld</b> %s'
+    """
+    def replace(m: re.Match) -> str:
+        if m.group("keep") is not None:  # placeholders and markup stay as they are
+            return m.group("keep")
+        if m.group("num") is not None:
+            num = _number(m.group("num"), lang)
+            unit = m.group("unit")
+            if not unit:
+                return num
+            unit = unit.strip()
+            if lang == "fr":
+                return num + "\u00a0" + FR_UNITS.get(unit, unit)
+            return num + " " + unit
+        return _word(m.group("word"), lang)
+
+    return _TOKEN.sub(replace, text)
+
+
+# --------------------------------------------------------------------------------------------
+# Project
+# --------------------------------------------------------------------------------------------
+
+
+def bank_command() -> list[str]:
+    """The `bank` console script of this interpreter (no pyenv shim), or `python -m aistack_bank`."""
+    candidate = Path(sys.executable).parent / "bank"
+    if candidate.is_file():
+        return [str(candidate)]
+    found = shutil.which("bank")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "aistack_bank"]
+
+
+def fill_catalog(path: Path, lang: str) -> int:
+    """Give every active entry of ``path`` its pseudo-translation; return how many were filled."""
+    import polib
+
+    from aistack_bank.i18n.catalog import WRAP_WIDTH, render_catalog
+
+    po = polib.pofile(str(path), wrapwidth=WRAP_WIDTH)
+    count = 0
+    for entry in po:
+        if entry.obsolete:
+            continue
+        if entry.msgid_plural:
+            forms = len(entry.msgstr_plural) or 2
+            entry.msgstr_plural = {i: pseudo_translate(entry.msgid if i == 0 else entry.msgid_plural, lang) for i in range(forms)}
+        else:
+            entry.msgstr = pseudo_translate(entry.msgid, lang)
+        entry.flags = [f for f in entry.flags if f != "fuzzy"]
+        entry.previous_msgid = None
+        count += 1
+    po.metadata["PO-Revision-Date"] = "2026-01-01 00:00+0000"
+    po.metadata["Last-Translator"] = "aistack-bank benchmark generator"
+    path.write_bytes(render_catalog(po))
+    return count
+
+
+def generate_project(root: Path, n: int, seed: int = 0) -> Path:
+    """Write a synthetic project of ``n`` questions (English, French, Dutch) under ``root``.
+
+    ``bank/``, ``translations/`` and ``exports/`` under ``root`` are replaced; nothing else in
+    ``root`` is touched. Returns ``root``.
+    """
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    for sub in ("bank", "translations", "exports", ".bank-cache"):
+        if (root / sub).is_dir():
+            shutil.rmtree(root / sub)
+    folder = root / "bank" / "questions"
+    folder.mkdir(parents=True)
+    questions = make_questions(n, seed)
+    (root / "bank" / "topic.yaml").write_text(render_topic(questions), encoding="utf-8")
+    for q in questions:
+        (folder / f"{q.id}-{q.slug}.yaml").write_text(render_question(q), encoding="utf-8")
+    (root / "translations").mkdir()
+    subprocess.run([*bank_command(), "i18n", "update", "--lang", "fr", "--lang", "nl"], cwd=root, check=True,
+                   stdout=subprocess.DEVNULL)
+    # Every catalog `update` wrote: the bank's, and any other (the practice site's interface).
+    _fill_all([(path, path.stem) for path in sorted((root / "translations").rglob("*.po"))])
+    return root
+
+
+def _fill_all(jobs: list[tuple[Path, str]]) -> None:
+    """Fill the catalogs, one process each where ``fork`` is available (they are independent)."""
+    import multiprocessing as mp
+
+    if len(jobs) > 1 and "fork" in mp.get_all_start_methods():
+        with mp.get_context("fork").Pool(min(len(jobs), 2)) as pool:
+            pool.starmap(fill_catalog, jobs)
+    else:
+        for path, lang in jobs:
+            fill_catalog(path, lang)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write a synthetic aistack-bank project for benchmarks.")
+    parser.add_argument("out", type=Path, help="project folder to (re)create bank/ and translations/ in")
+    parser.add_argument("-n", type=int, default=1000, help="number of questions (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--validate", action="store_true", help="run `bank validate` and `bank i18n status --fail-under 100` afterwards")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    root = generate_project(args.out, args.n, args.seed)
+    print(f"wrote {args.n} questions to {root} in {time.perf_counter() - start:.1f} s")
+    if args.validate:
+        for cmd in (["validate"], ["i18n", "status", "--fail-under", "100"]):
+            result = subprocess.run([*bank_command(), *cmd], cwd=root)
+            if result.returncode:
+                return result.returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

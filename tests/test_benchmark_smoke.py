@@ -1,0 +1,110 @@
+"""Smoke test of the benchmark harness: the generator makes valid banks, run.py --quick works.
+
+No timing is asserted: the figures depend on the machine. `python3 benchmarks/run.py` is the
+benchmark itself (see benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BENCHMARKS = REPO / "benchmarks"
+
+
+def _load_generator():
+    if "bench_generate" in sys.modules:
+        return sys.modules["bench_generate"]
+    spec = importlib.util.spec_from_file_location("bench_generate", BENCHMARKS / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_generate"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def bank_script() -> str:
+    found = shutil.which("bank")
+    assert found, "the `bank` console script is not on PATH; run `python3 -m pip install -e .`"
+    return found
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    generate = _load_generator()
+    root = tmp_path_factory.mktemp("bench") / "project"
+    assert generate.generate_project(root, 20, seed=0) == root
+    return root
+
+
+def test_generated_bank_shape(generated):
+    questions = sorted((generated / "bank" / "questions").glob("q*.yaml"))
+    assert len(questions) == 20
+    assert (generated / "bank" / "topic.yaml").is_file()
+    for lang in ("fr", "nl"):
+        assert (generated / "translations" / f"{lang}.po").is_file()
+    assert (generated / "translations" / "aistack.pot").is_file()
+    assert any("answer(" in q.read_text(encoding="utf-8") for q in questions), "no numeric check generated"
+
+
+def test_generated_bank_validates(generated, bank_script):
+    result = subprocess.run([bank_script, "validate"], cwd=generated, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 error(s)" in result.stdout
+
+
+def test_generated_catalogs_are_complete(generated, bank_script):
+    result = subprocess.run([bank_script, "i18n", "status", "--fail-under", "100"], cwd=generated, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_generator_is_deterministic():
+    generate = _load_generator()
+
+    def render(n, seed):
+        qs = generate.make_questions(n, seed)
+        return generate.render_topic(qs), [generate.render_question(q) for q in qs]
+
+    assert render(30, 0) == render(30, 0)
+    assert render(30, 0) != render(30, 1)
+
+
+def test_pseudo_translation_keeps_numbers():
+    from aistack_bank.quantities import formula_tokens, numbers, quantities
+
+    generate = _load_generator()
+    text = "About 3.5 GB at 2000 GB/s takes 1.75 ms; 2MNK operations for an M × K matrix in FP16."
+    for lang in ("fr", "nl"):
+        translated = generate.pseudo_translate(text, lang)
+        assert translated != text
+        assert sorted(numbers(translated, lang)) == sorted(numbers(text, "en"))
+        assert [q.base for q in quantities(translated, lang)] == [q.base for q in quantities(text, "en")]
+        assert formula_tokens(translated) == formula_tokens(text)
+
+
+def test_run_quick(tmp_path):
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(BENCHMARKS / "run.py"), "--quick", "--json", str(out)],
+                            cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "operation" in result.stdout and "bank validate (cold)" in result.stdout
+    assert "Targets:" in result.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    for key in ("meta", "columns", "operations", "generation", "results", "targets", "slowest"):
+        assert key in data, key
+    assert [c["label"] for c in data["columns"]] == ["50"]
+    column = data["results"]["50"]
+    keys = {op["key"] for op in data["operations"]}
+    assert {"help", "validate", "validate_unchanged", "build", "i18n_status", "i18n_update", "text2qti"} <= keys
+    assert any(k.startswith("export_") for k in keys)
+    for key in keys - {"text2qti"}:
+        assert column[key]["status"] == "ok", (key, column[key])
+        assert column[key]["wall_s"] > 0 and column[key]["peak_mb"] > 0
+    assert column["text2qti"]["status"] in ("ok", "missing")
