@@ -139,7 +139,7 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
     With ``prune``, files in a target folder that the export no longer produces (a language
     that was removed, say) are deleted, so the folder holds exactly the current export.
     """
-    from .writing import write_atomic
+    from .writing import write_or_compare
 
     outputs = []
     languages = list(banks)
@@ -150,13 +150,7 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
         for rel in sorted(tree, key=str):
             path = folder / str(rel)
             data = tree[rel]
-            if check:
-                try:
-                    changed = path.read_bytes() != data
-                except OSError:
-                    changed = True
-            else:
-                changed = write_atomic(path, data)
+            changed = write_or_compare(path, data, check=check)
             outputs.append(OutputFile(name, _language_of(rel, languages), count, len(data), path, changed))
             if step is not None:
                 step(path)

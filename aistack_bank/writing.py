@@ -42,6 +42,16 @@ def write_atomic(path: Path, data: bytes) -> bool:
     return True
 
 
+def write_or_compare(path: Path, data: bytes, *, check: bool) -> bool:
+    """Whether ``path`` changes: with ``check`` only compare, otherwise write atomically."""
+    if not check:
+        return write_atomic(path, data)
+    try:
+        return path.read_bytes() != data
+    except OSError:
+        return True
+
+
 def write_tree(root: Path, tree: Tree) -> list[Path]:
     """Write every file of ``tree`` under ``root`` atomically; return the paths that changed."""
     written = []

@@ -106,9 +106,9 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
     written when a catalog has errors: its translators' work is never overwritten blindly.
     """
     from ..errors import Severity
-    from ..writing import write_atomic
+    from ..writing import write_or_compare
     from . import TEMPLATE_NAME
-    from .catalog import read_catalog, render_catalog
+    from .catalog import render_catalog
     from .extract import build_template
     from .fields import bank_fields
     from ..load import read_bank
@@ -118,70 +118,48 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
     if diags:
         return [], diags
     template = build_template(bank_fields(source), translations.resolve().parent)
-    results = []
     pot_bytes = render_catalog(template)
     pot_path = translations / TEMPLATE_NAME
-    if check:
-        try:
-            changed = pot_path.read_bytes() != pot_bytes
-        except OSError:
-            changed = True
-        results.append((pot_path, changed, None))
     targets = {p.stem: p for p in catalog_paths(translations)}
     for lang in languages or []:
         targets.setdefault(lang, translations / f"{lang}.po")
-    planned = []
+    planned = [(pot_path, pot_bytes, None)]
     for lang, path in sorted(targets.items()):
-        old = None
-        if path.exists():
-            catalog = read_catalog(path)
-            if catalog.diagnostics:
-                diags += catalog.diagnostics
-                continue
-            old = catalog.po
-        merged, stats = merge_catalog(template, old, lang, catalog_header(lang))
-        planned.append((path, render_catalog(merged), stats))
-    site_planned, site_diags = _plan_site(translations, sorted(targets), check)
-    diags += site_diags
+        diags += _plan_catalog(planned, path, template, lang, catalog_header(lang))
+    diags += _plan_site(planned, translations, sorted(targets))
     if diags:
         return [], diags
-    if not check:
-        results.append((pot_path, write_atomic(pot_path, pot_bytes), None))
-    planned += site_planned
-    for path, data, stats in planned:
-        if check:
-            try:
-                changed = path.read_bytes() != data
-            except OSError:
-                changed = True
-        else:
-            changed = write_atomic(path, data)
-        results.append((path, changed, stats))
-    return results, []
+    return [(path, write_or_compare(path, data, check=check), stats) for path, data, stats in planned], []
 
 
-def _plan_site(translations, languages: list[str], check: bool):
-    """The practice site's interface template and catalogs, planned like the bank's."""
+def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list:
+    """Append the merged catalog at ``path`` to ``planned``; return its read errors (if any)."""
     from .catalog import read_catalog, render_catalog
+
+    old = None
+    if path.exists():
+        catalog = read_catalog(path)
+        if catalog.diagnostics:
+            return catalog.diagnostics
+        old = catalog.po
+    merged, stats = merge_catalog(template, old, lang, header)
+    planned.append((path, render_catalog(merged), stats))
+    return []
+
+
+def _plan_site(planned: list, translations, languages: list[str]) -> list:
+    """The practice site's interface template and catalogs, planned like the bank's."""
+    from .catalog import render_catalog
     from .extract import build_template
     from .site import SITE_DIR, SITE_HEADER, SITE_TEMPLATE, site_fields, site_reference_root
 
     folder = translations / SITE_DIR
     template = build_template(site_fields(), site_reference_root())
     template.header = SITE_HEADER
-    planned = [(folder / SITE_TEMPLATE, render_catalog(template), None)]
+    planned.append((folder / SITE_TEMPLATE, render_catalog(template), None))
+    targets = set(languages) | ({p.stem for p in catalog_paths(folder)} if folder.is_dir() else set())
     diags = []
-    targets = set(languages) | {p.stem for p in catalog_paths(folder)} if folder.is_dir() else set(languages)
     for lang in sorted(targets):
-        path = folder / f"{lang}.po"
-        old = None
-        if path.exists():
-            catalog = read_catalog(path)
-            if catalog.diagnostics:
-                diags += catalog.diagnostics
-                continue
-            old = catalog.po
         header = catalog_header(lang).replace("question bank", "practice site interface")
-        merged, stats = merge_catalog(template, old, lang, header)
-        planned.append((path, render_catalog(merged), stats))
-    return planned, diags
+        diags += _plan_catalog(planned, folder / f"{lang}.po", template, lang, header)
+    return diags
