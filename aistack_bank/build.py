@@ -184,6 +184,9 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 
     langs = available_languages(translations)
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
-    trees = render(list(EXPORTERS), banks, with_ui(options, list(EXPORTERS), translations, langs))
-    targets = {name: out / FOLDERS[name] for name in trees}
-    return write_outputs(trees, targets, banks, check=check, prune=True, progress=progress), notes
+    options = with_ui(options, list(EXPORTERS), translations, langs)
+    outputs: list[OutputFile] = []
+    for name in EXPORTERS:  # one format at a time: only one format's files are held in memory
+        trees = render([name], banks, options)
+        outputs += write_outputs(trees, {name: out / FOLDERS[name]}, banks, check=check, prune=True, progress=progress)
+    return outputs, notes

@@ -12,6 +12,7 @@ from ._shared import file_name, html_paragraph, html_text, languages, multilang_
 NAME = "gift"
 
 _SPECIAL = {"~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}", ":": "\\:", "\\": "\\\\", "\n": "\\n", "\r": ""}
+_SPECIAL_TABLE = str.maketrans(_SPECIAL)
 
 
 def gift_escape(text: str) -> str:
@@ -20,7 +21,7 @@ def gift_escape(text: str) -> str:
     >>> gift_escape('a=b {c} #1: ~x \\\\')
     'a\\\\=b \\\\{c\\\\} \\\\#1\\\\: \\\\~x \\\\\\\\'
     """
-    return "".join(_SPECIAL.get(c, c) for c in text)
+    return text.translate(_SPECIAL_TABLE)
 
 
 def _html(banks: list[Bank], get, options: ExportOptions) -> str:
