@@ -169,18 +169,10 @@ class BankError(Exception):
         return Diagnostic(Severity.ERROR, self.code, self.message, self.location)
 
 
-class YamlError(BankError):
-    code = "E105"
-
-
 class CheckError(BankError):
     """Raised inside the check language; the caller adds the location."""
 
     code = "E401"
-
-
-class CatalogError(BankError):
-    code = "E501"
 
 
 class UnknownFormatError(BankError):

@@ -41,10 +41,6 @@ def ncname(value: str) -> str:
     return cleaned if cleaned[:1].isalpha() else f"id_{cleaned}"
 
 
-def _attrs(d: Dialect, **attributes: str) -> str:
-    return "".join(f' {d.at(k) if not k.startswith("xml") and not k.startswith("xmlns") else k.replace("_", ":")}="{html_text(v)}"' for k, v in attributes.items())
-
-
 def render_item(*, d: Dialect, bank: Bank, index: int) -> bytes:
     q = bank.questions[index]
     e = d.el

@@ -51,9 +51,7 @@ def catalog_status(bank, translations):
     """(statuses with English first, diagnostics) for the bank and its catalogs."""
     from ..errors import Severity
     from ..load import read_bank
-    from .catalog import read_catalog
     from .fields import bank_fields
-    from .update import catalog_paths
     from . import SOURCE_LANGUAGE
 
     source = read_bank(bank)
@@ -61,8 +59,17 @@ def catalog_status(bank, translations):
     if diags:
         return [], diags
     fields = bank_fields(source)
-    statuses = [LanguageStatus(language=SOURCE_LANGUAGE, total=len(fields), translated=len(fields), source=True)]
-    for path in catalog_paths(translations):
+    statuses, diags = _folder_status(fields, translations)
+    return [LanguageStatus(language=SOURCE_LANGUAGE, total=len(fields), translated=len(fields), source=True)] + statuses, diags
+
+
+def _folder_status(fields, folder):
+    """(statuses, diagnostics) of every catalog in ``folder`` against ``fields``."""
+    from .catalog import read_catalog
+    from .update import catalog_paths
+
+    statuses, diags = [], []
+    for path in catalog_paths(folder) if folder.is_dir() else []:
         catalog = read_catalog(path)
         if catalog.diagnostics:
             diags += catalog.diagnostics
@@ -73,16 +80,6 @@ def catalog_status(bank, translations):
 
 def site_status(translations):
     """(statuses, diagnostics) of the practice site's interface catalogs."""
-    from .catalog import read_catalog
     from .site import SITE_DIR, site_fields
-    from .update import catalog_paths
 
-    statuses, diags = [], []
-    fields = site_fields()
-    for path in catalog_paths(translations / SITE_DIR) if (translations / SITE_DIR).is_dir() else []:
-        catalog = read_catalog(path)
-        if catalog.diagnostics:
-            diags += catalog.diagnostics
-            continue
-        statuses.append(language_status(fields, catalog))
-    return statuses, diags
+    return _folder_status(site_fields(), translations / SITE_DIR)
