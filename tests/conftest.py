@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-SEEDS = SHARED / "seeds"
-QTI_SCHEMAS = SHARED / "schemas" / "qti"
+# The topic's public pages in English, French and Dutch: the reference for the seed texts.
+SOURCES = REPO / "docs" / "sources"
+# The official QTI 2.1/3.0 and content-packaging XSDs with an offline catalog (see its README).
+QTI_SCHEMAS = REPO / "tests" / "data" / "schemas" / "qti"
 
 # lxml reads the XML catalog when it is first used; set it before any test imports lxml.
 os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
@@ -42,6 +43,11 @@ def run_cli():
         return result.exit_code, result.output
 
     return run
+
+
+def source_page(lang: str) -> list[str]:
+    """The lines of the topic's public page in ``lang`` (docs/sources/topic-page.<lang>.txt)."""
+    return (SOURCES / f"topic-page.{lang}.txt").read_text(encoding="utf-8").split("\n")
 
 
 def question_file(root: Path, qid: str) -> Path:

@@ -9,12 +9,7 @@ import pytest
 from aistack_bank.load import read_bank
 from aistack_bank.validate import answer_cue_stats
 
-from conftest import REPO, SEEDS
-
-
-def seed(prefix: str) -> list[str]:
-    path = next(SEEDS.glob(f"{prefix}_*.txt"))
-    return path.read_text(encoding="utf-8").split("\n")
+from conftest import REPO, source_page
 
 
 def seed_stems(lines: list[str]) -> list[str]:
@@ -27,7 +22,7 @@ def source():
 
 
 def test_topic_texts_equal_the_english_page(source):
-    lines = seed("004")
+    lines = source_page("en")
     topic = source.topic
     assert topic.title == lines[0].strip() == "AI Hardware & Software Stack"
     assert topic.category == "Computer systems"
@@ -38,7 +33,7 @@ def test_topic_texts_equal_the_english_page(source):
 
 def test_fifty_stems_equal_the_english_page_in_order(source):
     by_id = {qs.question.id: qs.question for qs in source.questions}
-    stems = seed_stems(seed("004"))
+    stems = seed_stems(source_page("en"))
     assert len(stems) == 50
     assert source.topic.questions == [f"q{i:03d}" for i in range(1, 51)]
     assert [by_id[qid].stem for qid in source.topic.questions] == stems
