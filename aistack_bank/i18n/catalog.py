@@ -102,6 +102,8 @@ def _read_catalog(path: Path, *, template: bool = False) -> Catalog:
         return stub
     stub.diagnostics += check_header(stub)
     stub.diagnostics += check_duplicates(stub)
+    stub.diagnostics += check_one_context_per_field(stub)
+    stub.diagnostics += check_plural_counts(stub)
     return stub
 
 
@@ -130,96 +132,107 @@ def check_header(catalog: Catalog) -> list[Diagnostic]:
 
 
 def check_duplicates(catalog: Catalog) -> list[Diagnostic]:
+    """E506: two entries with the same (msgctxt, msgid), obsolete or not, which GNU refuses too."""
     diags = []
     seen: dict[tuple, int] = {}
     for entry in catalog.po:
-        name = entry.msgctxt if entry.msgctxt is not None else f"(no context) {entry.msgid}"
-        key = (bool(entry.obsolete), name)
+        key = (entry.msgctxt, entry.msgid)
         if key in seen:
+            name = entry.msgctxt if entry.msgctxt is not None else f"(no context) {entry.msgid}"
             diags.append(error("E506", f"entry {name!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0)))
         else:
             seen[key] = entry.linenum or 0
     return diags
 
 
-_QUOTES = set("\"'«»‘’“”‹›")
-_NO_BREAK_BEFORE = set(")]}!?,.;:/")
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
-
-
-_ESCAPE_TABLE = str.maketrans(_ESCAPES)
-
-
-def _escape(text: str) -> str:
-    return text.translate(_ESCAPE_TABLE)
-
-
-def _width(text: str) -> int:
-    """Display columns of ``text`` (East Asian wide characters count two, as gettext counts)."""
-    if text.isascii():
-        return len(text)
-    import unicodedata
-
-    return len(text) + sum(1 for c in text if ord(c) >= 0x1100 and unicodedata.east_asian_width(c) in "WF")
-
-
-def _chunks(piece: str) -> list[str]:
-    """``piece`` cut where GNU gettext may break a line (a subset of UAX #14 that covers prose)."""
-    cuts, start = [], 0
-    for i in range(len(piece) - 1):
-        c, nxt = piece[i], piece[i + 1]
-        prev = piece[i - 1] if i else ""
-        if c == " ":
-            before = piece[:i].rstrip(" ")[-1:]  # the character before the run of spaces
-            ok = nxt != " " and nxt not in _NO_BREAK_BEFORE and before not in "([{" and not (before in _QUOTES and nxt in "([{")
-        elif c in "-/":
-            ok = not nxt.isdigit() and not nxt.isspace() and nxt not in _NO_BREAK_BEFORE and nxt not in _QUOTES and prev not in (" ", "") and prev not in _QUOTES
-        elif c in "–—":
-            ok = not nxt.isdigit() and nxt != " "
+def check_one_context_per_field(catalog: Catalog) -> list[Diagnostic]:
+    """E530: the project names each translatable field by one msgctxt, so a msgctxt shared by
+    entries with different msgids (valid for gettext) is ambiguous here."""
+    diags = []
+    seen: dict[tuple, tuple[int, str]] = {}
+    for entry in catalog.po:
+        if entry.msgctxt is None:
+            continue
+        key = (bool(entry.obsolete), entry.msgctxt)
+        if key in seen and seen[key][1] != entry.msgid:
+            diags.append(error("E530", f"msgctxt {entry.msgctxt!r} is used by two different msgids (first at line {seen[key][0]}); each field has one entry", Location.of(catalog.path, entry.linenum or 0)))
         else:
-            ok = False
-        if ok:
-            cuts.append(piece[start:i + 1])
-            start = i + 1
-    cuts.append(piece[start:])
-    return cuts
+            seen.setdefault(key, (entry.linenum or 0, entry.msgid))
+    return diags
 
 
-def _string_lines(keyword: str, text: str, prefix: str = "") -> list[str]:
-    """``keyword "text"`` as GNU gettext writes it at width WRAP_WIDTH."""
-    head = f"{prefix}{keyword} "
-    escaped = _escape(text)
-    inner_newline = "\n" in text[:-1]
-    if not inner_newline and _width(head) + _width(escaped) + 2 <= WRAP_WIDTH:
-        return [f'{head}"{escaped}"']
-    pieces = [p for p in text.split("\n")]
-    raw_pieces = [p + "\n" for p in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
-    lines = [f'{head}""']
-    for piece in raw_pieces:
-        current = ""
-        for chunk in _chunks(piece):
-            chunk = _escape(chunk)
-            if current and _width(prefix) + _width(current) + _width(chunk) + 2 > WRAP_WIDTH:
-                lines.append(f'{prefix}"{current}"')
-                current = chunk
-            else:
-                current += chunk
-        if current:
-            lines.append(f'{prefix}"{current}"')
-    return lines
+_NPLURALS = re.compile(r"(?:^|;)\s*nplurals\s*=\s*([0-9]+)")
+
+
+def check_plural_counts(catalog: Catalog) -> list[Diagnostic]:
+    """E531: as msgfmt, every plural entry has exactly ``nplurals`` forms, msgstr[0] to msgstr[n-1]."""
+    plural_forms = catalog.po.metadata.get("Plural-Forms", "")
+    m = _NPLURALS.search(plural_forms)
+    nplurals = int(m.group(1)) if m else 2
+    header_line = getattr(catalog.po, "header_line", 1)
+    diags = []
+    for entry in catalog.po:
+        if entry.obsolete or not entry.msgid_plural:
+            continue
+        lines = getattr(entry, "plural_lines", None) or [(int(i), entry.linenum or 0) for i in sorted(entry.msgstr_plural, key=int)]
+        indices = [i for i, _ in lines]
+        line = lines[0][1] if lines else entry.linenum or 0
+        if indices != list(range(len(indices))):
+            bad = next(n for k, (i, n) in enumerate(lines) if i != k)
+            diags.append(error("E531", f"plural forms must be numbered msgstr[0] to msgstr[{len(indices) - 1}] in order", Location.of(catalog.path, bad, 1)))
+        elif len(indices) != nplurals:
+            source = f"Plural-Forms at line {header_line} says nplurals={nplurals}" if m else "there is no Plural-Forms header, so nplurals=2"
+            diags.append(error("E531", f"entry has {len(indices)} plural form{'s' if len(indices) != 1 else ''} but {source}", Location.of(catalog.path, line, 1)))
+    return diags
+
+
+# GNU gettext writes the flags it knows in this order (fuzzy, the format flags in the order of
+# format_language[] in gettext 0.21, range, wrap); flags it does not know are kept after them.
+_FORMATS = ("c", "objc", "python", "python-brace", "java", "java-printf", "csharp", "javascript", "scheme", "lisp",
+            "elisp", "librep", "ruby", "sh", "awk", "lua", "object-pascal", "smalltalk", "qt", "qt-plural", "kde",
+            "kde-kuit", "boost", "tcl", "perl", "perl-brace", "php", "gcc-internal", "gfc-internal", "ycp")
+_FLAG_RANK = {"fuzzy": 0, **{f"{f}-format": 1 + 2 * i for i, f in enumerate(_FORMATS)},
+              **{f"no-{f}-format": 2 + 2 * i for i, f in enumerate(_FORMATS)}, "wrap": 1000, "no-wrap": 1000}
+
+
+def _flag_rank(flag: str) -> int:
+    return _FLAG_RANK.get(flag, 999 if flag.startswith("range:") else 2000)
+
+
+def _gnu_flags(flags: list[str]) -> list[str]:
+    """Flags in GNU's order; of ``x-format``/``no-x-format`` or ``wrap``/``no-wrap`` the last wins."""
+    kept: dict[str, str] = {}
+    for flag in flags:
+        rank = _flag_rank(flag)
+        slot = f"rank{(rank + 1) // 2}" if 0 < rank < 999 else ("wrap" if rank == 1000 else flag)
+        kept.pop(slot, None)
+        kept[slot] = flag
+    return sorted(kept.values(), key=_flag_rank)
+
+
+def _string_lines(keyword: str, text: str, prefix: str = "", do_wrap: bool = True, flags=()) -> list[str]:
+    """``keyword "text"`` as GNU gettext writes it at width WRAP_WIDTH (see gnuwrap)."""
+    from .gnuwrap import wrap
+
+    return wrap(keyword, text, prefix, WRAP_WIDTH, do_wrap, flags)
 
 
 def _comment_lines(marker: str, text: str | None) -> list[str]:
     if not text:
         return []
-    return [f"{marker} {line}".rstrip() if line else marker for line in text.split("\n")]
+    return [f"{marker} {line}" if line else marker for line in text.split("\n")]
+
+
+def _first_msgstr(entry) -> str:
+    return entry.msgstr_plural.get(0, entry.msgstr_plural.get("0", "")) if entry.msgid_plural else entry.msgstr
 
 
 def _entry_lines(entry) -> list[str]:
     prefix = "#~ " if entry.obsolete else ""
     lines = _comment_lines("#", entry.tcomment) + _comment_lines("#.", entry.comment)
-    if entry.occurrences and not entry.obsolete:
-        refs = [f"{p}:{n}" if n else p for p, n in entry.occurrences]
+    if entry.occurrences:
+        # GNU keeps one copy of a repeated reference
+        refs = list(dict.fromkeys(f"{p}:{n}" if n else p for p, n in entry.occurrences))
         line = "#:"
         for ref in refs:
             if line != "#:" and len(line) + 1 + len(ref) > WRAP_WIDTH:
@@ -227,42 +240,63 @@ def _entry_lines(entry) -> list[str]:
                 line = "#:"
             line += " " + ref
         lines.append(line)
-    if entry.flags:
-        lines.append("#, " + ", ".join(entry.flags))
+    flags = _gnu_flags(entry.flags)
+    if not _first_msgstr(entry) and "fuzzy" in flags:
+        flags.remove("fuzzy")  # GNU writes "fuzzy" only on an entry that has a translation
+    if flags:
+        lines.append("#, " + ", ".join(flags))
+    do_wrap = "no-wrap" not in flags
+    fmt = [f for f in flags if f.endswith("-format") and not f.startswith("no-")]
     previous = "#~| " if entry.obsolete else "#| "
     if entry.previous_msgctxt is not None:
-        lines += _string_lines("msgctxt", entry.previous_msgctxt, previous)
+        lines += _string_lines("msgctxt", entry.previous_msgctxt, previous, do_wrap, fmt)
     if entry.previous_msgid is not None:
-        lines += _string_lines("msgid", entry.previous_msgid, previous)
+        lines += _string_lines("msgid", entry.previous_msgid, previous, do_wrap, fmt)
+    if getattr(entry, "previous_msgid_plural", None) is not None:
+        lines += _string_lines("msgid_plural", entry.previous_msgid_plural, previous, do_wrap, fmt)
     if entry.msgctxt is not None:
-        lines += _string_lines("msgctxt", entry.msgctxt, prefix)
-    lines += _string_lines("msgid", entry.msgid, prefix)
+        lines += _string_lines("msgctxt", entry.msgctxt, prefix, do_wrap, fmt)
+    lines += _string_lines("msgid", entry.msgid, prefix, do_wrap, fmt)
     if entry.msgid_plural:
-        lines += _string_lines("msgid_plural", entry.msgid_plural, prefix)
+        lines += _string_lines("msgid_plural", entry.msgid_plural, prefix, do_wrap, fmt)
         for index in sorted(entry.msgstr_plural, key=int):
-            lines += _string_lines(f"msgstr[{index}]", entry.msgstr_plural[index], prefix)
+            lines += _string_lines(f"msgstr[{index}]", entry.msgstr_plural[index], prefix, do_wrap, fmt)
     else:
-        lines += _string_lines("msgstr", entry.msgstr, prefix)
+        lines += _string_lines("msgstr", entry.msgstr, prefix, do_wrap, fmt)
     return lines
 
 
-def render_catalog(po) -> bytes:
-    """The bytes of a catalog, formatted exactly as GNU gettext's msgcat writes it.
+def header_text(po) -> str:
+    """The header's msgstr: as read (so lines without a colon and spacing survive) unless the
+    metadata was changed since, then rebuilt from it as ``Key: value`` lines."""
+    meta = "".join(f"{key}: {value}\n" for key, value in po.metadata.items())
+    raw = getattr(po, "raw_header", None)
+    if raw is not None and getattr(po, "raw_metadata", None) == po.metadata:
+        return raw
+    return meta
 
-    Poedit, Weblate (translate-toolkit) and msgcat wrap at 79 columns the gettext way, so a
-    catalog saved by any of them and rewritten here does not churn.
+
+def render_catalog(po) -> bytes:
+    """The bytes of a catalog, formatted exactly as GNU gettext 0.21's msgcat writes it.
+
+    Poedit, Weblate (translate-toolkit) and msgcat wrap at 79 columns the gettext way (see
+    gnuwrap), so a catalog saved by any of them and rewritten here does not churn.
     """
     blocks = []
     header = _comment_lines("#", po.header)
     if po.metadata_is_fuzzy:
         header.append("#, fuzzy")
-    meta = "".join(f"{key}: {value}\n" for key, value in po.metadata.items())
-    header += ['msgid ""'] + _string_lines("msgstr", meta)[0:1] if not meta else ['msgid ""', 'msgstr ""'] + [f'"{_escape(line)}"' for line in meta.splitlines(keepends=True)]
+    header += ['msgid ""'] + _string_lines("msgstr", header_text(po))
+    active = [e for e in po if not e.obsolete]
+    at = min(getattr(po, "header_index", 0), len(active))
+    for entry in active[:at]:
+        blocks.append("\n".join(_entry_lines(entry)))
     blocks.append("\n".join(header))
-    for entry in po:
-        if not entry.obsolete:
-            blocks.append("\n".join(_entry_lines(entry)))
+    for entry in active[at:]:
+        blocks.append("\n".join(_entry_lines(entry)))
     for entry in po.obsolete_entries():
+        if not _first_msgstr(entry):
+            continue  # msgcat drops an obsolete entry without a translation: it holds nothing
         blocks.append("\n".join(_entry_lines(entry)))
     return ("\n\n".join(blocks) + "\n").encode("utf-8")
 
