@@ -143,6 +143,8 @@ CODES: dict[str, str] = {
     "E507": "formula tokens differ between the English text and its translation",
     "E508": "translation was made for another English text (catalog not updated)",
     "E509": "translation is missing where a localized export needs it",
+    "E530": "msgctxt shared by entries with different msgids (each field has one msgctxt)",
+    "E531": "plural entry's msgstr[N] forms disagree with the header's nplurals",
     "W501": "translation is missing",
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",

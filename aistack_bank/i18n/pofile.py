@@ -103,8 +103,7 @@ def parse_po(text: str, path: Path):
     for lineno, raw in enumerate(text.split("\n"), 1):
         line = raw[:-1] if raw.endswith("\r") else raw
         if not line.strip():
-            flush()
-            continue
+            continue  # GNU's grammar ignores blank lines: they do not end an entry
         if line[0] in "<=>" and _CONFLICT.match(line):
             diags.append(error("E501", "merge-conflict marker; resolve the conflict (keep both translators' work) before running the pipeline", Location.of(path, lineno, 1)))
             continue
@@ -112,15 +111,15 @@ def parse_po(text: str, path: Path):
         body, offset = line, 0
         if line.startswith("#~"):
             obsolete = True
-            body = line[2:].lstrip(" ")
+            body = line[2:].lstrip(" \t")
             offset = len(line) - len(body)
             if body.startswith("|"):
-                _previous(entry(lineno, True), body[1:].lstrip(" "), lineno, path, diags)
+                _previous(entry(lineno, True), body[1:].lstrip(" \t"), lineno, path, diags)
                 continue
         elif line.startswith("#"):
             kind = line[1:2]
             if kind == "|":
-                _previous(entry(lineno, True), line[2:].lstrip(" "), lineno, path, diags)
+                _previous(entry(lineno, True), line[2:].lstrip(" \t"), lineno, path, diags)
             elif kind == ",":
                 entry(lineno, True).flags += [f.strip() for f in line[2:].split(",") if f.strip()]
             elif kind == ".":
@@ -176,24 +175,35 @@ def parse_po(text: str, path: Path):
     if diags:
         return None, diags
     po = polib.POFile(wrapwidth=79)
+    header_found = False
     for e in entries:
         msgid = e.fields.get("msgid", "")
-        if msgid == "" and "msgctxt" not in e.fields and not e.obsolete and not po.metadata and not len(po):
+        if msgid == "" and "msgctxt" not in e.fields and not e.obsolete and not header_found:
+            # GNU takes the first active entry with an empty msgid and no context as the header,
+            # wherever it is, and msgcat writes it back in the same place among active entries.
+            header_found = True
             po.header = "\n".join(e.tcomment)
             po.metadata_is_fuzzy = ["fuzzy"] if "fuzzy" in e.flags else []
-            for meta_line in e.fields.get("msgstr", "").split("\n"):
+            raw = e.fields.get("msgstr", "")
+            for meta_line in raw.split("\n"):
                 key, sep, value = meta_line.partition(":")
                 if sep:
                     po.metadata[key.strip()] = value.strip()
+            po.raw_header = raw
+            po.raw_metadata = dict(po.metadata)
+            po.header_index = sum(1 for x in po if not x.obsolete)
+            po.header_line = e.line
             continue
         plural = {int(k[7:-1]): v for k, v in e.fields.items() if k.startswith("msgstr[")}
-        po.append(polib.POEntry(
+        entry = polib.POEntry(
             msgctxt=e.fields.get("msgctxt"), msgid=msgid, msgstr=e.fields.get("msgstr", ""),
             msgid_plural=e.fields.get("msgid_plural", ""), msgstr_plural=plural,
             occurrences=e.occurrences, comment="\n".join(e.comment), tcomment="\n".join(e.tcomment),
             flags=e.flags, previous_msgctxt=e.previous.get("msgctxt"), previous_msgid=e.previous.get("msgid"),
-            obsolete=e.obsolete, linenum=e.line,
-        ))
+            previous_msgid_plural=e.previous.get("msgid_plural"), obsolete=e.obsolete, linenum=e.line,
+        )
+        entry.plural_lines = [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")]
+        po.append(entry)
     return po, []
 
 
@@ -205,7 +215,7 @@ def _previous(e: _Entry, body: str, lineno: int, path: Path, diags: list[Diagnos
             e.previous[e.last_previous] += _decode(m.group(1))
         return
     m = _KEYWORD.match(body)
-    if m and m.group(1) in ("msgctxt", "msgid"):
+    if m and m.group(1) in ("msgctxt", "msgid", "msgid_plural"):
         sm = _GOOD_STRING.fullmatch(m.group(2).rstrip())
         e.previous[m.group(1)] = _decode(sm.group(1)) if sm else ""
         e.last_previous = m.group(1)
