@@ -160,3 +160,30 @@ def test_header_lines_are_wrapped_as_weblate_writes_them(tmp_path):
     path.write_bytes(gnu)
     catalog = read_catalog(path, template=True)
     assert render_catalog(catalog.po) == gnu
+
+
+REPO = Path(__file__).resolve().parents[1]
+BUNDLED = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "translations").rglob("*.po*"))
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_catalogs_are_msgcat_stable_and_rewritten_identically(name):
+    path = REPO / name
+    assert _msgcat(path) == path.read_bytes()
+    catalog = read_catalog(path, template=path.suffix == ".pot")
+    assert not catalog.diagnostics and render_catalog(catalog.po) == path.read_bytes()
+
+
+def test_weblate_and_poedit_headers_survive_an_update(project, run_cli):
+    """A catalog saved by Weblate or Poedit (their header fields, GNU's layout) does not churn."""
+    fr = project / "translations" / "fr.po"
+    text = fr.read_text(encoding="utf-8")
+    text = text.replace('"Language-Team: French\\n"', f'"Language-Team: {LANGUAGE_TEAMS[0]}\\n"')
+    text = text.replace('"Plural-Forms: nplurals=2; plural=(n > 1);\\n"', '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n"X-Generator: Weblate 5.8.4\\n"\n"X-Poedit-SourceCharset: UTF-8\\n"\n"X-Poedit-Basepath: ../bank\\n"')
+    fr.write_text(text, encoding="utf-8")
+    saved = _msgcat(fr)  # what the tool writes: GNU's layout, the long Language-Team wrapped
+    assert saved.decode() != text
+    fr.write_bytes(saved)
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    assert fr.read_bytes() == saved

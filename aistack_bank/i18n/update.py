@@ -42,6 +42,9 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
         if not merged.metadata.get("Plural-Forms"):
             merged.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
         merged.metadata_is_fuzzy = catalog.metadata_is_fuzzy
+        # the header as read, kept byte for byte unless a field had to be added
+        merged.raw_header = getattr(catalog, "raw_header", None)
+        merged.raw_metadata = getattr(catalog, "raw_metadata", None)
     active = {e.msgctxt: e for e in catalog if e.msgctxt is not None and not e.obsolete} if catalog is not None else {}
     obsolete = {e.msgctxt: e for e in catalog.obsolete_entries() if e.msgctxt is not None} if catalog is not None else {}
     template_keys = set()
