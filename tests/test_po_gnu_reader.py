@@ -50,6 +50,9 @@ CASES = {
     "obsolete duplicate of an active entry": (HEADER + "\n" + ONE + "\n" + "".join("#~ " + line + "\n" for line in ONE.splitlines()), False),
     "too many plural forms": (HEADER + "\n" + PLURAL3.replace('msgstr[2] "plików"\n', 'msgstr[2] "plików"\nmsgstr[3] "x"\n'), False),
     "too few plural forms": (HEADER + "\n" + PLURAL3.replace('msgstr[2] "plików"\n', ""), False),
+    "fuzzy plural with fewer forms": (HEADER + "\n#, fuzzy\n" + PLURAL3.replace('msgstr[2] "plików"\n', ""), True),
+    "untranslated plural with fewer forms": (HEADER + '\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] ""\nmsgstr[1] "x"\n', True),
+    "lone empty comment lines": ("#\n" + HEADER + "\n#\n#.\n" + ONE, True),
     "plural index gap": (HEADER + "\n" + PLURAL3.replace("msgstr[1]", "msgstr[3]"), False),
     "missing msgstr": (HEADER + '\nmsgid "a"\n', False),
     "unterminated string": (HEADER + '\nmsgid "a\nmsgstr "b"\n', False),
@@ -128,7 +131,7 @@ def test_plural_count_disagreeing_with_nplurals_is_located(tmp_path):
 
 
 @needs_gettext
-@pytest.mark.parametrize("name", ["header not first", "previous msgid_plural continued", "previous msgid after a tab", "msgctxt reused with other msgids"])
+@pytest.mark.parametrize("name", ["lone empty comment lines", "header not first", "previous msgid_plural continued", "previous msgid after a tab", "msgctxt reused with other msgids"])
 def test_what_gnu_reads_we_write_back_as_msgcat_does(name, tmp_path):
     path = tmp_path / "pl.po"
     path.write_bytes(CASES[name][0].encode("utf-8"))

@@ -172,7 +172,9 @@ def check_plural_counts(catalog: Catalog) -> list[Diagnostic]:
     header_line = getattr(catalog.po, "header_line", 1)
     diags = []
     for entry in catalog.po:
-        if entry.obsolete or not entry.msgid_plural:
+        # msgfmt compiles neither fuzzy nor untranslated entries (empty msgstr[0]) and checks only
+        # what it compiles
+        if entry.obsolete or not entry.msgid_plural or "fuzzy" in entry.flags or not _first_msgstr(entry):
             continue
         lines = getattr(entry, "plural_lines", None) or [(int(i), entry.linenum or 0) for i in sorted(entry.msgstr_plural, key=int)]
         indices = [i for i, _ in lines]
@@ -217,10 +219,11 @@ def _string_lines(keyword: str, text: str, prefix: str = "", do_wrap: bool = Tru
     return wrap(keyword, text, prefix, WRAP_WIDTH, do_wrap, flags)
 
 
-def _comment_lines(marker: str, text: str | None) -> list[str]:
-    if not text:
-        return []
-    return [f"{marker} {line}" if line else marker for line in text.split("\n")]
+def _comment_lines(marker: str, text: str | None, as_read: list[str] | None = None) -> list[str]:
+    """Comment lines; ``as_read`` (the lines the reader saw) keeps a lone empty ``#`` line,
+    which the joined string cannot tell from no comment at all."""
+    lines = as_read if as_read is not None and "\n".join(as_read) == (text or "") else (text.split("\n") if text else [])
+    return [f"{marker} {line}" if line else marker for line in lines]
 
 
 def _first_msgstr(entry) -> str:
@@ -229,7 +232,8 @@ def _first_msgstr(entry) -> str:
 
 def _entry_lines(entry) -> list[str]:
     prefix = "#~ " if entry.obsolete else ""
-    lines = _comment_lines("#", entry.tcomment) + _comment_lines("#.", entry.comment)
+    tcomments, comments = getattr(entry, "comment_lines", (None, None))
+    lines = _comment_lines("#", entry.tcomment, tcomments) + _comment_lines("#.", entry.comment, comments)
     if entry.occurrences:
         # GNU keeps one copy of a repeated reference
         refs = list(dict.fromkeys(f"{p}:{n}" if n else p for p, n in entry.occurrences))
@@ -283,7 +287,7 @@ def render_catalog(po) -> bytes:
     gnuwrap), so a catalog saved by any of them and rewritten here does not churn.
     """
     blocks = []
-    header = _comment_lines("#", po.header)
+    header = _comment_lines("#", po.header, getattr(po, "header_lines", None))
     if po.metadata_is_fuzzy:
         header.append("#, fuzzy")
     header += ['msgid ""'] + _string_lines("msgstr", header_text(po))

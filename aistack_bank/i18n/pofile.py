@@ -183,6 +183,7 @@ def parse_po(text: str, path: Path):
             # wherever it is, and msgcat writes it back in the same place among active entries.
             header_found = True
             po.header = "\n".join(e.tcomment)
+            po.header_lines = list(e.tcomment)
             po.metadata_is_fuzzy = ["fuzzy"] if "fuzzy" in e.flags else []
             raw = e.fields.get("msgstr", "")
             for meta_line in raw.split("\n"):
@@ -202,6 +203,7 @@ def parse_po(text: str, path: Path):
             flags=e.flags, previous_msgctxt=e.previous.get("msgctxt"), previous_msgid=e.previous.get("msgid"),
             previous_msgid_plural=e.previous.get("msgid_plural"), obsolete=e.obsolete, linenum=e.line,
         )
+        entry.comment_lines = (list(e.tcomment), list(e.comment))
         entry.plural_lines = [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")]
         po.append(entry)
     return po, []
