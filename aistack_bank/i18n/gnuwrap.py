@@ -59,8 +59,33 @@ def uc_width(ch: str) -> int:
     return _ASCII_W[uc] if uc < 128 else _lookup(uc, _W_KEY, WIDTH, 1)
 
 
+_CLASS_OF: dict[str, int] = {}
+_WIDTH_OF: dict[str, int] = {}
+
+
+def _classes(text: str) -> list[int]:
+    get = _CLASS_OF.get
+    out = [get(c, -1) for c in text]
+    if -1 in out:
+        for c in set(text):
+            _CLASS_OF.setdefault(c, lb_class(c))
+        out = [_CLASS_OF[c] for c in text]
+    return out
+
+
+def _widths(text: str) -> list[int]:
+    """Columns of each character; control characters (uc_width -1) count 0, as GNU ignores them."""
+    get = _WIDTH_OF.get
+    out = [get(c, -1) for c in text]
+    if -1 in out:
+        for c in set(text):
+            _WIDTH_OF.setdefault(c, max(uc_width(c), 0))
+        out = [_WIDTH_OF[c] for c in text]
+    return out
+
+
 def text_width(text: str) -> int:
-    return sum(max(uc_width(c), 0) for c in text)
+    return sum(_widths(text))
 
 
 def possible_linebreaks(text: str) -> list[int]:
@@ -69,8 +94,7 @@ def possible_linebreaks(text: str) -> list[int]:
     prev_prop = last_prop = BK
     seen_space = False
     ri_count = 0
-    for i, ch in enumerate(text):
-        prop = lb_class(ch)
+    for i, prop in enumerate(_classes(text)):
         if prop in (BK, LF, CR):
             p[i] = MANDATORY
             prev_prop = prop
@@ -134,7 +158,7 @@ def width_linebreaks(text: str, width: int, start_column: int, overrides: list[i
     last_p = None
     last_column = start_column
     piece_width = 0
-    for i, ch in enumerate(text):
+    for i, w in enumerate(_widths(text)):
         if overrides[i] != UNDEFINED:
             p[i] = overrides[i]
         if p[i] in (POSSIBLE, MANDATORY):
@@ -150,9 +174,7 @@ def width_linebreaks(text: str, width: int, start_column: int, overrides: list[i
                 last_p = i
                 last_column += piece_width
                 piece_width = 0
-            w = uc_width(ch)
-            if w >= 0:
-                piece_width += w
+            piece_width += w
     if last_p is not None and last_column + piece_width > width:
         breaks.append(last_p)
     return breaks
@@ -179,13 +201,32 @@ def directive_spans(value: str, flags) -> list[tuple[int, int]]:
 
 
 _ESCAPES = {"\a": "a", "\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t", "\v": "v", '"': '"', "\\": "\\"}
+_ESCAPE_TABLE = str.maketrans({c: "\\" + e for c, e in _ESCAPES.items()})
 
 
 def wrap(name: str, value: str, prefix: str = "", page_width: int = 79, do_wrap: bool = True, flags=()) -> list[str]:
     """The lines of ``prefix + name "value"`` exactly as GNU gettext 0.21's write-po.c writes them."""
+    fmt = tuple(f for f in flags or () if f in FORMAT_DIRECTIVES)[:1]
+    return list(_wrap(name, value, prefix, page_width, do_wrap, fmt))
+
+
+@lru_cache(maxsize=1 << 16)
+def _wrap(name: str, value: str, prefix: str, page_width: int, do_wrap: bool, flags: tuple) -> tuple[str, ...]:
+    # a catalog and its template share most strings: each is laid out once per process
+    return tuple(_layout(name, value, prefix, page_width, do_wrap, flags))
+
+
+def _layout(name: str, value: str, prefix: str, page_width: int, do_wrap: bool, flags: tuple) -> list[str]:
     lines: list[str] = []
     startcol_after_break = len(prefix) + 1
     width = (page_width if do_wrap else 2**31 - 1) - 1 - startcol_after_break
+    if "\n" not in value[:-1]:
+        # Fast path: when the whole string fits after the keyword no piece can overflow, so GNU
+        # writes one line (the full algorithm below gives the same).
+        escaped = value.translate(_ESCAPE_TABLE)
+        columns = len(escaped) if escaped.isascii() and escaped.isprintable() else text_width(escaped)
+        if len(prefix) + len(name) + 1 + 1 - startcol_after_break + columns <= width:
+            return [f'{prefix}{name} "{escaped}"']
     first_line = True
     s = 0
     n = len(value)
