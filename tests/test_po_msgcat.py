@@ -187,3 +187,48 @@ def test_weblate_and_poedit_headers_survive_an_update(project, run_cli):
     code, out = run_cli("i18n", "update")
     assert code == 0, out
     assert fr.read_bytes() == saved
+
+
+def _libunistring():
+    import ctypes
+    import ctypes.util
+
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("unistring") or "libunistring.so.2")
+    except OSError:
+        return None
+
+
+def test_break_points_and_widths_are_libunistrings():
+    """The tables and the UAX #14 loop give what the library gettext links against gives."""
+    import ctypes
+    import random
+
+    from aistack_bank.i18n.gnuwrap import POSSIBLE, possible_linebreaks, uc_width
+
+    lib = _libunistring()
+    if lib is None:
+        pytest.skip("libunistring is not installed")
+    breaks = lib.u8_possible_linebreaks
+    breaks.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p]
+    width = lib.uc_width
+    width.argtypes = [ctypes.c_uint32, ctypes.c_char_p]
+    width.restype = ctypes.c_int
+
+    def theirs(text: str) -> list[int]:
+        raw = text.encode()
+        out = ctypes.create_string_buffer(len(raw))
+        breaks(raw, len(raw), b"UTF-8", out)
+        offsets = [len(text[:i].encode()) for i in range(len(text))]
+        return [i for i, at in enumerate(offsets) if out.raw[at] == 2]  # UC_BREAK_POSSIBLE
+
+    rng = random.Random(14)
+    scalars = [c for c in range(0x20, 0x32000) if not 0xD800 <= c < 0xE000]
+    pool = WORDS + ["".join(chr(rng.choice(scalars)) for _ in range(3)) for _ in range(500)]
+    for _ in range(2000):
+        text = "".join(rng.choice(pool) + rng.choice(SEPARATORS + ["\u3000", ". ", "/"]) for _ in range(rng.randint(1, 8)))
+        ours = [i for i, p in enumerate(possible_linebreaks(text)) if p == POSSIBLE]
+        assert ours == theirs(text), repr(text)
+    for uc in range(0, 0x110000, 7):
+        if not 0xD800 <= uc < 0xE000:
+            assert uc_width(chr(uc)) == width(uc, b"UTF-8"), hex(uc)

@@ -7,10 +7,13 @@ one layout of a PO string: escape it, find the UAX #14 break opportunities of th
 piece would run past the page width, counting each character with ``uc_width`` (combining marks,
 ZWNJ and zero-width spaces count 0, East Asian wide characters 2). The tables in
 ``unicode_tables.py`` are read from the libunistring that gettext uses, so every break point and
-column matches the C code byte for byte. Third-party segmenters were measured and rejected:
-``uniseg`` follows a newer Unicode and the plain UAX #14 rules (it breaks after ``/`` and
-before a closing quote where libunistring does not), ``wcwidth`` counts some format characters
-(U+00AD, U+2028) differently from ``uc_width``.
+column matches the C code. Measured on this project's test alphabet (tests/test_po_msgcat.py):
+the port gives libunistring 1.0's own break points on 40 000 random mixed-script strings, and
+msgcat's output on thousands of random catalogs and on 240 real ones. Third-party libraries were
+measured and not used: ``uniseg`` 0.10.1 (plain UAX #14 of Unicode 16) disagrees with
+libunistring on 2 679 of 3 000 random strings (for example libunistring may break after the
+``.`` of ``e.g.`` and between Hangul syllables, uniseg does not), and ``wcwidth`` 0.7.0 differs
+from ``uc_width`` on 682 assigned code points (U+00AD, the Arabic number signs U+0600-U+0605...).
 """
 
 from __future__ import annotations
