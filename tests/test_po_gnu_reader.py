@@ -57,6 +57,8 @@ CASES = {
     "missing msgstr": (HEADER + '\nmsgid "a"\n', False),
     "unterminated string": (HEADER + '\nmsgid "a\nmsgstr "b"\n', False),
     "invalid escape": (HEADER + '\nmsgid "a\\qb"\nmsgstr "b"\n', False),
+    "question-mark escape": (HEADER + '\nmsgid "a\\?"\nmsgstr "b"\n', False),
+    "control characters and hex escapes": (HEADER + '\nmsgid "a\\001b\\x02c\\td"\nmsgstr ""\n', True),
     "msgctxt without msgid": (HEADER + '\nmsgctxt "a"\nmsgstr "b"\n', False),
     "unknown keyword": (HEADER + '\nmsgid "a"\nmsgtr "b"\n', False),
     "conflict marker": (HEADER + "\n<<<<<<< HEAD\n" + ONE + "=======\n" + ONE + ">>>>>>> theirs\n", False),

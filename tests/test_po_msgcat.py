@@ -232,3 +232,34 @@ def test_break_points_and_widths_are_libunistrings():
     for uc in range(0, 0x110000, 7):
         if not 0xD800 <= uc < 0xE000:
             assert uc_width(chr(uc)) == width(uc, b"UTF-8"), hex(uc)
+
+
+def _entries(*entries: polib.POEntry) -> polib.POFile:
+    po = _one("x", "y")
+    for entry in entries:
+        po.append(entry)
+    return po
+
+
+# Differences from msgcat that random catalogs found, each now a fixed case.
+REGRESSIONS = {
+    "header only": _one("x").__class__(wrapwidth=79),
+    "fuzzy flag on an untranslated entry": _entries(polib.POEntry(msgid="a", msgstr="", flags=["fuzzy"])),
+    "a reference given twice": _entries(polib.POEntry(msgid="a", msgstr="b", occurrences=[("bank/topic.yaml", "1")] * 2)),
+    "contradictory format flags": _entries(polib.POEntry(msgid="a", msgstr="b", flags=["c-format", "no-c-format", "fuzzy"])),
+    "obsolete entry without a translation": _entries(polib.POEntry(msgid="a", msgstr="", obsolete=True)),
+    "obsolete entry with references, flags and a previous msgid": _entries(polib.POEntry(
+        msgid="a", msgstr="b", obsolete=True, occurrences=[("f.c", "1")], flags=["c-format", "fuzzy"], previous_msgid="c", tcomment="t", comment="e")),
+    "escaped quote after a space at the margin": _one('tab\there "quoted" back\\slash ' * 5),
+    "directive with a space flag at the margin": _entries(polib.POEntry(
+        msgid="averyveryverylongwordwithoutanybreakopportunityatallthatrunspastthemargin\t10% the ", msgstr="", flags=["c-format"])),
+}
+REGRESSIONS["header only"].metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+
+
+@pytest.mark.parametrize("name", sorted(REGRESSIONS))
+def test_writer_regressions_match_msgcat(name, tmp_path):
+    ours = render_catalog(REGRESSIONS[name])
+    path = tmp_path / "x.po"
+    path.write_bytes(ours)
+    assert _msgcat(path).decode() == ours.decode()

@@ -195,7 +195,7 @@ import re
 # line is never broken inside one. Other format languages are not parsed here.
 FORMAT_DIRECTIVES = {
     "c-format": re.compile(r"%(?:[0-9]+\$)?[-+ #0'I]*(?:\*(?:[0-9]+\$)?|[0-9]+)?(?:\.(?:\*(?:[0-9]+\$)?|[0-9]*))?"
-                           r"(?:hh|h|ll|l|L|q|j|z|Z|t)?[diouxXeEfFgGaAcCsSpnm%]"),
+                           r"[hlLqjzZt]*[diouxXeEfFgGaAcCsSpnm%]"),
     "python-format": re.compile(r"%(?:\([^)]*\))?[-+ #0]*(?:\*|[0-9]+)?(?:\.(?:\*|[0-9]+))?[hlL]?[diouxXeEfFgGcrsa%]"),
 }
 

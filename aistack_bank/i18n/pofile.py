@@ -16,9 +16,9 @@ from ..errors import Diagnostic, Location, error
 
 _KEYWORD = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr\[[0-9]+\]|msgstr)[ \t]+(.*)$")
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(?: |$)")
-_GOOD_STRING = re.compile(r'"((?:[^"\\]|\\(?:[\\"ntrabfv?]|[0-7]{1,3}|x[0-9A-Fa-f]+))*)"\s*')
-_ESCAPE = re.compile(r'\\(?:[\\"ntrabfv?]|[0-7]{1,3}|x[0-9A-Fa-f]+)')
-_SIMPLE = {"\\\\": "\\", '\\"': '"', "\\n": "\n", "\\t": "\t", "\\r": "\r", "\\a": "\a", "\\b": "\b", "\\f": "\f", "\\v": "\v", "\\?": "?"}
+_GOOD_STRING = re.compile(r'"((?:[^"\\]|\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+))*)"\s*')
+_ESCAPE = re.compile(r'\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)')
+_SIMPLE = {"\\\\": "\\", '\\"': '"', "\\n": "\n", "\\t": "\t", "\\r": "\r", "\\a": "\a", "\\b": "\b", "\\f": "\f", "\\v": "\v"}  # GNU refuses C's \\?
 
 
 def _unescape_match(m: re.Match) -> str:
