@@ -19,7 +19,9 @@ from ``uc_width`` on 682 assigned code points (U+00AD, the Arabic number signs U
 
 Known differences from msgcat: flags GNU does not know are kept (GNU drops them); a line is kept
 whole inside C and Python format directives only (GNU parses some twenty format languages, and
-stops at an invalid directive).
+stops at an invalid directive); in a ``python-brace-format`` string that has a ``{name}``
+directive, msgcat 0.21 sometimes does not break before a word longer than the line, where this
+port does.
 """
 
 from __future__ import annotations
@@ -201,11 +203,26 @@ FORMAT_DIRECTIVES = {
 
 
 def directive_spans(value: str, flags) -> list[tuple[int, int]]:
-    """(start, end) of each format directive in ``value`` for the first format flag set."""
+    """(start, end) of each format directive in ``value`` for the first format flag set; none
+    when the string is not a valid format string (GNU then protects nothing)."""
     for flag in flags or ():
         pattern = FORMAT_DIRECTIVES.get(flag)
-        if pattern is not None:
-            return [m.span() for m in pattern.finditer(value)]
+        if pattern is None:
+            continue
+        spans, kinds = [], set()
+        at = value.find("%")
+        while at >= 0:
+            m = pattern.match(value, at)
+            if m is None:
+                return []
+            spans.append(m.span())
+            if not m.group().endswith("%"):
+                if flag == "c-format":
+                    kinds.add("$" in m.group())
+                else:
+                    kinds.add(m.group().startswith("%("))
+            at = value.find("%", m.end())
+        return [] if len(kinds) > 1 else spans  # numbered with unnumbered, named with unnamed
     return []
 
 
