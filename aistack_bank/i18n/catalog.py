@@ -1,8 +1,9 @@
-"""Reading and writing `.po`/`.pot` files: a strict syntax check with line numbers, then polib.
+"""Reading and writing `.po`/`.pot` files.
 
-polib accepts broken escapes, a missing ``msgstr`` and unterminated strings without a word, so
-:func:`read_catalog` first checks the PO grammar line by line and reports the exact line and
-column of anything wrong; only a file that passes is handed to polib.
+:func:`read_catalog` reads with the strict one-pass reader of ``pofile`` (every grammar error
+located by line and column), then checks what GNU msgfmt checks (duplicates, plural counts) and
+the project's own conventions (header fields, one msgctxt per field). :func:`render_catalog`
+writes a catalog byte for byte as GNU msgcat does (layout of strings in ``gnuwrap``).
 """
 
 from __future__ import annotations
