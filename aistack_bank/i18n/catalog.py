@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, Location, error
+from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
 
 WRAP_WIDTH = 79
 """Line width of written catalogs: GNU gettext's default, so msgcat, Poedit and Weblate agree."""
@@ -19,15 +20,8 @@ WRAP_WIDTH = 79
 MAX_CATALOG_BYTES = 256 << 20
 """Largest catalog accepted: a 50 000-question bank has catalogs of about 150 MB."""
 
-PLURAL_FORMS = {
-    "fr": "nplurals=2; plural=(n > 1);",
-    "nl": "nplurals=2; plural=(n != 1);",
-    "de": "nplurals=2; plural=(n != 1);",
-    "es": "nplurals=2; plural=(n != 1);",
-    "it": "nplurals=2; plural=(n != 1);",
-    "en": "nplurals=2; plural=(n != 1);",
-}
-LANGUAGE_NAMES = {"en": "English", "fr": "French", "nl": "Dutch", "de": "German", "es": "Spanish", "it": "Italian"}
+PLURAL_FORMS = {code: lang.plural_forms for code, lang in LANGUAGES.items()}
+LANGUAGE_NAMES = {code: lang.name for code, lang in LANGUAGES.items()}
 
 _PLURAL_SYNTAX = re.compile(r"^\s*nplurals\s*=\s*[1-9][0-9]*\s*;\s*plural\s*=\s*[-+*/%!<>=&|?:()n0-9 \t]+;?\s*$")
 
@@ -116,15 +110,15 @@ def check_header(catalog: Catalog) -> list[Diagnostic]:
     if not catalog.language:
         return diags
     lang = meta.get("Language", "")
-    if lang.replace("-", "_").split("_")[0].lower() != catalog.language.lower():
+    if lang.replace("-", "_").split("_")[0].lower() != catalog.language.replace("-", "_").split("_")[0].lower():
         diags.append(error("E505", f"header Language is {lang!r} but the file is {catalog.path.name}; set Language: {catalog.language}", where))
     plural = meta.get("Plural-Forms", "")
-    expected = PLURAL_FORMS.get(catalog.language)
+    expected = plural_forms(catalog.language)
     if not plural:
-        diags.append(error("E505", f"header Plural-Forms is missing; for {catalog.language} use: {expected or 'nplurals=2; plural=(n != 1);'}", where))
+        diags.append(error("E505", f"header Plural-Forms is missing; for {catalog.language} use: {expected or TWO_FORMS}", where))
     elif not _PLURAL_SYNTAX.match(plural):
-        diags.append(error("E505", f"header Plural-Forms {plural!r} is not valid; expected e.g. {expected or 'nplurals=2; plural=(n != 1);'}", where))
-    elif expected and plural.replace(" ", "") != expected.replace(" ", ""):
+        diags.append(error("E505", f"header Plural-Forms {plural!r} is not valid; expected e.g. {expected or TWO_FORMS}", where))
+    elif expected and plural.replace(" ", "") != expected.replace(" ", "") and not same_plural_rule(plural, expected):
         diags.append(error("E505", f"header Plural-Forms {plural!r} is wrong for {catalog.language}; use {expected!r}", where))
     return diags
 
@@ -282,7 +276,7 @@ def new_catalog(language: str, header_comment: str):
         "Content-Transfer-Encoding": "8bit",
     }
     if language:
-        po.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
+        po.metadata["Plural-Forms"] = plural_forms(language) or TWO_FORMS
     else:
         del po.metadata["Language"]
         del po.metadata["Language-Team"]

@@ -30,7 +30,8 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
     """A new polib catalog: ``catalog`` (or a fresh one) brought in step with ``template``."""
     import polib
 
-    from .catalog import PLURAL_FORMS, new_catalog
+    from .catalog import new_catalog
+    from .languages import TWO_FORMS, plural_forms
 
     stats = MergeStats()
     merged = new_catalog(language, header_comment)
@@ -40,7 +41,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
         for key, value in new_catalog(language, header_comment).metadata.items():
             merged.metadata.setdefault(key, value)
         if not merged.metadata.get("Plural-Forms"):
-            merged.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
+            merged.metadata["Plural-Forms"] = plural_forms(language) or TWO_FORMS
         merged.metadata_is_fuzzy = catalog.metadata_is_fuzzy
     active = {e.msgctxt: e for e in catalog if e.msgctxt is not None and not e.obsolete} if catalog is not None else {}
     obsolete = {e.msgctxt: e for e in catalog.obsolete_entries() if e.msgctxt is not None} if catalog is not None else {}
@@ -85,9 +86,9 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
 
 
 def catalog_header(language: str) -> str:
-    from .catalog import LANGUAGE_NAMES
+    from .languages import english_name
 
-    name = LANGUAGE_NAMES.get(language, language)
+    name = english_name(language)
     return (
         f"{name} translation of the aistack question bank.\n"
         "Keep numbers, units and formulas exactly as in the English: `bank validate` compares them."
