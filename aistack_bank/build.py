@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .errors import Diagnostic, DiagnosticsError, Severity
+from .errors import Diagnostic, DiagnosticsError, Location, Severity, warning
 from .model import Bank
 from .options import ExportOptions
 
@@ -42,8 +42,11 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
     return sorted(set(wanted), key=lambda lang: (lang != "en", lang))
 
 
-def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False) -> tuple[dict[str, Bank], list[Diagnostic]]:
-    """The bank in each language, refusing (DiagnosticsError) when the bank or a language has errors."""
+def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False) -> tuple[dict[str, Bank], list[Diagnostic]]:
+    """The bank in each language, refusing (DiagnosticsError) when the bank or a language has errors.
+
+    With ``skip_unstarted`` (`bank build`), a language of which nothing is translated yet (a
+    catalog just created) is left out with a warning instead of refusing the whole build."""
     from .i18n.catalog import read_catalog
     from .i18n.localize import localize
     from .validate import validate_bank
@@ -64,6 +67,9 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
         catalog = read_catalog(translations / f"{lang}.po")
         if catalog.diagnostics:
             problems += catalog.diagnostics
+            continue
+        if skip_unstarted and not allow_fallback and not catalog.po.translated_entries():
+            notes.append(warning("W552", f"nothing in {lang} is translated yet; {lang} is left out of the exports until its translation starts", Location.of(catalog.path)))
             continue
         localized, diags = localize(source, english, catalog, allow_fallback=allow_fallback)
         problems += [d for d in diags if d.severity is Severity.ERROR]
@@ -97,6 +103,32 @@ def load_ui_texts(translations: Path | None, languages: list[str]) -> tuple[dict
             continue
         texts[lang] = {e.msgctxt: e.msgstr for e in catalog.po.translated_entries() if e.msgctxt}
     return texts, problems
+
+
+def ui_fallback_notes(translations: Path | None, languages: list[str]) -> list[Diagnostic]:
+    """A warning for each language whose practice-site interface is not (fully) translated.
+
+    Such strings are shown in English: an interface catalog that is missing, or not yet
+    translated, never blocks a build."""
+    from .exporters.html_site import UI_STRINGS
+    from .i18n.catalog import read_catalog
+
+    notes = []
+    for lang in languages:
+        if lang == "en":
+            continue
+        path = translations / UI_CATALOGS / f"{lang}.po" if translations is not None else Path(UI_CATALOGS) / f"{lang}.po"
+        if not path.exists():
+            notes.append(warning("W551", f"no interface catalog for {lang}; the practice site's buttons and messages are shown in English (run `bank i18n update`)", Location.of(path)))
+            continue
+        catalog = read_catalog(path)
+        if catalog.po is None:
+            continue  # its errors are reported by load_ui_texts
+        done = {e.msgctxt for e in catalog.po.translated_entries() if e.msgctxt in UI_STRINGS and e.msgid == UI_STRINGS[e.msgctxt]}
+        missing = len(UI_STRINGS) - len(done)
+        if missing:
+            notes.append(warning("W551", f"{missing} of {len(UI_STRINGS)} interface strings of the practice site are not translated into {lang}; they are shown in English", Location.of(path)))
+    return notes
 
 
 def with_ui(options: ExportOptions, formats: list[str], translations: Path | None, languages: list[str]) -> ExportOptions:
@@ -175,6 +207,8 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     langs = resolve_languages(languages, translations)
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs))
+    if format_name == "html" and not options.ui:
+        notes += ui_fallback_notes(translations, list(banks))
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes
 
 
@@ -183,7 +217,10 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     from .exporters import EXPORTERS, FOLDERS
 
     langs = available_languages(translations)
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
+    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True)
+    langs = list(banks)
+    if "html" in EXPORTERS and not options.ui:
+        notes += ui_fallback_notes(translations, langs)
     options = with_ui(options, list(EXPORTERS), translations, langs)
     outputs: list[OutputFile] = []
     for name in EXPORTERS:  # one format at a time: only one format's files are held in memory

@@ -26,6 +26,21 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+def _show_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"bank (aistack-bank) {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_show_version)] = False,
+) -> None:
+    """Author, check, translate and export a question bank."""
+
+
 BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (topic.yaml and questions/).")]
 TranslationsOption = Annotated[Path, typer.Option("--translations", help="The folder of the .pot template and .po catalogs.")]
 
@@ -294,6 +309,31 @@ def new(
     except BankError as exc:
         _fail(str(exc))
     typer.echo(path.as_posix())
+
+
+@app.command()
+def init(
+    folder: Annotated[Path, typer.Argument(help="The folder of the new bank (created if missing).")],
+    languages: Annotated[Optional[str], typer.Option("--languages", help="Target languages, comma-separated: fr,nl,de.")] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="The topic title (default: from the folder name).")] = None,
+    category: Annotated[Optional[str], typer.Option("--category", help="The category (default: the title).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Add the bank to a folder that holds other files (none is overwritten).")] = False,
+) -> None:
+    """Start a new bank project: a topic with an example question, catalogs, schemas, CI.
+
+    `bank validate`, `bank build` and `bank i18n status` pass in it at once."""
+    from .scaffold import InitError, init_project
+
+    try:
+        report = init_project(folder, languages=languages, title=title, category=category, force=force)
+    except InitError as exc:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_USAGE)
+    _print_diagnostics(report.notes, OutputFormat.text)
+    for path in report.kept:
+        typer.echo(f"kept      {path.as_posix()} (already there; not overwritten)")
+    typer.echo(f"created a bank in {folder.as_posix()} ({len(report.written)} files), languages: {', '.join(['en', *report.languages])}")
+    typer.echo(f"next: cd {folder.as_posix()} && bank validate")
 
 
 @app.command()

@@ -106,6 +106,12 @@ CODES: dict[str, str] = {
     "E114": "merge-conflict marker left in the file",
     "W101": "byte-order mark at the start of the file (ignored)",
     "W102": "CRLF line endings (read as LF)",
+    # starting a project (`bank init`)
+    "E131": "the folder for a new bank is not empty (use --force to add to it)",
+    "E132": "not a language code (such as fr, pt_BR or zh_CN), or the source language",
+    "E133": "project title or category is empty, too long, or holds characters not allowed",
+    "E134": "the folder already holds a bank (bank/, translations/, schema/ or exports/)",
+    "W131": "no plural rule is known for the language; the two-form default was written",
     # fields
     "E201": "required field is missing",
     "E202": "unknown field",
@@ -147,6 +153,8 @@ CODES: dict[str, str] = {
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
     "W504": "catalog is out of date with the template (run `bank i18n update`)",
+    "W551": "practice-site interface strings are not translated; shown in English",
+    "W552": "no text of the language is translated yet; it is left out of `bank build`",
 }
 
 
