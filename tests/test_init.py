@@ -201,3 +201,17 @@ def test_the_packaged_interface_catalogs_match_this_projects(tmp_path):
         ours = {e.msgctxt: (e.msgid, e.msgstr) for e in polib.pofile(str(REPO / "translations" / "site" / f"{lang}.po")).translated_entries()}
         shipped = {e.msgctxt: (e.msgid, e.msgstr) for e in packaged_site_catalog(lang).translated_entries()}
         assert shipped == ours, f"copy translations/site/{lang}.po to aistack_bank/i18n/data/site/"
+
+
+def test_one_version_in_one_place(run_cli):
+    import re
+
+    from aistack_bank import __version__
+
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    project_table = pyproject.split("\n[project]\n", 1)[1].split("\n[", 1)[0]
+    assert not re.search(r"^version\s*=", project_table, re.M) and 'dynamic = ["version"]' in project_table
+    assert 'version = { attr = "aistack_bank.__version__" }' in pyproject
+    code, out = run_cli("--version")
+    assert code == 0 and out.strip() == f"bank (aistack-bank) {__version__}"
+    assert f"## [{__version__}]" in (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
