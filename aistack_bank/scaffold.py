@@ -2,8 +2,9 @@
 
 Everything is prepared in a hidden folder beside the target (the bank, its catalogs made by
 the same code as `bank i18n update`, the schemas, the exports of `bank build`), checked, and
-only then moved into place: a new or empty folder is replaced in one rename; with ``force``,
-files are added one by one, each atomically, and an existing file is never overwritten.
+only then moved into place: a new folder appears in one rename; into an existing folder (empty,
+or with ``force`` not empty) files are added one by one, each atomically, and an existing file
+is never overwritten.
 """
 
 from __future__ import annotations
@@ -219,11 +220,17 @@ def init_project(root: Path, *, languages: str | None = None, title: str | None 
         finally:
             os.chdir(cwd)
         staged = sorted(p for p in stage.rglob("*") if p.is_file())
-        if not root.exists() or not any(root.iterdir()):
+        moved = False
+        if not root.exists():
             os.chmod(stage, 0o755)
-            os.replace(stage, root)  # a new or empty folder: all files appear at once
+            try:
+                os.rename(stage, root.resolve())  # a new folder: all files appear at once
+                moved = True
+            except OSError:  # created meanwhile: add the files one by one, as into an existing folder
+                pass
+        if moved:
             report.written = [root / p.relative_to(stage) for p in staged]
-        else:
+        else:  # an existing folder (perhaps the working directory) is kept, never replaced
             for path in staged:
                 target = root / path.relative_to(stage)
                 (report.written if _no_clobber_copy(path, target) else report.kept).append(target)

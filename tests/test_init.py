@@ -215,3 +215,18 @@ def test_one_version_in_one_place(run_cli):
     code, out = run_cli("--version")
     assert code == 0 and out.strip() == f"bank (aistack-bank) {__version__}"
     assert f"## [{__version__}]" in (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_init_in_the_working_directory_keeps_that_directory(tmp_path, monkeypatch, run_cli):
+    here = tmp_path / "statistics"
+    here.mkdir()
+    inode = here.stat().st_ino
+    monkeypatch.chdir(here)
+    status, out = run_cli("init", ".", "--languages", "ja")
+    assert status == 0, out
+    assert here.stat().st_ino == inode and Path.cwd() == here  # the shell's folder stays the same folder
+    assert (here / "bank" / "topic.yaml").exists() and (here / "translations" / "ja.po").exists()
+    assert "nplurals=1; plural=0;" in (here / "translations" / "ja.po").read_text(encoding="utf-8")
+    status, out = run_cli("validate")
+    assert status == 0, out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["statistics"]
