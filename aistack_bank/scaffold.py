@@ -198,7 +198,7 @@ def init_project(root: Path, *, languages: str | None = None, title: str | None 
     if root.exists() and not root.is_dir():
         diags.append(error("E131", f"{root.as_posix()} exists and is not a folder", where))
     elif root.is_dir():
-        entries = sorted(p.name for p in root.iterdir())
+        entries = sorted(p.name for p in root.iterdir() if p.name != ".git")  # a fresh `git init` is empty
         owned = [name for name in OWNED if name in entries]
         if owned:
             diags.append(error("E134", f"{root.as_posix()} already has {', '.join(n + '/' for n in owned)}: `bank init` starts a new bank and never changes one", where))
@@ -216,9 +216,13 @@ def init_project(root: Path, *, languages: str | None = None, title: str | None 
         cwd = os.getcwd()
         os.chdir(stage)  # paths in the catalogs and notes are then the project's own
         try:
-            report.notes += _prepare(Path("."), title, category, codes)
+            notes = _prepare(Path("."), title, category, codes)
         finally:
             os.chdir(cwd)
+        for note in notes:  # shown from where the command ran: course/translations/de.po
+            loc = note.location
+            moved_to = Location.of(root / loc.path, loc.line, loc.column) if loc is not None else None
+            report.notes.append(Diagnostic(note.severity, note.code, note.message, moved_to))
         staged = sorted(p for p in stage.rglob("*") if p.is_file())
         moved = False
         if not root.exists():

@@ -23,6 +23,7 @@ def new_bank(tmp_path, monkeypatch, run_cli) -> Path:
     code, out = run_cli("init", "physics-101", "--languages", LANGS, "--title", "Physik für Einsteiger", "--category", "Science")
     assert code == 0, out
     assert "created a bank in physics-101" in out and "en, fr, nl, de, ar, pl" in out
+    assert "physics-101/translations/de.po: warning W552:" in out
     root = tmp_path / "physics-101"
     monkeypatch.chdir(root)
     return root
@@ -176,12 +177,13 @@ def test_force_adds_a_bank_and_never_overwrites(tmp_path, monkeypatch, run_cli):
 
 def test_an_empty_folder_and_the_default_title(tmp_path, monkeypatch, run_cli):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "intro-to-ml").mkdir()
+    (tmp_path / "intro-to-ml" / ".git").mkdir(parents=True)  # as `git init` leaves it
     status, out = run_cli("init", "intro-to-ml")
     assert status == 0, out
     topic = yaml.safe_load((tmp_path / "intro-to-ml" / "bank" / "topic.yaml").read_text(encoding="utf-8"))
     assert topic["title"] == topic["category"] == "Intro to ml"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["intro-to-ml"]
+    assert os.listdir(tmp_path / "intro-to-ml" / ".git") == []
 
 
 def test_an_unknown_but_well_formed_language_gets_the_default_rule_with_a_warning(tmp_path, monkeypatch, run_cli):
