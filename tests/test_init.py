@@ -232,3 +232,16 @@ def test_init_in_the_working_directory_keeps_that_directory(tmp_path, monkeypatc
     status, out = run_cli("validate")
     assert status == 0, out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["statistics"]
+
+
+def test_gnu_msgfmt_accepts_every_catalog_of_a_new_bank(new_bank):
+    import shutil
+    import subprocess
+
+    msgfmt = shutil.which("msgfmt")
+    assert msgfmt, "GNU gettext's msgfmt is required for this test (Debian package gettext)"
+    catalogs = sorted((new_bank / "translations").rglob("*.po"))
+    assert len(catalogs) == 10
+    for path in catalogs:
+        result = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+        assert result.returncode == 0, (path, result.stderr)
