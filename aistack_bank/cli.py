@@ -423,9 +423,12 @@ def i18n_update(
     """Refresh the template and merge it into every catalog (changed English turns fuzzy)."""
     from .i18n.update import update_catalogs
 
+    from .i18n.languages import check_code
+
     for code in lang or []:
-        if not code.replace("_", "").isalpha() or not 2 <= len(code) <= 8:
-            _fail(f"--lang {code!r} is not a language code such as fr or pt_BR", EXIT_USAGE)
+        problem = check_code(code)
+        if problem:
+            _fail(f"--lang: {problem}", EXIT_USAGE)
     results, diagnostics = update_catalogs(bank, translations, languages=lang, check=check_only)
     _exit_on_errors(diagnostics)
     stale = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,21 @@ def test_language_codes():
     assert check_code("french") is not None and check_code("") is not None
     assert is_rtl("ar") and is_rtl("he") and is_rtl("fa") and not is_rtl("pl")
 
+
+
+def test_starting_a_language_with_several_plural_forms(project, run_cli):
+    code, out = run_cli("i18n", "update", "--lang", "pl", "--lang", "ar")
+    assert code == 0, out
+    from aistack_bank.i18n.catalog import read_catalog as read
+
+    for lang, forms in (("pl", 3), ("ar", 6)):
+        for path in (project / "translations" / f"{lang}.po", project / "translations" / "site" / f"{lang}.po"):
+            catalog = read(path)
+            assert catalog.diagnostics == [] and catalog.po.metadata["Plural-Forms"].startswith(f"nplurals={forms};")
+    code, out = run_cli("i18n", "update", "--lang", "pt-BR")
+    assert code == 2 and "did you mean pt_BR?" in out
+    assert not (project / "translations" / "pt-BR.po").exists()
+    shutil.copytree(Path(__file__).resolve().parents[1] / "exports", project / "exports")
+    code, out = run_cli("build", "--check")
+    assert code == 0, out  # the new languages hold nothing yet: left out, with a warning
+    assert "translations/pl.po: warning W552:" in out and "translations/ar.po: warning W552:" in out
