@@ -18,6 +18,13 @@ QTI_SCHEMAS = REPO / "tests" / "data" / "schemas" / "qti"
 os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--accept-golden", action="store_true", default=False,
+        help="Rewrite tests/golden/exports/ from the current exporters instead of comparing (see tests/README.md).",
+    )
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     """A scratch copy of bank/ and translations/, with the working directory set to it."""
