@@ -100,3 +100,11 @@ def test_load_localized_refuses_it_too(project):
     with pytest.raises(DiagnosticsError) as info:
         load_localized(project / "bank", project / "translations", available_languages(project / "translations"))
     assert "E510" in {d.code for d in info.value.diagnostics}
+
+
+def test_a_blank_interface_string_of_the_practice_site_is_refused(project):
+    catalog = project / "translations" / "site" / "fr.po"
+    key = next(e.msgctxt for e in polib.pofile(str(catalog)) if e.msgstr)
+    line = blank_out(catalog, key)
+    report = validate_bank(project / "bank", translations=project / "translations")
+    assert ("E510", f"translations/site/fr.po:{line}:1") in [(d.code, str(d.location)) for d in report.errors]
