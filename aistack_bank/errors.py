@@ -149,6 +149,8 @@ CODES: dict[str, str] = {
     "E507": "formula tokens differ between the English text and its translation",
     "E508": "translation was made for another English text (catalog not updated)",
     "E509": "translation is missing where a localized export needs it",
+    "E510": "translation is empty or only whitespace",
+    "E511": "translation breaks a rule of its field (the rules of the English text)",
     "W501": "translation is missing",
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",

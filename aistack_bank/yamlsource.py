@@ -131,7 +131,9 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
         lone_cr = text.count("\r") - crlf
         lf_only = text.count("\n") - crlf
         if lone_cr or (crlf and lf_only):
-            first = next(i for i, ln in enumerate(text.split("\n"), 1) if ln.endswith("\r") != text.split("\n")[0].endswith("\r") or "\r" in ln[:-1])
+            lone = re.search(r"\r(?!\n)", text)  # a lone CR at the very end is on no "\n"-split line's inside
+            first = next((i for i, ln in enumerate(text.split("\n"), 1) if ln.endswith("\r") != text.split("\n")[0].endswith("\r") or "\r" in ln[:-1]),
+                         text.count("\n", 0, lone.start()) + 1 if lone else 1)
             return None, diags + [error("E111", f"mixed line endings: {crlf} CRLF and {lf_only} LF line ends (and {lone_cr} lone CR); use LF throughout", Location.of(path, first, 1))]
         text = text.replace("\r\n", "\n")
         diags.append(warning("W102", "CRLF line endings are read as LF; save the file with LF line endings", Location.of(path, 1, 1)))

@@ -70,8 +70,8 @@ def test_the_site_has_an_index_and_one_page_per_language(tree):
     assert all(isinstance(data, bytes) for data in tree.values())
 
 
-def test_rendering_twice_gives_the_same_bytes(banks, tree):
-    assert export(banks, ExportOptions()) == tree
+def test_the_order_of_languages_does_not_change_the_bytes(banks, tree):
+    # a render in a fresh interpreter (another hash seed and time zone) is compared in test_exporters
     assert export(dict(reversed(list(banks.items()))), ExportOptions()) == tree
 
 
@@ -252,10 +252,10 @@ def test_the_english_page_uses_the_agreed_wording(tree, banks):
         "Practice 10 questions", "Random questions from this topic · about 5 minutes",
         "Practice this topic", "All questions in this topic, in random order",
         "Due for review", "what you got wrong comes back soon, what you know comes back later",
-        "Last-answer accuracy", "All-time accuracy", "0 / 50", "Questions answered", "Progress by tag",
+        "Last-answer accuracy", "All-time accuracy", f"0 / {len(banks['en'].questions)}", "Questions answered", "Progress by tag",
         "Export my answers",
         "AI Hardware & Software Stack: key points",
-        "All AI Hardware & Software Stack questions (50)",
+        f"All AI Hardware & Software Stack questions ({len(banks['en'].questions)})",
         "Other topics in Computer systems", "This bank has no other topics yet.",
         topic.summary, *topic.key_points,
     ]:
@@ -290,7 +290,7 @@ def test_translations_come_from_options_ui(banks):
     fr, nl, en = (parse(tree[PAGE[lang]]) for lang in ("fr", "nl", "en"))
     assert fr.xpath('string(//button[@id="practice-10"]/span[@class="mode-title"])') == "S'entraîner sur 10 questions"
     assert fr.xpath('string(//h2[@id="key-points-heading"])') == f"Pile matérielle et logicielle de l'IA{nbsp}: points clés"
-    assert fr.xpath('string(//h2[@id="questions-heading"])') == "Toutes les questions sur Pile matérielle et logicielle de l'IA (50)"
+    assert fr.xpath('string(//h2[@id="questions-heading"])') == f"Toutes les questions sur Pile matérielle et logicielle de l'IA ({len(banks['fr'].questions)})"
     assert fr.xpath('string(//h2[@id="other-heading"])') == "Autres thèmes de Systèmes informatiques"
     data = bank_data(tree[PAGE["fr"]])["ui"]
     assert data["site.quiz.next"] == "Question suivante"

@@ -17,6 +17,7 @@ from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
 from .catalog import Catalog, read_catalog
 from .fields import TextField, bank_fields
+from .localize import field_rule_error
 from .status import entry_state
 from .update import catalog_paths
 
@@ -53,6 +54,26 @@ class _LazyLocation:
 
 def _where(where) -> Location:
     return where.get() if isinstance(where, _LazyLocation) else where
+
+
+def text_rule_problem(text: str) -> tuple[str, str] | None:
+    """(pydantic error type, message) when ``text`` breaks the model's rules for a text field."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from ..model import Text
+
+    global _TEXT_ADAPTER
+    if _TEXT_ADAPTER is None:
+        _TEXT_ADAPTER = TypeAdapter(Text)
+    try:
+        _TEXT_ADAPTER.validate_python(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return first["type"], first["msg"]
+    return None
+
+
+_TEXT_ADAPTER = None
 
 
 def parity_diagnostics(field: TextField, translation: str, language: str, where: Location) -> list[Diagnostic]:
@@ -106,6 +127,10 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
         if "fuzzy" in entry.flags:
             kind = "a key-bearing field (stem or option): it is not exported until reviewed" if f.key_bearing else "not exported until reviewed"
             diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", _where(where)))
+            continue
+        rule = text_rule_problem(entry.msgstr)
+        if rule is not None:
+            diags.append(field_rule_error(f.key, *rule, _where(where)))
             continue
         diags += parity_diagnostics(f, entry.msgstr, lang, where)
     if bank_checks:
