@@ -20,8 +20,8 @@ def html_text(text_raw: str) -> str:
 
 
 def html_paragraph(text_raw: str) -> str:
-    """Plain text as one HTML paragraph (lines kept as ``<br>``)."""
-    return "<p>" + "<br>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
+    """Plain text as one HTML paragraph, lines kept as ``<br/>`` (well-formed in XML and in HTML)."""
+    return "<p>" + "<br/>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
 
 
 def cdata(html: str) -> str:
