@@ -127,7 +127,7 @@ def test_qti_packages_validate_against_the_official_schemas(version, banks, tree
             correct = doc.find(".//{*}correctResponse/{*}value") if version == "qti21" else doc.find(".//{*}qti-correct-response/{*}qti-value")
             if correct is not None:
                 keys[doc.get("identifier")] = correct.text
-        assert keys == {q.id: f"choice_{q.correct}" for q in bank.questions}
+        assert keys == {f"{q.id}-{lang}": f"choice-{q.correct}" for q in bank.questions}
 
 
 # --- GIFT -------------------------------------------------------------------------------
