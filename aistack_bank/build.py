@@ -175,7 +175,9 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     langs = resolve_languages(languages, translations)
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs))
-    return write_outputs(trees, {format_name: out}, banks, progress=progress), notes
+    from .settings import option_notes
+
+    return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
 def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
@@ -185,6 +187,9 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     langs = available_languages(translations)
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
     options = with_ui(options, list(EXPORTERS), translations, langs)
+    from .settings import option_notes
+
+    notes = notes + option_notes(options, list(EXPORTERS))
     outputs: list[OutputFile] = []
     for name in EXPORTERS:  # one format at a time: only one format's files are held in memory
         trees = render([name], banks, options)

@@ -239,6 +239,27 @@ def _run_export(work, quiet: bool, check: bool = False) -> None:
         typer.echo(f"{sum(o.changed for o in outputs)} file(s) written, {sum(not o.changed for o in outputs)} unchanged")
 
 
+ShuffleOption = Annotated[Optional[bool], typer.Option("--shuffle/--no-shuffle", help="Ask the LMS to shuffle the options (default: bank.toml, else shuffle).", show_default=False)]
+NumberingOption = Annotated[Optional[str], typer.Option("--answer-numbering", help="abc, ABCD, 123, iii, IIII or none (Moodle XML, QTI 3.0).", show_default=False)]
+MultilangOption = Annotated[Optional[str], typer.Option("--multilang", help="span (Moodle's core filter) or mlang (filter_multilang2).", show_default=False)]
+PenaltyOption = Annotated[Optional[float], typer.Option("--penalty", help="Moodle's penalty per wrong try: 1, 0.5, 0.3333333, 0.25, 0.2, 0.1 or 0.", show_default=False)]
+SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file; its [export] table sets the defaults of these flags.")]
+
+
+def _export_options(settings: Path, **flags):
+    """Export options from bank.toml and the flags; a bad value is a usage error."""
+    from .errors import BankError
+    from .settings import resolve_options
+
+    try:
+        return resolve_options(settings, **flags)
+    except BankError as exc:
+        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
+        _fail("invalid export settings; nothing was exported", EXIT_USAGE)
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
 FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
@@ -252,11 +273,17 @@ def export_cmd(
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
     quiet: QuietOption = False,
+    shuffle: ShuffleOption = None,
+    answer_numbering: NumberingOption = None,
+    multilang: MultilangOption = None,
+    penalty: PenaltyOption = None,
+    settings: SettingsOption = Path("bank.toml"),
 ) -> None:
     """Export the bank in one format."""
     from .build import export
 
-    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, progress=progress), quiet)
+    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
+    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
 
 
 @app.command()
@@ -267,11 +294,17 @@ def build(
     allow_fallback: FallbackOption = False,
     check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any committed export is stale.")] = False,
     quiet: QuietOption = False,
+    shuffle: ShuffleOption = None,
+    answer_numbering: NumberingOption = None,
+    multilang: MultilangOption = None,
+    penalty: PenaltyOption = None,
+    settings: SettingsOption = Path("bank.toml"),
 ) -> None:
     """Validate, then write every format and language to exports/."""
     from .build import build as run_build
 
-    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, progress=progress), quiet, check_only)
+    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
+    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, options=options, progress=progress), quiet, check_only)
 
 
 @app.command()

@@ -199,6 +199,9 @@ CODES.update({
     "E602": "export failed",
     "E701": "import file cannot be read",
     "E702": "import file is not in the stated format, or is unsafe",
+    # LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
+    "E801": "export settings (bank.toml [export] or a flag) are invalid",
+    "W801": "an export option cannot be carried by this format; the LMS applies its own default",
 })
 
 
