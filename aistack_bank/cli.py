@@ -307,6 +307,45 @@ def build(
     _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, options=options, progress=progress), quiet, check_only)
 
 
+class LintTarget(str, enum.Enum):
+    moodle = "moodle"
+    gift = "gift"
+    canvas = "canvas"
+    qti = "qti"
+
+
+@app.command()
+def lint(
+    target: Annotated[Optional[list[LintTarget]], typer.Option("--target", help="moodle, gift, canvas or qti (repeatable; default: all).", show_default=False)] = None,
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    settings: SettingsOption = Path("bank.toml"),
+) -> None:
+    """What each LMS would change or lose on import, before upload.
+
+    Renders the exports as `bank build` would and reads them back as Moodle, Canvas and a QTI
+    test player do; each finding is a located warning (docs/lms-notes.md)."""
+    from .errors import BankError, DiagnosticsError
+    from .lms.lint import TARGETS
+    from .lms.lint import lint as run_lint
+
+    targets = [t.value for t in target] if target else list(TARGETS)
+    options = _export_options(settings)
+    try:
+        found = run_lint(bank, translations, targets, options)
+    except DiagnosticsError as exc:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        _fail(exc.message)
+    except BankError as exc:
+        _fail(str(exc))
+    line = f"{len(found)} warning(s) for {', '.join(targets)}"
+    _print_diagnostics(found, fmt, {"warnings": len(found), "targets": targets}, line)
+    if strict and found:
+        raise typer.Exit(EXIT_ERRORS)
+
+
 @app.command()
 def new(
     slug: Annotated[str, typer.Option("--slug", help="Short name for the file: lowercase words joined by hyphens.")],
