@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from aistack_bank.build import available_languages, load_localized, render
-from aistack_bank.exporters import EXPORTERS, get_exporter
+from aistack_bank.exporters import get_exporter
 from aistack_bank.exporters._shared import html_paragraph
 from aistack_bank.lms import models
 from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
