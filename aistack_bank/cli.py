@@ -243,7 +243,7 @@ ShuffleOption = Annotated[Optional[bool], typer.Option("--shuffle/--no-shuffle",
 NumberingOption = Annotated[Optional[str], typer.Option("--answer-numbering", help="abc, ABCD, 123, iii, IIII or none (Moodle XML, QTI 3.0).", show_default=False)]
 MultilangOption = Annotated[Optional[str], typer.Option("--multilang", help="span (Moodle's core filter) or mlang (filter_multilang2).", show_default=False)]
 PenaltyOption = Annotated[Optional[float], typer.Option("--penalty", help="Moodle's penalty per wrong try: 1, 0.5, 0.3333333, 0.25, 0.2, 0.1 or 0.", show_default=False)]
-SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file; its [export] table sets the defaults of these flags.")]
+SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file: its [export] table sets shuffle, answer_numbering, multilang and penalty (flags win).")]
 
 
 def _export_options(settings: Path, **flags):
