@@ -396,7 +396,7 @@ def qti_outcomes(item: Element, response: str | None) -> dict[str, object]:
         default = next(iter(descendants(declaration, "value")), None) or next(iter(descendants(declaration, "qti-value")), None)
         card = declaration.get("cardinality")
         outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and declaration.get("baseType", declaration.get("base-type")) == "float" else (set() if card == "multiple" else None)
-    correct = [v.text for v in item.iter() if local(v.tag) in ("value", "qti-value") and local(_parent(item, v).tag) in ("correctResponse", "qti-correct-response")]
+    correct = [v.text for c in item.iter() if local(c.tag) in ("correctResponse", "qti-correct-response") for v in c]
     variables = {"RESPONSE": response}
 
     def value(expr: Element):
@@ -443,13 +443,6 @@ def qti_outcomes(item: Element, response: str | None) -> dict[str, object]:
     if processing is not None:
         run(list(processing))
     return outcomes
-
-
-def _parent(root: Element, node: Element) -> Element:
-    for candidate in root.iter():
-        if node in list(candidate):
-            return candidate
-    return root
 
 
 def qti_shown_feedback(item: Element, outcomes: dict[str, object], *, show_feedback: bool) -> list[str]:
