@@ -207,9 +207,11 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     langs = resolve_languages(languages, translations)
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs))
+    from .settings import option_notes
+
     if format_name == "html" and not options.ui:
         notes += ui_fallback_notes(translations, list(banks))
-    return write_outputs(trees, {format_name: out}, banks, progress=progress), notes
+    return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
 def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
@@ -222,6 +224,9 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     if "html" in EXPORTERS and not options.ui:
         notes += ui_fallback_notes(translations, langs)
     options = with_ui(options, list(EXPORTERS), translations, langs)
+    from .settings import option_notes
+
+    notes = notes + option_notes(options, list(EXPORTERS))
     outputs: list[OutputFile] = []
     for name in EXPORTERS:  # one format at a time: only one format's files are held in memory
         trees = render([name], banks, options)

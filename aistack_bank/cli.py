@@ -254,6 +254,27 @@ def _run_export(work, quiet: bool, check: bool = False) -> None:
         typer.echo(f"{sum(o.changed for o in outputs)} file(s) written, {sum(not o.changed for o in outputs)} unchanged")
 
 
+ShuffleOption = Annotated[Optional[bool], typer.Option("--shuffle/--no-shuffle", help="Ask the LMS to shuffle the options (default: bank.toml, else shuffle).", show_default=False)]
+NumberingOption = Annotated[Optional[str], typer.Option("--answer-numbering", help="abc, ABCD, 123, iii, IIII or none (Moodle XML, QTI 3.0).", show_default=False)]
+MultilangOption = Annotated[Optional[str], typer.Option("--multilang", help="span (Moodle's core filter) or mlang (filter_multilang2).", show_default=False)]
+PenaltyOption = Annotated[Optional[float], typer.Option("--penalty", help="Moodle's penalty per wrong try: 1, 0.5, 0.3333333, 0.25, 0.2, 0.1 or 0.", show_default=False)]
+SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file: its [export] table sets shuffle, answer_numbering, multilang and penalty (flags win).")]
+
+
+def _export_options(settings: Path, **flags):
+    """Export options from bank.toml and the flags; a bad value is a usage error."""
+    from .errors import BankError
+    from .settings import resolve_options
+
+    try:
+        return resolve_options(settings, **flags)
+    except BankError as exc:
+        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
+        _fail("invalid export settings; nothing was exported", EXIT_USAGE)
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
 FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
@@ -267,11 +288,17 @@ def export_cmd(
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
     quiet: QuietOption = False,
+    shuffle: ShuffleOption = None,
+    answer_numbering: NumberingOption = None,
+    multilang: MultilangOption = None,
+    penalty: PenaltyOption = None,
+    settings: SettingsOption = Path("bank.toml"),
 ) -> None:
     """Export the bank in one format."""
     from .build import export
 
-    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, progress=progress), quiet)
+    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
+    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
 
 
 @app.command()
@@ -282,11 +309,56 @@ def build(
     allow_fallback: FallbackOption = False,
     check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any committed export is stale.")] = False,
     quiet: QuietOption = False,
+    shuffle: ShuffleOption = None,
+    answer_numbering: NumberingOption = None,
+    multilang: MultilangOption = None,
+    penalty: PenaltyOption = None,
+    settings: SettingsOption = Path("bank.toml"),
 ) -> None:
     """Validate, then write every format and language to exports/."""
     from .build import build as run_build
 
-    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, progress=progress), quiet, check_only)
+    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
+    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, options=options, progress=progress), quiet, check_only)
+
+
+class LintTarget(str, enum.Enum):
+    moodle = "moodle"
+    gift = "gift"
+    canvas = "canvas"
+    qti = "qti"
+
+
+@app.command()
+def lint(
+    target: Annotated[Optional[list[LintTarget]], typer.Option("--target", help="moodle, gift, canvas or qti (repeatable; default: all).", show_default=False)] = None,
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    settings: SettingsOption = Path("bank.toml"),
+) -> None:
+    """What each LMS would change or lose on import, before upload.
+
+    Renders the exports as `bank build` would and reads them back as Moodle, Canvas and a QTI
+    test player do; each finding is a located warning (docs/lms-notes.md)."""
+    from .errors import BankError, DiagnosticsError
+    from .lms.lint import TARGETS
+    from .lms.lint import lint as run_lint
+
+    targets = [t.value for t in target] if target else list(TARGETS)
+    options = _export_options(settings)
+    try:
+        found = run_lint(bank, translations, targets, options)
+    except DiagnosticsError as exc:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        _fail(exc.message)
+    except BankError as exc:
+        _fail(str(exc))
+    line = f"{len(found)} warning(s) for {', '.join(targets)}"
+    _print_diagnostics(found, fmt, {"warnings": len(found), "targets": targets}, line)
+    if strict and found:
+        raise typer.Exit(EXIT_ERRORS)
 
 
 @app.command()

@@ -209,6 +209,17 @@ CODES.update({
     "E602": "export failed",
     "E701": "import file cannot be read",
     "E702": "import file is not in the stated format, or is unsafe",
+    # LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
+    "E801": "export settings (bank.toml [export] or a flag) are invalid",
+    "W801": "an export option cannot be carried by this format; the LMS applies its own default",
+    "W802": "Moodle cuts a question or category name longer than 255 characters",
+    "W803": "two languages share one category title: imported into one course, idnumbers are dropped",
+    "W804": "Moodle shows or stores a plain-text field (name, category) differently from the bank",
+    "W805": "the Moodle files cannot all be imported into one course (duplicate idnumbers)",
+    "W806": "Moodle reads the GIFT file differently from the Moodle XML file (GIFT special characters)",
+    "W807": "Canvas's QTI importer loses or misreads part of a question (key, feedback, extra question)",
+    "W808": "a QTI test player scores a choice wrongly, hides feedback, or lists identifiers for titles",
+    "W809": "a QTI identifier or file name collides between languages or breaks OpenOlat's rules",
 })
 
 
