@@ -126,6 +126,9 @@ CODES: dict[str, str] = {
     "E311": "topic file is missing",
     "W301": "correct answers are concentrated on one position",
     "W302": "the correct option is too often the longest",
+    "W320": "a text refers to an option by its letter or position (options are shuffled)",
+    "W321": "a text refers to another question (questions are drawn at random)",
+    "W322": "a text contains the correct option of another question (answer leak)",
     # numeric assertion checks
     "E401": "check script is outside the check language",
     "E402": "check script exceeds a limit (size, depth, exponent, steps)",
@@ -147,6 +150,10 @@ CODES: dict[str, str] = {
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
     "W504": "catalog is out of date with the template (run `bank i18n update`)",
+    "E520": "the terminology glossary (translations/glossary.yaml) cannot be read or is invalid",
+    "W520": "French typography: ordinary or missing space before ? ! : ; » or after « (run `bank i18n fix-typography`)",
+    "W521": "translation lacks the glossary's required term for an English term it translates",
+    "W522": "translation uses a variant the glossary forbids",
 }
 
 
