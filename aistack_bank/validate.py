@@ -202,6 +202,7 @@ def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> Valida
         last = source
         diags += [d for d in source.diagnostics if d.code != "E311"]
         diags += question_rules(source)
+        diags += content_lints(source)  # leaks only among the given files
         if source.topic is not None:
             listed = set(source.topic.questions)
             for qs in source.questions:

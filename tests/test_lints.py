@@ -238,3 +238,12 @@ def test_codes_lists_the_lints(run_cli):
     code, out = run_cli("codes")
     for c in ("W320", "W321", "W322", "E520", "W520", "W521", "W522"):
         assert c in out
+
+
+def test_single_file_validation_runs_the_lints(project, run_cli):
+    path = question_file(project, "q048")
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"\nexplanation: >-\n(?:  .*\n)+", "\nexplanation: >-\n  Decoding is memory-bound. The tempting option a is wrong because every draft token is\n  verified.\n", text)
+    path.write_text(text, encoding="utf-8")
+    code, out = run_cli("validate", str(path))
+    assert re.search(r"q048-[\w-]+\.yaml:\d+:\d+: warning W320: q048: refers to an option by its letter \('option a'\)", out), out
