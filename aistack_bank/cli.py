@@ -517,6 +517,28 @@ def i18n_update(
         raise typer.Exit(EXIT_STALE)
 
 
+@i18n_app.command("fix-typography")
+def i18n_fix_typography(
+    translations: TranslationsOption = Path("translations"),
+    lang: Annotated[str, typer.Option("--lang", help="The catalog to fix (French typography: fr).")] = "fr",
+    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if anything would change.")] = False,
+) -> None:
+    """Put a no-break space before ? ! : ; and » and after « in a French catalog; only spaces change."""
+    from .i18n.typography import fix_catalog_typography
+
+    if lang.split("_")[0] != "fr":
+        _fail(f"--lang {lang!r}: only French (fr) typography is known", EXIT_USAGE)
+    path = translations / f"{lang}.po"
+    if not path.is_file():
+        _fail(f"{path}: no such catalog", EXIT_USAGE)
+    changed, diagnostics = fix_catalog_typography(path, check=check_only)
+    _exit_on_errors(diagnostics)
+    if check_only:
+        typer.echo(f"{path}: {changed} entr{'y' if changed == 1 else 'ies'} to fix" if changed else f"{path}: typography is clean")
+        raise typer.Exit(EXIT_STALE if changed else EXIT_OK)
+    typer.echo(f"{'fixed' if changed else 'unchanged'} {path}" + (f" ({changed} entr{'y' if changed == 1 else 'ies'})" if changed else ""))
+
+
 @i18n_app.command("status")
 def i18n_status(
     bank: BankOption = Path("bank"),

@@ -132,6 +132,9 @@ CODES: dict[str, str] = {
     "E311": "topic file is missing",
     "W301": "correct answers are concentrated on one position",
     "W302": "the correct option is too often the longest",
+    "W320": "a text refers to an option by its letter or position (options are shuffled)",
+    "W321": "a text refers to another question (questions are drawn at random)",
+    "W322": "a text contains the correct option of another question (answer leak)",
     # numeric assertion checks
     "E401": "check script is outside the check language",
     "E402": "check script exceeds a limit (size, depth, exponent, steps)",
@@ -157,6 +160,10 @@ CODES: dict[str, str] = {
     "W504": "catalog is out of date with the template (run `bank i18n update`)",
     "W551": "practice-site interface strings are not translated; shown in English",
     "W552": "no text of the language is translated yet; it is left out of `bank build`",
+    "E520": "the terminology glossary (translations/glossary.yaml) cannot be read or is invalid",
+    "W520": "French typography: ordinary or missing space before ? ! : ; » or after « (run `bank i18n fix-typography`)",
+    "W521": "translation lacks the glossary's required term for an English term it translates",
+    "W522": "translation uses a variant the glossary forbids",
 }
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .checks import Finding, check_question
 from .errors import Diagnostic, Location, Severity, error, warning
+from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
 from .yamlsource import Backend
@@ -62,6 +63,7 @@ def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Pat
     diags = list(source.diagnostics)
     diags += question_rules(source)
     diags += topic_rules(source)
+    diags += content_lints(source)
     if run_checks:
         for qs in source.questions:
             if qs.question is not None and qs.question.check is not None:
@@ -200,6 +202,7 @@ def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> Valida
         last = source
         diags += [d for d in source.diagnostics if d.code != "E311"]
         diags += question_rules(source)
+        diags += content_lints(source)  # leaks only among the given files
         if source.topic is not None:
             listed = set(source.topic.questions)
             for qs in source.questions:

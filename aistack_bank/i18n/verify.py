@@ -134,7 +134,10 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
             continue
         diags += parity_diagnostics(f, entry.msgstr, lang, where)
     if bank_checks:
+        from ..lints import translation_lints
+
         diags += length_cue_diagnostics(source, catalog)
+        diags += translation_lints(catalog, active, fields)
     for key, entry in active.items():
         if key not in known:
             diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0)))
