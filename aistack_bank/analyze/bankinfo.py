@@ -75,8 +75,7 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
             continue
         localized, _ = localize(source, english, catalog, allow_fallback=True)
         banks[lang] = localized
-        entries[lang] = {key: Location.of(catalog.path, entry.linenum or 0)
-                         for key, entry in catalog.active().items() if key.endswith(".stem")}
+        entries[lang] = _msgstr_lines(catalog)
     if problems:
         return None, problems
     items: dict[str, ItemInfo] = {}
@@ -91,7 +90,26 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
             option_texts={lang: {o.id: o.text for o in b.questions[index].options} for lang, b in banks.items()},
             location=doc.locate(("id",)),
             key_location=doc.locate(("correct",)),
-            option_locations={o.id: doc.locate(("options", i, "text")) for i, o in enumerate(q.options)},
+            option_locations={o.id: doc.locate(("options", i, "id")) for i, o in enumerate(q.options)},
             stem_entries={lang: e[f"{q.id}.stem"] for lang, e in entries.items() if f"{q.id}.stem" in e},
         )
     return BankInfo(topic_id=source.topic.id, languages=list(banks), items=items), []
+
+
+def _msgstr_lines(catalog) -> dict[str, Location]:
+    """Where each stem's translation (its ``msgstr`` line) is in the catalog."""
+    try:
+        lines = catalog.path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    found = {}
+    for key, entry in catalog.active().items():
+        if not key.endswith(".stem"):
+            continue
+        line = entry.linenum or 0
+        for n in range(max(line, 1), min(len(lines), line + 200) + 1):
+            if lines[n - 1].startswith("msgstr"):
+                line = n
+                break
+        found[key] = Location.of(catalog.path, line, 1 if line else 0)
+    return found

@@ -252,7 +252,7 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
 
     answers: list[Answer] = []
     for line, row in data:
-        langs = {language} if language else set(bank.languages)
+        langs = set(bank.languages)
         mapped: list[tuple[str, str, str, int]] = []  # question, value, column header, slot
         row_ok = True
         for slot, col in sorted(slots.items()):
@@ -285,7 +285,7 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
             if not omitted(value):
                 fits = {lang for q, lang, _o in index.options.get(norm(value), ()) if q == qid}
                 if not fits:
-                    out.error("E905", f"{header[col]} = {_shown(value)} is no option of {qid}" + (f" in {language}" if language else ", in any language"), line)
+                    out.error("E905", f"{header[col]} = {_shown(value)} is no option of {qid}, in any language", line)
                     row_ok = False
                 langs &= fits or langs
         if not row_ok:
@@ -293,6 +293,8 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
         if not langs:
             out.error("E906", "the answers of this attempt are in different languages", line)
             continue
+        if len(langs) > 1 and language in langs:
+            langs = {language}
         if len(langs) > 1:
             out.error("E906", f"the language of this attempt cannot be told (its answers read the same in {', '.join(sorted(langs))}); pass --lang", line)
             continue
@@ -380,6 +382,7 @@ def read_qti(path: Path, text: str, bank: BankInfo, *, language: str | None = No
     learner = (context.get("sourcedId") if context is not None else None) or path.name
     answers: list[Answer] = []
     seen: set[tuple[str, str]] = set()
+    unknown_language = False
     for item in root.iter(q("itemResult")):
         identifier = item.get("identifier") or ""
         where = _find_offset(text, f'identifier="{identifier}"', f"identifier='{identifier}'")
@@ -394,7 +397,9 @@ def read_qti(path: Path, text: str, bank: BankInfo, *, language: str | None = No
         if lang is None:
             lang = language
         if lang is None:
-            out.error("E906", f"item {identifier}: the language is not known (no suffix such as {qid}-fr); pass --lang", *where)
+            if not unknown_language:
+                out.error("E906", f"item {identifier}: the language is not known (no suffix such as {qid}-fr); pass --lang", *where)
+            unknown_language = True
             continue
         if (item.get("sessionStatus") or "final") == "initial":
             continue  # presented but never answered or never reached
