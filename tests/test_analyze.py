@@ -344,3 +344,16 @@ def test_qti_language_suffixes(info, tmp_path):
         path.write_text(re.sub(r'identifier="(q\d+)"', rf'identifier="\1{suffix}"', qti), encoding="utf-8")
         result = read_results(path, info)
         assert result.answers and {a.language for a in result.answers} == {"fr"}, result.diagnostics
+
+
+def test_the_site_answers_schema_accepts_the_fixture_and_what_the_reader_accepts():
+    import jsonschema
+
+    schema = json.loads((REPO / "schema" / "practice-answers.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    doc = json.loads((FIXTURES / "site-answers.json").read_text(encoding="utf-8"))
+    assert list(validator.iter_errors(doc)) == []
+    for broken in ({**doc, "format": "other"}, {**doc, "version": 2}, {k: v for k, v in doc.items() if k != "learner"},
+                   {**doc, "answers": [{**doc["answers"][0], "choice": "C"}]}):
+        assert list(validator.iter_errors(broken))

@@ -24,13 +24,15 @@ def render_text(report: Report) -> list[str]:
         lines.append(f"{g.language}: {g.persons} learner(s), mean score {_f(g.mean_score and 100 * g.mean_score, '.1f')} %, "
                      f"SD {_f(g.sd_score and 100 * g.sd_score, '.1f')}; {alpha}; scores by tenths: {' '.join(map(str, g.histogram))}")
     lines.append("")
-    lines.append("question  " + "  ".join(f"{lang + ': n   fac  rpb    D':<24}" for lang in a.languages).rstrip())
+    lines.append("facility (fac), corrected point-biserial (rpb) and upper-lower index (D) per language")
+    lines.append(f"{'':<10}" + " | ".join(f"{lang:<24}" for lang in a.languages).rstrip())
+    lines.append(f"{'question':<10}" + " | ".join(f"{'n':>5}{'fac':>6}{'rpb':>7}{'D':>6}" for _ in a.languages))
     for qid in report.bank.items:
         cells = []
         for lang in a.languages:
             s = a.items.get((qid, lang))
-            cells.append(f"{'':<24}" if s is None else f"{lang}: {s.responses:<4}{s.facility:>5.2f}{_f(s.point_biserial):>6}{_f(s.upper_lower, '+.2f'):>6}   ")
-        lines.append(f"{qid:<10}" + "  ".join(cells).rstrip())
+            cells.append(f"{'':<24}" if s is None else f"{s.responses:>5}{s.facility:>6.2f}{_f(s.point_biserial):>7}{_f(s.upper_lower, '+.2f'):>6}")
+        lines.append(f"{qid:<10}" + " | ".join(cells).rstrip())
     lines.append("")
     return lines
 
