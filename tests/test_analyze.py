@@ -334,7 +334,7 @@ def test_a_column_without_answers_is_left_out(info, tmp_path):
     path = tmp_path / "r.csv"
     path.write_text("Last name,Status,Response 1,Response 2\nA,Finished,-,-\n", encoding="utf-8")
     result = read_results(path, info, language="en")
-    assert result.answers == [] and [d.code for d in result.diagnostics] == ["W901", "W901", "W901"]
+    assert result.answers == [] and [d.code for d in result.diagnostics] == ["W901", "W901", "W901", "E908"]
 
 
 def test_qti_language_suffixes(info, tmp_path):
@@ -357,3 +357,22 @@ def test_the_site_answers_schema_accepts_the_fixture_and_what_the_reader_accepts
     for broken in ({**doc, "format": "other"}, {**doc, "version": 2}, {k: v for k, v in doc.items() if k != "learner"},
                    {**doc, "answers": [{**doc["answers"][0], "choice": "C"}]}):
         assert list(validator.iter_errors(broken))
+
+
+# --- arbitrary input: a result or located diagnostics, never an exception ------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+_PREFIXES = [b"", b"\xef\xbb\xbfLast name,Status,Response 1,Question 1,Right answer 1\n", b"{", b'{"format": "aistack-bank-practice-answers", "version": 1, "bank": "ai-hardware-software-stack", "learner": "x", "answers": [',
+             b'<assessmentResult xmlns="http://www.imsglobal.org/xsd/imsqti_result_v3p0"><itemResult identifier="q001-fr"><responseVariable identifier="RESPONSE"><candidateResponse><value>']
+_TEXT = st.sampled_from(list('abq0123456789-_,;"\n\r\t {}[]:<>/=é\x00') + ["choice_", "q001", "Finished", "-", "About 14 GB", '"question": ', "\ufeff"])
+
+
+@given(prefix=st.sampled_from(_PREFIXES), body=st.lists(_TEXT, max_size=60).map("".join), raw=st.binary(max_size=40))
+def test_reading_arbitrary_results_never_raises(info, tmp_path_factory, prefix, body, raw):
+    path = tmp_path_factory.mktemp("r") / "results.txt"
+    path.write_bytes(prefix + body.encode("utf-8") + raw)
+    result = read_results(path, info, language=None)
+    for d in result.diagnostics:
+        assert d.location is not None and d.location.path.endswith("results.txt"), d
+    assert result.answers or result.diagnostics

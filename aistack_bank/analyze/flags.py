@@ -121,7 +121,9 @@ def language_flags(analysis: Analysis, bank: BankInfo, t: Thresholds) -> list[Fl
         for _, a, b, *_ in pairs:
             count[a] = count.get(a, 0) + 1
             count[b] = count.get(b, 0) + 1
-        odd = max(count, key=lambda lang: (count[lang], lang != "en", lang))
+        # the language in most flagged pairs; among equals a translation rather than English, and
+        # the one where the question is harder (translation problems rarely make questions easier)
+        odd = max(count, key=lambda lang: (count[lang], lang != "en", -analysis.items[(qid, lang)].facility, lang))
         s = analysis.items[(qid, odd)]
         others = []
         for _, a, b, z, p, diff in pairs:

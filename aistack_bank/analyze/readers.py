@@ -313,6 +313,8 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
         out.diags.append(warning("W901", f"{skipped} row(s) skipped: unfinished attempts, empty rows or averages", Location.of(path)))
     if out.failed:
         return ReadResult([], out.finish(), "moodle-csv")
+    if not answers:
+        out.error("E908", "the report holds no finished attempt with answers", 1, 1)
     return ReadResult(answers, out.finish(), "moodle-csv")
 
 
