@@ -162,7 +162,7 @@ def write_fixtures(folder: Path) -> None:
     first = list(info.items)[:8]
     folder.mkdir(parents=True, exist_ok=True)
 
-    def cut(people, lang_index: int = 0):
+    def cut(people):
         return [{q: p[q] for q in first} for p in people]
 
     fr = cut(sim.responses["fr"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -210,13 +209,9 @@ def test_moodle_without_bom_reads_the_same(info, tmp_path):
 
 # --- malformed, foreign and hostile files --------------------------------------------------------
 
-def _moodle_text(info, rows_lang="en"):
-    return (FIXTURES / f"moodle-responses-{rows_lang}.csv").read_text(encoding="utf-8-sig")
-
-
 def _cases(info):
     fr_csv = (FIXTURES / "moodle-responses-fr.csv").read_text(encoding="utf-8-sig")
-    en_csv = _moodle_text(info)
+    en_csv = (FIXTURES / "moodle-responses-en.csv").read_text(encoding="utf-8-sig")
     lines = en_csv.split("\n")
     header = lines[0].split(",")
     first_response = header.index("Response 1")
@@ -231,7 +226,7 @@ def _cases(info):
         "grades-report.csv": ('\ufeff"Last name","First name",Status,"Grade/100.00","Q. 1 /2.00"\nA,B,Finished,50,1\n'.encode(), "E902", (1, 1)),
         "no-response-columns.csv": ('"Last name","First name","Email address",Status\nA,B,c@d,Finished\n'.encode(), "E903", (1, 1)),
         "unknown-option.csv": ("\n".join([*lines[:2], ",".join(bad_row)]).encode(), "E905", (3, 0)),
-        "unknown-question.csv": (fr_csv.replace(info.items[fr_csv and list(info.items)[0]].stems["fr"][:40], "Une question inventée qui n'existe pas", 1).encode(), "E904", (2, 0)),
+        "unknown-question.csv": (fr_csv.replace(info.items["q001"].stems["fr"][:40], "Une question inventée qui n'existe pas", 1).encode(), "E904", (2, 0)),
         "short-row.csv": ("\n".join([*lines[:2], "A,B"]).encode(), "E903", (3, 0)),
         "mixed-languages.csv": ("\n".join([*lines[:-2], ",".join(row[:first_response]) + "," + ",".join(
             '"' + info.items[q].option_texts["fr" if i == 0 else "en"][info.items[q].key] + '"' for i, q in enumerate(_column_questions(info, en_csv)))]).encode(), "E906", (len(lines) - 1, 0)),
@@ -263,7 +258,7 @@ def _line_of(text: str, needle: str) -> tuple[int, int]:
 
 
 def _column_questions(info, csv_text):
-    """The questions of the en fixture's slots, in slot order (from the simulation's shuffle)."""
+    """The questions of the en fixture's slots, in slot order (the shuffle of irt_simulate.write_fixtures)."""
     import random
 
     _, first = _truth(info)
@@ -328,6 +323,7 @@ def test_an_ambiguous_slot_names_the_candidates(info, tmp_path):
     assert result.answers == []
     [problem] = result.diagnostics
     assert problem.code == "E906" and all(q in problem.message for q in qids) and '"Question text"' in problem.message
+    assert (problem.location.line, problem.location.column) == (1, len("Last name,Status,") + 1)
 
 
 def test_a_column_without_answers_is_left_out(info, tmp_path):

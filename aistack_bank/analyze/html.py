@@ -58,7 +58,6 @@ def _facility_svg(report: Report) -> str:
 def _options_svg(report: Report, qid: str) -> str:
     """Option shares of one question: one stacked bar per language, the key outlined."""
     a = report.analysis
-    item = report.bank.items[qid]
     rows = [(lang, a.items[(qid, lang)]) for lang in a.languages if (qid, lang) in a.items]
     width, row_h = 320, 16
     parts = [f'<svg role="img" aria-label="Option shares of {escape(qid)}" width="{width + 40}" height="{len(rows) * (row_h + 4) + 4}">']
@@ -75,7 +74,6 @@ def _options_svg(report: Report, qid: str) -> str:
                 parts.append(f'<text x="{x + 3:.1f}" y="{y + 12}" font-size="10" fill="#fff">{escape(o.option)}</text>')
             x += w
     parts.append("</svg>")
-    del item
     return "".join(parts)
 
 

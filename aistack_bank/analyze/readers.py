@@ -185,6 +185,12 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
         out.error("E904", f"--lang {language}: the bank has {', '.join(bank.languages)}", 0)
         return ReadResult([], out.finish(), "moodle-csv")
     index = _MoodleIndex(bank)
+    first_line = text.split("\n", 1)[0]
+
+    def header_col(col: int) -> int:
+        """The column (1-based) where the header cell ``col`` starts in the first line."""
+        at = first_line.find(header[col])
+        return at + 1 if at >= 0 else 0
 
     def cell(row: list[str], col: int | None) -> str:
         return row[col].strip() if col is not None and col < len(row) else ""
@@ -225,7 +231,7 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
                 continue
             candidates = found if candidates is None else candidates & found
         if candidates is None:
-            out.diags.append(warning("W901", f"{header[col]} has no answers in any row; left out", Location.of(path, 1)))
+            out.diags.append(warning("W901", f"{header[col]} has no answers in any row; left out", Location.of(path, 1, header_col(col))))
             continue
         if len(candidates) > 1 and slot in rights:
             keyed = set()
@@ -235,9 +241,9 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
                     keyed |= index.keys.get(norm(value), set())
             candidates = candidates & keyed if candidates & keyed else candidates
         if not candidates:
-            out.error("E906", f"the answers in {header[col]} belong to no single question of the bank (answers of different questions in one column?)", 1)
+            out.error("E906", f"the answers in {header[col]} belong to no single question of the bank (answers of different questions in one column?)", 1, header_col(col))
         elif len(candidates) > 1:
-            out.error("E906", f"the answers in {header[col]} fit {', '.join(sorted(candidates)[:6])} alike; download the report with \"Question text\" ticked", 1)
+            out.error("E906", f"the answers in {header[col]} fit {', '.join(sorted(candidates)[:6])} alike; download the report with \"Question text\" ticked", 1, header_col(col))
         else:
             column_question[slot] = next(iter(candidates))
     if out.failed:
@@ -245,7 +251,7 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
     seen_columns: dict[str, int] = {}
     for slot, qid in sorted(column_question.items()):
         if qid in seen_columns:
-            out.error("E906", f"Response {seen_columns[qid]} and Response {slot} both hold {qid}", 1)
+            out.error("E906", f"Response {seen_columns[qid]} and Response {slot} both hold {qid}", 1, header_col(slots[slot]))
         seen_columns[qid] = slot
     if out.failed:
         return ReadResult([], out.finish(), "moodle-csv")
