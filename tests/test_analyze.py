@@ -372,3 +372,23 @@ def test_reading_arbitrary_results_never_raises(info, tmp_path_factory, prefix, 
     for d in result.diagnostics:
         assert d.location is not None and d.location.path.endswith("results.txt"), d
     assert result.answers or result.diagnostics
+
+
+def test_language_suffixes_are_case_insensitive(info):
+    assert info.split_identifier("q004-FR") == ("q004", "fr")
+    assert info.split_identifier("q004_pt-br") == ("q004", "pt_BR")
+    assert info.split_identifier("q004") == ("q004", None)
+    assert info.split_identifier("q9999-fr") is None and info.split_identifier("item-q004") is None
+
+
+def test_the_same_learner_exported_twice_counts_once(tmp_path):
+    site = FIXTURES / "site-answers.json"
+    (tmp_path / "again.json").write_bytes(site.read_bytes())
+    report = analyze([site, tmp_path / "again.json"], BANK, TRANSLATIONS)
+    assert not report.errors and report.persons == 1 and report.answers == 8
+
+
+def test_an_unknown_lang_option_is_refused(run_cli, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code, out = run_cli("analyze", FIXTURES / "qti30-result.xml", "--lang", "de")
+    assert code == 1 and "error E904: --lang de: the bank has en, fr, nl" in out

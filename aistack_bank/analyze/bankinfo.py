@@ -42,7 +42,10 @@ class BankInfo:
         if not m or m.group(1) not in self.items:
             return None
         lang = m.group(2)
-        return m.group(1), (lang.replace("-", "_") if lang else None)
+        if lang:
+            primary, _, region = lang.replace("-", "_").partition("_")
+            lang = primary.lower() + (f"_{region.upper()}" if region else "")
+        return m.group(1), lang
 
 
 def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | None, list[Diagnostic]]:
