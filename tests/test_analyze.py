@@ -392,3 +392,19 @@ def test_an_unknown_lang_option_is_refused(run_cli, monkeypatch):
     monkeypatch.chdir(REPO)
     code, out = run_cli("analyze", FIXTURES / "qti30-result.xml", "--lang", "de")
     assert code == 1 and "error E904: --lang de: the bank has en, fr, nl" in out
+
+
+def test_the_html_report_escapes_the_bank_text(project, run_cli):
+    from conftest import question_file
+
+    path = question_file(project, "q001")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("stem:"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))
+    lines[start:end] = ['stem: "<script>alert(1)</script> & <img src=x onerror=alert(2)>"']
+    path.write_text("\n".join(lines), encoding="utf-8")
+    code, out = run_cli("analyze", FIXTURES / "site-answers.json", FIXTURES / "qti21-result-nl.xml", "--html", "r.html")
+    assert code == 0, out
+    page = (project / "r.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt;" in page
+    assert "<script" not in page and "<img" not in page
