@@ -408,3 +408,13 @@ def test_the_html_report_escapes_the_bank_text(project, run_cli):
     page = (project / "r.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt;" in page
     assert "<script" not in page and "<img" not in page
+
+
+def test_a_question_twice_in_one_attempt_is_refused(info, tmp_path):
+    q = info.items["q001"]
+    stem, answer = q.stems["fr"], q.option_texts["fr"]["a"]
+    path = tmp_path / "r.csv"
+    path.write_text(f'Last name,Status,Question 1,Response 1,Question 2,Response 2\nA,Finished,"{stem}: x","{answer}","{stem}: y","{answer}"\n', encoding="utf-8")
+    result = read_results(path, info)
+    assert result.answers == [] and [(d.code, d.location.line) for d in result.diagnostics] == [("E906", 2)]
+    assert "q001 appears twice" in result.diagnostics[0].message

@@ -137,22 +137,18 @@ class _MoodleIndex:
             for lang, stem in item.stems.items():
                 self.stems.setdefault(norm(stem), set()).add((item.id, lang))
         self.bank = bank
-        self._cache: dict[str, set[tuple[str, str | None]]] = {}
 
     def question_cell(self, cell: str) -> set[tuple[str, str | None]]:
         """(question, language or None) that a `Question N` cell names: by id prefix or by stem."""
         cell = norm(cell)
-        if cell in self._cache:
-            return self._cache[cell]
-        found: set[tuple[str, str | None]] = set()
         m = re.match(r"(q[0-9]{3,})\b", cell)
         if m and m.group(1) in self.bank.items:
-            found.add((m.group(1), None))
-        else:
-            for stem, pairs in self.stems.items():
-                if cell == stem or (cell.startswith(stem) and cell[len(stem):].lstrip().startswith(":")):
-                    found |= pairs
-        self._cache[cell] = found
+            return {(m.group(1), None)}
+        found: set[tuple[str, str | None]] = set(self.stems.get(cell, ()))
+        at = cell.find(":")
+        while at >= 0:  # the stem, then ":" and the attempt's choices
+            found |= self.stems.get(cell[:at].rstrip(), set())
+            at = cell.find(":", at + 1)
         return found
 
 
@@ -260,6 +256,7 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
     for line, row in data:
         langs = set(bank.languages)
         mapped: list[tuple[str, str, str, int]] = []  # question, value, column header, slot
+        in_row: set[str] = set()
         row_ok = True
         for slot, col in sorted(slots.items()):
             value = cell(row, col)
@@ -284,9 +281,10 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
                 qid = column_question[slot]
             else:
                 continue
-            if any(q == qid for q, *_ in mapped):
+            if qid in in_row:
                 out.error("E906", f"{qid} appears twice in this attempt", line)
                 row_ok = False
+            in_row.add(qid)
             mapped.append((qid, value, header[col], slot))
             if not omitted(value):
                 fits = {lang for q, lang, _o in index.options.get(norm(value), ()) if q == qid}
