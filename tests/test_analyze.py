@@ -148,6 +148,7 @@ def test_cli_formats_and_html(simulated, run_cli, tmp_path, monkeypatch):
     code, out = run_cli("analyze", root / "en.csv", "--format", "json")
     assert code == 0
     body = json.loads(out)
+    assert body["format"] == "aistack-bank-item-analysis" and body["version"] == 1
     assert {f["code"] for f in body["flags"]} >= {"W911", "W912", "W913"}
     assert len(body["items"]) == len(sim.questions) and body["persons"] == 400
 

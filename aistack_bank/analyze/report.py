@@ -40,6 +40,8 @@ def render_text(report: Report) -> list[str]:
 def render_json(report: Report) -> dict:
     a = report.analysis
     return {
+        "format": "aistack-bank-item-analysis",
+        "version": 1,
         "bank": report.bank.topic_id if report.bank else None,
         "sources": report.sources,
         "persons": report.persons,
