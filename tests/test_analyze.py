@@ -419,3 +419,21 @@ def test_a_question_twice_in_one_attempt_is_refused(info, tmp_path):
     result = read_results(path, info)
     assert result.answers == [] and [(d.code, d.location.line) for d in result.diagnostics] == [("E906", 2)]
     assert "q001 appears twice" in result.diagnostics[0].message
+
+
+def test_the_right_answer_column_settles_a_shared_answer_text(info, tmp_path):
+    from aistack_bank.analyze.bankinfo import norm
+
+    owners: dict[str, set[str]] = {}
+    for item in info.items.values():
+        for text in item.option_texts["en"].values():
+            owners.setdefault(norm(text), set()).add(item.id)
+    text, qids = next((t, q) for t, q in sorted(owners.items()) if len(q) == 2)
+    first, second = sorted(qids)
+    key_text = info.items[first].option_texts["en"][info.items[first].key]
+    assert norm(key_text) not in {norm(info.items[second].option_texts[lang][info.items[second].key]) for lang in info.languages}
+    path = tmp_path / "r.csv"
+    path.write_text(f'Last name,Status,Response 1,Right answer 1\nA,Finished,"{text}","{key_text}"\n', encoding="utf-8")
+    result = read_results(path, info, language="en")
+    option = next(o for o, t in info.items[first].option_texts["en"].items() if norm(t) == text)
+    assert [(a.question, a.language, a.choice) for a in result.answers] == [(first, "en", option)], result.diagnostics
