@@ -458,6 +458,60 @@ def import_cmd(
     typer.echo(f"{len(report.written)} question(s) imported, {len(report.skipped)} skipped; run `bank validate`")
 
 
+@app.command()
+def analyze(
+    results: Annotated[list[Path], typer.Argument(help="Results files or folders: Moodle Responses CSV, QTI assessmentResult XML, practice-site answers JSON.", show_default=False)],
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    lang: Annotated[Optional[str], typer.Option("--lang", help="The language of results that do not tell it (QTI items without a suffix, Moodle CSV).")] = None,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Also write a self-contained HTML report to this file.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any question is flagged.")] = False,
+    min_responses: Annotated[int, typer.Option("--min-responses", min=1, help="Responses per question and language before flagging it.")] = 30,
+    too_easy: Annotated[float, typer.Option("--too-easy", min=0, max=1, help="Flag facility above this.")] = 0.95,
+    too_hard: Annotated[float, typer.Option("--too-hard", min=0, max=1, help="Flag facility below this.")] = 0.20,
+    dead_distractor: Annotated[float, typer.Option("--dead-distractor", min=0, max=1, help="Flag a distractor chosen by fewer than this share.")] = 0.05,
+    near_zero: Annotated[float, typer.Option("--near-zero", min=0, max=1, help="Flag a point-biserial below this.")] = 0.10,
+    language_alpha: Annotated[float, typer.Option("--language-alpha", min=0, max=1, help="Family-wise error rate of the language comparisons (Holm).")] = 0.05,
+    language_min_difference: Annotated[float, typer.Option("--language-min-difference", min=0, max=1, help="Smallest difference of facility between languages worth flagging.")] = 0.10,
+    language_min_responses: Annotated[int, typer.Option("--language-min-responses", min=1, help="Responses per language before comparing languages.")] = 50,
+) -> None:
+    """Item analysis of learners' results: facility, discrimination, distractors, reliability, languages.
+
+    Findings are warnings at the question's YAML line; exit 1 on unreadable results (or, with
+    --strict, on any finding)."""
+    from .analyze import Thresholds, analyze as run_analysis
+    from .analyze.report import render_json, render_text
+
+    thresholds = Thresholds(min_responses=min_responses, too_easy=too_easy, too_hard=too_hard, dead_distractor=dead_distractor,
+                            near_zero=near_zero, language_alpha=language_alpha, language_min_difference=language_min_difference,
+                            language_min_responses=language_min_responses)
+    report = run_analysis(results, bank, translations, language=lang, thresholds=thresholds)
+    diagnostics = report.all_diagnostics()
+    errors = len(report.errors)
+    summary = {"errors": errors, "flags": len(report.flags), "questions_flagged": len({f.question for f in report.flags})}
+    if report.analysis is not None and html is not None:
+        from .analyze.html import render_html
+        from .writing import write_atomic
+
+        try:
+            write_atomic(html, render_html(report).encode("utf-8"))
+        except OSError as exc:
+            _fail(f"{html}: cannot write the report: {exc.strerror or exc}")
+    if fmt is OutputFormat.json:
+        body = render_json(report) if report.analysis is not None else {}
+        typer.echo(json.dumps(body | {"diagnostics": [d.as_dict() for d in sorted(diagnostics, key=lambda d: d.sort_key())], "summary": summary},
+                              indent=2, ensure_ascii=False))
+    else:
+        if fmt is OutputFormat.text:
+            for line in render_text(report):
+                typer.echo(line)
+        line = f"{len(report.flags)} finding(s) on {summary['questions_flagged']} question(s), {errors} error(s)."
+        _print_diagnostics(diagnostics, fmt, summary, line)
+    if errors or (strict and report.flags):
+        raise typer.Exit(EXIT_ERRORS)
+
+
 i18n_app = typer.Typer(help="Translation catalogs: extract, update, status, compile.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(i18n_app, name="i18n")
 

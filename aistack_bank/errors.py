@@ -229,6 +229,27 @@ CODES.update({
     "W809": "a QTI identifier or file name collides between languages or breaks OpenOlat's rules",
 })
 
+CODES.update({
+    # item analysis (`bank analyze`): reading learners' results
+    "E901": "results file cannot be read (missing, too large, binary or not UTF-8)",
+    "E902": "results file is in no known format (Moodle responses CSV, QTI assessmentResult, practice-site answers)",
+    "E903": "results file is malformed or unsafe (header, syntax, DTD or entities)",
+    "E904": "results name a question or language that is not in the bank",
+    "E905": "a response matches no option of its question",
+    "E906": "results cannot be mapped unambiguously (question, option or language)",
+    "E907": "results file belongs to another bank",
+    "E908": "nothing to analyze: no usable responses",
+    "W901": "results rows or records skipped (unfinished attempts, empty rows)",
+    # item analysis: findings about questions, at the question's YAML line
+    "W911": "possible miskey: the upper group prefers a distractor to the key",
+    "W912": "a distractor almost nobody chooses",
+    "W913": "negative discrimination: stronger learners get the question wrong more often",
+    "W914": "near-zero discrimination: the question does not separate stronger from weaker learners",
+    "W915": "question is too easy",
+    "W916": "question is too hard",
+    "W917": "facility differs between languages more than chance allows (check the translation)",
+})
+
 
 def render_code_table() -> str:
     """docs/error-codes.md, generated from :data:`CODES` (`bank codes --markdown`)."""
