@@ -3,10 +3,14 @@
 Focus that stays visible, a phone tap that keeps the option on screen, shortcuts confined to
 the options (WCAG 2.1.4), a visible h1 on every view, Escape, arrow keys, the browser's Back
 during a quiz and after choosing a language, one verdict line per answer with the feedback of
-every option, and accuracy counters that say what they count.
+every option, accuracy counters that say what they count, and progress kept from the previous
+version of the site.
 """
 
 from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -234,3 +238,106 @@ def test_accuracy_counters_say_what_they_count(desktop, site, banks, options):
     assert text(page, "#stat-last") == "100%"
     assert text(page, "#stat-alltime") == "50%"
     desktop.check_clean()
+
+
+# --- Progress from the previous version of the site -----------------------------------------------
+
+FULL_STORAGE = """(() => {
+  try {
+    if (!sessionStorage.getItem("test/full")) return;
+  } catch (error) {
+    return;
+  }
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (this === window.localStorage && String(key).endsWith("/answers")) throw new DOMException("full", "QuotaExceededError");
+    return setItem.call(this, key, value);
+  };
+})();"""
+"""While the tab's sessionStorage holds test/full, localStorage refuses to store answer histories."""
+
+
+def old_progress(last: dict) -> str:
+    """Progress as the previous version stored it: `JSON.stringify({ version: 1, last: last })`, 1 right and 0 wrong."""
+    return json.dumps({"version": 1, "last": last}, separators=(",", ":"))
+
+
+def local_keys(page) -> list[str]:
+    return sorted(page.evaluate("Object.keys(localStorage)"))
+
+
+def test_progress_from_the_previous_version_is_kept(desktop, site, banks, options):
+    bank = banks["en"]
+    topic = bank.topic.id
+    ids = [q.id for q in bank.questions]
+    total = len(ids)
+    answers_key, old_en, old_fr = f"aistack-bank/{topic}/answers", f"aistack-bank/{topic}/en", f"aistack-bank/{topic}/fr"
+    # The old page kept one mark per question and language; it dropped unknown ids and values when reading.
+    en_marks = {ids[4]: 0, ids[0]: 1, ids[1]: 0, ids[2]: 1, ids[3]: 1, "q-gone": 0, ids[5]: 2}
+    fr_marks = {ids[6]: 0, ids[7]: 1}
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    desktop.page.clock.install(time=start)
+    desktop.context.add_init_script(script=FULL_STORAGE)
+    page = open_topic(desktop, site)
+    assert local_keys(page) == ["aistack-bank/lang"]  # a fresh profile: the first load wrote nothing else
+    page.evaluate("(items) => items.forEach(([k, v]) => localStorage.setItem(k, v))", [[old_en, old_progress(en_marks)], [old_fr, old_progress(fr_marks)]])
+
+    def figures():
+        return text(page, "#stat-last"), text(page, "#stat-alltime"), text(page, "#stat-answered")
+
+    expected = (ui(options, "en", "site.stats.accuracy.value", percent=60),) * 2 + (ui(options, "en", "site.stats.answered.value", answered=5, total=total),)
+
+    # Storage full: the marks show, and the old progress stays where it is until the new history is written.
+    page.evaluate("sessionStorage.setItem('test/full', '1')")
+    page.reload()
+    assert figures() == expected
+    assert local_keys(page) == sorted(["aistack-bank/lang", old_en, old_fr])
+
+    page.evaluate("sessionStorage.removeItem('test/full')")
+    page.reload()
+    assert figures() == expected
+    assert local_keys(page) == sorted(["aistack-bank/lang", answers_key])
+    due = sorted(page.locator("#question-list li:has(.due-tag)").evaluate_all("els => els.map(e => e.dataset.qid)"))
+    assert due == sorted([ids[1], ids[4]])  # what was wrong is due now, what was right comes back later
+    assert text(page, "#practice-weak-count") == ui(options, "en", "site.weak.count", count=2)
+    for qid in (ids[0], ids[2], ids[3]):
+        assert datetime.fromtimestamp(int(page.get_attribute(f"#list-{qid}", "data-due")) / 1000, tz=timezone.utc) > start + timedelta(hours=12)
+
+    def migrated(qid, lang, right):
+        return {"question": qid, "language": lang, "choice": bank.question(qid).correct if right else None, "correct": right,
+                "answered_at": None, "attempt": None, "migrated": True}
+
+    old = [migrated(ids[i], "en", i in (0, 2, 3)) for i in (0, 1, 2, 3, 4)] + [migrated(ids[6], "fr", False), migrated(ids[7], "fr", True)]
+    exported = download_answers(page)
+    assert exported["answers"] == old
+
+    # New answers follow the migrated ones, with their own times; a reload migrates nothing twice.
+    page.click("#practice-weak")
+    qid, correct, _ = correct_position(page, bank)
+    page.locator("#options .option").nth(correct).click()
+    page.click("#quiz-quit")
+    page.reload()
+    assert figures() == (ui(options, "en", "site.stats.accuracy.value", percent=80), ui(options, "en", "site.stats.accuracy.value", percent=67),
+                         ui(options, "en", "site.stats.answered.value", answered=5, total=total))
+    answers = download_answers(page)["answers"]
+    assert answers[:-1] == old
+    assert answers[-1]["question"] == qid and answers[-1]["correct"] is True and "migrated" not in answers[-1]
+    assert answers[-1]["answered_at"].startswith("2026-03-02T09:")
+
+    page.goto((site / "fr" / "index.html").as_uri())
+    assert text(page, "#stat-last") == ui(options, "fr", "site.stats.accuracy.value", percent=50)
+    assert text(page, "#stat-answered") == ui(options, "fr", "site.stats.answered.value", answered=2, total=total)
+
+    # A tab of the previous version left open writes its marks again, one more among them: only that one is new.
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [old_fr, old_progress({**fr_marks, ids[8]: 1})])
+    page.reload()
+    assert text(page, "#stat-answered") == ui(options, "fr", "site.stats.answered.value", answered=3, total=total)
+    assert download_answers(page)["answers"] == old + [migrated(ids[8], "fr", True)] + answers[-1:]
+    assert local_keys(page) == sorted(["aistack-bank/lang", "aistack-bank/learner", answers_key])
+    desktop.check_clean()
+
+
+def download_answers(page) -> dict:
+    with page.expect_download() as info:
+        page.click("#export")
+    return json.loads(open(info.value.path(), encoding="utf-8").read())

@@ -83,10 +83,16 @@
     }
   }
 
+  // An answer given on this version of the site, or a mark migrated from the previous one: that
+  // kept only whether each question's last answer was right, so a migrated answer has no time,
+  // no run and (when wrong) no choice, and carries the time of its migration for the schedule.
   function validAnswer(a) {
-    return a && typeof a === "object" && typeof a.question === "string" && typeof a.language === "string" &&
-      typeof a.choice === "string" && typeof a.correct === "boolean" && typeof a.answered_at === "string" &&
-      typeof a.attempt === "string";
+    if (!a || typeof a !== "object" || typeof a.question !== "string" || typeof a.language !== "string" ||
+      typeof a.correct !== "boolean") return false;
+    if (typeof a.migrated_at === "string") {
+      return a.answered_at === null && a.attempt === null && (a.choice === null || typeof a.choice === "string");
+    }
+    return typeof a.choice === "string" && typeof a.answered_at === "string" && typeof a.attempt === "string";
   }
 
   const store = {
@@ -103,11 +109,14 @@
       }
       this.answers = [];
     },
+    // Whether the answers are now stored (read back to be sure).
     write() {
+      const text = JSON.stringify({ version: 1, answers: this.answers });
       try {
-        localStorage.setItem(data.storageKey, JSON.stringify({ version: 1, answers: this.answers }));
+        localStorage.setItem(data.storageKey, text);
+        return localStorage.getItem(data.storageKey) === text;
       } catch (error) {
-        // Storage is full or blocked: the answers last until the page closes.
+        return false; // storage is full or blocked: the answers last until the page closes
       }
     },
     add(answer) {
@@ -122,6 +131,59 @@
     },
   };
 
+  // The previous version of the site kept, per language, whether the last answer to each
+  // question was right: {"version": 1, "last": {"<question id>": 1 | 0}}. Those marks become
+  // migrated answers, ahead of every answer given since; an old key is removed only once the
+  // history holding its marks is stored, so a failed write loses nothing (it is tried again on
+  // the next load). A mark already migrated with the same result is not added twice.
+  function migrateOldProgress() {
+    const found = [];
+    try {
+      for (const [language, key] of Object.entries(data.legacyKeys || {})) {
+        const text = localStorage.getItem(key);
+        if (text !== null) found.push([language, key, text]);
+      }
+    } catch (error) {
+      return;
+    }
+    if (!found.length) return;
+    store.read();
+    const known = new Map();
+    for (const a of store.answers) {
+      if (a.migrated_at) known.set(a.language + "\n" + a.question, a.correct);
+    }
+    const migratedAt = isoNow();
+    const marks = [];
+    for (const [language, , text] of found) {
+      let last = null;
+      try {
+        const saved = JSON.parse(text);
+        if (saved && saved.version === 1 && saved.last && typeof saved.last === "object") last = saved.last;
+      } catch (error) {
+        // Unreadable: nothing to keep (as the previous version would have read it).
+      }
+      if (!last) continue;
+      for (const q of questions) {
+        const result = last[q.id];
+        if (!Object.prototype.hasOwnProperty.call(last, q.id) || (result !== 0 && result !== 1)) continue;
+        if (known.get(language + "\n" + q.id) === (result === 1)) continue;
+        marks.push({
+          question: q.id, language: language, choice: result === 1 ? q.correct : null, correct: result === 1,
+          answered_at: null, attempt: null, migrated_at: migratedAt,
+        });
+      }
+    }
+    const before = store.answers.findIndex((a) => !a.migrated_at);
+    const at = before < 0 ? store.answers.length : before;
+    store.answers.splice(at, 0, ...marks);
+    if (marks.length && !store.write()) return;
+    try {
+      for (const [, key] of found) localStorage.removeItem(key);
+    } catch (error) {
+      // Left in place: migrated again, without duplicates, on the next load.
+    }
+  }
+
   // What this language's answers mean now: last result, all-time counts, Leitner box and due time.
   function progress() {
     const state = {};
@@ -129,7 +191,7 @@
     let count = 0;
     for (const a of store.answers) {
       if (a.language !== data.language || !byId.has(a.question)) continue;
-      const time = Date.parse(a.answered_at);
+      const time = Date.parse(a.answered_at || a.migrated_at);
       const s = state[a.question] || { box: 1, answers: 0 };
       s.last = a.correct ? 1 : 0;
       s.box = a.correct ? Math.min(s.box + 1, TOP_BOX) : 1;
@@ -150,6 +212,7 @@
   }
 
   store.read();
+  migrateOldProgress();
   try {
     localStorage.setItem("aistack-bank/lang", data.lang);
   } catch (error) {
@@ -538,10 +601,14 @@
       bank: data.topic,
       exported_at: isoNow(),
       learner: learnerId(),
-      answers: store.answers.map((a) => ({
-        question: a.question, language: a.language, choice: a.choice, correct: a.correct,
-        answered_at: a.answered_at, attempt: a.attempt,
-      })),
+      answers: store.answers.map((a) => {
+        const out = {
+          question: a.question, language: a.language, choice: a.choice, correct: a.correct,
+          answered_at: a.answered_at, attempt: a.attempt,
+        };
+        if (a.migrated_at) out.migrated = true;
+        return out;
+      }),
     };
     const file = data.topic + "-answers-" + payload.exported_at.slice(0, 10) + ".json";
     const url = URL.createObjectURL(new Blob([JSON.stringify(payload, null, 2) + "\n"], { type: "application/json" }));
