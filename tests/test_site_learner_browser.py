@@ -3,19 +3,20 @@
 Focus that stays visible, a phone tap that keeps the option on screen, shortcuts confined to
 the options (WCAG 2.1.4), a visible h1 on every view, Escape, arrow keys, the browser's Back
 during a quiz and after choosing a language, one verdict line per answer with the feedback of
-every option, accuracy counters that say what they count, and progress kept from the previous
-version of the site.
+every option, accuracy counters that say what they count, progress kept from the previous
+version of the site, and a run that survives a reload of its tab.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from sitebrowser import (
-    DESKTOP, PHONE, Session, active_id, correct_position, focus_is_visible, focused_in_view, in_view, launch, load_banks,
+    DESKTOP, PHONE, Session, active_id, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, launch, load_banks,
     load_options, needs_chromium, squash, sync_api, tab_into_options, tab_to, text, ui, write_site,
 )
 
@@ -159,27 +160,6 @@ def test_arrow_keys_move_between_options_like_a_radio_group(desktop, site):
     page.keyboard.press("Space")
     assert page.locator("#feedback").is_visible()
     assert page.locator("#options [role=radio][aria-checked=true]").count() == 1
-    desktop.check_clean()
-
-
-def test_the_browser_back_button_keeps_the_attempt(desktop, site, banks):
-    page = open_topic(desktop, site)
-    url = page.url
-    page.click("#practice-10")
-    seen = []
-    for _ in range(2):
-        qid, correct, _ = correct_position(page, banks["en"])
-        seen.append(qid)
-        page.locator("#options .option").nth(correct).click()
-        page.click("#next")
-    page.go_back()
-    assert page.url == url and page.locator("#topic").is_visible()
-    assert page.locator("#resume").is_visible()
-    page.click("#resume")
-    assert text(page, "#quiz-count") == "Question 3 of 10"
-    page.go_back()
-    page.go_forward()
-    assert page.locator("#quiz").is_visible() and text(page, "#quiz-count") == "Question 3 of 10"
     desktop.check_clean()
 
 
@@ -337,7 +317,94 @@ def test_progress_from_the_previous_version_is_kept(desktop, site, banks, option
     desktop.check_clean()
 
 
-def download_answers(page) -> dict:
-    with page.expect_download() as info:
-        page.click("#export")
-    return json.loads(open(info.value.path(), encoding="utf-8").read())
+# --- A run in progress survives a reload of its tab -------------------------------------------------
+
+def shown_question(page) -> tuple[str, list[str], str]:
+    return (page.locator("#question").get_attribute("data-qid"),
+            page.locator("#options .option").evaluate_all("els => els.map(e => e.dataset.option)"), text(page, "#quiz-count"))
+
+
+def run_key(page) -> list[str]:
+    return [key for key in page.evaluate("Object.keys(sessionStorage)") if key.startswith("aistack-bank/")]
+
+
+def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, options):
+    bank = banks["en"]
+    page = desktop.page
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    page.clock.install(time=start)
+    page = open_topic(desktop, site)
+    url = page.url
+    page.click("#practice-10")
+    seen = []
+    for right in (True, False):
+        qid, correct, shown = correct_position(page, bank)
+        seen.append(qid)
+        page.locator("#options .option").nth(correct if right else (correct + 1) % len(shown)).click()
+        page.click("#next")
+    before = shown_question(page)
+    assert before[2] == "Question 3 of 10"
+
+    # The browser's Back keeps the run; Resume and Forward bring it back as it was.
+    page.go_back()
+    assert page.url == url and page.locator("#topic").is_visible() and page.locator("#resume").is_visible()
+    page.click("#resume")
+    assert shown_question(page) == before
+    page.go_back()
+    page.go_forward()
+    assert page.locator("#quiz").is_visible() and shown_question(page) == before
+
+    # Reloaded on a question: the same question, the same order of options, focus in the options.
+    page.clock.fast_forward(3 * 60_000)
+    page.reload()
+    assert page.locator("#quiz").is_visible() and text(page, "#quiz-title") == ui(options, "en", "site.practice10.title")
+    assert shown_question(page) == before
+    assert page.evaluate("!!document.activeElement.closest('#options')")
+
+    # Reloaded after answering: the verdict and the feedback are back; the answer is stored once.
+    qid, correct, shown = correct_position(page, bank)
+    seen.append(qid)
+    page.locator("#options .option").nth(correct).click()
+    page.reload()
+    assert page.locator("#feedback").is_visible() and "is-right" in page.locator("#verdict").get_attribute("class")
+    assert page.locator("#options .option.is-correct").get_attribute("data-option") == bank.question(qid).correct
+    page.click("#next")
+
+    # Back to the topic, reload there: the run can still be resumed, with the button or Forward.
+    page.go_back()
+    page.reload()
+    assert page.locator("#topic").is_visible() and page.locator("#resume").is_visible()
+    assert "4" in text(page, "#resume")
+    page.go_forward()
+    assert page.locator("#quiz").is_visible() and text(page, "#quiz-count") == "Question 4 of 10"
+    while page.locator("#quiz").is_visible():
+        qid, correct, _ = correct_position(page, bank)
+        seen.append(qid)
+        page.locator("#options .option").nth(correct).click()
+        page.click("#next")
+
+    # The results cover the whole run, its time counted from the first start.
+    assert page.locator("#results").is_visible()
+    assert text(page, "#results-score") == ui(options, "en", "site.result.score", score=9, total=10)
+    assert page.locator("#results-review > li").evaluate_all("els => els.map(e => e.dataset.qid)") == seen
+    minutes = re.fullmatch(r"Time taken: (\d+) min \d+ s", text(page, "#results-time"))
+    assert minutes and int(minutes[1]) >= 3, text(page, "#results-time")
+
+    # A finished run is gone: a reload shows the topic, nothing to resume; each answer was stored once.
+    assert run_key(page) == []
+    page.reload()
+    assert page.locator("#topic").is_visible() and not page.locator("#resume").is_visible()
+    assert [a["question"] for a in download_answers(page)["answers"]] == seen
+
+    # So is an abandoned one; and a run belongs to its tab only.
+    page.click("#practice-all")
+    assert len(run_key(page)) == 1
+    other = desktop.context.new_page()
+    other.goto(page.url)
+    assert other.locator("#topic").is_visible() and not other.locator("#resume").is_visible()
+    other.close()
+    page.click("#quiz-quit")
+    assert run_key(page) == []
+    page.reload()
+    assert page.locator("#topic").is_visible() and not page.locator("#resume").is_visible()
+    desktop.check_clean()

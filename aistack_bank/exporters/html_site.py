@@ -241,6 +241,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "topic": topic,
         "storageKey": f"aistack-bank/{topic}/answers",
         "legacyKeys": {code: f"aistack-bank/{topic}/{code}" for code in (languages or [lang])},
+        "runKey": f"aistack-bank/{topic}/run/{lang}",
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
         "ui": {key: ui_text(options, lang, key) for key in UI_STRINGS},

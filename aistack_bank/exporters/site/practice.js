@@ -258,7 +258,6 @@
       showTopic(session ? $("resume") : null);
     }
   });
-  if (history.state && history.state.view) history.replaceState(null, ""); // a reload: runs are not kept
 
   // --- The topic view ----------------------------------------------------------------------
 
@@ -351,14 +350,84 @@
 
   // --- A practice run -------------------------------------------------------------------------
 
-  function start(title, ids, opener) {
+  function start(titleKey, ids, opener) {
+    const order = shuffle(ids);
     session = {
-      id: randomId(), title: title, ids: shuffle(ids), index: 0, order: [], answered: false,
-      results: [], opener: opener, startedAt: Date.now(),
+      id: randomId(), titleKey: titleKey, title: t(titleKey), ids: order, index: 0, order: shuffle(byId.get(order[0]).options),
+      answered: false, results: [], opener: opener, startedAt: Date.now(),
     };
     finished = null;
+    runStore.save();
     history.pushState({ view: "quiz", attempt: session.id }, "");
     resume(false);
+  }
+
+  // --- The run in progress, kept in this tab (sessionStorage) so that a reload resumes it ---
+
+  const RUN_TITLES = ["site.practice10.title", "site.practice_all.title", "site.weak.title", "site.retry.title", "site.weakest.title"];
+  const OPENERS = ["practice-10", "practice-all", "practice-weak"];
+
+  const runStore = {
+    save() {
+      if (!session) return;
+      try {
+        sessionStorage.setItem(data.runKey, JSON.stringify({
+          version: 1, id: session.id, title: session.titleKey, ids: session.ids, index: session.index,
+          order: session.order.map((option) => option.id),
+          results: session.results.map((r) => ({ id: r.id, order: r.order.map((option) => option.id), chosenAt: r.chosenAt })),
+          opener: session.opener ? session.opener.id : null, startedAt: session.startedAt,
+        }));
+      } catch (error) {
+        // Storage is blocked: the run lasts until the page closes, as before.
+      }
+    },
+    clear() {
+      try {
+        sessionStorage.removeItem(data.runKey);
+      } catch (error) {
+        // Nothing kept, nothing to clear.
+      }
+    },
+    // The kept run, or null when there is none or it no longer fits the questions of the page.
+    read() {
+      try {
+        const saved = JSON.parse(sessionStorage.getItem(data.runKey) || "null");
+        return saved ? restoreRun(saved) : null;
+      } catch (error) {
+        return null;
+      }
+    },
+  };
+
+  // The question's options in the order of ``ids``, or null unless ``ids`` are exactly its options.
+  function optionsIn(q, ids) {
+    if (!Array.isArray(ids) || ids.length !== q.options.length || new Set(ids).size !== ids.length) return null;
+    const order = ids.map((id) => q.options.find((option) => option.id === id));
+    return order.every(Boolean) ? order : null;
+  }
+
+  function restoreRun(saved) {
+    const ids = saved.ids;
+    if (saved.version !== 1 || typeof saved.id !== "string" || !RUN_TITLES.includes(saved.title) ||
+      !Array.isArray(ids) || !ids.length || !ids.every((id) => byId.has(id)) || new Set(ids).size !== ids.length ||
+      !Number.isInteger(saved.index) || saved.index < 0 || saved.index >= ids.length ||
+      !Array.isArray(saved.results) || !Number.isFinite(saved.startedAt)) return null;
+    const answered = saved.results.length === saved.index + 1;
+    if (!answered && saved.results.length !== saved.index) return null;
+    const results = [];
+    for (const [i, r] of saved.results.entries()) {
+      const q = byId.get(ids[i]);
+      const order = r && r.id === q.id ? optionsIn(q, r.order) : null;
+      if (!order || !Number.isInteger(r.chosenAt) || r.chosenAt < 0 || r.chosenAt >= order.length) return null;
+      results.push({ id: q.id, order: order, chosenAt: r.chosenAt, right: order[r.chosenAt].id === q.correct });
+    }
+    const order = answered ? results[saved.index].order : optionsIn(byId.get(ids[saved.index]), saved.order);
+    if (!order) return null;
+    return {
+      id: saved.id, titleKey: saved.title, title: t(saved.title), ids: ids, index: saved.index, order: order,
+      answered: answered, chosenAt: answered ? results[saved.index].chosenAt : undefined, results: results,
+      opener: OPENERS.includes(saved.opener) ? $(saved.opener) : null, startedAt: saved.startedAt,
+    };
   }
 
   function resume(push) {
@@ -367,9 +436,12 @@
     $("quiz-title").textContent = session.title;
     $("quiz-bar").max = session.ids.length;
     show("quiz");
-    if (session.index >= session.ids.length) finish();
-    else if (session.answered) showAnswered();
-    else showQuestion();
+    if (session.index >= session.ids.length) {
+      finish();
+    } else {
+      showQuestion();
+      if (session.answered) showAnswered();
+    }
   }
 
   function current() {
@@ -382,8 +454,6 @@
 
   function showQuestion() {
     const q = current();
-    session.answered = false;
-    session.order = shuffle(q.options);
     $("question").dataset.qid = q.id;
     $("quiz-count").textContent = t("site.quiz.progress", { current: session.index + 1, total: session.ids.length });
     $("quiz-bar").value = session.index;
@@ -455,6 +525,7 @@
     session.answered = true;
     session.chosenAt = position;
     session.results.push({ id: q.id, order: session.order, chosenAt: position, right: right });
+    runStore.save();
     store.add({ question: q.id, language: data.language, choice: chosen.id, correct: right, answered_at: isoNow(), attempt: session.id });
     showAnswered();
   }
@@ -506,13 +577,20 @@
   function next() {
     if (!session || !session.answered) return;
     session.index += 1;
-    if (session.index < session.ids.length) showQuestion();
-    else finish();
+    session.answered = false;
+    if (session.index < session.ids.length) {
+      session.order = shuffle(current().options);
+      runStore.save();
+      showQuestion();
+    } else {
+      finish();
+    }
   }
 
   function finish() {
     const done = session;
     session = null;
+    runStore.clear();
     done.elapsed = Date.now() - done.startedAt;
     finished = done;
     history.replaceState({ view: "results", attempt: done.id }, "");
@@ -586,6 +664,7 @@
     const opener = (session && session.opener) || (finished && finished.opener);
     session = null;
     finished = null;
+    runStore.clear();
     $("announcer").textContent = "";
     historyBack();
     showTopic(opener);
@@ -627,19 +706,19 @@
 
   $("practice-10").addEventListener("click", (event) => {
     const ids = shuffle(questions.map((q) => q.id)).slice(0, data.practiceCount);
-    start(t("site.practice10.title"), ids, event.currentTarget);
+    start("site.practice10.title", ids, event.currentTarget);
   });
   $("practice-all").addEventListener("click", (event) => {
-    start(t("site.practice_all.title"), questions.map((q) => q.id), event.currentTarget);
+    start("site.practice_all.title", questions.map((q) => q.id), event.currentTarget);
   });
   $("practice-weak").addEventListener("click", (event) => {
     const ids = dueIds(progress().state);
-    if (ids.length) start(t("site.weak.title"), ids, event.currentTarget);
+    if (ids.length) start("site.weak.title", ids, event.currentTarget);
   });
   $("resume").addEventListener("click", () => resume(true));
   $("retry-missed").addEventListener("click", () => {
     const missed = finished ? finished.results.filter((r) => !r.right).map((r) => r.id) : [];
-    if (missed.length) start(t("site.retry.title"), missed, finished.opener);
+    if (missed.length) start("site.retry.title", missed, finished.opener);
   });
   $("practice-weakest").addEventListener("click", (event) => {
     const tags = (event.currentTarget.dataset.tags || "").split(" ").filter(Boolean);
@@ -650,7 +729,7 @@
     const tagged = shuffle(questions.filter((q) => q.tags.some((tag) => tags.includes(tag))).map((q) => q.id));
     const first = tagged.filter((id) => state[id] && state[id].due <= now);
     const ids = first.concat(tagged.filter((id) => !first.includes(id))).slice(0, data.practiceCount);
-    start(t("site.weakest.title"), ids, finished.opener);
+    start("site.weakest.title", ids, finished.opener);
   });
   $("next").addEventListener("click", next);
   $("quiz-quit").addEventListener("click", leave);
@@ -714,5 +793,15 @@
   $("practice-10").disabled = false;
   $("practice-all").disabled = false;
   $("progress").hidden = false;
+
+  // A reload or a restored tab: the run kept in this tab comes back, on screen if it was.
+  session = runStore.read();
+  if (!session) runStore.clear();
+  const state = history.state || {};
+  if (state.view === "quiz" && session && session.id === state.attempt) {
+    resume(false);
+  } else if (state.view) {
+    history.replaceState(null, ""); // results or a run that is gone: the topic
+  }
   renderTopic();
 })();
