@@ -151,6 +151,15 @@ def correct_position(page, bank: Bank) -> tuple[str, int, list[str]]:
     return qid, shown.index(bank.question(qid).correct), shown
 
 
+def download_answers(page) -> dict:
+    """Click *Export my answers* on the topic page and read the downloaded file."""
+    with page.expect_download() as info:
+        page.click("#export")
+    download = info.value
+    assert download.suggested_filename.endswith(".json")
+    return json.loads(Path(download.path()).read_text(encoding="utf-8"))
+
+
 def axe_check(page, label: str) -> None:
     """Run axe-core on the page as it is (hidden views are skipped by axe) and fail on any violation."""
     if not page.evaluate("typeof window.axe === 'object'"):
@@ -160,7 +169,7 @@ def axe_check(page, label: str) -> None:
 
 
 __all__ = [
-    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "correct_position", "focus_is_visible",
+    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "correct_position", "download_answers", "focus_is_visible",
     "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "shot", "squash", "sync_api",
     "tab_into_options", "tab_to", "text", "ui", "write_site",
 ]

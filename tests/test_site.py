@@ -231,6 +231,8 @@ def test_the_json_data_matches_each_localized_bank(tree, banks):
         bank = banks[lang]
         assert data["lang"] == lang and data["language"] == lang and data["topic"] == bank.topic.id
         assert data["storageKey"] == f"aistack-bank/{bank.topic.id}/answers"  # one history, every language
+        assert data["legacyKeys"] == {code: f"aistack-bank/{bank.topic.id}/{code}" for code in PAGE}  # the previous version's keys
+        assert data["runKey"] == f"aistack-bank/{bank.topic.id}/run/{lang}"
         assert data["tags"] and set(data["tags"]) <= set(bank.topic.tags)
         assert [q["id"] for q in data["questions"]] == [q.id for q in bank.questions]
         for entry, question in zip(data["questions"], bank.questions):

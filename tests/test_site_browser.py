@@ -8,7 +8,6 @@ test-artifacts/ at the repository root.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta, timezone
 
@@ -19,7 +18,7 @@ from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
 
 from sitebrowser import (
-    DESKTOP, LANGS, PHONE, Session, active_id, axe_check, correct_position, focus_is_visible, in_view, launch, load_banks,
+    DESKTOP, LANGS, PHONE, Session, active_id, axe_check, correct_position, download_answers, focus_is_visible, in_view, launch, load_banks,
     load_options, needs_chromium, shot, squash, sync_api, tab_to, text, ui, write_site,
 )
 
@@ -96,14 +95,6 @@ def stats(page) -> tuple[str, str, str]:
         mark = node.locator("[aria-hidden=true]")
         return squash((mark if mark.count() else node).inner_text())
     return shown("#stat-last"), shown("#stat-alltime"), text(page, "#stat-answered")
-
-
-def download_answers(page) -> dict:
-    with page.expect_download() as info:
-        page.click("#export")
-    download = info.value
-    assert download.suggested_filename.endswith(".json")
-    return json.loads(open(download.path(), encoding="utf-8").read())
 
 
 @pytest.mark.parametrize("lang", LANGS)

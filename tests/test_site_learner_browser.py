@@ -3,15 +3,20 @@
 Focus that stays visible, a phone tap that keeps the option on screen, shortcuts confined to
 the options (WCAG 2.1.4), a visible h1 on every view, Escape, arrow keys, the browser's Back
 during a quiz and after choosing a language, one verdict line per answer with the feedback of
-every option, and accuracy counters that say what they count.
+every option, accuracy counters that say what they count, progress kept from the previous
+version of the site, and a run that survives a reload of its tab.
 """
 
 from __future__ import annotations
 
+import json
+import re
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from sitebrowser import (
-    DESKTOP, PHONE, Session, active_id, correct_position, focus_is_visible, focused_in_view, in_view, launch, load_banks,
+    DESKTOP, PHONE, Session, active_id, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, launch, load_banks,
     load_options, needs_chromium, squash, sync_api, tab_into_options, tab_to, text, ui, write_site,
 )
 
@@ -158,27 +163,6 @@ def test_arrow_keys_move_between_options_like_a_radio_group(desktop, site):
     desktop.check_clean()
 
 
-def test_the_browser_back_button_keeps_the_attempt(desktop, site, banks):
-    page = open_topic(desktop, site)
-    url = page.url
-    page.click("#practice-10")
-    seen = []
-    for _ in range(2):
-        qid, correct, _ = correct_position(page, banks["en"])
-        seen.append(qid)
-        page.locator("#options .option").nth(correct).click()
-        page.click("#next")
-    page.go_back()
-    assert page.url == url and page.locator("#topic").is_visible()
-    assert page.locator("#resume").is_visible()
-    page.click("#resume")
-    assert text(page, "#quiz-count") == "Question 3 of 10"
-    page.go_back()
-    page.go_forward()
-    assert page.locator("#quiz").is_visible() and text(page, "#quiz-count") == "Question 3 of 10"
-    desktop.check_clean()
-
-
 def test_back_after_choosing_a_language_leaves_the_chooser(browser, site):
     s = Session(browser, locale="de-DE", **DESKTOP)
     try:
@@ -233,4 +217,194 @@ def test_accuracy_counters_say_what_they_count(desktop, site, banks, options):
     assert text(page, "#stat-alltime-label") == ui(options, "en", "site.stats.alltime")
     assert text(page, "#stat-last") == "100%"
     assert text(page, "#stat-alltime") == "50%"
+    desktop.check_clean()
+
+
+# --- Progress from the previous version of the site -----------------------------------------------
+
+FULL_STORAGE = """(() => {
+  try {
+    if (!sessionStorage.getItem("test/full")) return;
+  } catch (error) {
+    return;
+  }
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (this === window.localStorage && String(key).endsWith("/answers")) throw new DOMException("full", "QuotaExceededError");
+    return setItem.call(this, key, value);
+  };
+})();"""
+"""While the tab's sessionStorage holds test/full, localStorage refuses to store answer histories."""
+
+
+def old_progress(last: dict) -> str:
+    """Progress as the previous version stored it: `JSON.stringify({ version: 1, last: last })`, 1 right and 0 wrong."""
+    return json.dumps({"version": 1, "last": last}, separators=(",", ":"))
+
+
+def local_keys(page) -> list[str]:
+    return sorted(page.evaluate("Object.keys(localStorage)"))
+
+
+def test_progress_from_the_previous_version_is_kept(desktop, site, banks, options):
+    bank = banks["en"]
+    topic = bank.topic.id
+    ids = [q.id for q in bank.questions]
+    total = len(ids)
+    answers_key, old_en, old_fr = f"aistack-bank/{topic}/answers", f"aistack-bank/{topic}/en", f"aistack-bank/{topic}/fr"
+    # The old page kept one mark per question and language; it dropped unknown ids and values when reading.
+    en_marks = {ids[4]: 0, ids[0]: 1, ids[1]: 0, ids[2]: 1, ids[3]: 1, "q-gone": 0, ids[5]: 2}
+    fr_marks = {ids[6]: 0, ids[7]: 1}
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    desktop.page.clock.install(time=start)
+    desktop.context.add_init_script(script=FULL_STORAGE)
+    page = open_topic(desktop, site)
+    assert local_keys(page) == ["aistack-bank/lang"]  # a fresh profile: the first load wrote nothing else
+    page.evaluate("(items) => items.forEach(([k, v]) => localStorage.setItem(k, v))", [[old_en, old_progress(en_marks)], [old_fr, old_progress(fr_marks)]])
+
+    def figures():
+        return text(page, "#stat-last"), text(page, "#stat-alltime"), text(page, "#stat-answered")
+
+    expected = (ui(options, "en", "site.stats.accuracy.value", percent=60),) * 2 + (ui(options, "en", "site.stats.answered.value", answered=5, total=total),)
+
+    # Storage full: the marks show, and the old progress stays where it is until the new history is written.
+    page.evaluate("sessionStorage.setItem('test/full', '1')")
+    page.reload()
+    assert figures() == expected
+    assert local_keys(page) == sorted(["aistack-bank/lang", old_en, old_fr])
+
+    page.evaluate("sessionStorage.removeItem('test/full')")
+    page.reload()
+    assert figures() == expected
+    assert local_keys(page) == sorted(["aistack-bank/lang", answers_key])
+    due = sorted(page.locator("#question-list li:has(.due-tag)").evaluate_all("els => els.map(e => e.dataset.qid)"))
+    assert due == sorted([ids[1], ids[4]])  # what was wrong is due now, what was right comes back later
+    assert text(page, "#practice-weak-count") == ui(options, "en", "site.weak.count", count=2)
+    for qid in (ids[0], ids[2], ids[3]):
+        assert datetime.fromtimestamp(int(page.get_attribute(f"#list-{qid}", "data-due")) / 1000, tz=timezone.utc) > start + timedelta(hours=12)
+
+    def migrated(qid, lang, right):
+        return {"question": qid, "language": lang, "choice": bank.question(qid).correct if right else None, "correct": right,
+                "answered_at": None, "attempt": None, "migrated": True}
+
+    old = [migrated(ids[i], "en", i in (0, 2, 3)) for i in (0, 1, 2, 3, 4)] + [migrated(ids[6], "fr", False), migrated(ids[7], "fr", True)]
+    exported = download_answers(page)
+    assert exported["answers"] == old
+
+    # New answers follow the migrated ones, with their own times; a reload migrates nothing twice.
+    page.click("#practice-weak")
+    qid, correct, _ = correct_position(page, bank)
+    page.locator("#options .option").nth(correct).click()
+    page.click("#quiz-quit")
+    page.reload()
+    assert figures() == (ui(options, "en", "site.stats.accuracy.value", percent=80), ui(options, "en", "site.stats.accuracy.value", percent=67),
+                         ui(options, "en", "site.stats.answered.value", answered=5, total=total))
+    answers = download_answers(page)["answers"]
+    assert answers[:-1] == old
+    assert answers[-1]["question"] == qid and answers[-1]["correct"] is True and "migrated" not in answers[-1]
+    assert answers[-1]["answered_at"].startswith("2026-03-02T09:")
+
+    page.goto((site / "fr" / "index.html").as_uri())
+    assert text(page, "#stat-last") == ui(options, "fr", "site.stats.accuracy.value", percent=50)
+    assert text(page, "#stat-answered") == ui(options, "fr", "site.stats.answered.value", answered=2, total=total)
+
+    # A tab of the previous version left open writes its marks again, one more among them: only that one is new.
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [old_fr, old_progress({**fr_marks, ids[8]: 1})])
+    page.reload()
+    assert text(page, "#stat-answered") == ui(options, "fr", "site.stats.answered.value", answered=3, total=total)
+    assert download_answers(page)["answers"] == old + [migrated(ids[8], "fr", True)] + answers[-1:]
+    assert local_keys(page) == sorted(["aistack-bank/lang", "aistack-bank/learner", answers_key])
+    desktop.check_clean()
+
+
+# --- A run in progress survives a reload of its tab -------------------------------------------------
+
+def shown_question(page) -> tuple[str, list[str], str]:
+    return (page.locator("#question").get_attribute("data-qid"),
+            page.locator("#options .option").evaluate_all("els => els.map(e => e.dataset.option)"), text(page, "#quiz-count"))
+
+
+def run_key(page) -> list[str]:
+    return [key for key in page.evaluate("Object.keys(sessionStorage)") if key.startswith("aistack-bank/")]
+
+
+def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, options):
+    bank = banks["en"]
+    page = desktop.page
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    page.clock.install(time=start)
+    page = open_topic(desktop, site)
+    url = page.url
+    page.click("#practice-10")
+    seen = []
+    for right in (True, False):
+        qid, correct, shown = correct_position(page, bank)
+        seen.append(qid)
+        page.locator("#options .option").nth(correct if right else (correct + 1) % len(shown)).click()
+        page.click("#next")
+    before = shown_question(page)
+    assert before[2] == "Question 3 of 10"
+
+    # The browser's Back keeps the run; Resume and Forward bring it back as it was.
+    page.go_back()
+    assert page.url == url and page.locator("#topic").is_visible() and page.locator("#resume").is_visible()
+    page.click("#resume")
+    assert shown_question(page) == before
+    page.go_back()
+    page.go_forward()
+    assert page.locator("#quiz").is_visible() and shown_question(page) == before
+
+    # Reloaded on a question: the same question, the same order of options, focus in the options.
+    page.clock.fast_forward(3 * 60_000)
+    page.reload()
+    assert page.locator("#quiz").is_visible() and text(page, "#quiz-title") == ui(options, "en", "site.practice10.title")
+    assert shown_question(page) == before
+    assert page.evaluate("!!document.activeElement.closest('#options')")
+
+    # Reloaded after answering: the verdict and the feedback are back; the answer is stored once.
+    qid, correct, shown = correct_position(page, bank)
+    seen.append(qid)
+    page.locator("#options .option").nth(correct).click()
+    page.reload()
+    assert page.locator("#feedback").is_visible() and "is-right" in page.locator("#verdict").get_attribute("class")
+    assert page.locator("#options .option.is-correct").get_attribute("data-option") == bank.question(qid).correct
+    page.click("#next")
+
+    # Back to the topic, reload there: the run can still be resumed, with the button or Forward.
+    page.go_back()
+    page.reload()
+    assert page.locator("#topic").is_visible() and page.locator("#resume").is_visible()
+    assert "4" in text(page, "#resume")
+    page.go_forward()
+    assert page.locator("#quiz").is_visible() and text(page, "#quiz-count") == "Question 4 of 10"
+    while page.locator("#quiz").is_visible():
+        qid, correct, _ = correct_position(page, bank)
+        seen.append(qid)
+        page.locator("#options .option").nth(correct).click()
+        page.click("#next")
+
+    # The results cover the whole run, its time counted from the first start.
+    assert page.locator("#results").is_visible()
+    assert text(page, "#results-score") == ui(options, "en", "site.result.score", score=9, total=10)
+    assert page.locator("#results-review > li").evaluate_all("els => els.map(e => e.dataset.qid)") == seen
+    minutes = re.fullmatch(r"Time taken: (\d+) min \d+ s", text(page, "#results-time"))
+    assert minutes and int(minutes[1]) >= 3, text(page, "#results-time")
+
+    # A finished run is gone: a reload shows the topic, nothing to resume; each answer was stored once.
+    assert run_key(page) == []
+    page.reload()
+    assert page.locator("#topic").is_visible() and not page.locator("#resume").is_visible()
+    assert [a["question"] for a in download_answers(page)["answers"]] == seen
+
+    # So is an abandoned one; and a run belongs to its tab only.
+    page.click("#practice-all")
+    assert len(run_key(page)) == 1
+    other = desktop.context.new_page()
+    other.goto(page.url)
+    assert other.locator("#topic").is_visible() and not other.locator("#resume").is_visible()
+    other.close()
+    page.click("#quiz-quit")
+    assert run_key(page) == []
+    page.reload()
+    assert page.locator("#topic").is_visible() and not page.locator("#resume").is_visible()
     desktop.check_clean()

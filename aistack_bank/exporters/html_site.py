@@ -226,15 +226,22 @@ def _question_data(bank: Bank) -> list[dict]:
     return out
 
 
-def page_data(bank: Bank, options: ExportOptions) -> dict:
-    """What the page's script reads from ``#bank-data``: the questions and the interface strings."""
+def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = None) -> dict:
+    """What the page's script reads from ``#bank-data``: the questions and the interface strings.
+
+    ``languages`` are the site's catalog codes: the page moves the progress each language kept
+    under the previous storage key (``legacyKeys``) into the one answer history.
+    """
     lang = bank.lang
+    topic = bank.topic.id
     return {
         "version": 2,
         "lang": _bcp47(lang),
         "language": lang,
-        "topic": bank.topic.id,
-        "storageKey": f"aistack-bank/{bank.topic.id}/answers",
+        "topic": topic,
+        "storageKey": f"aistack-bank/{topic}/answers",
+        "legacyKeys": {code: f"aistack-bank/{topic}/{code}" for code in (languages or [lang])},
+        "runKey": f"aistack-bank/{topic}/run/{lang}",
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
         "ui": {key: ui_text(options, lang, key) for key in UI_STRINGS},
@@ -385,7 +392,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         '<p id="announcer" class="visually-hidden" role="status" aria-live="polite"></p>',
         "</div></main>",
         f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
-        f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options))}</script>',
+        f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options, order))}</script>',
         _inline("script", script),
         "</body>",
         "</html>",

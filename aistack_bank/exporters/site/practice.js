@@ -83,10 +83,16 @@
     }
   }
 
+  // An answer given on this version of the site, or a mark migrated from the previous one: that
+  // kept only whether each question's last answer was right, so a migrated answer has no time,
+  // no run and (when wrong) no choice, and carries the time of its migration for the schedule.
   function validAnswer(a) {
-    return a && typeof a === "object" && typeof a.question === "string" && typeof a.language === "string" &&
-      typeof a.choice === "string" && typeof a.correct === "boolean" && typeof a.answered_at === "string" &&
-      typeof a.attempt === "string";
+    if (!a || typeof a !== "object" || typeof a.question !== "string" || typeof a.language !== "string" ||
+      typeof a.correct !== "boolean") return false;
+    if (typeof a.migrated_at === "string") {
+      return a.answered_at === null && a.attempt === null && (a.choice === null || typeof a.choice === "string");
+    }
+    return typeof a.choice === "string" && typeof a.answered_at === "string" && typeof a.attempt === "string";
   }
 
   const store = {
@@ -103,11 +109,14 @@
       }
       this.answers = [];
     },
+    // Whether the answers are now stored (read back to be sure).
     write() {
+      const text = JSON.stringify({ version: 1, answers: this.answers });
       try {
-        localStorage.setItem(data.storageKey, JSON.stringify({ version: 1, answers: this.answers }));
+        localStorage.setItem(data.storageKey, text);
+        return localStorage.getItem(data.storageKey) === text;
       } catch (error) {
-        // Storage is full or blocked: the answers last until the page closes.
+        return false; // storage is full or blocked: the answers last until the page closes
       }
     },
     add(answer) {
@@ -122,6 +131,59 @@
     },
   };
 
+  // The previous version of the site kept, per language, whether the last answer to each
+  // question was right: {"version": 1, "last": {"<question id>": 1 | 0}}. Those marks become
+  // migrated answers, ahead of every answer given since; an old key is removed only once the
+  // history holding its marks is stored, so a failed write loses nothing (it is tried again on
+  // the next load). A mark already migrated with the same result is not added twice.
+  function migrateOldProgress() {
+    const found = [];
+    try {
+      for (const [language, key] of Object.entries(data.legacyKeys || {})) {
+        const text = localStorage.getItem(key);
+        if (text !== null) found.push([language, key, text]);
+      }
+    } catch (error) {
+      return;
+    }
+    if (!found.length) return;
+    store.read();
+    const known = new Map();
+    for (const a of store.answers) {
+      if (a.migrated_at) known.set(a.language + "\n" + a.question, a.correct);
+    }
+    const migratedAt = isoNow();
+    const marks = [];
+    for (const [language, , text] of found) {
+      let last = null;
+      try {
+        const saved = JSON.parse(text);
+        if (saved && saved.version === 1 && saved.last && typeof saved.last === "object") last = saved.last;
+      } catch (error) {
+        // Unreadable: nothing to keep (as the previous version would have read it).
+      }
+      if (!last) continue;
+      for (const q of questions) {
+        const result = last[q.id];
+        if (!Object.prototype.hasOwnProperty.call(last, q.id) || (result !== 0 && result !== 1)) continue;
+        if (known.get(language + "\n" + q.id) === (result === 1)) continue;
+        marks.push({
+          question: q.id, language: language, choice: result === 1 ? q.correct : null, correct: result === 1,
+          answered_at: null, attempt: null, migrated_at: migratedAt,
+        });
+      }
+    }
+    const before = store.answers.findIndex((a) => !a.migrated_at);
+    const at = before < 0 ? store.answers.length : before;
+    store.answers.splice(at, 0, ...marks);
+    if (marks.length && !store.write()) return;
+    try {
+      for (const [, key] of found) localStorage.removeItem(key);
+    } catch (error) {
+      // Left in place: migrated again, without duplicates, on the next load.
+    }
+  }
+
   // What this language's answers mean now: last result, all-time counts, Leitner box and due time.
   function progress() {
     const state = {};
@@ -129,7 +191,7 @@
     let count = 0;
     for (const a of store.answers) {
       if (a.language !== data.language || !byId.has(a.question)) continue;
-      const time = Date.parse(a.answered_at);
+      const time = Date.parse(a.answered_at || a.migrated_at);
       const s = state[a.question] || { box: 1, answers: 0 };
       s.last = a.correct ? 1 : 0;
       s.box = a.correct ? Math.min(s.box + 1, TOP_BOX) : 1;
@@ -150,6 +212,7 @@
   }
 
   store.read();
+  migrateOldProgress();
   try {
     localStorage.setItem("aistack-bank/lang", data.lang);
   } catch (error) {
@@ -195,7 +258,6 @@
       showTopic(session ? $("resume") : null);
     }
   });
-  if (history.state && history.state.view) history.replaceState(null, ""); // a reload: runs are not kept
 
   // --- The topic view ----------------------------------------------------------------------
 
@@ -288,14 +350,84 @@
 
   // --- A practice run -------------------------------------------------------------------------
 
-  function start(title, ids, opener) {
+  function start(titleKey, ids, opener) {
+    const order = shuffle(ids);
     session = {
-      id: randomId(), title: title, ids: shuffle(ids), index: 0, order: [], answered: false,
-      results: [], opener: opener, startedAt: Date.now(),
+      id: randomId(), titleKey: titleKey, title: t(titleKey), ids: order, index: 0, order: shuffle(byId.get(order[0]).options),
+      answered: false, results: [], opener: opener, startedAt: Date.now(),
     };
     finished = null;
+    runStore.save();
     history.pushState({ view: "quiz", attempt: session.id }, "");
     resume(false);
+  }
+
+  // --- The run in progress, kept in this tab (sessionStorage) so that a reload resumes it ---
+
+  const RUN_TITLES = ["site.practice10.title", "site.practice_all.title", "site.weak.title", "site.retry.title", "site.weakest.title"];
+  const OPENERS = ["practice-10", "practice-all", "practice-weak"];
+
+  const runStore = {
+    save() {
+      if (!session) return;
+      try {
+        sessionStorage.setItem(data.runKey, JSON.stringify({
+          version: 1, id: session.id, title: session.titleKey, ids: session.ids, index: session.index,
+          order: session.order.map((option) => option.id),
+          results: session.results.map((r) => ({ id: r.id, order: r.order.map((option) => option.id), chosenAt: r.chosenAt })),
+          opener: session.opener ? session.opener.id : null, startedAt: session.startedAt,
+        }));
+      } catch (error) {
+        // Storage is blocked: the run lasts until the page closes, as before.
+      }
+    },
+    clear() {
+      try {
+        sessionStorage.removeItem(data.runKey);
+      } catch (error) {
+        // Nothing kept, nothing to clear.
+      }
+    },
+    // The kept run, or null when there is none or it no longer fits the questions of the page.
+    read() {
+      try {
+        const saved = JSON.parse(sessionStorage.getItem(data.runKey) || "null");
+        return saved ? restoreRun(saved) : null;
+      } catch (error) {
+        return null;
+      }
+    },
+  };
+
+  // The question's options in the order of ``ids``, or null unless ``ids`` are exactly its options.
+  function optionsIn(q, ids) {
+    if (!Array.isArray(ids) || ids.length !== q.options.length || new Set(ids).size !== ids.length) return null;
+    const order = ids.map((id) => q.options.find((option) => option.id === id));
+    return order.every(Boolean) ? order : null;
+  }
+
+  function restoreRun(saved) {
+    const ids = saved.ids;
+    if (saved.version !== 1 || typeof saved.id !== "string" || !RUN_TITLES.includes(saved.title) ||
+      !Array.isArray(ids) || !ids.length || !ids.every((id) => byId.has(id)) || new Set(ids).size !== ids.length ||
+      !Number.isInteger(saved.index) || saved.index < 0 || saved.index >= ids.length ||
+      !Array.isArray(saved.results) || !Number.isFinite(saved.startedAt)) return null;
+    const answered = saved.results.length === saved.index + 1;
+    if (!answered && saved.results.length !== saved.index) return null;
+    const results = [];
+    for (const [i, r] of saved.results.entries()) {
+      const q = byId.get(ids[i]);
+      const order = r && r.id === q.id ? optionsIn(q, r.order) : null;
+      if (!order || !Number.isInteger(r.chosenAt) || r.chosenAt < 0 || r.chosenAt >= order.length) return null;
+      results.push({ id: q.id, order: order, chosenAt: r.chosenAt, right: order[r.chosenAt].id === q.correct });
+    }
+    const order = answered ? results[saved.index].order : optionsIn(byId.get(ids[saved.index]), saved.order);
+    if (!order) return null;
+    return {
+      id: saved.id, titleKey: saved.title, title: t(saved.title), ids: ids, index: saved.index, order: order,
+      answered: answered, chosenAt: answered ? results[saved.index].chosenAt : undefined, results: results,
+      opener: OPENERS.includes(saved.opener) ? $(saved.opener) : null, startedAt: saved.startedAt,
+    };
   }
 
   function resume(push) {
@@ -304,9 +436,12 @@
     $("quiz-title").textContent = session.title;
     $("quiz-bar").max = session.ids.length;
     show("quiz");
-    if (session.index >= session.ids.length) finish();
-    else if (session.answered) showAnswered();
-    else showQuestion();
+    if (session.index >= session.ids.length) {
+      finish();
+    } else {
+      showQuestion();
+      if (session.answered) showAnswered();
+    }
   }
 
   function current() {
@@ -319,8 +454,6 @@
 
   function showQuestion() {
     const q = current();
-    session.answered = false;
-    session.order = shuffle(q.options);
     $("question").dataset.qid = q.id;
     $("quiz-count").textContent = t("site.quiz.progress", { current: session.index + 1, total: session.ids.length });
     $("quiz-bar").value = session.index;
@@ -392,6 +525,7 @@
     session.answered = true;
     session.chosenAt = position;
     session.results.push({ id: q.id, order: session.order, chosenAt: position, right: right });
+    runStore.save();
     store.add({ question: q.id, language: data.language, choice: chosen.id, correct: right, answered_at: isoNow(), attempt: session.id });
     showAnswered();
   }
@@ -443,13 +577,20 @@
   function next() {
     if (!session || !session.answered) return;
     session.index += 1;
-    if (session.index < session.ids.length) showQuestion();
-    else finish();
+    session.answered = false;
+    if (session.index < session.ids.length) {
+      session.order = shuffle(current().options);
+      runStore.save();
+      showQuestion();
+    } else {
+      finish();
+    }
   }
 
   function finish() {
     const done = session;
     session = null;
+    runStore.clear();
     done.elapsed = Date.now() - done.startedAt;
     finished = done;
     history.replaceState({ view: "results", attempt: done.id }, "");
@@ -523,6 +664,7 @@
     const opener = (session && session.opener) || (finished && finished.opener);
     session = null;
     finished = null;
+    runStore.clear();
     $("announcer").textContent = "";
     historyBack();
     showTopic(opener);
@@ -538,10 +680,14 @@
       bank: data.topic,
       exported_at: isoNow(),
       learner: learnerId(),
-      answers: store.answers.map((a) => ({
-        question: a.question, language: a.language, choice: a.choice, correct: a.correct,
-        answered_at: a.answered_at, attempt: a.attempt,
-      })),
+      answers: store.answers.map((a) => {
+        const out = {
+          question: a.question, language: a.language, choice: a.choice, correct: a.correct,
+          answered_at: a.answered_at, attempt: a.attempt,
+        };
+        if (a.migrated_at) out.migrated = true;
+        return out;
+      }),
     };
     const file = data.topic + "-answers-" + payload.exported_at.slice(0, 10) + ".json";
     const url = URL.createObjectURL(new Blob([JSON.stringify(payload, null, 2) + "\n"], { type: "application/json" }));
@@ -560,19 +706,19 @@
 
   $("practice-10").addEventListener("click", (event) => {
     const ids = shuffle(questions.map((q) => q.id)).slice(0, data.practiceCount);
-    start(t("site.practice10.title"), ids, event.currentTarget);
+    start("site.practice10.title", ids, event.currentTarget);
   });
   $("practice-all").addEventListener("click", (event) => {
-    start(t("site.practice_all.title"), questions.map((q) => q.id), event.currentTarget);
+    start("site.practice_all.title", questions.map((q) => q.id), event.currentTarget);
   });
   $("practice-weak").addEventListener("click", (event) => {
     const ids = dueIds(progress().state);
-    if (ids.length) start(t("site.weak.title"), ids, event.currentTarget);
+    if (ids.length) start("site.weak.title", ids, event.currentTarget);
   });
   $("resume").addEventListener("click", () => resume(true));
   $("retry-missed").addEventListener("click", () => {
     const missed = finished ? finished.results.filter((r) => !r.right).map((r) => r.id) : [];
-    if (missed.length) start(t("site.retry.title"), missed, finished.opener);
+    if (missed.length) start("site.retry.title", missed, finished.opener);
   });
   $("practice-weakest").addEventListener("click", (event) => {
     const tags = (event.currentTarget.dataset.tags || "").split(" ").filter(Boolean);
@@ -583,7 +729,7 @@
     const tagged = shuffle(questions.filter((q) => q.tags.some((tag) => tags.includes(tag))).map((q) => q.id));
     const first = tagged.filter((id) => state[id] && state[id].due <= now);
     const ids = first.concat(tagged.filter((id) => !first.includes(id))).slice(0, data.practiceCount);
-    start(t("site.weakest.title"), ids, finished.opener);
+    start("site.weakest.title", ids, finished.opener);
   });
   $("next").addEventListener("click", next);
   $("quiz-quit").addEventListener("click", leave);
@@ -647,5 +793,15 @@
   $("practice-10").disabled = false;
   $("practice-all").disabled = false;
   $("progress").hidden = false;
+
+  // A reload or a restored tab: the run kept in this tab comes back, on screen if it was.
+  session = runStore.read();
+  if (!session) runStore.clear();
+  const state = history.state || {};
+  if (state.view === "quiz" && session && session.id === state.attempt) {
+    resume(false);
+  } else if (state.view) {
+    history.replaceState(null, ""); // results or a run that is gone: the topic
+  }
   renderTopic();
 })();
