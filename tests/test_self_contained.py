@@ -134,11 +134,13 @@ def test_the_scan_accepts_references_inside():
 
 # --- dependencies -----------------------------------------------------------------------------
 
-def _runtime_requirements() -> set[str]:
+def _runtime_requirements() -> list:
     import tomllib
 
+    from packaging.requirements import Requirement
+
     data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    return {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].strip().lower() for r in data["project"]["dependencies"]}
+    return [Requirement(text) for text in data["project"]["dependencies"]]
 
 
 def _imported_top_level_modules() -> set[str]:
@@ -155,14 +157,17 @@ def _imported_top_level_modules() -> set[str]:
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib")
 def test_runtime_dependencies_are_exactly_what_the_package_imports():
     distributions = importlib.metadata.packages_distributions()
-    declared = _runtime_requirements()
+    requirements = _runtime_requirements()
+    declared = {r.name.lower() for r in requirements}
+    # a requirement for other Pythons only (tomli before 3.11) is not installed here
+    installed = {r.name.lower() for r in requirements if r.marker is None or r.marker.evaluate()}
     imported = {}
     for module in _imported_top_level_modules():
         dists = {d.lower() for d in distributions.get(module, [module])}
         imported[module] = dists
     # every import is declared (directly, or as a requirement of a declared distribution)
     provided = set(declared)
-    for dist in declared:
+    for dist in installed:
         for req in importlib.metadata.requires(dist) or []:
             if "extra ==" not in req:
                 provided.add(re.split(r"[<>=!~;\[ (]", req, maxsplit=1)[0].strip().lower().replace("_", "-"))
