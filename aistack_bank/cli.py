@@ -221,7 +221,8 @@ def _run_export(work, quiet: bool, check: bool = False) -> None:
         _print_diagnostics(exc.diagnostics, OutputFormat.text)
         _fail(exc.message)
     except BankError as exc:
-        _fail(str(exc))
+        typer.echo(str(exc.diagnostic()), err=True)
+        raise typer.Exit(EXIT_ERRORS)
     except ValueError as exc:
         _fail(str(exc), EXIT_USAGE)
     finally:

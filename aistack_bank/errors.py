@@ -104,6 +104,8 @@ CODES: dict[str, str] = {
     "E112": "the file must hold exactly one YAML mapping",
     "E113": "nesting deeper than the limit",
     "E114": "merge-conflict marker left in the file",
+    "E115": "symbolic link leads outside the project (copy the file in instead)",
+    "E116": "text must be on one line (it goes into a line-based format or a comment)",
     "W101": "byte-order mark at the start of the file (ignored)",
     "W102": "CRLF line endings (read as LF)",
     # fields
@@ -143,6 +145,8 @@ CODES: dict[str, str] = {
     "E507": "formula tokens differ between the English text and its translation",
     "E508": "translation was made for another English text (catalog not updated)",
     "E509": "translation is missing where a localized export needs it",
+    "E540": "catalog string holds a forbidden character or is not in NFC",
+    "E541": "catalog file name is not a language code (BCP 47 or POSIX locale)",
     "W501": "translation is missing",
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
@@ -197,8 +201,14 @@ class DiagnosticsError(BankError):
 CODES.update({
     "E601": "unknown export or import format",
     "E602": "export failed",
+    "E603": "an output folder is, or passes through, a symbolic link",
+    "E604": "another build is writing the same exports folder",
+    "E605": "an output file cannot be written (permissions, disk full, read-only)",
+    "E606": "an export would hold a character its format cannot carry",
     "E701": "import file cannot be read",
     "E702": "import file is not in the stated format, or is unsafe",
+    "E703": "the bank cannot take imported questions (its topic has errors)",
+    "E704": "import file holds more questions than the limit",
 })
 
 

@@ -18,7 +18,7 @@ CORPUS = Path(__file__).parent / "corpus"
 PO_EXPECTED = {
     "broken-escape": ["po/broken-escape/fr.po:12:18: error E501: invalid escape sequence '\\\\q' (use \\\\, \\\", \\n or \\t)"],
     "conflict": [f"po/conflict/fr.po:{line}:1: error E501: merge-conflict marker; resolve the conflict (keep both translators' work) before running the pipeline" for line in (10, 14, 18)],
-    "duplicate": ["po/duplicate/fr.po:14: error E506: entry 'topic.category' appears twice (first at line 10); keep one"],
+    "duplicate": ["po/duplicate/fr.po:14:1: error E506: entry 'topic.category' appears twice (first at line 10); keep one"],
     "missing-msgstr": ['po/missing-msgstr/fr.po:11:1: error E501: msgid without msgstr; add msgstr "" if it is not translated yet'],
     "not-utf8": ["po/not-utf8/fr.po:12:13: error E501: catalog is not valid UTF-8; save it as UTF-8"],
     "unterminated": ['po/unterminated/fr.po:12:31: error E501: unterminated string (missing closing ")'],
