@@ -394,8 +394,10 @@ def i18n_update(
     """Refresh the template and merge it into every catalog (changed English turns fuzzy)."""
     from .i18n.update import update_catalogs
 
+    from .i18n.catalog import is_language_code
+
     for code in lang or []:
-        if not code.replace("_", "").isalpha() or not 2 <= len(code) <= 8:
+        if not is_language_code(code):
             _fail(f"--lang {code!r} is not a language code such as fr or pt_BR", EXIT_USAGE)
     results, diagnostics = update_catalogs(bank, translations, languages=lang, check=check_only)
     _exit_on_errors(diagnostics)
