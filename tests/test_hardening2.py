@@ -601,3 +601,17 @@ def test_a_moodle_xml_import_keeps_escaped_markup_as_text(project, run_cli):
     assert code == 0, out
     written = sorted((project / "bank" / "questions").glob("*-tags.yaml"))
     assert written and "Write &lt;b&gt; to show a tag" in written[0].read_text(encoding="utf-8")
+
+
+def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(project):
+    assert run_child("build", "--out", "exports", "-q", cwd=project)[0] == 0
+    target = project / "exports" / "gift" / "aistack-en.gift"
+    target.unlink()
+    os.mkfifo(target)
+    (project / "translations" / "aistack.pot").unlink()
+    os.mkfifo(project / "translations" / "aistack.pot")
+    code, out = run_child("validate", "--no-cache", cwd=project)
+    assert code == 0 and "W504" in out, out
+    code, out = run_child("build", "--out", "exports", "-q", cwd=project)
+    assert code == 0, out
+    assert stat.S_ISREG(os.lstat(target).st_mode) and target.read_bytes().startswith(b"// ")

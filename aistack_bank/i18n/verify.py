@@ -194,9 +194,12 @@ def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references)."""
     from .pofile import parse_po
 
+    from ..safety import UnsafeFile, read_regular
+    from .catalog import MAX_CATALOG_BYTES
+
     try:
-        po, errors = parse_po(pot.read_text(encoding="utf-8"), pot)
-    except (OSError, UnicodeError):
+        po, errors = parse_po(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+    except (UnsafeFile, UnicodeError):
         return False
     if po is None:
         return False
