@@ -51,6 +51,16 @@ class OutputFormat(str, enum.Enum):
     github = "github"
 
 
+def _gh_data(text: str) -> str:
+    """Escape workflow-command data as the Actions toolkit does (``%``, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    """Escape a workflow-command property as the Actions toolkit does (also ``:`` and ``,``)."""
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
 def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = None, summary_line: str = "") -> None:
     from .errors import Diagnostic
 
@@ -61,13 +71,13 @@ def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = No
     for d in ordered:
         if fmt is OutputFormat.github:
             loc = d.location
-            parts = [f"file={loc.path}"] if loc else []
+            parts = [f"file={_gh_property(loc.path)}"] if loc else []
             if loc and loc.line:
                 parts.append(f"line={loc.line}")
             if loc and loc.column:
                 parts.append(f"col={loc.column}")
             parts.append(f"title={d.code}")
-            message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            message = _gh_data(d.message)
             typer.echo(f"::{'error' if d.severity.value == 'error' else 'warning'} {','.join(parts)}::{message}")
         else:
             typer.echo(str(d))
@@ -236,7 +246,8 @@ def _run_export(work, quiet: bool, check: bool = False) -> None:
         _print_diagnostics(exc.diagnostics, OutputFormat.text)
         _fail(exc.message)
     except BankError as exc:
-        _fail(str(exc))
+        typer.echo(str(exc.diagnostic()), err=True)
+        raise typer.Exit(EXIT_ERRORS)
     except ValueError as exc:
         _fail(str(exc), EXIT_USAGE)
     finally:

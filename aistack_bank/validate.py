@@ -13,6 +13,9 @@ from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
 from .yamlsource import Backend
 
+ONE_LINE_FIELDS = ("title", "category")
+"""Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments)."""
+
 MAX_POSITION_SHARE = 0.35
 """Above this share of the bank on one key position, W301 is reported."""
 MAX_LONGEST_SHARE = 1 / 3
@@ -126,6 +129,9 @@ def topic_rules(source: BankSource) -> list[Diagnostic]:
     if topic is None or doc is None:
         return []
     diags = []
+    for name in ONE_LINE_FIELDS:
+        if "\n" in getattr(topic, name):
+            diags.append(error("E116", f"{name} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate((name,))))
     on_disk = {qs.question.id for qs in source.questions if qs.question is not None}
     unreadable = {qs.path.name.split("-", 1)[0] for qs in source.questions if qs.question is None}
     seen: dict[str, int] = {}

@@ -25,6 +25,13 @@ def pytest_addoption(parser):
     )
 
 
+@pytest.fixture(autouse=True)
+def _user_cache(tmp_path_factory, monkeypatch):
+    """The validation cache of tests goes to a scratch folder, not the user's ~/.cache."""
+    if "XDG_CACHE_HOME" not in os.environ or not os.environ["XDG_CACHE_HOME"].startswith(str(tmp_path_factory.getbasetemp())):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     """A scratch copy of bank/ and translations/, with the working directory set to it."""

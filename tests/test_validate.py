@@ -184,8 +184,9 @@ class TestCli:
 def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cli, monkeypatch):
     import aistack_bank.validate as validate_module
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     assert run_cli("validate")[0] == 0
-    assert (project / ".bank-cache" / "validate.json").exists()
+    assert list((project / "user-cache" / "aistack-bank").rglob("*.json"))
     calls = []
     real = validate_module.validate_bank
     monkeypatch.setattr(validate_module, "validate_bank", lambda *a, **k: calls.append(a) or real(*a, **k))

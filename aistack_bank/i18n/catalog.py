@@ -23,6 +23,16 @@ MAX_CATALOG_BYTES = 256 << 20
 PLURAL_FORMS = {code: lang.plural_forms for code, lang in LANGUAGES.items()}
 LANGUAGE_NAMES = {code: lang.name for code, lang in LANGUAGES.items()}
 
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:[_-](?:[A-Z][a-z]{3}|[A-Z]{2}|[0-9]{3})){0,2}(?:@[a-z][a-z0-9]{1,15})?$")
+"""A catalog's language: ISO 639 code, optional script and region (``fr``, ``pt_BR``, ``zh-Hant``,
+``zh_Hant_TW``, ``es_419``), optional POSIX modifier (``sr@latin``)."""
+
+
+def is_language_code(code: str) -> bool:
+    """Whether ``code`` (a catalog file name's stem) is a language code that is safe in every format."""
+    return bool(LANGUAGE_CODE.fullmatch(code))
+
+
 _PLURAL_SYNTAX = re.compile(r"^\s*nplurals\s*=\s*[1-9][0-9]*\s*;\s*plural\s*=\s*[-+*/%!<>=&|?:()n0-9 \t]+;?\s*$")
 
 
@@ -71,14 +81,13 @@ def _read_catalog(path: Path, *, template: bool = False) -> Catalog:
     language = "" if template else path.stem
     stub = Catalog(path=path, language=language, po=None)
     where = Location.of(path)
+    from ..safety import UnsafeFile, read_regular
+
     try:
-        size = path.stat().st_size
-        if size > MAX_CATALOG_BYTES:
-            stub.diagnostics.append(error("E501", f"catalog is {size} bytes; the limit is {MAX_CATALOG_BYTES}", where))
-            return stub
-        raw = path.read_bytes()
-    except OSError as exc:
-        stub.diagnostics.append(error("E501", f"cannot read catalog: {exc.strerror or exc}", where))
+        # A catalog may be a symbolic link only within the folder above its own.
+        raw = read_regular(path, MAX_CATALOG_BYTES, root=path.absolute().parent.parent, what="catalog")
+    except UnsafeFile as exc:
+        stub.diagnostics.append(error("E115" if exc.code == "E115" else "E501", exc.message, where))
         return stub
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -130,7 +139,7 @@ def check_duplicates(catalog: Catalog) -> list[Diagnostic]:
         name = entry.msgctxt if entry.msgctxt is not None else f"(no context) {entry.msgid}"
         key = (bool(entry.obsolete), name)
         if key in seen:
-            diags.append(error("E506", f"entry {name!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0)))
+            diags.append(error("E506", f"entry {name!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
         else:
             seen[key] = entry.linenum or 0
     return diags

@@ -30,7 +30,7 @@ def localize(source, bank, catalog, *, allow_fallback: bool = False):
         if state == "translated":
             texts[f.key] = entry.msgstr
             continue
-        where = Location.of(catalog.path, entry.linenum or 0) if entry is not None else Location.of(catalog.path)
+        where = Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0) if entry is not None else Location.of(catalog.path)
         what = "is not translated" if state == "untranslated" else "is fuzzy or out of date with the English"
         if allow_fallback:
             diags.append(warning("W501" if state == "untranslated" else "W502", f"{f.key} {what}; exported in English", where))

@@ -96,8 +96,22 @@ def catalog_header(language: str) -> str:
 
 
 def catalog_paths(translations):
-    """The target-language catalogs in ``translations``, sorted by language."""
-    return sorted(p for p in translations.glob("*.po") if not p.name.startswith("."))
+    """The target-language catalogs in ``translations``, sorted by language.
+
+    Only files named by a language code count; :func:`misnamed_catalogs` reports the others.
+    """
+    from .catalog import is_language_code
+
+    return sorted(p for p in translations.glob("*.po") if not p.name.startswith(".") and is_language_code(p.stem))
+
+
+def misnamed_catalogs(translations) -> list:
+    """E541 for each ``*.po`` whose name is not a language code (it would reach every export)."""
+    from ..errors import Location, error
+    from .catalog import is_language_code
+
+    return [error("E541", f"{p.name!r} is not named by a language code such as fr, pt_BR or zh-Hant; rename it", Location.of(p))
+            for p in sorted(translations.glob("*.po")) if not p.name.startswith(".") and not is_language_code(p.stem)]
 
 
 def update_catalogs(bank, translations, *, languages: list[str] | None = None, check: bool = False):
