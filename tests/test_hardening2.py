@@ -532,9 +532,9 @@ def test_a_catalog_that_links_outside_the_repository_is_refused(project, tmp_pat
 
 def test_a_link_inside_the_repository_is_followed(project, run_cli):
     path = question_file(project, "q003")
-    (project / "shared.yaml").write_bytes(path.read_bytes())
+    (project / "linked.yaml").write_bytes(path.read_bytes())
     path.unlink()
-    path.symlink_to(project / "shared.yaml")
+    path.symlink_to(project / "linked.yaml")
     code, out = run_cli("validate", "--no-cache", "--no-translations")
     assert code == 0, out
 
