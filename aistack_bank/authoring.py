@@ -31,6 +31,17 @@ def slugify(text: str, words: int = 5) -> str:
     return "-".join(parts[:words]) or "question"
 
 
+def _text_of(path: Path) -> str:
+    """The text of a regular file within the size limit of catalogs, or "" (never blocks)."""
+    from .i18n.catalog import MAX_CATALOG_BYTES
+    from .safety import UnsafeFile, read_regular
+
+    try:
+        return read_regular(path, MAX_CATALOG_BYTES).decode("utf-8", errors="replace")
+    except UnsafeFile:
+        return ""
+
+
 def used_ids(root: Path, translations: Path | None = None) -> set[int]:
     """Every question number ever used: files, the topic list, and catalog keys (obsolete too)."""
     numbers: set[int] = set()
@@ -40,10 +51,10 @@ def used_ids(root: Path, translations: Path | None = None) -> set[int]:
             numbers.add(int(m.group(1)))
     topic = root / TOPIC_FILE
     if topic.exists():
-        numbers |= {int(n) for n in re.findall(r"^\s*-\s*q([0-9]{3,})\s*$", topic.read_text(encoding="utf-8", errors="replace"), re.M)}
+        numbers |= {int(n) for n in re.findall(r"^\s*-\s*q([0-9]{3,})\s*$", _text_of(topic), re.M)}
     if translations is not None and translations.is_dir():
         for po in translations.glob("*.po*"):
-            numbers |= {int(n) for n in re.findall(r'msgctxt "q([0-9]{3,})\.', po.read_text(encoding="utf-8", errors="replace"))}
+            numbers |= {int(n) for n in re.findall(r'msgctxt "q([0-9]{3,})\.', _text_of(po))}
     return numbers
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .errors import Diagnostic, DiagnosticsError, Severity
+from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, warning
 from .model import Bank
 from .options import ExportOptions
 
@@ -42,8 +43,11 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
     return sorted(set(wanted), key=lambda lang: (lang != "en", lang))
 
 
-def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False) -> tuple[dict[str, Bank], list[Diagnostic]]:
-    """The bank in each language, refusing (DiagnosticsError) when the bank or a language has errors."""
+def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False) -> tuple[dict[str, Bank], list[Diagnostic]]:
+    """The bank in each language, refusing (DiagnosticsError) when the bank or a language has errors.
+
+    With ``skip_unstarted`` (`bank build`), a language of which nothing is translated yet (a
+    catalog just created) is left out with a warning instead of refusing the whole build."""
     from .i18n.catalog import read_catalog
     from .i18n.localize import localize
     from .validate import validate_bank
@@ -64,6 +68,9 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
         catalog = read_catalog(translations / f"{lang}.po")
         if catalog.diagnostics:
             problems += catalog.diagnostics
+            continue
+        if skip_unstarted and not allow_fallback and not catalog.po.translated_entries():
+            notes.append(warning("W552", f"nothing in {lang} is translated yet; {lang} is left out of the exports until its translation starts", Location.of(catalog.path)))
             continue
         localized, diags = localize(source, english, catalog, allow_fallback=allow_fallback)
         problems += [d for d in diags if d.severity is Severity.ERROR]
@@ -99,6 +106,32 @@ def load_ui_texts(translations: Path | None, languages: list[str]) -> tuple[dict
     return texts, problems
 
 
+def ui_fallback_notes(translations: Path | None, languages: list[str]) -> list[Diagnostic]:
+    """A warning for each language whose practice-site interface is not (fully) translated.
+
+    Such strings are shown in English: an interface catalog that is missing, or not yet
+    translated, never blocks a build."""
+    from .exporters.html_site import UI_STRINGS
+    from .i18n.catalog import read_catalog
+
+    notes = []
+    for lang in languages:
+        if lang == "en":
+            continue
+        path = translations / UI_CATALOGS / f"{lang}.po" if translations is not None else Path(UI_CATALOGS) / f"{lang}.po"
+        if not path.exists():
+            notes.append(warning("W551", f"no interface catalog for {lang}; the practice site's buttons and messages are shown in English (run `bank i18n update`)", Location.of(path)))
+            continue
+        catalog = read_catalog(path)
+        if catalog.po is None:
+            continue  # its errors are reported by load_ui_texts
+        done = {e.msgctxt for e in catalog.po.translated_entries() if e.msgctxt in UI_STRINGS and e.msgid == UI_STRINGS[e.msgctxt]}
+        missing = len(UI_STRINGS) - len(done)
+        if missing:
+            notes.append(warning("W551", f"{missing} of {len(UI_STRINGS)} interface strings of the practice site are not translated into {lang}; they are shown in English", Location.of(path)))
+    return notes
+
+
 def with_ui(options: ExportOptions, formats: list[str], translations: Path | None, languages: list[str]) -> ExportOptions:
     """``options`` with the interface strings the practice site needs (refusing broken catalogs)."""
     from dataclasses import replace
@@ -111,6 +144,45 @@ def with_ui(options: ExportOptions, formats: list[str], translations: Path | Non
     return replace(options, ui=texts)
 
 
+def bank_texts(bank: Bank):
+    """(key, text) for every text of ``bank`` that an exporter writes."""
+    t = bank.topic
+    yield "topic.id", t.id
+    yield "topic.title", t.title
+    yield "topic.category", t.category
+    yield "topic.summary", t.summary
+    for i, point in enumerate(t.key_points, 1):
+        yield f"topic.key_point.{i}", point
+    for tag, text in t.tags.items():
+        yield f"topic.tags.{tag}", tag
+        yield f"topic.tags.{tag}", text
+    for q in bank.questions:
+        yield f"{q.id}.stem", q.stem
+        yield f"{q.id}.explanation", q.explanation
+        for tag in q.tags:
+            yield f"{q.id}.tags", tag
+        for o in q.options:
+            yield f"{q.id}.option.{o.id}", o.text
+            if o.feedback is not None:
+                yield f"{q.id}.option.{o.id}.feedback", o.feedback
+
+
+def refuse_uncarriable(name: str, banks: dict[str, Bank]) -> None:
+    """ExportError E606 if a text holds a character that ``name``'s format cannot carry.
+
+    Validation refuses these characters where they are written; this is the exporters' own
+    guard, so nothing unparseable is written whatever the path the text came by.
+    """
+    from .errors import ExportError
+    from .safety import UNCARRIABLE, describe
+
+    for lang, bank in banks.items():
+        for key, text in bank_texts(bank):
+            bad = UNCARRIABLE.search(text)
+            if bad:
+                raise ExportError(f"{name}: {key} ({lang}) holds {describe(bad.group())} at character {bad.start() + 1}, which the format cannot carry; nothing was written", code="E606")
+
+
 def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -> dict[str, dict[PurePosixPath, bytes]]:
     """Every requested format's virtual file tree (pure: nothing is written)."""
     from .errors import ExportError
@@ -119,6 +191,7 @@ def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -
     trees = {}
     for name in formats:
         exporter = get_exporter(name)
+        refuse_uncarriable(name, banks)
         try:
             trees[name] = exporter(banks, options)
         except (ValueError, KeyError, TypeError) as exc:  # a bug or an unsupported construct: report, don't crash
@@ -133,38 +206,126 @@ def _language_of(name: PurePosixPath, languages: list[str]) -> str:
     return "all"
 
 
+MANIFEST = ".bank-manifest"
+"""In each output folder: the files the build wrote there; pruning deletes only those."""
+MAX_MANIFEST_BYTES = 16 << 20
+
+
+def _no_links(folder: Path, rels, *, include_folder: bool = True) -> None:
+    """ExportError E603 if ``folder`` or a folder or file under it on the way to ``rels`` is a symlink."""
+    checked: set[Path] = set() if include_folder else {folder}
+    for rel in [PurePosixPath("."), *rels]:
+        path = folder
+        for part in ("", *PurePosixPath(rel).parts):
+            path = path / part if part else path
+            if path in checked:
+                continue
+            checked.add(path)
+            if path.is_symlink():
+                raise ExportError("is a symbolic link; the build writes and deletes only inside its own folders (replace it with a real folder)", Location.of(path), code="E603")
+
+
+def _manifest(tree) -> bytes:
+    names = sorted(str(rel) for rel in tree)
+    return ("# Written by `bank build`; it deletes only files listed here.\n" + "".join(f"{n}\n" for n in names)).encode("utf-8")
+
+
+def _read_manifest(folder: Path) -> list[str]:
+    from .safety import UnsafeFile, read_regular
+
+    try:
+        raw = read_regular(folder / MANIFEST, MAX_MANIFEST_BYTES, what="manifest")
+    except UnsafeFile:
+        return []
+    names = []
+    for line in raw.decode("utf-8", "replace").split("\n"):
+        rel = PurePosixPath(line)
+        if line and not line.startswith("#") and not rel.is_absolute() and ".." not in rel.parts and line == str(rel):
+            names.append(line)
+    return names
+
+
+def _write(path: Path, data: bytes, check: bool) -> bool:
+    from .errors import ExportError, Location
+    from .writing import write_or_compare
+
+    try:
+        return write_or_compare(path, data, check=check)
+    except OSError as exc:
+        raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(path), code="E605") from None
+
+
 def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[str, Path], banks: dict[str, Bank], *, check: bool = False, prune: bool = False, progress=None) -> list[OutputFile]:
     """Write each tree under its target folder atomically (or compare, with ``check``).
 
-    With ``prune``, files in a target folder that the export no longer produces (a language
-    that was removed, say) are deleted, so the folder holds exactly the current export.
+    Nothing is written through a symbolic link (E603). With ``prune``, the folder's manifest
+    records what was written, and files that an earlier build wrote but this one no longer
+    produces (a language that was removed, say) are deleted: never a file the build did not write.
     """
-    from .writing import write_or_compare
-
     outputs = []
     languages = list(banks)
     step = progress(sum(len(tree) for tree in trees.values())) if progress is not None else None
     count = len(next(iter(banks.values())).questions) if banks else 0
     for name, tree in trees.items():
         folder = targets[name]
+        _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
         for rel in sorted(tree, key=str):
             path = folder / str(rel)
             data = tree[rel]
-            changed = write_or_compare(path, data, check=check)
+            changed = _write(path, data, check)
             outputs.append(OutputFile(name, _language_of(rel, languages), count, len(data), path, changed))
             if step is not None:
                 step(path)
-        if prune and folder.is_dir():
-            # The build owns exports/<format>/: anything it no longer produces goes.
-            keep = {folder / str(rel) for rel in tree}
-            for extra in sorted(folder.rglob("*"), reverse=True):
-                if extra.is_file() and extra not in keep:
+        if prune:
+            keep = {str(rel) for rel in tree}
+            for old in sorted(set(_read_manifest(folder)) - keep, reverse=True):
+                extra = folder / old
+                _no_links(folder, [PurePosixPath(old)])
+                if extra.is_file():
                     if not check:
-                        extra.unlink()
+                        try:
+                            extra.unlink()
+                        except OSError as exc:
+                            raise ExportError(f"cannot delete: {exc.strerror or exc}", Location.of(extra), code="E605") from None
+                        for parent in extra.parents:
+                            if parent == folder or folder not in parent.parents:
+                                break
+                            try:
+                                parent.rmdir()  # only if empty
+                            except OSError:
+                                break
                     outputs.append(OutputFile(name, "-", 0, 0, extra, True))
-                elif extra.is_dir() and not check and not any(extra.iterdir()):
-                    extra.rmdir()
+            if _write(folder / MANIFEST, _manifest(tree), check) and check:
+                outputs.append(OutputFile(name, "-", 0, 0, folder / MANIFEST, True))
     return outputs
+
+
+@contextmanager
+def build_lock(out: Path, *, check: bool = False):
+    """Hold an exclusive lock on the exports folder (E604 if another build holds it)."""
+    import fcntl
+    import os
+
+    from .errors import ExportError, Location
+
+    if check and not out.is_dir():
+        yield
+        return
+    if out.is_symlink():
+        raise ExportError("is a symbolic link; give the real exports folder", Location.of(out), code="E603")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise ExportError(f"cannot create the exports folder: {exc.strerror or exc}", Location.of(out), code="E605") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ExportError("another `bank build` is writing this folder; wait for it to finish", Location.of(out), code="E604") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
@@ -175,7 +336,11 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     langs = resolve_languages(languages, translations)
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs))
-    return write_outputs(trees, {format_name: out}, banks, progress=progress), notes
+    from .settings import option_notes
+
+    if format_name == "html" and not options.ui:
+        notes += ui_fallback_notes(translations, list(banks))
+    return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
 def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
@@ -183,10 +348,19 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     from .exporters import EXPORTERS, FOLDERS
 
     langs = available_languages(translations)
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
+    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True)
+    langs = list(banks)
+    if "html" in EXPORTERS and not options.ui:
+        notes += ui_fallback_notes(translations, langs)
     options = with_ui(options, list(EXPORTERS), translations, langs)
+    from .settings import option_notes
+
+    notes = notes + option_notes(options, list(EXPORTERS))
+    for name in EXPORTERS:  # every format refuses uncarriable text before anything is written
+        refuse_uncarriable(name, banks)
     outputs: list[OutputFile] = []
-    for name in EXPORTERS:  # one format at a time: only one format's files are held in memory
-        trees = render([name], banks, options)
-        outputs += write_outputs(trees, {name: out / FOLDERS[name]}, banks, check=check, prune=True, progress=progress)
+    with build_lock(out, check=check):
+        for name in EXPORTERS:  # one format at a time: only one format's files are held in memory
+            trees = render([name], banks, options)
+            outputs += write_outputs(trees, {name: out / FOLDERS[name]}, banks, check=check, prune=True, progress=progress)
     return outputs, notes

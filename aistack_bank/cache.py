@@ -1,9 +1,14 @@
 """A content-hash cache of `bank validate` verdicts, so an unchanged bank validates instantly.
 
-The key is a digest of every input byte (each bank file and catalog, by path and content) and
-of the package's own source, so any change to content or code misses the cache: it can serve a
-verdict only for exactly the inputs that produced it. The cache lives in `.bank-cache/` beside
-the bank (git-ignored); if it cannot be read or written, validation simply runs.
+The key is a digest of every input (each bank file and catalog, by path and content), of the
+tool's version and of the package's own source, so any change to content or code misses the
+cache: it can serve a verdict only for exactly the inputs that produced it.
+
+The cache lives in the user's cache folder (``$XDG_CACHE_HOME/aistack-bank``, by default
+``~/.cache/aistack-bank``), never in the repository: a verdict file committed by a pull request
+(``.bank-cache/validate.json``, the old location) is never read, so nobody but the user can make
+a failing bank pass. Only verdicts this tool computed are stored there; an entry that cannot be
+read or does not have the expected shape is ignored and validation simply runs.
 """
 
 from __future__ import annotations
@@ -11,12 +16,24 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
+from . import __version__
 from .errors import Diagnostic, Location, Severity
 
-CACHE_DIR = ".bank-cache"
-_FORMAT = 1
+_FORMAT = 2
+MAX_HASHED_BYTES = 256 << 20
+"""Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
+MAX_ENTRY_BYTES = 64 << 20
+MAX_ENTRIES = 64
+"""Verdicts kept; the oldest go first."""
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/aistack-bank`` (``~/.cache/aistack-bank`` by default)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "aistack-bank"
 
 
 def _package_digest() -> str:
@@ -29,63 +46,88 @@ def _package_digest() -> str:
     return digest.hexdigest()
 
 
+def _hash_file(digest, name: str) -> None:
+    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise."""
+    try:
+        st = os.stat(name)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+            digest.update(f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode())
+            return
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                digest.update(b"special")
+                return
+            total = 0
+            while total <= MAX_HASHED_BYTES:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    break
+                total += len(chunk)
+                digest.update(chunk)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        digest.update(f"unreadable {exc.errno}".encode())
+
+
 def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
-    """A digest of every file validation reads, plus the code and ``extra`` (the options)."""
+    """A digest of every file validation reads, plus the tool and ``extra`` (the options)."""
     digest = hashlib.blake2b(digest_size=32)
-    digest.update(f"{_FORMAT}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
+    digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
     roots = [bank] + ([translations] if translations is not None else [])
     for root in roots:
         digest.update(f"\0root {root.as_posix()}\0".encode())
         if not root.exists():
             continue
         entries = []
-        for dirpath, dirnames, filenames in os.walk(root):
+        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode())):
             dirnames.sort()
             entries += [os.path.join(dirpath, name) for name in filenames]
         for name in sorted(entries):
             digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-            try:
-                with open(name, "rb") as fh:
-                    digest.update(fh.read())
-            except OSError as exc:
-                digest.update(f"unreadable {exc.errno}".encode())
+            _hash_file(digest, name)
             digest.update(b"\0")
     return digest.hexdigest()
 
 
-def _cache_file(bank: Path) -> Path:
-    return bank.resolve().parent / CACHE_DIR / "validate.json"
+def _cache_file(bank: Path, key: str) -> Path:
+    return cache_dir() / "validate" / f"{key}.json"
+
+
+def _diagnostic(d: dict) -> Diagnostic:
+    loc = Location(str(d["path"]), int(d["line"] or 0), int(d["column"] or 0)) if d["path"] is not None else None
+    return Diagnostic(Severity(d["severity"]), str(d["code"]), str(d["message"]), loc)
 
 
 def load(bank: Path, key: str) -> tuple[list[Diagnostic], dict] | None:
-    """The cached (diagnostics, summary) for ``key``, or None."""
+    """The cached (diagnostics, summary) for ``key``, or None (also for any malformed entry)."""
+    from .safety import UnsafeFile, read_regular
+
     try:
-        data = json.loads(_cache_file(bank).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        entry = json.loads(read_regular(_cache_file(bank, key), MAX_ENTRY_BYTES, what="cache entry"))
+        if not isinstance(entry, dict) or entry.get("key") != key or entry.get("bank") != Path(bank).resolve().as_posix():
+            return None
+        diags = [_diagnostic(d) for d in entry["diagnostics"]]
+        summary = entry["summary"]
+        if not (isinstance(summary, dict) and isinstance(summary.get("questions"), int) and isinstance(summary.get("line"), str)
+                and isinstance(summary.get("key_positions"), dict) and isinstance(summary.get("key_longest_share"), (int, float))):
+            return None
+        return diags, summary
+    except (UnsafeFile, ValueError, TypeError, KeyError, AttributeError):
         return None
-    entry = data.get(bank.resolve().as_posix()) if isinstance(data, dict) else None
-    if not isinstance(entry, dict) or entry.get("key") != key:
-        return None
-    diags = []
-    for d in entry["diagnostics"]:
-        loc = Location(d["path"], d["line"] or 0, d["column"] or 0) if d["path"] is not None else None
-        diags.append(Diagnostic(Severity(d["severity"]), d["code"], d["message"], loc))
-    return diags, entry["summary"]
 
 
 def store(bank: Path, key: str, diagnostics: list[Diagnostic], summary: dict) -> None:
-    """Remember the verdict for ``key`` (best effort, atomic)."""
+    """Remember the verdict this run computed for ``key`` (best effort, atomic)."""
     from .writing import write_atomic
 
-    path = _cache_file(bank)
+    entry = {"key": key, "bank": Path(bank).resolve().as_posix(), "diagnostics": [d.as_dict() for d in diagnostics], "summary": summary}
+    path = _cache_file(bank, key)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
-        data = {}
-    data[bank.resolve().as_posix()] = {"key": key, "diagnostics": [d.as_dict() for d in diagnostics], "summary": summary}
-    try:
-        write_atomic(path, json.dumps(data).encode("utf-8"))
+        write_atomic(path, json.dumps(entry).encode("utf-8"))
+        old = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for stale in old[:-MAX_ENTRIES]:
+            stale.unlink()
     except OSError:
         pass

@@ -242,7 +242,10 @@ def _eval(node: ast.expr, state: _State):
     if state.steps > MAX_STEPS:
         raise _refuse(node, f"script took more than {MAX_STEPS} evaluation steps", "E402")
     if isinstance(node, ast.Constant):
-        return float(node.value)
+        try:
+            return float(node.value)
+        except OverflowError:
+            raise _refuse(node, "number is too large", "E402") from None
     if isinstance(node, ast.Name):
         return state.env[node.id]
     if isinstance(node, ast.BinOp):

@@ -26,6 +26,21 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+def _show_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"bank (aistack-bank) {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_show_version)] = False,
+) -> None:
+    """Author, check, translate and export a question bank."""
+
+
 BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (topic.yaml and questions/).")]
 TranslationsOption = Annotated[Path, typer.Option("--translations", help="The folder of the .pot template and .po catalogs.")]
 
@@ -34,6 +49,16 @@ class OutputFormat(str, enum.Enum):
     text = "text"
     json = "json"
     github = "github"
+
+
+def _gh_data(text: str) -> str:
+    """Escape workflow-command data as the Actions toolkit does (``%``, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    """Escape a workflow-command property as the Actions toolkit does (also ``:`` and ``,``)."""
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = None, summary_line: str = "") -> None:
@@ -46,13 +71,13 @@ def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = No
     for d in ordered:
         if fmt is OutputFormat.github:
             loc = d.location
-            parts = [f"file={loc.path}"] if loc else []
+            parts = [f"file={_gh_property(loc.path)}"] if loc else []
             if loc and loc.line:
                 parts.append(f"line={loc.line}")
             if loc and loc.column:
                 parts.append(f"col={loc.column}")
             parts.append(f"title={d.code}")
-            message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            message = _gh_data(d.message)
             typer.echo(f"::{'error' if d.severity.value == 'error' else 'warning'} {','.join(parts)}::{message}")
         else:
             typer.echo(str(d))
@@ -221,7 +246,8 @@ def _run_export(work, quiet: bool, check: bool = False) -> None:
         _print_diagnostics(exc.diagnostics, OutputFormat.text)
         _fail(exc.message)
     except BankError as exc:
-        _fail(str(exc))
+        typer.echo(str(exc.diagnostic()), err=True)
+        raise typer.Exit(EXIT_ERRORS)
     except ValueError as exc:
         _fail(str(exc), EXIT_USAGE)
     finally:
@@ -239,6 +265,27 @@ def _run_export(work, quiet: bool, check: bool = False) -> None:
         typer.echo(f"{sum(o.changed for o in outputs)} file(s) written, {sum(not o.changed for o in outputs)} unchanged")
 
 
+ShuffleOption = Annotated[Optional[bool], typer.Option("--shuffle/--no-shuffle", help="Ask the LMS to shuffle the options (default: bank.toml, else shuffle).", show_default=False)]
+NumberingOption = Annotated[Optional[str], typer.Option("--answer-numbering", help="abc, ABCD, 123, iii, IIII or none (Moodle XML, QTI 3.0).", show_default=False)]
+MultilangOption = Annotated[Optional[str], typer.Option("--multilang", help="span (Moodle's core filter) or mlang (filter_multilang2).", show_default=False)]
+PenaltyOption = Annotated[Optional[float], typer.Option("--penalty", help="Moodle's penalty per wrong try: 1, 0.5, 0.3333333, 0.25, 0.2, 0.1 or 0.", show_default=False)]
+SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file: its [export] table sets shuffle, answer_numbering, multilang and penalty (flags win).")]
+
+
+def _export_options(settings: Path, **flags):
+    """Export options from bank.toml and the flags; a bad value is a usage error."""
+    from .errors import BankError
+    from .settings import resolve_options
+
+    try:
+        return resolve_options(settings, **flags)
+    except BankError as exc:
+        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
+        _fail("invalid export settings; nothing was exported", EXIT_USAGE)
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
 FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
@@ -252,11 +299,17 @@ def export_cmd(
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
     quiet: QuietOption = False,
+    shuffle: ShuffleOption = None,
+    answer_numbering: NumberingOption = None,
+    multilang: MultilangOption = None,
+    penalty: PenaltyOption = None,
+    settings: SettingsOption = Path("bank.toml"),
 ) -> None:
     """Export the bank in one format."""
     from .build import export
 
-    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, progress=progress), quiet)
+    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
+    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
 
 
 @app.command()
@@ -267,11 +320,56 @@ def build(
     allow_fallback: FallbackOption = False,
     check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any committed export is stale.")] = False,
     quiet: QuietOption = False,
+    shuffle: ShuffleOption = None,
+    answer_numbering: NumberingOption = None,
+    multilang: MultilangOption = None,
+    penalty: PenaltyOption = None,
+    settings: SettingsOption = Path("bank.toml"),
 ) -> None:
     """Validate, then write every format and language to exports/."""
     from .build import build as run_build
 
-    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, progress=progress), quiet, check_only)
+    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
+    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, options=options, progress=progress), quiet, check_only)
+
+
+class LintTarget(str, enum.Enum):
+    moodle = "moodle"
+    gift = "gift"
+    canvas = "canvas"
+    qti = "qti"
+
+
+@app.command()
+def lint(
+    target: Annotated[Optional[list[LintTarget]], typer.Option("--target", help="moodle, gift, canvas or qti (repeatable; default: all).", show_default=False)] = None,
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    settings: SettingsOption = Path("bank.toml"),
+) -> None:
+    """What each LMS would change or lose on import, before upload.
+
+    Renders the exports as `bank build` would and reads them back as Moodle, Canvas and a QTI
+    test player do; each finding is a located warning (docs/lms-notes.md)."""
+    from .errors import BankError, DiagnosticsError
+    from .lms.lint import TARGETS
+    from .lms.lint import lint as run_lint
+
+    targets = [t.value for t in target] if target else list(TARGETS)
+    options = _export_options(settings)
+    try:
+        found = run_lint(bank, translations, targets, options)
+    except DiagnosticsError as exc:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        _fail(exc.message)
+    except BankError as exc:
+        _fail(str(exc))
+    line = f"{len(found)} warning(s) for {', '.join(targets)}"
+    _print_diagnostics(found, fmt, {"warnings": len(found), "targets": targets}, line)
+    if strict and found:
+        raise typer.Exit(EXIT_ERRORS)
 
 
 @app.command()
@@ -294,6 +392,31 @@ def new(
     except BankError as exc:
         _fail(str(exc))
     typer.echo(path.as_posix())
+
+
+@app.command()
+def init(
+    folder: Annotated[Path, typer.Argument(help="The folder of the new bank (created if missing).")],
+    languages: Annotated[Optional[str], typer.Option("--languages", help="Target languages, comma-separated: fr,nl,de.")] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="The topic title (default: from the folder name).")] = None,
+    category: Annotated[Optional[str], typer.Option("--category", help="The category (default: the title).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Add the bank to a folder that holds other files (none is overwritten).")] = False,
+) -> None:
+    """Start a new bank project: a topic with an example question, catalogs, schemas, CI.
+
+    `bank validate`, `bank build` and `bank i18n status` pass in it at once."""
+    from .scaffold import InitError, init_project
+
+    try:
+        report = init_project(folder, languages=languages, title=title, category=category, force=force)
+    except InitError as exc:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_USAGE)
+    _print_diagnostics(report.notes, OutputFormat.text)
+    for path in report.kept:
+        typer.echo(f"kept      {path.as_posix()} (already there; not overwritten)")
+    typer.echo(f"created a bank in {folder.as_posix()} ({len(report.written)} files), languages: {', '.join(['en', *report.languages])}")
+    typer.echo(f"next: cd {folder.as_posix()} && bank validate")
 
 
 @app.command()
@@ -346,6 +469,60 @@ def import_cmd(
     typer.echo(f"{len(report.written)} question(s) imported, {len(report.skipped)} skipped; run `bank validate`")
 
 
+@app.command()
+def analyze(
+    results: Annotated[list[Path], typer.Argument(help="Results files or folders: Moodle Responses CSV, QTI assessmentResult XML, practice-site answers JSON.", show_default=False)],
+    bank: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    lang: Annotated[Optional[str], typer.Option("--lang", help="The language of results that do not tell it (QTI items without a suffix, Moodle CSV).")] = None,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Also write a self-contained HTML report to this file.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any question is flagged.")] = False,
+    min_responses: Annotated[int, typer.Option("--min-responses", min=1, help="Responses per question and language before flagging it.")] = 30,
+    too_easy: Annotated[float, typer.Option("--too-easy", min=0, max=1, help="Flag facility above this.")] = 0.95,
+    too_hard: Annotated[float, typer.Option("--too-hard", min=0, max=1, help="Flag facility below this.")] = 0.20,
+    dead_distractor: Annotated[float, typer.Option("--dead-distractor", min=0, max=1, help="Flag a distractor chosen by fewer than this share.")] = 0.05,
+    near_zero: Annotated[float, typer.Option("--near-zero", min=0, max=1, help="Flag a point-biserial below this.")] = 0.10,
+    language_alpha: Annotated[float, typer.Option("--language-alpha", min=0, max=1, help="Family-wise error rate of the language comparisons (Holm).")] = 0.05,
+    language_min_difference: Annotated[float, typer.Option("--language-min-difference", min=0, max=1, help="Smallest difference of facility between languages worth flagging.")] = 0.10,
+    language_min_responses: Annotated[int, typer.Option("--language-min-responses", min=1, help="Responses per language before comparing languages.")] = 50,
+) -> None:
+    """Item analysis of learners' results: facility, discrimination, distractors, reliability, languages.
+
+    Findings are warnings at the question's YAML line; exit 1 on unreadable results (or, with
+    --strict, on any finding)."""
+    from .analyze import Thresholds, analyze as run_analysis
+    from .analyze.report import render_json, render_text
+
+    thresholds = Thresholds(min_responses=min_responses, too_easy=too_easy, too_hard=too_hard, dead_distractor=dead_distractor,
+                            near_zero=near_zero, language_alpha=language_alpha, language_min_difference=language_min_difference,
+                            language_min_responses=language_min_responses)
+    report = run_analysis(results, bank, translations, language=lang, thresholds=thresholds)
+    diagnostics = report.all_diagnostics()
+    errors = len(report.errors)
+    summary = {"errors": errors, "flags": len(report.flags), "questions_flagged": len({f.question for f in report.flags})}
+    if report.analysis is not None and html is not None:
+        from .analyze.html import render_html
+        from .writing import write_atomic
+
+        try:
+            write_atomic(html, render_html(report).encode("utf-8"))
+        except OSError as exc:
+            _fail(f"{html}: cannot write the report: {exc.strerror or exc}")
+    if fmt is OutputFormat.json:
+        body = render_json(report) if report.analysis is not None else {}
+        typer.echo(json.dumps(body | {"diagnostics": [d.as_dict() for d in sorted(diagnostics, key=lambda d: d.sort_key())], "summary": summary},
+                              indent=2, ensure_ascii=False))
+    else:
+        if fmt is OutputFormat.text:
+            for line in render_text(report):
+                typer.echo(line)
+        line = f"{len(report.flags)} finding(s) on {summary['questions_flagged']} question(s), {errors} error(s)."
+        _print_diagnostics(diagnostics, fmt, summary, line)
+    if errors or (strict and report.flags):
+        raise typer.Exit(EXIT_ERRORS)
+
+
 i18n_app = typer.Typer(help="Translation catalogs: extract, update, status, compile.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(i18n_app, name="i18n")
 
@@ -383,9 +560,12 @@ def i18n_update(
     """Refresh the template and merge it into every catalog (changed English turns fuzzy)."""
     from .i18n.update import update_catalogs
 
+    from .i18n.languages import check_code
+
     for code in lang or []:
-        if not code.replace("_", "").isalpha() or not 2 <= len(code) <= 8:
-            _fail(f"--lang {code!r} is not a language code such as fr or pt_BR", EXIT_USAGE)
+        problem = check_code(code)
+        if problem:
+            _fail(f"--lang: {problem}", EXIT_USAGE)
     results, diagnostics = update_catalogs(bank, translations, languages=lang, check=check_only)
     _exit_on_errors(diagnostics)
     stale = False
@@ -400,6 +580,28 @@ def i18n_update(
             typer.echo(f"{'updated' if changed else 'unchanged'} {path}{detail}")
     if stale:
         raise typer.Exit(EXIT_STALE)
+
+
+@i18n_app.command("fix-typography")
+def i18n_fix_typography(
+    translations: TranslationsOption = Path("translations"),
+    lang: Annotated[str, typer.Option("--lang", help="The catalog to fix (French typography: fr).")] = "fr",
+    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if anything would change.")] = False,
+) -> None:
+    """Put a no-break space before ? ! : ; and » and after « in a French catalog; only spaces change."""
+    from .i18n.typography import fix_catalog_typography
+
+    if lang.split("_")[0] != "fr":
+        _fail(f"--lang {lang!r}: only French (fr) typography is known", EXIT_USAGE)
+    path = translations / f"{lang}.po"
+    if not path.is_file():
+        _fail(f"{path}: no such catalog", EXIT_USAGE)
+    changed, diagnostics = fix_catalog_typography(path, check=check_only)
+    _exit_on_errors(diagnostics)
+    if check_only:
+        typer.echo(f"{path}: {changed} entr{'y' if changed == 1 else 'ies'} to fix" if changed else f"{path}: typography is clean")
+        raise typer.Exit(EXIT_STALE if changed else EXIT_OK)
+    typer.echo(f"{'fixed' if changed else 'unchanged'} {path}" + (f" ({changed} entr{'y' if changed == 1 else 'ies'})" if changed else ""))
 
 
 @i18n_app.command("status")

@@ -2,7 +2,8 @@
 
 A document holds one topic and its questions; every text is a map from language code to
 text, with English always present. The per-language files use the same contract with one
-language. Compatible additions raise the minor version; anything else the major version.
+language. Compatible additions raise the minor version; anything else the major version
+(the policy is in docs/json-contract.md; tests/test_contract.py enforces it).
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ def read_topic(root: Path, *, backend: Backend = "libyaml"):
     path = root / TOPIC_FILE
     if not path.exists():
         return None, None, [error("E311", f"no {TOPIC_FILE} in {root.as_posix()}; a bank is a folder with {TOPIC_FILE} and {QUESTIONS_DIR}/", Location.of(path))]
-    doc, diags = load_yaml(path, backend=backend)
+    doc, diags = load_yaml(path, backend=backend, root=project_of(root))
     if doc is None:
         return None, None, diags
     try:
@@ -99,11 +99,16 @@ def read_topic(root: Path, *, backend: Backend = "libyaml"):
     return topic, doc, diags
 
 
-def read_question(path: Path, *, backend: Backend = "libyaml") -> tuple[QuestionSource, list[Diagnostic]]:
+def project_of(root: Path) -> Path:
+    """The project folder of the bank at ``root`` (its parent): symbolic links must stay inside it."""
+    return Path(root).absolute().parent
+
+
+def read_question(path: Path, *, backend: Backend = "libyaml", root: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
     """One question file: its source record (model set when valid) and diagnostics."""
     from pydantic import ValidationError
 
-    doc, diags = load_yaml(path, backend=backend)
+    doc, diags = load_yaml(path, backend=backend, root=project_of(root) if root is not None else None)
     source = QuestionSource(path=path, doc=doc)
     if doc is None:
         return source, diags
@@ -117,7 +122,7 @@ def read_question(path: Path, *, backend: Backend = "libyaml") -> tuple[Question
 
 
 def question_files(root: Path) -> list[Path]:
-    """The question files of a bank, sorted by name."""
+    """The question files of a bank, sorted by name (OSError if the folder cannot be listed)."""
     folder = root / QUESTIONS_DIR
     if not folder.is_dir():
         return []
@@ -129,8 +134,14 @@ def read_bank(root: Path, *, backend: Backend = "libyaml", files: list[Path] | N
     source = BankSource(root=root)
     source.topic, source.topic_doc, diags = read_topic(root, backend=backend)
     source.diagnostics.extend(diags)
-    for path in files if files is not None else question_files(root):
-        qsource, diags = read_question(path, backend=backend)
+    if files is None:
+        try:
+            files = question_files(root)
+        except OSError as exc:
+            source.diagnostics.append(error("E101", f"cannot list the question files: {exc.strerror or exc}", Location.of(root / QUESTIONS_DIR)))
+            files = []
+    for path in files:
+        qsource, diags = read_question(path, backend=backend, root=root)
         source.questions.append(qsource)
         source.diagnostics.extend(diags)
     return source

@@ -9,7 +9,9 @@ from typing import Literal, Mapping
 
 @dataclass(frozen=True)
 class ExportOptions:
-    """How exporters render a bank. Tests run with the defaults."""
+    """How exporters render a bank. `bank export`/`bank build` take these from flags and from the
+    ``[export]`` table of ``bank.toml`` (:mod:`aistack_bank.settings`, which also lists which
+    formats can carry each option); tests run with the defaults."""
 
     shuffle: bool = True
     """Ask the LMS to shuffle the options of each question."""

@@ -146,6 +146,10 @@ def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[
     return found
 
 
+MAX_FORMULA_DEPTH = 20
+"""Deepest nesting of parentheses in a formula (as in the check language)."""
+
+
 class FormulaSyntaxError(ValueError):
     pass
 
@@ -159,6 +163,7 @@ def evaluate_formula(token: str, values: dict[str, float]) -> float:
     6.0
     """
     pos = 0
+    depth = 0
     sup = {"²": 2.0, "³": 3.0, "⁴": 4.0}
 
     def peek() -> str:
@@ -178,8 +183,13 @@ def evaluate_formula(token: str, values: dict[str, float]) -> float:
                 raise FormulaSyntaxError(f"unknown symbol {ch!r}")
             return float(values[ch])
         if ch == "(":
+            nonlocal depth
+            depth += 1
+            if depth > MAX_FORMULA_DEPTH:
+                raise FormulaSyntaxError(f"parentheses nested deeper than {MAX_FORMULA_DEPTH} levels")
             pos += 1
             v = expr()
+            depth -= 1
             if peek() != ")":
                 raise FormulaSyntaxError("missing ')'")
             pos += 1

@@ -8,9 +8,13 @@ from pathlib import Path
 
 from .checks import Finding, check_question
 from .errors import Diagnostic, Location, Severity, error, warning
+from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
 from .yamlsource import Backend
+
+ONE_LINE_FIELDS = ("title", "category")
+"""Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments)."""
 
 MAX_POSITION_SHARE = 0.35
 """Above this share of the bank on one key position, W301 is reported."""
@@ -62,6 +66,7 @@ def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Pat
     diags = list(source.diagnostics)
     diags += question_rules(source)
     diags += topic_rules(source)
+    diags += content_lints(source)
     if run_checks:
         for qs in source.questions:
             if qs.question is not None and qs.question.check is not None:
@@ -124,6 +129,9 @@ def topic_rules(source: BankSource) -> list[Diagnostic]:
     if topic is None or doc is None:
         return []
     diags = []
+    for name in ONE_LINE_FIELDS:
+        if "\n" in getattr(topic, name):
+            diags.append(error("E116", f"{name} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate((name,))))
     on_disk = {qs.question.id for qs in source.questions if qs.question is not None}
     unreadable = {qs.path.name.split("-", 1)[0] for qs in source.questions if qs.question is None}
     seen: dict[str, int] = {}
@@ -200,6 +208,7 @@ def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> Valida
         last = source
         diags += [d for d in source.diagnostics if d.code != "E311"]
         diags += question_rules(source)
+        diags += content_lints(source)  # leaks only among the given files
         if source.topic is not None:
             listed = set(source.topic.questions)
             for qs in source.questions:

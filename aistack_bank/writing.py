@@ -10,17 +10,38 @@ from typing import Mapping
 Tree = Mapping[PurePosixPath | str, bytes]
 
 
+def same_bytes(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file holding exactly ``data`` (never blocks, reads at most its size)."""
+    import stat
+
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+            return False
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            chunks, total = [], 0
+            while total <= len(data):
+                chunk = os.read(fd, max(len(data) + 1 - total, 1))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+            return b"".join(chunks) == data
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+
+
 def write_atomic(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` atomically; return False (and touch nothing) if unchanged.
 
     The bytes go to a temporary file in the same folder, are flushed to disk, and replace
     ``path`` in one rename: a reader or a crash sees the old file or the new one, never half.
     """
-    try:
-        if path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
+    if same_bytes(path, data):
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -46,10 +67,7 @@ def write_or_compare(path: Path, data: bytes, *, check: bool) -> bool:
     """Whether ``path`` changes: with ``check`` only compare, otherwise write atomically."""
     if not check:
         return write_atomic(path, data)
-    try:
-        return path.read_bytes() != data
-    except OSError:
-        return True
+    return not same_bytes(path, data)
 
 
 def write_tree(root: Path, tree: Tree) -> list[Path]:
@@ -66,9 +84,6 @@ def stale_files(root: Path, tree: Tree) -> list[str]:
     """Names in ``tree`` whose file under ``root`` is missing or has other bytes."""
     stale = []
     for name in sorted(tree, key=str):
-        try:
-            if (root / str(name)).read_bytes() != tree[name]:
-                stale.append(str(name))
-        except OSError:
+        if not same_bytes(root / str(name), tree[name]):
             stale.append(str(name))
     return stale

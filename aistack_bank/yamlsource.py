@@ -97,18 +97,18 @@ class _Refused(Exception):
         self.code, self.message, self.line, self.column = code, message, line, column
 
 
-def read_source(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> tuple[str | None, list[Diagnostic]]:
-    """The text of ``path`` after the encoding, line-ending and character policy above."""
-    where = Location.of(path)
+def read_source(path: Path, *, max_bytes: int = MAX_FILE_BYTES, root: Path | None = None) -> tuple[str | None, list[Diagnostic]]:
+    """The text of ``path`` after the encoding, line-ending and character policy above.
+
+    Only a regular file is read, after its size is checked; with ``root``, a symbolic link
+    that leads outside it is refused (E115).
+    """
+    from .safety import UnsafeFile, read_regular
+
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            return None, [error("E104", f"file is {size} bytes; the limit is {max_bytes} bytes", where)]
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        return None, [error("E101", "is a directory, not a file", where)]
-    except OSError as exc:
-        return None, [error("E101", f"cannot read file: {exc.strerror or exc}", where)]
+        raw = read_regular(path, max_bytes, root=root)
+    except UnsafeFile as exc:
+        return None, [error(exc.code, exc.message, Location.of(path))]
     return check_source(raw, path)
 
 
@@ -131,7 +131,9 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
         lone_cr = text.count("\r") - crlf
         lf_only = text.count("\n") - crlf
         if lone_cr or (crlf and lf_only):
-            first = next(i for i, ln in enumerate(text.split("\n"), 1) if ln.endswith("\r") != text.split("\n")[0].endswith("\r") or "\r" in ln[:-1])
+            lone = re.search(r"\r(?!\n)", text)  # a lone CR at the very end is on no "\n"-split line's inside
+            first = next((i for i, ln in enumerate(text.split("\n"), 1) if ln.endswith("\r") != text.split("\n")[0].endswith("\r") or "\r" in ln[:-1]),
+                         text.count("\n", 0, lone.start()) + 1 if lone else 1)
             return None, diags + [error("E111", f"mixed line endings: {crlf} CRLF and {lf_only} LF line ends (and {lone_cr} lone CR); use LF throughout", Location.of(path, first, 1))]
         text = text.replace("\r\n", "\n")
         diags.append(warning("W102", "CRLF line endings are read as LF; save the file with LF line endings", Location.of(path, 1, 1)))
@@ -167,18 +169,35 @@ def parse_yaml(text: str, path: Path, *, backend: Backend = "libyaml") -> tuple[
         doc.data = _convert(root, (), doc, diags, set(), 0)
     except _Refused as exc:
         return None, diags + [error(exc.code, exc.message, Location.of(path, exc.line, exc.column))]
+    if "&" in text:
+        diags += _anchors(text, path)
     if not isinstance(doc.data, dict):
         diags.append(error("E112", "the file must hold one YAML mapping (key: value lines) at the top level", doc.locate(())))
     return (None if any(d.severity.value == "error" for d in diags) else doc), diags
 
 
-def load_yaml(path: Path, *, backend: Backend = "libyaml") -> tuple[YamlDocument | None, list[Diagnostic]]:
+def load_yaml(path: Path, *, backend: Backend = "libyaml", root: Path | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
     """Read, police and parse one YAML file; never raises for a user mistake."""
-    text, diags = read_source(path)
+    text, diags = read_source(path, root=root)
     if text is None:
         return None, diags
     doc, more = parse_yaml(text, path, backend=backend)
     return doc, diags + more
+
+
+def _anchors(text: str, path: Path) -> list[Diagnostic]:
+    """E108 for each anchor (``&name``), even one that no alias uses."""
+    import yaml
+
+    found = []
+    try:
+        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            if getattr(event, "anchor", None) is not None and not isinstance(event, yaml.AliasEvent):
+                mark = event.start_mark
+                found.append(error("E108", f"anchor &{event.anchor} is not allowed; bank files write every value out", Location.of(path, mark.line + 1, mark.column + 1)))
+    except yaml.YAMLError:
+        pass
+    return found
 
 
 def _compose(text: str, backend: Backend):
@@ -235,6 +254,7 @@ def _convert(node, path: YamlPath, doc: YamlDocument, diags: list[Diagnostic], s
         return None
     kind = type(node).__name__
     if kind == "ScalarNode":
+        _police(node.value, doc, diags, line, col)
         return _scalar(node)
     if kind == "SequenceNode":
         return [_convert(item, path + (i,), doc, diags, seen, depth + 1) for i, item in enumerate(node.value)]
@@ -248,6 +268,7 @@ def _convert(node, path: YamlPath, doc: YamlDocument, diags: list[Diagnostic], s
             diags.append(error("E108", "merge keys (<<) are not allowed", Location.of(doc.path, kline, kcol)))
             continue
         key = key_node.value
+        _police(key, doc, diags, kline, kcol)
         if key in result:
             first = doc.keys[path + (key,)]
             diags.append(error("E106", f"duplicate key {key!r} (first defined at line {first[0]})", Location.of(doc.path, kline, kcol)))
@@ -257,8 +278,27 @@ def _convert(node, path: YamlPath, doc: YamlDocument, diags: list[Diagnostic], s
     return result
 
 
+def _police(value: str, doc: YamlDocument, diags: list[Diagnostic], line: int, col: int) -> None:
+    """The character rules on a parsed value: escapes such as ``"\\0"`` or ``"\\u202E"`` are
+    only visible after parsing. Located at the start of the value."""
+    from .safety import character_problem
+
+    if value.isascii() and value.isprintable():
+        return
+    problem = character_problem(value)
+    if problem is not None:
+        _, code, message = problem
+        diags.append(error(code, message, Location.of(doc.path, line, col)))
+
+
+MAX_NUMBER_DIGITS = 100
+"""Longer digit strings stay text (and fail the field's type check) instead of being converted."""
+
+
 def _scalar(node) -> Any:
     value = node.value
+    if len(value) > MAX_NUMBER_DIGITS:
+        return value
     if node.style not in (None, ""):
         return value
     if _NULL.match(value):

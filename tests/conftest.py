@@ -18,6 +18,20 @@ QTI_SCHEMAS = REPO / "tests" / "data" / "schemas" / "qti"
 os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--accept-golden", action="store_true", default=False,
+        help="Rewrite tests/golden/exports/ from the current exporters instead of comparing (see tests/README.md).",
+    )
+
+
+@pytest.fixture(autouse=True)
+def _user_cache(tmp_path_factory, monkeypatch):
+    """The validation cache of tests goes to a scratch folder, not the user's ~/.cache."""
+    if "XDG_CACHE_HOME" not in os.environ or not os.environ["XDG_CACHE_HOME"].startswith(str(tmp_path_factory.getbasetemp())):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     """A scratch copy of bank/ and translations/, with the working directory set to it."""
@@ -45,9 +59,61 @@ def run_cli():
     return run
 
 
+FRESH_RENDER = """
+import sys
+from pathlib import Path, PurePosixPath
+from aistack_bank.build import available_languages, load_localized, render
+from aistack_bank.options import ExportOptions
+
+bank, translations, out = (Path(a) for a in sys.argv[1:4])
+formats = sys.argv[4].split(",")
+languages = list(reversed(available_languages(translations)))  # another order than the caller's
+banks = load_localized(bank, translations, languages)[0]
+for name, tree in render(formats, banks, ExportOptions()).items():
+    for rel, data in tree.items():
+        path = out / name / str(rel)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+"""
+
+
+def render_in_fresh_interpreter(bank: Path, translations: Path, formats: list[str], out: Path) -> dict:
+    """Every format's tree rendered by another Python process, with another hash seed, time zone
+    and working directory than this one: {format: {relative path: bytes}}."""
+    import subprocess
+    import sys
+
+    seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
+    env = {**os.environ, "PYTHONHASHSEED": seed, "TZ": "Pacific/Kiritimati", "PYTHONPATH": str(REPO)}
+    out.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-c", FRESH_RENDER, str(bank), str(translations), str(out), ",".join(formats)],
+                   cwd=out, env=env, check=True, timeout=300)
+    from pathlib import PurePosixPath
+
+    return {name: {PurePosixPath(p.relative_to(out / name).as_posix()): p.read_bytes() for p in sorted((out / name).rglob("*")) if p.is_file()}
+            for name in formats}
+
+
 def source_page(lang: str) -> list[str]:
     """The lines of the topic's public page in ``lang`` (docs/sources/topic-page.<lang>.txt)."""
     return (SOURCES / f"topic-page.{lang}.txt").read_text(encoding="utf-8").split("\n")
+
+
+def bank_figures(root: Path) -> dict:
+    """Figures of the bank at ``root``, counted from its YAML files (not by the code under test):
+    ``questions`` (how many the topic lists) and ``positions`` (the key's position spread as
+    `bank validate` and `bank stats` print it, e.g. ``a 26% b 24% c 26% d 24%``)."""
+    import yaml
+
+    ids = yaml.safe_load((root / "bank" / "topic.yaml").read_text(encoding="utf-8"))["questions"]
+    counts: dict[int, int] = {}
+    for qid in ids:
+        data = yaml.safe_load(question_file(root, qid).read_text(encoding="utf-8"))
+        position = [o["id"] for o in data["options"]].index(data["correct"])
+        counts[position] = counts.get(position, 0) + 1
+    width = max(counts) + 1
+    spread = " ".join(f"{chr(ord('a') + i)} {counts.get(i, 0) / len(ids):.0%}" for i in range(width))
+    return {"questions": len(ids), "positions": spread}
 
 
 def question_file(root: Path, qid: str) -> Path:

@@ -18,7 +18,9 @@ CORPUS = Path(__file__).parent / "corpus"
 PO_EXPECTED = {
     "broken-escape": ["po/broken-escape/fr.po:12:18: error E501: invalid escape sequence '\\\\q' (use \\\\, \\\", \\n or \\t)"],
     "conflict": [f"po/conflict/fr.po:{line}:1: error E501: merge-conflict marker; resolve the conflict (keep both translators' work) before running the pipeline" for line in (10, 14, 18)],
-    "duplicate": ["po/duplicate/fr.po:14: error E506: entry 'topic.category' appears twice (first at line 10); keep one"],
+    "escape-out-of-range": ["po/escape-out-of-range/fr.po:12:17: error E501: escape '\\\\xFFFFFFFF' is out of range (above U+10FFFF)"],
+    "escaped-nul": ["po/escaped-nul/fr.po:12:8: error E540: forbidden character U+0000 (control)"],
+    "duplicate": ["po/duplicate/fr.po:14:1: error E506: entry 'topic.category' appears twice (first at line 10); keep one"],
     "missing-msgstr": ['po/missing-msgstr/fr.po:11:1: error E501: msgid without msgstr; add msgstr "" if it is not translated yet'],
     "not-utf8": ["po/not-utf8/fr.po:12:13: error E501: catalog is not valid UTF-8; save it as UTF-8"],
     "unterminated": ['po/unterminated/fr.po:12:31: error E501: unterminated string (missing closing ")'],
@@ -26,6 +28,12 @@ PO_EXPECTED = {
 }
 
 YAML_EXPECTED = {
+    "escapes-in-values.yaml": [  # visible only after parsing: located at the value
+        "hostile/escapes-in-values.yaml:4:7: error E110: forbidden character U+202E (RIGHT-TO-LEFT OVERRIDE)",
+        "hostile/escapes-in-values.yaml:8:15: error E110: forbidden character U+001B (control)",
+        "hostile/escapes-in-values.yaml:13:14: error E110: forbidden character U+2028 (LINE SEPARATOR)",
+    ],
+    "unused-anchor.yaml": ["hostile/unused-anchor.yaml:14:7: error E108: anchor &tags is not allowed; bank files write every value out"],
     "merge-conflict.yaml": [f"hostile/merge-conflict.yaml:{line}:1: error E114: merge-conflict marker; resolve the conflict before validating" for line in (12, 14, 16)],
     "nul-byte.yaml": ["hostile/nul-byte.yaml:4:12: error E110: forbidden character U+0000 (control)"],
     "path-traversal-id.yaml": ["hostile/path-traversal-id.yaml:2:5: error E204: id: string should match pattern '^q[0-9]{3,}$' (got '../../etc/passwd')"],

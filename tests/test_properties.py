@@ -4,10 +4,11 @@ generated banks survive a round trip through the exports."""
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from pathlib import Path, PurePosixPath
 
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from aistack_bank.checks import check_question
 from aistack_bank.errors import BankError, Diagnostic
@@ -76,7 +77,8 @@ def test_po_reader_never_crashes(tmp_path_factory, text):
     path.write_text(text, encoding="utf-8")
     catalog = read_catalog(path)
     assert_located(catalog.diagnostics, path)
-    assert (catalog.po is None) == bool(catalog.diagnostics) or catalog.po is not None
+    if catalog.po is None:  # an unusable catalog always says why, with an error
+        assert any(d.severity.value == "error" for d in catalog.diagnostics)
 
 
 class _Q:
@@ -156,6 +158,39 @@ def test_moodle_xml_and_gift_reparse_to_the_same_keys_and_texts(tmp_path_factory
             assert got.explanation == q.explanation
 
 
-def test_project_errors_carry_locations():
-    err = BankError("bad", None)
-    assert str(err) == "bad"
+WHOLE_FILE = {"E101", "E103", "E104"}
+"""Codes about a file as a whole (unreadable, no document, too large): located at the file."""
+TOPIC = "id: t\ncategory: C\ntitle: T\nsummary: S\ntags:\n  memory: m\nquestions:\n  - q001\n"
+
+
+@given(st.text(YAML_ALPHABET, max_size=300).filter(lambda t: t.strip(" \n\t\r\x00")))
+@example(text="0\r")  # a lone CR at the end of the file used to crash the line-ending check
+@example(text="id: q001\r\nkind: x\n")
+def test_project_errors_carry_locations(tmp_path_factory, text):
+    """Whatever a question file holds, every error about it names the file, a line and a column in it."""
+    from aistack_bank.validate import validate_bank
+
+    root = tmp_path_factory.mktemp("bank")
+    (root / "questions").mkdir()
+    (root / "topic.yaml").write_text(TOPIC, encoding="utf-8")
+    path = root / "questions" / "q001-x.yaml"
+    path.write_text(text, encoding="utf-8", newline="")
+    report = validate_bank(root, run_checks=False)
+    assert report.errors  # none of these texts is a valid question
+    # YAML breaks lines at \r too; an error at the end of the input may sit on the line after it
+    line_count = len(re.split(r"\r\n|\r|\n", text)) + 1
+    for d in report.errors:
+        loc = d.location
+        assert loc is not None and loc.path.endswith(("q001-x.yaml", "topic.yaml")), str(d)
+        if loc.path.endswith("q001-x.yaml") and d.code not in WHOLE_FILE:
+            assert 1 <= loc.line <= line_count and loc.column >= 1, str(d)
+            assert str(d).startswith(f"{loc.path}:{loc.line}:{loc.column}: error {d.code}: "), str(d)
+
+
+def test_a_located_project_error_prints_its_location():
+    from aistack_bank.errors import Location
+
+    err = BankError("bad value", Location("bank/q.yaml", 3, 7), code="E203")
+    assert str(err) == "bank/q.yaml:3:7: bad value"
+    assert str(err.diagnostic()) == "bank/q.yaml:3:7: error E203: bad value"
+    assert str(BankError("bad value", Location("bank/q.yaml", 3))) == "bank/q.yaml:3: bad value"

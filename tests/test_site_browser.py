@@ -1,97 +1,55 @@
 """The practice site in a real browser (Playwright driving Debian's Chromium), from file://.
 
-Keyboard-only practice, scores and progress, weak questions after a reload, reset, the
-language chooser, a hostile stem, dark mode on a phone, and no network requests. Screenshots
-go to test-artifacts/ at the repository root.
+Keyboard-only practice in three languages, results that teach, spaced review, the answer
+export, reset, the language chooser, a hostile stem, a phone in dark mode, no network
+requests, and axe-core on every view (desktop and phone). Screenshots of each view go to
+test-artifacts/ at the repository root.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from aistack_bank.build import load_localized, load_ui_texts
-from aistack_bank.exporters.html_site import UI_STRINGS, export, fill, ui_text
+from aistack_bank.exporters.html_site import UI_STRINGS
 from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
 
-from conftest import REPO
+from sitebrowser import (
+    DESKTOP, LANGS, PHONE, Session, active_id, axe_check, correct_position, download_answers, focus_is_visible, in_view, launch, load_banks,
+    load_options, needs_chromium, shot, squash, sync_api, tab_to, text, ui, write_site,
+)
 
-# In CI (.ci/run installs Chromium and Playwright) a missing browser is a failure, not a skip.
-IN_CI = bool(os.environ.get("CI"))
-if IN_CI:
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-LANGS = ["en", "fr", "nl"]
-ARTIFACTS = REPO / "test-artifacts"
 WRONG_AT = {1, 4, 7}
 """Which answers of a 10-question run are answered wrong on purpose."""
+ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not IN_CI, reason="needs Chromium at /usr/bin/chromium (apt install chromium)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def banks() -> dict[str, Bank]:
-    return load_localized(REPO / "bank", REPO / "translations", LANGS)[0]
+    return load_banks()
 
 
 @pytest.fixture(scope="module")
 def options() -> ExportOptions:
-    texts, problems = load_ui_texts(REPO / "translations", LANGS)  # as `bank build` reads them
-    assert not problems
-    return ExportOptions(ui=texts)
-
-
-def write_site(folder: Path, banks, options) -> Path:
-    for rel, data in export(banks, options).items():
-        path = folder / str(rel)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    return folder
+    return load_options()
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, banks, options) -> Path:
+def site(tmp_path_factory, banks, options):
     return write_site(tmp_path_factory.mktemp("site"), banks, options)
 
 
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        browser = launch(p)
         yield browser
         browser.close()
-
-
-class Session:
-    """A fresh browser profile (context) with a page that records requests and console errors."""
-
-    def __init__(self, browser, **context_options):
-        self.context = browser.new_context(**context_options)
-        self.page = self.context.new_page()
-        self.requests: list[str] = []
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.context.on("request", lambda request: self.requests.append(request.url))
-        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
-
-    def check_clean(self) -> None:
-        offsite = [url for url in self.requests if not url.startswith(("file://", "data:"))]
-        assert not offsite, f"network requests: {offsite}"
-        assert not self.errors, f"console errors (CSP violations?): {self.errors}"
-        assert not self.dialogs
-
-    def close(self) -> None:
-        self.context.close()
 
 
 @pytest.fixture
@@ -107,96 +65,65 @@ def session(browser):
         s.close()
 
 
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
-
-def text(page, selector: str) -> str:
-    return " ".join(page.locator(selector).inner_text().split())
-
-
-def tab_to(page, element_id: str, *, backwards: bool = False, limit: int = 60) -> None:
-    """Press Tab (or Shift+Tab) until the element is focused: keyboard only, no clicks."""
-    for _ in range(limit):
-        if page.evaluate("document.activeElement && document.activeElement.id") == element_id:
-            return
-        page.keyboard.press("Shift+Tab" if backwards else "Tab")
-    raise AssertionError(f"#{element_id} cannot be reached with the keyboard")
-
-
-def focus_is_visible(page) -> bool:
-    return page.evaluate("(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()")
-
-
 def answer_current(page, bank: Bank, *, right: bool, key_style: str) -> tuple[str, int]:
-    """Answer the question on screen by keyboard; returns its id and the position pressed."""
-    qid = page.locator("#question").get_attribute("data-qid")
-    question = bank.question(qid)
-    shown = page.locator("#options .option-text").all_inner_texts()
-    correct = shown.index(question.correct_option.text)
+    """Answer the question on screen by keyboard (focus is in the options); returns its id and the position pressed."""
+    qid, correct, shown = correct_position(page, bank)
     position = correct if right else (correct + 1) % len(shown)
+    assert page.evaluate("!!document.activeElement.closest('#options')")
     page.keyboard.press(str(position + 1) if key_style == "digit" else "abcdefghij"[position])
     return qid, position
 
 
 def expect_feedback(page, bank: Bank, lang: str, options: ExportOptions, qid: str, position: int, right: bool) -> None:
     question = bank.question(qid)
-    feedback = page.locator("#feedback")
-    assert ("is-right" if right else "is-wrong") in feedback.get_attribute("class").split()
-    verdict = ui_text(options, lang, "site.feedback.right" if right else "site.feedback.wrong")
-    assert text(page, "#feedback .verdict").endswith(" ".join(verdict.split()))
-    body = " ".join(feedback.inner_text().split())
-    assert " ".join(question.correct_option.text.split()) in body
-    assert " ".join(question.explanation.split()) in body
-    chosen_text = page.locator("#options .option-text").nth(position).inner_text()
-    chosen = next(o for o in question.options if o.text == chosen_text)
+    assert ("is-right" if right else "is-wrong") in page.locator("#feedback").get_attribute("class").split()
+    assert text(page, "#verdict").endswith(ui(options, lang, "site.feedback.right" if right else "site.feedback.wrong"))
+    body = squash(page.locator("#feedback").inner_text())
+    assert squash(question.correct_option.text) in body and squash(question.explanation) in body
+    chosen = question.options[[o.id for o in question.options].index(page.locator("#options .option").nth(position).get_attribute("data-option"))]
     if chosen.feedback:
-        assert " ".join(chosen.feedback.split()) in body
+        assert squash(chosen.feedback) in body
     assert page.locator("#options .option.is-correct").count() == 1
     assert page.locator("#options .option.is-wrong").count() == (0 if right else 1)
-    assert page.evaluate("document.activeElement.id") == "next" and focus_is_visible(page)
+    assert active_id(page) == "next" and focus_is_visible(page) and in_view(page, "#next")
 
 
-def stats(page) -> tuple[str, str]:
-    """The two figures as shown (the dash of "no answers yet" stands alone, its words are for screen readers)."""
-    accuracy = page.locator("#stat-accuracy")
-    shown = accuracy.locator("[aria-hidden=true]") if accuracy.locator("[aria-hidden=true]").count() else accuracy
-    return " ".join(shown.inner_text().split()), text(page, "#stat-answered")
+def stats(page) -> tuple[str, str, str]:
+    """The three figures as shown (the dash of "no answers yet" stands alone, its words are for screen readers)."""
+    def shown(selector):
+        node = page.locator(selector)
+        mark = node.locator("[aria-hidden=true]")
+        return squash((mark if mark.count() else node).inner_text())
+    return shown("#stat-last"), shown("#stat-alltime"), text(page, "#stat-answered")
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_keyboard_practice_progress_and_weak_questions(session, site, banks, options, lang):
+def test_keyboard_practice_results_review_export_and_axe(session, site, banks, options, lang):
     bank = banks[lang]
     total = len(bank.questions)
-
-    def ui(key: str, **values) -> str:
-        return " ".join(fill(ui_text(options, lang, key), **values).split())
-
-    s = session(viewport={"width": 1100, "height": 900})
+    s = session(**DESKTOP)
     page = s.page
     page.goto((site / lang / "index.html").as_uri())
     assert page.evaluate("document.documentElement.lang") == lang
-    shot(page, f"site-{lang}-topic.png")
+    axe_check(page, f"{lang} topic (desktop)")
+    shot(page, f"site-{lang}-desktop-topic.png")
 
-    # A fresh profile: nothing answered, Weak questions disabled with a visible reason.
-    assert stats(page) == ("—", ui("site.stats.answered.value", answered=0, total=total))
-    assert page.locator("#stat-accuracy .visually-hidden").inner_text() == ui("site.stats.accuracy.none")
-    weak = page.locator("#practice-weak")
-    assert weak.is_disabled()
-    assert page.locator("#weak-status").is_visible()
-    assert text(page, "#weak-status") == ui("site.weak.none")
-    assert weak.get_attribute("aria-describedby") == "weak-status"
+    # A fresh profile: nothing answered, nothing due, no reset or export to offer.
+    assert stats(page) == ("—", "—", ui(options, lang, "site.stats.answered.value", answered=0, total=total))
+    assert page.locator("#practice-weak").is_disabled() and text(page, "#weak-status") == ui(options, lang, "site.weak.none")
+    assert not page.locator("#reset").is_visible() and not page.locator("#export").is_visible()
+    assert in_view(page, "#practice-10") and in_view(page, "#practice-weak")
 
     # Practice 10, keyboard only: digits and letters, some right, some wrong.
     tab_to(page, "practice-10")
     assert focus_is_visible(page)
     page.keyboard.press("Enter")
-    assert page.locator("#quiz").is_visible() and not page.locator("#topic").is_visible()
-    assert text(page, "#quiz-title") == ui("site.practice10.title")
+    assert text(page, "h1:visible") == ui(options, lang, "site.practice10.title")
+    axe_check(page, f"{lang} quiz (desktop)")
+    shot(page, f"site-{lang}-desktop-quiz.png", full_page=False)
     missed, seen = [], []
     for index in range(10):
-        assert text(page, "#quiz-count") == ui("site.quiz.progress", current=index + 1, total=10)
+        assert text(page, "#quiz-count") == ui(options, lang, "site.quiz.progress", current=index + 1, total=10)
         right = index not in WRONG_AT
         qid, position = answer_current(page, bank, right=right, key_style="digit" if index % 2 else "letter")
         seen.append(qid)
@@ -204,114 +131,221 @@ def test_keyboard_practice_progress_and_weak_questions(session, site, banks, opt
         if not right:
             missed.append(qid)
             if len(missed) == 1:
-                shot(page, f"site-{lang}-feedback.png")
+                axe_check(page, f"{lang} feedback (desktop)")
+                shot(page, f"site-{lang}-desktop-feedback.png", full_page=False)
         page.keyboard.press("Enter")
     assert len(set(seen)) == 10
 
-    # The score, the missed questions and a way to retry them.
-    assert page.locator("#results").is_visible()
-    assert text(page, "#results-score") == ui("site.result.score", score=10 - len(WRONG_AT), total=10)
-    assert page.locator("#results-missed li").all_inner_texts() == [bank.question(q).stem for q in missed]
-    assert text(page, "#retry-missed") == ui("site.result.retry", count=len(missed))
-    assert text(page, "#announcer") == ui("site.result.score", score=10 - len(WRONG_AT), total=10)
-    tab_to(page, "results-back")
-    page.keyboard.press("Enter")
-    accuracy = ui("site.stats.accuracy.value", percent=round(100 * (10 - len(WRONG_AT)) / 10))
-    assert stats(page) == (accuracy, ui("site.stats.answered.value", answered=10, total=total))
-    marks = page.locator("#question-list .q-status")
-    assert marks.count() == 10 and page.locator("#question-list .q-status.wrong").count() == len(missed)
+    # Results that teach: score and percentage, time, tags, every answer with its feedback.
+    score = 10 - len(WRONG_AT)
+    assert page.locator("#results").is_visible() and active_id(page) == "results-title"
+    assert text(page, "#results-score") == ui(options, lang, "site.result.score", score=score, total=10)
+    assert text(page, "#results-percent") == ui(options, lang, "site.stats.accuracy.value", percent=70)
+    assert page.locator("#results-ring").evaluate("el => getComputedStyle(el).getPropertyValue('--share').trim()") == "0.7"
+    assert re.fullmatch(squash(re.escape(ui(options, lang, "site.result.time", minutes=0, seconds=0))).replace("0", r"\d+"), text(page, "#results-time"))
+    tags = {}
+    for qid, index in zip(seen, range(10)):
+        for tag in bank.question(qid).tags:
+            right_n, count = tags.get(tag, (0, 0))
+            tags[tag] = (right_n + (index not in WRONG_AT), count + 1)
+    rows = page.locator("#results-tags li").evaluate_all("els => els.map(e => [e.dataset.tag, e.querySelector('.tag-score').textContent])")
+    assert {tag: score_text for tag, score_text in rows} == {tag: ui(options, lang, "site.tags.value", right=r, count=c) for tag, (r, c) in tags.items()}
+    review = page.locator("#results-review > li")
+    assert review.evaluate_all("els => els.map(e => e.dataset.qid)") == seen
+    for index, qid in enumerate(seen):
+        item = review.nth(index)
+        assert ("is-wrong" in item.get_attribute("class")) is (index in WRONG_AT)
+        assert item.locator(":scope > details").evaluate("d => d.open") is (index in WRONG_AT)
+        body = squash(item.inner_text()) if index in WRONG_AT else ""
+        if index in WRONG_AT:
+            assert squash(bank.question(qid).explanation) in body and squash(bank.question(qid).correct_option.text) in body
+    weakest = [tag for tag, (r, c) in sorted(tags.items(), key=lambda kv: (kv[1][0] / kv[1][1], -kv[1][1])) if r < c]
+    assert set(page.get_attribute("#practice-weakest", "data-tags").split()) <= set(weakest) and page.locator("#practice-weakest").is_visible()
+    assert text(page, "#retry-missed") == ui(options, lang, "site.result.retry", count=len(missed))
+    assert text(page, "#announcer") == ui(options, lang, "site.result.score", score=score, total=10)
+    axe_check(page, f"{lang} results (desktop)")
+    shot(page, f"site-{lang}-desktop-results.png")
 
-    # After a reload the progress is still there, and Weak questions offers exactly the missed ones.
+    # The weakest tags: a run of questions that all carry one of them.
+    chosen_tags = page.get_attribute("#practice-weakest", "data-tags").split()
+    page.click("#practice-weakest")
+    assert text(page, "#quiz-title") == ui(options, lang, "site.weakest.title")
+    assert set(bank.question(page.get_attribute("#question", "data-qid")).tags) & set(chosen_tags)
+    page.keyboard.press("Escape")
+
+    # Back on the topic: both accuracies, and what is due (the missed questions, now).
+    assert page.locator("#topic").is_visible()
+    accuracy = ui(options, lang, "site.stats.accuracy.value", percent=70)
+    assert stats(page) == (accuracy, accuracy, ui(options, lang, "site.stats.answered.value", answered=10, total=total))
+    assert page.locator("#question-list .q-status").count() == 10
+    assert sorted(page.locator("#question-list li:has(.due-tag)").evaluate_all("els => els.map(e => e.dataset.qid)")) == sorted(missed)
     page.reload()
-    assert stats(page) == (accuracy, ui("site.stats.answered.value", answered=10, total=total))
-    assert weak.is_enabled() and not page.locator("#weak-status").is_visible()
-    assert text(page, "#practice-weak-count") == ui("site.weak.count", count=len(missed))
+    assert text(page, "#practice-weak-count") == ui(options, lang, "site.weak.count", count=len(missed))
     tab_to(page, "practice-weak")
     page.keyboard.press("Enter")
-    assert text(page, "#quiz-title") == ui("site.weak.title")
+    assert text(page, "#quiz-title") == ui(options, lang, "site.weak.title")
     offered = []
     for index in range(len(missed)):
-        assert text(page, "#quiz-count") == ui("site.quiz.progress", current=index + 1, total=len(missed))
         qid, position = answer_current(page, bank, right=True, key_style="digit")
         offered.append(qid)
-        expect_feedback(page, bank, lang, options, qid, position, True)
         page.keyboard.press("Enter")
     assert sorted(offered) == sorted(missed)
     assert page.locator("#results-perfect").is_visible() and not page.locator("#retry-missed").is_visible()
+    assert not page.locator("#practice-weakest").is_visible()
     tab_to(page, "results-back")
     page.keyboard.press("Enter")
-    assert weak.is_disabled() and text(page, "#weak-status") == ui("site.weak.none")
-    assert stats(page)[0] == ui("site.stats.accuracy.value", percent=100)
+    assert page.locator("#practice-weak").is_disabled()
+    assert stats(page) == (ui(options, lang, "site.stats.accuracy.value", percent=100), ui(options, lang, "site.stats.accuracy.value", percent=round(100 * 10 / 13)),
+                           ui(options, lang, "site.stats.answered.value", answered=10, total=total))
 
-    # Progress is kept per language: the other pages are untouched.
+    # Export: every answer, oldest first, with the bank's option ids, as a downloaded file.
+    exported = download_answers(page)
+    assert set(exported) == {"format", "version", "bank", "exported_at", "learner", "answers"}
+    assert exported["format"] == "aistack-bank-practice-answers" and exported["version"] == 1
+    assert exported["bank"] == bank.topic.id and ISO_UTC.fullmatch(exported["exported_at"])
+    assert re.fullmatch(r"[0-9a-f]{32}", exported["learner"])
+    answers = exported["answers"]
+    assert [a["question"] for a in answers] == seen + offered
+    for a, index in zip(answers, range(len(answers))):
+        assert set(a) == {"question", "language", "choice", "correct", "answered_at", "attempt"}
+        assert a["language"] == lang and ISO_UTC.fullmatch(a["answered_at"])
+        question = bank.question(a["question"])
+        assert a["choice"] in {o.id for o in question.options}
+        assert a["correct"] is (a["choice"] == question.correct) is (index >= 10 or index not in WRONG_AT)
+    assert [a["answered_at"] for a in answers] == sorted(a["answered_at"] for a in answers)
+    assert len({a["attempt"] for a in answers[:10]}) == 1 and answers[0]["attempt"] != answers[-1]["attempt"]
+    assert text(page, "#progress-status").startswith(squash(ui(options, lang, "site.export.done", file="§").split("§")[0]))
+
+    # Progress is kept per language; the export holds every language, the learner stays the same.
     other = next(code for code in LANGS if code != lang)
     page.goto((site / other / "index.html").as_uri())
-    assert stats(page)[1] == " ".join(fill(ui_text(options, other, "site.stats.answered.value"), answered=0, total=total).split())
+    assert stats(page)[2] == ui(options, other, "site.stats.answered.value", answered=0, total=total)
+    again = download_answers(page)
+    assert again["learner"] == exported["learner"] and again["answers"] == answers
     page.goto((site / lang / "index.html").as_uri())
 
-    # Reset, by keyboard, after a confirmation.
+    # Reset, by keyboard, in a dialog; Escape or Cancel keep everything.
     tab_to(page, "reset")
     page.keyboard.press("Enter")
-    assert page.locator("#reset-confirm").is_visible() and page.evaluate("document.activeElement.id") == "reset-no"
-    tab_to(page, "reset-yes", backwards=True)
+    assert page.locator("#reset-dialog").is_visible() and active_id(page) == "reset-no"
+    axe_check(page, f"{lang} reset dialog (desktop)")
+    shot(page, f"site-{lang}-desktop-dialog.png", full_page=False)
+    page.keyboard.press("Shift+Tab")
+    assert active_id(page) == "reset-yes"
     page.keyboard.press("Enter")
-    assert text(page, "#reset-status") == ui("site.reset.done")
-    assert stats(page) == ("—", ui("site.stats.answered.value", answered=0, total=total))
+    assert text(page, "#progress-status") == ui(options, lang, "site.reset.done")
+    assert stats(page) == ("—", "—", ui(options, lang, "site.stats.answered.value", answered=0, total=total))
     page.reload()
-    assert stats(page)[1] == ui("site.stats.answered.value", answered=0, total=total) and weak.is_disabled()
+    assert stats(page)[2] == ui(options, lang, "site.stats.answered.value", answered=0, total=total)
+    assert page.locator("#practice-weak").is_disabled()
     s.check_clean()
 
 
-def test_retry_missed_and_practice_this_topic(session, site, banks, options):
-    bank = banks["en"]
-    s = session()
+@pytest.mark.parametrize("lang", LANGS)
+def test_phone_dark_mode_and_axe(session, site, banks, options, lang):
+    bank = banks[lang]
+    s = session(color_scheme="dark", **PHONE)
     page = s.page
-    page.goto((site / "en" / "index.html").as_uri())
-    page.click("#practice-10")
-    missed = []
+    page.goto((site / lang / "index.html").as_uri())
+    overflow = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    assert page.evaluate(overflow) <= 0
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 20, 23)"
+    # The practice actions are above the fold; the question list is folded away.
+    assert in_view(page, "#practice-10") and in_view(page, "#practice-weak") and in_view(page, "#practice-all")
+    assert not page.locator("#question-list").is_visible() and not page.locator("#tag-chart").is_visible()
+    axe_check(page, f"{lang} topic (phone, dark)")
+    shot(page, f"site-{lang}-phone-topic.png", full_page=False)
+    page.tap("#practice-10")
+    assert not page.locator("#keys-hint").is_visible()  # no keyboard hint on a touch screen
+    axe_check(page, f"{lang} quiz (phone, dark)")
+    shot(page, f"site-{lang}-phone-quiz.png", full_page=False)
     for index in range(10):
-        qid, _ = answer_current(page, bank, right=index % 3 != 0, key_style="digit")
-        if index % 3 == 0:
-            missed.append(qid)
-        page.keyboard.press("Enter")
-    page.click("#retry-missed")
-    assert text(page, "#quiz-count") == f"Question 1 of {len(missed)}"
-    retried = []
-    for _ in missed:
-        retried.append(answer_current(page, bank, right=True, key_style="letter")[0])
-        page.click("#next")
-    assert sorted(retried) == sorted(missed)
-    page.click("#results-back")
-    page.click("#practice-all")
-    assert text(page, "#quiz-count") == f"Question 1 of {len(bank.questions)}"
-    ids = set()
-    orders = set()
-    for _ in bank.questions:
-        ids.add(page.locator("#question").get_attribute("data-qid"))
-        orders.add(tuple(page.locator("#options .option").evaluate_all("els => els.map(e => e.dataset.option)")))
-        answer_current(page, bank, right=True, key_style="digit")
-        page.keyboard.press("Enter")
-    assert ids == {q.id for q in bank.questions}
-    assert len(orders) > 1, "options are never shuffled"
-    assert text(page, "#results-score") == f"Your score: {len(bank.questions)} / {len(bank.questions)}"
-    page.click("#results-back")
-    assert stats(page) == ("100%", f"{len(bank.questions)} / {len(bank.questions)}")
+        _, correct, shown = correct_position(page, bank)
+        page.locator("#options .option").nth(correct if index % 3 else (correct + 1) % len(shown)).tap()
+        assert in_view(page, "#next") and page.evaluate(overflow) <= 0
+        if index == 0:
+            axe_check(page, f"{lang} feedback (phone, dark)")
+            shot(page, f"site-{lang}-phone-feedback.png", full_page=False)
+        page.tap("#next")
+    axe_check(page, f"{lang} results (phone, dark)")
+    shot(page, f"site-{lang}-phone-results.png")
+    page.tap("#results-back")
+    page.locator("#question-details summary").tap()
+    assert page.locator("#question-list").is_visible()
+    page.tap("#reset")
+    axe_check(page, f"{lang} reset dialog (phone, dark)")
+    shot(page, f"site-{lang}-phone-dialog.png", full_page=False)
+    page.tap("#reset-no")
     s.check_clean()
 
+    light = session(color_scheme="light", **PHONE)
+    light.page.goto((site / lang / "index.html").as_uri())
+    assert light.page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(245, 246, 248)"
+    axe_check(light.page, f"{lang} topic (phone, light)")
 
-def test_quitting_keeps_answers_and_returns_focus(session, site, banks):
-    s = session()
+
+def test_spaced_review_brings_wrong_answers_back_sooner_and_known_ones_later(session, site, banks):
+    """Leitner boxes: wrong → due at once; each right answer moves the question to a longer interval."""
+    bank = banks["en"]
+    s = session(**DESKTOP)
     page = s.page
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    page.clock.install(time=start)
     page.goto((site / "en" / "index.html").as_uri())
-    tab_to(page, "practice-all")
-    page.keyboard.press("Enter")
-    answer_current(page, banks["en"], right=False, key_style="digit")
-    tab_to(page, "quiz-quit", backwards=True)
-    page.keyboard.press("Enter")
-    assert page.locator("#topic").is_visible()
-    assert page.evaluate("document.activeElement.id") == "practice-all"
-    assert stats(page) == ("0%", "1 / 50")
-    assert page.locator("#practice-weak").is_enabled()
+
+    def due_of(qid) -> datetime:
+        return datetime.fromtimestamp(int(page.get_attribute(f"#list-{qid}", "data-due")) / 1000, tz=timezone.utc)
+
+    def run(mode: str, answers: list[bool]) -> list[str]:
+        page.click(mode)
+        ids = []
+        for right in answers:
+            qid, correct, shown = correct_position(page, bank)
+            ids.append(qid)
+            page.locator("#options .option").nth(correct if right else (correct + 1) % len(shown)).click()
+            page.click("#next")
+        page.click("#results-back") if page.locator("#results").is_visible() else page.click("#quiz-quit")
+        return ids
+
+    wrong, right = run("#practice-all", [False, True])
+    # the installed clock keeps running from `start`: compare with the page's own time
+    page_now = datetime.fromtimestamp(page.evaluate("Date.now()") / 1000, tz=timezone.utc)
+    assert start <= due_of(wrong) <= page_now < due_of(right)
+    assert text(page, "#practice-weak-count") == "Due now: 1"
+    first_interval = due_of(right) - start
+
+    # A day later the right one is due too; answered right again, it comes back after a longer wait.
+    page.clock.fast_forward(int(first_interval.total_seconds() * 1000) + 60_000)
+    page.reload()
+    assert text(page, "#practice-weak-count") == "Due now: 2"
+    page.click("#practice-weak")
+    answered = []
+    for _ in range(2):
+        qid, correct, _ = correct_position(page, bank)
+        answered.append(qid)
+        page.locator("#options .option").nth(correct).click()
+        page.click("#next")
+    assert sorted(answered) == sorted([wrong, right])
+    page.click("#results-back")
+    now = start + first_interval + timedelta(minutes=1)
+    second_interval = due_of(right) - now
+    assert second_interval > first_interval + timedelta(seconds=-5)
+    assert second_interval > timedelta(days=2)
+    assert due_of(wrong) - now == first_interval or abs((due_of(wrong) - now) - first_interval) < timedelta(seconds=5)
+    assert page.locator("#practice-weak").is_disabled()
+
+    # Wrong again: straight back to the first box, due at once.
+    page.click("#practice-all")
+    for _ in bank.questions:
+        qid, correct, shown = correct_position(page, bank)
+        if qid == right:
+            page.locator("#options .option").nth((correct + 1) % len(shown)).click()
+            break
+        page.locator("#options .option").nth(correct).click()
+        page.click("#next")
+    page.click("#quiz-quit")
+    assert due_of(right) <= start + first_interval + timedelta(minutes=2)
+    assert page.locator(f"#list-{right} .due-tag").count() == 1
     s.check_clean()
 
 
@@ -327,11 +361,12 @@ def test_the_index_follows_the_browser_language(session, site):
     s.page.wait_for_url(re.compile(r"/nl/index\.html$"))
 
     # A language the site does not have: the chooser stays, with plain links.
-    s = session(locale="de-DE")
-    s.page.goto((site / "index.html").as_uri())
-    s.page.wait_for_timeout(300)
-    assert s.page.url.endswith("/index.html") and "/de/" not in s.page.url and s.page.locator("main a").count() == 3
-    shot(s.page, "site-index.png")
+    for context in (DESKTOP, PHONE):
+        s = session(locale="de-DE", **context)
+        s.page.goto((site / "index.html").as_uri())
+        assert s.page.url.endswith("/index.html") and "/de/" not in s.page.url and s.page.locator("main a").count() == 3
+        axe_check(s.page, "chooser")
+        shot(s.page, f"site-chooser-{'phone' if context is PHONE else 'desktop'}.png")
 
     # The language last visited wins over the browser's.
     s.page.goto((site / "nl" / "index.html").as_uri())
@@ -349,45 +384,26 @@ def test_without_javascript_the_links_and_content_still_work(session, site, bank
     assert page.url.endswith("/nl/index.html")
     assert page.locator("noscript").count() == 1
     assert page.locator("#practice-10").is_disabled()
+    page.click("#question-details summary")
     assert page.locator("#question-list li").count() == len(banks["nl"].questions)
+    assert page.locator("#question-list li").first.is_visible()
     page.click("nav.languages a[hreflang=en]")
     assert page.url.endswith("/en/index.html")
     s.check_clean()
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_phone_size_and_dark_mode(session, site, lang):
-    s = session(viewport={"width": 360, "height": 740}, color_scheme="dark", has_touch=True, is_mobile=True)
-    page = s.page
-    page.goto((site / lang / "index.html").as_uri())
-    overflow = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
-    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-    assert background == "rgb(18, 20, 23)"
-    shot(page, f"site-{lang}-topic-dark-phone.png")
-    page.click("#practice-10")
-    page.keyboard.press("1")
-    assert page.evaluate(overflow) <= 0
-    shot(page, f"site-{lang}-feedback-dark-phone.png")
-    s.check_clean()
-
-    light = session(color_scheme="light")
-    light.page.goto((site / lang / "index.html").as_uri())
-    assert light.page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(245, 246, 248)"
 
 
 def test_a_hostile_stem_is_shown_as_text(session, tmp_path, banks):
     hostile = "<script>alert(1)</script> ]]> \"quotes\" 'single' <img src=x onerror=alert(2)>"
     english = banks["en"]
     first = english.questions[0].model_copy(update={"stem": hostile})
-    option = first.options[0].model_copy(update={"text": hostile + " (a)"})
+    option = first.options[0].model_copy(update={"text": hostile + " (a)", "feedback": hostile + " (feedback)"})
     first = first.model_copy(update={"options": [option, *first.options[1:]]})
     bank = english.model_copy(update={"questions": (first, *english.questions[1:])})
     folder = write_site(tmp_path, {"en": bank}, ExportOptions())
     s = session()
     page = s.page
     page.goto((folder / "en" / "index.html").as_uri())
-    assert page.locator("#question-list li").first.inner_text() == hostile
+    assert page.locator("#question-list li").first.text_content() == hostile
     page.click("#practice-all")
     for _ in bank.questions:
         if page.locator("#question").get_attribute("data-qid") == first.id:
@@ -396,15 +412,16 @@ def test_a_hostile_stem_is_shown_as_text(session, tmp_path, banks):
         page.keyboard.press("Enter")
     assert page.locator("#stem").inner_text() == hostile
     assert hostile + " (a)" in page.locator("#options .option-text").all_inner_texts()
-    assert page.locator("#quiz img, #topic img").count() == 0
     page.keyboard.press("a")
     assert page.locator("#feedback").is_visible()
+    assert hostile + " (feedback)" in page.locator("#feedback").text_content()
+    assert page.locator("img").count() == 0
     s.check_clean()
 
 
 def test_ui_strings_reach_the_page(session, tmp_path, banks):
-    ui = {"fr": {"site.practice10.title": "S'entraîner sur 10 questions", "site.quiz.progress": "Question {current} sur {total}"}}
-    folder = write_site(tmp_path, banks, ExportOptions(ui=ui))
+    ui_texts = {"fr": {"site.practice10.title": "S'entraîner sur 10 questions", "site.quiz.progress": "Question {current} sur {total}"}}
+    folder = write_site(tmp_path, banks, ExportOptions(ui=ui_texts))
     s = session()
     page = s.page
     page.goto((folder / "fr" / "index.html").as_uri())

@@ -20,8 +20,8 @@ def html_text(text_raw: str) -> str:
 
 
 def html_paragraph(text_raw: str) -> str:
-    """Plain text as one HTML paragraph (lines kept as ``<br>``)."""
-    return "<p>" + "<br>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
+    """Plain text as one HTML paragraph, lines kept as ``<br/>`` (well-formed in XML and in HTML)."""
+    return "<p>" + "<br/>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
 
 
 def cdata(html: str) -> str:
@@ -40,6 +40,59 @@ def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     else:
         body = "".join(f'<span lang="{lang}" class="multilang">{html_text(text)}</span>' for lang, text in texts_raw.items())
     return f"<p>{body}</p>"
+
+
+_ANGLES = str.maketrans({"<": "\u2039", ">": "\u203a"})
+
+
+def plain_field(text_raw: str) -> str:
+    """Text for a field Moodle stores as plain text (names, categories): written as it is, but
+    with ``<`` and ``>`` as ``‹ ›``, since ``clean_param(PARAM_TEXT)`` deletes anything that looks
+    like a tag (and a ``<`` would end a multilang block early)."""
+    return text_raw.translate(_ANGLES)
+
+
+def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
+    """Every language in one plain-text field (a name or a category), English first.
+
+    Moodle keeps multilang spans in plain-text fields (``clean_param(PARAM_TEXT)``) and stores
+    the rest as typed, so the text is written as it is, never as HTML entities."""
+    if syntax == "mlang":
+        return "".join(f"{{mlang {lang}}}{plain_field(text)}{{mlang}}" for lang, text in texts_raw.items())
+    return "".join(f'<span lang="{lang}" class="multilang">{plain_field(text)}</span>' for lang, text in texts_raw.items())
+
+
+MOODLE_NAME_MAX = 255
+"""Moodle cuts question and category names longer than this (characters), without a message."""
+
+NAME_STEM_CHARS = 60
+"""How much of the stem a question name shows in a one-language file."""
+
+
+def question_name(question_id: str, stems_raw: Mapping[str, str], syntax: str = "span") -> str:
+    """``q001 <short stem>``: plain text, within Moodle's 255 characters in every file.
+
+    With several languages each stem gets an equal share of what the multilang markup leaves."""
+    if len(stems_raw) == 1:
+        return f"{question_id} {plain_field(short(next(iter(stems_raw.values())), NAME_STEM_CHARS))}"
+    overhead = len(question_id) + 1 + len(multilang_plain({lang: "" for lang in stems_raw}, syntax))
+    share = min(NAME_STEM_CHARS, (MOODLE_NAME_MAX - overhead) // len(stems_raw))
+    if share < 8:  # too many languages to name each: the English alone
+        return f"{question_id} {plain_field(short(next(iter(stems_raw.values())), NAME_STEM_CHARS))}"
+    return f"{question_id} " + multilang_plain({lang: short(stem, share) for lang, stem in stems_raw.items()}, syntax)
+
+
+def category_path(title_plain: str) -> str:
+    """Moodle's category path for a title: ``$course$/top/<title>``, a literal ``/`` written ``//``."""
+    return "$course$/top/" + title_plain.replace("/", "//")
+
+
+def category_idnumber(topic_id: str, langs: list[str]) -> str:
+    """The category's idnumber, one per file: ``<topic>-<lang>`` or ``<topic>-multilang``.
+
+    Moodle keeps category idnumbers unique per context: one value for every language would make
+    the second language's import fail."""
+    return f"{topic_id}-{langs[0] if len(langs) == 1 else 'multilang'}"
 
 
 def deterministic_zip(files: Mapping[PurePosixPath | str, bytes]) -> bytes:

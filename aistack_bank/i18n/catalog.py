@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, Location, error
+from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
 
 WRAP_WIDTH = 79
 """Line width of written catalogs: GNU gettext's default, so msgcat, Poedit and Weblate agree."""
@@ -20,15 +21,18 @@ WRAP_WIDTH = 79
 MAX_CATALOG_BYTES = 256 << 20
 """Largest catalog accepted: a 50 000-question bank has catalogs of about 150 MB."""
 
-PLURAL_FORMS = {
-    "fr": "nplurals=2; plural=(n > 1);",
-    "nl": "nplurals=2; plural=(n != 1);",
-    "de": "nplurals=2; plural=(n != 1);",
-    "es": "nplurals=2; plural=(n != 1);",
-    "it": "nplurals=2; plural=(n != 1);",
-    "en": "nplurals=2; plural=(n != 1);",
-}
-LANGUAGE_NAMES = {"en": "English", "fr": "French", "nl": "Dutch", "de": "German", "es": "Spanish", "it": "Italian"}
+PLURAL_FORMS = {code: lang.plural_forms for code, lang in LANGUAGES.items()}
+LANGUAGE_NAMES = {code: lang.name for code, lang in LANGUAGES.items()}
+
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:[_-](?:[A-Z][a-z]{3}|[A-Z]{2}|[0-9]{3})){0,2}(?:@[a-z][a-z0-9]{1,15})?$")
+"""A catalog's language: ISO 639 code, optional script and region (``fr``, ``pt_BR``, ``zh-Hant``,
+``zh_Hant_TW``, ``es_419``), optional POSIX modifier (``sr@latin``)."""
+
+
+def is_language_code(code: str) -> bool:
+    """Whether ``code`` (a catalog file name's stem) is a language code that is safe in every format."""
+    return bool(LANGUAGE_CODE.fullmatch(code))
+
 
 _PLURAL_SYNTAX = re.compile(r"^\s*nplurals\s*=\s*[1-9][0-9]*\s*;\s*plural\s*=\s*[-+*/%!<>=&|?:()n0-9 \t]+;?\s*$")
 
@@ -78,14 +82,13 @@ def _read_catalog(path: Path, *, template: bool = False) -> Catalog:
     language = "" if template else path.stem
     stub = Catalog(path=path, language=language, po=None)
     where = Location.of(path)
+    from ..safety import UnsafeFile, read_regular
+
     try:
-        size = path.stat().st_size
-        if size > MAX_CATALOG_BYTES:
-            stub.diagnostics.append(error("E501", f"catalog is {size} bytes; the limit is {MAX_CATALOG_BYTES}", where))
-            return stub
-        raw = path.read_bytes()
-    except OSError as exc:
-        stub.diagnostics.append(error("E501", f"cannot read catalog: {exc.strerror or exc}", where))
+        # A catalog may be a symbolic link only within the folder above its own.
+        raw = read_regular(path, MAX_CATALOG_BYTES, root=path.absolute().parent.parent, what="catalog")
+    except UnsafeFile as exc:
+        stub.diagnostics.append(error("E115" if exc.code == "E115" else "E501", exc.message, where))
         return stub
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -119,15 +122,15 @@ def check_header(catalog: Catalog) -> list[Diagnostic]:
     if not catalog.language:
         return diags
     lang = meta.get("Language", "")
-    if lang.replace("-", "_").split("_")[0].lower() != catalog.language.lower():
+    if lang.replace("-", "_").split("_")[0].lower() != catalog.language.replace("-", "_").split("_")[0].lower():
         diags.append(error("E505", f"header Language is {lang!r} but the file is {catalog.path.name}; set Language: {catalog.language}", where))
     plural = meta.get("Plural-Forms", "")
-    expected = PLURAL_FORMS.get(catalog.language)
+    expected = plural_forms(catalog.language)
     if not plural:
-        diags.append(error("E505", f"header Plural-Forms is missing; for {catalog.language} use: {expected or 'nplurals=2; plural=(n != 1);'}", where))
+        diags.append(error("E505", f"header Plural-Forms is missing; for {catalog.language} use: {expected or TWO_FORMS}", where))
     elif not _PLURAL_SYNTAX.match(plural):
-        diags.append(error("E505", f"header Plural-Forms {plural!r} is not valid; expected e.g. {expected or 'nplurals=2; plural=(n != 1);'}", where))
-    elif expected and plural.replace(" ", "") != expected.replace(" ", ""):
+        diags.append(error("E505", f"header Plural-Forms {plural!r} is not valid; expected e.g. {expected or TWO_FORMS}", where))
+    elif expected and plural.replace(" ", "") != expected.replace(" ", "") and not same_plural_rule(plural, expected):
         diags.append(error("E505", f"header Plural-Forms {plural!r} is wrong for {catalog.language}; use {expected!r}", where))
     return diags
 
@@ -140,7 +143,7 @@ def check_duplicates(catalog: Catalog) -> list[Diagnostic]:
         key = (entry.msgctxt, entry.msgid)
         if key in seen:
             name = entry.msgctxt if entry.msgctxt is not None else f"(no context) {entry.msgid}"
-            diags.append(error("E506", f"entry {name!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0)))
+            diags.append(error("E506", f"entry {name!r} appears twice (first at line {seen[key]}); keep one", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
         else:
             seen[key] = entry.linenum or 0
     return diags
@@ -156,7 +159,7 @@ def check_one_context_per_field(catalog: Catalog) -> list[Diagnostic]:
             continue
         key = (bool(entry.obsolete), entry.msgctxt)
         if key in seen and seen[key][1] != entry.msgid:
-            diags.append(error("E530", f"msgctxt {entry.msgctxt!r} is used by two different msgids (first at line {seen[key][0]}); each field has one entry", Location.of(catalog.path, entry.linenum or 0)))
+            diags.append(error("E530", f"msgctxt {entry.msgctxt!r} is used by two different msgids (first at line {seen[key][0]}); each field has one entry", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
         else:
             seen.setdefault(key, (entry.linenum or 0, entry.msgid))
     return diags
@@ -321,7 +324,7 @@ def new_catalog(language: str, header_comment: str):
         "Content-Transfer-Encoding": "8bit",
     }
     if language:
-        po.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
+        po.metadata["Plural-Forms"] = plural_forms(language) or TWO_FORMS
     else:
         del po.metadata["Language"]
         del po.metadata["Language-Team"]

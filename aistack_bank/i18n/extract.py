@@ -62,8 +62,7 @@ def extract(bank: Path, translations: Path, *, check: bool = False):
         return path, False, errors
     data = render_template(source, translations)
     if check:
-        try:
-            return path, path.read_bytes() != data, []
-        except OSError:
-            return path, True, []
+        from ..writing import same_bytes
+
+        return path, not same_bytes(path, data), []
     return path, write_atomic(path, data), []

@@ -3,9 +3,15 @@
 Exporters only ever see the result; they never read catalogs. An untranslated, fuzzy or
 out-of-date entry is an error naming the entries, unless ``allow_fallback`` is set, in which
 case that one text stays in English (visibly, never a stale translation).
+
+The localized models are built with ``model_validate``, so every translated text passes the
+same field rules as the English (a msgstr of only spaces is "translated" for gettext, but it is
+refused here as E510, located at its ``msgstr`` line).
 """
 
 from __future__ import annotations
+
+from pydantic import ValidationError
 
 from ..errors import Diagnostic, Location, error, warning
 from .fields import bank_fields
@@ -24,39 +30,87 @@ def localize(source, bank, catalog, *, allow_fallback: bool = False):
         if state == "translated":
             texts[f.key] = entry.msgstr
             continue
-        where = Location.of(catalog.path, entry.linenum or 0) if entry is not None else Location.of(catalog.path)
+        where = Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0) if entry is not None else Location.of(catalog.path)
         what = "is not translated" if state == "untranslated" else "is fuzzy or out of date with the English"
         if allow_fallback:
             diags.append(warning("W501" if state == "untranslated" else "W502", f"{f.key} {what}; exported in English", where))
         else:
             code = "E504" if state == "fuzzy" else "E509"
             diags.append(error(code, f"{f.key} {what} (use --allow-fallback to export it in English)", where))
+    localized, problems = apply_texts(bank, texts, catalog.language)
+    if problems:
+        from .verify import msgstr_location
+
+        for key, kind, message in problems:
+            entry = active.get(key)
+            where = msgstr_location(catalog, entry) if entry is not None else Location.of(catalog.path)
+            diags.append(field_rule_error(key, kind, message, where))
     if any(d.severity.value == "error" for d in diags):
         return None, diags
-    return apply_texts(bank, texts, catalog.language), diags
+    return localized, diags
+
+
+def field_rule_error(key: str, kind: str, message: str, where: Location) -> Diagnostic:
+    """E510 for a blank translation, E511 for any other field rule the translation breaks."""
+    if kind == "empty_text":
+        return error("E510", f"{key}: the translation is empty or only whitespace; translate it, or empty the msgstr to mark it untranslated", where)
+    return error("E511", f"{key}: the translation breaks a rule of the field: {message}", where)
+
+
+def _validated(model, update: dict, key_of, problems: list):
+    """``model`` with ``update`` applied through its validators; problems as (key, type, message)."""
+    try:
+        return type(model).model_validate({**model.model_dump(), **update})
+    except ValidationError as exc:
+        for err in exc.errors():
+            problems.append((key_of(err["loc"]), err["type"], err["msg"]))
+        return None
+
+
+def _topic_key(loc: tuple) -> str:
+    if loc and loc[0] == "key_points" and len(loc) > 1 and isinstance(loc[1], int):
+        return f"topic.key_point.{loc[1] + 1}"
+    return f"topic.{loc[0]}" if loc else "topic"
+
+
+def _question_key(question):
+    def key_of(loc: tuple) -> str:
+        if len(loc) >= 3 and loc[0] == "options" and isinstance(loc[1], int) and loc[1] < len(question.options):
+            option = question.options[loc[1]]
+            return f"{question.id}.option.{option.id}" + (".feedback" if loc[2] == "feedback" else "")
+        return f"{question.id}.{loc[0]}" if loc else question.id
+
+    return key_of
 
 
 def apply_texts(bank, texts: dict[str, str], language: str):
-    """``bank`` with every text whose key is in ``texts`` replaced."""
+    """(``bank`` with every text whose key is in ``texts`` replaced, or None; field-rule problems).
+
+    Each problem is (msgctxt, pydantic error type, message).
+    """
+    problems: list[tuple[str, str, str]] = []
     t = bank.topic
-    topic = t.model_copy(update={
+    topic = _validated(t, {
         "title": texts.get("topic.title", t.title),
         "category": texts.get("topic.category", t.category),
         "summary": texts.get("topic.summary", t.summary),
         "key_points": [texts.get(f"topic.key_point.{i}", p) for i, p in enumerate(t.key_points, 1)],
-    })
+    }, _topic_key, problems)
     questions = []
     for q in bank.questions:
         options = [
-            o.model_copy(update={
+            {
+                **o.model_dump(),
                 "text": texts.get(f"{q.id}.option.{o.id}", o.text),
                 "feedback": texts.get(f"{q.id}.option.{o.id}.feedback", o.feedback) if o.feedback is not None else None,
-            })
+            }
             for o in q.options
         ]
-        questions.append(q.model_copy(update={
+        questions.append(_validated(q, {
             "stem": texts.get(f"{q.id}.stem", q.stem),
             "explanation": texts.get(f"{q.id}.explanation", q.explanation),
             "options": options,
-        }))
-    return bank.model_copy(update={"topic": topic, "questions": tuple(questions), "lang": language})
+        }, _question_key(q), problems))
+    if problems:
+        return None, problems
+    return bank.model_copy(update={"topic": topic, "questions": tuple(questions), "lang": language}), []

@@ -21,17 +21,39 @@ _ESCAPE = re.compile(r'\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)')
 _SIMPLE = {"\\\\": "\\", '\\"': '"', "\\n": "\n", "\\t": "\t", "\\r": "\r", "\\a": "\a", "\\b": "\b", "\\f": "\f", "\\v": "\v"}  # GNU refuses C's \\?
 
 
+class _EscapeRange(ValueError):
+    pass
+
+
 def _unescape_match(m: re.Match) -> str:
     s = m.group()
     if s in _SIMPLE:
         return _SIMPLE[s]
-    if s[1] == "x":
-        return chr(int(s[2:], 16))
-    return chr(int(s[1:], 8))
+    value = int(s[2:], 16) if s[1] == "x" and len(s) <= 10 else int(s[1:], 8) if s[1] != "x" else -1
+    if not 0 <= value <= 0x10FFFF:
+        raise _EscapeRange(s)
+    return chr(value)
 
 
 def _decode(body: str) -> str:
     return _ESCAPE.sub(_unescape_match, body) if "\\" in body else body
+
+
+def _decode_checked(body: str, lineno: int, col: int, path: Path, diags: list[Diagnostic]) -> str:
+    """``_decode`` plus the character rules on the decoded text, errors located at the string."""
+    try:
+        value = _decode(body)
+    except _EscapeRange as exc:
+        where = body.find(str(exc))
+        diags.append(error("E501", f"escape {str(exc)[:12]!r} is out of range (above U+10FFFF)", Location.of(path, lineno, col + 1 + max(where, 0))))
+        return ""
+    if not (value.isascii() and value.isprintable()):
+        from ..safety import character_problem
+
+        problem = character_problem(value)
+        if problem is not None:
+            diags.append(error("E540", problem[2].replace("text is", "the string is"), Location.of(path, lineno, col)))
+    return value
 
 
 def _bad_string(text: str, lineno: int, col: int, path: Path) -> Diagnostic:
@@ -142,7 +164,7 @@ def parse_po(text: str, path: Path):
             if m is None:
                 diags.append(_bad_string(stripped.rstrip(), lineno, col, path))
                 continue
-            cur.fields[cur.last] += _decode(m.group(1))
+            cur.fields[cur.last] += _decode_checked(m.group(1), lineno, col, path, diags)
             continue
         m = _KEYWORD.match(stripped)
         if not m:
@@ -169,7 +191,7 @@ def parse_po(text: str, path: Path):
             diags.append(_bad_string(value, lineno, col + m.start(2), path))
             e.fields[keyword] = ""
         else:
-            e.fields[keyword] = _decode(sm.group(1))
+            e.fields[keyword] = _decode_checked(sm.group(1), lineno, col + m.start(2), path, diags)
         e.last = keyword
     flush()
     if diags:
@@ -214,10 +236,10 @@ def _previous(e: _Entry, body: str, lineno: int, path: Path, diags: list[Diagnos
     if body.startswith('"'):
         m = _GOOD_STRING.fullmatch(body)
         if m and e.last_previous:
-            e.previous[e.last_previous] += _decode(m.group(1))
+            e.previous[e.last_previous] += _decode_checked(m.group(1), lineno, 1, path, diags)
         return
     m = _KEYWORD.match(body)
     if m and m.group(1) in ("msgctxt", "msgid", "msgid_plural"):
         sm = _GOOD_STRING.fullmatch(m.group(2).rstrip())
-        e.previous[m.group(1)] = _decode(sm.group(1)) if sm else ""
+        e.previous[m.group(1)] = _decode_checked(sm.group(1), lineno, 1, path, diags) if sm else ""
         e.last_previous = m.group(1)

@@ -34,3 +34,29 @@ def site_reference_root() -> Path:
     from .. import __file__ as package_init
 
     return Path(package_init).resolve().parent.parent
+
+
+PACKAGED_DIR = "data/site"
+"""Interface catalogs shipped in the package (copies of this project's `translations/site/`),
+which `bank init` uses to start a new bank's interface catalogs already translated."""
+
+
+def packaged_languages() -> list[str]:
+    """Languages whose practice-site interface this package ships translated."""
+    from importlib import resources
+
+    folder = resources.files(__package__).joinpath(PACKAGED_DIR)
+    return sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".po"))
+
+
+def packaged_site_catalog(language: str):
+    """The shipped interface catalog of ``language`` (a polib file), or None."""
+    from importlib import resources
+
+    from .pofile import parse_po
+
+    resource = resources.files(__package__).joinpath(PACKAGED_DIR, f"{language}.po")
+    if language not in packaged_languages():
+        return None
+    po, diagnostics = parse_po(resource.read_text(encoding="utf-8"), Path(f"{language}.po"))
+    return po if po is not None and not diagnostics else None

@@ -30,7 +30,8 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
     """A new polib catalog: ``catalog`` (or a fresh one) brought in step with ``template``."""
     import polib
 
-    from .catalog import PLURAL_FORMS, new_catalog
+    from .catalog import new_catalog
+    from .languages import TWO_FORMS, plural_forms
 
     stats = MergeStats()
     merged = new_catalog(language, header_comment)
@@ -40,7 +41,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
         for key, value in new_catalog(language, header_comment).metadata.items():
             merged.metadata.setdefault(key, value)
         if not merged.metadata.get("Plural-Forms"):
-            merged.metadata["Plural-Forms"] = PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);")
+            merged.metadata["Plural-Forms"] = plural_forms(language) or TWO_FORMS
         merged.metadata_is_fuzzy = catalog.metadata_is_fuzzy
         # the header as read, kept byte for byte unless a field had to be added
         merged.raw_header = getattr(catalog, "raw_header", None)
@@ -88,9 +89,9 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
 
 
 def catalog_header(language: str) -> str:
-    from .catalog import LANGUAGE_NAMES
+    from .languages import english_name
 
-    name = LANGUAGE_NAMES.get(language, language)
+    name = english_name(language)
     return (
         f"{name} translation of the aistack question bank.\n"
         "Keep numbers, units and formulas exactly as in the English: `bank validate` compares them."
@@ -98,8 +99,22 @@ def catalog_header(language: str) -> str:
 
 
 def catalog_paths(translations):
-    """The target-language catalogs in ``translations``, sorted by language."""
-    return sorted(p for p in translations.glob("*.po") if not p.name.startswith("."))
+    """The target-language catalogs in ``translations``, sorted by language.
+
+    Only files named by a language code count; :func:`misnamed_catalogs` reports the others.
+    """
+    from .catalog import is_language_code
+
+    return sorted(p for p in translations.glob("*.po") if not p.name.startswith(".") and is_language_code(p.stem))
+
+
+def misnamed_catalogs(translations) -> list:
+    """E541 for each ``*.po`` whose name is not a language code (it would reach every export)."""
+    from ..errors import Location, error
+    from .catalog import is_language_code
+
+    return [error("E541", f"{p.name!r} is not named by a language code such as fr, pt_BR or zh-Hant; rename it", Location.of(p))
+            for p in sorted(translations.glob("*.po")) if not p.name.startswith(".") and not is_language_code(p.stem)]
 
 
 def update_catalogs(bank, translations, *, languages: list[str] | None = None, check: bool = False):

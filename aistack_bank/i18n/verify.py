@@ -17,8 +17,13 @@ from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
 from .catalog import Catalog, read_catalog
 from .fields import TextField, bank_fields
+from .localize import field_rule_error
 from .status import entry_state
-from .update import catalog_paths
+from .update import catalog_paths, misnamed_catalogs
+
+
+ONE_LINE_KEYS = ("topic.title", "topic.category")
+"""Catalog entries whose text goes into line-based contexts (see validate.ONE_LINE_FIELDS)."""
 
 
 def _fmt_numbers(values: list[float]) -> str:
@@ -53,6 +58,26 @@ class _LazyLocation:
 
 def _where(where) -> Location:
     return where.get() if isinstance(where, _LazyLocation) else where
+
+
+def text_rule_problem(text: str) -> tuple[str, str] | None:
+    """(pydantic error type, message) when ``text`` breaks the model's rules for a text field."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from ..model import Text
+
+    global _TEXT_ADAPTER
+    if _TEXT_ADAPTER is None:
+        _TEXT_ADAPTER = TypeAdapter(Text)
+    try:
+        _TEXT_ADAPTER.validate_python(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return first["type"], first["msg"]
+    return None
+
+
+_TEXT_ADAPTER = None
 
 
 def parity_diagnostics(field: TextField, translation: str, language: str, where: Location) -> list[Diagnostic]:
@@ -107,12 +132,21 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
             kind = "a key-bearing field (stem or option): it is not exported until reviewed" if f.key_bearing else "not exported until reviewed"
             diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", _where(where)))
             continue
+        rule = text_rule_problem(entry.msgstr)
+        if rule is not None:
+            diags.append(field_rule_error(f.key, *rule, _where(where)))
+            continue
         diags += parity_diagnostics(f, entry.msgstr, lang, where)
+        if "\n" in entry.msgstr and f.key in ONE_LINE_KEYS:
+            diags.append(error("E116", f"{f.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", _where(where)))
     if bank_checks:
+        from ..lints import translation_lints
+
         diags += length_cue_diagnostics(source, catalog)
+        diags += translation_lints(catalog, active, fields)
     for key, entry in active.items():
         if key not in known:
-            diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0)))
+            diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
     if run_checks and bank_checks:
         diags += translated_check_diagnostics(source, catalog)[1]
     return diags
@@ -177,6 +211,7 @@ def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> l
     root = translations.resolve().parent
     if not template_is_current(pot, fields, lambda f: reference(f.path, root)):
         diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
+    diags += misnamed_catalogs(translations)
     for path in catalog_paths(translations):
         diags += verify_catalog(source, fields, read_catalog(path), run_checks=run_checks)
     diags += verify_site_catalogs(source, translations)
@@ -187,9 +222,12 @@ def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references)."""
     from .pofile import parse_po
 
+    from ..safety import UnsafeFile, read_regular
+    from .catalog import MAX_CATALOG_BYTES
+
     try:
-        po, errors = parse_po(pot.read_text(encoding="utf-8"), pot)
-    except (OSError, UnicodeError):
+        po, errors = parse_po(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+    except (UnsafeFile, UnicodeError):
         return False
     if po is None:
         return False
@@ -219,6 +257,7 @@ def verify_site_catalogs(source, translations: Path) -> list[Diagnostic]:
     site_root = site_reference_root()
     if not template_is_current(pot, fields, lambda f: reference(f.path, site_root)):
         diags.append(warning("W504", "the interface template is missing or out of date; run `bank i18n update`", Location.of(pot)))
+    diags += misnamed_catalogs(folder)
     for path in catalog_paths(folder):
         diags += verify_catalog(source, fields, read_catalog(path), run_checks=False, bank_checks=False)
     return diags

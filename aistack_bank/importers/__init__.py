@@ -41,6 +41,21 @@ class ImportReport:
     topic_created: bool = False
 
 
+MAX_IMPORT_QUESTIONS = 10_000
+"""Most questions one import takes (a bank of 10 000 questions is already far beyond any course)."""
+
+
+def read_import_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of an import file: a regular file, size checked before reading (BankError E701)."""
+    from ..errors import Location
+    from ..safety import UnsafeFile, read_regular
+
+    try:
+        return read_regular(path, max_bytes)
+    except UnsafeFile as exc:
+        raise BankError(exc.message, Location.of(path), code="E701") from None
+
+
 def _readers():
     from . import gift, moodle_xml
 
@@ -62,6 +77,10 @@ def import_file(fmt: str, path: Path, bank: Path, translations: Path | None) -> 
     from .write import write_imported
 
     questions, skipped = read_questions(fmt, path)
+    if len(questions) > MAX_IMPORT_QUESTIONS:
+        from ..errors import Location
+
+        raise BankError(f"the file holds {len(questions)} questions; one import takes at most {MAX_IMPORT_QUESTIONS} (split the file)", Location.of(path), code="E704")
     report = write_imported(questions, bank, translations, source_name=path.name)
     report.skipped = skipped + report.skipped
     return report

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import unicodedata
 from html.parser import HTMLParser
 
@@ -72,4 +71,6 @@ def html_to_text(markup: str, language: str = "en") -> tuple[str, set[str]]:
     text = "".join(parser.parts)
     lines = [" ".join(line.split()) for line in text.split("\n")]
     paragraphs = "\n".join(line for line in lines if line)
-    return unicodedata.normalize("NFC", html.unescape(paragraphs) if "&" in paragraphs else paragraphs), parser.dropped
+    # The parser has already turned character references into text (convert_charrefs): a second
+    # unescape would read "&amp;lt;" as "<".
+    return unicodedata.normalize("NFC", paragraphs), parser.dropped

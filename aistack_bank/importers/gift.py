@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import ImportedQuestion, Skipped
+from . import ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
 MAX_BYTES = 64 << 20
@@ -57,12 +57,7 @@ def _plain(text: str, fmt: str, language: str) -> tuple[str, set[str]]:
 
 def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list[Skipped]]:
     where = Location.of(path)
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise BankError(f"file is larger than {MAX_BYTES} bytes", where, code="E701")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BankError(f"cannot read file: {exc.strerror or exc}", where, code="E701") from None
+    raw = read_import_file(path, MAX_BYTES)
     try:
         text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import ImportedQuestion, Skipped
+from . import ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
 MAX_BYTES = 64 << 20
@@ -22,12 +22,9 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     from xml.etree.ElementTree import ParseError
 
     where = Location.of(path)
+    raw = read_import_file(path, MAX_BYTES)
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise BankError(f"file is larger than {MAX_BYTES} bytes", where, code="E701")
-        root = SafeET.parse(str(path), forbid_dtd=True).getroot()
-    except OSError as exc:
-        raise BankError(f"cannot read file: {exc.strerror or exc}", where, code="E701") from None
+        root = SafeET.fromstring(raw, forbid_dtd=True)
     except DefusedXmlException as exc:
         raise BankError(f"refused: the XML declares a DTD or entities ({type(exc).__name__}); Moodle exports never do", where, code="E702") from None
     except ParseError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..authoring import TOPIC_SCHEMA_COMMENT, append_to_topic, next_ids, render_question_yaml, slugify
+from ..authoring import TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify
 from ..load import QUESTIONS_DIR, TOPIC_FILE
 from ..writing import write_atomic
 from . import ImportedQuestion, ImportReport
@@ -32,13 +32,14 @@ def _question_data(qid: str, q: ImportedQuestion) -> dict:
     }
 
 
-def _create_topic(bank: Path, questions: list[ImportedQuestion], source_name: str) -> None:
+def _new_topic(questions: list[ImportedQuestion], source_name: str) -> str:
+    """The text of a topic file for a bank created by an import."""
     category = next((q.category for q in questions if q.category), None) or "Imported questions"
     leaf = [part for part in re.split(r"(?<!/)/(?!/)", category) if part and not part.startswith("$")][-1:] or ["Imported questions"]
     title = leaf[0].replace("//", "/").strip() or "Imported questions"
     from ..importers._html import html_to_text
 
-    title = html_to_text(title)[0] or "Imported questions"
+    title = " ".join(html_to_text(title)[0].split()) or "Imported questions"
     lines = [
         TOPIC_SCHEMA_COMMENT,
         f"id: {slugify(title, words=8)}",
@@ -50,7 +51,7 @@ def _create_topic(bank: Path, questions: list[ImportedQuestion], source_name: st
         f"  {IMPORTED_TAG}: \"questions imported from another system\"",
         "questions: []",
     ]
-    write_atomic(bank / TOPIC_FILE, ("\n".join(lines) + "\n").encode("utf-8"))
+    return "\n".join(lines) + "\n"
 
 
 def _quote(text: str) -> str:
@@ -59,48 +60,97 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _add_tags_to_topic(bank: Path, tags: set[str], source_name: str) -> None:
-    from ..authoring import _yaml
+def _checked_topic(bank: Path) -> None:
+    """BankError E703 unless the bank's topic file is valid and has a `questions:` list."""
+    from ..errors import BankError, Location
+    from ..load import read_topic
+
+    topic, doc, diags = read_topic(bank)
+    problems = [d for d in diags if d.severity.value == "error"]
+    if problems:
+        first = problems[0]
+        raise BankError(f"the topic file has errors; fix them first (`bank validate`): {first}", first.location or Location.of(bank / TOPIC_FILE), code="E703")
+    if not isinstance(doc.data.get("questions"), list):
+        raise BankError("the topic file has no `questions:` list to add the imported questions to; add `questions: []`", doc.locate(()), code="E703")
+
+
+def _topic_with(text: str, tags: set[str], ids: list[str], source_name: str) -> bytes:
+    """The topic file ``text`` with ``tags`` in its vocabulary and ``ids`` appended, comments kept."""
     import io
 
-    path = bank / TOPIC_FILE
+    from ..authoring import _yaml
+
     yaml = _yaml()
-    data = yaml.load(path.read_text(encoding="utf-8"))
+    data = yaml.load(text)
     vocabulary = data.get("tags")
-    missing = sorted(t for t in tags if vocabulary is None or t not in vocabulary)
-    if not missing:
-        return
-    for tag in missing:
+    for tag in sorted(t for t in tags if vocabulary is None or t not in vocabulary):
         vocabulary[tag] = f"tag imported from {source_name}"
+    for qid in ids:
+        if qid not in data["questions"]:
+            data["questions"].append(qid)
     buffer = io.StringIO()
     yaml.dump(data, buffer)
-    write_atomic(path, buffer.getvalue().encode("utf-8"))
+    return buffer.getvalue().encode("utf-8")
 
 
 def write_imported(questions: list[ImportedQuestion], bank: Path, translations: Path | None, *, source_name: str) -> ImportReport:
+    """Write the questions and update the topic, all or nothing.
+
+    Everything is rendered in memory first; the files are written into a temporary folder
+    inside the bank, then moved into ``questions/`` and the topic is replaced last. If anything
+    fails (or the import is interrupted) before the move, the bank is untouched; a failure
+    during the move takes the moved files back out.
+    """
+    import os
+    import shutil
+    import tempfile
+
     report = ImportReport()
     if not questions:
         return report
-    if not (bank / TOPIC_FILE).exists():
-        bank.mkdir(parents=True, exist_ok=True)
-        _create_topic(bank, questions, source_name)
+    topic_path = bank / TOPIC_FILE
+    if topic_path.exists():
+        _checked_topic(bank)
+        from ..safety import read_regular
+        from ..yamlsource import MAX_FILE_BYTES
+
+        topic_text = read_regular(topic_path, MAX_FILE_BYTES).decode("utf-8")
+    else:
+        topic_text = _new_topic(questions, source_name)
         report.topic_created = True
     ids = next_ids(bank, translations, len(questions))
-    used_slugs = {p.name.split("-", 1)[-1] for p in (bank / QUESTIONS_DIR).glob("*.yaml")} if (bank / QUESTIONS_DIR).is_dir() else set()
+    planned: list[tuple[Path, bytes]] = []
     all_tags: set[str] = set()
     for qid, q in zip(ids, questions):
         data = _question_data(qid, q)
         all_tags |= set(data["tags"])
         name = re.sub(r"^q[0-9]{3,}\b", "", q.name).strip() or q.stem
-        slug = slugify(name)
-        path = bank / QUESTIONS_DIR / f"{qid}-{slug}.yaml"
-        write_atomic(path, render_question_yaml(data))
-        used_slugs.add(path.name.split("-", 1)[-1])
-        report.written.append(path)
+        path = bank / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
+        planned.append((path, render_question_yaml(data)))
         for note in q.notes:
             report.notes.append(f"{path.as_posix()}: {note}")
         if not q.explanation:
             report.notes.append(f"{path.as_posix()}: the source has no general feedback; write the explanation")
-    _add_tags_to_topic(bank, all_tags, source_name)
-    append_to_topic(bank, ids)
+    topic_bytes = _topic_with(topic_text, all_tags, ids, source_name)
+    (bank / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=bank))
+    moved: list[Path] = []
+    try:
+        for path, data in planned:
+            write_atomic(staging / path.name, data)
+        for path, _ in planned:
+            if path.exists():
+                raise FileExistsError(f"{path.as_posix()} already exists")
+            os.replace(staging / path.name, path)
+            moved.append(path)
+        write_atomic(topic_path, topic_bytes)
+    except BaseException:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        if report.topic_created:
+            topic_path.unlink(missing_ok=True)
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    report.written = [path for path, _ in planned]
     return report

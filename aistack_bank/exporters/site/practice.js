@@ -1,4 +1,4 @@
-// The practice page: practice sessions, progress saved in this browser, keyboard use.
+// The practice page: practice runs, spaced review, results, progress kept in this browser.
 // Text from the bank only ever reaches the page through textContent, never as markup.
 (function () {
   "use strict";
@@ -7,6 +7,11 @@
   const questions = data.questions;
   const byId = new Map(questions.map((q) => [q.id, q]));
   const LETTERS = "ABCDEFGHIJ";
+  const DAY = 86400000;
+  // Leitner boxes: a wrong answer puts a question back in box 1 (due at once), each right
+  // answer moves it up one box; the box sets how many days pass before it is due again.
+  const INTERVAL_DAYS = [0, 0, 1, 3, 7, 16, 35];
+  const TOP_BOX = INTERVAL_DAYS.length - 1;
 
   // --- Small helpers ---------------------------------------------------------------------
 
@@ -32,6 +37,10 @@
     return node;
   }
 
+  function hidden(text) {
+    return el("span", "visually-hidden", text);
+  }
+
   function shuffle(list) {
     const out = list.slice();
     for (let i = out.length - 1; i > 0; i--) {
@@ -41,116 +50,410 @@
     return out;
   }
 
-  // --- Progress: the last result of each question (1 right, 0 wrong) ---------------------
+  function randomId() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function isoNow() {
+    return new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  }
+
+  function percent(right, count) {
+    return t("site.stats.accuracy.value", { percent: Math.round((100 * right) / count) });
+  }
+
+  // --- Stored answers: every answer given in this browser, in every language --------------
+
+  const LEARNER_KEY = "aistack-bank/learner";
+  let memoryLearner = null;
+
+  function learnerId() {
+    try {
+      let id = localStorage.getItem(LEARNER_KEY);
+      if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+        id = randomId();
+        localStorage.setItem(LEARNER_KEY, id);
+      }
+      return id;
+    } catch (error) {
+      memoryLearner = memoryLearner || randomId();
+      return memoryLearner;
+    }
+  }
+
+  // An answer given on this version of the site, or a mark migrated from the previous one: that
+  // kept only whether each question's last answer was right, so a migrated answer has no time,
+  // no run and (when wrong) no choice, and carries the time of its migration for the schedule.
+  function validAnswer(a) {
+    if (!a || typeof a !== "object" || typeof a.question !== "string" || typeof a.language !== "string" ||
+      typeof a.correct !== "boolean") return false;
+    if (typeof a.migrated_at === "string") {
+      return a.answered_at === null && a.attempt === null && (a.choice === null || typeof a.choice === "string");
+    }
+    return typeof a.choice === "string" && typeof a.answered_at === "string" && typeof a.attempt === "string";
+  }
 
   const store = {
+    answers: [],
     read() {
       try {
         const saved = JSON.parse(localStorage.getItem(data.storageKey) || "null");
-        const last = {};
-        if (saved && saved.version === 1 && saved.last && typeof saved.last === "object") {
-          for (const [id, result] of Object.entries(saved.last)) {
-            if (byId.has(id) && (result === 0 || result === 1)) last[id] = result;
-          }
+        if (saved && saved.version === 1 && Array.isArray(saved.answers)) {
+          this.answers = saved.answers.filter(validAnswer);
+          return;
         }
-        return last;
       } catch (error) {
-        return {};
+        // Unreadable: start afresh (the next write replaces it).
+      }
+      this.answers = [];
+    },
+    // Whether the answers are now stored (read back to be sure).
+    write() {
+      const text = JSON.stringify({ version: 1, answers: this.answers });
+      try {
+        localStorage.setItem(data.storageKey, text);
+        return localStorage.getItem(data.storageKey) === text;
+      } catch (error) {
+        return false; // storage is full or blocked: the answers last until the page closes
       }
     },
-    write(last) {
-      try {
-        localStorage.setItem(data.storageKey, JSON.stringify({ version: 1, last: last }));
-      } catch (error) {
-        // Storage is full or blocked: progress lasts until the page closes.
-      }
+    add(answer) {
+      this.read(); // another tab may have added answers meanwhile
+      this.answers.push(answer);
+      this.write();
     },
-    clear() {
-      try {
-        localStorage.removeItem(data.storageKey);
-      } catch (error) {
-        // Nothing saved, nothing to clear.
-      }
+    clearLanguage() {
+      this.read();
+      this.answers = this.answers.filter((a) => a.language !== data.language);
+      this.write();
     },
   };
 
-  let last = store.read();
+  // The previous version of the site kept, per language, whether the last answer to each
+  // question was right: {"version": 1, "last": {"<question id>": 1 | 0}}. Those marks become
+  // migrated answers, ahead of every answer given since; an old key is removed only once the
+  // history holding its marks is stored, so a failed write loses nothing (it is tried again on
+  // the next load). A mark already migrated with the same result is not added twice.
+  function migrateOldProgress() {
+    const found = [];
+    try {
+      for (const [language, key] of Object.entries(data.legacyKeys || {})) {
+        const text = localStorage.getItem(key);
+        if (text !== null) found.push([language, key, text]);
+      }
+    } catch (error) {
+      return;
+    }
+    if (!found.length) return;
+    store.read();
+    const known = new Map();
+    for (const a of store.answers) {
+      if (a.migrated_at) known.set(a.language + "\n" + a.question, a.correct);
+    }
+    const migratedAt = isoNow();
+    const marks = [];
+    for (const [language, , text] of found) {
+      let last = null;
+      try {
+        const saved = JSON.parse(text);
+        if (saved && saved.version === 1 && saved.last && typeof saved.last === "object") last = saved.last;
+      } catch (error) {
+        // Unreadable: nothing to keep (as the previous version would have read it).
+      }
+      if (!last) continue;
+      for (const q of questions) {
+        const result = last[q.id];
+        if (!Object.prototype.hasOwnProperty.call(last, q.id) || (result !== 0 && result !== 1)) continue;
+        if (known.get(language + "\n" + q.id) === (result === 1)) continue;
+        marks.push({
+          question: q.id, language: language, choice: result === 1 ? q.correct : null, correct: result === 1,
+          answered_at: null, attempt: null, migrated_at: migratedAt,
+        });
+      }
+    }
+    const before = store.answers.findIndex((a) => !a.migrated_at);
+    const at = before < 0 ? store.answers.length : before;
+    store.answers.splice(at, 0, ...marks);
+    if (marks.length && !store.write()) return;
+    try {
+      for (const [, key] of found) localStorage.removeItem(key);
+    } catch (error) {
+      // Left in place: migrated again, without duplicates, on the next load.
+    }
+  }
+
+  // What this language's answers mean now: last result, all-time counts, Leitner box and due time.
+  function progress() {
+    const state = {};
+    let right = 0;
+    let count = 0;
+    for (const a of store.answers) {
+      if (a.language !== data.language || !byId.has(a.question)) continue;
+      const time = Date.parse(a.answered_at || a.migrated_at);
+      const s = state[a.question] || { box: 1, answers: 0 };
+      s.last = a.correct ? 1 : 0;
+      s.box = a.correct ? Math.min(s.box + 1, TOP_BOX) : 1;
+      s.due = (isNaN(time) ? 0 : time) + INTERVAL_DAYS[s.box] * DAY;
+      s.answers += 1;
+      state[a.question] = s;
+      count += 1;
+      if (a.correct) right += 1;
+    }
+    return { state: state, right: right, count: count };
+  }
+
+  function dueIds(state) {
+    const now = Date.now();
+    return questions.filter((q) => state[q.id] && state[q.id].due <= now)
+      .sort((a, b) => state[a.id].due - state[b.id].due)
+      .map((q) => q.id);
+  }
+
+  store.read();
+  migrateOldProgress();
   try {
     localStorage.setItem("aistack-bank/lang", data.lang);
   } catch (error) {
     // The site index then follows the browser's languages only.
   }
 
-  function weakIds() {
-    return questions.filter((q) => last[q.id] === 0).map((q) => q.id);
-  }
-
-  // --- The topic view ----------------------------------------------------------------------
+  // --- Views and browser history -----------------------------------------------------------
 
   const views = { topic: $("topic"), quiz: $("quiz"), results: $("results") };
+  let session = null; // the run in progress (kept when the learner steps back to the topic)
+  let finished = null; // the run whose results are on screen
+  let ignorePop = 0;
 
   function show(name) {
     for (const [key, view] of Object.entries(views)) view.hidden = key !== name;
     window.scrollTo(0, 0);
   }
 
-  function renderTopic() {
-    const ids = Object.keys(last);
-    const right = ids.filter((id) => last[id] === 1).length;
-    const accuracy = $("stat-accuracy");
-    if (ids.length) {
-      accuracy.textContent = t("site.stats.accuracy.value", { percent: Math.round((100 * right) / ids.length) });
-    } else {
-      accuracy.replaceChildren(icon("—"), el("span", "visually-hidden", t("site.stats.accuracy.none")));
+  function visible(name) {
+    return !views[name].hidden;
+  }
+
+  // Leaving a view with our own buttons goes back in history too, so that the browser's
+  // Back button and ours agree; the popstate that follows is already handled.
+  function historyBack() {
+    if (history.state && history.state.view) {
+      ignorePop += 1;
+      history.back();
     }
+  }
+
+  window.addEventListener("popstate", (event) => {
+    if (ignorePop) {
+      ignorePop -= 1;
+      return;
+    }
+    const state = event.state || {};
+    if (state.view === "quiz" && session && session.id === state.attempt) {
+      resume(false);
+    } else if (state.view === "results" && finished && finished.id === state.attempt) {
+      showResults();
+    } else if (!visible("topic")) {
+      showTopic(session ? $("resume") : null);
+    }
+  });
+
+  // --- The topic view ----------------------------------------------------------------------
+
+  function renderTopic() {
+    const p = progress();
+    const ids = Object.keys(p.state);
+    const lastRight = ids.filter((id) => p.state[id].last === 1).length;
+
+    function figure(id, right, count, detailKey) {
+      if (count) {
+        $(id).textContent = percent(right, count);
+        $(id + "-detail").textContent = t(detailKey, { right: right, count: count });
+      } else {
+        $(id).replaceChildren(icon("—"), hidden(t("site.stats.accuracy.none")));
+        $(id + "-detail").textContent = "";
+      }
+    }
+    figure("stat-last", lastRight, ids.length, "site.stats.last.detail");
+    figure("stat-alltime", p.right, p.count, "site.stats.alltime.detail");
     $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.length });
+    $("reset").hidden = ids.length === 0;
+    $("export").hidden = store.answers.length === 0;
 
-    const weak = weakIds().length;
-    $("practice-weak").disabled = weak === 0;
-    $("practice-weak-count").hidden = weak === 0;
-    $("practice-weak-count").textContent = weak ? t("site.weak.count", { count: weak }) : "";
-    $("weak-status").hidden = weak > 0;
-    $("weak-status").textContent = weak ? "" : t("site.weak.none");
+    const due = dueIds(p.state);
+    const weak = $("practice-weak");
+    weak.disabled = due.length === 0;
+    $("practice-weak-count").hidden = due.length === 0;
+    $("practice-weak-count").textContent = due.length ? t("site.weak.count", { count: due.length }) : "";
+    $("weak-status").hidden = due.length > 0;
+    $("weak-status").textContent = due.length ? "" : t("site.weak.none");
 
+    const resume = $("resume");
+    resume.hidden = !session;
+    if (session) {
+      resume.textContent = t("site.resume", { title: session.title, current: Math.min(session.index + 1, session.ids.length), total: session.ids.length });
+    }
+
+    renderTagBars($("tag-chart"), data.tags.map((tag) => {
+      const tagged = questions.filter((q) => q.tags.includes(tag));
+      return { tag: tag, right: tagged.filter((q) => p.state[q.id] && p.state[q.id].last === 1).length, count: tagged.length };
+    }));
+
+    const now = Date.now();
     for (const item of $("question-list").children) {
-      const result = last[item.dataset.qid];
+      const s = p.state[item.dataset.qid];
       let mark = item.querySelector(".q-status");
-      if (result === undefined) {
+      if (!s) {
         if (mark) mark.remove();
+        delete item.dataset.due;
         continue;
       }
       if (!mark) {
         mark = el("span");
         item.append(mark);
       }
-      mark.className = "q-status " + (result ? "right" : "wrong");
-      const label = t(result ? "site.questions.right" : "site.questions.wrong");
-      mark.replaceChildren(icon(result ? "✓" : "✗"), el("span", "visually-hidden", " (" + label + ")"));
+      item.dataset.due = String(s.due);
+      mark.className = "q-status " + (s.last ? "right" : "wrong");
+      const labels = [t(s.last ? "site.questions.right" : "site.questions.wrong")];
+      const parts = [icon(s.last ? "✓" : "✗")];
+      if (s.due <= now) {
+        labels.push(t("site.questions.due"));
+        parts.push(el("span", "due-tag", t("site.questions.due")));
+        parts[1].setAttribute("aria-hidden", "true");
+      }
+      parts.push(hidden(" (" + labels.join(", ") + ")"));
+      mark.replaceChildren(...parts);
     }
   }
 
-  // --- A practice session -------------------------------------------------------------------
+  function renderTagBars(list, rows) {
+    list.replaceChildren(...rows.map((row) => {
+      const item = el("li", "tag-row");
+      item.dataset.tag = row.tag;
+      const bar = el("span", "bar");
+      bar.setAttribute("aria-hidden", "true");
+      const fill = el("span", "fill");
+      fill.style.setProperty("--share", String(row.count ? row.right / row.count : 0));
+      bar.append(fill);
+      item.append(el("span", "tag-name", row.tag), bar, el("span", "tag-score", t("site.tags.value", { right: row.right, count: row.count })));
+      return item;
+    }));
+  }
 
-  let session = null;
-  let finished = null;
+  function showTopic(focusTarget) {
+    renderTopic();
+    show("topic");
+    const target = focusTarget && !focusTarget.disabled && !focusTarget.hidden ? focusTarget : $("topic-title");
+    target.focus();
+  }
 
-  function start(title, ids, opener) {
-    session = { title: title, ids: shuffle(ids), index: 0, order: [], answered: false, right: 0, missed: [], opener: opener };
+  // --- A practice run -------------------------------------------------------------------------
+
+  function start(titleKey, ids, opener) {
+    const order = shuffle(ids);
+    session = {
+      id: randomId(), titleKey: titleKey, title: t(titleKey), ids: order, index: 0, order: shuffle(byId.get(order[0]).options),
+      answered: false, results: [], opener: opener, startedAt: Date.now(),
+    };
     finished = null;
-    $("quiz-title").textContent = title;
+    runStore.save();
+    history.pushState({ view: "quiz", attempt: session.id }, "");
+    resume(false);
+  }
+
+  // --- The run in progress, kept in this tab (sessionStorage) so that a reload resumes it ---
+
+  const RUN_TITLES = ["site.practice10.title", "site.practice_all.title", "site.weak.title", "site.retry.title", "site.weakest.title"];
+  const OPENERS = ["practice-10", "practice-all", "practice-weak"];
+
+  const runStore = {
+    save() {
+      if (!session) return;
+      try {
+        sessionStorage.setItem(data.runKey, JSON.stringify({
+          version: 1, id: session.id, title: session.titleKey, ids: session.ids, index: session.index,
+          order: session.order.map((option) => option.id),
+          results: session.results.map((r) => ({ id: r.id, order: r.order.map((option) => option.id), chosenAt: r.chosenAt })),
+          opener: session.opener ? session.opener.id : null, startedAt: session.startedAt,
+        }));
+      } catch (error) {
+        // Storage is blocked: the run lasts until the page closes, as before.
+      }
+    },
+    clear() {
+      try {
+        sessionStorage.removeItem(data.runKey);
+      } catch (error) {
+        // Nothing kept, nothing to clear.
+      }
+    },
+    // The kept run, or null when there is none or it no longer fits the questions of the page.
+    read() {
+      try {
+        const saved = JSON.parse(sessionStorage.getItem(data.runKey) || "null");
+        return saved ? restoreRun(saved) : null;
+      } catch (error) {
+        return null;
+      }
+    },
+  };
+
+  // The question's options in the order of ``ids``, or null unless ``ids`` are exactly its options.
+  function optionsIn(q, ids) {
+    if (!Array.isArray(ids) || ids.length !== q.options.length || new Set(ids).size !== ids.length) return null;
+    const order = ids.map((id) => q.options.find((option) => option.id === id));
+    return order.every(Boolean) ? order : null;
+  }
+
+  function restoreRun(saved) {
+    const ids = saved.ids;
+    if (saved.version !== 1 || typeof saved.id !== "string" || !RUN_TITLES.includes(saved.title) ||
+      !Array.isArray(ids) || !ids.length || !ids.every((id) => byId.has(id)) || new Set(ids).size !== ids.length ||
+      !Number.isInteger(saved.index) || saved.index < 0 || saved.index >= ids.length ||
+      !Array.isArray(saved.results) || !Number.isFinite(saved.startedAt)) return null;
+    const answered = saved.results.length === saved.index + 1;
+    if (!answered && saved.results.length !== saved.index) return null;
+    const results = [];
+    for (const [i, r] of saved.results.entries()) {
+      const q = byId.get(ids[i]);
+      const order = r && r.id === q.id ? optionsIn(q, r.order) : null;
+      if (!order || !Number.isInteger(r.chosenAt) || r.chosenAt < 0 || r.chosenAt >= order.length) return null;
+      results.push({ id: q.id, order: order, chosenAt: r.chosenAt, right: order[r.chosenAt].id === q.correct });
+    }
+    const order = answered ? results[saved.index].order : optionsIn(byId.get(ids[saved.index]), saved.order);
+    if (!order) return null;
+    return {
+      id: saved.id, titleKey: saved.title, title: t(saved.title), ids: ids, index: saved.index, order: order,
+      answered: answered, chosenAt: answered ? results[saved.index].chosenAt : undefined, results: results,
+      opener: OPENERS.includes(saved.opener) ? $(saved.opener) : null, startedAt: saved.startedAt,
+    };
+  }
+
+  function resume(push) {
+    if (!session) return;
+    if (push) history.pushState({ view: "quiz", attempt: session.id }, "");
+    $("quiz-title").textContent = session.title;
     $("quiz-bar").max = session.ids.length;
     show("quiz");
-    showQuestion();
+    if (session.index >= session.ids.length) {
+      finish();
+    } else {
+      showQuestion();
+      if (session.answered) showAnswered();
+    }
   }
 
   function current() {
     return byId.get(session.ids[session.index]);
   }
 
+  function optionButtons() {
+    return Array.from($("options").querySelectorAll(".option"));
+  }
+
   function showQuestion() {
     const q = current();
-    session.answered = false;
-    session.order = shuffle(q.options);
     $("question").dataset.qid = q.id;
     $("quiz-count").textContent = t("site.quiz.progress", { current: session.index + 1, total: session.ids.length });
     $("quiz-bar").value = session.index;
@@ -158,168 +461,347 @@
     $("options").replaceChildren(...session.order.map((option, position) => {
       const button = el("button", "option");
       button.type = "button";
+      button.setAttribute("role", "radio");
+      button.setAttribute("aria-checked", "false");
+      button.tabIndex = position === 0 ? 0 : -1;
       button.dataset.option = option.id;
       button.append(el("span", "option-key", LETTERS[position]), el("span", "option-text", option.text));
       button.addEventListener("click", () => answer(position));
-      const item = el("li");
-      item.append(button);
-      return item;
+      return button;
     }));
-    const feedback = $("feedback");
-    feedback.className = "feedback";
-    feedback.replaceChildren();
+    $("verdict").replaceChildren();
+    $("verdict").className = "verdict";
+    $("feedback").hidden = true;
+    $("feedback").replaceChildren();
     $("next").hidden = true;
+    $("answer-bar").classList.remove("is-answered");
     const count = session.order.length;
     $("keys-hint").textContent = t("site.quiz.keys", { count: count, letter: LETTERS[count - 1] });
+    $("keys-hint").hidden = false;
     window.scrollTo(0, 0);
-    $("stem").focus({ preventScroll: true });
+    optionButtons()[0].focus({ preventScroll: true });
   }
 
-  function labelled(label, text) {
+  function optionLine(labelKey, position, option) {
+    const block = el("div", "answer-line");
     const line = el("p");
-    line.append(el("span", "label", label), " " + text);
-    return line;
+    line.append(el("span", "label", t(labelKey)), " " + LETTERS[position] + ". " + option.text);
+    block.append(line);
+    if (option.feedback) block.append(el("p", "option-feedback", option.feedback));
+    return block;
+  }
+
+  // The feedback of one answer: what was picked, the right option if it was not, the
+  // explanation, and (folded) why each other option is wrong. Used in the quiz and the review.
+  function feedbackParts(q, order, chosenAt) {
+    const correctAt = order.findIndex((option) => option.id === q.correct);
+    const parts = [optionLine("site.feedback.your_answer", chosenAt, order[chosenAt])];
+    if (chosenAt !== correctAt) parts.push(optionLine("site.feedback.correct_answer", correctAt, order[correctAt]));
+    parts.push(el("h3", null, t("site.feedback.explanation")), el("p", "explanation", q.explanation));
+    const others = order.map((option, position) => [option, position])
+      .filter(([option, position]) => position !== chosenAt && position !== correctAt && option.feedback);
+    if (others.length) {
+      const details = el("details", "other-options");
+      details.append(el("summary", null, t("site.feedback.others")));
+      const list = el("ul");
+      for (const [option, position] of others) {
+        const item = el("li");
+        const line = el("p");
+        line.append(el("span", "label", LETTERS[position] + ". "), option.text);
+        item.append(line, el("p", "option-feedback", option.feedback));
+        list.append(item);
+      }
+      details.append(list);
+      parts.push(details);
+    }
+    return parts;
   }
 
   function answer(position) {
-    if (!session || session.answered || position >= session.order.length) return;
+    if (!session || session.answered || position < 0 || position >= session.order.length) return;
     const q = current();
     const chosen = session.order[position];
+    const right = chosen.id === q.correct;
+    session.answered = true;
+    session.chosenAt = position;
+    session.results.push({ id: q.id, order: session.order, chosenAt: position, right: right });
+    runStore.save();
+    store.add({ question: q.id, language: data.language, choice: chosen.id, correct: right, answered_at: isoNow(), attempt: session.id });
+    showAnswered();
+  }
+
+  function showAnswered() {
+    const q = current();
+    const position = session.chosenAt;
     const correctAt = session.order.findIndex((option) => option.id === q.correct);
     const right = position === correctAt;
-    session.answered = true;
-    if (right) session.right += 1;
-    else session.missed.push(q.id);
-    last[q.id] = right ? 1 : 0;
-    store.write(last);
     $("quiz-bar").value = session.index + 1;
+    $("keys-hint").hidden = true;
+    $("answer-bar").classList.add("is-answered");
+
+    const buttons = optionButtons();
+    buttons.forEach((button, index) => {
+      button.setAttribute("aria-disabled", "true");
+      button.setAttribute("aria-checked", String(index === position));
+      button.tabIndex = index === position ? 0 : -1;
+      if (index === correctAt || index === position) {
+        const isCorrect = index === correctAt;
+        const mark = el("span", "option-mark");
+        mark.append(icon(isCorrect ? "✓" : "✗"), hidden(" (" + t(isCorrect ? "site.option.correct" : "site.option.yours") + ")"));
+        button.classList.add(isCorrect ? "is-correct" : "is-wrong");
+        if (!button.querySelector(".option-mark")) button.append(mark);
+      }
+    });
+
+    const verdict = $("verdict");
+    verdict.className = "verdict " + (right ? "is-right" : "is-wrong");
+    verdict.replaceChildren(icon(right ? "✓ " : "✗ "), t(right ? "site.feedback.right" : "site.feedback.wrong"));
+    const feedback = $("feedback");
+    feedback.className = "feedback " + (right ? "is-right" : "is-wrong");
+    feedback.replaceChildren(...feedbackParts(q, session.order, position));
+    feedback.hidden = false;
 
     const next = $("next");
     next.textContent = t(session.index + 1 < session.ids.length ? "site.quiz.next" : "site.quiz.finish");
     next.hidden = false;
     next.focus({ preventScroll: true });
 
-    $("options").querySelectorAll("button").forEach((button, index) => {
-      button.disabled = true;
-      if (index === correctAt || index === position) {
-        const isCorrect = index === correctAt;
-        const mark = icon(isCorrect ? "✓" : "✗");
-        mark.classList.add("option-mark");
-        button.classList.add(isCorrect ? "is-correct" : "is-wrong");
-        button.append(mark);
-      }
-    });
-
-    const verdict = el("p", "verdict");
-    verdict.append(icon(right ? "✓ " : "✗ "), t(right ? "site.feedback.right" : "site.feedback.wrong"));
-    const parts = [verdict];
-    const correctLine = labelled(t("site.feedback.correct_answer"), LETTERS[correctAt] + ". " + session.order[correctAt].text);
-    if (!right) parts.push(labelled(t("site.feedback.your_answer"), LETTERS[position] + ". " + chosen.text));
-    if (!right && chosen.feedback) parts.push(el("p", "option-feedback", chosen.feedback));
-    parts.push(correctLine);
-    if (right && chosen.feedback) parts.push(el("p", "option-feedback", chosen.feedback));
-    parts.push(el("h3", null, t("site.feedback.explanation")), el("p", "explanation", q.explanation));
-    const feedback = $("feedback");
-    feedback.className = "feedback " + (right ? "is-right" : "is-wrong");
-    feedback.replaceChildren(...parts);
-    feedback.scrollIntoView({ block: "nearest" });
+    // Bring the feedback up, but never so far that the chosen option leaves the screen.
+    const chosenTop = buttons[position].getBoundingClientRect().top;
+    const feedbackTop = feedback.getBoundingClientRect().top;
+    const wanted = feedbackTop - window.innerHeight * 0.55;
+    const scroll = Math.min(wanted, chosenTop - 12);
+    if (scroll > 0) window.scrollBy(0, scroll);
   }
 
   function next() {
     if (!session || !session.answered) return;
     session.index += 1;
-    if (session.index < session.ids.length) showQuestion();
-    else finish();
+    session.answered = false;
+    if (session.index < session.ids.length) {
+      session.order = shuffle(current().options);
+      runStore.save();
+      showQuestion();
+    } else {
+      finish();
+    }
   }
 
   function finish() {
     const done = session;
     session = null;
+    runStore.clear();
+    done.elapsed = Date.now() - done.startedAt;
     finished = done;
-    const score = t("site.result.score", { score: done.right, total: done.ids.length });
-    $("results-score").textContent = score;
-    $("results-perfect").hidden = done.missed.length > 0;
-    $("results-missed-box").hidden = done.missed.length === 0;
-    $("results-missed").replaceChildren(...done.missed.map((id) => el("li", null, byId.get(id).stem)));
-    $("retry-missed").hidden = done.missed.length === 0;
-    $("retry-missed").textContent = t("site.result.retry", { count: done.missed.length });
-    renderTopic();
-    show("results");
-    $("results-title").focus();
-    $("announcer").textContent = score;
+    history.replaceState({ view: "results", attempt: done.id }, "");
+    renderResults(done);
+    showResults();
+    $("announcer").textContent = t("site.result.score", { score: done.results.filter((r) => r.right).length, total: done.results.length });
   }
 
-  function backToTopic() {
+  function showResults() {
+    show("results");
+    $("results-title").focus();
+  }
+
+  function tagRows(results) {
+    const rows = new Map();
+    for (const r of results) {
+      for (const tag of byId.get(r.id).tags) {
+        const row = rows.get(tag) || { tag: tag, right: 0, count: 0 };
+        row.count += 1;
+        if (r.right) row.right += 1;
+        rows.set(tag, row);
+      }
+    }
+    return data.tags.filter((tag) => rows.has(tag)).map((tag) => rows.get(tag));
+  }
+
+  function weakestTags(results) {
+    return tagRows(results).filter((row) => row.right < row.count)
+      .sort((a, b) => a.right / a.count - b.right / b.count || b.count - a.count)
+      .slice(0, 3)
+      .map((row) => row.tag);
+  }
+
+  function renderResults(done) {
+    const total = done.results.length;
+    const right = done.results.filter((r) => r.right).length;
+    const share = total ? right / total : 0;
+    $("results-ring").style.setProperty("--share", String(share));
+    $("results-percent").textContent = total ? percent(right, total) : "—";
+    $("results-score").textContent = t("site.result.score", { score: right, total: total });
+    const seconds = Math.max(0, Math.round(done.elapsed / 1000));
+    $("results-time").textContent = t("site.result.time", { minutes: Math.floor(seconds / 60), seconds: seconds % 60 });
+    $("results-perfect").hidden = right < total;
+    renderTagBars($("results-tags"), tagRows(done.results));
+
+    $("results-review").replaceChildren(...done.results.map((r) => {
+      const q = byId.get(r.id);
+      const item = el("li", "review-item " + (r.right ? "is-right" : "is-wrong"));
+      item.dataset.qid = r.id;
+      const details = el("details");
+      details.open = !r.right;
+      const summary = el("summary");
+      summary.append(icon(r.right ? "✓" : "✗"), hidden(t(r.right ? "site.feedback.right" : "site.feedback.wrong") + " "), el("span", "review-stem", q.stem));
+      const body = el("div", "feedback " + (r.right ? "is-right" : "is-wrong"));
+      body.append(...feedbackParts(q, r.order, r.chosenAt));
+      details.append(summary, body);
+      item.append(details);
+      return item;
+    }));
+
+    const weakest = weakestTags(done.results);
+    $("practice-weakest").hidden = weakest.length === 0;
+    $("practice-weakest").textContent = t("site.result.weakest", { tags: weakest.join(", ") });
+    $("practice-weakest").dataset.tags = weakest.join(" ");
+    const missed = done.results.filter((r) => !r.right).map((r) => r.id);
+    $("retry-missed").hidden = missed.length === 0;
+    $("retry-missed").textContent = t("site.result.retry", { count: missed.length });
+  }
+
+  function leave() {
     const opener = (session && session.opener) || (finished && finished.opener);
     session = null;
     finished = null;
+    runStore.clear();
     $("announcer").textContent = "";
-    renderTopic();
-    show("topic");
-    if (opener && !opener.disabled) opener.focus();
-    else $("topic-title").focus();
+    historyBack();
+    showTopic(opener);
+  }
+
+  // --- Export: every answer of this browser as a JSON file, made here and saved locally ---
+
+  function exportAnswers() {
+    store.read();
+    const payload = {
+      format: "aistack-bank-practice-answers",
+      version: 1,
+      bank: data.topic,
+      exported_at: isoNow(),
+      learner: learnerId(),
+      answers: store.answers.map((a) => {
+        const out = {
+          question: a.question, language: a.language, choice: a.choice, correct: a.correct,
+          answered_at: a.answered_at, attempt: a.attempt,
+        };
+        if (a.migrated_at) out.migrated = true;
+        return out;
+      }),
+    };
+    const file = data.topic + "-answers-" + payload.exported_at.slice(0, 10) + ".json";
+    const url = URL.createObjectURL(new Blob([JSON.stringify(payload, null, 2) + "\n"], { type: "application/json" }));
+    const link = el("a");
+    link.href = url;
+    link.download = file;
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    $("progress-status").textContent = t("site.export.done", { file: file });
   }
 
   // --- Wiring -------------------------------------------------------------------------------
 
   $("practice-10").addEventListener("click", (event) => {
     const ids = shuffle(questions.map((q) => q.id)).slice(0, data.practiceCount);
-    start(t("site.practice10.title"), ids, event.currentTarget);
+    start("site.practice10.title", ids, event.currentTarget);
   });
   $("practice-all").addEventListener("click", (event) => {
-    start(t("site.practice_all.title"), questions.map((q) => q.id), event.currentTarget);
+    start("site.practice_all.title", questions.map((q) => q.id), event.currentTarget);
   });
   $("practice-weak").addEventListener("click", (event) => {
-    const ids = weakIds();
-    if (ids.length) start(t("site.weak.title"), ids, event.currentTarget);
+    const ids = dueIds(progress().state);
+    if (ids.length) start("site.weak.title", ids, event.currentTarget);
   });
+  $("resume").addEventListener("click", () => resume(true));
   $("retry-missed").addEventListener("click", () => {
-    if (finished && finished.missed.length) start(t("site.retry.title"), finished.missed, finished.opener);
+    const missed = finished ? finished.results.filter((r) => !r.right).map((r) => r.id) : [];
+    if (missed.length) start("site.retry.title", missed, finished.opener);
+  });
+  $("practice-weakest").addEventListener("click", (event) => {
+    const tags = (event.currentTarget.dataset.tags || "").split(" ").filter(Boolean);
+    if (!tags.length || !finished) return;
+    const state = progress().state;
+    const now = Date.now();
+    // Questions of those tags, the ones due for review first, then the others at random.
+    const tagged = shuffle(questions.filter((q) => q.tags.some((tag) => tags.includes(tag))).map((q) => q.id));
+    const first = tagged.filter((id) => state[id] && state[id].due <= now);
+    const ids = first.concat(tagged.filter((id) => !first.includes(id))).slice(0, data.practiceCount);
+    start("site.weakest.title", ids, finished.opener);
   });
   $("next").addEventListener("click", next);
-  $("quiz-quit").addEventListener("click", backToTopic);
-  $("results-back").addEventListener("click", backToTopic);
+  $("quiz-quit").addEventListener("click", leave);
+  $("results-back").addEventListener("click", leave);
+  $("export").addEventListener("click", exportAnswers);
 
-  function toggleReset(open) {
-    $("reset-confirm").hidden = !open;
-    $("reset").setAttribute("aria-expanded", String(open));
-    $("reset-status").textContent = "";
-    (open ? $("reset-no") : $("reset")).focus();
-  }
-  $("reset").addEventListener("click", () => toggleReset($("reset-confirm").hidden));
-  $("reset-no").addEventListener("click", () => toggleReset(false));
+  const dialog = $("reset-dialog");
+  $("reset").addEventListener("click", () => {
+    $("progress-status").textContent = "";
+    dialog.showModal();
+    $("reset-no").focus();
+  });
+  $("reset-no").addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => {
+    if (!$("reset").hidden) $("reset").focus();
+  });
   $("reset-yes").addEventListener("click", () => {
-    last = {};
-    store.clear();
+    store.clearLanguage();
+    dialog.close();
     renderTopic();
-    toggleReset(false);
-    $("reset-status").textContent = t("site.reset.done");
+    $("progress-status").textContent = t("site.reset.done");
+    $("topic-title").focus();
   });
 
-  // 1–9 or a–z answer the question on screen; Enter goes on once it is answered.
-  document.addEventListener("keydown", (event) => {
-    if (!session || views.quiz.hidden || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (!session.answered) {
-      const key = event.key.length === 1 ? event.key.toLowerCase() : "";
-      let position = -1;
-      if (key >= "1" && key <= "9") position = key.charCodeAt(0) - 49;
-      else if (key >= "a" && key <= "z") position = key.charCodeAt(0) - 97;
-      if (position >= 0 && position < session.order.length) {
-        event.preventDefault();
-        answer(position);
-      }
-    } else if (event.key === "Enter") {
-      const target = event.target;
-      const otherControl = target instanceof HTMLButtonElement ? target.id !== "next" : target instanceof HTMLAnchorElement;
-      if (!otherControl) {
-        event.preventDefault();
-        next();
-      }
+  // In the options (a radio group, one tab stop): arrow keys move, Enter or Space answers,
+  // 1–9 or a–z answer directly. Single keys do nothing anywhere else on the page.
+  $("options").addEventListener("keydown", (event) => {
+    if (!session || event.ctrlKey || event.metaKey || event.altKey) return;
+    const buttons = optionButtons();
+    const at = buttons.indexOf(document.activeElement);
+    let move = 0;
+    if (event.key === "ArrowDown" || event.key === "ArrowRight") move = 1;
+    else if (event.key === "ArrowUp" || event.key === "ArrowLeft") move = -1;
+    if (move || event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      if (session.answered) return;
+      const target = event.key === "Home" ? 0 : event.key === "End" ? buttons.length - 1 : (at + move + buttons.length) % buttons.length;
+      buttons.forEach((button, index) => { button.tabIndex = index === target ? 0 : -1; });
+      buttons[target].focus();
+      return;
+    }
+    if (session.answered) return;
+    const key = event.key.length === 1 ? event.key.toLowerCase() : "";
+    let position = -1;
+    if (key >= "1" && key <= "9") position = key.charCodeAt(0) - 49;
+    else if (key >= "a" && key <= "z") position = key.charCodeAt(0) - 97;
+    if (position >= 0 && position < buttons.length) {
+      event.preventDefault();
+      answer(position);
     }
   });
 
+  // Escape leaves a run (its answers are kept); an open dialog closes itself first.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || dialog.open || visible("topic")) return;
+    event.preventDefault();
+    leave();
+  });
+
+  if (window.matchMedia("(min-width: 48rem)").matches) $("tag-progress").open = true;
   $("practice-10").disabled = false;
   $("practice-all").disabled = false;
   $("progress").hidden = false;
+
+  // A reload or a restored tab: the run kept in this tab comes back, on screen if it was.
+  session = runStore.read();
+  if (!session) runStore.clear();
+  const state = history.state || {};
+  if (state.view === "quiz" && session && session.id === state.attempt) {
+    resume(false);
+  } else if (state.view) {
+    history.replaceState(null, ""); // results or a run that is gone: the topic
+  }
   renderTopic();
 })();

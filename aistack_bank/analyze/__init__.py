@@ -1,0 +1,92 @@
+"""Item analysis: learners' results read back into the bank, per question and language.
+
+``analyze(paths, bank, translations)`` reads every results file (:mod:`.readers`), computes the
+statistics (:mod:`.stats`), raises findings as diagnostics at the question's YAML line
+(:mod:`.flags`) and returns them for the renderers (:mod:`.report`, :mod:`.html`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import Diagnostic, Location, Severity, error
+from .bankinfo import BankInfo, load_bank_info
+from .flags import Flag, Thresholds, find_flags
+from .stats import Analysis, analyze_responses
+
+RESULT_SUFFIXES = (".csv", ".tsv", ".txt", ".xml", ".json")
+MAX_FILES = 100_000
+
+
+@dataclass
+class Report:
+    bank: BankInfo | None
+    analysis: Analysis | None = None
+    flags: list[Flag] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # reading problems
+    sources: dict[str, int] = field(default_factory=dict)  # source kind -> files read
+    persons: int = 0
+    answers: int = 0
+    thresholds: Thresholds = field(default_factory=Thresholds)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    def all_diagnostics(self) -> list[Diagnostic]:
+        return self.diagnostics + [d for f in self.flags for d in f.diagnostics]
+
+
+def expand(paths: list[Path]) -> list[Path]:
+    """Files as given; a folder stands for the results files directly inside it, sorted."""
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(c for c in p.iterdir() if c.is_file() and c.suffix.lower() in RESULT_SUFFIXES)
+        else:
+            files.append(p)
+    return files[: MAX_FILES + 1]
+
+
+def analyze(paths: list[Path], bank: Path, translations: Path | None, *, language: str | None = None,
+            thresholds: Thresholds | None = None) -> Report:
+    """Read ``paths``, compute the statistics and the flags; problems are in ``report.diagnostics``."""
+    from .readers import read_results
+
+    t = thresholds or Thresholds()
+    info, diags = load_bank_info(bank, translations)
+    report = Report(bank=info, diagnostics=list(diags), thresholds=t)
+    if info is None:
+        return report
+    if language is not None and language not in info.languages:
+        report.diagnostics.append(error("E904", f"--lang {language}: the bank has {', '.join(info.languages)}"))
+        return report
+    files = expand(paths)
+    if len(files) > MAX_FILES:
+        report.diagnostics.append(error("E901", f"more than {MAX_FILES} results files"))
+        return report
+    persons: dict[str, dict[str, str | None]] = {}
+    language_of: dict[str, str] = {}
+    for path in files:
+        read = read_results(path, info, language=language)
+        report.diagnostics += read.diagnostics
+        if read.source:
+            report.sources[read.source] = report.sources.get(read.source, 0) + 1
+        for a in read.answers:
+            person = f"{a.person}\x00{a.language}"
+            language_of[person] = a.language
+            persons.setdefault(person, {}).setdefault(a.question, a.choice)
+    if report.errors:
+        return report
+    if not persons:
+        report.diagnostics.append(error("E908", "no responses to analyze", Location.of(files[0]) if files else None))
+        return report
+    report.persons = len(persons)
+    report.answers = sum(len(v) for v in persons.values())
+    report.analysis = analyze_responses(persons, language_of, info.items)
+    report.flags = find_flags(report.analysis, info, t)
+    return report
+
+
+__all__ = ["Report", "Thresholds", "analyze"]

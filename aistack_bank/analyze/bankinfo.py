@@ -1,0 +1,118 @@
+"""The bank as item analysis needs it: every language's texts, keys and where each question lives."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import Diagnostic, Location, Severity
+
+
+def norm(text: str) -> str:
+    """Text as compared with what an LMS shows: NFC, whitespace runs collapsed, ends stripped."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+@dataclass(frozen=True)
+class ItemInfo:
+    """One question: its options, its key, and its text in every language."""
+
+    id: str
+    options: tuple[str, ...]
+    key: str
+    stems: dict[str, str]  # language -> stem
+    option_texts: dict[str, dict[str, str]]  # language -> option id -> text
+    location: Location  # the question's `id` in its YAML file
+    key_location: Location  # the `correct:` value
+    option_locations: dict[str, Location]
+    stem_entries: dict[str, Location] = field(default_factory=dict)  # language -> catalog line of `<id>.stem`
+
+
+@dataclass
+class BankInfo:
+    topic_id: str
+    languages: list[str]
+    items: dict[str, ItemInfo]  # in the topic's order
+
+    def split_identifier(self, identifier: str) -> tuple[str, str | None] | None:
+        """``q001`` → (q001, None); ``q001-fr``/``q001_fr``/``q001.fr`` → (q001, fr); else None."""
+        m = re.fullmatch(r"(q[0-9]{3,})(?:[-_.]([A-Za-z]{2,3}(?:[-_][A-Za-z]{2,4})?))?", identifier.strip())
+        if not m or m.group(1) not in self.items:
+            return None
+        lang = m.group(2)
+        if lang:
+            primary, _, region = lang.replace("-", "_").partition("_")
+            lang = primary.lower() + (f"_{region.upper()}" if region else "")
+        return m.group(1), lang
+
+
+def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | None, list[Diagnostic]]:
+    """The bank in every language (untranslated texts stay English); (None, errors) if unusable."""
+    from ..build import available_languages
+    from ..i18n.catalog import read_catalog
+    from ..i18n.localize import localize
+    from ..load import read_bank
+    from ..model import Bank
+
+    source = read_bank(bank)
+    errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+    if source.topic is None or errors:
+        return None, errors
+    by_id = {qs.question.id: qs for qs in source.questions if qs.question is not None}
+    missing = [qid for qid in source.topic.questions if qid not in by_id]
+    if missing:
+        from ..errors import error
+
+        return None, [error("E306", f"the topic lists {', '.join(missing)}, which have no file", source.topic_doc.locate(("questions",)))]
+    english = Bank(topic=source.topic, questions=tuple(by_id[qid].question for qid in source.topic.questions), lang="en")
+    banks = {"en": english}
+    entries: dict[str, dict[str, Location]] = {}
+    problems: list[Diagnostic] = []
+    tr = translations if translations is not None and translations.is_dir() else None
+    for lang in available_languages(tr)[1:]:
+        catalog = read_catalog(tr / f"{lang}.po")
+        if catalog.diagnostics and catalog.po is None:
+            problems += catalog.diagnostics
+            continue
+        localized, _ = localize(source, english, catalog, allow_fallback=True)
+        banks[lang] = localized
+        entries[lang] = _msgstr_lines(catalog)
+    if problems:
+        return None, problems
+    items: dict[str, ItemInfo] = {}
+    for index, q in enumerate(english.questions):
+        qs = by_id[q.id]
+        doc = qs.doc
+        items[q.id] = ItemInfo(
+            id=q.id,
+            options=tuple(o.id for o in q.options),
+            key=q.correct,
+            stems={lang: b.questions[index].stem for lang, b in banks.items()},
+            option_texts={lang: {o.id: o.text for o in b.questions[index].options} for lang, b in banks.items()},
+            location=doc.locate(("id",)),
+            key_location=doc.locate(("correct",)),
+            option_locations={o.id: doc.locate(("options", i, "id")) for i, o in enumerate(q.options)},
+            stem_entries={lang: e[f"{q.id}.stem"] for lang, e in entries.items() if f"{q.id}.stem" in e},
+        )
+    return BankInfo(topic_id=source.topic.id, languages=list(banks), items=items), []
+
+
+def _msgstr_lines(catalog) -> dict[str, Location]:
+    """Where each stem's translation (its ``msgstr`` line) is in the catalog."""
+    try:
+        lines = catalog.path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    found = {}
+    for key, entry in catalog.active().items():
+        if not key.endswith(".stem"):
+            continue
+        line = entry.linenum or 0
+        for n in range(max(line, 1), min(len(lines), line + 200) + 1):
+            if lines[n - 1].startswith("msgstr"):
+                line = n
+                break
+        found[key] = Location.of(catalog.path, line, 1 if line else 0)
+    return found

@@ -1,0 +1,160 @@
+"""The terminology glossary (``translations/glossary.yaml``): one translation per term.
+
+Each entry names an English term and, per language, the translations to ``use`` (any one of
+them must appear when the English contains the term) and the variants to ``avoid`` (none of
+them may appear in a translation whose English contains the term)::
+
+    terms:
+      - en: [KV cache, KV-cache]
+        note: the cache of keys and values kept during decoding
+        fr: {use: [cache KV], avoid: [KV cache, cache clé-valeur]}
+        nl: {use: [KV-cache], avoid: [KV cache]}
+
+Matching ignores case and treats no-break spaces as spaces. A form matches at the start of a
+word and may carry an ending (``lot`` → *lots*, ``gewicht`` → *gewichten*), unless it ends with
+``$`` (``edge$`` matches *edge* only); a leading ``*`` lets it match inside a word, for Dutch
+compounds (``*gewicht`` → *modelgewichten*). In English terms a space also matches a hyphen
+(``KV cache`` matches *KV-cache*); in translations it does not, so ``avoid: [KV cache$]``
+leaves *KV-cache* alone.
+
+``bank validate`` reports W521 when a translation lacks every ``use`` form, W522 when it
+contains an ``avoid`` form, and E520 when the glossary itself cannot be read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GLOSSARY_NAME = "glossary.yaml"
+
+
+@dataclass(frozen=True)
+class Rule:
+    use: tuple[str, ...] = ()
+    avoid: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Term:
+    english: tuple[str, ...]
+    note: str = ""
+    rules: dict[str, Rule] = field(default_factory=dict)
+    line: int = 0
+
+
+def _form_pattern(form: str, *, english: bool = False) -> re.Pattern:
+    """A form as a pattern: starts a word (or anywhere with a leading ``*``), ``$`` ends it."""
+    exact = form.endswith("$")
+    infix = form.startswith("*")
+    form = form.strip("*$ ")
+    if english:  # English writes "KV cache" and "KV-cache" alike
+        body = r"[\s\u00a0\u202f-]+".join(re.escape(part) for part in re.split(r"[\s-]+", form))
+    else:
+        body = r"[\s\u00a0\u202f]+".join(re.escape(part) for part in form.split())
+    start = "" if infix else r"(?<![\w])"
+    end = r"(?![\w])" if exact else ""
+    return re.compile(rf"{start}{body}{end}", re.IGNORECASE)
+
+
+@dataclass
+class Glossary:
+    path: Path
+    terms: list[Term]
+    _compiled: dict = field(default_factory=dict)
+
+    def _patterns(self, forms: tuple[str, ...], english: bool = False) -> list[re.Pattern]:
+        key = (forms, english)
+        if key not in self._compiled:
+            self._compiled[key] = [_form_pattern(f, english=english) for f in forms]
+        return self._compiled[key]
+
+    def check(self, english: str, translation: str, language: str) -> list[tuple[str, str, int]]:
+        """(code, message, offset in translation) for every glossary breach."""
+        lang = language.split("_")[0]
+        found = []
+        text = translation.replace("\u00a0", " ").replace("\u202f", " ")
+        for term in self.terms:
+            rule = term.rules.get(language) or term.rules.get(lang)
+            if rule is None or not any(p.search(english) for p in self._patterns(term.english, english=True)):
+                continue
+            name = term.english[0].rstrip("$")
+            for form, pattern in zip(rule.avoid, self._patterns(rule.avoid)):
+                m = pattern.search(text)
+                if m:
+                    want = " or ".join(repr(u.rstrip("$")) for u in rule.use) or "another wording"
+                    found.append(("W522", f"{name!r} is translated with the avoided variant {m.group(0)!r}; the glossary asks for {want}", m.start()))
+            if rule.use and not any(p.search(text) for p in self._patterns(rule.use)):
+                found.append(("W521", f"the English has {name!r}, but the translation has none of {', '.join(repr(u.rstrip('$')) for u in rule.use)} (glossary)", 0))
+        return found
+
+
+def read_glossary(translations: Path):
+    """(glossary or None, diagnostics); no file means no glossary and no diagnostic."""
+    import yaml
+
+    from ..errors import Location, error
+
+    path = translations / GLOSSARY_NAME
+    if not path.is_file():
+        return None, []
+    where = Location.of(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+    except (OSError, UnicodeError) as exc:
+        return None, [error("E520", f"cannot read the glossary: {exc}", where)]
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        loc = Location.of(path, mark.line + 1, mark.column + 1) if mark else where
+        return None, [error("E520", f"the glossary is not valid YAML: {getattr(exc, 'problem', exc)}", loc)]
+    if not isinstance(data, dict) or not isinstance(data.get("terms"), list):
+        return None, [error("E520", "the glossary must be a mapping with a `terms:` list", where)]
+    lines = text.split("\n")
+    term_lines = [i + 1 for i, l in enumerate(lines) if re.match(r"^\s*-\s+en:", l)]
+    terms, diags = [], []
+    for index, raw in enumerate(data["terms"]):
+        line = term_lines[index] if index < len(term_lines) else 0
+        loc = Location.of(path, line, 1 if line else 0)
+        if not isinstance(raw, dict) or "en" not in raw:
+            diags.append(error("E520", f"term {index + 1}: needs `en:` (a term or a list of terms)", loc))
+            continue
+        english = raw["en"] if isinstance(raw["en"], list) else [raw["en"]]
+        if not english or not all(isinstance(e, str) and e.strip() for e in english):
+            diags.append(error("E520", f"term {index + 1}: `en:` must be a non-empty string or list of strings", loc))
+            continue
+        rules = {}
+        for lang, spec in raw.items():
+            if lang in ("en", "note"):
+                continue
+            if not isinstance(spec, dict) or set(spec) - {"use", "avoid"}:
+                diags.append(error("E520", f"term {english[0]!r}, {lang}: expected a mapping with `use:` and/or `avoid:`", loc))
+                continue
+            use = spec.get("use", [])
+            avoid = spec.get("avoid", [])
+            use = [use] if isinstance(use, str) else use
+            avoid = [avoid] if isinstance(avoid, str) else avoid
+            if not all(isinstance(u, str) and u.strip() for u in list(use) + list(avoid)):
+                diags.append(error("E520", f"term {english[0]!r}, {lang}: `use` and `avoid` must be strings", loc))
+                continue
+            rules[lang] = Rule(tuple(use), tuple(avoid))
+        terms.append(Term(tuple(english), str(raw.get("note", "")), rules, line))
+    return Glossary(path, terms), diags
+
+
+def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields) -> list:
+    """W521/W522 for every translated, non-fuzzy entry of one catalog."""
+    from ..errors import warning
+    from .typography import msgstr_offset_location
+
+    if glossary is None:
+        return []
+    diags = []
+    for f in fields:
+        entry = active.get(f.key)
+        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
+            continue
+        for code, message, offset in glossary.check(f.text, entry.msgstr, catalog.language):
+            diags.append(warning(code, f"{f.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
+    return diags

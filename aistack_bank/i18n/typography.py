@@ -1,0 +1,205 @@
+"""French typography: a no-break space before ``? ! : ;`` and ``»``, and after ``«``.
+
+The bank writes U+00A0 NO-BREAK SPACE in every one of these places (the Imprimerie nationale
+rule; U+202F, the narrow no-break space, is not used, so that one kind is found everywhere and
+older fonts and LMS editors that lack U+202F show no gaps). :func:`typography_issues` finds
+every place where an ordinary space, a narrow no-break space or no space at all stands instead,
+and :func:`fix_typography` changes exactly those spaces and nothing else.
+
+Left alone, because no space belongs there: a colon, semicolon, question or exclamation mark
+with no space on either side (``10:30``, ``2:4``, ``a:b``, ``x!=y``, ``std::vector``), anything
+inside a URL (``https://…``, ``www.…``) and anything inside backquotes (```code```).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+NBSP = "\u00a0"
+"""The space the bank uses before high punctuation and inside guillemets."""
+
+_WRONG_SPACES = " \u202f\u2009\u2007"
+_BEFORE = "?!:;"
+_PROTECTED = re.compile(r"`[^`]*`|(?:https?|ftp)://\S+|www\.\S+|\b[\w.+-]+@[\w-]+\.[\w.]+")
+
+
+@dataclass(frozen=True)
+class TypographyIssue:
+    """A place where the no-break space is missing or of the wrong kind."""
+
+    offset: int
+    """Index in the text of the wrong space, or of the character that needs one before it."""
+    mark: str
+    """The punctuation concerned: one of ``? ! : ; « »``."""
+    found: str
+    """The space found (``" "``, U+202F …) or ``""`` when there is none."""
+    insert: bool
+    """True when a space is missing (the fix inserts one), False when one is replaced."""
+
+    def describe(self) -> str:
+        where = f"after {self.mark!r}" if self.mark == "«" else f"before {self.mark!r}"
+        if self.insert:
+            return f"no space {where}; French needs a no-break space (U+00A0) there"
+        name = {" ": "an ordinary space", "\u202f": "a narrow no-break space (U+202F)", "\u2009": "a thin space (U+2009)", "\u2007": "a figure space (U+2007)"}.get(self.found, repr(self.found))
+        return f"{name} {where}; the bank uses a no-break space (U+00A0) there"
+
+
+def _protected_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _PROTECTED.finditer(text)]
+
+
+def _inside(spans, i: int) -> bool:
+    return any(a <= i < b for a, b in spans)
+
+
+def typography_issues(text: str) -> list[TypographyIssue]:
+    """Every place in a French ``text`` where the no-break space is missing or of the wrong kind."""
+    spans = _protected_spans(text)
+    issues = []
+    n = len(text)
+    for i, ch in enumerate(text):
+        if _inside(spans, i):
+            continue
+        if ch in _BEFORE:
+            if i == 0:
+                continue
+            prev = text[i - 1]
+            nxt = text[i + 1] if i + 1 < n else ""
+            if prev == NBSP:
+                continue
+            if prev in _WRONG_SPACES:
+                # a lone mark between spaces after another mark ("?!" written "? !") still counts
+                issues.append(TypographyIssue(i - 1, ch, prev, False))
+                continue
+            if prev in _BEFORE or prev == "\n":
+                continue  # "?!", "!!": the space goes before the first one only
+            if nxt and not nxt.isspace() and nxt not in "»)]}\"'’.,":
+                continue  # 10:30, 2:4, a:b, x!=y: not punctuation
+            if prev in "([{/" or prev.isspace():
+                continue
+            issues.append(TypographyIssue(i, ch, "", True))
+        elif ch == "»":
+            prev = text[i - 1] if i else ""
+            if prev == NBSP or i == 0:
+                continue
+            if prev in _WRONG_SPACES:
+                issues.append(TypographyIssue(i - 1, ch, prev, False))
+            elif not prev.isspace():
+                issues.append(TypographyIssue(i, ch, "", True))
+        elif ch == "«":
+            nxt = text[i + 1] if i + 1 < n else ""
+            if nxt == NBSP or not nxt:
+                continue
+            if nxt in _WRONG_SPACES:
+                issues.append(TypographyIssue(i + 1, ch, nxt, False))
+            elif not nxt.isspace():
+                issues.append(TypographyIssue(i + 1, ch, "", True))
+    return issues
+
+
+def fix_typography(text: str) -> str:
+    """``text`` with every issue of :func:`typography_issues` fixed; only spaces change."""
+    issues = typography_issues(text)
+    if not issues:
+        return text
+    out = []
+    last = 0
+    for issue in sorted(issues, key=lambda x: x.offset):
+        out.append(text[last:issue.offset])
+        out.append(NBSP)
+        last = issue.offset if issue.insert else issue.offset + 1
+    out.append(text[last:])
+    return "".join(out)
+
+
+def same_but_spaces(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ only in the kind of space at the places French typography governs."""
+    return _space_kind_insensitive(a) == _space_kind_insensitive(b)
+
+
+def _space_kind_insensitive(text: str) -> str:
+    text = re.sub(rf"[ {NBSP}\u202f\u2009]([{re.escape(_BEFORE)}»])", rf"{NBSP}\1", text)
+    return re.sub(rf"«[ {NBSP}\u202f\u2009]", f"«{NBSP}", text)
+
+
+# ----------------------------------------------------------------------------- catalogs
+
+def msgstr_offset_location(catalog, entry, offset: int):
+    """``path:line:col`` of character ``offset`` of the entry's msgstr in the catalog file."""
+    from ..errors import Location
+    from .verify import msgstr_location
+
+    start = msgstr_location(catalog, entry)
+    lines = getattr(catalog, "_lines", None) or []
+    if not start.line or start.line > len(lines):
+        return start
+    remaining = offset
+    number = start.line
+    while number <= len(lines):
+        raw = lines[number - 1]
+        q = raw.find('"')
+        if q < 0:
+            break
+        body = raw[q + 1:raw.rfind('"')] if raw.rfind('"') > q else raw[q + 1:]
+        decoded = _unescape_prefix(body)
+        if remaining < len(decoded) or (remaining == len(decoded) and number + 1 > len(lines)):
+            return Location.of(catalog.path, number, q + 2 + _escaped_length(body, remaining))
+        remaining -= len(decoded)
+        number += 1
+        if number > len(lines) or not lines[number - 1].startswith('"'):
+            break
+    return start
+
+
+def _unescape_prefix(body: str) -> str:
+    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def _escaped_length(body: str, decoded_chars: int) -> int:
+    """How many raw characters of ``body`` hold its first ``decoded_chars`` decoded ones."""
+    i = count = 0
+    while i < len(body) and count < decoded_chars:
+        i += 2 if body[i] == "\\" else 1
+        count += 1
+    return i
+
+
+def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
+    """W520 for every French msgstr whose spaces break French typography."""
+    from ..errors import warning
+
+    if not catalog.language.split("_")[0] == "fr":
+        return []
+    diags = []
+    for f in fields:
+        entry = active.get(f.key)
+        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
+            continue
+        for issue in typography_issues(entry.msgstr):
+            diags.append(warning("W520", f"{f.key}: {issue.describe()}; run `bank i18n fix-typography --lang fr`", msgstr_offset_location(catalog, entry, issue.offset)))
+    return diags
+
+
+def fix_catalog_typography(path, *, check: bool = False):
+    """Fix the French typography of every msgstr in the catalog at ``path``.
+
+    Returns (changed entries, diagnostics); writes atomically unless ``check``; nothing is
+    written when the catalog has errors.
+    """
+    from ..writing import write_or_compare
+    from .catalog import _read_catalog, render_catalog
+
+    catalog = _read_catalog(path)  # a fresh copy: the shared read cache must not see our edits
+    if catalog.po is None or catalog.diagnostics:
+        return 0, list(catalog.diagnostics)
+    changed = 0
+    for entry in catalog.po:
+        if entry.msgstr:
+            fixed = fix_typography(entry.msgstr)
+            if fixed != entry.msgstr:
+                entry.msgstr = fixed
+                changed += 1
+    if changed:
+        write_or_compare(path, render_catalog(catalog.po), check=check)
+    return changed, []

@@ -1,0 +1,237 @@
+"""Editorial lints: defects a careful reader would not publish, caught before they come back.
+
+* W320: a stem, option, feedback or explanation names an option by its letter or position
+  ("option a", "l'option b", "optie c", "the first option"). Every export shuffles the options
+  (QTI ``shuffle="true"``, Moodle ``shuffleanswers``, the practice site), so letters and
+  positions mean nothing to the learner.
+* W321: a text refers to another question ("the previous question", "question 3", "la question
+  précédente", "de vorige vraag"). LMS quizzes and the practice site draw questions at random,
+  so every question must stand alone.
+* W322: an option, feedback or explanation of one question contains the correct option of
+  another (normalised text, a run of at least :data:`LEAK_WORDS` words, or the whole key when it
+  has at least :data:`LEAK_MIN_KEY_WORDS` words). A learner who meets both questions gets the
+  second one's answer for free.
+
+The same rules run on the English (located in the question file) and, for W320 and W321, on
+every translation (located in the catalog), with the wording of each language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .errors import Diagnostic, Location, warning
+
+LETTERS = "a-f"
+"""Option ids a question may have (see ``OPTION_ID`` in the model)."""
+
+LEAK_WORDS = 8
+"""A run of this many consecutive words of another question's key counts as a leak."""
+LEAK_MIN_KEY_WORDS = 5
+"""A key of at least this many words that appears whole in another question counts as a leak."""
+
+_ORDINALS = {
+    "en": r"first|second|third|fourth|fifth|sixth|last|previous|next|preceding|following",
+    "fr": r"premi[eè]re?|deuxi[eè]me|seconde?|troisi[eè]me|quatri[eè]me|cinqui[eè]me|derni[eè]re?|pr[ée]c[ée]dente?|suivante?",
+    "nl": r"eerste|tweede|derde|vierde|vijfde|laatste|vorige|volgende|voorgaande",
+}
+
+# "option a", "options a, c and d", "answer (b)", "choice b)".
+_LETTER_REF = {
+    "en": rf"\b(?:options?|answers?|choices?|alternatives?)\s+\(?([{LETTERS}])\)?(?![\w'’-])",
+    "fr": rf"\b(?:options?|propositions?|réponses?|choix)\s+\(?([{LETTERS}])\)?(?![\w'’-])",
+    "nl": rf"\b(?:opties?|antwoorden?|antwoord|keuzes?|alternatieven?|alternatief)\s+\(?([{LETTERS}])\)?(?![\w'’-])",
+}
+# "the first option", "la dernière proposition", "de tweede optie", "all of the above".
+_POSITION_REF = {
+    "en": rf"\b(?:the\s+(?:{_ORDINALS['en']})\s+(?:option|answer|choice)s?|(?:all|none|both)\s+of\s+the\s+(?:above|below)|(?:option|answer)s?\s+(?:above|below))\b",
+    "fr": rf"\b(?:(?:la|les|l[’'])\s*(?:{_ORDINALS['fr']})s?\s+(?:option|proposition|réponse)s?|(?:option|proposition|réponse)s?\s+ci-(?:dessus|dessous)|toutes?\s+les\s+(?:options|propositions|réponses)\s+ci-dessus)",
+    "nl": rf"\b(?:(?:de|het)\s+(?:{_ORDINALS['nl']})\s+(?:optie|antwoord|keuze)s?|(?:optie|opties|antwoord|antwoorden)\s+hier(?:boven|onder)|alle\s+bovenstaande\s+(?:opties|antwoorden))\b",
+}
+# Words after "a" that show it is the English article or the French verb, not a letter.
+_NOT_A_LETTER_AFTER_A = re.compile(r"\s+(?!and\b|or\b|et\b|ou\b|en\b|of\b|is\b|are\b|was\b|est\b|sont\b|is\b)[^\W\d_]{2,}")
+
+_QUESTION_REF = {
+    "en": r"\b(?:(?:the\s+)?(?:previous|preceding|next|following|earlier|last|above|former|other)\s+questions?|questions?\s+(?:above|before|q?\d+)|q\d{3,}\b|(?:in|see|from)\s+question\s+\d+)",
+    "fr": r"\b(?:questions?\s+(?:pr[ée]c[ée]dentes?|suivantes?|ant[ée]rieures?|ci-dessus|q?\d+)|(?:pr[ée]c[ée]dente|derni[eè]re)\s+question|q\d{3,}\b)",
+    "nl": r"\b(?:(?:vorige|voorgaande|volgende|eerdere|laatste|andere)\s+vra(?:ag|gen)|vra(?:ag|gen)\s+(?:hierboven|q?\d+)|q\d{3,}\b)",
+}
+
+_COMPILED = {
+    kind: {lang: re.compile(p, re.IGNORECASE) for lang, p in table.items()}
+    for kind, table in (("letter", _LETTER_REF), ("position", _POSITION_REF), ("question", _QUESTION_REF))
+}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One lint finding inside a text: its code, message and character offset."""
+
+    code: str
+    message: str
+    offset: int
+
+
+def _language(lang: str) -> str:
+    return lang if lang in _LETTER_REF else "en"
+
+
+def _clean(text: str) -> str:
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None) -> list[Hit]:
+    """W320 and W321 findings in one text written in ``lang``."""
+    lang = _language(lang)
+    text = _clean(text)
+    hits = []
+    for m in _COMPILED["letter"][lang].finditer(text):
+        if m.group(1).lower() == "a" and _NOT_A_LETTER_AFTER_A.match(text, m.end()):
+            continue  # "an option a learner picks", "la proposition a été"
+        hits.append(Hit("W320", f"refers to an option by its letter ({m.group(0)!r}); options are shuffled in every export, so name the idea instead", m.start()))
+    for m in _COMPILED["position"][lang].finditer(text):
+        hits.append(Hit("W320", f"refers to an option by its position ({m.group(0)!r}); options are shuffled in every export, so name the idea instead", m.start()))
+    for m in _COMPILED["question"][lang].finditer(text):
+        if own_id is not None and m.group(0).lower() == own_id.lower():
+            continue
+        hits.append(Hit("W321", f"refers to another question ({m.group(0)!r}); questions are drawn at random, so each must stand alone", m.start()))
+    return sorted(hits, key=lambda h: h.offset)
+
+
+# ----------------------------------------------------------------------------- answer leaks
+
+_WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*|[²³×÷→≈∝]")
+
+
+def _words(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", _clean(text)).casefold()
+    return _WORD.findall(text)
+
+
+def _ngrams(words: list[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def _contains(haystack: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+@dataclass(frozen=True)
+class LeakText:
+    """A text that may leak an answer: which question and field it belongs to."""
+
+    question_id: str
+    field: tuple
+    text: str
+
+
+def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[LeakText, str]]:
+    """(text, id of the question whose key it contains) for every leak.
+
+    ``keys`` maps question ids to the text of their correct option; each text is compared
+    with the keys of the *other* questions.
+    """
+    key_words = {qid: _words(t) for qid, t in keys.items()}
+    key_grams = {qid: _ngrams(w, LEAK_WORDS) for qid, w in key_words.items()}
+    found = []
+    for item in texts:
+        words = _words(item.text)
+        grams = _ngrams(words, LEAK_WORDS)
+        for qid, kw in key_words.items():
+            if qid == item.question_id or not kw:
+                continue
+            if grams & key_grams[qid] or (len(kw) >= LEAK_MIN_KEY_WORDS and _contains(words, kw)):
+                found.append((item, qid))
+    return found
+
+
+# ----------------------------------------------------------------------------- the bank
+
+def _scalar_offset_location(doc, path: tuple, offset: int) -> Location:
+    """Where character ``offset`` of the (folded or plain) scalar at ``path`` is in its file."""
+    start = doc.values.get(tuple(path))
+    if not start:
+        return doc.locate(path)
+    line, col = start
+    lines = doc.text.split("\n")
+    first = lines[line - 1][col - 1:] if line <= len(lines) else ""
+    if first[:1] not in ("|", ">"):
+        quoted = first[:1] in ("'", '"')
+        return Location.of(doc.path, line, col + offset + (1 if quoted else 0))
+    remaining = offset
+    for number in range(line + 1, len(lines) + 1):
+        content = lines[number - 1]
+        indent = len(content) - len(content.lstrip(" "))
+        body = content[indent:]
+        if remaining <= len(body):
+            return Location.of(doc.path, number, indent + remaining + 1)
+        remaining -= len(body) + 1
+    return Location.of(doc.path, line, col)
+
+
+def question_texts(q) -> list[tuple[tuple, str]]:
+    """(YAML path, text) of every learner-facing text of a question."""
+    texts = [(("stem",), q.stem)]
+    for i, o in enumerate(q.options):
+        texts.append((("options", i, "text"), o.text))
+        if o.feedback:
+            texts.append((("options", i, "feedback"), o.feedback))
+    texts.append((("explanation",), q.explanation))
+    return texts
+
+
+def content_lints(source) -> list[Diagnostic]:
+    """W320, W321 and W322 over the English texts of every question."""
+    diags: list[Diagnostic] = []
+    keys: dict[str, str] = {}
+    leak_texts: list[LeakText] = []
+    docs = {}
+    for qs in source.questions:
+        q, doc = qs.question, qs.doc
+        if q is None or doc is None:
+            continue
+        docs[q.id] = doc
+        key = next((o for o in q.options if o.id == q.correct), None)
+        if key is not None:
+            keys[q.id] = key.text
+        for path, text in question_texts(q):
+            for hit in reference_hits(text, "en", own_id=q.id):
+                diags.append(warning(hit.code, f"{q.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
+            if path != ("stem",):
+                leak_texts.append(LeakText(q.id, path, text))
+    for item, other in answer_leaks(keys, leak_texts):
+        where = docs[item.question_id].locate(item.field)
+        diags.append(warning("W322", f"{item.question_id}: this text contains the correct option of {other} ({keys[other]!r}); a learner who sees both gets {other}'s answer", where))
+    return diags
+
+
+def catalog_reference_diagnostics(catalog, active: dict, fields) -> list[Diagnostic]:
+    """W320 and W321 in the translations of one catalog, with that language's wording."""
+    from .i18n.typography import msgstr_offset_location
+
+    diags: list[Diagnostic] = []
+    for f in fields:
+        if f.question_id is None:
+            continue
+        entry = active.get(f.key)
+        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
+            continue
+        for hit in reference_hits(entry.msgstr, catalog.language.split("_")[0], own_id=f.question_id):
+            diags.append(warning(hit.code, f"{f.key}: {hit.message}", msgstr_offset_location(catalog, entry, hit.offset)))
+    return diags
+
+
+def translation_lints(catalog, active: dict, fields) -> list[Diagnostic]:
+    """Every editorial lint of one bank catalog: references, French typography, glossary."""
+    from .i18n.glossary import catalog_glossary_diagnostics, read_glossary
+    from .i18n.typography import catalog_typography_diagnostics
+
+    glossary, diags = read_glossary(catalog.path.parent)
+    diags = list(diags)
+    diags += catalog_reference_diagnostics(catalog, active, fields)
+    diags += catalog_typography_diagnostics(catalog, active, fields)
+    diags += catalog_glossary_diagnostics(glossary, catalog, active, fields)
+    return diags

@@ -1,0 +1,260 @@
+"""`bank lint --target moodle|gift|canvas|qti`: what each LMS would change or lose, before upload.
+
+The exports are rendered in memory exactly as `bank build` writes them, then read back with the
+importer models of :mod:`.models`. Every finding is a warning located in the bank (a YAML field
+or a catalog entry) when the content causes it, or in the export file (as `bank build` would
+write it, with the line or the zip member) when the writer does.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from ..errors import Diagnostic, Location, warning
+from ..exporters._shared import languages
+from ..model import Bank
+from ..options import ExportOptions
+from . import models
+
+TARGETS = ("moodle", "gift", "canvas", "qti")
+FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["qti21"], "qti": ["qti21", "qti30"]}
+
+
+class _Locator:
+    """Where a topic or question field is written: the YAML for English, the catalog entry otherwise."""
+
+    def __init__(self, source, translations: Path | None):
+        self.source = source
+        self.translations = translations
+        self._catalogs: dict[str, dict[str, int]] = {}
+
+    def __call__(self, lang: str, question_id: str | None, field: str) -> Location:
+        if lang == "en" or self.translations is None:
+            if question_id is None:
+                doc = self.source.topic_doc
+            else:
+                qs = self.source.source_of(question_id)
+                doc = qs.doc if qs is not None else None
+            return doc.locate((field,)) if doc is not None else Location.of(self.source.root)
+        lines = self._catalogs.get(lang)
+        path = self.translations / f"{lang}.po"
+        if lines is None:  # the msgstr line of each entry, by msgctxt
+            lines, context = {}, None
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            for number, line in enumerate(text.split("\n"), start=1):
+                if line.startswith("msgctxt "):
+                    context = line[8:].strip().strip('"')
+                elif line.startswith("msgstr") and context is not None:
+                    lines.setdefault(context, number)
+                    context = None
+            self._catalogs[lang] = lines
+        context = f"{question_id or 'topic'}.{field}"
+        return Location.of(path, lines.get(context, 0))
+
+
+def lint(bank_dir: Path, translations: Path | None, targets: list[str], options: ExportOptions = ExportOptions(),
+         exports: Path = Path("exports")) -> list[Diagnostic]:
+    """Warnings for ``targets``; raises DiagnosticsError when the bank itself has errors."""
+    from ..build import available_languages, load_localized, render
+    from ..exporters import FOLDERS
+    from ..validate import validate_bank
+
+    tr = translations if translations is not None and translations.is_dir() else None
+    banks, _notes = load_localized(bank_dir, tr, available_languages(tr))
+    source = validate_bank(bank_dir, translations=tr).source
+    locate = _Locator(source, tr)
+    formats = sorted({f for t in targets for f in FORMATS[t]})
+    trees = render(formats, banks, options)
+
+    def where(fmt: str, name: PurePosixPath | str, line: int = 0) -> Location:
+        return Location.of(exports / FOLDERS[fmt] / str(name), line)
+
+    found: list[Diagnostic] = []
+    if "moodle" in targets:
+        found += _moodle(banks, trees["moodle-xml"], locate, lambda n, line=0: where("moodle-xml", n, line))
+    if "gift" in targets:
+        found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
+    if "canvas" in targets:
+        found += _canvas(banks, trees["qti21"], lambda n: where("qti21", n))
+    if "qti" in targets:
+        for fmt in ("qti21", "qti30"):
+            found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
+    unique = {(d.code, d.message, d.location): d for d in found}
+    return sorted(unique.values(), key=Diagnostic.sort_key)
+
+
+# --- Moodle ---------------------------------------------------------------------------------
+
+def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
+    out = []
+    order = languages(banks)
+    titles: dict[str, str] = {}
+    for lang in order:
+        title = banks[lang].topic.title
+        if len(title) > models.MOODLE_NAME_MAX:
+            out.append(warning("W802", f"the category name ({lang}) has {len(title)} characters; Moodle cuts category names at {models.MOODLE_NAME_MAX}", locate(lang, None, "title")))
+        if title in titles:
+            out.append(warning("W803", f"the {lang} title is the same as the {titles[title]} one: imported into one course, both files share one category and Moodle drops the second file's question idnumbers", locate(lang, None, "title")))
+        titles.setdefault(title, lang)
+    course = models.MoodleCourse()
+    for name in sorted(tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
+        data = tree[name]
+        parsed = models.read_moodle_xml(data)
+        for category in parsed.categories:
+            out += _plain_field_findings(category.path[-1], "category name", where(name, category.line))
+        for q in parsed.questions:
+            out += _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
+        try:
+            result = course.import_file(parsed)
+        except models.MoodleImportAborted as exc:
+            out.append(warning("W805", f"importing this file after the others into one course fails: {exc}", where(name, parsed.categories[0].line if parsed.categories else 0)))
+            continue
+        for idnumber in result.dropped_idnumbers:
+            line = next((q.line for q in parsed.questions if q.idnumber == idnumber), 0)
+            out.append(warning("W805", f"imported after the other files into one course, question {idnumber} loses its idnumber (already used in its category)", where(name, line)))
+    return out
+
+
+def _plain_field_findings(value: str, what: str, location: Location) -> list[Diagnostic]:
+    out = []
+    stored, cut = models.moodle_clean_question_name(value)
+    if models.ENTITY.search(value):
+        out.append(warning("W804", f"the {what} holds an HTML entity ({models.ENTITY.search(value).group(0)}), which Moodle shows as typed", location))
+    if cut:
+        out.append(warning("W802", f"the {what} has {len(value)} characters; Moodle cuts it to {len(stored)} without a message", location))
+    elif stored != value.strip():
+        out.append(warning("W804", f"Moodle changes the {what} on import (tags are stripped from plain-text fields): {stored!r}", location))
+    return out
+
+
+# --- GIFT -----------------------------------------------------------------------------------
+
+def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic]:
+    """A GIFT file must give Moodle what the Moodle XML file of the same language gives it."""
+    out = []
+    course = models.MoodleCourse()
+    for name in sorted(gift_tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
+        gift = models.read_gift(gift_tree[name].decode("utf-8"))
+        xml = models.read_moodle_xml(xml_tree[name.with_suffix(".xml")])
+        g_cat = gift.categories[0] if gift.categories else None
+        if g_cat is None or g_cat.path != xml.categories[0].path:
+            out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {xml.categories[0].path[2:]!r}", where(name, g_cat.line if g_cat else 0)))
+        if len(gift.questions) != len(xml.questions):
+            out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml.questions)} from the Moodle XML one", where(name)))
+        for g, x in zip(gift.questions, xml.questions):
+            for label, a, b in (("idnumber", g.idnumber, x.idnumber), ("tags", g.tags, x.tags), ("name", g.name, x.name),
+                                ("question text", g.questiontext, x.questiontext), ("general feedback", g.generalfeedback, x.generalfeedback),
+                                ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers])):
+                if a != b:
+                    out.append(warning("W806", f"question {x.idnumber}: Moodle reads another {label} from GIFT than from Moodle XML (GIFT special characters?): {_diff(a, b)}", where(name, g.line)))
+        try:
+            result = course.import_file(gift)
+        except models.MoodleImportAborted as exc:
+            out.append(warning("W805", f"importing this file after the others into one course fails: {exc}", where(name)))
+            continue
+        for idnumber in result.dropped_idnumbers:
+            out.append(warning("W805", f"imported after the other GIFT files into one course, question {idnumber} loses its idnumber", where(name)))
+    return out
+
+
+def _diff(a, b) -> str:
+    a, b = repr(a), repr(b)
+    start = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"…{a[max(0, start - 20):start + 40]}… instead of …{b[max(0, start - 20):start + 40]}…"
+
+
+# --- Canvas and QTI -------------------------------------------------------------------------
+
+def _members(data: bytes) -> dict[str, bytes]:
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    return {n: archive.read(n) for n in archive.namelist()}
+
+
+def _items(files: dict[str, bytes]):
+    for member, data in sorted(files.items()):
+        if member.startswith("items/"):
+            yield member, data, models.parse_xml(data)
+
+
+def _question_of(bank: Bank, identifier: str):
+    return next((q for q in bank.questions if identifier in (q.id, f"{q.id}-{bank.lang}")), None)
+
+
+def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
+    out = []
+    for lang, bank in banks.items():
+        name = PurePosixPath(f"aistack-{lang}.zip")
+        files = _members(tree[name])
+        here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
+        if not models.canvas_recognises_qti2(models.parse_xml(files["imsmanifest.xml"])):
+            out.append(warning("W807", "Canvas does not recognise this package as QTI 2.x", here("imsmanifest.xml")))
+        for entry in models.canvas_read_test(files["assessment.xml"]):
+            if entry["question_type"] == "text_only_question":
+                out.append(warning("W807", f"Canvas adds a text-only question {entry['question_text']!r} (a visible, titled section)", here("assessment.xml")))
+        for member, data, doc in _items(files):
+            q = _question_of(bank, doc.get("identifier") or "")
+            if q is None:
+                continue
+            read = models.canvas_read_choice_item(data)
+            weights = [a["weight"] for a in read["answers"]]
+            if weights != [100 if o.id == q.correct else 0 for o in q.options]:
+                out.append(warning("W807", f"question {q.id}: Canvas reads the answer weights as {weights}", here(member)))
+            comments = [a["comments"] for a in read["answers"]]
+            if comments != [" ".join((o.feedback or "").split()) for o in q.options]:
+                lost = [o.id for o, c in zip(q.options, comments) if c != " ".join((o.feedback or "").split())]
+                out.append(warning("W807", f"question {q.id}: Canvas loses or changes the feedback of option(s) {', '.join(lost)}", here(member)))
+            for key in ("correct_comments", "incorrect_comments"):
+                if read[key]:
+                    out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
+            if read["neutral_comments"] != " ".join(q.explanation.split()):
+                out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
+    return out
+
+
+_OPENOLAT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+
+
+def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
+    out = []
+    owners: dict[str, str] = {}
+    for lang, bank in banks.items():
+        name = PurePosixPath(f"aistack-{lang}.zip")
+        files = _members(tree[name])
+        here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
+        test = models.parse_xml(files["assessment.xml"])
+        control = models.qti_item_session_control(test)
+        if not control["showFeedback"]:
+            out.append(warning("W808", "the test does not set itemSessionControl showFeedback=\"true\": players hide all modal feedback", here("assessment.xml")))
+        manifest = models.parse_xml(files["imsmanifest.xml"])
+        if not any(models.local(e.tag) == "lom" for e in manifest.iter()):
+            out.append(warning("W808", "the manifest has no LOM metadata: players show identifiers instead of titles", here("imsmanifest.xml")))
+        identifiers = [manifest.get("identifier"), test.get("identifier")] + [r.get("identifier") for r in models.descendants(manifest, "resource")]
+        for member, data, doc in _items(files):
+            identifiers.append(doc.get("identifier"))
+            stem = PurePosixPath(member).stem
+            if not _OPENOLAT_NAME.match(stem):
+                out.append(warning("W809", f"file name {member!r}: OpenOlat needs a letter first and no periods or spaces", here(member)))
+            q = _question_of(bank, doc.get("identifier") or "")
+            if q is None:
+                continue
+            choices = [e for e in doc.iter() if models.local(e.tag) in ("simpleChoice", "qti-simple-choice")]
+            for option, choice in zip(q.options, choices):
+                outcomes = models.qti_outcomes(doc, choice.get("identifier"))
+                if outcomes.get("SCORE") != (1.0 if option.id == q.correct else 0.0):
+                    out.append(warning("W808", f"question {q.id}: choosing {option.id} scores {outcomes.get('SCORE')}", here(member)))
+                shown = models.qti_shown_feedback(doc, outcomes, show_feedback=True)
+                wanted = ([" ".join(option.feedback.split())] if option.feedback else []) + [" ".join(q.explanation.split())]
+                if sorted(shown) != sorted(wanted):
+                    out.append(warning("W808", f"question {q.id}: choosing {option.id} shows {len(shown)} feedback block(s), not its feedback and the explanation", here(member)))
+        for ident in identifiers:
+            if ident in owners and owners[ident] != lang:
+                out.append(warning("W809", f"identifier {ident!r} is also used by the {owners[ident]} package: two languages imported into one place collide", here("imsmanifest.xml")))
+            owners.setdefault(ident, lang)
+    return out
+

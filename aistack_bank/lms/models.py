@@ -1,0 +1,470 @@
+"""Small models of what Moodle's and Canvas's importers and a QTI test player do with a file.
+
+Each function follows the named importer code line by line for the parts that decide what
+survives an import; everything else (files, HTML cleaning, question types we never write) is
+left out. Sources:
+
+- Moodle 4.5 ``question/format.php`` (``create_category_path``, ``split_category_path``,
+  ``clean_question_name``, the idnumber check in ``importprocess``), ``lib/moodlelib.php``
+  (``clean_param(PARAM_TEXT)``), ``question/format/xml/format.php`` and
+  ``question/format/gift/format.php`` (``readquestions``, ``readquestion``,
+  ``escapedchar_pre``/``_post``, ``extract_idnumber_and_tags_from_comment``);
+- Canvas ``gems/plugins/qti_exporter/lib/qti/`` (``assessment_item_converter.rb``,
+  ``choice_interaction.rb``, ``assessment_test_converter.rb``, ``converter.rb``);
+- QTI 2.1/3.0 response processing and ``itemSessionControl`` (``showFeedback`` defaults to false).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+MOODLE_NAME_MAX = 255
+"""``question.name`` and ``question_categories.name`` are char(255); longer names are cut."""
+
+_MULTILANG_SPAN = re.compile(r'<span lang="[a-zA-Z0-9_-]+" class="multilang">[^<]*</span>')
+
+
+def parse_xml(data: bytes) -> Element:
+    import defusedxml.ElementTree as SafeET
+
+    return SafeET.fromstring(data)
+
+
+def local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def children(element: Element, name: str) -> list[Element]:
+    return [c for c in element if local(c.tag) == name]
+
+
+def descendants(element: Element, name: str) -> list[Element]:
+    return [c for c in element.iter() if local(c.tag) == name]
+
+
+def text_of(element: Element | None) -> str:
+    return "" if element is None else "".join(element.itertext())
+
+
+# --- Moodle ---------------------------------------------------------------------------------
+
+def moodle_param_text(value: str) -> str:
+    """``clean_param($value, PARAM_TEXT)``: multilang spans are kept when every tag is one; else
+    every tag is stripped (``strip_tags``). Entities are left as they are, so ``&#x27;`` is shown
+    literally wherever Moodle prints the field as text."""
+    if "</span>" in value and "<" not in _MULTILANG_SPAN.sub("", value):
+        return value
+    return re.sub(r"<[^\s<>][^>]*>?", "", value)
+
+
+def moodle_clean_question_name(name: str) -> tuple[str, bool]:
+    """``qformat_default::clean_question_name``: the name Moodle stores, and whether it was cut."""
+    cleaned = moodle_param_text(name).strip()
+    if len(cleaned) <= MOODLE_NAME_MAX:
+        return cleaned, False
+    return cleaned[: MOODLE_NAME_MAX - 4].rsplit(" ", 1)[0] + "...", True
+
+
+def moodle_split_category_path(path: str) -> list[str]:
+    """``split_category_path``: split on single slashes; ``//`` is a literal slash."""
+    return [moodle_param_text(part.replace("//", "/").strip()) for part in re.split(r"(?<!/)/(?!/)", path)]
+
+
+ENTITY = re.compile(r"&(?:#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+"""An HTML character reference; in a plain-text field Moodle shows it as typed."""
+
+
+@dataclass
+class MoodleQuestion:
+    name: str
+    """The name as written in the file (after XML or GIFT unescaping)."""
+    idnumber: str
+    tags: list[str]
+    category: list[str]
+    """The category path the question goes into (``$course$``/``top`` first)."""
+    answers: list[tuple[str, float, str]] = field(default_factory=list)
+    """(text, fraction, feedback) per answer."""
+    questiontext: str = ""
+    generalfeedback: str = ""
+    line: int = 0
+
+
+@dataclass
+class MoodleCategory:
+    path: list[str]
+    idnumber: str
+    line: int = 0
+
+
+@dataclass
+class MoodleFile:
+    categories: list[MoodleCategory]
+    questions: list[MoodleQuestion]
+
+
+def read_moodle_xml(data: bytes) -> MoodleFile:
+    """The questions and categories ``qformat_xml::readquestions`` finds, with their lines."""
+    import defusedxml.ElementTree as SafeET
+
+    root = SafeET.fromstring(data)
+    lines = _element_lines(data)
+    categories, questions, current = [], [], ["$course$", "top"]
+    for index, element in enumerate(children(root, "question")):
+        line = lines[index] if index < len(lines) else 0
+        if element.get("type") == "category":
+            path = moodle_split_category_path((element.findtext("category/text") or "").strip())
+            categories.append(MoodleCategory(path, (element.findtext("idnumber") or "").strip(), line))
+            current = path
+            continue
+        answers = []
+        for answer in children(element, "answer"):
+            answers.append(((answer.findtext("text") or ""), float(answer.get("fraction") or 0) / 100, answer.findtext("feedback/text") or ""))
+        questions.append(MoodleQuestion(
+            name=element.findtext("name/text") or "",
+            idnumber=(element.findtext("idnumber") or "").strip(),
+            tags=[t.text or "" for t in element.findall("tags/tag/text")],
+            category=current,
+            answers=answers,
+            questiontext=element.findtext("questiontext/text") or "",
+            generalfeedback=element.findtext("generalfeedback/text") or "",
+            line=line,
+        ))
+    return MoodleFile(categories, questions)
+
+
+def _element_lines(data: bytes) -> list[int]:
+    text = data.decode("utf-8", "replace")
+    return [text.count("\n", 0, m.start()) + 1 for m in re.finditer(r"<question type=", text)]
+
+
+_GIFT_ESCAPES = [("\\:", "&&058;"), ("\\#", "&&035;"), ("\\=", "&&061;"), ("\\{", "&&123;"), ("\\}", "&&125;"), ("\\~", "&&126;"), ("\\n", "&&010")]
+
+
+def _gift_pre(text: str) -> str:
+    text = text.replace("\\\\", "&&092;")
+    for escaped, placeholder in _GIFT_ESCAPES:
+        text = text.replace(escaped, placeholder)
+    return text.replace("&&092;", "\\")
+
+
+def _gift_post(text: str) -> str:
+    for escaped, placeholder in _GIFT_ESCAPES:
+        text = text.replace(placeholder, "\n" if escaped == "\\n" else escaped[1])
+    return text
+
+
+def _gift_text(text: str) -> str:
+    if text.startswith("[") and "]" in text and text[1:text.index("]")] in ("moodle", "html", "plain", "markdown"):
+        text = text[text.index("]") + 1:]
+    return _gift_post(text).strip()
+
+
+_GIFT_ID = re.compile(r"\[id:((?:\\]|[^\]\x00-\x1f\x7f])+)]")
+_GIFT_TAG = re.compile(r"\[tag:((?:\\]|[^\]<>`\x00-\x1f\x7f])+)]")
+
+
+def gift_idnumber_and_tags(comments: str) -> tuple[str, list[str]]:
+    """``extract_idnumber_and_tags_from_comment``: the first ``[id:…]`` and every ``[tag:…]``."""
+    found = _GIFT_ID.search(comments)
+    idnumber = found.group(1).strip().replace("\\]", "]") if found else ""
+    return idnumber, [t.strip().replace("\\]", "]") for t in _GIFT_TAG.findall(comments)]
+
+
+def read_gift(text: str) -> MoodleFile:
+    """What ``qformat_gift`` reads: blocks between blank lines, ``//`` lines as the block's comment."""
+    categories, questions, current = [], [], ["$course$", "top"]
+    block: list[tuple[int, str]] = []
+    numbered = list(enumerate(text.split("\n"), start=1)) + [(0, "")]
+    for number, raw in numbered:
+        line = raw.strip()
+        if line:
+            block.append((number, line))
+            continue
+        if not block:
+            continue
+        first = block[0][0]
+        comments = "".join(item + "\n" for _, item in block if item.startswith("//"))
+        body = _gift_pre("\n".join(" " if item.startswith("//") else item for _, item in block).strip())
+        block = []
+        if not body:
+            continue
+        if body.startswith("$CATEGORY:"):
+            path = moodle_split_category_path(body[10:].strip())  # escapedchar_post is never applied here
+            categories.append(MoodleCategory(path, "", first))
+            current = path
+            continue
+        name = ""
+        if body.startswith("::") and "::" in body[2:]:
+            end = body.index("::", 2)
+            name, body = _gift_post(body[2:end]), body[end + 2:].strip()
+        start, finish = body.find("{"), body.find("}")
+        answer_text = body[start + 1:finish].strip() if start >= 0 and finish >= 0 else ""
+        question_text = body[:start] if start >= 0 else body
+        general = ""
+        if "####" in answer_text:
+            cut = answer_text.rindex("####")
+            answer_text, general = answer_text[:cut].strip(), answer_text[cut + 4:]
+        answers = []
+        for piece in answer_text.replace("=", "~=").split("~"):
+            piece = piece.strip()
+            if not piece:
+                continue
+            fraction = 1.0 if piece.startswith("=") else 0.0
+            piece = piece[1:] if piece.startswith("=") else piece
+            answer, _, feedback = piece.partition("#")
+            answers.append((_gift_text(answer.strip()), fraction, _gift_text(feedback.strip())))
+        idnumber, tags = gift_idnumber_and_tags(comments)
+        questions.append(MoodleQuestion(name=name, idnumber=idnumber, tags=tags, category=current, answers=answers,
+                                        questiontext=_gift_text(question_text.strip()), generalfeedback=_gift_text(general.strip()), line=first))
+    return MoodleFile(categories, questions)
+
+
+class MoodleImportAborted(Exception):
+    """The database refused a row: Moodle shows an error page and the import saves nothing."""
+
+
+@dataclass
+class MoodleImport:
+    dropped_idnumbers: list[str] = field(default_factory=list)
+    cut_names: list[str] = field(default_factory=list)
+    categories: list[tuple[str, ...]] = field(default_factory=list)
+
+
+@dataclass
+class MoodleCourse:
+    """One course's question-bank context, as the tables ``question_categories`` and
+    ``question_bank_entries`` constrain it: category idnumbers unique per context
+    (``mdl_quescate_conidn_uix``), question idnumbers unique per category."""
+
+    categories: dict[tuple[str, ...], str] = field(default_factory=dict)
+    """Category path (below ``top``) → its idnumber ('' for none)."""
+    questions: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
+    """Category path → {idnumber: question name} of the questions it holds."""
+
+    def import_file(self, moodle_file: MoodleFile) -> MoodleImport:
+        """Import with *Get category from file* ticked; raises :class:`MoodleImportAborted` like the
+        database would, leaving the course unchanged (the import runs in one transaction)."""
+        categories = dict(self.categories)
+        questions = {k: dict(v) for k, v in self.questions.items()}
+        result = MoodleImport()
+        info = {tuple(c.path): c.idnumber for c in moodle_file.categories}
+        for path, idnumber in info.items():
+            names = [n for n in path if n not in ("$course$", "top")]
+            for depth in range(1, len(names) + 1):
+                key = tuple(names[:depth])
+                wanted = idnumber if depth == len(names) else ""
+                if key in categories:
+                    if wanted and categories[key] == "":
+                        self._claim(categories, wanted)
+                        categories[key] = wanted
+                    continue
+                if wanted:
+                    self._claim(categories, wanted)
+                categories[key] = wanted
+                if len(names[depth - 1]) > MOODLE_NAME_MAX:
+                    result.cut_names.append(names[depth - 1])
+            result.categories.append(tuple(names))
+        for q in moodle_file.questions:
+            key = tuple(n for n in q.category if n not in ("$course$", "top"))
+            held = questions.setdefault(key, {})
+            name, cut = moodle_clean_question_name(q.name)
+            if cut:
+                result.cut_names.append(q.name)
+            if q.idnumber and q.idnumber in held:
+                result.dropped_idnumbers.append(q.idnumber)
+            elif q.idnumber:
+                held[q.idnumber] = name
+        self.categories, self.questions = categories, questions
+        return result
+
+    @staticmethod
+    def _claim(categories: dict[tuple[str, ...], str], idnumber: str) -> None:
+        if idnumber in categories.values():
+            raise MoodleImportAborted(f'duplicate key value violates unique constraint "mdl_quescate_conidn_uix" (idnumber {idnumber!r})')
+
+
+# --- Canvas ---------------------------------------------------------------------------------
+
+CANVAS_INCORRECT = re.compile(r"wrong|incorrect|(_IC$)", re.I)
+CANVAS_CORRECT = re.compile(r"correct|(_C$)", re.I)
+CANVAS_GENERAL = re.compile(r"general_|_all", re.I)
+CANVAS_NOT_PER_ANSWER = re.compile(r"general_|_all|wrong|incorrect|correct|(_IC$)|(_C$)", re.I)
+
+
+def canvas_recognises_qti2(manifest: Element) -> bool:
+    """``Qti::Converter``: a QTI 2.x package is one whose manifest schema says so."""
+    return any((s.text or "").strip().startswith("QTIv2") for s in descendants(manifest, "schema"))
+
+
+def _canvas_feedback_id(condition: Element) -> str | None:
+    """``get_feedback_id``: the fixed identifier a rule adds to FEEDBACK (with FEEDBACK itself)."""
+    for setter in descendants(condition, "setOutcomeValue"):
+        if setter.get("identifier") != "FEEDBACK":
+            continue
+        if not any(v.get("identifier") == "FEEDBACK" for v in descendants(setter, "variable")):
+            return None
+        value = next((b for b in descendants(setter, "baseValue") if b.get("baseType") == "identifier"), None)
+        ident = (value.text or "").strip() if value is not None else None
+        return None if ident is None or CANVAS_NOT_PER_ANSWER.search(ident) else ident
+    return None
+
+
+def canvas_read_choice_item(data: bytes) -> dict:
+    """``ChoiceInteraction#parse_question_data`` for a single-choice QTI 2.1 item."""
+    doc = parse_xml(data)
+    question: dict = {"question_name": doc.get("title"), "migration_id": doc.get("identifier"), "answers": [],
+                      "correct_comments": "", "incorrect_comments": "", "neutral_comments": ""}
+    by_id = {}
+    for choice in descendants(doc, "simpleChoice"):
+        answer = {"migration_id": choice.get("identifier"), "text": " ".join(text_of(choice).split()), "weight": 0, "comments": "", "feedback_id": None}
+        question["answers"].append(answer)
+        by_id[answer["migration_id"]] = answer
+    processing = next(iter(descendants(doc, "responseProcessing")), None)
+    for condition in descendants(processing, "responseCondition") if processing is not None else []:
+        for branch in [c for c in condition if local(c.tag) in ("responseIf", "responseElseIf")]:
+            value = next((b for m in descendants(branch, "match") for b in descendants(m, "baseValue") if b.get("baseType") == "identifier"), None)
+            if value is None:
+                continue
+            answer = by_id.get((value.text or "").strip())
+            if answer is None:
+                continue
+            answer["weight"] = _canvas_weight(branch)
+            answer["feedback_id"] = answer["feedback_id"] or _canvas_feedback_id(branch)
+    for value in descendants(doc, "correctResponse"):
+        for v in children(value, "value"):
+            if (v.text or "") in by_id:
+                by_id[v.text]["weight"] = 100
+    feedback_nodes = {}
+    for node in descendants(doc, "modalFeedback"):
+        first = next((e for e in node.iter() if local(e.tag) == "p"), None)
+        first = first if first is not None else next((e for e in node.iter() if local(e.tag) == "div"), None)
+        if first is not None:
+            feedback_nodes[node.get("identifier")] = first
+    for answer in question["answers"]:
+        if answer["feedback_id"] in feedback_nodes:
+            answer["comments"] = " ".join(text_of(feedback_nodes[answer["feedback_id"]]).split())
+        del answer["feedback_id"]
+    for node in descendants(doc, "modalFeedback"):  # get_feedback: question-level comments
+        ident = node.get("identifier") or ""
+        text = " ".join(text_of(node).split())
+        if CANVAS_INCORRECT.search(ident):
+            question["incorrect_comments"] = text
+        elif CANVAS_CORRECT.search(ident):
+            question["correct_comments"] = text
+        elif CANVAS_GENERAL.search(ident):
+            question["neutral_comments"] = text
+    return question
+
+
+def _canvas_weight(branch: Element) -> int:
+    for setter in descendants(branch, "setOutcomeValue"):
+        if setter.get("identifier") == "SCORE":
+            value = next(iter(descendants(setter, "baseValue")), None)
+            if value is not None and value.get("baseType") == "float" and float(value.text or 0) > 0:
+                return 100
+    return 0
+
+
+def canvas_read_test(data: bytes) -> list[dict]:
+    """``AssessmentTestConverter#process_section``: the quiz's entries, text-only ones included."""
+    doc = parse_xml(data)
+    entries: list[dict] = []
+
+    def section(node: Element) -> None:
+        if re.search("true", node.get("visible") or "", re.I) and node.get("title"):
+            entries.append({"question_type": "text_only_question", "question_text": node.get("title")})
+        for child in node:
+            if local(child.tag) == "assessmentSection":
+                section(child)
+            elif local(child.tag) == "assessmentItemRef":
+                entries.append({"question_type": "question_reference", "migration_id": child.get("identifier").replace(":", "-")})
+
+    part = next(iter(descendants(doc, "testPart")), None)
+    if part is not None:
+        section(part)
+    return entries
+
+
+# --- QTI response processing and test feedback ------------------------------------------------
+
+def qti_outcomes(item: Element, response: str | None) -> dict[str, object]:
+    """Run an item's response processing (the subset our items use) for one chosen identifier."""
+    outcomes: dict[str, object] = {}
+    for declaration in [c for c in item if local(c.tag) in ("outcomeDeclaration", "qti-outcome-declaration")]:
+        default = next(iter(descendants(declaration, "value")), None) or next(iter(descendants(declaration, "qti-value")), None)
+        card = declaration.get("cardinality")
+        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and declaration.get("baseType", declaration.get("base-type")) == "float" else (set() if card == "multiple" else None)
+    correct = [v.text for c in item.iter() if local(c.tag) in ("correctResponse", "qti-correct-response") for v in c]
+    variables = {"RESPONSE": response}
+
+    def value(expr: Element):
+        name = local(expr.tag).removeprefix("qti-")
+        if name == "variable":
+            ident = expr.get("identifier")
+            return variables[ident] if ident in variables else outcomes.get(ident)
+        if name == "correct":
+            return correct[0] if correct else None
+        if name in ("baseValue", "base-value"):
+            kind = expr.get("baseType", expr.get("base-type"))
+            return float(expr.text) if kind == "float" else (expr.text or "").strip()
+        if name == "multiple":
+            members: set = set()
+            for sub in expr:
+                v = value(sub)
+                if isinstance(v, set):
+                    members |= v
+                elif v is not None:
+                    members.add(v)
+            return members
+        if name == "match":
+            a, b = (value(sub) for sub in expr)
+            return a is not None and a == b
+        raise ValueError(f"unsupported expression {name}")
+
+    def run(rules):
+        for rule in rules:
+            name = local(rule.tag).removeprefix("qti-")
+            if name in ("setOutcomeValue", "set-outcome-value"):
+                outcomes[rule.get("identifier")] = value(next(iter(rule)))
+            elif name in ("responseCondition", "response-condition"):
+                for branch in rule:
+                    kind = local(branch.tag).removeprefix("qti-")
+                    if kind in ("responseElse", "response-else"):
+                        run(list(branch))
+                        break
+                    test, *body = list(branch)
+                    if value(test):
+                        run(body)
+                        break
+
+    processing = next((c for c in item if local(c.tag) in ("responseProcessing", "qti-response-processing")), None)
+    if processing is not None:
+        run(list(processing))
+    return outcomes
+
+
+def qti_shown_feedback(item: Element, outcomes: dict[str, object], *, show_feedback: bool) -> list[str]:
+    """Texts of the modal feedback a conforming test player shows (none when showFeedback is false)."""
+    if not show_feedback:
+        return []
+    shown = []
+    for node in [c for c in item if local(c.tag) in ("modalFeedback", "qti-modal-feedback")]:
+        value = outcomes.get(node.get("outcomeIdentifier", node.get("outcome-identifier")))
+        member = node.get("identifier") in value if isinstance(value, set) else node.get("identifier") == value
+        if member == ((node.get("showHide", node.get("show-hide")) or "show") == "show"):
+            shown.append(" ".join(text_of(node).split()))
+    return shown
+
+
+def qti_item_session_control(test: Element) -> dict[str, bool]:
+    """The effective ``itemSessionControl`` of the first test part (QTI defaults when absent)."""
+    control = next((e for e in test.iter() if local(e.tag) in ("itemSessionControl", "qti-item-session-control")), None)
+    settings = {"showFeedback": False, "allowReview": True, "showSolution": False}
+    if control is not None:
+        for key in settings:
+            raw = control.get(key, control.get(re.sub(r"([A-Z])", r"-\1", key).lower()))
+            if raw is not None:
+                settings[key] = raw == "true"
+    return settings

@@ -1,0 +1,103 @@
+"""The rules every input passes: which characters a text may hold, and which files may be read.
+
+Character rules (applied to every parsed value, from YAML and from catalogs, and to every
+export before it is written): no C0 or C1 control other than tab and newline, no bidirectional
+embedding, override or isolate, no byte-order mark or zero-width no-break space, no
+interlinear-annotation or line/paragraph separator, no lone surrogate, no noncharacter, and
+text in Unicode NFC.
+
+File rules: only regular files are read (a FIFO, a device or a socket is refused before it is
+opened for reading, so nothing blocks), the size is checked on the open file before reading,
+and no more than the limit is ever read. A symbolic link may point anywhere inside the
+project (the folder that holds the bank and its translations); one that leaves it is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import unicodedata
+from pathlib import Path
+
+FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb"
+    "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]"
+)
+"""Characters no bank text may hold (tab and newline are allowed)."""
+
+UNCARRIABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+"""Characters that XML 1.0 cannot carry (nor GIFT, JSON consumers or HTML parsers reliably)."""
+
+
+def describe(ch: str) -> str:
+    return f"U+{ord(ch):04X} ({unicodedata.name(ch, 'control' if ord(ch) < 0xA0 else 'surrogate' if 0xD800 <= ord(ch) <= 0xDFFF else 'unassigned')})"
+
+
+def character_problem(text: str) -> tuple[int, str, str] | None:
+    """The first broken rule in ``text``: (0-based index, code E110/E109, message), or None."""
+    bad = FORBIDDEN.search(text)
+    if bad:
+        return bad.start(), "E110", f"forbidden character {describe(bad.group())}"
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        index = next((i for i, ch in enumerate(text) if unicodedata.combining(ch) or not unicodedata.is_normalized("NFC", text[: i + 1])), 0)
+        return index, "E109", "text is not NFC-normalized (a decomposed accent?); normalize it to NFC"
+    return None
+
+
+def line_column(text: str, index: int) -> tuple[int, int]:
+    """0-based ``index`` in ``text`` as (0-based line offset, 0-based column)."""
+    line = text.count("\n", 0, index)
+    return line, index - (text.rfind("\n", 0, index) + 1)
+
+
+class UnsafeFile(Exception):
+    """A file the project refuses to read; ``code`` is the diagnostic to report."""
+
+    def __init__(self, message: str, code: str = "E101"):
+        super().__init__(message)
+        self.message, self.code = message, code
+
+
+def check_link(path: Path, root: Path | None) -> None:
+    """Refuse (E115) a path that is, or passes through, a symbolic link leading outside ``root``."""
+    if root is None:
+        return
+    absolute, top = os.path.abspath(path), os.path.abspath(root)
+    if not (absolute + os.sep).startswith(top.rstrip(os.sep) + os.sep):
+        return  # not under root: the caller named this path explicitly
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    if not (real + os.sep).startswith(real_root.rstrip(os.sep) + os.sep):
+        raise UnsafeFile(f"is a symbolic link to {Path(real).as_posix()}, outside the project; copy the file in instead", "E115")
+
+
+def read_regular(path: Path, max_bytes: int, *, root: Path | None = None, what: str = "file") -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``max_bytes`` (UnsafeFile if not)."""
+    check_link(path, root)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except IsADirectoryError:
+        raise UnsafeFile("is a directory, not a file") from None
+    except OSError as exc:
+        raise UnsafeFile(f"cannot read {what}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a socket or other special file"
+            raise UnsafeFile(f"not a regular file ({kind}); only regular files are read")
+        if st.st_size > max_bytes:
+            raise UnsafeFile(f"{what} is {st.st_size} bytes; the limit is {max_bytes} bytes", "E104")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:  # the file grew while it was read
+                raise UnsafeFile(f"{what} is over the limit of {max_bytes} bytes", "E104")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UnsafeFile(f"cannot read {what}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)

@@ -1,0 +1,175 @@
+"""Shared helpers of the practice-site browser tests (Playwright driving Debian's Chromium).
+
+Each test module launches one browser (module-scoped fixture) and keeps the number of page
+loads small; screenshots go to test-artifacts/ at the repository root (git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from aistack_bank.build import load_localized, load_ui_texts
+from aistack_bank.exporters.html_site import export, fill, ui_text
+from aistack_bank.model import Bank
+from aistack_bank.options import ExportOptions
+
+from conftest import REPO
+
+# In CI (.ci/run installs Chromium and Playwright) a missing browser is a failure, not a skip.
+IN_CI = bool(os.environ.get("CI"))
+if IN_CI:
+    import playwright.sync_api as sync_api
+else:
+    sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LANGS = ["en", "fr", "nl"]
+ARTIFACTS = REPO / "test-artifacts"
+AXE = REPO / "tests" / "data" / "axe-core" / "axe.min.js"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists() and not IN_CI, reason="needs Chromium at /usr/bin/chromium (apt install chromium)")
+
+
+def load_banks() -> dict[str, Bank]:
+    return load_localized(REPO / "bank", REPO / "translations", LANGS)[0]
+
+
+def load_options() -> ExportOptions:
+    texts, problems = load_ui_texts(REPO / "translations", LANGS)  # as `bank build` reads them
+    assert not problems
+    return ExportOptions(ui=texts)
+
+
+def write_site(folder: Path, banks, options) -> Path:
+    for rel, data in export(banks, options).items():
+        path = folder / str(rel)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return folder
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+
+
+class Session:
+    """A fresh browser profile (context) with a page that records requests and console errors."""
+
+    def __init__(self, browser, **context_options):
+        self.context = browser.new_context(**context_options)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(5000)
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
+
+    def check_clean(self) -> None:
+        offsite = [url for url in self.requests if not url.startswith(("file://", "data:", "blob:"))]
+        assert not offsite, f"network requests: {offsite}"
+        assert not self.errors, f"console errors (CSP violations?): {self.errors}"
+        assert not self.dialogs
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def shot(page, name: str, *, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
+
+
+def text(page, selector: str) -> str:
+    return " ".join(page.locator(selector).inner_text().split())
+
+
+def squash(value: str) -> str:
+    return " ".join(value.split())
+
+
+def ui(options: ExportOptions, lang: str, key: str, **values) -> str:
+    return squash(fill(ui_text(options, lang, key), **values))
+
+
+def active_id(page) -> str:
+    return page.evaluate("document.activeElement ? document.activeElement.id : ''")
+
+
+def tab_to(page, element_id: str, *, backwards: bool = False, limit: int = 80) -> None:
+    """Press Tab (or Shift+Tab) until the element is focused: keyboard only, no clicks."""
+    for _ in range(limit):
+        if active_id(page) == element_id:
+            return
+        page.keyboard.press("Shift+Tab" if backwards else "Tab")
+    raise AssertionError(f"#{element_id} cannot be reached with the keyboard")
+
+
+def tab_into_options(page, limit: int = 40) -> None:
+    for _ in range(limit):
+        if page.evaluate("!!(document.activeElement && document.activeElement.closest('#options'))"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError("the options cannot be reached with the keyboard")
+
+
+def focus_is_visible(page) -> bool:
+    return page.evaluate("(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()")
+
+
+IN_VIEW = """(el) => {
+  const r = el.getBoundingClientRect();
+  if (!r.width || !r.height) return false;
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return false;
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && (hit === el || el.contains(hit));
+}"""
+"""Whether an element is wholly inside the viewport and not covered by another one."""
+
+
+def in_view(page, selector: str) -> bool:
+    return page.locator(selector).evaluate(IN_VIEW)
+
+
+def focused_in_view(page) -> bool:
+    return page.evaluate(f"({IN_VIEW})(document.activeElement)")
+
+
+def correct_position(page, bank: Bank) -> tuple[str, int, list[str]]:
+    """The question on screen: its id, where its correct option is shown, the shown option ids."""
+    qid = page.locator("#question").get_attribute("data-qid")
+    shown = page.locator("#options .option").evaluate_all("els => els.map(e => e.dataset.option)")
+    return qid, shown.index(bank.question(qid).correct), shown
+
+
+def download_answers(page) -> dict:
+    """Click *Export my answers* on the topic page and read the downloaded file."""
+    with page.expect_download() as info:
+        page.click("#export")
+    download = info.value
+    assert download.suggested_filename.endswith(".json")
+    return json.loads(Path(download.path()).read_text(encoding="utf-8"))
+
+
+def axe_check(page, label: str) -> None:
+    """Run axe-core on the page as it is (hidden views are skipped by axe) and fail on any violation."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;void 0")  # through DevTools: not an inline script
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)})))")
+    assert not result, f"axe violations on {label}: " + json.dumps(result, ensure_ascii=False, indent=1)
+
+
+__all__ = [
+    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "correct_position", "download_answers", "focus_is_visible",
+    "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "shot", "squash", "sync_api",
+    "tab_into_options", "tab_to", "text", "ui", "write_site",
+]

@@ -1,0 +1,90 @@
+"""The JSON export's contract version: one number, bumped as docs/json-contract.md says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+
+from aistack_bank.exchange import CONTRACT_VERSION
+from aistack_bank.schemas import render_schemas
+
+from conftest import REPO
+
+SNAPSHOTS = REPO / "tests" / "data" / "json-contract"
+
+
+def _schema() -> dict:
+    return json.loads(render_schemas()[PurePosixPath("export.schema.json")])
+
+
+def _fields(schema: dict) -> dict[str, object]:
+    """Every property path of the contract with its JSON type(s) and whether it is required."""
+    defs = schema.get("$defs", {})
+    out: dict[str, object] = {}
+
+    def walk(node: dict, path: str, required: bool) -> None:
+        if "$ref" in node:
+            node = defs[node["$ref"].split("/")[-1]]
+        if "anyOf" in node:
+            for i, branch in enumerate(node["anyOf"]):
+                walk(branch, f"{path}|{i}", required)
+            return
+        out[path] = (node.get("type"), node.get("const"), tuple(node.get("enum", ())), node.get("pattern"), required)
+        for name, child in node.get("properties", {}).items():
+            walk(child, f"{path}.{name}", name in node.get("required", []))
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], f"{path}[]", True)
+        if isinstance(node.get("additionalProperties"), dict):
+            walk(node["additionalProperties"], f"{path}{{}}", True)
+
+    walk(schema, "$", True)
+    return out
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
+def test_the_schema_the_exporter_and_the_docs_state_one_version():
+    schema = _schema()
+    assert schema["properties"]["version"]["default"] == CONTRACT_VERSION
+    assert schema["title"].endswith(f"contract version {_version(CONTRACT_VERSION)[0]}")
+    committed = json.loads((REPO / "schema" / "export.schema.json").read_text(encoding="utf-8"))
+    assert committed["properties"]["version"]["default"] == CONTRACT_VERSION
+    for path in (REPO / "exports" / "json").glob("*.json"):
+        assert json.loads(path.read_text(encoding="utf-8"))["version"] == CONTRACT_VERSION, path
+    assert f"The current version is **{CONTRACT_VERSION}**" in (REPO / "docs" / "json-contract.md").read_text(encoding="utf-8")
+
+
+def test_a_changed_contract_has_a_new_version():
+    """The schema of the current version is kept; any change to it needs a new version number."""
+    snapshot = SNAPSHOTS / f"{CONTRACT_VERSION}.schema.json"
+    assert snapshot.exists(), f"record the contract of version {CONTRACT_VERSION}: copy schema/export.schema.json to {snapshot.relative_to(REPO)}"
+    assert json.loads(snapshot.read_text(encoding="utf-8")) == _schema(), (
+        "the JSON contract changed: raise CONTRACT_VERSION in aistack_bank/exchange.py (major for a removed, renamed "
+        "or retyped field, minor for an added one), then record the new schema in tests/data/json-contract/")
+
+
+def test_a_minor_version_only_adds_fields():
+    current = _version(CONTRACT_VERSION)
+    fields = _fields(_schema())
+    for snapshot in sorted(SNAPSHOTS.glob("*.schema.json")):
+        old = _version(snapshot.name.removesuffix(".schema.json"))
+        assert old <= current, snapshot
+        if old[0] != current[0]:
+            continue
+        for path, shape in _fields(json.loads(snapshot.read_text(encoding="utf-8"))).items():
+            assert fields.get(path) == shape, f"{path} was removed or changed since {snapshot.name}: that needs a new major version"
+
+
+def test_the_field_walk_sees_a_rename_and_a_retype():
+    """The check above fails for the changes the policy calls incompatible."""
+    schema = _schema()
+    before = _fields(schema)
+    renamed = json.loads(json.dumps(schema))
+    renamed["properties"]["langs"] = renamed["properties"].pop("languages")
+    assert set(before) - set(_fields(renamed)) == {"$.languages", "$.languages[]"}
+    retyped = json.loads(json.dumps(schema))
+    retyped["$defs"]["ExportedQuestion"]["properties"]["difficulty"]["type"] = "string"
+    assert _fields(retyped)["$.questions[].difficulty"] != before["$.questions[].difficulty"]

@@ -1,0 +1,181 @@
+"""The project needs nothing beside its own folder, and declares exactly what it imports.
+
+A fresh `git clone` into an empty folder must pass its own tests: no tracked file may reach a
+folder outside the repository (a sibling `../shared`, a parent of the checkout, a path on the
+author's machine).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import re
+import subprocess
+import sys
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+from conftest import REPO
+
+# Vendored third-party data and hostile test inputs are scanned by their own rules (or not at all).
+HOSTILE_INPUTS = ("tests/corpus/",)
+GENERATED = ("exports/",)
+RELATIVE = re.compile(r"(?<![\w.$/])((?:\.\./)+)([\w][\w.-]*(?:/[\w][\w.-]*)*)")
+MACHINE_PATHS = re.compile(r"(?<![\w.])/(?:work|home|Users|mnt)/[\w.-]+")
+PARENT_OF_ROOT = re.compile(r"\b(?:REPO|ROOT|PROJECT|repo_root|project_root)\.parent\b")
+FILE_PARENTS = re.compile(r"__file__\)(?:\.resolve\(\))?\.parents\[(\d+)\]")
+SIBLING = re.compile(r"""["'/]shared\b""")
+NOT_REFERENCES = {
+    ("tests/test_hostile_corpus.py", "../../etc/passwd"): "a hostile question id the validator must refuse, quoted in its expected error",
+    ("tests/test_hardening2.py", "../fr"): "a hostile language code the catalog finder must refuse",
+    ("SECURITY.md", "../translations"): "the target of a hostile symbolic link inside exports/, described in the threat model",
+}
+
+
+def tracked_files() -> list[str]:
+    """The files a clone gets: `git ls-files`, or every file when this is not a git checkout."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+        names = [n for n in out.decode("utf-8").split("\0") if n]
+    except (OSError, subprocess.CalledProcessError):
+        names = []
+    if not names:
+        skip = {".git", ".venv", "__pycache__", ".bank-cache", ".pytest_cache", ".hypothesis"}
+        names = [p.relative_to(REPO).as_posix() for p in REPO.rglob("*") if p.is_file() and not skip & set(p.relative_to(REPO).parts)]
+    return sorted(n for n in names if (REPO / n).is_file())
+
+
+def _folders() -> list[PurePosixPath]:
+    folders = {PurePosixPath(".")}
+    for name in tracked_files():
+        folders.update(PurePosixPath(name).parents)
+    return sorted(folders)
+
+
+def _inside(base: PurePosixPath, relative: str) -> PurePosixPath | None:
+    """``base/relative`` normalised inside the repository, or None if it climbs out."""
+    parts: list[str] = [p for p in base.parts if p != "."]
+    for part in relative.split("/"):
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        elif part and part != ".":
+            parts.append(part)
+    return PurePosixPath(*parts) if parts else PurePosixPath(".")
+
+
+def outside_references(name: str, text: str, existing: set[str], folders: list[PurePosixPath]) -> list[str]:
+    """Every reference in ``text`` (the file ``name``) that leads out of the repository."""
+    found = []
+    here = PurePosixPath(name).parent
+    depth = len(here.parts) if str(here) != "." else 0
+    for number, line in enumerate(text.split("\n"), 1):
+        where = f"{name}:{number}"
+        for match in RELATIVE.finditer(line):
+            ref = match.group(0)
+            if (name, ref) in NOT_REFERENCES:
+                continue
+            if name.endswith(".xsd") and f'schemaLocation="{ref}' not in line.replace(" = ", "=").replace('= "', '="'):
+                continue  # only imports are references in a schema (XPath `../@x`, stylesheet PIs are not)
+            target = _inside(here, ref)
+            if target is not None and (str(target) in existing or any(str(target).startswith(str(f) + "/") or str(f) == str(target) for f in folders)):
+                continue
+            # a path written relative to another folder of the repository (a YAML header quoted in a test)
+            if any((t := _inside(f, ref)) is not None and str(t) in existing for f in folders):
+                continue
+            found.append(f"{where}: {ref!r} leads outside the repository")
+        if name.endswith((".xsd", ".xml")):
+            continue
+        for pattern in (MACHINE_PATHS, PARENT_OF_ROOT, SIBLING):
+            for match in pattern.finditer(line):
+                found.append(f"{where}: {match.group(0)!r} refers outside the repository")
+        for match in FILE_PARENTS.finditer(line):
+            if int(match.group(1)) > depth:
+                found.append(f"{where}: parents[{match.group(1)}] of a file at depth {depth} climbs out of the repository")
+    return found
+
+
+def test_no_tracked_file_refers_outside_the_repository():
+    names = tracked_files()
+    assert "pyproject.toml" in names and ".ci/run" in names and "tests/conftest.py" in names
+    existing = set(names)
+    folders = _folders()
+    problems = []
+    for name in names:
+        if name.startswith(HOSTILE_INPUTS + GENERATED) or name == "tests/test_self_contained.py":
+            continue
+        try:
+            text = (REPO / name).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue  # binary files hold no paths
+        problems += outside_references(name, text, existing, folders)
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("name,text", [
+    ("tests/conftest.py", 'SHARED = REPO.parent / "shared"\n'),
+    ("tests/conftest.py", 'SCHEMAS = Path("../shared/schemas/qti")\n'),
+    ("tests/conftest.py", "ROOT = Path(__file__).resolve().parents[2]\n"),
+    (".ci/run", "cp -r ../data tests/\n"),
+    ("pyproject.toml", 'cache = "/work/shared/cache"\n'),
+    ("README.md", "See [the formats](../FORMATS.md).\n"),
+])
+def test_the_scan_finds_references_outside(name, text):
+    names = tracked_files()
+    assert outside_references(name, text, set(names), _folders())
+
+
+def test_the_scan_accepts_references_inside():
+    names = tracked_files()
+    text = "# yaml-language-server: $schema=../../schema/question.schema.json\nREPO = Path(__file__).resolve().parents[1]\n"
+    assert outside_references("bank/questions/q001-x.yaml", text, set(names), _folders()) == []
+    assert outside_references("tests/conftest.py", text, set(names), _folders()) == []
+
+
+# --- dependencies -----------------------------------------------------------------------------
+
+def _runtime_requirements() -> list:
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    return [Requirement(text) for text in data["project"]["dependencies"]]
+
+
+def _imported_top_level_modules() -> set[str]:
+    modules = set()
+    for path in (REPO / "aistack_bank").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules.add(node.module.split(".")[0])
+    return modules - set(sys.stdlib_module_names) - {"aistack_bank", "__future__"}
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib")
+def test_runtime_dependencies_are_exactly_what_the_package_imports():
+    distributions = importlib.metadata.packages_distributions()
+    requirements = _runtime_requirements()
+    declared = {r.name.lower() for r in requirements}
+    # a requirement for other Pythons only (tomli before 3.11) is not installed here
+    installed = {r.name.lower() for r in requirements if r.marker is None or r.marker.evaluate()}
+    imported = {}
+    for module in _imported_top_level_modules():
+        dists = {d.lower() for d in distributions.get(module, [module])}
+        imported[module] = dists
+    # every import is declared (directly, or as a requirement of a declared distribution)
+    provided = set(declared)
+    for dist in installed:
+        for req in importlib.metadata.requires(dist) or []:
+            if "extra ==" not in req:
+                provided.add(re.split(r"[<>=!~;\[ (]", req, maxsplit=1)[0].strip().lower().replace("_", "-"))
+    normalise = lambda name: name.lower().replace("_", "-")  # noqa: E731
+    undeclared = {m: d for m, d in imported.items() if not {normalise(x) for x in d} & {normalise(p) for p in provided}}
+    assert undeclared == {}
+    # every declared runtime dependency is imported by the package (test-only tools go in the test extra)
+    used = {normalise(d) for dists in imported.values() for d in dists}
+    assert {normalise(d) for d in declared} - used == set()

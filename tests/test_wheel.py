@@ -1,0 +1,75 @@
+"""The installed tool: a wheel built from the sources, installed into a fresh virtual environment
+outside the repository, starts a bank of its own and validates, builds and reports on it there."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import polib
+
+from conftest import REPO
+
+
+def _run(args: list, cwd: Path, env: dict) -> str:
+    result = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"{' '.join(map(str, args))} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
+    return result.stdout + result.stderr
+
+
+def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
+    from aistack_bank import __version__
+
+    # Build from a copy of what the wheel is made of, so the repository's tree stays untouched
+    # (no build/ or egg-info) and nothing else of the repository can leak into the package.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    shutil.copytree(REPO / "aistack_bank", source / "aistack_bank", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", tmp_path / "dist", source], tmp_path, env)
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    assert wheel.name == f"aistack_bank-{__version__}-py3-none-any.whl"
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for data in ("aistack_bank/exporters/site/practice.js", "aistack_bank/starter/README.md", "aistack_bank/i18n/data/site/fr.po", "aistack_bank/py.typed"):
+        assert data in names
+
+    # A fresh environment that reuses the installed dependencies (pydantic, lxml, …) but not
+    # this checkout: the wheel's own package must be the one imported.
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv], tmp_path, env)
+    python, bank = venv / "bin" / "python", venv / "bin" / "bank"
+    _run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", "--disable-pip-version-check", wheel], tmp_path, env)
+    env |= {"VIRTUAL_ENV": str(venv), "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"}
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    where = _run([python, "-c", "import aistack_bank; print(aistack_bank.__file__)"], work, env).strip()
+    assert Path(where).is_relative_to(venv), where
+    assert _run([bank, "--version"], work, env).strip() == f"bank (aistack-bank) {__version__}"
+
+    out = _run([bank, "init", "course", "--languages", "fr,ar,pl,de", "--title", "Intro to statistics"], work, env)
+    assert "created a bank in course" in out
+    project = work / "course"
+    path = project / "translations" / "pl.po"
+    po = polib.pofile(str(path))
+    for entry in po:  # a translator fills the Polish catalog
+        entry.msgstr = f"[pl] {entry.msgid}"
+    po.save(str(path))
+
+    out = _run([bank, "validate"], project, env)
+    assert " 0 error(s)" in out
+    out = _run([bank, "build"], project, env)
+    assert "translations/site/pl.po: warning W551:" in out and "translations/ar.po: warning W552:" in out
+    assert "[pl] Intro to statistics" in (project / "exports" / "site" / "pl" / "index.html").read_text(encoding="utf-8")
+    assert (project / "exports" / "moodle" / "aistack-pl.xml").exists()
+    out = _run([bank, "i18n", "status"], project, env)
+    lines = out.splitlines()
+    assert any(line.startswith("pl ") and line.endswith(" 100.0%") for line in lines), out
+    assert any(line.startswith("ar ") and line.endswith(" 0.0%") for line in lines), out
+    assert any(line.startswith("practice-site interface, fr:") and line.endswith("(100.0%)") for line in lines), out
+    _run([bank, "build", "--check"], project, env)
