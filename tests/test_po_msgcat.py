@@ -32,7 +32,7 @@ WORDS = [
     "(see", "above)", "[1]", "{name}", "%s", "%(count)d", "<b>bold</b>", "&amp;", "Why?", "Yes!", "no;", "so:", "«quoted»",
     "“smart”", "'single'", "...", "…", "x", "averyveryverylongwordwithoutanybreakopportunityatallthatrunspastthemarginforsure",
     "何", "计算机", "ですか。", "「引用」", "한국어", "텍스트", "क्षत्रिय", "हिन्दी", "தமிழ்", "ภาษาไทย", "ខ្មែរ", "می‌خواهم", "کتاب‌ها",
-    "עברית", "العربية", "🙂", "👍🏽", "🇫🇷", "e\u0301", "zero\u200bwidth", "nb\u00a0sp", "soft\u00adhyphen", "a\u200db",
+    "עברית", "العربية", "🙂", "👍🏽", "🇫🇷", "q\u0301", "zero\u200bwidth", "nb\u00a0sp", "soft\u00adhyphen", "a\u200db",
 ]
 SEPARATORS = [" ", " ", " ", "  ", "\n", " \n", "\t", '"', "\\", "", "/", "-", ". ", ", ", "\u3000"]
 
