@@ -210,7 +210,7 @@ def content_lints(source) -> list[Diagnostic]:
 
 def catalog_reference_diagnostics(catalog, active: dict, fields) -> list[Diagnostic]:
     """W320 and W321 in the translations of one catalog, with that language's wording."""
-    from .i18n.typography import msgstr_offset_location
+    from .i18n.locations import msgstr_offset_location
 
     diags: list[Diagnostic] = []
     for f in fields:

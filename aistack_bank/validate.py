@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from .checks import Finding, check_question
-from .errors import Diagnostic, Location, Severity, error, warning
+from .checks import check_diagnostics
+from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
+from .errors import Diagnostic, Location, Severity, error
 from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
@@ -15,33 +16,6 @@ from .yamlsource import Backend
 
 ONE_LINE_FIELDS = ("title", "category")
 """Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments)."""
-
-MAX_POSITION_SHARE = 0.35
-"""Above this share of the bank on one key position, W301 is reported."""
-MAX_LONGEST_SHARE = 1 / 3
-"""Above this share of questions whose key is the strictly longest option, W302 is reported."""
-
-
-@dataclass
-class AnswerCueStats:
-    """How the keys are spread: the figures `bank validate` and `bank stats` report."""
-
-    questions: int = 0
-    positions: dict[int, int] = field(default_factory=dict)
-    key_longest: int = 0
-
-    @property
-    def position_shares(self) -> dict[str, float]:
-        return {chr(ord("a") + i): n / self.questions for i, n in sorted(self.positions.items())} if self.questions else {}
-
-    @property
-    def longest_share(self) -> float:
-        return self.key_longest / self.questions if self.questions else 0.0
-
-    def summary(self) -> str:
-        spread = " ".join(f"{k} {v:.0%}" for k, v in self.position_shares.items())
-        return f"key positions {spread}; key is the longest option in {self.key_longest}/{self.questions} ({self.longest_share:.0%})"
-
 
 @dataclass
 class ValidationReport:
@@ -72,7 +46,7 @@ def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Pat
             if qs.question is not None and qs.question.check is not None:
                 diags += check_diagnostics(qs)
     cues = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None])
-    diags += cue_warnings(cues, source)
+    diags += cue_warnings(cues, Location.of(source.root / "topic.yaml"))
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from .i18n.verify import verify_catalogs
 
@@ -148,52 +122,6 @@ def topic_rules(source: BankSource) -> list[Diagnostic]:
     return diags
 
 
-def check_diagnostics(qs: QuestionSource) -> list[Diagnostic]:
-    """Run one question's numeric check on its English options and locate the findings."""
-    q, doc = qs.question, qs.doc
-    findings = check_question(q, [(o.id, o.text) for o in q.options], "en")
-    return [error(f.code, f"{q.id}: {f.message}", _locate_finding(f, q, doc)) for f in findings]
-
-
-def _locate_finding(finding: Finding, q, doc) -> Location:
-    if finding.option_id is not None:
-        index = next((i for i, o in enumerate(q.options) if o.id == finding.option_id), None)
-        if index is not None:
-            return doc.locate(("options", index, "text"))
-    return doc.locate_in_scalar(("check", "script"), finding.script_line or 1, finding.script_column or 1)
-
-
-def answer_cue_stats(questions) -> AnswerCueStats:
-    """Key positions and how often the key is strictly the longest option."""
-    stats = AnswerCueStats()
-    for q in questions:
-        ids = [o.id for o in q.options]
-        if q.correct not in ids:
-            continue
-        stats.questions += 1
-        pos = ids.index(q.correct)
-        stats.positions[pos] = stats.positions.get(pos, 0) + 1
-        key_len = len(q.correct_option.text)
-        if all(key_len > len(o.text) for o in q.options if o.id != q.correct):
-            stats.key_longest += 1
-    for i in range(max(stats.positions, default=-1) + 1):
-        stats.positions.setdefault(i, 0)
-    return stats
-
-
-def cue_warnings(stats: AnswerCueStats, source: BankSource) -> list[Diagnostic]:
-    if stats.questions < 8:  # too few questions for a share to mean anything
-        return []
-    where = Location.of(source.root / "topic.yaml")
-    diags = []
-    for letter, share in stats.position_shares.items():
-        if share > MAX_POSITION_SHARE:
-            diags.append(warning("W301", f"the key is option {letter!r} in {share:.0%} of the questions (limit {MAX_POSITION_SHARE:.0%}); learners can guess by position", where))
-    if stats.longest_share > MAX_LONGEST_SHARE:
-        diags.append(warning("W302", f"the key is the longest option in {stats.longest_share:.0%} of the questions (limit {MAX_LONGEST_SHARE:.0%}); learners can guess by length", where))
-    return diags
-
-
 def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> ValidationReport:
     """Validate single question files (as an editor does on save), with their bank's topic."""
     diags: list[Diagnostic] = []
@@ -221,26 +149,3 @@ def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> Valida
                     diags += check_diagnostics(qs)
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=last, diagnostics=diags, cues=answer_cue_stats(questions))
-
-
-def run_all_checks(root: Path, translations: Path | None, lang: str = "all") -> tuple[dict[str, tuple[int, int]], list[Diagnostic]]:
-    """Run every numeric check in English and in each catalog language (``lang`` narrows it)."""
-    source = read_bank(root)
-    diags = list(source.diagnostics)
-    results: dict[str, tuple[int, int]] = {}
-    checked = [qs for qs in source.questions if qs.question is not None and qs.question.check is not None]
-    if lang in ("all", "en"):
-        failing = [check_diagnostics(qs) for qs in checked]
-        diags += [d for f in failing for d in f]
-        results["en"] = (len(checked), sum(1 for f in failing if f))
-    if lang != "en" and translations is not None:
-        from .i18n.verify import check_translated_answers
-
-        languages = None if lang == "all" else [lang]
-        for language, count, failed, found in check_translated_answers(source, translations, languages):
-            results[language] = (count, failed)
-            diags += found
-    elif lang not in ("all", "en"):
-        raise ValueError(f"no catalog for language {lang!r}")
-    diags.sort(key=Diagnostic.sort_key)
-    return results, diags

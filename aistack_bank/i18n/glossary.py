@@ -146,7 +146,7 @@ def read_glossary(translations: Path):
 def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields) -> list:
     """W521/W522 for every translated, non-fuzzy entry of one catalog."""
     from ..errors import warning
-    from .typography import msgstr_offset_location
+    from .locations import msgstr_offset_location
 
     if glossary is None:
         return []

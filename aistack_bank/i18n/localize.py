@@ -39,7 +39,7 @@ def localize(source, bank, catalog, *, allow_fallback: bool = False):
             diags.append(error(code, f"{f.key} {what} (use --allow-fallback to export it in English)", where))
     localized, problems = apply_texts(bank, texts, catalog.language)
     if problems:
-        from .verify import msgstr_location
+        from .locations import msgstr_location
 
         for key, kind, message in problems:
             entry = active.get(key)

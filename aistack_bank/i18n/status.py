@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -47,14 +48,14 @@ def language_status(fields, catalog) -> LanguageStatus:
     return status
 
 
-def catalog_status(bank, translations):
+def catalog_status(bank_dir: Path, translations: Path):
     """(statuses with English first, diagnostics) for the bank and its catalogs."""
     from ..errors import Severity
     from ..load import read_bank
     from .fields import bank_fields
     from . import SOURCE_LANGUAGE
 
-    source = read_bank(bank)
+    source = read_bank(bank_dir)
     diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if diags:
         return [], diags

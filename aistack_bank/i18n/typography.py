@@ -125,49 +125,10 @@ def _space_kind_insensitive(text: str) -> str:
 
 # ----------------------------------------------------------------------------- catalogs
 
-def msgstr_offset_location(catalog, entry, offset: int):
-    """``path:line:col`` of character ``offset`` of the entry's msgstr in the catalog file."""
-    from ..errors import Location
-    from .verify import msgstr_location
-
-    start = msgstr_location(catalog, entry)
-    lines = getattr(catalog, "_lines", None) or []
-    if not start.line or start.line > len(lines):
-        return start
-    remaining = offset
-    number = start.line
-    while number <= len(lines):
-        raw = lines[number - 1]
-        q = raw.find('"')
-        if q < 0:
-            break
-        body = raw[q + 1:raw.rfind('"')] if raw.rfind('"') > q else raw[q + 1:]
-        decoded = _unescape_prefix(body)
-        if remaining < len(decoded) or (remaining == len(decoded) and number + 1 > len(lines)):
-            return Location.of(catalog.path, number, q + 2 + _escaped_length(body, remaining))
-        remaining -= len(decoded)
-        number += 1
-        if number > len(lines) or not lines[number - 1].startswith('"'):
-            break
-    return start
-
-
-def _unescape_prefix(body: str) -> str:
-    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
-
-
-def _escaped_length(body: str, decoded_chars: int) -> int:
-    """How many raw characters of ``body`` hold its first ``decoded_chars`` decoded ones."""
-    i = count = 0
-    while i < len(body) and count < decoded_chars:
-        i += 2 if body[i] == "\\" else 1
-        count += 1
-    return i
-
-
 def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
     """W520 for every French msgstr whose spaces break French typography."""
     from ..errors import warning
+    from .locations import msgstr_offset_location
 
     if not catalog.language.split("_")[0] == "fr":
         return []
@@ -181,10 +142,10 @@ def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
     return diags
 
 
-def fix_catalog_typography(path, *, check: bool = False):
+def fix_catalog_typography(path, *, compare: bool = False):
     """Fix the French typography of every msgstr in the catalog at ``path``.
 
-    Returns (changed entries, diagnostics); writes atomically unless ``check``; nothing is
+    Returns (changed entries, diagnostics); writes atomically unless ``compare``; nothing is
     written when the catalog has errors.
     """
     from ..writing import write_or_compare
@@ -201,5 +162,5 @@ def fix_catalog_typography(path, *, check: bool = False):
                 entry.msgstr = fixed
                 changed += 1
     if changed:
-        write_or_compare(path, render_catalog(catalog.po), check=check)
+        write_or_compare(path, render_catalog(catalog.po), check=compare)
     return changed, []

@@ -15,6 +15,7 @@ Running it twice changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass
@@ -114,7 +115,7 @@ def misnamed_catalogs(translations) -> list:
             for p in sorted(translations.glob("*.po")) if not p.name.startswith(".") and not is_language_code(p.stem)]
 
 
-def update_catalogs(bank, translations, *, languages: list[str] | None = None, check: bool = False):
+def update_catalogs(bank_dir: Path, translations: Path, *, languages: list[str] | None = None, compare: bool = False):
     """Refresh the template, then merge it into every catalog (and any new ``languages``).
 
     Returns (results, diagnostics) where results are (path, changed, MergeStats). Nothing is
@@ -128,7 +129,7 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
     from .fields import bank_fields
     from ..load import read_bank
 
-    source = read_bank(bank)
+    source = read_bank(bank_dir)
     diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if diags:
         return [], diags
@@ -144,7 +145,7 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
     diags += _plan_site(planned, translations, sorted(targets))
     if diags:
         return [], diags
-    return [(path, write_or_compare(path, data, check=check), stats) for path, data, stats in planned], []
+    return [(path, write_or_compare(path, data, check=compare), stats) for path, data, stats in planned], []
 
 
 def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list:

@@ -12,12 +12,14 @@ from collections import Counter
 from pathlib import Path
 
 from ..checks import check_question
-from ..errors import Diagnostic, Location, error, warning
+from ..cues import answer_cue_stats, length_warnings
+from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
 from .catalog import Catalog, read_catalog
 from .fields import TextField, bank_fields
 from .localize import field_rule_error
+from .locations import msgstr_location
 from .status import entry_state
 from .update import catalog_paths, misnamed_catalogs
 
@@ -28,22 +30,6 @@ ONE_LINE_KEYS = ("topic.title", "topic.category")
 
 def _fmt_numbers(values: list[float]) -> str:
     return ", ".join(f"{v:g}" for v in values) or "none"
-
-
-def msgstr_location(catalog: Catalog, entry) -> Location:
-    """The line of the entry's msgstr (or of the entry) in the catalog file."""
-    lines = getattr(catalog, "_lines", None)
-    if lines is None:
-        try:
-            lines = catalog.path.read_text(encoding="utf-8", errors="replace").split("\n")
-        except OSError:
-            lines = []
-        catalog._lines = lines
-    start = (entry.linenum or 1) - 1
-    for i in range(max(start, 0), min(len(lines), start + 400)):
-        if lines[i].startswith("msgstr"):
-            return Location.of(catalog.path, i + 1, 1)
-    return Location.of(catalog.path, entry.linenum or 0)
 
 
 class _LazyLocation:
@@ -154,26 +140,17 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
 
 def length_cue_diagnostics(source, catalog: Catalog) -> list[Diagnostic]:
     """W302 when, in this language, the key is too often the strictly longest option."""
-    from ..validate import MAX_LONGEST_SHARE
-
     active = catalog.active()
-    counted = longest = 0
-    for qs in source.questions:
-        q = qs.question
-        if q is None:
-            continue
+
+    def translated_texts(question) -> dict[str, str]:
         texts = {}
-        for o in q.options:
-            entry = active.get(f"{q.id}.option.{o.id}")
-            texts[o.id] = entry.msgstr if entry is not None and entry.msgstr else o.text
-        if q.correct not in texts:
-            continue
-        counted += 1
-        key = len(texts[q.correct])
-        longest += all(key > len(t) for oid, t in texts.items() if oid != q.correct)
-    if counted >= 8 and longest / counted > MAX_LONGEST_SHARE:
-        return [warning("W302", f"in {catalog.language}, the key is the longest option in {longest}/{counted} questions ({longest / counted:.0%}, limit {MAX_LONGEST_SHARE:.0%}); learners can guess by length", Location.of(catalog.path))]
-    return []
+        for option in question.options:
+            entry = active.get(f"{question.id}.option.{option.id}")
+            texts[option.id] = entry.msgstr if entry is not None and entry.msgstr else option.text
+        return texts
+
+    stats = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None], translated_texts)
+    return length_warnings(stats, Location.of(catalog.path), catalog.language)
 
 
 def translated_check_diagnostics(source, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
@@ -269,7 +246,7 @@ def check_translated_answers(source, translations: Path, languages: list[str] | 
     paths = {p.stem: p for p in catalog_paths(translations)}
     for lang in languages or sorted(paths):
         if lang not in paths:
-            raise ValueError(f"no catalog for language {lang!r} in {translations} (have: {', '.join(sorted(paths)) or 'none'})")
+            raise UsageError(f"no catalog for language {lang!r} in {translations} (have: {', '.join(sorted(paths)) or 'none'})")
         catalog = read_catalog(paths[lang])
         if catalog.diagnostics:
             results.append((lang, 0, 0, catalog.diagnostics))
