@@ -7,6 +7,8 @@ commands that need them, so `bank --help` stays fast.
 from __future__ import annotations
 
 import enum
+import functools
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -14,6 +16,8 @@ from typing import Annotated, Optional
 
 import typer
 from typer.core import TyperGroup
+
+from .options import ExportOptions  # light: the type of the options the export commands receive
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_STALE = 0, 1, 2, 4
 
@@ -289,8 +293,32 @@ SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings f
 FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
+EXPORT_FLAGS = (("shuffle", ShuffleOption, None), ("answer_numbering", NumberingOption, None), ("multilang", MultilangOption, None),
+                ("penalty", PenaltyOption, None), ("settings", SettingsOption, Path("bank.toml")))
+"""The flags that set export options, shared by `bank export` and `bank build`."""
+
+
+def _with_export_flags(command):
+    """``command`` with the flags of :data:`EXPORT_FLAGS`, which it receives as one ``options``
+    (ExportOptions from the settings file and the flags, by :func:`services.export_options`)."""
+    signature = inspect.signature(command, eval_str=True)
+    kept = [parameter for parameter in signature.parameters.values() if parameter.name != "options"]
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation) for name, annotation, default in EXPORT_FLAGS]
+
+    @functools.wraps(command)
+    def run(**values):
+        from .services import export_options
+
+        flags = {name: values.pop(name) for name, _, _ in EXPORT_FLAGS}
+        return command(**values, options=export_options(flags.pop("settings"), **flags))
+
+    run.__signature__ = signature.replace(parameters=kept + added)
+    run.__annotations__ = {parameter.name: parameter.annotation for parameter in kept + added} | {"return": None}
+    return run
+
 
 @app.command("export")
+@_with_export_flags
 def export_cmd(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift, json or html (the practice site).")],
     lang: Annotated[str, typer.Option("--lang", help="en, fr, nl, a comma list, or all.")] = "all",
@@ -299,21 +327,16 @@ def export_cmd(
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
     quiet: QuietOption = False,
-    shuffle: ShuffleOption = None,
-    answer_numbering: NumberingOption = None,
-    multilang: MultilangOption = None,
-    penalty: PenaltyOption = None,
-    settings: SettingsOption = Path("bank.toml"),
+    options: Optional[ExportOptions] = None,
 ) -> None:
     """Export the bank in one format."""
     from .build import export
-    from .services import export_options
 
-    options = export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
     _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
 
 
 @app.command()
+@_with_export_flags
 def build(
     out: Annotated[Path, typer.Option("--out", help="The exports folder.")] = Path("exports"),
     bank_dir: BankOption = Path("bank"),
@@ -322,18 +345,12 @@ def build(
     compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if any committed export is stale.")] = False,
     deprecated_check: DeprecatedCheckOption = False,
     quiet: QuietOption = False,
-    shuffle: ShuffleOption = None,
-    answer_numbering: NumberingOption = None,
-    multilang: MultilangOption = None,
-    penalty: PenaltyOption = None,
-    settings: SettingsOption = Path("bank.toml"),
+    options: Optional[ExportOptions] = None,
 ) -> None:
     """Validate, then write every format and language to exports/."""
     from .build import build as run_build
-    from .services import export_options
 
     compare = _compare_flag(compare, deprecated_check)
-    options = export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
     _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress), quiet, compare)
 
 

@@ -6,14 +6,19 @@ The catalog's text is split into lines once, on the first diagnostic that needs 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from ..errors import Location
+from ..errors import Diagnostic, Location, warning
 
 if TYPE_CHECKING:
     from polib import POEntry
 
     from .catalog import Catalog
+    from .fields import TextField
+
+Hit = tuple[str, str, int]
+"""(warning code, message, character offset in the msgstr) found in one translation."""
 
 
 def msgstr_location(catalog: Catalog, entry: POEntry) -> Location:
@@ -67,3 +72,18 @@ def _escaped_length(body: str, decoded_chars: int) -> int:
         position += 2 if body[position] == "\\" else 1
         count += 1
     return position
+
+
+def translation_warnings(catalog: Catalog, active: Mapping[str, POEntry], fields: Iterable[TextField],
+                         find: Callable[[TextField, str], Iterable[Hit]]) -> list[Diagnostic]:
+    """A warning at the exact character for each hit ``find(field, msgstr)`` reports in the
+    current (translated, not fuzzy) translations of ``fields``."""
+    found: list[Diagnostic] = []
+    for field in fields:
+        entry = active.get(field.key)
+        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
+            continue
+        for code, message, offset in find(field, entry.msgstr):
+            found.append(warning(code, f"{field.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
+    return found
+

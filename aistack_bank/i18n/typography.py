@@ -49,28 +49,28 @@ def _protected_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _PROTECTED.finditer(text)]
 
 
-def _inside(spans, i: int) -> bool:
-    return any(a <= i < b for a, b in spans)
+def _inside(spans, index: int) -> bool:
+    return any(a <= index < b for a, b in spans)
 
 
 def typography_issues(text: str) -> list[TypographyIssue]:
     """Every place in a French ``text`` where the no-break space is missing or of the wrong kind."""
     spans = _protected_spans(text)
     issues = []
-    n = len(text)
-    for i, ch in enumerate(text):
-        if _inside(spans, i):
+    size = len(text)
+    for index, ch in enumerate(text):
+        if _inside(spans, index):
             continue
         if ch in _BEFORE:
-            if i == 0:
+            if index == 0:
                 continue
-            prev = text[i - 1]
-            nxt = text[i + 1] if i + 1 < n else ""
+            prev = text[index - 1]
+            nxt = text[index + 1] if index + 1 < size else ""
             if prev == NBSP:
                 continue
             if prev in _WRONG_SPACES:
                 # a lone mark between spaces after another mark ("?!" written "? !") still counts
-                issues.append(TypographyIssue(i - 1, ch, prev, False))
+                issues.append(TypographyIssue(index - 1, ch, prev, False))
                 continue
             if prev in _BEFORE or prev == "\n":
                 continue  # "?!", "!!": the space goes before the first one only
@@ -78,23 +78,23 @@ def typography_issues(text: str) -> list[TypographyIssue]:
                 continue  # 10:30, 2:4, a:b, x!=y: not punctuation
             if prev in "([{/" or prev.isspace():
                 continue
-            issues.append(TypographyIssue(i, ch, "", True))
+            issues.append(TypographyIssue(index, ch, "", True))
         elif ch == "»":
-            prev = text[i - 1] if i else ""
-            if prev == NBSP or i == 0:
+            prev = text[index - 1] if index else ""
+            if prev == NBSP or index == 0:
                 continue
             if prev in _WRONG_SPACES:
-                issues.append(TypographyIssue(i - 1, ch, prev, False))
+                issues.append(TypographyIssue(index - 1, ch, prev, False))
             elif not prev.isspace():
-                issues.append(TypographyIssue(i, ch, "", True))
+                issues.append(TypographyIssue(index, ch, "", True))
         elif ch == "«":
-            nxt = text[i + 1] if i + 1 < n else ""
+            nxt = text[index + 1] if index + 1 < size else ""
             if nxt == NBSP or not nxt:
                 continue
             if nxt in _WRONG_SPACES:
-                issues.append(TypographyIssue(i + 1, ch, nxt, False))
+                issues.append(TypographyIssue(index + 1, ch, nxt, False))
             elif not nxt.isspace():
-                issues.append(TypographyIssue(i + 1, ch, "", True))
+                issues.append(TypographyIssue(index + 1, ch, "", True))
     return issues
 
 
@@ -113,9 +113,9 @@ def fix_typography(text: str) -> str:
     return "".join(out)
 
 
-def same_but_spaces(a: str, b: str) -> bool:
+def same_but_spaces(first: str, second: str) -> bool:
     """Whether ``a`` and ``b`` differ only in the kind of space at the places French typography governs."""
-    return _space_kind_insensitive(a) == _space_kind_insensitive(b)
+    return _space_kind_insensitive(first) == _space_kind_insensitive(second)
 
 
 def _space_kind_insensitive(text: str) -> str:
@@ -127,19 +127,12 @@ def _space_kind_insensitive(text: str) -> str:
 
 def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
     """W520 for every French msgstr whose spaces break French typography."""
-    from ..errors import warning
-    from .locations import msgstr_offset_location
+    from .locations import translation_warnings
 
     if not catalog.language.split("_")[0] == "fr":
         return []
-    diags = []
-    for f in fields:
-        entry = active.get(f.key)
-        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            continue
-        for issue in typography_issues(entry.msgstr):
-            diags.append(warning("W520", f"{f.key}: {issue.describe()}; run `bank i18n fix-typography --lang fr`", msgstr_offset_location(catalog, entry, issue.offset)))
-    return diags
+    return translation_warnings(catalog, active, fields, lambda field, msgstr: (
+        ("W520", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in typography_issues(msgstr)))
 
 
 def fix_catalog_typography(path, *, compare: bool = False):
