@@ -46,9 +46,9 @@ def used_ids(root: Path, translations: Path | None = None) -> set[int]:
     """Every question number ever used: files, the topic list, and catalog keys (obsolete too)."""
     numbers: set[int] = set()
     for path in question_files(root):
-        m = re.match(r"q([0-9]{3,})", path.name)
-        if m:
-            numbers.add(int(m.group(1)))
+        match = re.match(r"q([0-9]{3,})", path.name)
+        if match:
+            numbers.add(int(match.group(1)))
     topic = root / TOPIC_FILE
     if topic.exists():
         numbers |= {int(n) for n in re.findall(r"^\s*-\s*q([0-9]{3,})\s*$", _text_of(topic), re.M)}

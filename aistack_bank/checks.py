@@ -52,7 +52,7 @@ def _sample(variables: tuple[str, ...], index: int) -> dict[str, float]:
     return {v: base.get(v, 3.0 + 1.7 * (ord(v) - 64) * (index + 1)) for v in variables}
 
 
-def check_question(question, options: list[tuple[str, str]], lang: str = "en") -> list[Finding]:
+def check_question(question: SingleChoiceQuestion, options: list[tuple[str, str]], lang: str = "en") -> list[Finding]:
     """Run ``question.check`` against ``options`` (id, text) written in ``lang``."""
     check = question.check
     if check is None:
@@ -60,20 +60,20 @@ def check_question(question, options: list[tuple[str, str]], lang: str = "en") -
     variables = tuple(check.variables)
     try:
         program = _compiled(check.script, variables)
-        runs = [run_program(program, _sample(variables, i)) for i in range(len(SAMPLES) if variables else 1)]
+        runs = [run_program(program, _sample(variables, index)) for index in range(len(SAMPLES) if variables else 1)]
     except CheckError as exc:
         return [Finding(exc.code, exc.message, getattr(exc, "line", 1), getattr(exc, "column", 1))]
     calls = runs[0]
     if not calls:
         return [Finding("E406", "the script never calls answer() or answer_formula(), so it checks no option", 1, 1)]
     findings: list[Finding] = []
-    for i, call in enumerate(calls):
+    for index, call in enumerate(calls):
         if call.function == "answer":
             findings += _check_value(call, question.correct, options, lang)
         elif not variables:
             findings.append(Finding("E406", "answer_formula() needs the formula's symbols in check.variables", call.line, 1))
         else:
-            findings += _check_formula([run[i] for run in runs], variables, question.correct, options)
+            findings += _check_formula([run[index] for run in runs], variables, question.correct, options)
     return findings
 
 

@@ -65,35 +65,35 @@ def question_rules(source: BankSource) -> list[Diagnostic]:
     vocabulary = set(source.topic.tags) if source.topic is not None else None
     first_seen: dict[str, QuestionSource] = {}
     for qs in source.questions:
-        q, doc = qs.question, qs.doc
-        if q is None or doc is None:
+        question, doc = qs.question, qs.doc
+        if question is None or doc is None:
             continue
         name = qs.path.name
         if slug_of(name) is None:
-            diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {q.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
-        elif not name.startswith(q.id + "-"):
-            diags.append(error("E301", f"id {q.id!r} does not match the file name {name!r}; rename the file to {q.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
-        if q.id in first_seen:
-            other = first_seen[q.id]
-            diags.append(error("E302", f"id {q.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
+            diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
+        elif not name.startswith(question.id + "-"):
+            diags.append(error("E301", f"id {question.id!r} does not match the file name {name!r}; rename the file to {question.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
+        if question.id in first_seen:
+            other = first_seen[question.id]
+            diags.append(error("E302", f"id {question.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
         else:
-            first_seen[q.id] = qs
+            first_seen[question.id] = qs
         seen_ids: dict[str, int] = {}
         seen_texts: dict[str, int] = {}
-        for i, option in enumerate(q.options):
+        for index, option in enumerate(question.options):
             if option.id in seen_ids:
-                diags.append(error("E303", f"option id {option.id!r} is used twice (also option {seen_ids[option.id] + 1})", doc.locate(("options", i, "id"))))
-            seen_ids.setdefault(option.id, i)
+                diags.append(error("E303", f"option id {option.id!r} is used twice (also option {seen_ids[option.id] + 1})", doc.locate(("options", index, "id"))))
+            seen_ids.setdefault(option.id, index)
             key = _normalized(option.text)
             if key in seen_texts:
-                diags.append(error("E305", f"option {option.id!r} has the same text as option {q.options[seen_texts[key]].id!r}", doc.locate(("options", i, "text"))))
-            seen_texts.setdefault(key, i)
-        if q.correct not in seen_ids:
-            diags.append(error("E304", f"correct option {q.correct!r} is not one of the options ({', '.join(o.id for o in q.options)})", doc.locate(("correct",))))
+                diags.append(error("E305", f"option {option.id!r} has the same text as option {question.options[seen_texts[key]].id!r}", doc.locate(("options", index, "text"))))
+            seen_texts.setdefault(key, index)
+        if question.correct not in seen_ids:
+            diags.append(error("E304", f"correct option {question.correct!r} is not one of the options ({', '.join(o.id for o in question.options)})", doc.locate(("correct",))))
         if vocabulary is not None:
-            for i, tag in enumerate(q.tags):
+            for index, tag in enumerate(question.tags):
                 if tag not in vocabulary:
-                    diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of topic.yaml ({', '.join(sorted(vocabulary))})", doc.locate(("tags", i))))
+                    diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of topic.yaml ({', '.join(sorted(vocabulary))})", doc.locate(("tags", index))))
     return diags
 
 
@@ -109,13 +109,13 @@ def topic_rules(source: BankSource) -> list[Diagnostic]:
     on_disk = {qs.question.id for qs in source.questions if qs.question is not None}
     unreadable = {qs.path.name.split("-", 1)[0] for qs in source.questions if qs.question is None}
     seen: dict[str, int] = {}
-    for i, qid in enumerate(topic.questions):
+    for index, qid in enumerate(topic.questions):
         if qid in seen:
-            diags.append(error("E308", f"{qid} is listed twice (first at line {doc.locate(('questions', seen[qid])).line})", doc.locate(("questions", i))))
+            diags.append(error("E308", f"{qid} is listed twice (first at line {doc.locate(('questions', seen[qid])).line})", doc.locate(("questions", index))))
             continue
-        seen[qid] = i
+        seen[qid] = index
         if qid not in on_disk and qid not in unreadable:
-            diags.append(error("E306", f"{qid} is listed but there is no {QUESTIONS_DIR}/{qid}-<slug>.yaml", doc.locate(("questions", i))))
+            diags.append(error("E306", f"{qid} is listed but there is no {QUESTIONS_DIR}/{qid}-<slug>.yaml", doc.locate(("questions", index))))
     for qs in source.questions:
         if qs.question is not None and qs.question.id not in seen:
             diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of topic.yaml", Location.of(qs.path, 1, 1) if qs.doc is None else qs.doc.locate(("id",))))

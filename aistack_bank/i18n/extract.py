@@ -32,13 +32,13 @@ def build_template(fields: list[TextField], project_root: Path):
     import polib
 
     pot = new_catalog("", TEMPLATE_HEADER)
-    for f in fields:
+    for field in fields:
         pot.append(polib.POEntry(
-            msgctxt=f.key,
-            msgid=f.text,
+            msgctxt=field.key,
+            msgid=field.text,
             msgstr="",
-            occurrences=[(reference(f.path, project_root), str(f.line))],
-            comment="\n".join(f.notes),
+            occurrences=[(reference(field.path, project_root), str(field.line))],
+            comment="\n".join(field.notes),
         ))
     return pot
 

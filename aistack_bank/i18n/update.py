@@ -47,13 +47,13 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
     active = {e.msgctxt: e for e in catalog if e.msgctxt is not None and not e.obsolete} if catalog is not None else {}
     obsolete = {e.msgctxt: e for e in catalog.obsolete_entries() if e.msgctxt is not None} if catalog is not None else {}
     template_keys = set()
-    for t in template:
-        template_keys.add(t.msgctxt)
-        old = active.get(t.msgctxt)
-        revived = old is None and t.msgctxt in obsolete
+    for template_entry in template:
+        template_keys.add(template_entry.msgctxt)
+        old = active.get(template_entry.msgctxt)
+        revived = old is None and template_entry.msgctxt in obsolete
         if old is None:
-            old = obsolete.get(t.msgctxt)
-        entry = polib.POEntry(msgctxt=t.msgctxt, msgid=t.msgid, msgstr="", occurrences=list(t.occurrences), comment=t.comment)
+            old = obsolete.get(template_entry.msgctxt)
+        entry = polib.POEntry(msgctxt=template_entry.msgctxt, msgid=template_entry.msgid, msgstr="", occurrences=list(template_entry.occurrences), comment=template_entry.comment)
         if old is None:
             stats.added += 1
         else:
@@ -61,12 +61,12 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
             entry.msgstr = old.msgstr
             entry.flags = [f for f in old.flags]
             entry.previous_msgid = old.previous_msgid if "fuzzy" in old.flags else None
-            if old.msgid != t.msgid and old.msgstr:
+            if old.msgid != template_entry.msgid and old.msgstr:
                 if "fuzzy" not in entry.flags:
                     entry.flags.append("fuzzy")
                     stats.fuzzied += 1
                 entry.previous_msgid = entry.previous_msgid or old.msgid
-            elif old.msgid == t.msgid and not revived:
+            elif old.msgid == template_entry.msgid and not revived:
                 stats.kept += 1
             if not entry.msgstr:
                 entry.flags = [f for f in entry.flags if f != "fuzzy"]

@@ -102,15 +102,15 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     ids = next_ids(bank_dir, translations, len(questions))
     planned: list[tuple[Path, bytes]] = []
     all_tags: set[str] = set()
-    for qid, q in zip(ids, questions):
-        data = _question_data(qid, q)
+    for qid, question in zip(ids, questions):
+        data = _question_data(qid, question)
         all_tags |= set(data["tags"])
-        name = re.sub(r"^q[0-9]{3,}\b", "", q.name).strip() or q.stem
+        name = re.sub(r"^q[0-9]{3,}\b", "", question.name).strip() or question.stem
         path = bank_dir / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
         planned.append((path, render_question_yaml(data)))
-        for note in q.notes:
+        for note in question.notes:
             report.notes.append(f"{path.as_posix()}: {note}")
-        if not q.explanation:
+        if not question.explanation:
             report.notes.append(f"{path.as_posix()}: the source has no general feedback; write the explanation")
     topic_bytes = topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))
     (bank_dir / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
