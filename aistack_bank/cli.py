@@ -188,7 +188,7 @@ def check(
     """Run the numeric answer checks, in every language."""
     from .services import run_all_checks
 
-    results, diagnostics = run_all_checks(bank_dir, translations if translations.is_dir() else None, lang)
+    results, diagnostics = run_all_checks(bank_dir, translations, lang)
     _print_diagnostics(diagnostics, OutputFormat.text)
     for language, (checked, failed) in results.items():
         typer.echo(f"{language}: {checked} checked question(s), {failed} failing")

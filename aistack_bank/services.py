@@ -106,9 +106,12 @@ def run_all_checks(bank_dir: Path, translations: Path | None, lang: str = "all")
     """Run every numeric check in English and in each catalog language (``lang`` narrows it).
 
     Returns ({language: (checked, failing)}, diagnostics); UsageError for a language without
-    a catalog."""
+    a catalog. A ``translations`` folder that does not exist means English only."""
     from .checks import check_diagnostics
     from .load import read_bank
+
+    if translations is not None and not translations.is_dir():
+        translations = None
 
     source = read_bank(bank_dir)
     diagnostics = list(source.diagnostics)

@@ -77,3 +77,10 @@ def test_usage_errors_of_the_services(project):
         run_all_checks(project / "bank", project / "translations", "de")
     results, diagnostics = run_all_checks(project / "bank", project / "translations", "fr")
     assert set(results) == {"fr"} and not diagnostics
+
+
+def test_run_all_checks_without_a_translations_folder_checks_english(project):
+    results, diagnostics = run_all_checks(project / "bank", project / "missing", "all")
+    assert set(results) == {"en"} and not diagnostics
+    with pytest.raises(UsageError, match="no catalog for language 'fr'"):
+        run_all_checks(project / "bank", project / "missing", "fr")
