@@ -1,4 +1,4 @@
-"""Writing bank files for authors: new questions from a template, imported ones, topic updates.
+"""Writing bank files: new questions from a template, imported ones, topic updates.
 
 Files written here go through ruamel.yaml's round-trip mode, so the topic file keeps its
 comments and layout when a question id is appended, and every write is atomic.
@@ -10,7 +10,7 @@ import io
 import re
 from pathlib import Path
 
-from .errors import BankError, Location
+from .errors import BankError, Location, UsageError
 from .load import QUESTIONS_DIR, TOPIC_FILE, question_files
 from .writing import write_atomic
 
@@ -46,9 +46,9 @@ def used_ids(root: Path, translations: Path | None = None) -> set[int]:
     """Every question number ever used: files, the topic list, and catalog keys (obsolete too)."""
     numbers: set[int] = set()
     for path in question_files(root):
-        m = re.match(r"q([0-9]{3,})", path.name)
-        if m:
-            numbers.add(int(m.group(1)))
+        match = re.match(r"q([0-9]{3,})", path.name)
+        if match:
+            numbers.add(int(match.group(1)))
     topic = root / TOPIC_FILE
     if topic.exists():
         numbers |= {int(n) for n in re.findall(r"^\s*-\s*q([0-9]{3,})\s*$", _text_of(topic), re.M)}
@@ -74,22 +74,38 @@ def _yaml():
     return yaml
 
 
-def append_to_topic(root: Path, question_ids: list[str]) -> None:
-    """Append ids to the topic's `questions:` list, keeping the file's comments and layout."""
-    path = root / TOPIC_FILE
+def topic_with(path: Path, text: str, question_ids: list[str], tags: dict[str, str] | None = None) -> bytes:
+    """The topic file ``text`` with ``tags`` ({tag: description}) added to its vocabulary and
+    ``question_ids`` appended to its `questions:` list, comments and layout kept.
+
+    The one writer of topic files (new questions and imports); ``path`` locates its errors."""
     yaml = _yaml()
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"))
+        data = yaml.load(text)
     except Exception as exc:  # ruamel raises many types for a broken file
         raise BankError(f"cannot update the topic file: {exc}", Location.of(path)) from None
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise BankError("the topic file has no `questions:` list to add to; run `bank validate`", Location.of(path))
+    vocabulary = data.get("tags")
+    for tag, description in sorted((tags or {}).items()):
+        if tag not in vocabulary:
+            vocabulary[tag] = description
     for qid in question_ids:
         if qid not in data["questions"]:
             data["questions"].append(qid)
     buffer = io.StringIO()
     yaml.dump(data, buffer)
-    write_atomic(path, buffer.getvalue().encode("utf-8"))
+    return buffer.getvalue().encode("utf-8")
+
+
+def append_to_topic(root: Path, question_ids: list[str]) -> None:
+    """Append ids to the topic's `questions:` list, keeping the file's comments and layout."""
+    path = root / TOPIC_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BankError(f"cannot update the topic file: {exc}", Location.of(path)) from None
+    write_atomic(path, topic_with(path, text, question_ids))
 
 
 NEW_QUESTION_TEMPLATE = """{schema}
@@ -121,7 +137,7 @@ difficulty: 2
 def new_question(root: Path, translations: Path | None, slug: str) -> Path:
     """Create the next question from the template and list it in the topic; return its path."""
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug):
-        raise ValueError(f"--slug {slug!r} must be lowercase words joined by hyphens, e.g. kv-cache-size")
+        raise UsageError(f"--slug {slug!r} must be lowercase words joined by hyphens, e.g. kv-cache-size")
     topic = root / TOPIC_FILE
     if not topic.exists():
         raise BankError(f"no {TOPIC_FILE} in {root.as_posix()}: is --bank the bank folder?", Location.of(topic))

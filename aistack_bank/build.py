@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, warning
+from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, UsageError, warning
 from .model import Bank
 from .options import ExportOptions
 
@@ -39,7 +39,7 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
     wanted = [lang.strip() for lang in requested.split(",") if lang.strip()]
     unknown = [lang for lang in wanted if lang not in available]
     if unknown or not wanted:
-        raise ValueError(f"unknown language {', '.join(unknown) or requested!r}; available: {', '.join(available)}, all")
+        raise UsageError(f"unknown language {', '.join(unknown) or requested!r}; available: {', '.join(available)}, all")
     return sorted(set(wanted), key=lambda lang: (lang != "en", lang))
 
 
@@ -111,7 +111,7 @@ def ui_fallback_notes(translations: Path | None, languages: list[str]) -> list[D
 
     Such strings are shown in English: an interface catalog that is missing, or not yet
     translated, never blocks a build."""
-    from .exporters.html_site import UI_STRINGS
+    from .site_strings import UI_STRINGS
     from .i18n.catalog import read_catalog
 
     notes = []

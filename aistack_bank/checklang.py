@@ -76,8 +76,6 @@ class Program:
     """A parsed and whitelisted script, ready to run."""
 
     tree: ast.Module
-    variables: tuple[str, ...] = ()
-    source: str = ""
 
 
 @dataclass
@@ -108,7 +106,7 @@ def compile_script(source: str, variables: tuple[str, ...] = ()) -> Program:
     assigned: set[str] = set(variables)
     for stmt in tree.body:
         _check_statement(stmt, assigned)
-    return Program(tree=tree, variables=tuple(variables), source=source)
+    return Program(tree=tree)
 
 
 def _check_statement(stmt: ast.stmt, assigned: set[str]) -> None:

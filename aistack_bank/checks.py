@@ -2,7 +2,8 @@
 
 :func:`check_question` runs a question's check script (see :mod:`.checklang`) against the
 option texts of one language and returns findings that name the script line and the option.
-It knows nothing about files: :mod:`.validate` maps findings to locations in YAML or `.po`.
+:func:`check_diagnostics` locates an English question's findings in its YAML file; the
+catalog checks (:mod:`.i18n.verify`) locate a translation's findings in its `.po` file.
 """
 
 from __future__ import annotations
@@ -10,10 +11,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .checklang import AnswerCall, Program, compile_script, run_program
-from .errors import CheckError
+from .errors import CheckError, Diagnostic, Location, error
 from .quantities import FormulaSyntaxError, evaluate_formula, formula_tokens, quantities, unit_dimension
+
+if TYPE_CHECKING:
+    from .load import QuestionSource
+    from .model import SingleChoiceQuestion
+    from .yamlsource import YamlDocument
 
 # Sample values for formula variables: distinct, not small integers that could coincide.
 SAMPLES = (
@@ -45,7 +52,7 @@ def _sample(variables: tuple[str, ...], index: int) -> dict[str, float]:
     return {v: base.get(v, 3.0 + 1.7 * (ord(v) - 64) * (index + 1)) for v in variables}
 
 
-def check_question(question, options: list[tuple[str, str]], lang: str = "en") -> list[Finding]:
+def check_question(question: SingleChoiceQuestion, options: list[tuple[str, str]], lang: str = "en") -> list[Finding]:
     """Run ``question.check`` against ``options`` (id, text) written in ``lang``."""
     check = question.check
     if check is None:
@@ -53,20 +60,20 @@ def check_question(question, options: list[tuple[str, str]], lang: str = "en") -
     variables = tuple(check.variables)
     try:
         program = _compiled(check.script, variables)
-        runs = [run_program(program, _sample(variables, i)) for i in range(len(SAMPLES) if variables else 1)]
+        runs = [run_program(program, _sample(variables, index)) for index in range(len(SAMPLES) if variables else 1)]
     except CheckError as exc:
         return [Finding(exc.code, exc.message, getattr(exc, "line", 1), getattr(exc, "column", 1))]
     calls = runs[0]
     if not calls:
         return [Finding("E406", "the script never calls answer() or answer_formula(), so it checks no option", 1, 1)]
     findings: list[Finding] = []
-    for i, call in enumerate(calls):
+    for index, call in enumerate(calls):
         if call.function == "answer":
             findings += _check_value(call, question.correct, options, lang)
         elif not variables:
             findings.append(Finding("E406", "answer_formula() needs the formula's symbols in check.variables", call.line, 1))
         else:
-            findings += _check_formula([run[i] for run in runs], variables, question.correct, options)
+            findings += _check_formula([run[index] for run in runs], variables, question.correct, options)
     return findings
 
 
@@ -107,3 +114,18 @@ def _check_formula(calls: list[AnswerCall], variables: tuple[str, ...], correct:
         elif option_id != correct and hit:
             findings.append(Finding("E405", f"the wrong option {option_id!r} shows a formula equal to the checked one: {text!r}", line, 1, option_id))
     return findings
+
+
+def check_diagnostics(qs: QuestionSource) -> list[Diagnostic]:
+    """Run one question's numeric check on its English options and locate the findings."""
+    question, doc = qs.question, qs.doc
+    findings = check_question(question, [(option.id, option.text) for option in question.options], "en")
+    return [error(finding.code, f"{question.id}: {finding.message}", _locate_finding(finding, question, doc)) for finding in findings]
+
+
+def _locate_finding(finding: Finding, question: SingleChoiceQuestion, doc: YamlDocument) -> Location:
+    if finding.option_id is not None:
+        index = next((number for number, option in enumerate(question.options) if option.id == finding.option_id), None)
+        if index is not None:
+            return doc.locate(("options", index, "text"))
+    return doc.locate_in_scalar(("check", "script"), finding.script_line or 1, finding.script_column or 1)

@@ -7,16 +7,76 @@ commands that need them, so `bank --help` stays fast.
 from __future__ import annotations
 
 import enum
+import functools
+import inspect
 import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperGroup
+
+from .options import ExportOptions  # light: the type of the options the export commands receive
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_STALE = 0, 1, 2, 4
 
+
+def error_exits() -> list[tuple[type[BaseException], int]]:
+    """The one table from error type to exit code, most specific first (pandoc's handleError)."""
+    from .errors import BankError, DiagnosticsError, UnknownFormatError, UsageError
+    from .scaffold import InitError
+    from .settings import SettingsError
+
+    return [
+        (UsageError, EXIT_USAGE),  # a flag or argument the command cannot use
+        (UnknownFormatError, EXIT_USAGE),  # the FORMAT argument of export or import
+        (SettingsError, EXIT_USAGE),  # bank.toml [export], read like the flags
+        (InitError, EXIT_USAGE),  # `bank init` refused its folder, languages or title
+        (DiagnosticsError, EXIT_ERRORS),  # work refused: the bank or its catalogs have errors
+        (BankError, EXIT_ERRORS),  # any other located problem of the user's files
+    ]
+
+
+def handle_error(exc: BaseException) -> int | None:
+    """Print ``exc`` as the user should see it and return its exit code; None when it is no error
+    type of ours (then it is a bug, and the traceback shows)."""
+    from .errors import BankError, DiagnosticsError, UsageError
+    from .scaffold import InitError
+    from .settings import SettingsError
+
+    code = next((exit_code for error_type, exit_code in error_exits() if isinstance(exc, error_type)), None)
+    if code is None:
+        return None
+    if isinstance(exc, (DiagnosticsError, InitError)):
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        if isinstance(exc, DiagnosticsError):
+            typer.echo(f"bank: {exc.message}", err=True)
+    elif isinstance(exc, SettingsError):
+        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
+        typer.echo("bank: invalid export settings; nothing was exported", err=True)
+    elif isinstance(exc, BankError):
+        typer.echo(str(exc.diagnostic()), err=True)
+    elif isinstance(exc, UsageError):
+        typer.echo(f"bank: {exc.message}", err=True)
+    return code
+
+
+class _Commands(TyperGroup):
+    """Runs a command and turns the project's error types into a message and an exit code."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            code = handle_error(exc)
+            if code is None:
+                raise
+            raise typer.Exit(code) from None
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="bank",
     help="Author, check, translate and export the aistack question bank.",
     no_args_is_help=True,
@@ -43,6 +103,14 @@ def _root(
 
 BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (topic.yaml and questions/).")]
 TranslationsOption = Annotated[Path, typer.Option("--translations", help="The folder of the .pot template and .po catalogs.")]
+DeprecatedCheckOption = Annotated[bool, typer.Option("--check", hidden=True, help="Old name of --compare.")]
+
+
+def _compare_flag(compare: bool, deprecated_check: bool) -> bool:
+    """``--compare``, also when given by its old name ``--check`` (kept for existing CI and hooks)."""
+    if deprecated_check:
+        typer.echo("bank: --check is now --compare (the old name still works)", err=True)
+    return compare or deprecated_check
 
 
 class OutputFormat(str, enum.Enum):
@@ -68,19 +136,19 @@ def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = No
     if fmt is OutputFormat.json:
         typer.echo(json.dumps({"diagnostics": [d.as_dict() for d in ordered], "summary": summary or {}}, indent=2, ensure_ascii=False))
         return
-    for d in ordered:
+    for diagnostic in ordered:
         if fmt is OutputFormat.github:
-            loc = d.location
+            loc = diagnostic.location
             parts = [f"file={_gh_property(loc.path)}"] if loc else []
             if loc and loc.line:
                 parts.append(f"line={loc.line}")
             if loc and loc.column:
                 parts.append(f"col={loc.column}")
-            parts.append(f"title={d.code}")
-            message = _gh_data(d.message)
-            typer.echo(f"::{'error' if d.severity.value == 'error' else 'warning'} {','.join(parts)}::{message}")
+            parts.append(f"title={diagnostic.code}")
+            message = _gh_data(diagnostic.message)
+            typer.echo(f"::{'error' if diagnostic.severity.value == 'error' else 'warning'} {','.join(parts)}::{message}")
         else:
-            typer.echo(str(d))
+            typer.echo(str(diagnostic))
     if summary_line:
         typer.echo(summary_line, err=fmt is OutputFormat.github)
 
@@ -93,7 +161,7 @@ def _fail(message: str, code: int = EXIT_ERRORS) -> None:
 @app.command()
 def validate(
     paths: Annotated[Optional[list[Path]], typer.Argument(help="Bank folders or question files (default: the --bank folder).", show_default=False)] = None,
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json (for editors) or github (Actions annotations).")] = OutputFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
@@ -103,65 +171,24 @@ def validate(
     """Check the bank and its translations; report every problem.
 
     Numeric answer checks run too, in every language."""
+    from .services import validate_project
 
-    diagnostics, summary_parts, summary = [], [], {"questions": 0}
-    targets = paths or [bank]
-    folders = [p for p in targets if p.is_dir() or p.suffix not in (".yaml", ".yml")]
-    files = [p for p in targets if p not in folders]
-    for folder in folders:
-        tr = None if no_translations else (translations if folder == bank else folder.parent / "translations")
-        tr = tr if tr is not None and tr.is_dir() else None
-        key = cached = None
-        if not no_cache:
-            from . import cache
-
-            key = cache.input_digest(folder, tr)
-            cached = cache.load(folder, key)
-        if cached is not None:
-            found, figures = cached
-        else:
-            from .validate import validate_bank
-
-            report = validate_bank(folder, translations=tr)
-            found = report.diagnostics
-            figures = {"questions": report.cues.questions, "key_positions": report.cues.position_shares,
-                       "key_longest_share": report.cues.longest_share, "line": f"{report.cues.questions} questions; {report.cues.summary()}"}
-            if key is not None and folder.is_dir():
-                cache.store(folder, key, found, figures)
-        diagnostics += found
-        summary["questions"] += figures["questions"]
-        summary["key_positions"] = figures["key_positions"]
-        summary["key_longest_share"] = figures["key_longest_share"]
-        summary_parts.append(figures["line"])
-    if files:
-        from .validate import validate_files
-
-        report = validate_files(files)
-        diagnostics += report.diagnostics
-        summary["questions"] += report.cues.questions
-        summary_parts.append(f"{len(files)} file(s)")
-    errors = sum(1 for d in diagnostics if d.severity.value == "error")
-    warnings = len(diagnostics) - errors
-    summary.update(errors=errors, warnings=warnings)
-    line = f"{'; '.join(summary_parts)}. {errors} error(s), {warnings} warning(s)."
-    _print_diagnostics(diagnostics, fmt, summary, line)
-    if errors or (strict and warnings):
+    result = validate_project(paths or [bank_dir], bank_dir, translations, use_translations=not no_translations, use_cache=not no_cache)
+    _print_diagnostics(result.diagnostics, fmt, result.summary, result.summary_line)
+    if result.failed(strict):
         raise typer.Exit(EXIT_ERRORS)
 
 
 @app.command()
 def check(
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     lang: Annotated[str, typer.Option("--lang", help="en, a catalog language, or all.")] = "all",
 ) -> None:
     """Run the numeric answer checks, in every language."""
-    from .validate import run_all_checks
+    from .services import run_all_checks
 
-    try:
-        results, diagnostics = run_all_checks(bank, translations if translations.is_dir() else None, lang)
-    except ValueError as exc:
-        _fail(str(exc), EXIT_USAGE)
+    results, diagnostics = run_all_checks(bank_dir, translations, lang)
     _print_diagnostics(diagnostics, OutputFormat.text)
     for language, (checked, failed) in results.items():
         typer.echo(f"{language}: {checked} checked question(s), {failed} failing")
@@ -172,14 +199,15 @@ def check(
 @app.command()
 def schema(
     out: Annotated[Path, typer.Option("--out", help="Where the JSON Schemas go.")] = Path("schema"),
-    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if a committed schema is stale.")] = False,
+    compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if a committed schema is stale.")] = False,
+    deprecated_check: DeprecatedCheckOption = False,
 ) -> None:
     """Write the JSON Schemas (content files and JSON export)."""
     from .schemas import render_schemas
     from .writing import stale_files, write_tree
 
     tree = render_schemas()
-    if check_only:
+    if _compare_flag(compare, deprecated_check):
         stale = stale_files(out, tree)
         for name in stale:
             typer.echo(f"{out / name}: stale; run `bank schema`")
@@ -202,16 +230,16 @@ def codes(
         typer.echo(f"{code}  {meaning}")
 
 
-def _report_outputs(outputs, quiet: bool, check: bool) -> None:
+def _report_outputs(outputs, quiet: bool, compare: bool) -> None:
     if quiet:
         return
-    for o in outputs:
-        if check:
-            if o.changed:
-                typer.echo(f"{o.path}: stale")
+    for output in outputs:
+        if compare:
+            if output.changed:
+                typer.echo(f"{output.path}: stale")
             continue
-        state = "wrote" if o.changed else "unchanged"
-        typer.echo(f"{state:<9} {o.format:<10} {o.language:<5} {o.questions:>4} questions {o.size:>9} bytes  {o.path}")
+        state = "wrote" if output.changed else "unchanged"
+        typer.echo(f"{state:<9} {output.format:<10} {output.language:<5} {output.questions:>4} questions {output.size:>9} bytes  {output.path}")
 
 
 PROGRESS_THRESHOLD = 20
@@ -236,33 +264,23 @@ def _progress_factory(quiet: bool):
     return start
 
 
-def _run_export(work, quiet: bool, check: bool = False) -> None:
-    from .errors import BankError, DiagnosticsError
-
+def _run_export(work, quiet: bool, compare: bool = False) -> None:
     progress = _progress_factory(quiet)
     try:
         outputs, notes = work(progress)
-    except DiagnosticsError as exc:
-        _print_diagnostics(exc.diagnostics, OutputFormat.text)
-        _fail(exc.message)
-    except BankError as exc:
-        typer.echo(str(exc.diagnostic()), err=True)
-        raise typer.Exit(EXIT_ERRORS)
-    except ValueError as exc:
-        _fail(str(exc), EXIT_USAGE)
     finally:
         for bar in getattr(progress, "bars", []):
             bar.__exit__(None, None, None)
     if notes and not quiet:
         _print_diagnostics(notes, OutputFormat.text)
-    _report_outputs(outputs, quiet, check)
-    if check:
-        stale = [o for o in outputs if o.changed]
+    _report_outputs(outputs, quiet, compare)
+    if compare:
+        stale = [output for output in outputs if output.changed]
         typer.echo(f"{len(stale)} stale file(s)" if stale else "exports are up to date")
         if stale:
             raise typer.Exit(EXIT_STALE)
     elif not quiet:
-        typer.echo(f"{sum(o.changed for o in outputs)} file(s) written, {sum(not o.changed for o in outputs)} unchanged")
+        typer.echo(f"{sum(output.changed for output in outputs)} file(s) written, {sum(not output.changed for output in outputs)} unchanged")
 
 
 ShuffleOption = Annotated[Optional[bool], typer.Option("--shuffle/--no-shuffle", help="Ask the LMS to shuffle the options (default: bank.toml, else shuffle).", show_default=False)]
@@ -272,65 +290,68 @@ PenaltyOption = Annotated[Optional[float], typer.Option("--penalty", help="Moodl
 SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file: its [export] table sets shuffle, answer_numbering, multilang and penalty (flags win).")]
 
 
-def _export_options(settings: Path, **flags):
-    """Export options from bank.toml and the flags; a bad value is a usage error."""
-    from .errors import BankError
-    from .settings import resolve_options
-
-    try:
-        return resolve_options(settings, **flags)
-    except BankError as exc:
-        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
-        _fail("invalid export settings; nothing was exported", EXIT_USAGE)
-    except ValueError as exc:
-        _fail(str(exc), EXIT_USAGE)
-
-
 FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
+EXPORT_FLAGS = (("shuffle", ShuffleOption, None), ("answer_numbering", NumberingOption, None), ("multilang", MultilangOption, None),
+                ("penalty", PenaltyOption, None), ("settings", SettingsOption, Path("bank.toml")))
+"""The flags that set export options, shared by `bank export` and `bank build`."""
+
+
+def _with_export_flags(command):
+    """``command`` with the flags of :data:`EXPORT_FLAGS`, which it receives as one ``options``
+    (ExportOptions from the settings file and the flags, by :func:`services.export_options`)."""
+    signature = inspect.signature(command, eval_str=True)
+    kept = [parameter for parameter in signature.parameters.values() if parameter.name != "options"]
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation) for name, annotation, default in EXPORT_FLAGS]
+
+    @functools.wraps(command)
+    def run(**values):
+        from .services import export_options
+
+        flags = {name: values.pop(name) for name, _, _ in EXPORT_FLAGS}
+        return command(**values, options=export_options(flags.pop("settings"), **flags))
+
+    run.__signature__ = signature.replace(parameters=kept + added)
+    run.__annotations__ = {parameter.name: parameter.annotation for parameter in kept + added} | {"return": None}
+    return run
+
 
 @app.command("export")
+@_with_export_flags
 def export_cmd(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift, json or html (the practice site).")],
     lang: Annotated[str, typer.Option("--lang", help="en, fr, nl, a comma list, or all.")] = "all",
     out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("."),
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
     quiet: QuietOption = False,
-    shuffle: ShuffleOption = None,
-    answer_numbering: NumberingOption = None,
-    multilang: MultilangOption = None,
-    penalty: PenaltyOption = None,
-    settings: SettingsOption = Path("bank.toml"),
+    options: Optional[ExportOptions] = None,
 ) -> None:
     """Export the bank in one format."""
     from .build import export
 
-    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
-    _run_export(lambda progress: export(fmt, bank, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
+    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
 
 
 @app.command()
+@_with_export_flags
 def build(
     out: Annotated[Path, typer.Option("--out", help="The exports folder.")] = Path("exports"),
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
-    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any committed export is stale.")] = False,
+    compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if any committed export is stale.")] = False,
+    deprecated_check: DeprecatedCheckOption = False,
     quiet: QuietOption = False,
-    shuffle: ShuffleOption = None,
-    answer_numbering: NumberingOption = None,
-    multilang: MultilangOption = None,
-    penalty: PenaltyOption = None,
-    settings: SettingsOption = Path("bank.toml"),
+    options: Optional[ExportOptions] = None,
 ) -> None:
     """Validate, then write every format and language to exports/."""
     from .build import build as run_build
 
-    options = _export_options(settings, shuffle=shuffle, answer_numbering=answer_numbering, multilang=multilang, penalty=penalty)
-    _run_export(lambda progress: run_build(bank, translations, out, allow_fallback=allow_fallback, check=check_only, options=options, progress=progress), quiet, check_only)
+    compare = _compare_flag(compare, deprecated_check)
+    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress), quiet, compare)
 
 
 class LintTarget(str, enum.Enum):
@@ -343,7 +364,7 @@ class LintTarget(str, enum.Enum):
 @app.command()
 def lint(
     target: Annotated[Optional[list[LintTarget]], typer.Option("--target", help="moodle, gift, canvas or qti (repeatable; default: all).", show_default=False)] = None,
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
@@ -353,19 +374,12 @@ def lint(
 
     Renders the exports as `bank build` would and reads them back as Moodle, Canvas and a QTI
     test player do; each finding is a located warning (docs/lms-notes.md)."""
-    from .errors import BankError, DiagnosticsError
     from .lms.lint import TARGETS
     from .lms.lint import lint as run_lint
+    from .services import export_options
 
-    targets = [t.value for t in target] if target else list(TARGETS)
-    options = _export_options(settings)
-    try:
-        found = run_lint(bank, translations, targets, options)
-    except DiagnosticsError as exc:
-        _print_diagnostics(exc.diagnostics, OutputFormat.text)
-        _fail(exc.message)
-    except BankError as exc:
-        _fail(str(exc))
+    targets = [choice.value for choice in target] if target else list(TARGETS)
+    found = run_lint(bank_dir, translations, targets, export_options(settings))
     line = f"{len(found)} warning(s) for {', '.join(targets)}"
     _print_diagnostics(found, fmt, {"warnings": len(found), "targets": targets}, line)
     if strict and found:
@@ -375,7 +389,7 @@ def lint(
 @app.command()
 def new(
     slug: Annotated[str, typer.Option("--slug", help="Short name for the file: lowercase words joined by hyphens.")],
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
 ) -> None:
     """Create the next question from a template.
@@ -383,15 +397,8 @@ def new(
     The new id is the next one never used; the question is listed in the topic and its path
     printed."""
     from .authoring import new_question
-    from .errors import BankError
 
-    try:
-        path = new_question(bank, translations, slug)
-    except ValueError as exc:
-        _fail(str(exc), EXIT_USAGE)
-    except BankError as exc:
-        _fail(str(exc))
-    typer.echo(path.as_posix())
+    typer.echo(new_question(bank_dir, translations, slug).as_posix())
 
 
 @app.command()
@@ -405,13 +412,9 @@ def init(
     """Start a new bank project: a topic with an example question, catalogs, schemas, CI.
 
     `bank validate`, `bank build` and `bank i18n status` pass in it at once."""
-    from .scaffold import InitError, init_project
+    from .scaffold import init_project
 
-    try:
-        report = init_project(folder, languages=languages, title=title, category=category, force=force)
-    except InitError as exc:
-        _print_diagnostics(exc.diagnostics, OutputFormat.text)
-        raise typer.Exit(EXIT_USAGE)
+    report = init_project(folder, languages=languages, title=title, category=category, force=force)
     _print_diagnostics(report.notes, OutputFormat.text)
     for path in report.kept:
         typer.echo(f"kept      {path.as_posix()} (already there; not overwritten)")
@@ -421,14 +424,14 @@ def init(
 
 @app.command()
 def stats(
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
 ) -> None:
     """Counts by tag, difficulty, kind and language."""
     from .stats import bank_stats
 
-    figures, diagnostics = bank_stats(bank, translations)
+    figures, diagnostics = bank_stats(bank_dir, translations)
     _exit_on_errors(diagnostics)
     if fmt is OutputFormat.json:
         typer.echo(json.dumps(figures.as_dict(), indent=2))
@@ -445,20 +448,15 @@ def stats(
 def import_cmd(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle (Moodle XML) or gift.")],
     file: Annotated[Path, typer.Argument(help="The file to import.")],
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
 ) -> None:
     """Import multiple-choice questions from Moodle XML or GIFT."""
-    from .errors import BankError
     from .importers import import_file
 
-    try:
-        report = import_file(fmt, file, bank, translations)
-    except BankError as exc:
-        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
-        raise typer.Exit(EXIT_USAGE if exc.code == "E601" else EXIT_ERRORS)
+    report = import_file(fmt, file, bank_dir, translations)
     if report.topic_created:
-        typer.echo(f"created {bank / 'topic.yaml'}")
+        typer.echo(f"created {bank_dir / 'topic.yaml'}")
     for path in report.written:
         typer.echo(f"wrote {path.as_posix()}")
     for note in report.notes:
@@ -472,7 +470,7 @@ def import_cmd(
 @app.command()
 def analyze(
     results: Annotated[list[Path], typer.Argument(help="Results files or folders: Moodle Responses CSV, QTI assessmentResult XML, practice-site answers JSON.", show_default=False)],
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     lang: Annotated[Optional[str], typer.Option("--lang", help="The language of results that do not tell it (QTI items without a suffix, Moodle CSV).")] = None,
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
@@ -497,7 +495,7 @@ def analyze(
     thresholds = Thresholds(min_responses=min_responses, too_easy=too_easy, too_hard=too_hard, dead_distractor=dead_distractor,
                             near_zero=near_zero, language_alpha=language_alpha, language_min_difference=language_min_difference,
                             language_min_responses=language_min_responses)
-    report = run_analysis(results, bank, translations, language=lang, thresholds=thresholds)
+    report = run_analysis(results, bank_dir, translations, language=lang, thresholds=thresholds)
     diagnostics = report.all_diagnostics()
     errors = len(report.errors)
     summary = {"errors": errors, "flags": len(report.flags), "questions_flagged": len({f.question for f in report.flags})}
@@ -511,7 +509,7 @@ def analyze(
             _fail(f"{html}: cannot write the report: {exc.strerror or exc}")
     if fmt is OutputFormat.json:
         body = render_json(report) if report.analysis is not None else {}
-        typer.echo(json.dumps(body | {"diagnostics": [d.as_dict() for d in sorted(diagnostics, key=lambda d: d.sort_key())], "summary": summary},
+        typer.echo(json.dumps(body | {"diagnostics": [d.as_dict() for d in sorted(diagnostics, key=lambda diagnostic: diagnostic.sort_key())], "summary": summary},
                               indent=2, ensure_ascii=False))
     else:
         if fmt is OutputFormat.text:
@@ -535,16 +533,18 @@ def _exit_on_errors(diagnostics) -> None:
 
 @i18n_app.command("extract")
 def i18n_extract(
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if the committed template is stale.")] = False,
+    compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if the committed template is stale.")] = False,
+    deprecated_check: DeprecatedCheckOption = False,
 ) -> None:
     """Write the template (aistack.pot) of every translatable English text."""
     from .i18n.extract import extract
 
-    path, changed, diagnostics = extract(bank, translations, check=check_only)
+    compare = _compare_flag(compare, deprecated_check)
+    path, changed, diagnostics = extract(bank_dir, translations, compare=compare)
     _exit_on_errors(diagnostics)
-    if check_only:
+    if compare:
         typer.echo(f"{path}: {'stale; run `bank i18n extract`' if changed else 'up to date'}")
         raise typer.Exit(EXIT_STALE if changed else EXIT_OK)
     typer.echo(f"{'wrote' if changed else 'unchanged'} {path}")
@@ -552,28 +552,26 @@ def i18n_extract(
 
 @i18n_app.command("update")
 def i18n_update(
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     lang: Annotated[Optional[list[str]], typer.Option("--lang", help="Also create the catalog of this language (repeatable).")] = None,
-    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if any catalog would change.")] = False,
+    compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if any catalog would change.")] = False,
+    deprecated_check: DeprecatedCheckOption = False,
 ) -> None:
     """Refresh the template and merge it into every catalog (changed English turns fuzzy)."""
     from .i18n.update import update_catalogs
+    from .services import check_new_languages
 
-    from .i18n.languages import check_code
-
-    for code in lang or []:
-        problem = check_code(code)
-        if problem:
-            _fail(f"--lang: {problem}", EXIT_USAGE)
-    results, diagnostics = update_catalogs(bank, translations, languages=lang, check=check_only)
+    compare = _compare_flag(compare, deprecated_check)
+    check_new_languages(lang or [])
+    results, diagnostics = update_catalogs(bank_dir, translations, languages=lang, compare=compare)
     _exit_on_errors(diagnostics)
     stale = False
-    for path, changed, stats in results:
+    for path, changed, merged in results:
         detail = ""
-        if stats is not None:
-            detail = f" ({stats.kept} kept, {stats.added} new, {stats.fuzzied} now fuzzy, {stats.revived} revived, {stats.obsoleted} now obsolete)"
-        if check_only:
+        if merged is not None:
+            detail = f" ({merged.kept} kept, {merged.added} new, {merged.fuzzied} now fuzzy, {merged.revived} revived, {merged.obsoleted} now obsolete)"
+        if compare:
             stale |= changed
             typer.echo(f"{path}: {'stale' if changed else 'up to date'}")
         else:
@@ -586,19 +584,18 @@ def i18n_update(
 def i18n_fix_typography(
     translations: TranslationsOption = Path("translations"),
     lang: Annotated[str, typer.Option("--lang", help="The catalog to fix (French typography: fr).")] = "fr",
-    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 4 if anything would change.")] = False,
+    compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if anything would change.")] = False,
+    deprecated_check: DeprecatedCheckOption = False,
 ) -> None:
     """Put a no-break space before ? ! : ; and » and after « in a French catalog; only spaces change."""
     from .i18n.typography import fix_catalog_typography
+    from .services import typography_catalog
 
-    if lang.split("_")[0] != "fr":
-        _fail(f"--lang {lang!r}: only French (fr) typography is known", EXIT_USAGE)
-    path = translations / f"{lang}.po"
-    if not path.is_file():
-        _fail(f"{path}: no such catalog", EXIT_USAGE)
-    changed, diagnostics = fix_catalog_typography(path, check=check_only)
+    compare = _compare_flag(compare, deprecated_check)
+    path = typography_catalog(translations, lang)
+    changed, diagnostics = fix_catalog_typography(path, compare=compare)
     _exit_on_errors(diagnostics)
-    if check_only:
+    if compare:
         typer.echo(f"{path}: {changed} entr{'y' if changed == 1 else 'ies'} to fix" if changed else f"{path}: typography is clean")
         raise typer.Exit(EXIT_STALE if changed else EXIT_OK)
     typer.echo(f"{'fixed' if changed else 'unchanged'} {path}" + (f" ({changed} entr{'y' if changed == 1 else 'ies'})" if changed else ""))
@@ -606,38 +603,25 @@ def i18n_fix_typography(
 
 @i18n_app.command("status")
 def i18n_status(
-    bank: BankOption = Path("bank"),
+    bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100, help="Exit 1 if any language is below this percentage.")] = None,
 ) -> None:
     """How complete and current each language is, with the questions not fully translated."""
-    from .i18n.status import catalog_status, site_status
+    from .services import translation_status
 
-    statuses, diagnostics = catalog_status(bank, translations)
-    interface, more = site_status(translations)
-    _exit_on_errors(diagnostics + more)
-    targets = [s for s in statuses if not s.source]
-    total = {k: sum(getattr(s, k) for s in targets) for k in ("total", "translated", "fuzzy", "untranslated", "obsolete")}
-    total_pct = 100.0 * total["translated"] / total["total"] if total["total"] else 100.0
+    status = translation_status(bank_dir, translations)
+    _exit_on_errors(status.diagnostics)
     if fmt is OutputFormat.json:
-        typer.echo(json.dumps({"languages": [s.as_dict() for s in statuses], "total": total | {"percent": round(total_pct, 1)},
-                               "interface": [s.as_dict() for s in interface]}, indent=2))
+        typer.echo(json.dumps(status.as_dict(), indent=2))
     else:
-        typer.echo(f"{'language':<10}{'translated':>11}{'fuzzy':>7}{'untransl.':>10}{'obsolete':>9}{'percent':>9}")
-        for s in statuses:
-            name = f"{s.language} (source)" if s.source else s.language
-            typer.echo(f"{name:<10}{s.translated:>11}{s.fuzzy:>7}{s.untranslated:>10}{s.obsolete:>9}{s.percent:>8.1f}%" if not s.source else f"{name:<10}{s.total:>11}{'-':>7}{'-':>10}{'-':>9}{'source':>9}")
-        typer.echo(f"{'total':<10}{total['translated']:>11}{total['fuzzy']:>7}{total['untranslated']:>10}{total['obsolete']:>9}{total_pct:>8.1f}%")
-        for s in targets:
-            if s.incomplete_questions:
-                typer.echo(f"{s.language}: not fully translated: {', '.join(s.incomplete_questions)}")
-        for s in interface:
-            typer.echo(f"practice-site interface, {s.language}: {s.translated}/{s.total} translated, {s.fuzzy} fuzzy ({s.percent:.1f}%)")
+        for line in status.table():
+            typer.echo(line)
     if fail_under is not None:
-        low = [s for s in targets + interface if s.percent < fail_under]
+        low = status.below(fail_under)
         if low:
-            typer.echo(f"bank: below {fail_under:g}%: {', '.join(f'{s.language} {s.percent:.1f}%' for s in low)}", err=True)
+            typer.echo(f"bank: below {fail_under:g}%: {', '.join(f'{language.language} {language.percent:.1f}%' for language in low)}", err=True)
             raise typer.Exit(EXIT_ERRORS)
 
 
@@ -647,17 +631,10 @@ def i18n_compile(
     out: Annotated[Optional[Path], typer.Option("--out", help="Folder for the .mo files (default: beside the catalogs).")] = None,
 ) -> None:
     """Write a binary .mo file for each catalog (fuzzy entries are left out, as msgfmt does)."""
-    from .i18n.catalog import compile_catalog, read_catalog
-    from .i18n.update import catalog_paths
+    from .services import compile_catalogs
     from .writing import write_atomic
 
-    diagnostics, planned = [], []
-    for path in catalog_paths(translations):
-        catalog = read_catalog(path)
-        if catalog.diagnostics:
-            diagnostics += catalog.diagnostics
-            continue
-        planned.append(((out or translations) / f"{path.stem}.mo", compile_catalog(catalog.po)))
+    planned, diagnostics = compile_catalogs(translations, out)
     _exit_on_errors(diagnostics)
     for target, data in planned:
         write_atomic(target, data)

@@ -1,4 +1,10 @@
-"""Diagnostics and the project's error types: every user mistake becomes one of these."""
+"""Diagnostics and the project's error types: every user mistake becomes one of these.
+
+A rule that finds a problem returns a :class:`Diagnostic` (located, with a code of
+:data:`CODES`); work that cannot go on raises a :class:`BankError` (or :class:`UsageError` for
+a flag the command cannot use). The command line maps each error type to its exit code in one
+table (``cli.ERROR_EXITS``).
+"""
 
 from __future__ import annotations
 
@@ -87,9 +93,12 @@ def warning(code: str, message: str, location: Location | None = None) -> Diagno
     return Diagnostic(Severity.WARNING, code, message, location)
 
 
-# The one table of diagnostic codes. docs/errors.md is generated from it (`bank codes`).
+# The one table of diagnostic codes, by family; docs/error-codes.md is generated from it
+# (`bank codes --markdown`). Errors are E, warnings W; the hundreds digit is the family.
 CODES: dict[str, str] = {
-    # files and YAML
+    # 0xx  general
+    "E000": "a problem without a more specific code (its message says what to do)",
+    # 1xx  files and YAML
     "E101": "file cannot be read (missing, a directory, or permission denied)",
     "E102": "file is not valid UTF-8",
     "E103": "file is empty",
@@ -108,19 +117,19 @@ CODES: dict[str, str] = {
     "E116": "text must be on one line (it goes into a line-based format or a comment)",
     "W101": "byte-order mark at the start of the file (ignored)",
     "W102": "CRLF line endings (read as LF)",
-    # starting a project (`bank init`)
+    # 13x  starting a project (`bank init`)
     "E131": "the folder for a new bank is not empty (use --force to add to it)",
     "E132": "not a language code (such as fr, pt_BR or zh_CN), or the source language",
     "E133": "project title or category is empty, too long, or holds characters not allowed",
     "E134": "the folder already holds a bank (bank/, translations/, schema/ or exports/)",
     "W131": "no plural rule is known for the language; the two-form default was written",
-    # fields
+    # 2xx  fields
     "E201": "required field is missing",
     "E202": "unknown field",
     "E203": "field has the wrong type or an invalid value",
     "E204": "identifier has the wrong form",
     "E205": "text is empty or only whitespace",
-    # the bank as a whole
+    # 3xx  the bank as a whole, answer cues and content lints
     "E301": "question id does not match its file name",
     "E302": "question id used by more than one file",
     "E303": "option ids are not unique",
@@ -137,14 +146,14 @@ CODES: dict[str, str] = {
     "W320": "a text refers to an option by its letter or position (options are shuffled)",
     "W321": "a text refers to another question (questions are drawn at random)",
     "W322": "a text contains the correct option of another question (answer leak)",
-    # numeric assertion checks
+    # 4xx  numeric assertion checks
     "E401": "check script is outside the check language",
     "E402": "check script exceeds a limit (size, depth, exponent, steps)",
     "E403": "an assertion in a check script failed",
     "E404": "the correct option does not show the checked value",
     "E405": "a wrong option shows the checked value",
     "E406": "check script calls answer()/answer_formula() wrongly",
-    # translations
+    # 5xx  translations: catalogs, glossary, typography, the site interface
     "E501": "catalog (.po) cannot be read or has a syntax error",
     "E502": "numbers or units differ between the English text and its translation",
     "E503": "markup or placeholders differ between the English text and its translation",
@@ -156,6 +165,7 @@ CODES: dict[str, str] = {
     "E509": "translation is missing where a localized export needs it",
     "E510": "translation is empty or only whitespace",
     "E511": "translation breaks a rule of its field (the rules of the English text)",
+    "E520": "the terminology glossary (translations/glossary.yaml) cannot be read or is invalid",
     "E530": "msgctxt shared by entries with different msgids (each field has one msgctxt)",
     "E531": "plural entry's msgstr[N] forms disagree with the header's nplurals",
     "E540": "catalog string holds a forbidden character or is not in NFC",
@@ -164,12 +174,52 @@ CODES: dict[str, str] = {
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
     "W504": "catalog is out of date with the template (run `bank i18n update`)",
-    "W551": "practice-site interface strings are not translated; shown in English",
-    "W552": "no text of the language is translated yet; it is left out of `bank build`",
-    "E520": "the terminology glossary (translations/glossary.yaml) cannot be read or is invalid",
     "W520": "French typography: ordinary or missing space before ? ! : ; » or after « (run `bank i18n fix-typography`)",
     "W521": "translation lacks the glossary's required term for an English term it translates",
     "W522": "translation uses a variant the glossary forbids",
+    "W551": "practice-site interface strings are not translated; shown in English",
+    "W552": "no text of the language is translated yet; it is left out of `bank build`",
+    # 6xx  exports
+    "E601": "unknown export or import format",
+    "E602": "export failed",
+    "E603": "an output folder is, or passes through, a symbolic link",
+    "E604": "another build is writing the same exports folder",
+    "E605": "an output file cannot be written (permissions, disk full, read-only)",
+    "E606": "an export would hold a character its format cannot carry",
+    # 7xx  imports
+    "E701": "import file cannot be read",
+    "E702": "import file is not in the stated format, or is unsafe",
+    "E703": "the bank cannot take imported questions (its topic has errors)",
+    "E704": "import file holds more questions than the limit",
+    # 8xx  LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
+    "E801": "export settings (bank.toml [export] or a flag) are invalid",
+    "W801": "an export option cannot be carried by this format; the LMS applies its own default",
+    "W802": "Moodle cuts a question or category name longer than 255 characters",
+    "W803": "two languages share one category title: imported into one course, idnumbers are dropped",
+    "W804": "Moodle shows or stores a plain-text field (name, category) differently from the bank",
+    "W805": "the Moodle files cannot all be imported into one course (duplicate idnumbers)",
+    "W806": "Moodle reads the GIFT file differently from the Moodle XML file (GIFT special characters)",
+    "W807": "Canvas's QTI importer loses or misreads part of a question (key, feedback, extra question)",
+    "W808": "a QTI test player scores a choice wrongly, hides feedback, or lists identifiers for titles",
+    "W809": "a QTI identifier or file name collides between languages or breaks OpenOlat's rules",
+    # 90x  item analysis (`bank analyze`): reading learners' results
+    "E901": "results file cannot be read (missing, too large, binary or not UTF-8)",
+    "E902": "results file is in no known format (Moodle responses CSV, QTI assessmentResult, practice-site answers)",
+    "E903": "results file is malformed or unsafe (header, syntax, DTD or entities)",
+    "E904": "results name a question or language that is not in the bank",
+    "E905": "a response matches no option of its question",
+    "E906": "results cannot be mapped unambiguously (question, option or language)",
+    "E907": "results file belongs to another bank",
+    "E908": "nothing to analyze: no usable responses",
+    "W901": "results rows or records skipped (unfinished attempts, empty rows)",
+    # 91x  item analysis: findings about questions, at the question's YAML line
+    "W911": "possible miskey: the upper group prefers a distractor to the key",
+    "W912": "a distractor almost nobody chooses",
+    "W913": "negative discrimination: stronger learners get the question wrong more often",
+    "W914": "near-zero discrimination: the question does not separate stronger from weaker learners",
+    "W915": "question is too easy",
+    "W916": "question is too hard",
+    "W917": "facility differs between languages more than chance allows (check the translation)",
 }
 
 
@@ -217,50 +267,14 @@ class DiagnosticsError(BankError):
         self.diagnostics = diagnostics
 
 
-CODES.update({
-    "E601": "unknown export or import format",
-    "E602": "export failed",
-    "E603": "an output folder is, or passes through, a symbolic link",
-    "E604": "another build is writing the same exports folder",
-    "E605": "an output file cannot be written (permissions, disk full, read-only)",
-    "E606": "an export would hold a character its format cannot carry",
-    "E701": "import file cannot be read",
-    "E702": "import file is not in the stated format, or is unsafe",
-    # LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
-    "E801": "export settings (bank.toml [export] or a flag) are invalid",
-    "W801": "an export option cannot be carried by this format; the LMS applies its own default",
-    "W802": "Moodle cuts a question or category name longer than 255 characters",
-    "W803": "two languages share one category title: imported into one course, idnumbers are dropped",
-    "W804": "Moodle shows or stores a plain-text field (name, category) differently from the bank",
-    "W805": "the Moodle files cannot all be imported into one course (duplicate idnumbers)",
-    "W806": "Moodle reads the GIFT file differently from the Moodle XML file (GIFT special characters)",
-    "W807": "Canvas's QTI importer loses or misreads part of a question (key, feedback, extra question)",
-    "W808": "a QTI test player scores a choice wrongly, hides feedback, or lists identifiers for titles",
-    "W809": "a QTI identifier or file name collides between languages or breaks OpenOlat's rules",
-})
+class UsageError(Exception):
+    """A flag or argument the command cannot use (an unknown language, a bad value): exit 2.
 
-CODES.update({
-    # item analysis (`bank analyze`): reading learners' results
-    "E901": "results file cannot be read (missing, too large, binary or not UTF-8)",
-    "E902": "results file is in no known format (Moodle responses CSV, QTI assessmentResult, practice-site answers)",
-    "E903": "results file is malformed or unsafe (header, syntax, DTD or entities)",
-    "E904": "results name a question or language that is not in the bank",
-    "E905": "a response matches no option of its question",
-    "E906": "results cannot be mapped unambiguously (question, option or language)",
-    "E907": "results file belongs to another bank",
-    "E908": "nothing to analyze: no usable responses",
-    "W901": "results rows or records skipped (unfinished attempts, empty rows)",
-    # item analysis: findings about questions, at the question's YAML line
-    "W911": "possible miskey: the upper group prefers a distractor to the key",
-    "W912": "a distractor almost nobody chooses",
-    "W913": "negative discrimination: stronger learners get the question wrong more often",
-    "W914": "near-zero discrimination: the question does not separate stronger from weaker learners",
-    "W915": "question is too easy",
-    "W916": "question is too hard",
-    "W917": "facility differs between languages more than chance allows (check the translation)",
-    "E703": "the bank cannot take imported questions (its topic has errors)",
-    "E704": "import file holds more questions than the limit",
-})
+    Not located in a file, so it carries no diagnostic code; the message names the flag."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
 
 
 PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504")

@@ -21,8 +21,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Location, warning
+
+if TYPE_CHECKING:
+    from .load import BankSource
+    from .yamlsource import YamlDocument
 
 LETTERS = "a-f"
 """Option ids a question may have (see ``OPTION_ID`` in the model)."""
@@ -87,16 +92,16 @@ def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None) ->
     lang = _language(lang)
     text = _clean(text)
     hits = []
-    for m in _COMPILED["letter"][lang].finditer(text):
-        if m.group(1).lower() == "a" and _NOT_A_LETTER_AFTER_A.match(text, m.end()):
+    for match in _COMPILED["letter"][lang].finditer(text):
+        if match.group(1).lower() == "a" and _NOT_A_LETTER_AFTER_A.match(text, match.end()):
             continue  # "an option a learner picks", "la proposition a été"
-        hits.append(Hit("W320", f"refers to an option by its letter ({m.group(0)!r}); options are shuffled in every export, so name the idea instead", m.start()))
-    for m in _COMPILED["position"][lang].finditer(text):
-        hits.append(Hit("W320", f"refers to an option by its position ({m.group(0)!r}); options are shuffled in every export, so name the idea instead", m.start()))
-    for m in _COMPILED["question"][lang].finditer(text):
-        if own_id is not None and m.group(0).lower() == own_id.lower():
+        hits.append(Hit("W320", f"refers to an option by its letter ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
+    for match in _COMPILED["position"][lang].finditer(text):
+        hits.append(Hit("W320", f"refers to an option by its position ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
+    for match in _COMPILED["question"][lang].finditer(text):
+        if own_id is not None and match.group(0).lower() == own_id.lower():
             continue
-        hits.append(Hit("W321", f"refers to another question ({m.group(0)!r}); questions are drawn at random, so each must stand alone", m.start()))
+        hits.append(Hit("W321", f"refers to another question ({match.group(0)!r}); questions are drawn at random, so each must stand alone", match.start()))
     return sorted(hits, key=lambda h: h.offset)
 
 
@@ -110,13 +115,13 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-def _ngrams(words: list[str], n: int) -> set[tuple[str, ...]]:
-    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+def _ngrams(words: list[str], size: int) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
 
 
 def _contains(haystack: list[str], needle: list[str]) -> bool:
-    n = len(needle)
-    return any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+    size = len(needle)
+    return any(haystack[i:i + size] == needle for i in range(len(haystack) - size + 1))
 
 
 @dataclass(frozen=True)
@@ -150,7 +155,7 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
 
 # ----------------------------------------------------------------------------- the bank
 
-def _scalar_offset_location(doc, path: tuple, offset: int) -> Location:
+def _scalar_offset_location(doc: YamlDocument, path: tuple, offset: int) -> Location:
     """Where character ``offset`` of the (folded or plain) scalar at ``path`` is in its file."""
     start = doc.values.get(tuple(path))
     if not start:
@@ -172,36 +177,36 @@ def _scalar_offset_location(doc, path: tuple, offset: int) -> Location:
     return Location.of(doc.path, line, col)
 
 
-def question_texts(q) -> list[tuple[tuple, str]]:
+def question_texts(question) -> list[tuple[tuple, str]]:
     """(YAML path, text) of every learner-facing text of a question."""
-    texts = [(("stem",), q.stem)]
-    for i, o in enumerate(q.options):
-        texts.append((("options", i, "text"), o.text))
-        if o.feedback:
-            texts.append((("options", i, "feedback"), o.feedback))
-    texts.append((("explanation",), q.explanation))
+    texts = [(("stem",), question.stem)]
+    for index, option in enumerate(question.options):
+        texts.append((("options", index, "text"), option.text))
+        if option.feedback:
+            texts.append((("options", index, "feedback"), option.feedback))
+    texts.append((("explanation",), question.explanation))
     return texts
 
 
-def content_lints(source) -> list[Diagnostic]:
+def content_lints(source: BankSource) -> list[Diagnostic]:
     """W320, W321 and W322 over the English texts of every question."""
     diags: list[Diagnostic] = []
     keys: dict[str, str] = {}
     leak_texts: list[LeakText] = []
     docs = {}
     for qs in source.questions:
-        q, doc = qs.question, qs.doc
-        if q is None or doc is None:
+        question, doc = qs.question, qs.doc
+        if question is None or doc is None:
             continue
-        docs[q.id] = doc
-        key = next((o for o in q.options if o.id == q.correct), None)
+        docs[question.id] = doc
+        key = next((o for o in question.options if o.id == question.correct), None)
         if key is not None:
-            keys[q.id] = key.text
-        for path, text in question_texts(q):
-            for hit in reference_hits(text, "en", own_id=q.id):
-                diags.append(warning(hit.code, f"{q.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
+            keys[question.id] = key.text
+        for path, text in question_texts(question):
+            for hit in reference_hits(text, "en", own_id=question.id):
+                diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
             if path != ("stem",):
-                leak_texts.append(LeakText(q.id, path, text))
+                leak_texts.append(LeakText(question.id, path, text))
     for item, other in answer_leaks(keys, leak_texts):
         where = docs[item.question_id].locate(item.field)
         diags.append(warning("W322", f"{item.question_id}: this text contains the correct option of {other} ({keys[other]!r}); a learner who sees both gets {other}'s answer", where))
@@ -210,18 +215,14 @@ def content_lints(source) -> list[Diagnostic]:
 
 def catalog_reference_diagnostics(catalog, active: dict, fields) -> list[Diagnostic]:
     """W320 and W321 in the translations of one catalog, with that language's wording."""
-    from .i18n.typography import msgstr_offset_location
+    from .i18n.locations import translation_warnings
 
-    diags: list[Diagnostic] = []
-    for f in fields:
-        if f.question_id is None:
-            continue
-        entry = active.get(f.key)
-        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            continue
-        for hit in reference_hits(entry.msgstr, catalog.language.split("_")[0], own_id=f.question_id):
-            diags.append(warning(hit.code, f"{f.key}: {hit.message}", msgstr_offset_location(catalog, entry, hit.offset)))
-    return diags
+    def hits(field, msgstr: str):
+        if field.question_id is None:
+            return ()
+        return ((hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, catalog.language.split("_")[0], own_id=field.question_id))
+
+    return translation_warnings(catalog, active, fields, hits)
 
 
 def translation_lints(catalog, active: dict, fields) -> list[Diagnostic]:

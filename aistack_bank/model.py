@@ -82,22 +82,12 @@ class SingleChoiceQuestion(_QuestionBase):
 
     @property
     def correct_option(self) -> Option:
-        return next(o for o in self.options if o.id == self.correct)
-
-    def option(self, option_id: str) -> Option:
-        return next(o for o in self.options if o.id == option_id)
+        return next(option for option in self.options if option.id == self.correct)
 
 
 # A union on `kind`: multiple-choice, true/false and numeric-entry kinds join it as new
 # members without changing existing files.
 Question = Annotated[Union[SingleChoiceQuestion], Field(discriminator="kind")]
-
-
-class QuestionFile(BaseModel):
-    """Root of a question file (`bank/questions/<id>-<slug>.yaml`)."""
-
-    model_config = ConfigDict(title="aistack-bank question")
-    root: Question
 
 
 class Topic(_Strict):
@@ -128,10 +118,10 @@ class Bank(BaseModel):
     lang: str = "en"
 
     def question(self, question_id: str) -> SingleChoiceQuestion:
-        return next(q for q in self.questions if q.id == question_id)
+        return next(question for question in self.questions if question.id == question_id)
 
 
 def slug_of(filename: str) -> str | None:
     """The slug of a question file name `<id>-<slug>.yaml`, or None if it has another form."""
-    m = re.fullmatch(r"q[0-9]{3,}-([a-z0-9]+(?:-[a-z0-9]+)*)\.yaml", filename)
-    return m.group(1) if m else None
+    found = re.fullmatch(r"q[0-9]{3,}-([a-z0-9]+(?:-[a-z0-9]+)*)\.yaml", filename)
+    return found.group(1) if found else None

@@ -22,13 +22,13 @@ class BankStats:
         return {k: v for k, v in self.__dict__.items()}
 
 
-def bank_stats(bank: Path, translations: Path | None):
+def bank_stats(bank_dir: Path, translations: Path | None):
     """(stats, diagnostics that stopped the count)."""
     from .errors import Severity
     from .load import read_bank
-    from .validate import answer_cue_stats
+    from .cues import answer_cue_stats
 
-    source = read_bank(bank)
+    source = read_bank(bank_dir)
     errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     questions = [qs.question for qs in source.questions if qs.question is not None]
     stats = BankStats(questions=len(questions))
@@ -42,7 +42,7 @@ def bank_stats(bank: Path, translations: Path | None):
     if translations is not None and translations.is_dir() and not errors:
         from .i18n.status import catalog_status
 
-        statuses, diags = catalog_status(bank, translations)
+        statuses, diags = catalog_status(bank_dir, translations)
         errors += diags
         stats.languages = {s.language: round(s.percent, 1) for s in statuses}
     return stats, errors

@@ -159,5 +159,5 @@ def test_precommit_hook_definition():
     assert hook["entry"].startswith("bank validate") and hook["language"] == "python"
     workflow = yaml.safe_load((REPO / "docs" / "ci-example.yml").read_text(encoding="utf-8"))
     steps = " ".join(str(s.get("run", "")) for s in workflow["jobs"]["bank"]["steps"])
-    for command in ("bank validate --format github", "bank i18n status --fail-under", "bank build --check"):
+    for command in ("bank validate --format github", "bank i18n status --fail-under", "bank build --compare"):
         assert command in steps

@@ -56,7 +56,7 @@ def test_unknown_format_is_a_helpful_error(run_cli, project):
         get_exporter("pdf")
     assert "known formats: gift, html, json, moodle-xml, qti21, qti30" in str(info.value)
     code, out = run_cli("export", "pdf")
-    assert code == 1 and "unknown format 'pdf'" in out
+    assert code == 2 and "unknown format 'pdf'" in out  # a bad FORMAT argument is a usage error, as in `bank import`
 
 
 # --- Moodle XML ---------------------------------------------------------------------------

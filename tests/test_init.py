@@ -64,7 +64,7 @@ def test_the_new_bank_has_what_authors_translators_and_ci_need(new_bank):
     workflow = yaml.safe_load((new_bank / ".github" / "workflows" / "bank.yml").read_text(encoding="utf-8"))
     runs = [step.get("run", "") for step in workflow["jobs"]["bank"]["steps"]]
     assert "python -m pip install -r requirements.txt" in runs
-    assert any(r.startswith("bank validate") for r in runs) and "bank build --check" in runs and "bank i18n update --check" in runs
+    assert any(r.startswith("bank validate") for r in runs) and "bank build --compare" in runs and "bank i18n update --compare" in runs
     from aistack_bank import __version__
 
     assert f"aistack-bank=={__version__}" in (new_bank / "requirements.txt").read_text(encoding="utf-8")

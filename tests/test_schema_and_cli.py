@@ -68,25 +68,3 @@ def test_no_traceback_for_a_missing_bank(tmp_path, run_cli, monkeypatch):
     assert code == 1 and "E311" in out and "Traceback" not in out
     code, out = run_cli("build")
     assert code == 1 and "Traceback" not in out
-
-
-def test_import_direction():
-    """Exporters never import the CLI, loading, i18n or build; nothing imports the CLI; the model imports nothing of ours."""
-    import ast
-
-    package = REPO / "aistack_bank"
-    for path in package.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level:
-                imported.add((node.module or "").split(".")[0])
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("aistack_bank"):
-                imported.add(node.module.split(".")[1] if "." in node.module else "")
-        rel = path.relative_to(package).as_posix()
-        if rel != "cli.py" and rel != "__main__.py":
-            assert "cli" not in imported, rel
-        if rel.startswith("exporters/"):
-            assert not imported & {"cli", "load", "i18n", "build", "validate"}, (rel, imported)
-        if rel == "model.py":
-            assert imported <= {""}, imported

@@ -131,7 +131,7 @@ def test_a_year_of_edits_loses_no_translation(project):
     memory.save()
     results, diags = update_catalogs(bank, translations)
     assert not diags, [str(d) for d in diags]
-    assert not any(changed for _, changed, _ in update_catalogs(bank, translations, check=True)[0])
+    assert not any(changed for _, changed, _ in update_catalogs(bank, translations, compare=True)[0])
     for lang in LANGS:
         po = polib.pofile(str(translations / f"{lang}.po"))
         stem = next(e for e in po if e.msgctxt == f"{qid}.stem")

@@ -11,8 +11,8 @@ from .fields import TextField, bank_fields
 
 TEMPLATE_HEADER = (
     "Translatable texts of the aistack question bank (English source).\n"
-    "Generated from bank/ by `bank i18n extract`; do not edit: translate in the\n"
-    "language catalogs (fr.po, nl.po), which `bank i18n update` keeps in step."
+    "Generated from bank/ by `bank i18n update`, which also merges it into the\n"
+    "language catalogs (fr.po, nl.po): do not edit; translate in the catalogs."
 )
 
 
@@ -32,13 +32,13 @@ def build_template(fields: list[TextField], project_root: Path):
     import polib
 
     pot = new_catalog("", TEMPLATE_HEADER)
-    for f in fields:
+    for field in fields:
         pot.append(polib.POEntry(
-            msgctxt=f.key,
-            msgid=f.text,
+            msgctxt=field.key,
+            msgid=field.text,
             msgstr="",
-            occurrences=[(reference(f.path, project_root), str(f.line))],
-            comment="\n".join(f.notes),
+            occurrences=[(reference(field.path, project_root), str(field.line))],
+            comment="\n".join(field.notes),
         ))
     return pot
 
@@ -48,20 +48,20 @@ def render_template(source, translations: Path) -> bytes:
     return render_catalog(build_template(bank_fields(source), translations.resolve().parent))
 
 
-def extract(bank: Path, translations: Path, *, check: bool = False):
-    """Write (or with ``check``, compare) `aistack.pot`; return (path, changed, diagnostics)."""
+def extract(bank_dir: Path, translations: Path, *, compare: bool = False):
+    """Write (or with ``compare``, only compare) `aistack.pot`; return (path, changed, diagnostics)."""
     from ..errors import Severity
     from ..load import read_bank
     from ..writing import write_atomic
     from . import TEMPLATE_NAME
 
-    source = read_bank(bank)
+    source = read_bank(bank_dir)
     errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     path = translations / TEMPLATE_NAME
     if errors:
         return path, False, errors
     data = render_template(source, translations)
-    if check:
+    if compare:
         from ..writing import same_bytes
 
         return path, not same_bytes(path, data), []

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..load import BankSource
+    from ..model import SingleChoiceQuestion, Topic
+    from ..yamlsource import YamlDocument
 
 KEEP_NUMBERS = "Keep every number, unit and formula exactly as in the English: a numeric check reads them."
 
@@ -27,39 +33,37 @@ class TextField:
     """True for stems and options: a stale translation there can change the answer."""
 
 
-def topic_fields(topic, doc, path: Path) -> list[TextField]:
-    def line(p):
-        return doc.locate(p).line if doc is not None else 0
+def topic_fields(topic: Topic, doc: YamlDocument, path: Path) -> list[TextField]:
+    def line(yaml_path):
+        return doc.locate(yaml_path).line if doc is not None else 0
 
     fields = [
         TextField("topic.title", topic.title, path, line(("title",)), ("Topic title.",)),
         TextField("topic.category", topic.category, path, line(("category",)), ("Category the topic belongs to.",)),
         TextField("topic.summary", topic.summary, path, line(("summary",)), ("Topic summary shown under the title.",)),
     ]
-    for i, point in enumerate(topic.key_points, 1):
-        fields.append(TextField(f"topic.key_point.{i}", point, path, line(("key_points", i - 1)), (f"Key point {i} of the topic.",)))
+    for index, point in enumerate(topic.key_points, 1):
+        fields.append(TextField(f"topic.key_point.{index}", point, path, line(("key_points", index - 1)), (f"Key point {index} of the topic.",)))
     return fields
 
 
-def question_fields(question, doc, path: Path) -> list[TextField]:
-    q = question
+def question_fields(question: SingleChoiceQuestion, doc: YamlDocument, path: Path) -> list[TextField]:
+    def line(yaml_path):
+        return doc.locate(yaml_path).line if doc is not None else 0
 
-    def line(p):
-        return doc.locate(p).line if doc is not None else 0
-
-    base_notes = (q.translator_note,) if q.translator_note else ()
-    checked = base_notes + ((KEEP_NUMBERS,) if q.check is not None else ())
-    fields = [TextField(f"{q.id}.stem", q.stem, path, line(("stem",)), ("Question stem.",) + checked, q.id, True)]
-    for i, option in enumerate(q.options):
-        role = "the correct option" if option.id == q.correct else "a wrong option"
-        fields.append(TextField(f"{q.id}.option.{option.id}", option.text, path, line(("options", i, "text")), (f"Option {option.id} ({role}).",) + checked, q.id, True))
+    base_notes = (question.translator_note,) if question.translator_note else ()
+    checked = base_notes + ((KEEP_NUMBERS,) if question.check is not None else ())
+    fields = [TextField(f"{question.id}.stem", question.stem, path, line(("stem",)), ("Question stem.",) + checked, question.id, True)]
+    for index, option in enumerate(question.options):
+        role = "the correct option" if option.id == question.correct else "a wrong option"
+        fields.append(TextField(f"{question.id}.option.{option.id}", option.text, path, line(("options", index, "text")), (f"Option {option.id} ({role}).",) + checked, question.id, True))
         if option.feedback is not None:
-            fields.append(TextField(f"{q.id}.option.{option.id}.feedback", option.feedback, path, line(("options", i, "feedback")), (f"Feedback shown when option {option.id} ({role}) is chosen.",) + base_notes, q.id))
-    fields.append(TextField(f"{q.id}.explanation", q.explanation, path, line(("explanation",)), ("Explanation shown after answering.",) + checked, q.id))
+            fields.append(TextField(f"{question.id}.option.{option.id}.feedback", option.feedback, path, line(("options", index, "feedback")), (f"Feedback shown when option {option.id} ({role}) is chosen.",) + base_notes, question.id))
+    fields.append(TextField(f"{question.id}.explanation", question.explanation, path, line(("explanation",)), ("Explanation shown after answering.",) + checked, question.id))
     return fields
 
 
-def bank_fields(source) -> list[TextField]:
+def bank_fields(source: BankSource) -> list[TextField]:
     """Every translatable field of a read bank (:class:`~aistack_bank.load.BankSource`), in bank order."""
     fields: list[TextField] = []
     if source.topic is not None:

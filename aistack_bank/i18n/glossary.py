@@ -81,10 +81,10 @@ class Glossary:
                 continue
             name = term.english[0].rstrip("$")
             for form, pattern in zip(rule.avoid, self._patterns(rule.avoid)):
-                m = pattern.search(text)
-                if m:
+                match = pattern.search(text)
+                if match:
                     want = " or ".join(repr(u.rstrip("$")) for u in rule.use) or "another wording"
-                    found.append(("W522", f"{name!r} is translated with the avoided variant {m.group(0)!r}; the glossary asks for {want}", m.start()))
+                    found.append(("W522", f"{name!r} is translated with the avoided variant {match.group(0)!r}; the glossary asks for {want}", match.start()))
             if rule.use and not any(p.search(text) for p in self._patterns(rule.use)):
                 found.append(("W521", f"the English has {name!r}, but the translation has none of {', '.join(repr(u.rstrip('$')) for u in rule.use)} (glossary)", 0))
         return found
@@ -145,16 +145,8 @@ def read_glossary(translations: Path):
 
 def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields) -> list:
     """W521/W522 for every translated, non-fuzzy entry of one catalog."""
-    from ..errors import warning
-    from .typography import msgstr_offset_location
+    from .locations import translation_warnings
 
     if glossary is None:
         return []
-    diags = []
-    for f in fields:
-        entry = active.get(f.key)
-        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            continue
-        for code, message, offset in glossary.check(f.text, entry.msgstr, catalog.language):
-            diags.append(warning(code, f"{f.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
-    return diags
+    return translation_warnings(catalog, active, fields, lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language))

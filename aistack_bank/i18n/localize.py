@@ -11,35 +11,42 @@ refused here as E510, located at its ``msgstr`` line).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import ValidationError
 
 from ..errors import Diagnostic, Location, error, warning
 from .fields import bank_fields
 from .status import entry_state
 
+if TYPE_CHECKING:
+    from ..load import BankSource
+    from ..model import Bank
+    from .catalog import Catalog
 
-def localize(source, bank, catalog, *, allow_fallback: bool = False):
+
+def localize(source: BankSource, bank: Bank, catalog: Catalog, *, allow_fallback: bool = False):
     """(localized Bank or None, diagnostics) for ``catalog``'s language."""
     fields = bank_fields(source)
     active = catalog.active()
     texts: dict[str, str] = {}
     diags: list[Diagnostic] = []
-    for f in fields:
-        entry = active.get(f.key)
-        state = entry_state(entry, f.text)
+    for field in fields:
+        entry = active.get(field.key)
+        state = entry_state(entry, field.text)
         if state == "translated":
-            texts[f.key] = entry.msgstr
+            texts[field.key] = entry.msgstr
             continue
         where = Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0) if entry is not None else Location.of(catalog.path)
         what = "is not translated" if state == "untranslated" else "is fuzzy or out of date with the English"
         if allow_fallback:
-            diags.append(warning("W501" if state == "untranslated" else "W502", f"{f.key} {what}; exported in English", where))
+            diags.append(warning("W501" if state == "untranslated" else "W502", f"{field.key} {what}; exported in English", where))
         else:
             code = "E504" if state == "fuzzy" else "E509"
-            diags.append(error(code, f"{f.key} {what} (use --allow-fallback to export it in English)", where))
+            diags.append(error(code, f"{field.key} {what} (use --allow-fallback to export it in English)", where))
     localized, problems = apply_texts(bank, texts, catalog.language)
     if problems:
-        from .verify import msgstr_location
+        from .locations import msgstr_location
 
         for key, kind, message in problems:
             entry = active.get(key)
@@ -83,34 +90,34 @@ def _question_key(question):
     return key_of
 
 
-def apply_texts(bank, texts: dict[str, str], language: str):
+def apply_texts(bank: Bank, texts: dict[str, str], language: str):
     """(``bank`` with every text whose key is in ``texts`` replaced, or None; field-rule problems).
 
     Each problem is (msgctxt, pydantic error type, message).
     """
     problems: list[tuple[str, str, str]] = []
-    t = bank.topic
-    topic = _validated(t, {
-        "title": texts.get("topic.title", t.title),
-        "category": texts.get("topic.category", t.category),
-        "summary": texts.get("topic.summary", t.summary),
-        "key_points": [texts.get(f"topic.key_point.{i}", p) for i, p in enumerate(t.key_points, 1)],
+    entry = bank.topic
+    topic = _validated(entry, {
+        "title": texts.get("topic.title", entry.title),
+        "category": texts.get("topic.category", entry.category),
+        "summary": texts.get("topic.summary", entry.summary),
+        "key_points": [texts.get(f"topic.key_point.{i}", p) for i, p in enumerate(entry.key_points, 1)],
     }, _topic_key, problems)
     questions = []
-    for q in bank.questions:
+    for question in bank.questions:
         options = [
             {
                 **o.model_dump(),
-                "text": texts.get(f"{q.id}.option.{o.id}", o.text),
-                "feedback": texts.get(f"{q.id}.option.{o.id}.feedback", o.feedback) if o.feedback is not None else None,
+                "text": texts.get(f"{question.id}.option.{o.id}", o.text),
+                "feedback": texts.get(f"{question.id}.option.{o.id}.feedback", o.feedback) if o.feedback is not None else None,
             }
-            for o in q.options
+            for o in question.options
         ]
-        questions.append(_validated(q, {
-            "stem": texts.get(f"{q.id}.stem", q.stem),
-            "explanation": texts.get(f"{q.id}.explanation", q.explanation),
+        questions.append(_validated(question, {
+            "stem": texts.get(f"{question.id}.stem", question.stem),
+            "explanation": texts.get(f"{question.id}.explanation", question.explanation),
             "options": options,
-        }, _question_key(q), problems))
+        }, _question_key(question), problems))
     if problems:
         return None, problems
     return bank.model_copy(update={"topic": topic, "questions": tuple(questions), "lang": language}), []

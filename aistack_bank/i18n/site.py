@@ -10,20 +10,20 @@ SITE_DIR = "site"
 SITE_TEMPLATE = "site.pot"
 SITE_HEADER = (
     "Interface of the aistack practice site (English source).\n"
-    "Generated from aistack_bank/exporters/html_site.py by `bank i18n update`; keep every\n"
+    "Generated from aistack_bank/site_strings.py by `bank i18n update`; keep every\n"
     "{placeholder} exactly as in the English."
 )
 
 
 def site_fields() -> list[TextField]:
-    """One field per interface string, referenced to its line in the exporter."""
-    from ..exporters import html_site
+    """One field per interface string, referenced to its line in :mod:`aistack_bank.site_strings`."""
+    from .. import site_strings
 
-    source = Path(html_site.__file__)
-    lines = source.read_text(encoding="utf-8").split("\n")
+    source = Path(site_strings.__file__)
+    lines = site_strings.ui_string_lines()
     fields = []
-    for key, text in html_site.UI_STRINGS.items():
-        line = next((i for i, l in enumerate(lines, 1) if l.strip().startswith(f'"{key}"')), 0)
+    for key, text in site_strings.UI_STRINGS.items():
+        line = lines.get(key, 0)
         note = "Interface of the practice site." + (" Keep the {placeholders} as they are." if "{" in text else "")
         fields.append(TextField(key, text, source, line, (note,)))
     return fields

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from polib import POEntry
+
+    from .catalog import Catalog
+    from .fields import TextField
 
 
 @dataclass
@@ -24,7 +32,7 @@ class LanguageStatus:
         return asdict(self) | {"percent": round(self.percent, 1)}
 
 
-def entry_state(entry, english: str) -> str:
+def entry_state(entry: POEntry | None, english: str) -> str:
     """``translated``, ``fuzzy`` (marked, or made for another English text) or ``untranslated``."""
     if entry is None or not entry.msgstr:
         return "untranslated"
@@ -33,28 +41,28 @@ def entry_state(entry, english: str) -> str:
     return "translated"
 
 
-def language_status(fields, catalog) -> LanguageStatus:
+def language_status(fields: list[TextField], catalog: Catalog) -> LanguageStatus:
     active = catalog.active()
     status = LanguageStatus(language=catalog.language, total=len(fields), obsolete=len(catalog.po.obsolete_entries()))
     incomplete = set()
-    for f in fields:
-        state = entry_state(active.get(f.key), f.text)
+    for field in fields:
+        state = entry_state(active.get(field.key), field.text)
         setattr(status, state, getattr(status, state) + 1)
         if state != "translated":
-            incomplete.add(f.question_id or "topic")
-    order = {f.question_id or "topic": i for i, f in enumerate(reversed(fields))}
+            incomplete.add(field.question_id or "topic")
+    order = {field.question_id or "topic": i for i, field in enumerate(reversed(fields))}
     status.incomplete_questions = sorted(incomplete, key=lambda q: -order[q])
     return status
 
 
-def catalog_status(bank, translations):
+def catalog_status(bank_dir: Path, translations: Path):
     """(statuses with English first, diagnostics) for the bank and its catalogs."""
     from ..errors import Severity
     from ..load import read_bank
     from .fields import bank_fields
     from . import SOURCE_LANGUAGE
 
-    source = read_bank(bank)
+    source = read_bank(bank_dir)
     diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if diags:
         return [], diags
@@ -78,7 +86,7 @@ def _folder_status(fields, folder):
     return statuses, diags
 
 
-def site_status(translations):
+def site_status(translations: Path):
     """(statuses, diagnostics) of the practice site's interface catalogs."""
     from .site import SITE_DIR, site_fields
 

@@ -49,28 +49,28 @@ def _protected_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _PROTECTED.finditer(text)]
 
 
-def _inside(spans, i: int) -> bool:
-    return any(a <= i < b for a, b in spans)
+def _inside(spans, index: int) -> bool:
+    return any(a <= index < b for a, b in spans)
 
 
 def typography_issues(text: str) -> list[TypographyIssue]:
     """Every place in a French ``text`` where the no-break space is missing or of the wrong kind."""
     spans = _protected_spans(text)
     issues = []
-    n = len(text)
-    for i, ch in enumerate(text):
-        if _inside(spans, i):
+    size = len(text)
+    for index, ch in enumerate(text):
+        if _inside(spans, index):
             continue
         if ch in _BEFORE:
-            if i == 0:
+            if index == 0:
                 continue
-            prev = text[i - 1]
-            nxt = text[i + 1] if i + 1 < n else ""
+            prev = text[index - 1]
+            nxt = text[index + 1] if index + 1 < size else ""
             if prev == NBSP:
                 continue
             if prev in _WRONG_SPACES:
                 # a lone mark between spaces after another mark ("?!" written "? !") still counts
-                issues.append(TypographyIssue(i - 1, ch, prev, False))
+                issues.append(TypographyIssue(index - 1, ch, prev, False))
                 continue
             if prev in _BEFORE or prev == "\n":
                 continue  # "?!", "!!": the space goes before the first one only
@@ -78,23 +78,23 @@ def typography_issues(text: str) -> list[TypographyIssue]:
                 continue  # 10:30, 2:4, a:b, x!=y: not punctuation
             if prev in "([{/" or prev.isspace():
                 continue
-            issues.append(TypographyIssue(i, ch, "", True))
+            issues.append(TypographyIssue(index, ch, "", True))
         elif ch == "»":
-            prev = text[i - 1] if i else ""
-            if prev == NBSP or i == 0:
+            prev = text[index - 1] if index else ""
+            if prev == NBSP or index == 0:
                 continue
             if prev in _WRONG_SPACES:
-                issues.append(TypographyIssue(i - 1, ch, prev, False))
+                issues.append(TypographyIssue(index - 1, ch, prev, False))
             elif not prev.isspace():
-                issues.append(TypographyIssue(i, ch, "", True))
+                issues.append(TypographyIssue(index, ch, "", True))
         elif ch == "«":
-            nxt = text[i + 1] if i + 1 < n else ""
+            nxt = text[index + 1] if index + 1 < size else ""
             if nxt == NBSP or not nxt:
                 continue
             if nxt in _WRONG_SPACES:
-                issues.append(TypographyIssue(i + 1, ch, nxt, False))
+                issues.append(TypographyIssue(index + 1, ch, nxt, False))
             elif not nxt.isspace():
-                issues.append(TypographyIssue(i + 1, ch, "", True))
+                issues.append(TypographyIssue(index + 1, ch, "", True))
     return issues
 
 
@@ -113,9 +113,9 @@ def fix_typography(text: str) -> str:
     return "".join(out)
 
 
-def same_but_spaces(a: str, b: str) -> bool:
+def same_but_spaces(first: str, second: str) -> bool:
     """Whether ``a`` and ``b`` differ only in the kind of space at the places French typography governs."""
-    return _space_kind_insensitive(a) == _space_kind_insensitive(b)
+    return _space_kind_insensitive(first) == _space_kind_insensitive(second)
 
 
 def _space_kind_insensitive(text: str) -> str:
@@ -125,66 +125,20 @@ def _space_kind_insensitive(text: str) -> str:
 
 # ----------------------------------------------------------------------------- catalogs
 
-def msgstr_offset_location(catalog, entry, offset: int):
-    """``path:line:col`` of character ``offset`` of the entry's msgstr in the catalog file."""
-    from ..errors import Location
-    from .verify import msgstr_location
-
-    start = msgstr_location(catalog, entry)
-    lines = getattr(catalog, "_lines", None) or []
-    if not start.line or start.line > len(lines):
-        return start
-    remaining = offset
-    number = start.line
-    while number <= len(lines):
-        raw = lines[number - 1]
-        q = raw.find('"')
-        if q < 0:
-            break
-        body = raw[q + 1:raw.rfind('"')] if raw.rfind('"') > q else raw[q + 1:]
-        decoded = _unescape_prefix(body)
-        if remaining < len(decoded) or (remaining == len(decoded) and number + 1 > len(lines)):
-            return Location.of(catalog.path, number, q + 2 + _escaped_length(body, remaining))
-        remaining -= len(decoded)
-        number += 1
-        if number > len(lines) or not lines[number - 1].startswith('"'):
-            break
-    return start
-
-
-def _unescape_prefix(body: str) -> str:
-    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
-
-
-def _escaped_length(body: str, decoded_chars: int) -> int:
-    """How many raw characters of ``body`` hold its first ``decoded_chars`` decoded ones."""
-    i = count = 0
-    while i < len(body) and count < decoded_chars:
-        i += 2 if body[i] == "\\" else 1
-        count += 1
-    return i
-
-
 def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
     """W520 for every French msgstr whose spaces break French typography."""
-    from ..errors import warning
+    from .locations import translation_warnings
 
     if not catalog.language.split("_")[0] == "fr":
         return []
-    diags = []
-    for f in fields:
-        entry = active.get(f.key)
-        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            continue
-        for issue in typography_issues(entry.msgstr):
-            diags.append(warning("W520", f"{f.key}: {issue.describe()}; run `bank i18n fix-typography --lang fr`", msgstr_offset_location(catalog, entry, issue.offset)))
-    return diags
+    return translation_warnings(catalog, active, fields, lambda field, msgstr: (
+        ("W520", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in typography_issues(msgstr)))
 
 
-def fix_catalog_typography(path, *, check: bool = False):
+def fix_catalog_typography(path, *, compare: bool = False):
     """Fix the French typography of every msgstr in the catalog at ``path``.
 
-    Returns (changed entries, diagnostics); writes atomically unless ``check``; nothing is
+    Returns (changed entries, diagnostics); writes atomically unless ``compare``; nothing is
     written when the catalog has errors.
     """
     from ..writing import write_or_compare
@@ -201,5 +155,5 @@ def fix_catalog_typography(path, *, check: bool = False):
                 entry.msgstr = fixed
                 changed += 1
     if changed:
-        write_or_compare(path, render_catalog(catalog.po), check=check)
+        write_or_compare(path, render_catalog(catalog.po), check=compare)
     return changed, []

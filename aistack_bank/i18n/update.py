@@ -15,6 +15,7 @@ Running it twice changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass
@@ -49,13 +50,13 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
     active = {e.msgctxt: e for e in catalog if e.msgctxt is not None and not e.obsolete} if catalog is not None else {}
     obsolete = {e.msgctxt: e for e in catalog.obsolete_entries() if e.msgctxt is not None} if catalog is not None else {}
     template_keys = set()
-    for t in template:
-        template_keys.add(t.msgctxt)
-        old = active.get(t.msgctxt)
-        revived = old is None and t.msgctxt in obsolete
+    for template_entry in template:
+        template_keys.add(template_entry.msgctxt)
+        old = active.get(template_entry.msgctxt)
+        revived = old is None and template_entry.msgctxt in obsolete
         if old is None:
-            old = obsolete.get(t.msgctxt)
-        entry = polib.POEntry(msgctxt=t.msgctxt, msgid=t.msgid, msgstr="", occurrences=list(t.occurrences), comment=t.comment)
+            old = obsolete.get(template_entry.msgctxt)
+        entry = polib.POEntry(msgctxt=template_entry.msgctxt, msgid=template_entry.msgid, msgstr="", occurrences=list(template_entry.occurrences), comment=template_entry.comment)
         if old is None:
             stats.added += 1
         else:
@@ -63,12 +64,12 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
             entry.msgstr = old.msgstr
             entry.flags = [f for f in old.flags]
             entry.previous_msgid = old.previous_msgid if "fuzzy" in old.flags else None
-            if old.msgid != t.msgid and old.msgstr:
+            if old.msgid != template_entry.msgid and old.msgstr:
                 if "fuzzy" not in entry.flags:
                     entry.flags.append("fuzzy")
                     stats.fuzzied += 1
                 entry.previous_msgid = entry.previous_msgid or old.msgid
-            elif old.msgid == t.msgid and not revived:
+            elif old.msgid == template_entry.msgid and not revived:
                 stats.kept += 1
             if not entry.msgstr:
                 entry.flags = [f for f in entry.flags if f != "fuzzy"]
@@ -117,7 +118,7 @@ def misnamed_catalogs(translations) -> list:
             for p in sorted(translations.glob("*.po")) if not p.name.startswith(".") and not is_language_code(p.stem)]
 
 
-def update_catalogs(bank, translations, *, languages: list[str] | None = None, check: bool = False):
+def update_catalogs(bank_dir: Path, translations: Path, *, languages: list[str] | None = None, compare: bool = False):
     """Refresh the template, then merge it into every catalog (and any new ``languages``).
 
     Returns (results, diagnostics) where results are (path, changed, MergeStats). Nothing is
@@ -131,7 +132,7 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
     from .fields import bank_fields
     from ..load import read_bank
 
-    source = read_bank(bank)
+    source = read_bank(bank_dir)
     diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if diags:
         return [], diags
@@ -147,7 +148,7 @@ def update_catalogs(bank, translations, *, languages: list[str] | None = None, c
     diags += _plan_site(planned, translations, sorted(targets))
     if diags:
         return [], diags
-    return [(path, write_or_compare(path, data, check=check), stats) for path, data, stats in planned], []
+    return [(path, write_or_compare(path, data, check=compare), stats) for path, data, stats in planned], []
 
 
 def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list:

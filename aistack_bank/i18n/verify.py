@@ -10,16 +10,25 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..checks import check_question
-from ..errors import Diagnostic, Location, error, warning
+from ..cues import answer_cue_stats, length_warnings
+from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
 from .catalog import Catalog, read_catalog
 from .fields import TextField, bank_fields
 from .localize import field_rule_error
+from .locations import msgstr_location
 from .status import entry_state
 from .update import catalog_paths, misnamed_catalogs
+
+if TYPE_CHECKING:
+    from polib import POEntry
+
+    from ..load import BankSource
+    from ..model import SingleChoiceQuestion
 
 
 ONE_LINE_KEYS = ("topic.title", "topic.category")
@@ -30,26 +39,10 @@ def _fmt_numbers(values: list[float]) -> str:
     return ", ".join(f"{v:g}" for v in values) or "none"
 
 
-def msgstr_location(catalog: Catalog, entry) -> Location:
-    """The line of the entry's msgstr (or of the entry) in the catalog file."""
-    lines = getattr(catalog, "_lines", None)
-    if lines is None:
-        try:
-            lines = catalog.path.read_text(encoding="utf-8", errors="replace").split("\n")
-        except OSError:
-            lines = []
-        catalog._lines = lines
-    start = (entry.linenum or 1) - 1
-    for i in range(max(start, 0), min(len(lines), start + 400)):
-        if lines[i].startswith("msgstr"):
-            return Location.of(catalog.path, i + 1, 1)
-    return Location.of(catalog.path, entry.linenum or 0)
-
-
 class _LazyLocation:
     """The msgstr line of an entry, found only if a diagnostic actually needs it."""
 
-    def __init__(self, catalog: Catalog, entry):
+    def __init__(self, catalog: Catalog, entry: POEntry):
         self.catalog, self.entry = catalog, entry
 
     def get(self) -> Location:
@@ -108,37 +101,37 @@ def parity_diagnostics(field: TextField, translation: str, language: str, where:
     return diags
 
 
-def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True) -> list[Diagnostic]:
+def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True) -> list[Diagnostic]:
     """Every translation diagnostic for one read catalog."""
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
     diags: list[Diagnostic] = []
     active = catalog.active()
     lang = catalog.language
-    known = {f.key for f in fields}
-    for f in fields:
-        entry = active.get(f.key)
+    known = {field.key for field in fields}
+    for field in fields:
+        entry = active.get(field.key)
         if entry is None:
-            diags.append(warning("W501", f"{f.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
+            diags.append(warning("W501", f"{field.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
             continue
         where = _LazyLocation(catalog, entry)
         if not entry.msgstr:
-            diags.append(warning("W501", f"{f.key} is not translated", _where(where)))
+            diags.append(warning("W501", f"{field.key} is not translated", _where(where)))
             continue
-        if entry.msgid != f.text and "fuzzy" not in entry.flags:
-            diags.append(error("E508", f"{f.key}: the translation was made for another English text; run `bank i18n update` (it marks it fuzzy for review)", _where(where)))
+        if entry.msgid != field.text and "fuzzy" not in entry.flags:
+            diags.append(error("E508", f"{field.key}: the translation was made for another English text; run `bank i18n update` (it marks it fuzzy for review)", _where(where)))
             continue
         if "fuzzy" in entry.flags:
-            kind = "a key-bearing field (stem or option): it is not exported until reviewed" if f.key_bearing else "not exported until reviewed"
-            diags.append(warning("W502", f"{f.key} is fuzzy, {kind}", _where(where)))
+            kind = "a key-bearing field (stem or option): it is not exported until reviewed" if field.key_bearing else "not exported until reviewed"
+            diags.append(warning("W502", f"{field.key} is fuzzy, {kind}", _where(where)))
             continue
         rule = text_rule_problem(entry.msgstr)
         if rule is not None:
-            diags.append(field_rule_error(f.key, *rule, _where(where)))
+            diags.append(field_rule_error(field.key, *rule, _where(where)))
             continue
-        diags += parity_diagnostics(f, entry.msgstr, lang, where)
-        if "\n" in entry.msgstr and f.key in ONE_LINE_KEYS:
-            diags.append(error("E116", f"{f.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", _where(where)))
+        diags += parity_diagnostics(field, entry.msgstr, lang, where)
+        if "\n" in entry.msgstr and field.key in ONE_LINE_KEYS:
+            diags.append(error("E116", f"{field.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", _where(where)))
     if bank_checks:
         from ..lints import translation_lints
 
@@ -152,56 +145,47 @@ def verify_catalog(source, fields: list[TextField], catalog: Catalog, *, run_che
     return diags
 
 
-def length_cue_diagnostics(source, catalog: Catalog) -> list[Diagnostic]:
+def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
     """W302 when, in this language, the key is too often the strictly longest option."""
-    from ..validate import MAX_LONGEST_SHARE
-
     active = catalog.active()
-    counted = longest = 0
-    for qs in source.questions:
-        q = qs.question
-        if q is None:
-            continue
+
+    def translated_texts(question: SingleChoiceQuestion) -> dict[str, str]:
         texts = {}
-        for o in q.options:
-            entry = active.get(f"{q.id}.option.{o.id}")
-            texts[o.id] = entry.msgstr if entry is not None and entry.msgstr else o.text
-        if q.correct not in texts:
-            continue
-        counted += 1
-        key = len(texts[q.correct])
-        longest += all(key > len(t) for oid, t in texts.items() if oid != q.correct)
-    if counted >= 8 and longest / counted > MAX_LONGEST_SHARE:
-        return [warning("W302", f"in {catalog.language}, the key is the longest option in {longest}/{counted} questions ({longest / counted:.0%}, limit {MAX_LONGEST_SHARE:.0%}); learners can guess by length", Location.of(catalog.path))]
-    return []
+        for option in question.options:
+            entry = active.get(f"{question.id}.option.{option.id}")
+            texts[option.id] = entry.msgstr if entry is not None and entry.msgstr else option.text
+        return texts
+
+    stats = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None], translated_texts)
+    return length_warnings(stats, Location.of(catalog.path), catalog.language)
 
 
-def translated_check_diagnostics(source, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
+def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
     """Run the numeric checks on the catalog's translated options: (checked count, diagnostics)."""
     active = catalog.active()
     diags: list[Diagnostic] = []
     checked = 0
     for qs in source.questions:
-        q = qs.question
-        if q is None or q.check is None:
+        question = qs.question
+        if question is None or question.check is None:
             continue
         options, entries = [], {}
-        for o in q.options:
-            entry = active.get(f"{q.id}.option.{o.id}")
-            if entry is None or entry_state(entry, o.text) != "translated":
+        for option in question.options:
+            entry = active.get(f"{question.id}.option.{option.id}")
+            if entry is None or entry_state(entry, option.text) != "translated":
                 break
-            options.append((o.id, entry.msgstr))
-            entries[o.id] = entry
+            options.append((option.id, entry.msgstr))
+            entries[option.id] = entry
         else:
             checked += 1
-            for finding in check_question(q, options, catalog.language):
+            for finding in check_question(question, options, catalog.language):
                 entry = entries.get(finding.option_id) if finding.option_id else None
                 where = msgstr_location(catalog, entry) if entry is not None else qs.doc.locate_in_scalar(("check", "script"), finding.script_line or 1, finding.script_column or 1)
-                diags.append(error(finding.code, f"{q.id} ({catalog.language}): {finding.message}", where))
+                diags.append(error(finding.code, f"{question.id} ({catalog.language}): {finding.message}", where))
     return checked, diags
 
 
-def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> list[Diagnostic]:
+def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness)."""
     from .extract import reference
 
@@ -242,7 +226,7 @@ def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     return True
 
 
-def verify_site_catalogs(source, translations: Path) -> list[Diagnostic]:
+def verify_site_catalogs(source: BankSource, translations: Path) -> list[Diagnostic]:
     """The practice site's interface catalogs: syntax, completeness, placeholders, freshness."""
     from .site import SITE_DIR, SITE_TEMPLATE, site_fields, site_reference_root
 
@@ -263,13 +247,13 @@ def verify_site_catalogs(source, translations: Path) -> list[Diagnostic]:
     return diags
 
 
-def check_translated_answers(source, translations: Path, languages: list[str] | None):
+def check_translated_answers(source: BankSource, translations: Path, languages: list[str] | None):
     """For `bank check`: (language, checked, failing questions, diagnostics) per catalog."""
     results = []
     paths = {p.stem: p for p in catalog_paths(translations)}
     for lang in languages or sorted(paths):
         if lang not in paths:
-            raise ValueError(f"no catalog for language {lang!r} in {translations} (have: {', '.join(sorted(paths)) or 'none'})")
+            raise UsageError(f"no catalog for language {lang!r} in {translations} (have: {', '.join(sorted(paths)) or 'none'})")
         catalog = read_catalog(paths[lang])
         if catalog.diagnostics:
             results.append((lang, 0, 0, catalog.diagnostics))

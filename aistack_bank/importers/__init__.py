@@ -7,62 +7,16 @@ gives them the next free ids, writes the files and lists them in the topic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BankError, UnknownFormatError
-
-
-@dataclass
-class ImportedQuestion:
-    name: str
-    stem: str
-    options: list[tuple[str, str | None]]
-    correct: int
-    explanation: str
-    tags: list[str] = field(default_factory=list)
-    difficulty: int = 2
-    category: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Skipped:
-    name: str
-    reason: str
-    line: int = 0
-
-
-@dataclass
-class ImportReport:
-    written: list[Path] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    topic_created: bool = False
-
-
-MAX_IMPORT_QUESTIONS = 10_000
-"""Most questions one import takes (a bank of 10 000 questions is already far beyond any course)."""
-
-
-def read_import_file(path: Path, max_bytes: int) -> bytes:
-    """The bytes of an import file: a regular file, size checked before reading (BankError E701)."""
-    from ..errors import Location
-    from ..safety import UnsafeFile, read_regular
-
-    try:
-        return read_regular(path, max_bytes)
-    except UnsafeFile as exc:
-        raise BankError(exc.message, Location.of(path), code="E701") from None
+from ..errors import BankError, Location, UnknownFormatError
+from .records import MAX_IMPORT_QUESTIONS, ImportedQuestion, ImportReport, Skipped
 
 
 def _readers():
     from . import gift, moodle_xml
 
     return {"moodle": moodle_xml.read, "gift": gift.read}
-
-
-FORMATS = ("gift", "moodle")
 
 
 def read_questions(fmt: str, path: Path) -> tuple[list[ImportedQuestion], list[Skipped]]:
@@ -72,16 +26,14 @@ def read_questions(fmt: str, path: Path) -> tuple[list[ImportedQuestion], list[S
     return readers[fmt](path)
 
 
-def import_file(fmt: str, path: Path, bank: Path, translations: Path | None) -> ImportReport:
-    """Import the multiple-choice questions of ``path`` into the bank at ``bank``."""
+def import_file(fmt: str, path: Path, bank_dir: Path, translations: Path | None) -> ImportReport:
+    """Import the multiple-choice questions of ``path`` into the bank folder ``bank_dir``."""
     from .write import write_imported
 
     questions, skipped = read_questions(fmt, path)
     if len(questions) > MAX_IMPORT_QUESTIONS:
-        from ..errors import Location
-
         raise BankError(f"the file holds {len(questions)} questions; one import takes at most {MAX_IMPORT_QUESTIONS} (split the file)", Location.of(path), code="E704")
-    report = write_imported(questions, bank, translations, source_name=path.name)
+    report = write_imported(questions, bank_dir, translations, source_name=path.name)
     report.skipped = skipped + report.skipped
     return report
 

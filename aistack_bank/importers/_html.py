@@ -19,9 +19,9 @@ class _TextParser(HTMLParser):
         self.seen_languages: list[str] = []
 
     def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "span" and "multilang" in (a.get("class") or ""):
-            lang = (a.get("lang") or "").lower()
+        attributes = dict(attrs)
+        if tag == "span" and "multilang" in (attributes.get("class") or ""):
+            lang = (attributes.get("lang") or "").lower()
             self.seen_languages.append(lang)
             self.span_langs.append(lang)
             if lang != self.language:

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import ImportedQuestion, Skipped, read_import_file
+from .records import ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
 MAX_BYTES = 64 << 20
@@ -42,9 +42,9 @@ def _blocks(text: str):
 
 
 def _formatted(text: str, default: str) -> tuple[str, str]:
-    m = re.match(r"^\s*\[(html|moodle|plain|markdown)\]", text)
-    if m:
-        return m.group(1), text[m.end():]
+    match = re.match(r"^\s*\[(html|moodle|plain|markdown)\]", text)
+    if match:
+        return match.group(1), text[match.end():]
     return default, text
 
 
@@ -73,10 +73,10 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             found_any = True
             continue
         name = ""
-        m = re.match(r"^\s*::(.*?)::", block, re.S)
-        if m:
-            name = _restore(m.group(1)).strip()
-            block = block[m.end():]
+        match = re.match(r"^\s*::(.*?)::", block, re.S)
+        if match:
+            name = _restore(match.group(1)).strip()
+            block = block[match.end():]
         open_at, close_at = block.find("{"), block.rfind("}")
         if open_at < 0 or close_at < open_at:
             raise BankError("no answer block {…}: GIFT questions need one (escape a literal brace as \\{)", Location.of(path, line, 1), code="E702")
@@ -119,19 +119,19 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             skipped.append(Skipped(name, f"{len(pieces)} answers; the bank takes 2 to 6", line))
             continue
         dropped: set[str] = set()
-        stem, d = _plain(stem_raw, fmt, language)
-        dropped |= d
+        stem, lost = _plain(stem_raw, fmt, language)
+        dropped |= lost
         options = []
         for piece in pieces:
             answer_text, _, feedback = piece.strip()[1:].partition("#")
             afmt, answer_text = _formatted(answer_text, fmt)
-            text_plain, d = _plain(answer_text, afmt, language)
-            dropped |= d
-            feedback_plain, d = _plain(_formatted(feedback, fmt)[1], fmt, language) if feedback.strip() else ("", set())
-            dropped |= d
+            text_plain, lost = _plain(answer_text, afmt, language)
+            dropped |= lost
+            feedback_plain, lost = _plain(_formatted(feedback, fmt)[1], fmt, language) if feedback.strip() else ("", set())
+            dropped |= lost
             options.append((text_plain, feedback_plain or None))
-        explanation, d = _plain(_formatted(general, fmt)[1], fmt, language) if general else ("", set())
-        dropped |= d
+        explanation, lost = _plain(_formatted(general, fmt)[1], fmt, language) if general else ("", set())
+        dropped |= lost
         imported = ImportedQuestion(name=name, stem=stem, options=options, correct=next(i for i, p in enumerate(pieces) if p.lstrip().startswith("=")),
                                     explanation=explanation, category=category)
         if dropped:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import ImportedQuestion, Skipped, read_import_file
+from .records import ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
 MAX_BYTES = 64 << 20
@@ -61,16 +61,16 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             skipped.append(Skipped(name, f"{len(answers)} answers; the bank takes 2 to 6"))
             continue
         dropped: set[str] = set()
-        stem, d = html_to_text(_text(element, "questiontext/text"), language)
-        dropped |= d
-        explanation, d = html_to_text(_text(element, "generalfeedback/text"), language)
-        dropped |= d
+        stem, lost = html_to_text(_text(element, "questiontext/text"), language)
+        dropped |= lost
+        explanation, lost = html_to_text(_text(element, "generalfeedback/text"), language)
+        dropped |= lost
         options = []
         for answer in answers:
-            text, d = html_to_text(_text(answer, "text"), language)
-            dropped |= d
-            feedback, d = html_to_text(_text(answer, "feedback/text"), language)
-            dropped |= d
+            text, lost = html_to_text(_text(answer, "text"), language)
+            dropped |= lost
+            feedback, lost = html_to_text(_text(answer, "feedback/text"), language)
+            dropped |= lost
             options.append((text, feedback or None))
         tags = [t.text.strip() for t in element.findall("tags/tag/text") if t.text and t.text.strip()]
         difficulty = 2

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..authoring import TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify
+from ..authoring import TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with
 from ..load import QUESTIONS_DIR, TOPIC_FILE
 from ..writing import write_atomic
-from . import ImportedQuestion, ImportReport
+from .records import ImportedQuestion, ImportReport
 
 IMPORTED_TAG = "imported"
 
@@ -17,18 +17,18 @@ def _tag(tag: str) -> str:
     return slugify(tag, words=6) if tag else IMPORTED_TAG
 
 
-def _question_data(qid: str, q: ImportedQuestion) -> dict:
+def _question_data(qid: str, question: ImportedQuestion) -> dict:
     options = []
-    for index, (text, feedback) in enumerate(q.options):
+    for index, (text, feedback) in enumerate(question.options):
         option = {"id": chr(ord("a") + index), "text": text}
         if feedback:
             option["feedback"] = feedback
         options.append(option)
-    tags = list(dict.fromkeys(_tag(t) for t in q.tags)) or [IMPORTED_TAG]
+    tags = list(dict.fromkeys(_tag(t) for t in question.tags)) or [IMPORTED_TAG]
     return {
-        "id": qid, "kind": "single-choice", "stem": q.stem, "options": options,
-        "correct": chr(ord("a") + q.correct), "explanation": q.explanation,
-        "tags": tags, "difficulty": q.difficulty,
+        "id": qid, "kind": "single-choice", "stem": question.stem, "options": options,
+        "correct": chr(ord("a") + question.correct), "explanation": question.explanation,
+        "tags": tags, "difficulty": question.difficulty,
     }
 
 
@@ -60,40 +60,21 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _checked_topic(bank: Path) -> None:
+def _checked_topic(bank_dir: Path) -> None:
     """BankError E703 unless the bank's topic file is valid and has a `questions:` list."""
     from ..errors import BankError, Location
     from ..load import read_topic
 
-    topic, doc, diags = read_topic(bank)
+    topic, doc, diags = read_topic(bank_dir)
     problems = [d for d in diags if d.severity.value == "error"]
     if problems:
         first = problems[0]
-        raise BankError(f"the topic file has errors; fix them first (`bank validate`): {first}", first.location or Location.of(bank / TOPIC_FILE), code="E703")
+        raise BankError(f"the topic file has errors; fix them first (`bank validate`): {first}", first.location or Location.of(bank_dir / TOPIC_FILE), code="E703")
     if not isinstance(doc.data.get("questions"), list):
         raise BankError("the topic file has no `questions:` list to add the imported questions to; add `questions: []`", doc.locate(()), code="E703")
 
 
-def _topic_with(text: str, tags: set[str], ids: list[str], source_name: str) -> bytes:
-    """The topic file ``text`` with ``tags`` in its vocabulary and ``ids`` appended, comments kept."""
-    import io
-
-    from ..authoring import _yaml
-
-    yaml = _yaml()
-    data = yaml.load(text)
-    vocabulary = data.get("tags")
-    for tag in sorted(t for t in tags if vocabulary is None or t not in vocabulary):
-        vocabulary[tag] = f"tag imported from {source_name}"
-    for qid in ids:
-        if qid not in data["questions"]:
-            data["questions"].append(qid)
-    buffer = io.StringIO()
-    yaml.dump(data, buffer)
-    return buffer.getvalue().encode("utf-8")
-
-
-def write_imported(questions: list[ImportedQuestion], bank: Path, translations: Path | None, *, source_name: str) -> ImportReport:
+def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translations: Path | None, *, source_name: str) -> ImportReport:
     """Write the questions and update the topic, all or nothing.
 
     Everything is rendered in memory first; the files are written into a temporary folder
@@ -108,9 +89,9 @@ def write_imported(questions: list[ImportedQuestion], bank: Path, translations: 
     report = ImportReport()
     if not questions:
         return report
-    topic_path = bank / TOPIC_FILE
+    topic_path = bank_dir / TOPIC_FILE
     if topic_path.exists():
-        _checked_topic(bank)
+        _checked_topic(bank_dir)
         from ..safety import read_regular
         from ..yamlsource import MAX_FILE_BYTES
 
@@ -118,22 +99,22 @@ def write_imported(questions: list[ImportedQuestion], bank: Path, translations: 
     else:
         topic_text = _new_topic(questions, source_name)
         report.topic_created = True
-    ids = next_ids(bank, translations, len(questions))
+    ids = next_ids(bank_dir, translations, len(questions))
     planned: list[tuple[Path, bytes]] = []
     all_tags: set[str] = set()
-    for qid, q in zip(ids, questions):
-        data = _question_data(qid, q)
+    for qid, question in zip(ids, questions):
+        data = _question_data(qid, question)
         all_tags |= set(data["tags"])
-        name = re.sub(r"^q[0-9]{3,}\b", "", q.name).strip() or q.stem
-        path = bank / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
+        name = re.sub(r"^q[0-9]{3,}\b", "", question.name).strip() or question.stem
+        path = bank_dir / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
         planned.append((path, render_question_yaml(data)))
-        for note in q.notes:
+        for note in question.notes:
             report.notes.append(f"{path.as_posix()}: {note}")
-        if not q.explanation:
+        if not question.explanation:
             report.notes.append(f"{path.as_posix()}: the source has no general feedback; write the explanation")
-    topic_bytes = _topic_with(topic_text, all_tags, ids, source_name)
-    (bank / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=bank))
+    topic_bytes = topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))
+    (bank_dir / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=bank_dir))
     moved: list[Path] = []
     try:
         for path, data in planned:

@@ -1,0 +1,89 @@
+"""Where a catalog entry's translation is in its file: the line of the msgstr, the column of a character.
+
+The catalog's text is split into lines once, on the first diagnostic that needs a position.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from ..errors import Diagnostic, Location, warning
+
+if TYPE_CHECKING:
+    from polib import POEntry
+
+    from .catalog import Catalog
+    from .fields import TextField
+
+Hit = tuple[str, str, int]
+"""(warning code, message, character offset in the msgstr) found in one translation."""
+
+
+def msgstr_location(catalog: Catalog, entry: POEntry) -> Location:
+    """The line of the entry's msgstr (or of the entry) in the catalog file."""
+    lines = getattr(catalog, "_lines", None)
+    if lines is None:
+        try:
+            lines = catalog.path.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            lines = []
+        catalog._lines = lines
+    start = (entry.linenum or 1) - 1
+    for index in range(max(start, 0), min(len(lines), start + 400)):
+        if lines[index].startswith("msgstr"):
+            return Location.of(catalog.path, index + 1, 1)
+    return Location.of(catalog.path, entry.linenum or 0)
+
+
+def msgstr_offset_location(catalog: Catalog, entry: POEntry, offset: int) -> Location:
+    """``path:line:col`` of character ``offset`` of the entry's msgstr in the catalog file."""
+    start = msgstr_location(catalog, entry)
+    lines = getattr(catalog, "_lines", None) or []
+    if not start.line or start.line > len(lines):
+        return start
+    remaining = offset
+    number = start.line
+    while number <= len(lines):
+        raw = lines[number - 1]
+        quote = raw.find('"')
+        if quote < 0:
+            break
+        body = raw[quote + 1:raw.rfind('"')] if raw.rfind('"') > quote else raw[quote + 1:]
+        decoded = _unescape_prefix(body)
+        if remaining < len(decoded) or (remaining == len(decoded) and number + 1 > len(lines)):
+            return Location.of(catalog.path, number, quote + 2 + _escaped_length(body, remaining))
+        remaining -= len(decoded)
+        number += 1
+        if number > len(lines) or not lines[number - 1].startswith('"'):
+            break
+    return start
+
+
+def _unescape_prefix(body: str) -> str:
+    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def _escaped_length(body: str, decoded_chars: int) -> int:
+    """How many raw characters of ``body`` hold its first ``decoded_chars`` decoded ones."""
+    position = count = 0
+    while position < len(body) and count < decoded_chars:
+        position += 2 if body[position] == "\\" else 1
+        count += 1
+    return position
+
+
+def translation_warnings(catalog: Catalog, active: Mapping[str, POEntry], fields: Iterable[TextField],
+                         find: Callable[[TextField, str], Iterable[Hit]]) -> list[Diagnostic]:
+    """A warning at the exact character for each hit ``find(field, msgstr)`` reports in the
+    current (translated, not fuzzy) translations of ``fields``."""
+    found: list[Diagnostic] = []
+    for field in fields:
+        entry = active.get(field.key)
+        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
+            continue
+        for code, message, offset in find(field, entry.msgstr):
+            found.append(warning(code, f"{field.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
+    return found
+

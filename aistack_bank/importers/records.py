@@ -1,0 +1,49 @@
+"""What an importer reads: the questions it takes, the ones it skips, and what it wrote."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import BankError, Location
+from ..safety import UnsafeFile, read_regular
+
+
+@dataclass
+class ImportedQuestion:
+    name: str
+    stem: str
+    options: list[tuple[str, str | None]]
+    correct: int
+    explanation: str
+    tags: list[str] = field(default_factory=list)
+    difficulty: int = 2
+    category: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    name: str
+    reason: str
+    line: int = 0
+
+
+@dataclass
+class ImportReport:
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    topic_created: bool = False
+
+
+MAX_IMPORT_QUESTIONS = 10_000
+"""Most questions one import takes (a bank of 10 000 questions is already far beyond any course)."""
+
+
+def read_import_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of an import file: a regular file, size checked before reading (BankError E701)."""
+    try:
+        return read_regular(path, max_bytes)
+    except UnsafeFile as exc:
+        raise BankError(exc.message, Location.of(path), code="E701") from None

@@ -1,0 +1,106 @@
+"""One table from error type to exit code: each row, through the command that raises it.
+
+Exit codes: 0 done, 1 the user's files have errors, 2 a flag, argument or setting the command
+cannot use, 4 `--compare` found stale files. A type missing from the table is a bug and shows
+its traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aistack_bank.cli import EXIT_ERRORS, EXIT_USAGE, error_exits, handle_error
+from aistack_bank.errors import BankError, DiagnosticsError, Location, UnknownFormatError, UsageError, error
+from aistack_bank.scaffold import InitError
+from aistack_bank.settings import SettingsError
+
+SAMPLES = {
+    UsageError: UsageError("--lang: 'xx!' is not a language code"),
+    UnknownFormatError: UnknownFormatError("pdf", ["gift", "json"]),
+    SettingsError: SettingsError("unknown export setting 'shufle'", Location("bank.toml", 2, 1)),
+    InitError: InitError([error("E131", "the folder is not empty", Location("new"))]),
+    DiagnosticsError: DiagnosticsError([error("E304", "correct option 'x' is not one of the options", Location("q.yaml", 9, 10))], "nothing was exported"),
+    BankError: BankError("no topic.yaml in bank", Location("bank/topic.yaml")),
+}
+
+
+def test_every_row_has_a_sample_and_the_table_is_ordered_most_specific_first():
+    rows = [error_type for error_type, _ in error_exits()]
+    assert set(rows) == set(SAMPLES)
+    for index, error_type in enumerate(rows):
+        assert not any(issubclass(error_type, earlier) for earlier in rows[:index]), f"{error_type.__name__} is shadowed by an earlier row"
+
+
+@pytest.mark.parametrize("error_type, exit_code", error_exits(), ids=lambda value: getattr(value, "__name__", str(value)))
+def test_each_error_type_maps_to_its_exit_code(error_type, exit_code, capsys):
+    assert handle_error(SAMPLES[error_type]) == exit_code
+    printed = capsys.readouterr()
+    assert str(SAMPLES[error_type]).split(";")[0].split(": ")[-1] in printed.out + printed.err
+
+
+def test_a_bug_is_not_an_error_of_ours():
+    for bug in (ValueError("x"), KeyError("k"), TypeError("t")):
+        assert handle_error(bug) is None
+
+
+# --- each row through a real command ------------------------------------------------------
+
+def test_usage_error_exit_2(project, run_cli):
+    code, out = run_cli("check", "--lang", "de")
+    assert code == EXIT_USAGE and "no catalog for language 'de'" in out and "Traceback" not in out
+    code, out = run_cli("export", "gift", "--lang", "xx", "--out", "o")
+    assert code == EXIT_USAGE and "unknown language 'xx'" in out
+    code, out = run_cli("new", "--slug", "Bad Slug")
+    assert code == EXIT_USAGE and "--slug" in out
+
+
+def test_unknown_format_exit_2(project, run_cli):
+    assert run_cli("export", "pdf")[0] == EXIT_USAGE
+    assert run_cli("import", "aiken", "x.txt")[0] == EXIT_USAGE
+
+
+def test_settings_error_exit_2(project, run_cli):
+    (project / "bank.toml").write_text("[export]\nshufle = true\n", encoding="utf-8")
+    code, out = run_cli("lint", "--target", "gift")
+    assert code == EXIT_USAGE and "bank.toml:2:1: error E801" in out
+
+
+def test_init_error_exit_2(tmp_path, run_cli):
+    folder = tmp_path / "full"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    code, out = run_cli("init", str(folder))
+    assert code == EXIT_USAGE and "E131" in out
+    assert sorted(path.name for path in folder.iterdir()) == ["notes.txt"]
+
+
+def test_diagnostics_error_exit_1(project, run_cli):
+    path = next((project / "bank" / "questions").glob("q001-*.yaml"))
+    path.write_text(path.read_text(encoding="utf-8").replace("correct: a", "correct: x"), encoding="utf-8")
+    code, out = run_cli("lint")
+    assert code == EXIT_ERRORS and "E304" in out
+
+
+def test_bank_error_exit_1(tmp_path, run_cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli("new", "--slug", "fine-slug")
+    assert code == EXIT_ERRORS and "no topic.yaml" in out and "error E000" in out
+
+
+# --- --compare and its old name -------------------------------------------------------------
+
+def test_compare_and_its_deprecated_name_check(project, run_cli, tmp_path):
+    out_dir = tmp_path / "schemas"
+    assert run_cli("schema", "--out", out_dir)[0] == 0
+    (out_dir / "topic.schema.json").write_text("{}", encoding="utf-8")
+    for flag in ("--compare", "--check"):
+        code, out = run_cli("schema", flag, "--out", out_dir)
+        assert code == 4 and "topic.schema.json: stale" in out
+    assert "--check is now --compare" in run_cli("schema", "--check", "--out", out_dir)[1]
+    assert (out_dir / "topic.schema.json").read_text(encoding="utf-8") == "{}"  # nothing written
+    code, out = run_cli("schema", "--help")
+    assert "--compare" in out and "--check" not in out
+    for args in (["i18n", "update", "--compare"], ["i18n", "extract", "--compare"], ["i18n", "fix-typography", "--compare"]):
+        assert run_cli(*args)[0] == 0, args
