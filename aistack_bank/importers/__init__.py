@@ -59,10 +59,14 @@ def read_import_file(path: Path, max_bytes: int) -> bytes:
 def _readers():
     from . import gift, moodle_xml
 
-    return {"moodle": moodle_xml.read, "gift": gift.read}
+    readers = {"moodle": moodle_xml.read, "gift": gift.read}
+    from . import aiken, qti, text2qti
+
+    readers.update({"qti": qti.read, "aiken": aiken.read, "text2qti": text2qti.read})
+    return readers
 
 
-FORMATS = ("gift", "moodle")
+FORMATS = ("aiken", "gift", "moodle", "qti", "text2qti")
 
 
 def read_questions(fmt: str, path: Path) -> tuple[list[ImportedQuestion], list[Skipped]]:
