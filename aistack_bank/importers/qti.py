@@ -144,7 +144,7 @@ def _mattext(element, language: str) -> tuple[str, set[str]]:
         local = _local(node.tag)
         if local in ("mattext", "mat_formattedtext", "matemtext"):
             raw = node.text or ""
-            if (node.get("texttype") or "text/plain").lower() == "text/html" or local == "mat_formattedtext" or re.search(r"<[a-zA-Z/]", raw):
+            if (node.get("texttype") or "text/plain").lower() == "text/html" or local == "mat_formattedtext":
                 text, d = html_to_text(raw, language)
                 dropped |= d
             else:
