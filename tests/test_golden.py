@@ -41,7 +41,7 @@ def expand(folder: Path) -> dict[str, bytes]:
         if not path.is_file():
             continue
         rel = path.relative_to(folder).as_posix()
-        if path.suffix != ".zip":
+        if path.suffix not in (".zip", ".imscc"):  # packages, stored unpacked
             tree[rel] = path.read_bytes()
             continue
         with zipfile.ZipFile(io.BytesIO(path.read_bytes())) as archive:
