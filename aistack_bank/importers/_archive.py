@@ -1,7 +1,7 @@
 """Reading a package (a zip or a folder) for import, refusing hostile archives before reading them.
 
-Nothing is extracted to disk: members are read into memory, and only after the whole archive has
-passed the checks (E721) that need no decompression: member count, every name (no ``..``, no
+Nothing is extracted to disk: the members the manifest names are read into memory, and only
+after the whole archive has passed the checks (E721) that need no decompression: member count, every name (no ``..``, no
 absolute path, no drive letter, no backslash), no symbolic links, the declared total size and the
 compression ratio of each member. Reading then stops at the declared size of each member, so a
 member that lies about its size cannot inflate past the limit either.
@@ -43,18 +43,32 @@ def _check_name(name: str, where: Location) -> None:
 
 
 class Package:
-    """The files of a package by their POSIX path inside it (``a/b.xml``)."""
+    """The files of a package by their POSIX path inside it (``a/b.xml``), read on demand."""
 
-    def __init__(self, source: Path, files: dict[str, bytes]):
+    def __init__(self, source: Path, files: dict[str, bytes] | None = None, archive: zipfile.ZipFile | None = None, infos: dict | None = None):
         self.source = source
-        self.files = files
+        self.files = files or {}
+        self.archive = archive
+        self.infos = infos or {}
 
     def where(self, name: str, line: int = 0, column: int = 0) -> Location:
         """A location inside the package: ``pkg.zip/path/in/it.xml:line:col``."""
         return Location.of(f"{self.source}/{name}", line, column)
 
     def get(self, name: str) -> bytes | None:
-        return self.files.get(str(PurePosixPath(name)))
+        name = str(PurePosixPath(name))
+        if name in self.files or self.archive is None or name not in self.infos:
+            return self.files.get(name)
+        info = self.infos[name]
+        try:
+            with self.archive.open(info) as member:
+                data = member.read(info.file_size + 1)
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError) as exc:
+            raise BankError(f"the member {info.filename!r} cannot be read: {exc}", Location.of(self.source), code="E702") from None
+        if len(data) > info.file_size:
+            raise _refuse(f"the member {info.filename!r} holds more than its declared size", Location.of(self.source))
+        self.files[name] = data
+        return data
 
 
 def open_package(path: Path) -> Package:
@@ -83,22 +97,15 @@ def open_package(path: Path) -> Package:
             raise _refuse(f"the archive would expand to more than {MAX_TOTAL_BYTES} bytes (a zip bomb?)", where)
         if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise _refuse(f"the member {info.filename!r} expands {info.file_size // max(info.compress_size, 1)} times (more than {MAX_RATIO}: a zip bomb?)", where)
-    files: dict[str, bytes] = {}
+    names: dict[str, zipfile.ZipInfo] = {}
     for info in infos:
         if info.is_dir():
             continue
-        try:
-            with zf.open(info) as member:
-                data = member.read(info.file_size + 1)
-        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError) as exc:
-            raise BankError(f"the member {info.filename!r} cannot be read: {exc}", where, code="E702") from None
-        if len(data) > info.file_size:
-            raise _refuse(f"the member {info.filename!r} holds more than its declared size", where)
         name = str(PurePosixPath(info.filename))
-        if name in files:
+        if name in names:
             raise _refuse(f"the member {info.filename!r} appears twice", where)
-        files[name] = data
-    return Package(path, files)
+        names[name] = info
+    return Package(path, archive=zf, infos=names)
 
 
 def _open_folder(root: Path) -> Package:
