@@ -463,3 +463,46 @@ def test_html_import_keeps_no_break_spaces():
     from aistack_bank.importers._html import html_to_text
 
     assert html_to_text("<p>Exact\u00a0: oui  \t non</p>") == ("Exact\u00a0: oui non", set())
+
+
+BLACKBOARD_POOL = b"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop>
+  <assessment title="Pool A">
+    <section>
+      <item title="Ports" maxattempts="0">
+        <itemmetadata><bbmd_questiontype>Multiple Choice</bbmd_questiontype></itemmetadata>
+        <presentation>
+          <flow class="Block">
+            <flow class="QUESTION_BLOCK"><flow class="FORMATTED_TEXT_BLOCK"><material><mat_extension>
+              <mat_formattedtext type="HTML">&lt;p&gt;Which port does SSH use?&lt;/p&gt;</mat_formattedtext>
+            </mat_extension></material></flow></flow>
+            <flow class="RESPONSE_BLOCK"><response_lid ident="response" rcardinality="Single" rtiming="No"><render_choice shuffle="No" minnumber="0" maxnumber="0">
+              <flow_label class="Block"><response_label ident="a1" shuffle="Yes" rarea="Ellipse" rrange="Exact"><flow_mat class="FORMATTED_TEXT_BLOCK"><material><mat_extension><mat_formattedtext type="HTML">22</mat_formattedtext></mat_extension></material></flow_mat></response_label></flow_label>
+              <flow_label class="Block"><response_label ident="a2" shuffle="Yes" rarea="Ellipse" rrange="Exact"><flow_mat class="FORMATTED_TEXT_BLOCK"><material><mat_extension><mat_formattedtext type="HTML">23</mat_formattedtext></mat_extension></material></flow_mat></response_label></flow_label>
+            </render_choice></response_lid></flow>
+          </flow>
+        </presentation>
+        <resprocessing scoremodel="SumOfScores">
+          <outcomes><decvar varname="SCORE" vartype="Decimal" defaultval="0" minvalue="0" maxvalue="10.0"/></outcomes>
+          <respcondition title="correct"><conditionvar><varequal respident="response" case="No">a1</varequal></conditionvar><setvar variablename="SCORE" action="Set">SCORE.max</setvar><displayfeedback linkrefid="correct" feedbacktype="Response"/></respcondition>
+          <respcondition title="incorrect"><conditionvar><other/></conditionvar><setvar variablename="SCORE" action="Set">0</setvar><displayfeedback linkrefid="incorrect" feedbacktype="Response"/></respcondition>
+          <respcondition><conditionvar><varequal respident="a2" case="No"/></conditionvar><displayfeedback linkrefid="a2" feedbacktype="Response"/></respcondition>
+        </resprocessing>
+        <itemfeedback ident="correct" view="All"><flow_mat class="Block"><flow_mat class="FORMATTED_TEXT_BLOCK"><material><mat_extension><mat_formattedtext type="HTML">Yes.</mat_formattedtext></mat_extension></material></flow_mat></flow_mat></itemfeedback>
+        <itemfeedback ident="a2" view="All"><flow_mat class="Block"><flow_mat class="FORMATTED_TEXT_BLOCK"><material><mat_extension><mat_formattedtext type="HTML">23 is Telnet.</mat_formattedtext></mat_extension></material></flow_mat></flow_mat></itemfeedback>
+        <itemfeedback ident="incorrect" view="All"><flow_mat class="Block"><flow_mat class="FORMATTED_TEXT_BLOCK"><material><mat_extension><mat_formattedtext type="HTML">No.</mat_formattedtext></mat_extension></material></flow_mat></flow_mat></itemfeedback>
+      </item>
+    </section>
+  </assessment>
+</questestinterop>
+"""
+
+
+def test_blackboard_pool_reads_its_formatted_text_and_key(tmp_path):
+    manifest = (b'<?xml version="1.0"?><manifest identifier="man00001" xmlns:bb="http://www.blackboard.com/content-packaging/"><organizations/><resources>'
+                b'<resource bb:file="res00001.dat" bb:title="Pool A" identifier="res00001" type="assessment/x-bb-qti-pool" xml:base="res00001"/></resources></manifest>')
+    path = _write(tmp_path, "bb.zip", _zip([("imsmanifest.xml", manifest), ("res00001.dat", BLACKBOARD_POOL)]))
+    (question,), skipped = read_questions("qti", path)
+    assert skipped == [] and question.stem == "Which port does SSH use?"
+    assert question.options == [("22", None), ("23", "23 is Telnet.")] and question.correct == 0
+    assert question.explanation == "" and any("'Yes.'" in n for n in question.notes) and any("'No.'" in n for n in question.notes)

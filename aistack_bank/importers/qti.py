@@ -18,7 +18,9 @@ from ._archive import Package, open_package
 from ._html import html_to_text
 
 MANIFEST = "imsmanifest.xml"
-OUTCOME_FEEDBACK = {"correct_fb": "the comment for any right answer", "general_incorrect_fb": "the comment for any wrong answer"}
+OUTCOME_FEEDBACK = {"correct_fb": "the comment for any right answer", "general_incorrect_fb": "the comment for any wrong answer",
+                    "correct": "the comment for any right answer", "incorrect": "the comment for any wrong answer"}
+"""Canvas's (``*_fb``) and Blackboard's identifiers of feedback shown for any right or any wrong answer."""
 CANVAS_CHOICE_TYPES = {"multiple_choice_question", "true_false_question"}
 
 
@@ -73,12 +75,11 @@ def _resources(package: Package) -> list[tuple[str, str]]:
         low = kind.lower()
         if "qti" not in low or "test" in low.rsplit("/", 1)[-1] and "x-bb" not in low:
             continue
-        hrefs = [resource.get("href")] + [f.get("href") for f in _children(resource, "file")]
-        bb_file = resource.get("{http://www.blackboard.com/content-packaging/}file")
-        if bb_file:
-            hrefs.append(bb_file)
         base = resource.get("{http://www.w3.org/XML/1998/namespace}base", "")
-        for href in dict.fromkeys(h for h in hrefs if h):
+        hrefs = [(base, resource.get("href"))] + [(base, f.get("href")) for f in _children(resource, "file")]
+        # Blackboard names a resource's file at the package's top (its xml:base is for attachments).
+        hrefs.append(("", resource.get("{http://www.blackboard.com/content-packaging/}file")))
+        for base, href in dict.fromkeys((b, h) for b, h in hrefs if h):
             if not href.lower().endswith((".xml", ".dat", ".qti")):
                 continue
             path = str(PurePosixPath(base) / href) if base else href
@@ -223,12 +224,16 @@ def _item12(item, language: str, index: int):
         text, d = _mattext(fb, language)
         dropped |= d
         feedback_text[fb.get("ident", "")] = text
+    answer_ids = {o[0] for o in options}
     right: list[str] = []
     per_option: dict[str, list[str]] = {}
     general: list[str] = []
     for cond in _descendants(item, "respcondition"):
         conditionvar = next(iter(_children(cond, "conditionvar")), None)
-        equals = [e for e in (conditionvar.iter() if conditionvar is not None else []) if _local(e.tag) == "varequal" and (e.get("respident") in (None, response_id))]
+        # Blackboard writes an answer's own feedback rule as <varequal respident="ANSWER"/>.
+        equals = [(e.text or "").strip() if e.get("respident") in (None, response_id) else e.get("respident")
+                  for e in (conditionvar.iter() if conditionvar is not None else []) if _local(e.tag) == "varequal"
+                  and (e.get("respident") in (None, response_id) or (e.get("respident") in answer_ids and not (e.text or "").strip()))]
         negated = conditionvar is not None and any(_local(e.tag) == "not" for e in conditionvar.iter())
         links = [d.get("linkrefid", "") for d in _children(cond, "displayfeedback")]
         for setvar in _children(cond, "setvar"):
@@ -236,9 +241,9 @@ def _item12(item, language: str, index: int):
             variable = setvar.get("varname") or setvar.get("variablename") or "SCORE"
             positive = value == "SCORE.max" or _number(value) > 0
             if variable.upper() == "SCORE" and positive and (setvar.get("action") or "Set") in ("Set", "Add") and equals and not negated:
-                right += [(e.text or "").strip() for e in equals]
+                right += equals
         if equals and not negated and len(equals) == 1:
-            per_option.setdefault((equals[0].text or "").strip(), []).extend(links)
+            per_option.setdefault(equals[0], []).extend(links)
         elif not equals:
             general.extend(links)
     right = list(dict.fromkeys(right))
