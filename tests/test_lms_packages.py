@@ -286,7 +286,8 @@ def test_aiken_errors_are_located(tmp_path, text, line, words):
 
 TEXT2QTI = """\
 Quiz title: Addition
-Quiz description: Checking addition.
+Quiz description: Checking addition,
+    over two lines.
 
 Title: Sum
 Points: 2
@@ -356,6 +357,7 @@ def test_text2qti_documented_syntax(tmp_path):
     ("stray text\n", 1, "outside any question"),
     ("    indented first\n", 1, "continues nothing"),
     ("1. Q\n*a) x\nb) y\nQuiz title: late\n", 4, "quiz settings come first"),
+    ("1. Q\n*a) x\nb) y\n\nTitle: T\nQuiz title: late\n", 6, "quiz settings come first"),
     ("```{.python .run}\nprint(1)\n", 1, "never closed"),
 ])
 def test_text2qti_errors_are_located(tmp_path, text, line, words):

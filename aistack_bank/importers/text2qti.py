@@ -113,12 +113,12 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             target = _extend(current, "stem")
             continue
         if QUIZ_SETTINGS.match(stripped):
-            if current is not None:
+            if current is not None or questions or skipped:
                 raise error(f"quiz setting {stripped.split(':')[0]!r} after the first question; quiz settings come first", number)
             key, _, value = stripped.partition(":")
             if key.lower() == "quiz title":
                 category = value.strip() or None
-            target = None
+            target = _ignored  # a wrapped description is not kept
             continue
         if re.match(r"^(title|points):", stripped, re.I):
             finish()
@@ -178,6 +178,10 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     if not questions and not skipped:
         raise BankError("no text2qti questions found (expected \"1. question\", then \"a) choice\" and \"*b) right choice\")", Location.of(path), code="E725")
     return questions, skipped
+
+
+def _ignored(more: str) -> None:
+    return None
 
 
 def _extend(holder, key):
