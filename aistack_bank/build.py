@@ -340,6 +340,9 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
 
     if format_name == "html" and not options.ui:
         notes += ui_fallback_notes(translations, list(banks))
+    from .exporters import export_notes
+
+    notes += export_notes([format_name], banks, options)
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
@@ -356,6 +359,9 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     from .settings import option_notes
 
     notes = notes + option_notes(options, list(EXPORTERS))
+    from .exporters import export_notes
+
+    notes += export_notes(list(EXPORTERS), banks, options)
     for name in EXPORTERS:  # every format refuses uncarriable text before anything is written
         refuse_uncarriable(name, banks)
     outputs: list[OutputFile] = []

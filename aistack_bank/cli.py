@@ -320,7 +320,7 @@ def _with_export_flags(command):
 @app.command("export")
 @_with_export_flags
 def export_cmd(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift, json or html (the practice site).")],
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift, json, html (the practice site), canvas-qti12, common-cartridge or aiken.")],
     lang: Annotated[str, typer.Option("--lang", help="en, fr, nl, a comma list, or all.")] = "all",
     out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("."),
     bank_dir: BankOption = Path("bank"),
@@ -446,12 +446,12 @@ def stats(
 
 @app.command("import")
 def import_cmd(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle (Moodle XML) or gift.")],
-    file: Annotated[Path, typer.Argument(help="The file to import.")],
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle (Moodle XML), gift, qti (a QTI 1.2/2.x package: .zip, .imscc or folder), aiken or text2qti.")],
+    file: Annotated[Path, typer.Argument(help="The file (or, for qti, the package or its folder) to import.")],
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
 ) -> None:
-    """Import multiple-choice questions from Moodle XML or GIFT."""
+    """Import single-choice questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
     from .importers import import_file
 
     report = import_file(fmt, file, bank_dir, translations)

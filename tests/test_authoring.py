@@ -141,8 +141,8 @@ def test_unsafe_or_wrong_xml_is_refused(payload, fragment, tmp_path, run_cli, mo
 def test_unknown_import_format_and_bad_gift(tmp_path, run_cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("x.txt").write_text("hello", encoding="utf-8")
-    code, out = run_cli("import", "aiken", "x.txt")
-    assert code == 2 and "unknown format 'aiken'" in out
+    code, out = run_cli("import", "docx", "x.txt")
+    assert code == 2 and "unknown format 'docx'" in out
     code, out = run_cli("import", "gift", "x.txt", "--bank", "b")
     assert code == 1 and "no answer block" in out
     Path("bin.gift").write_bytes(b"\xff\xfe::a:: b {=c ~d}")

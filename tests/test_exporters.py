@@ -54,7 +54,7 @@ def test_rendering_twice_gives_the_same_bytes(banks, trees, tmp_path):
 def test_unknown_format_is_a_helpful_error(run_cli, project):
     with pytest.raises(UnknownFormatError) as info:
         get_exporter("pdf")
-    assert "known formats: gift, html, json, moodle-xml, qti21, qti30" in str(info.value)
+    assert "known formats: aiken, canvas-qti12, common-cartridge, gift, html, json, moodle-xml, qti21, qti30" in str(info.value)
     code, out = run_cli("export", "pdf")
     assert code == 2 and "unknown format 'pdf'" in out  # a bad FORMAT argument is a usage error, as in `bank import`
 

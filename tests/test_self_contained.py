@@ -30,6 +30,8 @@ NOT_REFERENCES = {
     ("tests/test_hostile_corpus.py", "../../etc/passwd"): "a hostile question id the validator must refuse, quoted in its expected error",
     ("tests/test_hardening2.py", "../fr"): "a hostile language code the catalog finder must refuse",
     ("SECURITY.md", "../translations"): "the target of a hostile symbolic link inside exports/, described in the threat model",
+    ("tests/test_lms_packages.py", "../evil.xml"): "a hostile zip member name the package reader must refuse",
+    ("tests/test_lms_packages.py", "../i.xml"): "a hostile manifest reference the package reader must refuse",
 }
 
 

@@ -35,6 +35,20 @@ FOLDERS: dict[str, str] = {
 }
 """Where `bank build` puts each format under `exports/`."""
 
+# LMS packages and text formats that carry part of the model (Canvas, Common Cartridge, Aiken).
+from . import aiken, canvas_qti12, common_cartridge  # noqa: E402
+
+EXPORTERS.update({canvas_qti12.NAME: canvas_qti12.export, common_cartridge.NAME: common_cartridge.export, aiken.NAME: aiken.export})
+FOLDERS.update({canvas_qti12.NAME: "canvas-qti12", common_cartridge.NAME: "common-cartridge", aiken.NAME: "aiken"})
+NOTES: dict[str, Callable[[Mapping[str, Bank], ExportOptions], list]] = {
+    canvas_qti12.NAME: canvas_qti12.notes, common_cartridge.NAME: common_cartridge.notes, aiken.NAME: aiken.notes,
+}
+"""Per-format warnings for `bank build` and `bank export`: what a format leaves out, question by question."""
+
+
+def export_notes(names, banks: Mapping[str, Bank], options: ExportOptions) -> list:
+    return [note for name in names if name in NOTES for note in NOTES[name](banks, options)]
+
 
 def get_exporter(name: str) -> Exporter:
     try:

@@ -16,7 +16,11 @@ from .records import MAX_IMPORT_QUESTIONS, ImportedQuestion, ImportReport, Skipp
 def _readers():
     from . import gift, moodle_xml
 
-    return {"moodle": moodle_xml.read, "gift": gift.read}
+    readers = {"moodle": moodle_xml.read, "gift": gift.read}
+    from . import aiken, qti, text2qti
+
+    readers.update({"qti": qti.read, "aiken": aiken.read, "text2qti": text2qti.read})
+    return readers
 
 
 def read_questions(fmt: str, path: Path) -> tuple[list[ImportedQuestion], list[Skipped]]:

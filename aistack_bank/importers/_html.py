@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from html.parser import HTMLParser
 
@@ -69,7 +70,8 @@ def html_to_text(markup: str, language: str = "en") -> tuple[str, set[str]]:
     if parser.seen_languages and language not in parser.seen_languages:
         return html_to_text(markup, parser.seen_languages[0])
     text = "".join(parser.parts)
-    lines = [" ".join(line.split()) for line in text.split("\n")]
+    # HTML collapses its own white space only (space, tab, CR, LF, FF): a no-break space is text.
+    lines = [re.sub(r"[ \t\r\f]+", " ", line).strip(" \t\r\f") for line in text.split("\n")]
     paragraphs = "\n".join(line for line in lines if line)
     # The parser has already turned character references into text (convert_charrefs): a second
     # unescape would read "&amp;lt;" as "<".

@@ -1,0 +1,76 @@
+"""Conversion of a bank to Aiken (one file per language), the format Moodle's Aiken importer reads.
+
+Aiken carries a one-line stem, options ``A)`` … and ``ANSWER: X``: no name, no feedback, no
+explanation, no line breaks. A question whose stem or an option holds a line break, or of a
+kind other than single choice, is left out; each is listed as a warning by `bank build`, and
+the loss of feedback is stated once.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import Mapping
+
+from ..errors import Diagnostic, warning
+from ..model import Bank
+from ..options import ExportOptions
+from ._kinds import SINGLE_CHOICE
+from ._shared import file_name, languages
+
+NAME = "aiken"
+KINDS = frozenset({SINGLE_CHOICE})
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LOOKS_LIKE_OPTION = re.compile(r"^[A-Z][).][ \t]")
+
+
+def _one_line(text: str) -> bool:
+    return "\n" not in text and "\r" not in text and text.strip() == text and bool(text)
+
+
+def why_not(question) -> str | None:
+    """Why Aiken cannot carry ``question`` (None when it can)."""
+    if getattr(question, "kind", None) not in KINDS:
+        return f"it is a {getattr(question, 'kind', '?')} question; Aiken carries single choice only"
+    if not _one_line(question.stem):
+        return "its stem has a line break (or leading or trailing spaces); Aiken reads the stem as one line"
+    if _LOOKS_LIKE_OPTION.match(question.stem) or question.stem.upper().startswith("ANSWER:"):
+        return "its stem starts like an option line or an answer line (\"A) \", \"ANSWER:\"), which Aiken would misread"
+    for o in question.options:
+        if not _one_line(o.text):
+            return f"option {o.id} has a line break (or leading or trailing spaces); Aiken reads each option as one line"
+    if len(question.options) > len(LETTERS):
+        return "it has more options than Aiken's 26 letters"
+    return None
+
+
+def render(bank: Bank) -> bytes:
+    blocks = []
+    for q in bank.questions:
+        if why_not(q) is not None:
+            continue
+        lines = [q.stem]
+        lines += [f"{LETTERS[i]}) {o.text}" for i, o in enumerate(q.options)]
+        lines.append(f"ANSWER: {LETTERS[[o.id for o in q.options].index(q.correct)]}")
+        blocks.append("\n".join(lines))
+    return ("\n\n".join(blocks) + "\n").encode("utf-8") if blocks else b""
+
+
+def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
+    """`aistack-<lang>.txt` per language."""
+    return {file_name(lang, ".txt"): render(banks[lang]) for lang in languages(banks)}
+
+
+def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
+    """Feedback is lost (once), and each question Aiken cannot carry, in any language."""
+    if not banks:
+        return []
+    out = [warning("W653", "aiken: Aiken carries only the stem, the options and the key; the explanations and per-option feedback are not in the Aiken files")]
+    seen: set[str] = set()
+    for lang in languages(banks):
+        for q in banks[lang].questions:
+            reason = why_not(q)
+            if reason is not None and q.id not in seen:
+                seen.add(q.id)
+                out.append(warning("W654", f"aiken: {q.id} ({lang}) is left out of the Aiken files: {reason}"))
+    return out

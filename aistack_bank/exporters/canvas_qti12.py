@@ -1,0 +1,127 @@
+"""Conversion of a bank to Canvas-flavoured QTI 1.2 (one zip per language, one quiz per topic).
+
+The package is what Canvas's own quiz exporter writes and its Classic Quizzes importer reads
+(Settings → Import Course Content → QTI .zip file): ``imsmanifest.xml`` in the Common Cartridge
+namespaces, a folder named after the quiz holding ``<quiz>.xml`` (QTI 1.2) and Canvas's
+``assessment_meta.xml``, whose ``quiz identifier`` and ``assessment ident`` match the manifest's
+resource (mismatched identifiers make Canvas drop the quiz's settings and description).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Mapping
+
+from ..errors import Diagnostic
+from ..model import Bank
+from ..options import ExportOptions
+from ._kinds import SINGLE_CHOICE, carried, left_out
+from ._qti import ncname
+from ._qti12 import POINTS, assessment_ident, questestinterop_open, render_item
+from ._shared import deterministic_zip, file_name, html_paragraph, html_text, languages
+
+NAME = "canvas-qti12"
+KINDS = frozenset({SINGLE_CHOICE})
+CANVAS_NS = "http://canvas.instructure.com/xsd/cccv1p0"
+CP_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
+IMSMD_NS = "http://www.imsglobal.org/xsd/imsmd_v1p2"
+
+
+def render_quiz(bank: Bank, options: ExportOptions) -> bytes:
+    ident = assessment_ident(bank)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', questestinterop_open(),
+           f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
+           "      <qtimetadatafield>\n        <fieldlabel>cc_maxattempts</fieldlabel>\n        <fieldentry>1</fieldentry>\n      </qtimetadatafield>",
+           "    </qtimetadata>", '    <section ident="root_section">']
+    for index in carried(bank, KINDS):
+        out += render_item(bank, index, canvas=True)
+    out += ["    </section>", "  </assessment>", "</questestinterop>"]
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def render_meta(bank: Bank, options: ExportOptions) -> bytes:
+    ident = assessment_ident(bank)
+    count = len(carried(bank, KINDS))
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<quiz xmlns="{CANVAS_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+        f'xsi:schemaLocation="{CANVAS_NS} https://canvas.instructure.com/xsd/cccv1p0.xsd" identifier="{ident}">',
+        f"  <title>{html_text(bank.topic.title)}</title>",
+        f"  <description>{html_text(html_paragraph(bank.topic.summary))}</description>",
+        f"  <shuffle_answers>{'true' if options.shuffle else 'false'}</shuffle_answers>",
+        "  <scoring_policy>keep_highest</scoring_policy>",
+        "  <hide_results></hide_results>",
+        "  <quiz_type>practice_quiz</quiz_type>",
+        f"  <points_possible>{count * POINTS:.1f}</points_possible>",
+        "  <require_lockdown_browser>false</require_lockdown_browser>",
+        "  <require_lockdown_browser_for_results>false</require_lockdown_browser_for_results>",
+        "  <require_lockdown_browser_monitor>false</require_lockdown_browser_monitor>",
+        "  <lockdown_browser_monitor_data/>",
+        "  <show_correct_answers>true</show_correct_answers>",
+        "  <anonymous_submissions>false</anonymous_submissions>",
+        "  <could_be_locked>false</could_be_locked>",
+        "  <allowed_attempts>-1</allowed_attempts>",
+        "  <one_question_at_a_time>false</one_question_at_a_time>",
+        "  <cant_go_back>false</cant_go_back>",
+        "  <available>false</available>",
+        "  <one_time_results>false</one_time_results>",
+        "  <show_correct_answers_last_attempt>false</show_correct_answers_last_attempt>",
+        "  <only_visible_to_overrides>false</only_visible_to_overrides>",
+        "  <module_locked>false</module_locked>",
+        "  <assignment_overrides>\n  </assignment_overrides>",
+        "</quiz>",
+    ]
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def render_manifest(bank: Bank) -> bytes:
+    ident = assessment_ident(bank)
+    meta = ncname(f"{ident}-meta")
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<manifest identifier="{ncname("manifest-" + ident)}" xmlns="{CP_NS}" xmlns:imsmd="{IMSMD_NS}" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+        f'xsi:schemaLocation="{CP_NS} http://www.imsglobal.org/xsd/imscp_v1p1.xsd {IMSMD_NS} http://www.imsglobal.org/xsd/imsmd_v1p2p2.xsd">',
+        "  <metadata>",
+        "    <schema>IMS Content</schema>",
+        "    <schemaversion>1.1.3</schemaversion>",
+        "    <imsmd:lom>",
+        "      <imsmd:general>",
+        "        <imsmd:title>",
+        f'          <imsmd:langstring xml:lang="{bank.lang}">{html_text(bank.topic.title)}</imsmd:langstring>',
+        "        </imsmd:title>",
+        "      </imsmd:general>",
+        "    </imsmd:lom>",
+        "  </metadata>",
+        "  <organizations/>",
+        "  <resources>",
+        f'    <resource identifier="{ident}" type="imsqti_xmlv1p2">',
+        f'      <file href="{ident}/{ident}.xml"/>',
+        f'      <dependency identifierref="{meta}"/>',
+        "    </resource>",
+        f'    <resource identifier="{meta}" type="associatedcontent/imscc_xmlv1p1/learning-application-resource" href="{ident}/assessment_meta.xml">',
+        f'      <file href="{ident}/assessment_meta.xml"/>',
+        "    </resource>",
+        "  </resources>",
+        "</manifest>",
+    ]
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def package(bank: Bank, options: ExportOptions) -> bytes:
+    ident = assessment_ident(bank)
+    return deterministic_zip({
+        "imsmanifest.xml": render_manifest(bank),
+        f"{ident}/{ident}.xml": render_quiz(bank, options),
+        f"{ident}/assessment_meta.xml": render_meta(bank, options),
+    })
+
+
+def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
+    """`aistack-<lang>.zip` per language: one Canvas quiz of the topic's questions."""
+    return {file_name(lang, ".zip"): package(banks[lang], options) for lang in languages(banks)}
+
+
+def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
+    """A warning for each question of a kind Canvas's quiz export does not carry yet."""
+    return left_out(NAME, "W651", banks, KINDS)

@@ -1,0 +1,122 @@
+"""Conversion of a bank to IMS Common Cartridge 1.1 (one ``.imscc`` per language).
+
+Each cartridge holds the topic's questions twice, in the cartridge's own QTI 1.2 profile: as a
+question bank (``imsqti_xmlv1p2/imscc_xmlv1p1/question-bank``, which Canvas, Blackboard and
+Brightspace import as a bank or pool) and as an assessment
+(``imsqti_xmlv1p2/imscc_xmlv1p1/assessment``, a quiz, listed in the cartridge's organization).
+CC 1.1 is the version all three read; 1.3 adds nothing these question resources use.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Mapping
+
+from ..errors import Diagnostic
+from ..model import Bank
+from ..options import ExportOptions
+from ._kinds import SINGLE_CHOICE, carried, left_out
+from ._qti import ncname
+from ._qti12 import assessment_ident, questestinterop_open, render_item
+from ._shared import deterministic_zip, file_name, html_text, languages
+
+NAME = "common-cartridge"
+KINDS = frozenset({SINGLE_CHOICE})
+CC_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
+LOM_NS = "http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest"
+ASSESSMENT_TYPE = "imsqti_xmlv1p2/imscc_xmlv1p1/assessment"
+BANK_TYPE = "imsqti_xmlv1p2/imscc_xmlv1p1/question-bank"
+CC_QTI_XSD = "http://www.imsglobal.org/profile/cc/ccv1p1/ccv1p1_qtiasiv1p2p1_v1p0.xsd"
+
+
+def _field(label: str, entry: str) -> str:
+    return f"      <qtimetadatafield>\n        <fieldlabel>{label}</fieldlabel>\n        <fieldentry>{entry}</fieldentry>\n      </qtimetadatafield>"
+
+
+def _open() -> str:
+    return questestinterop_open().replace("http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd", CC_QTI_XSD)
+
+
+def render_assessment(bank: Bank) -> bytes:
+    ident = assessment_ident(bank)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
+           _field("cc_profile", "cc.exam.v0p1"), _field("qmd_assessmenttype", "Examination"), _field("qmd_scoretype", "Percentage"),
+           _field("qmd_feedbackpermitted", "Yes"), _field("qmd_hintspermitted", "No"), _field("qmd_solutionspermitted", "Yes"),
+           _field("cc_maxattempts", "unlimited"), "    </qtimetadata>", '    <section ident="root_section">']
+    for index in carried(bank, KINDS):
+        out += render_item(bank, index, canvas=False)
+    out += ["    </section>", "  </assessment>", "</questestinterop>"]
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def render_bank(bank: Bank) -> bytes:
+    ident = ncname(assessment_ident(bank) + "-bank")
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <objectbank ident="{ident}">', "    <qtimetadata>",
+           _field("cc_profile", "cc.exam.v0p1"), "    </qtimetadata>"]
+    for index in carried(bank, KINDS):
+        out += render_item(bank, index, canvas=False, indent="    ", suffix="-bank")
+    out += ["  </objectbank>", "</questestinterop>"]
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def paths(bank: Bank) -> tuple[str, str]:
+    ident = assessment_ident(bank)
+    return f"{ident}/assessment.xml", f"{ident}-bank/question_bank.xml"
+
+
+def render_manifest(bank: Bank) -> bytes:
+    ident = assessment_ident(bank)
+    assessment_path, bank_path = paths(bank)
+    title = html_text(bank.topic.title)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<manifest identifier="{ncname("manifest-" + ident)}" xmlns="{CC_NS}" xmlns:lomimscc="{LOM_NS}" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+        f'xsi:schemaLocation="{CC_NS} http://www.imsglobal.org/profile/cc/ccv1p1/ccv1p1_imscp_v1p2_v1p0.xsd '
+        f'{LOM_NS} http://www.imsglobal.org/profile/cc/ccv1p1/LOM/ccv1p1_lommanifest_v1p0.xsd">',
+        "  <metadata>",
+        "    <schema>IMS Common Cartridge</schema>",
+        "    <schemaversion>1.1.0</schemaversion>",
+        "    <lomimscc:lom>",
+        "      <lomimscc:general>",
+        "        <lomimscc:title>",
+        f'          <lomimscc:string language="{bank.lang}">{title}</lomimscc:string>',
+        "        </lomimscc:title>",
+        f"        <lomimscc:language>{bank.lang}</lomimscc:language>",
+        "      </lomimscc:general>",
+        "    </lomimscc:lom>",
+        "  </metadata>",
+        "  <organizations>",
+        f'    <organization identifier="{ncname("org-" + ident)}" structure="rooted-hierarchy">',
+        '      <item identifier="LearningModules">',
+        f'        <item identifier="{ncname("item-" + ident)}" identifierref="{ncname("res-" + ident)}">',
+        f"          <title>{title}</title>",
+        "        </item>",
+        "      </item>",
+        "    </organization>",
+        "  </organizations>",
+        "  <resources>",
+        f'    <resource identifier="{ncname("res-" + ident)}" type="{ASSESSMENT_TYPE}">',
+        f'      <file href="{assessment_path}"/>',
+        "    </resource>",
+        f'    <resource identifier="{ncname("res-" + ident + "-bank")}" type="{BANK_TYPE}">',
+        f'      <file href="{bank_path}"/>',
+        "    </resource>",
+        "  </resources>",
+        "</manifest>",
+    ]
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def package(bank: Bank) -> bytes:
+    assessment_path, bank_path = paths(bank)
+    return deterministic_zip({"imsmanifest.xml": render_manifest(bank), assessment_path: render_assessment(bank), bank_path: render_bank(bank)})
+
+
+def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
+    """`aistack-<lang>.imscc` per language: a question bank and an assessment of the topic."""
+    return {file_name(lang, ".imscc"): package(banks[lang]) for lang in languages(banks)}
+
+
+def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
+    return left_out(NAME, "W652", banks, KINDS)
