@@ -58,7 +58,7 @@ def test_usage_error_exit_2(project, run_cli):
 
 def test_unknown_format_exit_2(project, run_cli):
     assert run_cli("export", "pdf")[0] == EXIT_USAGE
-    assert run_cli("import", "aiken", "x.txt")[0] == EXIT_USAGE
+    assert run_cli("import", "pdf", "x.txt")[0] == EXIT_USAGE
 
 
 def test_settings_error_exit_2(project, run_cli):

@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from ..errors import BankError, Location
-from . import read_import_file
+from .records import read_import_file
 
 MAX_ARCHIVE_BYTES = 256 << 20
 """Largest zip file read."""

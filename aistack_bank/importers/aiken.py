@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import ImportedQuestion, Skipped, read_import_file
+from .records import ImportedQuestion, Skipped, read_import_file
 
 MAX_BYTES = 64 << 20
 OPTION = re.compile(r"^([A-Z])[).][ \t]+(.*)$")

@@ -13,7 +13,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ..errors import BankError, Location
-from . import ImportedQuestion, Skipped
+from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
 from ._html import html_to_text
 

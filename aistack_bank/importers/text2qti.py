@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import ImportedQuestion, Skipped, read_import_file
+from .records import ImportedQuestion, Skipped, read_import_file
 
 MAX_BYTES = 64 << 20
 QUIZ_SETTINGS = re.compile(r"^(quiz title|quiz description|shuffle answers|show correct answers|one question at a time|can't go back|feedback is shown|solutions sample group|solutions randomize groups|solutions pick|solutions points):", re.I)
