@@ -10,6 +10,8 @@ from importlib import resources
 from pathlib import PurePosixPath
 from typing import Mapping
 
+from ..i18n.languages import bcp47 as _bcp47
+from ..i18n.languages import endonym, is_rtl
 from ..model import Bank
 from ..options import ExportOptions
 from ._shared import html_text, languages
@@ -92,19 +94,6 @@ UI_STRINGS: dict[str, str] = {
 ``{name}`` placeholders are filled in by the exporter or by the page's script and must be
 kept unchanged in translations; a translation that drops or adds one is ignored.
 """
-
-LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English",
-    "fr": "Français",
-    "nl": "Nederlands",
-    "de": "Deutsch",
-    "es": "Español",
-    "it": "Italiano",
-    "pt": "Português",
-    "pt_BR": "Português (Brasil)",
-    "ja": "日本語",
-}
-"""Each language's name in that language (an unknown code is shown as itself)."""
 
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
@@ -189,7 +178,7 @@ _FAVICON = (
 def _head(*, lang: str, title: str, description: str, script: str, style: str) -> list[str]:
     return [
         "<!DOCTYPE html>",
-        f'<html lang="{html_text(_bcp47(lang))}">',
+        f'<html lang="{html_text(_bcp47(lang))}"{_dir(lang)}>',
         "<head>",
         '<meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{_csp(script, style)}">',
@@ -204,13 +193,33 @@ def _head(*, lang: str, title: str, description: str, script: str, style: str) -
     ]
 
 
-def _bcp47(lang: str) -> str:
-    """A catalog code (``pt_BR``) as an HTML language tag (``pt-BR``)."""
-    return lang.replace("_", "-")
+def _dir(lang: str) -> str:
+    """``lang``'s text direction as an HTML attribute: ``dir="rtl"`` for a right-to-left language."""
+    return ' dir="rtl"' if is_rtl(lang) else ""
 
 
-def _autonym(lang: str) -> str:
-    return LANGUAGE_NAMES.get(lang, lang)
+def _lang_attrs(lang: str, page_lang: str) -> str:
+    """``lang`` (and ``dir`` when its direction differs from the page's) of text in ``lang``."""
+    attrs = f' lang="{html_text(_bcp47(lang))}"'
+    if is_rtl(lang) != is_rtl(page_lang):
+        attrs += ' dir="rtl"' if is_rtl(lang) else ' dir="ltr"'
+    return attrs
+
+
+def fill_html(template: str, **values: object) -> str:
+    """``template`` as HTML with each ``{name}`` filled: text values (the bank's words) each in a
+    ``<bdi>``, so that text of the other direction cannot reorder the words around it.
+
+    >>> fill_html("All {title} questions ({count})", title="A<B", count=3)
+    'All <bdi>A&lt;B</bdi> questions (3)'
+    """
+    def value(m: re.Match) -> str:
+        if m.group(1) not in values:
+            return m.group(0)
+        v = values[m.group(1)]
+        return f"<bdi>{html_text(v)}</bdi>" if isinstance(v, str) else html_text(str(v))
+
+    return _PLACEHOLDER.sub(value, html_text(template))
 
 
 def _question_data(bank: Bank) -> list[dict]:
@@ -256,7 +265,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     count = len(bank.questions)
 
     def t(key: str, **values: object) -> str:
-        return html_text(fill(ui_text(options, lang, key), **values))
+        return fill_html(ui_text(options, lang, key), **values)
 
     def mode(button_id: str, key: str, extra: str = "") -> str:
         return (
@@ -272,8 +281,8 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
         links.append(
-            f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(_bcp47(other))}" '
-            f'lang="{html_text(_bcp47(other))}"{current}>{html_text(_autonym(other))}</a></li>'
+            f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(_bcp47(other))}"'
+            f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>'
         )
 
     lines = _head(lang=lang, title=fill(ui_text(options, lang, "site.doc_title"), title=topic.title), description=topic.summary, script=script, style=style)
@@ -410,14 +419,14 @@ def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOpt
     for lang in order:
         code = html_text(_bcp47(lang))
         items.append(
-            f'<li lang="{code}"><a href="{html_text(lang)}/index.html" hreflang="{code}">'
-            f'<span class="autonym">{html_text(_autonym(lang))}</span>'
+            f'<li{_lang_attrs(lang, order[0])}><a href="{html_text(lang)}/index.html" hreflang="{code}">'
+            f'<span class="autonym">{html_text(endonym(lang))}</span>'
             f'<span class="topic-title">{html_text(banks[lang].topic.title)}</span></a></li>'
         )
         prompt = ui_text(options, lang, "site.language.choose")
         if prompt not in seen:  # an untranslated prompt is the English one: say it once
             seen.add(prompt)
-            prompts.append(f'<span lang="{code}">{html_text(prompt)}</span>')
+            prompts.append(f'<span{_lang_attrs(lang, order[0])}>{html_text(prompt)}</span>')
     lines = _head(lang=order[0], title=first.topic.title, description=first.topic.summary, script=script, style=style)
     lines += [
         "<body>",
@@ -448,4 +457,4 @@ def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixP
     return tree
 
 
-__all__ = ["NAME", "UI_STRINGS", "csp_hash", "export", "fill", "page_data", "script_json", "ui_text"]
+__all__ = ["NAME", "UI_STRINGS", "csp_hash", "export", "fill", "fill_html", "page_data", "script_json", "ui_text"]
