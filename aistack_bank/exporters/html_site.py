@@ -10,14 +10,12 @@ from importlib import resources
 from pathlib import PurePosixPath
 from typing import Mapping
 
-from ..i18n.languages import bcp47 as _bcp47
-from ..i18n.languages import endonym, is_rtl
+from ..i18n.languages import bcp47 as _bcp47, endonym, is_rtl
 from ..model import Bank
 from ..options import ExportOptions
 from ._shared import html_text, languages
 
 NAME = "html"
-
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
 
