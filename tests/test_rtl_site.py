@@ -112,6 +112,10 @@ def test_the_right_to_left_page_mirrors_and_practice_works_by_keyboard(session, 
     page.keyboard.press("Space")
     page.wait_for_selector("#next:not([hidden])")
     assert AR_UI["site.feedback.right"] in page.locator("#verdict").inner_text()
+    # The bank's text sits isolated next to the interface's label and the option's letter.
+    question = banks["ar"].question(qid)
+    chosen = question.option(question.correct)
+    assert page.locator("#feedback .answer-line bdi").first.inner_text() == chosen.text
     if qid in AR_QUESTIONS:
         assert AR_QUESTIONS[qid]["stem"] == page.locator("#stem").inner_text()
     axe_check(page, "Arabic question with feedback")

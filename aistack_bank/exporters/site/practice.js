@@ -491,7 +491,8 @@
   function optionLine(labelKey, position, option) {
     const block = el("div", "answer-line");
     const line = el("p");
-    line.append(el("span", "label", t(labelKey)), " " + LETTERS[position] + ". " + option.text);
+    // The option's text in a <bdi>: of either direction, it cannot pull the letter or the label along.
+    line.append(el("span", "label", t(labelKey)), " " + LETTERS[position] + ". ", el("bdi", "", option.text));
     block.append(line);
     if (option.feedback) block.append(el("p", "option-feedback", option.feedback));
     return block;
@@ -649,7 +650,7 @@
       const details = el("details");
       details.open = !r.right;
       const summary = el("summary");
-      summary.append(icon(r.right ? "✓" : "✗"), hidden(t(r.right ? "site.feedback.right" : "site.feedback.wrong") + " "), el("span", "review-stem", q.stem));
+      summary.append(icon(r.right ? "✓" : "✗"), hidden(t(r.right ? "site.feedback.right" : "site.feedback.wrong") + " "), el("bdi", "review-stem", q.stem));
       const body = el("div", "feedback " + (r.right ? "is-right" : "is-wrong"));
       body.append(...feedbackParts(q, r.order, r.chosenAt));
       details.append(summary, body);
