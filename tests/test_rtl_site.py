@@ -73,6 +73,10 @@ def test_the_right_to_left_page_mirrors_and_practice_works_by_keyboard(session, 
     # User text inside an interface sentence is isolated.
     assert page.locator("#key-points-heading bdi").inner_text() == banks["ar"].topic.title
 
+    # An interface string not translated into Arabic is English, marked as such and left to right.
+    assert page.locator("#progress-heading > span").evaluate("e => [e.lang, e.dir, e.textContent]") == ["en", "ltr", "Your progress"]
+    assert page.locator("#practice-heading").inner_text() == AR_UI["site.practice.heading"]
+
     # Mirrored layout: the question list's numbers sit at the right, the skip link at the right edge.
     padding = page.locator("#question-list").evaluate("el => [getComputedStyle(el).paddingRight, getComputedStyle(el).paddingLeft]")
     assert float(padding[0].removesuffix("px")) > 30 and padding[1] == "0px"
@@ -86,6 +90,9 @@ def test_the_right_to_left_page_mirrors_and_practice_works_by_keyboard(session, 
     assert page.locator("#quiz-count").inner_text() == "السؤال 1 من 3"
     qid = page.locator("#question").get_attribute("data-qid")
     assert focused_option(page) == 0
+    # The script's English fallbacks are isolated left to right (LRI … PDI) on this page.
+    hint = page.locator("#keys-hint").evaluate("e => e.textContent")
+    assert hint.startswith("\u2066Keyboard") and hint.endswith("\u2069")
 
     # The options' inline start is on the right: each option's letter is right of its text.
     box_key = page.locator("#options .option").first.locator(".option-key").bounding_box()

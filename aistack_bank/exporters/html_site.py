@@ -108,11 +108,24 @@ def ui_text(options: ExportOptions, lang: str, key: str) -> str:
     >>> ui_text(ExportOptions(), "fr", "site.reset")
     'Reset progress'
     """
-    english = UI_STRINGS[key]
+    return _translated(options, lang, key) or UI_STRINGS[key]
+
+
+def _translated(options: ExportOptions, lang: str, key: str) -> str | None:
+    """The usable translation of ``key`` in ``lang``, or None when the page falls back to English."""
     translated = (options.ui.get(lang) or {}).get(key)
-    if translated and translated.strip() and _placeholders(translated) == _placeholders(english):
+    if translated and translated.strip() and _placeholders(translated) == _placeholders(UI_STRINGS[key]):
         return translated
-    return english
+    return None
+
+
+def _ui_data(options: ExportOptions, lang: str, key: str) -> str:
+    """``key``'s text for the page's script. On a right-to-left page an English fallback is put
+    between LRI and PDI, so that it reads left to right ("Correct!", not "!Correct") wherever
+    the script places it."""
+    if lang != "en" and is_rtl(lang) and _translated(options, lang, key) is None:
+        return "\u2066" + UI_STRINGS[key] + "\u2069"
+    return ui_text(options, lang, key)
 
 
 def fill(template: str, **values: object) -> str:
@@ -251,7 +264,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "runKey": f"aistack-bank/{topic}/run/{lang}",
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
-        "ui": {key: ui_text(options, lang, key) for key in UI_STRINGS},
+        "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS},
         "questions": _question_data(bank),
     }
 
@@ -263,7 +276,10 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     count = len(bank.questions)
 
     def t(key: str, **values: object) -> str:
-        return fill_html(ui_text(options, lang, key), **values)
+        text = fill_html(ui_text(options, lang, key), **values)
+        if lang != "en" and _translated(options, lang, key) is None:  # the English fallback, marked as such
+            return f'<span{_lang_attrs("en", lang)}>{text}</span>'
+        return text
 
     def mode(button_id: str, key: str, extra: str = "") -> str:
         return (
@@ -289,7 +305,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         f'<a class="skip-link" href="#main">{t("site.skip")}</a>',
         '<header class="site-header"><div class="wrap">',
         f'<p class="category">{html_text(topic.category)}</p>',
-        f'<nav class="languages" aria-label="{t("site.language.nav")}"><ul>',
+        f'<nav class="languages" aria-label="{html_text(ui_text(options, lang, "site.language.nav"))}"><ul>',
         *links,
         "</ul></nav>",
         "</div></header>",
