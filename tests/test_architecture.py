@@ -86,7 +86,7 @@ def _in(room: str, module: str) -> bool:
 ROOMS = {
     "bottom": {"errors", "model", ""},  # "" is the package's __init__ (its version)
     "files": {"safety", "yamlsource", "load", "cache", "writing"},
-    "data": {"site_strings", "options", "settings", "exchange"},
+    "data": {"site_strings", "options", "settings", "exchange", "i18n.languages"},
     "checking": {"validate", "cues", "lints", "checks", "checklang", "quantities", "i18n"},
     "exporters": {"exporters"},
     "orchestration": {"build", "lms", "analyze", "importers", "authoring", "scaffold", "stats", "schemas"},
@@ -117,8 +117,14 @@ FORBIDDEN = [
 
 
 def room_of(module: str) -> str | None:
-    top = module.split(".")[1] if "." in module else ""
-    return next((room for room, members in ROOMS.items() if top in members), None)
+    """The room of the longest listed prefix (`i18n.languages` is data, the rest of `i18n` checking)."""
+    parts = module.split(".")[1:] or [""]
+    for depth in range(len(parts), 0, -1):
+        name = ".".join(parts[:depth])
+        room = next((room for room, members in ROOMS.items() if name in members), None)
+        if room is not None:
+            return room
+    return None
 
 
 def violations(graph: dict[str, set[str]]) -> list[str]:

@@ -8,6 +8,7 @@ from html import escape as _html_escape
 from pathlib import PurePosixPath
 from typing import Mapping
 
+from ..i18n.languages import is_rtl, moodle_code
 from ..model import Bank
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -29,16 +30,35 @@ def cdata(html: str) -> str:
     return "<![CDATA[" + html.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
+RLI, PDI = "\u2067", "\u2069"
+"""Unicode's right-to-left isolate and its end: text in them is laid out right to left and
+cannot reorder the text around it (Unicode bidi algorithm, UAX #9, since Unicode 6.3)."""
+
+
+def _isolated(lang: str, text: str) -> str:
+    """A right-to-left language's text between RLI and PDI; any other text as it is."""
+    return f"{RLI}{text}{PDI}" if is_rtl(lang) else text
+
+
 def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     """One paragraph holding every language, English first, for Moodle's multilang filters.
 
     The core filter needs two or more adjacent ``<span lang class="multilang">`` blocks with
-    no ``<span>`` inside them; the text is escaped, so none can appear.
+    exactly those two attributes and no ``<span>`` inside them (its pattern is
+    ``<span(\\s+lang="…"|\\s+class="multilang"){2}\\s*>``); the text is escaped, so none can
+    appear. A right-to-left language's text therefore gets its direction from Unicode isolates
+    (RLI … PDI), which survive the filter and Moodle's HTML cleaning; a ``{mlang}`` block can
+    hold markup, so there it is a ``<span dir="rtl">``. Codes are Moodle's (``pt_br``).
     """
     if syntax == "mlang":
-        body = "".join(f"{{mlang {lang}}}{html_text(text)}{{mlang}}" for lang, text in texts_raw.items())
+        body = "".join(
+            f"{{mlang {moodle_code(lang)}}}"
+            + (f'<span dir="rtl">{html_text(text)}</span>' if is_rtl(lang) else html_text(text))
+            + "{mlang}"
+            for lang, text in texts_raw.items()
+        )
     else:
-        body = "".join(f'<span lang="{lang}" class="multilang">{html_text(text)}</span>' for lang, text in texts_raw.items())
+        body = "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{html_text(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
     return f"<p>{body}</p>"
 
 
@@ -56,10 +76,11 @@ def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     """Every language in one plain-text field (a name or a category), English first.
 
     Moodle keeps multilang spans in plain-text fields (``clean_param(PARAM_TEXT)``) and stores
-    the rest as typed, so the text is written as it is, never as HTML entities."""
+    the rest as typed, so the text is written as it is, never as HTML entities. A right-to-left
+    language's text is isolated (RLI … PDI): a plain-text field has no ``dir``."""
     if syntax == "mlang":
-        return "".join(f"{{mlang {lang}}}{plain_field(text)}{{mlang}}" for lang, text in texts_raw.items())
-    return "".join(f'<span lang="{lang}" class="multilang">{plain_field(text)}</span>' for lang, text in texts_raw.items())
+        return "".join(f"{{mlang {moodle_code(lang)}}}{plain_field(_isolated(lang, text))}{{mlang}}" for lang, text in texts_raw.items())
+    return "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{plain_field(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
 
 
 MOODLE_NAME_MAX = 255
@@ -69,17 +90,38 @@ NAME_STEM_CHARS = 60
 """How much of the stem a question name shows in a one-language file."""
 
 
+def multilang_name(prefix: str, texts_raw: Mapping[str, str], syntax: str = "span", limit: int = NAME_STEM_CHARS) -> str:
+    """``prefix`` and every language's text in one plain-text name of at most
+    :data:`MOODLE_NAME_MAX` characters in all: each language gets an equal share of what the
+    prefix and the multilang markup leave (at most ``limit``). With too many languages for a
+    readable share (fewer than 8 characters), the first language alone."""
+    first = next(iter(texts_raw.values()))
+    if len(texts_raw) == 1:
+        return prefix + plain_field(short(first, limit))
+    overhead = len(prefix) + len(multilang_plain({lang: "" for lang in texts_raw}, syntax))
+    share = min(limit, (MOODLE_NAME_MAX - overhead) // len(texts_raw))
+    if share < 8:
+        return prefix + plain_field(short(first, min(limit, MOODLE_NAME_MAX - len(prefix))))
+    return prefix + multilang_plain({lang: short(text, share) for lang, text in texts_raw.items()}, syntax)
+
+
 def question_name(question_id: str, stems_raw: Mapping[str, str], syntax: str = "span") -> str:
     """``q001 <short stem>``: plain text, within Moodle's 255 characters in every file.
 
     With several languages each stem gets an equal share of what the multilang markup leaves."""
-    if len(stems_raw) == 1:
-        return f"{question_id} {plain_field(short(next(iter(stems_raw.values())), NAME_STEM_CHARS))}"
-    overhead = len(question_id) + 1 + len(multilang_plain({lang: "" for lang in stems_raw}, syntax))
-    share = min(NAME_STEM_CHARS, (MOODLE_NAME_MAX - overhead) // len(stems_raw))
-    if share < 8:  # too many languages to name each: the English alone
-        return f"{question_id} {plain_field(short(next(iter(stems_raw.values())), NAME_STEM_CHARS))}"
-    return f"{question_id} " + multilang_plain({lang: short(stem, share) for lang, stem in stems_raw.items()}, syntax)
+    return multilang_name(f"{question_id} ", stems_raw, syntax)
+
+
+def category_title(titles_raw: Mapping[str, str], syntax: str = "span") -> str:
+    """The category's name in every language, within Moodle's 255 characters (a category name
+    is a ``varchar(255)`` like a question's): each title whole while they fit, else shortened
+    alike."""
+    if len(titles_raw) == 1:
+        return plain_field(next(iter(titles_raw.values())))
+    whole = multilang_plain(titles_raw, syntax)
+    if len(whole) <= MOODLE_NAME_MAX:
+        return whole
+    return multilang_name("", titles_raw, syntax, limit=MOODLE_NAME_MAX)
 
 
 def category_path(title_plain: str) -> str:

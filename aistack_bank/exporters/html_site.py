@@ -10,28 +10,16 @@ from importlib import resources
 from pathlib import PurePosixPath
 from typing import Mapping
 
+from ..i18n.languages import bcp47 as _bcp47, endonym, is_rtl
 from ..model import Bank
 from ..options import ExportOptions
 from ..site_strings import UI_STRINGS
 from ._shared import html_text, languages
 
 NAME = "html"
-
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
 
-LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English",
-    "fr": "Français",
-    "nl": "Nederlands",
-    "de": "Deutsch",
-    "es": "Español",
-    "it": "Italiano",
-    "pt": "Português",
-    "pt_BR": "Português (Brasil)",
-    "ja": "日本語",
-}
-"""Each language's name in that language (an unknown code is shown as itself)."""
 
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
@@ -48,11 +36,24 @@ def ui_text(options: ExportOptions, lang: str, key: str) -> str:
     >>> ui_text(ExportOptions(), "fr", "site.reset")
     'Reset progress'
     """
-    english = UI_STRINGS[key]
+    return _translated(options, lang, key) or UI_STRINGS[key]
+
+
+def _translated(options: ExportOptions, lang: str, key: str) -> str | None:
+    """The usable translation of ``key`` in ``lang``, or None when the page falls back to English."""
     translated = (options.ui.get(lang) or {}).get(key)
-    if translated and translated.strip() and _placeholders(translated) == _placeholders(english):
+    if translated and translated.strip() and _placeholders(translated) == _placeholders(UI_STRINGS[key]):
         return translated
-    return english
+    return None
+
+
+def _ui_data(options: ExportOptions, lang: str, key: str) -> str:
+    """``key``'s text for the page's script. On a right-to-left page an English fallback is put
+    between LRI and PDI, so that it reads left to right ("Correct!", not "!Correct") wherever
+    the script places it."""
+    if lang != "en" and is_rtl(lang) and _translated(options, lang, key) is None:
+        return "\u2066" + UI_STRINGS[key] + "\u2069"
+    return ui_text(options, lang, key)
 
 
 def fill(template: str, **values: object) -> str:
@@ -116,7 +117,7 @@ _FAVICON = (
 def _head(*, lang: str, title: str, description: str, script: str, style: str) -> list[str]:
     return [
         "<!DOCTYPE html>",
-        f'<html lang="{html_text(_bcp47(lang))}">',
+        f'<html lang="{html_text(_bcp47(lang))}"{_dir(lang)}>',
         "<head>",
         '<meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{_csp(script, style)}">',
@@ -131,13 +132,33 @@ def _head(*, lang: str, title: str, description: str, script: str, style: str) -
     ]
 
 
-def _bcp47(lang: str) -> str:
-    """A catalog code (``pt_BR``) as an HTML language tag (``pt-BR``)."""
-    return lang.replace("_", "-")
+def _dir(lang: str) -> str:
+    """``lang``'s text direction as an HTML attribute: ``dir="rtl"`` for a right-to-left language."""
+    return ' dir="rtl"' if is_rtl(lang) else ""
 
 
-def _autonym(lang: str) -> str:
-    return LANGUAGE_NAMES.get(lang, lang)
+def _lang_attrs(lang: str, page_lang: str) -> str:
+    """``lang`` (and ``dir`` when its direction differs from the page's) of text in ``lang``."""
+    attrs = f' lang="{html_text(_bcp47(lang))}"'
+    if is_rtl(lang) != is_rtl(page_lang):
+        attrs += ' dir="rtl"' if is_rtl(lang) else ' dir="ltr"'
+    return attrs
+
+
+def fill_html(template: str, **values: object) -> str:
+    """``template`` as HTML with each ``{name}`` filled: text values (the bank's words) each in a
+    ``<bdi>``, so that text of the other direction cannot reorder the words around it.
+
+    >>> fill_html("All {title} questions ({count})", title="A<B", count=3)
+    'All <bdi>A&lt;B</bdi> questions (3)'
+    """
+    def value(m: re.Match) -> str:
+        if m.group(1) not in values:
+            return m.group(0)
+        v = values[m.group(1)]
+        return f"<bdi>{html_text(v)}</bdi>" if isinstance(v, str) else html_text(str(v))
+
+    return _PLACEHOLDER.sub(value, html_text(template))
 
 
 def _question_data(bank: Bank) -> list[dict]:
@@ -171,7 +192,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "runKey": f"aistack-bank/{topic}/run/{lang}",
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
-        "ui": {key: ui_text(options, lang, key) for key in UI_STRINGS},
+        "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS},
         "questions": _question_data(bank),
     }
 
@@ -183,7 +204,10 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     count = len(bank.questions)
 
     def t(key: str, **values: object) -> str:
-        return html_text(fill(ui_text(options, lang, key), **values))
+        text = fill_html(ui_text(options, lang, key), **values)
+        if lang != "en" and _translated(options, lang, key) is None:  # the English fallback, marked as such
+            return f'<span{_lang_attrs("en", lang)}>{text}</span>'
+        return text
 
     def mode(button_id: str, key: str, extra: str = "") -> str:
         return (
@@ -199,8 +223,8 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
         links.append(
-            f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(_bcp47(other))}" '
-            f'lang="{html_text(_bcp47(other))}"{current}>{html_text(_autonym(other))}</a></li>'
+            f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(_bcp47(other))}"'
+            f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>'
         )
 
     lines = _head(lang=lang, title=fill(ui_text(options, lang, "site.doc_title"), title=topic.title), description=topic.summary, script=script, style=style)
@@ -209,7 +233,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         f'<a class="skip-link" href="#main">{t("site.skip")}</a>',
         '<header class="site-header"><div class="wrap">',
         f'<p class="category">{html_text(topic.category)}</p>',
-        f'<nav class="languages" aria-label="{t("site.language.nav")}"><ul>',
+        f'<nav class="languages" aria-label="{html_text(ui_text(options, lang, "site.language.nav"))}"><ul>',
         *links,
         "</ul></nav>",
         "</div></header>",
@@ -337,14 +361,14 @@ def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOpt
     for lang in order:
         code = html_text(_bcp47(lang))
         items.append(
-            f'<li lang="{code}"><a href="{html_text(lang)}/index.html" hreflang="{code}">'
-            f'<span class="autonym">{html_text(_autonym(lang))}</span>'
+            f'<li{_lang_attrs(lang, order[0])}><a href="{html_text(lang)}/index.html" hreflang="{code}">'
+            f'<span class="autonym">{html_text(endonym(lang))}</span>'
             f'<span class="topic-title">{html_text(banks[lang].topic.title)}</span></a></li>'
         )
         prompt = ui_text(options, lang, "site.language.choose")
         if prompt not in seen:  # an untranslated prompt is the English one: say it once
             seen.add(prompt)
-            prompts.append(f'<span lang="{code}">{html_text(prompt)}</span>')
+            prompts.append(f'<span{_lang_attrs(lang, order[0])}>{html_text(prompt)}</span>')
     lines = _head(lang=order[0], title=first.topic.title, description=first.topic.summary, script=script, style=style)
     lines += [
         "<body>",
@@ -375,4 +399,4 @@ def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixP
     return tree
 
 
-__all__ = ["NAME", "UI_STRINGS", "csp_hash", "export", "fill", "page_data", "script_json", "ui_text"]
+__all__ = ["NAME", "UI_STRINGS", "csp_hash", "export", "fill", "fill_html", "page_data", "script_json", "ui_text"]

@@ -19,10 +19,17 @@
   const navigation = (performance.getEntriesByType && performance.getEntriesByType("navigation")[0]) || null;
   if (navigation && navigation.type === "back_forward") return;
 
+  // RFC 4647 lookup: the tag itself, then shorter and shorter prefixes (zh-hant-tw, zh-hant,
+  // zh); failing that, another region of the same language (pt finds pt-BR). A catalog code
+  // (pt_BR) is read as the tag it names (pt-BR).
   function find(tag) {
     if (!tag) return null;
-    tag = String(tag).toLowerCase();
-    return byTag.get(tag) || byTag.get(tag.split("-")[0]) || null;
+    const parts = String(tag).toLowerCase().replace(/_/g, "-").split("-");
+    for (let n = parts.length; n > 0; n--) {
+      const link = byTag.get(parts.slice(0, n).join("-"));
+      if (link) return link;
+    }
+    return links.find((link) => link.hreflang.toLowerCase().split("-")[0] === parts[0]) || null;
   }
 
   let saved = null;

@@ -19,9 +19,15 @@
     return document.getElementById(id);
   }
 
+  // A text value (a title, tags, a file name: the bank's or the learner's words) goes into an
+  // interface string between FSI and PDI, so that text of the other direction (English in an
+  // Arabic sentence, or the reverse) cannot reorder the words around it. Numbers go in as they are.
   function t(key, values) {
-    return data.ui[key].replace(/\{([a-z_]+)\}/g, (match, name) =>
-      values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : match);
+    return data.ui[key].replace(/\{([a-z_]+)\}/g, (match, name) => {
+      if (!values || !Object.prototype.hasOwnProperty.call(values, name)) return match;
+      const value = values[name];
+      return typeof value === "string" ? "\u2068" + value + "\u2069" : String(value);
+    });
   }
 
   function el(tag, className, text) {
@@ -485,7 +491,8 @@
   function optionLine(labelKey, position, option) {
     const block = el("div", "answer-line");
     const line = el("p");
-    line.append(el("span", "label", t(labelKey)), " " + LETTERS[position] + ". " + option.text);
+    // The option's text in a <bdi>: of either direction, it cannot pull the letter or the label along.
+    line.append(el("span", "label", t(labelKey)), " " + LETTERS[position] + ". ", el("bdi", "", option.text));
     block.append(line);
     if (option.feedback) block.append(el("p", "option-feedback", option.feedback));
     return block;
@@ -643,7 +650,7 @@
       const details = el("details");
       details.open = !r.right;
       const summary = el("summary");
-      summary.append(icon(r.right ? "✓" : "✗"), hidden(t(r.right ? "site.feedback.right" : "site.feedback.wrong") + " "), el("span", "review-stem", q.stem));
+      summary.append(icon(r.right ? "✓" : "✗"), hidden(t(r.right ? "site.feedback.right" : "site.feedback.wrong") + " "), el("bdi", "review-stem", q.stem));
       const body = el("div", "feedback " + (r.right ? "is-right" : "is-wrong"));
       body.append(...feedbackParts(q, r.order, r.chosenAt));
       details.append(summary, body);
@@ -761,8 +768,12 @@
     const buttons = optionButtons();
     const at = buttons.indexOf(document.activeElement);
     let move = 0;
-    if (event.key === "ArrowDown" || event.key === "ArrowRight") move = 1;
-    else if (event.key === "ArrowUp" || event.key === "ArrowLeft") move = -1;
+    // Down moves to the next option; Right does in a left-to-right page and Left in a
+    // right-to-left one, as the browser does in a group of native radio buttons.
+    const forward = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight";
+    const backward = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+    if (event.key === "ArrowDown" || event.key === forward) move = 1;
+    else if (event.key === "ArrowUp" || event.key === backward) move = -1;
     if (move || event.key === "Home" || event.key === "End") {
       event.preventDefault();
       if (session.answered) return;
