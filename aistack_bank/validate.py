@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .checks import Finding, check_question
 from .errors import Diagnostic, Location, Severity, error, warning
@@ -12,6 +13,9 @@ from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
 from .yamlsource import Backend
+
+if TYPE_CHECKING:
+    from .i18n.catalog import Catalogs
 
 ONE_LINE_FIELDS = ("title", "category")
 """Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments)."""
@@ -60,8 +64,11 @@ class ValidationReport:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
 
-def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Path | None = None, run_checks: bool = True) -> ValidationReport:
-    """Read the bank at ``root`` and apply every rule; never raises for content mistakes."""
+def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None) -> ValidationReport:
+    """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
+
+    Catalogs are read through ``catalogs`` when given, so that the caller can localize from the
+    same reads."""
     source = read_bank(root, backend=backend)
     diags = list(source.diagnostics)
     diags += question_rules(source)
@@ -76,7 +83,7 @@ def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Pat
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from .i18n.verify import verify_catalogs
 
-        diags += verify_catalogs(source, translations, run_checks=run_checks)
+        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs)
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=source, diagnostics=diags, cues=cues)
 

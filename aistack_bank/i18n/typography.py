@@ -131,7 +131,7 @@ def msgstr_offset_location(catalog, entry, offset: int):
     from .verify import msgstr_location
 
     start = msgstr_location(catalog, entry)
-    lines = getattr(catalog, "_lines", None) or []
+    lines = catalog.file_lines()
     if not start.line or start.line > len(lines):
         return start
     remaining = offset
@@ -188,9 +188,9 @@ def fix_catalog_typography(path, *, check: bool = False):
     written when the catalog has errors.
     """
     from ..writing import write_or_compare
-    from .catalog import _read_catalog, render_catalog
+    from .catalog import read_catalog, render_catalog
 
-    catalog = _read_catalog(path)  # a fresh copy: the shared read cache must not see our edits
+    catalog = read_catalog(path)
     if catalog.po is None or catalog.diagnostics:
         return 0, list(catalog.diagnostics)
     changed = 0
