@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,6 +73,14 @@ class Catalog:
 
     def obsolete(self) -> dict[str, polib.POEntry]:
         return {e.msgctxt: e for e in self.po.obsolete_entries() if e.msgctxt is not None}
+
+
+def reviewed_entries(active: dict[str, polib.POEntry], fields) -> Iterator[tuple[object, polib.POEntry]]:
+    """(field, entry) for each of ``fields`` whose entry in ``active`` is translated and not fuzzy."""
+    for f in fields:
+        entry = active.get(f.key)
+        if entry is not None and entry.msgstr and "fuzzy" not in entry.flags:
+            yield f, entry
 
 
 render_catalog = write_po

@@ -146,15 +146,13 @@ def read_glossary(translations: Path):
 def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields) -> list:
     """W521/W522 for every translated, non-fuzzy entry of one catalog."""
     from ..errors import warning
+    from .catalog import reviewed_entries
     from .typography import msgstr_offset_location
 
     if glossary is None:
         return []
     diags = []
-    for f in fields:
-        entry = active.get(f.key)
-        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            continue
+    for f, entry in reviewed_entries(active, fields):
         for code, message, offset in glossary.check(f.text, entry.msgstr, catalog.language):
             diags.append(warning(code, f"{f.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
     return diags

@@ -168,14 +168,12 @@ def _escaped_length(body: str, decoded_chars: int) -> int:
 def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
     """W520 for every French msgstr whose spaces break French typography."""
     from ..errors import warning
+    from .catalog import reviewed_entries
 
     if not catalog.language.split("_")[0] == "fr":
         return []
     diags = []
-    for f in fields:
-        entry = active.get(f.key)
-        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            continue
+    for f, entry in reviewed_entries(active, fields):
         for issue in typography_issues(entry.msgstr):
             diags.append(warning("W520", f"{f.key}: {issue.describe()}; run `bank i18n fix-typography --lang fr`", msgstr_offset_location(catalog, entry, issue.offset)))
     return diags
