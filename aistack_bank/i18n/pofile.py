@@ -8,6 +8,8 @@ unterminated strings). :func:`write_po` writes what msgcat 0.21 writes, byte for
 of strings is in :mod:`.gnuwrap`). Entries are polib's ``POFile``/``POEntry`` objects, carrying
 what the reader saw (line numbers, the header as read, comment lines) so that a catalog read and
 written again does not change.
+polib is kept for that model, which `bank i18n update` merges and `bank i18n compile` turns
+into `.mo` files; its parser and writer are not used.
 """
 
 from __future__ import annotations
