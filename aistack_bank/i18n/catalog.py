@@ -24,6 +24,8 @@ from .pofile import WRAP_WIDTH, first_msgstr, read_po, write_po
 if TYPE_CHECKING:
     import polib
 
+    from .fields import TextField
+
 MAX_CATALOG_BYTES = 256 << 20
 """Largest catalog accepted: a 50 000-question bank has catalogs of about 150 MB."""
 
@@ -75,7 +77,7 @@ class Catalog:
         return {e.msgctxt: e for e in self.po.obsolete_entries() if e.msgctxt is not None}
 
 
-def reviewed_entries(active: dict[str, polib.POEntry], fields) -> Iterator[tuple[object, polib.POEntry]]:
+def reviewed_entries(active: dict[str, polib.POEntry], fields: list[TextField]) -> Iterator[tuple[TextField, polib.POEntry]]:
     """(field, entry) for each of ``fields`` whose entry in ``active`` is translated and not fuzzy."""
     for f in fields:
         entry = active.get(f.key)
