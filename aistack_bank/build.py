@@ -5,10 +5,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, UsageError, warning
 from .model import Bank
 from .options import ExportOptions
+
+if TYPE_CHECKING:
+    from .i18n.catalog import Catalogs
 
 
 @dataclass(frozen=True)
@@ -43,16 +47,18 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
     return sorted(set(wanted), key=lambda lang: (lang != "en", lang))
 
 
-def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False) -> tuple[dict[str, Bank], list[Diagnostic]]:
+def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False, catalogs: Catalogs | None = None) -> tuple[dict[str, Bank], list[Diagnostic]]:
     """The bank in each language, refusing (DiagnosticsError) when the bank or a language has errors.
 
     With ``skip_unstarted`` (`bank build`), a language of which nothing is translated yet (a
-    catalog just created) is left out with a warning instead of refusing the whole build."""
-    from .i18n.catalog import read_catalog
+    catalog just created) is left out with a warning instead of refusing the whole build.
+    Validation and localization share one read of each catalog, through ``catalogs``."""
+    from .i18n.catalog import Catalogs
     from .i18n.localize import localize
     from .validate import validate_bank
 
-    report = validate_bank(bank, translations=translations if translations is not None and translations.is_dir() else None)
+    catalogs = catalogs if catalogs is not None else Catalogs()
+    report = validate_bank(bank, translations=translations if translations is not None and translations.is_dir() else None, catalogs=catalogs)
     if report.errors:
         raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
     source = report.source
@@ -65,7 +71,7 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
         if lang == "en":
             banks[lang] = english
             continue
-        catalog = read_catalog(translations / f"{lang}.po")
+        catalog = catalogs.read(translations / f"{lang}.po")
         if catalog.diagnostics:
             problems += catalog.diagnostics
             continue
@@ -86,9 +92,11 @@ UI_CATALOGS = "site"
 """Subfolder of the translations folder holding the practice site's interface catalogs."""
 
 
-def load_ui_texts(translations: Path | None, languages: list[str]) -> tuple[dict[str, dict[str, str]], list[Diagnostic]]:
+def load_ui_texts(translations: Path | None, languages: list[str], catalogs: Catalogs | None = None) -> tuple[dict[str, dict[str, str]], list[Diagnostic]]:
     """Translated, current interface strings by language (msgctxt → text), and catalog errors."""
-    from .i18n.catalog import read_catalog
+    from .i18n.catalog import Catalogs
+
+    catalogs = catalogs if catalogs is not None else Catalogs()
 
     texts: dict[str, dict[str, str]] = {}
     problems: list[Diagnostic] = []
@@ -98,7 +106,7 @@ def load_ui_texts(translations: Path | None, languages: list[str]) -> tuple[dict
         path = translations / UI_CATALOGS / f"{lang}.po"
         if lang == "en" or not path.exists():
             continue
-        catalog = read_catalog(path)
+        catalog = catalogs.read(path)
         if catalog.diagnostics:
             problems += catalog.diagnostics
             continue
@@ -106,14 +114,15 @@ def load_ui_texts(translations: Path | None, languages: list[str]) -> tuple[dict
     return texts, problems
 
 
-def ui_fallback_notes(translations: Path | None, languages: list[str]) -> list[Diagnostic]:
+def ui_fallback_notes(translations: Path | None, languages: list[str], catalogs: Catalogs | None = None) -> list[Diagnostic]:
     """A warning for each language whose practice-site interface is not (fully) translated.
 
     Such strings are shown in English: an interface catalog that is missing, or not yet
     translated, never blocks a build."""
     from .site_strings import UI_STRINGS
-    from .i18n.catalog import read_catalog
+    from .i18n.catalog import Catalogs
 
+    catalogs = catalogs if catalogs is not None else Catalogs()
     notes = []
     for lang in languages:
         if lang == "en":
@@ -122,7 +131,7 @@ def ui_fallback_notes(translations: Path | None, languages: list[str]) -> list[D
         if not path.exists():
             notes.append(warning("W551", f"no interface catalog for {lang}; the practice site's buttons and messages are shown in English (run `bank i18n update`)", Location.of(path)))
             continue
-        catalog = read_catalog(path)
+        catalog = catalogs.read(path)
         if catalog.po is None:
             continue  # its errors are reported by load_ui_texts
         done = {e.msgctxt for e in catalog.po.translated_entries() if e.msgctxt in UI_STRINGS and e.msgid == UI_STRINGS[e.msgctxt]}
@@ -132,13 +141,13 @@ def ui_fallback_notes(translations: Path | None, languages: list[str]) -> list[D
     return notes
 
 
-def with_ui(options: ExportOptions, formats: list[str], translations: Path | None, languages: list[str]) -> ExportOptions:
+def with_ui(options: ExportOptions, formats: list[str], translations: Path | None, languages: list[str], catalogs: Catalogs | None = None) -> ExportOptions:
     """``options`` with the interface strings the practice site needs (refusing broken catalogs)."""
     from dataclasses import replace
 
     if "html" not in formats or options.ui:
         return options
-    texts, problems = load_ui_texts(translations, languages)
+    texts, problems = load_ui_texts(translations, languages, catalogs)
     if problems:
         raise DiagnosticsError(problems, "an interface catalog has errors; nothing was exported")
     return replace(options, ui=texts)
@@ -332,14 +341,17 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     """`bank export FORMAT`: one format into ``out``."""
     from .exporters import get_exporter
 
+    from .i18n.catalog import Catalogs
+
     get_exporter(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback)
-    trees = render([format_name], banks, with_ui(options, [format_name], translations, langs))
+    catalogs = Catalogs()
+    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, catalogs=catalogs)
+    trees = render([format_name], banks, with_ui(options, [format_name], translations, langs, catalogs))
     from .settings import option_notes
 
     if format_name == "html" and not options.ui:
-        notes += ui_fallback_notes(translations, list(banks))
+        notes += ui_fallback_notes(translations, list(banks), catalogs)
     from .exporters import export_notes
 
     notes += export_notes([format_name], banks, options)
@@ -349,13 +361,15 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
 def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank build`: validate, check, and write every format for every language into ``out``."""
     from .exporters import EXPORTERS, FOLDERS
+    from .i18n.catalog import Catalogs
 
     langs = available_languages(translations)
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True)
+    catalogs = Catalogs()
+    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)
     langs = list(banks)
     if "html" in EXPORTERS and not options.ui:
-        notes += ui_fallback_notes(translations, langs)
-    options = with_ui(options, list(EXPORTERS), translations, langs)
+        notes += ui_fallback_notes(translations, langs, catalogs)
+    options = with_ui(options, list(EXPORTERS), translations, langs, catalogs)
     from .settings import option_notes
 
     notes = notes + option_notes(options, list(EXPORTERS))

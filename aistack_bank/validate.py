@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
@@ -13,6 +14,9 @@ from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
 from .yamlsource import Backend
+
+if TYPE_CHECKING:
+    from .i18n.catalog import Catalogs
 
 ONE_LINE_FIELDS = ("title", "category")
 """Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments)."""
@@ -34,8 +38,11 @@ class ValidationReport:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
 
-def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Path | None = None, run_checks: bool = True) -> ValidationReport:
-    """Read the bank at ``root`` and apply every rule; never raises for content mistakes."""
+def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None) -> ValidationReport:
+    """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
+
+    Catalogs are read through ``catalogs`` when given, so that the caller can localize from the
+    same reads."""
     source = read_bank(root, backend=backend)
     diags = list(source.diagnostics)
     diags += question_rules(source)
@@ -50,7 +57,7 @@ def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Pat
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from .i18n.verify import verify_catalogs
 
-        diags += verify_catalogs(source, translations, run_checks=run_checks)
+        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs)
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=source, diagnostics=diags, cues=cues)
 

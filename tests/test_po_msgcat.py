@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from aistack_bank.i18n.catalog import read_catalog, render_catalog
-from aistack_bank.i18n.pofile import parse_po
+from aistack_bank.i18n.pofile import read_po
 
 MSGCAT = shutil.which("msgcat")
 pytestmark = pytest.mark.skipif(MSGCAT is None and not __import__("os").environ.get("CI"), reason="GNU gettext's msgcat is not installed")
@@ -143,7 +143,7 @@ def test_writer_matches_msgcat_byte_for_byte(tmp_path_factory, po):
     path = tmp_path_factory.mktemp("po") / "x.po"
     path.write_bytes(ours)
     assert _msgcat(path).decode() == ours.decode()
-    again, diags = parse_po(ours.decode(), path)
+    again, diags = read_po(ours.decode(), path)
     assert not diags and render_catalog(again) == ours
 
 

@@ -17,7 +17,7 @@ from aistack_bank.authoring import render_question_yaml
 from aistack_bank.i18n.catalog import read_catalog, render_catalog
 from aistack_bank.i18n.extract import build_template
 from aistack_bank.i18n.fields import bank_fields
-from aistack_bank.i18n.pofile import parse_po
+from aistack_bank.i18n.pofile import read_po
 from aistack_bank.i18n.update import catalog_header, merge_catalog, update_catalogs
 from aistack_bank.load import BankSource, QuestionSource, read_bank
 from aistack_bank.model import SingleChoiceQuestion, Topic
@@ -54,7 +54,7 @@ class MemoryBank:
 
 def roundtrip(po):
     """The catalog as written and read back by our PO writer and strict reader."""
-    parsed, errors = parse_po(render_catalog(po).decode("utf-8"), Path("memory.po"))
+    parsed, errors = read_po(render_catalog(po).decode("utf-8"), Path("memory.po"))
     assert not errors, [str(e) for e in errors]
     return parsed
 

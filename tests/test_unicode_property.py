@@ -98,10 +98,10 @@ def _get(data, where):
 
 def _edit_catalogs(root: Path, key: str, msgid: str | None, msgstr: str | None, language: str | None) -> None:
     from aistack_bank.i18n.catalog import render_catalog
-    from aistack_bank.i18n.pofile import parse_po
+    from aistack_bank.i18n.pofile import read_po
 
     for po_path in (root / "translations").glob("*.po"):
-        po, errors = parse_po(po_path.read_text(encoding="utf-8"), po_path)
+        po, errors = read_po(po_path.read_text(encoding="utf-8"), po_path)
         assert po is not None, errors
         for entry in po:
             if entry.msgctxt == key:

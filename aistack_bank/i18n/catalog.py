@@ -1,22 +1,27 @@
-"""Reading and writing `.po`/`.pot` files.
+"""A catalog file read and checked: the gettext layer's unit between the files and the pipeline.
 
-:func:`read_catalog` reads with the strict one-pass reader of ``pofile`` (every grammar error
-located by line and column), then checks what GNU msgfmt checks (duplicates, plural counts) and
-the project's own conventions (header fields, one msgctxt per field). :func:`render_catalog`
-writes a catalog byte for byte as GNU msgcat does (layout of strings in ``gnuwrap``).
+:func:`read_catalog` reads one `.po`/`.pot` file with the strict reader of :mod:`.pofile`
+(every grammar error located by line and column), then checks what GNU msgfmt checks
+(duplicates, plural counts) and the project's own conventions (header fields, one msgctxt per
+field). :func:`render_catalog` writes a catalog byte for byte as GNU msgcat does
+(:func:`.pofile.write_po`). :class:`Catalogs` is one command's reads, passed down explicitly so
+that validation and localization of a build share them.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
+from .pofile import WRAP_WIDTH, first_msgstr, read_po, write_po
 
-WRAP_WIDTH = 79
-"""Line width of written catalogs: GNU gettext's default, so msgcat, Poedit and Weblate agree."""
+if TYPE_CHECKING:
+    import polib
 
 MAX_CATALOG_BYTES = 256 << 20
 """Largest catalog accepted: a 50 000-question bank has catalogs of about 150 MB."""
@@ -37,78 +42,94 @@ def is_language_code(code: str) -> bool:
 _PLURAL_SYNTAX = re.compile(r"^\s*nplurals\s*=\s*[1-9][0-9]*\s*;\s*plural\s*=\s*[-+*/%!<>=&|?:()n0-9 \t]+;?\s*$")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Catalog:
-    """A read catalog: the polib file and where it came from."""
+    """A read catalog: where it came from, its entries (``po``) and what is wrong with it.
+
+    ``po`` is None when the file is unusable; ``diagnostics`` then say why. Each call of
+    :func:`read_catalog` returns a new one, which the caller owns.
+    """
 
     path: Path
     language: str
-    po: object  # polib.POFile
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    po: polib.POFile | None
+    diagnostics: list[Diagnostic]
+    _text: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def active(self) -> dict[str, object]:
+    def file_lines(self) -> list[str]:
+        """The lines of the file as it is now, read on first use: diagnostics that point into a
+        string (a msgstr line, a column) are rare, so the reader does not keep the text."""
+        if "lines" not in self._text:
+            try:
+                self._text["lines"] = self.path.read_text(encoding="utf-8", errors="replace").split("\n")
+            except OSError:
+                self._text["lines"] = []
+        return self._text["lines"]
+
+    def active(self) -> dict[str, polib.POEntry]:
         """Active (non-obsolete) entries by msgctxt."""
         return {e.msgctxt: e for e in self.po if e.msgctxt is not None and not e.obsolete}
 
-    def obsolete(self) -> dict[str, object]:
+    def obsolete(self) -> dict[str, polib.POEntry]:
         return {e.msgctxt: e for e in self.po.obsolete_entries() if e.msgctxt is not None}
 
 
-_READ_CACHE: dict[tuple, "Catalog"] = {}
+render_catalog = write_po
+"""The bytes of a catalog's ``po``, as GNU msgcat writes them."""
 
 
 def read_catalog(path: Path, *, template: bool = False) -> Catalog:
-    """Read and check a catalog; ``po`` is None (and diagnostics say why) when unusable.
+    """Read and check the catalog at ``path`` (a template with ``template``: no language).
 
-    Within one process a catalog whose file has not changed (same inode, size and mtime) is read
-    once: validation and localization of a build share it. Callers must not modify it.
+    Every call reads the file: to share one read between the steps of a command, pass a
+    :class:`Catalogs` down.
     """
-    try:
-        st = path.stat()
-        key = (str(path.resolve()), st.st_ino, st.st_size, st.st_mtime_ns, template)
-    except OSError:
-        key = None
-    if key is not None and key in _READ_CACHE:
-        return _READ_CACHE[key]
-    catalog = _read_catalog(path, template=template)
-    if key is not None:
-        if len(_READ_CACHE) > 16:
-            _READ_CACHE.clear()
-        _READ_CACHE[key] = catalog
+    language = "" if template else path.stem
+    po, diagnostics = _read_po_file(path)
+    catalog = Catalog(path=path, language=language, po=po, diagnostics=diagnostics)
+    if po is not None:
+        for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):
+            diagnostics += check(catalog)
     return catalog
 
 
-def _read_catalog(path: Path, *, template: bool = False) -> Catalog:
-    language = "" if template else path.stem
-    stub = Catalog(path=path, language=language, po=None)
-    where = Location.of(path)
+def _read_po_file(path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
+    """The entries of the file at ``path`` and its read errors (safety, encoding, grammar)."""
     from ..safety import UnsafeFile, read_regular
 
     try:
         # A catalog may be a symbolic link only within the folder above its own.
         raw = read_regular(path, MAX_CATALOG_BYTES, root=path.absolute().parent.parent, what="catalog")
     except UnsafeFile as exc:
-        stub.diagnostics.append(error("E115" if exc.code == "E115" else "E501", exc.message, where))
-        return stub
+        return None, [error("E115" if exc.code == "E115" else "E501", exc.message, Location.of(path))]
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        stub.diagnostics.append(error("E501", "catalog is not valid UTF-8; save it as UTF-8", Location.of(path, line, exc.start - raw.rfind(b"\n", 0, exc.start))))
-        return stub
-    from .pofile import parse_po
+        return None, [error("E501", "catalog is not valid UTF-8; save it as UTF-8", Location.of(path, line, exc.start - raw.rfind(b"\n", 0, exc.start)))]
+    return read_po(text, path)
 
-    stub.po, syntax = parse_po(text, path)
-    stub.diagnostics += syntax
-    if stub.po is None:
-        return stub
-    stub.diagnostics += check_header(stub)
-    stub.diagnostics += check_duplicates(stub)
-    stub.diagnostics += check_one_context_per_field(stub)
-    stub.diagnostics += check_plural_counts(stub)
-    return stub
+
+class Catalogs:
+    """The catalogs of one command, each file read once, on first use.
+
+    A command makes one and passes it to each step that reads catalogs (validation, then
+    localization and the practice site's interface texts of a build), so that they share one
+    read of each file. Nothing is kept from one command to the next, and no step may change
+    what it is given.
+    """
+
+    def __init__(self) -> None:
+        self._read: dict[str, Catalog] = {}
+
+    def read(self, path: Path) -> Catalog:
+        """The catalog at ``path`` (a target-language catalog), read on the first call."""
+        key = os.path.abspath(path)
+        if key not in self._read:
+            self._read[key] = read_catalog(path)
+        return self._read[key]
 
 
 def check_header(catalog: Catalog) -> list[Diagnostic]:
@@ -178,7 +199,7 @@ def check_plural_counts(catalog: Catalog) -> list[Diagnostic]:
     for entry in catalog.po:
         # msgfmt compiles neither fuzzy nor untranslated entries (empty msgstr[0]) and checks only
         # what it compiles
-        if entry.obsolete or not entry.msgid_plural or "fuzzy" in entry.flags or not _first_msgstr(entry):
+        if entry.obsolete or not entry.msgid_plural or "fuzzy" in entry.flags or not first_msgstr(entry):
             continue
         lines = getattr(entry, "plural_lines", None) or [(int(i), entry.linenum or 0) for i in sorted(entry.msgstr_plural, key=int)]
         indices = [i for i, _ in lines]
@@ -190,123 +211,6 @@ def check_plural_counts(catalog: Catalog) -> list[Diagnostic]:
             source = f"Plural-Forms at line {header_line} says nplurals={nplurals}" if m else "there is no Plural-Forms header, so nplurals=2"
             diags.append(error("E531", f"entry has {len(indices)} plural form{'s' if len(indices) != 1 else ''} but {source}", Location.of(catalog.path, line, 1)))
     return diags
-
-
-# GNU gettext writes the flags it knows in this order (fuzzy, the format flags in the order of
-# format_language[] in gettext 0.21, range, wrap); flags it does not know are kept after them.
-_FORMATS = ("c", "objc", "python", "python-brace", "java", "java-printf", "csharp", "javascript", "scheme", "lisp",
-            "elisp", "librep", "ruby", "sh", "awk", "lua", "object-pascal", "smalltalk", "qt", "qt-plural", "kde",
-            "kde-kuit", "boost", "tcl", "perl", "perl-brace", "php", "gcc-internal", "gfc-internal", "ycp")
-_FLAG_RANK = {"fuzzy": 0, **{f"{f}-format": 1 + 2 * i for i, f in enumerate(_FORMATS)},
-              **{f"no-{f}-format": 2 + 2 * i for i, f in enumerate(_FORMATS)}, "wrap": 1000, "no-wrap": 1000}
-
-
-def _flag_rank(flag: str) -> int:
-    return _FLAG_RANK.get(flag, 999 if flag.startswith("range:") else 2000)
-
-
-def _gnu_flags(flags: list[str]) -> list[str]:
-    """Flags in GNU's order; of ``x-format``/``no-x-format`` or ``wrap``/``no-wrap`` the last wins."""
-    kept: dict[str, str] = {}
-    for flag in flags:
-        rank = _flag_rank(flag)
-        slot = f"rank{(rank + 1) // 2}" if 0 < rank < 999 else ("wrap" if rank == 1000 else flag)
-        kept.pop(slot, None)
-        kept[slot] = flag
-    return sorted(kept.values(), key=_flag_rank)
-
-
-def _string_lines(keyword: str, text: str, prefix: str = "", do_wrap: bool = True, flags=()) -> list[str]:
-    """``keyword "text"`` as GNU gettext writes it at width WRAP_WIDTH (see gnuwrap)."""
-    from .gnuwrap import wrap
-
-    return wrap(keyword, text, prefix, WRAP_WIDTH, do_wrap, flags)
-
-
-def _comment_lines(marker: str, text: str | None, as_read: list[str] | None = None) -> list[str]:
-    """Comment lines; ``as_read`` (the lines the reader saw) keeps a lone empty ``#`` line,
-    which the joined string cannot tell from no comment at all."""
-    lines = as_read if as_read is not None and "\n".join(as_read) == (text or "") else (text.split("\n") if text else [])
-    return [f"{marker} {line}" if line else marker for line in lines]
-
-
-def _first_msgstr(entry) -> str:
-    return entry.msgstr_plural.get(0, entry.msgstr_plural.get("0", "")) if entry.msgid_plural else entry.msgstr
-
-
-def _entry_lines(entry) -> list[str]:
-    prefix = "#~ " if entry.obsolete else ""
-    tcomments, comments = getattr(entry, "comment_lines", (None, None))
-    lines = _comment_lines("#", entry.tcomment, tcomments) + _comment_lines("#.", entry.comment, comments)
-    if entry.occurrences:
-        # GNU keeps one copy of a repeated reference
-        refs = list(dict.fromkeys(f"{p}:{n}" if n else p for p, n in entry.occurrences))
-        line = "#:"
-        for ref in refs:
-            if line != "#:" and len(line) + 1 + len(ref) > WRAP_WIDTH:
-                lines.append(line)
-                line = "#:"
-            line += " " + ref
-        lines.append(line)
-    flags = _gnu_flags(entry.flags)
-    if not _first_msgstr(entry) and "fuzzy" in flags:
-        flags.remove("fuzzy")  # GNU writes "fuzzy" only on an entry that has a translation
-    if flags:
-        lines.append("#, " + ", ".join(flags))
-    do_wrap = "no-wrap" not in flags
-    fmt = [f for f in flags if f.endswith("-format") and not f.startswith("no-")]
-    previous = "#~| " if entry.obsolete else "#| "
-    if entry.previous_msgctxt is not None:
-        lines += _string_lines("msgctxt", entry.previous_msgctxt, previous, do_wrap, fmt)
-    if entry.previous_msgid is not None:
-        lines += _string_lines("msgid", entry.previous_msgid, previous, do_wrap, fmt)
-    if getattr(entry, "previous_msgid_plural", None) is not None:
-        lines += _string_lines("msgid_plural", entry.previous_msgid_plural, previous, do_wrap, fmt)
-    if entry.msgctxt is not None:
-        lines += _string_lines("msgctxt", entry.msgctxt, prefix, do_wrap, fmt)
-    lines += _string_lines("msgid", entry.msgid, prefix, do_wrap, fmt)
-    if entry.msgid_plural:
-        lines += _string_lines("msgid_plural", entry.msgid_plural, prefix, do_wrap, fmt)
-        for index in sorted(entry.msgstr_plural, key=int):
-            lines += _string_lines(f"msgstr[{index}]", entry.msgstr_plural[index], prefix, do_wrap, fmt)
-    else:
-        lines += _string_lines("msgstr", entry.msgstr, prefix, do_wrap, fmt)
-    return lines
-
-
-def header_text(po) -> str:
-    """The header's msgstr: as read (so lines without a colon and spacing survive) unless the
-    metadata was changed since, then rebuilt from it as ``Key: value`` lines."""
-    meta = "".join(f"{key}: {value}\n" for key, value in po.metadata.items())
-    raw = getattr(po, "raw_header", None)
-    if raw is not None and getattr(po, "raw_metadata", None) == po.metadata:
-        return raw
-    return meta
-
-
-def render_catalog(po) -> bytes:
-    """The bytes of a catalog, formatted exactly as GNU gettext 0.21's msgcat writes it.
-
-    Poedit, Weblate (translate-toolkit) and msgcat wrap at 79 columns the gettext way (see
-    gnuwrap), so a catalog saved by any of them and rewritten here does not churn.
-    """
-    blocks = []
-    header = _comment_lines("#", po.header, getattr(po, "header_lines", None))
-    if po.metadata_is_fuzzy:
-        header.append("#, fuzzy")
-    header += ['msgid ""'] + _string_lines("msgstr", header_text(po))
-    active = [e for e in po if not e.obsolete]
-    at = min(getattr(po, "header_index", 0), len(active))
-    for entry in active[:at]:
-        blocks.append("\n".join(_entry_lines(entry)))
-    blocks.append("\n".join(header))
-    for entry in active[at:]:
-        blocks.append("\n".join(_entry_lines(entry)))
-    for entry in po.obsolete_entries():
-        if not _first_msgstr(entry):
-            continue  # msgcat drops an obsolete entry without a translation: it holds nothing
-        blocks.append("\n".join(_entry_lines(entry)))
-    return ("\n\n".join(blocks) + "\n").encode("utf-8")
 
 
 def new_catalog(language: str, header_comment: str):

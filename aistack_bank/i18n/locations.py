@@ -1,6 +1,7 @@
 """Where a catalog entry's translation is in its file: the line of the msgstr, the column of a character.
 
-The catalog's text is split into lines once, on the first diagnostic that needs a position.
+The catalog's text is split into lines once (:meth:`Catalog.file_lines`), on the first
+diagnostic that needs a position.
 """
 
 from __future__ import annotations
@@ -23,13 +24,7 @@ Hit = tuple[str, str, int]
 
 def msgstr_location(catalog: Catalog, entry: POEntry) -> Location:
     """The line of the entry's msgstr (or of the entry) in the catalog file."""
-    lines = getattr(catalog, "_lines", None)
-    if lines is None:
-        try:
-            lines = catalog.path.read_text(encoding="utf-8", errors="replace").split("\n")
-        except OSError:
-            lines = []
-        catalog._lines = lines
+    lines = catalog.file_lines()
     start = (entry.linenum or 1) - 1
     for index in range(max(start, 0), min(len(lines), start + 400)):
         if lines[index].startswith("msgstr"):
@@ -40,7 +35,7 @@ def msgstr_location(catalog: Catalog, entry: POEntry) -> Location:
 def msgstr_offset_location(catalog: Catalog, entry: POEntry, offset: int) -> Location:
     """``path:line:col`` of character ``offset`` of the entry's msgstr in the catalog file."""
     start = msgstr_location(catalog, entry)
-    lines = getattr(catalog, "_lines", None) or []
+    lines = catalog.file_lines()
     if not start.line or start.line > len(lines):
         return start
     remaining = offset

@@ -53,10 +53,10 @@ def packaged_site_catalog(language: str):
     """The shipped interface catalog of ``language`` (a polib file), or None."""
     from importlib import resources
 
-    from .pofile import parse_po
+    from .pofile import read_po
 
     resource = resources.files(__package__).joinpath(PACKAGED_DIR, f"{language}.po")
     if language not in packaged_languages():
         return None
-    po, diagnostics = parse_po(resource.read_text(encoding="utf-8"), Path(f"{language}.po"))
+    po, diagnostics = read_po(resource.read_text(encoding="utf-8"), Path(f"{language}.po"))
     return po if po is not None and not diagnostics else None

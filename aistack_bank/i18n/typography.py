@@ -142,9 +142,9 @@ def fix_catalog_typography(path, *, compare: bool = False):
     written when the catalog has errors.
     """
     from ..writing import write_or_compare
-    from .catalog import _read_catalog, render_catalog
+    from .catalog import read_catalog, render_catalog
 
-    catalog = _read_catalog(path)  # a fresh copy: the shared read cache must not see our edits
+    catalog = read_catalog(path)
     if catalog.po is None or catalog.diagnostics:
         return 0, list(catalog.diagnostics)
     changed = 0

@@ -17,7 +17,7 @@ from ..cues import answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
-from .catalog import Catalog, read_catalog
+from .catalog import Catalog, Catalogs, read_catalog
 from .fields import TextField, bank_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
@@ -185,8 +185,12 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
     return checked, diags
 
 
-def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True) -> list[Diagnostic]:
-    """Translation diagnostics for every catalog in ``translations`` (and the template's freshness)."""
+def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None) -> list[Diagnostic]:
+    """Translation diagnostics for every catalog in ``translations`` (and the template's freshness).
+
+    The catalogs are read through ``catalogs`` (a new :class:`Catalogs` if None), so that a
+    command that goes on to localize them reads each file once."""
+    catalogs = catalogs if catalogs is not None else Catalogs()
     from .extract import reference
 
     diags: list[Diagnostic] = []
@@ -197,20 +201,20 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
     diags += misnamed_catalogs(translations)
     for path in catalog_paths(translations):
-        diags += verify_catalog(source, fields, read_catalog(path), run_checks=run_checks)
-    diags += verify_site_catalogs(source, translations)
+        diags += verify_catalog(source, fields, catalogs.read(path), run_checks=run_checks)
+    diags += verify_site_catalogs(source, translations, catalogs)
     return diags
 
 
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references)."""
-    from .pofile import parse_po
+    from .pofile import read_po
 
     from ..safety import UnsafeFile, read_regular
     from .catalog import MAX_CATALOG_BYTES
 
     try:
-        po, errors = parse_po(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+        po, errors = read_po(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
     except (UnsafeFile, UnicodeError):
         return False
     if po is None:
@@ -226,7 +230,7 @@ def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     return True
 
 
-def verify_site_catalogs(source: BankSource, translations: Path) -> list[Diagnostic]:
+def verify_site_catalogs(source: BankSource, translations: Path, catalogs: Catalogs | None = None) -> list[Diagnostic]:
     """The practice site's interface catalogs: syntax, completeness, placeholders, freshness."""
     from .site import SITE_DIR, SITE_TEMPLATE, site_fields, site_reference_root
 
@@ -236,6 +240,7 @@ def verify_site_catalogs(source: BankSource, translations: Path) -> list[Diagnos
     from .extract import reference
 
     fields = site_fields()
+    catalogs = catalogs if catalogs is not None else Catalogs()
     diags: list[Diagnostic] = []
     pot = folder / SITE_TEMPLATE
     site_root = site_reference_root()
@@ -243,7 +248,7 @@ def verify_site_catalogs(source: BankSource, translations: Path) -> list[Diagnos
         diags.append(warning("W504", "the interface template is missing or out of date; run `bank i18n update`", Location.of(pot)))
     diags += misnamed_catalogs(folder)
     for path in catalog_paths(folder):
-        diags += verify_catalog(source, fields, read_catalog(path), run_checks=False, bank_checks=False)
+        diags += verify_catalog(source, fields, catalogs.read(path), run_checks=False, bank_checks=False)
     return diags
 
 
