@@ -70,7 +70,7 @@ def check_text(option: str, text: str) -> tuple[str, list[Diagnostic]]:
     text = unicodedata.normalize("NFC", text).strip()
     where = Location(option)
     if not text:
-        return text, [error("E133", f"the text is empty", where)]
+        return text, [error("E133", "the text is empty", where)]
     bad = _FORBIDDEN.search(text)
     if bad:
         return text, [error("E133", f"character U+{ord(bad.group()):04X} at position {bad.start() + 1} is not allowed (no control, line-break or bidirectional-control characters)", where)]

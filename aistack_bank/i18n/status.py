@@ -45,11 +45,11 @@ def language_status(fields: list[TextField], catalog: Catalog) -> LanguageStatus
     active = catalog.active()
     status = LanguageStatus(language=catalog.language, total=len(fields), obsolete=len(catalog.po.obsolete_entries()))
     incomplete = set()
-    for field in fields:
-        state = entry_state(active.get(field.key), field.text)
+    for text_field in fields:
+        state = entry_state(active.get(text_field.key), text_field.text)
         setattr(status, state, getattr(status, state) + 1)
         if state != "translated":
-            incomplete.add(field.question_id or "topic")
+            incomplete.add(text_field.question_id or "topic")
     order = {field.question_id or "topic": i for i, field in enumerate(reversed(fields))}
     status.incomplete_questions = sorted(incomplete, key=lambda q: -order[q])
     return status

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from ..errors import BankError, Location
+from ..errors import BankError
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
 from ._html import html_to_text
