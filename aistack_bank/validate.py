@@ -11,7 +11,6 @@ from .errors import Diagnostic, Location, Severity, error, warning
 from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
-from .yamlsource import Backend
 
 ONE_LINE_FIELDS = ("title", "category")
 """Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments)."""
@@ -60,9 +59,9 @@ class ValidationReport:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
 
-def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Path | None = None, run_checks: bool = True) -> ValidationReport:
+def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes."""
-    source = read_bank(root, backend=backend)
+    source = read_bank(root)
     diags = list(source.diagnostics)
     diags += question_rules(source)
     diags += topic_rules(source)
@@ -194,7 +193,7 @@ def cue_warnings(stats: AnswerCueStats, source: BankSource) -> list[Diagnostic]:
     return diags
 
 
-def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> ValidationReport:
+def validate_files(files: list[Path]) -> ValidationReport:
     """Validate single question files (as an editor does on save), with their bank's topic."""
     diags: list[Diagnostic] = []
     questions = []
@@ -204,7 +203,7 @@ def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> Valida
         by_root.setdefault(root, []).append(path)
     last = None
     for root, paths in by_root.items():
-        source = read_bank(root, backend=backend, files=paths)
+        source = read_bank(root, files=paths)
         last = source
         diags += [d for d in source.diagnostics if d.code != "E311"]
         diags += question_rules(source)
