@@ -128,28 +128,30 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
 
     ``keys`` maps question ids to the text of their correct option; each text is compared
     with the keys of the *other* questions. The keys are indexed by their runs of
-    :data:`LEAK_WORDS` words and (from :data:`LEAK_MIN_KEY_WORDS` words on) by their whole
-    text, so each text costs a few look-ups instead of one comparison per key: the bank's
-    size does not multiply.
+    :data:`LEAK_WORDS` words, and the shorter keys that count whole (from
+    :data:`LEAK_MIN_KEY_WORDS` words on; a longer key found whole also shares a run) by their
+    first words, so each text costs two look-ups per word instead of one comparison per key:
+    the bank's size does not multiply.
     """
     order = {qid: i for i, qid in enumerate(keys)}
     by_run: dict[tuple[str, ...], list[str]] = {}
-    whole: dict[int, dict[tuple[str, ...], list[str]]] = {}
+    by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
     for qid, text in keys.items():
         words = _words(text)
         for gram in _ngrams(words, LEAK_WORDS):
             by_run.setdefault(gram, []).append(qid)
-        if len(words) >= LEAK_MIN_KEY_WORDS:
-            whole.setdefault(len(words), {}).setdefault(tuple(words), []).append(qid)
+        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
+            by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
     found = []
     for item in texts:
         words = _words(item.text)
         hits: set[str] = set()
-        for gram in _ngrams(words, LEAK_WORDS):
-            hits.update(by_run.get(gram, ()))
-        for n, table in whole.items():
-            for i in range(len(words) - n + 1):
-                hits.update(table.get(tuple(words[i:i + n]), ()))
+        for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
+            for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
+                if words[i:i + len(key_words)] == key_words:
+                    hits.add(qid)
+            if i + LEAK_WORDS <= len(words):
+                hits.update(by_run.get(tuple(words[i:i + LEAK_WORDS]), ()))
         hits.discard(item.question_id)
         found += [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
     return found
