@@ -111,23 +111,9 @@ def validate(
     for folder in folders:
         tr = None if no_translations else (translations if folder == bank else folder.parent / "translations")
         tr = tr if tr is not None and tr.is_dir() else None
-        key = cached = None
-        if not no_cache:
-            from . import cache
+        from .cache import validate_cached
 
-            key = cache.input_digest(folder, tr)
-            cached = cache.load(folder, key)
-        if cached is not None:
-            found, figures = cached
-        else:
-            from .validate import validate_bank
-
-            report = validate_bank(folder, translations=tr)
-            found = report.diagnostics
-            figures = {"questions": report.cues.questions, "key_positions": report.cues.position_shares,
-                       "key_longest_share": report.cues.longest_share, "line": f"{report.cues.questions} questions; {report.cues.summary()}"}
-            if key is not None and folder.is_dir():
-                cache.store(folder, key, found, figures)
+        found, figures = validate_cached(folder, tr, use_cache=not no_cache)
         diagnostics += found
         summary["questions"] += figures["questions"]
         summary["key_positions"] = figures["key_positions"]

@@ -117,3 +117,34 @@ def test_a_verdict_cached_for_other_content_is_never_served(project, run_cli, mo
         target.write_bytes(content)
         code, _ = _same_verdict(run_cli)
         assert (code != 0) == failing
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_build_reuses_only_a_passing_verdict_for_exactly_its_inputs(project, run_cli, monkeypatch):
+    """`bank build` skips validating again when `bank validate` passed these very bytes; it
+    writes the same files as a build without any cache and refuses a bank broken since."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "cold-cache"))
+    code, out = run_cli("build", "--out", "cold")
+    assert code == 0, out
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
+    assert run_cli("validate")[0] == 0
+    code, out = run_cli("build", "--out", "warm")
+    assert code == 0, out
+    assert _tree(project / "warm") == _tree(project / "cold")
+
+    q001 = question_file(project, "q001")
+    _replace(q001, "correct: a", "correct: x")
+    code, out = run_cli("build", "--out", "broken")
+    assert code != 0 and "E304" in out, out
+    assert not (project / "broken").exists() or not any((project / "broken").rglob("*.xml"))
+
+    fr = project / "translations" / "fr.po"
+    _replace(q001, "correct: x", "correct: a")
+    assert run_cli("validate")[0] == 0
+    line, broken = _first_translation(fr)
+    _replace(fr, line, broken)
+    code, out = run_cli("build", "--out", "broken-fr")
+    assert code != 0, out
