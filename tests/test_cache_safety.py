@@ -35,7 +35,20 @@ def _first_translation(po: Path) -> tuple[str, str]:
     return line, line[:-1] + ' 12345 GB"'
 
 
-def test_every_change_gives_the_verdict_of_a_run_without_cache(project, run_cli, monkeypatch):
+@pytest.fixture(params=["serial", "pool"])
+def jobs(request, monkeypatch):
+    """Run serially, or with the catalogs verified in a process pool even for a small bank."""
+    from aistack_bank import parallel
+
+    if request.param == "pool":
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+        monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    else:
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    return request.param
+
+
+def test_every_change_gives_the_verdict_of_a_run_without_cache(project, run_cli, monkeypatch, jobs):
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     code, out = _same_verdict(run_cli)
     assert code == 0, out

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..checks import check_question
+from ..parallel import run_all
 from ..errors import Diagnostic, Location, error, warning
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
@@ -212,8 +213,12 @@ def verify_catalogs(source, translations: Path, *, run_checks: bool = True) -> l
     if not template_is_current(pot, fields, lambda f: reference(f.path, root)):
         diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
     diags += misnamed_catalogs(translations)
-    for path in catalog_paths(translations):
-        diags += verify_catalog(source, fields, read_catalog(path), run_checks=run_checks)
+    # Each catalog is read here (so a build's localization finds it read) and verified on its
+    # own; with a large bank the verifications run in parallel (see aistack_bank.parallel).
+    catalogs = [read_catalog(path) for path in catalog_paths(translations)]
+    tasks = [lambda c=catalog: verify_catalog(source, fields, c, run_checks=run_checks) for catalog in catalogs]
+    for found in run_all(tasks, work=len(fields) * len(catalogs)):
+        diags += found
     diags += verify_site_catalogs(source, translations)
     return diags
 
