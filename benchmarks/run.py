@@ -58,6 +58,9 @@ class Run:
     returncode: int | None
     timed_out: bool = False
     output_tail: str = ""
+    cpu_s: float = 0.0
+    """User plus system time of the command and the worker processes it waited for: on a busy
+    machine a fairer figure of the work done than the wall time."""
 
 
 WRAPPER = r"""
@@ -94,7 +97,7 @@ signal.setitimer(signal.ITIMER_REAL, timeout)
 _, status, usage = os.wait4(pid, 0)
 wall = time.perf_counter() - start
 signal.setitimer(signal.ITIMER_REAL, 0)
-print(json.dumps({"wall_s": wall, "maxrss": usage.ru_maxrss, "returncode": os.waitstatus_to_exitcode(status), "timed_out": bool(killed)}))
+print(json.dumps({"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss, "returncode": os.waitstatus_to_exitcode(status), "timed_out": bool(killed)}))
 """
 """The tiny process each measured command runs under: it forks and execs the command, times it,
 kills its process group on timeout, and reports the command's own ``ru_maxrss`` (from
@@ -124,7 +127,7 @@ def run_child(argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | 
             tail = ""
     # Linux reports ru_maxrss in KiB, macOS in bytes; MB here means MiB.
     rss_mb = report["maxrss"] / (1024 * 1024 if sys.platform == "darwin" else 1024)
-    return Run(report["wall_s"], rss_mb, report["returncode"], report["timed_out"], tail)
+    return Run(report["wall_s"], rss_mb, report["returncode"], report["timed_out"], tail, report.get("cpu_s", 0.0))
 
 
 # --------------------------------------------------------------------------------------------
@@ -335,7 +338,7 @@ def measure(op: Op, col: Column, repeats: int, timeout: float, budget: Budget, e
     if not runs:
         return {"status": "skipped", "note": "time budget exhausted"}
     record = {
-        "runs": [{"wall_s": round(r.wall_s, 4), "maxrss_mb": round(r.maxrss_mb, 1), "returncode": r.returncode, "timed_out": r.timed_out} for r in runs],
+        "runs": [{"wall_s": round(r.wall_s, 4), "cpu_s": round(r.cpu_s, 4), "maxrss_mb": round(r.maxrss_mb, 1), "returncode": r.returncode, "timed_out": r.timed_out} for r in runs],
         "repeats": len(runs),
         "peak_mb": round(max(r.maxrss_mb for r in runs), 1),
     }
@@ -348,7 +351,7 @@ def measure(op: Op, col: Column, repeats: int, timeout: float, budget: Budget, e
         record.update(status="error", wall_s=round(last.wall_s, 3), note=f"exit {last.returncode}" + (f": {first[:300]}" if first else ""),
                       output_tail=last.output_tail[-1500:])
     else:
-        record.update(status="ok", wall_s=round(statistics.median(r.wall_s for r in runs), 4))
+        record.update(status="ok", wall_s=round(statistics.median(r.wall_s for r in runs), 4), cpu_s=round(statistics.median(r.cpu_s for r in runs), 4))
     return record
 
 
