@@ -52,16 +52,14 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
 
     With ``skip_unstarted`` (`bank build`), a language of which nothing is translated yet (a
     catalog just created) is left out with a warning instead of refusing the whole build.
-    Validation and localization share one read of each catalog, through ``catalogs``."""
+    Validation and localization share one read of each catalog, through ``catalogs``; a passing
+    verdict cached for exactly these input bytes is reused instead of validating again."""
+    from .cache import validated_source
     from .i18n.catalog import Catalogs
     from .i18n.localize import localize
-    from .validate import validate_bank
 
     catalogs = catalogs if catalogs is not None else Catalogs()
-    report = validate_bank(bank, translations=translations if translations is not None and translations.is_dir() else None, catalogs=catalogs)
-    if report.errors:
-        raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
-    source = report.source
+    source = validated_source(bank, translations if translations is not None and translations.is_dir() else None, catalogs)
     by_id = {qs.question.id: qs.question for qs in source.questions}
     english = Bank(topic=source.topic, questions=tuple(by_id[qid] for qid in source.topic.questions), lang="en")
     banks: dict[str, Bank] = {}

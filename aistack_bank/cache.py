@@ -18,9 +18,13 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import Diagnostic, Location, Severity
+
+if TYPE_CHECKING:
+    from .i18n.catalog import Catalogs
 
 _FORMAT = 2
 MAX_HASHED_BYTES = 256 << 20
@@ -131,3 +135,54 @@ def store(bank: Path, key: str, diagnostics: list[Diagnostic], summary: dict) ->
             stale.unlink()
     except OSError:
         pass
+
+
+def summary_of(report) -> dict:
+    """The figures of a validation report that a cached verdict keeps (see :func:`load`)."""
+    cues = report.cues
+    return {"questions": cues.questions, "key_positions": cues.position_shares,
+            "key_longest_share": cues.longest_share, "line": f"{cues.questions} questions; {cues.summary()}"}
+
+
+def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None):
+    """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
+    from .validate import validate_bank
+
+    report = validate_bank(bank, translations=translations, catalogs=catalogs)
+    summary = summary_of(report)
+    if key is not None and Path(bank).is_dir() and input_digest(bank, translations) == key:
+        store(bank, key, report.diagnostics, summary)
+    return report, summary
+
+
+def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = True):
+    """(diagnostics, summary) of validating ``bank``: from the cache when its inputs are byte
+    for byte those of a stored verdict, else validated now (and stored)."""
+    key = input_digest(bank, translations) if use_cache else None
+    cached = load(bank, key) if key is not None else None
+    if cached is not None:
+        return cached
+    report, summary = _validate_and_store(bank, translations, key)
+    return report.diagnostics, summary
+
+
+def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None):
+    """The read bank, once its validation verdict (cached or computed now) has no error.
+
+    Catalogs read while validating go through ``catalogs``, so that localization reuses them.
+    Raises :class:`~aistack_bank.errors.DiagnosticsError` with the errors otherwise. With a
+    cached verdict the bank is read and its inputs digested once more: a file changed since the
+    verdict was computed means validating now instead."""
+    from .errors import DiagnosticsError
+    from .load import read_bank
+
+    key = input_digest(bank, translations)
+    cached = load(bank, key)
+    if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
+        source = read_bank(bank)
+        if input_digest(bank, translations) == key:
+            return source
+    report, _ = _validate_and_store(bank, translations, key, catalogs)
+    if report.errors:
+        raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
+    return report.source

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, Location, error
-from .yamlsource import Backend, YamlDocument, load_yaml
+from .yamlsource import YamlDocument, load_yaml
 
 TOPIC_FILE = "topic.yaml"
 QUESTIONS_DIR = "questions"
@@ -82,14 +82,14 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
     return diags
 
 
-def read_topic(root: Path, *, backend: Backend = "libyaml"):
+def read_topic(root: Path):
     """The topic of the bank at ``root``: (topic or None, document or None, diagnostics)."""
     from pydantic import ValidationError
 
     path = root / TOPIC_FILE
     if not path.exists():
         return None, None, [error("E311", f"no {TOPIC_FILE} in {root.as_posix()}; a bank is a folder with {TOPIC_FILE} and {QUESTIONS_DIR}/", Location.of(path))]
-    doc, diags = load_yaml(path, backend=backend, root=project_of(root))
+    doc, diags = load_yaml(path, root=project_of(root))
     if doc is None:
         return None, None, diags
     try:
@@ -104,11 +104,11 @@ def project_of(root: Path) -> Path:
     return Path(root).absolute().parent
 
 
-def read_question(path: Path, *, backend: Backend = "libyaml", root: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
+def read_question(path: Path, *, root: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
     """One question file: its source record (model set when valid) and diagnostics."""
     from pydantic import ValidationError
 
-    doc, diags = load_yaml(path, backend=backend, root=project_of(root) if root is not None else None)
+    doc, diags = load_yaml(path, root=project_of(root) if root is not None else None)
     source = QuestionSource(path=path, doc=doc)
     if doc is None:
         return source, diags
@@ -129,10 +129,10 @@ def question_files(root: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
 
 
-def read_bank(root: Path, *, backend: Backend = "libyaml", files: list[Path] | None = None) -> BankSource:
+def read_bank(root: Path, *, files: list[Path] | None = None) -> BankSource:
     """Read the topic and every question file; collect every diagnostic, raise nothing."""
     source = BankSource(root=root)
-    source.topic, source.topic_doc, diags = read_topic(root, backend=backend)
+    source.topic, source.topic_doc, diags = read_topic(root)
     source.diagnostics.extend(diags)
     if files is None:
         try:
@@ -141,7 +141,7 @@ def read_bank(root: Path, *, backend: Backend = "libyaml", files: list[Path] | N
             source.diagnostics.append(error("E101", f"cannot list the question files: {exc.strerror or exc}", Location.of(root / QUESTIONS_DIR)))
             files = []
     for path in files:
-        qsource, diags = read_question(path, backend=backend, root=root)
+        qsource, diags = read_question(path, root=root)
         source.questions.append(qsource)
         source.diagnostics.extend(diags)
     return source

@@ -60,21 +60,11 @@ def translations_of(folder: Path, bank_dir: Path, translations: Path) -> Path | 
 
 
 def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -> tuple[list[Diagnostic], dict]:
-    """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current."""
-    from . import cache
+    """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
+    (a verdict is stored only if no input changed while it was computed)."""
+    from .cache import validate_cached
 
-    key = cache.input_digest(folder, translations) if use_cache else None
-    cached = cache.load(folder, key) if key is not None else None
-    if cached is not None:
-        return cached
-    from .validate import validate_bank
-
-    report = validate_bank(folder, translations=translations)
-    figures = {"questions": report.cues.questions, "key_positions": report.cues.position_shares,
-               "key_longest_share": report.cues.longest_share, "line": f"{report.cues.questions} questions; {report.cues.summary()}"}
-    if key is not None and folder.is_dir():
-        cache.store(folder, key, report.diagnostics, figures)
-    return report.diagnostics, figures
+    return validate_cached(folder, translations, use_cache=use_cache)
 
 
 def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *, use_translations: bool = True, use_cache: bool = True) -> ProjectValidation:

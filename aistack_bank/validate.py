@@ -13,7 +13,6 @@ from .errors import Diagnostic, Location, Severity, error
 from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
-from .yamlsource import Backend
 
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
@@ -38,12 +37,12 @@ class ValidationReport:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
 
-def validate_bank(root: Path, *, backend: Backend = "libyaml", translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None) -> ValidationReport:
+def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     Catalogs are read through ``catalogs`` when given, so that the caller can localize from the
     same reads."""
-    source = read_bank(root, backend=backend)
+    source = read_bank(root)
     diags = list(source.diagnostics)
     diags += question_rules(source)
     diags += topic_rules(source)
@@ -129,7 +128,7 @@ def topic_rules(source: BankSource) -> list[Diagnostic]:
     return diags
 
 
-def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> ValidationReport:
+def validate_files(files: list[Path]) -> ValidationReport:
     """Validate single question files (as an editor does on save), with their bank's topic."""
     diags: list[Diagnostic] = []
     questions = []
@@ -139,7 +138,7 @@ def validate_files(files: list[Path], *, backend: Backend = "libyaml") -> Valida
         by_root.setdefault(root, []).append(path)
     last = None
     for root, paths in by_root.items():
-        source = read_bank(root, backend=backend, files=paths)
+        source = read_bank(root, files=paths)
         last = source
         diags += [d for d in source.diagnostics if d.code != "E311"]
         diags += question_rules(source)

@@ -1,10 +1,11 @@
 """Reading YAML files into plain data with the line and column of every key and value.
 
-Two parsers sit behind :func:`parse_yaml`: libyaml (PyYAML's C composer, about 40 times
-faster) for reading, and ruamel.yaml for the files we write back with their comments kept.
-Both give composed nodes with marks; one converter turns either into plain Python data, so the
-two backends accept exactly the same documents and resolve scalars the same way (YAML 1.2
-core rules: ``yes``/``no``/``on``/``off`` are strings, not booleans).
+libyaml (PyYAML's C composer) composes the text into nodes with marks, and one converter turns
+them into plain Python data, resolving plain scalars by the YAML 1.2 core schema (see
+:func:`resolve_scalar` and "How values are read" in ``bank/README.md``): ``yes``/``no``/
+``on``/``off`` are strings, ``0x10`` and ``0o7`` are integers, ``.inf`` and ``.nan`` floats.
+ruamel.yaml is used only where files are written back with their comments kept
+(:mod:`aistack_bank.authoring`); it never reads a file for validation.
 
 Policy for what an editor may leave in a file, applied before parsing:
 
@@ -23,7 +24,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from .errors import Diagnostic, Location, error, warning
 
@@ -33,7 +34,6 @@ MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 32
 """Deepest nesting of mappings and sequences accepted."""
 
-Backend = Literal["libyaml", "ruamel"]
 YamlPath = tuple[Any, ...]
 
 _STD_TAGS = {
@@ -41,10 +41,15 @@ _STD_TAGS = {
     "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp",
     "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq",
 }
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+# The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1023-core-schema), exactly.
+_NULL = frozenset({"~", "null", "Null", "NULL", ""})
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = re.compile(r"^[-+]?[0-9]+$")
-_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_INT10 = re.compile(r"[-+]?[0-9]+")
+_INT8 = re.compile(r"0o[0-7]+")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = frozenset({".nan", ".NaN", ".NAN"})
 # C0 and C1 controls other than tab and newline, bidi embeddings/overrides/isolates, and
 # stray BOMs / zero-width no-break spaces.
 _CONFLICT = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?: |$)")
@@ -62,6 +67,13 @@ class YamlDocument:
     text: str = ""
     values: dict[YamlPath, tuple[int, int]] = field(default_factory=dict)
     keys: dict[YamlPath, tuple[int, int]] = field(default_factory=dict)
+    _lines: list[str] | None = field(default=None, repr=False, compare=False)
+
+    def line(self, number: int) -> str | None:
+        """Line ``number`` (1-based) of the text, or None past its end; the text is split once."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines[number - 1] if 0 < number <= len(self._lines) else None
 
     def locate(self, path: YamlPath = (), *, key: bool = False) -> Location:
         """Where ``path`` is (its key with ``key=True``), or its nearest located ancestor."""
@@ -81,13 +93,13 @@ class YamlDocument:
         start_line, start_col = self.values.get(tuple(path), (0, 0))
         if not start_line:
             return self.locate(path)
-        lines = self.text.split("\n")
-        first = lines[start_line - 1][start_col - 1:] if start_line <= len(lines) else ""
+        first = (self.line(start_line) or "")[start_col - 1:]
         if first[:1] in ("|", ">"):  # block scalar: content starts on the next line
             target = start_line + line
-            if target > len(lines):
+            text = self.line(target)
+            if text is None:
                 return Location.of(self.path, start_line, start_col)
-            indent = len(lines[target - 1]) - len(lines[target - 1].lstrip(" "))
+            indent = len(text) - len(text.lstrip(" "))
             return Location.of(self.path, target, indent + column)
         return Location.of(self.path, start_line + line - 1, (start_col if line == 1 else 1) + column)
 
@@ -132,7 +144,9 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
         lf_only = text.count("\n") - crlf
         if lone_cr or (crlf and lf_only):
             lone = re.search(r"\r(?!\n)", text)  # a lone CR at the very end is on no "\n"-split line's inside
-            first = next((i for i, ln in enumerate(text.split("\n"), 1) if ln.endswith("\r") != text.split("\n")[0].endswith("\r") or "\r" in ln[:-1]),
+            split = text.split("\n")
+            first_crlf = split[0].endswith("\r")
+            first = next((i for i, ln in enumerate(split, 1) if ln.endswith("\r") != first_crlf or "\r" in ln[:-1]),
                          text.count("\n", 0, lone.start()) + 1 if lone else 1)
             return None, diags + [error("E111", f"mixed line endings: {crlf} CRLF and {lf_only} LF line ends (and {lone_cr} lone CR); use LF throughout", Location.of(path, first, 1))]
         text = text.replace("\r\n", "\n")
@@ -148,17 +162,34 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
         if bad:
             diags.append(error("E110", f"forbidden character U+{ord(bad.group()):04X} ({unicodedata.name(bad.group(), 'control')})", Location.of(path, lineno, bad.start() + 1)))
         if not line.isascii() and not unicodedata.is_normalized("NFC", line):
-            col = next(i for i, ch in enumerate(line, 1) if not unicodedata.is_normalized("NFC", line[: i + 1]) or unicodedata.combining(ch)) if line else 1
+            col = _first_not_nfc(line)
             diags.append(error("E109", "text is not NFC-normalized (a decomposed accent, as copied from some PDFs); re-type it or normalize the file to NFC", Location.of(path, lineno, col)))
     if any(d.severity.value == "error" for d in diags):
         return None, diags
     return text, diags
 
 
-def parse_yaml(text: str, path: Path, *, backend: Backend = "libyaml") -> tuple[YamlDocument | None, list[Diagnostic]]:
-    """Compose ``text`` with ``backend`` and convert it to plain data with positions."""
+def _first_not_nfc(line: str) -> int:
+    """The 1-based column of the first character where ``line`` stops being NFC.
+
+    One pass: a prefix can stop being NFC only at a combining mark or where a character
+    composes with (or decomposes from) its neighbours, so each character is tested with the
+    one before it and the one after it instead of testing every prefix again.
+    """
+    is_normalized, combining = unicodedata.is_normalized, unicodedata.combining
+    for i, ch in enumerate(line):
+        if combining(ch):
+            return i + 1
+        if not ch.isascii() or (i + 1 < len(line) and not line[i + 1].isascii()):
+            if not is_normalized("NFC", line[max(0, i - 1): i + 2]):
+                return i + 1 if i == 0 or is_normalized("NFC", line[i - 1: i + 1]) else i
+    return 1
+
+
+def parse_yaml(text: str, path: Path) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Compose ``text`` with libyaml and convert it to plain data with positions."""
     try:
-        root = _compose(text, backend)
+        root = _compose(text)
     except _Refused as exc:
         return None, [error(exc.code, exc.message, Location.of(path, exc.line, exc.column))]
     if root is None:
@@ -176,12 +207,12 @@ def parse_yaml(text: str, path: Path, *, backend: Backend = "libyaml") -> tuple[
     return (None if any(d.severity.value == "error" for d in diags) else doc), diags
 
 
-def load_yaml(path: Path, *, backend: Backend = "libyaml", root: Path | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
+def load_yaml(path: Path, *, root: Path | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
     """Read, police and parse one YAML file; never raises for a user mistake."""
     text, diags = read_source(path, root=root)
     if text is None:
         return None, diags
-    doc, more = parse_yaml(text, path, backend=backend)
+    doc, more = parse_yaml(text, path)
     return doc, diags + more
 
 
@@ -200,25 +231,15 @@ def _anchors(text: str, path: Path) -> list[Diagnostic]:
     return found
 
 
-def _compose(text: str, backend: Backend):
-    if backend == "libyaml":
-        import yaml
+def _compose(text: str):
+    import yaml
 
-        loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        try:
-            return yaml.compose(text, Loader=loader_cls)
-        except yaml.MarkedYAMLError as exc:
-            raise _yaml_error(exc) from None
-        except yaml.YAMLError as exc:
-            raise _Refused("E105", str(exc).strip(), 1, 1) from None
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
+    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return YAML(typ="rt", pure=True).compose(text)
-    except MarkedYAMLError as exc:
+        return yaml.compose(text, Loader=loader_cls)
+    except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc) from None
-    except YAMLError as exc:
+    except yaml.YAMLError as exc:
         raise _Refused("E105", str(exc).strip(), 1, 1) from None
 
 
@@ -296,17 +317,35 @@ MAX_NUMBER_DIGITS = 100
 
 
 def _scalar(node) -> Any:
-    value = node.value
+    if node.style not in (None, ""):
+        return node.value
+    return resolve_scalar(node.value)
+
+
+def resolve_scalar(value: str) -> Any:
+    """A plain (unquoted) scalar by the YAML 1.2 core schema; anything else stays a string.
+
+    ``~``, ``null``, ``Null``, ``NULL`` and nothing are null; ``true``/``false`` (also
+    capitalised or upper case) booleans; ``12``, ``0o17``, ``0x1F`` integers; ``1.5``,
+    ``1e9``, ``.inf``, ``-.inf``, ``.nan`` floats; ``012`` is the integer 12. The YAML 1.1
+    forms (``yes``/``no``/``on``/``off``, ``0b1``, ``1_000``, ``1:20``, dates) are strings.
+    """
     if len(value) > MAX_NUMBER_DIGITS:
         return value
-    if node.style not in (None, ""):
-        return value
-    if _NULL.match(value):
+    if value in _NULL:
         return None
     if value in _BOOL:
         return _BOOL[value]
-    if _INT.match(value):
+    if _INT10.fullmatch(value):
         return int(value)
-    if _FLOAT.match(value) and any(c.isdigit() for c in value):
+    if _INT8.fullmatch(value):
+        return int(value[2:], 8)
+    if _INT16.fullmatch(value):
+        return int(value[2:], 16)
+    if _FLOAT.fullmatch(value) and any(c.isdigit() for c in value):
         return float(value)
+    if _INF.fullmatch(value):
+        return float("-inf") if value[0] == "-" else float("inf")
+    if value in _NAN:
+        return float("nan")
     return value

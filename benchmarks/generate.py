@@ -86,17 +86,20 @@ CONCEPTS: dict[str, list[str]] = {
     "software-stack": ["the framework layer", "the kernel library", "the driver layer", "the graph runtime", "the hardware abstraction"],
 }
 
+# True claims name the question's own system ({n}) at least once every six words, so no run of
+# eight words of one question's key (the W322 answer-leak rule) recurs in another question, as in
+# a real bank; the wrong options may repeat, they are nobody's key.
 VERBS_TRUE = [
-    "reduces the traffic to off-chip memory when operands are reused",
-    "keeps the accelerator busy by raising the work done per byte moved",
-    "trades a little extra computation for much less data movement",
-    "depends on the bandwidth more than on the number of compute units",
-    "lets the scheduler overlap communication with useful computation",
-    "keeps the numerical error small enough for the task",
-    "moves the bottleneck from memory towards compute",
-    "needs memory that grows with the sequence length",
-    "saves energy because each value crosses the memory bus fewer times",
-    "raises the throughput at the price of a longer wait for each request",
+    "reduces {n}'s traffic to off-chip memory when {n}'s operands are reused",
+    "keeps {n}'s accelerator busy by raising {n}'s work done per byte moved",
+    "trades {n}'s extra computation for much less data movement",
+    "depends on {n}'s bandwidth more than on the number of {n}'s compute units",
+    "lets {n}'s scheduler overlap communication with useful computation",
+    "keeps {n}'s numerical error small enough for the task",
+    "moves {n}'s bottleneck from memory towards compute",
+    "needs {n}'s memory that grows with the sequence length",
+    "saves {n}'s energy because each value crosses {n}'s memory bus fewer times",
+    "raises {n}'s throughput at the price of {n}'s longer wait for each request",
 ]
 VERBS_FALSE = [
     "removes every memory access from the kernel",
@@ -291,7 +294,7 @@ def _concept_question(rng: random.Random, qid: str, name: str, position: int) ->
     if rng.random() < 0.3:
         batch = rng.choice([1, 8, 16, 64, 256])
         stem = f"In the {name} {setting}, which runs at batch size {batch}, which statement about {concept} is correct?"
-    true_claim = rng.choice(VERBS_TRUE)
+    true_claim = rng.choice(VERBS_TRUE).format(n=name)
     false_claims = rng.sample(VERBS_FALSE, 3)
     reason = rng.choice(REASONS)
     correct = (_sentence(f"{concept} {true_claim}."), _sentence(f"right: {reason}."))
@@ -533,6 +536,7 @@ def fill_catalog(path: Path, lang: str) -> int:
     import polib
 
     from aistack_bank.i18n.catalog import WRAP_WIDTH, render_catalog
+    from aistack_bank.i18n.typography import fix_typography
 
     po = polib.pofile(str(path), wrapwidth=WRAP_WIDTH)
     count = 0
@@ -544,6 +548,9 @@ def fill_catalog(path: Path, lang: str) -> int:
             entry.msgstr_plural = {i: pseudo_translate(entry.msgid if i == 0 else entry.msgid_plural, lang) for i in range(forms)}
         else:
             entry.msgstr = pseudo_translate(entry.msgid, lang)
+        if lang == "fr":  # the no-break spaces French typography (W520) asks for
+            entry.msgstr = fix_typography(entry.msgstr)
+            entry.msgstr_plural = {i: fix_typography(t) for i, t in entry.msgstr_plural.items()}
         entry.flags = [f for f in entry.flags if f != "fuzzy"]
         entry.previous_msgid = None
         count += 1

@@ -85,11 +85,11 @@ def _in(room: str, module: str) -> bool:
 
 ROOMS = {
     "bottom": {"errors", "model", ""},  # "" is the package's __init__ (its version)
-    "files": {"safety", "yamlsource", "load", "cache", "writing"},
+    "files": {"safety", "yamlsource", "load", "writing", "parallel"},
     "data": {"site_strings", "options", "settings", "exchange", "i18n.languages"},
     "checking": {"validate", "cues", "lints", "checks", "checklang", "quantities", "i18n"},
     "exporters": {"exporters"},
-    "orchestration": {"build", "lms", "analyze", "importers", "authoring", "scaffold", "stats", "schemas"},
+    "orchestration": {"build", "cache", "lms", "analyze", "importers", "authoring", "scaffold", "stats", "schemas"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }

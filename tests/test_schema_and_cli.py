@@ -8,10 +8,10 @@ import sys
 
 import jsonschema
 import pytest
-import yaml
 
 from aistack_bank.errors import CODES
 from aistack_bank.schemas import render_schemas
+from aistack_bank.yamlsource import load_yaml
 
 from conftest import REPO
 
@@ -34,9 +34,10 @@ def test_content_files_validate_against_the_json_schemas():
     question = json.loads((REPO / "schema" / "question.schema.json").read_text(encoding="utf-8"))
     topic = json.loads((REPO / "schema" / "topic.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(question)
-    jsonschema.Draft202012Validator(topic).validate(yaml.safe_load((REPO / "bank" / "topic.yaml").read_text(encoding="utf-8")))
+    # Read exactly as `bank validate` reads them (YAML 1.2 core scalars), not by PyYAML's 1.1 rules.
+    jsonschema.Draft202012Validator(topic).validate(load_yaml(REPO / "bank" / "topic.yaml")[0].data)
     for path in sorted((REPO / "bank" / "questions").glob("*.yaml")):
-        jsonschema.Draft202012Validator(question).validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        jsonschema.Draft202012Validator(question).validate(load_yaml(path)[0].data)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(question).validate({"id": "q001", "kind": "single-choice", "extra": 1})
 

@@ -11,7 +11,6 @@ import random
 from pathlib import Path
 
 import polib
-import yaml
 
 from aistack_bank.authoring import render_question_yaml
 from aistack_bank.i18n.catalog import read_catalog, render_catalog
@@ -22,6 +21,7 @@ from aistack_bank.i18n.update import catalog_header, merge_catalog, update_catal
 from aistack_bank.load import BankSource, QuestionSource, read_bank
 from aistack_bank.model import SingleChoiceQuestion, Topic
 from aistack_bank.writing import write_atomic
+from aistack_bank.yamlsource import load_yaml
 
 LANGS = ("fr", "nl")
 
@@ -31,9 +31,9 @@ class MemoryBank:
 
     def __init__(self, root: Path):
         self.root = root
-        self.topic = yaml.safe_load((root / "topic.yaml").read_text(encoding="utf-8"))
+        self.topic = load_yaml(root / "topic.yaml")[0].data
         self.files = {p.name.split("-", 1)[0]: p.name for p in (root / "questions").glob("q*.yaml")}
-        self.data = {qid: yaml.safe_load((root / "questions" / name).read_text(encoding="utf-8")) for qid, name in self.files.items()}
+        self.data = {qid: load_yaml(root / "questions" / name)[0].data for qid, name in self.files.items()}
 
     def source(self) -> BankSource:
         topic = Topic.model_validate(self.topic)

@@ -90,21 +90,37 @@ class Glossary:
         return found
 
 
+_READ: dict[tuple[str, str], tuple] = {}
+"""Glossaries already read in this process, by path and content (each catalog's lints ask again)."""
+
+
 def read_glossary(translations: Path):
     """(glossary or None, diagnostics); no file means no glossary and no diagnostic."""
-    import yaml
-
     from ..errors import Location, error
 
     path = translations / GLOSSARY_NAME
     if not path.is_file():
         return None, []
-    where = Location.of(path)
     try:
         text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
     except (OSError, UnicodeError) as exc:
-        return None, [error("E520", f"cannot read the glossary: {exc}", where)]
+        return None, [error("E520", f"cannot read the glossary: {exc}", Location.of(path))]
+    key = (path.as_posix(), text)
+    if key not in _READ:
+        _READ.clear()
+        _READ[key] = _parse_glossary(path, text)
+    glossary, diags = _READ[key]
+    return glossary, list(diags)
+
+
+def _parse_glossary(path: Path, text: str):
+    import yaml
+
+    from ..errors import Location, error
+
+    where = Location.of(path)
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         loc = Location.of(path, mark.line + 1, mark.column + 1) if mark else where

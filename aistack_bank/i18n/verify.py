@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..checks import check_question
 from ..cues import answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
+from ..parallel import run_all
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
 from .catalog import Catalog, Catalogs, read_catalog
@@ -200,8 +201,13 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     if not template_is_current(pot, fields, lambda f: reference(f.path, root)):
         diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
     diags += misnamed_catalogs(translations)
-    for path in catalog_paths(translations):
-        diags += verify_catalog(source, fields, catalogs.read(path), run_checks=run_checks)
+    # Each catalog is read once through ``catalogs`` (so a build's localization finds it read)
+    # and verified on its own; with a large bank the verifications run in parallel
+    # (see aistack_bank.parallel).
+    read = [catalogs.read(path) for path in catalog_paths(translations)]
+    tasks = [lambda c=catalog: verify_catalog(source, fields, c, run_checks=run_checks) for catalog in read]
+    for found in run_all(tasks, work=len(fields) * len(read)):
+        diags += found
     diags += verify_site_catalogs(source, translations, catalogs)
     return diags
 

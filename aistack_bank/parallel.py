@@ -1,0 +1,61 @@
+"""Independent pieces of a cold run on both (or all) cores, with the serial run's exact output.
+
+:func:`run_all` takes a list of zero-argument functions and returns their results in list
+order. When the work is big enough to pay for starting processes (the caller says how big it
+is), the machine has more than one core and the operating system can fork, the functions run
+in forked worker processes: they see everything the parent had read (fork shares it), and only
+their results (diagnostics: plain data) travel back. Otherwise, or when a worker cannot start,
+they run one after the other in this process. Either way the results are the same and in the
+same order: parallelism changes the time, never the verdict.
+
+``AISTACK_BANK_JOBS`` sets the number of processes (``1`` turns the pool off).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+POOL_MIN_WORK = 20_000
+"""Least work (the caller's unit: translated fields to verify) for which processes are started."""
+
+_TASKS: list[Callable[[], Any]] = []
+
+
+def jobs() -> int:
+    """How many processes cold work may use: ``AISTACK_BANK_JOBS``, else the usable cores."""
+    try:
+        wanted = int(os.environ.get("AISTACK_BANK_JOBS", "0"))
+    except ValueError:
+        wanted = 0
+    if wanted > 0:
+        return wanted
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _run(index: int) -> Any:
+    return _TASKS[index]()
+
+
+def run_all(tasks: list[Callable[[], Any]], work: int) -> list[Any]:
+    """The result of each task, in order; in worker processes when ``work`` is big enough."""
+    workers = min(jobs(), len(tasks))
+    if workers < 2 or work < POOL_MIN_WORK:
+        return [task() for task in tasks]
+    import multiprocessing
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform
+        return [task() for task in tasks]
+    _TASKS[:] = tasks
+    try:
+        with context.Pool(workers) as pool:
+            return pool.map(_run, range(len(tasks)), chunksize=1)
+    except OSError:
+        return [task() for task in tasks]
+    finally:
+        _TASKS.clear()
