@@ -184,6 +184,9 @@ def _roundtrip(tree_by_format: dict, key: str, text: str, lang: str, tmp: Path) 
                         if member.endswith(".xml"):
                             item = etree.fromstring(package.read(member), etree.XMLParser(resolve_entities=False, no_network=True))
                             found |= expected in _norm(" ".join(item.itertext()))
+                            # QTI 1.2 (Canvas, Common Cartridge) carries HTML as escaped text in <mattext>
+                            found |= any(expected in _html_text(mattext.text or "") for mattext in item.iter("{*}mattext", "mattext")
+                                         if mattext.get("texttype") == "text/html")
                     if question_key and name.endswith(f"-{lang}.zip"):
                         assert found, (name, expected)
             elif name.endswith(".gift"):
