@@ -1,43 +1,25 @@
-"""The registry of exporters: every format has one module with the same `export` signature.
+"""The registry of export formats: one :class:`~._format.Format` record per format.
 
-``export(banks, options) -> {relative path: bytes}`` takes the localized banks by language
-(English first) and returns a virtual file tree; only :mod:`aistack_bank.build` touches disk.
+A format turns the localized banks by language (English first) into a virtual file tree,
+``FORMATS[name](banks, options) -> ExportTree`` (relative path → bytes, each file with its
+language); only :mod:`aistack_bank.build` touches disk. docs/architecture.md tells how to add one.
 """
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-from typing import Callable, Mapping
-
 from ..errors import UnknownFormatError
-from ..model import Bank
-from ..options import ExportOptions
+from ._format import ALL, ExportedFile, ExportTree, Format, file_stem
 from . import gift, html_site, json_bank, moodle_xml, qti21, qti30
 
-Exporter = Callable[[Mapping[str, Bank], ExportOptions], dict[PurePosixPath, bytes]]
-
-EXPORTERS: dict[str, Exporter] = {
-    moodle_xml.NAME: moodle_xml.export,
-    qti21.NAME: qti21.export,
-    qti30.NAME: qti30.export,
-    gift.NAME: gift.export,
-    json_bank.NAME: json_bank.export,
-    html_site.NAME: html_site.export,
-}
-
-FOLDERS: dict[str, str] = {
-    moodle_xml.NAME: "moodle",
-    qti21.NAME: "qti21",
-    qti30.NAME: "qti30",
-    gift.NAME: "gift",
-    json_bank.NAME: "json",
-    html_site.NAME: "site",
-}
-"""Where `bank build` puts each format under `exports/`."""
+FORMATS: dict[str, Format] = {f.name: f for f in (moodle_xml.FORMAT, qti21.FORMAT, qti30.FORMAT, gift.FORMAT, json_bank.FORMAT, html_site.FORMAT)}
+"""Every format by name, in the order `bank build` writes them."""
 
 
-def get_exporter(name: str) -> Exporter:
+def get_format(name: str) -> Format:
     try:
-        return EXPORTERS[name]
+        return FORMATS[name]
     except KeyError:
-        raise UnknownFormatError(name, sorted(EXPORTERS)) from None
+        raise UnknownFormatError(name, sorted(FORMATS)) from None
+
+
+__all__ = ["ALL", "FORMATS", "ExportTree", "ExportedFile", "Format", "file_stem", "get_format"]
