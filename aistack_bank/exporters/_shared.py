@@ -8,7 +8,7 @@ from html import escape as _html_escape
 from pathlib import PurePosixPath
 from typing import Mapping
 
-from ._format import languages
+from ._format import languages  # noqa: F401  (re-exported)
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 """Timestamp of every zip member: the zip epoch, so packages are byte-identical on rebuild."""
