@@ -8,6 +8,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, UsageError, warning
+from .exporters import FORMATS, ExportTree, export_notes, get_format
 from .model import Bank
 from .options import ExportOptions
 
@@ -143,7 +144,7 @@ def with_ui(options: ExportOptions, formats: list[str], translations: Path | Non
     """``options`` with the interface strings the practice site needs (refusing broken catalogs)."""
     from dataclasses import replace
 
-    if "html" not in formats or options.ui:
+    if not any("ui" in FORMATS[name].honours for name in formats) or options.ui:
         return options
     texts, problems = load_ui_texts(translations, languages, catalogs)
     if problems:
@@ -190,27 +191,17 @@ def refuse_uncarriable(name: str, banks: dict[str, Bank]) -> None:
                 raise ExportError(f"{name}: {key} ({lang}) holds {describe(bad.group())} at character {bad.start() + 1}, which the format cannot carry; nothing was written", code="E606")
 
 
-def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -> dict[str, dict[PurePosixPath, bytes]]:
-    """Every requested format's virtual file tree (pure: nothing is written)."""
-    from .errors import ExportError
-    from .exporters import get_exporter
+def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -> dict[str, ExportTree]:
+    """Every requested format's virtual file tree (pure: nothing is written).
 
+    A bank that loaded and validated is one every exporter can write: an exception from an
+    exporter is a bug in it, and is left to propagate as one."""
     trees = {}
     for name in formats:
-        exporter = get_exporter(name)
+        export_format = get_format(name)
         refuse_uncarriable(name, banks)
-        try:
-            trees[name] = exporter(banks, options)
-        except (ValueError, KeyError, TypeError) as exc:  # a bug or an unsupported construct: report, don't crash
-            raise ExportError(f"{name}: export failed: {exc}") from exc
+        trees[name] = export_format(banks, options)
     return trees
-
-
-def _language_of(name: PurePosixPath, languages: list[str]) -> str:
-    for lang in languages:
-        if name.stem.endswith(f"-{lang}") or (len(name.parts) > 1 and name.parts[0] == lang):
-            return lang
-    return "all"
 
 
 MANIFEST = ".bank-manifest"
@@ -262,7 +253,7 @@ def _write(path: Path, data: bytes, check: bool) -> bool:
         raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(path), code="E605") from None
 
 
-def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[str, Path], banks: dict[str, Bank], *, check: bool = False, prune: bool = False, progress=None) -> list[OutputFile]:
+def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Bank], *, check: bool = False, prune: bool = False, progress=None) -> list[OutputFile]:
     """Write each tree under its target folder atomically (or compare, with ``check``).
 
     Nothing is written through a symbolic link (E603). With ``prune``, the folder's manifest
@@ -270,7 +261,6 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
     produces (a language that was removed, say) are deleted: never a file the build did not write.
     """
     outputs = []
-    languages = list(banks)
     step = progress(sum(len(tree) for tree in trees.values())) if progress is not None else None
     count = len(next(iter(banks.values())).questions) if banks else 0
     for name, tree in trees.items():
@@ -280,7 +270,7 @@ def write_outputs(trees: dict[str, dict[PurePosixPath, bytes]], targets: dict[st
             path = folder / str(rel)
             data = tree[rel]
             changed = _write(path, data, check)
-            outputs.append(OutputFile(name, _language_of(rel, languages), count, len(data), path, changed))
+            outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
             if step is not None:
                 step(path)
         if prune:
@@ -337,48 +327,41 @@ def build_lock(out: Path, *, check: bool = False):
 
 def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank export FORMAT`: one format into ``out``."""
-    from .exporters import get_exporter
-
     from .i18n.catalog import Catalogs
 
-    get_exporter(format_name)  # unknown format: fail before any work
+    get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
     catalogs = Catalogs()
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, catalogs=catalogs)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs, catalogs))
     from .settings import option_notes
 
-    if format_name == "html" and not options.ui:
+    if "ui" in FORMATS[format_name].honours and not options.ui:
         notes += ui_fallback_notes(translations, list(banks), catalogs)
-    from .exporters import export_notes
-
     notes += export_notes([format_name], banks, options)
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
 def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank build`: validate, check, and write every format for every language into ``out``."""
-    from .exporters import EXPORTERS, FOLDERS
     from .i18n.catalog import Catalogs
 
     langs = available_languages(translations)
     catalogs = Catalogs()
     banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)
     langs = list(banks)
-    if "html" in EXPORTERS and not options.ui:
+    if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
-    options = with_ui(options, list(EXPORTERS), translations, langs, catalogs)
+    options = with_ui(options, list(FORMATS), translations, langs, catalogs)
     from .settings import option_notes
 
-    notes = notes + option_notes(options, list(EXPORTERS))
-    from .exporters import export_notes
-
-    notes += export_notes(list(EXPORTERS), banks, options)
-    for name in EXPORTERS:  # every format refuses uncarriable text before anything is written
+    notes = notes + option_notes(options, list(FORMATS))
+    notes += export_notes(list(FORMATS), banks, options)
+    for name in FORMATS:  # every format refuses uncarriable text before anything is written
         refuse_uncarriable(name, banks)
     outputs: list[OutputFile] = []
     with build_lock(out, check=check):
-        for name in EXPORTERS:  # one format at a time: only one format's files are held in memory
+        for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
             trees = render([name], banks, options)
-            outputs += write_outputs(trees, {name: out / FOLDERS[name]}, banks, check=check, prune=True, progress=progress)
+            outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress)
     return outputs, notes

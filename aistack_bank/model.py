@@ -95,6 +95,8 @@ class Topic(_Strict):
 
     id: Annotated[str, Field(pattern=SLUG)]
     """Stable topic id (lowercase words joined by hyphens)."""
+    file_stem: Annotated[str, Field(pattern=SLUG)] | None = None
+    """The start of every export file's name (`<file_stem>-en.xml`); the id when absent."""
     category: Text
     """The category the topic belongs to, e.g. `Computer systems`."""
     title: Text

@@ -17,6 +17,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 from .errors import BankError, Diagnostic, Location, warning
+from .exporters import FORMATS
 from .options import ExportOptions
 
 SETTINGS_FILE = Path("bank.toml")
@@ -29,12 +30,7 @@ PENALTIES = (1.0, 0.5, 0.3333333, 0.25, 0.2, 0.1, 0.0)
 
 SETTABLE = ("shuffle", "answer_numbering", "multilang", "penalty")
 
-CARRIED_BY: dict[str, tuple[str, ...]] = {
-    "shuffle": ("moodle-xml", "qti21", "qti30"),
-    "answer_numbering": ("moodle-xml", "qti30"),
-    "penalty": ("moodle-xml",),
-    "multilang": ("moodle-xml", "gift"),
-}
+CARRIED_BY: dict[str, tuple[str, ...]] = {key: tuple(f.name for f in FORMATS.values() if key in f.honours) for key in ("shuffle", "answer_numbering", "penalty", "multilang")}
 """The LMS formats that can carry each option. GIFT has no syntax for shuffling, numbering or a
 penalty (Moodle's GIFT importer takes the site defaults); QTI has no penalty and QTI 2.1 no
 numbering style; QTI 3.0 has no class for roman numerals."""

@@ -14,7 +14,7 @@ import pytest
 from lxml import etree
 
 from aistack_bank.build import available_languages, load_localized, render
-from aistack_bank.exporters import EXPORTERS, get_exporter
+from aistack_bank.exporters import FORMATS, get_format
 from aistack_bank.exporters.gift import gift_escape
 from aistack_bank.errors import UnknownFormatError
 from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
@@ -32,7 +32,7 @@ def banks():
 
 @pytest.fixture(scope="module")
 def trees(banks):
-    return render(list(EXPORTERS), banks, ExportOptions())
+    return render(list(FORMATS), banks, ExportOptions())
 
 
 def test_committed_exports_are_up_to_date(run_cli, monkeypatch):
@@ -43,7 +43,7 @@ def test_committed_exports_are_up_to_date(run_cli, monkeypatch):
 
 def test_rendering_twice_gives_the_same_bytes(banks, trees, tmp_path):
     """A second render in another interpreter (hash seed, time zone, language order) is byte-identical."""
-    again = render_in_fresh_interpreter(REPO / "bank", REPO / "translations", list(EXPORTERS), tmp_path / "again")
+    again = render_in_fresh_interpreter(REPO / "bank", REPO / "translations", list(FORMATS), tmp_path / "again")
     assert set(again) == set(trees)
     for name in trees:
         assert sorted(again[name]) == sorted(trees[name]), name
@@ -53,7 +53,7 @@ def test_rendering_twice_gives_the_same_bytes(banks, trees, tmp_path):
 
 def test_unknown_format_is_a_helpful_error(run_cli, project):
     with pytest.raises(UnknownFormatError) as info:
-        get_exporter("pdf")
+        get_format("pdf")
     assert "known formats: aiken, canvas-qti12, common-cartridge, gift, html, json, moodle-xml, qti21, qti30" in str(info.value)
     code, out = run_cli("export", "pdf")
     assert code == 2 and "unknown format 'pdf'" in out  # a bad FORMAT argument is a usage error, as in `bank import`
@@ -240,10 +240,10 @@ def hostile_bank(lang: str = "en") -> Bank:
     return Bank(topic=topic, questions=(q("q001"), q("q002")), lang=lang)
 
 
-@pytest.mark.parametrize("name", sorted(EXPORTERS))
+@pytest.mark.parametrize("name", sorted(FORMATS))
 def test_hostile_text_survives_every_exporter(name):
     banks = {"en": hostile_bank("en"), "fr": hostile_bank("fr")}
-    tree = get_exporter(name)(banks, ExportOptions())
+    tree = get_format(name)(banks, ExportOptions())
     assert tree
     checked_pages = 0
     for path, data in tree.items():
@@ -255,7 +255,7 @@ def test_hostile_text_survives_every_exporter(name):
             for stem in root.iterfind("question[@type='multichoice']/questiontext/text"):
                 shown = lxml.html.fragment_fromstring(stem.text, create_parent="div")
                 spans = shown.xpath("//span[@class='multilang']")
-                assert [s.text_content() for s in spans] == ([HOSTILE] * len(banks) if path.name == "aistack-multilang.xml" else []), stem.text
+                assert [s.text_content() for s in spans] == ([HOSTILE] * len(banks) if path.name == "hostile-topic-multilang.xml" else []), stem.text
                 if not spans:
                     assert shown.text_content() == HOSTILE
                 assert not shown.xpath("//script")
@@ -272,7 +272,7 @@ def test_hostile_text_survives_every_exporter(name):
             assert len(parsed) == 2
             for p in parsed:
                 assert [a["correct"] for a in p["answers"]] == [False, True]
-                if path.name != "aistack-multilang.gift":
+                if path.name != "hostile-topic-multilang.gift":
                     assert p["stem"] == f"[html]<p>{_html(HOSTILE)}</p>"
                     assert p["answers"][1]["text"] == "<p>B = {1} ~ 2 # 3</p>"
         elif path.suffix == ".json":

@@ -90,8 +90,9 @@ def test_a_translated_language_is_exported_and_its_interface_falls_back_with_a_w
     assert code == 0, out
     assert "translations/site/pl.po: warning W551:" in out and "shown in English" in out
     assert "translations/de.po: warning W552:" in out
-    assert (new_bank / "exports" / "moodle" / "aistack-pl.xml").exists()
-    assert not (new_bank / "exports" / "moodle" / "aistack-de.xml").exists()
+    topic_id = next(line.split(": ", 1)[1] for line in (new_bank / "bank" / "topic.yaml").read_text(encoding="utf-8").split("\n") if line.startswith("id: "))
+    assert (new_bank / "exports" / "moodle" / f"{topic_id}-pl.xml").exists()  # file names start with the topic id
+    assert not (new_bank / "exports" / "moodle" / f"{topic_id}-de.xml").exists()
     page = (new_bank / "exports" / "site" / "pl" / "index.html").read_text(encoding="utf-8")
     assert "(pl)" in page and UI_STRINGS["site.reset"] in page  # content in Polish, interface in English
     fr_page_built = (new_bank / "exports" / "site" / "fr" / "index.html").exists()

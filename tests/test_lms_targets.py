@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 
 from aistack_bank.build import available_languages, load_localized, render
-from aistack_bank.exporters import get_exporter
+from aistack_bank.exporters import get_format
 from aistack_bank.exporters._shared import html_paragraph
 from aistack_bank.lms import models
 from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
@@ -36,7 +36,7 @@ def trees(banks):
 
 
 def small_bank(lang: str, *, title: str = "Stack", explanation: str = "Why.", tags=("memory",)) -> Bank:
-    topic = Topic(id="small-topic", category="Cat", title=title, summary="A summary.", tags={t: t for t in tags}, questions=["q001", "q002"])
+    topic = Topic(id="small-topic", file_stem="aistack", category="Cat", title=title, summary="A summary.", tags={t: t for t in tags}, questions=["q001", "q002"])
 
     def q(qid):
         return SingleChoiceQuestion(id=qid, kind="single-choice", stem=f"Stem {qid} ({lang})?", explanation=explanation, tags=list(tags), difficulty=1,
@@ -67,7 +67,7 @@ def test_a_line_break_is_well_formed_xml_in_every_qti_package():
     assert etree.fromstring(html_paragraph("one\ntwo & <three>").encode()) is not None
     banks = {lang: small_bank(lang, explanation="First line.\nSecond line.") for lang in ("en", "fr")}
     for version in QTI:
-        for name, data in get_exporter(version)(banks, ExportOptions()).items():
+        for name, data in get_format(version)(banks, ExportOptions()).items():
             for member, content in _members(data).items():
                 doc = etree.fromstring(content, SAFE_PARSER)  # well-formed, or XMLSyntaxError
                 if version == "qti21" and member.startswith("items/"):  # (QTI 3.0 validity: test_exporters)
@@ -79,8 +79,8 @@ def test_a_line_break_is_well_formed_xml_in_every_qti_package():
 
 def test_gift_and_moodle_xml_put_a_title_with_a_slash_in_one_category():
     banks = {lang: small_bank(lang, title=f"Hardware/Software {lang}") for lang in ("en", "fr")}
-    xml = get_exporter("moodle-xml")(banks, ExportOptions())
-    gift = get_exporter("gift")(banks, ExportOptions())
+    xml = get_format("moodle-xml")(banks, ExportOptions())
+    gift = get_format("gift")(banks, ExportOptions())
     for name in ("aistack-en", "aistack-fr", "aistack-multilang"):
         from_xml = models.read_moodle_xml(xml[PurePosixPath(name + ".xml")]).categories[0].path
         from_gift = models.read_gift(gift[PurePosixPath(name + ".gift")].decode()).categories[0].path
@@ -222,22 +222,22 @@ def test_manifests_carry_lom_metadata_and_per_language_identifiers(version, bank
 def test_non_default_options_reach_every_format_that_can_carry_them():
     banks = {lang: small_bank(lang) for lang in ("en", "fr")}
     options = ExportOptions(shuffle=False, answer_numbering="123", multilang="mlang", penalty=0.5)
-    xml = get_exporter("moodle-xml")(banks, options)
+    xml = get_format("moodle-xml")(banks, options)
     root = etree.fromstring(xml[PurePosixPath("aistack-en.xml")], SAFE_PARSER)
     question = root.find("question[@type='multichoice']")
     assert question.findtext("shuffleanswers") == "false"
     assert question.findtext("answernumbering") == "123"
     assert question.findtext("penalty") == "0.5000000"
     assert "{mlang fr}" in xml[PurePosixPath("aistack-multilang.xml")].decode()
-    assert "\\{mlang fr\\}" in get_exporter("gift")(banks, options)[PurePosixPath("aistack-multilang.gift")].decode()
+    assert "\\{mlang fr\\}" in get_format("gift")(banks, options)[PurePosixPath("aistack-multilang.gift")].decode()
     for version in QTI:
-        files = _members(get_exporter(version)(banks, options)[PurePosixPath("aistack-en.zip")])
+        files = _members(get_format(version)(banks, options)[PurePosixPath("aistack-en.zip")])
         item = models.parse_xml(files["items/q001.xml"])
         interaction = next(e for e in item.iter() if models.local(e.tag) in ("choiceInteraction", "qti-choice-interaction"))
         assert interaction.get("shuffle") == "false"
         if version == "qti30":
             assert "qti-labels-decimal" in interaction.get("class", "").split()
-    defaults = get_exporter("qti30")(banks, ExportOptions())[PurePosixPath("aistack-en.zip")]
+    defaults = get_format("qti30")(banks, ExportOptions())[PurePosixPath("aistack-en.zip")]
     interaction = next(e for e in models.parse_xml(_members(defaults)["items/q001.xml"]).iter() if models.local(e.tag) == "qti-choice-interaction")
     assert interaction.get("shuffle") == "true" and "qti-labels-lower-alpha" in interaction.get("class", "").split()
 

@@ -12,7 +12,7 @@ from hypothesis import example, given, strategies as st
 
 from aistack_bank.checks import check_question
 from aistack_bank.errors import BankError, Diagnostic
-from aistack_bank.exporters import EXPORTERS
+from aistack_bank.exporters import FORMATS
 from aistack_bank.exporters.json_bank import build_document
 from aistack_bank.i18n.catalog import read_catalog
 from aistack_bank.load import model_errors
@@ -120,7 +120,7 @@ def banks(draw):
 
 @given(banks())
 def test_every_exporter_accepts_generated_banks(bank):
-    for name, export in EXPORTERS.items():
+    for name, export in FORMATS.items():
         tree = export({"en": bank}, ExportOptions())
         assert tree and all(isinstance(k, PurePosixPath) and isinstance(v, bytes) for k, v in tree.items()), name
 
@@ -129,7 +129,7 @@ def test_every_exporter_accepts_generated_banks(bank):
 def test_json_export_loads_back_into_an_equal_model(bank):
     from aistack_bank.exchange import ExportDocument
 
-    data = EXPORTERS["json"]({"en": bank}, ExportOptions())[PurePosixPath("aistack-en.json")]
+    data = FORMATS["json"]({"en": bank}, ExportOptions())[PurePosixPath("gen-en.json")]
     assert ExportDocument.model_validate(json.loads(data)) == build_document([bank])
     back = ExportDocument.model_validate(json.loads(data))
     for q, e in zip(bank.questions, back.questions):
@@ -142,9 +142,9 @@ def test_moodle_xml_and_gift_reparse_to_the_same_keys_and_texts(tmp_path_factory
     from aistack_bank.importers import read_questions
 
     folder = tmp_path_factory.mktemp("rt")
-    for fmt, exporter, name in (("moodle", "moodle-xml", "aistack-en.xml"), ("gift", "gift", "aistack-en.gift")):
+    for fmt, exporter, name in (("moodle", "moodle-xml", "gen-en.xml"), ("gift", "gift", "gen-en.gift")):
         path = folder / name
-        path.write_bytes(EXPORTERS[exporter]({"en": bank}, ExportOptions())[PurePosixPath(name)])
+        path.write_bytes(FORMATS[exporter]({"en": bank}, ExportOptions())[PurePosixPath(name)])
         imported, skipped = read_questions(fmt, path)
         assert not skipped
         assert len(imported) == len(bank.questions)

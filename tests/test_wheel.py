@@ -66,7 +66,7 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     out = _run([bank, "build"], project, env)
     assert "translations/site/pl.po: warning W551:" in out and "translations/ar.po: warning W552:" in out
     assert "[pl] Intro to statistics" in (project / "exports" / "site" / "pl" / "index.html").read_text(encoding="utf-8")
-    assert (project / "exports" / "moodle" / "aistack-pl.xml").exists()
+    assert (project / "exports" / "moodle" / "intro-to-statistics-pl.xml").exists()  # named after the topic id
     out = _run([bank, "i18n", "status"], project, env)
     lines = out.splitlines()
     assert any(line.startswith("pl ") and line.endswith(" 100.0%") for line in lines), out

@@ -1,57 +1,42 @@
-"""The registry of exporters: every format has one module with the same `export` signature.
+"""The registry of export formats: one :class:`~._format.Format` record per format.
 
-``export(banks, options) -> {relative path: bytes}`` takes the localized banks by language
-(English first) and returns a virtual file tree; only :mod:`aistack_bank.build` touches disk.
+A format turns the localized banks by language (English first) into a virtual file tree,
+``FORMATS[name](banks, options) -> ExportTree`` (relative path → bytes, each file with its
+language); only :mod:`aistack_bank.build` touches disk. docs/architecture.md tells how to add one.
 """
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..errors import UnknownFormatError
-from ..model import Bank
-from ..options import ExportOptions
-from . import gift, html_site, json_bank, moodle_xml, qti21, qti30
+from ._format import ALL, ExportedFile, ExportTree, Format, file_stem
 
-Exporter = Callable[[Mapping[str, Bank], ExportOptions], dict[PurePosixPath, bytes]]
+if TYPE_CHECKING:
+    from ..errors import Diagnostic
+    from ..model import Bank
+    from ..options import ExportOptions
 
-EXPORTERS: dict[str, Exporter] = {
-    moodle_xml.NAME: moodle_xml.export,
-    qti21.NAME: qti21.export,
-    qti30.NAME: qti30.export,
-    gift.NAME: gift.export,
-    json_bank.NAME: json_bank.export,
-    html_site.NAME: html_site.export,
-}
+from . import aiken, canvas_qti12, common_cartridge, gift, html_site, json_bank, moodle_xml, qti21, qti30
 
-FOLDERS: dict[str, str] = {
-    moodle_xml.NAME: "moodle",
-    qti21.NAME: "qti21",
-    qti30.NAME: "qti30",
-    gift.NAME: "gift",
-    json_bank.NAME: "json",
-    html_site.NAME: "site",
-}
-"""Where `bank build` puts each format under `exports/`."""
-
-# LMS packages and text formats that carry part of the model (Canvas, Common Cartridge, Aiken).
-from . import aiken, canvas_qti12, common_cartridge  # noqa: E402
-
-EXPORTERS.update({canvas_qti12.NAME: canvas_qti12.export, common_cartridge.NAME: common_cartridge.export, aiken.NAME: aiken.export})
-FOLDERS.update({canvas_qti12.NAME: "canvas-qti12", common_cartridge.NAME: "common-cartridge", aiken.NAME: "aiken"})
-NOTES: dict[str, Callable[[Mapping[str, Bank], ExportOptions], list]] = {
-    canvas_qti12.NAME: canvas_qti12.notes, common_cartridge.NAME: common_cartridge.notes, aiken.NAME: aiken.notes,
-}
-"""Per-format warnings for `bank build` and `bank export`: what a format leaves out, question by question."""
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    moodle_xml.FORMAT, qti21.FORMAT, qti30.FORMAT, gift.FORMAT, json_bank.FORMAT, html_site.FORMAT,
+    # LMS packages and text formats that carry part of the model
+    canvas_qti12.FORMAT, common_cartridge.FORMAT, aiken.FORMAT,
+)}
+"""Every format by name, in the order `bank build` writes them."""
 
 
-def export_notes(names, banks: Mapping[str, Bank], options: ExportOptions) -> list:
-    return [note for name in names if name in NOTES for note in NOTES[name](banks, options)]
+def export_notes(names: Iterable[str], banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
+    """The formats' warnings about what they leave out, for `bank build` and `bank export`."""
+    return [note for name in names if FORMATS[name].notes is not None for note in FORMATS[name].notes(banks, options)]
 
 
-def get_exporter(name: str) -> Exporter:
+def get_format(name: str) -> Format:
     try:
-        return EXPORTERS[name]
+        return FORMATS[name]
     except KeyError:
-        raise UnknownFormatError(name, sorted(EXPORTERS)) from None
+        raise UnknownFormatError(name, sorted(FORMATS)) from None
+
+
+__all__ = ["ALL", "FORMATS", "export_notes", "ExportTree", "ExportedFile", "Format", "file_stem", "get_format"]

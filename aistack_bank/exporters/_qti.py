@@ -3,17 +3,36 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Mapping, Sequence
 
-from ..model import Bank
+from ..model import Bank, SingleChoiceQuestion
 from ..options import ExportOptions
-from ._shared import deterministic_zip, html_paragraph, html_text, short
+from ._format import Format
+from ._shared import deterministic_zip, html_text, short
+
+
+ELEMENTS = (
+    "assessmentItem", "responseDeclaration", "correctResponse", "value", "outcomeDeclaration", "defaultValue",
+    "itemBody", "choiceInteraction", "prompt", "simpleChoice", "responseProcessing", "responseCondition",
+    "responseIf", "responseElseIf", "responseElse", "match", "variable", "correct", "setOutcomeValue",
+    "baseValue", "multiple", "modalFeedback", "assessmentTest", "testPart", "itemSessionControl",
+    "assessmentSection", "assessmentItemRef", "outcomeProcessing", "sum", "testVariables",
+)
+"""The QTI elements the writer uses, by their QTI 2.1 names (the keys of every dialect's table)."""
+
+ATTRIBUTES = (
+    "adaptive", "timeDependent", "baseType", "responseIdentifier", "maxChoices", "outcomeIdentifier", "showHide",
+    "navigationMode", "submissionMode", "showFeedback", "allowReview", "variableIdentifier",
+)
+"""The QTI attributes whose spelling differs between versions, by their QTI 2.1 names."""
 
 
 @dataclass(frozen=True)
 class Dialect:
-    """Element and attribute names and namespaces of one QTI version."""
+    """Names and namespaces of one QTI version: everything in which QTI 2.1 and 3.0 differ."""
 
     namespace: str
     schema_location: str
@@ -23,16 +42,73 @@ class Dialect:
     schema_version: str
     item_type: str
     test_type: str
-    kebab: bool
-    """QTI 3 spells elements ``qti-choice-interaction`` and attributes ``response-identifier``."""
+    elements: Mapping[str, str]
+    """QTI 2.1 element name → this version's name (QTI 3 writes ``qti-choice-interaction``)."""
+    attributes: Mapping[str, str]
+    """QTI 2.1 attribute name → this version's name (QTI 3 writes ``response-identifier``)."""
+    feedback_body: str | None = None
+    """The element wrapping a modal feedback's content, if the version has one."""
+    numbering_classes: Mapping[str, str] = field(default_factory=dict)
+    """``answer_numbering`` → the class of the choice interaction that asks for that numbering."""
 
-    def el(self, name: str) -> str:
-        if not self.kebab:
-            return name
-        return "qti-" + re.sub(r"(?<!^)([A-Z])", r"-\1", name).lower()
+    def __post_init__(self) -> None:
+        assert set(self.elements) == set(ELEMENTS), sorted(set(self.elements) ^ set(ELEMENTS))
+        assert set(self.attributes) == set(ATTRIBUTES), sorted(set(self.attributes) ^ set(ATTRIBUTES))
 
-    def at(self, name: str) -> str:
-        return re.sub(r"(?<!^)([A-Z])", r"-\1", name).lower() if self.kebab else name
+    def element(self, parent: ET.Element | None, name: str, attributes: Mapping[str, str] = {}, text: str | None = None) -> ET.Element:
+        """A QTI element ``name`` (its QTI 2.1 name) under ``parent``, attribute names translated."""
+        attrib = {self.attributes.get(key, key): value for key, value in attributes.items()}
+        tag = self.elements[name]
+        node = ET.Element(tag, attrib) if parent is None else ET.SubElement(parent, tag, attrib)
+        node.text = text
+        return node
+
+
+XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+
+
+def _open_tag(node: ET.Element) -> str:
+    return "<" + node.tag + "".join(f' {key}="{html_text(value)}"' for key, value in node.attrib.items())
+
+
+def _one_line(node: ET.Element) -> str:
+    if node.text is None and len(node) == 0:
+        return _open_tag(node) + "/>"
+    inner = html_text(node.text or "") + "".join(_one_line(child) + html_text(child.tail or "") for child in node)
+    return f"{_open_tag(node)}>{inner}</{node.tag}>"
+
+
+def serialize(root: ET.Element, *, inline: frozenset[str] = frozenset()) -> bytes:
+    """``root`` as an XML document: two-space indentation, one element per line, except that
+    an element with text (mixed content) or named in ``inline`` is written on one line.
+
+    Text and attribute values are escaped as HTML text (``& < > " '``); an element without
+    text or children is written ``<name/>``, one whose text is ``""`` as ``<name></name>``.
+    """
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>']
+
+    def write(node: ET.Element, depth: int) -> None:
+        pad = "  " * depth
+        if node.text is not None or len(node) == 0 or node.tag in inline:
+            lines.append(pad + _one_line(node))
+            return
+        lines.append(f"{pad}{_open_tag(node)}>")
+        for child in node:
+            write(child, depth + 1)
+        lines.append(f"{pad}</{node.tag}>")
+
+    write(root, 0)
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def paragraph(parent: ET.Element, text_raw: str) -> ET.Element:
+    """Plain text as one HTML paragraph under ``parent``, lines kept as ``<br/>``."""
+    first, *rest = text_raw.split("\n")
+    node = ET.SubElement(parent, "p")
+    node.text = first
+    for line in rest:
+        ET.SubElement(node, "br").tail = line
+    return node
 
 
 def ncname(value: str) -> str:
@@ -53,9 +129,6 @@ GENERAL_FEEDBACK = "general_explanation"
 LOM_NS = "http://ltsc.ieee.org/xsd/LOM"
 LOM_CATALOG = "aistack-bank"
 
-QTI3_LABELS = {"abc": "qti-labels-lower-alpha", "ABCD": "qti-labels-upper-alpha", "123": "qti-labels-decimal", "none": "qti-labels-none"}
-"""QTI 3 shared-vocabulary classes for Moodle's numbering styles (no class exists for roman numerals)."""
-
 
 def item_identifier(question_id: str, lang: str) -> str:
     return ncname(f"{question_id}-{lang}")
@@ -73,96 +146,78 @@ def feedback_identifier(option_id: str) -> str:
     return ncname(f"feedback-{option_id}")
 
 
+def _root(d: Dialect, name: str, attributes: Mapping[str, str]) -> ET.Element:
+    return d.element(None, name, {"xmlns": d.namespace, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": f"{d.namespace} {d.schema_location}", **attributes})
+
+
+def _inline(d: Dialect) -> frozenset[str]:
+    """Elements written on one line: a modal feedback with its paragraph."""
+    return frozenset({d.elements["modalFeedback"], *([d.feedback_body] if d.feedback_body else [])})
+
+
+def _match_rule(d: Dialect, parent: ET.Element, branch: str, second: tuple[str, Mapping[str, str], str | None]) -> ET.Element:
+    """``<branch><match><variable identifier="RESPONSE"/>second</match>…`` (the caller adds the action)."""
+    rule = d.element(parent, branch)
+    match = d.element(rule, "match")
+    d.element(match, "variable", {"identifier": "RESPONSE"})
+    d.element(match, second[0], second[1], second[2])
+    return rule
+
+
+def _set_score(d: Dialect, parent: ET.Element, value: str) -> None:
+    setter = d.element(parent, "setOutcomeValue", {"identifier": "SCORE"})
+    d.element(setter, "baseValue", {"baseType": "float"}, value)
+
+
 def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = ExportOptions()) -> bytes:
     q = bank.questions[index]
-    e = d.el
     choice_id = {o.id: choice_identifier(o.id) for o in q.options}
-    interaction_class = ""
-    if d.kebab and options.answer_numbering in QTI3_LABELS:
-        interaction_class = f' class="{QTI3_LABELS[options.answer_numbering]}"'
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<{e("assessmentItem")} xmlns="{d.namespace}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-        f'xsi:schemaLocation="{d.namespace} {d.schema_location}" identifier="{item_identifier(q.id, bank.lang)}" '
-        f'title="{html_text(short(q.id + ": " + q.stem, 120))}" {d.at("adaptive")}="false" {d.at("timeDependent")}="false" xml:lang="{bank.lang}">',
-        f'  <{e("responseDeclaration")} identifier="RESPONSE" cardinality="single" {d.at("baseType")}="identifier">',
-        f'    <{e("correctResponse")}>',
-        f'      <{e("value")}>{choice_id[q.correct]}</{e("value")}>',
-        f'    </{e("correctResponse")}>',
-        f'  </{e("responseDeclaration")}>',
-        f'  <{e("outcomeDeclaration")} identifier="SCORE" cardinality="single" {d.at("baseType")}="float">',
-        f'    <{e("defaultValue")}>',
-        f'      <{e("value")}>0</{e("value")}>',
-        f'    </{e("defaultValue")}>',
-        f'  </{e("outcomeDeclaration")}>',
-        f'  <{e("outcomeDeclaration")} identifier="FEEDBACK" cardinality="multiple" {d.at("baseType")}="identifier"/>',
-        f'  <{e("itemBody")}>',
-        f'    <{e("choiceInteraction")}{interaction_class} {d.at("responseIdentifier")}="RESPONSE" shuffle="{"true" if options.shuffle else "false"}" {d.at("maxChoices")}="1">',
-        f'      <{e("prompt")}>{html_text(q.stem)}</{e("prompt")}>',
-    ]
+    item = _root(d, "assessmentItem", {
+        "identifier": item_identifier(q.id, bank.lang), "title": short(q.id + ": " + q.stem, 120),
+        "adaptive": "false", "timeDependent": "false", "xml:lang": bank.lang,
+    })
+    declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "identifier"})
+    d.element(d.element(declaration, "correctResponse"), "value", text=choice_id[q.correct])
+    score = d.element(item, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
+    d.element(d.element(score, "defaultValue"), "value", text="0")
+    d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
+    numbering = d.numbering_classes.get(options.answer_numbering)
+    interaction = d.element(d.element(item, "itemBody"), "choiceInteraction", {
+        **({"class": numbering} if numbering else {}),
+        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle else "false", "maxChoices": "1",
+    })
+    d.element(interaction, "prompt", text=q.stem)
     for option in q.options:
-        out.append(f'      <{e("simpleChoice")} identifier="{choice_id[option.id]}">{html_text(option.text)}</{e("simpleChoice")}>')
-    out += [
-        f'    </{e("choiceInteraction")}>',
-        f'  </{e("itemBody")}>',
-        # match_correct, written inline (many players do not resolve template URLs), then one rule per
-        # choice adding a fixed feedback identifier to FEEDBACK (the form Canvas's importer reads as
-        # that choice's comment) and the general explanation.
-        f'  <{e("responseProcessing")}>',
-        f'    <{e("responseCondition")}>',
-        f'      <{e("responseIf")}>',
-        f'        <{e("match")}>',
-        f'          <{e("variable")} identifier="RESPONSE"/>',
-        f'          <{e("correct")} identifier="RESPONSE"/>',
-        f'        </{e("match")}>',
-        f'        <{e("setOutcomeValue")} identifier="SCORE">',
-        f'          <{e("baseValue")} {d.at("baseType")}="float">1</{e("baseValue")}>',
-        f'        </{e("setOutcomeValue")}>',
-        f'      </{e("responseIf")}>',
-        f'      <{e("responseElse")}>',
-        f'        <{e("setOutcomeValue")} identifier="SCORE">',
-        f'          <{e("baseValue")} {d.at("baseType")}="float">0</{e("baseValue")}>',
-        f'        </{e("setOutcomeValue")}>',
-        f'      </{e("responseElse")}>',
-        f'    </{e("responseCondition")}>',
-        f'    <{e("responseCondition")}>',
-    ]
+        d.element(interaction, "simpleChoice", {"identifier": choice_id[option.id]}, option.text)
+    # match_correct, written inline (many players do not resolve template URLs), then one rule per
+    # choice adding a fixed feedback identifier to FEEDBACK (the form Canvas's importer reads as
+    # that choice's comment) and the general explanation.
+    processing = d.element(item, "responseProcessing")
+    scoring = d.element(processing, "responseCondition")
+    _set_score(d, _match_rule(d, scoring, "responseIf", ("correct", {"identifier": "RESPONSE"}, None)), "1")
+    _set_score(d, d.element(scoring, "responseElse"), "0")
+    feedback_rules = d.element(processing, "responseCondition")
     for position, option in enumerate(q.options):
-        branch = e("responseIf") if position == 0 else e("responseElseIf")
+        rule = _match_rule(d, feedback_rules, "responseIf" if position == 0 else "responseElseIf",
+                           ("baseValue", {"baseType": "identifier"}, choice_id[option.id]))
         shown = ([feedback_identifier(option.id)] if option.feedback else []) + [GENERAL_FEEDBACK]
-        out += [
-            f'      <{branch}>',
-            f'        <{e("match")}>',
-            f'          <{e("variable")} identifier="RESPONSE"/>',
-            f'          <{e("baseValue")} {d.at("baseType")}="identifier">{choice_id[option.id]}</{e("baseValue")}>',
-            f'        </{e("match")}>',
-            f'        <{e("setOutcomeValue")} identifier="FEEDBACK">',
-            f'          <{e("multiple")}>',
-            f'            <{e("variable")} identifier="FEEDBACK"/>',
-            *[f'            <{e("baseValue")} {d.at("baseType")}="identifier">{ident}</{e("baseValue")}>' for ident in shown],
-            f'          </{e("multiple")}>',
-            f'        </{e("setOutcomeValue")}>',
-            f'      </{branch}>',
-        ]
-    out += [
-        f'    </{e("responseCondition")}>',
-        f'  </{e("responseProcessing")}>',
-    ]
+        several = d.element(d.element(rule, "setOutcomeValue", {"identifier": "FEEDBACK"}), "multiple")
+        d.element(several, "variable", {"identifier": "FEEDBACK"})
+        for identifier in shown:
+            d.element(several, "baseValue", {"baseType": "identifier"}, identifier)
 
-    def feedback(identifier: str, body: str) -> str:
-        if d.kebab:
-            body = f'<qti-content-body>{body}</qti-content-body>'
-        return f'  <{e("modalFeedback")} {d.at("outcomeIdentifier")}="FEEDBACK" {d.at("showHide")}="show" identifier="{identifier}">{body}</{e("modalFeedback")}>'
+    def feedback(identifier: str, text_raw: str) -> None:
+        node = d.element(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": identifier})
+        paragraph(ET.SubElement(node, d.feedback_body) if d.feedback_body else node, text_raw)
 
     for option in q.options:
         if option.feedback:
-            out.append(feedback(feedback_identifier(option.id), html_paragraph(option.feedback)))
-    out.append(feedback(GENERAL_FEEDBACK, html_paragraph(q.explanation)))
-    out.append(f'</{e("assessmentItem")}>')
-    return ("\n".join(out) + "\n").encode("utf-8")
+            feedback(feedback_identifier(option.id), option.feedback)
+    feedback(GENERAL_FEEDBACK, q.explanation)
+    return serialize(item, inline=_inline(d))
 
 
-def item_path(q) -> PurePosixPath:
+def item_path(q: SingleChoiceQuestion) -> PurePosixPath:
     return PurePosixPath("items") / f"{ncname(q.id)}.xml"
 
 
@@ -170,84 +225,72 @@ TEST_PATH = PurePosixPath("assessment.xml")
 
 
 def render_test(*, d: Dialect, bank: Bank) -> bytes:
-    e = d.el
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<{e("assessmentTest")} xmlns="{d.namespace}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-        f'xsi:schemaLocation="{d.namespace} {d.schema_location}" identifier="{test_identifier(bank)}" title="{html_text(bank.topic.title)}">',
-        f'  <{e("outcomeDeclaration")} identifier="SCORE" cardinality="single" {d.at("baseType")}="float"/>',
-        f'  <{e("testPart")} identifier="part1" {d.at("navigationMode")}="nonlinear" {d.at("submissionMode")}="individual">',
-        # showFeedback defaults to false: without it a conforming player hides every modal feedback.
-        f'    <{e("itemSessionControl")} {d.at("showFeedback")}="true" {d.at("allowReview")}="true"/>',
-        # Not visible: Canvas turns a visible, titled section into an extra text-only question.
-        f'    <{e("assessmentSection")} identifier="section1" title="{html_text(bank.topic.title)}" visible="false">',
-    ]
+    test = _root(d, "assessmentTest", {"identifier": test_identifier(bank), "title": bank.topic.title})
+    d.element(test, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
+    part = d.element(test, "testPart", {"identifier": "part1", "navigationMode": "nonlinear", "submissionMode": "individual"})
+    # showFeedback defaults to false: without it a conforming player hides every modal feedback.
+    d.element(part, "itemSessionControl", {"showFeedback": "true", "allowReview": "true"})
+    # Not visible: Canvas turns a visible, titled section into an extra text-only question.
+    section = d.element(part, "assessmentSection", {"identifier": "section1", "title": bank.topic.title, "visible": "false"})
     for q in bank.questions:
-        out.append(f'      <{e("assessmentItemRef")} identifier="{item_identifier(q.id, bank.lang)}" href="{item_path(q)}"/>')
-    out += [
-        f'    </{e("assessmentSection")}>',
-        f'  </{e("testPart")}>',
-        f'  <{e("outcomeProcessing")}>',
-        f'    <{e("setOutcomeValue")} identifier="SCORE">',
-        f'      <{e("sum")}>',
-        f'        <{e("testVariables")} {d.at("variableIdentifier")}="SCORE"/>',
-        f'      </{e("sum")}>',
-        f'    </{e("setOutcomeValue")}>',
-        f'  </{e("outcomeProcessing")}>',
-        f'</{e("assessmentTest")}>',
-    ]
-    return ("\n".join(out) + "\n").encode("utf-8")
+        d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": str(item_path(q))})
+    total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
+    d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
+    return serialize(test)
 
 
-def _lom(*, indent: str, lang: str, entry: str | None, title: str, description: str | None, keywords: list[str]) -> list[str]:
+LOM_INLINE = frozenset({"identifier", "title", "description", "keyword"})
+"""LOM elements written on one line in the manifest."""
+
+
+def _lom(parent: ET.Element, *, lang: str, entry: str | None, title: str, description: str | None, keywords: list[str]) -> None:
     """IEEE LOM (IMS MD 1.3 loose binding) ``general`` metadata: what players list instead of identifiers."""
-    def string(text: str) -> str:
-        return f'<string language="{lang}">{html_text(text)}</string>'
+    def strings(name: str, text: str) -> None:
+        ET.SubElement(ET.SubElement(general, name), "string", {"language": lang}).text = text
 
-    out = [f'{indent}<lom xmlns="{LOM_NS}">', f"{indent}  <general>"]
+    general = ET.SubElement(ET.SubElement(parent, "lom", {"xmlns": LOM_NS}), "general")
     if entry is not None:
-        out.append(f"{indent}    <identifier><catalog>{LOM_CATALOG}</catalog><entry>{html_text(entry)}</entry></identifier>")
-    out.append(f"{indent}    <title>{string(title)}</title>")
-    out.append(f"{indent}    <language>{lang}</language>")
+        identifier = ET.SubElement(general, "identifier")
+        ET.SubElement(identifier, "catalog").text = LOM_CATALOG
+        ET.SubElement(identifier, "entry").text = entry
+    strings("title", title)
+    ET.SubElement(general, "language").text = lang
     if description is not None:
-        out.append(f"{indent}    <description>{string(description)}</description>")
-    out += [f"{indent}    <keyword>{string(keyword)}</keyword>" for keyword in keywords]
-    out += [f"{indent}  </general>", f"{indent}</lom>"]
-    return out
+        strings("description", description)
+    for keyword in keywords:
+        strings("keyword", keyword)
+
+
+def _resource(parent: ET.Element, *, identifier: str, type: str, href: PurePosixPath) -> tuple[ET.Element, ET.Element]:
+    """A manifest resource and its (empty) metadata element; the caller adds the LOM, then :func:`_file`."""
+    resource = ET.SubElement(parent, "resource", {"identifier": identifier, "type": type, "href": str(href)})
+    return resource, ET.SubElement(resource, "metadata")
 
 
 def render_manifest(*, d: Dialect, bank: Bank) -> bytes:
     tags = sorted({tag for q in bank.questions for tag in q.tags})
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<manifest xmlns="{d.manifest_namespace}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-        f'xsi:schemaLocation="{d.manifest_namespace} {d.manifest_schema_location}" identifier="{ncname("manifest-" + bank.topic.id + "-" + bank.lang)}">',
-        "  <metadata>",
-        f"    <schema>{d.schema_name}</schema>",
-        f"    <schemaversion>{d.schema_version}</schemaversion>",
-        *_lom(indent="    ", lang=bank.lang, entry=bank.topic.id, title=bank.topic.title, description=bank.topic.summary, keywords=tags),
-        "  </metadata>",
-        "  <organizations/>",
-        "  <resources>",
-        f'    <resource identifier="{ncname("test-" + bank.topic.id + "-" + bank.lang)}" type="{d.test_type}" href="{TEST_PATH}">',
-        "      <metadata>",
-        *_lom(indent="        ", lang=bank.lang, entry=bank.topic.id, title=bank.topic.title, description=bank.topic.summary, keywords=tags),
-        "      </metadata>",
-        f'      <file href="{TEST_PATH}"/>',
-    ]
-    out += [f'      <dependency identifierref="{ncname("item-" + q.id + "-" + bank.lang)}"/>' for q in bank.questions]
-    out.append("    </resource>")
+    manifest = ET.Element("manifest", {
+        "xmlns": d.manifest_namespace, "xmlns:xsi": XSI_NS,
+        "xsi:schemaLocation": f"{d.manifest_namespace} {d.manifest_schema_location}",
+        "identifier": ncname("manifest-" + bank.topic.id + "-" + bank.lang),
+    })
+    metadata = ET.SubElement(manifest, "metadata")
+    ET.SubElement(metadata, "schema").text = d.schema_name
+    ET.SubElement(metadata, "schemaversion").text = d.schema_version
+    topic_lom = {"lang": bank.lang, "entry": bank.topic.id, "title": bank.topic.title, "description": bank.topic.summary, "keywords": tags}
+    _lom(metadata, **topic_lom)
+    ET.SubElement(manifest, "organizations")
+    resources = ET.SubElement(manifest, "resources")
+    test, test_metadata = _resource(resources, identifier=ncname("test-" + bank.topic.id + "-" + bank.lang), type=d.test_type, href=TEST_PATH)
+    _lom(test_metadata, **topic_lom)
+    ET.SubElement(test, "file", {"href": str(TEST_PATH)})
     for q in bank.questions:
-        out += [
-            f'    <resource identifier="{ncname("item-" + q.id + "-" + bank.lang)}" type="{d.item_type}" href="{item_path(q)}">',
-            "      <metadata>",
-            *_lom(indent="        ", lang=bank.lang, entry=q.id, title=short(q.id + ": " + q.stem, 120), description=None, keywords=list(q.tags)),
-            "      </metadata>",
-            f'      <file href="{item_path(q)}"/>',
-            "    </resource>",
-        ]
-    out += ["  </resources>", "</manifest>"]
-    return ("\n".join(out) + "\n").encode("utf-8")
+        ET.SubElement(test, "dependency", {"identifierref": ncname("item-" + q.id + "-" + bank.lang)})
+    for q in bank.questions:
+        item, item_metadata = _resource(resources, identifier=ncname("item-" + q.id + "-" + bank.lang), type=d.item_type, href=item_path(q))
+        _lom(item_metadata, lang=bank.lang, entry=q.id, title=short(q.id + ": " + q.stem, 120), description=None, keywords=list(q.tags))
+        ET.SubElement(item, "file", {"href": str(item_path(q))})
+    return serialize(manifest, inline=LOM_INLINE)
 
 
 def package_files(*, d: Dialect, bank: Bank, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, bytes]:
@@ -258,7 +301,10 @@ def package_files(*, d: Dialect, bank: Bank, options: ExportOptions = ExportOpti
     return files
 
 
-def export_packages(banks, options: ExportOptions, d: Dialect) -> dict[PurePosixPath, bytes]:
-    from ._shared import file_name, languages
+def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
+    """A QTI version's format: `<stem>-<lang>.zip` per language (manifest, test, one item per question)."""
+    def render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
+        (bank,) = banks
+        return deterministic_zip(package_files(d=d, bank=bank, options=options))
 
-    return {file_name(lang, ".zip"): deterministic_zip(package_files(d=d, bank=banks[lang], options=options)) for lang in languages(banks)}
+    return Format(name=name, folder=name, honours=honours, render=render, per_language="{stem}-{lang}.zip")

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 from typing import Mapping
 
 from ..i18n.languages import is_rtl, moodle_code
-from ..model import Bank
+from ._format import languages  # noqa: F401  (re-exported)
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 """Timestamp of every zip member: the zip epoch, so packages are byte-identical on rebuild."""
@@ -158,11 +158,3 @@ def short(text: str, limit: int = 80) -> str:
     cut = text[: limit - 1].rsplit(" ", 1)[0]
     return cut + "…"
 
-
-def languages(banks: Mapping[str, Bank]) -> list[str]:
-    """Languages in export order: English first, then the others sorted."""
-    return sorted(banks, key=lambda lang: (lang != "en", lang))
-
-
-def file_name(lang: str, suffix: str) -> PurePosixPath:
-    return PurePosixPath(f"aistack-{lang}{suffix}")

@@ -9,14 +9,13 @@ the loss of feedback is stated once.
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 from typing import Mapping
 
 from ..errors import Diagnostic, warning
 from ..model import Bank
 from ..options import ExportOptions
 from ._kinds import SINGLE_CHOICE
-from ._shared import file_name, languages
+from ._format import Format, languages
 
 NAME = "aiken"
 KINDS = frozenset({SINGLE_CHOICE})
@@ -56,11 +55,6 @@ def render(bank: Bank) -> bytes:
     return ("\n\n".join(blocks) + "\n").encode("utf-8") if blocks else b""
 
 
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
-    """`aistack-<lang>.txt` per language."""
-    return {file_name(lang, ".txt"): render(banks[lang]) for lang in languages(banks)}
-
-
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     """Feedback is lost (once), and each question Aiken cannot carry, in any language."""
     if not banks:
@@ -74,3 +68,10 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
                 seen.add(q.id)
                 out.append(warning("W654", f"aiken: {q.id} ({lang}) is left out of the Aiken files: {reason}"))
     return out
+
+
+FORMAT = Format(
+    name=NAME, folder="aiken", honours=frozenset(),
+    render=lambda banks, options: render(banks[0]), per_language="{stem}-{lang}.txt", notes=notes,
+)
+export = FORMAT

@@ -9,7 +9,6 @@ resource (mismatched identifiers make Canvas drop the quiz's settings and descri
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
 from typing import Mapping
 
 from ..errors import Diagnostic
@@ -18,7 +17,8 @@ from ..options import ExportOptions
 from ._kinds import SINGLE_CHOICE, carried, left_out
 from ._qti import ncname
 from ._qti12 import POINTS, assessment_ident, questestinterop_open, render_item
-from ._shared import deterministic_zip, file_name, html_paragraph, html_text, languages
+from ._format import Format
+from ._shared import deterministic_zip, html_paragraph, html_text
 
 NAME = "canvas-qti12"
 KINDS = frozenset({SINGLE_CHOICE})
@@ -117,11 +117,14 @@ def package(bank: Bank, options: ExportOptions) -> bytes:
     })
 
 
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
-    """`aistack-<lang>.zip` per language: one Canvas quiz of the topic's questions."""
-    return {file_name(lang, ".zip"): package(banks[lang], options) for lang in languages(banks)}
-
-
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     """A warning for each question of a kind Canvas's quiz export does not carry yet."""
     return left_out(NAME, "W651", banks, KINDS)
+
+
+FORMAT = Format(
+    name=NAME, folder="canvas-qti12", honours=frozenset({"shuffle"}),
+    render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
+)
+"""One Canvas quiz of the topic per language."""
+export = FORMAT

@@ -9,7 +9,6 @@ CC 1.1 is the version all three read; 1.3 adds nothing these question resources 
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
 from typing import Mapping
 
 from ..errors import Diagnostic
@@ -18,7 +17,8 @@ from ..options import ExportOptions
 from ._kinds import SINGLE_CHOICE, carried, left_out
 from ._qti import ncname
 from ._qti12 import assessment_ident, questestinterop_open, render_item
-from ._shared import deterministic_zip, file_name, html_text, languages
+from ._format import Format
+from ._shared import deterministic_zip, html_text
 
 NAME = "common-cartridge"
 KINDS = frozenset({SINGLE_CHOICE})
@@ -113,10 +113,13 @@ def package(bank: Bank) -> bytes:
     return deterministic_zip({"imsmanifest.xml": render_manifest(bank), assessment_path: render_assessment(bank), bank_path: render_bank(bank)})
 
 
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
-    """`aistack-<lang>.imscc` per language: a question bank and an assessment of the topic."""
-    return {file_name(lang, ".imscc"): package(banks[lang]) for lang in languages(banks)}
-
-
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     return left_out(NAME, "W652", banks, KINDS)
+
+
+FORMAT = Format(
+    name=NAME, folder="common-cartridge", honours=frozenset(),
+    render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
+)
+"""A question bank and an assessment of the topic per language."""
+export = FORMAT

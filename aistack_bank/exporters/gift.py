@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-from typing import Mapping
+from typing import Sequence
 
 from ..model import Bank
 from ..options import ExportOptions
-from ._shared import category_path, category_title, file_name, html_paragraph, html_text, languages, multilang_html, question_name
-
-NAME = "gift"
+from ._format import Format
+from ._shared import category_path, category_title, html_paragraph, html_text, multilang_html, question_name
 
 _SPECIAL = {"~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}", ":": "\\:", "\\": "\\\\", "\n": "\\n", "\r": ""}
 _SPECIAL_TABLE = str.maketrans(_SPECIAL)
@@ -24,13 +22,13 @@ def gift_escape(text: str) -> str:
     return text.translate(_SPECIAL_TABLE)
 
 
-def _html(banks: list[Bank], get, options: ExportOptions) -> str:
+def _html(banks: Sequence[Bank], get, options: ExportOptions) -> str:
     if len(banks) > 1:
         return multilang_html({b.lang: get(b) for b in banks}, options.multilang)
     return html_paragraph(get(banks[0]))
 
 
-def render_gift(*, banks: list[Bank], options: ExportOptions) -> bytes:
+def render_gift(banks: Sequence[Bank], options: ExportOptions) -> bytes:
     first = banks[0]
     langs = ", ".join(b.lang for b in banks)
     title = category_title({b.lang: b.topic.title for b in banks}, options.multilang)
@@ -62,13 +60,11 @@ def render_gift(*, banks: list[Bank], options: ExportOptions) -> bytes:
     return "\n".join(lines).encode("utf-8")
 
 
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
-    """`aistack-<lang>.gift` per language, and `aistack-multilang.gift` when there are several."""
-    order = languages(banks)
-    tree = {file_name(lang, ".gift"): render_gift(banks=[banks[lang]], options=options) for lang in order}
-    if len(order) > 1:
-        tree[PurePosixPath("aistack-multilang.gift")] = render_gift(banks=[banks[lang] for lang in order], options=options)
-    return tree
+FORMAT = Format(
+    name="gift", folder="gift", honours=frozenset({"multilang"}),
+    render=render_gift, per_language="{stem}-{lang}.gift", multilingual="{stem}-multilang.gift",
+)
+export = FORMAT
 
 
-__all__ = ["export", "gift_escape", "html_text"]
+__all__ = ["FORMAT", "export", "gift_escape", "html_text"]

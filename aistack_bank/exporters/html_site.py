@@ -14,9 +14,9 @@ from ..i18n.languages import bcp47 as _bcp47, endonym, is_rtl
 from ..model import Bank
 from ..options import ExportOptions
 from ..site_strings import UI_STRINGS
-from ._shared import html_text, languages
+from ._format import ALL, ExportedFile, Format, languages
+from ._shared import html_text
 
-NAME = "html"
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
 
@@ -387,16 +387,20 @@ def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOpt
     return "\n".join(lines).encode("utf-8")
 
 
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
+def _layout(banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
     """`index.html` (language chooser) and `<lang>/index.html` for every language."""
     order = languages(banks)
     style = _asset("style.css")
     practice = _asset("practice.js")
     chooser = _asset("chooser.js")
-    tree = {PurePosixPath("index.html"): render_index(banks, order, options, script=chooser, style=style)}
+    files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(banks, order, options, script=chooser, style=style))]
     for lang in order:
-        tree[PurePosixPath(lang, "index.html")] = render_topic_page(banks[lang], order, options, script=practice, style=style)
-    return tree
+        files.append(ExportedFile(PurePosixPath(lang, "index.html"), lang, render_topic_page(banks[lang], order, options, script=practice, style=style)))
+    return files
 
 
-__all__ = ["NAME", "UI_STRINGS", "csp_hash", "export", "fill", "fill_html", "page_data", "script_json", "ui_text"]
+FORMAT = Format(name="html", folder="site", honours=frozenset({"ui"}), layout=_layout)
+export = FORMAT
+
+
+__all__ = ["FORMAT", "UI_STRINGS", "csp_hash", "export", "fill", "fill_html", "page_data", "script_json", "ui_text"]

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import PurePosixPath
-from typing import Mapping
+from typing import Sequence
 
 from ..exchange import ExportDocument, ExportedOption, ExportedQuestion, ExportedTopic
 from ..model import Bank
 from ..options import ExportOptions
-from ._shared import file_name, languages
-
-NAME = "json"
+from ._format import Format
 
 
-def build_document(banks: list[Bank]) -> ExportDocument:
+def build_document(banks: Sequence[Bank]) -> ExportDocument:
     first = banks[0]
 
     def texts(get) -> dict[str, str]:
@@ -52,9 +49,12 @@ def render_json(document: ExportDocument) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
-    """`aistack.json` with every language, and `aistack-<lang>.json` per language."""
-    order = languages(banks)
-    tree = {file_name(lang, ".json"): render_json(build_document([banks[lang]])) for lang in order}
-    tree[PurePosixPath("aistack.json")] = render_json(build_document([banks[lang] for lang in order]))
-    return tree
+def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
+    return render_json(build_document(banks))
+
+
+FORMAT = Format(
+    name="json", folder="json", honours=frozenset(),
+    render=_render, per_language="{stem}-{lang}.json", multilingual="{stem}.json", multilingual_with_one_language=True,
+)
+export = FORMAT

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
-from typing import Mapping
+from typing import Sequence
 
 from ..model import Bank
 from ..options import ExportOptions
-from ._shared import cdata, category_idnumber, category_path, category_title, file_name, html_paragraph, html_text, languages, multilang_html, multilang_plain, plain_field, question_name
-
-NAME = "moodle-xml"
+from ._format import Format
+from ._shared import cdata, category_idnumber, category_path, category_title, html_paragraph, html_text, multilang_html, multilang_plain, plain_field, question_name
 
 
 def _text(tag: str, html: str, indent: str) -> str:
     return f'{indent}<{tag} format="html">\n{indent}  <text>{cdata(html)}</text>\n{indent}</{tag}>'
 
 
-def render_quiz(*, banks: list[Bank], options: ExportOptions) -> bytes:
+def render_quiz(banks: Sequence[Bank], options: ExportOptions) -> bytes:
     """Moodle XML for one bank, or (several banks) every text in every language."""
     first = banks[0]
     multi = len(banks) > 1
@@ -80,10 +78,8 @@ def render_quiz(*, banks: list[Bank], options: ExportOptions) -> bytes:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
-    """`aistack-<lang>.xml` per language, and `aistack-multilang.xml` when there are several."""
-    order = languages(banks)
-    tree = {file_name(lang, ".xml"): render_quiz(banks=[banks[lang]], options=options) for lang in order}
-    if len(order) > 1:
-        tree[PurePosixPath("aistack-multilang.xml")] = render_quiz(banks=[banks[lang] for lang in order], options=options)
-    return tree
+FORMAT = Format(
+    name="moodle-xml", folder="moodle", honours=frozenset({"shuffle", "answer_numbering", "multilang", "penalty"}),
+    render=render_quiz, per_language="{stem}-{lang}.xml", multilingual="{stem}-multilang.xml",
+)
+export = FORMAT

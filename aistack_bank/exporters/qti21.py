@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-from typing import Mapping
-
-from ..model import Bank
-from ..options import ExportOptions
-from ._qti import Dialect, export_packages
-
-NAME = "qti21"
+from ._qti import ATTRIBUTES, ELEMENTS, Dialect, qti_format
 
 DIALECT = Dialect(
     namespace="http://www.imsglobal.org/xsd/imsqti_v2p1",
@@ -20,10 +13,10 @@ DIALECT = Dialect(
     schema_version="1.0.0",
     item_type="imsqti_item_xmlv2p1",
     test_type="imsqti_test_xmlv2p1",
-    kebab=False,
+    # The writer's names are QTI 2.1's own.
+    elements={name: name for name in ELEMENTS},
+    attributes={name: name for name in ATTRIBUTES},
 )
 
-
-def export(banks: Mapping[str, Bank], options: ExportOptions) -> dict[PurePosixPath, bytes]:
-    """`aistack-<lang>.zip` per language: manifest, assessment test and one item per question."""
-    return export_packages(banks, options, DIALECT)
+FORMAT = qti_format("qti21", DIALECT, honours=frozenset({"shuffle"}))
+export = FORMAT

@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from ..errors import Diagnostic, Location, warning
+from ..exporters import get_format
 from ..exporters._shared import languages
 from ..model import Bank
 from ..options import ExportOptions
@@ -62,7 +63,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
          exports: Path = Path("exports")) -> list[Diagnostic]:
     """Warnings for ``targets``; raises DiagnosticsError when the bank itself has errors."""
     from ..build import available_languages, load_localized, render
-    from ..exporters import FOLDERS
+    from ..exporters import FORMATS as EXPORT_FORMATS
     from ..validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
@@ -73,7 +74,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
     trees = render(formats, banks, options)
 
     def where(fmt: str, name: PurePosixPath | str, line: int = 0) -> Location:
-        return Location.of(exports / FOLDERS[fmt] / str(name), line)
+        return Location.of(exports / EXPORT_FORMATS[fmt].folder / str(name), line)
 
     found: list[Diagnostic] = []
     if "moodle" in targets:
@@ -189,7 +190,7 @@ def _question_of(bank: Bank, identifier: str):
 def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
     out = []
     for lang, bank in banks.items():
-        name = PurePosixPath(f"aistack-{lang}.zip")
+        name = get_format("qti21").language_file(bank.topic, lang)
         files = _members(tree[name])
         here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
         if not models.canvas_recognises_qti2(models.parse_xml(files["imsmanifest.xml"])):
@@ -224,7 +225,7 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
     out = []
     owners: dict[str, str] = {}
     for lang, bank in banks.items():
-        name = PurePosixPath(f"aistack-{lang}.zip")
+        name = get_format("qti21").language_file(bank.topic, lang)
         files = _members(tree[name])
         here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
         test = models.parse_xml(files["assessment.xml"])

@@ -1,0 +1,127 @@
+"""What a format is: one record per format, and the virtual file tree every exporter returns.
+
+A format either writes one file per language plus (optionally) one multilingual file, from a
+``render(banks, options)`` that turns one bank (or, for the multilingual file, every language's
+bank) into bytes, or lays out its own tree (``layout``). Either way each file carries its
+language, so nothing downstream guesses it from the file name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import PurePosixPath
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
+
+from ..model import Bank, Topic
+from ..options import ExportOptions
+
+ALL = "all"
+"""The language of a file that holds every language (a multilingual file, a whole-bank file)."""
+
+OPTION_NAMES = frozenset(f.name for f in fields(ExportOptions))
+
+
+def file_stem(topic: Topic) -> str:
+    """The start of every export file's name: the topic's ``file_stem``, else its id."""
+    return topic.file_stem or topic.id
+
+
+def languages(banks: Mapping[str, Bank]) -> list[str]:
+    """Languages in export order: English first, then the others sorted."""
+    return sorted(banks, key=lambda lang: (lang != "en", lang))
+
+
+@dataclass(frozen=True)
+class ExportedFile:
+    """One file of an export: where it goes (relative to the format's folder), its language, its bytes."""
+
+    path: PurePosixPath
+    language: str
+    """A language code, or :data:`ALL` for a file holding every language."""
+    data: bytes
+
+
+class ExportTree(Mapping[PurePosixPath, bytes]):
+    """A format's virtual file tree: relative path → bytes, each file knowing its language."""
+
+    def __init__(self, files: Iterable[ExportedFile]):
+        self._files: dict[PurePosixPath, ExportedFile] = {}
+        for file in files:
+            if file.path in self._files:
+                raise AssertionError(f"two files at {file.path}")  # an exporter bug, never a user's
+            self._files[file.path] = file
+
+    def __getitem__(self, path: PurePosixPath) -> bytes:
+        return self._files[path].data
+
+    def __iter__(self) -> Iterator[PurePosixPath]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def language(self, path: PurePosixPath) -> str:
+        """The language of the file at ``path`` (:data:`ALL` for a multilingual file)."""
+        return self._files[path].language
+
+    def files(self) -> list[ExportedFile]:
+        return list(self._files.values())
+
+
+Render = Callable[[Sequence[Bank], ExportOptions], bytes]
+Layout = Callable[[Mapping[str, Bank], ExportOptions], Iterable[ExportedFile]]
+Notes = Callable[[Mapping[str, Bank], ExportOptions], list]
+
+
+@dataclass(frozen=True)
+class Format:
+    """Everything the build needs to know about one export format.
+
+    ``per_language`` and ``multilingual`` are file-name templates (``{stem}`` is
+    :func:`file_stem` of the topic, ``{lang}`` the language); ``render`` writes one of those
+    files from the banks it holds, English first. A format whose files do not follow that
+    pattern gives ``layout`` instead and writes its whole tree itself.
+    """
+
+    name: str
+    """The name `bank export` takes."""
+    folder: str
+    """Its folder under ``exports/`` in `bank build`."""
+    honours: frozenset[str]
+    """The :class:`ExportOptions` fields that change what it writes."""
+    render: Render | None = None
+    per_language: str | None = None
+    """The file each language gets, e.g. ``{stem}-{lang}.xml``."""
+    multilingual: str | None = None
+    """The file holding every language, if the format has one, e.g. ``{stem}-multilang.xml``."""
+    multilingual_with_one_language: bool = False
+    """Write the multilingual file even when there is only one language (a whole-bank file)."""
+    layout: Layout | None = None
+    notes: Notes | None = None
+    """Warnings for `bank build` and `bank export`: what the format leaves out, question by question."""
+
+    def __post_init__(self) -> None:
+        assert (self.layout is None) == (self.render is not None and self.per_language is not None), self.name
+        assert self.honours <= OPTION_NAMES, sorted(self.honours - OPTION_NAMES)
+
+    def language_file(self, topic: Topic, lang: str) -> PurePosixPath:
+        """Where the file of language ``lang`` goes (formats with ``per_language`` only)."""
+        assert self.per_language is not None, self.name
+        return PurePosixPath(self.per_language.format(stem=file_stem(topic), lang=lang))
+
+    def files(self, banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
+        """One file per language, then the multilingual file; or the format's own layout."""
+        if self.layout is not None:
+            return list(self.layout(banks, options))
+        assert self.render is not None
+        order = languages(banks)
+        topic = banks[order[0]].topic
+        out = [ExportedFile(self.language_file(topic, lang), lang, self.render([banks[lang]], options)) for lang in order]
+        if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
+            path = PurePosixPath(self.multilingual.format(stem=file_stem(topic)))
+            out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
+        return out
+
+    def __call__(self, banks: Mapping[str, Bank], options: ExportOptions) -> ExportTree:
+        """The format's virtual file tree for ``banks`` (by language); nothing is written."""
+        return ExportTree(self.files(banks, options))
