@@ -86,10 +86,10 @@ def _in(room: str, module: str) -> bool:
 ROOMS = {
     "bottom": {"errors", "model", ""},  # "" is the package's __init__ (its version)
     "files": {"safety", "yamlsource", "load", "writing", "parallel"},
-    "data": {"site_strings", "options", "settings", "exchange", "i18n.languages"},
+    "data": {"site_strings", "options", "exchange", "i18n.languages"},
     "checking": {"validate", "cues", "lints", "checks", "checklang", "quantities", "i18n"},
     "exporters": {"exporters"},
-    "orchestration": {"build", "cache", "lms", "analyze", "importers", "authoring", "scaffold", "stats", "schemas"},
+    "orchestration": {"build", "cache", "settings", "lms", "analyze", "importers", "authoring", "scaffold", "stats", "schemas"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }
