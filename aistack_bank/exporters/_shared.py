@@ -9,7 +9,6 @@ from pathlib import PurePosixPath
 from typing import Mapping
 
 from ..i18n.languages import is_rtl, moodle_code
-from ._format import languages  # noqa: F401  (re-exported)
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 """Timestamp of every zip member: the zip epoch, so packages are byte-identical on rebuild."""

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
-from .records import ImportedQuestion, Skipped, read_import_file
+from .records import ImportedQuestion, Skipped, read_import_text
 
 MAX_BYTES = 64 << 20
 OPTION = re.compile(r"^([A-Z])[).][ \t]+(.*)$")
@@ -14,11 +14,7 @@ ANSWER = re.compile(r"^ANSWER:\s*(.*)$")
 
 
 def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list[Skipped]]:
-    raw = read_import_file(path, MAX_BYTES)
-    try:
-        text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    except UnicodeDecodeError as exc:
-        raise BankError(f"not UTF-8 text (byte {exc.start}); save the Aiken file as UTF-8", Location.of(path), code="E702") from None
+    text = read_import_text(path, MAX_BYTES, "Aiken file")
     questions: list[ImportedQuestion] = []
     skipped: list[Skipped] = []
     stem: str | None = None

@@ -47,3 +47,12 @@ def read_import_file(path: Path, max_bytes: int) -> bytes:
         return read_regular(path, max_bytes)
     except UnsafeFile as exc:
         raise BankError(exc.message, Location.of(path), code="E701") from None
+
+
+def read_import_text(path: Path, max_bytes: int, what: str) -> str:
+    """An import file as text: UTF-8 (a BOM is dropped), every line ending as LF (E701/E702)."""
+    raw = read_import_file(path, max_bytes)
+    try:
+        return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as exc:
+        raise BankError(f"not UTF-8 text (byte {exc.start}); save the {what} as UTF-8", Location.of(path), code="E702") from None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BankError, Location
-from .records import ImportedQuestion, Skipped, read_import_file
+from .records import ImportedQuestion, Skipped, read_import_text
 
 MAX_BYTES = 64 << 20
 QUIZ_SETTINGS = re.compile(r"^(quiz title|quiz description|shuffle answers|show correct answers|one question at a time|can't go back|feedback is shown|solutions sample group|solutions randomize groups|solutions pick|solutions points):", re.I)
@@ -39,11 +39,7 @@ class _Question:
 
 
 def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list[Skipped]]:
-    raw = read_import_file(path, MAX_BYTES)
-    try:
-        text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    except UnicodeDecodeError as exc:
-        raise BankError(f"not UTF-8 text (byte {exc.start}); save the quiz file as UTF-8", Location.of(path), code="E702") from None
+    text = read_import_text(path, MAX_BYTES, "quiz file")
     questions: list[ImportedQuestion] = []
     skipped: list[Skipped] = []
     category: str | None = None

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import Diagnostic, Location, warning
 from ..exporters import get_format
-from ..exporters._shared import languages
+from ..exporters._format import languages
 from ..model import Bank
 from ..options import ExportOptions
 from . import models
