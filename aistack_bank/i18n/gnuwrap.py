@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Ported from GNU gettext (write-po.c) and GNU libunistring; Copyright (C) Free Software
+# Foundation, Inc. See LICENSE, "Third-party material".
 """GNU gettext's string wrapping, ported: ``wrap()`` of write-po.c over libunistring's
 ``ulc_width_linebreaks``.
 
