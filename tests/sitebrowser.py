@@ -173,3 +173,26 @@ __all__ = [
     "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "shot", "squash", "sync_api",
     "tab_into_options", "tab_to", "text", "ui", "write_site",
 ]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module (import this fixture into the module)."""
+    with sync_api.sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def session(browser):
+    """``session(**context_options)`` opens a fresh browser context; all are closed after the test."""
+    sessions = []
+
+    def make(**context_options) -> Session:
+        sessions.append(Session(browser, **context_options))
+        return sessions[-1]
+
+    yield make
+    for opened in sessions:
+        opened.close()

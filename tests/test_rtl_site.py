@@ -15,7 +15,8 @@ import pytest
 from aistack_bank.options import ExportOptions
 
 from rtl_bank import AR_QUESTIONS, AR_UI, four_banks, four_options
-from sitebrowser import DESKTOP, Session, axe_check, launch, load_banks, needs_chromium, shot, sync_api, tab_to, write_site
+from sitebrowser import browser, session  # noqa: F401  (fixtures)
+from sitebrowser import DESKTOP, axe_check, load_banks, needs_chromium, shot, tab_to, write_site
 
 pytestmark = needs_chromium
 
@@ -33,25 +34,6 @@ def site(tmp_path_factory, banks):
     return write_site(tmp_path_factory.mktemp("site4"), banks, four_options())
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = launch(p)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def session(browser):
-    sessions = []
-
-    def make(**context_options) -> Session:
-        sessions.append(Session(browser, **context_options))
-        return sessions[-1]
-
-    yield make
-    for s in sessions:
-        s.close()
 
 
 def focused_option(page) -> int:

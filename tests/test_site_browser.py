@@ -17,9 +17,10 @@ from aistack_bank.exporters.html_site import UI_STRINGS
 from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
 
+from sitebrowser import browser, session  # noqa: F401  (fixtures)
 from sitebrowser import (
-    DESKTOP, LANGS, PHONE, Session, active_id, axe_check, correct_position, download_answers, focus_is_visible, in_view, launch, load_banks,
-    load_options, needs_chromium, shot, squash, sync_api, tab_to, text, ui, write_site,
+    DESKTOP, LANGS, PHONE, active_id, axe_check, correct_position, download_answers, focus_is_visible, in_view, load_banks,
+    load_options, needs_chromium, shot, squash, tab_to, text, ui, write_site,
 )
 
 WRONG_AT = {1, 4, 7}
@@ -44,25 +45,6 @@ def site(tmp_path_factory, banks, options):
     return write_site(tmp_path_factory.mktemp("site"), banks, options)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = launch(p)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def session(browser):
-    sessions = []
-
-    def make(**context_options) -> Session:
-        sessions.append(Session(browser, **context_options))
-        return sessions[-1]
-
-    yield make
-    for s in sessions:
-        s.close()
 
 
 def answer_current(page, bank: Bank, *, right: bool, key_style: str) -> tuple[str, int]:

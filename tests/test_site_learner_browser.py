@@ -15,9 +15,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from sitebrowser import browser  # noqa: F401  (fixture)
 from sitebrowser import (
-    DESKTOP, PHONE, Session, active_id, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, launch, load_banks,
-    load_options, needs_chromium, squash, sync_api, tab_into_options, tab_to, text, ui, write_site,
+    DESKTOP, PHONE, Session, active_id, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, load_banks,
+    load_options, needs_chromium, squash, tab_into_options, tab_to, text, ui, write_site,
 )
 
 pytestmark = needs_chromium
@@ -36,14 +37,6 @@ def options():
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, banks, options):
     return write_site(tmp_path_factory.mktemp("site"), banks, options)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = launch(p)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
