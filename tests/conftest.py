@@ -94,6 +94,25 @@ def render_in_fresh_interpreter(bank: Path, translations: Path, formats: list[st
             for name in formats}
 
 
+QTI_XSD = {
+    "qti21": ("qti21/imsqti_v2p1.xsd", "cp/qtiv2p1_imscpv1p2_v1p0.xsd"),
+    "qti30": ("qti30/imsqti_asiv3p0_sbacv1p0_v1p0.xsd", "cp/imsqtiv3p0_imscpv1p2_v1p0.xsd"),
+}
+"""(items and tests, package manifest) schemas of each QTI version, relative to QTI_SCHEMAS."""
+
+_COMPILED_XSD: dict[str, object] = {}
+
+
+def qti_schema(relative: str):
+    """The official schema at ``relative`` (under QTI_SCHEMAS), compiled once per test process, offline."""
+    if relative not in _COMPILED_XSD:
+        from lxml import etree
+
+        parser = etree.XMLParser(no_network=True, resolve_entities=False)
+        _COMPILED_XSD[relative] = etree.XMLSchema(etree.parse(str(QTI_SCHEMAS / relative), parser))
+    return _COMPILED_XSD[relative]
+
+
 def source_page(lang: str) -> list[str]:
     """The lines of the topic's public page in ``lang`` (docs/sources/topic-page.<lang>.txt)."""
     return (SOURCES / f"topic-page.{lang}.txt").read_text(encoding="utf-8").split("\n")

@@ -6,7 +6,6 @@ import io
 import json
 import re
 import zipfile
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 import lxml.html
@@ -20,7 +19,7 @@ from aistack_bank.errors import UnknownFormatError
 from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 
-from conftest import QTI_SCHEMAS, REPO, bank_figures, render_in_fresh_interpreter
+from conftest import QTI_XSD, REPO, bank_figures, qti_schema, render_in_fresh_interpreter
 
 SAFE_PARSER = etree.XMLParser(no_network=True, resolve_entities=False)
 
@@ -102,15 +101,8 @@ def test_moodle_multilang_follows_the_filter_rules(banks, trees):
 
 # --- QTI --------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def _schema(relative: str):
-    return etree.XMLSchema(etree.parse(str(QTI_SCHEMAS / relative), SAFE_PARSER))
-
-
-QTI = {
-    "qti21": ("qti21/imsqti_v2p1.xsd", "cp/qtiv2p1_imscpv1p2_v1p0.xsd"),
-    "qti30": ("qti30/imsqti_asiv3p0_sbacv1p0_v1p0.xsd", "cp/imsqtiv3p0_imscpv1p2_v1p0.xsd"),
-}
+QTI = QTI_XSD
+_schema = qti_schema
 
 
 @pytest.mark.parametrize("version", sorted(QTI))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from functools import lru_cache
 from pathlib import PurePosixPath
 
 import pytest
@@ -19,7 +18,7 @@ from aistack_bank.lms import models
 from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 
-from conftest import QTI_SCHEMAS, REPO
+from conftest import QTI_XSD, REPO, qti_schema
 
 SAFE_PARSER = etree.XMLParser(no_network=True, resolve_entities=False)
 LANGS = ["en", "fr", "nl"]
@@ -45,15 +44,8 @@ def small_bank(lang: str, *, title: str = "Stack", explanation: str = "Why.", ta
     return Bank(topic=topic, questions=(q("q001"), q("q002")), lang=lang)
 
 
-@lru_cache(maxsize=None)
-def _schema(relative: str):
-    return etree.XMLSchema(etree.parse(str(QTI_SCHEMAS / relative), SAFE_PARSER))
-
-
-QTI = {
-    "qti21": ("qti21/imsqti_v2p1.xsd", "cp/qtiv2p1_imscpv1p2_v1p0.xsd"),
-    "qti30": ("qti30/imsqti_asiv3p0_sbacv1p0_v1p0.xsd", "cp/imsqtiv3p0_imscpv1p2_v1p0.xsd"),
-}
+QTI = QTI_XSD
+_schema = qti_schema
 
 
 def _members(data: bytes) -> dict[str, bytes]:
