@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import Diagnostic, Location, Severity
+from .filecache import cache_dir
+from .filecache import package_digest as _package_digest
 
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
@@ -32,22 +34,6 @@ MAX_HASHED_BYTES = 256 << 20
 MAX_ENTRY_BYTES = 64 << 20
 MAX_ENTRIES = 64
 """Verdicts kept; the oldest go first."""
-
-
-def cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/aistack-bank`` (``~/.cache/aistack-bank`` by default)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "aistack-bank"
-
-
-def _package_digest() -> str:
-    digest = hashlib.blake2b(digest_size=16)
-    package = Path(__file__).parent
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".js", ".css", ".html") and path.is_file():
-            digest.update(path.relative_to(package).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def _hash_file(digest, name: str) -> None:
@@ -148,7 +134,7 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
     from .validate import validate_bank
 
-    report = validate_bank(bank, translations=translations, catalogs=catalogs)
+    report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None)
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations) == key:
         store(bank, key, report.diagnostics, summary)
@@ -174,12 +160,14 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     cached verdict the bank is read and its inputs digested once more: a file changed since the
     verdict was computed means validating now instead."""
     from .errors import DiagnosticsError
+    from .filechecks import FileChecks
     from .load import read_bank
+    from .validate import question_file_rules
 
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_bank(bank)
+        source = read_bank(bank, read_files=FileChecks(question_file_rules).read)
         if input_digest(bank, translations) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)

@@ -197,8 +197,18 @@ def question_texts(question) -> list[tuple[tuple, str]]:
     return texts
 
 
-def content_lints(source: BankSource) -> list[Diagnostic]:
-    """W320, W321 and W322 over the English texts of every question."""
+def question_reference_lints(question, doc: YamlDocument) -> list[Diagnostic]:
+    """W320 and W321 in the English texts of one question (a rule of the file alone)."""
+    diags: list[Diagnostic] = []
+    for path, text in question_texts(question):
+        for hit in reference_hits(text, "en", own_id=question.id):
+            diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
+    return diags
+
+
+def content_lints(source: BankSource, *, references: bool = True) -> list[Diagnostic]:
+    """W320, W321 and W322 over the English texts of every question (W322 only, across
+    questions, without ``references``: :func:`question_reference_lints` gives the others)."""
     diags: list[Diagnostic] = []
     keys: dict[str, str] = {}
     leak_texts: list[LeakText] = []
@@ -211,9 +221,9 @@ def content_lints(source: BankSource) -> list[Diagnostic]:
         key = next((o for o in question.options if o.id == question.correct), None)
         if key is not None:
             keys[question.id] = key.text
+        if references:
+            diags += question_reference_lints(question, doc)
         for path, text in question_texts(question):
-            for hit in reference_hits(text, "en", own_id=question.id):
-                diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
             if path != ("stem",):
                 leak_texts.append(LeakText(question.id, path, text))
     for item, other in answer_leaks(keys, leak_texts):

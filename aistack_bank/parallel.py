@@ -40,10 +40,11 @@ def _run(index: int) -> Any:
     return _TASKS[index]()
 
 
-def run_all(tasks: list[Callable[[], Any]], work: int) -> list[Any]:
-    """The result of each task, in order; in worker processes when ``work`` is big enough."""
+def run_all(tasks: list[Callable[[], Any]], work: int, min_work: int | None = None) -> list[Any]:
+    """The result of each task, in order; in worker processes when ``work`` is at least
+    ``min_work`` (default :data:`POOL_MIN_WORK`, in the caller's unit)."""
     workers = min(jobs(), len(tasks))
-    if workers < 2 or work < POOL_MIN_WORK:
+    if workers < 2 or work < (POOL_MIN_WORK if min_work is None else min_work):
         return [task() for task in tasks]
     import multiprocessing
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
 from .errors import Diagnostic, Location, Severity, error
-from .lints import content_lints
+from .lints import content_lints, question_reference_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
 
@@ -37,26 +37,28 @@ class ValidationReport:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
 
-def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None) -> ValidationReport:
+def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     Catalogs are read through ``catalogs`` when given, so that the caller can localize from the
-    same reads."""
-    source = read_bank(root)
+    same reads. With ``use_cache``, each question file's own verdict and each catalog's are
+    taken from the per-file stores (:mod:`aistack_bank.filechecks`) when their inputs are
+    byte for byte those of a stored one."""
+    from .filechecks import FileChecks
+
+    checked = FileChecks(question_file_rules, run_checks=run_checks, use_cache=use_cache)
+    source = read_bank(root, read_files=checked.read)
     diags = list(source.diagnostics)
-    diags += question_rules(source)
+    diags += checked.rule_diagnostics()  # each file's own rules and numeric check
+    diags += question_rules(source, cross_file_only=True)
     diags += topic_rules(source)
-    diags += content_lints(source)
-    if run_checks:
-        for qs in source.questions:
-            if qs.question is not None and qs.question.check is not None:
-                diags += check_diagnostics(qs)
+    diags += content_lints(source, references=False)  # W320/W321 are rules of each file
     cues = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None])
     diags += cue_warnings(cues, Location.of(source.root / "topic.yaml"))
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from .i18n.verify import verify_catalogs
 
-        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs)
+        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache)
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=source, diagnostics=diags, cues=cues)
 
@@ -65,8 +67,9 @@ def _normalized(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def question_rules(source: BankSource) -> list[Diagnostic]:
-    """Rules within each question file and across question files."""
+def question_rules(source: BankSource, *, cross_file_only: bool = False) -> list[Diagnostic]:
+    """Rules within each question file and across question files (only those across files
+    with ``cross_file_only``: :func:`question_file_rules` gives the others, file by file)."""
     diags: list[Diagnostic] = []
     vocabulary = set(source.topic.tags) if source.topic is not None else None
     first_seen: dict[str, QuestionSource] = {}
@@ -74,16 +77,18 @@ def question_rules(source: BankSource) -> list[Diagnostic]:
         question, doc = qs.question, qs.doc
         if question is None or doc is None:
             continue
-        name = qs.path.name
-        if slug_of(name) is None:
-            diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
-        elif not name.startswith(question.id + "-"):
-            diags.append(error("E301", f"id {question.id!r} does not match the file name {name!r}; rename the file to {question.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
         if question.id in first_seen:
             other = first_seen[question.id]
             diags.append(error("E302", f"id {question.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
         else:
             first_seen[question.id] = qs
+        if cross_file_only:
+            continue
+        name = qs.path.name
+        if slug_of(name) is None:
+            diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
+        elif not name.startswith(question.id + "-"):
+            diags.append(error("E301", f"id {question.id!r} does not match the file name {name!r}; rename the file to {question.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
         seen_ids: dict[str, int] = {}
         seen_texts: dict[str, int] = {}
         for index, option in enumerate(question.options):
@@ -100,6 +105,18 @@ def question_rules(source: BankSource) -> list[Diagnostic]:
             for index, tag in enumerate(question.tags):
                 if tag not in vocabulary:
                     diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of topic.yaml ({', '.join(sorted(vocabulary))})", doc.locate(("tags", index))))
+    return diags
+
+
+def question_file_rules(qs: QuestionSource, topic, run_checks: bool) -> list[Diagnostic]:
+    """The rules of one read question file on its own (with its topic's tag vocabulary), and
+    its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.filechecks`)."""
+    if qs.question is None or qs.doc is None:
+        return []
+    diags = question_rules(BankSource(root=qs.path.parent, topic=topic, questions=[qs]))
+    diags += question_reference_lints(qs.question, qs.doc)
+    if run_checks and qs.question.check is not None:
+        diags += check_diagnostics(qs)
     return diags
 
 

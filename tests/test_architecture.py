@@ -85,7 +85,7 @@ def _in(room: str, module: str) -> bool:
 
 ROOMS = {
     "bottom": {"errors", "model", ""},  # "" is the package's __init__ (its version)
-    "files": {"safety", "yamlsource", "load", "writing", "parallel"},
+    "files": {"safety", "yamlsource", "load", "writing", "parallel", "filecache", "filechecks"},
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
     "checking": {"validate", "cues", "lints", "checks", "checklang", "quantities", "i18n"},
     "exporters": {"exporters"},

@@ -186,27 +186,53 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
     return checked, diags
 
 
-def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None) -> list[Diagnostic]:
+def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness).
 
-    The catalogs are read through ``catalogs`` (a new :class:`Catalogs` if None), so that a
-    command that goes on to localize them reads each file once."""
-    catalogs = catalogs if catalogs is not None else Catalogs()
+    The catalogs are read through ``catalogs`` when given, so that a command that goes on to
+    localize them reads each file once; otherwise each is read where it is verified and
+    dropped after. With ``use_cache``, a catalog's verdict (and the template's freshness) comes
+    from the per-language store when the catalog's bytes and what the verification reads of the
+    bank are exactly those of a stored one (see :mod:`.verdicts`)."""
+    from ..filecache import Store
     from .extract import reference
+    from .verdicts import catalog_key, inputs_digest
 
     diags: list[Diagnostic] = []
     fields = bank_fields(source)
+    store = Store("catalogs", translations, enabled=use_cache)
+    inputs = inputs_digest(source, fields, translations, run_checks=run_checks) if use_cache else None
     pot = translations / TEMPLATE_NAME
     root = translations.resolve().parent
-    if not template_is_current(pot, fields, lambda f: reference(f.path, root)):
+    template_key = catalog_key("template", pot, inputs)
+    current = store.get(template_key) if template_key is not None else None
+    if not isinstance(current, bool):
+        current = template_is_current(pot, fields, lambda f: reference(f.path, root))
+        if template_key is not None and catalog_key("template", pot, inputs) == template_key:
+            store.put(template_key, current)
+    if not current:
         diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
     diags += misnamed_catalogs(translations)
-    # Each catalog is read once through ``catalogs`` (so a build's localization finds it read)
-    # and verified on its own; with a large bank the verifications run in parallel
-    # (see aistack_bank.parallel).
-    read = [catalogs.read(path) for path in catalog_paths(translations)]
-    tasks = [lambda c=catalog: verify_catalog(source, fields, c, run_checks=run_checks) for catalog in read]
-    for found in run_all(tasks, work=len(fields) * len(read)):
+    # Each catalog is verified on its own, from its stored verdict when it has one; with a large
+    # bank the others run in parallel (see aistack_bank.parallel).
+    paths = catalog_paths(translations)
+    keys = [catalog_key("catalog", path, inputs) for path in paths]
+    verdicts: list[list[Diagnostic] | None] = []
+    for key in keys:
+        found = store.get(key) if key is not None else None
+        verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
+    todo = [i for i, found in enumerate(verdicts) if found is None]
+    if catalogs is not None:
+        read = {i: catalogs.read(paths[i]) for i in todo}
+        tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks) for i in todo]
+    else:
+        tasks = [lambda p=paths[i]: verify_catalog(source, fields, read_catalog(p), run_checks=run_checks) for i in todo]
+    for i, found in zip(todo, run_all(tasks, work=len(fields) * len(todo))):
+        verdicts[i] = found
+        if keys[i] is not None and catalog_key("catalog", paths[i], inputs) == keys[i]:
+            store.put(keys[i], found)
+    store.save()
+    for found in verdicts:
         diags += found
     diags += verify_site_catalogs(source, translations, catalogs)
     return diags
