@@ -40,7 +40,7 @@ def display_path(path: str | Path) -> str:
     return _display_path(str(path), os.getcwd())
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1 << 17)  # one entry per file: a 10 000-question bank must fit
 def _display_path(path: str, cwd: str) -> str:
     absolute = os.path.abspath(os.path.join(cwd, path))  # string work only: no syscalls per file
     relative = os.path.relpath(absolute, cwd)

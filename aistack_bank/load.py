@@ -29,6 +29,9 @@ class QuestionSource:
     path: Path
     doc: YamlDocument | None
     question: Any = None  # SingleChoiceQuestion | None
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
+    """What rules derived from this file alone (e.g. its translatable fields), kept with it in
+    the per-file store (:mod:`aistack_bank.filechecks`); a pure function of path, doc and model."""
 
 
 @dataclass

@@ -115,6 +115,9 @@ def question_file_rules(qs: QuestionSource, topic, run_checks: bool) -> list[Dia
         return []
     diags = question_rules(BankSource(root=qs.path.parent, topic=topic, questions=[qs]))
     diags += question_reference_lints(qs.question, qs.doc)
+    from .i18n.fields import question_fields
+
+    qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
     return diags

@@ -161,3 +161,159 @@ def test_build_reuses_only_a_passing_verdict_for_exactly_its_inputs(project, run
     _replace(fr, line, broken)
     code, out = run_cli("build", "--out", "broken-fr")
     assert code != 0, out
+
+
+# ----------------------------------------------------------------------------- per-file stores
+
+def _store_verdict(run_cli, cache: Path) -> tuple[int, str]:
+    """`bank validate` served by the per-file stores (the whole-bank verdict is removed first),
+    compared with a run that uses no cache at all: the same diagnostics, in the same order,
+    at the same locations, and the same figures."""
+    shutil.rmtree(cache / "aistack-bank" / "validate", ignore_errors=True)
+    stored = run_cli("validate", "--format", "json")
+    fresh = run_cli("validate", "--format", "json", "--no-cache")
+    assert stored == fresh, f"from the stores:\n{stored[1]}\nwithout cache:\n{fresh[1]}"
+    return fresh
+
+
+def _codes(out: str) -> set[str]:
+    import json
+
+    return {d["code"] for d in json.loads(out)["diagnostics"]}
+
+
+@pytest.fixture(params=["serial", "pool"])
+def file_jobs(request, monkeypatch):
+    """Serially, or with question files and catalogs checked in a process pool even for a small bank."""
+    from aistack_bank import filechecks, parallel
+
+    if request.param == "pool":
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+        monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+        monkeypatch.setattr(filechecks, "FILE_POOL_MIN", 0)
+    else:
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    return request.param
+
+
+def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, run_cli, monkeypatch, file_jobs):
+    """Edits, renames, deletes and touches of question files, catalogs, the template, the
+    glossary and the topic's tags, and a new package version, applied one after the other:
+    after each, what the per-file stores serve equals a run without any cache."""
+    cache = project / "user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    code, out = _store_verdict(run_cli, cache)
+    assert code == 0, out
+    q004 = question_file(project, "q004")  # it has a numeric check
+    q004_original = q004.read_bytes()
+    topic = project / "bank" / "topic.yaml"
+    topic_original = topic.read_bytes()
+    fr = project / "translations" / "fr.po"
+    fr_original = fr.read_bytes()
+    pot = project / "translations" / "aistack.pot"
+    pot_original = pot.read_bytes()
+    glossary = project / "translations" / "glossary.yaml"
+    glossary_original = glossary.read_bytes()
+    seen: list[set[str]] = []
+
+    def step(name: str, expect: str | None = None, absent: str | None = None) -> None:
+        code, out = _store_verdict(run_cli, cache)
+        codes = _codes(out)
+        assert expect is None or expect in codes, (name, out)
+        assert absent is None or absent not in codes, (name, out)
+        seen.append(codes)
+
+    q004.write_bytes(q004_original + b"# a comment: new bytes, the same question\n")
+    step("comment added to a question file", absent="E508")
+    q001 = question_file(project, "q001")  # no numeric check
+    q001_original = q001.read_bytes()
+    _replace(q001, "only forward passes on fixed weights.", "only forward passes on frozen weights.")
+    step("English option text changed: the catalogs' entries are for another text", expect="E508")
+    q001.write_bytes(q001_original)
+    step("undone", absent="E508")
+    _replace(q004, "text: About 7 GB", "text: About 8 GB")
+    step("English option text of a checked question changed", expect="E508")
+    q004.write_bytes(q004_original)
+    step("undone", absent="E508")
+    _replace(q004, "params = 7e9", "params = 9e9")
+    step("numeric check changed: the key no longer shows its value", expect="E404")
+    _replace(q004, "    params = 9e9\n", "\n\n    params = 7e9\n")
+    step("the check's script fixed and moved down two lines", absent="E404")
+    q004.write_bytes(q004_original)
+    step("undone", absent="E404")
+
+    _replace(topic, "  precision: ", "  number-formats: ")
+    step("a tag removed from the topic's vocabulary", expect="E309")
+    topic.write_bytes(topic_original)
+    step("vocabulary restored", absent="E309")
+
+    moved = q004.with_name("q004-renamed.yaml")
+    q004.rename(moved)
+    step("question file renamed (same bytes, another path)")
+    moved.rename(q004)
+    stamp = q004.stat().st_mtime_ns + 7_000_000_000
+    os.utime(q004, ns=(stamp, stamp))
+    step("renamed back and touched")
+    q004.unlink()
+    step("question file deleted", expect="E306")
+    q004.write_bytes(q004_original)
+    step("restored", absent="E306")
+
+    _replace(fr, 'msgstr "Environ 7\u00a0Go"', 'msgstr "Environ 70\u00a0Go"')
+    step("catalog entry edited (a number)", expect="E502")
+    _replace(fr, 'msgstr "Environ 70\u00a0Go"', 'msgstr "Environ 7\u00a0Go"')
+    os.utime(fr, ns=(stamp, stamp))
+    step("catalog entry restored and the catalog touched", absent="E502")
+    _replace(fr, 'msgctxt "q004.option.a"', '#, fuzzy\nmsgctxt "q004.option.a"')
+    step("catalog entry marked fuzzy", expect="W502")
+    fr.write_bytes(fr_original)
+    pot.write_bytes(pot_original.replace(b"About 7 GB", b"About 6 GB", 1))
+    step("template out of date", expect="W504")
+    pot.write_bytes(pot_original)
+    glossary.write_bytes(glossary_original.replace("avoid: [moteur d'exécution]".encode(), b"avoid: [runtime]", 1))
+    step("glossary changed: a French term now to be avoided")
+    glossary.write_bytes(glossary_original)
+    step("glossary restored")
+
+    # A later version of the package with another rule: nothing stored by this one may be served.
+    from aistack_bank import cache as verdict_cache
+    from aistack_bank import filecache, validate
+
+    monkeypatch.setattr(filecache, "package_digest", lambda: "a later version")
+    monkeypatch.setattr(verdict_cache, "_package_digest", lambda: "a later version")
+    monkeypatch.setattr(validate, "slug_of", lambda name: None)
+    step("package version changed (with a rule that now refuses every file name)", expect="E310")
+    assert len({frozenset(codes) for codes in seen}) >= 6  # the steps really changed the verdict
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "wrong entries", "unwritable"])
+def test_a_damaged_store_never_breaks_validation(project, run_cli, monkeypatch, damage):
+    """Corrupt, truncated or unwritable stores: the command works as without a cache."""
+    import pickle
+
+    from aistack_bank import filecache
+
+    cache = project / "user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    _replace(project / "translations" / "fr.po", 'msgstr "Environ 7\u00a0Go"', 'msgstr "Environ 70\u00a0Go"')
+    fresh = run_cli("validate", "--format", "json", "--no-cache")
+    assert fresh[0] != 0
+    assert _store_verdict(run_cli, cache) == fresh  # fills the stores
+    stores = sorted((cache / "aistack-bank" / "files").glob("*.pickle"))
+    assert len(stores) >= 2
+    for store in stores:
+        raw = store.read_bytes()
+        if damage == "garbage":
+            store.write_bytes(b"\x80\x05garbage" + raw[:100])
+        elif damage == "truncated":
+            store.write_bytes(raw[: len(raw) // 2])
+        elif damage == "wrong entries":
+            data = pickle.loads(raw)
+            data["entries"] = {key: pickle.dumps(("not", "a", "verdict")) if i % 2 else b"\x80\x05bad" for i, key in enumerate(data["entries"])}
+            store.write_bytes(pickle.dumps(data))
+    if damage == "unwritable":
+        shutil.rmtree(cache / "aistack-bank")
+        (cache / "aistack-bank").write_text("a file where the cache folder should be\n")
+    assert filecache.cache_dir() == cache / "aistack-bank"
+    for _ in range(2):
+        assert _store_verdict(run_cli, cache) == fresh

@@ -72,5 +72,6 @@ def bank_fields(source: BankSource) -> list[TextField]:
     questions = [qs for qs in source.questions if qs.question is not None]
     questions.sort(key=lambda qs: (order.get(qs.question.id, len(order)), qs.question.id))
     for qs in questions:
-        fields += question_fields(qs.question, qs.doc, qs.path)
+        known = qs.derived.get("fields")
+        fields += known if known is not None else question_fields(qs.question, qs.doc, qs.path)
     return fields

@@ -39,7 +39,7 @@ def inputs_digest(source: BankSource, fields: list[TextField], translations: Pat
     digest.update(f"\0{run_checks}\0{translations}\0{translations.resolve().parent}\0".encode("utf-8", "surrogateescape"))
     for qs in source.questions:
         if qs.question is not None and qs.doc is not None and qs.question.check is not None:
-            digest.update(f"{qs.path}\0{qs.doc.text}\0".encode("utf-8", "surrogateescape"))
+            digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
     glossary = translations / GLOSSARY_NAME
     if os.path.lexists(glossary):
         found = file_digest(glossary)
@@ -47,6 +47,19 @@ def inputs_digest(source: BankSource, fields: list[TextField], translations: Pat
             return None
         digest.update(found.encode())
     return digest.hexdigest()
+
+
+def check_inputs(qs) -> str:
+    """What the translated numeric check of one question reads: the question (its check, key
+    and options) and, to locate a finding in the script, the script's position and the file's
+    lines from there to the script's end (the key, options and all that the fields hold)."""
+    question, doc = qs.question, qs.doc
+    start = doc.values.get(("check", "script"))
+    lines = ""
+    if start:  # locate_in_scalar reads the lines from the script's start to its last line
+        end = start[0] + len(question.check.script.rstrip("\n").split("\n"))
+        lines = "\n".join(doc.line(n) or "" for n in range(start[0], end + 1))
+    return repr((str(qs.path), question.id, question.correct, repr(question.check), [(o.id, o.text) for o in question.options], start, lines))
 
 
 def catalog_key(kind: str, path: Path, inputs: str | None) -> str | None:
