@@ -28,7 +28,7 @@ from .filecache import package_digest as _package_digest
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
 
-_FORMAT = 2
+_FORMAT = 3
 MAX_HASHED_BYTES = 256 << 20
 """Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
 MAX_ENTRY_BYTES = 64 << 20
@@ -61,11 +61,76 @@ def _hash_file(digest, name: str) -> None:
         digest.update(f"unreadable {exc.errno}".encode())
 
 
+RACY_NS = 3_000_000_000
+"""A file changed this recently (before the memo is written) is hashed again next time: a write in
+the same timestamp tick as the hashing would leave its size and times unchanged."""
+
+
+class _StatMemo:
+    """Content digests of files by (device, inode, size, mtime, ctime), so an unchanged bank is
+    not read again: any write changes mtime and ctime (which no user can set back), a rename or
+    copy changes the inode. Kept in the user cache folder; any problem means hashing everything."""
+
+    def __init__(self, roots: list[Path]) -> None:
+        scope = "\0".join(os.path.abspath(root) for root in roots)
+        name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        self.path = cache_dir() / "stat" / f"{name}.pickle"
+        self.old: dict[str, tuple] = {}
+        self.new: dict[str, tuple] = {}
+        try:
+            import pickle
+
+            from .safety import read_regular
+
+            data = pickle.loads(read_regular(self.path, MAX_ENTRY_BYTES, what="cache entry"))
+            if isinstance(data, dict):
+                self.old = data
+        except Exception:
+            self.old = {}
+
+    def digest(self, name: str) -> bytes:
+        try:
+            st = os.stat(name)
+        except OSError as exc:
+            return f"unreadable {exc.errno}".encode()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+            return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = self.old.get(name)
+        if isinstance(known, tuple) and len(known) == 2 and known[0] == identity and isinstance(known[1], bytes):
+            self.new[name] = known
+            return known[1]
+        file_digest = hashlib.blake2b(digest_size=20)
+        _hash_file(file_digest, name)
+        value = file_digest.digest()
+        self.new[name] = (identity, value)
+        return value
+
+    def save(self) -> None:
+        import time
+
+        now = time.time_ns()
+        keep = {name: entry for name, entry in self.new.items() if now - max(entry[0][3], entry[0][4]) > RACY_NS}
+        if keep == self.old:
+            return
+        try:
+            import pickle
+
+            from .writing import write_atomic
+
+            write_atomic(self.path, pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:  # an unwritable cache folder: hash everything next time
+            pass
+
+
 def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
-    """A digest of every file validation reads, plus the tool and ``extra`` (the options)."""
+    """A digest of every file validation reads (its path, whether it is a link and where to, and
+    its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
+    inode and times did not change are taken from a memo (see :class:`_StatMemo`)."""
     digest = hashlib.blake2b(digest_size=32)
     digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
     roots = [bank] + ([translations] if translations is not None else [])
+    memo = _StatMemo(roots)
     for root in roots:
         digest.update(f"\0root {root.as_posix()}\0".encode())
         if not root.exists():
@@ -76,8 +141,14 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
             entries += [os.path.join(dirpath, name) for name in filenames]
         for name in sorted(entries):
             digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-            _hash_file(digest, name)
+            if os.path.islink(name):
+                try:
+                    digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
+                except OSError:
+                    digest.update(b"link ?\0")
+            digest.update(memo.digest(name))
             digest.update(b"\0")
+    memo.save()
     return digest.hexdigest()
 
 

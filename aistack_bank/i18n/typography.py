@@ -21,6 +21,7 @@ NBSP = "\u00a0"
 
 _WRONG_SPACES = " \u202f\u2009\u2007"
 _BEFORE = "?!:;"
+_MARKS = re.compile("[?!:;«»]")
 _PROTECTED = re.compile(r"`[^`]*`|(?:https?|ftp)://\S+|www\.\S+|\b[\w.+-]+@[\w-]+\.[\w.]+")
 
 
@@ -55,11 +56,14 @@ def _inside(spans, index: int) -> bool:
 
 def typography_issues(text: str) -> list[TypographyIssue]:
     """Every place in a French ``text`` where the no-break space is missing or of the wrong kind."""
-    spans = _protected_spans(text)
     issues = []
+    if not _MARKS.search(text):
+        return issues
+    spans = _protected_spans(text)
     size = len(text)
-    for index, ch in enumerate(text):
-        if _inside(spans, index):
+    for match in _MARKS.finditer(text):  # only these characters can give an issue
+        index, ch = match.start(), match.group()
+        if spans and _inside(spans, index):
             continue
         if ch in _BEFORE:
             if index == 0:
