@@ -96,10 +96,11 @@ def key_of(*parts: object) -> str:
 class Store:
     """Pickled results by key for one namespace and folder; read on first use, saved by :meth:`save`."""
 
-    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True) -> None:
+    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES) -> None:
         name = hashlib.blake2b(f"{namespace}\0{os.path.abspath(scope)}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.path = cache_dir() / "files" / f"{namespace}-{name}.pickle"
         self.enabled = enabled
+        self.keep = keep
         self._entries: dict[str, bytes] | None = None
         self._used: dict[str, bytes] = {}
         self._dirty = False
@@ -146,7 +147,7 @@ class Store:
             return
         entries = dict(self._used)
         for key, blob in self._load().items():
-            if len(entries) >= MAX_KEPT_ENTRIES:
+            if len(entries) >= max(self.keep, len(self._used)):
                 break
             entries.setdefault(key, blob)
         try:

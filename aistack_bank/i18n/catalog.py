@@ -78,13 +78,29 @@ render_catalog = write_po
 """The bytes of a catalog's ``po``, as GNU msgcat writes them."""
 
 
-def read_catalog(path: Path, *, template: bool = False) -> Catalog:
+def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False) -> Catalog:
     """Read and check the catalog at ``path`` (a template with ``template``: no language).
 
     Every call reads the file: to share one read between the steps of a command, pass a
-    :class:`Catalogs` down.
+    :class:`Catalogs` down. With ``use_cache``, the parsed entries and their diagnostics come
+    from the per-file store when the file's bytes are those of a stored read (each call still
+    returns new objects, which the caller owns).
     """
     language = "" if template else path.stem
+    if use_cache:
+        from ..filecache import Store, file_digest, key_of
+
+        store = Store("catalog-read", path, keep=1)
+        digest = file_digest(path)
+        key = key_of("catalog-read", str(path), template, digest) if digest is not None else None
+        found = store.get(key) if key is not None else None
+        if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], list) and all(isinstance(d, Diagnostic) for d in found[1]):
+            return Catalog(path=path, language=language, po=found[0], diagnostics=found[1])
+        catalog = read_catalog(path, template=template)
+        if key is not None and file_digest(path) == digest:  # stored only for the bytes it read
+            store.put(key, (catalog.po, catalog.diagnostics))
+            store.save()
+        return catalog
     po, diagnostics = _read_po_file(path)
     catalog = Catalog(path=path, language=language, po=po, diagnostics=diagnostics)
     if po is not None:
@@ -121,14 +137,16 @@ class Catalogs:
     what it is given.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, use_cache: bool = True) -> None:
         self._read: dict[str, Catalog] = {}
+        self.use_cache = use_cache
 
     def read(self, path: Path) -> Catalog:
-        """The catalog at ``path`` (a target-language catalog), read on the first call."""
+        """The catalog at ``path`` (a target-language catalog), read on the first call (from
+        the per-file store of parsed catalogs when its bytes are those of a stored read)."""
         key = os.path.abspath(path)
         if key not in self._read:
-            self._read[key] = read_catalog(path)
+            self._read[key] = read_catalog(path, use_cache=self.use_cache)
         return self._read[key]
 
 

@@ -226,7 +226,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         read = {i: catalogs.read(paths[i]) for i in todo}
         tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks) for i in todo]
     else:
-        tasks = [lambda p=paths[i]: verify_catalog(source, fields, read_catalog(p), run_checks=run_checks) for i in todo]
+        tasks = [lambda p=paths[i]: verify_catalog(source, fields, read_catalog(p, use_cache=use_cache), run_checks=run_checks) for i in todo]
     for i, found in zip(todo, run_all(tasks, work=len(fields) * len(todo))):
         verdicts[i] = found
         if keys[i] is not None and catalog_key("catalog", paths[i], inputs) == keys[i]:
@@ -234,7 +234,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     store.save()
     for found in verdicts:
         diags += found
-    diags += verify_site_catalogs(source, translations, catalogs)
+    diags += verify_site_catalogs(source, translations, catalogs if catalogs is not None else Catalogs(use_cache=use_cache))
     return diags
 
 
