@@ -359,9 +359,14 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     notes += export_notes(list(FORMATS), banks, options)
     for name in FORMATS:  # every format refuses uncarriable text before anything is written
         refuse_uncarriable(name, banks)
+    from .outputs import OutputMemo
+
     outputs: list[OutputFile] = []
+    memo = OutputMemo(out, banks, options, enabled=not check)  # unchanged inputs: the files on disk stand
     with build_lock(out, check=check):
         for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
-            trees = render([name], banks, options)
+            trees = memo.stored(name, out / export_format.folder) or render([name], banks, options)
             outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress)
+            memo.remember(name, trees)
+    memo.save()
     return outputs, notes

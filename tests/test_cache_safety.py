@@ -317,3 +317,36 @@ def test_a_damaged_store_never_breaks_validation(project, run_cli, monkeypatch, 
     assert filecache.cache_dir() == cache / "aistack-bank"
     for _ in range(2):
         assert _store_verdict(run_cli, cache) == fresh
+
+
+def test_a_build_reuses_only_outputs_whose_inputs_and_bytes_are_unchanged(project, run_cli, monkeypatch):
+    """Unchanged outputs stand for rendering only while the bank, catalogs and options are the
+    same and the file on disk is what was written: each build equals a build without cache."""
+    cache = project / "user-cache"
+
+    def both(name: str) -> None:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+        code, out = run_cli("build", "--out", "exports", "-q", "--allow-fallback")
+        assert code == 0, (name, out)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(project / f"none-{name}"))
+        code, out = run_cli("build", "--out", f"fresh-{name}", "-q", "--allow-fallback")
+        assert code == 0, (name, out)
+        assert _tree(project / "exports") == _tree(project / f"fresh-{name}"), name
+        names.append(name)
+
+    names: list[str] = []
+
+    both("first")
+    both("nothing-changed")
+    gift = next((project / "exports").rglob("*-en.gift"))
+    gift.write_text("edited by hand\n", encoding="utf-8")
+    both("an-output-edited-by-hand")
+    gift.unlink()
+    both("an-output-deleted")
+    q001 = question_file(project, "q001")
+    _replace(q001, "only forward passes on fixed weights.", "only forward passes on frozen weights.")
+    assert run_cli("i18n", "update")[0] == 0  # the translation becomes fuzzy: English is shown
+    both("a-question-edited")
+    fr = project / "translations" / "fr.po"
+    _replace(fr, 'msgstr "Environ 7\u00a0Go"', 'msgstr "Environ\u00a07\u00a0Go"')
+    both("a-translation-edited")
