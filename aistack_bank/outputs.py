@@ -13,7 +13,6 @@ refused, manifest and pruning kept).
 from __future__ import annotations
 
 import hashlib
-import pickle
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
@@ -39,10 +38,10 @@ class OutputMemo:
         if enabled:
             try:
                 digest = hashlib.blake2b(digest_size=20)
-                for lang, bank in banks.items():
-                    digest.update(lang.encode() + b"\0" + pickle.dumps(bank, protocol=pickle.HIGHEST_PROTOCOL) + b"\0")
+                for lang, bank in banks.items():  # JSON, not pickle: a pickled set's order varies between processes
+                    digest.update(lang.encode() + b"\0" + bank.model_dump_json().encode() + b"\0")
                 self._inputs = (digest.hexdigest(), repr(options))
-            except Exception:  # something that does not pickle: render every time
+            except Exception:  # something that does not serialize: render every time
                 self.enabled = False
 
     def _key(self, name: str) -> str | None:
