@@ -94,13 +94,20 @@ def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False)
         digest = file_digest(path)
         key = key_of("catalog-read", str(path), template, digest) if digest is not None else None
         found = store.get(key) if key is not None else None
-        if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], list) and all(isinstance(d, Diagnostic) for d in found[1]):
+        import polib
+
+        if (isinstance(found, tuple) and len(found) == 2 and (found[0] is None or isinstance(found[0], polib.POFile))
+                and isinstance(found[1], list) and all(isinstance(d, Diagnostic) for d in found[1])):
             return Catalog(path=path, language=language, po=found[0], diagnostics=found[1])
-        catalog = read_catalog(path, template=template)
+        catalog = _read_and_check(path, language)
         if key is not None and file_digest(path) == digest:  # stored only for the bytes it read
             store.put(key, (catalog.po, catalog.diagnostics))
             store.save()
         return catalog
+    return _read_and_check(path, language)
+
+
+def _read_and_check(path: Path, language: str) -> Catalog:
     po, diagnostics = _read_po_file(path)
     catalog = Catalog(path=path, language=language, po=po, diagnostics=diagnostics)
     if po is not None:

@@ -18,7 +18,7 @@ from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..parallel import run_all
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
-from .catalog import Catalog, Catalogs, read_catalog
+from .catalog import Catalog, Catalogs
 from .fields import TextField, bank_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
@@ -226,7 +226,8 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         read = {i: catalogs.read(paths[i]) for i in todo}
         tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks) for i in todo]
     else:
-        tasks = [lambda p=paths[i]: verify_catalog(source, fields, read_catalog(p, use_cache=use_cache), run_checks=run_checks) for i in todo]
+        # a Catalogs of its own per task: the catalog is dropped once verified
+        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache).read(p), run_checks=run_checks) for i in todo]
     for i, found in zip(todo, run_all(tasks, work=len(fields) * len(todo))):
         verdicts[i] = found
         if keys[i] is not None and catalog_key("catalog", paths[i], inputs) == keys[i]:
@@ -291,7 +292,7 @@ def check_translated_answers(source: BankSource, translations: Path, languages: 
     for lang in languages or sorted(paths):
         if lang not in paths:
             raise UsageError(f"no catalog for language {lang!r} in {translations} (have: {', '.join(sorted(paths)) or 'none'})")
-        catalog = read_catalog(paths[lang])
+        catalog = Catalogs(use_cache=False).read(paths[lang])  # a read of its own, looked up when called
         if catalog.diagnostics:
             results.append((lang, 0, 0, catalog.diagnostics))
             continue
