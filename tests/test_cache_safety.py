@@ -350,3 +350,22 @@ def test_a_build_reuses_only_outputs_whose_inputs_and_bytes_are_unchanged(projec
     fr = project / "translations" / "fr.po"
     _replace(fr, 'msgstr "Environ 7\u00a0Go"', 'msgstr "Environ\u00a07\u00a0Go"')
     both("a-translation-edited")
+
+
+def test_output_keys_are_the_same_in_every_process(project):
+    """The output memo's keys do not depend on the process (string hashing is randomised per
+    process, so a key made from a pickled set would never be found again by the next build)."""
+    import pickle
+    import subprocess
+    import sys
+
+    from conftest import REPO as repo
+    from aistack_bank.exporters import FORMATS
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(project / "user-cache"), PYTHONPATH=str(repo))
+    for seed in ("1", "2"):
+        done = subprocess.run([sys.executable, "-m", "aistack_bank", "build", "--out", "exports", "-q"], cwd=project,
+                              env=dict(env, PYTHONHASHSEED=seed), capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    [store] = (project / "user-cache" / "aistack-bank" / "files").glob("outputs-*.pickle")
+    assert len(pickle.loads(store.read_bytes())["entries"]) == len(FORMATS)
