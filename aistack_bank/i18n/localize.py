@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from ..errors import Diagnostic, Location, error, warning
-from .fields import bank_fields
+from .fields import bank_fields, question_fields
 from .status import entry_state
 
 if TYPE_CHECKING:
@@ -80,14 +80,51 @@ def _topic_key(loc: tuple) -> str:
     return f"topic.{loc[0]}" if loc else "topic"
 
 
-def _question_key(question):
+def _question_key(fields):
+    by_loc = {field.loc: field.key for field in fields}
+
     def key_of(loc: tuple) -> str:
-        if len(loc) >= 3 and loc[0] == "options" and isinstance(loc[1], int) and loc[1] < len(question.options):
-            option = question.options[loc[1]]
-            return f"{question.id}.option.{option.id}" + (".feedback" if loc[2] == "feedback" else "")
-        return f"{question.id}.{loc[0]}" if loc else question.id
+        for end in range(len(loc), 0, -1):
+            if tuple(loc[:end]) in by_loc:
+                return by_loc[tuple(loc[:end])]
+        question_id = fields[0].question_id
+        return f"{question_id}.{loc[0]}" if loc else question_id
 
     return key_of
+
+
+def _set(data, loc: tuple, value) -> None:
+    for part in loc[:-1]:
+        data = data[part]
+    data[loc[-1]] = value
+
+
+def _split_answers(data: dict) -> None:
+    """A short answer's translation may list several accepted spellings, one per line."""
+    answers = []
+    for answer in data["answers"]:
+        lines = [line.strip() for line in answer["text"].split("\n")]
+        lines = [line for line in lines if line] or [answer["text"]]
+        answers += [{**answer, "text": line} for line in lines]
+    data["answers"] = answers
+
+
+def localize_question(question, texts: dict[str, str], problems: list):
+    """``question`` with the texts of ``texts`` (msgctxt → msgstr) applied through its validators."""
+    from pathlib import Path
+
+    fields = question_fields(question, None, Path())
+    data = question.model_dump()
+    changed = False
+    for field in fields:
+        if field.key in texts:
+            _set(data, field.loc, texts[field.key])
+            changed = True
+    if not changed:
+        return question
+    if question.kind == "short-answer":
+        _split_answers(data)
+    return _validated(question, data, _question_key(fields), problems)
 
 
 def apply_texts(bank: Bank, texts: dict[str, str], language: str):
@@ -103,21 +140,7 @@ def apply_texts(bank: Bank, texts: dict[str, str], language: str):
         "summary": texts.get("topic.summary", entry.summary),
         "key_points": [texts.get(f"topic.key_point.{i}", p) for i, p in enumerate(entry.key_points, 1)],
     }, _topic_key, problems)
-    questions = []
-    for question in bank.questions:
-        options = [
-            {
-                **o.model_dump(),
-                "text": texts.get(f"{question.id}.option.{o.id}", o.text),
-                "feedback": texts.get(f"{question.id}.option.{o.id}.feedback", o.feedback) if o.feedback is not None else None,
-            }
-            for o in question.options
-        ]
-        questions.append(_validated(question, {
-            "stem": texts.get(f"{question.id}.stem", question.stem),
-            "explanation": texts.get(f"{question.id}.explanation", question.explanation),
-            "options": options,
-        }, _question_key(question), problems))
+    questions = [localize_question(question, texts, problems) for question in bank.questions]
     if problems:
         return None, problems
     return bank.model_copy(update={"topic": topic, "questions": tuple(questions), "lang": language}), []
