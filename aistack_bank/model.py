@@ -95,8 +95,9 @@ class MultipleResponseQuestion(_QuestionBase):
     correct: list[OptionId] = Field(min_length=1)
     """The ids of every right option (at least one)."""
     scoring: Literal["partial", "all-or-nothing"] = "partial"
-    """`partial`: each right pick earns 1/k of the marks (k right options), each wrong pick loses
-    1/w (w wrong options), floored at 0; `all-or-nothing`: full marks only for exactly the right set."""
+    """`partial`: with k right options, each right pick earns 1/k of the marks and each wrong pick
+    loses 1/k, floored at 0 (Moodle's usual fractions); `all-or-nothing`: full marks only for
+    exactly the right set."""
 
     @property
     def correct_options(self) -> list[Option]:
