@@ -58,8 +58,9 @@ class _QuestionBase(_Strict):
     """Stable question id (`q` and three or more digits); never reused or renumbered."""
     stem: Text
     """The question itself."""
-    explanation: Text
-    """General feedback: why the key is right and why the most tempting wrong option is wrong."""
+    explanation: Text | None = None
+    """General feedback: why the key is right and why the most tempting wrong option is wrong
+    (a question without one is valid but `bank validate` warns: imports often lack it)."""
     tags: list[Tag] = Field(min_length=1)
     """Tags from the topic's vocabulary."""
     difficulty: int = Field(ge=1, le=3)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
-from .errors import Diagnostic, Location, Severity, error
+from .errors import Diagnostic, Location, Severity, error, warning
 from .lints import content_lints
 from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
 from .model import slug_of
@@ -84,6 +84,8 @@ def question_rules(source: BankSource) -> list[Diagnostic]:
             diags.append(error("E302", f"id {question.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
         else:
             first_seen[question.id] = qs
+        if question.explanation is None:
+            diags.append(warning("W310", f"{question.id} has no explanation: learners get no general feedback after answering; write two to four sentences on why the key is right", doc.locate(("id",))))
         seen_ids: dict[str, int] = {}
         seen_texts: dict[str, int] = {}
         for index, option in enumerate(question.options):

@@ -95,7 +95,8 @@ def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> lis
             fields.append(field(f"pair.{pair.id}.answer", pair.answer, ("pairs", index, "answer"), (f"Matching: the answer that goes with prompt {pair.id}.",) + checked, True))
         for index, extra in enumerate(question.distractors):
             fields.append(field(f"distractor.{extra.id}", extra.text, ("distractors", index, "text"), ("Matching: an extra answer that goes with no prompt.",) + checked, True))
-    fields.append(field("explanation", question.explanation, ("explanation",), ("Explanation shown after answering.",) + checked))
+    if question.explanation is not None:
+        fields.append(field("explanation", question.explanation, ("explanation",), ("Explanation shown after answering.",) + checked))
     return fields
 
 
