@@ -391,14 +391,15 @@ def new(
     slug: Annotated[str, typer.Option("--slug", help="Short name for the file: lowercase words joined by hyphens.")],
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
+    kind: Annotated[str, typer.Option("--kind", help="single-choice, multiple-response, true-false, numerical, short-answer or matching.")] = "single-choice",
 ) -> None:
-    """Create the next question from a template.
+    """Create the next question of a kind from its template.
 
     The new id is the next one never used; the question is listed in the topic and its path
     printed."""
     from .authoring import new_question
 
-    typer.echo(new_question(bank_dir, translations, slug).as_posix())
+    typer.echo(new_question(bank_dir, translations, slug, kind).as_posix())
 
 
 @app.command()
@@ -441,7 +442,9 @@ def stats(
     typer.echo("tags: " + ", ".join(f"{k} {v}" for k, v in figures.by_tag.items()))
     if figures.languages:
         typer.echo("languages: " + ", ".join(f"{k} {v:g}%" for k, v in figures.languages.items()))
-    typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions")
+    if figures.option_questions:  # key position and length mean something only among options
+        typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions"
+                   + ("" if figures.option_questions == figures.questions else f" (the {figures.option_questions} single-choice and multiple-response questions)"))
 
 
 @app.command("import")
