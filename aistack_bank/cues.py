@@ -67,6 +67,8 @@ class AnswerCueStats:
         return self.key_longest / self.measured if self.measured else 0.0
 
     def summary(self) -> str:
+        if not self.measured:
+            return "no single-choice or multiple-response question, so no key position or length to measure"
         spread = " ".join(f"{letter} {share:.0%}" for letter, share in self.position_shares.items())
         return f"key positions {spread}; key is the longest option in {self.key_longest}/{self.measured} ({self.longest_share:.0%})"
 

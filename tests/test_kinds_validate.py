@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import polib
+import yaml
 import pytest
 
 from aistack_bank.errors import CODES
@@ -278,3 +279,65 @@ def test_a_translation_that_breaks_a_kind_rule_is_an_error_at_its_msgstr(transla
 def test_a_translated_unit_in_the_language_s_own_spelling_is_the_same_unit(translated):
     report = translated({"q004.unit.1": "Go", "q004.unit.2": "Mo"})
     assert [str(d) for d in report.errors] == []
+
+
+def check_findings(kind: str, script: str, **extra):
+    from pydantic import TypeAdapter
+
+    from aistack_bank.checks import answer_texts, check_question
+    from aistack_bank.model import Question
+
+    data = yaml.safe_load(FILES[kind][1]) | {"check": {"script": script}} | extra
+    question = TypeAdapter(Question).validate_python(data)
+    target = answer_texts(question)
+    return [(f.code, f.option_id) for f in check_question(question, target[0] if target else [])]
+
+
+def test_a_multiple_response_check_needs_some_right_option_to_show_the_value_and_no_wrong_one():
+    options = [{"id": "a", "text": "About 14 GB"}, {"id": "b", "text": "About 14.2 GB"}, {"id": "c", "text": "About 28 GB"}]
+    assert check_findings("multiple-response", 'answer(14 * GB, unit="GB")', options=options) == []
+    assert check_findings("multiple-response", 'answer(28 * GB, unit="GB")', options=options) == [("E404", "a"), ("E405", "c")]
+
+
+def test_a_short_answer_check_reads_the_accepted_answers():
+    answers = [{"text": "14 GB"}, {"text": "28 GB", "credit": 0.5}]
+    assert check_findings("short-answer", 'answer(14 * GB, unit="GB")', answers=answers) == []
+    assert check_findings("short-answer", 'answer(28 * GB, unit="GB")', answers=answers) == [("E404", "1"), ("E405", "2")]
+
+
+def test_true_false_and_matching_checks_only_assert():
+    assert check_findings("true-false", "assert 8 == 8") == []
+    assert check_findings("true-false", "assert 8 == 5") [0][0] == "E403"
+    assert check_findings("matching", 'answer(2, unit="GB")')[0][0] == "E406"
+
+
+def test_a_numerical_check_may_give_a_plain_number_and_is_compared_in_the_key_s_unit():
+    assert check_findings("numerical", "answer(14)") == []
+    assert check_findings("numerical", "answer(14.4)") == []
+    assert check_findings("numerical", "answer(14.6)") == [("E407", None)]
+    assert check_findings("numerical", 'answer(14000 * MB, unit="MB")') == []
+    assert check_findings("numerical", 'answer(6.9 * GB, unit="GB")', tolerance=0.5, tolerance_type="relative") == [("E407", None)]
+    assert check_findings("numerical", 'answer(10 * GB, unit="GB")', tolerance=0.5, tolerance_type="relative") == []
+    assert check_findings("numerical", "answer_formula(2)")[0][0] == "E406"
+
+
+def test_letter_references_are_looked_for_only_among_options(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    name, text = FILES["matching"]
+    changed = text.replace("stem: Match each format", "stem: Unlike option a of the previous question, match each format")
+    report = validate_bank(write_bank(tmp_path, {"matching": changed}))
+    assert [d.code for d in report.diagnostics] == ["W321"]
+    name, text = FILES["multiple-response"]
+    changed = text.replace("stem: Which formats", "stem: Apart from option c, which formats")
+    report = validate_bank(write_bank(tmp_path / "mr", {"multiple-response": changed}))
+    assert [d.code for d in report.diagnostics] == ["W320"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_editor_validating_one_file_of_each_kind_gets_no_error(kind, tmp_path, monkeypatch):
+    from aistack_bank.validate import validate_files
+
+    monkeypatch.chdir(tmp_path)
+    bank = write_bank(tmp_path)
+    report = validate_files([bank / "questions" / FILES[kind][0]])
+    assert report.diagnostics == []
