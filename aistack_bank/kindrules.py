@@ -184,14 +184,21 @@ def _short_answer(question, doc: YamlDocument) -> list[Diagnostic]:
 
 
 def _short_answer_giveaway(question, doc: YamlDocument) -> list[Diagnostic]:
-    stem = answer_key(question.stem, question.case_sensitive)
-    for answer in question.answers:
-        if answer.credit < 1:
-            continue
-        key = answer_key(answer.text, question.case_sensitive)
+    shown = stem_giveaway(question.stem, [a.text for a in question.answers if a.credit >= 1], question.case_sensitive)
+    if shown is None:
+        return []
+    return [warning("W326", f"{question.id}: the stem contains the accepted answer {shown!r}; a learner can copy it", doc.locate(("stem",)))]
+
+
+def stem_giveaway(stem: str, answers: list[str], case_sensitive: bool) -> str | None:
+    """The first of ``answers`` (full-credit spellings, three characters or more) that ``stem``
+    contains as whole words, or None."""
+    stem = answer_key(stem, case_sensitive)
+    for text in answers:
+        key = answer_key(text, case_sensitive)
         if len(key) >= 3 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", stem):
-            return [warning("W326", f"{question.id}: the stem contains the accepted answer {answer.text!r}; a learner can copy it", doc.locate(("stem",)))]
-    return []
+            return text
+    return None
 
 
 # ----------------------------------------------------------------------------- matching
