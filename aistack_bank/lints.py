@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from .load import BankSource
     from .yamlsource import YamlDocument
 
-LETTERS = "a-f"
-"""Option ids a question may have (see ``OPTION_ID`` in the model)."""
+LETTERS = "a-j"
+"""Option ids a question may have: up to ten options in a multiple-response question."""
 
 LEAK_WORDS = 8
 """A run of this many consecutive words of another question's key counts as a leak."""

@@ -332,6 +332,9 @@ def test_letter_references_are_looked_for_only_among_options(tmp_path, monkeypat
     changed = text.replace("stem: Which formats", "stem: Apart from option c, which formats")
     report = validate_bank(write_bank(tmp_path / "mr", {"multiple-response": changed}))
     assert [d.code for d in report.diagnostics] == ["W320"]
+    changed = text.replace("stem: Which formats", "stem: Apart from option h, which formats")
+    report = validate_bank(write_bank(tmp_path / "ten", {"multiple-response": changed}))
+    assert [d.code for d in report.diagnostics] == ["W320"]  # ten options reach the letter j
 
 
 @pytest.mark.parametrize("kind", KINDS)
