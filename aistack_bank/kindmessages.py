@@ -19,8 +19,8 @@ def model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     if kind == "numerical" and loc == ("check",) and err_type in ("missing", "none_required", "model_type"):
         return "E207", "a numerical question needs a `check:` whose script recomputes the answer and calls answer(value, unit=...); see “Numeric assertion checks” in bank/README.md"
     if field == "tolerance" and err_type == "greater_than_equal":
-        where = "near miss's tolerance" if loc[0] == "near_misses" else "tolerance"
-        return "E206", f"the {where} must be 0 or more (it is the half-width of the range of right responses): write {_abs_of(data, loc)}"
+        what = "a near miss's tolerance must be 0 or more (the half-width of its range)" if loc[0] == "near_misses" else "the tolerance must be 0 or more (the half-width of the range of right responses)"
+        return "E206", f"{what}: write {_abs_of(data, loc)}"
     if field == "credit" and err_type in ("greater_than_equal", "greater_than", "less_than", "less_than_equal"):
         if loc[0] == "near_misses":
             return "E208", "a near miss's credit must be at least 0 and below 1 (a response worth full marks belongs in the right range)"
@@ -30,7 +30,9 @@ def model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     if kind == "short-answer" and loc == ("answers",) and err_type == "too_short":
         return "E209", "a short-answer question needs at least one accepted answer with full credit"
     if kind == "matching" and loc == ("pairs",) and err_type in ("too_short", "too_long"):
-        return "E209", "a matching question needs 2 to 12 pairs (Moodle and QTI engines score fewer as a plain choice)"
+        if err_type == "too_short":
+            return "E209", "a matching question needs 2 to 12 pairs (for one pair, ask a single-choice question)"
+        return "E209", "a matching question has at most 12 pairs; split it into two questions"
     return None
 
 
