@@ -209,6 +209,8 @@ BROKEN = [
     ("numerical", "multiplier: 1\n", "multiplier: 1000\n", "1000", 0, "E323"),
     ("numerical", "multiplier: 0.001", "multiplier: 0.01", "0.01", 0, "W327"),
     ("numerical", "credit: 0", "credit: 1", "credit: 1", 8, "E208"),
+    ("numerical", "    tolerance: 1\n", "    tolerance: -1\n", "-1", 0, "E206"),
+    ("short-answer", "    credit: 1\n", "    credit: 1.5\n", "1.5", 0, "E208"),
     ("numerical", "model take?", "model take (14 GB)?", "How many", 0, "W326"),
     ("short-answer", "answers:\n  - text: ONNX\n    feedback: Right.\n  - text: Open Neural Network Exchange\n    credit: 1\n", "answers: []\n", "answers: []", 9, "E209"),
     ("short-answer", "    feedback: Right.\n  - text: Open Neural Network Exchange\n    credit: 1\n", "    credit: 0.5\n    feedback: Right.\n  - text: Open Neural Network Exchange\n    credit: 0.5\n", "- text: ONNX", 0, "E325"),
