@@ -133,6 +133,7 @@ CODES: dict[str, str] = {
     "E207": "a numerical question has no check (its check script is mandatory)",
     "E208": "a credit is out of range (near miss: 0 to below 1; accepted answer: above 0 to 1)",
     "E209": "a kind's list is empty or out of range (correct options, accepted answers, 2–12 pairs)",
+    "E210": "a numerical question's number is not finite (.inf or .nan)",
     # 3xx  the bank as a whole, answer cues and content lints
     "E301": "question id does not match its file name",
     "E302": "question id used by more than one file",

@@ -109,6 +109,13 @@ def _true_false(question, doc: YamlDocument) -> list[Diagnostic]:
 # ----------------------------------------------------------------------------- numerical
 
 def _numerical(question, doc: YamlDocument) -> list[Diagnostic]:
+    numbers_at = [(("answer",), question.answer), (("tolerance",), question.tolerance)]
+    numbers_at += [(("units", i, "multiplier"), unit.multiplier) for i, unit in enumerate(question.units)]
+    numbers_at += [(("near_misses", i, name), getattr(near, name)) for i, near in enumerate(question.near_misses) for name in ("value", "tolerance")]
+    infinite = [error("E210", f"{'.'.join(str(p) for p in path)} is {value}; a learner can only type a finite number, and no format carries this one", doc.locate(path))
+                for path, value in numbers_at if not math.isfinite(value)]
+    if infinite:
+        return infinite  # ranges and comparisons mean nothing with them
     diags = []
     seen: dict[str, int] = {}
     for index, unit in enumerate(question.units):
