@@ -32,13 +32,14 @@ def test_validate_build_and_status_work_on_the_project_and_write_only_inside_it(
         if stale.is_file():
             stale.unlink()
     before = _files(tmp)
+    relative = os.path.relpath(project, elsewhere)  # the project beside the working directory
 
-    code, out = run_cli(flag, "../proj", "validate")
+    code, out = run_cli(flag, relative, "validate")
     assert code == 0, out
-    code, out = run_cli(flag, "../proj", "i18n", "status")
+    code, out = run_cli(flag, relative, "i18n", "status")
     assert code == 0, out
     assert "fr" in out and "nl" in out
-    code, out = run_cli(flag, "../proj", "build")
+    code, out = run_cli(flag, relative, "build")
     assert code == 0, out
     assert Path.cwd() == elsewhere  # the command changed directory for its own run only
 
