@@ -57,7 +57,7 @@ def _computed_key(question) -> float:
     calls = run_program(compile_script(question.check.script))
     assert len(calls) == 1 and calls[0].function == "answer", question.id
     call = calls[0]
-    dimension, factor = unit_dimension(call.unit)
+    dimension = unit_dimension(call.unit)[0]
     own = unit_dimension(question.units[0].name)
     assert own is not None and own[0] == dimension, f"{question.id}: the check's unit and the key's unit measure different things"
     return call.value / own[1]
@@ -106,3 +106,11 @@ def test_catalogs_are_current_complete_and_typographically_clean(run_cli):
 def test_committed_exports_are_up_to_date(run_cli):
     code, out = run_cli("-C", str(EXAMPLES), "build", "--compare")
     assert code == 0, out
+
+
+@pytest.mark.parametrize("name", ["glossary.yaml", "site/site.pot", "site/fr.po", "site/nl.po"])
+def test_shared_translation_files_are_the_main_banks(name):
+    """The glossary and the practice site's interface catalogs are the main bank's: one set of
+    terms and one interface translation for both projects."""
+    ours, main = EXAMPLES / "translations" / name, REPO / "translations" / name
+    assert ours.read_bytes() == main.read_bytes(), f"{ours.relative_to(REPO)} differs from {main.relative_to(REPO)}: copy it over"
