@@ -78,7 +78,9 @@ class _Commands(TyperGroup):
 app = typer.Typer(
     cls=_Commands,
     name="bank",
-    help="Author, check, translate and export the aistack question bank.",
+    help="Author, check, translate and export the aistack question bank.\n\n"
+         "Commands work on the project in the working directory; -C PATH (or --bank PATH, before the "
+         "command) runs them on the project in PATH instead: bank -C examples/every-kind build.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -94,11 +96,44 @@ def _show_version(value: bool) -> None:
         raise typer.Exit(EXIT_OK)
 
 
+PROJECT_HELP = ("Run the command in the project folder PATH (the folder that holds bank/, translations/, exports/ "
+                "and bank.toml), as if started there: every path, default or given, is then relative to PATH.")
+
+
+def _enter_project(ctx: typer.Context, folder: Optional[Path], flag: str) -> None:
+    """Change to the project ``folder`` of ``-C``/``--bank`` for the command, and back after it."""
+    import os
+
+    from .errors import UsageError
+
+    if folder is None:
+        return
+    if not folder.is_dir():
+        raise UsageError(f"{flag} {folder}: {'not a folder' if folder.exists() else 'no such folder'}")
+    if folder.name == "bank" and (folder / "topic.yaml").is_file() and not (folder / "bank").is_dir():
+        folder = folder.parent  # the bank folder itself: its project is the folder that holds it
+    if ctx.invoked_subcommand != "init" and not ((folder / "bank").is_dir() or (folder / "bank.toml").is_file()):
+        raise UsageError(f"{flag} {folder}: not a bank project (it holds no bank/ folder and no bank.toml); "
+                         "start one with `bank init`")
+    previous = os.getcwd()
+    os.chdir(folder)
+    ctx.call_on_close(lambda: os.chdir(previous))
+
+
 @app.callback()
 def _root(
+    ctx: typer.Context,
+    directory: Annotated[Optional[Path], typer.Option("-C", metavar="PATH", help=PROJECT_HELP, show_default=False)] = None,
+    project: Annotated[Optional[Path], typer.Option("--bank", metavar="PATH", show_default=False,
+                                                    help="The same as -C PATH; PATH may also be the project's bank/ folder.")] = None,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_show_version)] = False,
 ) -> None:
-    """Author, check, translate and export a question bank."""
+    """Author, check, translate and export a question bank (the help is the app's)."""
+    from .errors import UsageError
+
+    if directory is not None and project is not None:
+        raise UsageError("give the project once: -C PATH or --bank PATH, not both")
+    _enter_project(ctx, directory if directory is not None else project, "-C" if directory is not None else "--bank")
 
 
 BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (topic.yaml and questions/).")]
