@@ -200,7 +200,7 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W807", f"Canvas adds a text-only question {entry['question_text']!r} (a visible, titled section)", here("assessment.xml")))
         for member, data, doc in _items(files):
             q = _question_of(bank, doc.get("identifier") or "")
-            if q is None:
+            if q is None or getattr(q, "kind", "single-choice") != "single-choice":  # the models read choice items
                 continue
             read = models.canvas_read_choice_item(data)
             weights = [a["weight"] for a in read["answers"]]
@@ -242,7 +242,7 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
             if not _OPENOLAT_NAME.match(stem):
                 out.append(warning("W809", f"file name {member!r}: OpenOlat needs a letter first and no periods or spaces", here(member)))
             q = _question_of(bank, doc.get("identifier") or "")
-            if q is None:
+            if q is None or getattr(q, "kind", "single-choice") != "single-choice":  # the models read choice items
                 continue
             choices = [e for e in doc.iter() if models.local(e.tag) in ("simpleChoice", "qti-simple-choice")]
             for option, choice in zip(q.options, choices):
