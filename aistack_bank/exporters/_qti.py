@@ -318,7 +318,7 @@ def _choice_item(d: Dialect, item: ET.Element, q, kind: str, lang: str, options:
         for position, (key, _, feedback) in enumerate(choices):
             rule = _match_rule(d, feedback_rules, "responseIf" if position == 0 else "responseElseIf",
                                ("baseValue", {"baseType": "identifier"}, choice_id[key]))
-            _add_feedback(d, rule, ([feedback_identifier(key)] if feedback else []) + [GENERAL_FEEDBACK])
+            _add_feedback(d, rule, ([feedback_identifier(key)] if feedback else []) + ([GENERAL_FEEDBACK] if q.explanation is not None else []))
     feedbacks += [(feedback_identifier(key), feedback) for key, _, feedback in choices if feedback]
 
 
