@@ -511,13 +511,15 @@ def package_files(*, d: Dialect, bank: Bank, options: ExportOptions = ExportOpti
     return files
 
 
-def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True) -> list[Diagnostic]:
+def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, kinds: frozenset[str] | None = None) -> list[Diagnostic]:
     """What a format without units and with point-only numbers changes, question by question:
     units (W660), a decimal comma (W661), and the exporter's own words missing for a language (W662)."""
     out: list[Diagnostic] = []
     for lang in languages(banks):
         for q in banks[lang].questions:
             kind = getattr(q, "kind", None)
+            if kinds is not None and kind not in kinds:
+                continue
             if kind == "numerical":
                 if units and q.units and lang == languages(banks)[0]:
                     extra = f"; other units ({', '.join(u.name for u in q.units[1:])}) are not accepted" if len(q.units) > 1 else ""
