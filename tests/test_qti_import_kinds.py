@@ -1,0 +1,141 @@
+"""`bank import qti` reads every question kind back: bank → QTI 2.1 / 3.0 / Canvas QTI 1.2 /
+Common Cartridge → import → the same questions, except what each format cannot carry (each
+export warns about those, naming the question; tests/test_qti_kinds.py, test_qti12_kinds.py).
+
+What comes back differs from the bank only in: a relative tolerance comes back as the same
+absolute one; only the first unit comes back (the prompt names it); Canvas grades multiple
+answers partially, the cartridge all-or-nothing; Canvas and the cartridge keep only full-credit
+short answers, case-insensitive, and Canvas no near misses; the cartridge has no numerical or
+matching questions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aistack_bank.exporters import FORMATS
+from aistack_bank.importers import read_questions
+from aistack_bank.load import read_bank
+from aistack_bank.options import ExportOptions
+
+import kinds_bank
+
+IDS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def expected(q, fmt: str):
+    """What the bank's question ``q`` is once exported as ``fmt`` and imported again."""
+    lossy = fmt in ("canvas-qti12", "common-cartridge")
+    out = {"kind": q.kind, "stem": q.stem, "explanation": q.explanation or ""}
+    if q.kind == "single-choice":
+        out |= {"options": [(o.text, o.feedback) for o in q.options], "correct": [o.id for o in q.options].index(q.correct)}
+    elif q.kind == "multiple-response":
+        scoring = {"canvas-qti12": "partial", "common-cartridge": "all-or-nothing"}.get(fmt, q.scoring)
+        out |= {"options": [(o.text, o.feedback) for o in q.options], "correct": list(q.correct), "scoring": scoring}
+    elif q.kind == "true-false":
+        out |= {"answer": q.answer, "feedback_true": q.feedback_true, "feedback_false": q.feedback_false}
+    elif q.kind == "numerical":
+        near = [] if lossy else [(n.value, n.tolerance, n.credit, n.feedback) for n in q.near_misses]
+        out |= {"answer": q.answer, "tolerance": pytest.approx(q.absolute_tolerance), "units": [u.name for u in q.units[:1]], "near": near}
+    elif q.kind == "short-answer":
+        kept = [a for a in q.answers if a.credit >= 1 or not lossy]
+        out |= {"answers": [(a.text, a.credit, a.feedback) for a in kept], "case_sensitive": q.case_sensitive and not lossy}
+    else:
+        out |= {"pairs": [(p.prompt, p.answer) for p in q.pairs], "distractors": [d.text for d in q.distractors]}
+    return out
+
+
+def imported(item) -> dict:
+    out = {"kind": item.kind, "stem": item.stem, "explanation": item.explanation}
+    f = item.fields
+    if item.kind == "single-choice":
+        out |= {"options": item.options, "correct": item.correct}
+    elif item.kind == "multiple-response":
+        out |= {"options": item.options, "correct": f["correct"], "scoring": f["scoring"]}
+    elif item.kind == "true-false":
+        out |= {"answer": f["answer"], "feedback_true": f.get("feedback_true"), "feedback_false": f.get("feedback_false")}
+    elif item.kind == "numerical":
+        out |= {"answer": f["answer"], "tolerance": f["tolerance"], "units": [u["name"] for u in f.get("units", [])],
+                "near": [(n["value"], n["tolerance"], n["credit"], n["feedback"]) for n in f.get("near_misses", [])]}
+    elif item.kind == "short-answer":
+        out |= {"answers": [(a["text"], a.get("credit", 1.0), a.get("feedback")) for a in f["answers"]], "case_sensitive": f.get("case_sensitive", False)}
+    else:
+        out |= {"pairs": [(p["prompt"], p["answer"]) for p in f["pairs"]], "distractors": [d["text"] for d in f.get("distractors", [])]}
+    return out
+
+
+@pytest.fixture(scope="module")
+def banks():
+    return kinds_bank.banks()
+
+
+def export_and_read(banks, fmt: str, lang: str, folder: Path):
+    tree = FORMATS[fmt](banks, ExportOptions())
+    rel = FORMATS[fmt].language_file(banks["en"].topic, lang)
+    path = folder / rel.name
+    path.write_bytes(tree[rel])
+    return path, read_questions("qti", path)
+
+
+@pytest.mark.parametrize("fmt", ["qti21", "qti30", "canvas-qti12", "common-cartridge"])
+@pytest.mark.parametrize("lang", kinds_bank.LANGS)
+def test_every_kind_comes_back(banks, tmp_path, fmt, lang):
+    _, (questions, skipped) = export_and_read(banks, fmt, lang, tmp_path)
+    carried = [q for q in banks[lang].questions if fmt != "common-cartridge" or q.kind not in ("numerical", "matching")]
+    # A cartridge holds each question twice (a question bank and a quiz): the copies are skipped.
+    assert all("the same question as" in s.reason for s in skipped)
+    assert [imported(q) for q in questions] == [expected(q, fmt) for q in carried]
+
+
+def test_imported_questions_write_files_the_model_reads(banks, tmp_path, run_cli):
+    path, _ = export_and_read(banks, "qti30", "fr", tmp_path)
+    bank = tmp_path / "bank"
+    code, out = run_cli("import", "qti", str(path), "--bank", str(bank), "--translations", str(tmp_path / "translations"))
+    assert code == 0, out
+    assert "11 question(s) imported, 0 skipped" in out
+    source = read_bank(bank)
+    assert not [d for d in source.diagnostics if d.severity.name == "ERROR"], source.diagnostics
+    read = [s.question for s in source.questions]
+    assert [q.kind for q in read] == [q.kind for q in banks["fr"].questions]
+    numerical = next(q for q in read if q.kind == "numerical")
+    assert (numerical.answer, numerical.absolute_tolerance, [u.name for u in numerical.units]) == (14, pytest.approx(0.7), ["Go"])
+    assert numerical.stem == banks["fr"].question("q006").stem  # the unit sentence is not part of the stem
+
+
+def test_another_tools_true_false_and_relative_tolerance(tmp_path):
+    """QTI written by other tools: a true-false choice labelled in English, a numerical item with
+    `equal` and a relative tolerance (in percent), a short answer without a mapping."""
+    item = lambda ident, body, declaration, processing: f"""<?xml version="1.0" encoding="UTF-8"?>
+<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="{ident}" title="{ident}" adaptive="false" timeDependent="false">
+  {declaration}
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+  <itemBody>{body}</itemBody>
+  <responseProcessing>{processing}</responseProcessing>
+</assessmentItem>"""  # noqa: E731
+    setting = '<setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue>'
+    files = {
+        "tf.xml": item("tf", '<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="1"><prompt>The sky is green.</prompt>'
+                             '<simpleChoice identifier="T">True</simpleChoice><simpleChoice identifier="F">False</simpleChoice></choiceInteraction>',
+                       '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier"><correctResponse><value>F</value></correctResponse></responseDeclaration>',
+                       ""),
+        "num.xml": item("num", "<p>How much is 200 x 1.5?</p><p><textEntryInteraction responseIdentifier=\"RESPONSE\"/></p>",
+                        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float"><correctResponse><value>300</value></correctResponse></responseDeclaration>',
+                        f'<responseCondition><responseIf><equal toleranceMode="relative" tolerance="1"><baseValue baseType="float">300</baseValue>'
+                        f'<variable identifier="RESPONSE"/></equal>{setting}</responseIf></responseCondition>'),
+        "short.xml": item("short", "<p>Capital of France?</p><p><textEntryInteraction responseIdentifier=\"RESPONSE\"/></p>",
+                          '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string"><correctResponse><value>Paris</value></correctResponse></responseDeclaration>',
+                          ""),
+    }
+    manifest = ('<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="m"><resources>'
+                + "".join(f'<resource identifier="r{i}" type="imsqti_item_xmlv2p1" href="{n}"><file href="{n}"/></resource>' for i, n in enumerate(files))
+                + "</resources></manifest>")
+    (tmp_path / "imsmanifest.xml").write_text(manifest)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    questions, skipped = read_questions("qti", tmp_path)
+    assert not skipped
+    tf, num, short = questions
+    assert (tf.kind, tf.stem, tf.fields) == ("true-false", "The sky is green.", {"answer": False})
+    assert (num.kind, num.fields["answer"], num.fields["tolerance"]) == ("numerical", 300, pytest.approx(3))
+    assert (short.kind, short.fields) == ("short-answer", {"answers": [{"text": "Paris"}], "case_sensitive": True})
