@@ -22,7 +22,7 @@ from aistack_bank.exporters import FORMATS, export_notes
 from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
 
-import kinds_bank
+import qti_kinds_bank as kinds_bank
 from conftest import REPO
 
 CC11 = REPO / "tests" / "data" / "schemas" / "cc11"

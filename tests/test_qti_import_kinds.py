@@ -19,7 +19,7 @@ from aistack_bank.importers import read_questions
 from aistack_bank.load import read_bank
 from aistack_bank.options import ExportOptions
 
-import kinds_bank
+import qti_kinds_bank as kinds_bank
 
 IDS = "abcdefghijklmnopqrstuvwxyz"
 

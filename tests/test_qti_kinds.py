@@ -15,7 +15,7 @@ from lxml import etree
 from aistack_bank.exporters import FORMATS, export_notes
 from aistack_bank.options import ExportOptions
 
-import kinds_bank
+import qti_kinds_bank as kinds_bank
 from conftest import QTI_XSD, qti_schema
 
 SAFE = etree.XMLParser(no_network=True, resolve_entities=False)

@@ -30,7 +30,7 @@ from lxml import etree
 from aistack_bank.exporters import FORMATS
 from aistack_bank.options import ExportOptions
 
-import kinds_bank
+import qti_kinds_bank as kinds_bank
 from conftest import QTI_XSD, REPO, qti_schema
 from sitebrowser import browser, needs_chromium  # noqa: F401  (fixture)
 
