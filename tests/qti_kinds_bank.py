@@ -33,8 +33,8 @@ QUESTIONS = [
      "answers": [{"text": "GGUF", "feedback": "Yes."}, {"text": "gguf", "credit": 0.5, "feedback": "Capitals."}]},
     {"id": "q010", "kind": "matching", "stem": "Match each type with its size.", **COMMON, **EXAMPLES["matching"]},
     {"id": "q011", "kind": "matching", "stem": "Match each format with its size.", **COMMON,
-     "pairs": [{"id": "a", "prompt": "BF16", "answer": "2 bytes"}, {"id": "b", "prompt": "FP16", "answer": "2 bytes"},
-               {"id": "c", "prompt": "INT8", "answer": "1 byte"}]},
+     "pairs": [{"id": "a", "prompt": "BF16", "answer": "2 bytes"}, {"id": "b", "prompt": "INT8", "answer": "1 byte"},
+               {"id": "c", "prompt": "FP64", "answer": "8 bytes"}]},
 ]
 
 TOPIC = {"id": "kinds", "category": "Tests", "title": "Every kind", "summary": "One or two questions of each kind.",

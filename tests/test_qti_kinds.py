@@ -15,6 +15,7 @@ from lxml import etree
 from aistack_bank.exporters import FORMATS, export_notes
 from aistack_bank.options import ExportOptions
 
+import qti_kinds_bank
 import qti_kinds_bank as kinds_bank
 from conftest import QTI_XSD, qti_schema
 
@@ -96,11 +97,11 @@ def test_short_answers_map_each_spelling_with_its_credit_and_case(banks):
     assert {e.get("caseSensitive") for e in declaration.iter() if local(e.tag) == "mapEntry"} == {"true"}
 
 
-def test_matching_offers_each_answer_once_with_distractors_as_extra_targets(banks):
+def test_matching_offers_each_answer_with_distractors_as_extra_targets(banks):
     _, _, found = interaction("qti21", banks, "en", "q011")
     sources, targets = [[(c.get("identifier"), c.text, c.get("matchMax")) for c in s] for s in found if local(s.tag) == "simpleMatchSet"]
-    assert sources == [("source-a", "BF16", "1"), ("source-b", "FP16", "1"), ("source-c", "INT8", "1")]
-    assert targets == [("target-a", "2 bytes", "2"), ("target-c", "1 byte", "1")]
+    assert sources == [("source-a", "BF16", "1"), ("source-b", "INT8", "1"), ("source-c", "FP64", "1")]
+    assert targets == [("target-a", "2 bytes", "1"), ("target-b", "1 byte", "1"), ("target-c", "8 bytes", "1")]
     _, _, found = interaction("qti21", banks, "en", "q010")
     assert [c.text for c in found[2]] == ["2 bytes", "4 bytes", "3 bytes"]
 
@@ -137,3 +138,13 @@ def test_a_language_without_words_gets_english_labels_and_a_warning(banks):
     assert ("W662", "qti30: q004 (sw): no True/False labels for sw; the English words are used") in notes
     _, _, found = interaction("qti30", de_less, "sw", "q004")
     assert [c.text for c in found if local(c.tag) == "qti-simple-choice"] == ["True", "False"]
+
+
+def test_two_prompts_with_one_answer_share_one_target():
+    """`bank validate` refuses such a question (E328), but the writer stays right: one target,
+    taken twice (matchMax 2), and both pairs in the key."""
+    from aistack_bank.exporters._qti import match_targets
+
+    q = qti_kinds_bank.questions()[10].model_copy(update={"pairs": [
+        qti_kinds_bank.questions()[10].pairs[0], qti_kinds_bank.questions()[10].pairs[0].model_copy(update={"id": "b", "prompt": "FP16"})]})
+    assert match_targets(q) == [("target-a", "2 bytes", 2)]

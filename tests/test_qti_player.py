@@ -150,7 +150,7 @@ CASES = [
     ("en", "q010", ["source-a target-a", "source-b target-b"], 1, {EXPLAINED}),
     ("en", "q010", ["source-a target-a", "source-b target-c"], 0.5, {EXPLAINED}),  # a distractor
     ("en", "q010", ["source-a target-b", "source-b target-a"], 0, {EXPLAINED}),
-    ("en", "q011", ["source-a target-a", "source-b target-a", "source-c target-c"], 1, {EXPLAINED}),
+    ("en", "q011", ["source-a target-a", "source-b target-b", "source-c target-c"], 1, {EXPLAINED}),
     ("en", "q011", ["source-a target-a", "source-b target-c"], 1 / 3, {EXPLAINED}),
 ]
 
