@@ -40,6 +40,52 @@ QUESTIONS = [
 TOPIC = {"id": "kinds", "category": "Tests", "title": "Every kind", "summary": "One or two questions of each kind.",
          "tags": {"memory": "Memory."}, "questions": [q["id"] for q in QUESTIONS]}
 
+EXPLAINED = "general_explanation"
+SCORING_CASES = [
+    # (language, question, response, score, feedback identifiers shown)
+    ("en", "q001", "choice-a", 1, {EXPLAINED}),
+    ("en", "q001", "choice-b", 0, {"feedback-b", EXPLAINED}),
+    ("en", "q002", ["choice-a", "choice-c"], 1, {"feedback-a", EXPLAINED}),
+    ("en", "q002", ["choice-a"], 0.5, {"feedback-a", EXPLAINED}),
+    ("en", "q002", ["choice-c", "choice-b"], 0, {"feedback-b", EXPLAINED}),
+    ("en", "q002", ["choice-b"], 0, {"feedback-b", EXPLAINED}),
+    ("en", "q003", ["choice-a", "choice-c"], 1, {EXPLAINED}),
+    ("en", "q003", ["choice-a"], 0, {EXPLAINED}),
+    ("en", "q003", ["choice-a", "choice-b", "choice-c"], 0, {EXPLAINED}),
+    ("en", "q004", "choice-false", 1, {"feedback-false", EXPLAINED}),
+    ("en", "q004", "choice-true", 0, {"feedback-true", EXPLAINED}),
+    ("fr", "q004", "choice-false", 1, {"feedback-false", EXPLAINED}),
+    ("en", "q005", "choice-true", 1, set()),
+    ("en", "q005", "choice-false", 0, set()),
+    ("en", "q006", "14", 1, {EXPLAINED}),
+    ("en", "q006", "14.6", 1, {EXPLAINED}),  # 5 % of 14 is 0.7
+    ("en", "q006", "13.3", 1, {EXPLAINED}),
+    ("en", "q006", "14.8", 0, {EXPLAINED}),
+    ("en", "q006", "28.5", 0, {"feedback-near-1", EXPLAINED}),  # a near miss: feedback, no credit
+    ("fr", "q006", "14,5", 0, {EXPLAINED}),  # a decimal comma is not a float (warned as W661)
+    ("en", "q006", None, 0, set()),
+    ("en", "q007", "-2.45", 1, {EXPLAINED}),  # a negative key: absolute bounds, never inverted
+    ("en", "q007", "-2.65", 0, {EXPLAINED}),
+    ("en", "q007", "2.5", 0, {EXPLAINED}),
+    ("en", "q007", "-25.3", 0.5, {"feedback-near-1", EXPLAINED}),
+    ("en", "q008", "ONNX", 1, {"feedback-answer-1", EXPLAINED}),
+    ("en", "q008", "onnx", 1, {"feedback-answer-1", EXPLAINED}),  # case-insensitive
+    ("en", "q008", "onnx runtime", 0.5, {EXPLAINED}),
+    ("en", "q008", "TensorRT", 0, {EXPLAINED}),
+    ("fr", "q008", "format onnx", 1, {"feedback-answer-2", EXPLAINED}),  # the translation's second spelling
+    ("en", "q009", "GGUF", 1, {"feedback-answer-1", EXPLAINED}),
+    ("en", "q009", "gguf", 0.5, {"feedback-answer-2", EXPLAINED}),  # case-sensitive: another answer
+    ("en", "q009", "Gguf", 0, {EXPLAINED}),
+    ("en", "q010", ["source-a target-a", "source-b target-b"], 1, {EXPLAINED}),
+    ("en", "q010", ["source-a target-a", "source-b target-c"], 0.5, {EXPLAINED}),  # a distractor
+    ("en", "q010", ["source-a target-b", "source-b target-a"], 0, {EXPLAINED}),
+    ("en", "q011", ["source-a target-a", "source-b target-b", "source-c target-c"], 1, {EXPLAINED}),
+    ("en", "q011", ["source-a target-a", "source-b target-c"], 1 / 3, {EXPLAINED}),
+]
+"""Responses to the QTI items of the bank, with the score and the feedback identifiers each gets
+(tests/test_qti_player.py runs them in a QTI player, tests/test_qti_kinds.py in the lms model)."""
+
+
 TRANSLATED = {
     "fr": {"q008.answer.1": "ONNX\nformat ONNX", "q006.unit.1": "Go", "q006.unit.2": "Mo"},
     "nl": {"q008.answer.1": "ONNX"},

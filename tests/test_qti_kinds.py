@@ -148,3 +148,37 @@ def test_two_prompts_with_one_answer_share_one_target():
     q = qti_kinds_bank.questions()[10].model_copy(update={"pairs": [
         qti_kinds_bank.questions()[10].pairs[0], qti_kinds_bank.questions()[10].pairs[0].model_copy(update={"id": "b", "prompt": "FP16"})]})
     assert match_targets(q) == [("target-a", "2 bytes", 2)]
+
+
+def test_every_question_has_scoring_cases():
+    assert {qid for _, qid, *_ in qti_kinds_bank.SCORING_CASES} == {q["id"] for q in qti_kinds_bank.QUESTIONS}
+
+
+@pytest.mark.parametrize("fmt", ["qti21", "qti30"])
+def test_the_lms_model_scores_each_answer_as_the_player_does(banks, fmt):
+    """The same responses as tests/test_qti_player.py, through the response-processing model of
+    `bank lint --target qti` (aistack_bank.lms.models), on the 2.1 and the 3.0 items: a second
+    engine that runs without a browser."""
+    from aistack_bank.lms import models
+
+    files = {lang: members(fmt, banks, lang) for lang in kinds_bank.LANGS}
+    for lang, qid, response, expected, feedback in qti_kinds_bank.SCORING_CASES:
+        doc = models.parse_xml(files[lang][f"items/{qid}.xml"])
+        outcomes = models.qti_outcomes(doc, response)
+        assert outcomes["SCORE"] == pytest.approx(expected), (lang, qid, response)
+        if response != "14,5":  # the model reads a float response that is no number as no answer
+            assert outcomes["FEEDBACK"] == feedback, (lang, qid, response)
+
+
+def test_lint_runs_every_kinds_key_through_the_model(tmp_path, monkeypatch, banks):
+    """`bank lint --target qti` scores the right answer of every kind's item: nothing to report
+    for the exports; a key the processing does not give full marks is reported."""
+    from aistack_bank.lms import lint as lint_module
+
+    tree = {fmt: FORMATS[fmt](banks, ExportOptions()) for fmt in ("qti21", "qti30")}
+    where = lambda name, line=0: name  # noqa: E731
+    assert [d for d in lint_module._qti(banks, tree["qti21"], where) if "scores" in d.message] == []
+    broken = banks["en"].model_copy(update={"questions": tuple(
+        q.model_copy(update={"answer": 15.0}) if q.id == "q006" else q for q in banks["en"].questions)})
+    found = [d.message for d in lint_module._qti({"en": broken}, tree["qti21"], where) if "scores" in d.message]
+    assert found == ["question q006: its right answer scores 0.0"]
