@@ -148,3 +148,11 @@ def test_canvas_warns_naming_what_it_scores_otherwise(banks):
     assert sorted(m.split(" ")[1].split("'")[0] for c, m in notes if c == "W663") == ["q003", "q006", "q007", "q008", "q009", "q009"]
     assert [c for c, _ in notes if c == "W651"] == []
     assert ("W660", "canvas-qti12: q006 has units, which canvas-qti12 cannot read: the prompt asks for GB; other units (MB) are not accepted") in notes
+
+
+def test_aiken_carries_single_choice_only_and_names_each_question_it_leaves_out(banks):
+    tree = FORMATS["aiken"](banks, ExportOptions())
+    assert tree[FORMATS["aiken"].language_file(banks["en"].topic, "fr")].decode() == "Which one? [fr]\nA) One [fr]\nB) Two [fr]\nANSWER: A\n"
+    notes = [d.message for d in export_notes(["aiken"], banks, ExportOptions()) if d.code == "W654"]
+    assert notes == [f"aiken: {q.id} (en) is left out of the Aiken files: it is a {q.kind} question; Aiken carries single choice only"
+                     for q in banks["en"].questions if q.kind != "single-choice"]
