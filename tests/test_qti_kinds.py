@@ -182,3 +182,16 @@ def test_lint_runs_every_kinds_key_through_the_model(tmp_path, monkeypatch, bank
         q.model_copy(update={"answer": 15.0}) if q.id == "q006" else q for q in banks["en"].questions)})
     found = [d.message for d in lint_module._qti({"en": broken}, tree["qti21"], where) if "scores" in d.message]
     assert found == ["question q006: its right answer scores 0.0"]
+
+
+def test_the_build_guard_reads_every_kinds_texts(banks):
+    """`bank build` refuses a character XML cannot carry in any text of any kind (E606)."""
+    from aistack_bank.build import refuse_uncarriable
+    from aistack_bank.errors import ExportError
+
+    refuse_uncarriable("qti30", banks)
+    matching = banks["fr"].question("q010")
+    bad = matching.model_copy(update={"pairs": [matching.pairs[0].model_copy(update={"answer": "2\x0bbytes"}), *matching.pairs[1:]]})
+    broken = banks["fr"].model_copy(update={"questions": tuple(bad if q.id == "q010" else q for q in banks["fr"].questions)})
+    with pytest.raises(ExportError, match=r"q010\.pair\.a\.answer \(fr\)"):
+        refuse_uncarriable("qti30", {"fr": broken})
