@@ -123,6 +123,10 @@ def test_another_tools_true_false_and_relative_tolerance(tmp_path):
                         '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float"><correctResponse><value>300</value></correctResponse></responseDeclaration>',
                         f'<responseCondition><responseIf><equal toleranceMode="relative" tolerance="1"><baseValue baseType="float">300</baseValue>'
                         f'<variable identifier="RESPONSE"/></equal>{setting}</responseIf></responseCondition>'),
+        "num-correct.xml": item("num2", "<p>How much is 0.1 + 0.2?</p><p><textEntryInteraction responseIdentifier=\"RESPONSE\"/></p>",
+                                '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float"><correctResponse><value>0.3</value></correctResponse></responseDeclaration>',
+                                f'<responseCondition><responseIf><equal toleranceMode="absolute" tolerance="0.01"><correct identifier="RESPONSE"/>'
+                                f'<variable identifier="RESPONSE"/></equal>{setting}</responseIf></responseCondition>'),
         "short.xml": item("short", "<p>Capital of France?</p><p><textEntryInteraction responseIdentifier=\"RESPONSE\"/></p>",
                           '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string"><correctResponse><value>Paris</value></correctResponse></responseDeclaration>',
                           ""),
@@ -135,7 +139,8 @@ def test_another_tools_true_false_and_relative_tolerance(tmp_path):
         (tmp_path / name).write_text(text)
     questions, skipped = read_questions("qti", tmp_path)
     assert not skipped
-    tf, num, short = questions
+    tf, num, num2, short = questions
     assert (tf.kind, tf.stem, tf.fields) == ("true-false", "The sky is green.", {"answer": False})
     assert (num.kind, num.fields["answer"], num.fields["tolerance"]) == ("numerical", 300, pytest.approx(3))
+    assert (num2.fields["answer"], num2.fields["tolerance"]) == (0.3, pytest.approx(0.01))
     assert (short.kind, short.fields) == ("short-answer", {"answers": [{"text": "Paris"}], "case_sensitive": True})

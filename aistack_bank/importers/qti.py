@@ -615,7 +615,7 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
     mapping = next(iter(_descendants(declaration, "mapping")), None)
     entries = [(_attr(e, "mapKey") or "", _float(_attr(e, "mappedValue")) or 0.0, _attr(e, "caseSensitive")) for e in (_descendants(mapping, "mapEntry") if mapping is not None else [])]
     modal_text = {m.get("identifier", ""): html_to_text(_html_of(m), language)[0] for m in _descendants(root, "modalFeedback")}
-    branches = _branches(root, response_id)
+    branches = _branches(root, response_id, _float(correct[0]) if correct else None)
     keyed = [b for b in branches if b["key"] is not None]
     unkeyed = [b for b in branches if b["key"] is None]
 
@@ -728,7 +728,7 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
     return Skipped(name, f"a {kind} with a {base_type or 'no'} base type; the bank has no kind for it")
 
 
-def _branches(root, response_id: str) -> list[dict]:
+def _branches(root, response_id: str, correct: float | None = None) -> list[dict]:
     """Every responseIf/ElseIf/Else: its key (a value compared with the response, a (low, high)
     range, or None), the SCORE it sets (None if none) and the feedback identifiers it shows."""
     out = []
@@ -752,7 +752,10 @@ def _branches(root, response_id: str) -> list[dict]:
                     key = (bounds["gt"], bounds["lt"])
             elif name == "equal":
                 value = next((o for o in operands if _local(o.tag) == "baseValue"), None)
-                key = _tolerance_range(condition, _float(value.text) if value is not None else None)
+                if value is not None:
+                    key = _tolerance_range(condition, _float(value.text))
+                elif any(_local(o.tag) == "correct" for o in operands):
+                    key = _tolerance_range(condition, correct)
         score, feedback = None, []
         for setter in _children(branch, "setOutcomeValue"):
             if setter.get("identifier") == "SCORE":
