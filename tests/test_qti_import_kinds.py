@@ -144,3 +144,36 @@ def test_another_tools_true_false_and_relative_tolerance(tmp_path):
     assert (num.kind, num.fields["answer"], num.fields["tolerance"]) == ("numerical", 300, pytest.approx(3))
     assert (num2.fields["answer"], num2.fields["tolerance"]) == (0.3, pytest.approx(0.01))
     assert (short.kind, short.fields) == ("short-answer", {"answers": [{"text": "Paris"}], "case_sensitive": True})
+
+
+def test_canvas_range_answer_and_numeric_match_ids(tmp_path):
+    """Canvas's own quiz export: a numerical answer written as a range, a matching question with
+    Canvas's numeric answer and match ids (lib/cc/qti/qti_items.rb)."""
+    q12 = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
+    meta = lambda kind: (f"<itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type</fieldlabel>"  # noqa: E731
+                         f"<fieldentry>{kind}</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>")
+    text = lambda t: f'<material><mattext texttype="text/plain">{t}</mattext></material>'  # noqa: E731
+    numerical = (f'<item ident="g1" title="Half of seven">{meta("numerical_question")}<presentation>{text("Half of seven?")}'
+                 '<response_str ident="response1" rcardinality="Single"><render_fib fibtype="Decimal"><response_label ident="answer1"/></render_fib></response_str>'
+                 '</presentation><resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>'
+                 '<respcondition continue="No"><conditionvar><vargte respident="response1">3.4</vargte><varlte respident="response1">3.6</varlte></conditionvar>'
+                 '<setvar action="Set" varname="SCORE">100</setvar></respcondition></resprocessing></item>')
+    lid = lambda ident, prompt: (f'<response_lid ident="response_{ident}">{text(prompt)}<render_choice>'  # noqa: E731
+                                 f'<response_label ident="8071">{text("Paris")}</response_label><response_label ident="5564">{text("Rome")}</response_label>'
+                                 f'<response_label ident="913">{text("Oslo")}</response_label></render_choice></response_lid>')
+    add = lambda ident, match: (f'<respcondition><conditionvar><varequal respident="response_{ident}">{match}</varequal></conditionvar>'  # noqa: E731
+                                '<setvar varname="SCORE" action="Add">50.00</setvar></respcondition>')
+    matching = (f'<item ident="g2" title="Capitals">{meta("matching_question")}<presentation>{text("Match the capitals.")}'
+                f'{lid("1201", "France")}{lid("1202", "Italy")}</presentation><resprocessing><outcomes>'
+                '<decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>'
+                f'{add("1201", "8071")}{add("1202", "5564")}</resprocessing></item>')
+    (tmp_path / "quiz.xml").write_text(f'<questestinterop xmlns="{q12}"><assessment ident="a" title="Quiz"><section ident="root_section">'
+                                       f"{numerical}{matching}</section></assessment></questestinterop>")
+    (tmp_path / "imsmanifest.xml").write_text('<manifest xmlns="http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1" identifier="m"><resources>'
+                                              '<resource identifier="a" type="imsqti_xmlv1p2"><file href="quiz.xml"/></resource></resources></manifest>')
+    (half, capitals), skipped = read_questions("qti", tmp_path)
+    assert not skipped
+    assert (half.kind, half.stem, half.fields) == ("numerical", "Half of seven?", {"answer": 3.5, "tolerance": pytest.approx(0.1)})
+    assert (capitals.kind, capitals.fields) == ("matching", {
+        "pairs": [{"id": "a", "prompt": "France", "answer": "Paris"}, {"id": "b", "prompt": "Italy", "answer": "Rome"}],
+        "distractors": [{"id": "c", "text": "Oslo"}]})
