@@ -200,7 +200,7 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W807", f"Canvas adds a text-only question {entry['question_text']!r} (a visible, titled section)", here("assessment.xml")))
         for member, data, doc in _items(files):
             q = _question_of(bank, doc.get("identifier") or "")
-            if q is None:
+            if q is None or getattr(q, "kind", "single-choice") != "single-choice":  # the models read choice items
                 continue
             read = models.canvas_read_choice_item(data)
             weights = [a["weight"] for a in read["answers"]]
@@ -219,6 +219,22 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
 
 
 _OPENOLAT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+
+
+def _qti_key(q):
+    """The right response to a QTI item of ``q`` (not single choice), as the QTI exports name it."""
+    from ..exporters._qti import choice_identifier, match_targets, ncname
+
+    if q.kind == "multiple-response":
+        return [choice_identifier(c) for c in q.correct]
+    if q.kind == "true-false":
+        return choice_identifier("true" if q.answer else "false")
+    if q.kind == "numerical":
+        return repr(q.answer)
+    if q.kind == "short-answer":
+        return next(a.text for a in q.answers if a.credit >= 1) if any(a.credit >= 1 for a in q.answers) else q.answers[0].text
+    target = {text: identifier for identifier, text, _ in match_targets(q)}
+    return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
 
 
 def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
@@ -243,6 +259,11 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W809", f"file name {member!r}: OpenOlat needs a letter first and no periods or spaces", here(member)))
             q = _question_of(bank, doc.get("identifier") or "")
             if q is None:
+                continue
+            if getattr(q, "kind", "single-choice") != "single-choice":
+                score = models.qti_outcomes(doc, _qti_key(q)).get("SCORE")
+                if score != 1.0:
+                    out.append(warning("W808", f"question {q.id}: its right answer scores {score}", here(member)))
                 continue
             choices = [e for e in doc.iter() if models.local(e.tag) in ("simpleChoice", "qti-simple-choice")]
             for option, choice in zip(q.options, choices):

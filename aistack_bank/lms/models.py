@@ -389,49 +389,133 @@ def canvas_read_test(data: bytes) -> list[dict]:
 
 # --- QTI response processing and test feedback ------------------------------------------------
 
-def qti_outcomes(item: Element, response: str | None) -> dict[str, object]:
-    """Run an item's response processing (the subset our items use) for one chosen identifier."""
+def _qti_name(element: Element) -> str:
+    """A QTI 2.1 or 3.0 element's name in QTI 2.1's spelling (``qti-map-response`` → ``mapResponse``)."""
+    name = local(element.tag)
+    if name.startswith("qti-"):
+        first, *rest = name[4:].split("-")
+        name = first + "".join(part[:1].upper() + part[1:] for part in rest)
+    return name
+
+
+def _qti_attr(element: Element, name: str) -> str | None:
+    return element.get(name, element.get(re.sub(r"([A-Z])", r"-\1", name).lower()))
+
+
+def _qti_value(base_type: str | None, text: str | None):
+    """A QTI single value as Python: a float, a pair (a tuple) or a string; None if it cannot be
+    read as its base type (a float response "3,5")."""
+    raw = (text or "").strip()
+    if base_type in ("float", "integer"):
+        try:
+            return float(raw)
+        except ValueError:
+            return None
+    if base_type in ("pair", "directedPair"):
+        parts = tuple(raw.split())
+        return tuple(sorted(parts)) if base_type == "pair" else parts
+    return raw
+
+
+def qti_outcomes(item: Element, response) -> dict[str, object]:
+    """Run an item's response processing (the subset the exports use) for one response: an
+    identifier or text (single cardinality), a list of them (multiple), or None (no answer).
+
+    The subset: ``match``, ``member``, ``isNull``, ``not``, ``and``, ``gte``/``lte``/``gt``/``lt``,
+    ``stringMatch``, ``correct``, ``multiple`` and ``mapResponse`` over a declaration's mapping
+    (each distinct value counted once, ``defaultValue`` for an unmapped one, bounds applied)."""
     outcomes: dict[str, object] = {}
-    for declaration in [c for c in item if local(c.tag) in ("outcomeDeclaration", "qti-outcome-declaration")]:
-        default = next(iter(descendants(declaration, "value")), None) or next(iter(descendants(declaration, "qti-value")), None)
+    for declaration in [c for c in item if _qti_name(c) == "outcomeDeclaration"]:
+        default = next((v for v in declaration.iter() if _qti_name(v) == "value"), None)
         card = declaration.get("cardinality")
-        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and declaration.get("baseType", declaration.get("base-type")) == "float" else (set() if card == "multiple" else None)
-    correct = [v.text for c in item.iter() if local(c.tag) in ("correctResponse", "qti-correct-response") for v in c]
-    variables = {"RESPONSE": response}
+        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and _qti_attr(declaration, "baseType") == "float" else (set() if card == "multiple" else None)
+    declaration = next((c for c in item if _qti_name(c) == "responseDeclaration" and c.get("identifier") == "RESPONSE"), None)
+    base_type = _qti_attr(declaration, "baseType") if declaration is not None else "identifier"
+    multiple = declaration is not None and declaration.get("cardinality") in ("multiple", "ordered")
+    correct = [_qti_value(base_type, v.text) for c in item.iter() if _qti_name(c) == "correctResponse" for v in c]
+    if response is None or response == [] or response == "":
+        given = None
+    elif multiple:
+        given = {_qti_value(base_type, r) for r in (response if isinstance(response, (list, tuple, set)) else [response])}
+    else:
+        given = _qti_value(base_type, response)
+    variables = {"RESPONSE": given}
+    mapping = next((m for m in (declaration.iter() if declaration is not None else []) if _qti_name(m) == "mapping"), None)
+
+    def map_response():
+        if given is None or mapping is None:
+            return 0.0
+        entries = []
+        for entry in mapping:
+            if _qti_name(entry) == "mapEntry":
+                key = _qti_value(base_type, _qti_attr(entry, "mapKey"))
+                case = _qti_attr(entry, "caseSensitive")
+                entries.append((key, float(_qti_attr(entry, "mappedValue") or 0), case != "false" if case is not None else local(item.tag) == "assessmentItem"))
+        default = float(_qti_attr(mapping, "defaultValue") or 0)
+        total = 0.0
+        for value in given if isinstance(given, set) else {given}:
+            found = [mapped for key, mapped, case in entries
+                     if key == value or (not case and isinstance(key, str) and isinstance(value, str) and key.casefold() == value.casefold())]
+            total += found[0] if found else default
+        low, high = _qti_attr(mapping, "lowerBound"), _qti_attr(mapping, "upperBound")
+        if low is not None:
+            total = max(total, float(low))
+        if high is not None:
+            total = min(total, float(high))
+        return total
 
     def value(expr: Element):
-        name = local(expr.tag).removeprefix("qti-")
+        name = _qti_name(expr)
+        operands = list(expr)
         if name == "variable":
             ident = expr.get("identifier")
             return variables[ident] if ident in variables else outcomes.get(ident)
         if name == "correct":
-            return correct[0] if correct else None
-        if name in ("baseValue", "base-value"):
-            kind = expr.get("baseType", expr.get("base-type"))
-            return float(expr.text) if kind == "float" else (expr.text or "").strip()
+            return set(correct) if multiple else (correct[0] if correct else None)
+        if name == "baseValue":
+            return _qti_value(_qti_attr(expr, "baseType"), expr.text)
         if name == "multiple":
             members: set = set()
-            for sub in expr:
+            for sub in operands:
                 v = value(sub)
                 if isinstance(v, set):
                     members |= v
                 elif v is not None:
                     members.add(v)
             return members
+        if name == "mapResponse":
+            return map_response()
+        if name == "isNull":
+            v = value(operands[0])
+            return v is None or v == set() or v == ""
+        if name == "not":
+            v = value(operands[0])
+            return None if v is None else not v
+        if name == "and":
+            values = [value(sub) for sub in operands]
+            return None if None in values else all(values)
+        a, b = (value(sub) for sub in operands[:2])
+        if a is None or b is None:
+            return None
         if name == "match":
-            a, b = (value(sub) for sub in expr)
-            return a is not None and a == b
+            return a == b
+        if name == "member":
+            return a in b
+        if name == "stringMatch":
+            sensitive = (_qti_attr(expr, "caseSensitive") or "true") == "true"
+            return a == b if sensitive else a.casefold() == b.casefold()
+        if name in ("gte", "lte", "gt", "lt"):
+            return {"gte": a >= b, "lte": a <= b, "gt": a > b, "lt": a < b}[name]
         raise ValueError(f"unsupported expression {name}")
 
     def run(rules):
         for rule in rules:
-            name = local(rule.tag).removeprefix("qti-")
-            if name in ("setOutcomeValue", "set-outcome-value"):
+            name = _qti_name(rule)
+            if name == "setOutcomeValue":
                 outcomes[rule.get("identifier")] = value(next(iter(rule)))
-            elif name in ("responseCondition", "response-condition"):
+            elif name == "responseCondition":
                 for branch in rule:
-                    kind = local(branch.tag).removeprefix("qti-")
-                    if kind in ("responseElse", "response-else"):
+                    if _qti_name(branch) == "responseElse":
                         run(list(branch))
                         break
                     test, *body = list(branch)
@@ -439,7 +523,7 @@ def qti_outcomes(item: Element, response: str | None) -> dict[str, object]:
                         run(body)
                         break
 
-    processing = next((c for c in item if local(c.tag) in ("responseProcessing", "qti-response-processing")), None)
+    processing = next((c for c in item if _qti_name(c) == "responseProcessing"), None)
     if processing is not None:
         run(list(processing))
     return outcomes
