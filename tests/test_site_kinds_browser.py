@@ -361,6 +361,7 @@ def test_the_scoring_functions_follow_the_shared_semantics(desktop, site):
     assert reads == [
         {"response": {"value": 14, "unit": 0}}, {"response": {"value": 14000, "unit": 1}}, {"response": {"value": 14, "unit": 0}},
         {"error": "number"}, {"error": "unit", "unit": "TB"}, {"error": "number"}, {"response": {"value": 1000, "unit": 0}}]
+    assert page.evaluate("['\u0663.\u0665', '\u06f1\u06f2', '3,500', '-2.5e-3', '\u22122'].map(aistackPractice.parseNumber)") == [3.5, 12, None, -0.0025, -2]
     desktop.check_clean()
 
 

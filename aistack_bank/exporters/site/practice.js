@@ -779,10 +779,16 @@
     }
   }
 
+  // Arabic-Indic and Persian digits (which an Arabic or Persian page may show and a learner
+  // may type) as 0–9.
+  function westernDigits(text) {
+    return text.replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String((d.charCodeAt(0) & 0xf)));
+  }
+
   // A number as the learner of this page writes it ("3,5" or "3.5" on a French page; only "3.5"
   // on an English one, where "3,500" means three thousand five hundred), or null.
   function parseNumber(text) {
-    let s = String(text).trim().replace(/\u2212/g, "-");
+    let s = westernDigits(String(text)).trim().replace(/\u2212/g, "-");
     s = s.replace(/(\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))/g, "$1"); // 1 000 000 (spaces between groups)
     const separators = DECIMAL === "." ? "\\." : "\\." + DECIMAL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const pattern = new RegExp("^[+-]?(?:\\d+(?:[" + separators + "]\\d*)?|[" + separators + "]\\d+)(?:[eE][+-]?\\d+)?$");
@@ -794,7 +800,7 @@
   // What the learner typed in a numerical question's field (a number, perhaps followed by a
   // unit) and the unit chosen in its list: {response: {value, unit}} or {error, unit}.
   function readNumerical(q, text, chosenUnit) {
-    const found = String(text).trim().match(/^([+\-\u2212]?(?:[\d.,\s\u00a0\u202f]*\d|[.,]\d+)(?:[eE][+\-]?\d+)?)\s*(.*)$/);
+    const found = westernDigits(String(text)).trim().match(/^([+\-\u2212]?(?:[\d.,\u066b\s\u00a0\u202f]*\d|[.,\u066b]\d+)(?:[eE][+\-]?\d+)?)\s*(.*)$/);
     if (!found) return { error: "number" };
     const value = parseNumber(found[1]);
     if (value === null) return { error: "number" };
