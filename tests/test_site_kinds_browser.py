@@ -124,7 +124,7 @@ def tab_to_options(page):
     raise AssertionError("the options cannot be reached with the keyboard")
 
 
-def tick(ids_to_tick):
+def tick(ids_to_tick, *, with_button: bool = False):
     def answer(page, q):
         wanted = ids_to_tick(q)
         labels = page.locator("#response .choice").evaluate_all("els => els.map(e => e.dataset.option)")
@@ -135,6 +135,9 @@ def tick(ids_to_tick):
                 page.keyboard.press("Space")
             if i + 1 < len(labels):
                 page.keyboard.press("Tab")
+        if with_button:  # the Check button, reached with Tab
+            tab_to(page, "check", limit=5)
+            assert focus_is_visible(page)
         page.keyboard.press("Enter")
     return answer
 
@@ -165,6 +168,7 @@ def matched(answer_of):
     def answer(page, q):
         for i, pair in enumerate(q["pairs"]):
             assert active_id(page) == f"match-{i}" and focus_is_visible(page)
+            assert page.get_by_role("combobox", name=pair["prompt"], exact=True).get_attribute("id") == f"match-{i}"  # labelled by its prompt
             choose_in_select(page, answer_of(q, pair))
             if i + 1 < len(q["pairs"]):
                 page.keyboard.press("Tab")
@@ -212,7 +216,7 @@ PARTLY = {
 }
 WRONG = {
     "single-choice": _single(lambda q: next(o["id"] for o in q["options"] if o["id"] != q["correct"])),
-    "multiple-response": tick(lambda q: {"a", "b"}),  # +1/2 −1/2 = 0
+    "multiple-response": tick(lambda q: {"a", "b"}, with_button=True),  # +1/2 −1/2 = 0
     "true-false": truth(True),
     "numerical": typed("1", unit="MB"),  # 0.001 GB
     "short-answer": typed("TFLite"),
