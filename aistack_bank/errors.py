@@ -141,8 +141,17 @@ CODES: dict[str, str] = {
     "E309": "tag is not in the topic's vocabulary",
     "E310": "question file name is not `<id>-<slug>.yaml`",
     "E311": "topic file is missing",
+    "E312": "the bank has the single-topic layout (run `bank migrate`)",
+    "E313": "question is listed in more than one topic",
+    "E314": "topic names a category that is not in categories.yaml",
+    "E315": "two topics have the same id",
+    "E316": "two categories have the same id",
+    "E317": "topic folder name differs from the topic id",
+    "E318": "question file lives in another topic's folder than the topic that lists it",
+    "E319": "categories.yaml is missing or the bank cannot be migrated",
     "W301": "correct answers are concentrated on one position",
     "W302": "the correct option is too often the longest",
+    "W303": "category has no topic",
     "W320": "a text refers to an option by its letter or position (options are shuffled)",
     "W321": "a text refers to another question (questions are drawn at random)",
     "W322": "a text contains the correct option of another question (answer leak)",
@@ -286,7 +295,7 @@ class UsageError(Exception):
         self.message = message
 
 
-PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504")
+PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504")
 """Codes about a whole file, folder or language, reported with the path alone (or no line)."""
 
 
