@@ -289,17 +289,24 @@ def read_library(root: Path, *, topics: list[Path] | None = None) -> LibrarySour
     return source
 
 
+def ordered_topics(source: LibrarySource) -> list[BankSource]:
+    """The topics read (a topic folder whose topic file has errors is left out) in bank order:
+    by the order of their categories in `categories.yaml`, then by topic id."""
+    order = {}
+    for index, category in enumerate(source.categories):
+        order.setdefault(category.id, index)
+    return sorted((t for t in source.topics if t.topic is not None), key=lambda t: (order.get(t.topic.category, len(order)), t.topic.id, t.root.name))
+
+
 def english_library(source: LibrarySource):
     """The :class:`~aistack_bank.model.Library` of a source without errors, in the source language.
 
-    Topics come in the order of their categories in `categories.yaml`, then by topic id."""
+    Topics come in the order of :func:`ordered_topics`."""
     from .model import Bank, Library
 
     categories = {category.id: category for category in source.categories}
-    order = {category.id: index for index, category in enumerate(source.categories)}
-    topics = sorted((t for t in source.topics if t.topic is not None), key=lambda t: (order.get(t.topic.category, len(order)), t.topic.id))
     banks = []
-    for topic in topics:
+    for topic in ordered_topics(source):
         by_id = {qs.question.id: qs.question for qs in topic.questions if qs.question is not None}
         banks.append(Bank(topic=topic.topic, category=categories[topic.topic.category], questions=tuple(by_id[qid] for qid in topic.topic.questions), lang="en"))
     return Library(categories=tuple(source.categories), topics=tuple(banks), lang="en")
