@@ -290,11 +290,12 @@ def single_topic_copy(root: Path) -> Path:
     bank = root / "bank"
     bank.mkdir(parents=True)
     topic = (REPO / "bank" / FLAGSHIP / "topic.yaml").read_text(encoding="utf-8")
-    topic = topic.replace("$schema=../../schema/", "$schema=../schema/").replace("category: computer-systems", "category: Computer systems")
+    up = "../"  # one folder up; the modelines lose one level
+    topic = topic.replace("$schema=" + up * 2, "$schema=" + up).replace("category: computer-systems", "category: Computer systems")
     (bank / "topic.yaml").write_text(topic, encoding="utf-8")
     (bank / "questions").mkdir()
     for path in (REPO / "bank" / FLAGSHIP / "questions").iterdir():
-        text = path.read_text(encoding="utf-8").replace("$schema=../../../schema/", "$schema=../../schema/")
+        text = path.read_text(encoding="utf-8").replace("$schema=" + up * 3, "$schema=" + up * 2)
         (bank / "questions" / path.name).write_text(text, encoding="utf-8")
     shutil.copy(REPO / "bank" / "README.md", bank / "README.md")
     shutil.copytree(REPO / "translations", root / "translations")
