@@ -366,3 +366,19 @@ def test_the_bundled_bank_is_migrated_and_fully_translated():
     fr = read_catalog(REPO / "translations" / "fr.po").active()
     assert fr["category.computer-systems.title"].msgstr == "Systèmes informatiques"
     assert fr[f"topic.{FLAGSHIP}.title"].msgstr == "Pile matérielle et logicielle de l'IA"
+
+
+def test_a_topic_folder_without_its_topic_file(topics):
+    (topics / "bank" / "stars" / "questions").mkdir(parents=True)
+    report = validate_bank(Path("bank"))
+    assert codes_at(report) == [("E311", "bank/stars/topic.yaml")]
+
+
+def test_import_into_one_topic_of_several(topics, run_cli, tmp_path):
+    gift = tmp_path / "extra.gift"
+    gift.write_text("::Lever:: Which simple machine is a lever? {=A rigid bar on a pivot#Yes.\n~A slope#No.\n####A lever turns about a pivot.}\n", encoding="utf-8")
+    code, out = run_cli("import", "gift", gift)
+    assert code == 2 and "several topics; choose one with --topic" in out
+    code, out = run_cli("import", "gift", gift, "--topic", "mechanics")
+    assert code == 0 and "wrote bank/mechanics/questions/q061-lever.yaml" in out, out
+    assert "  - q061" in (topics / "bank" / "mechanics" / "topic.yaml").read_text(encoding="utf-8")
