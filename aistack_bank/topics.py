@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError, error
+from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
 from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, read_library, topic_folders
 from .model import SLUG
 
