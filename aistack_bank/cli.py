@@ -136,7 +136,8 @@ def _root(
     _enter_project(ctx, directory if directory is not None else project, "-C" if directory is not None else "--bank")
 
 
-BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (topic.yaml and questions/).")]
+BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (categories.yaml and a folder per topic).")]
+TopicOption = Annotated[Optional[str], typer.Option("--topic", help="The topic id (default: the only topic).", show_default=False)]
 TranslationsOption = Annotated[Path, typer.Option("--translations", help="The folder of the .pot template and .po catalogs.")]
 DeprecatedCheckOption = Annotated[bool, typer.Option("--check", hidden=True, help="Old name of --compare.")]
 
@@ -362,12 +363,13 @@ def export_cmd(
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
     quiet: QuietOption = False,
+    topic: Annotated[Optional[str], typer.Option("--topic", help="Export only this topic (default: every topic).", show_default=False)] = None,
     options: Optional[ExportOptions] = None,
 ) -> None:
     """Export the bank in one format."""
     from .build import export
 
-    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
+    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic), quiet)
 
 
 @app.command()
@@ -426,15 +428,16 @@ def new(
     slug: Annotated[str, typer.Option("--slug", help="Short name for the file: lowercase words joined by hyphens.")],
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
+    topic: TopicOption = None,
     kind: Annotated[str, typer.Option("--kind", help="single-choice, multiple-response, true-false, numerical, short-answer or matching.")] = "single-choice",
 ) -> None:
-    """Create the next question of a kind from its template.
+    """Create the next question of a kind from its template, in a topic.
 
-    The new id is the next one never used; the question is listed in the topic and its path
-    printed."""
+    The new id is the next one never used in the bank; the question is listed in the topic
+    (--topic, needed when the bank has several) and its path printed."""
     from .authoring import new_question
 
-    typer.echo(new_question(bank_dir, translations, slug, kind).as_posix())
+    typer.echo(new_question(bank_dir, translations, slug, topic, kind).as_posix())
 
 
 @app.command()
@@ -473,6 +476,11 @@ def stats(
         typer.echo(json.dumps(figures.as_dict(), indent=2))
         return
     typer.echo(f"questions: {figures.questions} ({', '.join(f'{k} {v}' for k, v in figures.by_kind.items())}); with numeric checks: {figures.checked}")
+    for category_id, category in figures.by_category.items():
+        typer.echo(f"category {category_id} ({category['title']}): {len(category['topics'])} topic(s), {category['questions']} question(s)")
+        for topic_id in category["topics"]:
+            topic = figures.by_topic[topic_id]
+            typer.echo(f"  topic {topic_id}: {topic['questions']} question(s), {topic['checked']} with numeric checks")
     typer.echo("difficulty: " + ", ".join(f"{k}: {v}" for k, v in figures.by_difficulty.items()))
     typer.echo("tags: " + ", ".join(f"{k} {v}" for k, v in figures.by_tag.items()))
     if figures.languages:
@@ -488,13 +496,14 @@ def import_cmd(
     file: Annotated[Path, typer.Argument(help="The file (or, for qti, the package or its folder) to import.")],
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
+    topic: TopicOption = None,
 ) -> None:
     """Import single-choice questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
     from .importers import import_file
 
-    report = import_file(fmt, file, bank_dir, translations)
+    report = import_file(fmt, file, bank_dir, translations, topic)
     if report.topic_created:
-        typer.echo(f"created {bank_dir / 'topic.yaml'}")
+        typer.echo(f"created {report.topic_file}")
     for path in report.written:
         typer.echo(f"wrote {path.as_posix()}")
     for note in report.notes:
@@ -677,6 +686,64 @@ def i18n_compile(
     for target, data in planned:
         write_atomic(target, data)
         typer.echo(f"wrote {target} ({len(data)} bytes)")
+
+
+@app.command()
+def migrate(
+    bank_dir: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    category_id: Annotated[Optional[str], typer.Option("--category-id", help="The id of the topic's category (default: made from its title).", show_default=False)] = None,
+) -> None:
+    """Move a single-topic bank (topic.yaml, questions/) to one folder per topic.
+
+    Writes categories.yaml, moves the files to bank/<topic-id>/ and renames the topic's
+    catalog entries, keeping every translation. Refuses when already migrated."""
+    from .topics import migrate as run_migrate
+
+    change = run_migrate(bank_dir, translations, category_id=category_id)
+    for old, new in change.moved:
+        typer.echo(f"moved     {old.as_posix()} -> {new.as_posix()}")
+    for path in change.written + change.catalogs:
+        typer.echo(f"wrote     {path.as_posix()}")
+    typer.echo(f"{len(change.renamed_keys)} catalog key(s) renamed; run `bank validate` and commit the moves")
+
+
+topic_app = typer.Typer(help="Topics of the bank: create and rename them.", no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(topic_app, name="topic")
+
+
+@topic_app.command("new")
+def topic_new(
+    topic_id: Annotated[str, typer.Argument(metavar="ID", help="The new topic's id: lowercase words joined by hyphens.")],
+    category: Annotated[str, typer.Option("--category", help="The id of its category (in categories.yaml).")],
+    category_title: Annotated[Optional[str], typer.Option("--category-title", help="Add the category to categories.yaml with this title.", show_default=False)] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="The topic title (default: from the id).", show_default=False)] = None,
+    bank_dir: BankOption = Path("bank"),
+) -> None:
+    """Create a topic folder (topic.yaml and questions/) in a category."""
+    from .topics import new_topic
+
+    change = new_topic(bank_dir, topic_id, category, title=title, category_title=category_title)
+    for path in change.written:
+        typer.echo(f"wrote     {path.as_posix()}")
+    typer.echo(f"next: fill in its texts, then `bank new --topic {topic_id} --slug ...`")
+
+
+@topic_app.command("rename")
+def topic_rename(
+    old_id: Annotated[str, typer.Argument(metavar="OLD", help="The topic's id now.")],
+    new_id: Annotated[str, typer.Argument(metavar="NEW", help="Its new id.")],
+    bank_dir: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+) -> None:
+    """Rename a topic: its folder, its id and its catalog entries (translations kept)."""
+    from .topics import rename_topic
+
+    change = rename_topic(bank_dir, translations, old_id, new_id)
+    for old, new in change.moved:
+        typer.echo(f"moved     {old.as_posix()} -> {new.as_posix()}")
+    for path in change.catalogs:
+        typer.echo(f"wrote     {path.as_posix()}")
 
 
 def main() -> None:

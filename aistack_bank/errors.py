@@ -146,6 +146,14 @@ CODES: dict[str, str] = {
     "E309": "tag is not in the topic's vocabulary",
     "E310": "question file name is not `<id>-<slug>.yaml`",
     "E311": "topic file is missing",
+    "E312": "the bank has the single-topic layout (run `bank migrate`)",
+    "E313": "question is listed in more than one topic",
+    "E314": "topic names a category that is not in categories.yaml",
+    "E315": "two topics have the same id",
+    "E316": "two categories have the same id",
+    "E317": "topic folder name differs from the topic id",
+    "E318": "question file lives in another topic's folder than the topic that lists it",
+    "E319": "the bank folder or its categories.yaml is missing, or a topic operation (migrate, new, rename) is refused",
     "E320": "a multiple-response question's `correct` names an id that is not an option",
     "E321": "a multiple-response question's `correct` lists an option twice",
     "E322": "a numerical question lists a unit name twice",
@@ -158,15 +166,16 @@ CODES: dict[str, str] = {
     "E329": "a matching question has two equal prompts",
     "W301": "correct answers are concentrated on one position",
     "W302": "the correct option is too often the longest",
+    "W303": "category has no topic",
     "W310": "a question has no explanation (general feedback)",
+    "W320": "a text refers to an option by its letter or position (options are shuffled)",
+    "W321": "a text refers to another question (questions are drawn at random)",
+    "W322": "a text contains the correct option of another question (answer leak)",
     "W323": "a multiple-response question has every option correct, or exactly one (a single-choice question)",
     "W324": "a true-false stem ends with a question mark (it should be a statement)",
     "W325": "a true-false question gives the same feedback for both answers",
     "W326": "the stem gives the answer away (a short answer or the numerical value in the stem)",
     "W327": "a numerical unit's multiplier disagrees with what the unit is (MB is 0.001 GB)",
-    "W320": "a text refers to an option by its letter or position (options are shuffled)",
-    "W321": "a text refers to another question (questions are drawn at random)",
-    "W322": "a text contains the correct option of another question (answer leak)",
     # 4xx  numeric assertion checks
     "E401": "check script is outside the check language",
     "E402": "check script exceeds a limit (size, depth, exponent, steps)",
@@ -316,7 +325,7 @@ class UsageError(Exception):
         self.message = message
 
 
-PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504")
+PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504")
 """Codes about a whole file, folder or language, reported with the path alone (or no line)."""
 
 

@@ -226,15 +226,31 @@ AnyQuestion = Union[SingleChoiceQuestion, MultipleResponseQuestion, TrueFalseQue
 Question = Annotated[AnyQuestion, Field(discriminator="kind")]
 
 
+class Category(_Strict):
+    """A category of topics (one entry of `bank/categories.yaml`)."""
+
+    id: Annotated[str, Field(pattern=SLUG, examples=["computer-systems"])]
+    """Stable category id (lowercase words joined by hyphens); topics name their category by it."""
+    title: Text
+    """The category title, e.g. `Computer systems`."""
+
+
+class Categories(_Strict):
+    """The categories file (`bank/categories.yaml`): the categories of the topics, in the order learners see them."""
+
+    categories: list[Category] = Field(min_length=1)
+    """One entry per category: its id and its title."""
+
+
 class Topic(_Strict):
-    """A topic (`bank/topic.yaml`): its texts, tag vocabulary and ordered questions."""
+    """A topic (`bank/<topic-id>/topic.yaml`): its texts, tag vocabulary and ordered questions."""
 
     id: Annotated[str, Field(pattern=SLUG)]
-    """Stable topic id (lowercase words joined by hyphens)."""
+    """Stable topic id (lowercase words joined by hyphens); also the name of the topic's folder."""
     file_stem: Annotated[str, Field(pattern=SLUG)] | None = None
     """The start of every export file's name (`<file_stem>-en.xml`); the id when absent."""
-    category: Text
-    """The category the topic belongs to, e.g. `Computer systems`."""
+    category: Annotated[str, Field(pattern=SLUG, examples=["computer-systems"])]
+    """The id of the category the topic belongs to (an id of `bank/categories.yaml`)."""
     title: Text
     """The topic title."""
     summary: Text
@@ -248,15 +264,60 @@ class Topic(_Strict):
 
 
 class Bank(BaseModel):
-    """A loaded bank: a topic and its questions, in the topic's order, in one language."""
+    """One topic of a bank: the topic, its category and its questions, in the topic's order, in one language."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     topic: Topic
     questions: tuple[AnyQuestion, ...]
+    category: Category
     lang: str = "en"
 
     def question(self, question_id: str) -> AnyQuestion:
         return next(question for question in self.questions if question.id == question_id)
+
+
+class Library(BaseModel):
+    """The whole bank in one language: its categories and its topics (each a :class:`Bank`), in order."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    categories: tuple[Category, ...]
+    topics: tuple[Bank, ...]
+    lang: str = "en"
+
+    def category(self, category_id: str) -> Category:
+        """The category with this id (KeyError if none)."""
+        for category in self.categories:
+            if category.id == category_id:
+                return category
+        raise KeyError(category_id)
+
+    def topics_in(self, category_id: str) -> tuple[Bank, ...]:
+        """The topics of one category, in bank order."""
+        return tuple(bank for bank in self.topics if bank.topic.category == category_id)
+
+    def bank(self, topic_id: str) -> Bank:
+        """The topic with this id (KeyError if none)."""
+        for bank in self.topics:
+            if bank.topic.id == topic_id:
+                return bank
+        raise KeyError(topic_id)
+
+    def topic_of(self, question_id: str) -> Bank:
+        """The topic that lists this question (KeyError if none)."""
+        for bank in self.topics:
+            if question_id in bank.topic.questions:
+                return bank
+        raise KeyError(question_id)
+
+    @property
+    def questions(self) -> tuple[AnyQuestion, ...]:
+        """Every question of the bank, topic after topic."""
+        return tuple(question for bank in self.topics for question in bank.questions)
+
+    def only(self, topic_id: str) -> "Library":
+        """The same library restricted to one topic (and its category)."""
+        bank = self.bank(topic_id)
+        return Library(categories=(bank.category,), topics=(bank,), lang=self.lang)
 
 
 def slug_of(filename: str) -> str | None:

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..load import BankSource
-    from ..model import AnyQuestion, Topic
+    from ..load import BankSource, LibrarySource
+    from ..model import AnyQuestion, Category, Topic
     from ..yamlsource import YamlDocument
 
 KEEP_NUMBERS = "Keep every number, unit and formula exactly as in the English: a numeric check reads them."
@@ -19,7 +19,8 @@ class TextField:
     """One translatable text of the bank."""
 
     key: str
-    """Stable msgctxt, e.g. ``q003.option.c`` or ``topic.key_point.2``."""
+    """Stable msgctxt, e.g. ``q003.option.c``, ``topic.<topic-id>.key_point.2`` or
+    ``category.<category-id>.title``: never where the text's file lives."""
     text: str
     """The English text (the msgid)."""
     path: Path
@@ -35,17 +36,34 @@ class TextField:
     """Where the text sits in its model (``("options", 2, "text")``); empty for topic fields."""
 
 
+def topic_key(topic_id: str, field: str) -> str:
+    """The msgctxt of a topic text: ``topic.<topic-id>.title``, ``….summary``, ``….key_point.N``."""
+    return f"topic.{topic_id}.{field}"
+
+
+def category_key(category_id: str) -> str:
+    """The msgctxt of a category title: ``category.<category-id>.title``."""
+    return f"category.{category_id}.title"
+
+
+def category_fields(categories: list[Category], doc: YamlDocument | None, path: Path) -> list[TextField]:
+    def line(yaml_path):
+        return doc.locate(yaml_path).line if doc is not None else 0
+
+    return [TextField(category_key(category.id), category.title, path, line(("categories", index, "title")), ("Title of a category of topics.",))
+            for index, category in enumerate(categories)]
+
+
 def topic_fields(topic: Topic, doc: YamlDocument, path: Path) -> list[TextField]:
     def line(yaml_path):
         return doc.locate(yaml_path).line if doc is not None else 0
 
     fields = [
-        TextField("topic.title", topic.title, path, line(("title",)), ("Topic title.",)),
-        TextField("topic.category", topic.category, path, line(("category",)), ("Category the topic belongs to.",)),
-        TextField("topic.summary", topic.summary, path, line(("summary",)), ("Topic summary shown under the title.",)),
+        TextField(topic_key(topic.id, "title"), topic.title, path, line(("title",)), ("Topic title.",)),
+        TextField(topic_key(topic.id, "summary"), topic.summary, path, line(("summary",)), ("Topic summary shown under the title.",)),
     ]
     for index, point in enumerate(topic.key_points, 1):
-        fields.append(TextField(f"topic.key_point.{index}", point, path, line(("key_points", index - 1)), (f"Key point {index} of the topic.",)))
+        fields.append(TextField(topic_key(topic.id, f"key_point.{index}"), point, path, line(("key_points", index - 1)), (f"Key point {index} of the topic.",)))
     return fields
 
 
@@ -100,8 +118,23 @@ def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> lis
     return fields
 
 
-def bank_fields(source: BankSource) -> list[TextField]:
-    """Every translatable field of a read bank (:class:`~aistack_bank.load.BankSource`), in bank order."""
+def bank_fields(source: BankSource | LibrarySource) -> list[TextField]:
+    """Every translatable field of a read bank, in bank order: the categories, then each topic
+    (in the order of :func:`~aistack_bank.load.ordered_topics`) with its questions.
+
+    ``source`` is a whole bank (:class:`~aistack_bank.load.LibrarySource`) or one topic
+    (:class:`~aistack_bank.load.BankSource`)."""
+    from ..load import LibrarySource, ordered_topics
+
+    if isinstance(source, LibrarySource):
+        fields = category_fields(source.categories, source.categories_doc, source.categories_path)
+        for topic in ordered_topics(source):
+            fields += _topic_source_fields(topic)
+        return fields
+    return _topic_source_fields(source)
+
+
+def _topic_source_fields(source: BankSource) -> list[TextField]:
     fields: list[TextField] = []
     if source.topic is not None:
         fields += topic_fields(source.topic, source.topic_doc, source.root / "topic.yaml")

@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from ..model import AnyQuestion
 
 
-ONE_LINE_KEYS = ("topic.title", "topic.category")
-"""Catalog entries whose text goes into line-based contexts (see validate.ONE_LINE_FIELDS)."""
+def is_one_line_key(key: str) -> bool:
+    """Whether a catalog entry's text goes into line-based contexts (topic and category titles;
+    see validate.ONE_LINE_FIELDS)."""
+    return key.startswith(("topic.", "category.")) and key.endswith(".title")
 
 
 def _fmt_numbers(values: list[float]) -> str:
@@ -132,7 +134,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
             diags.append(field_rule_error(field.key, *rule, _where(where)))
             continue
         diags += parity_diagnostics(field, entry.msgstr, lang, where)
-        if "\n" in entry.msgstr and field.key in ONE_LINE_KEYS:
+        if "\n" in entry.msgstr and is_one_line_key(field.key):
             diags.append(error("E116", f"{field.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", _where(where)))
     if bank_checks:
         from ..lints import translation_lints

@@ -30,14 +30,14 @@ def read_questions(fmt: str, path: Path) -> tuple[list[ImportedQuestion], list[S
     return readers[fmt](path)
 
 
-def import_file(fmt: str, path: Path, bank_dir: Path, translations: Path | None) -> ImportReport:
+def import_file(fmt: str, path: Path, bank_dir: Path, translations: Path | None, topic: str | None = None) -> ImportReport:
     """Import the multiple-choice questions of ``path`` into the bank folder ``bank_dir``."""
     from .write import write_imported
 
     questions, skipped = read_questions(fmt, path)
     if len(questions) > MAX_IMPORT_QUESTIONS:
         raise BankError(f"the file holds {len(questions)} questions; one import takes at most {MAX_IMPORT_QUESTIONS} (split the file)", Location.of(path), code="E704")
-    report = write_imported(questions, bank_dir, translations, source_name=path.name)
+    report = write_imported(questions, bank_dir, translations, source_name=path.name, topic=topic)
     report.skipped = skipped + report.skipped
     return report
 

@@ -46,6 +46,8 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     topic_created: bool = False
+    topic_file: Path | None = None
+    """The topic file the questions were listed in."""
 
 
 MAX_IMPORT_QUESTIONS = 10_000

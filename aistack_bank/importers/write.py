@@ -11,6 +11,8 @@ from ..writing import write_atomic
 from .records import ImportedQuestion, ImportReport
 
 IMPORTED_TAG = "imported"
+IMPORTED_CATEGORY = "imported"
+"""The category of a topic created by an import into an empty bank (titled "Imported")."""
 
 
 def _tag(tag: str) -> str:
@@ -104,7 +106,7 @@ def _new_topic(questions: list[ImportedQuestion], source_name: str) -> str:
     lines = [
         TOPIC_SCHEMA_COMMENT,
         f"id: {slugify(title, words=8)}",
-        "category: Imported",
+        f"category: {IMPORTED_CATEGORY}",
         f"title: {_quote(title)}",
         f"summary: {_quote(f'Questions imported from {source_name}.')}",
         "key_points: []",
@@ -135,8 +137,9 @@ def _checked_topic(bank_dir: Path) -> None:
         raise BankError("the topic file has no `questions:` list to add the imported questions to; add `questions: []`", doc.locate(()), code="E703")
 
 
-def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translations: Path | None, *, source_name: str) -> ImportReport:
-    """Write the questions and update the topic, all or nothing.
+def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translations: Path | None, *, source_name: str, topic: str | None = None) -> ImportReport:
+    """Write the questions into the topic ``topic`` (the only one when None) and list them
+    there, all or nothing; into an empty bank, a new topic (and category) is created.
 
     Everything is rendered in memory first; the files are written into a temporary folder
     inside the bank, then moved into ``questions/`` and the topic is replaced last. If anything
@@ -147,12 +150,25 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     import shutil
     import tempfile
 
+    from ..authoring import topic_folder
+    from ..load import CATEGORIES_FILE, is_single_topic_layout, topic_folders
+    from ..topics import categories_file
+
     report = ImportReport()
     if not questions:
         return report
-    topic_path = bank_dir / TOPIC_FILE
+    categories_path = bank_dir / CATEGORIES_FILE
+    categories_bytes = None
+    empty = bank_dir.is_dir() is False or (not categories_path.exists() and not is_single_topic_layout(bank_dir) and not topic_folders(bank_dir))
+    if empty:
+        topic_text = _new_topic(questions, source_name)
+        folder = bank_dir / re.search(r"^id: (\S+)$", topic_text, re.M).group(1)
+        categories_bytes = categories_file([(IMPORTED_CATEGORY, "Imported")])
+    else:
+        folder = topic_folder(bank_dir, topic)
+    topic_path = folder / TOPIC_FILE
     if topic_path.exists():
-        _checked_topic(bank_dir)
+        _checked_topic(folder)
         from ..safety import read_regular
         from ..yamlsource import MAX_FILE_BYTES
 
@@ -167,15 +183,15 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
         data = _question_data(qid, question)
         all_tags |= set(data["tags"])
         name = re.sub(r"^q[0-9]{3,}\b", "", question.name).strip() or question.stem
-        path = bank_dir / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
+        path = folder / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
         planned.append((path, render_imported_yaml(data)))
         for note in question.notes:
             report.notes.append(f"{path.as_posix()}: {note}")
         if not question.explanation:
             report.notes.append(f"{path.as_posix()}: the source has no general feedback; write the explanation")
     topic_bytes = topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))
-    (bank_dir / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=bank_dir))
+    (folder / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=folder))
     moved: list[Path] = []
     try:
         for path, data in planned:
@@ -186,6 +202,8 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
             os.replace(staging / path.name, path)
             moved.append(path)
         write_atomic(topic_path, topic_bytes)
+        if categories_bytes is not None:
+            write_atomic(categories_path, categories_bytes)
     except BaseException:
         for path in moved:
             path.unlink(missing_ok=True)
@@ -195,4 +213,5 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     report.written = [path for path, _ in planned]
+    report.topic_file = topic_path
     return report

@@ -55,37 +55,41 @@ class _Locator:
                     lines.setdefault(context, number)
                     context = None
             self._catalogs[lang] = lines
-        context = f"{question_id or 'topic'}.{field}"
+        context = f"{question_id}.{field}" if question_id is not None else f"topic.{self.source.topic.id}.{field}"
         return Location.of(path, lines.get(context, 0))
 
 
 def lint(bank_dir: Path, translations: Path | None, targets: list[str], options: ExportOptions = ExportOptions(),
          exports: Path = Path("exports")) -> list[Diagnostic]:
-    """Warnings for ``targets``; raises DiagnosticsError when the bank itself has errors."""
-    from ..build import available_languages, load_localized, render
+    """Warnings for ``targets``, topic by topic; raises DiagnosticsError when the bank itself has errors."""
+    from ..build import available_languages, load_libraries, render, topic_banks
     from ..exporters import FORMATS as EXPORT_FORMATS
     from ..validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
-    banks, _notes = load_localized(bank_dir, tr, available_languages(tr))
-    source = validate_bank(bank_dir, translations=tr).source
-    locate = _Locator(source, tr)
+    libraries, _notes = load_libraries(bank_dir, tr, available_languages(tr))
+    library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
-    trees = render(formats, banks, options)
-
-    def where(fmt: str, name: PurePosixPath | str, line: int = 0) -> Location:
-        return Location.of(exports / EXPORT_FORMATS[fmt].folder / str(name), line)
-
+    several = len(topic_banks(libraries)) > 1
     found: list[Diagnostic] = []
-    if "moodle" in targets:
-        found += _moodle(banks, trees["moodle-xml"], locate, lambda n, line=0: where("moodle-xml", n, line))
-    if "gift" in targets:
-        found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
-    if "canvas" in targets:
-        found += _canvas(banks, trees["qti21"], lambda n: where("qti21", n))
-    if "qti" in targets:
-        for fmt in ("qti21", "qti30"):
-            found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
+    for banks in topic_banks(libraries):
+        topic_id = next(iter(banks.values())).topic.id
+        source = library_source.topic(topic_id)
+        locate = _Locator(source, tr)
+        trees = render(formats, {lang: library.only(topic_id) for lang, library in libraries.items()}, options)
+
+        def where(fmt: str, name: PurePosixPath | str, line: int = 0, prefix: str = topic_id + "/" if several else "") -> Location:
+            return Location.of(exports / EXPORT_FORMATS[fmt].folder / (prefix + str(name)), line)
+
+        if "moodle" in targets:
+            found += _moodle(banks, trees["moodle-xml"], locate, lambda n, line=0: where("moodle-xml", n, line))
+        if "gift" in targets:
+            found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
+        if "canvas" in targets:
+            found += _canvas(banks, trees["qti21"], lambda n: where("qti21", n))
+        if "qti" in targets:
+            for fmt in ("qti21", "qti30"):
+                found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
     unique = {(d.code, d.message, d.location): d for d in found}
     return sorted(unique.values(), key=Diagnostic.sort_key)
 
