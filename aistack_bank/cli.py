@@ -450,11 +450,12 @@ def import_cmd(
     file: Annotated[Path, typer.Argument(help="The file (or, for qti, the package or its folder) to import.")],
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
+    encoding: Annotated[Optional[str], typer.Option("--encoding", help="The encoding of a GIFT file (default utf-8; cp1252 or latin-1 for files saved by Windows or older editors).")] = None,
 ) -> None:
-    """Import single-choice questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
+    """Import questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
     from .importers import import_file
 
-    report = import_file(fmt, file, bank_dir, translations)
+    report = import_file(fmt, file, bank_dir, translations, encoding)
     if report.topic_created:
         typer.echo(f"created {bank_dir / 'topic.yaml'}")
     for path in report.written:
