@@ -136,10 +136,16 @@ def short_answer(answers: list[tuple[str, float, str]], case_sensitive: bool) ->
     """The fields of a short-answer question from Moodle's answers (text, fraction, feedback)."""
     notes = []
     accepted = []
+    seen: set[str] = set()
     for text, fraction, feedback in answers:
         plain, wildcard = unescape_wildcard(text.strip())
         if not plain:
             continue
+        key = plain if case_sensitive else plain.casefold()
+        if key in seen:  # Moodle gives the first matching answer; a second one never applies
+            notes.append(f"the answer {plain!r} repeats an earlier one{'' if case_sensitive else ' (case is ignored)'}; it was not imported")
+            continue
+        seen.add(key)
         if wildcard:
             notes.append(f"the answer {text.strip()!r} uses Moodle's wildcard *, which the bank does not have; it was not imported")
             continue

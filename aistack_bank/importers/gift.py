@@ -76,7 +76,8 @@ def decode(raw: bytes, path: Path, encoding: str = DEFAULT_ENCODING) -> str:
         line = before.count(b"\n") + 1
         column = len(before) - (before.rfind(b"\n") + 1) + 1
         hint = " (a file saved by Windows or an older editor is often cp1252: try --encoding cp1252)" if name == "utf-8" else ""
-        raise BankError(f"byte 0x{raw[exc.start]:02x} is not valid {name}{hint}", Location.of(path, line, column), code="E705") from None
+        shown = "UTF-8" if name == "utf-8" else name
+        raise BankError(f"not {shown} text: byte 0x{raw[exc.start]:02x} cannot be decoded{hint}", Location.of(path, line, column), code="E705") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
