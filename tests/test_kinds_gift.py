@@ -168,3 +168,22 @@ def test_a_utf8_file_with_a_bom_and_crlf_still_reads(tmp_path):
     source.write_bytes("\ufeff::a:: Vrai ? {T#Non.#Oui.}\r\n".encode("utf-8"))
     (q,), _ = read_questions("gift", source)
     assert q.kind == "true-false" and q.fields == {"answer": True, "feedback_true": "Oui.", "feedback_false": "Non."}
+
+
+@pytest.mark.parametrize("fmt,suffix", [("gift", ".gift"), ("moodle", ".xml")])
+def test_a_multilingual_file_imports_in_one_language(banks, tmp_path, fmt, suffix):
+    """Every text keeps the chosen language, the plain-text matching answers too; the short
+    answers are those of every language (the file accepts them all)."""
+    from aistack_bank.exporters import moodle_xml
+    from aistack_bank.importers import gift as gift_reader, moodle_xml as xml_reader
+
+    exporter, reader = (gift, gift_reader) if fmt == "gift" else (moodle_xml, xml_reader)
+    source = tmp_path / f"every-kind-multilang{suffix}"
+    source.write_bytes(exporter.export(banks, ExportOptions())[PurePosixPath(source.name)])
+    questions, skipped = reader.read(source, language="fr")
+    assert skipped == []
+    by_stem = {q.stem: q for q in questions}
+    matching = by_stem["Associez."]
+    assert [(p["prompt"], p["answer"]) for p in matching.fields["pairs"]] == [("FP16", "2 octets"), ("FP32", "4 octets")]
+    assert matching.fields["distractors"] == [{"id": "c", "text": "3 octets"}]
+    assert [a["text"] for a in by_stem["Quel format ?"].fields["answers"]] == ["ONNX", "onnx runtime", "format ONNX", "moteur onnx", "onnx-runtime"]

@@ -150,7 +150,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
         explanation = plain(general) if general else ""
         imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category)
         try:
-            _typed(imported, answers_raw, plain)
+            _typed(imported, answers_raw, plain, language)
         except _kinds.NotImported as exc:
             skipped.append(Skipped(name, str(exc), line))
             continue
@@ -169,7 +169,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
     return questions, skipped
 
 
-def _typed(question: ImportedQuestion, answers: str, plain) -> None:
+def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> None:
     """Fill ``question`` from its answer block, typed in Moodle's order: ``#`` numerical, ``~``
     multiple choice, ``=`` with ``->`` matching, ``T``/``F`` true-false, else short answer."""
     if answers.startswith("#"):
@@ -236,7 +236,10 @@ def _typed(question: ImportedQuestion, answers: str, plain) -> None:
             if "->" not in piece:
                 raise _kinds.NotImported(f"a matching answer without \"->\": {_restore(piece)!r}")
             prompt, _, answer = piece.partition("->")
-            subs.append((plain(prompt) if prompt.strip() else "", " ".join(_restore(answer).split())))
+            answer = " ".join(_restore(answer).split())
+            if "<span" in answer and "multilang" in answer:  # a multilingual file: keep the language
+                answer = html_to_text(answer, language)[0]
+            subs.append((plain(prompt) if prompt.strip() else "", answer))
         question.fields, notes = _kinds.matching(subs)
         question.notes += notes
         return
