@@ -187,3 +187,15 @@ def test_a_multilingual_file_imports_in_one_language(banks, tmp_path, fmt, suffi
     assert [(p["prompt"], p["answer"]) for p in matching.fields["pairs"]] == [("FP16", "2 octets"), ("FP32", "4 octets")]
     assert matching.fields["distractors"] == [{"id": "c", "text": "3 octets"}]
     assert [a["text"] for a in by_stem["Quel format ?"].fields["answers"]] == ["ONNX", "onnx runtime", "format ONNX", "moteur onnx", "onnx-runtime"]
+
+
+def test_lint_does_not_count_a_question_gift_leaves_out_as_misread(banks):
+    """Left out of GIFT with W657, a question is not also reported as a GIFT/XML mismatch."""
+    from aistack_bank.exporters import moodle_xml
+    from aistack_bank.lms import lint as lms_lint
+
+    q = banks["en"].question("q005")
+    arrow = q.model_copy(update={"answers": [q.answers[0].model_copy(update={"text": "a -> b"})]})
+    bank = {"en": banks["en"].model_copy(update={"questions": tuple(arrow if x.id == "q005" else x for x in banks["en"].questions)})}
+    where = lambda name, line=0: f"{name}:{line}"  # noqa: E731
+    assert lms_lint._gift(bank, moodle_xml.export(bank, ExportOptions()), gift.export(bank, ExportOptions()), where) == []
