@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import _kinds
+from ._kinds import NotImported, matching, multiple_response, number, numerical, short_answer, true_false
 from .records import ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
@@ -151,7 +151,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
         imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category)
         try:
             _typed(imported, answers_raw, plain, language)
-        except _kinds.NotImported as exc:
+        except NotImported as exc:
             skipped.append(Skipped(name, str(exc), line))
             continue
         tags = re.findall(r"\[tag:((?:\\]|[^\]])+)]", comments)
@@ -186,24 +186,24 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
             value = _restore(value).strip()
             if ".." in value[1:]:
                 low, high = value.split("..", 1)
-                low_v, high_v = _kinds.number(low), _kinds.number(high)
+                low_v, high_v = number(low), number(high)
                 value, tolerance = repr((low_v + high_v) / 2), repr(abs(high_v - low_v) / 2)
             elif ":" in value[1:]:
                 value, tolerance = value.split(":", 1)
             else:
                 tolerance = "0"
             if "," in value:  # Moodle's GIFT reader takes a non-number for "*", which accepts anything
-                raise _kinds.NotImported(f"the answer {value.strip()!r} has a decimal comma, which Moodle's GIFT reader takes for \"any answer\"; write {value.strip().replace(',', '.')!r}")
+                raise NotImported(f"the answer {value.strip()!r} has a decimal comma, which Moodle's GIFT reader takes for \"any answer\"; write {value.strip().replace(',', '.')!r}")
             rows.append((value, tolerance, credit, plain(feedback) if feedback.strip() else ""))
         if wrong_feedback.strip():
             rows.append(("*", "", 0.0, plain(wrong_feedback)))
-        question.fields, notes = _kinds.numerical(rows, [])
+        question.fields, notes = numerical(rows, [])
         question.notes += notes
         return
     if "~" in answers:
         pieces = [p for p in re.split(r"(?=[=~])", answers) if p.strip()]
         if any(p.lstrip()[:1] not in ("=", "~") for p in pieces):
-            raise _kinds.NotImported("text before the first = or ~ of the answers (escape a literal = ~ # { } : with a backslash)")
+            raise NotImported("text before the first = or ~ of the answers (escape a literal = ~ # { } : with a backslash)")
         options, fractions = [], []
         for piece in pieces:
             piece = piece.strip()
@@ -214,19 +214,19 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
             answer_text, _, feedback = piece.partition("#")
             text_plain = plain(answer_text)
             if not text_plain:
-                raise _kinds.NotImported("an answer is empty")
+                raise NotImported("an answer is empty")
             options.append((text_plain, plain(feedback) or None if feedback.strip() else None))
             fractions.append(fraction)
         if "=" in answers:  # Moodle: single choice
             right = [i for i, f in enumerate(fractions) if abs(f - 1) < 1e-5]
             if len(right) != 1 or any(0 < f < 1 - 1e-5 for f in fractions):
-                raise _kinds.NotImported("several right or weighted answers in a single-answer question (use only ~%grade% weights for multiple response)")
+                raise NotImported("several right or weighted answers in a single-answer question (use only ~%grade% weights for multiple response)")
             if not 2 <= len(options) <= 6:
-                raise _kinds.NotImported(f"{len(options)} answers; a single-choice question takes 2 to 6")
+                raise NotImported(f"{len(options)} answers; a single-choice question takes 2 to 6")
             question.options, question.correct = options, right[0]
             return
         question.kind, question.options = "multiple-response", options
-        question.fields, notes = _kinds.multiple_response(fractions)
+        question.fields, notes = multiple_response(fractions)
         question.notes += notes
         return
     if "=" in answers and "->" in answers:
@@ -234,13 +234,13 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
         subs = []
         for piece in _split_answers(answers, "="):
             if "->" not in piece:
-                raise _kinds.NotImported(f"a matching answer without \"->\": {_restore(piece)!r}")
+                raise NotImported(f"a matching answer without \"->\": {_restore(piece)!r}")
             prompt, _, answer = piece.partition("->")
             answer = " ".join(_restore(answer).split())
             if "<span" in answer and "multilang" in answer:  # a multilingual file: keep the language
                 answer = html_to_text(answer, language)[0]
             subs.append((plain(prompt) if prompt.strip() else "", answer))
-        question.fields, notes = _kinds.matching(subs)
+        question.fields, notes = matching(subs)
         question.notes += notes
         return
     head = answers.split("#", 1)[0].strip() if "#" in answers[1:] else answers
@@ -250,7 +250,7 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
         wrong = plain(bits[1]) if len(bits) > 1 and bits[1].strip() else ""
         right = plain(bits[2]) if len(bits) > 2 and bits[2].strip() else ""
         truth = head in ("T", "TRUE")
-        question.fields = _kinds.true_false(truth, right if truth else wrong, wrong if truth else right)
+        question.fields = true_false(truth, right if truth else wrong, wrong if truth else right)
         return
     question.kind = "short-answer"
     rows = []
@@ -258,5 +258,5 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
         credit, piece = _weight(piece, 1.0)
         text, _, feedback = piece.partition("#")
         rows.append((" ".join(_restore(_formatted(text, "plain")[1]).split()), credit, plain(feedback) if feedback.strip() else ""))
-    question.fields, notes = _kinds.short_answer(rows, False)
+    question.fields, notes = short_answer(rows, False)
     question.notes += notes

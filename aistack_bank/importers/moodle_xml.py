@@ -10,10 +10,11 @@ Moodle writes a null) read as empty.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from ..errors import BankError, Location
-from . import _kinds
+from ._kinds import NotImported, matching, multiple_response, numerical, short_answer, true_false
 from ._html import html_to_text
 from .records import ImportedQuestion, Skipped, read_import_file
 
@@ -60,9 +61,12 @@ class _Reader:
 
 def _fraction(answer) -> float:
     try:
-        return float(answer.get("fraction", "0")) / 100
+        value = float(answer.get("fraction", "0")) / 100
     except ValueError:
-        raise _kinds.NotImported(f"the grade {answer.get('fraction')!r} is not a number") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise NotImported(f"the grade {answer.get('fraction')!r} is not a number")
+    return value
 
 
 def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list[Skipped]]:
@@ -97,7 +101,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
         reader = _Reader(language)
         try:
             imported = _question(element, kind, name, reader)
-        except _kinds.NotImported as exc:
+        except NotImported as exc:
             skipped.append(Skipped(name, str(exc)))
             continue
         imported.category = category
@@ -116,7 +120,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
 def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestion:
     stem = reader.rich(element, "questiontext/text")
     if not stem.strip():
-        raise _kinds.NotImported("the question text is empty")
+        raise NotImported("the question text is empty")
     explanation = reader.rich(element, "generalfeedback/text")
     question = ImportedQuestion(name=name, stem=stem, explanation=explanation)
     answers = element.findall("answer")
@@ -124,17 +128,17 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
         fractions = [_fraction(a) for a in answers]
         options = [(reader.rich(a, "text", a.get("format", "html")), reader.rich(a, "feedback/text") or None) for a in answers]
         if any(not text.strip() for text, _ in options):
-            raise _kinds.NotImported("an answer is empty")
+            raise NotImported("an answer is empty")
         single = _text(element, "single").strip().lower() in ("true", "1", "")  # Moodle's trans_single
         if single:
             full = [i for i, f in enumerate(fractions) if abs(f - 1) < 1e-5]
             if len(full) != 1 or any(0 < f < 1 - 1e-5 for f in fractions):
-                raise _kinds.NotImported("a single-answer question with partially right answers (weighted single choice) has no kind in the bank")
+                raise NotImported("a single-answer question with partially right answers (weighted single choice) has no kind in the bank")
             if not 2 <= len(answers) <= 6:
-                raise _kinds.NotImported(f"{len(answers)} answers; a single-choice question takes 2 to 6")
+                raise NotImported(f"{len(answers)} answers; a single-choice question takes 2 to 6")
             question.options, question.correct = options, full[0]
             return question
-        fields, notes = _kinds.multiple_response(fractions)
+        fields, notes = multiple_response(fractions)
         question.kind, question.options, question.fields = "multiple-response", options, fields
         question.notes += notes
     elif kind == "truefalse":
@@ -152,13 +156,13 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
             elif answer is None:
                 answer = not right
         if answer is None:
-            raise _kinds.NotImported("no true or false answer")
-        question.fields = _kinds.true_false(answer, feedback["true"], feedback["false"])
+            raise NotImported("no true or false answer")
+        question.fields = true_false(answer, feedback["true"], feedback["false"])
     elif kind == "numerical":
         question.kind = "numerical"
         rows = [(_text(a, "text") or "*", _text(a, "tolerance"), _fraction(a), reader.rich(a, "feedback/text")) for a in answers]
         units = [(reader.plain(u, "unit_name"), _text(u, "multiplier") or "1") for u in element.findall("units/unit")]
-        question.fields, notes = _kinds.numerical(rows, units)
+        question.fields, notes = numerical(rows, units)
         question.notes += notes
         grading = _text(element, "unitgradingtype").strip()
         if units and grading not in ("", "0"):
@@ -167,11 +171,11 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
         question.kind = "short-answer"
         rows = [(reader.plain(a, "text"), _fraction(a), reader.rich(a, "feedback/text")) for a in answers]
         case = _text(element, "usecase").strip() in ("1", "true")
-        question.fields, notes = _kinds.short_answer(rows, case)
+        question.fields, notes = short_answer(rows, case)
         question.notes += notes
     else:  # matching / match
         question.kind = "matching"
         subs = [(reader.rich(s, "text", s.get("format", "html")), reader.plain(s, "answer/text")) for s in element.findall("subquestion")]
-        question.fields, notes = _kinds.matching(subs)
+        question.fields, notes = matching(subs)
         question.notes += notes
     return question
