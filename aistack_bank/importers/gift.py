@@ -27,7 +27,7 @@ def _restore(text: str) -> str:
 def _blocks(text: str):
     """(first line number, block text, its comment lines) for each blank-line separated block."""
     block, start, comments = [], 0, []
-    for number, line in enumerate(text.split("\n"), 1):
+    for line_number, line in enumerate(text.split("\n"), 1):
         if line.lstrip().startswith("//"):
             comments.append(_restore(line))
             continue
@@ -37,7 +37,7 @@ def _blocks(text: str):
             block, comments = [], []
             continue
         if not block:
-            start = number
+            start = line_number
         block.append(line)
     if block:
         yield start, "\n".join(block), "\n".join(comments)
