@@ -189,6 +189,8 @@ def plain_number(value: float) -> str:
     """A number as Moodle's numerical importer and GIFT read it: ``14``, ``3.5``, ``0.0007``, never
     a decimal comma (Moodle's answer processor would read ``1,5`` with the learner's separators)."""
     value = float(f"{value:.12g}")
+    if value != value or value in (float("inf"), float("-inf")):
+        return repr(value)  # no number for Moodle: its importer refuses the question
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     text = repr(value)
