@@ -128,6 +128,7 @@ def test_a_moodle_gift_export_of_every_type_imports(tmp_path):
     assert num.fields == {"answer": 1.5, "tolerance": 0.01, "near_misses": [{"value": 150.0, "tolerance": 1.0, "credit": 0.5, "feedback": "You gave centimetres without the unit."}]}
     assert any("any other answer" in n for n in num.notes)
     assert by_name["Boiling point"].fields == {"answer": 100.0, "tolerance": 1.0}
+    assert by_name["Fraction range"].fields == {"answer": 0.2, "tolerance": 0.1}
     sa = by_name["Capital of France"]
     assert sa.fields == {"answers": [{"text": "Paris", "feedback": "Yes."}, {"text": "Lutèce", "credit": 0.5}]} and sa.category == "$course$/top/Geography/Europe"
     m = by_name["Units of memory"]

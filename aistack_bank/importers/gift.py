@@ -187,7 +187,8 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
             if ".." in value[1:]:
                 low, high = value.split("..", 1)
                 low_v, high_v = number(low), number(high)
-                value, tolerance = repr((low_v + high_v) / 2), repr(abs(high_v - low_v) / 2)
+                # Moodle stores the midpoint and the half-width; 12 digits drop binary noise (0.09999999999999999)
+                value, tolerance = f"{(low_v + high_v) / 2:.12g}", f"{abs(high_v - low_v) / 2:.12g}"
             elif ":" in value[1:]:
                 value, tolerance = value.split(":", 1)
             else:
