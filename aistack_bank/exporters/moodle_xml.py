@@ -52,8 +52,7 @@ def _choices(q, index, group, langs, html, plain, options) -> list[str]:
     if multi:
         out.append("    <shownumcorrect/>")
     for o_index, option in enumerate(q.options):
-        fraction = "100" if not multi and fractions[o_index] == 1 else ("0" if not multi else moodle_percent(fractions[o_index]))
-        out.append(f'    <answer fraction="{fraction}" format="html">')
+        out.append(f'    <answer fraction="{moodle_percent(fractions[o_index])}" format="html">')
         out.append(f"      <text>{cdata(html(lambda b: b.questions[index].options[o_index].text))}</text>")
         if option.feedback is not None:
             out.append(_feedback(html(lambda b: b.questions[index].options[o_index].feedback or "")))
