@@ -164,6 +164,14 @@ def test_an_unknown_encoding_and_a_wrong_one_are_located_errors(tmp_path):
     assert "not ascii text: byte 0xe9" in caught.value.message
 
 
+@pytest.mark.parametrize("block", ["{#3,14}", "{#3,1..3,2}", "{#3.14:0,01}"])
+def test_a_decimal_comma_in_a_gift_number_is_refused_with_the_fix(tmp_path, block):
+    source = tmp_path / "comma.gift"
+    source.write_text(f"::pi:: Pi? {block}\n", encoding="utf-8")
+    questions, (skip,) = read_questions("gift", source)
+    assert questions == [] and "decimal comma" in skip.reason and skip.line == 1
+
+
 def test_a_utf8_file_with_a_bom_and_crlf_still_reads(tmp_path):
     source = tmp_path / "bom.gift"
     source.write_bytes("\ufeff::a:: Vrai ? {T#Non.#Oui.}\r\n".encode("utf-8"))

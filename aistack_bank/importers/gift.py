@@ -184,6 +184,8 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
             credit, piece = _weight(piece, 1.0)
             value, _, feedback = piece.partition("#")
             value = _restore(value).strip()
+            if "," in value:  # Moodle's GIFT reader takes "3,5" for "*", which accepts anything
+                raise NotImported(f"the answer {value!r} has a decimal comma, which Moodle's GIFT reader takes for \"any answer\"; write {value.replace(',', '.')!r}")
             if ".." in value[1:]:
                 low, high = value.split("..", 1)
                 low_v, high_v = number(low), number(high)
@@ -193,8 +195,6 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
                 value, tolerance = value.split(":", 1)
             else:
                 tolerance = "0"
-            if "," in value:  # Moodle's GIFT reader takes a non-number for "*", which accepts anything
-                raise NotImported(f"the answer {value.strip()!r} has a decimal comma, which Moodle's GIFT reader takes for \"any answer\"; write {value.strip().replace(',', '.')!r}")
             rows.append((value, tolerance, credit, plain(feedback) if feedback.strip() else ""))
         if wrong_feedback.strip():
             rows.append(("*", "", 0.0, plain(wrong_feedback)))
