@@ -497,11 +497,12 @@ def import_cmd(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     topic: TopicOption = None,
+    encoding: Annotated[Optional[str], typer.Option("--encoding", help="The encoding of a GIFT file (default utf-8; cp1252 or latin-1 for files saved by Windows or older editors).")] = None,
 ) -> None:
-    """Import single-choice questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
+    """Import questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
     from .importers import import_file
 
-    report = import_file(fmt, file, bank_dir, translations, topic)
+    report = import_file(fmt, file, bank_dir, translations, topic, encoding)
     if report.topic_created:
         typer.echo(f"created {report.topic_file}")
     for path in report.written:

@@ -115,6 +115,9 @@ def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
             out += _plain_field_findings(category.path[-1], "category name", where(name, category.line))
         for q in parsed.questions:
             out += _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
+            unlisted = q.unlisted_fractions()
+            if unlisted:
+                out.append(warning("W656", f"question {q.idnumber}: Moodle refuses the question on import (\"Error if grade not listed\"): grade(s) {', '.join(f'{f * 100:g} %' for f in unlisted)} are not in its list", where(name, q.line)))
         try:
             result = course.import_file(parsed)
         except models.MoodleImportAborted as exc:
@@ -142,20 +145,28 @@ def _plain_field_findings(value: str, what: str, location: Location) -> list[Dia
 
 def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic]:
     """A GIFT file must give Moodle what the Moodle XML file of the same language gives it."""
+    from ..exporters._moodle import gift_leaves_out
+
     out = []
     course = models.MoodleCourse()
+    left_out = gift_leaves_out(banks)
     for name in sorted(gift_tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
         gift = models.read_gift(gift_tree[name].decode("utf-8"))
         xml = models.read_moodle_xml(xml_tree[name.with_suffix(".xml")])
         g_cat = gift.categories[0] if gift.categories else None
         if g_cat is None or g_cat.path != xml.categories[0].path:
             out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {xml.categories[0].path[2:]!r}", where(name, g_cat.line if g_cat else 0)))
-        if len(gift.questions) != len(xml.questions):
-            out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml.questions)} from the Moodle XML one", where(name)))
-        for g, x in zip(gift.questions, xml.questions):
+        # A question GIFT cannot write is left out of it, and the export says so (W657).
+        xml_questions = [x for x in xml.questions if x.idnumber not in left_out]
+        if len(gift.questions) != len(xml_questions):
+            out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml_questions)} from the Moodle XML one", where(name)))
+        for g, x in zip(gift.questions, xml_questions):
+            # Units and case sensitivity are not compared: GIFT has neither, and the export says so (W657).
             for label, a, b in (("idnumber", g.idnumber, x.idnumber), ("tags", g.tags, x.tags), ("name", g.name, x.name),
+                                ("question type", g.qtype, x.qtype), ("single or multiple answer", g.single, x.single),
                                 ("question text", g.questiontext, x.questiontext), ("general feedback", g.generalfeedback, x.generalfeedback),
-                                ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers])):
+                                ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers]), ("tolerances", g.tolerances, x.tolerances),
+                                ("matching subquestions", g.subquestions, x.subquestions)):
                 if a != b:
                     out.append(warning("W806", f"question {x.idnumber}: Moodle reads another {label} from GIFT than from Moodle XML (GIFT special characters?): {_diff(a, b)}", where(name, g.line)))
         try:
