@@ -110,7 +110,8 @@ def _enter_project(ctx: typer.Context, folder: Optional[Path], flag: str) -> Non
         return
     if not folder.is_dir():
         raise UsageError(f"{flag} {folder}: {'not a folder' if folder.exists() else 'no such folder'}")
-    if folder.name == "bank" and (folder / "topic.yaml").is_file() and not (folder / "bank").is_dir():
+    bank_files = ("categories.yaml", "topic.yaml")  # a bank of topics, or one still to migrate
+    if folder.name == "bank" and any((folder / name).is_file() for name in bank_files) and not (folder / "bank").is_dir():
         folder = folder.parent  # the bank folder itself: its project is the folder that holds it
     if ctx.invoked_subcommand != "init" and not ((folder / "bank").is_dir() or (folder / "bank.toml").is_file()):
         raise UsageError(f"{flag} {folder}: not a bank project (it holds no bank/ folder and no bank.toml); "

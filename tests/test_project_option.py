@@ -62,7 +62,7 @@ def test_bank_may_name_the_projects_bank_folder(layout, run_cli):
 
 def test_paths_given_to_the_command_are_relative_to_the_project(layout, run_cli):
     _, project, _ = layout
-    question = next((project / "bank" / "questions").glob("q*.yaml")).relative_to(project)
+    question = next((project / "bank").glob("*/questions/q*.yaml")).relative_to(project)
     code, out = run_cli("-C", str(project), "validate", question.as_posix())
     assert code == 0, out
     code, out = run_cli("validate", question.as_posix())  # from elsewhere the same path is not there
@@ -108,7 +108,7 @@ def test_init_may_run_in_any_existing_folder(layout, run_cli):
     (tmp / "courses").mkdir()
     code, out = run_cli("-C", str(tmp / "courses"), "init", "stats-course")
     assert code == 0, out
-    assert (tmp / "courses" / "stats-course" / "bank" / "topic.yaml").is_file()
+    assert (tmp / "courses" / "stats-course" / "bank" / "categories.yaml").is_file()
     assert Path.cwd() == tmp / "elsewhere"
 
 
