@@ -10,9 +10,10 @@ from pydantic import TypeAdapter
 from aistack_bank.i18n.localize import localize_question
 from aistack_bank.model import Bank, Question, Topic
 
+from banklayout import category, topic_folder
 from test_kinds_model import COMMON, EXAMPLES
 
-TOPIC = {"id": "every-kind", "category": "Tests", "title": "Every kind", "summary": "One question of each kind.",
+TOPIC = {"id": "every-kind", "category": "tests", "title": "Every kind", "summary": "One question of each kind.",
          "tags": {"memory": "memory", "precision": "number formats"}}
 
 EXTRA = {
@@ -72,7 +73,7 @@ def banks(langs=("en", "fr", "nl")) -> dict[str, Bank]:
             texts = {f"{q.id}.{key}": value for key, value in table.get(q.id, {}).items()}
             localized.append(localize_question(q, texts, problems) if texts else q)
             assert not problems, problems
-        out[lang] = Bank(topic=topic if lang == "en" else topic.model_copy(update={"title": f"{topic.title} ({lang})"}), questions=tuple(localized), lang=lang)
+        out[lang] = Bank(topic=topic if lang == "en" else topic.model_copy(update={"title": f"{topic.title} ({lang})"}), questions=tuple(localized), category=category(), lang=lang)
     return out
 
 
@@ -80,11 +81,10 @@ def write_bank(folder: Path) -> Path:
     """The English bank as a bank folder (topic.yaml and questions/), through the importer's writer."""
     import yaml
 
-    folder.mkdir(parents=True, exist_ok=True)
     english = questions()
-    (folder / "topic.yaml").write_text(yaml.safe_dump({**TOPIC, "questions": [q.id for q in english]}, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    (folder / "questions").mkdir(exist_ok=True)
+    topic = topic_folder(folder, TOPIC["id"])
+    (topic / "topic.yaml").write_text(yaml.safe_dump({**TOPIC, "questions": [q.id for q in english]}, allow_unicode=True, sort_keys=False), encoding="utf-8")
     for q in english:
         data = q.model_dump(mode="json", exclude_none=True, exclude_defaults=False)
-        (folder / "questions" / f"{q.id}-question.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        (topic / "questions" / f"{q.id}-question.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return folder

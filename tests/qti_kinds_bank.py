@@ -13,6 +13,7 @@ from aistack_bank.i18n.fields import question_fields
 from aistack_bank.i18n.localize import localize_question
 from aistack_bank.model import Bank, Question, Topic
 
+from banklayout import category
 from test_kinds_model import COMMON, EXAMPLES
 
 LANGS = ("en", "fr", "nl")
@@ -37,7 +38,7 @@ QUESTIONS = [
                {"id": "c", "prompt": "FP64", "answer": "8 bytes"}]},
 ]
 
-TOPIC = {"id": "kinds", "category": "Tests", "title": "Every kind", "summary": "One or two questions of each kind.",
+TOPIC = {"id": "kinds", "category": "tests", "title": "Every kind", "summary": "One or two questions of each kind.",
          "tags": {"memory": "Memory."}, "questions": [q["id"] for q in QUESTIONS]}
 
 EXPLAINED = "general_explanation"
@@ -99,7 +100,7 @@ def questions() -> list:
 def banks() -> dict[str, Bank]:
     """The bank in every language of :data:`LANGS`."""
     topic = Topic.model_validate(TOPIC)
-    out = {"en": Bank(topic=topic, questions=tuple(questions()), lang="en")}
+    out = {"en": Bank(topic=topic, questions=tuple(questions()), category=category(), lang="en")}
     for lang in LANGS[1:]:
         localized = []
         for q in questions():
@@ -107,5 +108,5 @@ def banks() -> dict[str, Bank]:
             problems: list = []
             localized.append(localize_question(q, texts, problems))
             assert not problems, problems
-        out[lang] = Bank(topic=topic.model_copy(update={"title": f"Every kind [{lang}]"}), questions=tuple(localized), lang=lang)
+        out[lang] = Bank(topic=topic.model_copy(update={"title": f"Every kind [{lang}]"}), questions=tuple(localized), category=category(), lang=lang)
     return out

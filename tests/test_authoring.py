@@ -123,7 +123,7 @@ def test_moodle_multiple_response_is_imported_and_a_truefalse_without_answers_sk
     code, out = run_cli("import", "moodle", "q.xml", "--bank", "b")
     assert code == 0 and "1 question(s) imported, 1 skipped" in out
     assert "skipped 'tf': no true or false answer" in out
-    (question,) = [qs.question for qs in read_bank(Path("b")).questions]
+    (question,) = [qs.question for qs in read_library(Path("b")).questions]
     assert question.kind == "multiple-response" and question.correct == ["a", "b"] and question.scoring == "partial"
 
 

@@ -25,7 +25,7 @@ LANGUAGES = ("fr", "nl")
 
 @pytest.fixture(scope="module")
 def questions():
-    source = read_bank(EXAMPLES / "bank")
+    source = read_bank(EXAMPLES / "bank" / "every-kind")
     assert source.topic is not None
     loaded = [qs.question for qs in source.questions]
     assert None not in loaded, "a question of the examples bank does not load"

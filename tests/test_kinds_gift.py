@@ -16,7 +16,7 @@ from aistack_bank.errors import BankError
 from aistack_bank.exporters import gift
 from aistack_bank.importers import import_file, read_questions
 from aistack_bank.lms import models
-from aistack_bank.load import read_bank
+from aistack_bank.load import read_library
 from aistack_bank.options import ExportOptions
 
 import kinds_bank
@@ -103,7 +103,7 @@ def test_round_trip_through_gift_keeps_what_gift_carries(banks, tmp_path, lang):
     source.write_text(text(banks, lang), encoding="utf-8")
     report = import_file("gift", source, tmp_path / "bank", None)
     assert report.skipped == [] and len(report.written) == 10
-    imported = read_bank(tmp_path / "bank")
+    imported = read_library(tmp_path / "bank")
     assert [d for d in imported.diagnostics if d.severity.value == "error"] == []
     by_id = {qs.question.id: qs.question for qs in imported.questions}
     for original in banks[lang].questions:
@@ -134,7 +134,7 @@ def test_a_moodle_gift_export_of_every_type_imports(tmp_path):
     m = by_name["Units of memory"]
     assert [p["prompt"] for p in m.fields["pairs"]] == ["KB", "MB", "GB"] and m.fields["distractors"] == [{"id": "d", "text": "1000 bits"}]
     import_file("gift", GIFT_DATA / "moodle-4.5-every-type.gift", tmp_path / "bank", None)
-    imported = read_bank(tmp_path / "bank")
+    imported = read_library(tmp_path / "bank")
     assert [d for d in imported.diagnostics if d.severity.value == "error"] == [] and len(imported.questions) == len(questions)
 
 
@@ -145,11 +145,11 @@ def test_a_windows_1252_file_needs_its_encoding(tmp_path, run_cli):
     assert not (tmp_path / "bank").exists()
     code, out = run_cli("import", "gift", source, "--bank", tmp_path / "bank", "--encoding", "cp1252")
     assert code == 0 and "2 question(s) imported, 0 skipped" in out
-    questions = [qs.question for qs in read_bank(tmp_path / "bank").questions]
+    questions = [qs.question for qs in read_library(tmp_path / "bank").questions]
     assert questions[0].stem == "Combien coûte un café crème à l’aéroport ?"
     assert [(o.text, o.feedback) for o in questions[0].options] == [("4,50 €", "Oui, c’est cher."), ("2 €", "Trop peu.")]
     assert questions[1].kind == "true-false" and questions[1].stem == "L’eau bout à 100 °C au niveau de la mer."
-    assert read_bank(tmp_path / "bank").topic.title == "Café"
+    assert read_library(tmp_path / "bank").topics[0].topic.title == "Café"
 
 
 def test_an_unknown_encoding_and_a_wrong_one_are_located_errors(tmp_path):

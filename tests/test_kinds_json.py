@@ -10,6 +10,7 @@ from aistack_bank.exchange import ExportDocument
 from aistack_bank.exporters.json_bank import FORMAT
 from aistack_bank.i18n.localize import localize_question
 from aistack_bank.model import Bank, Topic
+from banklayout import category
 from aistack_bank.options import ExportOptions
 
 from conftest import REPO
@@ -18,8 +19,8 @@ from test_kinds_model import EXAMPLES, question
 
 def kinds_bank(lang: str = "en", **questions) -> Bank:
     qs = tuple(questions.get(kind) or question(kind).model_copy(update={"id": f"q{i:03d}"}) for i, kind in enumerate(EXAMPLES, 1))
-    topic = Topic(id="kinds", category="C", title="Kinds", summary="Every kind.", tags={"memory": "Memory."}, questions=[q.id for q in qs])
-    return Bank(topic=topic, questions=qs, lang=lang)
+    topic = Topic(id="kinds", category="tests", title="Kinds", summary="Every kind.", tags={"memory": "Memory."}, questions=[q.id for q in qs])
+    return Bank(topic=topic, questions=qs, category=category(), lang=lang)
 
 
 def french(bank: Bank) -> Bank:

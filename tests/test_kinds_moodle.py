@@ -20,11 +20,12 @@ from aistack_bank.exporters._shared import MOODLE_FRACTIONS, moodle_fraction
 from aistack_bank.importers import import_file, read_questions
 from aistack_bank.lms import lint as lms_lint
 from aistack_bank.lms import models
-from aistack_bank.load import read_bank
+from aistack_bank.load import read_library
 from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
 
 import kinds_bank
+from banklayout import category
 
 REPO = Path(__file__).resolve().parents[1]
 IMPORTS = REPO / "tests" / "data" / "imports"
@@ -61,7 +62,7 @@ def _mr_bank(k: int, n: int, scoring: str) -> Bank:
     q = TypeAdapter(Question).validate_python({
         "id": "q001", "kind": "multiple-response", "stem": "Pick.", "tags": ["memory"], "difficulty": 1, "scoring": scoring,
         "options": [{"id": chr(97 + i), "text": f"Option {i}"} for i in range(n)], "correct": [chr(97 + i) for i in range(k)]})
-    return Bank(topic=Topic(**kinds_bank.TOPIC, questions=["q001"]), questions=(q,))
+    return Bank(topic=Topic(**kinds_bank.TOPIC, questions=["q001"]), questions=(q,), category=category())
 
 
 @pytest.mark.parametrize("scoring", ["partial", "all-or-nothing"])
@@ -282,10 +283,10 @@ def test_round_trip_through_moodle_xml_keeps_every_kind(banks, tmp_path, lang):
     source.write_bytes(tree(banks)[PurePosixPath(source.name)])
     report = import_file("moodle", source, tmp_path / "bank", None)
     assert report.skipped == [] and len(report.written) == 10
-    imported = read_bank(tmp_path / "bank")
+    imported = read_library(tmp_path / "bank")
     assert [d for d in imported.diagnostics if d.severity.value == "error"] == []
     by_id = {qs.question.id: qs.question for qs in imported.questions}
-    assert imported.topic.questions == [q.id for q in banks[lang].questions]
+    assert imported.topics[0].topic.questions == [q.id for q in banks[lang].questions]
     for original in banks[lang].questions:
         same_question(original, by_id[original.id])
 
@@ -328,9 +329,9 @@ def test_a_moodle_export_with_nested_categories_and_its_quirks_imports(tmp_path)
     assert m.fields["distractors"] == [{"id": "d", "text": "1000 bits"}]
     assert by_name["Old true/false"].fields["answer"] is False and any("true first" in n for n in by_name["Old true/false"].notes)
     report = import_file("moodle", IMPORTS / "moodle" / "moodle-4.5-every-type.xml", tmp_path / "bank", None)
-    imported = read_bank(tmp_path / "bank")
+    imported = read_library(tmp_path / "bank")
     assert [d for d in imported.diagnostics if d.severity.value == "error"] == [] and len(imported.questions) == len(questions)
-    assert imported.topic.title == "Geography"
+    assert imported.topics[0].topic.title == "Geography"
     assert any("no general feedback" in n for n in report.notes)
 
 

@@ -16,6 +16,7 @@ from aistack_bank.importers import read_questions
 from aistack_bank.lms import lint as lms_lint
 from aistack_bank.model import Bank, Question, Topic
 from aistack_bank.options import ExportOptions
+from banklayout import category
 
 # GIFT's special characters, HTML's, Moodle's wildcard and a few letters; no "-" (an answer with
 # "->" cannot be written in GIFT: that case has its own test).
@@ -53,7 +54,7 @@ def questions(draw):
 
 
 def _bank(q) -> Bank:
-    return Bank(topic=Topic(id="gen", category="C", title="T", summary="S", tags={"t": "x"}, questions=[q.id]), questions=(q,))
+    return Bank(topic=Topic(id="gen", category="tests", title="T", summary="S", tags={"t": "x"}, questions=[q.id]), questions=(q,), category=category())
 
 
 @settings(max_examples=60, deadline=None)

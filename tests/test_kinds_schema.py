@@ -13,19 +13,20 @@ import yaml
 from aistack_bank.model import KINDS
 from aistack_bank.schemas import KIND_EXAMPLES
 from aistack_bank.validate import validate_bank
+from banklayout import topic_folder
 
 REPO = Path(__file__).resolve().parents[1]
-TOPIC = "id: examples\ncategory: Tests\ntitle: Examples\nsummary: Examples.\ntags:\n  {tags}\nquestions: [{ids}]\n"
+TOPIC = "id: examples\ncategory: tests\ntitle: Examples\nsummary: Examples.\ntags:\n  {tags}\nquestions: [{ids}]\n"
 
 
 def validate_questions(root: Path, questions: list[dict]):
     """Validate ``questions`` as the files of a fresh bank (every tag they use in its vocabulary)."""
     bank = root / "bank"
-    (bank / "questions").mkdir(parents=True)
+    folder = topic_folder(bank, "examples")
     tags = sorted({tag for q in questions for tag in q["tags"]})
-    (bank / "topic.yaml").write_text(TOPIC.format(tags="\n  ".join(f"{t}: the {t} tag" for t in tags), ids=", ".join(q["id"] for q in questions)), encoding="utf-8")
+    (folder / "topic.yaml").write_text(TOPIC.format(tags="\n  ".join(f"{t}: the {t} tag" for t in tags), ids=", ".join(q["id"] for q in questions)), encoding="utf-8")
     for q in questions:
-        (bank / "questions" / f"{q['id']}-example.yaml").write_text(yaml.safe_dump(q, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        (folder / "questions" / f"{q['id']}-example.yaml").write_text(yaml.safe_dump(q, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return validate_bank(bank)
 
 

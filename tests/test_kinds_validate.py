@@ -17,9 +17,10 @@ from aistack_bank.errors import CODES
 from aistack_bank.i18n.update import update_catalogs
 from aistack_bank.model import KINDS
 from aistack_bank.validate import validate_bank
+from banklayout import topic_folder
 
 TOPIC = """id: every-kind
-category: Tests
+category: tests
 title: Every kind
 summary: One question of each kind.
 tags:
@@ -127,10 +128,10 @@ difficulty: 1
 
 def write_bank(root: Path, changes: dict[str, str] | None = None) -> Path:
     bank = root / "bank"
-    (bank / "questions").mkdir(parents=True)
-    (bank / "topic.yaml").write_text(TOPIC, encoding="utf-8")
+    folder = topic_folder(bank, "every-kind")
+    (folder / "topic.yaml").write_text(TOPIC, encoding="utf-8")
     for kind, (name, text) in FILES.items():
-        (bank / "questions" / name).write_text((changes or {}).get(kind, text), encoding="utf-8")
+        (folder / "questions" / name).write_text((changes or {}).get(kind, text), encoding="utf-8")
     return bank
 
 
@@ -348,5 +349,5 @@ def test_an_editor_validating_one_file_of_each_kind_gets_no_error(kind, tmp_path
 
     monkeypatch.chdir(tmp_path)
     bank = write_bank(tmp_path)
-    report = validate_files([bank / "questions" / FILES[kind][0]])
+    report = validate_files([bank / "every-kind" / "questions" / FILES[kind][0]])
     assert report.diagnostics == []

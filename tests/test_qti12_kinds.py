@@ -110,7 +110,7 @@ def test_canvas_choice_and_text_items_follow_the_qti_profile(banks):
     """Without numerical and matching questions, the Canvas quiz is valid against the profile."""
     en = banks["en"]
     kept = tuple(q for q in en.questions if q.kind not in ("numerical", "matching"))
-    bank = Bank(topic=en.topic, questions=kept, lang="en")
+    bank = Bank(topic=en.topic, questions=kept, category=en.category, lang="en")
     data = unpack("canvas-qti12", {"en": bank}, "en")["kinds-en/kinds-en.xml"]
     assert not _errors(_schema("ccv1p1_qtiasiv1p2p1_v1p0.xsd"), data)
 

@@ -16,7 +16,7 @@ import pytest
 
 from aistack_bank.exporters import FORMATS
 from aistack_bank.importers import read_questions
-from aistack_bank.load import read_bank
+from aistack_bank.load import read_library
 from aistack_bank.options import ExportOptions
 
 import qti_kinds_bank as kinds_bank
@@ -94,7 +94,7 @@ def test_imported_questions_write_files_the_model_reads(banks, tmp_path, run_cli
     code, out = run_cli("import", "qti", str(path), "--bank", str(bank), "--translations", str(tmp_path / "translations"))
     assert code == 0, out
     assert "11 question(s) imported, 0 skipped" in out
-    source = read_bank(bank)
+    source = read_library(bank)
     assert not [d for d in source.diagnostics if d.severity.name == "ERROR"], source.diagnostics
     read = [s.question for s in source.questions]
     assert [q.kind for q in read] == [q.kind for q in banks["fr"].questions]

@@ -19,6 +19,7 @@ import pytest
 from aistack_bank.i18n.fields import question_fields
 from aistack_bank.i18n.localize import localize_question
 from aistack_bank.model import Bank, Topic
+from banklayout import category
 
 from sitebrowser import browser  # noqa: F401  (fixture)
 from sitebrowser import DESKTOP, Session, active_id, axe_check, focus_is_visible, load_options, needs_chromium, squash, tab_to, text, ui, write_site
@@ -38,9 +39,9 @@ FRENCH = {
 
 def kinds_bank() -> Bank:
     qs = tuple(question(kind).model_copy(update={"id": f"q{i:03d}"}) for i, kind in enumerate(EXAMPLES, 1))
-    topic = Topic(id="every-kind", category="Tests", title="Every kind", summary="One question of each kind.", tags={"memory": "Memory."},
+    topic = Topic(id="every-kind", category="tests", title="Every kind", summary="One question of each kind.", tags={"memory": "Memory."},
                   questions=[q.id for q in qs])
-    return Bank(topic=topic, questions=qs, lang="en")
+    return Bank(topic=topic, questions=qs, category=category(), lang="en")
 
 
 def french(bank: Bank) -> Bank:
