@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from aistack_bank.exchange import CONTRACT_VERSION
 from aistack_bank.schemas import render_schemas

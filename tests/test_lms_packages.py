@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import shutil
 import stat
 import zipfile
 from pathlib import Path
