@@ -14,8 +14,8 @@ from .errors import BankError, Location, UsageError
 from .load import QUESTIONS_DIR, TOPIC_FILE, question_files
 from .writing import write_atomic
 
-QUESTION_SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/question.schema.json"
-TOPIC_SCHEMA_COMMENT = "# yaml-language-server: $schema=../schema/topic.schema.json"
+QUESTION_SCHEMA_COMMENT = "# yaml-language-server: $schema=../../../schema/question.schema.json"
+TOPIC_SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/topic.schema.json"
 
 
 def slugify(text: str, words: int = 5) -> str:
@@ -42,16 +42,56 @@ def _text_of(path: Path) -> str:
         return ""
 
 
+def topic_folder(root: Path, topic: str | None) -> Path:
+    """The folder of the topic ``topic`` in the bank at ``root``: the only topic when ``topic`` is
+    None. UsageError naming the topics when there is no such topic or the choice is ambiguous."""
+    from .errors import BankError
+    from .load import CATEGORIES_FILE, is_single_topic_layout, single_topic_layout_error, topic_folders
+
+    if not root.is_dir():
+        raise BankError(f"no bank folder {root.as_posix()}: is --bank the bank folder?", Location.of(root))
+    if is_single_topic_layout(root) and not (root / CATEGORIES_FILE).exists():
+        found = single_topic_layout_error(root)
+        raise BankError(found.message, found.location, code=found.code)
+    try:
+        folders = topic_folders(root)
+    except OSError as exc:
+        raise BankError(f"cannot list the topic folders: {exc.strerror or exc}; is --bank the bank folder?", Location.of(root)) from None
+    names = ", ".join(folder.name for folder in folders) or "none yet; create one with `bank topic new ID --category CAT`"
+    if topic is None:
+        if len(folders) == 1:
+            return folders[0]
+        raise UsageError(f"the bank has several topics; choose one with --topic: {names}" if folders else f"the bank has no topic: {names}")
+    for folder in folders:
+        if folder.name == topic:
+            return folder
+    raise UsageError(f"--topic {topic!r}: no such topic; the topics are: {names}")
+
+
+def _topic_roots(root: Path) -> list[Path]:
+    """Every topic folder of the bank at ``root`` (``root`` itself for a lone topic folder)."""
+    from .load import topic_folders
+
+    if (root / TOPIC_FILE).exists() or (root / QUESTIONS_DIR).is_dir():
+        return [root]
+    try:
+        return topic_folders(root)
+    except OSError:
+        return []
+
+
 def used_ids(root: Path, translations: Path | None = None) -> set[int]:
-    """Every question number ever used: files, the topic list, and catalog keys (obsolete too)."""
+    """Every question number ever used in the bank at ``root``, in every topic: files, the
+    topic lists, and catalog keys (obsolete too)."""
     numbers: set[int] = set()
-    for path in question_files(root):
-        match = re.match(r"q([0-9]{3,})", path.name)
-        if match:
-            numbers.add(int(match.group(1)))
-    topic = root / TOPIC_FILE
-    if topic.exists():
-        numbers |= {int(n) for n in re.findall(r"^\s*-\s*q([0-9]{3,})\s*$", _text_of(topic), re.M)}
+    for folder in _topic_roots(root):
+        for path in question_files(folder):
+            match = re.match(r"q([0-9]{3,})", path.name)
+            if match:
+                numbers.add(int(match.group(1)))
+        topic = folder / TOPIC_FILE
+        if topic.exists():
+            numbers |= {int(n) for n in re.findall(r"^\s*-\s*q([0-9]{3,})\s*$", _text_of(topic), re.M)}
     if translations is not None and translations.is_dir():
         for po in translations.glob("*.po*"):
             numbers |= {int(n) for n in re.findall(r'msgctxt "q([0-9]{3,})\.', _text_of(po))}
@@ -108,44 +148,79 @@ def append_to_topic(root: Path, question_ids: list[str]) -> None:
     write_atomic(path, topic_with(path, text, question_ids))
 
 
-NEW_QUESTION_TEMPLATE = """{schema}
+_TEMPLATE_HEAD = """{schema}
 # Fill in every empty text; `bank validate` points at each one until it is done.
-# The format, tags and numeric checks are described in bank/README.md.
+# The format of each kind, the tags and the numeric checks are described in bank/README.md.
 id: {qid}
-kind: single-choice
-stem: ""
-options:
-  - id: a
-    text: ""
-    feedback: ""
-  - id: b
-    text: ""
-    feedback: ""
-  - id: c
-    text: ""
-    feedback: ""
-  - id: d
-    text: ""
-    feedback: ""
-correct: a
-explanation: ""
+kind: {kind}
+"""
+
+_TEMPLATE_TAIL = """explanation: ""
 tags: [{tag}]
 difficulty: 2
 """
 
+_OPTION = """  - id: {id}
+    text: ""
+    feedback: ""
+"""
 
-def new_question(root: Path, translations: Path | None, slug: str) -> Path:
-    """Create the next question from the template and list it in the topic; return its path."""
+KIND_TEMPLATES = {
+    "single-choice": 'stem: ""\noptions:\n' + "".join(_OPTION.format(id=i) for i in "abcd") + "correct: a\n",
+    "multiple-response": (
+        'stem: ""\n# Two to ten options; list every right one in `correct`.\noptions:\n'
+        + "".join(_OPTION.format(id=i) for i in "abcd")
+        + "correct: [a, b]\n# partial: each right pick earns 1/k, each wrong pick loses 1/k; all-or-nothing: only the exact set.\nscoring: partial\n"
+    ),
+    "true-false": (
+        '# A statement (not a question) that the learner marks true or false.\nstem: ""\nanswer: true\n'
+        'feedback_true: ""\nfeedback_false: ""\n'
+    ),
+    "numerical": (
+        'stem: ""\n# The right value, in the first unit below; right within ±tolerance.\nanswer: 0\ntolerance: 0\n'
+        "tolerance_type: absolute\n# The first unit is the answer's own (multiplier 1); others give what one of them is in it.\n"
+        'units:\n  - name: ""\n    multiplier: 1\n'
+        "# Likely mistakes: a value, a tolerance, credit (0 to below 1) and feedback.\nnear_misses: []\n"
+        "check:\n  # Mandatory: recompute the answer, e.g. params = 7 * billion, then answer(params * 2, unit=\"GB\").\n"
+        '  script: ""\n'
+    ),
+    "short-answer": (
+        'stem: ""\n# At least one answer with full credit (credit: 1, the default); others may earn less.\n'
+        'answers:\n  - text: ""\n    feedback: ""\ncase_sensitive: false\n'
+    ),
+    "matching": (
+        'stem: ""\n# Two to twelve pairs; distractors are extra answers that match no prompt.\npairs:\n'
+        + "".join(f'  - id: {i}\n    prompt: ""\n    answer: ""\n' for i in "abc")
+        + "distractors: []\n"
+    ),
+}
+"""The body of a new question of each kind (`bank new --kind`): every text left empty."""
+
+NEW_QUESTION_TEMPLATE = _TEMPLATE_HEAD.replace("{kind}", "single-choice") + KIND_TEMPLATES["single-choice"] + _TEMPLATE_TAIL
+"""A new single-choice question (the default kind)."""
+
+
+def question_template(kind: str) -> str:
+    """The template of a new question of ``kind``, with ``{schema}``, ``{qid}`` and ``{tag}`` to fill."""
+    return _TEMPLATE_HEAD.replace("{kind}", kind) + KIND_TEMPLATES[kind] + _TEMPLATE_TAIL
+
+
+def new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = "single-choice") -> Path:
+    """Create the next question of ``kind`` (an id never used in the whole bank) from its template
+    in the topic ``topic`` (the only topic when None) and list it there; return its path."""
+    if kind not in KIND_TEMPLATES:
+        raise UsageError(f"--kind {kind!r} is not a question kind; use one of: {', '.join(KIND_TEMPLATES)}")
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug):
         raise UsageError(f"--slug {slug!r} must be lowercase words joined by hyphens, e.g. kv-cache-size")
-    topic = root / TOPIC_FILE
-    if not topic.exists():
-        raise BankError(f"no {TOPIC_FILE} in {root.as_posix()}: is --bank the bank folder?", Location.of(topic))
-    tags = re.search(r"^tags:\n\s+([a-z0-9-]+):", topic.read_text(encoding="utf-8"), re.M)
+    folder = topic_folder(root, topic)
+    topic_path = folder / TOPIC_FILE
+    if not topic_path.exists():
+        raise BankError(f"no {TOPIC_FILE} in {folder.as_posix()}: create the topic with `bank topic new`", Location.of(topic_path))
+    tags = re.search(r"^tags:\n\s+([a-z0-9-]+):", topic_path.read_text(encoding="utf-8"), re.M)
     (qid,) = next_ids(root, translations)
-    path = root / QUESTIONS_DIR / f"{qid}-{slug}.yaml"
-    write_atomic(path, NEW_QUESTION_TEMPLATE.format(schema=QUESTION_SCHEMA_COMMENT, qid=qid, tag=tags.group(1) if tags else "").encode("utf-8"))
-    append_to_topic(root, [qid])
+    path = folder / QUESTIONS_DIR / f"{qid}-{slug}.yaml"
+    write_atomic(path, question_template(kind).format(schema=QUESTION_SCHEMA_COMMENT, qid=qid, tag=tags.group(1) if tags else "").encode("utf-8"))
+    append_to_topic(folder, [qid])
     return path
 
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, UsageError, warning
 from .exporters import FORMATS, ExportTree, export_notes, get_format
-from .model import Bank
+from .i18n.fields import question_fields
+from .model import Bank, Library
 from .options import ExportOptions
 
 if TYPE_CHECKING:
@@ -48,8 +49,43 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
     return sorted(set(wanted), key=lambda lang: (lang != "en", lang))
 
 
-def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False, catalogs: Catalogs | None = None) -> tuple[dict[str, Bank], list[Diagnostic]]:
-    """The bank in each language, refusing (DiagnosticsError) when the bank or a language has errors.
+def topic_banks(libraries: dict[str, Library]) -> list[dict[str, Bank]]:
+    """Each topic of the bank as the exporters take it: its :class:`Bank` by language, in bank order."""
+    if not libraries:
+        return []
+    first = next(iter(libraries.values()))
+    return [{lang: library.bank(bank.topic.id) for lang, library in libraries.items()} for bank in first.topics]
+
+
+def restrict(library: Library, topic: str | None) -> Library:
+    """``library`` with only the topic ``topic`` (all of it when None); UsageError naming the topics."""
+    if topic is None:
+        return library
+    try:
+        return library.only(topic)
+    except KeyError:
+        raise UsageError(f"--topic {topic!r}: no such topic; the topics are: {', '.join(b.topic.id for b in library.topics) or 'none'}") from None
+
+
+def as_libraries(banks: dict[str, Bank] | dict[str, Library]) -> dict[str, Library]:
+    """``banks`` as libraries: a :class:`Bank` (one topic) becomes a library of that one topic."""
+    return {lang: Library(categories=(b.category,), topics=(b,), lang=b.lang) if isinstance(b, Bank) else b for lang, b in banks.items()}
+
+
+def load_localized(bank: Path, translations: Path | None, languages: list[str], *, topic: str | None = None, **flags) -> tuple[dict[str, Bank], list[Diagnostic]]:
+    """One topic of the bank (``topic``, or the only one) in each language, as the exporters
+    take it; like :func:`load_libraries` otherwise (UsageError naming the topics when the bank
+    has several and ``topic`` is None)."""
+    libraries, notes = load_libraries(bank, translations, languages, topic=topic, **flags)
+    first = next(iter(libraries.values()), None)
+    if first is not None and len(first.topics) != 1:
+        raise UsageError(f"the bank has {len(first.topics)} topics; choose one with --topic: {', '.join(b.topic.id for b in first.topics)}")
+    return {lang: library.topics[0] for lang, library in libraries.items()}, notes
+
+
+def load_libraries(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False, catalogs: Catalogs | None = None, topic: str | None = None) -> tuple[dict[str, Library], list[Diagnostic]]:
+    """The bank (every topic, or only ``topic``) in each language, refusing (DiagnosticsError)
+    when the bank or a language has errors.
 
     With ``skip_unstarted`` (`bank build`), a language of which nothing is translated yet (a
     catalog just created) is left out with a warning instead of refusing the whole build.
@@ -60,10 +96,12 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
     from .i18n.localize import localize
 
     catalogs = catalogs if catalogs is not None else Catalogs()
+    from .load import english_library
+
     source = validated_source(bank, translations if translations is not None and translations.is_dir() else None, catalogs)
-    by_id = {qs.question.id: qs.question for qs in source.questions}
-    english = Bank(topic=source.topic, questions=tuple(by_id[qid] for qid in source.topic.questions), lang="en")
-    banks: dict[str, Bank] = {}
+    english = english_library(source)
+    restrict(english, topic)  # an unknown topic: fail before reading the catalogs
+    banks: dict[str, Library] = {}
     notes: list[Diagnostic] = []
     problems: list[Diagnostic] = []
     for lang in languages:
@@ -84,7 +122,7 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
             banks[lang] = localized
     if problems:
         raise DiagnosticsError(problems, "some languages are not ready; nothing was exported")
-    return banks, notes
+    return {lang: restrict(library, topic) for lang, library in banks.items()}, notes
 
 
 UI_CATALOGS = "site"
@@ -153,29 +191,30 @@ def with_ui(options: ExportOptions, formats: list[str], translations: Path | Non
 
 
 def bank_texts(bank: Bank):
-    """(key, text) for every text of ``bank`` that an exporter writes."""
+    """(key, text) for every text of ``bank`` (one topic) that an exporter writes."""
     t = bank.topic
     yield "topic.id", t.id
-    yield "topic.title", t.title
-    yield "topic.category", t.category
-    yield "topic.summary", t.summary
+    yield f"topic.{t.id}.title", t.title
+    yield f"category.{bank.category.id}.title", bank.category.title
+    yield f"topic.{t.id}.summary", t.summary
     for i, point in enumerate(t.key_points, 1):
-        yield f"topic.key_point.{i}", point
+        yield f"topic.{t.id}.key_point.{i}", point
     for tag, text in t.tags.items():
         yield f"topic.tags.{tag}", tag
         yield f"topic.tags.{tag}", text
     for q in bank.questions:
         yield f"{q.id}.stem", q.stem
-        yield f"{q.id}.explanation", q.explanation
+        if q.explanation is not None:
+            yield f"{q.id}.explanation", q.explanation
         for tag in q.tags:
             yield f"{q.id}.tags", tag
-        for o in q.options:
-            yield f"{q.id}.option.{o.id}", o.text
-            if o.feedback is not None:
-                yield f"{q.id}.option.{o.id}.feedback", o.feedback
+        # Every other text of the question's kind (options, answers, pairs, units, …).
+        for field in question_fields(q, None, Path(f"{q.id}.yaml")):
+            if field.key not in (f"{q.id}.stem", f"{q.id}.explanation"):
+                yield field.key, field.text
 
 
-def refuse_uncarriable(name: str, banks: dict[str, Bank]) -> None:
+def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank]) -> None:
     """ExportError E606 if a text holds a character that ``name``'s format cannot carry.
 
     Validation refuses these characters where they are written; this is the exporters' own
@@ -184,24 +223,45 @@ def refuse_uncarriable(name: str, banks: dict[str, Bank]) -> None:
     from .errors import ExportError
     from .safety import UNCARRIABLE, describe
 
-    for lang, bank in banks.items():
-        for key, text in bank_texts(bank):
+    for lang, library in as_libraries(libraries).items():
+        for key, text in (item for bank in library.topics for item in bank_texts(bank)):
             bad = UNCARRIABLE.search(text)
             if bad:
                 raise ExportError(f"{name}: {key} ({lang}) holds {describe(bad.group())} at character {bad.start() + 1}, which the format cannot carry; nothing was written", code="E606")
 
 
-def render(formats: list[str], banks: dict[str, Bank], options: ExportOptions) -> dict[str, ExportTree]:
+def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions) -> dict[str, ExportTree]:
     """Every requested format's virtual file tree (pure: nothing is written).
 
+    Each topic is exported on its own; a bank of one topic writes its files at the top of the
+    format's folder, a bank of several topics each topic's files under `<topic-id>/`.
     A bank that loaded and validated is one every exporter can write: an exception from an
     exporter is a bug in it, and is left to propagate as one."""
+    from .exporters import ExportedFile
+
+    libraries = as_libraries(libraries)
+    per_topic = topic_banks(libraries)
     trees = {}
     for name in formats:
         export_format = get_format(name)
-        refuse_uncarriable(name, banks)
-        trees[name] = export_format(banks, options)
+        refuse_uncarriable(name, libraries)
+        if len(per_topic) == 1:
+            trees[name] = export_format(per_topic[0], options)
+            continue
+        files = []
+        for banks in per_topic:
+            prefix = PurePosixPath(next(iter(banks.values())).topic.id)
+            files += [ExportedFile(prefix / file.path, file.language, file.data) for file in export_format(banks, options).files()]
+        trees[name] = ExportTree(files)
     return trees
+
+
+def library_notes(names: list[str], libraries: dict[str, Library], options: ExportOptions) -> list[Diagnostic]:
+    """The formats' notes about what they leave out, for every topic (each note once)."""
+    notes: list[Diagnostic] = []
+    for banks in topic_banks(as_libraries(libraries)):
+        notes += [note for note in export_notes(names, banks, options) if note not in notes]
+    return notes
 
 
 MANIFEST = ".bank-manifest"
@@ -253,7 +313,7 @@ def _write(path: Path, data: bytes, check: bool) -> bool:
         raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(path), code="E605") from None
 
 
-def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Bank], *, check: bool = False, prune: bool = False, progress=None) -> list[OutputFile]:
+def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Library], *, check: bool = False, prune: bool = False, progress=None) -> list[OutputFile]:
     """Write each tree under its target folder atomically (or compare, with ``check``).
 
     Nothing is written through a symbolic link (E603). With ``prune``, the folder's manifest
@@ -262,7 +322,7 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
     """
     outputs = []
     step = progress(sum(len(tree) for tree in trees.values())) if progress is not None else None
-    count = len(next(iter(banks.values())).questions) if banks else 0
+    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
     for name, tree in trees.items():
         folder = targets[name]
         _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
@@ -325,20 +385,20 @@ def build_lock(out: Path, *, check: bool = False):
         os.close(fd)
 
 
-def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
-    """`bank export FORMAT`: one format into ``out``."""
+def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None, topic: str | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``)."""
     from .i18n.catalog import Catalogs
 
     get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
     catalogs = Catalogs()
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, catalogs=catalogs)
+    banks, notes = load_libraries(bank, translations, langs, allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs, catalogs))
     from .settings import option_notes
 
     if "ui" in FORMATS[format_name].honours and not options.ui:
         notes += ui_fallback_notes(translations, list(banks), catalogs)
-    notes += export_notes([format_name], banks, options)
+    notes += library_notes([format_name], banks, options)
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
@@ -348,7 +408,7 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 
     langs = available_languages(translations)
     catalogs = Catalogs()
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)
+    banks, notes = load_libraries(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)
     langs = list(banks)
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
@@ -356,7 +416,7 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     from .settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))
-    notes += export_notes(list(FORMATS), banks, options)
+    notes += library_notes(list(FORMATS), banks, options)
     for name in FORMATS:  # every format refuses uncarriable text before anything is written
         refuse_uncarriable(name, banks)
     from .outputs import OutputMemo

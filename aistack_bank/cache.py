@@ -232,13 +232,13 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     verdict was computed means validating now instead."""
     from .errors import DiagnosticsError
     from .filechecks import FileChecks
-    from .load import read_bank
+    from .load import read_library
     from .validate import question_file_rules
 
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_bank(bank, read_files=FileChecks(question_file_rules).read)
+        source = read_library(bank, read_files=FileChecks(question_file_rules).read)
         if input_digest(bank, translations) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)

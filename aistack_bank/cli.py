@@ -78,7 +78,9 @@ class _Commands(TyperGroup):
 app = typer.Typer(
     cls=_Commands,
     name="bank",
-    help="Author, check, translate and export the aistack question bank.",
+    help="Author, check, translate and export the aistack question bank.\n\n"
+         "Commands work on the project in the working directory; -C PATH (or --bank PATH, before the "
+         "command) runs them on the project in PATH instead: bank -C examples/every-kind build.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -94,14 +96,49 @@ def _show_version(value: bool) -> None:
         raise typer.Exit(EXIT_OK)
 
 
+PROJECT_HELP = ("Run the command in the project folder PATH (the folder that holds bank/, translations/, exports/ "
+                "and bank.toml), as if started there: every path, default or given, is then relative to PATH.")
+
+
+def _enter_project(ctx: typer.Context, folder: Optional[Path], flag: str) -> None:
+    """Change to the project ``folder`` of ``-C``/``--bank`` for the command, and back after it."""
+    import os
+
+    from .errors import UsageError
+
+    if folder is None:
+        return
+    if not folder.is_dir():
+        raise UsageError(f"{flag} {folder}: {'not a folder' if folder.exists() else 'no such folder'}")
+    bank_files = ("categories.yaml", "topic.yaml")  # a bank of topics, or one still to migrate
+    if folder.name == "bank" and any((folder / name).is_file() for name in bank_files) and not (folder / "bank").is_dir():
+        folder = folder.parent  # the bank folder itself: its project is the folder that holds it
+    if ctx.invoked_subcommand != "init" and not ((folder / "bank").is_dir() or (folder / "bank.toml").is_file()):
+        raise UsageError(f"{flag} {folder}: not a bank project (it holds no bank/ folder and no bank.toml); "
+                         "start one with `bank init`")
+    previous = os.getcwd()
+    os.chdir(folder)
+    ctx.call_on_close(lambda: os.chdir(previous))
+
+
 @app.callback()
 def _root(
+    ctx: typer.Context,
+    directory: Annotated[Optional[Path], typer.Option("-C", metavar="PATH", help=PROJECT_HELP, show_default=False)] = None,
+    project: Annotated[Optional[Path], typer.Option("--bank", metavar="PATH", show_default=False,
+                                                    help="The same as -C PATH; PATH may also be the project's bank/ folder.")] = None,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_show_version)] = False,
 ) -> None:
-    """Author, check, translate and export a question bank."""
+    """Author, check, translate and export a question bank (the help is the app's)."""
+    from .errors import UsageError
+
+    if directory is not None and project is not None:
+        raise UsageError("give the project once: -C PATH or --bank PATH, not both")
+    _enter_project(ctx, directory if directory is not None else project, "-C" if directory is not None else "--bank")
 
 
-BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (topic.yaml and questions/).")]
+BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (categories.yaml and a folder per topic).")]
+TopicOption = Annotated[Optional[str], typer.Option("--topic", help="The topic id (default: the only topic).", show_default=False)]
 TranslationsOption = Annotated[Path, typer.Option("--translations", help="The folder of the .pot template and .po catalogs.")]
 DeprecatedCheckOption = Annotated[bool, typer.Option("--check", hidden=True, help="Old name of --compare.")]
 
@@ -327,12 +364,13 @@ def export_cmd(
     translations: TranslationsOption = Path("translations"),
     allow_fallback: FallbackOption = False,
     quiet: QuietOption = False,
+    topic: Annotated[Optional[str], typer.Option("--topic", help="Export only this topic (default: every topic).", show_default=False)] = None,
     options: Optional[ExportOptions] = None,
 ) -> None:
     """Export the bank in one format."""
     from .build import export
 
-    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress), quiet)
+    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic), quiet)
 
 
 @app.command()
@@ -391,14 +429,16 @@ def new(
     slug: Annotated[str, typer.Option("--slug", help="Short name for the file: lowercase words joined by hyphens.")],
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
+    topic: TopicOption = None,
+    kind: Annotated[str, typer.Option("--kind", help="single-choice, multiple-response, true-false, numerical, short-answer or matching.")] = "single-choice",
 ) -> None:
-    """Create the next question from a template.
+    """Create the next question of a kind from its template, in a topic.
 
-    The new id is the next one never used; the question is listed in the topic and its path
-    printed."""
+    The new id is the next one never used in the bank; the question is listed in the topic
+    (--topic, needed when the bank has several) and its path printed."""
     from .authoring import new_question
 
-    typer.echo(new_question(bank_dir, translations, slug).as_posix())
+    typer.echo(new_question(bank_dir, translations, slug, topic, kind).as_posix())
 
 
 @app.command()
@@ -437,11 +477,18 @@ def stats(
         typer.echo(json.dumps(figures.as_dict(), indent=2))
         return
     typer.echo(f"questions: {figures.questions} ({', '.join(f'{k} {v}' for k, v in figures.by_kind.items())}); with numeric checks: {figures.checked}")
+    for category_id, category in figures.by_category.items():
+        typer.echo(f"category {category_id} ({category['title']}): {len(category['topics'])} topic(s), {category['questions']} question(s)")
+        for topic_id in category["topics"]:
+            topic = figures.by_topic[topic_id]
+            typer.echo(f"  topic {topic_id}: {topic['questions']} question(s), {topic['checked']} with numeric checks")
     typer.echo("difficulty: " + ", ".join(f"{k}: {v}" for k, v in figures.by_difficulty.items()))
     typer.echo("tags: " + ", ".join(f"{k} {v}" for k, v in figures.by_tag.items()))
     if figures.languages:
         typer.echo("languages: " + ", ".join(f"{k} {v:g}%" for k, v in figures.languages.items()))
-    typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions")
+    if figures.option_questions:  # key position and length mean something only among options
+        typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions"
+                   + ("" if figures.option_questions == figures.questions else f" (the {figures.option_questions} single-choice and multiple-response questions)"))
 
 
 @app.command("import")
@@ -450,13 +497,15 @@ def import_cmd(
     file: Annotated[Path, typer.Argument(help="The file (or, for qti, the package or its folder) to import.")],
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
+    topic: TopicOption = None,
+    encoding: Annotated[Optional[str], typer.Option("--encoding", help="The encoding of a GIFT file (default utf-8; cp1252 or latin-1 for files saved by Windows or older editors).")] = None,
 ) -> None:
-    """Import single-choice questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
+    """Import questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
     from .importers import import_file
 
-    report = import_file(fmt, file, bank_dir, translations)
+    report = import_file(fmt, file, bank_dir, translations, topic, encoding)
     if report.topic_created:
-        typer.echo(f"created {bank_dir / 'topic.yaml'}")
+        typer.echo(f"created {report.topic_file}")
     for path in report.written:
         typer.echo(f"wrote {path.as_posix()}")
     for note in report.notes:
@@ -639,6 +688,64 @@ def i18n_compile(
     for target, data in planned:
         write_atomic(target, data)
         typer.echo(f"wrote {target} ({len(data)} bytes)")
+
+
+@app.command()
+def migrate(
+    bank_dir: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    category_id: Annotated[Optional[str], typer.Option("--category-id", help="The id of the topic's category (default: made from its title).", show_default=False)] = None,
+) -> None:
+    """Move a single-topic bank (topic.yaml, questions/) to one folder per topic.
+
+    Writes categories.yaml, moves the files to bank/<topic-id>/ and renames the topic's
+    catalog entries, keeping every translation. Refuses when already migrated."""
+    from .topics import migrate as run_migrate
+
+    change = run_migrate(bank_dir, translations, category_id=category_id)
+    for old, new in change.moved:
+        typer.echo(f"moved     {old.as_posix()} -> {new.as_posix()}")
+    for path in change.written + change.catalogs:
+        typer.echo(f"wrote     {path.as_posix()}")
+    typer.echo(f"{len(change.renamed_keys)} catalog key(s) renamed; run `bank validate` and commit the moves")
+
+
+topic_app = typer.Typer(help="Topics of the bank: create and rename them.", no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(topic_app, name="topic")
+
+
+@topic_app.command("new")
+def topic_new(
+    topic_id: Annotated[str, typer.Argument(metavar="ID", help="The new topic's id: lowercase words joined by hyphens.")],
+    category: Annotated[str, typer.Option("--category", help="The id of its category (in categories.yaml).")],
+    category_title: Annotated[Optional[str], typer.Option("--category-title", help="Add the category to categories.yaml with this title.", show_default=False)] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="The topic title (default: from the id).", show_default=False)] = None,
+    bank_dir: BankOption = Path("bank"),
+) -> None:
+    """Create a topic folder (topic.yaml and questions/) in a category."""
+    from .topics import new_topic
+
+    change = new_topic(bank_dir, topic_id, category, title=title, category_title=category_title)
+    for path in change.written:
+        typer.echo(f"wrote     {path.as_posix()}")
+    typer.echo(f"next: fill in its texts, then `bank new --topic {topic_id} --slug ...`")
+
+
+@topic_app.command("rename")
+def topic_rename(
+    old_id: Annotated[str, typer.Argument(metavar="OLD", help="The topic's id now.")],
+    new_id: Annotated[str, typer.Argument(metavar="NEW", help="Its new id.")],
+    bank_dir: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+) -> None:
+    """Rename a topic: its folder, its id and its catalog entries (translations kept)."""
+    from .topics import rename_topic
+
+    change = rename_topic(bank_dir, translations, old_id, new_id)
+    for old, new in change.moved:
+        typer.echo(f"moved     {old.as_posix()} -> {new.as_posix()}")
+    for path in change.catalogs:
+        typer.echo(f"wrote     {path.as_posix()}")
 
 
 def main() -> None:

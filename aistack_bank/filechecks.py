@@ -29,7 +29,7 @@ from .parallel import jobs, run_all
 FILE_POOL_MIN = 1500
 """Question files to read and check before a process pool pays for itself (measured on 2 cores)."""
 
-Rules = Callable[[QuestionSource, Any, bool], list[Diagnostic]]
+Rules = Callable[[QuestionSource, Path, Any, bool], list[Diagnostic]]
 
 
 class FileChecks:
@@ -45,29 +45,29 @@ class FileChecks:
     def rule_diagnostics(self) -> list[Diagnostic]:
         return list(self._rule_diags)
 
-    def key(self, path: Path, root: Path, topic: Any) -> str | None:
+    def key(self, path: Path, root: Path, topic: Any, project: Path | None = None) -> str | None:
         digest = file_digest(path) if self.use_cache else None
         if digest is None:
             return None
         vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
-        return key_of("question-file", str(path), str(root), digest, vocabulary, self.run_checks)
+        return key_of("question-file", str(path), str(root), str(project), digest, vocabulary, self.run_checks)
 
-    def _one(self, path: Path, root: Path, topic: Any) -> bytes:
-        qs, read_diags = read_question(path, root=root)
-        return pickle.dumps((qs, read_diags, self.rules(qs, topic, self.run_checks)), protocol=pickle.HIGHEST_PROTOCOL)
+    def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
+        qs, read_diags = read_question(path, root=root, project=project)
+        return pickle.dumps((qs, read_diags, self.rules(qs, root, topic, self.run_checks)), protocol=pickle.HIGHEST_PROTOCOL)
 
-    def _compute(self, paths: list[Path], root: Path, topic: Any) -> list[bytes]:
+    def _compute(self, paths: list[Path], root: Path, topic: Any, project: Path | None) -> list[bytes]:
         if len(paths) < FILE_POOL_MIN or jobs() < 2:
-            return [self._one(path, root, topic) for path in paths]
+            return [self._one(path, root, topic, project) for path in paths]
         size = max(50, len(paths) // (jobs() * 8))
         chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
-        tasks = [lambda chunk=chunk: [self._one(path, root, topic) for path in chunk] for chunk in chunks]
+        tasks = [lambda chunk=chunk: [self._one(path, root, topic, project) for path in chunk] for chunk in chunks]
         return [blob for found in run_all(tasks, work=len(paths), min_work=FILE_POOL_MIN) for blob in found]
 
-    def read(self, paths: list[Path], root: Path, topic: Any) -> list[tuple[QuestionSource, list[Diagnostic]]]:
+    def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
         """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`)."""
         store = Store("questions", root, enabled=self.use_cache)
-        keys = [self.key(path, root, topic) for path in paths]
+        keys = [self.key(path, root, topic, project) for path in paths]
         results: list[Any] = [None] * len(paths)
         todo = []
         for index, key in enumerate(keys):
@@ -76,12 +76,12 @@ class FileChecks:
                 results[index] = found
             else:
                 todo.append(index)
-        blobs = self._compute([paths[i] for i in todo], root, topic)
+        blobs = self._compute([paths[i] for i in todo], root, topic, project)
         for index, blob in zip(todo, blobs):
             results[index] = pickle.loads(blob)
             key = keys[index]
             # stored only if the file still has the bytes the key was made from
-            if key is not None and self.key(paths[index], root, topic) == key:
+            if key is not None and self.key(paths[index], root, topic, project) == key:
                 store.put_blob(key, blob)
         store.save()
         out = []

@@ -12,6 +12,11 @@ from .yamlsource import YamlDocument, load_yaml
 
 TOPIC_FILE = "topic.yaml"
 QUESTIONS_DIR = "questions"
+CATEGORIES_FILE = "categories.yaml"
+MIGRATE_COMMAND = "bank migrate"
+
+KINDS = ("single-choice", "multiple-response", "true-false", "numerical", "short-answer", "matching")
+"""The question kinds (as :data:`aistack_bank.model.KINDS`, which imports pydantic)."""
 
 # pydantic error type → our code
 _PYDANTIC_CODES = {
@@ -28,7 +33,7 @@ class QuestionSource:
 
     path: Path
     doc: YamlDocument | None
-    question: Any = None  # SingleChoiceQuestion | None
+    question: Any = None  # a model.AnyQuestion, or None
     derived: dict = field(default_factory=dict, repr=False, compare=False)
     """What rules derived from this file alone (e.g. its translatable fields), kept with it in
     the per-file store (:mod:`aistack_bank.filechecks`); a pure function of path, doc and model."""
@@ -36,7 +41,7 @@ class QuestionSource:
 
 @dataclass
 class BankSource:
-    """Everything read from a bank folder, with positions, before cross-file rules."""
+    """Everything read from one topic folder (`bank/<topic-id>/`), with positions, before cross-file rules."""
 
     root: Path
     topic_doc: YamlDocument | None = None
@@ -46,6 +51,47 @@ class BankSource:
 
     def source_of(self, question_id: str) -> QuestionSource | None:
         return next((s for s in self.questions if s.question is not None and s.question.id == question_id), None)
+
+    @property
+    def topic_path(self) -> Path:
+        return self.root / TOPIC_FILE
+
+
+@dataclass
+class LibrarySource:
+    """Everything read from a bank folder: its categories and every topic folder, before cross-file rules.
+
+    ``diagnostics`` holds every read problem, those of the topics included."""
+
+    root: Path
+    categories_doc: YamlDocument | None = None
+    categories: list = field(default_factory=list)  # list[Category], the valid entries in file order
+    topics: list[BankSource] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def categories_path(self) -> Path:
+        return self.root / CATEGORIES_FILE
+
+    @property
+    def questions(self) -> list[QuestionSource]:
+        """Every question file read, topic after topic."""
+        return [qs for topic in self.topics for qs in topic.questions]
+
+    def source_of(self, question_id: str) -> QuestionSource | None:
+        for topic in self.topics:
+            found = topic.source_of(question_id)
+            if found is not None:
+                return found
+        return None
+
+    def topic(self, topic_id: str) -> BankSource | None:
+        """The first topic folder whose topic has this id."""
+        return next((t for t in self.topics if t.topic is not None and t.topic.id == topic_id), None)
+
+    def topic_of(self, question_id: str) -> BankSource | None:
+        """The first topic that lists this question."""
+        return next((t for t in self.topics if t.topic is not None and question_id in t.topic.questions), None)
 
 
 @lru_cache(maxsize=None)
@@ -57,8 +103,19 @@ def _adapters():
     return TypeAdapter(Question), TypeAdapter(Topic)
 
 
+@lru_cache(maxsize=None)
+def _categories_adapter():
+    from pydantic import TypeAdapter
+
+    from .model import Categories
+
+    return TypeAdapter(Categories)
+
+
 def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagnostic]:
     """Turn a pydantic ValidationError into located diagnostics."""
+    from .kindmessages import model_error as kind_model_error
+
     diags = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
@@ -67,14 +124,18 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
         kind = err["type"]
         code = _PYDANTIC_CODES.get(kind, "E203")
         field_name = ".".join(str(p) for p in loc) or "(file)"
-        if kind == "missing":
+        special = kind_model_error(loc, kind, doc.data) if strip_union_tag else None
+        if special is not None:  # a refusal that concerns a question kind: its own message
+            code, message = special
+            where = doc.locate(loc[:-1] if kind == "missing" else loc, key=kind == "missing")
+        elif kind == "missing":
             message = f"required field {field_name!r} is missing"
             where = doc.locate(loc[:-1])
         elif kind == "extra_forbidden":
             message = f"unknown field {field_name!r}"
             where = doc.locate(loc, key=True)
         elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
-            message = f"'kind' must be one of: single-choice (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
+            message = f"'kind' must be one of: {', '.join(KINDS)} (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
             where = doc.locate(("kind",))
         else:
             shown = err.get("input")
@@ -85,14 +146,14 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
     return diags
 
 
-def read_topic(root: Path):
-    """The topic of the bank at ``root``: (topic or None, document or None, diagnostics)."""
+def read_topic(root: Path, *, project: Path | None = None):
+    """The topic of the topic folder ``root``: (topic or None, document or None, diagnostics)."""
     from pydantic import ValidationError
 
     path = root / TOPIC_FILE
     if not path.exists():
-        return None, None, [error("E311", f"no {TOPIC_FILE} in {root.as_posix()}; a bank is a folder with {TOPIC_FILE} and {QUESTIONS_DIR}/", Location.of(path))]
-    doc, diags = load_yaml(path, root=project_of(root))
+        return None, None, [error("E311", f"no {TOPIC_FILE} in {root.as_posix()}; a topic is a folder `<topic-id>/` with {TOPIC_FILE} and {QUESTIONS_DIR}/", Location.of(path))]
+    doc, diags = load_yaml(path, root=project if project is not None else topic_project_of(root))
     if doc is None:
         return None, None, diags
     try:
@@ -107,16 +168,23 @@ def project_of(root: Path) -> Path:
     return Path(root).absolute().parent
 
 
-def read_question(path: Path, *, root: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
-    """One question file: its source record (model set when valid) and diagnostics."""
+def topic_project_of(topic_root: Path) -> Path:
+    """The project folder of the topic folder ``topic_root`` (`<project>/bank/<topic-id>/`)."""
+    return Path(topic_root).absolute().parent.parent
+
+
+def read_question(path: Path, *, root: Path | None = None, project: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
+    """One question file of the topic folder ``root``: its source record (model set when valid) and diagnostics."""
     from pydantic import ValidationError
 
-    doc, diags = load_yaml(path, root=project_of(root) if root is not None else None)
+    if project is None and root is not None:
+        project = topic_project_of(root)
+    doc, diags = load_yaml(path, root=project)
     source = QuestionSource(path=path, doc=doc)
     if doc is None:
         return source, diags
     if "kind" not in doc.data:
-        return source, diags + [error("E201", "required field 'kind' is missing (single-choice)", doc.locate(()))]
+        return source, diags + [error("E201", f"required field 'kind' is missing (one of: {', '.join(KINDS)})", doc.locate(()))]
     try:
         source.question = _adapters()[0].validate_python(doc.data)
     except ValidationError as exc:
@@ -132,13 +200,13 @@ def question_files(root: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
 
 
-def read_bank(root: Path, *, files: list[Path] | None = None, read_files=None) -> BankSource:
-    """Read the topic and every question file; collect every diagnostic, raise nothing.
+def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | None = None, read_files=None) -> BankSource:
+    """Read one topic folder: its topic and every question file; collect every diagnostic, raise nothing.
 
-    ``read_files(paths, root, topic)``, when given, reads the question files instead of
+    ``read_files(paths, root, topic, project)``, when given, reads the question files instead of
     :func:`read_question` (same results, in the same order: a cache or a process pool)."""
     source = BankSource(root=root)
-    source.topic, source.topic_doc, diags = read_topic(root)
+    source.topic, source.topic_doc, diags = read_topic(root, project=project)
     source.diagnostics.extend(diags)
     if files is None:
         try:
@@ -146,8 +214,119 @@ def read_bank(root: Path, *, files: list[Path] | None = None, read_files=None) -
         except OSError as exc:
             source.diagnostics.append(error("E101", f"cannot list the question files: {exc.strerror or exc}", Location.of(root / QUESTIONS_DIR)))
             files = []
-    results = read_files(files, root, source.topic) if read_files is not None else (read_question(path, root=root) for path in files)
+    results = read_files(files, root, source.topic, project) if read_files is not None else (read_question(path, root=root, project=project) for path in files)
     for qsource, diags in results:
         source.questions.append(qsource)
         source.diagnostics.extend(diags)
     return source
+
+
+def is_single_topic_layout(root: Path) -> bool:
+    """Whether ``root`` holds a bank in the former layout (`topic.yaml` and `questions/` directly in it)."""
+    return (root / TOPIC_FILE).exists() or (root / QUESTIONS_DIR).is_dir()
+
+
+def single_topic_layout_error(root: Path) -> Diagnostic:
+    where = root / TOPIC_FILE if (root / TOPIC_FILE).exists() else root / QUESTIONS_DIR
+    return error(
+        "E312",
+        f"{root.as_posix()} has the single-topic layout ({TOPIC_FILE} and {QUESTIONS_DIR}/ directly in it); "
+        f"banks now hold one folder per topic (`<topic-id>/{TOPIC_FILE}`, `<topic-id>/{QUESTIONS_DIR}/`) and {CATEGORIES_FILE}: "
+        f"run `{MIGRATE_COMMAND}` to move it",
+        Location.of(where),
+    )
+
+
+def topic_folders(root: Path) -> list[Path]:
+    """The topic folders of a bank, sorted by name: sub-folders holding `topic.yaml` or `questions/`.
+
+    Other sub-folders (and hidden ones) are not topics. OSError if ``root`` cannot be listed."""
+    found = []
+    for path in sorted(root.iterdir()):
+        if path.name.startswith((".", "_")) or not path.is_dir():
+            continue
+        if (path / TOPIC_FILE).exists() or (path / QUESTIONS_DIR).is_dir():
+            found.append(path)
+    return found
+
+
+def read_categories(root: Path, *, project: Path | None = None):
+    """`categories.yaml` of the bank at ``root``: (categories, document or None, diagnostics).
+
+    Entries that are not valid categories are reported and left out of the list."""
+    from pydantic import ValidationError
+
+    path = root / CATEGORIES_FILE
+    if not path.exists():
+        return [], None, [error("E319", f"no {CATEGORIES_FILE} in {root.as_posix()}; it lists the categories of the topics (`categories:` then `- id: computer-systems` / `  title: Computer systems`)", Location.of(path))]
+    doc, diags = load_yaml(path, root=project if project is not None else project_of(root))
+    if doc is None:
+        return [], None, diags
+    try:
+        return list(_categories_adapter().validate_python(doc.data).categories), doc, diags
+    except ValidationError as exc:
+        diags = diags + model_errors(exc, doc, strip_union_tag=False)
+    from .model import Category
+
+    kept = []
+    items = doc.data.get("categories") if isinstance(doc.data, dict) else None
+    if isinstance(items, list):
+        for item in items:
+            try:
+                kept.append(Category.model_validate(item))
+            except ValidationError:
+                pass
+    return kept, doc, diags
+
+
+def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None) -> LibrarySource:
+    """Read a whole bank: `categories.yaml` and every topic folder (or only ``topics``); raise nothing.
+
+    ``read_files`` reads each topic's question files (see :func:`read_bank`).
+
+    The former single-topic layout is reported (E312) and nothing else is read."""
+    root = Path(root)
+    source = LibrarySource(root=root)
+    if not root.is_dir():
+        source.diagnostics.append(error("E319", f"no bank folder {root.as_posix()}: a bank is a folder with {CATEGORIES_FILE} and a folder per topic (`bank init` starts one)", Location.of(root)))
+        return source
+    if is_single_topic_layout(root):
+        source.diagnostics.append(single_topic_layout_error(root))
+        return source
+    project = project_of(root)
+    source.categories, source.categories_doc, diags = read_categories(root, project=project)
+    source.diagnostics.extend(diags)
+    if topics is None:
+        try:
+            topics = topic_folders(root)
+        except OSError as exc:
+            source.diagnostics.append(error("E101", f"cannot list the topic folders: {exc.strerror or exc}", Location.of(root)))
+            topics = []
+    for folder in topics:
+        topic = read_bank(folder, project=project, read_files=read_files)
+        source.topics.append(topic)
+        source.diagnostics.extend(topic.diagnostics)
+    return source
+
+
+def ordered_topics(source: LibrarySource) -> list[BankSource]:
+    """The topics read (a topic folder whose topic file has errors is left out) in bank order:
+    by the order of their categories in `categories.yaml`, then by topic id."""
+    order = {}
+    for index, category in enumerate(source.categories):
+        order.setdefault(category.id, index)
+    return sorted((t for t in source.topics if t.topic is not None), key=lambda t: (order.get(t.topic.category, len(order)), t.topic.id, t.root.name))
+
+
+def english_library(source: LibrarySource):
+    """The :class:`~aistack_bank.model.Library` of a source without errors, in the source language.
+
+    Topics come in the order of :func:`ordered_topics`."""
+    from .model import Bank, Library
+
+    categories = {category.id: category for category in source.categories}
+    banks = []
+    for topic in ordered_topics(source):
+        by_id = {qs.question.id: qs.question for qs in topic.questions if qs.question is not None}
+        banks.append(Bank(topic=topic.topic, category=categories[topic.topic.category], questions=tuple(by_id[qid] for qid in topic.topic.questions), lang="en"))
+    return Library(categories=tuple(source.categories), topics=tuple(banks), lang="en")

@@ -63,7 +63,10 @@ def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
     from .cache import validate_cached
+    from .validate import is_topic_folder
 
+    if is_topic_folder(folder):  # one topic of a bank: its verdict depends on the rest of the bank
+        use_cache = False
     return validate_cached(folder, translations, use_cache=use_cache)
 
 
@@ -98,12 +101,12 @@ def run_all_checks(bank_dir: Path, translations: Path | None, lang: str = "all")
     Returns ({language: (checked, failing)}, diagnostics); UsageError for a language without
     a catalog. A ``translations`` folder that does not exist means English only."""
     from .checks import check_diagnostics
-    from .load import read_bank
+    from .load import read_library
 
     if translations is not None and not translations.is_dir():
         translations = None
 
-    source = read_bank(bank_dir)
+    source = read_library(bank_dir)
     diagnostics = list(source.diagnostics)
     results: dict[str, tuple[int, int]] = {}
     checked = [qs for qs in source.questions if qs.question is not None and qs.question.check is not None]

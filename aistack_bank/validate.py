@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
-from .errors import Diagnostic, Location, Severity, error
+from .errors import Diagnostic, Location, Severity, error, warning
+from .kindrules import kind_rules
 from .lints import content_lints, question_reference_lints
-from .load import QUESTIONS_DIR, BankSource, QuestionSource, read_bank
+from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
 from .model import slug_of
 
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
 
-ONE_LINE_FIELDS = ("title", "category")
-"""Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments)."""
+ONE_LINE_FIELDS = ("title",)
+"""Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments);
+category titles are one line too."""
 
 @dataclass
 class ValidationReport:
     """What `bank validate` found."""
 
-    source: BankSource
+    source: LibrarySource
     diagnostics: list[Diagnostic]
     cues: AnswerCueStats
 
@@ -37,24 +38,50 @@ class ValidationReport:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
 
+def is_topic_folder(path: Path) -> bool:
+    """Whether ``path`` is one topic folder of a bank (`bank/<topic-id>/`, beside `categories.yaml`)."""
+    path = Path(path)
+    return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
+
+
+def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
+    from .errors import display_path
+
+    if diagnostic.location is None:
+        return False
+    prefix = display_path(folder).rstrip("/") + "/"
+    return diagnostic.location.path.startswith(prefix)
+
+
 def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
-    Catalogs are read through ``catalogs`` when given, so that the caller can localize from the
-    same reads. With ``use_cache``, each question file's own verdict and each catalog's are
-    taken from the per-file stores (:mod:`aistack_bank.filechecks`) when their inputs are
-    byte for byte those of a stored one."""
+    ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
+    bank is read (ids must be unique across it) and only the problems located in that topic are
+    reported, without the catalogs. Catalogs are read through ``catalogs`` when given, so that
+    the caller can localize from the same reads. With ``use_cache``, each question file's own
+    verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.filechecks`)
+    when their inputs are byte for byte those of a stored one."""
     from .filechecks import FileChecks
 
+    root = Path(root)
+    only = root if is_topic_folder(root) else None
     checked = FileChecks(question_file_rules, run_checks=run_checks, use_cache=use_cache)
-    source = read_bank(root, read_files=checked.read)
+    source = read_library(root.parent if only is not None else root, read_files=checked.read)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
-    diags += question_rules(source, cross_file_only=True)
-    diags += topic_rules(source)
-    diags += content_lints(source, references=False)  # W320/W321 are rules of each file
-    cues = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None])
-    diags += cue_warnings(cues, Location.of(source.root / "topic.yaml"))
+    diags += library_rules(source, cross_file_only=True)
+    for topic in source.topics:
+        if only is not None and topic.root != only:
+            continue
+        diags += content_lints(topic, references=False)  # W320/W321 are rules of each file
+        if topic.topic is not None:
+            diags += cue_warnings(answer_cue_stats([qs.question for qs in topic.questions if qs.question is not None]), Location.of(topic.topic_path))
+    questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
+    cues = answer_cue_stats([qs.question for qs in questions if qs.question is not None])
+    if only is not None:
+        diags = [d for d in diags if _inside(d, only)]
+        translations = None
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from .i18n.verify import verify_catalogs
 
@@ -63,16 +90,67 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     return ValidationReport(source=source, diagnostics=diags, cues=cues)
 
 
-def _normalized(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+def library_rules(source: LibrarySource, *, cross_file_only: bool = False) -> list[Diagnostic]:
+    """The rules within each topic, and across topics and categories (of the question files'
+    rules, only those across files with ``cross_file_only``)."""
+    diags: list[Diagnostic] = []
+    doc = source.categories_doc
+    # categories: unique ids, one-line titles, each used by a topic
+    seen_categories: dict[str, int] = {}
+    for index, category in enumerate(source.categories):
+        if category.id in seen_categories and doc is not None:
+            first = doc.locate(("categories", seen_categories[category.id], "id"))
+            diags.append(error("E316", f"category id {category.id!r} is used twice (first at line {first.line})", doc.locate(("categories", index, "id"))))
+            continue
+        seen_categories[category.id] = index
+        if "\n" in category.title and doc is not None:
+            diags.append(error("E116", "a category title must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate(("categories", index, "title"))))
+    used = {t.topic.category if t.topic is not None else (t.topic_doc.data or {}).get("category")
+            for t in source.topics if t.topic is not None or (t.topic_doc is not None and isinstance(t.topic_doc.data, dict))}
+    for category_id, index in seen_categories.items():
+        if category_id not in used and doc is not None:
+            diags.append(warning("W303", f"category {category_id!r} has no topic; give a topic `category: {category_id}` or remove the category", doc.locate(("categories", index, "id"))))
+    # topics: unique ids, folder named after the id, a known category
+    seen_topics: dict[str, BankSource] = {}
+    for topic in source.topics:
+        if topic.topic is None or topic.topic_doc is None:
+            continue
+        tdoc = topic.topic_doc
+        if topic.topic.id in seen_topics:
+            other = seen_topics[topic.topic.id]
+            diags.append(error("E315", f"topic id {topic.topic.id!r} is also the id of {Location.of(other.topic_path)}; every topic needs its own id", tdoc.locate(("id",))))
+        else:
+            seen_topics[topic.topic.id] = topic
+        if topic.root.name != topic.topic.id:
+            diags.append(error("E317", f"topic id {topic.topic.id!r} differs from its folder name {topic.root.name!r}; rename the folder to {topic.topic.id}/ (git mv) or fix the id", tdoc.locate(("id",))))
+        if topic.topic.category not in seen_categories and source.categories_doc is not None:
+            known = ", ".join(seen_categories) or "none"
+            diags.append(error("E314", f"category {topic.topic.category!r} is not in {CATEGORIES_FILE} (known: {known})", tdoc.locate(("category",))))
+    # questions: ids unique across the bank, each listed by exactly one topic, in its folder
+    first_seen: dict[str, QuestionSource] = {}
+    file_topic: dict[str, BankSource] = {}
+    for topic in source.topics:
+        for qs in topic.questions:
+            if qs.question is not None:
+                file_topic.setdefault(qs.question.id, topic)
+    listed_by: dict[str, BankSource] = {}  # the first topic that lists each question
+    for topic in source.topics:
+        if topic.topic is not None and topic.topic_doc is not None:
+            for qid in topic.topic.questions:
+                listed_by.setdefault(qid, topic)
+    for topic in source.topics:
+        diags += question_rules(topic, first_seen=first_seen, cross_file_only=cross_file_only)
+        diags += topic_rules(topic, listed_by=listed_by, file_topic=file_topic)
+    return diags
 
 
-def question_rules(source: BankSource, *, cross_file_only: bool = False) -> list[Diagnostic]:
-    """Rules within each question file and across question files (only those across files
-    with ``cross_file_only``: :func:`question_file_rules` gives the others, file by file)."""
+def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] | None = None, cross_file_only: bool = False) -> list[Diagnostic]:
+    """Rules within each question file of a topic and across question files (``first_seen`` is
+    shared across the topics of a bank, so that ids are unique in the whole bank). Only those
+    across files with ``cross_file_only``: :func:`question_file_rules` gives the others, file by file."""
     diags: list[Diagnostic] = []
     vocabulary = set(source.topic.tags) if source.topic is not None else None
-    first_seen: dict[str, QuestionSource] = {}
+    first_seen = {} if first_seen is None else first_seen
     for qs in source.questions:
         question, doc = qs.question, qs.doc
         if question is None or doc is None:
@@ -89,31 +167,22 @@ def question_rules(source: BankSource, *, cross_file_only: bool = False) -> list
             diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
         elif not name.startswith(question.id + "-"):
             diags.append(error("E301", f"id {question.id!r} does not match the file name {name!r}; rename the file to {question.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
-        seen_ids: dict[str, int] = {}
-        seen_texts: dict[str, int] = {}
-        for index, option in enumerate(question.options):
-            if option.id in seen_ids:
-                diags.append(error("E303", f"option id {option.id!r} is used twice (also option {seen_ids[option.id] + 1})", doc.locate(("options", index, "id"))))
-            seen_ids.setdefault(option.id, index)
-            key = _normalized(option.text)
-            if key in seen_texts:
-                diags.append(error("E305", f"option {option.id!r} has the same text as option {question.options[seen_texts[key]].id!r}", doc.locate(("options", index, "text"))))
-            seen_texts.setdefault(key, index)
-        if question.correct not in seen_ids:
-            diags.append(error("E304", f"correct option {question.correct!r} is not one of the options ({', '.join(o.id for o in question.options)})", doc.locate(("correct",))))
+        if question.explanation is None:
+            diags.append(warning("W310", f"{question.id} has no explanation: learners get no general feedback after answering; write two to four sentences on why the key is right", doc.locate(("id",))))
+        diags += kind_rules(question, doc)
         if vocabulary is not None:
             for index, tag in enumerate(question.tags):
                 if tag not in vocabulary:
-                    diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of topic.yaml ({', '.join(sorted(vocabulary))})", doc.locate(("tags", index))))
+                    diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of {Location.of(source.topic_path)} ({', '.join(sorted(vocabulary))})", doc.locate(("tags", index))))
     return diags
 
 
-def question_file_rules(qs: QuestionSource, topic, run_checks: bool) -> list[Diagnostic]:
+def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool) -> list[Diagnostic]:
     """The rules of one read question file on its own (with its topic's tag vocabulary), and
     its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.filechecks`)."""
     if qs.question is None or qs.doc is None:
         return []
-    diags = question_rules(BankSource(root=qs.path.parent, topic=topic, questions=[qs]))
+    diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
     diags += question_reference_lints(qs.question, qs.doc)
     from .i18n.fields import question_fields
 
@@ -123,11 +192,16 @@ def question_file_rules(qs: QuestionSource, topic, run_checks: bool) -> list[Dia
     return diags
 
 
-def topic_rules(source: BankSource) -> list[Diagnostic]:
-    """The topic lists every question file exactly once and nothing else."""
+def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None = None, file_topic: dict[str, BankSource] | None = None) -> list[Diagnostic]:
+    """The topic lists every question file of its folder exactly once and nothing else.
+
+    Across a bank, ``listed_by`` (shared) records which topic listed each question first, and
+    ``file_topic`` which topic folder holds each question file."""
     topic, doc = source.topic, source.topic_doc
     if topic is None or doc is None:
         return []
+    listed_by = {} if listed_by is None else listed_by
+    file_topic = {} if file_topic is None else file_topic
     diags = []
     for name in ONE_LINE_FIELDS:
         if "\n" in getattr(topic, name):
@@ -140,11 +214,24 @@ def topic_rules(source: BankSource) -> list[Diagnostic]:
             diags.append(error("E308", f"{qid} is listed twice (first at line {doc.locate(('questions', seen[qid])).line})", doc.locate(("questions", index))))
             continue
         seen[qid] = index
+        other = listed_by.get(qid)
+        if other is not None and other is not source:
+            where = other.topic_doc.locate(("questions", other.topic.questions.index(qid)))
+            diags.append(error("E313", f"{qid} is also listed in {where}; a question belongs to one topic: remove it from one of the two", doc.locate(("questions", index))))
+            continue
+        listed_by.setdefault(qid, source)
         if qid not in on_disk and qid not in unreadable:
-            diags.append(error("E306", f"{qid} is listed but there is no {QUESTIONS_DIR}/{qid}-<slug>.yaml", doc.locate(("questions", index))))
+            home = file_topic.get(qid)
+            if home is not None and home is not source:
+                diags.append(error("E318", f"{qid} is listed here but its file is in {Location.of(home.root / QUESTIONS_DIR)}/; move the file into {Location.of(source.root / QUESTIONS_DIR)}/ (git mv), or list it in {Location.of(home.topic_path)} instead", doc.locate(("questions", index))))
+            else:
+                diags.append(error("E306", f"{qid} is listed but there is no {QUESTIONS_DIR}/{qid}-<slug>.yaml in {Location.of(source.root)}", doc.locate(("questions", index))))
     for qs in source.questions:
         if qs.question is not None and qs.question.id not in seen:
-            diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of topic.yaml", Location.of(qs.path, 1, 1) if qs.doc is None else qs.doc.locate(("id",))))
+            lister = listed_by.get(qs.question.id)
+            if lister is not None and lister is not source:
+                continue  # E318, at the topic that lists it
+            diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of {Location.of(source.topic_path)} (nor of any other topic)", Location.of(qs.path, 1, 1) if qs.doc is None else qs.doc.locate(("id",))))
     return diags
 
 
@@ -159,7 +246,7 @@ def validate_files(files: list[Path]) -> ValidationReport:
     last = None
     for root, paths in by_root.items():
         source = read_bank(root, files=paths)
-        last = source
+        last = LibrarySource(root=root.parent, topics=[source], diagnostics=list(source.diagnostics))
         diags += [d for d in source.diagnostics if d.code != "E311"]
         diags += question_rules(source)
         diags += content_lints(source)  # leaks only among the given files
@@ -167,7 +254,7 @@ def validate_files(files: list[Path]) -> ValidationReport:
             listed = set(source.topic.questions)
             for qs in source.questions:
                 if qs.question is not None and qs.question.id not in listed:
-                    diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of topic.yaml", qs.doc.locate(("id",))))
+                    diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of {Location.of(source.topic_path)}", qs.doc.locate(("id",))))
         for qs in source.questions:
             if qs.question is not None:
                 questions.append(qs.question)

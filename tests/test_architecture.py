@@ -85,11 +85,11 @@ def _in(room: str, module: str) -> bool:
 
 ROOMS = {
     "bottom": {"errors", "model", ""},  # "" is the package's __init__ (its version)
-    "files": {"safety", "yamlsource", "load", "writing", "parallel", "filecache", "filechecks"},
+    "files": {"safety", "yamlsource", "load", "writing", "parallel", "filecache", "filechecks", "kindmessages"},
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
-    "checking": {"validate", "cues", "lints", "checks", "checklang", "quantities", "i18n"},
+    "checking": {"validate", "kindrules", "cues", "lints", "checks", "checklang", "quantities", "i18n"},
     "exporters": {"exporters"},
-    "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "scaffold", "stats", "schemas"},
+    "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }
@@ -111,6 +111,9 @@ FORBIDDEN = [
     ("aistack_bank.i18n", "aistack_bank.validate", "validate composes the catalog checks, not the other way"),
     ("aistack_bank.cues", "aistack_bank.validate", "the answer-cue rules are shared by validate, i18n and stats"),
     ("aistack_bank.cues", "aistack_bank.i18n", "the answer-cue rules are shared by validate, i18n and stats"),
+    ("aistack_bank.kindrules", "aistack_bank.validate", "the rules of each kind are shared by validate and the catalog checks"),
+    ("aistack_bank.kindrules", "aistack_bank.i18n", "the rules of each kind are shared by validate and the catalog checks"),
+    ("aistack_bank.kindmessages", "aistack_bank", "the loader's messages for kind refusals import nothing of the package"),
     ("aistack_bank.model", "aistack_bank", "the model imports nothing of the package"),
     ("aistack_bank.errors", "aistack_bank", "the error types import nothing of the package"),
 ]
@@ -180,3 +183,9 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
     assert any("i18n.verify imports aistack_bank.validate" in line for line in found)
     assert any("model imports aistack_bank.errors" in line for line in found)
     assert cycles(graph) == [["aistack_bank.i18n.verify", "aistack_bank.validate"]]
+
+
+def test_the_loaders_list_of_kinds_is_the_models():
+    from aistack_bank import load, model
+
+    assert load.KINDS == model.KINDS

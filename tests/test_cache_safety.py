@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import question_file
+from conftest import question_file, topic_dir, topic_file
 
 
 def _same_verdict(run_cli) -> tuple[int, str]:
@@ -206,7 +206,7 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     assert code == 0, out
     q004 = question_file(project, "q004")  # it has a numeric check
     q004_original = q004.read_bytes()
-    topic = project / "bank" / "topic.yaml"
+    topic = topic_file(project)
     topic_original = topic.read_bytes()
     fr = project / "translations" / "fr.po"
     fr_original = fr.read_bytes()
@@ -246,6 +246,34 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     step("a tag removed from the topic's vocabulary", expect="E309")
     topic.write_bytes(topic_original)
     step("vocabulary restored", absent="E309")
+
+    categories = project / "bank" / "categories.yaml"
+    categories_original = categories.read_bytes()
+    _replace(categories, "title: Computer systems", "title: Computer engineering")
+    step("category title changed: its catalog entries are for another text", expect="E508")
+    categories.write_bytes(categories_original)
+    step("category title restored", absent="E508")
+
+    # q001 moves to a second topic of the same category whose vocabulary lacks one of its tags
+    other = topic_dir(project, "ai-serving")
+    (other / "questions").mkdir(parents=True)
+    q001 = question_file(project, "q001")
+    q001_moved = other / "questions" / q001.name
+    q001.rename(q001_moved)
+    _replace(topic, "  - q001\n", "")
+    (other / "topic.yaml").write_text(
+        "id: ai-serving\ncategory: computer-systems\ntitle: Serving models\n"
+        "summary: Serving trained models to users.\nkey_points:\n  - Serving runs inference on fixed weights.\n"
+        "tags:\n  training: training workloads\nquestions:\n  - q001\n", encoding="utf-8")
+    step("question moved to a second topic whose vocabulary lacks its tag", expect="E309")
+    _replace(other / "topic.yaml", "  training: training workloads\n", "  training: training workloads\n  inference: inference workloads\n")
+    step("the second topic's vocabulary completed", absent="E309")
+    _replace(other / "topic.yaml", "questions:\n  - q001\n", "questions: []\n")
+    step("the second topic no longer lists it", expect="E307")
+    q001_moved.rename(q001)
+    topic.write_bytes(topic_original)
+    shutil.rmtree(other)
+    step("moved back", absent="E307")
 
     moved = q004.with_name("q004-renamed.yaml")
     q004.rename(moved)

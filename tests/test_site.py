@@ -59,8 +59,8 @@ def hostile_bank() -> Bank:
     ]
     question = SingleChoiceQuestion(id="q001", kind="single-choice", stem=HOSTILE, explanation=HOSTILE, tags=["memory"], difficulty=1, options=options, correct="a")
     english = load_localized(REPO / "bank", None, ["en"])[0]["en"]
-    topic = english.topic.model_copy(update={"title": HOSTILE, "summary": HOSTILE, "category": HOSTILE, "key_points": [HOSTILE], "questions": ["q001"]})
-    return Bank(topic=topic, questions=(question,), lang="en")
+    topic = english.topic.model_copy(update={"title": HOSTILE, "summary": HOSTILE, "key_points": [HOSTILE], "questions": ["q001"]})
+    return Bank(topic=topic, category=english.category.model_copy(update={"title": HOSTILE}), questions=(question,), lang="en")
 
 
 # --- Files and determinism ------------------------------------------------------------------
@@ -312,7 +312,7 @@ def test_ui_text_and_fill():
 
 def test_ui_strings_are_well_formed():
     allowed = {"title", "category", "count", "answered", "total", "score", "percent", "current", "letter",
-               "right", "file", "minutes", "seconds", "tags"}
+               "right", "file", "minutes", "seconds", "tags", "example", "unit", "low", "high"}
     for key, text in UI_STRINGS.items():
         assert re.fullmatch(r"site\.[a-z0-9_]+(\.[a-z0-9_]+)*", key), key
         assert text == text.strip() and "  " not in text, key

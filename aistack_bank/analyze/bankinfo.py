@@ -53,20 +53,15 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
     from ..build import available_languages
     from ..i18n.catalog import read_catalog
     from ..i18n.localize import localize
-    from ..load import read_bank
-    from ..model import Bank
+    from ..load import english_library, read_library
+    from ..validate import library_rules
 
-    source = read_bank(bank)
-    errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
-    if source.topic is None or errors:
+    source = read_library(bank)
+    errors = [d for d in source.diagnostics + library_rules(source) if d.severity is Severity.ERROR]
+    if not source.topics or errors:
         return None, errors
     by_id = {qs.question.id: qs for qs in source.questions if qs.question is not None}
-    missing = [qid for qid in source.topic.questions if qid not in by_id]
-    if missing:
-        from ..errors import error
-
-        return None, [error("E306", f"the topic lists {', '.join(missing)}, which have no file", source.topic_doc.locate(("questions",)))]
-    english = Bank(topic=source.topic, questions=tuple(by_id[qid].question for qid in source.topic.questions), lang="en")
+    english = english_library(source)
     banks = {"en": english}
     entries: dict[str, dict[str, Location]] = {}
     problems: list[Diagnostic] = []
@@ -82,6 +77,7 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
     if problems:
         return None, problems
     items: dict[str, ItemInfo] = {}
+    questions = {lang: b.questions for lang, b in banks.items()}  # every topic's, in bank order (computed once)
     for index, q in enumerate(english.questions):
         qs = by_id[q.id]
         doc = qs.doc
@@ -89,14 +85,14 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
             id=q.id,
             options=tuple(o.id for o in q.options),
             key=q.correct,
-            stems={lang: b.questions[index].stem for lang, b in banks.items()},
-            option_texts={lang: {o.id: o.text for o in b.questions[index].options} for lang, b in banks.items()},
+            stems={lang: qs[index].stem for lang, qs in questions.items()},
+            option_texts={lang: {o.id: o.text for o in qs[index].options} for lang, qs in questions.items()},
             location=doc.locate(("id",)),
             key_location=doc.locate(("correct",)),
             option_locations={o.id: doc.locate(("options", i, "id")) for i, o in enumerate(q.options)},
             stem_entries={lang: e[f"{q.id}.stem"] for lang, e in entries.items() if f"{q.id}.stem" in e},
         )
-    return BankInfo(topic_id=source.topic.id, languages=list(banks), items=items), []
+    return BankInfo(topic_id=",".join(b.topic.id for b in english.topics), languages=list(banks), items=items), []
 
 
 def _msgstr_lines(catalog) -> dict[str, Location]:

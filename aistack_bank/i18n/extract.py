@@ -51,11 +51,11 @@ def render_template(source, translations: Path) -> bytes:
 def extract(bank_dir: Path, translations: Path, *, compare: bool = False):
     """Write (or with ``compare``, only compare) `aistack.pot`; return (path, changed, diagnostics)."""
     from ..errors import Severity
-    from ..load import read_bank
+    from ..load import read_library
     from ..writing import write_atomic
     from . import TEMPLATE_NAME
 
-    source = read_bank(bank_dir)
+    source = read_library(bank_dir)
     errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     path = translations / TEMPLATE_NAME
     if errors:

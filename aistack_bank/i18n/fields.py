@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..load import BankSource
-    from ..model import SingleChoiceQuestion, Topic
+    from ..load import BankSource, LibrarySource
+    from ..model import AnyQuestion, Category, Topic
     from ..yamlsource import YamlDocument
 
 KEEP_NUMBERS = "Keep every number, unit and formula exactly as in the English: a numeric check reads them."
@@ -19,7 +19,8 @@ class TextField:
     """One translatable text of the bank."""
 
     key: str
-    """Stable msgctxt, e.g. ``q003.option.c`` or ``topic.key_point.2``."""
+    """Stable msgctxt, e.g. ``q003.option.c``, ``topic.<topic-id>.key_point.2`` or
+    ``category.<category-id>.title``: never where the text's file lives."""
     text: str
     """The English text (the msgid)."""
     path: Path
@@ -30,7 +31,27 @@ class TextField:
     """Notes for translators (``#.`` comments)."""
     question_id: str | None = None
     key_bearing: bool = False
-    """True for stems and options: a stale translation there can change the answer."""
+    """True for stems, options and answers: a stale translation there can change the answer."""
+    loc: tuple = ()
+    """Where the text sits in its model (``("options", 2, "text")``); empty for topic fields."""
+
+
+def topic_key(topic_id: str, field: str) -> str:
+    """The msgctxt of a topic text: ``topic.<topic-id>.title``, ``….summary``, ``….key_point.N``."""
+    return f"topic.{topic_id}.{field}"
+
+
+def category_key(category_id: str) -> str:
+    """The msgctxt of a category title: ``category.<category-id>.title``."""
+    return f"category.{category_id}.title"
+
+
+def category_fields(categories: list[Category], doc: YamlDocument | None, path: Path) -> list[TextField]:
+    def line(yaml_path):
+        return doc.locate(yaml_path).line if doc is not None else 0
+
+    return [TextField(category_key(category.id), category.title, path, line(("categories", index, "title")), ("Title of a category of topics.",))
+            for index, category in enumerate(categories)]
 
 
 def topic_fields(topic: Topic, doc: YamlDocument, path: Path) -> list[TextField]:
@@ -38,33 +59,81 @@ def topic_fields(topic: Topic, doc: YamlDocument, path: Path) -> list[TextField]
         return doc.locate(yaml_path).line if doc is not None else 0
 
     fields = [
-        TextField("topic.title", topic.title, path, line(("title",)), ("Topic title.",)),
-        TextField("topic.category", topic.category, path, line(("category",)), ("Category the topic belongs to.",)),
-        TextField("topic.summary", topic.summary, path, line(("summary",)), ("Topic summary shown under the title.",)),
+        TextField(topic_key(topic.id, "title"), topic.title, path, line(("title",)), ("Topic title.",)),
+        TextField(topic_key(topic.id, "summary"), topic.summary, path, line(("summary",)), ("Topic summary shown under the title.",)),
     ]
     for index, point in enumerate(topic.key_points, 1):
-        fields.append(TextField(f"topic.key_point.{index}", point, path, line(("key_points", index - 1)), (f"Key point {index} of the topic.",)))
+        fields.append(TextField(topic_key(topic.id, f"key_point.{index}"), point, path, line(("key_points", index - 1)), (f"Key point {index} of the topic.",)))
     return fields
 
 
-def question_fields(question: SingleChoiceQuestion, doc: YamlDocument, path: Path) -> list[TextField]:
-    def line(yaml_path):
-        return doc.locate(yaml_path).line if doc is not None else 0
+ANSWER_LINES = ("Accepted answer: type it as a learner of your language would. Put each other spelling "
+                "that should also be accepted on a line of its own.")
+
+
+def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> list[TextField]:
+    """The translatable fields of one question of any kind, in file order."""
+
+    def field(key: str, text: str, loc: tuple, notes: tuple[str, ...], key_bearing: bool = False) -> TextField:
+        line = doc.locate(loc).line if doc is not None else 0
+        return TextField(f"{question.id}.{key}", text, path, line, notes, question.id, key_bearing, loc)
 
     base_notes = (question.translator_note,) if question.translator_note else ()
     checked = base_notes + ((KEEP_NUMBERS,) if question.check is not None else ())
-    fields = [TextField(f"{question.id}.stem", question.stem, path, line(("stem",)), ("Question stem.",) + checked, question.id, True)]
-    for index, option in enumerate(question.options):
-        role = "the correct option" if option.id == question.correct else "a wrong option"
-        fields.append(TextField(f"{question.id}.option.{option.id}", option.text, path, line(("options", index, "text")), (f"Option {option.id} ({role}).",) + checked, question.id, True))
-        if option.feedback is not None:
-            fields.append(TextField(f"{question.id}.option.{option.id}.feedback", option.feedback, path, line(("options", index, "feedback")), (f"Feedback shown when option {option.id} ({role}) is chosen.",) + base_notes, question.id))
-    fields.append(TextField(f"{question.id}.explanation", question.explanation, path, line(("explanation",)), ("Explanation shown after answering.",) + checked, question.id))
+    stem_note = "The statement the learner marks true or false." if question.kind == "true-false" else "Question stem."
+    fields = [field("stem", question.stem, ("stem",), (stem_note,) + checked, True)]
+    if question.kind in ("single-choice", "multiple-response"):
+        right = set(question.correct) if question.kind == "multiple-response" else {question.correct}
+        for index, option in enumerate(question.options):
+            role = ("a correct option" if question.kind == "multiple-response" else "the correct option") if option.id in right else "a wrong option"
+            fields.append(field(f"option.{option.id}", option.text, ("options", index, "text"), (f"Option {option.id} ({role}).",) + checked, True))
+            if option.feedback is not None:
+                fields.append(field(f"option.{option.id}.feedback", option.feedback, ("options", index, "feedback"), (f"Feedback shown when option {option.id} ({role}) is chosen.",) + base_notes))
+    elif question.kind == "true-false":
+        for side in ("true", "false"):
+            text = getattr(question, f"feedback_{side}")
+            if text is not None:
+                right = "right" if question.answer == (side == "true") else "wrong"
+                fields.append(field(f"feedback.{side}", text, (f"feedback_{side}",), (f"Feedback shown to a learner who answers {side} (the {right} answer).",) + base_notes))
+    elif question.kind == "numerical":
+        for index, unit in enumerate(question.units, 1):
+            fields.append(field(f"unit.{index}", unit.name, ("units", index - 1, "name"), (f"Unit {index} of the answer, as learners of your language type it (French writes Go for GB); its value does not change.",), True))
+        for index, near in enumerate(question.near_misses, 1):
+            fields.append(field(f"near_miss.{index}.feedback", near.feedback, ("near_misses", index - 1, "feedback"), (f"Feedback for a near miss around {near.value:g}.",) + checked))
+    elif question.kind == "short-answer":
+        for index, answer in enumerate(question.answers, 1):
+            credit = "full credit" if answer.credit == 1 else f"{answer.credit:g} of the marks"
+            fields.append(field(f"answer.{index}", answer.text, ("answers", index - 1, "text"), (f"{ANSWER_LINES} ({credit})",) + checked, True))
+            if answer.feedback is not None:
+                fields.append(field(f"answer.{index}.feedback", answer.feedback, ("answers", index - 1, "feedback"), (f"Feedback shown to a learner who gives accepted answer {index}.",) + base_notes))
+    elif question.kind == "matching":
+        for index, pair in enumerate(question.pairs):
+            fields.append(field(f"pair.{pair.id}.prompt", pair.prompt, ("pairs", index, "prompt"), (f"Matching: prompt {pair.id}.",) + checked, True))
+            fields.append(field(f"pair.{pair.id}.answer", pair.answer, ("pairs", index, "answer"), (f"Matching: the answer that goes with prompt {pair.id}.",) + checked, True))
+        for index, extra in enumerate(question.distractors):
+            fields.append(field(f"distractor.{extra.id}", extra.text, ("distractors", index, "text"), ("Matching: an extra answer that goes with no prompt.",) + checked, True))
+    if question.explanation is not None:
+        fields.append(field("explanation", question.explanation, ("explanation",), ("Explanation shown after answering.",) + checked))
     return fields
 
 
-def bank_fields(source: BankSource) -> list[TextField]:
-    """Every translatable field of a read bank (:class:`~aistack_bank.load.BankSource`), in bank order."""
+def bank_fields(source: BankSource | LibrarySource) -> list[TextField]:
+    """Every translatable field of a read bank, in bank order: the categories, then each topic
+    (in the order of :func:`~aistack_bank.load.ordered_topics`) with its questions.
+
+    ``source`` is a whole bank (:class:`~aistack_bank.load.LibrarySource`) or one topic
+    (:class:`~aistack_bank.load.BankSource`)."""
+    from ..load import LibrarySource, ordered_topics
+
+    if isinstance(source, LibrarySource):
+        fields = category_fields(source.categories, source.categories_doc, source.categories_path)
+        for topic in ordered_topics(source):
+            fields += _topic_source_fields(topic)
+        return fields
+    return _topic_source_fields(source)
+
+
+def _topic_source_fields(source: BankSource) -> list[TextField]:
     fields: list[TextField] = []
     if source.topic is not None:
         fields += topic_fields(source.topic, source.topic_doc, source.root / "topic.yaml")

@@ -1,4 +1,5 @@
-"""A bank in one language: every text replaced by its current, non-fuzzy translation.
+"""A bank in one language (a :class:`~aistack_bank.model.Library`: every category, every topic and
+its questions): every text replaced by its current, non-fuzzy translation.
 
 Exporters only ever see the result; they never read catalogs. An untranslated, fuzzy or
 out-of-date entry is an error naming the entries, unless ``allow_fallback`` is set, in which
@@ -16,17 +17,19 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from ..errors import Diagnostic, Location, error, warning
-from .fields import bank_fields
+from .fields import bank_fields, category_key, question_fields, topic_key
 from .status import entry_state
 
 if TYPE_CHECKING:
-    from ..load import BankSource
-    from ..model import Bank
+    from ..load import BankSource, LibrarySource
+    from ..model import Bank, Library
     from .catalog import Catalog
 
 
-def localize(source: BankSource, bank: Bank, catalog: Catalog, *, allow_fallback: bool = False):
-    """(localized Bank or None, diagnostics) for ``catalog``'s language."""
+def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False):
+    """(localized Library (or Bank, for one topic) or None, diagnostics) for ``catalog``'s language."""
+    from ..model import Library
+
     fields = bank_fields(source)
     active = catalog.active()
     texts: dict[str, str] = {}
@@ -44,7 +47,10 @@ def localize(source: BankSource, bank: Bank, catalog: Catalog, *, allow_fallback
         else:
             code = "E504" if state == "fuzzy" else "E509"
             diags.append(error(code, f"{field.key} {what} (use --allow-fallback to export it in English)", where))
-    localized, problems = apply_texts(bank, texts, catalog.language)
+    if isinstance(bank, Library):
+        localized, problems = apply_library_texts(bank, texts, catalog.language)
+    else:
+        localized, problems = apply_texts(bank, texts, catalog.language)
     if problems:
         from .locations import msgstr_location
 
@@ -74,50 +80,102 @@ def _validated(model, update: dict, key_of, problems: list):
         return None
 
 
-def _topic_key(loc: tuple) -> str:
-    if loc and loc[0] == "key_points" and len(loc) > 1 and isinstance(loc[1], int):
-        return f"topic.key_point.{loc[1] + 1}"
-    return f"topic.{loc[0]}" if loc else "topic"
-
-
-def _question_key(question):
+def _topic_key(topic_id: str):
     def key_of(loc: tuple) -> str:
-        if len(loc) >= 3 and loc[0] == "options" and isinstance(loc[1], int) and loc[1] < len(question.options):
-            option = question.options[loc[1]]
-            return f"{question.id}.option.{option.id}" + (".feedback" if loc[2] == "feedback" else "")
-        return f"{question.id}.{loc[0]}" if loc else question.id
+        if loc and loc[0] == "key_points" and len(loc) > 1 and isinstance(loc[1], int):
+            return topic_key(topic_id, f"key_point.{loc[1] + 1}")
+        return topic_key(topic_id, str(loc[0])) if loc else f"topic.{topic_id}"
 
     return key_of
 
 
-def apply_texts(bank: Bank, texts: dict[str, str], language: str):
+def _category_key(category_id: str):
+    return lambda loc: category_key(category_id)
+
+
+def _question_key(fields):
+    by_loc = {field.loc: field.key for field in fields}
+
+    def key_of(loc: tuple) -> str:
+        for end in range(len(loc), 0, -1):
+            if tuple(loc[:end]) in by_loc:
+                return by_loc[tuple(loc[:end])]
+        question_id = fields[0].question_id
+        return f"{question_id}.{loc[0]}" if loc else question_id
+
+    return key_of
+
+
+def apply_category_texts(category, texts: dict[str, str], problems: list):
+    """``category`` with its title translated (None and a problem if the translation breaks a rule)."""
+    return _validated(category, {"title": texts.get(category_key(category.id), category.title)}, _category_key(category.id), problems)
+
+
+def apply_library_texts(library: Library, texts: dict[str, str], language: str):
+    """(``library`` with every text whose key is in ``texts`` replaced, or None; field-rule problems)."""
+    problems: list[tuple[str, str, str]] = []
+    categories = {category.id: apply_category_texts(category, texts, problems) for category in library.categories}
+    topics = []
+    for bank in library.topics:
+        localized, more = apply_texts(bank, texts, language, category=categories.get(bank.category.id) or bank.category)
+        problems += more
+        topics.append(localized)
+    if problems:
+        return None, problems
+    return library.model_copy(update={"categories": tuple(categories[c.id] for c in library.categories), "topics": tuple(topics), "lang": language}), []
+
+
+def _set(data, loc: tuple, value) -> None:
+    for part in loc[:-1]:
+        data = data[part]
+    data[loc[-1]] = value
+
+
+def _split_answers(data: dict) -> None:
+    """A short answer's translation may list several accepted spellings, one per line."""
+    answers = []
+    for answer in data["answers"]:
+        lines = [line.strip() for line in answer["text"].split("\n")]
+        lines = [line for line in lines if line] or [answer["text"]]
+        answers += [{**answer, "text": line} for line in lines]
+    data["answers"] = answers
+
+
+def localize_question(question, texts: dict[str, str], problems: list):
+    """``question`` with the texts of ``texts`` (msgctxt → msgstr) applied through its validators."""
+    from pathlib import Path
+
+    fields = question_fields(question, None, Path())
+    data = question.model_dump()
+    changed = False
+    for field in fields:
+        if field.key in texts:
+            _set(data, field.loc, texts[field.key])
+            changed = True
+    if not changed:
+        return question
+    if question.kind == "short-answer":
+        _split_answers(data)
+    return _validated(question, data, _question_key(fields), problems)
+
+
+def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=None):
     """(``bank`` with every text whose key is in ``texts`` replaced, or None; field-rule problems).
 
-    Each problem is (msgctxt, pydantic error type, message).
+    Each problem is (msgctxt, pydantic error type, message). ``category`` is the bank's category
+    already localized (it is localized here otherwise).
     """
     problems: list[tuple[str, str, str]] = []
     entry = bank.topic
+    tid = entry.id
     topic = _validated(entry, {
-        "title": texts.get("topic.title", entry.title),
-        "category": texts.get("topic.category", entry.category),
-        "summary": texts.get("topic.summary", entry.summary),
-        "key_points": [texts.get(f"topic.key_point.{i}", p) for i, p in enumerate(entry.key_points, 1)],
-    }, _topic_key, problems)
-    questions = []
-    for question in bank.questions:
-        options = [
-            {
-                **o.model_dump(),
-                "text": texts.get(f"{question.id}.option.{o.id}", o.text),
-                "feedback": texts.get(f"{question.id}.option.{o.id}.feedback", o.feedback) if o.feedback is not None else None,
-            }
-            for o in question.options
-        ]
-        questions.append(_validated(question, {
-            "stem": texts.get(f"{question.id}.stem", question.stem),
-            "explanation": texts.get(f"{question.id}.explanation", question.explanation),
-            "options": options,
-        }, _question_key(question), problems))
+        "title": texts.get(topic_key(tid, "title"), entry.title),
+        "summary": texts.get(topic_key(tid, "summary"), entry.summary),
+        "key_points": [texts.get(topic_key(tid, f"key_point.{i}"), p) for i, p in enumerate(entry.key_points, 1)],
+    }, _topic_key(tid), problems)
+    if category is None:
+        category = apply_category_texts(bank.category, texts, problems)
+    questions = [localize_question(question, texts, problems) for question in bank.questions]
     if problems:
         return None, problems
-    return bank.model_copy(update={"topic": topic, "questions": tuple(questions), "lang": language}), []
+    return bank.model_copy(update={"topic": topic, "category": category, "questions": tuple(questions), "lang": language}), []

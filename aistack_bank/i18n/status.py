@@ -49,20 +49,25 @@ def language_status(fields: list[TextField], catalog: Catalog) -> LanguageStatus
         state = entry_state(active.get(text_field.key), text_field.text)
         setattr(status, state, getattr(status, state) + 1)
         if state != "translated":
-            incomplete.add(text_field.question_id or "topic")
-    order = {field.question_id or "topic": i for i, field in enumerate(reversed(fields))}
+            incomplete.add(_owner(text_field))
+    order = {_owner(field): i for i, field in enumerate(reversed(fields))}
     status.incomplete_questions = sorted(incomplete, key=lambda q: -order[q])
     return status
+
+
+def _owner(text_field: TextField) -> str:
+    """What a field belongs to: its question id, else ``topic.<id>`` or ``category.<id>``."""
+    return text_field.question_id or ".".join(text_field.key.split(".")[:2])
 
 
 def catalog_status(bank_dir: Path, translations: Path):
     """(statuses with English first, diagnostics) for the bank and its catalogs."""
     from ..errors import Severity
-    from ..load import read_bank
+    from ..load import read_library
     from .fields import bank_fields
     from . import SOURCE_LANGUAGE
 
-    source = read_bank(bank_dir)
+    source = read_library(bank_dir)
     diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if diags:
         return [], diags

@@ -130,9 +130,9 @@ def update_catalogs(bank_dir: Path, translations: Path, *, languages: list[str] 
     from .catalog import render_catalog
     from .extract import build_template
     from .fields import bank_fields
-    from ..load import read_bank
+    from ..load import read_library
 
-    source = read_bank(bank_dir)
+    source = read_library(bank_dir)
     diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if diags:
         return [], diags

@@ -2,8 +2,8 @@
 
 A catalog's translation diagnostics (:func:`.verify.verify_catalog`) depend on the catalog's
 bytes and path, on the bank's translatable fields (keys, English texts, notes, where each comes
-from), on the numeric checks of the questions that have one (their files' text: the check, its
-position, the options), on the glossary beside the catalogs and on the options. The template's
+from), on every question's model (kind, key, credits, units, tolerance, check) and, for those
+with a numeric check, the script's place in its file, on the glossary beside the catalogs and on the options. The template's
 freshness depends on the template's bytes and the same fields. :func:`inputs_digest` digests
 the bank's part once per command; :func:`catalog_key` adds one file's bytes. When a file
 cannot be digested (a symbolic link, a special or unreadable file) the key is None and that
@@ -38,8 +38,12 @@ def inputs_digest(source: BankSource, fields: list[TextField], translations: Pat
     digest.update(fields_digest(fields).encode())
     digest.update(f"\0{run_checks}\0{translations}\0{translations.resolve().parent}\0".encode("utf-8", "surrogateescape"))
     for qs in source.questions:
-        if qs.question is not None and qs.doc is not None and qs.question.check is not None:
-            digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
+        if qs.question is not None and qs.doc is not None:
+            # the verification reads more of a question than its texts: its kind, key, credits,
+            # units, tolerance, case sensitivity and check
+            digest.update(qs.question.model_dump_json().encode("utf-8", "surrogateescape"))
+            if qs.question.check is not None:
+                digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
     glossary = translations / GLOSSARY_NAME
     if os.path.lexists(glossary):
         found = file_digest(glossary)
@@ -50,16 +54,15 @@ def inputs_digest(source: BankSource, fields: list[TextField], translations: Pat
 
 
 def check_inputs(qs) -> str:
-    """What the translated numeric check of one question reads: the question (its check, key
-    and options) and, to locate a finding in the script, the script's position and the file's
-    lines from there to the script's end (the key, options and all that the fields hold)."""
+    """Where the translated numeric check of one question is located (the question itself is
+    digested whole): the script's position and the file's lines from there to the script's end."""
     question, doc = qs.question, qs.doc
     start = doc.values.get(("check", "script"))
     lines = ""
     if start:  # locate_in_scalar reads the lines from the script's start to its last line
         end = start[0] + len(question.check.script.rstrip("\n").split("\n"))
         lines = "\n".join(doc.line(n) or "" for n in range(start[0], end + 1))
-    return repr((str(qs.path), question.id, question.correct, repr(question.check), [(o.id, o.text) for o in question.options], start, lines))
+    return repr((str(qs.path), question.id, start, lines))
 
 
 def catalog_key(kind: str, path: Path, inputs: str | None) -> str | None:

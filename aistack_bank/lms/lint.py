@@ -55,37 +55,41 @@ class _Locator:
                     lines.setdefault(context, number)
                     context = None
             self._catalogs[lang] = lines
-        context = f"{question_id or 'topic'}.{field}"
+        context = f"{question_id}.{field}" if question_id is not None else f"topic.{self.source.topic.id}.{field}"
         return Location.of(path, lines.get(context, 0))
 
 
 def lint(bank_dir: Path, translations: Path | None, targets: list[str], options: ExportOptions = ExportOptions(),
          exports: Path = Path("exports")) -> list[Diagnostic]:
-    """Warnings for ``targets``; raises DiagnosticsError when the bank itself has errors."""
-    from ..build import available_languages, load_localized, render
+    """Warnings for ``targets``, topic by topic; raises DiagnosticsError when the bank itself has errors."""
+    from ..build import available_languages, load_libraries, render, topic_banks
     from ..exporters import FORMATS as EXPORT_FORMATS
     from ..validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
-    banks, _notes = load_localized(bank_dir, tr, available_languages(tr))
-    source = validate_bank(bank_dir, translations=tr).source
-    locate = _Locator(source, tr)
+    libraries, _notes = load_libraries(bank_dir, tr, available_languages(tr))
+    library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
-    trees = render(formats, banks, options)
-
-    def where(fmt: str, name: PurePosixPath | str, line: int = 0) -> Location:
-        return Location.of(exports / EXPORT_FORMATS[fmt].folder / str(name), line)
-
+    several = len(topic_banks(libraries)) > 1
     found: list[Diagnostic] = []
-    if "moodle" in targets:
-        found += _moodle(banks, trees["moodle-xml"], locate, lambda n, line=0: where("moodle-xml", n, line))
-    if "gift" in targets:
-        found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
-    if "canvas" in targets:
-        found += _canvas(banks, trees["qti21"], lambda n: where("qti21", n))
-    if "qti" in targets:
-        for fmt in ("qti21", "qti30"):
-            found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
+    for banks in topic_banks(libraries):
+        topic_id = next(iter(banks.values())).topic.id
+        source = library_source.topic(topic_id)
+        locate = _Locator(source, tr)
+        trees = render(formats, {lang: library.only(topic_id) for lang, library in libraries.items()}, options)
+
+        def where(fmt: str, name: PurePosixPath | str, line: int = 0, prefix: str = topic_id + "/" if several else "") -> Location:
+            return Location.of(exports / EXPORT_FORMATS[fmt].folder / (prefix + str(name)), line)
+
+        if "moodle" in targets:
+            found += _moodle(banks, trees["moodle-xml"], locate, lambda n, line=0: where("moodle-xml", n, line))
+        if "gift" in targets:
+            found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
+        if "canvas" in targets:
+            found += _canvas(banks, trees["qti21"], lambda n: where("qti21", n))
+        if "qti" in targets:
+            for fmt in ("qti21", "qti30"):
+                found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
     unique = {(d.code, d.message, d.location): d for d in found}
     return sorted(unique.values(), key=Diagnostic.sort_key)
 
@@ -111,6 +115,9 @@ def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
             out += _plain_field_findings(category.path[-1], "category name", where(name, category.line))
         for q in parsed.questions:
             out += _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
+            unlisted = q.unlisted_fractions()
+            if unlisted:
+                out.append(warning("W656", f"question {q.idnumber}: Moodle refuses the question on import (\"Error if grade not listed\"): grade(s) {', '.join(f'{f * 100:g} %' for f in unlisted)} are not in its list", where(name, q.line)))
         try:
             result = course.import_file(parsed)
         except models.MoodleImportAborted as exc:
@@ -138,20 +145,28 @@ def _plain_field_findings(value: str, what: str, location: Location) -> list[Dia
 
 def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic]:
     """A GIFT file must give Moodle what the Moodle XML file of the same language gives it."""
+    from ..exporters._moodle import gift_leaves_out
+
     out = []
     course = models.MoodleCourse()
+    left_out = gift_leaves_out(banks)
     for name in sorted(gift_tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
         gift = models.read_gift(gift_tree[name].decode("utf-8"))
         xml = models.read_moodle_xml(xml_tree[name.with_suffix(".xml")])
         g_cat = gift.categories[0] if gift.categories else None
         if g_cat is None or g_cat.path != xml.categories[0].path:
             out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {xml.categories[0].path[2:]!r}", where(name, g_cat.line if g_cat else 0)))
-        if len(gift.questions) != len(xml.questions):
-            out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml.questions)} from the Moodle XML one", where(name)))
-        for g, x in zip(gift.questions, xml.questions):
+        # A question GIFT cannot write is left out of it, and the export says so (W657).
+        xml_questions = [x for x in xml.questions if x.idnumber not in left_out]
+        if len(gift.questions) != len(xml_questions):
+            out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml_questions)} from the Moodle XML one", where(name)))
+        for g, x in zip(gift.questions, xml_questions):
+            # Units and case sensitivity are not compared: GIFT has neither, and the export says so (W657).
             for label, a, b in (("idnumber", g.idnumber, x.idnumber), ("tags", g.tags, x.tags), ("name", g.name, x.name),
+                                ("question type", g.qtype, x.qtype), ("single or multiple answer", g.single, x.single),
                                 ("question text", g.questiontext, x.questiontext), ("general feedback", g.generalfeedback, x.generalfeedback),
-                                ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers])):
+                                ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers]), ("tolerances", g.tolerances, x.tolerances),
+                                ("matching subquestions", g.subquestions, x.subquestions)):
                 if a != b:
                     out.append(warning("W806", f"question {x.idnumber}: Moodle reads another {label} from GIFT than from Moodle XML (GIFT special characters?): {_diff(a, b)}", where(name, g.line)))
         try:
@@ -200,7 +215,7 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W807", f"Canvas adds a text-only question {entry['question_text']!r} (a visible, titled section)", here("assessment.xml")))
         for member, data, doc in _items(files):
             q = _question_of(bank, doc.get("identifier") or "")
-            if q is None:
+            if q is None or getattr(q, "kind", "single-choice") != "single-choice":  # the models read choice items
                 continue
             read = models.canvas_read_choice_item(data)
             weights = [a["weight"] for a in read["answers"]]
@@ -213,12 +228,28 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
             for key in ("correct_comments", "incorrect_comments"):
                 if read[key]:
                     out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
-            if read["neutral_comments"] != " ".join(q.explanation.split()):
+            if read["neutral_comments"] != " ".join((q.explanation or "").split()):
                 out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
     return out
 
 
 _OPENOLAT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+
+
+def _qti_key(q):
+    """The right response to a QTI item of ``q`` (not single choice), as the QTI exports name it."""
+    from ..exporters._qti import choice_identifier, match_targets, ncname
+
+    if q.kind == "multiple-response":
+        return [choice_identifier(c) for c in q.correct]
+    if q.kind == "true-false":
+        return choice_identifier("true" if q.answer else "false")
+    if q.kind == "numerical":
+        return repr(q.answer)
+    if q.kind == "short-answer":
+        return next(a.text for a in q.answers if a.credit >= 1) if any(a.credit >= 1 for a in q.answers) else q.answers[0].text
+    target = {text: identifier for identifier, text, _ in match_targets(q)}
+    return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
 
 
 def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
@@ -244,13 +275,18 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
             q = _question_of(bank, doc.get("identifier") or "")
             if q is None:
                 continue
+            if getattr(q, "kind", "single-choice") != "single-choice":
+                score = models.qti_outcomes(doc, _qti_key(q)).get("SCORE")
+                if score != 1.0:
+                    out.append(warning("W808", f"question {q.id}: its right answer scores {score}", here(member)))
+                continue
             choices = [e for e in doc.iter() if models.local(e.tag) in ("simpleChoice", "qti-simple-choice")]
             for option, choice in zip(q.options, choices):
                 outcomes = models.qti_outcomes(doc, choice.get("identifier"))
                 if outcomes.get("SCORE") != (1.0 if option.id == q.correct else 0.0):
                     out.append(warning("W808", f"question {q.id}: choosing {option.id} scores {outcomes.get('SCORE')}", here(member)))
                 shown = models.qti_shown_feedback(doc, outcomes, show_feedback=True)
-                wanted = ([" ".join(option.feedback.split())] if option.feedback else []) + [" ".join(q.explanation.split())]
+                wanted = ([" ".join(option.feedback.split())] if option.feedback else []) + ([" ".join(q.explanation.split())] if q.explanation else [])
                 if sorted(shown) != sorted(wanted):
                     out.append(warning("W808", f"question {q.id}: choosing {option.id} shows {len(shown)} feedback block(s), not its feedback and the explanation", here(member)))
         for ident in identifiers:
