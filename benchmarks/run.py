@@ -198,8 +198,8 @@ def edit_catalog(col: Column) -> None:
 
 
 def exporter_formats() -> list[str]:
-    """The formats of the registry ``aistack_bank.exporters.EXPORTERS``, asked in a child process."""
-    code = "import json; from aistack_bank.exporters import EXPORTERS; print(json.dumps(list(EXPORTERS)))"
+    """The formats of the registry ``aistack_bank.exporters.FORMATS``, asked in a child process."""
+    code = "import json; from aistack_bank.exporters import FORMATS; print(json.dumps(list(FORMATS)))"
     try:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
         formats = json.loads(out.strip().splitlines()[-1])

@@ -105,7 +105,10 @@ def test_run_quick(tmp_path):
     column = data["results"]["50"]
     keys = {op["key"] for op in data["operations"]}
     assert {"help", "validate", "validate_unchanged", "build", "i18n_status", "i18n_update", "text2qti"} <= keys
-    assert any(k.startswith("export_") for k in keys)
+    from aistack_bank.exporters import FORMATS
+
+    assert "could not read the exporter registry" not in result.stderr, result.stderr
+    assert {k for k in keys if k.startswith("export_")} == {f"export_{name}" for name in FORMATS}
     for key in keys - {"text2qti"}:
         assert column[key]["status"] == "ok", (key, column[key])
         assert column[key]["wall_s"] > 0 and column[key]["peak_mb"] > 0
