@@ -187,7 +187,8 @@ def bank_texts(bank: Bank):
         yield f"topic.tags.{tag}", text
     for q in bank.questions:
         yield f"{q.id}.stem", q.stem
-        yield f"{q.id}.explanation", q.explanation
+        if q.explanation is not None:
+            yield f"{q.id}.explanation", q.explanation
         for tag in q.tags:
             yield f"{q.id}.tags", tag
         for o in q.options:

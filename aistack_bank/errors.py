@@ -152,6 +152,7 @@ CODES: dict[str, str] = {
     "W301": "correct answers are concentrated on one position",
     "W302": "the correct option is too often the longest",
     "W303": "category has no topic",
+    "W310": "a question has no explanation (general feedback)",
     "W320": "a text refers to an option by its letter or position (options are shuffled)",
     "W321": "a text refers to another question (questions are drawn at random)",
     "W322": "a text contains the correct option of another question (answer leak)",

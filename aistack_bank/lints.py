@@ -193,7 +193,8 @@ def question_texts(question) -> list[tuple[tuple, str]]:
         texts.append((("options", index, "text"), option.text))
         if option.feedback:
             texts.append((("options", index, "feedback"), option.feedback))
-    texts.append((("explanation",), question.explanation))
+    if question.explanation is not None:
+        texts.append((("explanation",), question.explanation))
     return texts
 
 

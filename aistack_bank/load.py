@@ -15,6 +15,9 @@ QUESTIONS_DIR = "questions"
 CATEGORIES_FILE = "categories.yaml"
 MIGRATE_COMMAND = "bank migrate"
 
+KINDS = ("single-choice", "multiple-response", "true-false", "numerical", "short-answer", "matching")
+"""The question kinds (as :data:`aistack_bank.model.KINDS`, which imports pydantic)."""
+
 # pydantic error type → our code
 _PYDANTIC_CODES = {
     "missing": "E201",
@@ -30,7 +33,7 @@ class QuestionSource:
 
     path: Path
     doc: YamlDocument | None
-    question: Any = None  # SingleChoiceQuestion | None
+    question: Any = None  # a model.AnyQuestion, or None
 
 
 @dataclass
@@ -123,7 +126,7 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
             message = f"unknown field {field_name!r}"
             where = doc.locate(loc, key=True)
         elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
-            message = f"'kind' must be one of: single-choice (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
+            message = f"'kind' must be one of: {', '.join(KINDS)} (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
             where = doc.locate(("kind",))
         else:
             shown = err.get("input")
@@ -172,7 +175,7 @@ def read_question(path: Path, *, root: Path | None = None, project: Path | None 
     if doc is None:
         return source, diags
     if "kind" not in doc.data:
-        return source, diags + [error("E201", "required field 'kind' is missing (single-choice)", doc.locate(()))]
+        return source, diags + [error("E201", f"required field 'kind' is missing (one of: {', '.join(KINDS)})", doc.locate(()))]
     try:
         source.question = _adapters()[0].validate_python(doc.data)
     except ValidationError as exc:

@@ -58,8 +58,9 @@ class _QuestionBase(_Strict):
     """Stable question id (`q` and three or more digits); never reused or renumbered."""
     stem: Text
     """The question itself."""
-    explanation: Text
-    """General feedback: why the key is right and why the most tempting wrong option is wrong."""
+    explanation: Text | None = None
+    """General feedback: why the key is right and why the most tempting wrong option is wrong
+    (a question without one is valid but `bank validate` warns: imports often lack it)."""
     tags: list[Tag] = Field(min_length=1)
     """Tags from the topic's vocabulary."""
     difficulty: int = Field(ge=1, le=3)
@@ -74,7 +75,7 @@ class SingleChoiceQuestion(_QuestionBase):
     """A question with one right option among several."""
 
     kind: Literal["single-choice"]
-    """The question kind; `single-choice` is the only kind so far."""
+    """The question kind."""
     options: list[Option] = Field(min_length=2, max_length=6)
     """Two to six options."""
     correct: OptionId
@@ -85,9 +86,144 @@ class SingleChoiceQuestion(_QuestionBase):
         return next(option for option in self.options if option.id == self.correct)
 
 
-# A union on `kind`: multiple-choice, true/false and numeric-entry kinds join it as new
-# members without changing existing files.
-Question = Annotated[Union[SingleChoiceQuestion], Field(discriminator="kind")]
+class MultipleResponseQuestion(_QuestionBase):
+    """A question with one or more right options, each of which the learner must pick."""
+
+    kind: Literal["multiple-response"]
+    """The question kind."""
+    options: list[Option] = Field(min_length=2, max_length=10)
+    """Two to ten options."""
+    correct: list[OptionId] = Field(min_length=1)
+    """The ids of every right option (at least one)."""
+    scoring: Literal["partial", "all-or-nothing"] = "partial"
+    """`partial`: with k right options, each right pick earns 1/k of the marks and each wrong pick
+    loses 1/k, floored at 0 (Moodle's usual fractions); `all-or-nothing`: full marks only for
+    exactly the right set."""
+
+    @property
+    def correct_options(self) -> list[Option]:
+        return [option for option in self.options if option.id in self.correct]
+
+
+class TrueFalseQuestion(_QuestionBase):
+    """A statement (the stem) that the learner marks true or false."""
+
+    kind: Literal["true-false"]
+    """The question kind."""
+    answer: bool
+    """Whether the statement is true."""
+    feedback_true: Text | None = None
+    """Shown to a learner who answers "true"."""
+    feedback_false: Text | None = None
+    """Shown to a learner who answers "false"."""
+
+
+class Unit(_Strict):
+    """A unit the learner may answer in, and what it is worth in the answer's own unit."""
+
+    name: Annotated[str, Field(min_length=1, max_length=20, pattern=r"^\S(?:.*\S)?$", examples=["GB"])]
+    """The unit as learners type it (`GB`); translatable where a language writes it otherwise (`Go`)."""
+    multiplier: float = Field(gt=0)
+    """What one of this unit is in the answer's unit: with the answer in GB, `MB` has 0.001."""
+
+
+class NumericRange(_Strict):
+    """A range of near misses around a value, with partial credit and feedback."""
+
+    value: float
+    """The value the range is centred on (in the answer's unit)."""
+    tolerance: float = Field(ge=0)
+    """Half-width of the range, absolute, in the answer's unit."""
+    credit: float = Field(ge=0, lt=1)
+    """The fraction of the marks it earns (0 for a range that only gives feedback)."""
+    feedback: Text
+    """What the learner who lands in it is told (the likely mistake)."""
+
+
+class NumericalQuestion(_QuestionBase):
+    """A question whose answer is a number, right within a tolerance; its `check` is mandatory."""
+
+    kind: Literal["numerical"]
+    """The question kind."""
+    answer: float
+    """The right value, in the first unit of `units` (or unitless)."""
+    tolerance: float = Field(ge=0)
+    """How far from `answer` a response is still right: absolute, or a fraction of it (see `tolerance_type`)."""
+    tolerance_type: Literal["absolute", "relative"] = "absolute"
+    """`absolute`: ±`tolerance`; `relative`: ±`tolerance` × |`answer`| (0.05 for 5 %)."""
+    units: list[Unit] = Field(default_factory=list)
+    """Units the learner may answer in; the first, with multiplier 1, is the answer's own unit."""
+    near_misses: list[NumericRange] = Field(default_factory=list)
+    """Ranges for likely mistakes, each with partial credit and feedback."""
+    check: Check
+    """The assertion check that recomputes the answer (mandatory for numerical questions)."""
+
+    @property
+    def absolute_tolerance(self) -> float:
+        return self.tolerance if self.tolerance_type == "absolute" else self.tolerance * abs(self.answer)
+
+
+class AcceptedAnswer(_Strict):
+    """A response the question accepts, with its credit."""
+
+    text: Text
+    """The accepted response, in the bank's language; translated per language (a learner types their own)."""
+    credit: float = Field(default=1.0, gt=0, le=1)
+    """The fraction of the marks it earns (1 for a fully right answer)."""
+    feedback: Text | None = None
+    """Shown to a learner who gives this answer."""
+
+
+class ShortAnswerQuestion(_QuestionBase):
+    """A question answered by typing a word or short phrase."""
+
+    kind: Literal["short-answer"]
+    """The question kind."""
+    answers: list[AcceptedAnswer] = Field(min_length=1, max_length=20)
+    """Accepted answers, at least one with full credit."""
+    case_sensitive: bool = False
+    """Whether `ONNX` and `onnx` are different answers."""
+
+
+class MatchPair(_Strict):
+    """A prompt and the answer it goes with."""
+
+    id: OptionId
+    """Stable id of the pair (`a`, `b`, …); translations and exports are keyed on it."""
+    prompt: Text
+    """The item on the left."""
+    answer: Text
+    """The answer on the right that matches it."""
+
+
+class Distractor(_Strict):
+    """An extra answer that matches no prompt."""
+
+    id: OptionId
+    """Stable id (distinct from the pairs' ids)."""
+    text: Text
+    """The answer text."""
+
+
+class MatchingQuestion(_QuestionBase):
+    """A question where each prompt is matched with one answer."""
+
+    kind: Literal["matching"]
+    """The question kind."""
+    pairs: list[MatchPair] = Field(min_length=2, max_length=12)
+    """Two to twelve prompt–answer pairs."""
+    distractors: list[Distractor] = Field(default_factory=list)
+    """Extra answers that match no prompt."""
+
+
+KINDS = ("single-choice", "multiple-response", "true-false", "numerical", "short-answer", "matching")
+"""Every question kind, in the order documentation and statistics list them."""
+
+AnyQuestion = Union[SingleChoiceQuestion, MultipleResponseQuestion, TrueFalseQuestion, NumericalQuestion, ShortAnswerQuestion, MatchingQuestion]
+"""Any question model (the union without the discriminator, for type hints)."""
+
+# A union on `kind`: a file names its kind, and only that kind's fields are allowed.
+Question = Annotated[AnyQuestion, Field(discriminator="kind")]
 
 
 class Category(_Strict):
@@ -132,11 +268,11 @@ class Bank(BaseModel):
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     topic: Topic
-    questions: tuple[SingleChoiceQuestion, ...]
+    questions: tuple[AnyQuestion, ...]
     category: Category
     lang: str = "en"
 
-    def question(self, question_id: str) -> SingleChoiceQuestion:
+    def question(self, question_id: str) -> AnyQuestion:
         return next(question for question in self.questions if question.id == question_id)
 
 

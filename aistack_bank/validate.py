@@ -160,6 +160,8 @@ def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] 
             diags.append(error("E302", f"id {question.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
         else:
             first_seen[question.id] = qs
+        if question.explanation is None:
+            diags.append(warning("W310", f"{question.id} has no explanation: learners get no general feedback after answering; write two to four sentences on why the key is right", doc.locate(("id",))))
         seen_ids: dict[str, int] = {}
         seen_texts: dict[str, int] = {}
         for index, option in enumerate(question.options):

@@ -180,3 +180,9 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
     assert any("i18n.verify imports aistack_bank.validate" in line for line in found)
     assert any("model imports aistack_bank.errors" in line for line in found)
     assert cycles(graph) == [["aistack_bank.i18n.verify", "aistack_bank.validate"]]
+
+
+def test_the_loaders_list_of_kinds_is_the_models():
+    from aistack_bank import load, model
+
+    assert load.KINDS == model.KINDS

@@ -198,3 +198,17 @@ def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cl
     assert code == 1 and "E202" in out and len(calls) == 1
     code, out = run_cli("validate", "--no-cache")
     assert code == 1 and len(calls) == 2
+
+
+def test_a_question_without_an_explanation_is_valid_with_a_located_warning(project):
+    from aistack_bank.validate import validate_bank
+
+    path = next((project / "bank" / "questions").glob("q004-*.yaml"))
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("explanation:"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))
+    path.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
+    report = validate_bank(project / "bank", translations=project / "translations")
+    assert [d.code for d in report.errors] == []
+    [w] = [d for d in report.warnings if d.code == "W310"]
+    assert str(w.location).endswith(f"{path.name}:2:5")

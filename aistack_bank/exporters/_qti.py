@@ -213,7 +213,8 @@ def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = 
     for option in q.options:
         if option.feedback:
             feedback(feedback_identifier(option.id), option.feedback)
-    feedback(GENERAL_FEEDBACK, q.explanation)
+    if q.explanation is not None:
+        feedback(GENERAL_FEEDBACK, q.explanation)
     return serialize(item, inline=_inline(d))
 
 

@@ -70,7 +70,8 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
                 f"{i}      </conditionvar>", f'{i}      <displayfeedback feedbacktype="Response" linkrefid="{answers[o.id]}_fb"/>', f"{i}    </respcondition>"]
     out += [f'{i}    <respcondition continue="No">', f"{i}      <conditionvar>", f'{i}        <varequal respident="response1">{answers[q.correct]}</varequal>',
             f"{i}      </conditionvar>", f'{i}      <setvar action="Set" varname="SCORE">100</setvar>', f"{i}    </respcondition>", f"{i}  </resprocessing>"]
-    out += [f'{i}  <itemfeedback ident="general_fb">', f"{i}    <flow_mat>", _mattext(q.explanation, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
+    if q.explanation is not None:
+        out += [f'{i}  <itemfeedback ident="general_fb">', f"{i}    <flow_mat>", _mattext(q.explanation, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
     for o in q.options:
         if o.feedback is None:
             continue

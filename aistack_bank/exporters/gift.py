@@ -54,7 +54,8 @@ def render_gift(banks: Sequence[Bank], options: ExportOptions) -> bytes:
             if option.feedback is not None:
                 line += "#" + gift_escape(_html(banks, lambda b: b.questions[index].options[o_index].feedback or "", options))
             lines.append(line)
-        lines.append("\t####" + gift_escape(_html(banks, lambda b: b.questions[index].explanation, options)))
+        if q.explanation is not None:
+            lines.append("\t####" + gift_escape(_html(banks, lambda b: b.questions[index].explanation, options)))
         lines.append("}")
         lines.append("")
     return "\n".join(lines).encode("utf-8")

@@ -45,7 +45,7 @@ def render_quiz(banks: Sequence[Bank], options: ExportOptions) -> bytes:
         out.append('  <question type="multichoice">')
         out.append(f"    <name>\n      <text>{cdata(question_name(q.id, {b.lang: b.questions[index].stem for b in banks}, options.multilang))}</text>\n    </name>")
         out.append(_text("questiontext", html(lambda b: b.questions[index].stem), "    "))
-        out.append(_text("generalfeedback", html(lambda b: b.questions[index].explanation), "    "))
+        out.append(_text("generalfeedback", html(lambda b: b.questions[index].explanation or ""), "    "))
         out += [
             "    <defaultgrade>1.0000000</defaultgrade>",
             f"    <penalty>{options.penalty:.7f}</penalty>",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from ..errors import Diagnostic, Location, error, warning
-from .fields import bank_fields, category_key, topic_key
+from .fields import bank_fields, category_key, question_fields, topic_key
 from .status import entry_state
 
 if TYPE_CHECKING:
@@ -93,12 +93,15 @@ def _category_key(category_id: str):
     return lambda loc: category_key(category_id)
 
 
-def _question_key(question):
+def _question_key(fields):
+    by_loc = {field.loc: field.key for field in fields}
+
     def key_of(loc: tuple) -> str:
-        if len(loc) >= 3 and loc[0] == "options" and isinstance(loc[1], int) and loc[1] < len(question.options):
-            option = question.options[loc[1]]
-            return f"{question.id}.option.{option.id}" + (".feedback" if loc[2] == "feedback" else "")
-        return f"{question.id}.{loc[0]}" if loc else question.id
+        for end in range(len(loc), 0, -1):
+            if tuple(loc[:end]) in by_loc:
+                return by_loc[tuple(loc[:end])]
+        question_id = fields[0].question_id
+        return f"{question_id}.{loc[0]}" if loc else question_id
 
     return key_of
 
@@ -122,6 +125,40 @@ def apply_library_texts(library: Library, texts: dict[str, str], language: str):
     return library.model_copy(update={"categories": tuple(categories[c.id] for c in library.categories), "topics": tuple(topics), "lang": language}), []
 
 
+def _set(data, loc: tuple, value) -> None:
+    for part in loc[:-1]:
+        data = data[part]
+    data[loc[-1]] = value
+
+
+def _split_answers(data: dict) -> None:
+    """A short answer's translation may list several accepted spellings, one per line."""
+    answers = []
+    for answer in data["answers"]:
+        lines = [line.strip() for line in answer["text"].split("\n")]
+        lines = [line for line in lines if line] or [answer["text"]]
+        answers += [{**answer, "text": line} for line in lines]
+    data["answers"] = answers
+
+
+def localize_question(question, texts: dict[str, str], problems: list):
+    """``question`` with the texts of ``texts`` (msgctxt → msgstr) applied through its validators."""
+    from pathlib import Path
+
+    fields = question_fields(question, None, Path())
+    data = question.model_dump()
+    changed = False
+    for field in fields:
+        if field.key in texts:
+            _set(data, field.loc, texts[field.key])
+            changed = True
+    if not changed:
+        return question
+    if question.kind == "short-answer":
+        _split_answers(data)
+    return _validated(question, data, _question_key(fields), problems)
+
+
 def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=None):
     """(``bank`` with every text whose key is in ``texts`` replaced, or None; field-rule problems).
 
@@ -138,21 +175,7 @@ def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=No
     }, _topic_key(tid), problems)
     if category is None:
         category = apply_category_texts(bank.category, texts, problems)
-    questions = []
-    for question in bank.questions:
-        options = [
-            {
-                **o.model_dump(),
-                "text": texts.get(f"{question.id}.option.{o.id}", o.text),
-                "feedback": texts.get(f"{question.id}.option.{o.id}.feedback", o.feedback) if o.feedback is not None else None,
-            }
-            for o in question.options
-        ]
-        questions.append(_validated(question, {
-            "stem": texts.get(f"{question.id}.stem", question.stem),
-            "explanation": texts.get(f"{question.id}.explanation", question.explanation),
-            "options": options,
-        }, _question_key(question), problems))
+    questions = [localize_question(question, texts, problems) for question in bank.questions]
     if problems:
         return None, problems
     return bank.model_copy(update={"topic": topic, "category": category, "questions": tuple(questions), "lang": language}), []

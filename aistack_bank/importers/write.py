@@ -29,7 +29,8 @@ def _question_data(qid: str, question: ImportedQuestion) -> dict:
     tags = list(dict.fromkeys(_tag(t) for t in question.tags)) or [IMPORTED_TAG]
     return {
         "id": qid, "kind": "single-choice", "stem": question.stem, "options": options,
-        "correct": chr(ord("a") + question.correct), "explanation": question.explanation,
+        "correct": chr(ord("a") + question.correct),
+        **({"explanation": question.explanation} if question.explanation else {}),
         "tags": tags, "difficulty": question.difficulty,
     }
 

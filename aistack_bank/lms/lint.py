@@ -217,7 +217,7 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
             for key in ("correct_comments", "incorrect_comments"):
                 if read[key]:
                     out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
-            if read["neutral_comments"] != " ".join(q.explanation.split()):
+            if read["neutral_comments"] != " ".join((q.explanation or "").split()):
                 out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
     return out
 
@@ -254,7 +254,7 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 if outcomes.get("SCORE") != (1.0 if option.id == q.correct else 0.0):
                     out.append(warning("W808", f"question {q.id}: choosing {option.id} scores {outcomes.get('SCORE')}", here(member)))
                 shown = models.qti_shown_feedback(doc, outcomes, show_feedback=True)
-                wanted = ([" ".join(option.feedback.split())] if option.feedback else []) + [" ".join(q.explanation.split())]
+                wanted = ([" ".join(option.feedback.split())] if option.feedback else []) + ([" ".join(q.explanation.split())] if q.explanation else [])
                 if sorted(shown) != sorted(wanted):
                     out.append(warning("W808", f"question {q.id}: choosing {option.id} shows {len(shown)} feedback block(s), not its feedback and the explanation", here(member)))
         for ident in identifiers:

@@ -504,7 +504,7 @@
     const correctAt = order.findIndex((option) => option.id === q.correct);
     const parts = [optionLine("site.feedback.your_answer", chosenAt, order[chosenAt])];
     if (chosenAt !== correctAt) parts.push(optionLine("site.feedback.correct_answer", correctAt, order[correctAt]));
-    parts.push(el("h3", null, t("site.feedback.explanation")), el("p", "explanation", q.explanation));
+    if (q.explanation) parts.push(el("h3", null, t("site.feedback.explanation")), el("p", "explanation", q.explanation));
     const others = order.map((option, position) => [option, position])
       .filter(([option, position]) => position !== chosenAt && position !== correctAt && option.feedback);
     if (others.length) {
