@@ -15,7 +15,7 @@ from aistack_bank.build import available_languages, load_localized, render
 from aistack_bank.exporters import get_format
 from aistack_bank.exporters._shared import html_paragraph
 from aistack_bank.lms import models
-from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
+from aistack_bank.model import Bank, Category, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 
 from conftest import QTI_XSD, REPO, qti_schema
@@ -35,13 +35,13 @@ def trees(banks):
 
 
 def small_bank(lang: str, *, title: str = "Stack", explanation: str = "Why.", tags=("memory",)) -> Bank:
-    topic = Topic(id="small-topic", file_stem="aistack", category="Cat", title=title, summary="A summary.", tags={t: t for t in tags}, questions=["q001", "q002"])
+    topic = Topic(id="small-topic", file_stem="aistack", category="cat", title=title, summary="A summary.", tags={t: t for t in tags}, questions=["q001", "q002"])
 
     def q(qid):
         return SingleChoiceQuestion(id=qid, kind="single-choice", stem=f"Stem {qid} ({lang})?", explanation=explanation, tags=list(tags), difficulty=1,
                                     options=[Option(id="a", text="A", feedback="Not a."), Option(id="b", text="B", feedback=None),
                                              Option(id="c", text="C", feedback="Not c.")], correct="b")
-    return Bank(topic=topic, questions=(q("q001"), q("q002")), lang=lang)
+    return Bank(topic=topic, questions=(q("q001"), q("q002")), category=Category(id="cat", title="Cat"), lang=lang)
 
 
 QTI = QTI_XSD
@@ -95,7 +95,7 @@ def test_every_language_imports_into_one_course_one_after_another(suffix, banks,
 
 
 def test_moodle_category_idnumbers_are_per_language(trees):
-    idnumbers = [models.read_moodle_xml(trees["moodle-xml"][PurePosixPath(f"aistack-{lang}.xml")]).categories[0].idnumber for lang in LANGS + ["multilang"]]
+    idnumbers = [models.read_moodle_xml(trees["moodle-xml"][PurePosixPath(f"aistack-{lang}.xml")]).categories[-1].idnumber for lang in LANGS + ["multilang"]]
     assert len(set(idnumbers)) == 4 and all(i.startswith("ai-hardware-software-stack") for i in idnumbers)
 
 
