@@ -48,6 +48,8 @@ def topic_folder(root: Path, topic: str | None) -> Path:
     from .errors import BankError
     from .load import CATEGORIES_FILE, is_single_topic_layout, single_topic_layout_error, topic_folders
 
+    if not root.is_dir():
+        raise BankError(f"no bank folder {root.as_posix()}: is --bank the bank folder?", Location.of(root))
     if is_single_topic_layout(root) and not (root / CATEGORIES_FILE).exists():
         found = single_topic_layout_error(root)
         raise BankError(found.message, found.location, code=found.code)

@@ -65,7 +65,23 @@ def restrict(library: Library, topic: str | None) -> Library:
         raise UsageError(f"--topic {topic!r}: no such topic; the topics are: {', '.join(b.topic.id for b in library.topics) or 'none'}") from None
 
 
-def load_localized(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False, catalogs: Catalogs | None = None, topic: str | None = None) -> tuple[dict[str, Library], list[Diagnostic]]:
+def as_libraries(banks: dict[str, Bank] | dict[str, Library]) -> dict[str, Library]:
+    """``banks`` as libraries: a :class:`Bank` (one topic) becomes a library of that one topic."""
+    return {lang: Library(categories=(b.category,), topics=(b,), lang=b.lang) if isinstance(b, Bank) else b for lang, b in banks.items()}
+
+
+def load_localized(bank: Path, translations: Path | None, languages: list[str], *, topic: str | None = None, **flags) -> tuple[dict[str, Bank], list[Diagnostic]]:
+    """One topic of the bank (``topic``, or the only one) in each language, as the exporters
+    take it; like :func:`load_libraries` otherwise (UsageError naming the topics when the bank
+    has several and ``topic`` is None)."""
+    libraries, notes = load_libraries(bank, translations, languages, topic=topic, **flags)
+    first = next(iter(libraries.values()), None)
+    if first is not None and len(first.topics) != 1:
+        raise UsageError(f"the bank has {len(first.topics)} topics; choose one with --topic: {', '.join(b.topic.id for b in first.topics)}")
+    return {lang: library.topics[0] for lang, library in libraries.items()}, notes
+
+
+def load_libraries(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False, catalogs: Catalogs | None = None, topic: str | None = None) -> tuple[dict[str, Library], list[Diagnostic]]:
     """The bank (every topic, or only ``topic``) in each language, refusing (DiagnosticsError)
     when the bank or a language has errors.
 
@@ -196,7 +212,7 @@ def bank_texts(bank: Bank):
                 yield f"{q.id}.option.{o.id}.feedback", o.feedback
 
 
-def refuse_uncarriable(name: str, libraries: dict[str, Library]) -> None:
+def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank]) -> None:
     """ExportError E606 if a text holds a character that ``name``'s format cannot carry.
 
     Validation refuses these characters where they are written; this is the exporters' own
@@ -205,14 +221,14 @@ def refuse_uncarriable(name: str, libraries: dict[str, Library]) -> None:
     from .errors import ExportError
     from .safety import UNCARRIABLE, describe
 
-    for lang, library in libraries.items():
+    for lang, library in as_libraries(libraries).items():
         for key, text in (item for bank in library.topics for item in bank_texts(bank)):
             bad = UNCARRIABLE.search(text)
             if bad:
                 raise ExportError(f"{name}: {key} ({lang}) holds {describe(bad.group())} at character {bad.start() + 1}, which the format cannot carry; nothing was written", code="E606")
 
 
-def render(formats: list[str], libraries: dict[str, Library], options: ExportOptions) -> dict[str, ExportTree]:
+def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions) -> dict[str, ExportTree]:
     """Every requested format's virtual file tree (pure: nothing is written).
 
     A bank of one topic writes that topic's files at the top of the format's folder; a bank of
@@ -220,6 +236,7 @@ def render(formats: list[str], libraries: dict[str, Library], options: ExportOpt
     (:meth:`~.exporters.Format.bank_files`).
     A bank that loaded and validated is one every exporter can write: an exception from an
     exporter is a bug in it, and is left to propagate as one."""
+    libraries = as_libraries(libraries)
     trees = {}
     for name in formats:
         export_format = get_format(name)
@@ -231,7 +248,7 @@ def render(formats: list[str], libraries: dict[str, Library], options: ExportOpt
 def library_notes(names: list[str], libraries: dict[str, Library], options: ExportOptions) -> list[Diagnostic]:
     """The formats' notes about what they leave out, for every topic (each note once)."""
     notes: list[Diagnostic] = []
-    for banks in topic_banks(libraries):
+    for banks in topic_banks(as_libraries(libraries)):
         notes += [note for note in export_notes(names, banks, options) if note not in notes]
     return notes
 
@@ -294,7 +311,7 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
     """
     outputs = []
     step = progress(sum(len(tree) for tree in trees.values())) if progress is not None else None
-    count = len(next(iter(banks.values())).questions) if banks else 0
+    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
     for name, tree in trees.items():
         folder = targets[name]
         _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
@@ -364,7 +381,7 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
     catalogs = Catalogs()
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
+    banks, notes = load_libraries(bank, translations, langs, allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, langs, catalogs))
     from .settings import option_notes
 
@@ -380,7 +397,7 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 
     langs = available_languages(translations)
     catalogs = Catalogs()
-    banks, notes = load_localized(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)
+    banks, notes = load_libraries(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)
     langs = list(banks)
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)

@@ -440,6 +440,11 @@ def stats(
         typer.echo(json.dumps(figures.as_dict(), indent=2))
         return
     typer.echo(f"questions: {figures.questions} ({', '.join(f'{k} {v}' for k, v in figures.by_kind.items())}); with numeric checks: {figures.checked}")
+    for category_id, category in figures.by_category.items():
+        typer.echo(f"category {category_id} ({category['title']}): {len(category['topics'])} topic(s), {category['questions']} question(s)")
+        for topic_id in category["topics"]:
+            topic = figures.by_topic[topic_id]
+            typer.echo(f"  topic {topic_id}: {topic['questions']} question(s), {topic['checked']} with numeric checks")
     typer.echo("difficulty: " + ", ".join(f"{k}: {v}" for k, v in figures.by_difficulty.items()))
     typer.echo("tags: " + ", ".join(f"{k} {v}" for k, v in figures.by_tag.items()))
     if figures.languages:

@@ -148,7 +148,7 @@ CODES: dict[str, str] = {
     "E316": "two categories have the same id",
     "E317": "topic folder name differs from the topic id",
     "E318": "question file lives in another topic's folder than the topic that lists it",
-    "E319": "categories.yaml is missing or the bank cannot be migrated",
+    "E319": "the bank folder or its categories.yaml is missing, or a topic operation (migrate, new, rename) is refused",
     "W301": "correct answers are concentrated on one position",
     "W302": "the correct option is too often the longest",
     "W303": "category has no topic",

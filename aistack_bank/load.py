@@ -273,6 +273,9 @@ def read_library(root: Path, *, topics: list[Path] | None = None) -> LibrarySour
     The former single-topic layout is reported (E312) and nothing else is read."""
     root = Path(root)
     source = LibrarySource(root=root)
+    if not root.is_dir():
+        source.diagnostics.append(error("E319", f"no bank folder {root.as_posix()}: a bank is a folder with {CATEGORIES_FILE} and a folder per topic (`bank init` starts one)", Location.of(root)))
+        return source
     if is_single_topic_layout(root):
         source.diagnostics.append(single_topic_layout_error(root))
         return source

@@ -89,14 +89,14 @@ def _starter(name: str) -> str:
     return resources.files(__package__).joinpath("starter", name).read_text(encoding="utf-8")
 
 
-def _topic_yaml(title: str, category: str, topic_id: str, qid: str) -> bytes:
+def _topic_yaml(title: str, category_id: str, topic_id: str, qid: str) -> bytes:
     from .authoring import TOPIC_SCHEMA_COMMENT, yaml_text
 
     summary = f"Multiple-choice practice questions on {title}, each with feedback on every option and an explanation."
     lines = [
         TOPIC_SCHEMA_COMMENT,
         f"id: {topic_id}",
-        "category:" + yaml_text(category, 0),
+        f"category: {category_id}",
         "title:" + yaml_text(title, 0),
         "summary:" + yaml_text(summary, 0),
         "key_points: []",
@@ -141,14 +141,20 @@ def _prepare(stage: Path, title: str, category: str, languages: list[str]) -> li
     from .validate import validate_bank
     from .writing import write_tree
 
+    from .topics import categories_file
+
     topic_id = slugify(title, words=6)
     if topic_id == "question":
         topic_id = "topic"
+    category_id = slugify(category, words=8)
+    if category_id == "question":
+        category_id = "general"
     bank, translations = stage / "bank", stage / "translations"
     files = {
-        "bank/topic.yaml": _topic_yaml(title, category, topic_id, "q001"),
-        "bank/questions/q001-where-translations-live.yaml": _starter("q001-where-translations-live.yaml").encode("utf-8"),
-        "README.md": _starter("README.md").replace("{title}", title).replace("{version}", __version__).encode("utf-8"),
+        "bank/categories.yaml": categories_file([(category_id, category)]),
+        f"bank/{topic_id}/topic.yaml": _topic_yaml(title, category_id, topic_id, "q001"),
+        f"bank/{topic_id}/questions/q001-where-translations-live.yaml": _starter("q001-where-translations-live.yaml").encode("utf-8"),
+        "README.md": _starter("README.md").replace("{title}", title).replace("{version}", __version__).replace("{topic}", topic_id).encode("utf-8"),
         "requirements.txt": f"# The version of aistack-bank this bank is built with: exports depend on it.\naistack-bank=={__version__}\n".encode("utf-8"),
         ".gitignore": b".bank-cache/\n*.mo\n__pycache__/\n",
         ".pre-commit-config.yaml": _starter("pre-commit-config.yaml").encode("utf-8"),

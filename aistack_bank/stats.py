@@ -17,6 +17,10 @@ class BankStats:
     languages: dict[str, float] = field(default_factory=dict)
     key_positions: dict[str, float] = field(default_factory=dict)
     key_longest_share: float = 0.0
+    by_category: dict[str, dict] = field(default_factory=dict)
+    """Category id → its title, its topics and its question count, in bank order."""
+    by_topic: dict[str, dict] = field(default_factory=dict)
+    """Topic id → its title, its category, its question count and how many have checks, in bank order."""
 
     def as_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -25,10 +29,10 @@ class BankStats:
 def bank_stats(bank_dir: Path, translations: Path | None):
     """(stats, diagnostics that stopped the count)."""
     from .errors import Severity
-    from .load import read_bank
+    from .load import ordered_topics, read_library
     from .cues import answer_cue_stats
 
-    source = read_bank(bank_dir)
+    source = read_library(bank_dir)
     errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     questions = [qs.question for qs in source.questions if qs.question is not None]
     stats = BankStats(questions=len(questions))
@@ -36,6 +40,15 @@ def bank_stats(bank_dir: Path, translations: Path | None):
     stats.by_tag = dict(sorted(Counter(t for q in questions for t in q.tags).items(), key=lambda kv: (-kv[1], kv[0])))
     stats.by_difficulty = dict(sorted(Counter(q.difficulty for q in questions).items()))
     stats.checked = sum(1 for q in questions if q.check is not None)
+    for category in source.categories:
+        stats.by_category.setdefault(category.id, {"title": category.title, "topics": [], "questions": 0})
+    for topic in ordered_topics(source):
+        found = [qs.question for qs in topic.questions if qs.question is not None]
+        stats.by_topic[topic.topic.id] = {"title": topic.topic.title, "category": topic.topic.category, "questions": len(found),
+                                          "checked": sum(1 for q in found if q.check is not None)}
+        category = stats.by_category.setdefault(topic.topic.category, {"title": topic.topic.category, "topics": [], "questions": 0})
+        category["topics"].append(topic.topic.id)
+        category["questions"] += len(found)
     cues = answer_cue_stats(questions)
     stats.key_positions = cues.position_shares
     stats.key_longest_share = cues.longest_share

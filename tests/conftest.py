@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+FLAGSHIP = "ai-hardware-software-stack"
+"""The id of the bundled bank's topic: its files are under bank/<FLAGSHIP>/."""
 # The topic's public pages in English, French and Dutch: the reference for the seed texts.
 SOURCES = REPO / "docs" / "sources"
 # The official QTI 2.1/3.0 and content-packaging XSDs with an offline catalog (see its README).
@@ -124,7 +126,7 @@ def bank_figures(root: Path) -> dict:
     `bank validate` and `bank stats` print it, e.g. ``a 26% b 24% c 26% d 24%``)."""
     import yaml
 
-    ids = yaml.safe_load((root / "bank" / "topic.yaml").read_text(encoding="utf-8"))["questions"]
+    ids = yaml.safe_load(topic_file(root).read_text(encoding="utf-8"))["questions"]
     counts: dict[int, int] = {}
     for qid in ids:
         data = yaml.safe_load(question_file(root, qid).read_text(encoding="utf-8"))
@@ -136,7 +138,20 @@ def bank_figures(root: Path) -> dict:
 
 
 def question_file(root: Path, qid: str) -> Path:
-    return next((root / "bank" / "questions").glob(f"{qid}-*.yaml"))
+    return next((root / "bank").glob(f"*/questions/{qid}-*.yaml"))
+
+
+def topic_dir(root: Path, topic: str = FLAGSHIP) -> Path:
+    """The folder of a topic of the bank under ``root`` (the bundled topic by default)."""
+    return root / "bank" / topic
+
+
+def topic_file(root: Path, topic: str = FLAGSHIP) -> Path:
+    return topic_dir(root, topic) / "topic.yaml"
+
+
+def questions_dir(root: Path, topic: str = FLAGSHIP) -> Path:
+    return topic_dir(root, topic) / "questions"
 
 
 # Property-based tests: a fixed, bounded and derandomized profile in CI; `HYPOTHESIS_PROFILE=long`

@@ -138,7 +138,7 @@ def test_cli_formats_and_html(simulated, run_cli, tmp_path, monkeypatch):
     html = tmp_path / "report.html"
     code, out = run_cli("analyze", root / "en.csv", root / "fr.csv", root / "nl", "--html", html)
     assert code == 0, out
-    assert re.search(rf"^bank/questions/{sim.planted['miskey']}-[a-z0-9-]+\.yaml:\d+:\d+: warning W911: ", out, re.M)
+    assert re.search(rf"^bank/ai-hardware-software-stack/questions/{sim.planted['miskey']}-[a-z0-9-]+\.yaml:\d+:\d+: warning W911: ", out, re.M)
     assert "alpha (KR-20)" in out
     page = html.read_text(encoding="utf-8")
     assert "Content-Security-Policy" in page and "<svg" in page and "<script" not in page
@@ -153,7 +153,7 @@ def test_cli_formats_and_html(simulated, run_cli, tmp_path, monkeypatch):
     assert len(body["items"]) == len(sim.questions) and body["persons"] == 400
 
     code, out = run_cli("analyze", root / "en.csv", "--format", "github")
-    assert re.search(r"^::warning file=bank/questions/q\d+-[a-z0-9-]+\.yaml,line=\d+,col=\d+,title=W911::", out, re.M)
+    assert re.search(r"^::warning file=bank/ai-hardware-software-stack/questions/q\d+-[a-z0-9-]+\.yaml,line=\d+,col=\d+,title=W911::", out, re.M)
     assert run_cli("analyze", root / "en.csv", "--strict")[0] == 1
 
 

@@ -7,29 +7,29 @@ from pathlib import Path
 
 import pytest
 
-from aistack_bank.load import read_bank
+from aistack_bank.load import read_bank, read_library, topic_folders
 
-from conftest import REPO, bank_figures
+from conftest import FLAGSHIP, REPO, bank_figures
 
 
 def test_new_question_takes_the_next_free_id_and_is_listed(project, run_cli):
-    topic_before = (project / "bank" / "topic.yaml").read_text(encoding="utf-8")
+    topic_before = (project / "bank" / "ai-hardware-software-stack" / "topic.yaml").read_text(encoding="utf-8")
     code, out = run_cli("new", "--slug", "hbm-bandwidth")
     assert code == 0
     path = Path(out.strip())
-    assert path.as_posix() == "bank/questions/q051-hbm-bandwidth.yaml"
-    topic_after = (project / "bank" / "topic.yaml").read_text(encoding="utf-8")
+    assert path.as_posix() == "bank/ai-hardware-software-stack/questions/q051-hbm-bandwidth.yaml"
+    topic_after = (project / "bank" / "ai-hardware-software-stack" / "topic.yaml").read_text(encoding="utf-8")
     assert topic_after == topic_before + "  - q051\n"  # comments and layout kept
     code, out = run_cli("validate", "--no-translations")
     assert code == 1
     errors = [line for line in out.splitlines() if " error E" in line]
-    assert errors and all("E205" in line and line.startswith("bank/questions/q051-hbm-bandwidth.yaml:") for line in errors)
+    assert errors and all("E205" in line and line.startswith("bank/ai-hardware-software-stack/questions/q051-hbm-bandwidth.yaml:") for line in errors)
     assert len(errors) == 10  # stem, 4 texts, 4 feedbacks, explanation: exactly what the author must fill in
 
 
 def test_ids_are_never_reused(project, run_cli):
-    next(Path("bank/questions").glob("q050-*.yaml")).unlink()
-    topic = project / "bank" / "topic.yaml"
+    next(Path("bank/ai-hardware-software-stack/questions").glob("q050-*.yaml")).unlink()
+    topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     topic.write_text(topic.read_text(encoding="utf-8").replace("  - q050\n", ""), encoding="utf-8")
     code, out = run_cli("new", "--slug", "replacement")
     assert out.strip().endswith("q051-replacement.yaml")  # q050 lives on in the catalogs
@@ -62,8 +62,9 @@ def test_round_trip_of_the_bundled_bank(fmt, source, tmp_path, run_cli, monkeypa
     assert f"{bank_figures(REPO)['questions']} question(s) imported, 0 skipped" in out
     code, out = run_cli("validate", "imported")
     assert code == 0, out
-    original = read_bank(REPO / "bank")
-    imported = read_bank(tmp_path / "imported")
+    original = read_bank(REPO / "bank" / FLAGSHIP)
+    (imported_topic,) = topic_folders(tmp_path / "imported")
+    imported = read_bank(imported_topic)
     by_id = {qs.question.id: qs.question for qs in original.questions}
     new = {qs.question.id: qs.question for qs in imported.questions}
     assert imported.topic.questions == original.topic.questions
@@ -83,8 +84,8 @@ def test_import_into_an_existing_bank_appends(project, run_cli, tmp_path):
     gift = tmp_path / "extra.gift"
     gift.write_text("::Extra one:: Which is prime? {\n=7#Yes.\n~8#Even.\n####Seven has no divisors but 1 and itself.\n}\n", encoding="utf-8")
     code, out = run_cli("import", "gift", gift)
-    assert code == 0 and "wrote bank/questions/q051-extra-one.yaml" in out
-    assert "  - q051" in (project / "bank" / "topic.yaml").read_text(encoding="utf-8")
+    assert code == 0 and "wrote bank/ai-hardware-software-stack/questions/q051-extra-one.yaml" in out
+    assert "  - q051" in (project / "bank" / "ai-hardware-software-stack" / "topic.yaml").read_text(encoding="utf-8")
     assert run_cli("validate", "--no-translations")[0] == 0
 
 
@@ -104,7 +105,7 @@ def test_unsupported_questions_are_skipped_with_reasons(tmp_path, run_cli, monke
     assert "1 question(s) imported, 5 skipped" in out
     for name, reason in [("tf", "true/false"), ("num", "numerical"), ("multi", "several right or weighted"), ("short", "short-answer"), ("essay", "essay")]:
         assert f"skipped '{name}': " in out and reason in out
-    imported = read_bank(Path("b"))
+    imported = read_library(Path("b"))
     assert [qs.question.stem for qs in imported.questions] == ["Which is even: 3 or 4?"]
 
 

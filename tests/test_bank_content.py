@@ -9,7 +9,7 @@ import pytest
 from aistack_bank.load import read_bank
 from aistack_bank.validate import answer_cue_stats
 
-from conftest import REPO, source_page
+from conftest import FLAGSHIP, REPO, source_page
 
 
 def seed_stems(lines: list[str]) -> list[str]:
@@ -18,14 +18,18 @@ def seed_stems(lines: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def source():
-    return read_bank(REPO / "bank")
+    return read_bank(REPO / "bank" / FLAGSHIP)
 
 
 def test_topic_texts_equal_the_english_page(source):
     lines = source_page("en")
     topic = source.topic
     assert topic.title == lines[0].strip() == "AI Hardware & Software Stack"
-    assert topic.category == "Computer systems"
+    assert topic.category == "computer-systems"
+    from aistack_bank.load import read_categories
+
+    categories, _doc, problems = read_categories(REPO / "bank")
+    assert problems == [] and [(c.id, c.title) for c in categories] == [("computer-systems", "Computer systems")]
     assert topic.summary == lines[2].strip()
     head = lines.index("AI Hardware & Software Stack: key points")
     assert topic.key_points == [lines[head + 2].strip(), lines[head + 4].strip()]
@@ -73,5 +77,5 @@ def test_tags_come_from_the_documented_vocabulary(source):
 def test_every_file_points_editors_at_its_schema():
     for path in sorted((REPO / "bank").rglob("*.yaml")):
         first = path.read_text(encoding="utf-8").split("\n", 1)[0]
-        expected = "../schema/topic.schema.json" if path.name == "topic.yaml" else "../../schema/question.schema.json"
+        expected = {"topic.yaml": "../../schema/topic.schema.json", "categories.yaml": "../schema/categories.schema.json"}.get(path.name, "../../../schema/question.schema.json")
         assert first == f"# yaml-language-server: $schema={expected}", path

@@ -17,8 +17,7 @@ from aistack_bank.errors import DiagnosticsError
 from aistack_bank.i18n.catalog import read_catalog, render_catalog
 from aistack_bank.i18n.fields import bank_fields
 from aistack_bank.i18n.localize import localize
-from aistack_bank.load import read_bank
-from aistack_bank.model import Bank
+from aistack_bank.load import english_library, read_library
 from aistack_bank.validate import validate_bank
 
 BLANKS = ["   ", "\u00a0\t", "\n"]
@@ -28,14 +27,14 @@ def _key_of_kind(kind: str) -> str:
     """The first key of a field kind in the bundled bank (so the test follows the content)."""
     from conftest import REPO
 
-    keys = [f.key for f in bank_fields(read_bank(REPO / "bank"))]
-    suffix = {"option": r".option.", "stem": ".stem", "feedback": ".feedback", "explanation": ".explanation", "title": "topic.title"}[kind]
+    keys = [f.key for f in bank_fields(read_library(REPO / "bank"))]
+    suffix = {"option": r".option.", "stem": ".stem", "feedback": ".feedback", "explanation": ".explanation", "title": "topic.ai-hardware-software-stack.title", "category": "category.computer-systems.title"}[kind]
     if kind == "option":
         return next(k for k in keys if ".option." in k and not k.endswith(".feedback"))
     return next(k for k in keys if k.endswith(suffix))
 
 
-KINDS = ["option", "stem", "feedback", "explanation", "title"]
+KINDS = ["option", "stem", "feedback", "explanation", "title", "category"]
 
 
 def blank_out(catalog: Path, key: str, blank: str = "   ") -> int:
@@ -74,8 +73,8 @@ def test_localize_refuses_a_blank_translation(project, kind):
     """The localized bank is built through the model's validators, not around them."""
     key = _key_of_kind(kind)
     line = blank_out(project / "translations" / "fr.po", key)
-    source = read_bank(project / "bank")
-    english = Bank(topic=source.topic, questions=tuple(sorted((qs.question for qs in source.questions), key=lambda q: source.topic.questions.index(q.id))))
+    source = read_library(project / "bank")
+    english = english_library(source)
     localized, diags = localize(source, english, read_catalog(project / "translations" / "fr.po"))
     assert localized is None
     assert [(d.code, str(d.location)) for d in diags if d.severity.value == "error"] == [("E510", f"translations/fr.po:{line}:1")]

@@ -22,7 +22,7 @@ SAMPLES = {
     SettingsError: SettingsError("unknown export setting 'shufle'", Location("bank.toml", 2, 1)),
     InitError: InitError([error("E131", "the folder is not empty", Location("new"))]),
     DiagnosticsError: DiagnosticsError([error("E304", "correct option 'x' is not one of the options", Location("q.yaml", 9, 10))], "nothing was exported"),
-    BankError: BankError("no topic.yaml in bank", Location("bank/topic.yaml")),
+    BankError: BankError("no topic.yaml in bank", Location("bank/ai-hardware-software-stack/topic.yaml")),
 }
 
 
@@ -77,7 +77,7 @@ def test_init_error_exit_2(tmp_path, run_cli):
 
 
 def test_diagnostics_error_exit_1(project, run_cli):
-    path = next((project / "bank" / "questions").glob("q001-*.yaml"))
+    path = next((project / "bank" / "ai-hardware-software-stack" / "questions").glob("q001-*.yaml"))
     path.write_text(path.read_text(encoding="utf-8").replace("correct: a", "correct: x"), encoding="utf-8")
     code, out = run_cli("lint")
     assert code == EXIT_ERRORS and "E304" in out
@@ -86,7 +86,7 @@ def test_diagnostics_error_exit_1(project, run_cli):
 def test_bank_error_exit_1(tmp_path, run_cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out = run_cli("new", "--slug", "fine-slug")
-    assert code == EXIT_ERRORS and "no topic.yaml" in out and "error E000" in out
+    assert code == EXIT_ERRORS and "no bank folder bank" in out and "error E000" in out
 
 
 # --- --compare and its old name -------------------------------------------------------------

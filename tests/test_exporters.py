@@ -16,7 +16,7 @@ from aistack_bank.build import available_languages, load_localized, render
 from aistack_bank.exporters import FORMATS, get_format
 from aistack_bank.exporters.gift import gift_escape
 from aistack_bank.errors import UnknownFormatError
-from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
+from aistack_bank.model import Bank, Category, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 
 from conftest import QTI_XSD, REPO, bank_figures, qti_schema, render_in_fresh_interpreter
@@ -224,12 +224,12 @@ HOSTILE = 'Evil <script>alert("x")</script> ]]> & { } ~ = # : \\ \\n %s {0} <!--
 
 
 def hostile_bank(lang: str = "en") -> Bank:
-    topic = Topic(id="hostile-topic", category="Cat/with/slashes", title="Title / ]]> <b>x</b> {~=#:}", summary=HOSTILE,
+    topic = Topic(id="hostile-topic", category="cat-with-slashes", title="Title / ]]> <b>x</b> {~=#:}", summary=HOSTILE,
                   key_points=[HOSTILE], tags={"memory": "x"}, questions=["q001", "q002"])
     def q(qid):
         return SingleChoiceQuestion(id=qid, kind="single-choice", stem=HOSTILE, explanation=HOSTILE + " explanation", tags=["memory"], difficulty=2,
                                     options=[Option(id="a", text=HOSTILE + " A", feedback=HOSTILE + " fa"), Option(id="b", text="B = {1} ~ 2 # 3", feedback=None)], correct="b")
-    return Bank(topic=topic, questions=(q("q001"), q("q002")), lang=lang)
+    return Bank(topic=topic, category=Category(id="cat-with-slashes", title="Cat/with/slashes"), questions=(q("q001"), q("q002")), lang=lang)
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
@@ -333,7 +333,7 @@ def test_export_one_format_and_language(project, run_cli):
 
 
 def test_export_refuses_an_invalid_bank_and_writes_nothing(project, run_cli):
-    path = next((project / "bank" / "questions").glob("q001-*.yaml"))
+    path = next((project / "bank" / "ai-hardware-software-stack" / "questions").glob("q001-*.yaml"))
     path.write_text(path.read_text(encoding="utf-8").replace("correct: a", "correct: x"), encoding="utf-8")
     code, out = run_cli("build", "--out", "exports")
     assert code == 1 and "E304" in out and "nothing was exported" in out

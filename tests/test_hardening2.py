@@ -268,17 +268,17 @@ def test_language_code_syntax(code, ok):
 # 4. line-based formats: newlines in titles, "--" in XML comments ---------------------------------
 
 def test_a_newline_in_the_title_is_refused_at_validation(project, run_cli):
-    topic = project / "bank" / "topic.yaml"
+    topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     text = topic.read_text(encoding="utf-8")
     line = text.split("\n").index("title: AI Hardware & Software Stack") + 1
     topic.write_text(text.replace("title: AI Hardware & Software Stack", 'title: "AI stack\\n$CATEGORY: $course$/top/Evil\\n::q1::[html]x {=y}"'), encoding="utf-8")
     code, out = run_cli("validate", "--no-cache", "--no-translations")
-    assert code == 1 and f"bank/topic.yaml:{line}:8: error E116" in out, out
+    assert code == 1 and f"bank/ai-hardware-software-stack/topic.yaml:{line}:8: error E116" in out, out
 
 
 def test_a_newline_in_a_translated_title_is_refused_at_the_msgstr(project, run_cli):
     po = project / "translations" / "fr.po"
-    line = _set_msgstr(po, "topic.title", '"Pile IA\\n$CATEGORY: $course$/top/Evil"')
+    line = _set_msgstr(po, "topic.ai-hardware-software-stack.title", '"Pile IA\\n$CATEGORY: $course$/top/Evil"')
     code, out = run_cli("validate", "--no-cache")
     assert code == 1 and f"translations/fr.po:{line}:1: error E116" in out, out
 
@@ -286,7 +286,7 @@ def test_a_newline_in_a_translated_title_is_refused_at_the_msgstr(project, run_c
 def test_dashes_in_the_title_keep_the_moodle_xml_comment_well_formed(project, run_cli):
     from lxml import etree
 
-    topic = project / "bank" / "topic.yaml"
+    topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     topic.write_text(topic.read_text(encoding="utf-8").replace("title: AI Hardware & Software Stack", "title: AI stack --- a -- b -"), encoding="utf-8")
     code, out = run_cli("export", "moodle-xml", "--lang", "en", "--out", "m", "--translations", "none")
     assert code == 0, out
@@ -334,7 +334,7 @@ def test_a_device_named_directly_is_not_read():
 
 
 def test_a_huge_sparse_file_is_never_read_whole(project):
-    big = project / "bank" / "questions" / "q999-huge.yaml"
+    big = project / "bank" / "ai-hardware-software-stack" / "questions" / "q999-huge.yaml"
     with open(big, "wb") as fh:
         fh.truncate(2 << 30)
     code, out = run_child("validate", cwd=project, env={"XDG_CACHE_HOME": str(project / "cache")})
@@ -386,7 +386,7 @@ def test_the_cache_lives_outside_the_repository(project, run_cli, monkeypatch):
 
 
 def test_github_annotations_escape_properties_and_data(project, run_cli):
-    evil = project / "bank" / "questions" / "q998-a\n::error file=x.yaml::forged,b:c%.yaml"
+    evil = project / "bank" / "ai-hardware-software-stack" / "questions" / "q998-a\n::error file=x.yaml::forged,b:c%.yaml"
     shutil.copy(question_file(project, "q001"), evil)
     code, out = run_cli("validate", "--no-cache", "--format", "github")
     assert code == 1
@@ -438,7 +438,7 @@ def test_a_formula_nested_too_deep_is_a_syntax_error():
 
 
 def test_an_unreadable_questions_folder_is_a_located_error(run_cli, monkeypatch):
-    """As a user who cannot read ``bank/questions/`` (as root, the effective user is dropped)."""
+    """As a user who cannot read ``bank/ai-hardware-software-stack/questions/`` (as root, the effective user is dropped)."""
     nobody = 65534
     top = Path(tempfile.mkdtemp(prefix="bank-perm-"))
     try:
@@ -447,7 +447,7 @@ def test_an_unreadable_questions_folder_is_a_located_error(run_cli, monkeypatch)
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
         monkeypatch.chdir(top)
         assert run_cli("validate", "--no-translations", "--no-cache")[0] == 0  # every module is imported
-        os.chmod(top / "bank" / "questions", 0o000)
+        os.chmod(top / "bank" / "ai-hardware-software-stack" / "questions", 0o000)
         if os.geteuid() == 0:
             os.seteuid(nobody)
         try:
@@ -455,9 +455,9 @@ def test_an_unreadable_questions_folder_is_a_located_error(run_cli, monkeypatch)
         finally:
             if os.getuid() == 0:
                 os.seteuid(0)
-        assert code == 1 and "bank/questions: error E101: cannot list the question files: Permission denied" in out, out
+        assert code == 1 and "bank/ai-hardware-software-stack/questions: error E101: cannot list the question files: Permission denied" in out, out
     finally:
-        os.chmod(top / "bank" / "questions", 0o755)
+        os.chmod(top / "bank" / "ai-hardware-software-stack" / "questions", 0o755)
         shutil.rmtree(top)
 
 
@@ -467,14 +467,14 @@ def _gift(count: int) -> str:
 
 @pytest.mark.parametrize("damage", ["broken", "no-questions"])
 def test_import_into_a_bank_with_a_bad_topic_writes_nothing(project, run_cli, damage):
-    topic = project / "bank" / "topic.yaml"
+    topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     text = topic.read_text(encoding="utf-8")
     topic.write_text(text.replace("id: ai-hardware", "id: [ai-hardware") if damage == "broken" else text.split("\nquestions:")[0] + "\n", encoding="utf-8")
-    before = sorted(p.name for p in (project / "bank" / "questions").iterdir())
+    before = sorted(p.name for p in (project / "bank" / "ai-hardware-software-stack" / "questions").iterdir())
     (project / "in.gift").write_text(_gift(3))
     code, out = run_cli("import", "gift", "in.gift")
-    assert code == 1 and "bank/topic.yaml" in out and "E703" in out, out
-    assert sorted(p.name for p in (project / "bank" / "questions").iterdir()) == before
+    assert code == 1 and "bank/ai-hardware-software-stack/topic.yaml" in out and "E703" in out, out
+    assert sorted(p.name for p in (project / "bank" / "ai-hardware-software-stack" / "questions").iterdir()) == before
 
 
 def test_an_interrupted_import_leaves_nothing_behind(project, run_cli, monkeypatch):
@@ -502,11 +502,11 @@ def test_an_import_over_the_count_limit_is_refused(project, run_cli, monkeypatch
     import aistack_bank.importers as importers
 
     monkeypatch.setattr(importers, "MAX_IMPORT_QUESTIONS", 4)
-    before = sorted(p.name for p in (project / "bank" / "questions").iterdir())
+    before = sorted(p.name for p in (project / "bank" / "ai-hardware-software-stack" / "questions").iterdir())
     (project / "in.gift").write_text(_gift(5))
     code, out = run_cli("import", "gift", "in.gift")
     assert code == 1 and "E704" in out and "5 questions" in out, out
-    assert sorted(p.name for p in (project / "bank" / "questions").iterdir()) == before
+    assert sorted(p.name for p in (project / "bank" / "ai-hardware-software-stack" / "questions").iterdir()) == before
 
 
 # 8. the smaller ones ---------------------------------------------------------------------------------
@@ -561,13 +561,13 @@ def test_catalog_diagnostics_with_a_line_carry_a_column(project, run_cli):
     po = project / "translations" / "fr.po"
     text = po.read_text(encoding="utf-8")
     # a duplicate (E506), an entry no longer in the bank (W503) and a fuzzy stem (E504 at export)
-    block = text[text.index('msgctxt "topic.category"'):].split("\n\n")[0]
-    po.write_text(text + "\n" + block + "\n\n" + block.replace("topic.category", "q777.stem") + "\n", encoding="utf-8")
+    block = text[text.index('msgctxt "category.computer-systems.title"'):].split("\n\n")[0]
+    po.write_text(text + "\n" + block + "\n\n" + block.replace("category.computer-systems.title", "q777.stem") + "\n", encoding="utf-8")
     from aistack_bank.i18n.catalog import read_catalog
 
     d = read_catalog(po).diagnostics
     assert d and d[0].code == "E506" and d[0].location.column == 1, d
-    po.write_text(text + "\n" + block.replace("topic.category", "q777.stem") + "\n", encoding="utf-8")
+    po.write_text(text + "\n" + block.replace("category.computer-systems.title", "q777.stem") + "\n", encoding="utf-8")
     code, out = run_cli("validate", "--no-cache")
     assert re.search(r"translations/fr\.po:\d+:1: warning W503", out), out
     lines = text.split("\n")
@@ -599,7 +599,7 @@ def test_a_moodle_xml_import_keeps_escaped_markup_as_text(project, run_cli):
     (project / "in.xml").write_text(xml, encoding="utf-8")
     code, out = run_cli("import", "moodle", "in.xml")
     assert code == 0, out
-    written = sorted((project / "bank" / "questions").glob("*-tags.yaml"))
+    written = sorted((project / "bank" / "ai-hardware-software-stack" / "questions").glob("*-tags.yaml"))
     assert written and "Write &lt;b&gt; to show a tag" in written[0].read_text(encoding="utf-8")
 
 

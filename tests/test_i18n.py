@@ -69,13 +69,13 @@ def test_page_comparison_ignores_only_the_french_space_kind():
 def test_official_texts_equal_the_pages(lang, key_points_title, category):
     lines = source_page(lang)
     po = entries(REPO / "translations" / f"{lang}.po")
-    assert same_text(lang, po["topic.title"].msgstr, lines[3].strip())
-    assert same_text(lang, po["topic.summary"].msgstr, lines[5].strip())
+    assert same_text(lang, po["topic.ai-hardware-software-stack.title"].msgstr, lines[3].strip())
+    assert same_text(lang, po["topic.ai-hardware-software-stack.summary"].msgstr, lines[5].strip())
     head = lines.index(key_points_title)
-    assert same_text(lang, po["topic.key_point.1"].msgstr, lines[head + 2].strip())
-    assert same_text(lang, po["topic.key_point.2"].msgstr, lines[head + 4].strip())
+    assert same_text(lang, po["topic.ai-hardware-software-stack.key_point.1"].msgstr, lines[head + 2].strip())
+    assert same_text(lang, po["topic.ai-hardware-software-stack.key_point.2"].msgstr, lines[head + 4].strip())
     assert category in lines[-1]
-    assert po["topic.category"].msgstr == category
+    assert po["category.computer-systems.title"].msgstr == category
     stems = [m.group(2).strip() for m in (re.match(r"^\s+(\d+)\. (.*)$", l) for l in lines) if m]
     assert len(stems) == 50
     for i, published in enumerate(stems, 1):
@@ -126,7 +126,7 @@ def test_deleted_question_becomes_obsolete_and_comes_back(project, run_cli):
     q050 = question_file(project, "q050")
     saved = q050.read_bytes()
     q050.unlink()
-    topic = project / "bank" / "topic.yaml"
+    topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     topic.write_text(topic.read_text(encoding="utf-8").replace("  - q050\n", ""), encoding="utf-8")
     assert run_cli("i18n", "update")[0] == 0
     po = polib.pofile(str(fr))
@@ -201,14 +201,14 @@ def test_compiled_catalog_serves_translations(project, run_cli, tmp_path):
     assert code == 0 and "fr.mo" in out
     with open(tmp_path / "fr.mo", "rb") as fh:
         translations = gettext.GNUTranslations(fh)
-    assert translations.pgettext("topic.title", "AI Hardware & Software Stack") == "Pile matérielle et logicielle de l'IA"
+    assert translations.pgettext("topic.ai-hardware-software-stack.title", "AI Hardware & Software Stack") == "Pile matérielle et logicielle de l'IA"
 
 
 # E501 cases add where the error must be: (a substring of the broken line, the 1-based column)
 BROKEN_PO = {
     "broken escape": ('msgstr "Pile', 'msgstr "Pi\\qle', "E501", "invalid escape sequence '\\\\q'", ('msgstr "Pi\\qle', len('msgstr "Pi') + 1)),
     "missing msgstr": ('msgstr "Systèmes informatiques"\n', "", "E501", "msgid without msgstr", ('msgid "Computer systems"', 1)),
-    "conflict markers": ('msgctxt "topic.category"\n', '<<<<<<< HEAD\nmsgctxt "topic.category"\n', "E501", "merge-conflict marker", ("<<<<<<< HEAD", 1)),
+    "conflict markers": ('msgctxt "category.computer-systems.title"\n', '<<<<<<< HEAD\nmsgctxt "category.computer-systems.title"\n', "E501", "merge-conflict marker", ("<<<<<<< HEAD", 1)),
     "unterminated string": ('msgstr "Systèmes informatiques"', 'msgstr "Systèmes informatiques', "E501", "unterminated string", ('msgstr "Systèmes informatiques', len('msgstr "Systèmes informatiques') + 1)),
     "wrong plural forms": ("nplurals=2; plural=(n > 1);", "nplurals=2; plural=(n != 1);", "E505", "is wrong for fr"),
     "wrong language": ("Language: fr", "Language: de", "E505", "header Language is 'de'"),
@@ -242,12 +242,12 @@ def test_broken_catalog_is_located(case, project, run_cli):
 def test_duplicate_entries_are_reported(project, run_cli):
     fr = project / "translations" / "fr.po"
     text = fr.read_text(encoding="utf-8")
-    block = text[text.index("#. Category the topic belongs to."):]
+    block = text[text.index("#. Title of a category of topics."):]
     block = block[: block.index("\n\n") + 2]
     fr.write_text(text + "\n" + block, encoding="utf-8")
     catalog = read_catalog(fr)
     assert [d.code for d in catalog.diagnostics] == ["E506"]
-    assert "'topic.category' appears twice" in catalog.diagnostics[0].message
+    assert "'category.computer-systems.title' appears twice" in catalog.diagnostics[0].message
 
 
 def test_translator_comments_and_headers_survive_update(project, run_cli):
@@ -259,7 +259,7 @@ def test_translator_comments_and_headers_survive_update(project, run_cli):
     entry.tcomment = "Relu par Camille : vérifier « repliement »."
     catalog.po.metadata["Last-Translator"] = "Camille <camille@example.org>"
     fr.write_bytes(render_catalog(catalog.po))
-    path = next((project / "bank" / "questions").glob("q020-*.yaml"))
+    path = next((project / "bank" / "ai-hardware-software-stack" / "questions").glob("q020-*.yaml"))
     path.write_text(path.read_text(encoding="utf-8").replace("explanation: >-\n  ", "explanation: >-\n  Indeed, ", 1), encoding="utf-8")
     assert run_cli("i18n", "update")[0] == 0
     after = entries(fr)["q020.explanation"]

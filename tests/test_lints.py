@@ -212,7 +212,7 @@ def test_lints_are_located_in_the_question_file(project, run_cli):
     text = re.sub(r"\nexplanation: >-\n(?:  .*\n)+", "\nexplanation: >-\n  The driver launches every kernel on the hardware. Option d is tempting because compilers\n  generate code.\n", text)
     path.write_text(text, encoding="utf-8")
     code, out = run_cli("validate")
-    m = re.search(r"(bank/questions/q050-[\w-]+\.yaml):(\d+):(\d+): warning W320: q050: refers to an option by its letter \('Option d'\)", out)
+    m = re.search(r"(bank/ai-hardware-software-stack/questions/q050-[\w-]+\.yaml):(\d+):(\d+): warning W320: q050: refers to an option by its letter \('Option d'\)", out)
     assert m, out
     line = path.read_text(encoding="utf-8").split("\n")[int(m.group(2)) - 1]
     assert line[int(m.group(3)) - 1:].startswith("Option d")

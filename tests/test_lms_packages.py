@@ -250,7 +250,7 @@ def test_tao_fixture_reads_prompt_body_and_feedback():
 
 
 def test_import_into_an_existing_bank_takes_the_next_free_ids(project, run_cli):
-    last = max(int(p.name[1:4]) for p in (project / "bank" / "questions").iterdir())
+    last = max(int(p.name[1:4]) for p in (project / "bank" / "ai-hardware-software-stack" / "questions").iterdir())
     code, out = run_cli("import", "qti", str(IMPORTS / "tao-qti21"))
     assert code == 0, out
     written = re.findall(r"wrote (\S+)", out)

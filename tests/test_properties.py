@@ -16,7 +16,7 @@ from aistack_bank.exporters import FORMATS
 from aistack_bank.exporters.json_bank import build_document
 from aistack_bank.i18n.catalog import read_catalog
 from aistack_bank.load import model_errors
-from aistack_bank.model import Bank, Option, SingleChoiceQuestion, Topic
+from aistack_bank.model import Bank, Category, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 from aistack_bank.yamlsource import load_yaml, parse_yaml
 
@@ -114,8 +114,8 @@ def banks(draw):
         questions.append(SingleChoiceQuestion(id=f"q{i:03d}", kind="single-choice", stem=draw(TEXT), options=options,
                                               correct=chr(97 + draw(st.integers(0, count - 1))), explanation=draw(TEXT),
                                               tags=["t"], difficulty=draw(st.integers(1, 3))))
-    topic = Topic(id="gen", category=draw(TEXT), title=draw(TEXT), summary=draw(TEXT), key_points=[draw(TEXT)], tags={"t": "x"}, questions=[q.id for q in questions])
-    return Bank(topic=topic, questions=tuple(questions), lang="en")
+    topic = Topic(id="gen", category="gen", title=draw(TEXT), summary=draw(TEXT), key_points=[draw(TEXT)], tags={"t": "x"}, questions=[q.id for q in questions])
+    return Bank(topic=topic, category=Category(id="gen", title=draw(TEXT)), questions=tuple(questions), lang="en")
 
 
 @given(banks())
@@ -158,7 +158,7 @@ def test_moodle_xml_and_gift_reparse_to_the_same_keys_and_texts(tmp_path_factory
 
 WHOLE_FILE = {"E101", "E103", "E104"}
 """Codes about a file as a whole (unreadable, no document, too large): located at the file."""
-TOPIC = "id: t\ncategory: C\ntitle: T\nsummary: S\ntags:\n  memory: m\nquestions:\n  - q001\n"
+TOPIC = "id: t\ncategory: c\ntitle: T\nsummary: S\ntags:\n  memory: m\nquestions:\n  - q001\n"
 
 
 @given(st.text(YAML_ALPHABET, max_size=300).filter(lambda t: t.strip(" \n\t\r\x00")))
@@ -169,9 +169,10 @@ def test_project_errors_carry_locations(tmp_path_factory, text):
     from aistack_bank.validate import validate_bank
 
     root = tmp_path_factory.mktemp("bank")
-    (root / "questions").mkdir()
-    (root / "topic.yaml").write_text(TOPIC, encoding="utf-8")
-    path = root / "questions" / "q001-x.yaml"
+    (root / "categories.yaml").write_text("categories:\n  - id: c\n    title: C\n", encoding="utf-8")
+    (root / "t" / "questions").mkdir(parents=True)
+    (root / "t" / "topic.yaml").write_text(TOPIC, encoding="utf-8")
+    path = root / "t" / "questions" / "q001-x.yaml"
     path.write_text(text, encoding="utf-8", newline="")
     report = validate_bank(root, run_checks=False)
     assert report.errors  # none of these texts is a valid question

@@ -35,8 +35,8 @@ def test_content_files_validate_against_the_json_schemas():
     topic = json.loads((REPO / "schema" / "topic.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(question)
     # Read exactly as `bank validate` reads them (YAML 1.2 core scalars), not by PyYAML's 1.1 rules.
-    jsonschema.Draft202012Validator(topic).validate(load_yaml(REPO / "bank" / "topic.yaml")[0].data)
-    for path in sorted((REPO / "bank" / "questions").glob("*.yaml")):
+    jsonschema.Draft202012Validator(topic).validate(load_yaml(REPO / "bank" / "ai-hardware-software-stack" / "topic.yaml")[0].data)
+    for path in sorted((REPO / "bank" / "ai-hardware-software-stack" / "questions").glob("*.yaml")):
         jsonschema.Draft202012Validator(question).validate(load_yaml(path)[0].data)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(question).validate({"id": "q001", "kind": "single-choice", "extra": 1})
@@ -66,6 +66,6 @@ def test_python_dash_m_runs_the_cli():
 def test_no_traceback_for_a_missing_bank(tmp_path, run_cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out = run_cli("validate")
-    assert code == 1 and "E311" in out and "Traceback" not in out
+    assert code == 1 and "bank: error E319: no bank folder bank" in out and "Traceback" not in out
     code, out = run_cli("build")
     assert code == 1 and "Traceback" not in out

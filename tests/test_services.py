@@ -16,9 +16,9 @@ def test_validate_project_reads_folders_and_files(project):
     bank_dir, translations = project / "bank", project / "translations"
     result = validate_project([bank_dir], bank_dir, translations)
     assert result.errors == 0 and not result.failed()
-    assert result.summary["questions"] == len(list((bank_dir / "questions").glob("*.yaml")))
+    assert result.summary["questions"] == len(list(bank_dir.glob("*/questions/*.yaml")))
     assert result.summary_line.endswith("0 error(s), 0 warning(s).") or "warning(s)." in result.summary_line
-    one = next((bank_dir / "questions").glob("q001-*.yaml"))
+    one = next(bank_dir.glob("*/questions/q001-*.yaml"))
     files = validate_project([one], bank_dir, translations, use_cache=False)
     assert files.summary["questions"] == 1 and files.parts == ["1 file(s)"]
 

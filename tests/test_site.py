@@ -59,8 +59,8 @@ def hostile_bank() -> Bank:
     ]
     question = SingleChoiceQuestion(id="q001", kind="single-choice", stem=HOSTILE, explanation=HOSTILE, tags=["memory"], difficulty=1, options=options, correct="a")
     english = load_localized(REPO / "bank", None, ["en"])[0]["en"]
-    topic = english.topic.model_copy(update={"title": HOSTILE, "summary": HOSTILE, "category": HOSTILE, "key_points": [HOSTILE], "questions": ["q001"]})
-    return Bank(topic=topic, questions=(question,), lang="en")
+    topic = english.topic.model_copy(update={"title": HOSTILE, "summary": HOSTILE, "key_points": [HOSTILE], "questions": ["q001"]})
+    return Bank(topic=topic, category=english.category.model_copy(update={"title": HOSTILE}), questions=(question,), lang="en")
 
 
 # --- Files and determinism ------------------------------------------------------------------

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from conftest import REPO
 
 QUESTIONS = ("q001", "q002", "q003")
-FIELDS = ("q001.stem", "q002.explanation", "q003.option.b", "q001.option.c.feedback", "topic.summary", "topic.title")
+FIELDS = ("q001.stem", "q002.explanation", "q003.option.b", "q001.option.c.feedback", "topic.ai-hardware-software-stack.summary", "topic.ai-hardware-software-stack.title")
 from aistack_bank.errors import PATH_ONLY_CODES as PATH_ONLY  # noqa: E402  (documented in docs/error-codes.md)
 
 SPECIAL = ["\x00", "\x01", "\x1b", "\x7f", "\x85", "\u00ad", "\u0301", "\u0327", "\u05d0\u05d1", "\u0627\u0644", "\u200b", "\u200d", "\u200e",
@@ -57,13 +57,13 @@ unicode_text = st.one_of(raw_text, safe_text, safe_text)
 def small_project(tmp_path_factory) -> Path:
     """bank/ with three questions and translations/ with the catalogs, ready to be copied."""
     root = tmp_path_factory.mktemp("unicode") / "template"
-    (root / "bank" / "questions").mkdir(parents=True)
+    (root / "bank" / "ai-hardware-software-stack" / "questions").mkdir(parents=True)
     for qid in QUESTIONS:
-        src = next((REPO / "bank" / "questions").glob(f"{qid}-*.yaml"))
-        shutil.copy(src, root / "bank" / "questions" / src.name)
-    topic = (REPO / "bank" / "topic.yaml").read_text(encoding="utf-8")
+        src = next((REPO / "bank" / "ai-hardware-software-stack" / "questions").glob(f"{qid}-*.yaml"))
+        shutil.copy(src, root / "bank" / "ai-hardware-software-stack" / "questions" / src.name)
+    topic = (REPO / "bank" / "ai-hardware-software-stack" / "topic.yaml").read_text(encoding="utf-8")
     head = topic.split("\nquestions:")[0]
-    (root / "bank" / "topic.yaml").write_text(head + "\nquestions:\n" + "".join(f"  - {q}\n" for q in QUESTIONS), encoding="utf-8")
+    (root / "bank" / "ai-hardware-software-stack" / "topic.yaml").write_text(head + "\nquestions:\n" + "".join(f"  - {q}\n" for q in QUESTIONS), encoding="utf-8")
     shutil.copytree(REPO / "translations", root / "translations")
     return root
 
@@ -74,9 +74,9 @@ def _english(root: Path, key: str):
 
     parts = key.split(".")
     if parts[0] == "topic":
-        path = root / "bank" / "topic.yaml"
+        path = root / "bank" / "ai-hardware-software-stack" / "topic.yaml"
         return path, yaml.safe_load(path.read_text(encoding="utf-8")), (parts[1],)
-    path = next((root / "bank" / "questions").glob(f"{parts[0]}-*.yaml"))
+    path = next((root / "bank" / "ai-hardware-software-stack" / "questions").glob(f"{parts[0]}-*.yaml"))
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if parts[1] == "option":
         index = next(i for i, o in enumerate(data["options"]) if o["id"] == parts[2])

@@ -84,7 +84,7 @@ def test_duplicate_option_ids_and_texts(project):
 
 
 def test_topic_listing_rules(project):
-    topic = project / "bank" / "topic.yaml"
+    topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     edit(topic, "  - q002\n", "  - q001\n  - q099\n")
     report = validate_bank(project / "bank")
     found = codes_at(report, topic)
@@ -118,13 +118,13 @@ def test_several_mistakes_in_one_file_all_reported(project):
 
 
 def test_missing_topic(project):
-    (project / "bank" / "topic.yaml").unlink()
+    (project / "bank" / "ai-hardware-software-stack" / "topic.yaml").unlink()
     report = validate_bank(project / "bank")
     assert [d.code for d in report.errors] == ["E311"]
 
 
 def test_answer_cue_warnings(project):
-    for path in sorted((project / "bank" / "questions").glob("q0[0-2]*.yaml")):
+    for path in sorted((project / "bank" / "ai-hardware-software-stack" / "questions").glob("q0[0-2]*.yaml")):
         text = path.read_text(encoding="utf-8")
         path.write_text(re.sub(r"\ncorrect: [a-d]\n", "\ncorrect: a\n", text), encoding="utf-8")
     report = validate_bank(project / "bank", run_checks=False)
@@ -168,7 +168,7 @@ class TestCli:
         edit(question_file(project, "q003"), "difficulty:", "bogus: 1\ndifficulty:")
         code, out = run_cli("validate", "--format", "github")
         assert code == 1
-        assert re.search(r"^::error file=bank/questions/q003-[a-z-]+\.yaml,line=\d+,col=1,title=E202::unknown field 'bogus'$", out, re.M)
+        assert re.search(r"^::error file=bank/ai-hardware-software-stack/questions/q003-[a-z-]+\.yaml,line=\d+,col=1,title=E202::unknown field 'bogus'$", out, re.M)
 
     def test_single_files_as_an_editor_validates_on_save(self, project, run_cli):
         path = question_file(project, "q006")

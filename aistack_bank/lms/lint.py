@@ -62,12 +62,12 @@ class _Locator:
 def lint(bank_dir: Path, translations: Path | None, targets: list[str], options: ExportOptions = ExportOptions(),
          exports: Path = Path("exports")) -> list[Diagnostic]:
     """Warnings for ``targets``, topic by topic; raises DiagnosticsError when the bank itself has errors."""
-    from ..build import available_languages, load_localized, render, topic_banks
+    from ..build import available_languages, load_libraries, render, topic_banks
     from ..exporters import FORMATS as EXPORT_FORMATS
     from ..validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
-    libraries, _notes = load_localized(bank_dir, tr, available_languages(tr))
+    libraries, _notes = load_libraries(bank_dir, tr, available_languages(tr))
     library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
     several = len(topic_banks(libraries)) > 1
