@@ -65,8 +65,9 @@ def test_moodle_xml_keys_match_the_bank(banks, trees):
         root = etree.fromstring(trees["moodle-xml"][PurePosixPath(f"aistack-{lang}.xml")], SAFE_PARSER)
         questions = root.findall("question[@type='multichoice']")
         assert len(questions) == len(bank.questions)
-        category = root.find("question[@type='category']/category/text").text
-        assert category == f"$course$/top/{bank.topic.title.replace('/', '//')}"  # plain text, as Moodle stores it
+        parent, category = (c.text for c in root.findall("question[@type='category']/category/text"))
+        assert parent == f"$course$/top/{bank.category.title.replace('/', '//')}"  # plain text, as Moodle stores it
+        assert category == f"{parent}/{bank.topic.title.replace('/', '//')}"  # the topic, nested in its category
         for element, q in zip(questions, bank.questions):
             assert element.findtext("idnumber") == q.id
             assert element.findtext("single") == "true" and element.findtext("shuffleanswers") == "true"
@@ -86,10 +87,14 @@ def _html(text):
 
 def test_moodle_multilang_follows_the_filter_rules(banks, trees):
     root = etree.fromstring(trees["moodle-xml"][PurePosixPath("aistack-multilang.xml")], SAFE_PARSER)
+    texts = []
     for text in root.iter("text"):
         html = text.text or ""
-        if html.startswith("$course$/top/"):  # a category path: Moodle reads "//" as "/"
-            html = html[len("$course$/top/"):].replace("//", "/")
+        if html.startswith("$course$/top/"):  # a category path: each name on its own ("//" is "/")
+            texts += [part.replace("//", "/") for part in re.split(r"(?<!/)/(?!/)", html)[2:]]
+        else:
+            texts.append(html)
+    for html in texts:
         if "multilang" not in html:
             continue
         html = re.sub(r"^q\d+ ", "", html)
