@@ -18,7 +18,7 @@ from aistack_bank.exporters import FORMATS
 from aistack_bank.lms import models
 from aistack_bank.options import ExportOptions
 
-from conftest import QTI_XSD, qti_schema
+from conftest import QTI_XSD, REPO, qti_schema
 from topics_sample import CATEGORIES, LANGS, QUESTIONS_PER_TOPIC, TOPICS_PER_CATEGORY, libraries, topic_ids
 
 SAFE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True)
@@ -50,8 +50,10 @@ def test_every_format_writes_each_topic_under_its_id_and_the_whole_bank_at_the_t
     for name in ("qti21", "qti30"):
         assert {str(p) for p in trees[name] if len(p.parts) == 1} == {f"bank-{lang}.zip" for lang in LANGS}
         assert len(trees[name]) == len(LANGS) * (TOPICS + 1)
-    for name, suffix in (("aiken", ".txt"), ("canvas-qti12", ".zip"), ("common-cartridge", ".imscc")):
-        assert {str(p) for p in trees[name]} == {f"{tid}/{tid}-{lang}{suffix}" for tid in topic_ids() for lang in LANGS}
+    for name, suffix in (("canvas-qti12", ".zip"), ("common-cartridge", ".imscc")):
+        assert {str(p) for p in trees[name]} == {f"{tid}/{tid}-{lang}{suffix}" for tid in topic_ids() for lang in LANGS} | {f"bank-{lang}{suffix}" for lang in LANGS}
+    assert {str(p) for p in trees["aiken"]} == {f"{tid}/{tid}-{lang}.txt" for tid in topic_ids() for lang in LANGS}
+    assert {str(p) for p in trees["json"]} == {f"{tid}/{tid}{part}.json" for tid in topic_ids() for part in ["", *(f"-{lang}" for lang in LANGS)]}
 
 
 def test_one_topic_keeps_the_names_of_a_one_topic_bank(libs):
@@ -158,3 +160,43 @@ def test_topic_pages_link_the_other_topics_of_their_category_and_the_category_pa
         home = site[PurePosixPath(lang, "index.html")].decode("utf-8")
         assert all(f'href="topics/{b.topic.id}/index.html"' in home for b in libs[lang].topics)
         assert all(f'href="categories/{c}/index.html"' in home for c in CATEGORIES)
+
+
+CC11 = REPO / "tests" / "data" / "schemas" / "cc11"
+CP = "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}"
+QTI12 = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
+
+
+def _cc_schema(name: str) -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(CC11 / name), etree.XMLParser(no_network=True)))
+
+
+def test_the_whole_bank_cartridge_and_canvas_package_hold_one_quiz_per_topic_and_follow_cc11(trees, libs):
+    manifest_xsd, qti_xsd = _cc_schema("ccv1p1_imscp_v1p2_v1p0.xsd"), _cc_schema("ccv1p1_qtiasiv1p2p1_v1p0.xsd")
+    for lang in LANGS:
+        titles = [b.topic.title for b in libs[lang].topics]
+        members = _members(trees["common-cartridge"][PurePosixPath(f"bank-{lang}.imscc")])
+        manifest = etree.fromstring(members["imsmanifest.xml"], SAFE_PARSER)
+        manifest_xsd.assertValid(manifest)
+        assert [t.text for t in manifest.iter(f"{CP}title")] == titles
+        hrefs = [r.find(f"{CP}file").get("href") for r in manifest.iter(f"{CP}resource")]
+        assert len(hrefs) == 2 * TOPICS and set(hrefs) == set(members) - {"imsmanifest.xml"}
+        for href in hrefs:
+            qti_xsd.assertValid(etree.fromstring(members[href], SAFE_PARSER))
+        members = _members(trees["canvas-qti12"][PurePosixPath(f"bank-{lang}.zip")])
+        quizzes = [etree.fromstring(data, SAFE_PARSER) for m, data in members.items() if m.endswith(".xml") and not m.endswith(("assessment_meta.xml", "imsmanifest.xml"))]
+        assert sorted(q[0].get("title") for q in quizzes) == sorted(titles)
+        for quiz in quizzes:
+            qti_xsd.assertValid(quiz)
+        manifest = etree.fromstring(members["imsmanifest.xml"], etree.XMLParser(resolve_entities=False, no_network=True))
+        files = {f.get("href") for f in manifest.iter("{*}file")}
+        assert files == set(members) - {"imsmanifest.xml"}
+
+
+def test_json_names_the_category_of_each_topic(trees, libs):
+    import json
+
+    for bank in libs["en"].topics:
+        document = json.loads(trees["json"][PurePosixPath(bank.topic.id, f"{bank.topic.id}.json")])
+        assert document["topic"]["category_id"] == bank.category.id
+        assert document["topic"]["category"] == {lang: libs[lang].category(bank.category.id).title for lang in LANGS}
