@@ -35,6 +35,10 @@ def category_path(lang: str, category_id: str) -> PurePosixPath:
     return PurePosixPath(lang, "categories", category_id, "index.html")
 
 
+UP = "../"
+"""One folder up (a page's links are relative: the site works from disk)."""
+
+
 def storage_key(topic_id: str) -> str:
     """Where the browser keeps the answers to a topic's questions (as a topic page does)."""
     return f"aistack-bank/{topic_id}/answers"
@@ -171,9 +175,9 @@ def _topic_nav(library: Library, bank: Bank) -> PageNav:
     category = bank.category
     siblings = library.topics_in(category.id)
     return PageNav(
-        language_href=lambda other: f"../../../{other}/topics/{bank.topic.id}/index.html",
-        home="../../index.html", category=category.title,
-        category_href=f"../../categories/{category.id}/index.html",
+        language_href=lambda other: f"{UP * 3}{other}/topics/{bank.topic.id}/index.html",
+        home=f"{UP * 2}index.html", category=category.title,
+        category_href=f"{UP * 2}categories/{category.id}/index.html",
         category_count=sum(len(b.questions) for b in siblings),
         links=[(f"../{b.topic.id}/index.html", b.topic.title) for b in siblings if b.topic.id != bank.topic.id],
     )
@@ -182,10 +186,10 @@ def _topic_nav(library: Library, bank: Bank) -> PageNav:
 def _category_nav(library: Library, category: Category) -> PageNav:
     topics = library.topics_in(category.id)
     return PageNav(
-        language_href=lambda other: f"../../../{other}/categories/{category.id}/index.html",
-        home="../../index.html", category=category.title, category_href=None,
+        language_href=lambda other: f"{UP * 3}{other}/categories/{category.id}/index.html",
+        home=f"{UP * 2}index.html", category=category.title, category_href=None,
         category_count=sum(len(b.questions) for b in topics),
-        links=[(f"../../topics/{b.topic.id}/index.html", b.topic.title) for b in topics],
+        links=[(f"{UP * 2}topics/{b.topic.id}/index.html", b.topic.title) for b in topics],
         data={
             "storageKey": storage_key(topics[0].topic.id),
             "storageKeys": [storage_key(b.topic.id) for b in topics],
