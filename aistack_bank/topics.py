@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError, error
+from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
 from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, read_library, topic_folders
 from .model import SLUG
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
 CATEGORIES_HEADER = (
-    "# yaml-language-server: $schema=../schema/categories.schema.json\n"
+    "# yaml-language-server: $schema={up}schema/categories.schema.json\n"
     "# The categories of the topics, in the order learners see them. A topic names its category\n"
     "# by id (`category:` in <topic-id>/topic.yaml); the titles are translated like other texts.\n"
 )
@@ -114,11 +114,12 @@ def category_id_of(title: str) -> str:
     return slugify(title, words=8) or "category"
 
 
-def categories_file(categories: list[tuple[str, str]]) -> bytes:
-    """A new `categories.yaml` for (id, title) pairs, in order."""
+def categories_file(categories: list[tuple[str, str]], *, up: str = "../") -> bytes:
+    """A new `categories.yaml` for (id, title) pairs, in order; ``up`` leads from the bank
+    folder to the folder holding `schema/`."""
     from .authoring import yaml_text
 
-    lines = [CATEGORIES_HEADER.rstrip("\n"), "categories:"]
+    lines = [CATEGORIES_HEADER.format(up=up).rstrip("\n"), "categories:"]
     for category_id, title in categories:
         lines.append(f"  - id: {category_id}")
         lines.append("    title:" + yaml_text(title, 4))
@@ -260,7 +261,8 @@ def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = Non
             deeper = deeper_schema_line(text)
             if deeper != text:
                 tx.write(path, deeper.encode("utf-8"))
-        tx.write(bank_dir / CATEGORIES_FILE, categories_file([(category_id, category)]))
+        modeline = SCHEMA_LINE.match(topic_text.partition("\n")[0])
+        tx.write(bank_dir / CATEGORIES_FILE, categories_file([(category_id, category)], up=modeline.group(2) if modeline else "../"))
         change.written.append(bank_dir / CATEGORIES_FILE)
         _finish(tx, change, bank_dir, translations)
     except BaseException:

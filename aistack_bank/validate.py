@@ -102,7 +102,8 @@ def library_rules(source: LibrarySource) -> list[Diagnostic]:
         seen_categories[category.id] = index
         if "\n" in category.title and doc is not None:
             diags.append(error("E116", "a category title must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate(("categories", index, "title"))))
-    used = {t.topic.category for t in source.topics if t.topic is not None}
+    used = {t.topic.category if t.topic is not None else (t.topic_doc.data or {}).get("category")
+            for t in source.topics if t.topic is not None or (t.topic_doc is not None and isinstance(t.topic_doc.data, dict))}
     for category_id, index in seen_categories.items():
         if category_id not in used and doc is not None:
             diags.append(warning("W303", f"category {category_id!r} has no topic; give a topic `category: {category_id}` or remove the category", doc.locate(("categories", index, "id"))))
@@ -129,7 +130,11 @@ def library_rules(source: LibrarySource) -> list[Diagnostic]:
         for qs in topic.questions:
             if qs.question is not None:
                 file_topic.setdefault(qs.question.id, topic)
-    listed_by: dict[str, BankSource] = {}
+    listed_by: dict[str, BankSource] = {}  # the first topic that lists each question
+    for topic in source.topics:
+        if topic.topic is not None and topic.topic_doc is not None:
+            for qid in topic.topic.questions:
+                listed_by.setdefault(qid, topic)
     for topic in source.topics:
         diags += question_rules(topic, first_seen=first_seen)
         diags += topic_rules(topic, listed_by=listed_by, file_topic=file_topic)
@@ -208,7 +213,7 @@ def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None =
             where = other.topic_doc.locate(("questions", other.topic.questions.index(qid)))
             diags.append(error("E313", f"{qid} is also listed in {where}; a question belongs to one topic: remove it from one of the two", doc.locate(("questions", index))))
             continue
-        listed_by[qid] = source
+        listed_by.setdefault(qid, source)
         if qid not in on_disk and qid not in unreadable:
             home = file_topic.get(qid)
             if home is not None and home is not source:

@@ -2,7 +2,9 @@
 
 ``generate_project(root, n, seed)`` writes a complete project under ``root``:
 
-* ``bank/topic.yaml`` and ``bank/questions/q…-<slug>.yaml``: ``n`` single-choice questions with
+* ``bank/categories.yaml`` and, per topic, ``bank/<topic-id>/topic.yaml`` and
+  ``bank/<topic-id>/questions/q…-<slug>.yaml``: ``n`` single-choice questions (split evenly over
+  ``topics`` topics, ten topics per category) with
   four options, per-option feedback, an explanation, tags from the topic vocabulary and a
   difficulty; about a third carry a numeric check (memory in GB, decode time in ms, or a
   FLOP-count formula) whose options show distinct values;
@@ -18,7 +20,7 @@ The same ``n`` and ``seed`` give byte-identical files.
 
 Command line::
 
-    python benchmarks/generate.py OUT_DIR -n 1000 [--seed 0] [--validate]
+    python benchmarks/generate.py OUT_DIR -n 1000 [--topics 10] [--seed 0] [--validate]
 """
 
 from __future__ import annotations
@@ -353,7 +355,7 @@ def _scalar(key: str, text: str, indent: str) -> list[str]:
 
 
 def render_question(q: Question) -> str:
-    out = ["# yaml-language-server: $schema=../../schema/question.schema.json", f"id: {q.id}", "kind: single-choice"]
+    out = ["# yaml-language-server: $schema=../../../schema/question.schema.json", f"id: {q.id}", "kind: single-choice"]
     out += _scalar("stem", q.stem, "")
     out.append("options:")
     for o in q.options:
@@ -388,9 +390,28 @@ TOPIC_KEY_POINTS = [
 ]
 
 
-def render_topic(questions: list[Question]) -> str:
-    out = ["# yaml-language-server: $schema=../schema/topic.schema.json", "id: ai-stack-benchmark", "category: Computer systems"]
-    out += _scalar("title", TOPIC_TITLE, "")
+TOPICS_PER_CATEGORY = 10
+
+
+def topic_ids(topics: int) -> list[tuple[str, str]]:
+    """(topic id, category id) of each topic: one topic keeps the historical id."""
+    if topics == 1:
+        return [("ai-stack-benchmark", "computer-systems")]
+    return [(f"topic-{i + 1:03d}", f"category-{i // TOPICS_PER_CATEGORY + 1:02d}") for i in range(topics)]
+
+
+def render_categories(topics: int) -> str:
+    ids = sorted({category for _, category in topic_ids(topics)})
+    out = ["# yaml-language-server: $schema=../schema/categories.schema.json", "categories:"]
+    for category in ids:
+        title = "Computer systems" if category == "computer-systems" else f"Computer systems, part {int(category.rsplit('-', 1)[1])}"
+        out += [f"  - id: {category}", f"    title: {title}"]
+    return "\n".join(out) + "\n"
+
+
+def render_topic(questions: list[Question], topic_id: str = "ai-stack-benchmark", category: str = "computer-systems", number: int = 0) -> str:
+    out = ["# yaml-language-server: $schema=../../schema/topic.schema.json", f"id: {topic_id}", f"category: {category}"]
+    out += _scalar("title", TOPIC_TITLE + (f", part {number}" if number else ""), "")
     out += _scalar("summary", TOPIC_SUMMARY, "")
     out.append("key_points:")
     for point in TOPIC_KEY_POINTS:
@@ -560,25 +581,31 @@ def fill_catalog(path: Path, lang: str) -> int:
     return count
 
 
-def generate_project(root: Path, n: int, seed: int = 0) -> Path:
-    """Write a synthetic project of ``n`` questions (English, French, Dutch) under ``root``.
+def generate_project(root: Path, n: int, seed: int = 0, topics: int = 1) -> Path:
+    """Write a synthetic project of ``n`` questions in ``topics`` topics (English, French, Dutch) under ``root``.
 
     ``bank/``, ``translations/`` and ``exports/`` under ``root`` are replaced; nothing else in
     ``root`` is touched. Returns ``root``.
     """
     if n < 1:
         raise ValueError("n must be at least 1")
+    if not 1 <= topics <= n:
+        raise ValueError("topics must be between 1 and n")
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
     for sub in ("bank", "translations", "exports", ".bank-cache"):
         if (root / sub).is_dir():
             shutil.rmtree(root / sub)
-    folder = root / "bank" / "questions"
-    folder.mkdir(parents=True)
     questions = make_questions(n, seed)
-    (root / "bank" / "topic.yaml").write_text(render_topic(questions), encoding="utf-8")
-    for q in questions:
-        (folder / f"{q.id}-{q.slug}.yaml").write_text(render_question(q), encoding="utf-8")
+    (root / "bank").mkdir(parents=True)
+    (root / "bank" / "categories.yaml").write_text(render_categories(topics), encoding="utf-8")
+    for index, (topic_id, category) in enumerate(topic_ids(topics)):
+        part = questions[index * n // topics:(index + 1) * n // topics]
+        folder = root / "bank" / topic_id / "questions"
+        folder.mkdir(parents=True)
+        (folder.parent / "topic.yaml").write_text(render_topic(part, topic_id, category, index + 1 if topics > 1 else 0), encoding="utf-8")
+        for q in part:
+            (folder / f"{q.id}-{q.slug}.yaml").write_text(render_question(q), encoding="utf-8")
     (root / "translations").mkdir()
     subprocess.run([*bank_command(), "i18n", "update", "--lang", "fr", "--lang", "nl"], cwd=root, check=True,
                    stdout=subprocess.DEVNULL)
@@ -603,12 +630,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write a synthetic aistack-bank project for benchmarks.")
     parser.add_argument("out", type=Path, help="project folder to (re)create bank/ and translations/ in")
     parser.add_argument("-n", type=int, default=1000, help="number of questions (default 1000)")
+    parser.add_argument("--topics", type=int, default=1, help="number of topics, ten per category (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--validate", action="store_true", help="run `bank validate` and `bank i18n status --fail-under 100` afterwards")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    root = generate_project(args.out, args.n, args.seed)
-    print(f"wrote {args.n} questions to {root} in {time.perf_counter() - start:.1f} s")
+    root = generate_project(args.out, args.n, args.seed, args.topics)
+    print(f"wrote {args.n} questions in {args.topics} topic(s) to {root} in {time.perf_counter() - start:.1f} s")
     if args.validate:
         for cmd in (["validate"], ["i18n", "status", "--fail-under", "100"]):
             result = subprocess.run([*bank_command(), *cmd], cwd=root)

@@ -37,7 +37,8 @@ sys.path.insert(0, str(HERE))
 
 from generate import bank_command  # noqa: E402  (the generator lives beside this file)
 
-DEFAULT_SIZES = [50, 1000, 10000]
+DEFAULT_SIZES = [(50, 1), (1000, 1), (10000, 1), (10000, 100)]
+"""(questions, topics) of each synthetic bank: written ``N`` for one topic, ``NxT`` for T topics."""
 LARGE_SIZE = 50000
 SINGLE_RUN_FROM = 10000
 """From this N on, every operation runs once (the median of one run)."""
@@ -156,6 +157,7 @@ class Column:
     kind: str  # "bundled" | "synthetic"
     root: Path
     quiz: Path | None = None
+    topics: int = 1
 
 
 USER_CACHE: list[Path] = []
@@ -177,7 +179,7 @@ _EDIT_MARK = re.compile(r"\n# benchmark edit \d+\n?$")
 
 
 def _first_question(col: Column) -> Path:
-    return sorted((col.root / "bank" / "questions").glob("q*.yaml"))[0]
+    return sorted((col.root / "bank").glob("*/questions/q*.yaml"))[0]
 
 
 def edit_question(col: Column) -> None:
@@ -282,11 +284,11 @@ def write_text2qti_quiz(bank_dir: Path, target: Path) -> int:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    topic = yaml.load((bank_dir / "topic.yaml").read_text(encoding="utf-8"), Loader=loader)
-    files = {p.name.split("-", 1)[0]: p for p in (bank_dir / "questions").glob("*.yaml")}
-    lines = [f"Quiz title: {' '.join(str(topic['title']).split())}", "Quiz description: Benchmark reference.", ""]
+    topics = [yaml.load(path.read_text(encoding="utf-8"), Loader=loader) for path in sorted(bank_dir.glob("*/topic.yaml"))]
+    files = {p.name.split("-", 1)[0]: p for p in bank_dir.glob("*/questions/*.yaml")}
+    lines = [f"Quiz title: {' '.join(str(topics[0]['title']).split())}", "Quiz description: Benchmark reference.", ""]
     count = 0
-    for number, qid in enumerate(topic["questions"], 1):
+    for number, qid in enumerate((qid for topic in topics for qid in topic["questions"]), 1):
         q = yaml.load(files[qid].read_text(encoding="utf-8"), Loader=loader)
         lines.append(f"Title: {qid}")
         lines.append(f"{number}.  {_md(q['stem'])}")
@@ -358,15 +360,15 @@ def measure(op: Op, col: Column, repeats: int, timeout: float, budget: Budget, e
 STAMP = ".bench-stamp.json"
 
 
-def _stamp(n: int, seed: int) -> dict:
+def _stamp(n: int, seed: int, topics: int = 1) -> dict:
     import hashlib
 
-    return {"n": n, "seed": seed, "generator": hashlib.sha256((HERE / "generate.py").read_bytes()).hexdigest()}
+    return {"n": n, "topics": topics, "seed": seed, "generator": hashlib.sha256((HERE / "generate.py").read_bytes()).hexdigest()}
 
 
-def _stamp_matches(root: Path, n: int, seed: int) -> bool:
+def _stamp_matches(root: Path, n: int, seed: int, topics: int = 1) -> bool:
     try:
-        return json.loads((root / STAMP).read_text(encoding="utf-8")) == _stamp(n, seed)
+        return json.loads((root / STAMP).read_text(encoding="utf-8")) == _stamp(n, seed, topics)
     except (OSError, ValueError):
         return False
 
@@ -385,30 +387,31 @@ def prepare_columns(args, work: Path, budget: Budget) -> tuple[list[Column], dic
         root.mkdir(parents=True)
         shutil.copytree(REPO / "bank", root / "bank")
         shutil.copytree(REPO / "translations", root / "translations")
-        n = sum(1 for _ in (root / "bank" / "questions").glob("*.yaml"))
+        n = sum(1 for _ in (root / "bank").glob("*/questions/*.yaml"))
         columns.append(Column("bundled", n, "bundled", root))
     pending = []
-    for n in args.sizes:
-        root = work / f"n{n}-seed{args.seed}"
-        columns.append(Column(str(n), n, "synthetic", root))
-        if args.reuse and _stamp_matches(root, n, args.seed):
-            generation[str(n)] = {"status": "ok", "seconds": 0.0, "note": "reused"}
-            print(f"reusing N={n} in {root}", flush=True)
+    for n, topics in args.sizes:
+        label = size_label(n, topics)
+        root = work / (f"n{n}-seed{args.seed}" if topics == 1 else f"n{n}-t{topics}-seed{args.seed}")
+        columns.append(Column(label, n, "synthetic", root, topics=topics))
+        if args.reuse and _stamp_matches(root, n, args.seed, topics):
+            generation[label] = {"status": "ok", "seconds": 0.0, "note": "reused"}
+            print(f"reusing N={label} in {root}", flush=True)
             continue
-        pending.append((n, root))
-    pending.sort(key=lambda item: -item[0])
+        pending.append((n, topics, root))
+    pending.sort(key=lambda item: (-item[0], -item[1]))
     running: list[tuple[int, subprocess.Popen, float]] = []
     slots = max(1, min(2, os.cpu_count() or 1))
     while pending or running:
         while pending and len(running) < slots:
-            n, root = pending.pop(0)
-            print(f"generating N={n} (seed {args.seed}) in {root} …", flush=True)
-            cmd = [sys.executable, str(HERE / "generate.py"), str(root), "-n", str(n), "--seed", str(args.seed)]
+            n, topics, root = pending.pop(0)
+            print(f"generating N={size_label(n, topics)} (seed {args.seed}) in {root} …", flush=True)
+            cmd = [sys.executable, str(HERE / "generate.py"), str(root), "-n", str(n), "--topics", str(topics), "--seed", str(args.seed)]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-            running.append((n, proc, time.perf_counter()))
+            running.append((size_label(n, topics), proc, time.perf_counter(), root, n, topics))
         time.sleep(0.2)
         for item in list(running):
-            n, proc, began = item
+            n, proc, began, root, size, topics = item
             elapsed = time.perf_counter() - began
             if proc.poll() is None and (elapsed > args.gen_timeout or budget.remaining() < 0):
                 try:
@@ -417,21 +420,21 @@ def prepare_columns(args, work: Path, budget: Budget) -> tuple[list[Column], dic
                     pass
                 proc.wait()
                 why = "time budget exhausted" if budget.remaining() < 0 else f"over --gen-timeout {args.gen_timeout:g} s"
-                generation[str(n)] = {"status": "timeout", "seconds": round(elapsed, 1), "note": f"generation stopped: {why}"}
+                generation[n] = {"status": "timeout", "seconds": round(elapsed, 1), "note": f"generation stopped: {why}"}
             elif proc.poll() is not None:
                 err = proc.stderr.read() if proc.stderr else ""
-                generation[str(n)] = ({"status": "ok", "seconds": round(elapsed, 1)} if proc.returncode == 0 else
-                                      {"status": "error", "seconds": round(elapsed, 1), "note": f"generator exit {proc.returncode}", "stderr": err[-1500:]})
+                generation[n] = ({"status": "ok", "seconds": round(elapsed, 1)} if proc.returncode == 0 else
+                                 {"status": "error", "seconds": round(elapsed, 1), "note": f"generator exit {proc.returncode}", "stderr": err[-1500:]})
                 if proc.returncode == 0:
-                    (work / f"n{n}-seed{args.seed}" / STAMP).write_text(json.dumps(_stamp(n, args.seed)), encoding="utf-8")
+                    (root / STAMP).write_text(json.dumps(_stamp(size, args.seed, topics)), encoding="utf-8")
             else:
                 continue
             if proc.stderr:
                 proc.stderr.close()
             running.remove(item)
-            print(f"  N={n}: {generation[str(n)]['status']} in {generation[str(n)]['seconds']:.0f} s", flush=True)
+            print(f"  N={n}: {generation[n]['status']} in {generation[n]['seconds']:.0f} s", flush=True)
     for col in columns:
-        if (col.root / "bank" / "topic.yaml").is_file() and generation.get(col.label, {}).get("status", "ok") == "ok":
+        if (col.root / "bank" / "categories.yaml").is_file() and generation.get(col.label, {}).get("status", "ok") == "ok":
             col.quiz = col.root / "text2qti" / "quiz.txt"
             col.quiz.parent.mkdir(exist_ok=True)
             write_text2qti_quiz(col.root / "bank", col.quiz)
@@ -488,6 +491,9 @@ def evaluate_targets(results: dict, labels: list[str]) -> list[dict]:
     else:
         add("peak memory, N=10000 (any bank command)", None, PEAK_LIMIT_MB, "MB",
             f"{done} of {len(recs)} commands completed, {peak:.0f} MB so far" if peak is not None else note(big, "validate"))
+    many = "10000x100"
+    add("bank validate, N=10000 in 100 topics, cold", _value(results, many, "validate"), 5.0, "s", note(many, "validate"))
+    add("bank build, N=10000 in 100 topics, cold", _value(results, many, "build"), 20.0, "s", note(many, "build"))
     for op, name in (("validate", "bank validate"), ("build", "bank build")):
         a, b = _value(results, "1000", op), _value(results, big, op)
         add(f"{name} growth, time(10000)/time(1000)", (b / a) if a and b else None, 11.0, "×",
@@ -550,10 +556,26 @@ def slowest(results: dict, ops: list[Op], count: int = 5) -> list[dict]:
 # --------------------------------------------------------------------------------------------
 
 
+def size_label(n: int, topics: int) -> str:
+    """A column's label: ``1000`` for one topic, ``10000x100`` for 100 topics."""
+    return str(n) if topics == 1 else f"{n}x{topics}"
+
+
+def parse_sizes(text: str) -> list[tuple[int, int]]:
+    """``50,1000,10000x100`` → [(50, 1), (1000, 1), (10000, 100)]."""
+    sizes = []
+    for item in (x.strip() for x in text.split(",")):
+        if item:
+            n, _, topics = item.partition("x")
+            sizes.append((int(n), int(topics or 1)))
+    return sizes
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description="Time every bank command on synthetic banks and the bundled bank.")
-    p.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",") if x.strip()], default=None,
-                   help="comma list of synthetic bank sizes (default 50,1000,10000)")
+    p.add_argument("--sizes", type=parse_sizes, default=None,
+                   help="comma list of synthetic bank sizes, N (one topic) or NxT (N questions in T topics); "
+                        "default 50,1000,10000,10000x100")
     p.add_argument("--large", action="store_true", help=f"also N={LARGE_SIZE}")
     p.add_argument("--repeat", type=int, default=None,
                    help=f"runs per operation below N={SINGLE_RUN_FROM} (default 5 up to N=100, 3 above); one run from N={SINGLE_RUN_FROM} on")
@@ -577,16 +599,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "i18n_update, export_FORMAT, text2qti)")
     args = p.parse_args(argv)
     if args.quick:
-        args.sizes, args.repeat, args.bundled = [50], 1, False
+        args.sizes, args.repeat, args.bundled = [(50, 1)], 1, False
     if args.sizes is None:
         args.sizes = list(DEFAULT_SIZES)
-    if args.large and LARGE_SIZE not in args.sizes:
-        args.sizes.append(LARGE_SIZE)
+    if args.large and (LARGE_SIZE, 1) not in args.sizes:
+        args.sizes.append((LARGE_SIZE, 1))
     args.sizes = sorted(set(args.sizes))
     if args.reuse:
         args.keep = True
-    if any(n < 1 for n in args.sizes):
-        p.error("--sizes must be positive")
+    if any(n < 1 or not 1 <= t <= n for n, t in args.sizes):
+        p.error("--sizes must be positive, with between 1 and N topics")
     return args
 
 
@@ -685,7 +707,7 @@ def main(argv: list[str] | None = None) -> int:
                 "bank_command": bank,
                 "text2qti": text2qti,
                 "formats": formats,
-                "sizes": args.sizes,
+                "sizes": [size_label(n, t) for n, t in args.sizes],
                 "seed": args.seed,
                 "timeout_s": args.timeout,
                 "budget_s": args.budget,
@@ -696,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
                 "load_average_after": _load(),
                 "work": str(work) if args.keep else None,
             },
-            "columns": [{"label": c.label, "n": c.n, "kind": c.kind, "repeats": repeats_for(c.n, args)} for c in columns],
+            "columns": [{"label": c.label, "n": c.n, "topics": c.topics, "kind": c.kind, "repeats": repeats_for(c.n, args)} for c in columns],
             "operations": [{"key": op.key, "label": op.label} for op in ops],
             "generation": generation,
             "results": results,

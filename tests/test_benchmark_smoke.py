@@ -40,14 +40,16 @@ def bank_script() -> str:
 def generated(tmp_path_factory) -> Path:
     generate = _load_generator()
     root = tmp_path_factory.mktemp("bench") / "project"
-    assert generate.generate_project(root, 20, seed=0) == root
+    assert generate.generate_project(root, 20, seed=0, topics=3) == root
     return root
 
 
 def test_generated_bank_shape(generated):
-    questions = sorted((generated / "bank" / "questions").glob("q*.yaml"))
+    questions = sorted((generated / "bank").glob("*/questions/q*.yaml"))
     assert len(questions) == 20
-    assert (generated / "bank" / "topic.yaml").is_file()
+    assert (generated / "bank" / "categories.yaml").is_file()
+    assert sorted(p.parent.name for p in (generated / "bank").glob("*/topic.yaml")) == ["topic-001", "topic-002", "topic-003"]
+    assert sorted(len(list(p.glob("*.yaml"))) for p in (generated / "bank").glob("*/questions")) == [6, 7, 7]
     for lang in ("fr", "nl"):
         assert (generated / "translations" / f"{lang}.po").is_file()
     assert (generated / "translations" / "aistack.pot").is_file()

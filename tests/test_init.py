@@ -44,12 +44,14 @@ def test_a_new_bank_validates_builds_and_reports_status_at_once(new_bank, run_cl
 
 
 def test_the_new_bank_has_what_authors_translators_and_ci_need(new_bank):
-    topic = yaml.safe_load((new_bank / "bank" / "topic.yaml").read_text(encoding="utf-8"))
-    assert topic["title"] == "Physik für Einsteiger" and topic["category"] == "Science" and topic["id"] == "physik-fur-einsteiger"
-    (question,) = (new_bank / "bank" / "questions").glob("q001-*.yaml")
+    topic = yaml.safe_load((new_bank / "bank" / "physik-fur-einsteiger" / "topic.yaml").read_text(encoding="utf-8"))
+    assert topic["title"] == "Physik für Einsteiger" and topic["category"] == "science" and topic["id"] == "physik-fur-einsteiger"
+    categories = yaml.safe_load((new_bank / "bank" / "categories.yaml").read_text(encoding="utf-8"))
+    assert categories == {"categories": [{"id": "science", "title": "Science"}]}
+    (question,) = (new_bank / "bank" / "physik-fur-einsteiger" / "questions").glob("q001-*.yaml")
     q = yaml.safe_load(question.read_text(encoding="utf-8"))
     assert all(o["feedback"] for o in q["options"]) and q["explanation"] and q["correct"] in {o["id"] for o in q["options"]}
-    for name in ("question.schema.json", "topic.schema.json", "export.schema.json"):
+    for name in ("question.schema.json", "topic.schema.json", "categories.schema.json", "export.schema.json"):
         json.loads((new_bank / "schema" / name).read_text(encoding="utf-8"))
     pl = polib.pofile(str(new_bank / "translations" / "pl.po"))
     assert pl.metadata["Plural-Forms"].startswith("nplurals=3;") and pl.metadata["Language"] == "pl"
@@ -90,7 +92,8 @@ def test_a_translated_language_is_exported_and_its_interface_falls_back_with_a_w
     assert code == 0, out
     assert "translations/site/pl.po: warning W551:" in out and "shown in English" in out
     assert "translations/de.po: warning W552:" in out
-    topic_id = next(line.split(": ", 1)[1] for line in (new_bank / "bank" / "topic.yaml").read_text(encoding="utf-8").split("\n") if line.startswith("id: "))
+    (topic_file,) = (new_bank / "bank").glob("*/topic.yaml")
+    topic_id = next(line.split(": ", 1)[1] for line in topic_file.read_text(encoding="utf-8").split("\n") if line.startswith("id: "))
     assert (new_bank / "exports" / "moodle" / f"{topic_id}-pl.xml").exists()  # file names start with the topic id
     assert not (new_bank / "exports" / "moodle" / f"{topic_id}-de.xml").exists()
     page = (new_bank / "exports" / "site" / "pl" / "index.html").read_text(encoding="utf-8")
@@ -168,7 +171,7 @@ def test_force_adds_a_bank_and_never_overwrites(tmp_path, monkeypatch, run_cli):
     assert "kept      course/README.md" in out and "kept      course/.github/workflows/bank.yml" in out
     assert (root / "README.md").read_text() == "# Our course\n"
     assert (root / ".github" / "workflows" / "bank.yml").read_text() == "name: ours\n"
-    assert (root / "translations" / "es.po").exists() and (root / "bank" / "topic.yaml").exists()
+    assert (root / "translations" / "es.po").exists() and (root / "bank" / "course" / "topic.yaml").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["course"]  # no staging folder left behind
     before = _tree(root)
     status, out = run_cli("init", "course", "--force")
@@ -181,8 +184,9 @@ def test_an_empty_folder_and_the_default_title(tmp_path, monkeypatch, run_cli):
     (tmp_path / "intro-to-ml" / ".git").mkdir(parents=True)  # as `git init` leaves it
     status, out = run_cli("init", "intro-to-ml")
     assert status == 0, out
-    topic = yaml.safe_load((tmp_path / "intro-to-ml" / "bank" / "topic.yaml").read_text(encoding="utf-8"))
-    assert topic["title"] == topic["category"] == "Intro to ml"
+    topic = yaml.safe_load((tmp_path / "intro-to-ml" / "bank" / "intro-to-ml" / "topic.yaml").read_text(encoding="utf-8"))
+    categories = yaml.safe_load((tmp_path / "intro-to-ml" / "bank" / "categories.yaml").read_text(encoding="utf-8"))["categories"]
+    assert topic["title"] == categories[0]["title"] == "Intro to ml" and topic["category"] == categories[0]["id"] == "intro-to-ml"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["intro-to-ml"]
     assert os.listdir(tmp_path / "intro-to-ml" / ".git") == []
 
@@ -228,7 +232,7 @@ def test_init_in_the_working_directory_keeps_that_directory(tmp_path, monkeypatc
     status, out = run_cli("init", ".", "--languages", "ja")
     assert status == 0, out
     assert here.stat().st_ino == inode and Path.cwd() == here  # the shell's folder stays the same folder
-    assert (here / "bank" / "topic.yaml").exists() and (here / "translations" / "ja.po").exists()
+    assert len(list((here / "bank").glob("*/topic.yaml"))) == 1 and (here / "translations" / "ja.po").exists()
     assert "nplurals=1; plural=0;" in (here / "translations" / "ja.po").read_text(encoding="utf-8")
     status, out = run_cli("validate")
     assert status == 0, out

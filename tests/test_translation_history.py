@@ -18,10 +18,12 @@ from aistack_bank.i18n.extract import build_template
 from aistack_bank.i18n.fields import bank_fields
 from aistack_bank.i18n.pofile import read_po
 from aistack_bank.i18n.update import catalog_header, merge_catalog, update_catalogs
-from aistack_bank.load import BankSource, QuestionSource, read_bank
+from aistack_bank.load import BankSource, LibrarySource, QuestionSource, read_categories, read_library
 from aistack_bank.model import SingleChoiceQuestion, Topic
 from aistack_bank.writing import write_atomic
 from aistack_bank.yamlsource import load_yaml
+
+from conftest import FLAGSHIP
 
 LANGS = ("fr", "nl")
 
@@ -35,10 +37,12 @@ class MemoryBank:
         self.files = {p.name.split("-", 1)[0]: p.name for p in (root / "questions").glob("q*.yaml")}
         self.data = {qid: load_yaml(root / "questions" / name)[0].data for qid, name in self.files.items()}
 
-    def source(self) -> BankSource:
+    def source(self) -> LibrarySource:
         topic = Topic.model_validate(self.topic)
         questions = [QuestionSource(self.root / "questions" / self.files[qid], None, SingleChoiceQuestion.model_validate(self.data[qid])) for qid in sorted(self.files)]
-        return BankSource(root=self.root, topic_doc=None, topic=topic, questions=questions)
+        categories, doc, _ = read_categories(self.root.parent)
+        return LibrarySource(root=self.root.parent, categories_doc=doc, categories=categories,
+                             topics=[BankSource(root=self.root, topic_doc=None, topic=topic, questions=questions)])
 
     def save(self) -> None:
         """Write the bank as it now stands (files of deleted questions removed)."""
@@ -71,7 +75,7 @@ def snapshot(po) -> tuple:
 
 def test_a_year_of_edits_loses_no_translation(project):
     bank, translations = project / "bank", project / "translations"
-    memory = MemoryBank(bank)
+    memory = MemoryBank(bank / FLAGSHIP)
     rng = random.Random(2026)
     catalogs = {lang: read_catalog(translations / f"{lang}.po").po for lang in LANGS}
     entered: dict[tuple[str, str], str] = {(lang, e.msgctxt): e.msgstr for lang in LANGS for e in catalogs[lang]}
@@ -124,7 +128,7 @@ def test_a_year_of_edits_loses_no_translation(project):
     memory.save()
     for lang in LANGS:
         write_atomic(translations / f"{lang}.po", render_catalog(catalogs[lang]))
-    assert read_bank(bank).diagnostics == []
+    assert read_library(bank).diagnostics == []
     qid = sorted(memory.files)[0]
     data = memory.data[qid]
     data["stem"] = data["stem"] + " (final edit)"

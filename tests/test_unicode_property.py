@@ -64,6 +64,7 @@ def small_project(tmp_path_factory) -> Path:
     topic = (REPO / "bank" / "ai-hardware-software-stack" / "topic.yaml").read_text(encoding="utf-8")
     head = topic.split("\nquestions:")[0]
     (root / "bank" / "ai-hardware-software-stack" / "topic.yaml").write_text(head + "\nquestions:\n" + "".join(f"  - {q}\n" for q in QUESTIONS), encoding="utf-8")
+    shutil.copy(REPO / "bank" / "categories.yaml", root / "bank" / "categories.yaml")
     shutil.copytree(REPO / "translations", root / "translations")
     return root
 
@@ -75,7 +76,7 @@ def _english(root: Path, key: str):
     parts = key.split(".")
     if parts[0] == "topic":
         path = root / "bank" / "ai-hardware-software-stack" / "topic.yaml"
-        return path, yaml.safe_load(path.read_text(encoding="utf-8")), (parts[1],)
+        return path, yaml.safe_load(path.read_text(encoding="utf-8")), (parts[-1],)
     path = next((root / "bank" / "ai-hardware-software-stack" / "questions").glob(f"{parts[0]}-*.yaml"))
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if parts[1] == "option":

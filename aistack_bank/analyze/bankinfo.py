@@ -77,6 +77,7 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
     if problems:
         return None, problems
     items: dict[str, ItemInfo] = {}
+    questions = {lang: b.questions for lang, b in banks.items()}  # every topic's, in bank order (computed once)
     for index, q in enumerate(english.questions):
         qs = by_id[q.id]
         doc = qs.doc
@@ -84,8 +85,8 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
             id=q.id,
             options=tuple(o.id for o in q.options),
             key=q.correct,
-            stems={lang: b.questions[index].stem for lang, b in banks.items()},
-            option_texts={lang: {o.id: o.text for o in b.questions[index].options} for lang, b in banks.items()},
+            stems={lang: qs[index].stem for lang, qs in questions.items()},
+            option_texts={lang: {o.id: o.text for o in qs[index].options} for lang, qs in questions.items()},
             location=doc.locate(("id",)),
             key_location=doc.locate(("correct",)),
             option_locations={o.id: doc.locate(("options", i, "id")) for i, o in enumerate(q.options)},
