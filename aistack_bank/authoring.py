@@ -148,35 +148,68 @@ def append_to_topic(root: Path, question_ids: list[str]) -> None:
     write_atomic(path, topic_with(path, text, question_ids))
 
 
-NEW_QUESTION_TEMPLATE = """{schema}
+_TEMPLATE_HEAD = """{schema}
 # Fill in every empty text; `bank validate` points at each one until it is done.
-# The format, tags and numeric checks are described in bank/README.md.
+# The format of each kind, the tags and the numeric checks are described in bank/README.md.
 id: {qid}
-kind: single-choice
-stem: ""
-options:
-  - id: a
-    text: ""
-    feedback: ""
-  - id: b
-    text: ""
-    feedback: ""
-  - id: c
-    text: ""
-    feedback: ""
-  - id: d
-    text: ""
-    feedback: ""
-correct: a
-explanation: ""
+kind: {kind}
+"""
+
+_TEMPLATE_TAIL = """explanation: ""
 tags: [{tag}]
 difficulty: 2
 """
 
+_OPTION = """  - id: {id}
+    text: ""
+    feedback: ""
+"""
 
-def new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None) -> Path:
-    """Create the next question (an id never used in the whole bank) from the template in the
-    topic ``topic`` (the only topic when None) and list it there; return its path."""
+KIND_TEMPLATES = {
+    "single-choice": 'stem: ""\noptions:\n' + "".join(_OPTION.format(id=i) for i in "abcd") + "correct: a\n",
+    "multiple-response": (
+        'stem: ""\n# Two to ten options; list every right one in `correct`.\noptions:\n'
+        + "".join(_OPTION.format(id=i) for i in "abcd")
+        + "correct: [a, b]\n# partial: each right pick earns 1/k, each wrong pick loses 1/k; all-or-nothing: only the exact set.\nscoring: partial\n"
+    ),
+    "true-false": (
+        '# A statement (not a question) that the learner marks true or false.\nstem: ""\nanswer: true\n'
+        'feedback_true: ""\nfeedback_false: ""\n'
+    ),
+    "numerical": (
+        'stem: ""\n# The right value, in the first unit below; right within ±tolerance.\nanswer: 0\ntolerance: 0\n'
+        "tolerance_type: absolute\n# The first unit is the answer's own (multiplier 1); others give what one of them is in it.\n"
+        'units:\n  - name: ""\n    multiplier: 1\n'
+        "# Likely mistakes: a value, a tolerance, credit (0 to below 1) and feedback.\nnear_misses: []\n"
+        "check:\n  # Mandatory: recompute the answer, e.g. params = 7 * billion, then answer(params * 2, unit=\"GB\").\n"
+        '  script: ""\n'
+    ),
+    "short-answer": (
+        'stem: ""\n# At least one answer with full credit (credit: 1, the default); others may earn less.\n'
+        'answers:\n  - text: ""\n    feedback: ""\ncase_sensitive: false\n'
+    ),
+    "matching": (
+        'stem: ""\n# Two to twelve pairs; distractors are extra answers that match no prompt.\npairs:\n'
+        + "".join(f'  - id: {i}\n    prompt: ""\n    answer: ""\n' for i in "abc")
+        + "distractors: []\n"
+    ),
+}
+"""The body of a new question of each kind (`bank new --kind`): every text left empty."""
+
+NEW_QUESTION_TEMPLATE = _TEMPLATE_HEAD.replace("{kind}", "single-choice") + KIND_TEMPLATES["single-choice"] + _TEMPLATE_TAIL
+"""A new single-choice question (the default kind)."""
+
+
+def question_template(kind: str) -> str:
+    """The template of a new question of ``kind``, with ``{schema}``, ``{qid}`` and ``{tag}`` to fill."""
+    return _TEMPLATE_HEAD.replace("{kind}", kind) + KIND_TEMPLATES[kind] + _TEMPLATE_TAIL
+
+
+def new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = "single-choice") -> Path:
+    """Create the next question of ``kind`` (an id never used in the whole bank) from its template
+    in the topic ``topic`` (the only topic when None) and list it there; return its path."""
+    if kind not in KIND_TEMPLATES:
+        raise UsageError(f"--kind {kind!r} is not a question kind; use one of: {', '.join(KIND_TEMPLATES)}")
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug):
         raise UsageError(f"--slug {slug!r} must be lowercase words joined by hyphens, e.g. kv-cache-size")
     folder = topic_folder(root, topic)
@@ -186,7 +219,7 @@ def new_question(root: Path, translations: Path | None, slug: str, topic: str | 
     tags = re.search(r"^tags:\n\s+([a-z0-9-]+):", topic_path.read_text(encoding="utf-8"), re.M)
     (qid,) = next_ids(root, translations)
     path = folder / QUESTIONS_DIR / f"{qid}-{slug}.yaml"
-    write_atomic(path, NEW_QUESTION_TEMPLATE.format(schema=QUESTION_SCHEMA_COMMENT, qid=qid, tag=tags.group(1) if tags else "").encode("utf-8"))
+    write_atomic(path, question_template(kind).format(schema=QUESTION_SCHEMA_COMMENT, qid=qid, tag=tags.group(1) if tags else "").encode("utf-8"))
     append_to_topic(folder, [qid])
     return path
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, UsageError, warning
 from .exporters import FORMATS, ExportTree, export_notes, get_format
+from .i18n.fields import question_fields
 from .model import Bank, Library
 from .options import ExportOptions
 
@@ -206,10 +207,10 @@ def bank_texts(bank: Bank):
             yield f"{q.id}.explanation", q.explanation
         for tag in q.tags:
             yield f"{q.id}.tags", tag
-        for o in q.options:
-            yield f"{q.id}.option.{o.id}", o.text
-            if o.feedback is not None:
-                yield f"{q.id}.option.{o.id}.feedback", o.feedback
+        # Every other text of the question's kind (options, answers, pairs, units, …).
+        for field in question_fields(q, None, Path(f"{q.id}.yaml")):
+            if field.key not in (f"{q.id}.stem", f"{q.id}.explanation"):
+                yield field.key, field.text
 
 
 def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank]) -> None:

@@ -85,8 +85,10 @@ class _State:
     calls: list[AnswerCall] = field(default_factory=list)
 
 
-def compile_script(source: str, variables: tuple[str, ...] = ()) -> Program:
-    """Parse and whitelist ``source``; raise CheckError (with ``line``/``column``) if refused."""
+def compile_script(source: str, variables: tuple[str, ...] = (), *, unit_required: bool = True) -> Program:
+    """Parse and whitelist ``source``; raise CheckError (with ``line``/``column``) if refused.
+
+    ``unit_required`` is False for a numerical question, whose answer may be a plain number."""
     if len(source) > MAX_SOURCE_CHARS:
         err = CheckError(f"script is {len(source)} characters; the limit is {MAX_SOURCE_CHARS}", code="E402")
         err.line, err.column = 1, 1
@@ -105,11 +107,11 @@ def compile_script(source: str, variables: tuple[str, ...] = ()) -> Program:
         raise _refuse(tree.body[MAX_STATEMENTS], f"more than {MAX_STATEMENTS} statements", "E402")
     assigned: set[str] = set(variables)
     for stmt in tree.body:
-        _check_statement(stmt, assigned)
+        _check_statement(stmt, assigned, unit_required)
     return Program(tree=tree)
 
 
-def _check_statement(stmt: ast.stmt, assigned: set[str]) -> None:
+def _check_statement(stmt: ast.stmt, assigned: set[str], unit_required: bool = True) -> None:
     if isinstance(stmt, ast.Assign):
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
             raise _refuse(stmt, "only `name = expression` assignments are allowed")
@@ -136,7 +138,7 @@ def _check_statement(stmt: ast.stmt, assigned: set[str]) -> None:
                     raise _refuse(kw.value, "unit must be a string such as \"GB\"", "E406")
             else:
                 _check_expr(kw.value, assigned, 0)
-        if fname == "answer" and "unit" not in {kw.arg for kw in call.keywords}:
+        if fname == "answer" and unit_required and "unit" not in {kw.arg for kw in call.keywords}:
             raise _refuse(call, "answer() needs a unit, e.g. answer(value, unit=\"GB\")", "E406")
     else:
         what = type(stmt).__name__

@@ -78,7 +78,9 @@ class _Commands(TyperGroup):
 app = typer.Typer(
     cls=_Commands,
     name="bank",
-    help="Author, check, translate and export the aistack question bank.",
+    help="Author, check, translate and export the aistack question bank.\n\n"
+         "Commands work on the project in the working directory; -C PATH (or --bank PATH, before the "
+         "command) runs them on the project in PATH instead: bank -C examples/every-kind build.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -94,11 +96,45 @@ def _show_version(value: bool) -> None:
         raise typer.Exit(EXIT_OK)
 
 
+PROJECT_HELP = ("Run the command in the project folder PATH (the folder that holds bank/, translations/, exports/ "
+                "and bank.toml), as if started there: every path, default or given, is then relative to PATH.")
+
+
+def _enter_project(ctx: typer.Context, folder: Optional[Path], flag: str) -> None:
+    """Change to the project ``folder`` of ``-C``/``--bank`` for the command, and back after it."""
+    import os
+
+    from .errors import UsageError
+
+    if folder is None:
+        return
+    if not folder.is_dir():
+        raise UsageError(f"{flag} {folder}: {'not a folder' if folder.exists() else 'no such folder'}")
+    bank_files = ("categories.yaml", "topic.yaml")  # a bank of topics, or one still to migrate
+    if folder.name == "bank" and any((folder / name).is_file() for name in bank_files) and not (folder / "bank").is_dir():
+        folder = folder.parent  # the bank folder itself: its project is the folder that holds it
+    if ctx.invoked_subcommand != "init" and not ((folder / "bank").is_dir() or (folder / "bank.toml").is_file()):
+        raise UsageError(f"{flag} {folder}: not a bank project (it holds no bank/ folder and no bank.toml); "
+                         "start one with `bank init`")
+    previous = os.getcwd()
+    os.chdir(folder)
+    ctx.call_on_close(lambda: os.chdir(previous))
+
+
 @app.callback()
 def _root(
+    ctx: typer.Context,
+    directory: Annotated[Optional[Path], typer.Option("-C", metavar="PATH", help=PROJECT_HELP, show_default=False)] = None,
+    project: Annotated[Optional[Path], typer.Option("--bank", metavar="PATH", show_default=False,
+                                                    help="The same as -C PATH; PATH may also be the project's bank/ folder.")] = None,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_show_version)] = False,
 ) -> None:
-    """Author, check, translate and export a question bank."""
+    """Author, check, translate and export a question bank (the help is the app's)."""
+    from .errors import UsageError
+
+    if directory is not None and project is not None:
+        raise UsageError("give the project once: -C PATH or --bank PATH, not both")
+    _enter_project(ctx, directory if directory is not None else project, "-C" if directory is not None else "--bank")
 
 
 BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (categories.yaml and a folder per topic).")]
@@ -394,14 +430,15 @@ def new(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     topic: TopicOption = None,
+    kind: Annotated[str, typer.Option("--kind", help="single-choice, multiple-response, true-false, numerical, short-answer or matching.")] = "single-choice",
 ) -> None:
-    """Create the next question from a template, in a topic.
+    """Create the next question of a kind from its template, in a topic.
 
     The new id is the next one never used in the bank; the question is listed in the topic
     (--topic, needed when the bank has several) and its path printed."""
     from .authoring import new_question
 
-    typer.echo(new_question(bank_dir, translations, slug, topic).as_posix())
+    typer.echo(new_question(bank_dir, translations, slug, topic, kind).as_posix())
 
 
 @app.command()
@@ -449,7 +486,9 @@ def stats(
     typer.echo("tags: " + ", ".join(f"{k} {v}" for k, v in figures.by_tag.items()))
     if figures.languages:
         typer.echo("languages: " + ", ".join(f"{k} {v:g}%" for k, v in figures.languages.items()))
-    typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions")
+    if figures.option_questions:  # key position and length mean something only among options
+        typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions"
+                   + ("" if figures.option_questions == figures.questions else f" (the {figures.option_questions} single-choice and multiple-response questions)"))
 
 
 @app.command("import")
@@ -459,11 +498,12 @@ def import_cmd(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     topic: TopicOption = None,
+    encoding: Annotated[Optional[str], typer.Option("--encoding", help="The encoding of a GIFT file (default utf-8; cp1252 or latin-1 for files saved by Windows or older editors).")] = None,
 ) -> None:
-    """Import single-choice questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
+    """Import questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
     from .importers import import_file
 
-    report = import_file(fmt, file, bank_dir, translations, topic)
+    report = import_file(fmt, file, bank_dir, translations, topic, encoding)
     if report.topic_created:
         typer.echo(f"created {report.topic_file}")
     for path in report.written:

@@ -1,18 +1,19 @@
-"""The JSON export contract (version 1): a typed model, so its JSON Schema is generated too.
+"""The JSON export contract (version 2): a typed model, so its JSON Schema is generated too.
 
 A document holds one topic and its questions; every text is a map from language code to
-text, with English always present. The per-language files use the same contract with one
+text, with English always present. Each question names its `kind`, and each kind brings its
+own fields (a tagged union on `kind`). The per-language files use the same contract with one
 language. Compatible additions raise the minor version; anything else the major version
 (the policy is in docs/json-contract.md; tests/test_contract.py enforces it).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CONTRACT_VERSION = "1.1"
+CONTRACT_VERSION = "2.1"
 
 LocalizedText = dict[str, str]
 
@@ -27,28 +28,152 @@ class ExportedOption(_Frozen):
     text: LocalizedText
     """The option text by language."""
     correct: bool
-    """Whether this is the right option."""
+    """Whether this is a right option."""
     feedback: LocalizedText | None = None
     """Feedback shown when this option is chosen, by language."""
 
 
-class ExportedQuestion(_Frozen):
+class _ExportedQuestionBase(_Frozen):
     id: str = Field(pattern=r"^q[0-9]{3,}$")
     """Stable question id."""
-    kind: Literal["single-choice"]
-    """Question kind."""
     stem: LocalizedText
     """The question, by language."""
-    options: list[ExportedOption] = Field(min_length=2)
-    """Options in authoring order (shuffle them for display)."""
-    correct: str
-    """Id of the right option."""
-    explanation: LocalizedText
-    """Why the key is right, by language."""
+    explanation: LocalizedText | None = None
+    """General feedback (why the key is right), by language; absent when the question has none."""
     tags: list[str]
     """Tags from the topic vocabulary."""
     difficulty: int = Field(ge=1, le=3)
     """1 recall, 2 understanding, 3 calculation."""
+
+
+class ExportedSingleChoice(_ExportedQuestionBase):
+    """One right option among several."""
+
+    kind: Literal["single-choice"]
+    """Question kind."""
+    options: list[ExportedOption] = Field(min_length=2)
+    """Options in authoring order (shuffle them for display)."""
+    correct: str
+    """Id of the right option."""
+
+
+class ExportedMultipleResponse(_ExportedQuestionBase):
+    """One or more right options, each of which the learner must pick."""
+
+    kind: Literal["multiple-response"]
+    """Question kind."""
+    options: list[ExportedOption] = Field(min_length=2)
+    """Options in authoring order (shuffle them for display)."""
+    correct: list[str] = Field(min_length=1)
+    """Ids of every right option."""
+    scoring: Literal["partial", "all-or-nothing"]
+    """`partial`: with k right options each right pick earns 1/k and each wrong pick loses 1/k,
+    floored at 0; `all-or-nothing`: 1 only for exactly the right set, else 0."""
+
+
+class ExportedTrueFalse(_ExportedQuestionBase):
+    """A statement (the stem) marked true or false."""
+
+    kind: Literal["true-false"]
+    """Question kind."""
+    answer: bool
+    """Whether the statement is true."""
+    feedback_true: LocalizedText | None = None
+    """Shown to a learner who answers "true", by language."""
+    feedback_false: LocalizedText | None = None
+    """Shown to a learner who answers "false", by language."""
+
+
+class ExportedUnit(_Frozen):
+    name: LocalizedText
+    """The unit as learners type it, by language."""
+    multiplier: float = Field(gt=0)
+    """What one of this unit is in the answer's unit (the first unit has 1)."""
+
+
+class ExportedNearMiss(_Frozen):
+    value: float
+    """The value the range is centred on, in the answer's unit."""
+    tolerance: float = Field(ge=0)
+    """Half-width of the range, absolute, in the answer's unit."""
+    credit: float = Field(ge=0, lt=1)
+    """The fraction of the marks a response in the range earns."""
+    feedback: LocalizedText
+    """What a learner whose response is in the range is told, by language."""
+
+
+class ExportedNumerical(_ExportedQuestionBase):
+    """A number, right within a tolerance."""
+
+    kind: Literal["numerical"]
+    """Question kind."""
+    answer: float
+    """The right value, in the first unit (or unitless)."""
+    tolerance: float = Field(ge=0)
+    """As authored: absolute, or a fraction of the answer (see `tolerance_type`)."""
+    tolerance_type: Literal["absolute", "relative"]
+    """How `tolerance` is meant."""
+    absolute_tolerance: float = Field(ge=0)
+    """A response r (in the answer's unit) is right when |r − answer| ≤ this."""
+    units: list[ExportedUnit]
+    """Units a response may be given in; a response without a unit is in the first one (empty: unitless)."""
+    near_misses: list[ExportedNearMiss]
+    """Ranges for likely mistakes, with partial credit and feedback (the first that holds the response applies)."""
+
+
+class ExportedAcceptedAnswer(_Frozen):
+    text: str
+    """An accepted response, in the language it is listed under."""
+    credit: float = Field(gt=0, le=1)
+    """The fraction of the marks it earns."""
+    feedback: str | None = None
+    """Shown to a learner who gives it."""
+
+
+class ExportedShortAnswer(_ExportedQuestionBase):
+    """A word or short phrase typed by the learner."""
+
+    kind: Literal["short-answer"]
+    """Question kind."""
+    answers: dict[str, list[ExportedAcceptedAnswer]]
+    """Accepted responses by language: a language may accept several spellings of one answer, so
+    the lists of two languages need not have the same length."""
+    case_sensitive: bool
+    """Whether letter case matters (otherwise responses are compared case-insensitively)."""
+
+
+class ExportedPair(_Frozen):
+    id: str = Field(pattern=r"^[a-z]$")
+    """Stable pair id."""
+    prompt: LocalizedText
+    """The item to match, by language."""
+    answer: LocalizedText
+    """The answer it matches, by language."""
+
+
+class ExportedDistractor(_Frozen):
+    id: str = Field(pattern=r"^[a-z]$")
+    """Stable id."""
+    text: LocalizedText
+    """An answer that matches no prompt, by language."""
+
+
+class ExportedMatching(_ExportedQuestionBase):
+    """Each prompt matched with one answer; score = right matches / pairs."""
+
+    kind: Literal["matching"]
+    """Question kind."""
+    pairs: list[ExportedPair] = Field(min_length=2)
+    """Prompt–answer pairs in authoring order (shuffle the answers for display)."""
+    distractors: list[ExportedDistractor]
+    """Extra answers that match no prompt."""
+
+
+ExportedQuestion = Annotated[
+    Union[ExportedSingleChoice, ExportedMultipleResponse, ExportedTrueFalse, ExportedNumerical, ExportedShortAnswer, ExportedMatching],
+    Field(discriminator="kind"),
+]
+"""A question of any kind; readers skip kinds they do not know."""
 
 
 class ExportedTopic(_Frozen):
@@ -62,7 +187,7 @@ class ExportedTopic(_Frozen):
     tags: dict[str, str]
     """Tag vocabulary (English descriptions)."""
     category_id: str | None = None
-    """The stable id of the topic's category (`bank/categories.yaml`); since 1.1. Topics of one
+    """The stable id of the topic's category (`bank/categories.yaml`); since 2.1. Topics of one
     category share it, in every file of the bank."""
 
 

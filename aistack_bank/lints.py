@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Location, warning
+from .kindrules import OPTION_KINDS
 
 if TYPE_CHECKING:
     from .load import BankSource
     from .yamlsource import YamlDocument
 
-LETTERS = "a-f"
-"""Option ids a question may have (see ``OPTION_ID`` in the model)."""
+LETTERS = "a-j"
+"""Option ids a question may have: up to ten options in a multiple-response question."""
 
 LEAK_WORDS = 8
 """A run of this many consecutive words of another question's key counts as a leak."""
@@ -87,16 +88,19 @@ def _clean(text: str) -> str:
     return text.replace("\u00a0", " ").replace("\u202f", " ")
 
 
-def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None) -> list[Hit]:
-    """W320 and W321 findings in one text written in ``lang``."""
+def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, options: bool = True) -> list[Hit]:
+    """W320 and W321 findings in one text written in ``lang``.
+
+    ``options`` is False for a question without lettered options (true-false, numerical,
+    short-answer, matching): W320 is then not looked for."""
     lang = _language(lang)
     text = _clean(text)
     hits = []
-    for match in _COMPILED["letter"][lang].finditer(text):
+    for match in (_COMPILED["letter"][lang].finditer(text) if options else ()):
         if match.group(1).lower() == "a" and _NOT_A_LETTER_AFTER_A.match(text, match.end()):
             continue  # "an option a learner picks", "la proposition a été"
         hits.append(Hit("W320", f"refers to an option by its letter ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
-    for match in _COMPILED["position"][lang].finditer(text):
+    for match in (_COMPILED["position"][lang].finditer(text) if options else ()):
         hits.append(Hit("W320", f"refers to an option by its position ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
     for match in _COMPILED["question"][lang].finditer(text):
         if own_id is not None and match.group(0).lower() == own_id.lower():
@@ -187,15 +191,18 @@ def _scalar_offset_location(doc: YamlDocument, path: tuple, offset: int) -> Loca
 
 
 def question_texts(question) -> list[tuple[tuple, str]]:
-    """(YAML path, text) of every learner-facing text of a question."""
-    texts = [(("stem",), question.stem)]
-    for index, option in enumerate(question.options):
-        texts.append((("options", index, "text"), option.text))
-        if option.feedback:
-            texts.append((("options", index, "feedback"), option.feedback))
-    if question.explanation is not None:
-        texts.append((("explanation",), question.explanation))
-    return texts
+    """(YAML path, text) of every learner-facing text of a question of any kind."""
+    from .i18n.fields import question_fields
+
+    return [(field.loc, field.text) for field in question_fields(question, None, None) if field.loc[:1] != ("units",)]
+
+
+def _key_text(question) -> str | None:
+    """The text of a single-choice question's key (the text another question could leak)."""
+    if question.kind != "single-choice":
+        return None
+    key = next((o for o in question.options if o.id == question.correct), None)
+    return key.text if key is not None else None
 
 
 def content_lints(source: BankSource) -> list[Diagnostic]:
@@ -209,11 +216,11 @@ def content_lints(source: BankSource) -> list[Diagnostic]:
         if question is None or doc is None:
             continue
         docs[question.id] = doc
-        key = next((o for o in question.options if o.id == question.correct), None)
+        key = _key_text(question)
         if key is not None:
-            keys[question.id] = key.text
+            keys[question.id] = key
         for path, text in question_texts(question):
-            for hit in reference_hits(text, "en", own_id=question.id):
+            for hit in reference_hits(text, "en", own_id=question.id, options=question.kind in OPTION_KINDS):
                 diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
             if path != ("stem",):
                 leak_texts.append(LeakText(question.id, path, text))
@@ -227,10 +234,14 @@ def catalog_reference_diagnostics(catalog, active: dict, fields) -> list[Diagnos
     """W320 and W321 in the translations of one catalog, with that language's wording."""
     from .i18n.locations import translation_warnings
 
+    fields = list(fields)
+    with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
+
     def hits(field, msgstr: str):
         if field.question_id is None:
             return ()
-        return ((hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, catalog.language.split("_")[0], own_id=field.question_id))
+        found = reference_hits(msgstr, catalog.language.split("_")[0], own_id=field.question_id, options=field.question_id in with_options)
+        return ((hit.code, hit.message, hit.offset) for hit in found)
 
     return translation_warnings(catalog, active, fields, hits)
 

@@ -111,6 +111,8 @@ def _categories_adapter():
 
 def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagnostic]:
     """Turn a pydantic ValidationError into located diagnostics."""
+    from .kindmessages import model_error as kind_model_error
+
     diags = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
@@ -119,7 +121,11 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
         kind = err["type"]
         code = _PYDANTIC_CODES.get(kind, "E203")
         field_name = ".".join(str(p) for p in loc) or "(file)"
-        if kind == "missing":
+        special = kind_model_error(loc, kind, doc.data) if strip_union_tag else None
+        if special is not None:  # a refusal that concerns a question kind: its own message
+            code, message = special
+            where = doc.locate(loc[:-1] if kind == "missing" else loc, key=kind == "missing")
+        elif kind == "missing":
             message = f"required field {field_name!r} is missing"
             where = doc.locate(loc[:-1])
         elif kind == "extra_forbidden":

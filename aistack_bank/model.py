@@ -310,7 +310,7 @@ class Library(BaseModel):
         raise KeyError(question_id)
 
     @property
-    def questions(self) -> tuple[SingleChoiceQuestion, ...]:
+    def questions(self) -> tuple[AnyQuestion, ...]:
         """Every question of the bank, topic after topic."""
         return tuple(question for bank in self.topics for question in bank.questions)
 

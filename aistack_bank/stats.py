@@ -16,7 +16,10 @@ class BankStats:
     checked: int = 0
     languages: dict[str, float] = field(default_factory=dict)
     key_positions: dict[str, float] = field(default_factory=dict)
+    """Share of the right options at each position, over the option questions only."""
     key_longest_share: float = 0.0
+    option_questions: int = 0
+    """Single-choice and multiple-response questions: those the key figures are measured on."""
     by_category: dict[str, dict] = field(default_factory=dict)
     """Category id → its title, its topics and its question count, in bank order."""
     by_topic: dict[str, dict] = field(default_factory=dict)
@@ -31,12 +34,14 @@ def bank_stats(bank_dir: Path, translations: Path | None):
     from .errors import Severity
     from .load import ordered_topics, read_library
     from .cues import answer_cue_stats
+    from .load import KINDS
 
     source = read_library(bank_dir)
     errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     questions = [qs.question for qs in source.questions if qs.question is not None]
     stats = BankStats(questions=len(questions))
-    stats.by_kind = dict(sorted(Counter(q.kind for q in questions).items()))
+    kinds = Counter(q.kind for q in questions)
+    stats.by_kind = {kind: kinds[kind] for kind in KINDS if kinds[kind]}
     stats.by_tag = dict(sorted(Counter(t for q in questions for t in q.tags).items(), key=lambda kv: (-kv[1], kv[0])))
     stats.by_difficulty = dict(sorted(Counter(q.difficulty for q in questions).items()))
     stats.checked = sum(1 for q in questions if q.check is not None)
@@ -52,6 +57,7 @@ def bank_stats(bank_dir: Path, translations: Path | None):
     cues = answer_cue_stats(questions)
     stats.key_positions = cues.position_shares
     stats.key_longest_share = cues.longest_share
+    stats.option_questions = cues.measured
     if translations is not None and translations.is_dir() and not errors:
         from .i18n.status import catalog_status
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,6 +9,7 @@ from typing import TYPE_CHECKING
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
 from .errors import Diagnostic, Location, Severity, error, warning
+from .kindrules import kind_rules
 from .lints import content_lints
 from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
 from .model import slug_of
@@ -141,10 +141,6 @@ def library_rules(source: LibrarySource) -> list[Diagnostic]:
     return diags
 
 
-def _normalized(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] | None = None) -> list[Diagnostic]:
     """Rules within each question file of a topic and across question files (``first_seen`` is
     shared across the topics of a bank, so that ids are unique in the whole bank)."""
@@ -167,18 +163,7 @@ def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] 
             first_seen[question.id] = qs
         if question.explanation is None:
             diags.append(warning("W310", f"{question.id} has no explanation: learners get no general feedback after answering; write two to four sentences on why the key is right", doc.locate(("id",))))
-        seen_ids: dict[str, int] = {}
-        seen_texts: dict[str, int] = {}
-        for index, option in enumerate(question.options):
-            if option.id in seen_ids:
-                diags.append(error("E303", f"option id {option.id!r} is used twice (also option {seen_ids[option.id] + 1})", doc.locate(("options", index, "id"))))
-            seen_ids.setdefault(option.id, index)
-            key = _normalized(option.text)
-            if key in seen_texts:
-                diags.append(error("E305", f"option {option.id!r} has the same text as option {question.options[seen_texts[key]].id!r}", doc.locate(("options", index, "text"))))
-            seen_texts.setdefault(key, index)
-        if question.correct not in seen_ids:
-            diags.append(error("E304", f"correct option {question.correct!r} is not one of the options ({', '.join(o.id for o in question.options)})", doc.locate(("correct",))))
+        diags += kind_rules(question, doc)
         if vocabulary is not None:
             for index, tag in enumerate(question.tags):
                 if tag not in vocabulary:

@@ -89,7 +89,7 @@ def test_import_into_an_existing_bank_appends(project, run_cli, tmp_path):
     assert run_cli("validate", "--no-translations")[0] == 0
 
 
-def test_unsupported_questions_are_skipped_with_reasons(tmp_path, run_cli, monkeypatch):
+def test_every_kind_is_imported_and_other_types_are_skipped_with_reasons(tmp_path, run_cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("mixed.gift").write_text(
         "// comment\n$CATEGORY: $course$/top/Mixed\n\n"
@@ -102,14 +102,15 @@ def test_unsupported_questions_are_skipped_with_reasons(tmp_path, run_cli, monke
         encoding="utf-8")
     code, out = run_cli("import", "gift", "mixed.gift", "--bank", "b")
     assert code == 0
-    assert "1 question(s) imported, 5 skipped" in out
-    for name, reason in [("tf", "true/false"), ("num", "numerical"), ("multi", "several right or weighted"), ("short", "short-answer"), ("essay", "essay")]:
-        assert f"skipped '{name}': " in out and reason in out
+    assert "5 question(s) imported, 1 skipped" in out
+    assert "skipped 'essay': " in out and "essay" in out
     imported = read_library(Path("b"))
-    assert [qs.question.stem for qs in imported.questions] == ["Which is even: 3 or 4?"]
+    assert [(qs.question.kind, qs.question.stem) for qs in imported.questions] == [
+        ("true-false", "The sky is blue."), ("numerical", "Two plus two?"), ("multiple-response", "Pick primes"),
+        ("short-answer", "Capital of France?"), ("single-choice", "Which is even: 3 or 4?")]
 
 
-def test_moodle_multiple_response_and_other_types_are_skipped(tmp_path, run_cli, monkeypatch):
+def test_moodle_multiple_response_is_imported_and_a_truefalse_without_answers_skipped(tmp_path, run_cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("q.xml").write_text("""<?xml version="1.0" encoding="UTF-8"?>
 <quiz>
@@ -120,9 +121,10 @@ def test_moodle_multiple_response_and_other_types_are_skipped(tmp_path, run_cli,
   </question>
 </quiz>""", encoding="utf-8")
     code, out = run_cli("import", "moodle", "q.xml", "--bank", "b")
-    assert code == 0 and "0 question(s) imported, 2 skipped" in out
-    assert "question type 'truefalse' is not supported" in out
-    assert "several right or partially right answers" in out
+    assert code == 0 and "1 question(s) imported, 1 skipped" in out
+    assert "skipped 'tf': no true or false answer" in out
+    (question,) = [qs.question for qs in read_library(Path("b")).questions]
+    assert question.kind == "multiple-response" and question.correct == ["a", "b"] and question.scoring == "partial"
 
 
 @pytest.mark.parametrize("payload,fragment", [

@@ -84,6 +84,7 @@ class Q:
 
         self.check = Check(script=script, variables=list(variables))
         self.correct = correct
+        self.kind = "single-choice"
 
 
 @pytest.mark.parametrize("script,code,line,fragment", [

@@ -7,7 +7,6 @@ its traceback.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

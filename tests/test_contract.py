@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from aistack_bank.exchange import CONTRACT_VERSION
 from aistack_bank.schemas import render_schemas
@@ -28,6 +28,13 @@ def _fields(schema: dict) -> dict[str, object]:
         if "anyOf" in node:
             for i, branch in enumerate(node["anyOf"]):
                 walk(branch, f"{path}|{i}", required)
+            return
+        if "oneOf" in node:  # a tagged union (the question kinds): each branch named by its tag
+            tag = node.get("discriminator", {}).get("propertyName")
+            for i, branch in enumerate(node["oneOf"]):
+                resolved = defs[branch["$ref"].split("/")[-1]] if "$ref" in branch else branch
+                name = resolved.get("properties", {}).get(tag, {}).get("const", i) if tag else i
+                walk(branch, f"{path}<{name}>", required)
             return
         out[path] = (node.get("type"), node.get("const"), tuple(node.get("enum", ())), node.get("pattern"), required)
         for name, child in node.get("properties", {}).items():
@@ -86,5 +93,24 @@ def test_the_field_walk_sees_a_rename_and_a_retype():
     renamed["properties"]["langs"] = renamed["properties"].pop("languages")
     assert set(before) - set(_fields(renamed)) == {"$.languages", "$.languages[]"}
     retyped = json.loads(json.dumps(schema))
-    retyped["$defs"]["ExportedQuestion"]["properties"]["difficulty"]["type"] = "string"
-    assert _fields(retyped)["$.questions[].difficulty"] != before["$.questions[].difficulty"]
+    retyped["$defs"]["ExportedSingleChoice"]["properties"]["difficulty"]["type"] = "string"
+    path = "$.questions[]<single-choice>.difficulty"
+    assert _fields(retyped)[path] != before[path]
+
+
+def test_the_field_walk_sees_every_kind_and_a_kind_removed():
+    """Each question kind is a branch of the union: a reader can rely on its fields, and dropping a kind is incompatible."""
+    from aistack_bank.model import KINDS
+
+    schema = _schema()
+    fields = _fields(schema)
+    for kind in KINDS:
+        assert f"$.questions[]<{kind}>.kind" in fields, kind
+    assert fields["$.questions[]<numerical>.units[].name{}"][0] == "string"
+    assert fields["$.questions[]<short-answer>.answers{}[].text"][0] == "string"
+    assert fields["$.questions[]<multiple-response>.scoring"][2] == ("partial", "all-or-nothing")
+    assert fields["$.questions[]<single-choice>.explanation|0"][4] is False  # optional since 2.0
+    fewer = json.loads(json.dumps(schema))
+    union = fewer["properties"]["questions"]["items"]
+    union["oneOf"] = [b for b in union["oneOf"] if not b["$ref"].endswith("/ExportedMatching")]
+    assert {p for p in fields if p.startswith("$.questions[]<matching>")} == set(fields) - set(_fields(fewer))

@@ -209,12 +209,15 @@ def test_gift_round_trips_through_a_parser(banks, trees):
 def test_json_validates_against_its_committed_schema(banks, trees):
     import jsonschema
 
+    from aistack_bank.exchange import CONTRACT_VERSION
+
     schema = json.loads((REPO / "schema" / "export.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     for name, data in trees["json"].items():
         document = json.loads(data)
         jsonschema.Draft202012Validator(schema).validate(document)
-        assert document["version"] == "1.1" and document["topic"]["category_id"] == banks["en"].category.id
+        assert document["version"] == CONTRACT_VERSION == "2.1"
+        assert document["topic"]["category_id"] == banks["en"].category.id
         assert [q["id"] for q in document["questions"]] == [q.id for q in banks["en"].questions]
     everything = json.loads(trees["json"][PurePosixPath("aistack.json")])
     assert everything["languages"] == list(banks)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from pathlib import PurePosixPath
 
 import pytest

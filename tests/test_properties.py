@@ -85,6 +85,7 @@ class _Q:
 
         self.check = Check(script=script)
         self.correct = "a"
+        self.kind = "single-choice"
 
 
 CHECK_ALPHABET = st.sampled_from(["x", " = ", "GB", "1", "9", "**", "*", "/", "(", ")", "\n", "assert ", "answer(", 'unit="GB"', ",", "min(", "close(", "__import__", ".", "[", "]", "lambda", ":", "import ", "while ", "-", "e9", " and ", " not "])

@@ -12,7 +12,7 @@ import importlib.metadata
 import re
 import subprocess
 import sys
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 import pytest
 

@@ -312,7 +312,7 @@ def test_ui_text_and_fill():
 
 def test_ui_strings_are_well_formed():
     allowed = {"title", "category", "count", "answered", "total", "score", "percent", "current", "letter",
-               "right", "file", "minutes", "seconds", "tags"}
+               "right", "file", "minutes", "seconds", "tags", "example", "unit", "low", "high"}
     for key, text in UI_STRINGS.items():
         assert re.fullmatch(r"site\.[a-z0-9_]+(\.[a-z0-9_]+)*", key), key
         assert text == text.strip() and "  " not in text, key

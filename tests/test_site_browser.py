@@ -189,7 +189,8 @@ def test_keyboard_practice_results_review_export_and_axe(session, site, banks, o
     answers = exported["answers"]
     assert [a["question"] for a in answers] == seen + offered
     for a, index in zip(answers, range(len(answers))):
-        assert set(a) == {"question", "language", "choice", "correct", "answered_at", "attempt"}
+        assert set(a) == {"question", "language", "choice", "correct", "answered_at", "attempt", "kind", "score"}
+        assert a["kind"] == "single-choice" and a["score"] == (1 if a["correct"] else 0)
         assert a["language"] == lang and ISO_UTC.fullmatch(a["answered_at"])
         question = bank.question(a["question"])
         assert a["choice"] in {o.id for o in question.options}

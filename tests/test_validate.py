@@ -203,7 +203,7 @@ def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cl
 def test_a_question_without_an_explanation_is_valid_with_a_located_warning(project):
     from aistack_bank.validate import validate_bank
 
-    path = next((project / "bank" / "questions").glob("q004-*.yaml"))
+    path = question_file(project, "q004")
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     start = next(i for i, line in enumerate(lines) if line.startswith("explanation:"))
     end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))

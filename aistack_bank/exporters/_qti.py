@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Mapping, Sequence
 
-from ..model import Bank, Library, SingleChoiceQuestion
+from ..model import AnyQuestion, Bank, Library
 from ..options import ExportOptions
-from ._format import WHOLE_BANK_STEM, Format, as_library, by_category
+from ..errors import Diagnostic, warning
+from ._format import WHOLE_BANK_STEM, Format, as_library, by_category, languages
 from ._shared import deterministic_zip, html_text, short
+from ._words import has_words, words, writes_decimal_comma
 
 
 ELEMENTS = (
@@ -20,12 +22,17 @@ ELEMENTS = (
     "responseIf", "responseElseIf", "responseElse", "match", "variable", "correct", "setOutcomeValue",
     "baseValue", "multiple", "modalFeedback", "assessmentTest", "testPart", "itemSessionControl",
     "assessmentSection", "assessmentItemRef", "outcomeProcessing", "sum", "testVariables",
+    # the other kinds: mappings, text entry, matching, and the operators of their processing
+    "mapping", "mapEntry", "mapResponse", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
+    "simpleAssociableChoice", "and", "not", "isNull", "member", "gte", "lte", "stringMatch",
 )
 """The QTI elements the writer uses, by their QTI 2.1 names (the keys of every dialect's table)."""
 
 ATTRIBUTES = (
     "adaptive", "timeDependent", "baseType", "responseIdentifier", "maxChoices", "outcomeIdentifier", "showHide",
     "navigationMode", "submissionMode", "showFeedback", "allowReview", "variableIdentifier",
+    "defaultValue", "lowerBound", "upperBound", "mapKey", "mappedValue", "caseSensitive", "expectedLength",
+    "maxAssociations", "matchMax",
 )
 """The QTI attributes whose spelling differs between versions, by their QTI 2.1 names."""
 
@@ -170,56 +177,258 @@ def _set_score(d: Dialect, parent: ET.Element, value: str) -> None:
     d.element(setter, "baseValue", {"baseType": "float"}, value)
 
 
+def _number(value: float) -> str:
+    """A float as an ``xs:double`` literal: ``14``, ``0.5``, ``1e-05``."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _base(d: Dialect, parent: ET.Element, base_type: str, value: str) -> ET.Element:
+    return d.element(parent, "baseValue", {"baseType": base_type}, value)
+
+
+def _response(d: Dialect, parent: ET.Element) -> ET.Element:
+    return d.element(parent, "variable", {"identifier": "RESPONSE"})
+
+
+def _add_feedback(d: Dialect, parent: ET.Element, identifiers: Sequence[str]) -> None:
+    """``FEEDBACK`` := ``FEEDBACK`` with ``identifiers`` added (the action of a feedback rule)."""
+    several = d.element(d.element(parent, "setOutcomeValue", {"identifier": "FEEDBACK"}), "multiple")
+    d.element(several, "variable", {"identifier": "FEEDBACK"})
+    for identifier in identifiers:
+        _base(d, several, "identifier", identifier)
+
+
+def _in_range(d: Dialect, parent: ET.Element, low: float, high: float) -> None:
+    """``low <= RESPONSE <= high``: every engine evaluates ``gte``/``lte``, while ``equal`` with a
+    tolerance is missing from some players and its relative mode is in percent and inverts for a
+    negative key (the bounds are computed here instead)."""
+    both = d.element(parent, "and")
+    for name, bound in (("gte", low), ("lte", high)):
+        test = d.element(both, name)
+        _response(d, test)
+        _base(d, test, "float", _number(bound))
+
+
+def _general_when_answered(d: Dialect, processing: ET.Element, q) -> None:
+    """The explanation, shown once the learner has answered."""
+    if q.explanation is None:
+        return
+    rule = d.element(d.element(processing, "responseCondition"), "responseIf")
+    _response(d, d.element(d.element(rule, "not"), "isNull"))
+    _add_feedback(d, rule, [GENERAL_FEEDBACK])
+
+
 def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = ExportOptions()) -> bytes:
     q = bank.questions[index]
-    choice_id = {o.id: choice_identifier(o.id) for o in q.options}
+    kind = getattr(q, "kind", "single-choice")
     item = _root(d, "assessmentItem", {
         "identifier": item_identifier(q.id, bank.lang), "title": short(q.id + ": " + q.stem, 120),
         "adaptive": "false", "timeDependent": "false", "xml:lang": bank.lang,
     })
-    declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "identifier"})
-    d.element(d.element(declaration, "correctResponse"), "value", text=choice_id[q.correct])
-    score = d.element(item, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
-    d.element(d.element(score, "defaultValue"), "value", text="0")
-    d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
-    numbering = d.numbering_classes.get(options.answer_numbering)
-    interaction = d.element(d.element(item, "itemBody"), "choiceInteraction", {
-        **({"class": numbering} if numbering else {}),
-        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle else "false", "maxChoices": "1",
-    })
-    d.element(interaction, "prompt", text=q.stem)
-    for option in q.options:
-        d.element(interaction, "simpleChoice", {"identifier": choice_id[option.id]}, option.text)
-    # match_correct, written inline (many players do not resolve template URLs), then one rule per
-    # choice adding a fixed feedback identifier to FEEDBACK (the form Canvas's importer reads as
-    # that choice's comment) and the general explanation.
-    processing = d.element(item, "responseProcessing")
-    scoring = d.element(processing, "responseCondition")
-    _set_score(d, _match_rule(d, scoring, "responseIf", ("correct", {"identifier": "RESPONSE"}, None)), "1")
-    _set_score(d, d.element(scoring, "responseElse"), "0")
-    feedback_rules = d.element(processing, "responseCondition")
-    for position, option in enumerate(q.options):
-        rule = _match_rule(d, feedback_rules, "responseIf" if position == 0 else "responseElseIf",
-                           ("baseValue", {"baseType": "identifier"}, choice_id[option.id]))
-        shown = ([feedback_identifier(option.id)] if option.feedback else []) + [GENERAL_FEEDBACK]
-        several = d.element(d.element(rule, "setOutcomeValue", {"identifier": "FEEDBACK"}), "multiple")
-        d.element(several, "variable", {"identifier": "FEEDBACK"})
-        for identifier in shown:
-            d.element(several, "baseValue", {"baseType": "identifier"}, identifier)
-
-    def feedback(identifier: str, text_raw: str) -> None:
+    feedbacks: list[tuple[str, str]] = []
+    """(identifier, text) of each modal feedback, in the order they are written."""
+    if kind in ("single-choice", "multiple-response", "true-false"):
+        _choice_item(d, item, q, kind, bank.lang, options, feedbacks)
+    elif kind == "numerical":
+        _numerical_item(d, item, q, bank.lang, feedbacks)
+    elif kind == "short-answer":
+        _short_answer_item(d, item, q, feedbacks)
+    elif kind == "matching":
+        _matching_item(d, item, q, options, feedbacks)
+    else:  # pragma: no cover - the model has no other kind
+        raise AssertionError(kind)
+    for identifier, text_raw in feedbacks:
         node = d.element(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": identifier})
         paragraph(ET.SubElement(node, d.feedback_body) if d.feedback_body else node, text_raw)
-
-    for option in q.options:
-        if option.feedback:
-            feedback(feedback_identifier(option.id), option.feedback)
     if q.explanation is not None:
-        feedback(GENERAL_FEEDBACK, q.explanation)
+        node = d.element(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": GENERAL_FEEDBACK})
+        paragraph(ET.SubElement(node, d.feedback_body) if d.feedback_body else node, q.explanation)
     return serialize(item, inline=_inline(d))
 
 
-def item_path(q: SingleChoiceQuestion) -> PurePosixPath:
+def _outcomes(d: Dialect, item: ET.Element) -> None:
+    score = d.element(item, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
+    d.element(d.element(score, "defaultValue"), "value", text="0")
+    d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
+
+
+def _choices(q, kind: str, lang: str) -> list[tuple[str, str, str | None]]:
+    """(key, text, feedback) of each choice: the options, or true and false in ``lang``."""
+    if kind == "true-false":
+        labels = words(lang)
+        return [("true", labels.true, q.feedback_true), ("false", labels.false, q.feedback_false)]
+    return [(o.id, o.text, o.feedback) for o in q.options]
+
+
+def _choice_item(d: Dialect, item: ET.Element, q, kind: str, lang: str, options: ExportOptions, feedbacks: list) -> None:
+    choices = _choices(q, kind, lang)
+    choice_id = {key: choice_identifier(key) for key, _, _ in choices}
+    multiple = kind == "multiple-response"
+    if kind == "single-choice":
+        keys = [q.correct]
+    elif kind == "true-false":
+        keys = ["true" if q.answer else "false"]
+    else:
+        keys = list(q.correct)
+    declaration = d.element(item, "responseDeclaration", {
+        "identifier": "RESPONSE", "cardinality": "multiple" if multiple else "single", "baseType": "identifier"})
+    correct = d.element(declaration, "correctResponse")
+    for key in [key for key, _, _ in choices if key in keys]:
+        d.element(correct, "value", text=choice_id[key])
+    partial = multiple and q.scoring == "partial"
+    if partial:
+        # Each right pick +1/k, each wrong pick -1/k, the sum kept within [0, 1].
+        share = 1 / len(keys)
+        mapping = d.element(declaration, "mapping", {"lowerBound": "0", "upperBound": "1", "defaultValue": "0"})
+        for key, _, _ in choices:
+            d.element(mapping, "mapEntry", {"mapKey": choice_id[key], "mappedValue": _number(share if key in keys else -share)})
+    _outcomes(d, item)
+    numbering = d.numbering_classes.get(options.answer_numbering)
+    interaction = d.element(d.element(item, "itemBody"), "choiceInteraction", {
+        **({"class": numbering} if numbering else {}),
+        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle and kind != "true-false" else "false",
+        "maxChoices": "0" if multiple else "1",
+    })
+    d.element(interaction, "prompt", text=q.stem)
+    for key, text_raw, _ in choices:
+        d.element(interaction, "simpleChoice", {"identifier": choice_id[key]}, text_raw)
+    processing = d.element(item, "responseProcessing")
+    if partial:
+        d.element(d.element(processing, "setOutcomeValue", {"identifier": "SCORE"}), "mapResponse", {"identifier": "RESPONSE"})
+    else:
+        # match_correct, written inline (many players do not resolve template URLs).
+        scoring = d.element(processing, "responseCondition")
+        _set_score(d, _match_rule(d, scoring, "responseIf", ("correct", {"identifier": "RESPONSE"}, None)), "1")
+        _set_score(d, d.element(scoring, "responseElse"), "0")
+    if multiple:
+        # Each picked option adds its feedback; then the explanation.
+        for key, _, feedback in choices:
+            if feedback is None:
+                continue
+            rule = d.element(d.element(processing, "responseCondition"), "responseIf")
+            member = d.element(rule, "member")
+            _base(d, member, "identifier", choice_id[key])
+            _response(d, member)
+            _add_feedback(d, rule, [feedback_identifier(key)])
+        _general_when_answered(d, processing, q)
+    else:
+        # One rule per choice adding a fixed feedback identifier to FEEDBACK (the form Canvas's
+        # importer reads as that choice's comment) and the general explanation.
+        feedback_rules = d.element(processing, "responseCondition")
+        for position, (key, _, feedback) in enumerate(choices):
+            rule = _match_rule(d, feedback_rules, "responseIf" if position == 0 else "responseElseIf",
+                               ("baseValue", {"baseType": "identifier"}, choice_id[key]))
+            _add_feedback(d, rule, ([feedback_identifier(key)] if feedback else []) + ([GENERAL_FEEDBACK] if q.explanation is not None else []))
+    feedbacks += [(feedback_identifier(key), feedback) for key, _, feedback in choices if feedback]
+
+
+def _numerical_item(d: Dialect, item: ET.Element, q, lang: str, feedbacks: list) -> None:
+    declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "float"})
+    d.element(d.element(declaration, "correctResponse"), "value", text=_number(q.answer))
+    _outcomes(d, item)
+    body = d.element(item, "itemBody")
+    paragraph(body, q.stem)
+    labels = words(lang)
+    asked = ([labels.unit.format(unit=q.units[0].name)] if q.units else []) + ([labels.point] if writes_decimal_comma(lang) else [])
+    if asked:
+        paragraph(body, " ".join(asked))
+    entry = ET.SubElement(body, "p")
+    d.element(entry, "textEntryInteraction", {"responseIdentifier": "RESPONSE", "expectedLength": str(max(8, len(_number(q.answer)) + 2))})
+    processing = d.element(item, "responseProcessing")
+    scoring = d.element(processing, "responseCondition")
+    # No answer: 0 (a null response fails every comparison anyway; this keeps the rule explicit).
+    first = d.element(scoring, "responseIf")
+    _response(d, d.element(first, "isNull"))
+    _set_score(d, first, "0")
+    right = d.element(scoring, "responseElseIf")
+    _in_range(d, right, q.answer - q.absolute_tolerance, q.answer + q.absolute_tolerance)
+    _set_score(d, right, "1")
+    if q.explanation is not None:
+        _add_feedback(d, right, [GENERAL_FEEDBACK])
+    for number, near in enumerate(q.near_misses, start=1):
+        rule = d.element(scoring, "responseElseIf")
+        _in_range(d, rule, near.value - near.tolerance, near.value + near.tolerance)
+        _set_score(d, rule, _number(near.credit))
+        identifier = ncname(f"feedback-near-{number}")
+        _add_feedback(d, rule, [identifier] + ([GENERAL_FEEDBACK] if q.explanation is not None else []))
+        feedbacks.append((identifier, near.feedback))
+    otherwise = d.element(scoring, "responseElse")
+    _set_score(d, otherwise, "0")
+    if q.explanation is not None:
+        _add_feedback(d, otherwise, [GENERAL_FEEDBACK])
+
+
+def _short_answer_item(d: Dialect, item: ET.Element, q, feedbacks: list) -> None:
+    case = "true" if q.case_sensitive else "false"
+    declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "string"})
+    best = max(q.answers, key=lambda a: a.credit)
+    d.element(d.element(declaration, "correctResponse"), "value", text=best.text)
+    mapping = d.element(declaration, "mapping", {"lowerBound": "0", "upperBound": "1", "defaultValue": "0"})
+    for answer in q.answers:
+        d.element(mapping, "mapEntry", {"mapKey": answer.text, "mappedValue": _number(answer.credit), "caseSensitive": case})
+    _outcomes(d, item)
+    body = d.element(item, "itemBody")
+    paragraph(body, q.stem)
+    entry = ET.SubElement(body, "p")
+    d.element(entry, "textEntryInteraction", {"responseIdentifier": "RESPONSE", "expectedLength": str(max(10, max(len(a.text) for a in q.answers) + 2))})
+    processing = d.element(item, "responseProcessing")
+    d.element(d.element(processing, "setOutcomeValue", {"identifier": "SCORE"}), "mapResponse", {"identifier": "RESPONSE"})
+    with_feedback = [(number, answer) for number, answer in enumerate(q.answers, start=1) if answer.feedback is not None]
+    if with_feedback:
+        rules = d.element(processing, "responseCondition")
+        for position, (number, answer) in enumerate(with_feedback):
+            rule = d.element(rules, "responseIf" if position == 0 else "responseElseIf")
+            test = d.element(rule, "stringMatch", {"caseSensitive": case})
+            _response(d, test)
+            _base(d, test, "string", answer.text)
+            identifier = ncname(f"feedback-answer-{number}")
+            _add_feedback(d, rule, [identifier])
+            feedbacks.append((identifier, answer.feedback))
+    _general_when_answered(d, processing, q)
+
+
+def match_targets(q) -> list[tuple[str, str, int]]:
+    """(identifier, text, how many prompts it answers) of each answer a matching question offers:
+    one per distinct answer text (two prompts may share an answer), then the distractors."""
+    targets: dict[str, list] = {}
+    for pair in q.pairs:
+        if pair.answer in targets:
+            targets[pair.answer][2] += 1
+        else:
+            targets[pair.answer] = [ncname(f"target-{pair.id}"), pair.answer, 1]
+    out = [tuple(t) for t in targets.values()]
+    return out + [(ncname(f"target-{x.id}"), x.text, 1) for x in q.distractors]
+
+
+def _matching_item(d: Dialect, item: ET.Element, q, options: ExportOptions, feedbacks: list) -> None:
+    targets = match_targets(q)
+    target_of = {text: identifier for identifier, text, _ in targets[: len(targets) - len(q.distractors)]}
+    keys = [f"{ncname('source-' + pair.id)} {target_of[pair.answer]}" for pair in q.pairs]
+    declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "multiple", "baseType": "directedPair"})
+    correct = d.element(declaration, "correctResponse")
+    for key in keys:
+        d.element(correct, "value", text=key)
+    # Each right match earns 1/n; a wrong one nothing.
+    mapping = d.element(declaration, "mapping", {"lowerBound": "0", "upperBound": "1", "defaultValue": "0"})
+    for key in keys:
+        d.element(mapping, "mapEntry", {"mapKey": key, "mappedValue": _number(1 / len(keys))})
+    _outcomes(d, item)
+    interaction = d.element(d.element(item, "itemBody"), "matchInteraction", {
+        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle else "false", "maxAssociations": str(len(q.pairs))})
+    d.element(interaction, "prompt", text=q.stem)
+    sources = d.element(interaction, "simpleMatchSet")
+    for pair in q.pairs:
+        d.element(sources, "simpleAssociableChoice", {"identifier": ncname("source-" + pair.id), "matchMax": "1"}, pair.prompt)
+    answers = d.element(interaction, "simpleMatchSet")
+    for identifier, text_raw, uses in targets:
+        d.element(answers, "simpleAssociableChoice", {"identifier": identifier, "matchMax": str(uses)}, text_raw)
+    processing = d.element(item, "responseProcessing")
+    d.element(d.element(processing, "setOutcomeValue", {"identifier": "SCORE"}), "mapResponse", {"identifier": "RESPONSE"})
+    _general_when_answered(d, processing, q)
+
+
+def item_path(q: AnyQuestion) -> PurePosixPath:
     return PurePosixPath("items") / f"{ncname(q.id)}.xml"
 
 
@@ -327,6 +536,28 @@ def package_files(*, d: Dialect, library: Library, options: ExportOptions = Expo
     return files
 
 
+def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, kinds: frozenset[str] | None = None) -> list[Diagnostic]:
+    """What a format without units and with point-only numbers changes, question by question:
+    units (W660), a decimal comma (W661), and the exporter's own words missing for a language (W662)."""
+    out: list[Diagnostic] = []
+    for lang in languages(banks):
+        for q in banks[lang].questions:
+            kind = getattr(q, "kind", None)
+            if kinds is not None and kind not in kinds:
+                continue
+            if kind == "numerical":
+                if units and q.units and lang == languages(banks)[0]:
+                    extra = f"; other units ({', '.join(u.name for u in q.units[1:])}) are not accepted" if len(q.units) > 1 else ""
+                    out.append(warning("W660", f"{name}: {q.id} has units, which {name} cannot read: the prompt asks for {q.units[0].name}{extra}"))
+                if writes_decimal_comma(lang):
+                    out.append(warning("W661", f"{name}: {q.id} ({lang}) takes a number, which {name} reads with a decimal point only; "
+                                               f"a learner's decimal comma (3,5) is not accepted" + (" (the prompt asks for a point)" if units else "")))
+            if kind in ("true-false", "numerical") and not has_words(lang) and (kind == "true-false" or q.units):
+                out.append(warning("W662", f"{name}: {q.id} ({lang}): no {'True/False labels' if kind == 'true-false' else 'unit sentence'} "
+                                           f"for {lang}; the English words are used"))
+    return out
+
+
 def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
     """A QTI version's format: `<stem>-<lang>.zip` per language (manifest, test, one item per
     question); with several topics, also `bank-<lang>.zip`, one section per topic."""
@@ -338,4 +569,8 @@ def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
         (library,) = libraries
         return deterministic_zip(package_files(d=d, library=library, options=options))
 
-    return Format(name=name, folder=name, honours=honours, render=render, per_language="{stem}-{lang}.zip", render_bank=render_bank)
+    def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
+        return language_notes(name, banks)
+
+    return Format(name=name, folder=name, honours=honours, render=render, per_language="{stem}-{lang}.zip",
+                  render_bank=render_bank, notes=notes)

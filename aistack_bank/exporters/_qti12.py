@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..model import Bank
 from ._qti import ncname
 from ._shared import html_paragraph, html_text, short
+from ._words import words, writes_decimal_comma
 
 QTI12_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
 QTI12_XSD = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd"
@@ -41,41 +42,152 @@ def _field(label: str, entry: str, indent: str) -> str:
     return f"{indent}<qtimetadatafield>\n{indent}  <fieldlabel>{label}</fieldlabel>\n{indent}  <fieldentry>{html_text(entry)}</fieldentry>\n{indent}</qtimetadatafield>"
 
 
+CANVAS_TYPES = {
+    "single-choice": "multiple_choice_question", "multiple-response": "multiple_answers_question",
+    "true-false": "true_false_question", "numerical": "numerical_question",
+    "short-answer": "short_answer_question", "matching": "matching_question",
+}
+"""Canvas's ``question_type`` of each kind (what its own quiz export writes)."""
+
+CC_PROFILES = {
+    "single-choice": "cc.multiple_choice.v0p1", "multiple-response": "cc.multiple_response.v0p1",
+    "true-false": "cc.true_false.v0p1", "short-answer": "cc.fib.v0p1",
+}
+"""The cartridge profile of each kind it carries (no numerical, no matching)."""
+
+
+def full_credit_answers(q) -> list:
+    """A short answer's accepted answers with full credit: Canvas and the cc profile give every
+    accepted answer full marks, so one with partial credit is left out (and the export warns)."""
+    return [a for a in q.answers if a.credit >= 1]
+
+
+def _condition(i: str, tests: list[str], actions: list[str], continue_: str | None = "Yes") -> list[str]:
+    attribute = f' continue="{continue_}"' if continue_ else ""
+    return [f"{i}    <respcondition{attribute}>", f"{i}      <conditionvar>", *[f"{i}        {t}" for t in tests], f"{i}      </conditionvar>",
+            *[f"{i}      {a}" for a in actions], f"{i}    </respcondition>"]
+
+
+def _show(ident: str) -> str:
+    return f'<displayfeedback feedbacktype="Response" linkrefid="{ident}"/>'
+
+
+def _equal(value: str, respident: str = "response1", case: bool = False) -> str:
+    marked = ' case="Yes"' if case else ""
+    return f'<varequal respident="{respident}"{marked}>{html_text(value)}</varequal>'
+
+
+def _number(value: float) -> str:
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def numerical_stem(q, lang: str) -> str:
+    """The stem, and the sentence naming the unit to answer in (Canvas has no units) and asking
+    for a decimal point where the language writes a comma."""
+    labels = words(lang)
+    asked = ([labels.unit.format(unit=q.units[0].name)] if q.units else []) + ([labels.point] if writes_decimal_comma(lang) else [])
+    return q.stem + ("\n" + " ".join(asked) if asked else "")
+
+
+def match_idents(q, lang: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """(pair id → its answer's match ident, [(match ident, text)] of every answer offered).
+    Canvas's importer takes a match's id from the first digits of its ident, so each starts with
+    its own number (``match2-q010-en``); a text two prompts share is offered once."""
+    offered: list[tuple[str, str]] = []
+    by_text: dict[str, str] = {}
+    for text_raw in [pair.answer for pair in q.pairs] + [x.text for x in q.distractors]:
+        if text_raw not in by_text:
+            by_text[text_raw] = ncname(f"match{len(offered) + 1}-{q.id}-{lang}")
+            offered.append((by_text[text_raw], text_raw))
+    return {pair.id: by_text[pair.answer] for pair in q.pairs}, offered
+
+
 def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "") -> list[str]:
-    """One single-choice ``<item>``: Canvas's metadata (``question_type``, ``points_possible``,
-    ``original_answer_ids``) or the cartridge profile's (``cc_profile``, ``cc_weighting``)."""
+    """One ``<item>`` of any kind the target carries: Canvas's metadata (``question_type``,
+    ``points_possible``, ``original_answer_ids``) or the cartridge profile's (``cc_profile``,
+    ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them."""
     q = bank.questions[index]
+    kind = getattr(q, "kind", "single-choice")
     i = indent
     ident = item_ident(q.id, bank.lang) + suffix
-    answers = {o.id: answer_ident(q.id, bank.lang, o.id) for o in q.options}
+    lang = bank.lang
+    stem = q.stem
+    # Each answer: (ident, text, feedback) in the order shown.
+    if kind in ("single-choice", "multiple-response"):
+        answers = [(answer_ident(q.id, lang, o.id), o.text, o.feedback) for o in q.options]
+        right = {answer_ident(q.id, lang, c) for c in ([q.correct] if kind == "single-choice" else q.correct)}
+    elif kind == "true-false":
+        labels = words(lang)
+        answers = [(answer_ident(q.id, lang, "true"), labels.true, q.feedback_true), (answer_ident(q.id, lang, "false"), labels.false, q.feedback_false)]
+        right = {answer_ident(q.id, lang, "true" if q.answer else "false")}
+    elif kind == "short-answer":
+        answers = [(answer_ident(q.id, lang, str(n)), a.text, a.feedback) for n, a in enumerate(full_credit_answers(q), start=1)]
+        right = {a[0] for a in answers}
+    elif kind == "numerical":
+        answers, right = [(answer_ident(q.id, lang, "1"), _number(q.answer), None)], set()
+        stem = numerical_stem(q, lang)
+    else:
+        answers = [(answer_ident(q.id, lang, pair.id), pair.prompt, None) for pair in q.pairs]
+        right = set()
     out = [f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">', f"{i}  <itemmetadata>", f"{i}    <qtimetadata>"]
     if canvas:
-        fields = [("question_type", "multiple_choice_question"), ("points_possible", f"{POINTS:.1f}"),
-                  ("original_answer_ids", ",".join(answers.values())), ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
+        fields = [("question_type", CANVAS_TYPES[kind]), ("points_possible", f"{POINTS:.1f}"),
+                  ("original_answer_ids", ",".join(a[0] for a in answers)), ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
     else:
-        fields = [("cc_profile", "cc.multiple_choice.v0p1"), ("cc_weighting", str(POINTS)), ("question_type", "multiple_choice_question")]
+        fields = [("cc_profile", CC_PROFILES[kind]), ("cc_weighting", str(POINTS)), ("question_type", CANVAS_TYPES[kind])]
     out += [_field(label, entry, i + "      ") for label, entry in fields]
-    out += [f"{i}    </qtimetadata>", f"{i}  </itemmetadata>", f"{i}  <presentation>", _mattext(q.stem, i + "    "),
-            f'{i}    <response_lid ident="response1" rcardinality="Single">', f"{i}      <render_choice>"]
-    for o in q.options:
-        out += [f'{i}        <response_label ident="{answers[o.id]}">', _mattext(o.text, i + "          ", html=False), f"{i}        </response_label>"]
-    out += [f"{i}      </render_choice>", f"{i}    </response_lid>", f"{i}  </presentation>", f"{i}  <resprocessing>", f"{i}    <outcomes>",
-            f'{i}      <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>', f"{i}    </outcomes>",
-            f'{i}    <respcondition continue="Yes">', f"{i}      <conditionvar>", f"{i}        <other/>", f"{i}      </conditionvar>",
-            f'{i}      <displayfeedback feedbacktype="Response" linkrefid="general_fb"/>', f"{i}    </respcondition>"]
-    for o in q.options:
-        if o.feedback is None:
-            continue
-        out += [f'{i}    <respcondition continue="Yes">', f"{i}      <conditionvar>", f'{i}        <varequal respident="response1">{answers[o.id]}</varequal>',
-                f"{i}      </conditionvar>", f'{i}      <displayfeedback feedbacktype="Response" linkrefid="{answers[o.id]}_fb"/>', f"{i}    </respcondition>"]
-    out += [f'{i}    <respcondition continue="No">', f"{i}      <conditionvar>", f'{i}        <varequal respident="response1">{answers[q.correct]}</varequal>',
-            f"{i}      </conditionvar>", f'{i}      <setvar action="Set" varname="SCORE">100</setvar>', f"{i}    </respcondition>", f"{i}  </resprocessing>"]
+    out += [f"{i}    </qtimetadata>", f"{i}  </itemmetadata>", f"{i}  <presentation>", _mattext(stem, i + "    ")]
+    if kind in ("single-choice", "multiple-response", "true-false"):
+        out += [f'{i}    <response_lid ident="response1" rcardinality="{"Multiple" if kind == "multiple-response" else "Single"}">', f"{i}      <render_choice>"]
+        for answer, text_raw, _ in answers:
+            out += [f'{i}        <response_label ident="{answer}">', _mattext(text_raw, i + "          ", html=False), f"{i}        </response_label>"]
+        out += [f"{i}      </render_choice>", f"{i}    </response_lid>"]
+    elif kind in ("short-answer", "numerical"):
+        fib = ' fibtype="Decimal"' if kind == "numerical" else ""
+        label = '<response_label ident="answer1"/>' if kind == "numerical" else '<response_label ident="answer1" rshuffle="No"/>'
+        out += [f'{i}    <response_str ident="response1" rcardinality="Single">', f"{i}      <render_fib{fib}>", f"{i}        {label}", f"{i}      </render_fib>", f"{i}    </response_str>"]
+    else:
+        _, offered = match_idents(q, lang)
+        for answer, text_raw, _ in answers:
+            out += [f'{i}    <response_lid ident="response_{answer}">', _mattext(text_raw, i + "      ", html=False), f"{i}      <render_choice>"]
+            for match, match_text in offered:
+                out += [f'{i}        <response_label ident="{match}">', _mattext(match_text, i + "          ", html=False), f"{i}        </response_label>"]
+            out += [f"{i}      </render_choice>", f"{i}    </response_lid>"]
+    out += [f"{i}  </presentation>", f"{i}  <resprocessing>", f"{i}    <outcomes>",
+            f'{i}      <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>', f"{i}    </outcomes>"]
+    out += _condition(i, ["<other/>"], [_show("general_fb")])
+    if kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
+        for answer, text_raw, feedback in answers:
+            if feedback is not None:
+                out += _condition(i, [_equal(text_raw if kind == "short-answer" else answer)], [_show(f"{answer}_fb")])
+    score = '<setvar action="Set" varname="SCORE">100</setvar>'
+    if kind in ("single-choice", "true-false"):
+        out += _condition(i, [_equal(next(iter(right)))], [score], "No")
+    elif kind == "multiple-response":
+        # Every right option picked and no wrong one; the cartridge marks the keys case="Yes", which
+        # Moodle's restore needs to find them (Canvas's importer ignores it).
+        tests = ["<and>"] + [f"  {_equal(answer, case=not canvas)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
+        out += _condition(i, tests, [score], "No")
+    elif kind == "short-answer":
+        out += _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [score], "No")
+    elif kind == "numerical":
+        low, high = q.answer - q.absolute_tolerance, q.answer + q.absolute_tolerance
+        tests = ["<or>", f"  {_equal(_number(q.answer))}", "  <and>", f'    <vargte respident="response1">{_number(low)}</vargte>',
+                 f'    <varlte respident="response1">{_number(high)}</varlte>', "  </and>", "</or>"]
+        out += _condition(i, tests, [score], "No")
+    else:
+        match_of, _ = match_idents(q, lang)
+        share = "%.2f" % (100 / len(q.pairs))
+        for pair, (answer, _, _) in zip(q.pairs, answers):
+            out += _condition(i, [_equal(match_of[pair.id], respident=f"response_{answer}")], [f'<setvar action="Add" varname="SCORE">{share}</setvar>'], None)
+    out.append(f"{i}  </resprocessing>")
     if q.explanation is not None:
         out += [f'{i}  <itemfeedback ident="general_fb">', f"{i}    <flow_mat>", _mattext(q.explanation, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
-    for o in q.options:
-        if o.feedback is None:
+    for answer, _, feedback in answers:
+        if feedback is None:
             continue
-        out += [f'{i}  <itemfeedback ident="{answers[o.id]}_fb">', f"{i}    <flow_mat>", _mattext(o.feedback, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
+        out += [f'{i}  <itemfeedback ident="{answer}_fb">', f"{i}    <flow_mat>", _mattext(feedback, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
     out.append(f"{i}</item>")
     return out
 

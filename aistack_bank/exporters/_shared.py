@@ -159,3 +159,45 @@ def short(text: str, limit: int = 80) -> str:
     cut = text[: limit - 1].rsplit(" ", 1)[0]
     return cut + "…"
 
+
+
+MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
+                    0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0.0)
+"""The grades Moodle's importers accept (``question_bank::fraction_options_full()``, Moodle 4.5
+``question/engine/bank.php``), as fractions; their negatives and -1 are accepted too. An import
+refuses a question with any other value ("Error if grade not listed", ``match_grade_options()``
+in ``lib/questionlib.php``, which allows a difference below 1e-5)."""
+
+MOODLE_FRACTION_MATCH = 1e-5
+"""How far a grade may be from a listed one for ``match_grade_options()`` to accept it."""
+
+
+def moodle_fraction(value: float) -> tuple[float, bool]:
+    """The listed Moodle grade nearest to ``value`` (a fraction from -1 to 1), and whether
+    ``value`` is itself one (within Moodle's 1e-5)."""
+    listed = [f for f in MOODLE_FRACTIONS] + [-f for f in MOODLE_FRACTIONS if f]
+    nearest = min(listed, key=lambda f: (abs(f - value), -f))
+    return nearest, abs(nearest - value) < MOODLE_FRACTION_MATCH
+
+
+def moodle_percent(fraction: float) -> str:
+    """A listed fraction as Moodle writes it in ``fraction="…"``: a percentage with up to five
+    decimals (``33.33333``, ``-50``, ``100``)."""
+    text = f"{fraction * 100:.5f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def plain_number(value: float) -> str:
+    """A number as Moodle's numerical importer and GIFT read it: ``14``, ``3.5``, ``0.0007``, never
+    a decimal comma (Moodle's answer processor would read ``1,5`` with the learner's separators)."""
+    value = float(f"{value:.12g}")
+    if value != value or value in (float("inf"), float("-inf")):
+        return repr(value)  # no number for Moodle: its importer refuses the question
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text:
+        text = f"{value:.15f}".rstrip("0").rstrip(".")
+        if float(text) != value:
+            text = repr(value)
+    return text

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..errors import Diagnostic
-from ..model import Bank, Library
+from ..errors import Diagnostic, warning
+from ..model import KINDS as ALL_KINDS, Bank, Library
 from ..options import ExportOptions
-from ._kinds import SINGLE_CHOICE, carried, left_out
-from ._qti import bank_title, ncname
-from ._qti12 import POINTS, assessment_ident, questestinterop_open, render_item
-from ._format import WHOLE_BANK_STEM, Format, by_category
+from ._kinds import carried, left_out
+from ._qti import bank_title, language_notes, ncname
+from ._qti12 import POINTS, assessment_ident, full_credit_answers, questestinterop_open, render_item
+from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_paragraph, html_text
 
 NAME = "canvas-qti12"
-KINDS = frozenset({SINGLE_CHOICE})
+KINDS = frozenset(ALL_KINDS)
 CANVAS_NS = "http://canvas.instructure.com/xsd/cccv1p0"
 CP_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
 IMSMD_NS = "http://www.imsglobal.org/xsd/imsmd_v1p2"
@@ -138,9 +138,32 @@ def bank_package(library: Library, options: ExportOptions) -> bytes:
     return deterministic_zip(files)
 
 
+def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
+    """What Canvas's importer and grader do otherwise than the bank, question by question (W663)."""
+    if not banks:
+        return []
+    out = []
+    for q in banks[languages(banks)[0]].questions:
+        kind = getattr(q, "kind", None)
+        if kind == "multiple-response" and q.scoring == "all-or-nothing":
+            out.append(warning("W663", f"{NAME}: {q.id} is all-or-nothing, but Canvas grades a multiple-answers question partially "
+                                       "(right picks minus wrong picks, over the right options)"))
+        elif kind == "numerical" and q.near_misses:
+            out.append(warning("W663", f"{NAME}: {q.id}'s near misses are left out: Canvas gives every numerical answer full marks, "
+                                       "so a near miss would be marked right"))
+        elif kind == "short-answer":
+            dropped = [a.text for a in q.answers if a not in full_credit_answers(q)]
+            if dropped:
+                out.append(warning("W663", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
+                                           "Canvas gives every short answer full marks"))
+            if q.case_sensitive:
+                out.append(warning("W663", f"{NAME}: {q.id} is case-sensitive, but Canvas compares short answers ignoring case"))
+    return out
+
+
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
-    """A warning for each question of a kind Canvas's quiz export does not carry yet."""
-    return left_out(NAME, "W651", banks, KINDS)
+    """A warning for each question, or part of one, that Canvas cannot carry as the bank scores it."""
+    return left_out(NAME, "W651", banks, KINDS) + scoring_notes(banks) + language_notes(NAME, banks)
 
 
 FORMAT = Format(

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..errors import Diagnostic
+from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._kinds import SINGLE_CHOICE, carried, left_out
-from ._qti import bank_title, ncname
-from ._qti12 import assessment_ident, questestinterop_open, render_item
-from ._format import WHOLE_BANK_STEM, Format, by_category
+from ._kinds import carried, left_out
+from ._qti import bank_title, language_notes, ncname
+from ._qti12 import CC_PROFILES, assessment_ident, full_credit_answers, questestinterop_open, render_item
+from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_text
 
 NAME = "common-cartridge"
-KINDS = frozenset({SINGLE_CHOICE})
+KINDS = frozenset(CC_PROFILES)
+"""The kinds the cartridge's QTI profile has (no numerical, no matching: those are left out)."""
 CC_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
 LOM_NS = "http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest"
 ASSESSMENT_TYPE = "imsqti_xmlv1p2/imscc_xmlv1p1/assessment"
@@ -137,7 +138,21 @@ def bank_package(library: Library) -> bytes:
 
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
-    return left_out(NAME, "W652", banks, KINDS)
+    """Each question of a kind the profile lacks (left out), and what the profile scores otherwise."""
+    out = left_out(NAME, "W652", banks, KINDS)
+    for q in banks[languages(banks)[0]].questions if banks else ():
+        kind = getattr(q, "kind", None)
+        if kind == "multiple-response" and q.scoring == "partial":
+            out.append(warning("W664", f"{NAME}: {q.id} scores partially, but the profile's multiple response is all-or-nothing "
+                                       "(Moodle's restore gives each right option 1/n and takes nothing for a wrong one)"))
+        elif kind == "short-answer":
+            dropped = [a.text for a in q.answers if a not in full_credit_answers(q)]
+            if dropped:
+                out.append(warning("W664", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
+                                           "the profile's fill-in-the-blank gives every answer full marks"))
+            if q.case_sensitive:
+                out.append(warning("W664", f"{NAME}: {q.id} is case-sensitive, but the profile's fill-in-the-blank ignores case"))
+    return out + language_notes(NAME, banks, kinds=KINDS)
 
 
 FORMAT = Format(

@@ -7,7 +7,8 @@ from typing import Sequence
 from ..model import Bank, Library
 from ..options import ExportOptions
 from ._format import Format, as_library, by_category
-from ._shared import category_path, category_title, html_paragraph, html_text, multilang_html, question_name
+from ._moodle import credit, gift_leaves_out, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, short_answers
+from ._shared import category_path, category_title, html_paragraph, html_text, moodle_percent, multilang_html, multilang_plain, plain_field, plain_number, question_name
 
 _SPECIAL = {"~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}", ":": "\\:", "\\": "\\\\", "\n": "\\n", "\r": ""}
 _SPECIAL_TABLE = str.maketrans(_SPECIAL)
@@ -28,21 +29,104 @@ def _html(banks: Sequence[Bank], get, options: ExportOptions) -> str:
     return html_paragraph(get(banks[0]))
 
 
+def _plain(banks: Sequence[Bank], get, options: ExportOptions) -> str:
+    """A text Moodle's GIFT reader keeps as plain text (a matching answer), every language."""
+    if len(banks) > 1:
+        return multilang_plain({b.lang: get(b) for b in banks}, options.multilang)
+    return plain_field(get(banks[0]))
+
+
+def _feedback(text: str) -> str:
+    return "#" + text if text else ""
+
+
+def _choices(q, index, banks, html, options) -> list[str]:
+    """Single choice: ``=right ~wrong``. Multiple response: only ``~%grade%`` weights, since
+    Moodle reads a block holding any ``=`` as single choice."""
+    if q.kind == "multiple-response":
+        marks = [f"~%{moodle_percent(f)}%" for f in multiple_response_fractions(q)]
+    else:
+        marks = ["=" if o.id == q.correct else "~" for o in q.options]
+    lines = []
+    for o_index, option in enumerate(q.options):
+        line = f"\t{marks[o_index]}" + html(lambda b: b.questions[index].options[o_index].text)
+        if option.feedback is not None:
+            line += "#" + html(lambda b: b.questions[index].options[o_index].feedback or "")
+        lines.append(line)
+    return lines
+
+
+def _true_false(q, index, banks, html, options) -> list[str]:
+    """``TRUE#wrong#right``: Moodle reads the first feedback as the one for a wrong answer."""
+    right, wrong = ("true", "false") if q.answer else ("false", "true")
+
+    def side(name: str) -> str:
+        return html(lambda b: getattr(b.questions[index], f"feedback_{name}")) if getattr(q, f"feedback_{name}") is not None else ""
+
+    line = "\t" + ("TRUE" if q.answer else "FALSE")
+    if side(wrong) or side(right):
+        line += "#" + side(wrong)
+    if side(right):
+        line += "#" + side(right)
+    return [line]
+
+
+def _numerical(q, index, banks, html, options) -> list[str]:
+    """``#`` then ``=%grade%value:tolerance#feedback`` per answer, the right one first; GIFT has
+    no units (a warning says so)."""
+    lines = ["\t#", f"\t=%100%{plain_number(q.answer)}:{plain_number(q.absolute_tolerance)}"]
+    for n_index, near in enumerate(q.near_misses):
+        lines.append(f"\t=%{moodle_percent(credit(near.credit))}%{plain_number(near.value)}:{plain_number(near.tolerance)}"
+                     + _feedback(html(lambda b: b.questions[index].near_misses[n_index].feedback)))
+    return lines
+
+
+def _short_answer(q, index, banks, html, options) -> list[str]:
+    """``=%grade%answer#feedback`` per accepted spelling (of every language, in a multilingual
+    file); answers are plain text, ``*`` escaped (Moodle's wildcard)."""
+    lines = []
+    for answer in short_answers([b.questions[index] for b in banks], [b.lang for b in banks]):
+        feedback = ""
+        if answer.feedback:
+            texts = answer.feedback
+            feedback = gift_escape(multilang_html(texts, options.multilang) if len(texts) > 1 else html_paragraph(next(iter(texts.values()))))
+        lines.append(f"\t=%{moodle_percent(answer.credit)}%{gift_escape(moodle_answer_text(answer.text))}" + _feedback(feedback))
+    return lines
+
+
+def _matching(q, index, banks, html, options) -> list[str]:
+    """``=prompt -> answer`` per pair and ``= -> answer`` per distractor (an empty prompt is how
+    Moodle stores an answer that matches no prompt, and how its own GIFT export writes one)."""
+    lines = []
+    for p_index, _pair in enumerate(q.pairs):
+        answer = gift_escape(_plain(banks, lambda b: b.questions[index].pairs[p_index].answer, options))
+        lines.append(f"\t={html(lambda b: b.questions[index].pairs[p_index].prompt)} -> {answer}")
+    for d_index, _extra in enumerate(q.distractors):
+        lines.append(f"\t= -> {gift_escape(_plain(banks, lambda b: b.questions[index].distractors[d_index].text, options))}")
+    return lines
+
+
+_BODIES = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
+
+
 def render_bank(libraries: Sequence[Library], options: ExportOptions) -> bytes:
     """GIFT for a whole bank in one language, or (several libraries) in every language: each
     topic after the ``$CATEGORY:`` line of its nested category ``<category>/<topic>``."""
     first = libraries[0]
     langs = ", ".join(lib.lang for lib in libraries)
+    # each question GIFT cannot write is left out and warned about (W657)
+    left_out = set().union(*(gift_leaves_out({lib.lang: lib.bank(topic.topic.id) for lib in libraries}) for topic in first.topics))
     what = first.topics[0].topic.title if len(first.topics) == 1 else f"{len(first.topics)} topics in {len(by_category(first))} categories"
     lines = [
-        f"// {what} ({langs}): {len(first.questions)} questions, generated by aistack-bank",
+        f"// {what} ({langs}): {len(first.questions) - len(left_out)} questions, generated by aistack-bank",
         "// Import in Moodle: Question bank > Import > GIFT format (tick 'Get category from file').",
         "",
     ]
     for category, topics in by_category(first):
         category_name = category_title({lib.lang: lib.category(category.id).title for lib in libraries}, options.multilang)
         for topic in topics:
-            lines += _topic([lib.bank(topic.topic.id) for lib in libraries], category_name, options)
+            lines += _topic([lib.bank(topic.topic.id) for lib in libraries], category_name, left_out, options)
     return "\n".join(lines).encode("utf-8")
 
 
@@ -51,7 +135,8 @@ def render_gift(banks: Sequence[Bank], options: ExportOptions) -> bytes:
     return render_bank([as_library(bank) for bank in banks], options)
 
 
-def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) -> list[str]:
+def _topic(banks: Sequence[Bank], category_name: str, left_out: set[str], options: ExportOptions) -> list[str]:
+    """One topic: its ``$CATEGORY:`` line, then each question of its kind (but those in ``left_out``)."""
     first = banks[0]
     title = category_title({b.lang: b.topic.title for b in banks}, options.multilang)
     lines = [
@@ -60,21 +145,18 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
         "",
     ]
     for index, q in enumerate(first.questions):
-        stem = gift_escape(_html(banks, lambda b: b.questions[index].stem, options))
+        if q.id in left_out:
+            continue
+        html = lambda get: gift_escape(_html(banks, get, options))  # noqa: E731
+        stem = html(lambda b: b.questions[index].stem)
         # Moodle 4.x reads the question's idnumber and tags from its comment lines, in this form.
         tags = [first.topic.id, *q.tags, f"difficulty-{q.difficulty}"]
         lines.append(f"// [id:{q.id}] " + " ".join(f"[tag:{tag}]" for tag in tags))
         name = question_name(q.id, {b.lang: b.questions[index].stem for b in banks}, options.multilang)
         lines.append(f"::{gift_escape(name)}::[html]{stem} {{")
-        for o_index, option in enumerate(q.options):
-            mark = "=" if option.id == q.correct else "~"
-            text = gift_escape(_html(banks, lambda b: b.questions[index].options[o_index].text, options))
-            line = f"\t{mark}{text}"
-            if option.feedback is not None:
-                line += "#" + gift_escape(_html(banks, lambda b: b.questions[index].options[o_index].feedback or "", options))
-            lines.append(line)
+        lines += _BODIES[q.kind](q, index, banks, html, options)
         if q.explanation is not None:
-            lines.append("\t####" + gift_escape(_html(banks, lambda b: b.questions[index].explanation, options)))
+            lines.append("\t####" + html(lambda b: b.questions[index].explanation))
         lines.append("}")
         lines.append("")
     return lines
@@ -83,6 +165,7 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
 FORMAT = Format(
     name="gift", folder="gift", honours=frozenset({"multilang"}),
     render=render_gift, per_language="{stem}-{lang}.gift", multilingual="{stem}-multilang.gift", render_bank=render_bank,
+    notes=lambda banks, options: moodle_notes("gift", banks, gift=True),
 )
 export = FORMAT
 

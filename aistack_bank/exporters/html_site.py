@@ -162,16 +162,53 @@ def fill_html(template: str, **values: object) -> str:
 
 
 def _question_data(bank: Bank) -> list[dict]:
+    """Each question as the page's script reads it: what it shows, and what it scores with.
+
+    The key is in the data as a single-choice question's ``correct`` always was (the page
+    scores offline); nothing of it is put in the markup before the learner answers.
+    """
+    return [_question_record(q) for q in bank.questions]
+
+
+def _options_record(options) -> list[dict]:
     out = []
-    for q in bank.questions:
-        options = []
-        for o in q.options:
-            option = {"id": o.id, "text": o.text}
-            if o.feedback is not None:
-                option["feedback"] = o.feedback
-            options.append(option)
-        out.append({"id": q.id, "stem": q.stem, "options": options, "correct": q.correct, "explanation": q.explanation, "tags": list(q.tags)})
+    for o in options:
+        option = {"id": o.id, "text": o.text}
+        if o.feedback is not None:
+            option["feedback"] = o.feedback
+        out.append(option)
     return out
+
+
+def _question_record(q) -> dict:
+    """One question's record in ``#bank-data``: common fields, then its kind's own."""
+    record: dict = {"id": q.id, "kind": q.kind, "stem": q.stem}
+    if q.kind == "single-choice":
+        record |= {"options": _options_record(q.options), "correct": q.correct}
+    elif q.kind == "multiple-response":
+        record |= {"options": _options_record(q.options), "correct": list(q.correct), "scoring": q.scoring}
+    elif q.kind == "true-false":
+        record |= {"answer": q.answer, "feedbackTrue": q.feedback_true, "feedbackFalse": q.feedback_false}
+    elif q.kind == "numerical":
+        record |= {
+            "answer": q.answer,
+            "tolerance": float(f"{q.absolute_tolerance:.12g}"),  # absolute, in the first unit
+            "units": [{"name": u.name, "multiplier": u.multiplier} for u in q.units],
+            "nearMisses": [{"value": m.value, "tolerance": m.tolerance, "credit": m.credit, "feedback": m.feedback} for m in q.near_misses],
+        }
+    elif q.kind == "short-answer":
+        record |= {
+            "answers": [{"text": a.text, "credit": a.credit, "feedback": a.feedback} for a in q.answers],
+            "caseSensitive": q.case_sensitive,
+        }
+    elif q.kind == "matching":
+        record |= {
+            "pairs": [{"id": p.id, "prompt": p.prompt, "answer": p.answer} for p in q.pairs],
+            "distractors": [{"id": d.id, "text": d.text} for d in q.distractors],
+        }
+    else:
+        raise ValueError(f"{q.id}: the practice site has no widget for kind {q.kind!r}")
+    return record | {"explanation": q.explanation, "tags": list(q.tags)}
 
 
 def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = None) -> dict:
@@ -315,6 +352,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         '<div id="question" class="card">',
         '<h2 id="stem" class="stem" tabindex="-1"></h2>',
         '<div id="options" class="options" role="radiogroup" aria-labelledby="stem"></div>',
+        '<div id="response" class="response" hidden></div>',
         '<p id="keys-hint" class="keys-hint"></p>',
         '<div id="answer-bar" class="answer-bar">',
         '<p id="verdict" class="verdict" aria-live="polite"></p>',

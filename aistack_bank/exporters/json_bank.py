@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from ..exchange import ExportDocument, ExportedOption, ExportedQuestion, ExportedTopic
+from ..exchange import (
+    ExportDocument, ExportedAcceptedAnswer, ExportedDistractor, ExportedMatching, ExportedMultipleResponse, ExportedNearMiss,
+    ExportedNumerical, ExportedOption, ExportedPair, ExportedShortAnswer, ExportedSingleChoice, ExportedTopic, ExportedTrueFalse,
+    ExportedUnit,
+)
 from ..model import Bank
 from ..options import ExportOptions
 from ._format import Format
@@ -26,28 +30,83 @@ def build_document(banks: Sequence[Bank]) -> ExportDocument:
         key_points=[texts(lambda b, i=i: b.topic.key_points[i]) for i in range(len(first.topic.key_points))],
         tags=dict(first.topic.tags),
     )
-    questions = []
-    for index, q in enumerate(first.questions):
-        options = [
-            ExportedOption(
-                id=o.id,
-                text=texts(lambda b, i=i: b.questions[index].options[i].text),
-                correct=o.id == q.correct,
-                feedback=texts(lambda b, i=i: b.questions[index].options[i].feedback) if o.feedback is not None else None,
-            )
-            for i, o in enumerate(q.options)
-        ]
-        questions.append(ExportedQuestion(
-            id=q.id, kind=q.kind, stem=texts(lambda b: b.questions[index].stem), options=options,
-            correct=q.correct, explanation=texts(lambda b: b.questions[index].explanation),
-            tags=list(q.tags), difficulty=q.difficulty,
-        ))
+    questions = [_question(index, q, banks, texts) for index, q in enumerate(first.questions)]
     return ExportDocument(languages=[b.lang for b in banks], topic=topic, questions=questions)
+
+
+_HEAD = ("id", "kind", "stem")
+_TAIL = ("explanation", "tags", "difficulty")
+
+
+def _ordered(question: dict) -> dict:
+    """A question's fields as readers see them: id, kind, stem, the kind's own fields, then the rest."""
+    middle = [key for key in question if key not in _HEAD and key not in _TAIL]
+    return {key: question[key] for key in (*_HEAD, *middle, *_TAIL) if key in question}
 
 
 def render_json(document: ExportDocument) -> bytes:
     data = document.model_dump(mode="json", exclude_none=True)
+    data["questions"] = [_ordered(q) for q in data["questions"]]
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _question(index: int, q, banks: Sequence[Bank], texts):
+    """The contract's record of ``q`` (the ``index``-th question), its texts from every bank."""
+
+    def of(b: Bank):
+        return b.questions[index]
+
+    def optional(get) -> dict[str, str] | None:
+        return texts(lambda b: get(of(b))) if get(q) is not None else None
+
+    common = {
+        "id": q.id, "kind": q.kind, "stem": texts(lambda b: of(b).stem),
+        "explanation": optional(lambda x: x.explanation), "tags": list(q.tags), "difficulty": q.difficulty,
+    }
+    if q.kind in ("single-choice", "multiple-response"):
+        right = {q.correct} if q.kind == "single-choice" else set(q.correct)
+        options = [
+            ExportedOption(
+                id=o.id,
+                text=texts(lambda b, i=i: of(b).options[i].text),
+                correct=o.id in right,
+                feedback=optional(lambda x, i=i: x.options[i].feedback),
+            )
+            for i, o in enumerate(q.options)
+        ]
+        if q.kind == "single-choice":
+            return ExportedSingleChoice(**common, options=options, correct=q.correct)
+        return ExportedMultipleResponse(**common, options=options, correct=list(q.correct), scoring=q.scoring)
+    if q.kind == "true-false":
+        return ExportedTrueFalse(
+            **common, answer=q.answer,
+            feedback_true=optional(lambda x: x.feedback_true), feedback_false=optional(lambda x: x.feedback_false),
+        )
+    if q.kind == "numerical":
+        return ExportedNumerical(
+            **common, answer=q.answer, tolerance=q.tolerance, tolerance_type=q.tolerance_type, absolute_tolerance=float(f"{q.absolute_tolerance:.12g}"),
+            units=[ExportedUnit(name=texts(lambda b, i=i: of(b).units[i].name), multiplier=u.multiplier) for i, u in enumerate(q.units)],
+            near_misses=[
+                ExportedNearMiss(value=m.value, tolerance=m.tolerance, credit=m.credit, feedback=texts(lambda b, i=i: of(b).near_misses[i].feedback))
+                for i, m in enumerate(q.near_misses)
+            ],
+        )
+    if q.kind == "short-answer":
+        # A translation may accept several spellings of one answer: each language has its own list.
+        return ExportedShortAnswer(
+            **common, case_sensitive=q.case_sensitive,
+            answers={b.lang: [ExportedAcceptedAnswer(text=a.text, credit=a.credit, feedback=a.feedback) for a in of(b).answers] for b in banks},
+        )
+    if q.kind == "matching":
+        return ExportedMatching(
+            **common,
+            pairs=[
+                ExportedPair(id=p.id, prompt=texts(lambda b, i=i: of(b).pairs[i].prompt), answer=texts(lambda b, i=i: of(b).pairs[i].answer))
+                for i, p in enumerate(q.pairs)
+            ],
+            distractors=[ExportedDistractor(id=d.id, text=texts(lambda b, i=i: of(b).distractors[i].text)) for i, d in enumerate(q.distractors)],
+        )
+    raise ValueError(f"{q.id}: no JSON record for kind {q.kind!r}")
 
 
 def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:

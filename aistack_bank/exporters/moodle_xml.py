@@ -15,11 +15,146 @@ from typing import Sequence
 from ..model import Bank, Library
 from ..options import ExportOptions
 from ._format import Format, as_library, by_category
-from ._shared import cdata, category_idnumber, category_path, category_title, html_paragraph, html_text, multilang_html, multilang_plain, plain_field, question_name
+from ._moodle import credit, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, numerical_units, short_answers
+from ._shared import cdata, category_idnumber, category_path, category_title, html_paragraph, html_text, multilang_html, multilang_plain, moodle_percent, plain_field, plain_number, question_name
 
 
 def _text(tag: str, html: str, indent: str) -> str:
     return f'{indent}<{tag} format="html">\n{indent}  <text>{cdata(html)}</text>\n{indent}</{tag}>'
+
+
+QTYPES = {"single-choice": "multichoice", "multiple-response": "multichoice", "true-false": "truefalse",
+          "numerical": "numerical", "short-answer": "shortanswer", "matching": "matching"}
+"""The ``type`` Moodle's XML exporter writes for each kind (``matching`` for the ``match`` qtype)."""
+
+_EMPTY_FEEDBACK = '      <feedback format="html">\n        <text></text>\n      </feedback>'
+
+
+def _feedback(html: str | None) -> str:
+    if not html:
+        return _EMPTY_FEEDBACK
+    return f'      <feedback format="html">\n        <text>{cdata(html)}</text>\n      </feedback>'
+
+
+def _combined_feedback() -> list[str]:
+    return [
+        '    <correctfeedback format="html">\n      <text></text>\n    </correctfeedback>',
+        '    <partiallycorrectfeedback format="html">\n      <text></text>\n    </partiallycorrectfeedback>',
+        '    <incorrectfeedback format="html">\n      <text></text>\n    </incorrectfeedback>',
+    ]
+
+
+def _choices(q, index, group, langs, html, plain, options) -> list[str]:
+    """``multichoice``: single choice (one answer at 100) or multiple response (``single`` false,
+    each option at its listed grade)."""
+    multi = q.kind == "multiple-response"
+    fractions = multiple_response_fractions(q) if multi else [1.0 if o.id == q.correct else 0.0 for o in q.options]
+    out = [
+        f"    <single>{'false' if multi else 'true'}</single>",
+        f"    <shuffleanswers>{'true' if options.shuffle else 'false'}</shuffleanswers>",
+        f"    <answernumbering>{options.answer_numbering}</answernumbering>",
+        "    <showstandardinstruction>0</showstandardinstruction>",
+        *_combined_feedback(),
+    ]
+    if multi:
+        out.append("    <shownumcorrect/>")
+    for o_index, option in enumerate(q.options):
+        out.append(f'    <answer fraction="{moodle_percent(fractions[o_index])}" format="html">')
+        out.append(f"      <text>{cdata(html(lambda b: b.questions[index].options[o_index].text))}</text>")
+        if option.feedback is not None:
+            out.append(_feedback(html(lambda b: b.questions[index].options[o_index].feedback or "")))
+        else:
+            out.append(_EMPTY_FEEDBACK)
+        out.append("    </answer>")
+    return out
+
+
+def _true_false(q, index, group, langs, html, plain, options) -> list[str]:
+    """``truefalse``: answers ``true`` and ``false`` (Moodle matches these texts), each with the
+    feedback for a learner who gives it."""
+    out = []
+    for side, value in (("true", True), ("false", False)):
+        fraction = "100" if q.answer == value else "0"
+        has = getattr(q, f"feedback_{side}") is not None
+        out.append(f'    <answer fraction="{fraction}" format="moodle_auto_format">')
+        out.append(f"      <text>{side}</text>")
+        out.append(_feedback(html(lambda b: getattr(b.questions[index], f"feedback_{side}") or "") if has else None))
+        out.append("    </answer>")
+    return out
+
+
+def _numerical(q, index, group, langs, html, plain, options) -> list[str]:
+    """``numerical``: the answer with its absolute tolerance first (Moodle grades by the first
+    answer whose range holds the response), then each near miss with its grade and feedback; the
+    units of every language, the answer's first; units optional (``showunits`` 0, not graded):
+    a number without a unit is read in the first unit."""
+    out = [
+        '    <answer fraction="100" format="moodle_auto_format">',
+        f"      <text>{plain_number(q.answer)}</text>",
+        _EMPTY_FEEDBACK,
+        f"      <tolerance>{plain_number(q.absolute_tolerance)}</tolerance>",
+        "    </answer>",
+    ]
+    for n_index, near in enumerate(q.near_misses):
+        out += [
+            f'    <answer fraction="{moodle_percent(credit(near.credit))}" format="moodle_auto_format">',
+            f"      <text>{plain_number(near.value)}</text>",
+            _feedback(html(lambda b: b.questions[index].near_misses[n_index].feedback)),
+            f"      <tolerance>{plain_number(near.tolerance)}</tolerance>",
+            "    </answer>",
+        ]
+    units = numerical_units(group)
+    if units:
+        out.append("    <units>")
+        for name, multiplier in units:
+            out.append(f"      <unit>\n        <multiplier>{plain_number(multiplier)}</multiplier>\n        <unit_name>{html_text(name)}</unit_name>\n      </unit>")
+        out.append("    </units>")
+    out += [
+        "    <unitgradingtype>0</unitgradingtype>",
+        "    <unitpenalty>0.1000000</unitpenalty>",
+        f"    <showunits>{0 if units else 3}</showunits>",
+        "    <unitsleft>0</unitsleft>",
+    ]
+    return out
+
+
+def _short_answer(q, index, group, langs, html, plain, options) -> list[str]:
+    """``shortanswer``: ``usecase`` and one plain-text answer per accepted spelling (of every
+    language, in a multilingual file), each with its grade and feedback."""
+    out = [f"    <usecase>{1 if q.case_sensitive else 0}</usecase>"]
+    for answer in short_answers(group, langs):
+        feedback = None
+        if answer.feedback:
+            texts = answer.feedback  # the feedback of each language that accepts this text
+            feedback = multilang_html(texts, options.multilang) if len(texts) > 1 else html_paragraph(next(iter(texts.values())))
+        out += [
+            f'    <answer fraction="{moodle_percent(answer.credit)}" format="moodle_auto_format">',
+            f"      <text>{html_text(moodle_answer_text(answer.text))}</text>",
+            _feedback(feedback),
+            "    </answer>",
+        ]
+    return out
+
+
+def _matching(q, index, group, langs, html, plain, options) -> list[str]:
+    """``match``: one subquestion per pair (HTML prompt, plain-text answer) and one with empty
+    text per distractor, which is how Moodle stores an answer that matches no prompt."""
+    out = [f"    <shuffleanswers>{'true' if options.shuffle else 'false'}</shuffleanswers>", *_combined_feedback(), "    <shownumcorrect/>"]
+    for p_index, _pair in enumerate(q.pairs):
+        out.append('    <subquestion format="html">')
+        out.append(f"      <text>{cdata(html(lambda b: b.questions[index].pairs[p_index].prompt))}</text>")
+        out.append(f"      <answer>\n        <text>{cdata(plain(lambda b: b.questions[index].pairs[p_index].answer))}</text>\n      </answer>")
+        out.append("    </subquestion>")
+    for d_index, _extra in enumerate(q.distractors):
+        out.append('    <subquestion format="html">')
+        out.append("      <text></text>")
+        out.append(f"      <answer>\n        <text>{cdata(plain(lambda b: b.questions[index].distractors[d_index].text))}</text>\n      </answer>")
+        out.append("    </subquestion>")
+    return out
+
+
+_BODIES = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
 
 
 def _category(path: str, info_html: str, idnumber: str) -> list[str]:
@@ -69,36 +204,30 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
             return multilang_html({b.lang: get(b) for b in banks}, options.multilang)
         return html_paragraph(get(first))
 
+    def plain(get) -> str:  # names and matching answers: plain text, stored by Moodle as written
+        if multi:
+            return multilang_plain({b.lang: get(b) for b in banks}, options.multilang)
+        return plain_field(get(first))
+
     topic_name = category_title({b.lang: b.topic.title for b in banks}, options.multilang)
     out = _category(category_path(category_name, topic_name), html(lambda b: b.topic.summary), category_idnumber(first.topic.id, [b.lang for b in banks]))
     for index, q in enumerate(first.questions):
-        out.append('  <question type="multichoice">')
+        group = [b.questions[index] for b in banks]
+        out.append(f'  <question type="{QTYPES[q.kind]}">')
         out.append(f"    <name>\n      <text>{cdata(question_name(q.id, {b.lang: b.questions[index].stem for b in banks}, options.multilang))}</text>\n    </name>")
         out.append(_text("questiontext", html(lambda b: b.questions[index].stem), "    "))
-        out.append(_text("generalfeedback", html(lambda b: b.questions[index].explanation or ""), "    "))
+        if q.explanation is None:
+            out.append('    <generalfeedback format="html">\n      <text></text>\n    </generalfeedback>')
+        else:
+            out.append(_text("generalfeedback", html(lambda b: b.questions[index].explanation), "    "))
+        penalty = 1.0 if q.kind == "true-false" else options.penalty  # two answers: a second try is no test
         out += [
             "    <defaultgrade>1.0000000</defaultgrade>",
-            f"    <penalty>{options.penalty:.7f}</penalty>",
+            f"    <penalty>{penalty:.7f}</penalty>",
             "    <hidden>0</hidden>",
             f"    <idnumber>{q.id}</idnumber>",
-            "    <single>true</single>",
-            f"    <shuffleanswers>{'true' if options.shuffle else 'false'}</shuffleanswers>",
-            f"    <answernumbering>{options.answer_numbering}</answernumbering>",
-            "    <showstandardinstruction>0</showstandardinstruction>",
-            '    <correctfeedback format="html">\n      <text></text>\n    </correctfeedback>',
-            '    <partiallycorrectfeedback format="html">\n      <text></text>\n    </partiallycorrectfeedback>',
-            '    <incorrectfeedback format="html">\n      <text></text>\n    </incorrectfeedback>',
         ]
-        for o_index, option in enumerate(q.options):
-            fraction = "100" if option.id == q.correct else "0"
-            out.append(f'    <answer fraction="{fraction}" format="html">')
-            out.append(f"      <text>{cdata(html(lambda b: b.questions[index].options[o_index].text))}</text>")
-            if option.feedback is not None:
-                feedback = html(lambda b: b.questions[index].options[o_index].feedback or "")
-                out.append(f'      <feedback format="html">\n        <text>{cdata(feedback)}</text>\n      </feedback>')
-            else:
-                out.append('      <feedback format="html">\n        <text></text>\n      </feedback>')
-            out.append("    </answer>")
+        out += _BODIES[q.kind](q, index, group, [b.lang for b in banks], html, plain, options)
         tags = [first.topic.id, *q.tags, f"difficulty-{q.difficulty}"]
         out.append("    <tags>")
         out += [f"      <tag>\n        <text>{html_text(tag)}</text>\n      </tag>" for tag in tags]
@@ -110,5 +239,6 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
 FORMAT = Format(
     name="moodle-xml", folder="moodle", honours=frozenset({"shuffle", "answer_numbering", "multilang", "penalty"}),
     render=render_quiz, per_language="{stem}-{lang}.xml", multilingual="{stem}-multilang.xml", render_bank=render_bank,
+    notes=lambda banks, options: moodle_notes("moodle-xml", banks),
 )
 export = FORMAT

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from ._qti import Dialect, qti_format
+import re
+
+from ._qti import ATTRIBUTES, ELEMENTS, Dialect, qti_format
+
+
+def kebab(name: str) -> str:
+    """``assessmentItem`` → ``assessment-item``."""
+    return re.sub(r"(?<!^)([A-Z])", lambda m: "-" + m.group(1).lower(), name)
+
 
 DIALECT = Dialect(
     namespace="http://www.imsglobal.org/xsd/imsqtiasi_v3p0",
@@ -13,52 +21,10 @@ DIALECT = Dialect(
     schema_version="3.0.0",
     item_type="imsqti_item_xmlv3p0",
     test_type="imsqti_test_xmlv3p0",
-    elements={
-        "assessmentItem": "qti-assessment-item",
-        "responseDeclaration": "qti-response-declaration",
-        "correctResponse": "qti-correct-response",
-        "value": "qti-value",
-        "outcomeDeclaration": "qti-outcome-declaration",
-        "defaultValue": "qti-default-value",
-        "itemBody": "qti-item-body",
-        "choiceInteraction": "qti-choice-interaction",
-        "prompt": "qti-prompt",
-        "simpleChoice": "qti-simple-choice",
-        "responseProcessing": "qti-response-processing",
-        "responseCondition": "qti-response-condition",
-        "responseIf": "qti-response-if",
-        "responseElseIf": "qti-response-else-if",
-        "responseElse": "qti-response-else",
-        "match": "qti-match",
-        "variable": "qti-variable",
-        "correct": "qti-correct",
-        "setOutcomeValue": "qti-set-outcome-value",
-        "baseValue": "qti-base-value",
-        "multiple": "qti-multiple",
-        "modalFeedback": "qti-modal-feedback",
-        "assessmentTest": "qti-assessment-test",
-        "testPart": "qti-test-part",
-        "itemSessionControl": "qti-item-session-control",
-        "assessmentSection": "qti-assessment-section",
-        "assessmentItemRef": "qti-assessment-item-ref",
-        "outcomeProcessing": "qti-outcome-processing",
-        "sum": "qti-sum",
-        "testVariables": "qti-test-variables",
-    },
-    attributes={
-        "adaptive": "adaptive",
-        "timeDependent": "time-dependent",
-        "baseType": "base-type",
-        "responseIdentifier": "response-identifier",
-        "maxChoices": "max-choices",
-        "outcomeIdentifier": "outcome-identifier",
-        "showHide": "show-hide",
-        "navigationMode": "navigation-mode",
-        "submissionMode": "submission-mode",
-        "showFeedback": "show-feedback",
-        "allowReview": "allow-review",
-        "variableIdentifier": "variable-identifier",
-    },
+    # QTI 3 renames mechanically: ``choiceInteraction`` is ``qti-choice-interaction`` and the
+    # attribute ``responseIdentifier`` is ``response-identifier``.
+    elements={name: "qti-" + kebab(name) for name in ELEMENTS},
+    attributes={name: kebab(name) for name in ATTRIBUTES},
     feedback_body="qti-content-body",
     # Shared-vocabulary classes for Moodle's numbering styles (no class exists for roman numerals).
     numbering_classes={"abc": "qti-labels-lower-alpha", "ABCD": "qti-labels-upper-alpha", "123": "qti-labels-decimal", "none": "qti-labels-none"},

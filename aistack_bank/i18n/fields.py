@@ -78,7 +78,6 @@ def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> lis
         line = doc.locate(loc).line if doc is not None else 0
         return TextField(f"{question.id}.{key}", text, path, line, notes, question.id, key_bearing, loc)
 
-    qid = question.id
     base_notes = (question.translator_note,) if question.translator_note else ()
     checked = base_notes + ((KEEP_NUMBERS,) if question.check is not None else ())
     stem_note = "The statement the learner marks true or false." if question.kind == "true-false" else "Question stem."

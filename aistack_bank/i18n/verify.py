@@ -12,14 +12,15 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..checks import check_question
+from ..checks import answer_texts, check_question
 from ..cues import answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
+from ..kindrules import stem_giveaway, translation_duplicates
 from ..parallel import run_all
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
 from .catalog import Catalog, Catalogs, read_catalog
-from .fields import TextField, bank_fields
+from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
 from .status import entry_state
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from polib import POEntry
 
     from ..load import BankSource
-    from ..model import SingleChoiceQuestion
+    from ..model import AnyQuestion
 
 
 def is_one_line_key(key: str) -> bool:
@@ -139,6 +140,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         from ..lints import translation_lints
 
         diags += length_cue_diagnostics(source, catalog)
+        diags += duplicate_text_diagnostics(source, catalog)
         diags += translation_lints(catalog, active, fields)
     for key, entry in active.items():
         if key not in known:
@@ -152,7 +154,7 @@ def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnos
     """W302 when, in this language, the key is too often the strictly longest option."""
     active = catalog.active()
 
-    def translated_texts(question: SingleChoiceQuestion) -> dict[str, str]:
+    def translated_texts(question: AnyQuestion) -> dict[str, str]:
         texts = {}
         for option in question.options:
             entry = active.get(f"{question.id}.option.{option.id}")
@@ -164,7 +166,12 @@ def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnos
 
 
 def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
-    """Run the numeric checks on the catalog's translated options: (checked count, diagnostics)."""
+    """Run the numeric checks on the catalog's translated texts: (checked count, diagnostics).
+
+    A choice question's check runs on its translated options, a short answer's on its
+    translated accepted answers (each spelling of a line counts); a numerical question's key is
+    a number the catalog cannot change, so what is checked in each language is that every
+    translated unit is the same unit as the English one (``Go`` for ``GB``, never ``Mo``)."""
     active = catalog.active()
     diags: list[Diagnostic] = []
     checked = 0
@@ -172,13 +179,24 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
         question = qs.question
         if question is None or question.check is None:
             continue
+        if question.kind == "numerical":
+            found = _translated_unit_diagnostics(question, catalog, active)
+            if found is not None:
+                checked += 1
+                diags += found
+            continue
+        target = answer_texts(question)
+        if target is None:
+            continue
+        prefix = "option" if question.kind != "short-answer" else "answer"
         options, entries = [], {}
-        for option in question.options:
-            entry = active.get(f"{question.id}.option.{option.id}")
-            if entry is None or entry_state(entry, option.text) != "translated":
+        for option_id, english in target[0]:
+            entry = active.get(f"{question.id}.{prefix}.{option_id}")
+            if entry is None or entry_state(entry, english) != "translated":
                 break
-            options.append((option.id, entry.msgstr))
-            entries[option.id] = entry
+            lines = [line.strip() for line in entry.msgstr.split("\n") if line.strip()] if question.kind == "short-answer" else [entry.msgstr]
+            options += [(option_id, line) for line in lines]
+            entries[option_id] = entry
         else:
             checked += 1
             for finding in check_question(question, options, catalog.language):
@@ -186,6 +204,50 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
                 where = msgstr_location(catalog, entry) if entry is not None else qs.doc.locate_in_scalar(("check", "script"), finding.script_line or 1, finding.script_column or 1)
                 diags.append(error(finding.code, f"{question.id} ({catalog.language}): {finding.message}", where))
     return checked, diags
+
+
+def _translated_unit_diagnostics(question, catalog: Catalog, active: dict) -> list[Diagnostic] | None:
+    """E409 for each translated unit that denotes another unit than the English; None when a
+    unit is not translated yet (nothing to check in this language)."""
+    diags = []
+    for index, unit in enumerate(question.units, 1):
+        entry = active.get(f"{question.id}.unit.{index}")
+        if entry is None or entry_state(entry, unit.name) != "translated":
+            return None
+        english = quantities(f"1 {unit.name}", "en")
+        translated = quantities(f"1 {entry.msgstr.strip()}", catalog.language)
+        if english and (not translated or (translated[0].dimension, round(translated[0].base, 9)) != (english[0].dimension, round(english[0].base, 9))):
+            shown = translated[0].unit if translated else entry.msgstr.strip()
+            diags.append(error("E409", f"{question.id}.unit.{index} ({catalog.language}): {shown!r} is not the unit {unit.name!r}; a learner typing it would be scored with {unit.name}'s multiplier {unit.multiplier:g}", msgstr_location(catalog, entry)))
+    return diags
+
+
+def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
+    """E512 where this language's texts of a question are equal although they must differ
+    (two options, two match answers or prompts, two accepted spellings, two units); W326 where a
+    translated stem contains an accepted answer of the language."""
+    active = catalog.active()
+    diags: list[Diagnostic] = []
+    for qs in source.questions:
+        question = qs.question
+        if question is None:
+            continue
+        english = {field.key: field.text for field in question_fields(question, None, None)}
+
+        def text_of(key: str) -> str | None:
+            entry = active.get(key)
+            return entry.msgstr if entry is not None and key in english and entry_state(entry, english[key]) == "translated" else None
+
+        for key, message in translation_duplicates(question, text_of):
+            diags.append(error("E512", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
+        stem = text_of(f"{question.id}.stem")
+        if question.kind == "short-answer" and stem is not None:
+            spellings = [line.strip() for i, a in enumerate(question.answers, 1) if a.credit >= 1
+                         for line in (text_of(f"{question.id}.answer.{i}") or a.text).split("\n") if line.strip()]
+            shown = stem_giveaway(stem, spellings, question.case_sensitive)
+            if shown is not None:
+                diags.append(warning("W326", f"{question.id}.stem ({catalog.language}): the stem contains the accepted answer {shown!r}; a learner can copy it", msgstr_location(catalog, active[f"{question.id}.stem"])))
+    return diags
 
 
 def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None) -> list[Diagnostic]:

@@ -1,7 +1,7 @@
-"""Importers: multiple-choice questions from LMS formats into bank YAML files.
+"""Importers: questions from LMS formats into bank YAML files.
 
 Each format module reads a file into :class:`ImportedQuestion` records and :class:`Skipped`
-notes (other question types, several right answers, …) without guessing; :func:`import_file`
+notes (question types the bank has no kind for, …) without guessing; :func:`import_file`
 gives them the next free ids, writes the files and lists them in the topic.
 """
 
@@ -23,18 +23,28 @@ def _readers():
     return readers
 
 
-def read_questions(fmt: str, path: Path) -> tuple[list[ImportedQuestion], list[Skipped]]:
+ENCODED = frozenset({"gift"})
+"""Formats whose files may come in another encoding than UTF-8 (`bank import --encoding`)."""
+
+
+def read_questions(fmt: str, path: Path, encoding: str | None = None) -> tuple[list[ImportedQuestion], list[Skipped]]:
     readers = _readers()
     if fmt not in readers:
         raise UnknownFormatError(fmt, sorted(readers))
+    if encoding is not None:
+        if fmt not in ENCODED:
+            from ..errors import UsageError
+
+            raise UsageError(f"--encoding applies to {', '.join(sorted(ENCODED))} files only ({fmt} files state or imply their encoding)")
+        return readers[fmt](path, encoding=encoding)
     return readers[fmt](path)
 
 
-def import_file(fmt: str, path: Path, bank_dir: Path, translations: Path | None, topic: str | None = None) -> ImportReport:
-    """Import the multiple-choice questions of ``path`` into the bank folder ``bank_dir``."""
+def import_file(fmt: str, path: Path, bank_dir: Path, translations: Path | None, topic: str | None = None, encoding: str | None = None) -> ImportReport:
+    """Import the questions of ``path`` into the bank folder ``bank_dir``."""
     from .write import write_imported
 
-    questions, skipped = read_questions(fmt, path)
+    questions, skipped = read_questions(fmt, path, encoding)
     if len(questions) > MAX_IMPORT_QUESTIONS:
         raise BankError(f"the file holds {len(questions)} questions; one import takes at most {MAX_IMPORT_QUESTIONS} (split the file)", Location.of(path), code="E704")
     report = write_imported(questions, bank_dir, translations, source_name=path.name, topic=topic)

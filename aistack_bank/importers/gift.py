@@ -1,4 +1,4 @@
-"""Reading multiple-choice questions from GIFT, with Moodle's escaping rules."""
+"""Reading GIFT questions of every kind the bank has, with Moodle's escaping and typing rules."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
+from ._kinds import NotImported, matching, multiple_response, number, numerical, short_answer, true_false
 from .records import ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
@@ -24,21 +25,22 @@ def _restore(text: str) -> str:
 
 
 def _blocks(text: str):
-    """(first line number, block text) for each blank-line separated block, comments removed."""
-    block, start = [], 0
-    for number, line in enumerate(text.split("\n"), 1):
+    """(first line number, block text, its comment lines) for each blank-line separated block."""
+    block, start, comments = [], 0, []
+    for line_number, line in enumerate(text.split("\n"), 1):
         if line.lstrip().startswith("//"):
+            comments.append(_restore(line))
             continue
         if not line.strip():
-            if block:
-                yield start, "\n".join(block)
-                block = []
+            if block:  # like Moodle, a block's comment lines are those between its blank lines
+                yield start, "\n".join(block), "\n".join(comments)
+            block, comments = [], []
             continue
         if not block:
-            start = number
+            start = line_number
         block.append(line)
     if block:
-        yield start, "\n".join(block)
+        yield start, "\n".join(block), "\n".join(comments)
 
 
 def _formatted(text: str, default: str) -> tuple[str, str]:
@@ -55,18 +57,58 @@ def _plain(text: str, fmt: str, language: str) -> tuple[str, set[str]]:
     return " ".join(text.split()), set()
 
 
-def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list[Skipped]]:
-    where = Location.of(path)
-    raw = read_import_file(path, MAX_BYTES)
+DEFAULT_ENCODING = "utf-8"
+
+
+def decode(raw: bytes, path: Path, encoding: str = DEFAULT_ENCODING) -> str:
+    """The text of a GIFT file in ``encoding`` (a BOM is dropped from UTF-8), every line ending
+    as LF; BankError E705, at the line and column of the first undecodable byte, otherwise."""
+    import codecs
+
     try:
-        text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise BankError(f"unknown encoding {encoding!r} (try utf-8, cp1252 or latin-1)", Location.of(path), code="E705") from None
+    try:
+        text = raw.decode("utf-8-sig" if name == "utf-8" else name)
     except UnicodeDecodeError as exc:
-        raise BankError(f"not UTF-8 text (byte {exc.start}); save the GIFT file as UTF-8", where, code="E702") from None
+        before = raw[:exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        hint = " (a file saved by Windows or an older editor is often cp1252: try --encoding cp1252)" if name == "utf-8" else ""
+        shown = "UTF-8" if name == "utf-8" else name
+        raise BankError(f"not {shown} text: byte 0x{raw[exc.start]:02x} cannot be decoded{hint}", Location.of(path, line, column), code="E705") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
+"""An answer's grade, ``%50%`` or ``%-33.33333%`` (Moodle's pattern is ``%-*[0-9]{1,2}.?[0-9]*%``)."""
+
+
+def _weight(piece: str, default: float) -> tuple[float, str]:
+    found = _WEIGHT.match(piece)
+    if not found:
+        return default, piece
+    return float(found.group(1)) / 100, piece[found.end():]
+
+
+def _split_answers(body: str, mark: str) -> list[str]:
+    """Moodle's ``explode(mark, …)``, the first empty piece dropped."""
+    pieces = body.split(mark)
+    if pieces and not pieces[0].strip():
+        pieces = pieces[1:]
+    return [p.strip() for p in pieces]
+
+
+def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> tuple[list[ImportedQuestion], list[Skipped]]:
+    """The questions of a GIFT file, typed as Moodle's ``qformat_gift::readquestion`` types them."""
+    where = Location.of(path)
+    text = decode(read_import_file(path, MAX_BYTES), path, encoding)
     questions: list[ImportedQuestion] = []
     skipped: list[Skipped] = []
     category = None
     found_any = False
-    for line, block in _blocks(_protect(text)):
+    for line, block, comments in _blocks(_protect(text)):
         stripped = block.strip()
         if stripped.startswith("$CATEGORY:"):
             category = _restore(stripped[len("$CATEGORY:"):]).strip()
@@ -87,56 +129,135 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
         name = name or f"line {line}"
         general = None
         if "####" in body:
-            body, general = body.split("####", 1)
+            cut = body.rindex("####")
+            body, general = body[:cut], body[cut + 4:]
         answers_raw = body.strip()
         if not answers_raw:
-            skipped.append(Skipped(name, "essay question (empty answer block); only multiple choice is imported", line))
-            continue
-        if answers_raw.startswith("#"):
-            skipped.append(Skipped(name, "numerical question; only multiple choice is imported", line))
-            continue
-        if re.fullmatch(r"(?:T|F|TRUE|FALSE)(?:#.*)?", answers_raw, re.S):
-            skipped.append(Skipped(name, "true/false question; only multiple choice is imported", line))
+            skipped.append(Skipped(name, "essay question (empty answer block); the bank has no essay kind", line))
             continue
         if trailing:
-            skipped.append(Skipped(name, "missing-word question (text after the answers); only multiple choice is imported", line))
-            continue
-        pieces = [p for p in re.split(r"(?=[=~])", answers_raw) if p.strip()]
-        if any(not p.lstrip()[:1] in ("=", "~") for p in pieces):
-            raise BankError("answer block does not start with = or ~ (escape literal = ~ # { } : with a backslash)", Location.of(path, line, 1), code="E702")
-        if any("->" in p for p in pieces):
-            skipped.append(Skipped(name, "matching question; only multiple choice is imported", line))
-            continue
-        right = [p for p in pieces if p.lstrip().startswith("=")]
-        if not any(p.lstrip().startswith("~") for p in pieces):
-            skipped.append(Skipped(name, "short-answer question (no wrong answers); only multiple choice is imported", line))
-            continue
-        weighted = [p for p in pieces if re.match(r"^\s*[=~]%", p)]
-        if len(right) != 1 or weighted:
-            skipped.append(Skipped(name, "several right or weighted answers (multiple-response); only single-answer questions are imported", line))
-            continue
-        if not 2 <= len(pieces) <= 6:
-            skipped.append(Skipped(name, f"{len(pieces)} answers; the bank takes 2 to 6", line))
+            skipped.append(Skipped(name, "missing-word question (text after the answers); the bank has no such kind", line))
             continue
         dropped: set[str] = set()
-        stem, lost = _plain(stem_raw, fmt, language)
-        dropped |= lost
-        options = []
-        for piece in pieces:
-            answer_text, _, feedback = piece.strip()[1:].partition("#")
-            afmt, answer_text = _formatted(answer_text, fmt)
-            text_plain, lost = _plain(answer_text, afmt, language)
-            dropped |= lost
-            feedback_plain, lost = _plain(_formatted(feedback, fmt)[1], fmt, language) if feedback.strip() else ("", set())
-            dropped |= lost
-            options.append((text_plain, feedback_plain or None))
-        explanation, lost = _plain(_formatted(general, fmt)[1], fmt, language) if general else ("", set())
-        dropped |= lost
-        imported = ImportedQuestion(name=name, stem=stem, options=options, correct=next(i for i, p in enumerate(pieces) if p.lstrip().startswith("=")),
-                                    explanation=explanation, category=category)
+
+        def plain(raw: str, default: str = fmt) -> str:
+            afmt, rest = _formatted(raw, default)
+            text_plain, lost = _plain(rest, afmt, language)
+            dropped.update(lost)
+            return text_plain
+
+        stem = plain(stem_raw)
+        explanation = plain(general) if general else ""
+        imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category)
+        try:
+            _typed(imported, answers_raw, plain, language)
+        except NotImported as exc:
+            skipped.append(Skipped(name, str(exc), line))
+            continue
+        tags = re.findall(r"\[tag:((?:\\]|[^\]])+)]", comments)
+        for tag in tags:
+            tag = tag.strip().replace("\\]", "]")
+            if tag.startswith("difficulty-") and tag[-1:] in "123":
+                imported.difficulty = int(tag[-1])
+            elif tag:
+                imported.tags.append(tag)
         if dropped:
             imported.notes.append(f"markup dropped ({', '.join(sorted(dropped))}): the bank holds plain text")
         questions.append(imported)
     if not found_any:
         raise BankError("no GIFT questions found (expected blocks like ::name:: text { =right ~wrong })", where, code="E702")
     return questions, skipped
+
+
+def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> None:
+    """Fill ``question`` from its answer block, typed in Moodle's order: ``#`` numerical, ``~``
+    multiple choice, ``=`` with ``->`` matching, ``T``/``F`` true-false, else short answer."""
+    if answers.startswith("#"):
+        question.kind = "numerical"
+        rest = answers[1:]
+        wrong_feedback = ""
+        if "~" in rest:
+            rest, wrong_feedback = rest.split("~", 1)
+            wrong_feedback = wrong_feedback.partition("#")[2]
+        rows = []
+        for piece in _split_answers(rest, "="):
+            credit, piece = _weight(piece, 1.0)
+            value, _, feedback = piece.partition("#")
+            value = _restore(value).strip()
+            if "," in value:  # Moodle's GIFT reader takes "3,5" for "*", which accepts anything
+                raise NotImported(f"the answer {value!r} has a decimal comma, which Moodle's GIFT reader takes for \"any answer\"; write {value.replace(',', '.')!r}")
+            if ".." in value[1:]:
+                low, high = value.split("..", 1)
+                low_v, high_v = number(low), number(high)
+                # Moodle stores the midpoint and the half-width; 12 digits drop binary noise (0.09999999999999999)
+                value, tolerance = f"{(low_v + high_v) / 2:.12g}", f"{abs(high_v - low_v) / 2:.12g}"
+            elif ":" in value[1:]:
+                value, tolerance = value.split(":", 1)
+            else:
+                tolerance = "0"
+            rows.append((value, tolerance, credit, plain(feedback) if feedback.strip() else ""))
+        if wrong_feedback.strip():
+            rows.append(("*", "", 0.0, plain(wrong_feedback)))
+        question.fields, notes = numerical(rows, [])
+        question.notes += notes
+        return
+    if "~" in answers:
+        pieces = [p for p in re.split(r"(?=[=~])", answers) if p.strip()]
+        if any(p.lstrip()[:1] not in ("=", "~") for p in pieces):
+            raise NotImported("text before the first = or ~ of the answers (escape a literal = ~ # { } : with a backslash)")
+        options, fractions = [], []
+        for piece in pieces:
+            piece = piece.strip()
+            if piece.startswith("="):
+                fraction, piece = 1.0, piece[1:]
+            else:
+                fraction, piece = _weight(piece[1:], 0.0)
+            answer_text, _, feedback = piece.partition("#")
+            text_plain = plain(answer_text)
+            if not text_plain:
+                raise NotImported("an answer is empty")
+            options.append((text_plain, plain(feedback) or None if feedback.strip() else None))
+            fractions.append(fraction)
+        if "=" in answers:  # Moodle: single choice
+            right = [i for i, f in enumerate(fractions) if abs(f - 1) < 1e-5]
+            if len(right) != 1 or any(0 < f < 1 - 1e-5 for f in fractions):
+                raise NotImported("several right or weighted answers in a single-answer question (use only ~%grade% weights for multiple response)")
+            if not 2 <= len(options) <= 6:
+                raise NotImported(f"{len(options)} answers; a single-choice question takes 2 to 6")
+            question.options, question.correct = options, right[0]
+            return
+        question.kind, question.options = "multiple-response", options
+        question.fields, notes = multiple_response(fractions)
+        question.notes += notes
+        return
+    if "=" in answers and "->" in answers:
+        question.kind = "matching"
+        subs = []
+        for piece in _split_answers(answers, "="):
+            if "->" not in piece:
+                raise NotImported(f"a matching answer without \"->\": {_restore(piece)!r}")
+            prompt, _, answer = piece.partition("->")
+            answer = " ".join(_restore(answer).split())
+            if "<span" in answer and "multilang" in answer:  # a multilingual file: keep the language
+                answer = html_to_text(answer, language)[0]
+            subs.append((plain(prompt) if prompt.strip() else "", answer))
+        question.fields, notes = matching(subs)
+        question.notes += notes
+        return
+    head = answers.split("#", 1)[0].strip() if "#" in answers[1:] else answers
+    if head in ("T", "TRUE", "F", "FALSE"):
+        question.kind = "true-false"
+        bits = answers.split("#", 2)
+        wrong = plain(bits[1]) if len(bits) > 1 and bits[1].strip() else ""
+        right = plain(bits[2]) if len(bits) > 2 and bits[2].strip() else ""
+        truth = head in ("T", "TRUE")
+        question.fields = true_false(truth, right if truth else wrong, wrong if truth else right)
+        return
+    question.kind = "short-answer"
+    rows = []
+    for piece in _split_answers(answers, "="):
+        credit, piece = _weight(piece, 1.0)
+        text, _, feedback = piece.partition("#")
+        rows.append((" ".join(_restore(_formatted(text, "plain")[1]).split()), credit, plain(feedback) if feedback.strip() else ""))
+    question.fields, notes = short_answer(rows, False)
+    question.notes += notes

@@ -1,10 +1,13 @@
-"""Reading single-choice questions from QTI packages: QTI 1.2 (Canvas, Blackboard, Common
-Cartridge) and QTI 2.1/2.2 (TAO, OpenOlat, this tool's own exports; QTI 3.0 items too).
+"""Reading questions from QTI packages: QTI 1.2 (Canvas, Blackboard, Common Cartridge) and QTI
+2.1/2.2 (TAO, OpenOlat, this tool's own exports; QTI 3.0 items too).
 
 Items are found through ``imsmanifest.xml``: every resource whose type names QTI (``imsqti_*``,
 Blackboard's ``assessment/x-bb-qti-*``) is read, tests excepted (their items are resources of
-their own). Each item that is not one single-choice question is reported as skipped, with why.
-The same question found twice (a Canvas or cartridge export holds a bank and a quiz) is taken once.
+their own). Every kind of the bank is read: single choice, multiple response, true-false (two
+choices labelled true and false), numerical, short answer and matching, in the forms Canvas's
+quiz export, the cartridge profile and QTI 2/3 response processing write them (this tool's own
+exports among them). An item of another kind is reported as skipped, with why. The same question
+found twice (a Canvas or cartridge export holds a bank and a quiz) is taken once.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ OUTCOME_FEEDBACK = {"correct_fb": "the comment for any right answer", "general_i
                     "correct": "the comment for any right answer", "incorrect": "the comment for any wrong answer"}
 """Canvas's (``*_fb``) and Blackboard's identifiers of feedback shown for any right or any wrong answer."""
 CANVAS_CHOICE_TYPES = {"multiple_choice_question", "true_false_question"}
+CANVAS_TYPES = CANVAS_CHOICE_TYPES | {"multiple_answers_question", "numerical_question", "short_answer_question", "matching_question"}
+CC_PROFILES = {"cc.multiple_choice.v0p1", "cc.true_false.v0p1", "cc.multiple_response.v0p1", "cc.fib.v0p1"}
+IDS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _local(tag) -> str:
@@ -116,7 +122,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             if isinstance(item, Skipped):
                 skipped.append(Skipped(label, item.reason))
                 continue
-            key = (item.stem, tuple(item.options), item.correct)
+            key = (item.stem, tuple(item.options), item.correct, item.kind, repr(item.fields))
             if key in seen:
                 skipped.append(Skipped(label, f"the same question as {seen[key]} (a package can hold a question bank and a quiz of the same questions)"))
                 continue
@@ -183,10 +189,12 @@ def _item12(item, language: str, index: int):
     qtype = meta.get("question_type") or ""
     profile = meta.get("cc_profile") or ""
     bbtype = meta.get("bbmd_questiontype") or ""
-    if qtype and qtype not in CANVAS_CHOICE_TYPES:
-        return Skipped(name, f"Canvas question type {qtype!r}; only single-choice questions are imported")
-    if profile and profile not in ("cc.multiple_choice.v0p1", "cc.true_false.v0p1"):
-        return Skipped(name, f"Common Cartridge question profile {profile!r}; only single-choice questions are imported")
+    if qtype and qtype not in CANVAS_TYPES:
+        return Skipped(name, f"Canvas question type {qtype!r}; the bank has no kind for it")
+    if profile and profile not in CC_PROFILES:
+        return Skipped(name, f"Common Cartridge question profile {profile!r}; the bank has no kind for it")
+    if qtype in CANVAS_TYPES - CANVAS_CHOICE_TYPES or profile in ("cc.multiple_response.v0p1", "cc.fib.v0p1"):
+        return _kind12(item, language, name, qtype, profile)
     if bbtype and bbtype not in ("Multiple Choice", "True/False", "Either/Or"):
         return Skipped(name, f"Blackboard question type {bbtype!r}; only single-choice questions are imported")
     presentation = next(iter(_descendants(item, "presentation")), None)
@@ -261,7 +269,7 @@ def _item12(item, language: str, index: int):
         fbs = [feedback_text[f] for f in per_option.get(ident, []) if f in feedback_text and f not in general_ids and f not in OUTCOME_FEEDBACK and feedback_text[f]]
         result.append((text, "\n".join(fbs) or None))
     stem = "\n".join(stem_parts)
-    imported = ImportedQuestion(name=name, stem=stem, options=result, correct=correct, explanation=explanation)
+    imported = _as_true_false(ImportedQuestion(name=name, stem=stem, options=result, correct=correct, explanation=explanation))
     for ident, text in outcome.items():
         imported.notes.append(f"{OUTCOME_FEEDBACK[ident]} has no place in the bank and was not imported: {text!r}")
     if dropped:
@@ -279,16 +287,23 @@ def _number(text: str) -> float:
 # --- QTI 2.x (and 3.0) --------------------------------------------------------------------
 
 
-def _html_of(element, skip=()) -> str:
-    """The markup of ``element``'s content, namespaces dropped, ``skip`` elements left out."""
+BLANK = "_____"
+"""What stands for a text entry written inside a sentence of the stem."""
+
+
+def _html_of(element, skip=(), blank=None) -> str:
+    """The markup of ``element``'s content, namespaces dropped, ``skip`` elements left out and
+    ``blank`` (a text entry inside a sentence) written as :data:`BLANK`."""
     from html import escape
 
     parts = [escape(element.text or "", quote=False)]
     for child in element:
-        if child not in skip:
+        if child is blank:
+            parts.append(BLANK)
+        elif child not in skip:
             tag = _local(child.tag)
             tag = {"prompt": "p", "contentBody": "div"}.get(tag, tag)
-            parts.append(f"<{tag}>" + _html_of(child, skip) + f"</{tag}>")
+            parts.append(f"<{tag}>" + _html_of(child, skip, blank) + f"</{tag}>")
         parts.append(escape(child.tail or "", quote=False))
     return "".join(parts)
 
@@ -300,14 +315,14 @@ def _read_qti2(root, language: str):
         return Skipped(name, "no item body")
     interactions = [e for e in body.iter() if _local(e.tag).endswith("Interaction")]
     kinds = sorted({_local(e.tag) for e in interactions})
-    if len(interactions) != 1 or kinds != ["choiceInteraction"]:
-        return Skipped(name, f"interactions {', '.join(kinds) or 'none'}; only one choiceInteraction (single choice) is imported")
+    if len(interactions) != 1 or kinds[0] not in ("choiceInteraction", "textEntryInteraction", "matchInteraction"):
+        return Skipped(name, f"interactions {', '.join(kinds) or 'none'}; one choice, text entry or match interaction is imported")
     interaction = interactions[0]
     response_id = _attr(interaction, "responseIdentifier") or "RESPONSE"
     declaration = next((d for d in _descendants(root, "responseDeclaration") if d.get("identifier") == response_id), None)
     max_choices = _attr(interaction, "maxChoices") or "1"
-    if max_choices != "1" or (declaration is not None and declaration.get("cardinality", "single") != "single"):
-        return Skipped(name, f"maxChoices {max_choices} (multiple response); only single-answer questions are imported")
+    if kinds[0] != "choiceInteraction" or max_choices != "1" or (declaration is not None and declaration.get("cardinality", "single") != "single"):
+        return _kind2(root, body, interaction, declaration, response_id, name, language)
     correct_values = [v for c in (_descendants(declaration, "correctResponse") if declaration is not None else []) for v in [(x.text or "").strip() for x in _descendants(c, "value")]]
     if len(correct_values) != 1:
         return Skipped(name, f"{len(correct_values)} correct responses declared; only questions with one right option are imported")
@@ -356,8 +371,410 @@ def _read_qti2(root, language: str):
         result.append((text, "\n".join(fbs) or None))
     if len(general) > 1:
         dropped.add("several general feedbacks joined")
-    imported = ImportedQuestion(name=name, stem=stem, options=result, correct=ids.index(correct_values[0]), explanation=explanation)
+    imported = _as_true_false(ImportedQuestion(name=name, stem=stem, options=result, correct=ids.index(correct_values[0]), explanation=explanation))
     dropped.discard("p")
     if dropped:
         imported.notes.append(f"markup dropped ({', '.join(sorted(dropped))}): the bank holds plain text")
     return imported
+
+
+# --- the other kinds ----------------------------------------------------------------------
+
+
+def _true_false_labels() -> list[tuple[str, str]]:
+    from ..exporters._words import WORDS
+
+    return [(w.true.casefold(), w.false.casefold()) for w in WORDS.values()]
+
+
+def _as_true_false(imported: ImportedQuestion) -> ImportedQuestion:
+    """A two-option question whose options read true and false (in a language of the exporter's
+    table, or Canvas's English ``True``/``False``) as a true-false question; else as it is."""
+    if len(imported.options) != 2:
+        return imported
+    texts = tuple(text.strip().casefold() for text, _ in imported.options)
+    for true, false in _true_false_labels():
+        if texts in ((true, false), (false, true)):
+            feedback = {texts[i]: imported.options[i][1] for i in (0, 1)}
+            answer = texts[imported.correct] == true
+            fields = {"answer": answer, **({"feedback_true": feedback[true]} if feedback[true] else {}),
+                      **({"feedback_false": feedback[false]} if feedback[false] else {})}
+            return ImportedQuestion(name=imported.name, stem=imported.stem, explanation=imported.explanation, notes=imported.notes,
+                                    category=imported.category, kind="true-false", fields=fields)
+    return imported
+
+
+def _unit_of(stem: str) -> tuple[str, list[dict]]:
+    """The stem without a last line naming the unit to answer in (and asking for a decimal
+    point), as this tool's exports write it in every language of its table, and that unit."""
+    from ..exporters._words import WORDS
+
+    lines = stem.split("\n")
+    last = lines[-1].strip()
+    for words in WORDS.values():
+        for sentence in (last, last.replace(" " + words.point, "")):
+            if sentence == words.point:
+                return "\n".join(lines[:-1]).rstrip(), []
+            head, _, tail = words.unit.partition("{unit}")
+            if sentence.startswith(head) and sentence.endswith(tail) and len(sentence) > len(head) + len(tail):
+                unit = sentence[len(head): len(sentence) - len(tail)]
+                if 0 < len(unit) <= 20 and unit.strip() == unit:
+                    return "\n".join(lines[:-1]).rstrip(), [{"name": unit, "multiplier": 1}]
+    return stem, []
+
+
+def _float(text: str | None) -> float | None:
+    try:
+        value = float((text or "").strip())
+    except ValueError:
+        return None
+    return value if value == value and abs(value) != float("inf") else None
+
+
+def _numerical_fields(answer: float, low: float, high: float, near: list[tuple[float, float, float, str]], stem: str) -> tuple[str, dict]:
+    stem, units = _unit_of(stem)
+    fields = {"answer": answer, "tolerance": _round(max(answer - low, high - answer, 0.0))}
+    if units:
+        fields["units"] = units
+    if near:
+        fields["near_misses"] = [{"value": value, "tolerance": tolerance, "credit": credit, "feedback": feedback} for value, tolerance, credit, feedback in near]
+    return stem, fields
+
+
+def _round(value: float) -> float:
+    """A bound's difference without the float noise of the subtraction (14.7 - 14 = 0.7)."""
+    return float(f"{value:.12g}")
+
+
+def _kind12(item, language: str, name: str, qtype: str, profile: str):
+    """A QTI 1.2 multiple-answers, numerical, short-answer or matching item (Canvas's forms and
+    the cartridge profile's)."""
+    presentation = next(iter(_descendants(item, "presentation")), None)
+    if presentation is None:
+        return Skipped(name, "no presentation")
+    dropped: set[str] = set()
+    lids = _descendants(presentation, "response_lid")
+    strs = _descendants(presentation, "response_str") + _descendants(presentation, "response_num")
+    inside = {e for r in lids + strs for e in r.iter()} if qtype == "matching_question" else {e for r in lids for e in r.iter()}
+    stem_parts = []
+    for material in _descendants(presentation, "material"):
+        if material in inside:
+            continue
+        text, d = _mattext(material, language)
+        dropped |= d
+        if text:
+            stem_parts.append(text)
+    stem = "\n".join(stem_parts)
+    feedback_text: dict[str, str] = {}
+    for fb in _descendants(item, "itemfeedback"):
+        text, d = _mattext(fb, language)
+        dropped |= d
+        feedback_text[fb.get("ident", "")] = text
+    conditions = []
+    for cond in _descendants(item, "respcondition"):
+        conditionvar = next(iter(_children(cond, "conditionvar")), None)
+        score = [((s.text or "").strip(), s.get("action") or "Set") for s in _children(cond, "setvar") if (s.get("varname") or "SCORE").upper() == "SCORE"]
+        links = [d.get("linkrefid", "") for d in _children(cond, "displayfeedback")]
+        conditions.append((conditionvar, score, links))
+    general = [link for c, score, links in conditions if c is not None and [_local(e.tag) for e in c] == ["other"] for link in links]
+    explanation = "\n".join(feedback_text[g] for g in dict.fromkeys(general) if feedback_text.get(g))
+
+    def feedback_for(value: str) -> str | None:
+        texts = [feedback_text[link] for c, score, links in conditions if c is not None and not score
+                 and [(e.text or "").strip() for e in c if _local(e.tag) == "varequal"] == [value] for link in links if feedback_text.get(link)]
+        return "\n".join(texts) or None
+
+    def done(imported: ImportedQuestion) -> ImportedQuestion:
+        if dropped:
+            imported.notes.append(f"markup dropped ({', '.join(sorted(dropped))}): the bank holds plain text")
+        return imported
+
+    if qtype == "multiple_answers_question" or profile == "cc.multiple_response.v0p1":
+        if len(lids) != 1:
+            return Skipped(name, f"{len(lids)} choice responses; a multiple-answers question has one")
+        options = []
+        for label in _descendants(lids[0], "response_label"):
+            text, d = _mattext(label, language)
+            dropped |= d
+            options.append((label.get("ident", ""), text))
+        if not 2 <= len(options) <= 10:
+            return Skipped(name, f"{len(options)} options; a multiple-response question takes 2 to 10")
+        right: list[str] = []
+        for c, score, _ in conditions:
+            if c is None or not any(_number(v) > 0 or v == "SCORE.max" for v, _ in score):
+                continue
+            right += [(e.text or "").strip() for e in c.iter() if _local(e.tag) == "varequal" and _local(_parent(c, e).tag) != "not"]
+        ids = [ident for ident, _ in options]
+        right = [r for r in dict.fromkeys(right) if r in ids]
+        if not right:
+            return Skipped(name, "no right option found in its scoring")
+        # Canvas grades a multiple-answers question partially; the cartridge's <and> is all-or-nothing.
+        scoring = "all-or-nothing" if profile else "partial"
+        return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="multiple-response",
+                                     options=[(text, feedback_for(ident)) for ident, text in options],
+                                     fields={"correct": [IDS[ids.index(r)] for r in right], "scoring": scoring}))
+    if qtype == "numerical_question":
+        found = []
+        for c, score, links in conditions:
+            if c is None or not any(_number(v) > 0 for v, _ in score):
+                continue
+            exact = [_float(e.text) for e in c.iter() if _local(e.tag) == "varequal"]
+            lows = [_float(e.text) for e in c.iter() if _local(e.tag) in ("vargte", "vargt")]
+            highs = [_float(e.text) for e in c.iter() if _local(e.tag) in ("varlte", "varlt")]
+            if exact and exact[0] is not None:
+                value = exact[0]
+                low = lows[0] if lows and lows[0] is not None else value
+                high = highs[0] if highs and highs[0] is not None else value
+            elif lows and highs and None not in (lows[0], highs[0]):
+                low, high = lows[0], highs[0]
+                value = _round((low + high) / 2)
+            else:
+                continue
+            found.append((value, low, high, links))
+        if not found:
+            return Skipped(name, "no numeric answer found in its scoring")
+        value, low, high, _ = found[0]
+        stem, fields = _numerical_fields(value, low, high, [], stem)
+        imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="numerical", fields=fields)
+        if len(found) > 1:
+            imported.notes.append(f"{len(found) - 1} other right answer(s) left out: the bank's numerical question has one answer and its tolerance")
+        return done(imported)
+    if qtype == "short_answer_question" or profile == "cc.fib.v0p1":
+        answers: list[str] = []
+        for c, score, _ in conditions:
+            if c is not None and any(_number(v) > 0 for v, _ in score):
+                answers += [(e.text or "").strip() for e in c.iter() if _local(e.tag) in ("varequal", "varsubstring") and (e.text or "").strip()]
+                break
+        answers = list(dict.fromkeys(answers))[:20]
+        if not answers:
+            return Skipped(name, "no accepted answer found in its scoring")
+        return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="short-answer", fields={
+            "answers": [{"text": a, **({"feedback": f} if (f := feedback_for(a)) else {})} for a in answers]}))
+    # matching: one response_lid per prompt, each offering every answer; Add conditions pair them.
+    prompts, offered = [], {}
+    for lid in lids:
+        material = next((m for m in _children(lid, "material")), None)
+        text, d = _mattext(material, language) if material is not None else ("", set())
+        dropped |= d
+        prompts.append((lid.get("ident", ""), text))
+        for label in _descendants(lid, "response_label"):
+            if label.get("ident", "") not in offered:
+                label_text, d = _mattext(label, language)
+                dropped |= d
+                offered[label.get("ident", "")] = label_text
+    match_of: dict[str, str] = {}
+    for c, score, _ in conditions:
+        if c is None or not any(_number(v) > 0 for v, _ in score):
+            continue
+        for e in c:
+            if _local(e.tag) == "varequal" and e.get("respident"):
+                match_of.setdefault(e.get("respident"), (e.text or "").strip())
+    return done(_matching(name, stem, explanation, [(text, offered.get(match_of.get(ident, ""))) for ident, text in prompts],
+                          [text for ident, text in offered.items() if ident not in match_of.values()]))
+
+
+def _parent(root, node):
+    for parent in root.iter():
+        if node in list(parent):
+            return parent
+    return root
+
+
+def _matching(name: str, stem: str, explanation: str, pairs: list[tuple[str, str | None]], distractors: list[str]):
+    """A matching question from (prompt, its answer or None) and the answers no prompt takes."""
+    unmatched = [prompt for prompt, answer in pairs if not answer]
+    if unmatched:
+        return Skipped(name, f"prompt(s) {', '.join(repr(p) for p in unmatched)} have no right answer in its scoring")
+    if not 2 <= len(pairs) <= 12:
+        return Skipped(name, f"{len(pairs)} prompts; a matching question takes 2 to 12")
+    distractors = [d for d in dict.fromkeys(distractors) if d not in {a for _, a in pairs}]
+    if len(pairs) + len(distractors) > len(IDS):
+        return Skipped(name, f"{len(pairs) + len(distractors)} prompts and answers; the bank names them a to z")
+    fields = {"pairs": [{"id": IDS[i], "prompt": prompt, "answer": answer} for i, (prompt, answer) in enumerate(pairs)]}
+    if distractors:
+        fields["distractors"] = [{"id": IDS[len(pairs) + i], "text": text} for i, text in enumerate(distractors)]
+    return ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="matching", fields=fields)
+
+
+def _kind2(root, body, interaction, declaration, response_id: str, name: str, language: str):
+    """A QTI 2.x/3.0 multiple-response choice, text entry (numerical or short answer) or match
+    interaction, scored by a mapping, ``match_correct`` or conditions on the response."""
+    kind = _local(interaction.tag)
+    if declaration is None:
+        return Skipped(name, f"no response declaration for {response_id!r}")
+    dropped: set[str] = set()
+    prompt = _descendants(interaction, "prompt")
+    stem_html = _html_of(body, skip={interaction}) + "".join("<p>" + _html_of(p) + "</p>" for p in prompt)
+    if kind == "textEntryInteraction":
+        parent = _parent(body, interaction)
+        in_sentence = bool((parent.text or "").strip() or (interaction.tail or "").strip() or len(parent) > 1)
+        stem_html = _html_of(body, skip={interaction}, blank=interaction if in_sentence else None)
+    stem, d = html_to_text(stem_html, language)
+    dropped |= d
+    correct = [(x.text or "").strip() for c in _descendants(declaration, "correctResponse") for x in _descendants(c, "value")]
+    mapping = next(iter(_descendants(declaration, "mapping")), None)
+    entries = [(_attr(e, "mapKey") or "", _float(_attr(e, "mappedValue")) or 0.0, _attr(e, "caseSensitive")) for e in (_descendants(mapping, "mapEntry") if mapping is not None else [])]
+    modal_text = {m.get("identifier", ""): html_to_text(_html_of(m), language)[0] for m in _descendants(root, "modalFeedback")}
+    branches = _branches(root, response_id, _float(correct[0]) if correct else None)
+    keyed = [b for b in branches if b["key"] is not None]
+    unkeyed = [b for b in branches if b["key"] is None]
+
+    def general_ids() -> list[str]:
+        out = []
+        for ident in modal_text:
+            in_keyed = [b for b in keyed if ident in b["feedback"]]
+            if not in_keyed or any(ident in b["feedback"] for b in unkeyed) or (len(keyed) >= 2 and len(in_keyed) == len(keyed)):
+                out.append(ident)
+        return out
+
+    general = general_ids()
+    explanation = "\n".join(modal_text[g] for g in general if modal_text[g])
+
+    def feedback_of(key) -> str | None:
+        texts = [modal_text[f] for b in keyed if b["key"] == key for f in b["feedback"] if f in modal_text and f not in general and modal_text[f]]
+        return "\n".join(dict.fromkeys(texts)) or None
+
+    def done(imported):
+        dropped.discard("p")
+        if isinstance(imported, ImportedQuestion) and dropped:
+            imported.notes.append(f"markup dropped ({', '.join(sorted(dropped))}): the bank holds plain text")
+        return imported
+
+    base_type = _attr(declaration, "baseType") or ""
+    if kind == "choiceInteraction":
+        choices = _descendants(interaction, "simpleChoice")
+        if not 2 <= len(choices) <= 10:
+            return Skipped(name, f"{len(choices)} options; a multiple-response question takes 2 to 10")
+        ids = [c.get("identifier", "") for c in choices]
+        options = []
+        for choice in choices:
+            text, d = html_to_text(_html_of(choice), language)
+            dropped |= d
+            options.append(text)
+        right = [c for c in correct if c in ids]
+        if not right and entries:
+            right = [key for key, value, _ in entries if value > 0 and key in ids]
+        if not right:
+            return Skipped(name, "no right option declared")
+        scoring = "partial" if entries and any(_local(e.tag) == "mapResponse" for e in root.iter()) else "all-or-nothing"
+        return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="multiple-response",
+                                     options=[(text, feedback_of(ident)) for ident, text in zip(ids, options)],
+                                     fields={"correct": [IDS[ids.index(r)] for r in dict.fromkeys(right)], "scoring": scoring}))
+    if kind == "textEntryInteraction" and base_type in ("float", "integer"):
+        ranges = [b for b in keyed if isinstance(b["key"], tuple)]
+        full = next((b for b in ranges if b["score"] is not None and b["score"] >= 1), None)
+        value = _float(correct[0]) if correct else None
+        if full is not None:
+            low, high = full["key"]
+            value = value if value is not None and low <= value <= high else _round((low + high) / 2)
+        elif value is not None:
+            low = high = value
+        else:
+            return Skipped(name, "no right number declared or found in its response processing")
+        near = []
+        for b in ranges:
+            if b is full or b["score"] is None or b["score"] >= 1:
+                continue
+            text = feedback_of(b["key"])
+            if text is None:
+                continue  # the bank needs each near miss's feedback
+            lo, hi = b["key"]
+            near.append((_round((lo + hi) / 2), _round((hi - lo) / 2), b["score"], text))
+        stem, fields = _numerical_fields(value, low, high, near, stem)
+        return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="numerical", fields=fields))
+    if kind == "textEntryInteraction":
+        if entries:
+            accepted = [(key, min(value, 1.0), case) for key, value, case in entries if key.strip() and value > 0]
+        else:
+            accepted = [(c, 1.0, "true") for c in correct if c]
+        if not accepted:
+            return Skipped(name, "no accepted answer declared")
+        # QTI 2.1 leaves a map entry's caseSensitive without a default (engines take true); QTI 3 defaults to false.
+        default_case = "false" if _local(root.tag) == "assessmentItem" and root.tag.startswith("{http://www.imsglobal.org/xsd/imsqtiasi_v3p0}") else "true"
+        cases = {(case or default_case) == "true" for _, _, case in accepted}
+        answers = [{"text": key.strip(), **({"credit": credit} if credit < 1 else {}), **({"feedback": f} if (f := feedback_of(key)) else {})}
+                   for key, credit, _ in accepted[:20]]
+        if not any(a.get("credit", 1) >= 1 for a in answers):
+            return Skipped(name, "no accepted answer earns full marks")
+        imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="short-answer",
+                                    fields={"answers": answers, **({"case_sensitive": True} if cases == {True} else {})})
+        if len(cases) > 1:
+            imported.notes.append("some accepted answers are case-sensitive and some not: imported as case-insensitive")
+        return done(imported)
+    if kind == "matchInteraction":
+        sets = _children(interaction, "simpleMatchSet")
+        if len(sets) != 2:
+            return Skipped(name, f"{len(sets)} match sets; a matching question has two")
+        def texts(match_set):
+            out = {}
+            for choice in _children(match_set, "simpleAssociableChoice"):
+                text, d = html_to_text(_html_of(choice), language)
+                dropped.update(d)
+                out[choice.get("identifier", "")] = text
+            return out
+        sources, targets = texts(sets[0]), texts(sets[1])
+        pairs_found = correct or [key for key, value, _ in entries if value > 0]
+        answer_of = {}
+        for pair in pairs_found:
+            parts = pair.split()
+            if len(parts) == 2:
+                if parts[0] in sources and parts[1] in targets:
+                    answer_of.setdefault(parts[0], targets[parts[1]])
+                elif parts[1] in sources and parts[0] in targets:
+                    answer_of.setdefault(parts[1], targets[parts[0]])
+        used = set(answer_of.values())
+        return done(_matching(name, stem, explanation, [(text, answer_of.get(ident)) for ident, text in sources.items()],
+                              [text for text in targets.values() if text not in used]))
+    return Skipped(name, f"a {kind} with a {base_type or 'no'} base type; the bank has no kind for it")
+
+
+def _branches(root, response_id: str, correct: float | None = None) -> list[dict]:
+    """Every responseIf/ElseIf/Else: its key (a value compared with the response, a (low, high)
+    range, or None), the SCORE it sets (None if none) and the feedback identifiers it shows."""
+    out = []
+    for branch in [e for e in root.iter() if _local(e.tag) in ("responseIf", "responseElseIf", "responseElse")]:
+        condition = next(iter(branch), None) if _local(branch.tag) != "responseElse" else None
+        key = None
+        if condition is not None:
+            name = _local(condition.tag)
+            operands = list(condition)
+            variables = [o for o in operands if _local(o.tag) == "variable" and o.get("identifier") == response_id]
+            values = [o for o in operands if _local(o.tag) == "baseValue"]
+            if name in ("match", "member", "stringMatch") and variables and values:
+                key = (values[0].text or "").strip()
+            elif name == "and":
+                bounds = {}
+                for test in operands:
+                    inner = list(test)
+                    if _local(test.tag) in ("gte", "gt", "lte", "lt") and len(inner) == 2 and _local(inner[1].tag) == "baseValue":
+                        bounds[_local(test.tag)[:2]] = _float(inner[1].text)
+                if bounds.get("gt") is not None and bounds.get("lt") is not None:
+                    key = (bounds["gt"], bounds["lt"])
+            elif name == "equal":
+                value = next((o for o in operands if _local(o.tag) == "baseValue"), None)
+                if value is not None:
+                    key = _tolerance_range(condition, _float(value.text))
+                elif any(_local(o.tag) == "correct" for o in operands):
+                    key = _tolerance_range(condition, correct)
+        score, feedback = None, []
+        for setter in _children(branch, "setOutcomeValue"):
+            if setter.get("identifier") == "SCORE":
+                score = next((_float(v.text) for v in setter.iter() if _local(v.tag) == "baseValue"), None)
+            elif setter.get("identifier") == "FEEDBACK":
+                feedback += [(v.text or "").strip() for v in setter.iter() if _local(v.tag) == "baseValue"]
+        out.append({"key": key, "score": score, "feedback": feedback})
+    return out
+
+
+def _tolerance_range(condition, value: float | None):
+    """The range an ``equal`` with a tolerance accepts around ``value`` (relative is in percent)."""
+    if value is None:
+        return None
+    mode = _attr(condition, "toleranceMode") or "exact"
+    tolerances = [_float(t) or 0.0 for t in (_attr(condition, "tolerance") or "0").split()] or [0.0]
+    t0, t1 = tolerances[0], tolerances[-1]
+    if mode == "absolute":
+        return (value - t0, value + t1)
+    if mode == "relative":
+        return tuple(sorted((value * (1 - t0 / 100), value * (1 + t1 / 100))))
+    return (value, value)

@@ -11,15 +11,26 @@ from ..safety import UnsafeFile, read_regular
 
 @dataclass
 class ImportedQuestion:
+    """One question read from an import file, in the bank's terms (plain text, no markup)."""
+
     name: str
     stem: str
-    options: list[tuple[str, str | None]]
-    correct: int
-    explanation: str
+    options: list[tuple[str, str | None]] = field(default_factory=list)
+    """(text, feedback) of each option of a single-choice or multiple-response question."""
+    correct: int = 0
+    """The index of the right option of a single-choice question."""
+    explanation: str = ""
     tags: list[str] = field(default_factory=list)
     difficulty: int = 2
     category: str | None = None
     notes: list[str] = field(default_factory=list)
+    kind: str = "single-choice"
+    """The bank's question kind (``aistack_bank.model.KINDS``)."""
+    fields: dict = field(default_factory=dict)
+    """The kind's own fields as the model names them, written as they are: ``correct`` (ids) and
+    ``scoring`` of a multiple-response question, ``answer`` and the feedback of a true-false one,
+    ``answer``/``tolerance``/``units``/``near_misses`` of a numerical one, ``answers`` and
+    ``case_sensitive`` of a short-answer one, ``pairs``/``distractors`` of a matching one."""
 
 
 @dataclass(frozen=True)

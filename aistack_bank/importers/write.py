@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..authoring import TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with
+from ..authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
 from ..load import QUESTIONS_DIR, TOPIC_FILE
 from ..writing import write_atomic
 from .records import ImportedQuestion, ImportReport
@@ -27,12 +27,72 @@ def _question_data(qid: str, question: ImportedQuestion) -> dict:
             option["feedback"] = feedback
         options.append(option)
     tags = list(dict.fromkeys(_tag(t) for t in question.tags)) or [IMPORTED_TAG]
+    if question.kind == "single-choice":
+        body = {"options": options, "correct": chr(ord("a") + question.correct)}
+    else:
+        body = {**({"options": options} if options else {}), **question.fields}
+    if question.kind == "numerical" and "check" not in body:
+        # The kind's check is mandatory: restate the imported value, for the author to replace.
+        body["check"] = {"script": f"answer({yaml_number(body['answer'])})"}
     return {
-        "id": qid, "kind": "single-choice", "stem": question.stem, "options": options,
-        "correct": chr(ord("a") + question.correct),
+        "id": qid, "kind": question.kind, "stem": question.stem, **body,
         **({"explanation": question.explanation} if question.explanation else {}),
         "tags": tags, "difficulty": question.difficulty,
     }
+
+
+IMPORTED_CHECK_COMMENT = ("# Imported: this check only restates the value from the file. Replace it with the\n"
+                          "# computation that gives the answer (bank/README.md, numeric checks).")
+
+
+def yaml_number(value) -> str:
+    """A number as YAML 1.1 reads it back as a number (``1.0e-20``, never ``1e-20``, a string)."""
+    value = float(value)
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text and "." not in text.split("e")[0]:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent if exponent[0] in '+-' else '+' + exponent}"
+    return text
+
+
+def _scalar(key: str, value, indent: int) -> str:
+    if isinstance(value, bool):
+        return " true" if value else " false"
+    if isinstance(value, (int, float)):
+        return " " + yaml_number(value)
+    if isinstance(value, list):
+        return " [" + ", ".join(str(v) for v in value) + "]"
+    if key in ("id", "kind", "scoring"):
+        return f" {value}"
+    return yaml_text(str(value), indent)
+
+
+def render_imported_yaml(data: dict) -> bytes:
+    """A question file of any kind for ``data``, in the bundled bank's style: lists of records
+    as block sequences, texts as :func:`~aistack_bank.authoring.yaml_text` writes them."""
+    if data["kind"] == "single-choice":
+        return render_question_yaml(data)
+    out = [QUESTION_SCHEMA_COMMENT]
+    for key, value in data.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            out.append(f"{key}:")
+            for record in value:
+                first = True
+                for field, item in record.items():
+                    if item is None:
+                        continue
+                    out.append(("  - " if first else "    ") + f"{field}:" + _scalar(field, item, 4))
+                    first = False
+        elif isinstance(value, dict):
+            if key == "check":
+                out += IMPORTED_CHECK_COMMENT.split("\n")
+            out.append(f"{key}:")
+            out += [f"  {field}:" + _scalar(field, item, 2) for field, item in value.items()]
+        else:
+            out.append(f"{key}:" + _scalar(key, value, 0))
+    return ("\n".join(out) + "\n").encode("utf-8")
 
 
 def _new_topic(questions: list[ImportedQuestion], source_name: str) -> str:
@@ -124,7 +184,7 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
         all_tags |= set(data["tags"])
         name = re.sub(r"^q[0-9]{3,}\b", "", question.name).strip() or question.stem
         path = folder / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
-        planned.append((path, render_question_yaml(data)))
+        planned.append((path, render_imported_yaml(data)))
         for note in question.notes:
             report.notes.append(f"{path.as_posix()}: {note}")
         if not question.explanation:

@@ -115,6 +115,9 @@ def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
             out += _plain_field_findings(category.path[-1], "category name", where(name, category.line))
         for q in parsed.questions:
             out += _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
+            unlisted = q.unlisted_fractions()
+            if unlisted:
+                out.append(warning("W656", f"question {q.idnumber}: Moodle refuses the question on import (\"Error if grade not listed\"): grade(s) {', '.join(f'{f * 100:g} %' for f in unlisted)} are not in its list", where(name, q.line)))
         try:
             result = course.import_file(parsed)
         except models.MoodleImportAborted as exc:
@@ -142,8 +145,11 @@ def _plain_field_findings(value: str, what: str, location: Location) -> list[Dia
 
 def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic]:
     """A GIFT file must give Moodle what the Moodle XML file of the same language gives it."""
+    from ..exporters._moodle import gift_leaves_out
+
     out = []
     course = models.MoodleCourse()
+    left_out = gift_leaves_out(banks)
     for name in sorted(gift_tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
         gift = models.read_gift(gift_tree[name].decode("utf-8"))
         xml = models.read_moodle_xml(xml_tree[name.with_suffix(".xml")])
@@ -153,12 +159,17 @@ def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic
             g_cat = gift.categories[index] if index < len(gift.categories) else None
             if g_cat is None or g_cat.path != x_path:
                 out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {x_path[2:]!r}", where(name, g_cat.line if g_cat else 0)))
-        if len(gift.questions) != len(xml.questions):
-            out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml.questions)} from the Moodle XML one", where(name)))
-        for g, x in zip(gift.questions, xml.questions):
+        # A question GIFT cannot write is left out of it, and the export says so (W657).
+        xml_questions = [x for x in xml.questions if x.idnumber not in left_out]
+        if len(gift.questions) != len(xml_questions):
+            out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml_questions)} from the Moodle XML one", where(name)))
+        for g, x in zip(gift.questions, xml_questions):
+            # Units and case sensitivity are not compared: GIFT has neither, and the export says so (W657).
             for label, a, b in (("idnumber", g.idnumber, x.idnumber), ("tags", g.tags, x.tags), ("name", g.name, x.name),
+                                ("question type", g.qtype, x.qtype), ("single or multiple answer", g.single, x.single),
                                 ("question text", g.questiontext, x.questiontext), ("general feedback", g.generalfeedback, x.generalfeedback),
-                                ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers])):
+                                ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers]), ("tolerances", g.tolerances, x.tolerances),
+                                ("matching subquestions", g.subquestions, x.subquestions)):
                 if a != b:
                     out.append(warning("W806", f"question {x.idnumber}: Moodle reads another {label} from GIFT than from Moodle XML (GIFT special characters?): {_diff(a, b)}", where(name, g.line)))
         try:
@@ -207,7 +218,7 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W807", f"Canvas adds a text-only question {entry['question_text']!r} (a visible, titled section)", here("assessment.xml")))
         for member, data, doc in _items(files):
             q = _question_of(bank, doc.get("identifier") or "")
-            if q is None:
+            if q is None or getattr(q, "kind", "single-choice") != "single-choice":  # the models read choice items
                 continue
             read = models.canvas_read_choice_item(data)
             weights = [a["weight"] for a in read["answers"]]
@@ -226,6 +237,22 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
 
 
 _OPENOLAT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+
+
+def _qti_key(q):
+    """The right response to a QTI item of ``q`` (not single choice), as the QTI exports name it."""
+    from ..exporters._qti import choice_identifier, match_targets, ncname
+
+    if q.kind == "multiple-response":
+        return [choice_identifier(c) for c in q.correct]
+    if q.kind == "true-false":
+        return choice_identifier("true" if q.answer else "false")
+    if q.kind == "numerical":
+        return repr(q.answer)
+    if q.kind == "short-answer":
+        return next(a.text for a in q.answers if a.credit >= 1) if any(a.credit >= 1 for a in q.answers) else q.answers[0].text
+    target = {text: identifier for identifier, text, _ in match_targets(q)}
+    return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
 
 
 def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
@@ -250,6 +277,11 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W809", f"file name {member!r}: OpenOlat needs a letter first and no periods or spaces", here(member)))
             q = _question_of(bank, doc.get("identifier") or "")
             if q is None:
+                continue
+            if getattr(q, "kind", "single-choice") != "single-choice":
+                score = models.qti_outcomes(doc, _qti_key(q)).get("SCORE")
+                if score != 1.0:
+                    out.append(warning("W808", f"question {q.id}: its right answer scores {score}", here(member)))
                 continue
             choices = [e for e in doc.iter() if models.local(e.tag) in ("simpleChoice", "qti-simple-choice")]
             for option, choice in zip(q.options, choices):

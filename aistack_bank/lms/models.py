@@ -89,6 +89,35 @@ class MoodleQuestion:
     questiontext: str = ""
     generalfeedback: str = ""
     line: int = 0
+    qtype: str = "multichoice"
+    """Moodle's question type (``multichoice``, ``truefalse``, ``numerical``, ``shortanswer``,
+    ``match``, ``essay``, …), as the importer decides it."""
+    single: bool = True
+    """``multichoice``: one answer (``trans_single``) or several."""
+    tolerances: list[float] = field(default_factory=list)
+    """``numerical``: each answer's tolerance (absolute: Moodle's ``nominal`` type)."""
+    units: list[tuple[str, float]] = field(default_factory=list)
+    """``numerical``: (unit name, multiplier), the answer's unit first; GIFT has none."""
+    unitgradingtype: int = 0
+    showunits: int | None = None
+    usecase: bool = False
+    """``shortanswer``: whether case matters."""
+    subquestions: list[tuple[str, str]] = field(default_factory=list)
+    """``match``: (text, answer) per subquestion; an empty text with an answer is a distractor."""
+
+    def unlisted_fractions(self) -> list[float]:
+        """Grades ``match_grade_options()`` refuses (the import fails for this question under the
+        default "Error if grade not listed"); true-false skips the check."""
+        if self.qtype not in ("multichoice", "numerical", "shortanswer"):
+            return []
+        return [f for _, f, _ in self.answers if not any(abs(abs(f) - g) < MOODLE_FRACTION_MATCH for g in MOODLE_FRACTIONS)]
+
+
+MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
+                    0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0.0)
+"""``question_bank::fraction_options_full()`` (Moodle 4.5 ``question/engine/bank.php``); the
+negatives are accepted too (``match_grade_options()`` in ``lib/questionlib.php``)."""
+MOODLE_FRACTION_MATCH = 1e-5
 
 
 @dataclass
@@ -118,9 +147,18 @@ def read_moodle_xml(data: bytes) -> MoodleFile:
             categories.append(MoodleCategory(path, (element.findtext("idnumber") or "").strip(), line))
             current = path
             continue
-        answers = []
+        qtype = {"matching": "match", "cloze": "multianswer"}.get(element.get("type") or "", element.get("type") or "")
+        answers, tolerances = [], []
         for answer in children(element, "answer"):
-            answers.append(((answer.findtext("text") or ""), float(answer.get("fraction") or 0) / 100, answer.findtext("feedback/text") or ""))
+            text = answer.findtext("text") or ""
+            if qtype in ("truefalse", "numerical", "shortanswer"):  # import_answer(..., false): plain text, trimmed
+                text = text.strip()
+            answers.append((text, float(answer.get("fraction") or 0) / 100, answer.findtext("feedback/text") or ""))
+            tolerances.append(float(answer.findtext("tolerance") or 0))
+        if qtype == "truefalse":  # Moodle keys the answers on their texts "true" and "false"
+            answers = sorted(answers, key=lambda a: a[0] != "true")
+        units = [((u.findtext("unit_name") or "").strip(), float(u.findtext("multiplier") or 1)) for u in element.findall("units/unit")]
+        showunits = element.findtext("showunits")
         questions.append(MoodleQuestion(
             name=element.findtext("name/text") or "",
             idnumber=(element.findtext("idnumber") or "").strip(),
@@ -130,6 +168,14 @@ def read_moodle_xml(data: bytes) -> MoodleFile:
             questiontext=element.findtext("questiontext/text") or "",
             generalfeedback=element.findtext("generalfeedback/text") or "",
             line=line,
+            qtype=qtype,
+            single=(element.findtext("single") or "true").strip().lower() in ("true", "1"),
+            tolerances=tolerances if qtype == "numerical" else [],
+            units=units,
+            unitgradingtype=int(element.findtext("unitgradingtype") or 0),
+            showunits=None if showunits is None else int(showunits),
+            usecase=(element.findtext("usecase") or "0").strip() in ("1", "true"),
+            subquestions=[(s.findtext("text") or "", (s.findtext("answer/text") or "").strip()) for s in element.findall("subquestion")],
         ))
     return MoodleFile(categories, questions)
 
@@ -206,19 +252,93 @@ def read_gift(text: str) -> MoodleFile:
         if "####" in answer_text:
             cut = answer_text.rindex("####")
             answer_text, general = answer_text[:cut].strip(), answer_text[cut + 4:]
-        answers = []
-        for piece in answer_text.replace("=", "~=").split("~"):
-            piece = piece.strip()
-            if not piece:
-                continue
-            fraction = 1.0 if piece.startswith("=") else 0.0
-            piece = piece[1:] if piece.startswith("=") else piece
-            answer, _, feedback = piece.partition("#")
-            answers.append((_gift_text(answer.strip()), fraction, _gift_text(feedback.strip())))
-        idnumber, tags = gift_idnumber_and_tags(comments)
-        questions.append(MoodleQuestion(name=name, idnumber=idnumber, tags=tags, category=current, answers=answers,
-                                        questiontext=_gift_text(question_text.strip()), generalfeedback=_gift_text(general.strip()), line=first))
+        question = MoodleQuestion(name=name, idnumber="", tags=[], category=current, questiontext=_gift_text(question_text.strip()),
+                                  generalfeedback=_gift_text(general.strip()), line=first)
+        question.idnumber, question.tags = gift_idnumber_and_tags(comments)
+        _gift_answers(question, answer_text)
+        questions.append(question)
     return MoodleFile(categories, questions)
+
+
+_GIFT_WEIGHT = re.compile(r"^%\-*([0-9]{1,2})\.?([0-9]*)%")
+
+
+def _gift_weight(answer: str, default: float) -> tuple[float, str]:
+    """``answerweightparser``: the text between the percent signs, over 100."""
+    if not _GIFT_WEIGHT.match(answer):
+        return default, answer
+    answer = answer[1:]
+    end = answer.index("%")
+    return float(answer[:end]) / 100, answer[end + 1:]
+
+
+def _gift_explode(text: str, mark: str) -> list[str]:
+    pieces = text.split(mark)
+    if pieces and not pieces[0].strip():
+        pieces = pieces[1:]
+    return pieces
+
+
+def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
+    """``readquestion``'s typing and answers (descriptions and essays get none)."""
+    if answer_text == "":
+        q.qtype = "essay"
+    elif answer_text[0] == "#":
+        q.qtype = "numerical"
+        rest = answer_text[1:]
+        wrong = None
+        if "~" in rest:
+            rest, wrong = rest[:rest.index("~")], rest[rest.index("~"):]
+        for piece in _gift_explode(rest, "="):
+            weight, piece = _gift_weight(piece.strip(), 1.0)
+            answer, _, feedback = piece.partition("#")
+            answer = _gift_text(answer.strip())
+            if ".." in answer[1:]:
+                low, high = answer.split("..", 1)
+                value, tolerance = (float(low) + float(high)) / 2, (float(high) - float(low)) / 2
+                answer = repr(value)
+            elif ":" in answer[1:]:
+                answer, tol = answer.split(":", 1)
+                tolerance = float(tol.strip())
+                answer = answer.strip()
+            else:
+                tolerance = 0.0
+            q.answers.append((answer, weight, _gift_text(feedback.strip())))
+            q.tolerances.append(tolerance)
+        if wrong:
+            q.answers.append(("*", 0.0, _gift_text(wrong.partition("#")[2].strip())))
+            q.tolerances.append(0.0)
+    elif "~" in answer_text:
+        q.qtype, q.single = "multichoice", "=" in answer_text
+        for piece in _gift_explode(answer_text.replace("=", "~="), "~"):
+            piece = piece.strip()
+            if piece.startswith("="):
+                weight, piece = 1.0, piece[1:]
+            else:
+                weight, piece = _gift_weight(piece, 0.0)
+            answer, _, feedback = piece.partition("#")
+            q.answers.append((_gift_text(answer.strip()), weight, _gift_text(feedback.strip())))
+    elif "=" in answer_text and "->" in answer_text:
+        q.qtype = "match"
+        for piece in _gift_explode(answer_text, "="):
+            piece = piece.strip()
+            marker = piece.find("->")
+            q.subquestions.append((_gift_text(piece[:marker].strip()), _gift_post(piece[marker + 2:]).strip()))
+    else:
+        check = answer_text.split("#", 1)[0].strip() if answer_text.find("#") > 0 else answer_text
+        if check in ("T", "TRUE", "F", "FALSE"):
+            q.qtype = "truefalse"
+            bits = answer_text.split("#", 2) + ["", ""]
+            wrong, right = _gift_text(bits[1].strip()), _gift_text(bits[2].strip())
+            truth = check in ("T", "TRUE")
+            q.answers = [("true", 1.0 if truth else 0.0, right if truth else wrong), ("false", 0.0 if truth else 1.0, wrong if truth else right)]
+        else:
+            q.qtype = "shortanswer"
+            for piece in _gift_explode(answer_text, "="):
+                weight, piece = _gift_weight(piece.strip(), 1.0)
+                answer, _, feedback = piece.partition("#")
+                q.answers.append((_gift_text(answer.strip()), weight, _gift_text(feedback.strip())))
+
 
 
 class MoodleImportAborted(Exception):
@@ -389,49 +509,133 @@ def canvas_read_test(data: bytes) -> list[dict]:
 
 # --- QTI response processing and test feedback ------------------------------------------------
 
-def qti_outcomes(item: Element, response: str | None) -> dict[str, object]:
-    """Run an item's response processing (the subset our items use) for one chosen identifier."""
+def _qti_name(element: Element) -> str:
+    """A QTI 2.1 or 3.0 element's name in QTI 2.1's spelling (``qti-map-response`` → ``mapResponse``)."""
+    name = local(element.tag)
+    if name.startswith("qti-"):
+        first, *rest = name[4:].split("-")
+        name = first + "".join(part[:1].upper() + part[1:] for part in rest)
+    return name
+
+
+def _qti_attr(element: Element, name: str) -> str | None:
+    return element.get(name, element.get(re.sub(r"([A-Z])", r"-\1", name).lower()))
+
+
+def _qti_value(base_type: str | None, text: str | None):
+    """A QTI single value as Python: a float, a pair (a tuple) or a string; None if it cannot be
+    read as its base type (a float response "3,5")."""
+    raw = (text or "").strip()
+    if base_type in ("float", "integer"):
+        try:
+            return float(raw)
+        except ValueError:
+            return None
+    if base_type in ("pair", "directedPair"):
+        parts = tuple(raw.split())
+        return tuple(sorted(parts)) if base_type == "pair" else parts
+    return raw
+
+
+def qti_outcomes(item: Element, response) -> dict[str, object]:
+    """Run an item's response processing (the subset the exports use) for one response: an
+    identifier or text (single cardinality), a list of them (multiple), or None (no answer).
+
+    The subset: ``match``, ``member``, ``isNull``, ``not``, ``and``, ``gte``/``lte``/``gt``/``lt``,
+    ``stringMatch``, ``correct``, ``multiple`` and ``mapResponse`` over a declaration's mapping
+    (each distinct value counted once, ``defaultValue`` for an unmapped one, bounds applied)."""
     outcomes: dict[str, object] = {}
-    for declaration in [c for c in item if local(c.tag) in ("outcomeDeclaration", "qti-outcome-declaration")]:
-        default = next(iter(descendants(declaration, "value")), None) or next(iter(descendants(declaration, "qti-value")), None)
+    for declaration in [c for c in item if _qti_name(c) == "outcomeDeclaration"]:
+        default = next((v for v in declaration.iter() if _qti_name(v) == "value"), None)
         card = declaration.get("cardinality")
-        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and declaration.get("baseType", declaration.get("base-type")) == "float" else (set() if card == "multiple" else None)
-    correct = [v.text for c in item.iter() if local(c.tag) in ("correctResponse", "qti-correct-response") for v in c]
-    variables = {"RESPONSE": response}
+        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and _qti_attr(declaration, "baseType") == "float" else (set() if card == "multiple" else None)
+    declaration = next((c for c in item if _qti_name(c) == "responseDeclaration" and c.get("identifier") == "RESPONSE"), None)
+    base_type = _qti_attr(declaration, "baseType") if declaration is not None else "identifier"
+    multiple = declaration is not None and declaration.get("cardinality") in ("multiple", "ordered")
+    correct = [_qti_value(base_type, v.text) for c in item.iter() if _qti_name(c) == "correctResponse" for v in c]
+    if response is None or response == [] or response == "":
+        given = None
+    elif multiple:
+        given = {_qti_value(base_type, r) for r in (response if isinstance(response, (list, tuple, set)) else [response])}
+    else:
+        given = _qti_value(base_type, response)
+    variables = {"RESPONSE": given}
+    mapping = next((m for m in (declaration.iter() if declaration is not None else []) if _qti_name(m) == "mapping"), None)
+
+    def map_response():
+        if given is None or mapping is None:
+            return 0.0
+        entries = []
+        for entry in mapping:
+            if _qti_name(entry) == "mapEntry":
+                key = _qti_value(base_type, _qti_attr(entry, "mapKey"))
+                case = _qti_attr(entry, "caseSensitive")
+                entries.append((key, float(_qti_attr(entry, "mappedValue") or 0), case != "false" if case is not None else local(item.tag) == "assessmentItem"))
+        default = float(_qti_attr(mapping, "defaultValue") or 0)
+        total = 0.0
+        for value in given if isinstance(given, set) else {given}:
+            found = [mapped for key, mapped, case in entries
+                     if key == value or (not case and isinstance(key, str) and isinstance(value, str) and key.casefold() == value.casefold())]
+            total += found[0] if found else default
+        low, high = _qti_attr(mapping, "lowerBound"), _qti_attr(mapping, "upperBound")
+        if low is not None:
+            total = max(total, float(low))
+        if high is not None:
+            total = min(total, float(high))
+        return total
 
     def value(expr: Element):
-        name = local(expr.tag).removeprefix("qti-")
+        name = _qti_name(expr)
+        operands = list(expr)
         if name == "variable":
             ident = expr.get("identifier")
             return variables[ident] if ident in variables else outcomes.get(ident)
         if name == "correct":
-            return correct[0] if correct else None
-        if name in ("baseValue", "base-value"):
-            kind = expr.get("baseType", expr.get("base-type"))
-            return float(expr.text) if kind == "float" else (expr.text or "").strip()
+            return set(correct) if multiple else (correct[0] if correct else None)
+        if name == "baseValue":
+            return _qti_value(_qti_attr(expr, "baseType"), expr.text)
         if name == "multiple":
             members: set = set()
-            for sub in expr:
+            for sub in operands:
                 v = value(sub)
                 if isinstance(v, set):
                     members |= v
                 elif v is not None:
                     members.add(v)
             return members
+        if name == "mapResponse":
+            return map_response()
+        if name == "isNull":
+            v = value(operands[0])
+            return v is None or v == set() or v == ""
+        if name == "not":
+            v = value(operands[0])
+            return None if v is None else not v
+        if name == "and":
+            values = [value(sub) for sub in operands]
+            return None if None in values else all(values)
+        a, b = (value(sub) for sub in operands[:2])
+        if a is None or b is None:
+            return None
         if name == "match":
-            a, b = (value(sub) for sub in expr)
-            return a is not None and a == b
+            return a == b
+        if name == "member":
+            return a in b
+        if name == "stringMatch":
+            sensitive = (_qti_attr(expr, "caseSensitive") or "true") == "true"
+            return a == b if sensitive else a.casefold() == b.casefold()
+        if name in ("gte", "lte", "gt", "lt"):
+            return {"gte": a >= b, "lte": a <= b, "gt": a > b, "lt": a < b}[name]
         raise ValueError(f"unsupported expression {name}")
 
     def run(rules):
         for rule in rules:
-            name = local(rule.tag).removeprefix("qti-")
-            if name in ("setOutcomeValue", "set-outcome-value"):
+            name = _qti_name(rule)
+            if name == "setOutcomeValue":
                 outcomes[rule.get("identifier")] = value(next(iter(rule)))
-            elif name in ("responseCondition", "response-condition"):
+            elif name == "responseCondition":
                 for branch in rule:
-                    kind = local(branch.tag).removeprefix("qti-")
-                    if kind in ("responseElse", "response-else"):
+                    if _qti_name(branch) == "responseElse":
                         run(list(branch))
                         break
                     test, *body = list(branch)
@@ -439,7 +643,7 @@ def qti_outcomes(item: Element, response: str | None) -> dict[str, object]:
                         run(body)
                         break
 
-    processing = next((c for c in item if local(c.tag) in ("responseProcessing", "qti-response-processing")), None)
+    processing = next((c for c in item if _qti_name(c) == "responseProcessing"), None)
     if processing is not None:
         run(list(processing))
     return outcomes

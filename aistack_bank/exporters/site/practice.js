@@ -192,7 +192,7 @@
         if (!Object.prototype.hasOwnProperty.call(last, q.id) || (result !== 0 && result !== 1)) continue;
         if (known.get(language + "\n" + q.id) === (result === 1)) continue;
         marks.push({
-          question: q.id, language: language, choice: result === 1 ? q.correct : null, correct: result === 1,
+          question: q.id, language: language, choice: result === 1 && q.kind === "single-choice" ? q.correct : null, correct: result === 1,
           answered_at: null, attempt: null, migrated_at: migratedAt,
         });
       }
@@ -377,7 +377,7 @@
   function start(titleKey, ids, opener) {
     const order = shuffle(ids);
     session = {
-      id: randomId(), titleKey: titleKey, title: t(titleKey), ids: order, index: 0, order: shuffle(byId.get(order[0]).options),
+      id: randomId(), titleKey: titleKey, title: t(titleKey), ids: order, index: 0, order: initialOrder(byId.get(order[0])),
       answered: false, results: [], opener: opener, startedAt: Date.now(),
     };
     finished = null;
@@ -398,7 +398,9 @@
         sessionStorage.setItem(data.runKey, JSON.stringify({
           version: 1, id: session.id, title: session.titleKey, ids: session.ids, index: session.index,
           order: session.order.map((option) => option.id),
-          results: session.results.map((r) => ({ id: r.id, order: r.order.map((option) => option.id), chosenAt: r.chosenAt })),
+          results: session.results.map((r) => (r.kind && r.kind !== "single-choice"
+            ? { id: r.id, kind: r.kind, order: r.order.map((option) => option.id), response: r.response }
+            : { id: r.id, order: r.order.map((option) => option.id), chosenAt: r.chosenAt })),
           opener: session.opener ? session.opener.id : null, startedAt: session.startedAt,
         }));
       } catch (error) {
@@ -441,15 +443,26 @@
     const results = [];
     for (const [i, r] of saved.results.entries()) {
       const q = byId.get(ids[i]);
-      const order = r && r.id === q.id ? optionsIn(q, r.order) : null;
-      if (!order || !Number.isInteger(r.chosenAt) || r.chosenAt < 0 || r.chosenAt >= order.length) return null;
-      results.push({ id: q.id, order: order, chosenAt: r.chosenAt, right: order[r.chosenAt].id === q.correct });
+      // A question whose kind changed since the answer was given: the run no longer fits.
+      if (!r || r.id !== q.id || (r.kind || "single-choice") !== q.kind) return null;
+      const order = orderIn(q, r.order);
+      if (!order) return null;
+      if (q.kind !== "single-choice") {
+        if (!validResponse(q, r.response, order)) return null;
+        const score = outcomeOf(q, r.response).score;
+        results.push({ id: q.id, kind: q.kind, order: order, response: r.response, score: score, right: score >= 1 });
+        continue;
+      }
+      if (!Number.isInteger(r.chosenAt) || r.chosenAt < 0 || r.chosenAt >= order.length) return null;
+      const right = order[r.chosenAt].id === q.correct;
+      results.push({ id: q.id, order: order, chosenAt: r.chosenAt, score: right ? 1 : 0, right: right });
     }
-    const order = answered ? results[saved.index].order : optionsIn(byId.get(ids[saved.index]), saved.order);
+    const order = answered ? results[saved.index].order : orderIn(byId.get(ids[saved.index]), saved.order);
     if (!order) return null;
     return {
       id: saved.id, titleKey: saved.title, title: t(saved.title), ids: ids, index: saved.index, order: order,
-      answered: answered, chosenAt: answered ? results[saved.index].chosenAt : undefined, results: results,
+      answered: answered, chosenAt: answered ? results[saved.index].chosenAt : undefined,
+      response: answered ? results[saved.index].response : undefined, results: results,
       opener: OPENERS.includes(saved.opener) ? $(saved.opener) : null, startedAt: saved.startedAt,
     };
   }
@@ -464,7 +477,7 @@
       finish();
     } else {
       showQuestion();
-      if (session.answered) showAnswered();
+      if (session.answered) (current().kind === "single-choice" ? showAnswered : showChecked)();
     }
   }
 
@@ -482,6 +495,24 @@
     $("quiz-count").textContent = t("site.quiz.progress", { current: session.index + 1, total: session.ids.length });
     $("quiz-bar").value = session.index;
     $("stem").textContent = q.stem;
+    $("verdict").replaceChildren();
+    $("verdict").className = "verdict";
+    $("feedback").hidden = true;
+    $("feedback").replaceChildren();
+    $("next").hidden = true;
+    $("answer-bar").classList.remove("is-answered");
+    if (q.kind !== "single-choice") {
+      showResponseWidget(q);
+      $("keys-hint").textContent = t("site.quiz.keys.fields");
+      $("keys-hint").hidden = false;
+      window.scrollTo(0, 0);
+      const first = $("response").querySelector("input, select");
+      if (first) first.focus({ preventScroll: true });
+      return;
+    }
+    $("response").hidden = true;
+    $("response").replaceChildren();
+    $("options").hidden = false;
     $("options").replaceChildren(...session.order.map((option, position) => {
       const button = el("button", "option");
       button.type = "button";
@@ -545,13 +576,14 @@
   function answer(position) {
     if (!session || session.answered || position < 0 || position >= session.order.length) return;
     const q = current();
+    if (q.kind !== "single-choice") return;
     const chosen = session.order[position];
     const right = chosen.id === q.correct;
     session.answered = true;
     session.chosenAt = position;
-    session.results.push({ id: q.id, order: session.order, chosenAt: position, right: right });
+    session.results.push({ id: q.id, order: session.order, chosenAt: position, score: right ? 1 : 0, right: right });
     runStore.save();
-    store.add({ question: q.id, language: data.language, choice: chosen.id, correct: right, answered_at: isoNow(), attempt: session.id });
+    store.add({ question: q.id, language: data.language, choice: chosen.id, correct: right, answered_at: isoNow(), attempt: session.id, kind: q.kind, score: right ? 1 : 0 });
     showAnswered();
   }
 
@@ -604,7 +636,8 @@
     session.index += 1;
     session.answered = false;
     if (session.index < session.ids.length) {
-      session.order = shuffle(current().options);
+      session.order = initialOrder(current());
+      session.response = undefined;
       runStore.save();
       showQuestion();
     } else {
@@ -621,12 +654,20 @@
     history.replaceState({ view: "results", attempt: done.id }, "");
     renderResults(done);
     showResults();
-    $("announcer").textContent = t("site.result.score", { score: done.results.filter((r) => r.right).length, total: done.results.length });
+    $("announcer").textContent = t("site.result.score", { score: marks(done.results), total: done.results.length });
   }
 
   function showResults() {
     show("results");
     $("results-title").focus();
+  }
+
+  // The marks a run earned: one per right answer, a share of one for a partly right one
+  // (a whole number as it is, a fraction written in the page's language).
+  function marks(results) {
+    const sum = results.reduce((total, r) => total + (typeof r.score === "number" ? r.score : r.right ? 1 : 0), 0);
+    const rounded = Math.round(sum * 100) / 100;
+    return Number.isInteger(rounded) ? rounded : formatNumber(rounded);
   }
 
   function tagRows(results) {
@@ -652,10 +693,11 @@
   function renderResults(done) {
     const total = done.results.length;
     const right = done.results.filter((r) => r.right).length;
-    const share = total ? right / total : 0;
+    const earned = done.results.reduce((sum, r) => sum + (typeof r.score === "number" ? r.score : r.right ? 1 : 0), 0);
+    const share = total ? earned / total : 0;
     $("results-ring").style.setProperty("--share", String(share));
-    $("results-percent").textContent = total ? percent(right, total) : "—";
-    $("results-score").textContent = t("site.result.score", { score: right, total: total });
+    $("results-percent").textContent = total ? percent(earned, total) : "—";
+    $("results-score").textContent = t("site.result.score", { score: marks(done.results), total: total });
     const seconds = Math.max(0, Math.round(done.elapsed / 1000));
     $("results-time").textContent = t("site.result.time", { minutes: Math.floor(seconds / 60), seconds: seconds % 60 });
     $("results-perfect").hidden = right < total;
@@ -668,9 +710,12 @@
       const details = el("details");
       details.open = !r.right;
       const summary = el("summary");
-      summary.append(icon(r.right ? "✓" : "✗"), hidden(t(r.right ? "site.feedback.right" : "site.feedback.wrong") + " "), el("bdi", "review-stem", q.stem));
+      const partly = !r.right && r.score > 0;
+      const said = partly ? t("site.feedback.partial", { percent: percent(r.score, 1) }) : t(r.right ? "site.feedback.right" : "site.feedback.wrong");
+      summary.append(icon(r.right ? "✓" : partly ? "◐" : "✗"), hidden(said + " "), el("bdi", "review-stem", q.stem));
       const body = el("div", "feedback " + (r.right ? "is-right" : "is-wrong"));
-      body.append(...feedbackParts(q, r.order, r.chosenAt));
+      body.className = "feedback " + verdictKey(r.score);
+      body.append(...(q.kind === "single-choice" ? feedbackParts(q, r.order, r.chosenAt) : kindFeedback(q, r.order, r.response)));
       details.append(summary, body);
       item.append(details);
       return item;
@@ -710,6 +755,8 @@
           question: a.question, language: a.language, choice: a.choice, correct: a.correct,
           answered_at: a.answered_at, attempt: a.attempt,
         };
+        if (typeof a.kind === "string") out.kind = a.kind;
+        if (typeof a.score === "number") out.score = a.score;
         if (a.migrated_at) out.migrated = true;
         return out;
       }),
@@ -726,6 +773,573 @@
     setTimeout(() => URL.revokeObjectURL(url), 10000);
     $("progress-status").textContent = t("site.export.done", { file: file });
   }
+
+  // --- Every other question kind: its scoring, its answer widget and its feedback ---------
+  //
+  // Scoring follows the bank's shared semantics (docs/json-contract.md): one function per kind,
+  // each taking the question and the learner's response and returning at least {score} (0–1).
+
+  // The decimal separator of the page's language ("," in French and Dutch); "." is always read too.
+  const DECIMAL = (() => {
+    try {
+      const part = new Intl.NumberFormat(data.lang).formatToParts(1.5).find((p) => p.type === "decimal");
+      return part ? part.value : ".";
+    } catch (error) {
+      return ".";
+    }
+  })();
+
+  function formatNumber(value) {
+    try {
+      return new Intl.NumberFormat(data.lang, { maximumFractionDigits: 10, useGrouping: false }).format(value);
+    } catch (error) {
+      return String(value);
+    }
+  }
+
+  // Arabic-Indic and Persian digits (which an Arabic or Persian page may show and a learner
+  // may type) as 0–9.
+  function westernDigits(text) {
+    return text.replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String((d.charCodeAt(0) & 0xf)));
+  }
+
+  // A number as the learner of this page writes it ("3,5" or "3.5" on a French page; only "3.5"
+  // on an English one, where "3,500" means three thousand five hundred), or null.
+  function parseNumber(text) {
+    let s = westernDigits(String(text)).trim().replace(/\u2212/g, "-");
+    s = s.replace(/(\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))/g, "$1"); // 1 000 000 (spaces between groups)
+    const separators = DECIMAL === "." ? "\\." : "\\." + DECIMAL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const pattern = new RegExp("^[+-]?(?:\\d+(?:[" + separators + "]\\d*)?|[" + separators + "]\\d+)(?:[eE][+-]?\\d+)?$");
+    if (!pattern.test(s)) return null;
+    const value = Number(s.replace(DECIMAL, "."));
+    return Number.isFinite(value) ? value : null;
+  }
+
+  // What the learner typed in a numerical question's field (a number, perhaps followed by a
+  // unit) and the unit chosen in its list: {response: {value, unit}} or {error, unit}.
+  function readNumerical(q, text, chosenUnit) {
+    const found = westernDigits(String(text)).trim().match(/^([+\-\u2212]?(?:[\d.,\u066b\s\u00a0\u202f]*\d|[.,\u066b]\d+)(?:[eE][+\-]?\d+)?)\s*(.*)$/);
+    if (!found) return { error: "number" };
+    const value = parseNumber(found[1]);
+    if (value === null) return { error: "number" };
+    let unit = q.units.length ? Math.max(0, Number(chosenUnit) || 0) : 0;
+    const typed = found[2].trim();
+    if (typed) {
+      if (!q.units.length) return { error: "number" };
+      let at = q.units.findIndex((u) => u.name === typed);
+      if (at < 0) {
+        const lower = q.units.map((u) => u.name.toLocaleLowerCase(data.lang));
+        const matches = lower.filter((name) => name === typed.toLocaleLowerCase(data.lang));
+        if (matches.length === 1) at = lower.indexOf(matches[0]);
+      }
+      if (at < 0) return { error: "unit", unit: typed };
+      unit = at;
+    }
+    if (unit >= q.units.length && q.units.length) return { error: "number" };
+    return { response: { value: value, unit: unit } };
+  }
+
+  function within(value, target, tolerance) {
+    return Math.abs(value - target) <= tolerance + 1e-9 * Math.max(1, Math.abs(target));
+  }
+
+  function normalText(text, caseSensitive) {
+    const s = String(text).normalize("NFC").trim().replace(/\s+/g, " ");
+    return caseSensitive ? s : s.toLocaleLowerCase(data.lang);
+  }
+
+  // The answers a matching question offers, each text once (two prompts may share an answer).
+  function matchChoices(q) {
+    const seen = new Set();
+    const out = [];
+    for (const item of q.pairs.map((p) => ({ id: p.id, text: p.answer })).concat(q.distractors)) {
+      if (seen.has(item.text)) continue;
+      seen.add(item.text);
+      out.push({ id: item.id, text: item.text });
+    }
+    return out;
+  }
+
+  function matchText(q, id) {
+    const pair = q.pairs.find((p) => p.id === id);
+    if (pair) return pair.answer;
+    const distractor = q.distractors.find((d) => d.id === id);
+    return distractor ? distractor.text : null;
+  }
+
+  const SCORERS = {
+    // response: the chosen option's id.
+    "single-choice": (q, response) => ({ score: response === q.correct ? 1 : 0 }),
+    // response: the ids of the ticked options. Partial: k right options, each right pick +1/k,
+    // each wrong pick −1/k, floored at 0; all-or-nothing: 1 only for exactly the right set.
+    "multiple-response": (q, response) => {
+      const picked = new Set(response);
+      const k = q.correct.length;
+      const right = q.correct.filter((id) => picked.has(id)).length;
+      const wrong = Array.from(picked).filter((id) => !q.correct.includes(id)).length;
+      if (q.scoring === "all-or-nothing") return { score: right === k && wrong === 0 ? 1 : 0 };
+      return { score: Math.max(0, (right - wrong) / k) };
+    },
+    // response: true or false.
+    "true-false": (q, response) => ({ score: response === q.answer ? 1 : 0 }),
+    // response: {value, unit}: the value converted by its unit's multiplier; a near miss gives
+    // its credit (and feedback) inside its own range.
+    "numerical": (q, response) => {
+      const value = q.units.length ? response.value * q.units[response.unit].multiplier : response.value;
+      if (within(value, q.answer, q.tolerance)) return { score: 1, miss: -1 };
+      const miss = q.nearMisses.findIndex((m) => within(value, m.value, m.tolerance));
+      return { score: miss >= 0 ? q.nearMisses[miss].credit : 0, miss: miss };
+    },
+    // response: the typed text; the accepted answer with the most credit among those it matches.
+    "short-answer": (q, response) => {
+      const typed = normalText(response, q.caseSensitive);
+      let best = -1;
+      q.answers.forEach((a, i) => {
+        if (normalText(a.text, q.caseSensitive) === typed && (best < 0 || a.credit > q.answers[best].credit)) best = i;
+      });
+      return { score: best >= 0 ? q.answers[best].credit : 0, answer: best };
+    },
+    // response: {pair id: chosen answer id}; score = right matches / pairs.
+    "matching": (q, response) => {
+      const right = q.pairs.map((p) => matchText(q, response[p.id]) === p.answer);
+      return { score: right.filter(Boolean).length / q.pairs.length, right: right };
+    },
+  };
+
+  function outcomeOf(q, response) {
+    return SCORERS[q.kind](q, response);
+  }
+
+  // A response kept in this tab's run, checked against the question as it is now.
+  function validResponse(q, response, order) {
+    switch (q.kind) {
+      case "multiple-response":
+        return Array.isArray(response) && response.every((id) => q.options.some((o) => o.id === id)) && new Set(response).size === response.length;
+      case "true-false":
+        return typeof response === "boolean";
+      case "numerical":
+        return !!response && Number.isFinite(response.value) && Number.isInteger(response.unit) && response.unit >= 0 &&
+          response.unit < Math.max(1, q.units.length);
+      case "short-answer":
+        return typeof response === "string";
+      case "matching":
+        return !!response && typeof response === "object" && q.pairs.every((p) => order.some((c) => c.id === response[p.id]));
+      default:
+        return false;
+    }
+  }
+
+  // The "choice" of a stored answer: one string for every kind.
+  function encodeResponse(q, response) {
+    switch (q.kind) {
+      case "multiple-response":
+        return response.slice().sort().join(",");
+      case "true-false":
+        return String(response);
+      case "numerical":
+        return String(response.value) + (q.units.length ? " " + q.units[response.unit].name : "");
+      case "matching":
+        return q.pairs.map((p) => p.id + "=" + (response[p.id] || "")).join(";");
+      default:
+        return String(response);
+    }
+  }
+
+  // What a run shows of a question in a shuffled order: options, or a matching question's answers.
+  function initialOrder(q) {
+    if (q.kind === "single-choice" || q.kind === "multiple-response") return shuffle(q.options);
+    if (q.kind === "matching") return shuffle(matchChoices(q));
+    return [];
+  }
+
+  // ``ids`` as the question's shown order, or null unless they are exactly what it shows.
+  function orderIn(q, ids) {
+    if (q.kind === "single-choice" || q.kind === "multiple-response") return optionsIn(q, ids);
+    if (q.kind === "matching") {
+      const choices = matchChoices(q);
+      if (!Array.isArray(ids) || ids.length !== choices.length || new Set(ids).size !== ids.length) return null;
+      const order = ids.map((id) => choices.find((c) => c.id === id));
+      return order.every(Boolean) ? order : null;
+    }
+    return Array.isArray(ids) && ids.length === 0 ? [] : null;
+  }
+
+  function field(tag, id, className) {
+    const node = el(tag, className || "field");
+    node.id = id;
+    return node;
+  }
+
+  function labelFor(id, text, className) {
+    const label = el("label", className || "field-label", text);
+    label.htmlFor = id;
+    return label;
+  }
+
+  function hint(text) {
+    const node = el("p", "response-hint", text);
+    node.id = "response-hint";
+    return node;
+  }
+
+  function choiceLabel(type, name, value, position, text, withKey) {
+    const label = el("label", "option choice");
+    const input = el("input");
+    input.type = type;
+    input.name = name;
+    input.value = value;
+    input.id = "choice-" + position;
+    label.append(input);
+    if (withKey) label.append(el("span", "option-key", LETTERS[position]));
+    label.append(el("span", "option-text", text));
+    return label;
+  }
+
+  const WIDGETS = {
+    "multiple-response": (q) => {
+      const group = el("div", "choices");
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-labelledby", "stem");
+      group.setAttribute("aria-describedby", "response-hint");
+      session.order.forEach((option, position) => {
+        const label = choiceLabel("checkbox", "choice", String(position), position, option.text, true);
+        label.dataset.option = option.id;
+        group.append(label);
+      });
+      return [hint(t("site.mr.hint")), group];
+    },
+    "true-false": () => {
+      const group = el("div", "choices");
+      group.setAttribute("role", "radiogroup");
+      group.setAttribute("aria-labelledby", "stem");
+      group.append(
+        choiceLabel("radio", "truth", "true", 0, t("site.tf.true"), false),
+        choiceLabel("radio", "truth", "false", 1, t("site.tf.false"), false));
+      group.children[0].dataset.option = "true";
+      group.children[1].dataset.option = "false";
+      return [group];
+    },
+    "numerical": (q) => {
+      const input = field("input", "answer-input");
+      input.type = "text";
+      input.inputMode = "decimal";
+      input.autocomplete = "off";
+      input.spellcheck = false;
+      input.setAttribute("aria-describedby", "response-hint response-error");
+      const row = el("div", "field-row");
+      const number = el("div", "field-group");
+      number.append(labelFor("answer-input", t("site.num.label")), input);
+      row.append(number);
+      if (q.units.length) {
+        const select = field("select", "answer-unit");
+        q.units.forEach((unit, i) => {
+          const option = el("option", null, unit.name);
+          option.value = String(i);
+          select.append(option);
+        });
+        const unit = el("div", "field-group");
+        unit.append(labelFor("answer-unit", t("site.num.unit")), select);
+        row.append(unit);
+      }
+      const example = formatNumber(3.5);
+      return [row, hint(t(q.units.length ? "site.num.hint_units" : "site.num.hint", { example: example }))];
+    },
+    "short-answer": (q) => {
+      const input = field("input", "answer-input");
+      input.type = "text";
+      input.autocomplete = "off";
+      input.spellcheck = false;
+      input.setAttribute("autocapitalize", "off");
+      input.setAttribute("aria-describedby", (q.caseSensitive ? "response-hint " : "") + "response-error");
+      const group = el("div", "field-group");
+      group.append(labelFor("answer-input", t("site.short.label")), input);
+      return q.caseSensitive ? [group, hint(t("site.short.case"))] : [group];
+    },
+    "matching": (q) => {
+      const list = el("div", "match-list");
+      list.setAttribute("role", "group");
+      list.setAttribute("aria-labelledby", "stem");
+      list.setAttribute("aria-describedby", "response-hint");
+      q.pairs.forEach((pair, i) => {
+        const row = el("div", "match-row");
+        row.dataset.pair = pair.id;
+        const select = field("select", "match-" + i);
+        select.dataset.pair = pair.id;
+        const blank = el("option", null, t("site.match.choose"));
+        blank.value = "";
+        select.append(blank);
+        session.order.forEach((choice, position) => {
+          const option = el("option", null, choice.text);
+          option.value = String(position);
+          select.append(option);
+        });
+        const label = labelFor("match-" + i, "", "match-prompt");
+        label.append(el("bdi", null, pair.prompt));
+        row.append(label, select);
+        list.append(row);
+      });
+      return [hint(t("site.match.hint")), list];
+    },
+  };
+
+  // The learner's response from the widget: {response} or {error: message, field: element to focus}.
+  const READERS = {
+    "multiple-response": () => {
+      const boxes = Array.from($("response").querySelectorAll("input[type=checkbox]"));
+      const picked = boxes.filter((box) => box.checked).map((box) => session.order[Number(box.value)].id);
+      return picked.length ? { response: picked } : { error: t("site.mr.empty"), field: boxes[0] };
+    },
+    "true-false": () => {
+      const radios = Array.from($("response").querySelectorAll("input[type=radio]"));
+      const chosen = radios.find((radio) => radio.checked);
+      return chosen ? { response: chosen.value === "true" } : { error: t("site.tf.empty"), field: radios[0] };
+    },
+    "numerical": (q) => {
+      const input = $("answer-input");
+      const read = readNumerical(q, input.value, $("answer-unit") ? $("answer-unit").value : 0);
+      if (read.error === "unit") return { error: t("site.num.unit_unknown", { unit: read.unit }), field: input };
+      if (read.error) return { error: t("site.num.invalid", { example: formatNumber(3.5) }), field: input };
+      return read;
+    },
+    "short-answer": () => {
+      const input = $("answer-input");
+      return input.value.trim() ? { response: input.value.trim() } : { error: t("site.short.empty"), field: input };
+    },
+    "matching": (q) => {
+      const selects = Array.from($("response").querySelectorAll("select"));
+      const blank = selects.find((select) => select.value === "");
+      if (blank) return { error: t("site.match.empty"), field: blank };
+      const response = {};
+      for (const select of selects) response[select.dataset.pair] = session.order[Number(select.value)].id;
+      return { response: response };
+    },
+  };
+
+  function showResponseWidget(q) {
+    const area = $("response");
+    const error = el("p", "response-error");
+    error.id = "response-error";
+    error.setAttribute("role", "alert");
+    const check = el("button", "button check", t("site.kind.check"));
+    check.type = "button";
+    check.id = "check";
+    check.addEventListener("click", checkAnswer);
+    const actions = el("div", "response-actions");
+    actions.append(check);
+    area.replaceChildren(...WIDGETS[q.kind](q), error, actions);
+    area.hidden = false;
+    $("options").hidden = true;
+    $("options").replaceChildren();
+  }
+
+  function checkAnswer() {
+    if (!session || session.answered) return;
+    const q = current();
+    if (q.kind === "single-choice") return;
+    const read = READERS[q.kind](q);
+    if (read.error) {
+      $("response-error").textContent = read.error;
+      if (read.field) {
+        read.field.setAttribute("aria-invalid", "true");
+        read.field.focus();
+      }
+      return;
+    }
+    const outcome = outcomeOf(q, read.response);
+    session.answered = true;
+    session.response = read.response;
+    session.results.push({ id: q.id, kind: q.kind, order: session.order, response: read.response, score: outcome.score, right: outcome.score >= 1 });
+    runStore.save();
+    store.add({
+      question: q.id, language: data.language, choice: encodeResponse(q, read.response), correct: outcome.score >= 1,
+      answered_at: isoNow(), attempt: session.id, kind: q.kind, score: outcome.score,
+    });
+    showChecked();
+  }
+
+  function mark(node, isCorrect, key) {
+    if (node.querySelector(".option-mark")) return;
+    const span = el("span", "option-mark");
+    span.append(icon(isCorrect ? "✓" : "✗"), hidden(" (" + t(key) + ")"));
+    node.append(span);
+  }
+
+  // Puts a response back into the widget (a resumed run) and marks what was right.
+  const MARKERS = {
+    "multiple-response": (q, response) => {
+      for (const label of $("response").querySelectorAll(".choice")) {
+        const id = label.dataset.option;
+        const box = label.querySelector("input");
+        box.checked = response.includes(id);
+        const isCorrect = q.correct.includes(id);
+        if (isCorrect) {
+          label.classList.add(box.checked ? "is-correct" : "is-missed");
+          mark(label, true, "site.option.correct");
+        } else if (box.checked) {
+          label.classList.add("is-wrong");
+          mark(label, false, "site.option.yours");
+        }
+      }
+    },
+    "true-false": (q, response) => {
+      for (const label of $("response").querySelectorAll(".choice")) {
+        const value = label.dataset.option === "true";
+        label.querySelector("input").checked = value === response;
+        if (value === q.answer) {
+          label.classList.add("is-correct");
+          mark(label, true, "site.option.correct");
+        } else if (value === response) {
+          label.classList.add("is-wrong");
+          mark(label, false, "site.option.yours");
+        }
+      }
+    },
+    "numerical": (q, response, outcome) => {
+      const input = $("answer-input");
+      if (!input.value) input.value = formatNumber(response.value);
+      if ($("answer-unit")) $("answer-unit").value = String(response.unit);
+      input.classList.add(outcome.score >= 1 ? "is-right" : "is-wrong");
+    },
+    "short-answer": (q, response, outcome) => {
+      const input = $("answer-input");
+      if (!input.value) input.value = response;
+      input.classList.add(outcome.score >= 1 ? "is-right" : "is-wrong");
+    },
+    "matching": (q, response, outcome) => {
+      q.pairs.forEach((pair, i) => {
+        const select = $("match-" + i);
+        select.value = String(session.order.findIndex((c) => c.id === response[pair.id]));
+        const row = select.closest(".match-row");
+        row.classList.add(outcome.right[i] ? "is-correct" : "is-wrong");
+        mark(row, outcome.right[i], outcome.right[i] ? "site.option.correct" : "site.option.yours");
+      });
+    },
+  };
+
+  function verdictKey(score) {
+    return score >= 1 ? "is-right" : score > 0 ? "is-partial" : "is-wrong";
+  }
+
+  function showChecked() {
+    const q = current();
+    const outcome = outcomeOf(q, session.response);
+    $("quiz-bar").value = session.index + 1;
+    $("keys-hint").hidden = true;
+    $("answer-bar").classList.add("is-answered");
+    $("response-error").textContent = "";
+    MARKERS[q.kind](q, session.response, outcome);
+    for (const input of $("response").querySelectorAll("input, select")) {
+      input.disabled = true;
+      input.removeAttribute("aria-invalid");
+    }
+    $("check").hidden = true;
+    const state = verdictKey(outcome.score);
+    const verdict = $("verdict");
+    verdict.className = "verdict " + state;
+    if (state === "is-partial") {
+      verdict.replaceChildren(icon("◐ "), t("site.feedback.partial", { percent: percent(outcome.score, 1) }));
+    } else {
+      verdict.replaceChildren(icon(state === "is-right" ? "✓ " : "✗ "), t(state === "is-right" ? "site.feedback.right" : "site.feedback.wrong"));
+    }
+    const feedback = $("feedback");
+    feedback.className = "feedback " + state;
+    feedback.replaceChildren(...kindFeedback(q, session.order, session.response));
+    feedback.hidden = false;
+    const next = $("next");
+    next.textContent = t(session.index + 1 < session.ids.length ? "site.quiz.next" : "site.quiz.finish");
+    next.hidden = false;
+    next.focus({ preventScroll: true });
+    const top = $("response").getBoundingClientRect().top;
+    const scroll = Math.min(feedback.getBoundingClientRect().top - window.innerHeight * 0.55, top - 12);
+    if (scroll > 0) window.scrollBy(0, scroll);
+  }
+
+  function labelled(labelKey, text, className) {
+    const line = el("p", className || null);
+    line.append(el("span", "label", t(labelKey)), " ", el("bdi", "", text));
+    return line;
+  }
+
+  function optionItems(order, positions) {
+    const list = el("ul", "answer-list");
+    for (const position of positions) {
+      const option = order[position];
+      const item = el("li");
+      const line = el("p");
+      line.append(el("span", "label", LETTERS[position] + ". "), el("bdi", "", option.text));
+      item.append(line);
+      if (option.feedback) item.append(el("p", "option-feedback", option.feedback));
+      list.append(item);
+    }
+    return list;
+  }
+
+  // The feedback of one answer of any kind but single-choice, then the explanation.
+  function kindFeedback(q, order, response) {
+    const outcome = outcomeOf(q, response);
+    const parts = [];
+    if (q.kind === "multiple-response") {
+      const picked = order.map((o, i) => [o, i]).filter(([o]) => response.includes(o.id)).map(([, i]) => i);
+      const right = order.map((o, i) => [o, i]).filter(([o]) => q.correct.includes(o.id)).map(([, i]) => i);
+      parts.push(el("p", "label", t("site.feedback.your_answer")), optionItems(order, picked));
+      if (outcome.score < 1) parts.push(el("p", "label", t("site.feedback.correct_answer")), optionItems(order, right));
+    } else if (q.kind === "true-false") {
+      parts.push(labelled("site.feedback.your_answer", t(response ? "site.tf.true" : "site.tf.false")));
+      if (response !== q.answer) parts.push(labelled("site.feedback.correct_answer", t(q.answer ? "site.tf.true" : "site.tf.false")));
+      const said = response ? q.feedbackTrue : q.feedbackFalse;
+      if (said) parts.push(el("p", "option-feedback", said));
+    } else if (q.kind === "numerical") {
+      const unit = q.units.length ? " " + q.units[response.unit].name : "";
+      parts.push(labelled("site.feedback.your_answer", formatNumber(response.value) + unit));
+      if (outcome.score < 1) {
+        const first = q.units.length ? " " + q.units[0].name : "";
+        parts.push(labelled("site.feedback.correct_answer", formatNumber(q.answer) + first));
+        if (q.tolerance > 0) {
+          parts.push(el("p", "option-feedback", t("site.num.range", { low: formatNumber(q.answer - q.tolerance) + first, high: formatNumber(q.answer + q.tolerance) + first })));
+        }
+      }
+      if (outcome.miss >= 0) parts.push(el("p", "option-feedback near-miss", q.nearMisses[outcome.miss].feedback));
+    } else if (q.kind === "short-answer") {
+      parts.push(labelled("site.feedback.your_answer", response));
+      if (outcome.answer >= 0 && q.answers[outcome.answer].feedback) parts.push(el("p", "option-feedback", q.answers[outcome.answer].feedback));
+      if (outcome.score < 1) {
+        const best = q.answers.reduce((a, b) => (b.credit > a.credit ? b : a));
+        parts.push(labelled("site.feedback.correct_answer", best.text));
+      }
+    } else if (q.kind === "matching") {
+      const list = el("ul", "answer-list match-review");
+      q.pairs.forEach((pair, i) => {
+        const item = el("li", outcome.right[i] ? "is-correct" : "is-wrong");
+        const line = el("p");
+        line.append(icon(outcome.right[i] ? "✓ " : "✗ "), hidden(t(outcome.right[i] ? "site.feedback.right" : "site.feedback.wrong") + " "),
+          el("bdi", "match-prompt", pair.prompt), " → ", el("bdi", "", matchText(q, response[pair.id]) || ""));
+        item.append(line);
+        if (!outcome.right[i]) item.append(labelled("site.feedback.correct_answer", pair.answer, "option-feedback"));
+        list.append(item);
+      });
+      parts.push(list);
+    }
+    if (q.explanation) parts.push(el("h3", null, t("site.feedback.explanation")), el("p", "explanation", q.explanation));
+    return parts;
+  }
+
+  // Enter in a field of the answer checks it (Space ticks a box, as everywhere).
+  $("response").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (!target.matches || !target.matches("input, select")) return;
+    event.preventDefault();
+    checkAnswer();
+  });
+  $("response").addEventListener("input", (event) => {
+    if (event.target.removeAttribute) event.target.removeAttribute("aria-invalid");
+  });
+  $("response").addEventListener("change", (event) => {
+    if (event.target.removeAttribute) event.target.removeAttribute("aria-invalid");
+  });
+
+  // The scoring, for tests and for anyone checking the page's arithmetic in its console.
+  window.aistackPractice = Object.freeze({ score: outcomeOf, parseNumber: parseNumber, readNumerical: readNumerical });
 
   // --- Wiring -------------------------------------------------------------------------------
 

@@ -1,0 +1,198 @@
+"""Moodle's question types in the bank's kinds: shared by the Moodle XML and GIFT readers.
+
+Each function takes what Moodle stores for a question type (plain texts, fractions from -1 to 1,
+Moodle's unit multipliers) and returns the kind's fields as the model names them, with notes on
+anything the bank keeps differently; it raises :class:`NotImported` when the bank cannot hold
+the question at all (the reader then lists it as skipped, with the reason).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+MAX_OPTIONS = 10
+MAX_SHORT_ANSWERS = 20
+MAX_PAIRS = 12
+IDS = "abcdefghijklmnopqrstuvwxyz"
+
+
+class NotImported(Exception):
+    """The bank cannot hold this question; the message says why."""
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction * 100:.5g} %"
+
+
+def option_ids(count: int) -> list[str]:
+    return list(IDS[:count])
+
+
+def multiple_response(fractions: list[float]) -> tuple[dict, list[str]]:
+    """``correct`` and ``scoring`` from Moodle's grades of a multiple-answer question.
+
+    With k options above 0: each at 1/k and each other at -1/k is the bank's ``partial``; each
+    other at -100 % is how an ``all-or-nothing`` question leaves the bank (the closest Moodle
+    core has), so it comes back as one. Any other grades are imported as ``partial`` with a note.
+    """
+    if not 2 <= len(fractions) <= MAX_OPTIONS:
+        raise NotImported(f"{len(fractions)} answers; a multiple-response question takes 2 to {MAX_OPTIONS}")
+    right = [i for i, f in enumerate(fractions) if f > 0]
+    if not right:
+        raise NotImported("no answer has a positive grade, so no option is right")
+    k = len(right)
+    wrong = [fractions[i] for i in range(len(fractions)) if i not in right]
+    notes = []
+    even = all(abs(fractions[i] - 1 / k) < 1e-5 for i in right)
+    if even and k > 1 and wrong and all(abs(f + 1) < 1e-5 for f in wrong):
+        scoring = "all-or-nothing"
+        notes.append(f"Moodle's grades (right options {_percent(1 / k)} each, wrong ones -100 %) are imported as all-or-nothing scoring, "
+                     "the bank's closest; in Moodle a learner who picked only some right options earned part of the marks")
+    else:
+        scoring = "partial"
+        if not even or any(abs(f + 1 / k) >= 1e-5 for f in wrong):
+            given = ", ".join(_percent(f) for f in fractions)
+            notes.append(f"Moodle's grades ({given}) are imported as partial scoring: each right option 1/{k}, each wrong one -1/{k}")
+    return {"correct": [IDS[i] for i in right], "scoring": scoring}, notes
+
+
+def number(text: str) -> float:
+    """A number as Moodle's numerical type reads an answer: ``3.5``, ``-2e3``, ``3,5`` (a lone
+    comma is the decimal separator, as in Moodle's answer processor); NotImported otherwise."""
+    raw = text.strip().replace(" ", "")
+    if raw.count(",") == 1 and "." not in raw:
+        raw = raw.replace(",", ".")
+    if not re.fullmatch(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", raw):
+        raise NotImported(f"the answer {text.strip()!r} is not a number")
+    value = float(raw)
+    if not math.isfinite(value):
+        raise NotImported(f"the answer {text.strip()!r} is not a finite number")
+    return value
+
+
+def numerical(answers: list[tuple[str, str, float, str]], units: list[tuple[str, str]]) -> tuple[dict, list[str]]:
+    """The fields of a numerical question from Moodle's answers (value, tolerance, fraction,
+    feedback; ``*`` for "any other answer") and units (name, Moodle multiplier).
+
+    The first answer at 100 % is the key; answers of lower grade are near misses (the bank needs
+    feedback for each: one without is left out, with a note); Moodle divides a response by its
+    unit's multiplier, the bank multiplies, so each multiplier is inverted."""
+    notes: list[str] = []
+    key = None
+    near = []
+    for value, tolerance, fraction, feedback in answers:
+        if value.strip() == "*":
+            if feedback:
+                notes.append(f"the feedback for any other answer has no place in the bank and was not imported: {feedback!r}")
+            continue
+        parsed = number(value)
+        tol = abs(number(tolerance)) if tolerance.strip() else 0.0
+        if key is None and abs(fraction - 1) < 1e-5:
+            key = (parsed, tol)
+            if feedback:
+                notes.append(f"the feedback of the right answer has no place in the bank and was not imported: {feedback!r}")
+            continue
+        if fraction >= 1 - 1e-5:
+            notes.append(f"a second right answer ({value.strip()}) has no place in the bank and was not imported")
+        elif fraction < 0:
+            notes.append(f"the answer {value.strip()} with a negative grade was not imported")
+        elif not feedback:
+            notes.append(f"the near miss {value.strip()} (grade {_percent(fraction)}) has no feedback, which the bank needs; it was not imported")
+        else:
+            near.append({"value": parsed, "tolerance": tol, "credit": round(fraction, 7), "feedback": feedback})
+    if key is None:
+        raise NotImported("no answer has full marks (100 %)")
+    fields: dict = {"answer": key[0], "tolerance": key[1]}
+    if units:
+        named = []
+        for name, multiplier in units:
+            try:
+                m = number(multiplier)
+            except NotImported:
+                m = 0.0
+            if m <= 0 or not name.strip():
+                notes.append(f"the unit {name!r} with multiplier {multiplier!r} was not imported")
+                continue
+            named.append({"name": name.strip(), "multiplier": float(f"{1 / m:.12g}")})
+        base = [u for u in named if u["multiplier"] == 1]
+        if named and not base:
+            notes.append("no unit has multiplier 1 (the answer's own unit), so the units were not imported")
+        elif named:
+            fields["units"] = base[:1] + [u for u in named if u is not base[0]]
+    if near:
+        fields["near_misses"] = near
+    return fields, notes
+
+
+def unescape_wildcard(text: str) -> tuple[str, bool]:
+    """A short-answer text as the bank holds it (``\\*`` is a literal ``*``), and whether it used
+    Moodle's wildcard ``*``, which the bank does not have."""
+    wildcard = bool(re.search(r"(?<!\\)\*", text))
+    return text.replace("\\*", "*"), wildcard
+
+
+def short_answer(answers: list[tuple[str, float, str]], case_sensitive: bool) -> tuple[dict, list[str]]:
+    """The fields of a short-answer question from Moodle's answers (text, fraction, feedback)."""
+    notes = []
+    accepted = []
+    seen: set[str] = set()
+    for text, fraction, feedback in answers:
+        plain, wildcard = unescape_wildcard(text.strip())
+        if not plain:
+            continue
+        key = plain if case_sensitive else plain.casefold()
+        if key in seen:  # Moodle gives the first matching answer; a second one never applies
+            notes.append(f"the answer {plain!r} repeats an earlier one{'' if case_sensitive else ' (case is ignored)'}; it was not imported")
+            continue
+        seen.add(key)
+        if wildcard:
+            notes.append(f"the answer {text.strip()!r} uses Moodle's wildcard *, which the bank does not have; it was not imported")
+            continue
+        if fraction <= 0:
+            if feedback:
+                notes.append(f"the answer {plain!r} earns nothing (it only gives feedback), which the bank cannot hold; it was not imported")
+            continue
+        entry: dict = {"text": plain}
+        if fraction < 1 - 1e-5:
+            entry["credit"] = round(min(fraction, 1.0), 7)
+        if feedback:
+            entry["feedback"] = feedback
+        accepted.append(entry)
+    if not accepted:
+        raise NotImported("no accepted answer the bank can hold (with a positive grade and no wildcard)")
+    if not any("credit" not in a for a in accepted):
+        raise NotImported("no answer has full marks (100 %)")
+    if len(accepted) > MAX_SHORT_ANSWERS:
+        raise NotImported(f"{len(accepted)} accepted answers; the bank takes at most {MAX_SHORT_ANSWERS}")
+    fields: dict = {"answers": accepted}
+    if case_sensitive:
+        fields["case_sensitive"] = True
+    return fields, notes
+
+
+def matching(subquestions: list[tuple[str, str]]) -> tuple[dict, list[str]]:
+    """Pairs and distractors from Moodle's subquestions (text, answer); a subquestion with empty
+    text and an answer is a distractor (Moodle's way of storing an extra answer)."""
+    pairs = [(p, a) for p, a in subquestions if p.strip() and a.strip()]
+    extra = [a for p, a in subquestions if not p.strip() and a.strip()]
+    notes = []
+    if any(p.strip() and not a.strip() for p, a in subquestions):
+        raise NotImported("a prompt has no answer")
+    if not 2 <= len(pairs) <= MAX_PAIRS:
+        raise NotImported(f"{len(pairs)} prompts; a matching question takes 2 to {MAX_PAIRS}")
+    if len(pairs) + len(extra) > len(IDS):
+        raise NotImported(f"{len(pairs) + len(extra)} answers; the bank names them a to z")
+    fields: dict = {"pairs": [{"id": IDS[i], "prompt": p, "answer": a} for i, (p, a) in enumerate(pairs)]}
+    if extra:
+        fields["distractors"] = [{"id": IDS[len(pairs) + i], "text": a} for i, a in enumerate(extra)]
+    return fields, notes
+
+
+def true_false(answer: bool, feedback_true: str, feedback_false: str) -> dict:
+    fields: dict = {"answer": answer}
+    if feedback_true:
+        fields["feedback_true"] = feedback_true
+    if feedback_false:
+        fields["feedback_false"] = feedback_false
+    return fields

@@ -1,0 +1,48 @@
+"""What the practice page embeds for each question kind (no browser needed)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from aistack_bank.exporters.html_site import export, page_data
+from aistack_bank.options import ExportOptions
+
+from test_kinds_json import kinds_bank
+from test_kinds_model import question
+
+KEYS = {
+    "single-choice": {"options", "correct"},
+    "multiple-response": {"options", "correct", "scoring"},
+    "true-false": {"answer", "feedbackTrue", "feedbackFalse"},
+    "numerical": {"answer", "tolerance", "units", "nearMisses"},
+    "short-answer": {"answers", "caseSensitive"},
+    "matching": {"pairs", "distractors"},
+}
+
+
+def test_each_kind_has_its_own_fields_and_the_common_ones():
+    records = page_data(kinds_bank(), ExportOptions())["questions"]
+    assert [r["kind"] for r in records] == list(KEYS)
+    for record in records:
+        assert set(record) == {"id", "kind", "stem", "explanation", "tags"} | KEYS[record["kind"]], record["kind"]
+    numerical = records[3]
+    assert numerical["tolerance"] == 0.7  # absolute: 5 % of 14, rounded off float noise
+    assert numerical["units"][1] == {"name": "MB", "multiplier": 0.001}
+
+
+def test_a_question_without_explanation_or_feedback_is_embedded_with_nulls():
+    bare = question("true-false", explanation=None, feedback_true=None, feedback_false=None).model_copy(update={"id": "q003"})
+    record = page_data(kinds_bank(**{"true-false": bare}), ExportOptions())["questions"][2]
+    assert record["explanation"] is None and record["feedbackTrue"] is None and record["feedbackFalse"] is None
+
+
+def test_no_key_is_in_the_markup_outside_the_page_data():
+    """As for single-choice, the key is only in #bank-data: the markup before answering holds no answer text."""
+    page = export({"en": kinds_bank()}, ExportOptions())
+    html = next(data for path, data in page.items() if str(path) == "en/index.html").decode("utf-8")
+    markup = re.sub(r'<script type="application/json" id="bank-data">.*?</script>', "", html, flags=re.S)
+    for secret in ("ONNX", "onnx runtime", "2 bytes", "4 bytes", "That is FP32."):
+        assert secret not in markup, secret
+    data = json.loads(re.search(r'id="bank-data">(.*?)</script>', html, flags=re.S).group(1))
+    assert data["questions"][4]["answers"][0]["text"] == "ONNX"
