@@ -51,10 +51,9 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
 
 def topic_banks(libraries: dict[str, Library]) -> list[dict[str, Bank]]:
     """Each topic of the bank as the exporters take it: its :class:`Bank` by language, in bank order."""
-    if not libraries:
-        return []
-    first = next(iter(libraries.values()))
-    return [{lang: library.bank(bank.topic.id) for lang, library in libraries.items()} for bank in first.topics]
+    from .exporters._format import topic_banks as by_topic
+
+    return by_topic(libraries)
 
 
 def restrict(library: Library, topic: str | None) -> Library:
@@ -233,26 +232,17 @@ def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank
 def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions) -> dict[str, ExportTree]:
     """Every requested format's virtual file tree (pure: nothing is written).
 
-    Each topic is exported on its own; a bank of one topic writes its files at the top of the
-    format's folder, a bank of several topics each topic's files under `<topic-id>/`.
+    A bank of one topic writes that topic's files at the top of the format's folder; a bank of
+    several topics each topic's files under `<topic-id>/` and the whole-bank files at the top
+    (:meth:`~.exporters.Format.bank_files`).
     A bank that loaded and validated is one every exporter can write: an exception from an
     exporter is a bug in it, and is left to propagate as one."""
-    from .exporters import ExportedFile
-
     libraries = as_libraries(libraries)
-    per_topic = topic_banks(libraries)
     trees = {}
     for name in formats:
         export_format = get_format(name)
         refuse_uncarriable(name, libraries)
-        if len(per_topic) == 1:
-            trees[name] = export_format(per_topic[0], options)
-            continue
-        files = []
-        for banks in per_topic:
-            prefix = PurePosixPath(next(iter(banks.values())).topic.id)
-            files += [ExportedFile(prefix / file.path, file.language, file.data) for file in export_format(banks, options).files()]
-        trees[name] = ExportTree(files)
+        trees[name] = ExportTree(export_format.bank_files(libraries, options))
     return trees
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CONTRACT_VERSION = "2.0"
+CONTRACT_VERSION = "2.1"
 
 LocalizedText = dict[str, str]
 
@@ -180,11 +180,15 @@ class ExportedTopic(_Frozen):
     id: str
     """Stable topic id."""
     category: LocalizedText
+    """The title of the topic's category."""
     title: LocalizedText
     summary: LocalizedText
     key_points: list[LocalizedText]
     tags: dict[str, str]
     """Tag vocabulary (English descriptions)."""
+    category_id: str | None = None
+    """The stable id of the topic's category (`bank/categories.yaml`); since 2.1. Topics of one
+    category share it, in every file of the bank."""
 
 
 class ExportDocument(_Frozen):

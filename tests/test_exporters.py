@@ -65,8 +65,9 @@ def test_moodle_xml_keys_match_the_bank(banks, trees):
         root = etree.fromstring(trees["moodle-xml"][PurePosixPath(f"aistack-{lang}.xml")], SAFE_PARSER)
         questions = root.findall("question[@type='multichoice']")
         assert len(questions) == len(bank.questions)
-        category = root.find("question[@type='category']/category/text").text
-        assert category == f"$course$/top/{bank.topic.title.replace('/', '//')}"  # plain text, as Moodle stores it
+        parent, category = (c.text for c in root.findall("question[@type='category']/category/text"))
+        assert parent == f"$course$/top/{bank.category.title.replace('/', '//')}"  # plain text, as Moodle stores it
+        assert category == f"{parent}/{bank.topic.title.replace('/', '//')}"  # the topic, nested in its category
         for element, q in zip(questions, bank.questions):
             assert element.findtext("idnumber") == q.id
             assert element.findtext("single") == "true" and element.findtext("shuffleanswers") == "true"
@@ -86,10 +87,14 @@ def _html(text):
 
 def test_moodle_multilang_follows_the_filter_rules(banks, trees):
     root = etree.fromstring(trees["moodle-xml"][PurePosixPath("aistack-multilang.xml")], SAFE_PARSER)
+    texts = []
     for text in root.iter("text"):
         html = text.text or ""
-        if html.startswith("$course$/top/"):  # a category path: Moodle reads "//" as "/"
-            html = html[len("$course$/top/"):].replace("//", "/")
+        if html.startswith("$course$/top/"):  # a category path: each name on its own ("//" is "/")
+            texts += [part.replace("//", "/") for part in re.split(r"(?<!/)/(?!/)", html)[2:]]
+        else:
+            texts.append(html)
+    for html in texts:
         if "multilang" not in html:
             continue
         html = re.sub(r"^q\d+ ", "", html)
@@ -211,7 +216,8 @@ def test_json_validates_against_its_committed_schema(banks, trees):
     for name, data in trees["json"].items():
         document = json.loads(data)
         jsonschema.Draft202012Validator(schema).validate(document)
-        assert document["version"] == CONTRACT_VERSION == "2.0"
+        assert document["version"] == CONTRACT_VERSION == "2.1"
+        assert document["topic"]["category_id"] == banks["en"].category.id
         assert [q["id"] for q in document["questions"]] == [q.id for q in banks["en"].questions]
     everything = json.loads(trees["json"][PurePosixPath("aistack.json")])
     assert everything["languages"] == list(banks)

@@ -41,7 +41,7 @@ def small_bank(lang: str, *, title: str = "Stack", explanation: str = "Why.", ta
         return SingleChoiceQuestion(id=qid, kind="single-choice", stem=f"Stem {qid} ({lang})?", explanation=explanation, tags=list(tags), difficulty=1,
                                     options=[Option(id="a", text="A", feedback="Not a."), Option(id="b", text="B", feedback=None),
                                              Option(id="c", text="C", feedback="Not c.")], correct="b")
-    return Bank(topic=topic, category=Category(id="cat", title="Cat"), questions=(q("q001"), q("q002")), lang=lang)
+    return Bank(topic=topic, questions=(q("q001"), q("q002")), category=Category(id="cat", title="Cat"), lang=lang)
 
 
 QTI = QTI_XSD
@@ -74,10 +74,10 @@ def test_gift_and_moodle_xml_put_a_title_with_a_slash_in_one_category():
     xml = get_format("moodle-xml")(banks, ExportOptions())
     gift = get_format("gift")(banks, ExportOptions())
     for name in ("aistack-en", "aistack-fr", "aistack-multilang"):
-        from_xml = models.read_moodle_xml(xml[PurePosixPath(name + ".xml")]).categories[0].path
+        from_xml = models.read_moodle_xml(xml[PurePosixPath(name + ".xml")]).categories[-1].path  # the topic's, in its category's
         from_gift = models.read_gift(gift[PurePosixPath(name + ".gift")].decode()).categories[0].path
         assert from_xml == from_gift
-        assert len(from_xml) == 3, from_xml  # $course$, top, and one category named with its slash
+        assert len(from_xml) == 4, from_xml  # $course$, top, the category, and the topic named with its slash
 
 
 @pytest.mark.parametrize("suffix", [".xml", ".gift"])
@@ -95,7 +95,7 @@ def test_every_language_imports_into_one_course_one_after_another(suffix, banks,
 
 
 def test_moodle_category_idnumbers_are_per_language(trees):
-    idnumbers = [models.read_moodle_xml(trees["moodle-xml"][PurePosixPath(f"aistack-{lang}.xml")]).categories[0].idnumber for lang in LANGS + ["multilang"]]
+    idnumbers = [models.read_moodle_xml(trees["moodle-xml"][PurePosixPath(f"aistack-{lang}.xml")]).categories[-1].idnumber for lang in LANGS + ["multilang"]]
     assert len(set(idnumbers)) == 4 and all(i.startswith("ai-hardware-software-stack") for i in idnumbers)
 
 
@@ -127,8 +127,8 @@ def test_multilingual_files_name_things_in_every_language(banks, trees):
     xml = models.read_moodle_xml(trees["moodle-xml"][PurePosixPath("aistack-multilang.xml")])
     gift = models.read_gift(trees["gift"][PurePosixPath("aistack-multilang.gift")].decode("utf-8"))
     spans = re.compile(r'<span lang="([a-z_]+)" class="multilang">([^<]*)</span>')
-    assert xml.categories[0].path == gift.categories[0].path
-    assert [(lang, text) for lang, text in spans.findall(xml.categories[0].path[-1])] == [(lang, banks[lang].topic.title) for lang in LANGS]
+    assert xml.categories[-1].path == gift.categories[0].path
+    assert [(lang, text) for lang, text in spans.findall(xml.categories[-1].path[-1])] == [(lang, banks[lang].topic.title) for lang in LANGS]
     for q in xml.questions:
         assert [lang for lang, _ in spans.findall(q.name)] == LANGS, q.name
 

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from ..model import Bank
     from ..options import ExportOptions
 
-from . import aiken, canvas_qti12, common_cartridge, gift, html_site, json_bank, moodle_xml, qti21, qti30
+from . import aiken, canvas_qti12, common_cartridge, gift, json_bank, moodle_xml, qti21, qti30, site_pages
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
-    moodle_xml.FORMAT, qti21.FORMAT, qti30.FORMAT, gift.FORMAT, json_bank.FORMAT, html_site.FORMAT,
+    moodle_xml.FORMAT, qti21.FORMAT, qti30.FORMAT, gift.FORMAT, json_bank.FORMAT, site_pages.FORMAT,
     # LMS packages and text formats that carry part of the model
     canvas_qti12.FORMAT, common_cartridge.FORMAT, aiken.FORMAT,
 )}

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from pathlib import PurePosixPath
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
-from ..model import Bank, Topic
+from ..model import Bank, Library, Topic
 from ..options import ExportOptions
 
 ALL = "all"
@@ -26,9 +26,31 @@ def file_stem(topic: Topic) -> str:
     return topic.file_stem or topic.id
 
 
-def languages(banks: Mapping[str, Bank]) -> list[str]:
+def languages(banks: Mapping[str, object]) -> list[str]:
     """Languages in export order: English first, then the others sorted."""
     return sorted(banks, key=lambda lang: (lang != "en", lang))
+
+
+def as_library(bank: Bank) -> Library:
+    """One topic as a whole bank of one topic (in its category), in the topic's language."""
+    return Library(categories=(bank.category,), topics=(bank,), lang=bank.lang)
+
+
+def topic_banks(libraries: Mapping[str, Library]) -> list[dict[str, Bank]]:
+    """Each topic of the bank as the exporters take it: its :class:`Bank` by language, in bank order."""
+    if not libraries:
+        return []
+    first = libraries[languages(libraries)[0]]
+    return [{lang: libraries[lang].bank(bank.topic.id) for lang in languages(libraries)} for bank in first.topics]
+
+
+def by_category(library: Library) -> list[tuple[object, tuple[Bank, ...]]]:
+    """``(category, its topics)`` for every category that has topics, in the bank's order."""
+    return [(category, library.topics_in(category.id)) for category in library.categories if library.topics_in(category.id)]
+
+
+WHOLE_BANK_STEM = "bank"
+"""The start of the names of the whole-bank files of a bank of several topics (``bank-en.xml``)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +92,8 @@ class ExportTree(Mapping[PurePosixPath, bytes]):
 
 Render = Callable[[Sequence[Bank], ExportOptions], bytes]
 Layout = Callable[[Mapping[str, Bank], ExportOptions], Iterable[ExportedFile]]
+RenderBank = Callable[[Sequence[Library], ExportOptions], bytes]
+BankLayout = Callable[[Mapping[str, Library], ExportOptions], Iterable[ExportedFile]]
 Notes = Callable[[Mapping[str, Bank], ExportOptions], list]
 
 
@@ -99,6 +123,12 @@ class Format:
     layout: Layout | None = None
     notes: Notes | None = None
     """Warnings for `bank build` and `bank export`: what the format leaves out, question by question."""
+    render_bank: RenderBank | None = None
+    """The whole bank (every topic, in its category) in one file, from each language's
+    :class:`Library`; written next to the topics' files when the bank has several topics, with
+    the names ``per_language`` and ``multilingual`` give for the stem :data:`WHOLE_BANK_STEM`."""
+    bank_layout: BankLayout | None = None
+    """A format that lays out a bank of several topics itself (the practice site)."""
 
     def __post_init__(self) -> None:
         assert (self.layout is None) == (self.render is not None and self.per_language is not None), self.name
@@ -120,6 +150,30 @@ class Format:
         if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
             path = PurePosixPath(self.multilingual.format(stem=file_stem(topic)))
             out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
+        return out
+
+    def bank_files(self, libraries: Mapping[str, Library], options: ExportOptions) -> list[ExportedFile]:
+        """The files of a whole bank (``libraries`` by language).
+
+        A bank of one topic gets that topic's files, named as always (``<stem>-<lang>.xml``). A
+        bank of several topics gets each topic's files under ``<topic-id>/`` and, for a format
+        with ``render_bank``, the whole-bank files at the top (``bank-<lang>.xml``)."""
+        if self.bank_layout is not None and len(next(iter(libraries.values())).topics) > 1:
+            return list(self.bank_layout(libraries, options))
+        per_topic = topic_banks(libraries)
+        if len(per_topic) == 1:
+            return self.files(per_topic[0], options)
+        out = []
+        for banks in per_topic:
+            prefix = PurePosixPath(next(iter(banks.values())).topic.id)
+            out += [ExportedFile(prefix / file.path, file.language, file.data) for file in self.files(banks, options)]
+        if self.render_bank is not None and self.per_language is not None:
+            order = languages(libraries)
+            for lang in order:
+                out.append(ExportedFile(PurePosixPath(self.per_language.format(stem=WHOLE_BANK_STEM, lang=lang)), lang, self.render_bank([libraries[lang]], options)))
+            if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
+                path = PurePosixPath(self.multilingual.format(stem=WHOLE_BANK_STEM))
+                out.append(ExportedFile(path, ALL, self.render_bank([libraries[lang] for lang in order], options)))
         return out
 
     def __call__(self, banks: Mapping[str, Bank], options: ExportOptions) -> ExportTree:

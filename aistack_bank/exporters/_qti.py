@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Mapping, Sequence
 
-from ..model import AnyQuestion, Bank
+from ..model import AnyQuestion, Bank, Library
 from ..options import ExportOptions
 from ..errors import Diagnostic, warning
-from ._format import Format, languages
+from ._format import WHOLE_BANK_STEM, Format, as_library, by_category, languages
 from ._shared import deterministic_zip, html_text, short
 from ._words import has_words, words, writes_decimal_comma
 
@@ -127,6 +127,7 @@ def ncname(value: str) -> str:
 # Identifiers (docs/lms-notes.md): every identifier a target keeps unique names the language,
 # and each keeps the bank id readable in front of it:
 #   package (manifest)  manifest-<topic>-<lang>     test        <topic>-<lang>
+#   (whole bank: manifest-bank-<lang>, test bank-<lang>, one section section-<topic> per topic)
 #   test resource       test-<topic>-<lang>         item        <qid>-<lang> (file items/<qid>.xml)
 #   item resource       item-<qid>-<lang>           LOM         general/identifier/entry = <qid>
 #   choice              choice-<option>             feedback    feedback-<option>, general_explanation
@@ -434,16 +435,35 @@ def item_path(q: AnyQuestion) -> PurePosixPath:
 TEST_PATH = PurePosixPath("assessment.xml")
 
 
-def render_test(*, d: Dialect, bank: Bank) -> bytes:
-    test = _root(d, "assessmentTest", {"identifier": test_identifier(bank), "title": bank.topic.title})
+def bank_title(library: Library) -> str:
+    """What a package of the whole bank is called: its one topic's title, else its categories'."""
+    if len(library.topics) == 1:
+        return library.topics[0].topic.title
+    return " · ".join(category.title for category, _ in by_category(library))
+
+
+def bank_id(library: Library) -> str:
+    """The id in a package's identifiers: its one topic's id, else ``bank``."""
+    return library.topics[0].topic.id if len(library.topics) == 1 else WHOLE_BANK_STEM
+
+
+def section_identifier(library: Library, bank: Bank) -> str:
+    return "section1" if len(library.topics) == 1 else ncname(f"section-{bank.topic.id}")
+
+
+def render_test(*, d: Dialect, library: Library) -> bytes:
+    """The assessment test: one section per topic, in the bank's order (by category)."""
+    test = _root(d, "assessmentTest", {"identifier": ncname(f"{bank_id(library)}-{library.lang}"), "title": bank_title(library)})
     d.element(test, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
     part = d.element(test, "testPart", {"identifier": "part1", "navigationMode": "nonlinear", "submissionMode": "individual"})
     # showFeedback defaults to false: without it a conforming player hides every modal feedback.
     d.element(part, "itemSessionControl", {"showFeedback": "true", "allowReview": "true"})
-    # Not visible: Canvas turns a visible, titled section into an extra text-only question.
-    section = d.element(part, "assessmentSection", {"identifier": "section1", "title": bank.topic.title, "visible": "false"})
-    for q in bank.questions:
-        d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": str(item_path(q))})
+    for _, topics in by_category(library):
+        for bank in topics:
+            # Not visible: Canvas turns a visible, titled section into an extra text-only question.
+            section = d.element(part, "assessmentSection", {"identifier": section_identifier(library, bank), "title": bank.topic.title, "visible": "false"})
+            for q in bank.questions:
+                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": str(item_path(q))})
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
     return serialize(test)
@@ -477,37 +497,42 @@ def _resource(parent: ET.Element, *, identifier: str, type: str, href: PurePosix
     return resource, ET.SubElement(resource, "metadata")
 
 
-def render_manifest(*, d: Dialect, bank: Bank) -> bytes:
-    tags = sorted({tag for q in bank.questions for tag in q.tags})
+def render_manifest(*, d: Dialect, library: Library) -> bytes:
+    lang = library.lang
+    questions = [q for _, topics in by_category(library) for bank in topics for q in bank.questions]
+    tags = sorted({tag for q in questions for tag in q.tags})
     manifest = ET.Element("manifest", {
         "xmlns": d.manifest_namespace, "xmlns:xsi": XSI_NS,
         "xsi:schemaLocation": f"{d.manifest_namespace} {d.manifest_schema_location}",
-        "identifier": ncname("manifest-" + bank.topic.id + "-" + bank.lang),
+        "identifier": ncname("manifest-" + bank_id(library) + "-" + lang),
     })
     metadata = ET.SubElement(manifest, "metadata")
     ET.SubElement(metadata, "schema").text = d.schema_name
     ET.SubElement(metadata, "schemaversion").text = d.schema_version
-    topic_lom = {"lang": bank.lang, "entry": bank.topic.id, "title": bank.topic.title, "description": bank.topic.summary, "keywords": tags}
+    summary = library.topics[0].topic.summary if len(library.topics) == 1 else None
+    topic_lom = {"lang": lang, "entry": bank_id(library), "title": bank_title(library), "description": summary, "keywords": tags}
     _lom(metadata, **topic_lom)
     ET.SubElement(manifest, "organizations")
     resources = ET.SubElement(manifest, "resources")
-    test, test_metadata = _resource(resources, identifier=ncname("test-" + bank.topic.id + "-" + bank.lang), type=d.test_type, href=TEST_PATH)
+    test, test_metadata = _resource(resources, identifier=ncname("test-" + bank_id(library) + "-" + lang), type=d.test_type, href=TEST_PATH)
     _lom(test_metadata, **topic_lom)
     ET.SubElement(test, "file", {"href": str(TEST_PATH)})
-    for q in bank.questions:
-        ET.SubElement(test, "dependency", {"identifierref": ncname("item-" + q.id + "-" + bank.lang)})
-    for q in bank.questions:
-        item, item_metadata = _resource(resources, identifier=ncname("item-" + q.id + "-" + bank.lang), type=d.item_type, href=item_path(q))
-        _lom(item_metadata, lang=bank.lang, entry=q.id, title=short(q.id + ": " + q.stem, 120), description=None, keywords=list(q.tags))
+    for q in questions:
+        ET.SubElement(test, "dependency", {"identifierref": ncname("item-" + q.id + "-" + lang)})
+    for q in questions:
+        item, item_metadata = _resource(resources, identifier=ncname("item-" + q.id + "-" + lang), type=d.item_type, href=item_path(q))
+        _lom(item_metadata, lang=lang, entry=q.id, title=short(q.id + ": " + q.stem, 120), description=None, keywords=list(q.tags))
         ET.SubElement(item, "file", {"href": str(item_path(q))})
     return serialize(manifest, inline=LOM_INLINE)
 
 
-def package_files(*, d: Dialect, bank: Bank, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, bytes]:
-    """Every file of the content package, by its path inside the zip."""
-    files = {PurePosixPath("imsmanifest.xml"): render_manifest(d=d, bank=bank), TEST_PATH: render_test(d=d, bank=bank)}
-    for index, q in enumerate(bank.questions):
-        files[item_path(q)] = render_item(d=d, bank=bank, index=index, options=options)
+def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, bytes]:
+    """Every file of the content package of ``library`` (one topic or the whole bank), by its path inside the zip."""
+    files = {PurePosixPath("imsmanifest.xml"): render_manifest(d=d, library=library), TEST_PATH: render_test(d=d, library=library)}
+    for _, topics in by_category(library):
+        for bank in topics:
+            for index, q in enumerate(bank.questions):
+                files[item_path(q)] = render_item(d=d, bank=bank, index=index, options=options)
     return files
 
 
@@ -534,12 +559,18 @@ def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, 
 
 
 def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
-    """A QTI version's format: `<stem>-<lang>.zip` per language (manifest, test, one item per question)."""
+    """A QTI version's format: `<stem>-<lang>.zip` per language (manifest, test, one item per
+    question); with several topics, also `bank-<lang>.zip`, one section per topic."""
     def render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
         (bank,) = banks
-        return deterministic_zip(package_files(d=d, bank=bank, options=options))
+        return deterministic_zip(package_files(d=d, library=as_library(bank), options=options))
+
+    def render_bank(libraries: Sequence[Library], options: ExportOptions) -> bytes:
+        (library,) = libraries
+        return deterministic_zip(package_files(d=d, library=library, options=options))
 
     def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
         return language_notes(name, banks)
 
-    return Format(name=name, folder=name, honours=honours, render=render, per_language="{stem}-{lang}.zip", notes=notes)
+    return Format(name=name, folder=name, honours=honours, render=render, per_language="{stem}-{lang}.zip",
+                  render_bank=render_bank, notes=notes)

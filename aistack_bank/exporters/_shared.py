@@ -123,13 +123,15 @@ def category_title(titles_raw: Mapping[str, str], syntax: str = "span") -> str:
     return multilang_name("", titles_raw, syntax, limit=MOODLE_NAME_MAX)
 
 
-def category_path(title_plain: str) -> str:
-    """Moodle's category path for a title: ``$course$/top/<title>``, a literal ``/`` written ``//``."""
-    return "$course$/top/" + title_plain.replace("/", "//")
+def category_path(*titles_plain: str) -> str:
+    """Moodle's category path for nested titles: ``$course$/top/<category>/<topic>``, a literal
+    ``/`` in a title written ``//``."""
+    return "$course$/top/" + "/".join(title.replace("/", "//") for title in titles_plain)
 
 
 def category_idnumber(topic_id: str, langs: list[str]) -> str:
-    """The category's idnumber, one per file: ``<topic>-<lang>`` or ``<topic>-multilang``.
+    """A question category's idnumber, one per file: ``<topic>-<lang>`` or ``<topic>-multilang``
+    (a category of topics passes ``category-<id>``).
 
     Moodle keeps category idnumbers unique per context: one value for every language would make
     the second language's import fail."""

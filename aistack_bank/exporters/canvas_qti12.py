@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..errors import Diagnostic
-from ..model import Bank
+from ..errors import Diagnostic, warning
+from ..model import KINDS as ALL_KINDS, Bank, Library
 from ..options import ExportOptions
-from ..errors import warning
-from ..model import KINDS as ALL_KINDS
 from ._kinds import carried, left_out
-from ._qti import language_notes, ncname
+from ._qti import bank_title, language_notes, ncname
 from ._qti12 import POINTS, assessment_ident, full_credit_answers, questestinterop_open, render_item
-from ._format import Format, languages
+from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_paragraph, html_text
 
 NAME = "canvas-qti12"
@@ -77,8 +75,24 @@ def render_meta(bank: Bank, options: ExportOptions) -> bytes:
 
 
 def render_manifest(bank: Bank) -> bytes:
-    ident = assessment_ident(bank)
-    meta = ncname(f"{ident}-meta")
+    return render_bank_manifest([bank], ident=assessment_ident(bank), title=bank.topic.title, lang=bank.lang)
+
+
+def render_bank_manifest(banks: list[Bank], *, ident: str, title: str, lang: str) -> bytes:
+    """The manifest of a package holding one Canvas quiz per topic of ``banks``."""
+    resources = []
+    for bank in banks:
+        quiz = assessment_ident(bank)
+        meta = ncname(f"{quiz}-meta")
+        resources += [
+            f'    <resource identifier="{quiz}" type="imsqti_xmlv1p2">',
+            f'      <file href="{quiz}/{quiz}.xml"/>',
+            f'      <dependency identifierref="{meta}"/>',
+            "    </resource>",
+            f'    <resource identifier="{meta}" type="associatedcontent/imscc_xmlv1p1/learning-application-resource" href="{quiz}/assessment_meta.xml">',
+            f'      <file href="{quiz}/assessment_meta.xml"/>',
+            "    </resource>",
+        ]
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<manifest identifier="{ncname("manifest-" + ident)}" xmlns="{CP_NS}" xmlns:imsmd="{IMSMD_NS}" '
@@ -90,20 +104,14 @@ def render_manifest(bank: Bank) -> bytes:
         "    <imsmd:lom>",
         "      <imsmd:general>",
         "        <imsmd:title>",
-        f'          <imsmd:langstring xml:lang="{bank.lang}">{html_text(bank.topic.title)}</imsmd:langstring>',
+        f'          <imsmd:langstring xml:lang="{lang}">{html_text(title)}</imsmd:langstring>',
         "        </imsmd:title>",
         "      </imsmd:general>",
         "    </imsmd:lom>",
         "  </metadata>",
         "  <organizations/>",
         "  <resources>",
-        f'    <resource identifier="{ident}" type="imsqti_xmlv1p2">',
-        f'      <file href="{ident}/{ident}.xml"/>',
-        f'      <dependency identifierref="{meta}"/>',
-        "    </resource>",
-        f'    <resource identifier="{meta}" type="associatedcontent/imscc_xmlv1p1/learning-application-resource" href="{ident}/assessment_meta.xml">',
-        f'      <file href="{ident}/assessment_meta.xml"/>',
-        "    </resource>",
+        *resources,
         "  </resources>",
         "</manifest>",
     ]
@@ -117,6 +125,17 @@ def package(bank: Bank, options: ExportOptions) -> bytes:
         f"{ident}/{ident}.xml": render_quiz(bank, options),
         f"{ident}/assessment_meta.xml": render_meta(bank, options),
     })
+
+
+def bank_package(library: Library, options: ExportOptions) -> bytes:
+    """One package of the whole bank: a Canvas quiz per topic, in category order."""
+    banks = [bank for _, topics in by_category(library) for bank in topics]
+    files = {"imsmanifest.xml": render_bank_manifest(banks, ident=ncname(f"{WHOLE_BANK_STEM}-{library.lang}"), title=bank_title(library), lang=library.lang)}
+    for bank in banks:
+        ident = assessment_ident(bank)
+        files[f"{ident}/{ident}.xml"] = render_quiz(bank, options)
+        files[f"{ident}/assessment_meta.xml"] = render_meta(bank, options)
+    return deterministic_zip(files)
 
 
 def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
@@ -150,6 +169,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 FORMAT = Format(
     name=NAME, folder="canvas-qti12", honours=frozenset({"shuffle"}),
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
+    render_bank=lambda libraries, options: bank_package(libraries[0], options),
 )
-"""One Canvas quiz of the topic per language."""
+"""One Canvas quiz of the topic per language (with several topics, also ``bank-<lang>.zip``: one quiz per topic)."""
 export = FORMAT

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..errors import Diagnostic
-from ..model import Bank
+from ..errors import Diagnostic, warning
+from ..model import Bank, Library
 from ..options import ExportOptions
-from ..errors import warning
 from ._kinds import carried, left_out
-from ._qti import language_notes, ncname
+from ._qti import bank_title, language_notes, ncname
 from ._qti12 import CC_PROFILES, assessment_ident, full_credit_answers, questestinterop_open, render_item
-from ._format import Format, languages
+from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_text
 
 NAME = "common-cartridge"
@@ -67,9 +66,28 @@ def paths(bank: Bank) -> tuple[str, str]:
 
 
 def render_manifest(bank: Bank) -> bytes:
-    ident = assessment_ident(bank)
-    assessment_path, bank_path = paths(bank)
-    title = html_text(bank.topic.title)
+    return render_bank_manifest([bank], ident=assessment_ident(bank), title=bank.topic.title, lang=bank.lang)
+
+
+def render_bank_manifest(banks: list[Bank], *, ident: str, title: str, lang: str) -> bytes:
+    """The manifest of a cartridge holding each topic of ``banks`` as an assessment and a question bank."""
+    items, resources = [], []
+    for bank in banks:
+        topic_ident = assessment_ident(bank)
+        assessment_path, bank_path = paths(bank)
+        items += [
+            f'        <item identifier="{ncname("item-" + topic_ident)}" identifierref="{ncname("res-" + topic_ident)}">',
+            f"          <title>{html_text(bank.topic.title)}</title>",
+            "        </item>",
+        ]
+        resources += [
+            f'    <resource identifier="{ncname("res-" + topic_ident)}" type="{ASSESSMENT_TYPE}">',
+            f'      <file href="{assessment_path}"/>',
+            "    </resource>",
+            f'    <resource identifier="{ncname("res-" + topic_ident + "-bank")}" type="{BANK_TYPE}">',
+            f'      <file href="{bank_path}"/>',
+            "    </resource>",
+        ]
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<manifest identifier="{ncname("manifest-" + ident)}" xmlns="{CC_NS}" xmlns:lomimscc="{LOM_NS}" '
@@ -82,28 +100,21 @@ def render_manifest(bank: Bank) -> bytes:
         "    <lomimscc:lom>",
         "      <lomimscc:general>",
         "        <lomimscc:title>",
-        f'          <lomimscc:string language="{bank.lang}">{title}</lomimscc:string>',
+        f'          <lomimscc:string language="{lang}">{html_text(title)}</lomimscc:string>',
         "        </lomimscc:title>",
-        f"        <lomimscc:language>{bank.lang}</lomimscc:language>",
+        f"        <lomimscc:language>{lang}</lomimscc:language>",
         "      </lomimscc:general>",
         "    </lomimscc:lom>",
         "  </metadata>",
         "  <organizations>",
         f'    <organization identifier="{ncname("org-" + ident)}" structure="rooted-hierarchy">',
         '      <item identifier="LearningModules">',
-        f'        <item identifier="{ncname("item-" + ident)}" identifierref="{ncname("res-" + ident)}">',
-        f"          <title>{title}</title>",
-        "        </item>",
+        *items,
         "      </item>",
         "    </organization>",
         "  </organizations>",
         "  <resources>",
-        f'    <resource identifier="{ncname("res-" + ident)}" type="{ASSESSMENT_TYPE}">',
-        f'      <file href="{assessment_path}"/>',
-        "    </resource>",
-        f'    <resource identifier="{ncname("res-" + ident + "-bank")}" type="{BANK_TYPE}">',
-        f'      <file href="{bank_path}"/>',
-        "    </resource>",
+        *resources,
         "  </resources>",
         "</manifest>",
     ]
@@ -113,6 +124,17 @@ def render_manifest(bank: Bank) -> bytes:
 def package(bank: Bank) -> bytes:
     assessment_path, bank_path = paths(bank)
     return deterministic_zip({"imsmanifest.xml": render_manifest(bank), assessment_path: render_assessment(bank), bank_path: render_bank(bank)})
+
+
+def bank_package(library: Library) -> bytes:
+    """One cartridge of the whole bank: an assessment and a question bank per topic, in category order."""
+    banks = [bank for _, topics in by_category(library) for bank in topics]
+    files = {"imsmanifest.xml": render_bank_manifest(banks, ident=ncname(f"{WHOLE_BANK_STEM}-{library.lang}"), title=bank_title(library), lang=library.lang)}
+    for bank in banks:
+        assessment_path, bank_path = paths(bank)
+        files[assessment_path] = render_assessment(bank)
+        files[bank_path] = render_bank(bank)
+    return deterministic_zip(files)
 
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
@@ -136,6 +158,8 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 FORMAT = Format(
     name=NAME, folder="common-cartridge", honours=frozenset(),
     render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
+    render_bank=lambda libraries, options: bank_package(libraries[0]),
 )
-"""A question bank and an assessment of the topic per language."""
+"""A question bank and an assessment of the topic per language (with several topics, also
+``bank-<lang>.imscc``: an assessment and a question bank of each topic)."""
 export = FORMAT

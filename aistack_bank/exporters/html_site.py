@@ -234,8 +234,11 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
     }
 
 
-def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, script: str, style: str) -> bytes:
-    """``<lang>/index.html``: the topic page with its practice modes, key points and questions."""
+def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, script: str, style: str, nav=None) -> bytes:
+    """``<lang>/index.html``: the topic page with its practice modes, key points and questions.
+
+    In a bank of several topics ``nav`` (a :class:`~.site_pages.PageNav`) places the page in the
+    site: its language links, its links home and to the other topics, and its storage keys."""
     lang = bank.lang
     topic = bank.topic
     count = len(bank.questions)
@@ -259,8 +262,9 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     links = []
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
+        href = nav.language_href(other) if nav is not None else f"../{other}/index.html"
         links.append(
-            f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(_bcp47(other))}"'
+            f'<li><a href="{html_text(href)}" hreflang="{html_text(_bcp47(other))}"'
             f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>'
         )
 
@@ -269,7 +273,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         "<body>",
         f'<a class="skip-link" href="#main">{t("site.skip")}</a>',
         '<header class="site-header"><div class="wrap">',
-        f'<p class="category">{html_text(bank.category.title)}</p>',
+        nav.header(t) if nav is not None else f'<p class="category">{html_text(bank.category.title)}</p>',
         f'<nav class="languages" aria-label="{html_text(ui_text(options, lang, "site.language.nav"))}"><ul>',
         *links,
         "</ul></nav>",
@@ -335,7 +339,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         "",
         '<section aria-labelledby="other-heading">',
         f'<h2 id="other-heading">{t("site.other.heading", category=bank.category.title)}</h2>',
-        f'<p>{t("site.other.none")}</p>',
+        nav.others(t) if nav is not None else f'<p>{t("site.other.none")}</p>',
         "</section>",
         "</div>",
         "",
@@ -381,7 +385,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         '<p id="announcer" class="visually-hidden" role="status" aria-live="polite"></p>',
         "</div></main>",
         f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
-        f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options, order))}</script>',
+        f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options, order) | (nav.data if nav is not None else {}))}</script>',
         _inline("script", script),
         "</body>",
         "</html>",
@@ -438,6 +442,7 @@ def _layout(banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedF
 
 
 FORMAT = Format(name="html", folder="site", honours=frozenset({"ui"}), layout=_layout)
+"""The site of one topic; :data:`.site_pages.FORMAT` adds the pages of a bank of several topics."""
 export = FORMAT
 
 

@@ -24,6 +24,7 @@ def build_document(banks: Sequence[Bank]) -> ExportDocument:
     topic = ExportedTopic(
         id=first.topic.id,
         category=texts(lambda b: b.category.title),
+        category_id=first.category.id,
         title=texts(lambda b: b.topic.title),
         summary=texts(lambda b: b.topic.summary),
         key_points=[texts(lambda b, i=i: b.topic.key_points[i]) for i in range(len(first.topic.key_points))],

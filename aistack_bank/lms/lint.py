@@ -153,9 +153,12 @@ def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic
     for name in sorted(gift_tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
         gift = models.read_gift(gift_tree[name].decode("utf-8"))
         xml = models.read_moodle_xml(xml_tree[name.with_suffix(".xml")])
-        g_cat = gift.categories[0] if gift.categories else None
-        if g_cat is None or g_cat.path != xml.categories[0].path:
-            out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {xml.categories[0].path[2:]!r}", where(name, g_cat.line if g_cat else 0)))
+        # The categories that hold questions (Moodle XML also creates each topic's parent category first).
+        x_paths = [c.path for c in xml.categories if any(q.category == c.path for q in xml.questions)]
+        for index, x_path in enumerate(x_paths):
+            g_cat = gift.categories[index] if index < len(gift.categories) else None
+            if g_cat is None or g_cat.path != x_path:
+                out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {x_path[2:]!r}", where(name, g_cat.line if g_cat else 0)))
         # A question GIFT cannot write is left out of it, and the export says so (W657).
         xml_questions = [x for x in xml.questions if x.idnumber not in left_out]
         if len(gift.questions) != len(xml_questions):

@@ -101,29 +101,47 @@
     return typeof a.choice === "string" && typeof a.answered_at === "string" && typeof a.attempt === "string";
   }
 
+  // A category page practises the questions of several topics: each answer stays under its
+  // topic's key (data.storageKeys, data.questionKeys), so the topic pages show it too.
+  const STORAGE_KEYS = data.storageKeys || [data.storageKey];
+  const sourceOf = new WeakMap();
+
+  function keyOf(answer) {
+    return sourceOf.get(answer) || (data.questionKeys && data.questionKeys[answer.question]) || data.storageKey;
+  }
+
   const store = {
     answers: [],
     read() {
-      try {
-        const saved = JSON.parse(localStorage.getItem(data.storageKey) || "null");
-        if (saved && saved.version === 1 && Array.isArray(saved.answers)) {
-          this.answers = saved.answers.filter(validAnswer);
-          return;
+      const answers = [];
+      for (const key of STORAGE_KEYS) {
+        try {
+          const saved = JSON.parse(localStorage.getItem(key) || "null");
+          if (saved && saved.version === 1 && Array.isArray(saved.answers)) {
+            for (const a of saved.answers.filter(validAnswer)) {
+              sourceOf.set(a, key);
+              answers.push(a);
+            }
+          }
+        } catch (error) {
+          // Unreadable: start afresh (the next write replaces it).
         }
-      } catch (error) {
-        // Unreadable: start afresh (the next write replaces it).
       }
-      this.answers = [];
+      this.answers = answers;
     },
     // Whether the answers are now stored (read back to be sure).
     write() {
-      const text = JSON.stringify({ version: 1, answers: this.answers });
-      try {
-        localStorage.setItem(data.storageKey, text);
-        return localStorage.getItem(data.storageKey) === text;
-      } catch (error) {
-        return false; // storage is full or blocked: the answers last until the page closes
+      let stored = true;
+      for (const key of STORAGE_KEYS) {
+        const text = JSON.stringify({ version: 1, answers: this.answers.filter((a) => keyOf(a) === key) });
+        try {
+          localStorage.setItem(key, text);
+          stored = stored && localStorage.getItem(key) === text;
+        } catch (error) {
+          stored = false; // storage is full or blocked: the answers last until the page closes
+        }
       }
+      return stored;
     },
     add(answer) {
       this.read(); // another tab may have added answers meanwhile
