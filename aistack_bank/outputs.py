@@ -18,7 +18,7 @@ from typing import Mapping
 
 from .exporters import ExportedFile, ExportTree
 from .filecache import Store, key_of
-from .model import Bank
+from .model import Library
 from .options import ExportOptions
 
 MAX_OUTPUT_BYTES = 1 << 30
@@ -31,7 +31,7 @@ def _digest(data: bytes) -> str:
 class OutputMemo:
     """The files each format wrote for given inputs, checked against the disk before reuse."""
 
-    def __init__(self, out: Path, banks: Mapping[str, Bank], options: ExportOptions, *, enabled: bool = True) -> None:
+    def __init__(self, out: Path, banks: Mapping[str, Library], options: ExportOptions, *, enabled: bool = True) -> None:
         self.enabled = enabled
         self.store = Store("outputs", out, enabled=enabled, keep=64)
         self._inputs = None

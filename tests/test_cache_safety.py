@@ -378,6 +378,10 @@ def test_a_build_reuses_only_outputs_whose_inputs_and_bytes_are_unchanged(projec
     fr = project / "translations" / "fr.po"
     _replace(fr, 'msgstr "Environ 7\u00a0Go"', 'msgstr "Environ\u00a07\u00a0Go"')
     both("a-translation-edited")
+    _replace(project / "bank" / "categories.yaml", "title: Computer systems", "title: Computer engineering")
+    assert run_cli("i18n", "update")[0] == 0
+    both("a-category-title-edited")
+    assert "Computer engineering" in next((project / "exports").rglob("*-en.gift")).read_text(encoding="utf-8")
 
 
 def test_output_keys_are_the_same_in_every_process(project):
