@@ -225,6 +225,26 @@ def test_keyboard_practice_results_review_export_and_axe(session, site, banks, o
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_phone_no_question_is_wider_than_the_screen(session, site, banks, lang):
+    """Every question, answered, fits a phone's width: a long word (a Dutch compound such as
+    "standaardbenchmarknetwerken") wraps inside its option instead of widening the page."""
+    page = session(**PHONE).page
+    page.goto((site / lang / "index.html").as_uri())
+    page.tap("#practice-all")
+    overflow = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    wide = []
+    longest_word = """() => { const words = [...document.querySelectorAll('#options .option')].map(o => Math.max(...o.innerText.split(/\\s+/).map(w => w.length)));
+                               return words.indexOf(Math.max(...words)); }"""
+    for _ in range(len(banks[lang].questions)):
+        # the option with the longest word is answered: it gets its mark, which narrows its text
+        page.locator("#options .option").nth(page.evaluate(longest_word)).tap()
+        if page.evaluate(overflow) > 0:
+            wide.append(page.locator("#options").inner_text()[:80])
+        page.locator("#next").tap()
+    assert not wide, wide
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_phone_dark_mode_and_axe(session, site, banks, options, lang):
     bank = banks[lang]
     s = session(color_scheme="dark", **PHONE)
