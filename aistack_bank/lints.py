@@ -154,16 +154,27 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
     found = []
     for item in texts:
         words = _words(item.text)
+        if len(words) < LEAK_MIN_KEY_WORDS:
+            continue
         hits: set[str] = set()
-        for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
-            for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
-                if words[i:i + len(key_words)] == key_words:
-                    hits.add(qid)
-            if i + LEAK_WORDS <= len(words):
-                hits.update(by_run.get(tuple(words[i:i + LEAK_WORDS]), ()))
+        # The text's runs are compared with the index as sets (in C); the rare runs that start a
+        # short key are then matched at each of their positions.
+        if by_run and len(words) >= LEAK_WORDS:
+            for gram in by_run.keys() & _grams(words, LEAK_WORDS):
+                hits.update(by_run[gram])
+        if by_start and not by_start.keys().isdisjoint(_grams(words, LEAK_MIN_KEY_WORDS)):
+            for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
+                for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
+                    if words[i:i + len(key_words)] == key_words:
+                        hits.add(qid)
         hits.discard(item.question_id)
         found += [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
     return found
+
+
+def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
+    """Every run of ``size`` consecutive words (as :func:`_ngrams`, built in C)."""
+    return set(zip(*(words[k:] for k in range(size))))
 
 
 # ----------------------------------------------------------------------------- the bank
@@ -231,7 +242,9 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
             keys[question.id] = key
         if references:
             diags += question_reference_lints(question, doc)
-        for path, text in question_texts(question):
+        fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
+        texts = question_texts(question) if fields is None else [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
+        for path, text in texts:
             if path != ("stem",):
                 leak_texts.append(LeakText(question.id, path, text))
     for item, other in answer_leaks(keys, leak_texts):
