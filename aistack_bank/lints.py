@@ -253,30 +253,37 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
     return diags
 
 
-def catalog_reference_diagnostics(catalog, active: dict, fields) -> list[Diagnostic]:
-    """W320 and W321 in the translations of one catalog, with that language's wording."""
+def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
+    """W320 and W321 in the translations of one catalog, with that language's wording (with
+    ``memo``, each translation's hits from the catalog's memo: :mod:`.i18n.entrymemo`)."""
+    from .i18n.entrymemo import EntryMemo
     from .i18n.locations import translation_warnings
 
     fields = list(fields)
     with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
+    lang = catalog.language.split("_")[0]
+    kept = EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
 
     def hits(field, msgstr: str):
         if field.question_id is None:
             return ()
-        found = reference_hits(msgstr, catalog.language.split("_")[0], own_id=field.question_id, options=field.question_id in with_options)
-        return ((hit.code, hit.message, hit.offset) for hit in found)
+        options = field.question_id in with_options
+        return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
+            (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
 
-    return translation_warnings(catalog, active, fields, hits)
+    diags = translation_warnings(catalog, active, fields, hits)
+    kept.save()
+    return diags
 
 
-def translation_lints(catalog, active: dict, fields) -> list[Diagnostic]:
+def translation_lints(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
     """Every editorial lint of one bank catalog: references, French typography, glossary."""
     from .i18n.glossary import catalog_glossary_diagnostics, read_glossary
     from .i18n.typography import catalog_typography_diagnostics
 
     glossary, diags = read_glossary(catalog.path.parent)
     diags = list(diags)
-    diags += catalog_reference_diagnostics(catalog, active, fields)
+    diags += catalog_reference_diagnostics(catalog, active, fields, memo=memo)
     diags += catalog_typography_diagnostics(catalog, active, fields)
     diags += catalog_glossary_diagnostics(glossary, catalog, active, fields)
     return diags
