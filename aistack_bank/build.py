@@ -213,35 +213,53 @@ def bank_texts(bank: Bank):
                 yield field.key, field.text
 
 
-def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank]) -> None:
-    """ExportError E606 if a text holds a character that ``name``'s format cannot carry.
+def first_uncarriable(libraries: dict[str, Library] | dict[str, Bank]) -> tuple[str, str, str, int] | None:
+    """The first text of ``libraries`` (language by language, in bank order) holding a character
+    that no format can carry: (key, language, the character, its 0-based index), or None.
 
-    Validation refuses these characters where they are written; this is the exporters' own
-    guard, so nothing unparseable is written whatever the path the text came by.
-    """
-    from .errors import ExportError
-    from .safety import UNCARRIABLE, describe
+    Every format refuses the same characters, so one scan serves every format of a build."""
+    from .safety import UNCARRIABLE
 
     for lang, library in as_libraries(libraries).items():
         for key, text in (item for bank in library.topics for item in bank_texts(bank)):
             bad = UNCARRIABLE.search(text)
             if bad:
-                raise ExportError(f"{name}: {key} ({lang}) holds {describe(bad.group())} at character {bad.start() + 1}, which the format cannot carry; nothing was written", code="E606")
+                return key, lang, bad.group(), bad.start()
+    return None
 
 
-def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions) -> dict[str, ExportTree]:
+def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank], *, found: tuple[str, str, str, int] | None | bool = True) -> None:
+    """ExportError E606 if a text holds a character that ``name``'s format cannot carry.
+
+    Validation refuses these characters where they are written; this is the exporters' own
+    guard, so nothing unparseable is written whatever the path the text came by. ``found`` is
+    the result of :func:`first_uncarriable` when the caller has already scanned ``libraries``.
+    """
+    from .errors import ExportError
+    from .safety import describe
+
+    if found is True:
+        found = first_uncarriable(libraries)
+    if found:
+        key, lang, char, index = found
+        raise ExportError(f"{name}: {key} ({lang}) holds {describe(char)} at character {index + 1}, which the format cannot carry; nothing was written", code="E606")
+
+
+def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions, *, scanned: bool = False) -> dict[str, ExportTree]:
     """Every requested format's virtual file tree (pure: nothing is written).
 
     A bank of one topic writes that topic's files at the top of the format's folder; a bank of
     several topics each topic's files under `<topic-id>/` and the whole-bank files at the top
     (:meth:`~.exporters.Format.bank_files`).
     A bank that loaded and validated is one every exporter can write: an exception from an
-    exporter is a bug in it, and is left to propagate as one."""
+    exporter is a bug in it, and is left to propagate as one. With ``scanned``, the caller has
+    already refused uncarriable text (:func:`refuse_uncarriable`) in exactly these libraries."""
     libraries = as_libraries(libraries)
     trees = {}
+    found = None if scanned else first_uncarriable(libraries)
     for name in formats:
         export_format = get_format(name)
-        refuse_uncarriable(name, libraries)
+        refuse_uncarriable(name, libraries, found=found)
         trees[name] = ExportTree(export_format.bank_files(libraries, options))
     return trees
 
@@ -407,15 +425,16 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
+    found = first_uncarriable(banks)  # one scan: every format refuses the same characters
     for name in FORMATS:  # every format refuses uncarriable text before anything is written
-        refuse_uncarriable(name, banks)
+        refuse_uncarriable(name, banks, found=found)
     from .outputs import OutputMemo
 
     outputs: list[OutputFile] = []
     memo = OutputMemo(out, banks, options, enabled=not check)  # unchanged inputs: the files on disk stand
     with build_lock(out, check=check):
         for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
-            trees = memo.stored(name, out / export_format.folder) or render([name], banks, options)
+            trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
             outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress)
             memo.remember(name, trees)
     memo.save()

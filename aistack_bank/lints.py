@@ -154,16 +154,27 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
     found = []
     for item in texts:
         words = _words(item.text)
+        if len(words) < LEAK_MIN_KEY_WORDS:
+            continue
         hits: set[str] = set()
-        for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
-            for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
-                if words[i:i + len(key_words)] == key_words:
-                    hits.add(qid)
-            if i + LEAK_WORDS <= len(words):
-                hits.update(by_run.get(tuple(words[i:i + LEAK_WORDS]), ()))
+        # The text's runs are compared with the index as sets (in C); the rare runs that start a
+        # short key are then matched at each of their positions.
+        if by_run and len(words) >= LEAK_WORDS:
+            for gram in by_run.keys() & _grams(words, LEAK_WORDS):
+                hits.update(by_run[gram])
+        if by_start and not by_start.keys().isdisjoint(_grams(words, LEAK_MIN_KEY_WORDS)):
+            for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
+                for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
+                    if words[i:i + len(key_words)] == key_words:
+                        hits.add(qid)
         hits.discard(item.question_id)
         found += [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
     return found
+
+
+def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
+    """Every run of ``size`` consecutive words (as :func:`_ngrams`, built in C)."""
+    return set(zip(*(words[k:] for k in range(size))))
 
 
 # ----------------------------------------------------------------------------- the bank
@@ -231,7 +242,9 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
             keys[question.id] = key
         if references:
             diags += question_reference_lints(question, doc)
-        for path, text in question_texts(question):
+        fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
+        texts = question_texts(question) if fields is None else [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
+        for path, text in texts:
             if path != ("stem",):
                 leak_texts.append(LeakText(question.id, path, text))
     for item, other in answer_leaks(keys, leak_texts):
@@ -240,30 +253,37 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
     return diags
 
 
-def catalog_reference_diagnostics(catalog, active: dict, fields) -> list[Diagnostic]:
-    """W320 and W321 in the translations of one catalog, with that language's wording."""
+def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
+    """W320 and W321 in the translations of one catalog, with that language's wording (with
+    ``memo``, each translation's hits from the catalog's memo: :mod:`.i18n.entrymemo`)."""
+    from .i18n.entrymemo import EntryMemo
     from .i18n.locations import translation_warnings
 
     fields = list(fields)
     with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
+    lang = catalog.language.split("_")[0]
+    kept = EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
 
     def hits(field, msgstr: str):
         if field.question_id is None:
             return ()
-        found = reference_hits(msgstr, catalog.language.split("_")[0], own_id=field.question_id, options=field.question_id in with_options)
-        return ((hit.code, hit.message, hit.offset) for hit in found)
+        options = field.question_id in with_options
+        return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
+            (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
 
-    return translation_warnings(catalog, active, fields, hits)
+    diags = translation_warnings(catalog, active, fields, hits)
+    kept.save()
+    return diags
 
 
-def translation_lints(catalog, active: dict, fields) -> list[Diagnostic]:
+def translation_lints(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
     """Every editorial lint of one bank catalog: references, French typography, glossary."""
     from .i18n.glossary import catalog_glossary_diagnostics, read_glossary
     from .i18n.typography import catalog_typography_diagnostics
 
     glossary, diags = read_glossary(catalog.path.parent)
     diags = list(diags)
-    diags += catalog_reference_diagnostics(catalog, active, fields)
+    diags += catalog_reference_diagnostics(catalog, active, fields, memo=memo)
     diags += catalog_typography_diagnostics(catalog, active, fields)
     diags += catalog_glossary_diagnostics(glossary, catalog, active, fields)
     return diags

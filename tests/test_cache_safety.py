@@ -295,6 +295,21 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     _replace(fr, 'msgctxt "q004.option.a"', '#, fuzzy\nmsgctxt "q004.option.a"')
     step("catalog entry marked fuzzy", expect="W502")
     fr.write_bytes(fr_original)
+    # Each entry's findings are kept without their line (the entry memo): one entry edited,
+    # then moved, then every line moved down; each verdict at the lines of a fresh run.
+    _replace(fr, 'msgstr "Environ 28\u00a0Go"', 'msgstr "Environ 29\u00a0Go, voir l\'option c"')
+    step("one entry's msgstr edited (a number, and an option named by its letter)", expect="E502")
+    assert "W320" in seen[-1]
+    blocks = fr.read_text(encoding="utf-8").rstrip("\n").split("\n\n")
+    moved = next(b for b in blocks if 'msgctxt "q004.option.b"\n' in b)
+    fr.write_text("\n\n".join([b for b in blocks if b is not moved] + [moved]) + "\n", encoding="utf-8")
+    step("that entry moved to the end of the catalog", expect="W320")
+    fr.write_text("# A translator's comment.\n" + fr.read_text(encoding="utf-8"), encoding="utf-8")
+    step("a comment line added at the top: every entry one line down", expect="E502")
+    _replace(fr, 'msgstr "Environ 29\u00a0Go, voir l\'option c"', 'msgstr "Environ 28\u00a0Go"')
+    step("the entry fixed where it now is", absent="W320")
+    fr.write_bytes(fr_original)
+    step("catalog restored", absent="E502")
     pot.write_bytes(pot_original.replace(b"About 7 GB", b"About 6 GB", 1))
     step("template out of date", expect="W504")
     pot.write_bytes(pot_original)

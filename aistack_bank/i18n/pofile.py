@@ -89,7 +89,7 @@ def _bad_string(text: str, lineno: int, col: int, path: Path) -> Diagnostic:
 
 
 class _Entry:
-    __slots__ = ("line", "obsolete", "tcomment", "comment", "occurrences", "flags", "previous", "fields", "order", "last", "last_previous", "lines")
+    __slots__ = ("line", "obsolete", "tcomment", "comment", "occurrences", "flags", "previous", "fields", "order", "last", "last_previous", "lines", "has_msgstr")
 
     def __init__(self, line: int):
         self.line = line
@@ -103,6 +103,7 @@ class _Entry:
         self.order: list[tuple[str, int]] = []
         self.last: str | None = None
         self.last_previous: str | None = None
+        self.has_msgstr = False  # a msgstr or msgstr[N] keyword in ``order``
 
 
 def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
@@ -117,7 +118,7 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
         nonlocal cur
         if cur is not None:
             keywords = [k for k, _ in cur.order]
-            if "msgid" in keywords and not any(k.startswith("msgstr") for k in keywords):
+            if "msgid" in keywords and not cur.has_msgstr:
                 line = dict(cur.order)["msgid"]
                 diags.append(error("E501", "msgid without msgstr; add msgstr \"\" if it is not translated yet", Location.of(path, line, 1)))
             elif "msgctxt" in keywords and "msgid" not in keywords:
@@ -128,7 +129,7 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
 
     def entry(lineno: int, for_comment: bool = False) -> _Entry:
         nonlocal cur
-        if cur is not None and for_comment and any(k.startswith("msgstr") for k, _ in cur.order):
+        if cur is not None and for_comment and cur.has_msgstr:
             flush()
         if cur is None:
             cur = _Entry(lineno)
@@ -197,6 +198,8 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
         e = entry(lineno)
         e.obsolete = e.obsolete or obsolete
         e.order.append((keyword, lineno))
+        if base == "msgstr":
+            e.has_msgstr = True
         value = m.group(2).rstrip()
         sm = _GOOD_STRING.fullmatch(value)
         if sm is None:

@@ -105,43 +105,56 @@ def parity_diagnostics(field: TextField, translation: str, language: str, where:
     return diags
 
 
-def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True) -> list[Diagnostic]:
-    """Every translation diagnostic for one read catalog."""
+def entry_diagnostics(field: TextField, entry: POEntry, language: str, where) -> list[Diagnostic]:
+    """The checks of one catalog entry against its field (all located at ``where``, which may
+    be None): they read the field's key, English and key-bearing flag, the entry's msgid,
+    msgstr and fuzzy flag, and the language (see :mod:`.entrymemo`)."""
+    if not entry.msgstr:
+        return [warning("W501", f"{field.key} is not translated", where)]
+    if entry.msgid != field.text and "fuzzy" not in entry.flags:
+        return [error("E508", f"{field.key}: the translation was made for another English text; run `bank i18n update` (it marks it fuzzy for review)", where)]
+    if "fuzzy" in entry.flags:
+        kind = "a key-bearing field (stem or option): it is not exported until reviewed" if field.key_bearing else "not exported until reviewed"
+        return [warning("W502", f"{field.key} is fuzzy, {kind}", where)]
+    rule = text_rule_problem(entry.msgstr)
+    if rule is not None:
+        return [field_rule_error(field.key, *rule, where)]
+    diags = parity_diagnostics(field, entry.msgstr, language, where)
+    if "\n" in entry.msgstr and is_one_line_key(field.key):
+        diags.append(error("E116", f"{field.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", where))
+    return diags
+
+
+def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True, memo: bool = False) -> list[Diagnostic]:
+    """Every translation diagnostic for one read catalog.
+
+    With ``memo``, each entry's own findings come from the catalog's entry memo when the entry
+    and its field are those of the latest run (:mod:`.entrymemo`), located in the catalog as read now."""
+    from .entrymemo import EntryMemo, located
+
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
     diags: list[Diagnostic] = []
     active = catalog.active()
     lang = catalog.language
     known = {field.key for field in fields}
+    entries = EntryMemo(catalog.path, lang, enabled=memo)
     for field in fields:
         entry = active.get(field.key)
         if entry is None:
             diags.append(warning("W501", f"{field.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
             continue
-        where = _LazyLocation(catalog, entry)
-        if not entry.msgstr:
-            diags.append(warning("W501", f"{field.key} is not translated", _where(where)))
-            continue
-        if entry.msgid != field.text and "fuzzy" not in entry.flags:
-            diags.append(error("E508", f"{field.key}: the translation was made for another English text; run `bank i18n update` (it marks it fuzzy for review)", _where(where)))
-            continue
-        if "fuzzy" in entry.flags:
-            kind = "a key-bearing field (stem or option): it is not exported until reviewed" if field.key_bearing else "not exported until reviewed"
-            diags.append(warning("W502", f"{field.key} is fuzzy, {kind}", _where(where)))
-            continue
-        rule = text_rule_problem(entry.msgstr)
-        if rule is not None:
-            diags.append(field_rule_error(field.key, *rule, _where(where)))
-            continue
-        diags += parity_diagnostics(field, entry.msgstr, lang, where)
-        if "\n" in entry.msgstr and is_one_line_key(field.key):
-            diags.append(error("E116", f"{field.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", _where(where)))
+        parts = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
+        found = entries.findings(parts, lambda field=field, entry=entry: entry_diagnostics(field, entry, lang, None))
+        if found:
+            diags += located(found, msgstr_location(catalog, entry))
+    entries.save()
     if bank_checks:
         from ..lints import translation_lints
 
         diags += length_cue_diagnostics(source, catalog)
         diags += duplicate_text_diagnostics(source, catalog)
-        diags += translation_lints(catalog, active, fields)
+        diags += translation_lints(catalog, active, fields, memo=memo)
     for key, entry in active.items():
         if key not in known:
             diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
@@ -288,10 +301,10 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     todo = [i for i, found in enumerate(verdicts) if found is None]
     if catalogs is not None:
         read = {i: catalogs.read(paths[i]) for i in todo}
-        tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks) for i in todo]
+        tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks, memo=use_cache) for i in todo]
     else:
         # a Catalogs of its own per task: the catalog is dropped once verified
-        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache).read(p), run_checks=run_checks) for i in todo]
+        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache).read(p), run_checks=run_checks, memo=use_cache) for i in todo]
     for i, found in zip(todo, run_all(tasks, work=len(fields) * len(todo))):
         verdicts[i] = found
         if keys[i] is not None and catalog_key("catalog", paths[i], inputs) == keys[i]:
