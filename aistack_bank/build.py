@@ -228,18 +228,17 @@ def first_uncarriable(libraries: dict[str, Library] | dict[str, Bank]) -> tuple[
     return None
 
 
-def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank], *, found: tuple[str, str, str, int] | None | bool = True) -> None:
-    """ExportError E606 if a text holds a character that ``name``'s format cannot carry.
+def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank]) -> None:
+    """ExportError E606 if a text holds a character that ``name``'s format cannot carry (every
+    format refuses the same characters, so one scan serves all the formats of a command).
 
     Validation refuses these characters where they are written; this is the exporters' own
-    guard, so nothing unparseable is written whatever the path the text came by. ``found`` is
-    the result of :func:`first_uncarriable` when the caller has already scanned ``libraries``.
+    guard, so nothing unparseable is written whatever the path the text came by.
     """
     from .errors import ExportError
     from .safety import describe
 
-    if found is True:
-        found = first_uncarriable(libraries)
+    found = first_uncarriable(libraries)
     if found:
         key, lang, char, index = found
         raise ExportError(f"{name}: {key} ({lang}) holds {describe(char)} at character {index + 1}, which the format cannot carry; nothing was written", code="E606")
@@ -255,13 +254,10 @@ def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], 
     exporter is a bug in it, and is left to propagate as one. With ``scanned``, the caller has
     already refused uncarriable text (:func:`refuse_uncarriable`) in exactly these libraries."""
     libraries = as_libraries(libraries)
-    trees = {}
-    found = None if scanned else first_uncarriable(libraries)
-    for name in formats:
-        export_format = get_format(name)
-        refuse_uncarriable(name, libraries, found=found)
-        trees[name] = ExportTree(export_format.bank_files(libraries, options))
-    return trees
+    exporters = {name: get_format(name) for name in formats}
+    if formats and not scanned:
+        refuse_uncarriable(formats[0], libraries)
+    return {name: ExportTree(export_format.bank_files(libraries, options)) for name, export_format in exporters.items()}
 
 
 def library_notes(names: list[str], libraries: dict[str, Library], options: ExportOptions) -> list[Diagnostic]:
@@ -425,9 +421,7 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
-    found = first_uncarriable(banks)  # one scan: every format refuses the same characters
-    for name in FORMATS:  # every format refuses uncarriable text before anything is written
-        refuse_uncarriable(name, banks, found=found)
+    refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
     from .outputs import OutputMemo
 
     outputs: list[OutputFile] = []
