@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from .errors import BankError, Location, UsageError
+from .kinds import DEFAULT_KIND, REGISTRY
 from .load import QUESTIONS_DIR, TOPIC_FILE, question_files
 from .writing import write_atomic
 
@@ -160,43 +161,10 @@ tags: [{tag}]
 difficulty: 2
 """
 
-_OPTION = """  - id: {id}
-    text: ""
-    feedback: ""
-"""
-
-KIND_TEMPLATES = {
-    "single-choice": 'stem: ""\noptions:\n' + "".join(_OPTION.format(id=i) for i in "abcd") + "correct: a\n",
-    "multiple-response": (
-        'stem: ""\n# Two to ten options; list every right one in `correct`.\noptions:\n'
-        + "".join(_OPTION.format(id=i) for i in "abcd")
-        + "correct: [a, b]\n# partial: each right pick earns 1/k, each wrong pick loses 1/k; all-or-nothing: only the exact set.\nscoring: partial\n"
-    ),
-    "true-false": (
-        '# A statement (not a question) that the learner marks true or false.\nstem: ""\nanswer: true\n'
-        'feedback_true: ""\nfeedback_false: ""\n'
-    ),
-    "numerical": (
-        'stem: ""\n# The right value, in the first unit below; right within ±tolerance.\nanswer: 0\ntolerance: 0\n'
-        "tolerance_type: absolute\n# The first unit is the answer's own (multiplier 1); others give what one of them is in it.\n"
-        'units:\n  - name: ""\n    multiplier: 1\n'
-        "# Likely mistakes: a value, a tolerance, credit (0 to below 1) and feedback.\nnear_misses: []\n"
-        "check:\n  # Mandatory: recompute the answer, e.g. params = 7 * billion, then answer(params * 2, unit=\"GB\").\n"
-        '  script: ""\n'
-    ),
-    "short-answer": (
-        'stem: ""\n# At least one answer with full credit (credit: 1, the default); others may earn less.\n'
-        'answers:\n  - text: ""\n    feedback: ""\ncase_sensitive: false\n'
-    ),
-    "matching": (
-        'stem: ""\n# Two to twelve pairs; distractors are extra answers that match no prompt.\npairs:\n'
-        + "".join(f'  - id: {i}\n    prompt: ""\n    answer: ""\n' for i in "abc")
-        + "distractors: []\n"
-    ),
-}
+KIND_TEMPLATES = {name: kind.template for name, kind in REGISTRY.items()}
 """The body of a new question of each kind (`bank new --kind`): every text left empty."""
 
-NEW_QUESTION_TEMPLATE = _TEMPLATE_HEAD.replace("{kind}", "single-choice") + KIND_TEMPLATES["single-choice"] + _TEMPLATE_TAIL
+NEW_QUESTION_TEMPLATE = _TEMPLATE_HEAD.replace("{kind}", DEFAULT_KIND) + KIND_TEMPLATES[DEFAULT_KIND] + _TEMPLATE_TAIL
 """A new single-choice question (the default kind)."""
 
 
@@ -205,7 +173,7 @@ def question_template(kind: str) -> str:
     return _TEMPLATE_HEAD.replace("{kind}", kind) + KIND_TEMPLATES[kind] + _TEMPLATE_TAIL
 
 
-def new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = "single-choice") -> Path:
+def new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = DEFAULT_KIND) -> Path:
     """Create the next question of ``kind`` (an id never used in the whole bank) from its template
     in the topic ``topic`` (the only topic when None) and list it there; return its path."""
     if kind not in KIND_TEMPLATES:

@@ -57,23 +57,7 @@ def answer_texts(question: AnyQuestion) -> tuple[list[tuple[str, str]], frozense
     ones: the options, or a short answer's accepted answers (id ``1``, ``2``, … as their catalog
     keys; full credit is right). None for a kind whose key is no text (numerical compares with
     its ``answer``; true-false and matching checks only assert)."""
-    right = _right_ids(question)
-    if right is None:
-        return None
-    if question.kind == "short-answer":
-        return [(str(i), a.text) for i, a in enumerate(question.answers, 1)], right
-    return [(o.id, o.text) for o in question.options], right
-
-
-def _right_ids(question: AnyQuestion) -> frozenset[str] | None:
-    """The ids of :func:`answer_texts` that are right, without reading the texts."""
-    if question.kind == "single-choice":
-        return frozenset({question.correct})
-    if question.kind == "multiple-response":
-        return frozenset(question.correct)
-    if question.kind == "short-answer":
-        return frozenset(str(i) for i, a in enumerate(question.answers, 1) if a.credit >= 1)
-    return None
+    return question.answer_texts()
 
 
 def check_question(question: AnyQuestion, options: list[tuple[str, str]], lang: str = "en") -> list[Finding]:
@@ -87,14 +71,14 @@ def check_question(question: AnyQuestion, options: list[tuple[str, str]], lang: 
     if check is None:
         return []
     variables = tuple(check.variables)
-    numerical = question.kind == "numerical"
+    numerical = question.NUMERIC_KEY
     try:
         program = _compiled(check.script, variables, not numerical)
         runs = [run_program(program, _sample(variables, index)) for index in range(len(SAMPLES) if variables else 1)]
     except CheckError as exc:
         return [Finding(exc.code, exc.message, getattr(exc, "line", 1), getattr(exc, "column", 1))]
     calls = runs[0]
-    correct = _right_ids(question)
+    correct = question.right_texts()
     if not calls:
         if correct is None and not numerical:
             return []  # a true-false or matching check asserts facts; it has no option to compare
@@ -103,7 +87,7 @@ def check_question(question: AnyQuestion, options: list[tuple[str, str]], lang: 
         return [finding for call in calls for finding in _check_numerical(call, question)]
     if correct is None:
         return [Finding("E406", f"a {question.kind} question has no option for answer() to match; check its facts with assert", calls[0].line, 1)]
-    any_of = question.kind != "single-choice"
+    any_of = not question.ONE_KEY
     findings: list[Finding] = []
     for index, call in enumerate(calls):
         if call.function == "answer":

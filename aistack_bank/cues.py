@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Location, warning
-from .kindrules import OPTION_KINDS
 
 if TYPE_CHECKING:
     from .model import AnyQuestion
@@ -25,24 +24,11 @@ MIN_QUESTIONS = 8
 """Below this many questions a share means nothing: no cue warning is reported."""
 
 
-def key_is_longest(correct: str, texts: Mapping[str, str]) -> bool:
-    """Whether the option ``correct`` is strictly longer than every other option of ``texts``."""
-    length = len(texts[correct])
-    return all(length > len(text) for option_id, text in texts.items() if option_id != correct)
-
-
 def keys_are_longest(correct: Collection[str], texts: Mapping[str, str]) -> bool:
     """Whether every option of ``correct`` is strictly longer than every other option of
     ``texts`` (and there is another option): the cue "pick the long ones"."""
     wrong = [len(text) for option_id, text in texts.items() if option_id not in correct]
     return bool(wrong) and min(len(texts[option_id]) for option_id in correct) > max(wrong)
-
-
-def correct_ids(question) -> list[str]:
-    """The ids of a single-choice or multiple-response question's right options that exist."""
-    ids = {option.id for option in question.options}
-    wanted = [question.correct] if question.kind == "single-choice" else list(dict.fromkeys(question.correct))
-    return [option_id for option_id in wanted if option_id in ids]
 
 
 @dataclass
@@ -83,9 +69,9 @@ def answer_cue_stats(questions: Iterable[AnyQuestion], texts_of=None) -> AnswerC
     stats = AnswerCueStats()
     for question in questions:
         stats.questions += 1
-        if question.kind not in OPTION_KINDS:
+        if not question.PICKS_OPTIONS:
             continue
-        correct = correct_ids(question)
+        correct = question.right_ids()
         if not correct:
             continue
         ids = [option.id for option in question.options]

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Location, warning
-from .kindrules import OPTION_KINDS
 
 if TYPE_CHECKING:
     from .load import BankSource
@@ -220,7 +219,7 @@ def question_reference_lints(question, doc: YamlDocument) -> list[Diagnostic]:
     """W320 and W321 in the English texts of one question (a rule of the file alone)."""
     diags: list[Diagnostic] = []
     for path, text in question_texts(question):
-        for hit in reference_hits(text, "en", own_id=question.id, options=question.kind in OPTION_KINDS):
+        for hit in reference_hits(text, "en", own_id=question.id, options=question.PICKS_OPTIONS):
             diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
     return diags
 

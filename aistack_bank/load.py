@@ -114,7 +114,7 @@ def _categories_adapter():
 
 def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagnostic]:
     """Turn a pydantic ValidationError into located diagnostics."""
-    from .kindmessages import model_error as kind_model_error
+    from .kinds import model_error as kind_model_error
 
     diags = []
     for err in exc.errors(include_url=False):

@@ -76,15 +76,12 @@ def test_a_failing_assertion_names_the_script_line_and_values(project, run_cli):
     assert re.search(rf":{script_line}:5: error E403: q015: assertion failed: .*\(compared 0\.0075 and 0\.007\)", out), out
 
 
-class Q:
-    """A minimal question for running checks directly."""
+def Q(script, variables=(), correct="a"):
+    """A single-choice question for running checks directly (its option texts are given apart)."""
+    from aistack_bank.model import Check, SingleChoiceQuestion
 
-    def __init__(self, script, variables=(), correct="a"):
-        from aistack_bank.model import Check
-
-        self.check = Check(script=script, variables=list(variables))
-        self.correct = correct
-        self.kind = "single-choice"
+    return SingleChoiceQuestion(id="q001", kind="single-choice", stem="?", tags=["x"], difficulty=1, correct=correct,
+                                options=[{"id": i, "text": i} for i in "abcd"], check=Check(script=script, variables=list(variables)))
 
 
 @pytest.mark.parametrize("script,code,line,fragment", [

@@ -11,7 +11,9 @@ import pytest
 import yaml
 
 from aistack_bank.model import KINDS
-from aistack_bank.schemas import KIND_EXAMPLES
+from aistack_bank.kinds import REGISTRY
+
+KIND_EXAMPLES = {name: kind.example for name, kind in REGISTRY.items()}
 from aistack_bank.validate import validate_bank
 from banklayout import topic_folder
 

@@ -221,7 +221,7 @@ def _general_when_answered(d: Dialect, processing: ET.Element, q) -> None:
 
 def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = ExportOptions()) -> bytes:
     q = bank.questions[index]
-    kind = getattr(q, "kind", "single-choice")
+    kind = q.kind
     item = _root(d, "assessmentItem", {
         "identifier": item_identifier(q.id, bank.lang), "title": short(q.id + ": " + q.stem, 120),
         "adaptive": "false", "timeDependent": "false", "xml:lang": bank.lang,
@@ -265,12 +265,7 @@ def _choice_item(d: Dialect, item: ET.Element, q, kind: str, lang: str, options:
     choices = _choices(q, kind, lang)
     choice_id = {key: choice_identifier(key) for key, _, _ in choices}
     multiple = kind == "multiple-response"
-    if kind == "single-choice":
-        keys = [q.correct]
-    elif kind == "true-false":
-        keys = ["true" if q.answer else "false"]
-    else:
-        keys = list(q.correct)
+    keys = ["true" if q.answer else "false"] if kind == "true-false" else list(q.right_ids())
     declaration = d.element(item, "responseDeclaration", {
         "identifier": "RESPONSE", "cardinality": "multiple" if multiple else "single", "baseType": "identifier"})
     correct = d.element(declaration, "correctResponse")
@@ -542,7 +537,7 @@ def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, 
     out: list[Diagnostic] = []
     for lang in languages(banks):
         for q in banks[lang].questions:
-            kind = getattr(q, "kind", None)
+            kind = q.kind
             if kinds is not None and kind not in kinds:
                 continue
             if kind == "numerical":

@@ -108,7 +108,7 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     ``points_possible``, ``original_answer_ids``) or the cartridge profile's (``cc_profile``,
     ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them."""
     q = bank.questions[index]
-    kind = getattr(q, "kind", "single-choice")
+    kind = q.kind
     i = indent
     ident = item_ident(q.id, bank.lang) + suffix
     lang = bank.lang
@@ -116,7 +116,7 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     # Each answer: (ident, text, feedback) in the order shown.
     if kind in ("single-choice", "multiple-response"):
         answers = [(answer_ident(q.id, lang, o.id), o.text, o.feedback) for o in q.options]
-        right = {answer_ident(q.id, lang, c) for c in ([q.correct] if kind == "single-choice" else q.correct)}
+        right = {answer_ident(q.id, lang, c) for c in q.right_ids()}
     elif kind == "true-false":
         labels = words(lang)
         answers = [(answer_ident(q.id, lang, "true"), labels.true, q.feedback_true), (answer_ident(q.id, lang, "false"), labels.false, q.feedback_false)]

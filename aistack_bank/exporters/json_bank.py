@@ -64,7 +64,7 @@ def _question(index: int, q, banks: Sequence[Bank], texts):
         "explanation": optional(lambda x: x.explanation), "tags": list(q.tags), "difficulty": q.difficulty,
     }
     if q.kind in ("single-choice", "multiple-response"):
-        right = {q.correct} if q.kind == "single-choice" else set(q.correct)
+        right = set(q.right_ids())
         options = [
             ExportedOption(
                 id=o.id,

@@ -72,51 +72,20 @@ def topic_fields(topic: Topic, doc: YamlDocument, path: Path) -> list[TextField]
     return fields
 
 
-ANSWER_LINES = ("Accepted answer: type it as a learner of your language would. Put each other spelling "
-                "that should also be accepted on a line of its own.")
-
-
 def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> list[TextField]:
-    """The translatable fields of one question of any kind, in file order."""
+    """The translatable fields of one question of any kind, in file order: the stem, the fields
+    of its kind (:attr:`~aistack_bank.kinds.Kind.fields`), the explanation."""
+    from ..kinds import kind_of
 
     def field(key: str, text: str, loc: tuple, notes: tuple[str, ...], key_bearing: bool = False) -> TextField:
         line = doc.locate(loc).line if doc is not None else 0
         return TextField(f"{question.id}.{key}", text, path, line, notes, question.id, key_bearing, loc)
 
+    kind = kind_of(question)
     base_notes = (question.translator_note,) if question.translator_note else ()
     checked = base_notes + ((KEEP_NUMBERS,) if question.check is not None else ())
-    stem_note = "The statement the learner marks true or false." if question.kind == "true-false" else "Question stem."
-    fields = [field("stem", question.stem, ("stem",), (stem_note,) + checked, True)]
-    if question.kind in ("single-choice", "multiple-response"):
-        right = set(question.correct) if question.kind == "multiple-response" else {question.correct}
-        for index, option in enumerate(question.options):
-            role = ("a correct option" if question.kind == "multiple-response" else "the correct option") if option.id in right else "a wrong option"
-            fields.append(field(f"option.{option.id}", option.text, ("options", index, "text"), (f"Option {option.id} ({role}).",) + checked, True))
-            if option.feedback is not None:
-                fields.append(field(f"option.{option.id}.feedback", option.feedback, ("options", index, "feedback"), (f"Feedback shown when option {option.id} ({role}) is chosen.",) + base_notes))
-    elif question.kind == "true-false":
-        for side in ("true", "false"):
-            text = getattr(question, f"feedback_{side}")
-            if text is not None:
-                right = "right" if question.answer == (side == "true") else "wrong"
-                fields.append(field(f"feedback.{side}", text, (f"feedback_{side}",), (f"Feedback shown to a learner who answers {side} (the {right} answer).",) + base_notes))
-    elif question.kind == "numerical":
-        for index, unit in enumerate(question.units, 1):
-            fields.append(field(f"unit.{index}", unit.name, ("units", index - 1, "name"), (f"Unit {index} of the answer, as learners of your language type it (French writes Go for GB); its value does not change.",), True))
-        for index, near in enumerate(question.near_misses, 1):
-            fields.append(field(f"near_miss.{index}.feedback", near.feedback, ("near_misses", index - 1, "feedback"), (f"Feedback for a near miss around {near.value:g}.",) + checked))
-    elif question.kind == "short-answer":
-        for index, answer in enumerate(question.answers, 1):
-            credit = "full credit" if answer.credit == 1 else f"{answer.credit:g} of the marks"
-            fields.append(field(f"answer.{index}", answer.text, ("answers", index - 1, "text"), (f"{ANSWER_LINES} ({credit})",) + checked, True))
-            if answer.feedback is not None:
-                fields.append(field(f"answer.{index}.feedback", answer.feedback, ("answers", index - 1, "feedback"), (f"Feedback shown to a learner who gives accepted answer {index}.",) + base_notes))
-    elif question.kind == "matching":
-        for index, pair in enumerate(question.pairs):
-            fields.append(field(f"pair.{pair.id}.prompt", pair.prompt, ("pairs", index, "prompt"), (f"Matching: prompt {pair.id}.",) + checked, True))
-            fields.append(field(f"pair.{pair.id}.answer", pair.answer, ("pairs", index, "answer"), (f"Matching: the answer that goes with prompt {pair.id}.",) + checked, True))
-        for index, extra in enumerate(question.distractors):
-            fields.append(field(f"distractor.{extra.id}", extra.text, ("distractors", index, "text"), ("Matching: an extra answer that goes with no prompt.",) + checked, True))
+    fields = [field("stem", question.stem, ("stem",), (kind.stem_note,) + checked, True)]
+    kind.fields(question, lambda *args: fields.append(field(*args)), checked, base_notes)
     if question.explanation is not None:
         fields.append(field("explanation", question.explanation, ("explanation",), ("Explanation shown after answering.",) + checked))
     return fields

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..checks import answer_texts, check_question
 from ..cues import answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
-from ..kindrules import stem_giveaway, translation_duplicates
+from ..kinds import kind_of, translation_duplicates
 from ..parallel import run_all
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import TEMPLATE_NAME
@@ -254,10 +254,9 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
         for key, message in translation_duplicates(question, text_of):
             diags.append(error("E512", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
         stem = text_of(f"{question.id}.stem")
-        if question.kind == "short-answer" and stem is not None:
-            spellings = [line.strip() for i, a in enumerate(question.answers, 1) if a.credit >= 1
-                         for line in (text_of(f"{question.id}.answer.{i}") or a.text).split("\n") if line.strip()]
-            shown = stem_giveaway(stem, spellings, question.case_sensitive)
+        giveaway = kind_of(question).translated_giveaway
+        if giveaway is not None and stem is not None:
+            shown = giveaway(question, stem, text_of)
             if shown is not None:
                 diags.append(warning("W326", f"{question.id}.stem ({catalog.language}): the stem contains the accepted answer {shown!r}; a learner can copy it", msgstr_location(catalog, active[f"{question.id}.stem"])))
     return diags

@@ -218,11 +218,11 @@ def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W807", f"Canvas adds a text-only question {entry['question_text']!r} (a visible, titled section)", here("assessment.xml")))
         for member, data, doc in _items(files):
             q = _question_of(bank, doc.get("identifier") or "")
-            if q is None or getattr(q, "kind", "single-choice") != "single-choice":  # the models read choice items
+            if q is None or not (q.PICKS_OPTIONS and q.ONE_KEY):  # the models read single-choice items
                 continue
             read = models.canvas_read_choice_item(data)
             weights = [a["weight"] for a in read["answers"]]
-            if weights != [100 if o.id == q.correct else 0 for o in q.options]:
+            if weights != [100 if o.id in q.right_ids() else 0 for o in q.options]:
                 out.append(warning("W807", f"question {q.id}: Canvas reads the answer weights as {weights}", here(member)))
             comments = [a["comments"] for a in read["answers"]]
             if comments != [" ".join((o.feedback or "").split()) for o in q.options]:
@@ -244,7 +244,7 @@ def _qti_key(q):
     from ..exporters._qti import choice_identifier, match_targets, ncname
 
     if q.kind == "multiple-response":
-        return [choice_identifier(c) for c in q.correct]
+        return [choice_identifier(c) for c in q.right_ids()]
     if q.kind == "true-false":
         return choice_identifier("true" if q.answer else "false")
     if q.kind == "numerical":
@@ -278,7 +278,7 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
             q = _question_of(bank, doc.get("identifier") or "")
             if q is None:
                 continue
-            if getattr(q, "kind", "single-choice") != "single-choice":
+            if not (q.PICKS_OPTIONS and q.ONE_KEY):
                 score = models.qti_outcomes(doc, _qti_key(q)).get("SCORE")
                 if score != 1.0:
                     out.append(warning("W808", f"question {q.id}: its right answer scores {score}", here(member)))
@@ -286,7 +286,7 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
             choices = [e for e in doc.iter() if models.local(e.tag) in ("simpleChoice", "qti-simple-choice")]
             for option, choice in zip(q.options, choices):
                 outcomes = models.qti_outcomes(doc, choice.get("identifier"))
-                if outcomes.get("SCORE") != (1.0 if option.id == q.correct else 0.0):
+                if outcomes.get("SCORE") != q.score(option.id):
                     out.append(warning("W808", f"question {q.id}: choosing {option.id} scores {outcomes.get('SCORE')}", here(member)))
                 shown = models.qti_shown_feedback(doc, outcomes, show_feedback=True)
                 wanted = ([" ".join(option.feedback.split())] if option.feedback else []) + ([" ".join(q.explanation.split())] if q.explanation else [])

@@ -1,0 +1,75 @@
+"""Helpers the rules of several kinds share: what counts as "the same text", and the rules of
+lettered options."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..errors import Diagnostic, error
+
+
+def normalized(text: str) -> str:
+    """Text as compared for "the same text": NFKC, case folded, whitespace runs as one space."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def answer_key(text: str, case_sensitive: bool) -> str:
+    """A short answer as a learner's response is compared with it: whitespace normalised,
+    case folded unless the question is case-sensitive."""
+    text = " ".join(unicodedata.normalize("NFC", text).split())
+    return text if case_sensitive else text.casefold()
+
+
+def unit_key(name: str) -> str:
+    """A unit name as Moodle compares it: every space removed, case kept."""
+    return re.sub(r"\s+", "", name)
+
+
+def option_rules(question, doc) -> list[Diagnostic]:
+    """E303 (an option id used twice) and E305 (two options with the same text)."""
+    diags = []
+    seen_ids: dict[str, int] = {}
+    seen_texts: dict[str, int] = {}
+    for index, option in enumerate(question.options):
+        if option.id in seen_ids:
+            diags.append(error("E303", f"option id {option.id!r} is used twice (also option {seen_ids[option.id] + 1})", doc.locate(("options", index, "id"))))
+        seen_ids.setdefault(option.id, index)
+        key = normalized(option.text)
+        if key in seen_texts:
+            diags.append(error("E305", f"option {option.id!r} has the same text as option {question.options[seen_texts[key]].id!r}", doc.locate(("options", index, "text"))))
+        seen_texts.setdefault(key, index)
+    return diags
+
+
+def option_fields(question, add, checked, base_notes, role_of) -> None:
+    """The translatable texts of lettered options: each option and its feedback."""
+    right = set(question.right_ids())
+    for index, option in enumerate(question.options):
+        role = role_of(option.id in right)
+        add(f"option.{option.id}", option.text, ("options", index, "text"), (f"Option {option.id} ({role}).",) + checked, True)
+        if option.feedback is not None:
+            add(f"option.{option.id}.feedback", option.feedback, ("options", index, "feedback"), (f"Feedback shown when option {option.id} ({role}) is chosen.",) + base_notes)
+
+
+def option_duplicates(question) -> list:
+    return [("option", [(f"option.{o.id}", o.text) for o in question.options], normalized)]
+
+
+def stem_giveaway(stem: str, answers: list[str], case_sensitive: bool) -> str | None:
+    """The first of ``answers`` (full-credit spellings, three characters or more) that ``stem``
+    contains as whole words, or None."""
+    stem = answer_key(stem, case_sensitive)
+    for text in answers:
+        key = answer_key(text, case_sensitive)
+        if len(key) >= 3 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", stem):
+            return text
+    return None
+
+
+OPTION_TEMPLATE = """  - id: {id}
+    text: ""
+    feedback: ""
+"""
+
+COMMON_EXAMPLE = {"tags": ["memory"], "difficulty": 2}

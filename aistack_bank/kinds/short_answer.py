@@ -1,0 +1,123 @@
+"""short-answer: a typed word or short phrase, with accepted answers and their credit."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..errors import Diagnostic, error, warning
+from ._base import Kind, QuestionBase, Strict, Text, limits, typed_text
+from ._rules import COMMON_EXAMPLE, answer_key, stem_giveaway
+
+
+class AcceptedAnswer(Strict):
+    """A response the question accepts, with its credit."""
+
+    text: Text
+    """The accepted response, in the bank's language; translated per language (a learner types their own)."""
+    credit: float = Field(default=1.0, gt=0, le=1)
+    """The fraction of the marks it earns (1 for a fully right answer)."""
+    feedback: Text | None = None
+    """Shown to a learner who gives this answer."""
+
+
+class ShortAnswerQuestion(QuestionBase):
+    """A question answered by typing a word or short phrase."""
+
+    kind: Literal["short-answer"]
+    """The question kind."""
+    answers: list[AcceptedAnswer] = Field(min_length=1, max_length=20)
+    """Accepted answers, at least one with full credit."""
+    case_sensitive: bool = False
+    """Whether `ONNX` and `onnx` are different answers."""
+
+    def answer_texts(self):
+        return [(str(i), a.text) for i, a in enumerate(self.answers, 1)], self.right_texts()
+
+    def right_texts(self):
+        return frozenset(str(i) for i, a in enumerate(self.answers, 1) if a.credit >= 1)
+
+    def parse_response(self, text: str) -> str:
+        """The typed text."""
+        return text
+
+    def score(self, response: str) -> float:
+        """The most credit among the accepted answers the typed text matches (0 if none)."""
+        typed = typed_text(response, self.case_sensitive)
+        return max((a.credit for a in self.answers if typed_text(a.text, self.case_sensitive) == typed), default=0.0)
+
+
+def _rules(question: ShortAnswerQuestion, doc) -> list[Diagnostic]:
+    diags = []
+    if not any(answer.credit >= 1 for answer in question.answers):
+        diags.append(error("E325", f"{question.id}: no accepted answer has full credit (credit: 1); a learner could never get full marks", doc.locate(("answers",))))
+    seen: dict[str, int] = {}
+    for index, answer in enumerate(question.answers):
+        if "\n" in answer.text.strip():
+            diags.append(error("E116", f"accepted answer {index + 1} must be one line: a learner types one line (translations list other spellings one per line)", doc.locate(("answers", index, "text"))))
+        key = answer_key(answer.text, question.case_sensitive)
+        if key in seen:
+            how = "" if question.case_sensitive else " (answers are compared ignoring case; set `case_sensitive: true` if case matters)"
+            diags.append(error("E326", f"accepted answer {index + 1} {answer.text!r} is the same as accepted answer {seen[key] + 1}{how}", doc.locate(("answers", index, "text"))))
+        seen.setdefault(key, index)
+    shown = stem_giveaway(question.stem, [a.text for a in question.answers if a.credit >= 1], question.case_sensitive)
+    if shown is not None:
+        diags.append(warning("W326", f"{question.id}: the stem contains the accepted answer {shown!r}; a learner can copy it", doc.locate(("stem",))))
+    return diags
+
+
+ANSWER_LINES = ("Accepted answer: type it as a learner of your language would. Put each other spelling "
+                "that should also be accepted on a line of its own.")
+
+
+def _fields(question, add, checked, base_notes) -> None:
+    for index, answer in enumerate(question.answers, 1):
+        credit = "full credit" if answer.credit == 1 else f"{answer.credit:g} of the marks"
+        add(f"answer.{index}", answer.text, ("answers", index - 1, "text"), (f"{ANSWER_LINES} ({credit})",) + checked, True)
+        if answer.feedback is not None:
+            add(f"answer.{index}.feedback", answer.feedback, ("answers", index - 1, "feedback"), (f"Feedback shown to a learner who gives accepted answer {index}.",) + base_notes)
+
+
+def _duplicates(question) -> list:
+    return [("accepted answer", [(f"answer.{i}", a.text) for i, a in enumerate(question.answers, 1)], lambda t: answer_key(t, question.case_sensitive))]
+
+
+def _model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
+    if loc and loc[-1] == "credit" and err_type in ("greater_than_equal", "greater_than", "less_than", "less_than_equal"):
+        return "E208", "an accepted answer's credit must be above 0 and at most 1 (1 is full marks)"
+    if loc == ("answers",) and err_type == "too_short":
+        return "E209", "a short-answer question needs at least one accepted answer with full credit"
+    return None
+
+
+def _translated_giveaway(question: ShortAnswerQuestion, stem: str, text_of) -> str | None:
+    """The full-credit spelling of the language (a translation lists several, one per line)
+    that its translated stem contains."""
+    spellings = [line.strip() for i, a in enumerate(question.answers, 1) if a.credit >= 1
+                 for line in (text_of(f"{question.id}.answer.{i}") or a.text).split("\n") if line.strip()]
+    return stem_giveaway(stem, spellings, question.case_sensitive)
+
+
+KIND = Kind(
+    name="short-answer",
+    model=ShortAnswerQuestion,
+    example={
+        "id": "q005", "kind": "short-answer", "stem": "Which open format exchanges trained models between frameworks?",
+        "answers": [{"text": "ONNX", "feedback": "Right."}, {"text": "Open Neural Network Exchange"}], "case_sensitive": False,
+        "explanation": "ONNX is an open format read by most inference runtimes.", **COMMON_EXAMPLE,
+    },
+    template=(
+        'stem: ""\n# At least one answer with full credit (credit: 1, the default); others may earn less.\n'
+        'answers:\n  - text: ""\n    feedback: ""\ncase_sensitive: false\n'
+    ),
+    fields=_fields,
+    rules=_rules,
+    duplicates=_duplicates,
+    model_error=_model_error,
+    translated_giveaway=_translated_giveaway,
+    multiline_answers=True,
+)
+
+MAX_ANSWERS = limits(ShortAnswerQuestion, "answers")[1]
+"""The most accepted answers a question takes (from the model)."""
