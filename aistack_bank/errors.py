@@ -259,7 +259,7 @@ CODES: dict[str, str] = {
     "E902": "results file is in no known format (Moodle responses CSV, QTI assessmentResult, practice-site answers)",
     "E903": "results file is malformed or unsafe (header, syntax, DTD or entities)",
     "E904": "results name a question or language that is not in the bank",
-    "E905": "a response matches no option of its question",
+    "E905": "a response is no response to its question (no option of it, not a number, an unknown unit)",
     "E906": "results cannot be mapped unambiguously (question, option or language)",
     "E907": "results file belongs to another bank",
     "E908": "nothing to analyze: no usable responses",

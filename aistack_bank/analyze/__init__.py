@@ -29,6 +29,7 @@ class Report:
     persons: int = 0
     answers: int = 0
     thresholds: Thresholds = field(default_factory=Thresholds)
+    unscored: dict[str, str] = field(default_factory=dict)  # question -> why it has no statistics
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -59,6 +60,7 @@ def analyze(paths: list[Path], bank: Path, translations: Path | None, *, languag
     report = Report(bank=info, diagnostics=list(diags), thresholds=t)
     if info is None:
         return report
+    report.unscored = {qid: f"a {item.kind} question is not scored automatically" for qid, item in info.items.items() if not item.scored}
     if language is not None and language not in info.languages:
         report.diagnostics.append(error("E904", f"--lang {language}: the bank has {', '.join(info.languages)}"))
         return report

@@ -17,17 +17,56 @@ def norm(text: str) -> str:
 
 @dataclass(frozen=True)
 class ItemInfo:
-    """One question: its options, its key, and its text in every language."""
+    """One question: its options and keys (a kind with lettered options), its text in every
+    language, and the question itself in every language, which reads and scores responses."""
 
     id: str
-    options: tuple[str, ...]
-    key: str
+    options: tuple[str, ...]  # the lettered options' ids (none for a kind without options)
+    keys: tuple[str, ...]  # the right options' ids
     stems: dict[str, str]  # language -> stem
     option_texts: dict[str, dict[str, str]]  # language -> option id -> text
     location: Location  # the question's `id` in its YAML file
-    key_location: Location  # the `correct:` value
+    key_location: Location  # the `correct:` value (the `id` for a kind without options)
     option_locations: dict[str, Location]
     stem_entries: dict[str, Location] = field(default_factory=dict)  # language -> catalog line of `<id>.stem`
+    questions: dict[str, object] = field(default_factory=dict, compare=False)  # language -> the localized question
+
+    @property
+    def key(self) -> str | None:
+        """The first right option's id (None for a kind without options)."""
+        return self.keys[0] if self.keys else None
+
+    @property
+    def kind(self) -> str:
+        return next(iter(self.questions.values())).kind
+
+    @property
+    def scored(self) -> bool:
+        """Whether responses to it are scored automatically (item statistics need it)."""
+        return next(iter(self.questions.values())).SCORED
+
+    def response_problem(self, language: str, response: str) -> str | None:
+        """Why ``response`` (as the practice site records it) is no response to this question
+        in ``language``, or None when it is one."""
+        try:
+            self.questions[language].parse_response(response)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def score(self, language: str, response: str | None) -> float:
+        """The marks (0 to 1) ``response`` earns in ``language``; no response earns 0."""
+        if response is None:
+            return 0.0
+        question = self.questions[language]
+        return question.score(question.parse_response(response))
+
+    def picked(self, language: str, response: str | None) -> frozenset[str]:
+        """The options ``response`` picks (none for a kind without options)."""
+        if response is None or not self.options:
+            return frozenset()
+        parsed = self.questions[language].parse_response(response)
+        return frozenset([parsed]) if isinstance(parsed, str) else frozenset(parsed)
 
 
 @dataclass
@@ -83,14 +122,15 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
         doc = qs.doc
         items[q.id] = ItemInfo(
             id=q.id,
-            options=tuple(o.id for o in q.options),
-            key=q.correct,
+            options=tuple(o.id for o in q.choices()),
+            keys=q.right_ids(),
             stems={lang: qs[index].stem for lang, qs in questions.items()},
-            option_texts={lang: {o.id: o.text for o in qs[index].options} for lang, qs in questions.items()},
+            option_texts={lang: {o.id: o.text for o in qs[index].choices()} for lang, qs in questions.items()},
             location=doc.locate(("id",)),
-            key_location=doc.locate(("correct",)),
-            option_locations={o.id: doc.locate(("options", i, "id")) for i, o in enumerate(q.options)},
+            key_location=doc.locate(("correct",) if q.PICKS_OPTIONS else ("id",)),
+            option_locations={o.id: doc.locate(("options", i, "id")) for i, o in enumerate(q.choices())},
             stem_entries={lang: e[f"{q.id}.stem"] for lang, e in entries.items() if f"{q.id}.stem" in e},
+            questions={lang: qs[index] for lang, qs in questions.items()},
         )
     return BankInfo(topic_id=",".join(b.topic.id for b in english.topics), languages=list(banks), items=items), []
 

@@ -43,9 +43,11 @@ def _pct(x: float) -> str:
 def _item_flags(s: ItemStats, t: Thresholds) -> list[tuple[str, str, str | None]]:
     """(code, detail, option) for one question in one language."""
     found: list[tuple[str, str, str | None]] = []
-    key = next(o for o in s.options if o.key)
-    if s.group >= 1:
-        rival = max((o for o in s.options if not o.key), key=lambda o: (o.upper_share or 0, -ord(o.option[0])))
+    keys = [o for o in s.options if o.key]
+    wrong = [o for o in s.options if not o.key]
+    if s.group >= 1 and keys and wrong:  # options to compare: a kind with lettered options
+        key = min(keys, key=lambda o: (o.upper_share or 0, o.option))
+        rival = max(wrong, key=lambda o: (o.upper_share or 0, -ord(o.option[0])))
         if (rival.upper_share or 0) > (key.upper_share or 0):
             found.append(("W911", f"the upper {s.group} learners chose {rival.option} ({_pct(rival.upper_share)}) more than the key {key.option} ({_pct(key.upper_share)})", rival.option))
             return found  # a wrong key explains low facility and discrimination

@@ -118,7 +118,7 @@ def render_html(report: Report) -> str:
         out.append(f'<div class="item" id="{escape(qid)}"><h3>{escape(qid)}{mark}</h3><p>{escape(item.stems["en"])}</p>')
         out.append(_options_svg(report, qid))
         out.append("<table><tr><th class=l>language</th><th>n</th><th>facility</th><th>point-biserial</th><th>upper–lower</th>"
-                   + "".join(f"<th>{escape(o)}{' (key)' if o == item.key else ''}</th>" for o in item.options) + "</tr>")
+                   + "".join(f"<th>{escape(o)}{' (key)' if o in item.keys else ''}</th>" for o in item.options) + "</tr>")
         for lang in a.languages:
             s = a.items.get((qid, lang))
             if s is None:

@@ -133,7 +133,8 @@ class _MoodleIndex:
             for lang, texts in item.option_texts.items():
                 for oid, text in texts.items():
                     self.options.setdefault(norm(text), set()).add((item.id, lang, oid))
-                self.keys.setdefault(norm(texts[item.key]), set()).add(item.id)
+                for key in item.keys:
+                    self.keys.setdefault(norm(texts[key]), set()).add(item.id)
             for lang, stem in item.stems.items():
                 self.stems.setdefault(norm(stem), set()).add((item.id, lang))
         self.bank = bank
@@ -414,17 +415,21 @@ def read_qti(path: Path, text: str, bank: BankInfo, *, language: str | None = No
             response = next(iter(item.findall(q("responseVariable"))), None)
         values = [] if response is None else [(v.text or "").strip() for cr in response.findall(q("candidateResponse")) for v in cr.findall(q("value"))]
         values = [v for v in values if v]
-        if len(values) > 1:
+        info = bank.items[qid]
+        one_key = info.questions[lang].ONE_KEY
+        if len(values) > 1 and one_key:
             out.error("E905", f"item {identifier}: {len(values)} responses to a single-choice question", *where)
             continue
         choice = None
         if values:
-            value = values[0]
-            oid = value[len("choice_"):] if value.startswith("choice_") else value
-            if oid not in bank.items[qid].options:
-                out.error("E905", f"item {identifier}: response {_shown(value)} is no option of {qid} (options {', '.join('choice_' + o for o in bank.items[qid].options)})", *where)
+            choice = _qti_response(info.questions[lang], values)
+            problem = info.response_problem(lang, choice)
+            if problem is not None and one_key:
+                out.error("E905", f"item {identifier}: response {_shown(values[0])} is no option of {qid} (options {', '.join('choice_' + o for o in info.options)})", *where)
                 continue
-            choice = oid
+            if problem is not None:
+                out.error("E905", f"item {identifier}: response {_shown(' '.join(values))} is no response to {qid}: {problem}", *where)
+                continue
         if (qid, lang) in seen:
             out.error("E906", f"item {identifier}: {qid} answered twice in one result", *where)
             continue
@@ -435,6 +440,26 @@ def read_qti(path: Path, text: str, bank: BankInfo, *, language: str | None = No
     if not answers:
         out.error("E908", "no answered <itemResult> in these results", 1, 1)
     return ReadResult(answers, out.finish(), kind)
+
+
+def _qti_response(question, values: list[str]) -> str:
+    """QTI response values as the practice site records a response: option identifiers
+    (``choice-a``, ``choice_true``) as ids joined by commas, a matching question's directed pairs
+    (``source-a target-b``) as ``a=b;…``, a number or a typed text as it is."""
+    from ..exporters._qti import match_targets, ncname
+
+    pairs = getattr(question, "pairs", None)
+    if pairs is not None:  # a matching item: the exporter's source and target identifiers
+        sources = {ncname(f"source-{pair.id}"): pair.id for pair in pairs}
+        texts = {identifier: text for identifier, text, _ in match_targets(question)}
+        ids = {pair.answer: pair.id for pair in reversed(pairs)} | {d.text: d.id for d in question.distractors}
+        chosen = []
+        for value in values:
+            source, _, target = value.partition(" ")
+            chosen.append(f"{sources.get(source, source)}={ids.get(texts.get(target, ''), target)}")
+        return ";".join(chosen)
+    stripped = [re.sub(r"^choice[-_]", "", value) for value in values]
+    return ",".join(stripped)
 
 
 # --- the practice site's "Export my answers" file -----------------------------------------------
@@ -485,8 +510,9 @@ def read_site(path: Path, text: str, bank: BankInfo) -> ReadResult:
         if lang not in bank.languages:
             out.error("E904", f"{at}: language {_shown(lang)} is not in the bank ({', '.join(bank.languages)})", 1, 1)
             continue
-        if choice not in bank.items[qid].options:
-            out.error("E905", f"{at}: choice {_shown(choice)} is no option of {qid} ({', '.join(bank.items[qid].options)})", 1, 1)
+        problem = bank.items[qid].response_problem(lang, choice)
+        if problem is not None:
+            out.error("E905", f"{at}: choice {_shown(choice)} is no response to {qid}: {problem}", 1, 1)
             continue
         key = (qid, lang)
         stamp = (a["answered_at"], i, choice)

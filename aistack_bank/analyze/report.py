@@ -33,6 +33,8 @@ def render_text(report: Report) -> list[str]:
             s = a.items.get((qid, lang))
             cells.append(f"{'':<24}" if s is None else f"{s.responses:>5}{s.facility:>6.2f}{_f(s.point_biserial):>7}{_f(s.upper_lower, '+.2f'):>6}")
         lines.append(f"{qid:<10}" + " | ".join(cells).rstrip())
+    if report.unscored:
+        lines.append("no statistics (not scored automatically): " + "; ".join(f"{qid} ({why})" for qid, why in report.unscored.items()))
     lines.append("")
     return lines
 
@@ -50,4 +52,5 @@ def render_json(report: Report) -> dict:
         "groups": [asdict(g) for g in a.groups] if a else [],
         "items": [a.items[(q, lang)].as_dict() for q in report.bank.items for lang in a.languages if (q, lang) in a.items] if a else [],
         "flags": [f.as_dict() for f in report.flags],
+        "unscored": report.unscored,
     }

@@ -1,8 +1,10 @@
 """Classical item statistics, in pure Python (docs/item-analysis.md gives every formula).
 
 A *person* is one learner in one language (a Moodle attempt, one QTI result, one practice-site
-learner). Each person's *score* is the proportion of the questions they were given that they
-got right; unanswered questions count as wrong.
+learner). Each response earns the marks its question's kind gives it (0 to 1: partial credit of
+a multiple-response, numerical, short-answer or matching question included); each person's
+*score* is the mean of those marks over the questions they were given; unanswered questions
+earn 0. A question whose kind is not scored automatically gets no statistics.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ class ItemStats:
     question: str
     language: str
     responses: int
-    correct: int
-    facility: float
+    correct: int  # responses with full marks
+    facility: float  # mean marks (partial credit included)
     point_biserial: float | None  # corrected item–total (item against the rest of the score)
     upper_lower: float | None  # proportion right in the upper 27 % minus in the lower 27 %
     group: int  # persons in each of the upper and lower groups
@@ -123,9 +125,15 @@ def histogram(scores: list[float]) -> list[int]:
 
 
 def analyze_responses(persons: dict[str, dict[str, str | None]], language_of: dict[str, str], items: dict) -> Analysis:
-    """Statistics from ``persons`` (person → question → chosen option id or None), ``items`` the bank's ItemInfo."""
+    """Statistics from ``persons`` (person → question → response as the practice site records
+    it, or None), ``items`` the bank's ItemInfo (which scores each response); questions whose
+    kind is not scored are left out."""
+    items = {q: item for q, item in items.items() if item.scored}
+    persons = {p: {q: c for q, c in answers.items() if q in items} for p, answers in persons.items()}
+    persons = {p: answers for p, answers in persons.items() if answers}
     order = list(persons)
-    scored: dict[str, dict[str, int]] = {p: {q: int(c is not None and c == items[q].key) for q, c in persons[p].items()} for p in order}
+    scored: dict[str, dict[str, float]] = {p: {q: items[q].score(language_of[p], c) for q, c in persons[p].items()} for p in order}
+    picks = {p: {q: items[q].picked(language_of[p], c) for q, c in persons[p].items()} for p in order}
     score = {p: mean(s.values()) for p, s in scored.items()}
     total = {p: sum(s.values()) for p, s in scored.items()}
     rank = {p: i for i, p in enumerate(order)}
@@ -147,15 +155,15 @@ def analyze_responses(persons: dict[str, dict[str, str | None]], language_of: di
             d = mean(scored[p][qid] for p in upper) - mean(scored[p][qid] for p in lower) if g >= 1 else None
             options = []
             for oid in item.options:
-                chose = [p for p in takers if persons[p][qid] == oid]
+                chose = [p for p in takers if oid in picks[p][qid]]
                 options.append(OptionStats(
-                    option=oid, key=oid == item.key, count=len(chose), share=len(chose) / len(takers),
-                    upper_share=sum(persons[p][qid] == oid for p in upper) / g if g else None,
-                    lower_share=sum(persons[p][qid] == oid for p in lower) / g if g else None,
+                    option=oid, key=oid in item.keys, count=len(chose), share=len(chose) / len(takers),
+                    upper_share=sum(oid in picks[p][qid] for p in upper) / g if g else None,
+                    lower_share=sum(oid in picks[p][qid] for p in lower) / g if g else None,
                     mean_score=mean(score[p] for p in chose) if chose else None,
                 ))
             result.items[(qid, lang)] = ItemStats(
-                question=qid, language=lang, responses=len(takers), correct=sum(xs), facility=mean(xs),
+                question=qid, language=lang, responses=len(takers), correct=sum(x >= 1 for x in xs), facility=mean(xs),
                 point_biserial=r, upper_lower=d, group=g, options=options,
                 omitted=sum(persons[p][qid] is None for p in takers),
             )
