@@ -28,8 +28,14 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
 
 
 def export_notes(names: Iterable[str], banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
-    """The formats' warnings about what they leave out, for `bank build` and `bank export`."""
-    return [note for name in names if FORMATS[name].notes is not None for note in FORMATS[name].notes(banks, options)]
+    """The formats' warnings about what they leave out, for `bank build` and `bank export`: each
+    question of a kind the format does not carry, then the format's own notes."""
+    out: list[Diagnostic] = []
+    for name in names:
+        out += FORMATS[name].left_out(banks)
+        if FORMATS[name].notes is not None:
+            out += FORMATS[name].notes(banks, options)
+    return out
 
 
 def get_format(name: str) -> Format:

@@ -8,10 +8,12 @@ language, so nothing downstream guesses it from the file name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import PurePosixPath
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
+from ..errors import Diagnostic, warning
+from ..kinds import NAMES as KIND_NAMES
 from ..model import Bank, Library, Topic
 from ..options import ExportOptions
 
@@ -113,6 +115,13 @@ class Format:
     """Its folder under ``exports/`` in `bank build`."""
     honours: frozenset[str]
     """The :class:`ExportOptions` fields that change what it writes."""
+    writers: Mapping[str, Callable] = field(default_factory=dict, compare=False)
+    """Per question kind it carries, the function that writes a question of that kind (the
+    format's renderer calls it). A kind that is not here is left out of the format's files,
+    with the warning ``left_out_code`` for each question of it."""
+    left_out_code: str | None = None
+    """The warning for a question of a kind the format cannot carry (None: the format's own
+    ``notes`` say what it leaves out)."""
     render: Render | None = None
     per_language: str | None = None
     """The file each language gets, e.g. ``{stem}-{lang}.xml``."""
@@ -133,6 +142,28 @@ class Format:
     def __post_init__(self) -> None:
         assert (self.layout is None) == (self.render is not None and self.per_language is not None), self.name
         assert self.honours <= OPTION_NAMES, sorted(self.honours - OPTION_NAMES)
+        assert self.writers and set(self.writers) <= set(KIND_NAMES), (self.name, sorted(set(self.writers) - set(KIND_NAMES)))
+
+    def carries(self, question) -> bool:
+        """Whether the format writes questions of ``question``'s kind."""
+        return question.kind in self.writers
+
+    def writer(self, question) -> Callable:
+        """The function that writes ``question`` (of a kind the format carries)."""
+        return self.writers[question.kind]
+
+    def carried(self, bank: Bank) -> list[int]:
+        """Indexes of the questions of ``bank`` whose kind the format carries."""
+        return [index for index, question in enumerate(bank.questions) if self.carries(question)]
+
+    def left_out(self, banks: Mapping[str, Bank]) -> list[Diagnostic]:
+        """A warning (``left_out_code``) for each question, of the English bank, whose kind the
+        format cannot carry."""
+        if not banks or self.left_out_code is None:
+            return []
+        bank = banks.get("en") or next(iter(banks.values()))
+        return [warning(self.left_out_code, f"{self.name}: {q.id} is a {q.kind} question, which {self.name} cannot carry; it is left out of the export")
+                for q in bank.questions if not self.carries(q)]
 
     def language_file(self, topic: Topic, lang: str) -> PurePosixPath:
         """Where the file of language ``lang`` goes (formats with ``per_language`` only)."""

@@ -228,16 +228,7 @@ def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = 
     })
     feedbacks: list[tuple[str, str]] = []
     """(identifier, text) of each modal feedback, in the order they are written."""
-    if kind in ("single-choice", "multiple-response", "true-false"):
-        _choice_item(d, item, q, kind, bank.lang, options, feedbacks)
-    elif kind == "numerical":
-        _numerical_item(d, item, q, bank.lang, feedbacks)
-    elif kind == "short-answer":
-        _short_answer_item(d, item, q, feedbacks)
-    elif kind == "matching":
-        _matching_item(d, item, q, options, feedbacks)
-    else:  # pragma: no cover - the model has no other kind
-        raise AssertionError(kind)
+    WRITERS[kind](d, item, q, bank.lang, options, feedbacks)
     for identifier, text_raw in feedbacks:
         node = d.element(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": identifier})
         paragraph(ET.SubElement(node, d.feedback_body) if d.feedback_body else node, text_raw)
@@ -553,6 +544,18 @@ def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, 
     return out
 
 
+WRITERS = {
+    "single-choice": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
+    "multiple-response": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
+    "true-false": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
+    "numerical": lambda d, item, q, lang, options, feedbacks: _numerical_item(d, item, q, lang, feedbacks),
+    "short-answer": lambda d, item, q, lang, options, feedbacks: _short_answer_item(d, item, q, feedbacks),
+    "matching": lambda d, item, q, lang, options, feedbacks: _matching_item(d, item, q, options, feedbacks),
+}
+"""The function that writes an item's response declaration, interaction and scoring, per kind
+(``writer(d, item, question, lang, options, feedbacks)``)."""
+
+
 def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
     """A QTI version's format: `<stem>-<lang>.zip` per language (manifest, test, one item per
     question); with several topics, also `bank-<lang>.zip`, one section per topic."""
@@ -567,5 +570,5 @@ def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
     def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
         return language_notes(name, banks)
 
-    return Format(name=name, folder=name, honours=honours, render=render, per_language="{stem}-{lang}.zip",
+    return Format(name=name, folder=name, honours=honours, writers=WRITERS, render=render, per_language="{stem}-{lang}.zip",
                   render_bank=render_bank, notes=notes)

@@ -14,11 +14,9 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank
 from ..options import ExportOptions
-from ._kinds import SINGLE_CHOICE
 from ._format import Format, languages
 
 NAME = "aiken"
-KINDS = frozenset({SINGLE_CHOICE})
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LOOKS_LIKE_OPTION = re.compile(r"^[A-Z][).][ \t]")
 
@@ -29,8 +27,8 @@ def _one_line(text: str) -> bool:
 
 def why_not(question) -> str | None:
     """Why Aiken cannot carry ``question`` (None when it can)."""
-    if getattr(question, "kind", None) not in KINDS:
-        return f"it is a {getattr(question, 'kind', '?')} question; Aiken carries single choice only"
+    if not FORMAT.carries(question):
+        return f"it is a {question.kind} question; Aiken carries single choice only"
     if not _one_line(question.stem):
         return "its stem has a line break (or leading or trailing spaces); Aiken reads the stem as one line"
     if _LOOKS_LIKE_OPTION.match(question.stem) or question.stem.upper().startswith("ANSWER:"):
@@ -43,15 +41,20 @@ def why_not(question) -> str | None:
     return None
 
 
+def _single_choice(q) -> list[str]:
+    """The stem, a lettered line per option, and the key's letter."""
+    lines = [q.stem]
+    lines += [f"{LETTERS[i]}) {o.text}" for i, o in enumerate(q.options)]
+    lines.append(f"ANSWER: {LETTERS[[o.id for o in q.options].index(q.correct)]}")
+    return lines
+
+
 def render(bank: Bank) -> bytes:
     blocks = []
     for q in bank.questions:
         if why_not(q) is not None:
             continue
-        lines = [q.stem]
-        lines += [f"{LETTERS[i]}) {o.text}" for i, o in enumerate(q.options)]
-        lines.append(f"ANSWER: {LETTERS[[o.id for o in q.options].index(q.correct)]}")
-        blocks.append("\n".join(lines))
+        blocks.append("\n".join(FORMAT.writer(q)(q)))
     return ("\n\n".join(blocks) + "\n").encode("utf-8") if blocks else b""
 
 
@@ -71,7 +74,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 
 
 FORMAT = Format(
-    name=NAME, folder="aiken", honours=frozenset(),
+    name=NAME, folder="aiken", honours=frozenset(), writers={"single-choice": _single_choice},
     render=lambda banks, options: render(banks[0]), per_language="{stem}-{lang}.txt", notes=notes,
 )
 export = FORMAT

@@ -12,16 +12,14 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..errors import Diagnostic, warning
-from ..model import KINDS as ALL_KINDS, Bank, Library
+from ..model import Bank, Library
 from ..options import ExportOptions
-from ._kinds import carried, left_out
 from ._qti import bank_title, language_notes, ncname
-from ._qti12 import POINTS, assessment_ident, full_credit_answers, questestinterop_open, render_item
+from ._qti12 import CANVAS_TYPES, POINTS, assessment_ident, full_credit_answers, questestinterop_open, render_item
 from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_paragraph, html_text
 
 NAME = "canvas-qti12"
-KINDS = frozenset(ALL_KINDS)
 CANVAS_NS = "http://canvas.instructure.com/xsd/cccv1p0"
 CP_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
 IMSMD_NS = "http://www.imsglobal.org/xsd/imsmd_v1p2"
@@ -33,15 +31,15 @@ def render_quiz(bank: Bank, options: ExportOptions) -> bytes:
            f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
            "      <qtimetadatafield>\n        <fieldlabel>cc_maxattempts</fieldlabel>\n        <fieldentry>1</fieldentry>\n      </qtimetadatafield>",
            "    </qtimetadata>", '    <section ident="root_section">']
-    for index in carried(bank, KINDS):
-        out += render_item(bank, index, canvas=True)
+    for index in FORMAT.carried(bank):
+        out += FORMAT.writer(bank.questions[index])(bank, index, canvas=True)
     out += ["    </section>", "  </assessment>", "</questestinterop>"]
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
 def render_meta(bank: Bank, options: ExportOptions) -> bytes:
     ident = assessment_ident(bank)
-    count = len(carried(bank, KINDS))
+    count = len(FORMAT.carried(bank))
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<quiz xmlns="{CANVAS_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
@@ -144,7 +142,7 @@ def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
         return []
     out = []
     for q in banks[languages(banks)[0]].questions:
-        kind = getattr(q, "kind", None)
+        kind = q.kind
         if kind == "multiple-response" and q.scoring == "all-or-nothing":
             out.append(warning("W663", f"{NAME}: {q.id} is all-or-nothing, but Canvas grades a multiple-answers question partially "
                                        "(right picks minus wrong picks, over the right options)"))
@@ -163,11 +161,12 @@ def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     """A warning for each question, or part of one, that Canvas cannot carry as the bank scores it."""
-    return left_out(NAME, "W651", banks, KINDS) + scoring_notes(banks) + language_notes(NAME, banks)
+    return scoring_notes(banks) + language_notes(NAME, banks)
 
 
 FORMAT = Format(
     name=NAME, folder="canvas-qti12", honours=frozenset({"shuffle"}),
+    writers={kind: render_item for kind in CANVAS_TYPES}, left_out_code="W651",
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0], options),
 )

@@ -14,15 +14,12 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._kinds import carried, left_out
 from ._qti import bank_title, language_notes, ncname
 from ._qti12 import CC_PROFILES, assessment_ident, full_credit_answers, questestinterop_open, render_item
 from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_text
 
 NAME = "common-cartridge"
-KINDS = frozenset(CC_PROFILES)
-"""The kinds the cartridge's QTI profile has (no numerical, no matching: those are left out)."""
 CC_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
 LOM_NS = "http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest"
 ASSESSMENT_TYPE = "imsqti_xmlv1p2/imscc_xmlv1p1/assessment"
@@ -44,8 +41,8 @@ def render_assessment(bank: Bank) -> bytes:
            _field("cc_profile", "cc.exam.v0p1"), _field("qmd_assessmenttype", "Examination"), _field("qmd_scoretype", "Percentage"),
            _field("qmd_feedbackpermitted", "Yes"), _field("qmd_hintspermitted", "No"), _field("qmd_solutionspermitted", "Yes"),
            _field("cc_maxattempts", "unlimited"), "    </qtimetadata>", '    <section ident="root_section">']
-    for index in carried(bank, KINDS):
-        out += render_item(bank, index, canvas=False)
+    for index in FORMAT.carried(bank):
+        out += FORMAT.writer(bank.questions[index])(bank, index, canvas=False)
     out += ["    </section>", "  </assessment>", "</questestinterop>"]
     return ("\n".join(out) + "\n").encode("utf-8")
 
@@ -54,8 +51,8 @@ def render_bank(bank: Bank) -> bytes:
     ident = ncname(assessment_ident(bank) + "-bank")
     out = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <objectbank ident="{ident}">', "    <qtimetadata>",
            _field("cc_profile", "cc.exam.v0p1"), "    </qtimetadata>"]
-    for index in carried(bank, KINDS):
-        out += render_item(bank, index, canvas=False, indent="    ", suffix="-bank")
+    for index in FORMAT.carried(bank):
+        out += FORMAT.writer(bank.questions[index])(bank, index, canvas=False, indent="    ", suffix="-bank")
     out += ["  </objectbank>", "</questestinterop>"]
     return ("\n".join(out) + "\n").encode("utf-8")
 
@@ -138,10 +135,11 @@ def bank_package(library: Library) -> bytes:
 
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
-    """Each question of a kind the profile lacks (left out), and what the profile scores otherwise."""
-    out = left_out(NAME, "W652", banks, KINDS)
+    """What the profile scores otherwise than the bank (a question of a kind it lacks is left
+    out with W652 by the format record)."""
+    out = []
     for q in banks[languages(banks)[0]].questions if banks else ():
-        kind = getattr(q, "kind", None)
+        kind = q.kind
         if kind == "multiple-response" and q.scoring == "partial":
             out.append(warning("W664", f"{NAME}: {q.id} scores partially, but the profile's multiple response is all-or-nothing "
                                        "(Moodle's restore gives each right option 1/n and takes nothing for a wrong one)"))
@@ -152,11 +150,12 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
                                            "the profile's fill-in-the-blank gives every answer full marks"))
             if q.case_sensitive:
                 out.append(warning("W664", f"{NAME}: {q.id} is case-sensitive, but the profile's fill-in-the-blank ignores case"))
-    return out + language_notes(NAME, banks, kinds=KINDS)
+    return out + language_notes(NAME, banks, kinds=frozenset(FORMAT.writers))
 
 
 FORMAT = Format(
     name=NAME, folder="common-cartridge", honours=frozenset(),
+    writers={kind: render_item for kind in CC_PROFILES}, left_out_code="W652",
     render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0]),
 )

@@ -106,7 +106,7 @@ def _matching(q, index, banks, html, options) -> list[str]:
     return lines
 
 
-_BODIES = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
            "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
 
 
@@ -145,7 +145,7 @@ def _topic(banks: Sequence[Bank], category_name: str, left_out: set[str], option
         "",
     ]
     for index, q in enumerate(first.questions):
-        if q.id in left_out:
+        if q.id in left_out or not FORMAT.carries(q):
             continue
         html = lambda get: gift_escape(_html(banks, get, options))  # noqa: E731
         stem = html(lambda b: b.questions[index].stem)
@@ -154,7 +154,7 @@ def _topic(banks: Sequence[Bank], category_name: str, left_out: set[str], option
         lines.append(f"// [id:{q.id}] " + " ".join(f"[tag:{tag}]" for tag in tags))
         name = question_name(q.id, {b.lang: b.questions[index].stem for b in banks}, options.multilang)
         lines.append(f"::{gift_escape(name)}::[html]{stem} {{")
-        lines += _BODIES[q.kind](q, index, banks, html, options)
+        lines += FORMAT.writer(q)(q, index, banks, html, options)
         if q.explanation is not None:
             lines.append("\t####" + html(lambda b: b.questions[index].explanation))
         lines.append("}")
@@ -163,7 +163,7 @@ def _topic(banks: Sequence[Bank], category_name: str, left_out: set[str], option
 
 
 FORMAT = Format(
-    name="gift", folder="gift", honours=frozenset({"multilang"}),
+    name="gift", folder="gift", honours=frozenset({"multilang"}), writers=WRITERS,
     render=render_gift, per_language="{stem}-{lang}.gift", multilingual="{stem}-multilang.gift", render_bank=render_bank,
     notes=lambda banks, options: moodle_notes("gift", banks, gift=True),
 )

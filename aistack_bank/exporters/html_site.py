@@ -183,32 +183,30 @@ def _options_record(options) -> list[dict]:
 def _question_record(q) -> dict:
     """One question's record in ``#bank-data``: common fields, then its kind's own."""
     record: dict = {"id": q.id, "kind": q.kind, "stem": q.stem}
-    if q.kind == "single-choice":
-        record |= {"options": _options_record(q.options), "correct": q.correct}
-    elif q.kind == "multiple-response":
-        record |= {"options": _options_record(q.options), "correct": list(q.correct), "scoring": q.scoring}
-    elif q.kind == "true-false":
-        record |= {"answer": q.answer, "feedbackTrue": q.feedback_true, "feedbackFalse": q.feedback_false}
-    elif q.kind == "numerical":
-        record |= {
-            "answer": q.answer,
-            "tolerance": float(f"{q.absolute_tolerance:.12g}"),  # absolute, in the first unit
-            "units": [{"name": u.name, "multiplier": u.multiplier} for u in q.units],
-            "nearMisses": [{"value": m.value, "tolerance": m.tolerance, "credit": m.credit, "feedback": m.feedback} for m in q.near_misses],
-        }
-    elif q.kind == "short-answer":
-        record |= {
-            "answers": [{"text": a.text, "credit": a.credit, "feedback": a.feedback} for a in q.answers],
-            "caseSensitive": q.case_sensitive,
-        }
-    elif q.kind == "matching":
-        record |= {
-            "pairs": [{"id": p.id, "prompt": p.prompt, "answer": p.answer} for p in q.pairs],
-            "distractors": [{"id": d.id, "text": d.text} for d in q.distractors],
-        }
-    else:
-        raise ValueError(f"{q.id}: the practice site has no widget for kind {q.kind!r}")
+    record |= WRITERS[q.kind](q)
     return record | {"explanation": q.explanation, "tags": list(q.tags)}
+
+
+WRITERS = {
+    "single-choice": lambda q: {"options": _options_record(q.options), "correct": q.correct},
+    "multiple-response": lambda q: {"options": _options_record(q.options), "correct": list(q.correct), "scoring": q.scoring},
+    "true-false": lambda q: {"answer": q.answer, "feedbackTrue": q.feedback_true, "feedbackFalse": q.feedback_false},
+    "numerical": lambda q: {
+        "answer": q.answer,
+        "tolerance": float(f"{q.absolute_tolerance:.12g}"),  # absolute, in the first unit
+        "units": [{"name": u.name, "multiplier": u.multiplier} for u in q.units],
+        "nearMisses": [{"value": m.value, "tolerance": m.tolerance, "credit": m.credit, "feedback": m.feedback} for m in q.near_misses],
+    },
+    "short-answer": lambda q: {
+        "answers": [{"text": a.text, "credit": a.credit, "feedback": a.feedback} for a in q.answers],
+        "caseSensitive": q.case_sensitive,
+    },
+    "matching": lambda q: {
+        "pairs": [{"id": p.id, "prompt": p.prompt, "answer": p.answer} for p in q.pairs],
+        "distractors": [{"id": d.id, "text": d.text} for d in q.distractors],
+    },
+}
+"""What the page's script reads of a question of each kind (practice.js renders and scores it)."""
 
 
 def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = None) -> dict:
@@ -441,7 +439,7 @@ def _layout(banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedF
     return files
 
 
-FORMAT = Format(name="html", folder="site", honours=frozenset({"ui"}), layout=_layout)
+FORMAT = Format(name="html", folder="site", honours=frozenset({"ui"}), writers=WRITERS, layout=_layout)
 """The site of one topic; :data:`.site_pages.FORMAT` adds the pages of a bank of several topics."""
 export = FORMAT
 

@@ -63,50 +63,65 @@ def _question(index: int, q, banks: Sequence[Bank], texts):
         "id": q.id, "kind": q.kind, "stem": texts(lambda b: of(b).stem),
         "explanation": optional(lambda x: x.explanation), "tags": list(q.tags), "difficulty": q.difficulty,
     }
-    if q.kind in ("single-choice", "multiple-response"):
-        right = set(q.right_ids())
-        options = [
-            ExportedOption(
-                id=o.id,
-                text=texts(lambda b, i=i: of(b).options[i].text),
-                correct=o.id in right,
-                feedback=optional(lambda x, i=i: x.options[i].feedback),
-            )
-            for i, o in enumerate(q.options)
-        ]
-        if q.kind == "single-choice":
-            return ExportedSingleChoice(**common, options=options, correct=q.correct)
-        return ExportedMultipleResponse(**common, options=options, correct=list(q.correct), scoring=q.scoring)
-    if q.kind == "true-false":
-        return ExportedTrueFalse(
-            **common, answer=q.answer,
-            feedback_true=optional(lambda x: x.feedback_true), feedback_false=optional(lambda x: x.feedback_false),
+    return FORMAT.writer(q)(q, common, banks, texts, of, optional)
+
+
+def _choices(q, common, banks, texts, of, optional):
+    right = set(q.right_ids())
+    options = [
+        ExportedOption(
+            id=o.id,
+            text=texts(lambda b, i=i: of(b).options[i].text),
+            correct=o.id in right,
+            feedback=optional(lambda x, i=i: x.options[i].feedback),
         )
-    if q.kind == "numerical":
-        return ExportedNumerical(
-            **common, answer=q.answer, tolerance=q.tolerance, tolerance_type=q.tolerance_type, absolute_tolerance=float(f"{q.absolute_tolerance:.12g}"),
-            units=[ExportedUnit(name=texts(lambda b, i=i: of(b).units[i].name), multiplier=u.multiplier) for i, u in enumerate(q.units)],
-            near_misses=[
-                ExportedNearMiss(value=m.value, tolerance=m.tolerance, credit=m.credit, feedback=texts(lambda b, i=i: of(b).near_misses[i].feedback))
-                for i, m in enumerate(q.near_misses)
-            ],
-        )
-    if q.kind == "short-answer":
-        # A translation may accept several spellings of one answer: each language has its own list.
-        return ExportedShortAnswer(
-            **common, case_sensitive=q.case_sensitive,
-            answers={b.lang: [ExportedAcceptedAnswer(text=a.text, credit=a.credit, feedback=a.feedback) for a in of(b).answers] for b in banks},
-        )
-    if q.kind == "matching":
-        return ExportedMatching(
-            **common,
-            pairs=[
-                ExportedPair(id=p.id, prompt=texts(lambda b, i=i: of(b).pairs[i].prompt), answer=texts(lambda b, i=i: of(b).pairs[i].answer))
-                for i, p in enumerate(q.pairs)
-            ],
-            distractors=[ExportedDistractor(id=d.id, text=texts(lambda b, i=i: of(b).distractors[i].text)) for i, d in enumerate(q.distractors)],
-        )
-    raise ValueError(f"{q.id}: no JSON record for kind {q.kind!r}")
+        for i, o in enumerate(q.options)
+    ]
+    if q.kind == "single-choice":
+        return ExportedSingleChoice(**common, options=options, correct=q.correct)
+    return ExportedMultipleResponse(**common, options=options, correct=list(q.correct), scoring=q.scoring)
+
+
+def _true_false(q, common, banks, texts, of, optional):
+    return ExportedTrueFalse(
+        **common, answer=q.answer,
+        feedback_true=optional(lambda x: x.feedback_true), feedback_false=optional(lambda x: x.feedback_false),
+    )
+
+
+def _numerical(q, common, banks, texts, of, optional):
+    return ExportedNumerical(
+        **common, answer=q.answer, tolerance=q.tolerance, tolerance_type=q.tolerance_type, absolute_tolerance=float(f"{q.absolute_tolerance:.12g}"),
+        units=[ExportedUnit(name=texts(lambda b, i=i: of(b).units[i].name), multiplier=u.multiplier) for i, u in enumerate(q.units)],
+        near_misses=[
+            ExportedNearMiss(value=m.value, tolerance=m.tolerance, credit=m.credit, feedback=texts(lambda b, i=i: of(b).near_misses[i].feedback))
+            for i, m in enumerate(q.near_misses)
+        ],
+    )
+
+
+def _short_answer(q, common, banks, texts, of, optional):
+    # A translation may accept several spellings of one answer: each language has its own list.
+    return ExportedShortAnswer(
+        **common, case_sensitive=q.case_sensitive,
+        answers={b.lang: [ExportedAcceptedAnswer(text=a.text, credit=a.credit, feedback=a.feedback) for a in of(b).answers] for b in banks},
+    )
+
+
+def _matching(q, common, banks, texts, of, optional):
+    return ExportedMatching(
+        **common,
+        pairs=[
+            ExportedPair(id=p.id, prompt=texts(lambda b, i=i: of(b).pairs[i].prompt), answer=texts(lambda b, i=i: of(b).pairs[i].answer))
+            for i, p in enumerate(q.pairs)
+        ],
+        distractors=[ExportedDistractor(id=d.id, text=texts(lambda b, i=i: of(b).distractors[i].text)) for i, d in enumerate(q.distractors)],
+    )
+
+
+WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
+"""The contract's record of a question of each kind."""
 
 
 def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
@@ -114,7 +129,7 @@ def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
 
 
 FORMAT = Format(
-    name="json", folder="json", honours=frozenset(),
+    name="json", folder="json", honours=frozenset(), writers=WRITERS,
     render=_render, per_language="{stem}-{lang}.json", multilingual="{stem}.json", multilingual_with_one_language=True,
 )
 export = FORMAT

@@ -153,7 +153,7 @@ def _matching(q, index, group, langs, html, plain, options) -> list[str]:
     return out
 
 
-_BODIES = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
            "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
 
 
@@ -212,6 +212,8 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
     topic_name = category_title({b.lang: b.topic.title for b in banks}, options.multilang)
     out = _category(category_path(category_name, topic_name), html(lambda b: b.topic.summary), category_idnumber(first.topic.id, [b.lang for b in banks]))
     for index, q in enumerate(first.questions):
+        if not FORMAT.carries(q):
+            continue
         group = [b.questions[index] for b in banks]
         out.append(f'  <question type="{QTYPES[q.kind]}">')
         out.append(f"    <name>\n      <text>{cdata(question_name(q.id, {b.lang: b.questions[index].stem for b in banks}, options.multilang))}</text>\n    </name>")
@@ -227,7 +229,7 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
             "    <hidden>0</hidden>",
             f"    <idnumber>{q.id}</idnumber>",
         ]
-        out += _BODIES[q.kind](q, index, group, [b.lang for b in banks], html, plain, options)
+        out += FORMAT.writer(q)(q, index, group, [b.lang for b in banks], html, plain, options)
         tags = [first.topic.id, *q.tags, f"difficulty-{q.difficulty}"]
         out.append("    <tags>")
         out += [f"      <tag>\n        <text>{html_text(tag)}</text>\n      </tag>" for tag in tags]
@@ -237,7 +239,7 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
 
 
 FORMAT = Format(
-    name="moodle-xml", folder="moodle", honours=frozenset({"shuffle", "answer_numbering", "multilang", "penalty"}),
+    name="moodle-xml", folder="moodle", honours=frozenset({"shuffle", "answer_numbering", "multilang", "penalty"}), writers=WRITERS,
     render=render_quiz, per_language="{stem}-{lang}.xml", multilingual="{stem}-multilang.xml", render_bank=render_bank,
     notes=lambda banks, options: moodle_notes("moodle-xml", banks),
 )

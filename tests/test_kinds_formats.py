@@ -1,0 +1,54 @@
+"""Each format declares, per question kind, the function that writes it; the rest follows from it.
+
+A kind missing from a format's record is left out of its files with the format's warning, with
+no other change; the kind × format table in README.md is generated from the records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import zipfile
+
+from aistack_bank import exporters
+from aistack_bank.exporters import FORMATS, canvas_qti12, export_notes
+from aistack_bank.exporters.table import END, START, kinds_table, with_table
+from aistack_bank.kinds import NAMES
+from aistack_bank.options import ExportOptions
+
+import kinds_bank
+from conftest import REPO
+
+
+def test_every_format_names_a_writer_for_each_kind_it_carries():
+    for fmt in FORMATS.values():
+        assert fmt.writers and set(fmt.writers) <= set(NAMES), fmt.name
+        assert all(callable(writer) for writer in fmt.writers.values()), fmt.name
+    full = [f.name for f in FORMATS.values() if set(f.writers) == set(NAMES)]
+    assert {"moodle-xml", "gift", "qti21", "qti30", "json", "html", "canvas-qti12"} <= set(full)
+
+
+def test_a_kind_a_format_does_not_declare_is_left_out_with_its_warning(monkeypatch):
+    """Take matching out of Canvas's record: its question disappears from the quiz and W651 names it."""
+    narrowed = dataclasses.replace(canvas_qti12.FORMAT, writers={k: w for k, w in canvas_qti12.FORMAT.writers.items() if k != "matching"})
+    monkeypatch.setattr(canvas_qti12, "FORMAT", narrowed)
+    monkeypatch.setitem(exporters.FORMATS, "canvas-qti12", narrowed)
+    banks = kinds_bank.banks(("en",))
+    matching = kinds_bank.KIND_IDS["matching"]
+    tree = narrowed(banks, ExportOptions())
+    (package,) = tree.values()
+    quiz = "\n".join(zipfile.ZipFile(io.BytesIO(package)).read(name).decode("utf-8") for name in zipfile.ZipFile(io.BytesIO(package)).namelist())
+    assert f'ident="{matching}-en"' not in quiz and 'ident="q001-en"' in quiz
+    notes = [d for d in export_notes(["canvas-qti12"], banks, ExportOptions()) if d.code == "W651"]
+    assert [d.message for d in notes] == [f"canvas-qti12: {matching} is a matching question, which canvas-qti12 cannot carry; it is left out of the export"]
+
+
+def test_the_readme_table_is_generated_from_the_records():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert START in text and END in text
+    assert with_table(text) == text, "README.md's kind × format table is stale: run python3 -m aistack_bank.exporters.table"
+    table = kinds_table()
+    assert table in text
+    for fmt in FORMATS.values():
+        assert f"`{fmt.name}`" in table.split("\n")[0]
+    assert table.count("\n") == len(NAMES) + 1
