@@ -11,9 +11,13 @@ from __future__ import annotations
 import math
 import re
 
-MAX_OPTIONS = 10
-MAX_SHORT_ANSWERS = 20
-MAX_PAIRS = 12
+from ..kinds import MatchingQuestion, MultipleResponseQuestion, ShortAnswerQuestion, SingleChoiceQuestion, limits
+
+# The bank's limits, read from the model (kinds/), never restated.
+MIN_CHOICES, MAX_CHOICES = limits(SingleChoiceQuestion, "options")
+MIN_OPTIONS, MAX_OPTIONS = limits(MultipleResponseQuestion, "options")
+MAX_SHORT_ANSWERS = limits(ShortAnswerQuestion, "answers")[1]
+MIN_PAIRS, MAX_PAIRS = limits(MatchingQuestion, "pairs")
 IDS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -25,10 +29,6 @@ def _percent(fraction: float) -> str:
     return f"{fraction * 100:.5g} %"
 
 
-def option_ids(count: int) -> list[str]:
-    return list(IDS[:count])
-
-
 def multiple_response(fractions: list[float]) -> tuple[dict, list[str]]:
     """``correct`` and ``scoring`` from Moodle's grades of a multiple-answer question.
 
@@ -36,8 +36,8 @@ def multiple_response(fractions: list[float]) -> tuple[dict, list[str]]:
     other at -100 % is how an ``all-or-nothing`` question leaves the bank (the closest Moodle
     core has), so it comes back as one. Any other grades are imported as ``partial`` with a note.
     """
-    if not 2 <= len(fractions) <= MAX_OPTIONS:
-        raise NotImported(f"{len(fractions)} answers; a multiple-response question takes 2 to {MAX_OPTIONS}")
+    if not MIN_OPTIONS <= len(fractions) <= MAX_OPTIONS:
+        raise NotImported(f"{len(fractions)} answers; a multiple-response question takes {MIN_OPTIONS} to {MAX_OPTIONS}")
     right = [i for i, f in enumerate(fractions) if f > 0]
     if not right:
         raise NotImported("no answer has a positive grade, so no option is right")
@@ -179,8 +179,8 @@ def matching(subquestions: list[tuple[str, str]]) -> tuple[dict, list[str]]:
     notes = []
     if any(p.strip() and not a.strip() for p, a in subquestions):
         raise NotImported("a prompt has no answer")
-    if not 2 <= len(pairs) <= MAX_PAIRS:
-        raise NotImported(f"{len(pairs)} prompts; a matching question takes 2 to {MAX_PAIRS}")
+    if not MIN_PAIRS <= len(pairs) <= MAX_PAIRS:
+        raise NotImported(f"{len(pairs)} prompts; a matching question takes {MIN_PAIRS} to {MAX_PAIRS}")
     if len(pairs) + len(extra) > len(IDS):
         raise NotImported(f"{len(pairs) + len(extra)} answers; the bank names them a to z")
     fields: dict = {"pairs": [{"id": IDS[i], "prompt": p, "answer": a} for i, (p, a) in enumerate(pairs)]}

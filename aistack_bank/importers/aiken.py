@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
+from ._kinds import MAX_CHOICES, MIN_CHOICES
 from .records import ImportedQuestion, Skipped, read_import_text
 
 MAX_BYTES = 64 << 20
@@ -45,8 +46,8 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             if letter not in letters:
                 raise error(f"ANSWER: {letter or '(empty)'} names none of the options {', '.join(letters)}", number)
             name = f"line {start}"
-            if not 2 <= len(options) <= 6:
-                skipped.append(Skipped(name, f"{len(options)} options; the bank takes 2 to 6", start))
+            if not MIN_CHOICES <= len(options) <= MAX_CHOICES:
+                skipped.append(Skipped(name, f"{len(options)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}", start))
             else:
                 questions.append(ImportedQuestion(name=stem, stem=stem, options=[(o[1], None) for o in options], correct=letters.index(letter), explanation=""))
             stem, options = None, []

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import BankError, Location
-from ._kinds import NotImported, matching, multiple_response, number, numerical, short_answer, true_false
+from ._kinds import MAX_CHOICES, MIN_CHOICES, NotImported, matching, multiple_response, number, numerical, short_answer, true_false
 from .records import ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
@@ -222,8 +222,8 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
             right = [i for i, f in enumerate(fractions) if abs(f - 1) < 1e-5]
             if len(right) != 1 or any(0 < f < 1 - 1e-5 for f in fractions):
                 raise NotImported("several right or weighted answers in a single-answer question (use only ~%grade% weights for multiple response)")
-            if not 2 <= len(options) <= 6:
-                raise NotImported(f"{len(options)} answers; a single-choice question takes 2 to 6")
+            if not MIN_CHOICES <= len(options) <= MAX_CHOICES:
+                raise NotImported(f"{len(options)} answers; a single-choice question takes {MIN_CHOICES} to {MAX_CHOICES}")
             question.options, question.correct = options, right[0]
             return
         question.kind, question.options = "multiple-response", options

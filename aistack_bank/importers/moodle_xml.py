@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 
 from ..errors import BankError, Location
-from ._kinds import NotImported, matching, multiple_response, numerical, short_answer, true_false
+from ._kinds import MAX_CHOICES, MIN_CHOICES, NotImported, matching, multiple_response, numerical, short_answer, true_false
 from ._html import html_to_text
 from .records import ImportedQuestion, Skipped, read_import_file
 
@@ -134,8 +134,8 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
             full = [i for i, f in enumerate(fractions) if abs(f - 1) < 1e-5]
             if len(full) != 1 or any(0 < f < 1 - 1e-5 for f in fractions):
                 raise NotImported("a single-answer question with partially right answers (weighted single choice) has no kind in the bank")
-            if not 2 <= len(answers) <= 6:
-                raise NotImported(f"{len(answers)} answers; a single-choice question takes 2 to 6")
+            if not MIN_CHOICES <= len(answers) <= MAX_CHOICES:
+                raise NotImported(f"{len(answers)} answers; a single-choice question takes {MIN_CHOICES} to {MAX_CHOICES}")
             question.options, question.correct = options, full[0]
             return question
         fields, notes = multiple_response(fractions)

@@ -16,6 +16,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ..errors import BankError
+from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
 from ._html import html_to_text
@@ -225,8 +226,8 @@ def _item12(item, language: str, index: int):
         text, d = _mattext(label, language)
         dropped |= d
         options.append((label.get("ident", ""), text))
-    if not 2 <= len(options) <= 6:
-        return Skipped(name, f"{len(options)} options; the bank takes 2 to 6")
+    if not MIN_CHOICES <= len(options) <= MAX_CHOICES:
+        return Skipped(name, f"{len(options)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}")
     feedback_text: dict[str, str] = {}
     for fb in _descendants(item, "itemfeedback"):
         text, d = _mattext(fb, language)
@@ -328,8 +329,8 @@ def _read_qti2(root, language: str):
         return Skipped(name, f"{len(correct_values)} correct responses declared; only questions with one right option are imported")
     dropped: set[str] = set()
     choices = _descendants(interaction, "simpleChoice")
-    if not 2 <= len(choices) <= 6:
-        return Skipped(name, f"{len(choices)} options; the bank takes 2 to 6")
+    if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
+        return Skipped(name, f"{len(choices)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}")
     ids = [c.get("identifier", "") for c in choices]
     if correct_values[0] not in ids:
         return Skipped(name, f"the correct response {correct_values[0]!r} is none of the choices")
@@ -497,8 +498,8 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
             text, d = _mattext(label, language)
             dropped |= d
             options.append((label.get("ident", ""), text))
-        if not 2 <= len(options) <= 10:
-            return Skipped(name, f"{len(options)} options; a multiple-response question takes 2 to 10")
+        if not MIN_OPTIONS <= len(options) <= MAX_OPTIONS:
+            return Skipped(name, f"{len(options)} options; a multiple-response question takes {MIN_OPTIONS} to {MAX_OPTIONS}")
         right: list[str] = []
         for c, score, _ in conditions:
             if c is None or not any(_number(v) > 0 or v == "SCORE.max" for v, _ in score):
@@ -585,8 +586,8 @@ def _matching(name: str, stem: str, explanation: str, pairs: list[tuple[str, str
     unmatched = [prompt for prompt, answer in pairs if not answer]
     if unmatched:
         return Skipped(name, f"prompt(s) {', '.join(repr(p) for p in unmatched)} have no right answer in its scoring")
-    if not 2 <= len(pairs) <= 12:
-        return Skipped(name, f"{len(pairs)} prompts; a matching question takes 2 to 12")
+    if not MIN_PAIRS <= len(pairs) <= MAX_PAIRS:
+        return Skipped(name, f"{len(pairs)} prompts; a matching question takes {MIN_PAIRS} to {MAX_PAIRS}")
     distractors = [d for d in dict.fromkeys(distractors) if d not in {a for _, a in pairs}]
     if len(pairs) + len(distractors) > len(IDS):
         return Skipped(name, f"{len(pairs) + len(distractors)} prompts and answers; the bank names them a to z")
@@ -643,8 +644,8 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
     base_type = _attr(declaration, "baseType") or ""
     if kind == "choiceInteraction":
         choices = _descendants(interaction, "simpleChoice")
-        if not 2 <= len(choices) <= 10:
-            return Skipped(name, f"{len(choices)} options; a multiple-response question takes 2 to 10")
+        if not MIN_OPTIONS <= len(choices) <= MAX_OPTIONS:
+            return Skipped(name, f"{len(choices)} options; a multiple-response question takes {MIN_OPTIONS} to {MAX_OPTIONS}")
         ids = [c.get("identifier", "") for c in choices]
         options = []
         for choice in choices:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BankError, Location
+from ._kinds import MAX_CHOICES, MIN_CHOICES
 from .records import ImportedQuestion, Skipped, read_import_text
 
 MAX_BYTES = 64 << 20
@@ -69,8 +70,8 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
         if len(right) != 1:
             skipped.append(Skipped(name, f"{len(right)} choices marked right with *; a single-choice question has one", q.line))
             return
-        if not 2 <= len(q.choices) <= 6:
-            skipped.append(Skipped(name, f"{len(q.choices)} choices; the bank takes 2 to 6", q.line))
+        if not MIN_CHOICES <= len(q.choices) <= MAX_CHOICES:
+            skipped.append(Skipped(name, f"{len(q.choices)} choices; the bank takes {MIN_CHOICES} to {MAX_CHOICES}", q.line))
             return
         imported = ImportedQuestion(name=name, stem=q.stem, options=[(c[1], "\n".join(c[2]) or None) for c in q.choices], correct=right[0],
                                     explanation="\n".join(q.general), category=category)

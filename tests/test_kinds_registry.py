@@ -1,0 +1,53 @@
+"""The kinds are declared once (kinds/): the registry, the limits others read, the kind API."""
+
+from __future__ import annotations
+
+import pytest
+
+from aistack_bank import load, model
+from aistack_bank.importers import _kinds as importer_limits
+from aistack_bank.kinds import REGISTRY, ResponseError, limits
+from test_kinds_model import question
+
+
+def test_the_registry_is_the_one_list_of_kinds():
+    assert tuple(REGISTRY) == model.KINDS == load.KINDS
+    for name, kind in REGISTRY.items():
+        assert kind.model.model_fields["kind"].annotation.__args__ == (name,)
+
+
+def test_the_importers_read_the_limits_from_the_model():
+    assert (importer_limits.MIN_CHOICES, importer_limits.MAX_CHOICES) == limits(model.SingleChoiceQuestion, "options") == (2, 6)
+    assert (importer_limits.MIN_OPTIONS, importer_limits.MAX_OPTIONS) == limits(model.MultipleResponseQuestion, "options") == (2, 10)
+    assert importer_limits.MAX_SHORT_ANSWERS == limits(model.ShortAnswerQuestion, "answers")[1] == 20
+    assert (importer_limits.MIN_PAIRS, importer_limits.MAX_PAIRS) == limits(model.MatchingQuestion, "pairs") == (2, 12)
+
+
+@pytest.mark.parametrize("kind,response,marks", [
+    ("single-choice", "a", 1.0), ("single-choice", "b", 0.0),
+    ("multiple-response", "a,c", 1.0), ("multiple-response", "c", 0.5), ("multiple-response", "a,b", 0.0), ("multiple-response", "a,b,c", 0.5),
+    ("multiple-response", "", 0.0), ("true-false", "false", 1.0), ("true-false", "true", 0.0),
+    ("numerical", "14 GB", 1.0), ("numerical", "14000 MB", 1.0), ("numerical", "14.6", 1.0), ("numerical", "28", 0.0), ("numerical", "1", 0.0),
+    ("short-answer", "onnx", 1.0), ("short-answer", "  ONNX ", 1.0), ("short-answer", "ONNX  Runtime", 0.5), ("short-answer", "torch", 0.0),
+    ("matching", "a=a;b=b", 1.0), ("matching", "a=a", 0.5), ("matching", "a=b;b=a", 0.0), ("matching", "a=c;b=b", 0.5), ("matching", "", 0.0),
+])
+def test_each_kind_scores_a_response_as_the_exports_do(kind, response, marks):
+    q = question(kind)
+    assert q.score(q.parse_response(response)) == pytest.approx(marks)
+
+
+@pytest.mark.parametrize("kind,response", [
+    ("single-choice", "z"), ("multiple-response", "a,a"), ("multiple-response", "a,z"), ("true-false", "yes"),
+    ("numerical", "many"), ("numerical", "14 TB"), ("numerical", "inf"), ("matching", "a=z"), ("matching", "c=a"), ("matching", "a"),
+])
+def test_a_response_that_is_none_of_the_question_is_refused(kind, response):
+    q = question(kind)
+    with pytest.raises(ResponseError):
+        q.parse_response(response)
+
+
+def test_right_ids_are_the_right_options_that_exist_once_each():
+    mr = question("multiple-response")
+    assert mr.right_ids() == tuple(dict.fromkeys(mr.correct))
+    assert question("single-choice").right_ids() == (question("single-choice").correct,)
+    assert question("true-false").right_ids() == () and question("matching").choices() == ()
