@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class OutputFile:
-    """One file an export wrote (or, with ``--check``, found stale)."""
+    """One file an export wrote (or, with ``--compare``, found stale)."""
 
     format: str
     language: str

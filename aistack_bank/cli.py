@@ -22,44 +22,51 @@ from .options import ExportOptions  # light: the type of the options the export 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_STALE = 0, 1, 2, 4
 
 
-def error_exits() -> list[tuple[type[BaseException], int]]:
-    """The one table from error type to exit code, most specific first (pandoc's handleError)."""
-    from .errors import BankError, DiagnosticsError, UnknownFormatError, UsageError
-    from .scaffold import InitError
-    from .settings import SettingsError
+def _errors() -> list[tuple[type[BaseException], int, object]]:
+    """The one table of the project's error types, most specific first (pandoc's handleError):
+    each with its exit code and how it is printed."""
+    from .errors import BankError, DiagnosticsError, InitError, SettingsError, UnknownFormatError, UsageError
+
+    def usage(exc) -> None:
+        typer.echo(f"bank: {exc.message}", err=True)
+
+    def located(exc) -> None:
+        typer.echo(str(exc.diagnostic()), err=True)
+
+    def settings(exc) -> None:
+        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
+        typer.echo("bank: invalid export settings; nothing was exported", err=True)
+
+    def refused(exc) -> None:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
+        typer.echo(f"bank: {exc.message}", err=True)
+
+    def init_refused(exc) -> None:
+        _print_diagnostics(exc.diagnostics, OutputFormat.text)
 
     return [
-        (UsageError, EXIT_USAGE),  # a flag or argument the command cannot use
-        (UnknownFormatError, EXIT_USAGE),  # the FORMAT argument of export or import
-        (SettingsError, EXIT_USAGE),  # bank.toml [export], read like the flags
-        (InitError, EXIT_USAGE),  # `bank init` refused its folder, languages or title
-        (DiagnosticsError, EXIT_ERRORS),  # work refused: the bank or its catalogs have errors
-        (BankError, EXIT_ERRORS),  # any other located problem of the user's files
+        (UsageError, EXIT_USAGE, usage),  # a flag or argument the command cannot use
+        (UnknownFormatError, EXIT_USAGE, located),  # the FORMAT argument of export or import
+        (SettingsError, EXIT_USAGE, settings),  # bank.toml [export], read like the flags
+        (InitError, EXIT_USAGE, init_refused),  # `bank init` refused its folder, languages or title
+        (DiagnosticsError, EXIT_ERRORS, refused),  # work refused: the bank or its catalogs have errors
+        (BankError, EXIT_ERRORS, located),  # any other located problem of the user's files
     ]
+
+
+def error_exits() -> list[tuple[type[BaseException], int]]:
+    """Each error type of the project and its exit code, most specific first."""
+    return [(error_type, exit_code) for error_type, exit_code, _ in _errors()]
 
 
 def handle_error(exc: BaseException) -> int | None:
     """Print ``exc`` as the user should see it and return its exit code; None when it is no error
     type of ours (then it is a bug, and the traceback shows)."""
-    from .errors import BankError, DiagnosticsError, UsageError
-    from .scaffold import InitError
-    from .settings import SettingsError
-
-    code = next((exit_code for error_type, exit_code in error_exits() if isinstance(exc, error_type)), None)
-    if code is None:
-        return None
-    if isinstance(exc, (DiagnosticsError, InitError)):
-        _print_diagnostics(exc.diagnostics, OutputFormat.text)
-        if isinstance(exc, DiagnosticsError):
-            typer.echo(f"bank: {exc.message}", err=True)
-    elif isinstance(exc, SettingsError):
-        _print_diagnostics([exc.diagnostic()], OutputFormat.text)
-        typer.echo("bank: invalid export settings; nothing was exported", err=True)
-    elif isinstance(exc, BankError):
-        typer.echo(str(exc.diagnostic()), err=True)
-    elif isinstance(exc, UsageError):
-        typer.echo(f"bank: {exc.message}", err=True)
-    return code
+    for error_type, exit_code, report in _errors():
+        if isinstance(exc, error_type):
+            report(exc)
+            return exit_code
+    return None
 
 
 class _Commands(TyperGroup):

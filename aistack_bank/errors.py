@@ -319,6 +319,20 @@ class DiagnosticsError(BankError):
         self.diagnostics = diagnostics
 
 
+class SettingsError(BankError):
+    """`bank.toml`'s export settings are invalid (read like the flags: exit 2)."""
+
+    code = "E801"
+
+
+class InitError(Exception):
+    """`bank init` refused; ``diagnostics`` say why (nothing was written)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
 class UsageError(Exception):
     """A flag or argument the command cannot use (an unknown language, a bad value): exit 2.
 

@@ -45,12 +45,6 @@ def character_problem(text: str) -> tuple[int, str, str] | None:
     return None
 
 
-def line_column(text: str, index: int) -> tuple[int, int]:
-    """0-based ``index`` in ``text`` as (0-based line offset, 0-based column)."""
-    line = text.count("\n", 0, index)
-    return line, index - (text.rfind("\n", 0, index) + 1)
-
-
 class UnsafeFile(Exception):
     """A file the project refuses to read; ``code`` is the diagnostic to report."""
 

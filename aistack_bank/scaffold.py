@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .errors import Diagnostic, Location, error, warning
+from .errors import Diagnostic, InitError, Location, error, warning
 
 MAX_TEXT = 255
 """Longest title or category: Moodle's limit for a category name."""
@@ -27,14 +27,6 @@ OWNED = ("bank", "translations", "schema", "exports")
 """Folders that make a bank: `bank init --force` refuses a folder that already has one."""
 
 _FORBIDDEN = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-
-
-class InitError(Exception):
-    """`bank init` refused; ``diagnostics`` say why (nothing was written)."""
-
-    def __init__(self, diagnostics: list[Diagnostic]):
-        super().__init__("; ".join(d.message for d in diagnostics))
-        self.diagnostics = diagnostics
 
 
 @dataclass

@@ -16,7 +16,7 @@ import re
 from dataclasses import fields, replace
 from pathlib import Path
 
-from .errors import BankError, Diagnostic, Location, warning
+from .errors import Diagnostic, Location, SettingsError, warning
 from .exporters import FORMATS
 from .options import ExportOptions
 
@@ -36,10 +36,6 @@ penalty (Moodle's GIFT importer takes the site defaults); QTI has no penalty and
 numbering style; QTI 3.0 has no class for roman numerals."""
 
 LMS_FORMATS = ("moodle-xml", "gift", "qti21", "qti30")
-
-
-class SettingsError(BankError):
-    code = "E801"
 
 
 def check_value(key: str, value: object, where: str) -> object:

@@ -76,11 +76,6 @@ def numerical_units(questions: Sequence[NumericalQuestion]) -> list[tuple[str, f
     return list(units.items())
 
 
-def bank_multiplier(moodle_multiplier: float) -> float:
-    """The bank's multiplier for a unit Moodle lists with ``moodle_multiplier``."""
-    return float(f"{1 / moodle_multiplier:.12g}")
-
-
 def notes(name: str, banks: Mapping[str, Bank], *, gift: bool = False) -> list[Diagnostic]:
     """Warnings naming each question Moodle (or GIFT) cannot carry exactly."""
     out: list[Diagnostic] = []

@@ -142,10 +142,6 @@ def item_identifier(question_id: str, lang: str) -> str:
     return ncname(f"{question_id}-{lang}")
 
 
-def test_identifier(bank: Bank) -> str:
-    return ncname(f"{bank.topic.id}-{bank.lang}")
-
-
 def choice_identifier(option_id: str) -> str:
     return ncname(f"choice-{option_id}")
 
