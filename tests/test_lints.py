@@ -198,7 +198,7 @@ def test_an_invalid_glossary_is_a_located_error(project, run_cli):
     (project / "translations" / "glossary.yaml").write_text("terms:\n  - en: [runtime]\n    fr: [runtime]\n", encoding="utf-8")
     code, out = run_cli("validate")
     assert code == 1
-    assert re.search(r"translations/glossary\.yaml:2:1: error E520: term 'runtime', fr: expected a mapping", out), out
+    assert re.search(r"translations/glossary\.yaml:3:9: error E520: term 'runtime', fr: expected a mapping", out), out
     (project / "translations" / "glossary.yaml").write_text("terms: [\n", encoding="utf-8")
     code, out = run_cli("validate")
     assert code == 1 and "E520" in out and "not valid YAML" in out

@@ -114,25 +114,24 @@ def read_glossary(translations: Path):
 
 
 def _parse_glossary(path: Path, text: str):
-    import yaml
-
-    from ..errors import Location, error
+    """The glossary, read as every other file of the project (YAML 1.2 through the located
+    loader: ``no`` and ``off`` are words, not booleans), each term located at its line."""
+    from ..errors import Location, Severity, error
+    from ..yamlsource import parse_yaml
 
     where = Location.of(path)
-    try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        loc = Location.of(path, mark.line + 1, mark.column + 1) if mark else where
-        return None, [error("E520", f"the glossary is not valid YAML: {getattr(exc, 'problem', exc)}", loc)]
+    doc, found = parse_yaml(text, path)
+    refused = [d for d in found if d.severity is Severity.ERROR]
+    if doc is None or refused:
+        first = refused[0] if refused else None
+        return None, [error("E520", f"the glossary is not valid YAML: {first.message if first else 'nothing in it'}", first.location if first else where)]
+    data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("terms"), list):
-        return None, [error("E520", "the glossary must be a mapping with a `terms:` list", where)]
-    lines = text.split("\n")
-    term_lines = [i + 1 for i, l in enumerate(lines) if re.match(r"^\s*-\s+en:", l)]
+        return None, [error("E520", "the glossary must be a mapping with a `terms:` list", doc.locate(("terms",)) if isinstance(data, dict) else where)]
     terms, diags = [], []
     for index, raw in enumerate(data["terms"]):
-        line = term_lines[index] if index < len(term_lines) else 0
-        loc = Location.of(path, line, 1 if line else 0)
+        loc = doc.locate(("terms", index, "en") if isinstance(raw, dict) and "en" in raw else ("terms", index))
+        line = loc.line
         if not isinstance(raw, dict) or "en" not in raw:
             diags.append(error("E520", f"term {index + 1}: needs `en:` (a term or a list of terms)", loc))
             continue
@@ -145,14 +144,14 @@ def _parse_glossary(path: Path, text: str):
             if lang in ("en", "note"):
                 continue
             if not isinstance(spec, dict) or set(spec) - {"use", "avoid"}:
-                diags.append(error("E520", f"term {english[0]!r}, {lang}: expected a mapping with `use:` and/or `avoid:`", loc))
+                diags.append(error("E520", f"term {english[0]!r}, {lang}: expected a mapping with `use:` and/or `avoid:`", doc.locate(("terms", index, lang))))
                 continue
             use = spec.get("use", [])
             avoid = spec.get("avoid", [])
             use = [use] if isinstance(use, str) else use
             avoid = [avoid] if isinstance(avoid, str) else avoid
             if not all(isinstance(u, str) and u.strip() for u in list(use) + list(avoid)):
-                diags.append(error("E520", f"term {english[0]!r}, {lang}: `use` and `avoid` must be strings", loc))
+                diags.append(error("E520", f"term {english[0]!r}, {lang}: `use` and `avoid` must be strings", doc.locate(("terms", index, lang))))
                 continue
             rules[lang] = Rule(tuple(use), tuple(avoid))
         terms.append(Term(tuple(english), str(raw.get("note", "")), rules, line))
