@@ -208,10 +208,11 @@ def question_texts(question) -> list[tuple[tuple, str]]:
 
 
 def _key_text(question) -> str | None:
-    """The text of a single-choice question's key (the text another question could leak)."""
-    if question.kind != "single-choice":
+    """The text of the one key of a question with one right option (the text another question
+    could leak)."""
+    if not (question.PICKS_OPTIONS and question.ONE_KEY):
         return None
-    key = next((o for o in question.options if o.id == question.correct), None)
+    key = next((o for o in question.choices() if o.id in question.right_ids()), None)
     return key.text if key is not None else None
 
 

@@ -131,19 +131,11 @@ def _set(data, loc: tuple, value) -> None:
     data[loc[-1]] = value
 
 
-def _split_answers(data: dict) -> None:
-    """A short answer's translation may list several accepted spellings, one per line."""
-    answers = []
-    for answer in data["answers"]:
-        lines = [line.strip() for line in answer["text"].split("\n")]
-        lines = [line for line in lines if line] or [answer["text"]]
-        answers += [{**answer, "text": line} for line in lines]
-    data["answers"] = answers
-
-
 def localize_question(question, texts: dict[str, str], problems: list):
     """``question`` with the texts of ``texts`` (msgctxt → msgstr) applied through its validators."""
     from pathlib import Path
+
+    from ..kinds import kind_of
 
     fields = question_fields(question, None, Path())
     data = question.model_dump()
@@ -154,8 +146,9 @@ def localize_question(question, texts: dict[str, str], problems: list):
             changed = True
     if not changed:
         return question
-    if question.kind == "short-answer":
-        _split_answers(data)
+    split = kind_of(question).split_translation
+    if split is not None:
+        split(data)
     return _validated(question, data, _question_key(fields), problems)
 
 

@@ -192,7 +192,7 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
         question = qs.question
         if question is None or question.check is None:
             continue
-        if question.kind == "numerical":
+        if question.NUMERIC_KEY:
             found = _translated_unit_diagnostics(question, catalog, active)
             if found is not None:
                 checked += 1
@@ -201,13 +201,13 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
         target = answer_texts(question)
         if target is None:
             continue
-        prefix = "option" if question.kind != "short-answer" else "answer"
+        prefix, several = question.ANSWER_FIELD, kind_of(question).multiline_answers
         options, entries = [], {}
         for option_id, english in target[0]:
             entry = active.get(f"{question.id}.{prefix}.{option_id}")
             if entry is None or entry_state(entry, english) != "translated":
                 break
-            lines = [line.strip() for line in entry.msgstr.split("\n") if line.strip()] if question.kind == "short-answer" else [entry.msgstr]
+            lines = [line.strip() for line in entry.msgstr.split("\n") if line.strip()] if several else [entry.msgstr]
             options += [(option_id, line) for line in lines]
             entries[option_id] = entry
         else:

@@ -92,6 +92,8 @@ class QuestionBase(Strict):
     """Whether exactly one option is right (a check's value must show in that one option)."""
     NUMERIC_KEY: ClassVar[bool] = False
     """Whether the key is a number (a check's ``answer()`` is compared with it, not with texts)."""
+    ANSWER_FIELD: ClassVar[str] = "option"
+    """The catalog key of the texts :meth:`answer_texts` gives (``q001.option.a``)."""
     SCORED: ClassVar[bool] = True
     """Whether a response is scored automatically (item statistics need it)."""
 
@@ -191,5 +193,8 @@ class Kind:
     """The note for translators on its stem."""
     translated_giveaway: Callable[[Any, str, Callable[[str], str | None]], str | None] | None = None
     """``translated_giveaway(question, stem, text_of)``: the answer a translated stem shows (W326), or None."""
+    split_translation: Callable[[dict], None] | None = None
+    """``split_translation(data)``: the question's data (a dict) with its translated texts, made
+    into what the model reads (a short answer's translation lists several spellings)."""
     multiline_answers: bool = False
     """Whether a translation of an answer may list several spellings, one per line."""

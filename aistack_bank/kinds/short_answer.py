@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -31,6 +31,8 @@ class ShortAnswerQuestion(QuestionBase):
     """Accepted answers, at least one with full credit."""
     case_sensitive: bool = False
     """Whether `ONNX` and `onnx` are different answers."""
+
+    ANSWER_FIELD: ClassVar[str] = "answer"
 
     def answer_texts(self):
         return [(str(i), a.text) for i, a in enumerate(self.answers, 1)], self.right_texts()
@@ -91,6 +93,16 @@ def _model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     return None
 
 
+def _split_answers(data: dict) -> None:
+    """A short answer's translation may list several accepted spellings, one per line."""
+    answers = []
+    for answer in data["answers"]:
+        lines = [line.strip() for line in answer["text"].split("\n")]
+        lines = [line for line in lines if line] or [answer["text"]]
+        answers += [{**answer, "text": line} for line in lines]
+    data["answers"] = answers
+
+
 def _translated_giveaway(question: ShortAnswerQuestion, stem: str, text_of) -> str | None:
     """The full-credit spelling of the language (a translation lists several, one per line)
     that its translated stem contains."""
@@ -116,6 +128,7 @@ KIND = Kind(
     duplicates=_duplicates,
     model_error=_model_error,
     translated_giveaway=_translated_giveaway,
+    split_translation=_split_answers,
     multiline_answers=True,
 )
 
