@@ -224,6 +224,7 @@ CODES: dict[str, str] = {
     "W652": "a question's kind cannot be carried by the Common Cartridge export; it is left out",
     "W653": "the Aiken export loses the explanations and per-option feedback",
     "W654": "a question cannot be carried by Aiken (kind, line break, or a stem Aiken would misread); it is left out",
+    "W669": "a question's kind cannot be carried by the format; it is left out",
     "W660": "QTI and Canvas have no units: a numerical question's prompt names the unit to answer in, and other units are not accepted",
     "W661": "the format reads numbers with a decimal point only: a learner's decimal comma (3,5) is not accepted",
     "W662": "the exporter has no words for the language (True/False, the unit sentence): English words are used",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import zipfile
 
 from aistack_bank import exporters
@@ -52,3 +53,18 @@ def test_the_readme_table_is_generated_from_the_records():
     for fmt in FORMATS.values():
         assert f"`{fmt.name}`" in table.split("\n")[0]
     assert table.count("\n") == len(NAMES) + 1
+
+
+def test_a_format_that_names_no_warning_of_its_own_warns_with_w669(monkeypatch):
+    """No format drops a question silently: without a code of its own, W669 names it."""
+    from aistack_bank.exporters import json_bank
+
+    narrowed = dataclasses.replace(json_bank.FORMAT, writers={k: w for k, w in json_bank.FORMAT.writers.items() if k != "true-false"})
+    monkeypatch.setattr(json_bank, "FORMAT", narrowed)
+    monkeypatch.setitem(exporters.FORMATS, "json", narrowed)
+    banks = kinds_bank.banks(("en",))
+    ids = [q.id for q in banks["en"].questions if q.kind == "true-false"]
+    notes = [d for d in export_notes(["json"], banks, ExportOptions()) if d.code == "W669"]
+    assert ids and [d.message for d in notes] == [f"json: {qid} is a true-false question, which json cannot carry; it is left out of the export" for qid in ids]
+    document = json.loads(narrowed(banks, ExportOptions())[next(iter(narrowed(banks, ExportOptions())))])
+    assert [q["id"] for q in document["questions"]] == [q.id for q in banks["en"].questions if q.kind != "true-false"]

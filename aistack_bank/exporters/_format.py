@@ -119,9 +119,9 @@ class Format:
     """Per question kind it carries, the function that writes a question of that kind (the
     format's renderer calls it). A kind that is not here is left out of the format's files,
     with the warning ``left_out_code`` for each question of it."""
-    left_out_code: str | None = None
+    left_out_code: str | None = "W669"
     """The warning for a question of a kind the format cannot carry (None: the format's own
-    ``notes`` say what it leaves out)."""
+    ``notes`` say what it leaves out, as Aiken's W654 does)."""
     render: Render | None = None
     per_language: str | None = None
     """The file each language gets, e.g. ``{stem}-{lang}.xml``."""

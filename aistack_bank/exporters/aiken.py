@@ -74,7 +74,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 
 
 FORMAT = Format(
-    name=NAME, folder="aiken", honours=frozenset(), writers={"single-choice": _single_choice},
+    name=NAME, folder="aiken", honours=frozenset(), writers={"single-choice": _single_choice}, left_out_code=None,
     render=lambda banks, options: render(banks[0]), per_language="{stem}-{lang}.txt", notes=notes,
 )
 export = FORMAT

@@ -30,7 +30,7 @@ def build_document(banks: Sequence[Bank]) -> ExportDocument:
         key_points=[texts(lambda b, i=i: b.topic.key_points[i]) for i in range(len(first.topic.key_points))],
         tags=dict(first.topic.tags),
     )
-    questions = [_question(index, q, banks, texts) for index, q in enumerate(first.questions)]
+    questions = [_question(index, q, banks, texts) for index, q in enumerate(first.questions) if FORMAT.carries(q)]
     return ExportDocument(languages=[b.lang for b in banks], topic=topic, questions=questions)
 
 
