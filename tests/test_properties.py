@@ -79,13 +79,11 @@ def test_po_reader_never_crashes(tmp_path_factory, text):
         assert any(d.severity.value == "error" for d in catalog.diagnostics)
 
 
-class _Q:
-    def __init__(self, script):
-        from aistack_bank.model import Check
+def _Q(script):
+    from aistack_bank.model import Check
 
-        self.check = Check(script=script)
-        self.correct = "a"
-        self.kind = "single-choice"
+    return SingleChoiceQuestion(id="q001", kind="single-choice", stem="?", tags=["x"], difficulty=1, correct="a",
+                                options=[Option(id="a", text="a"), Option(id="b", text="b")], check=Check(script=script))
 
 
 CHECK_ALPHABET = st.sampled_from(["x", " = ", "GB", "1", "9", "**", "*", "/", "(", ")", "\n", "assert ", "answer(", 'unit="GB"', ",", "min(", "close(", "__import__", ".", "[", "]", "lambda", ":", "import ", "while ", "-", "e9", " and ", " not "])
