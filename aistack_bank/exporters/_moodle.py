@@ -20,10 +20,10 @@ def multiple_response_fractions(q: MultipleResponseQuestion) -> list[float]:
     """Each option's grade: with k right options, a right one 1/k and a wrong one -1/k
     (``partial``) or -1 (``all-or-nothing``: the closest Moodle core has, see
     :func:`notes`); every value is in Moodle's list for k up to 10."""
-    k = len(q.correct)
-    right = moodle_fraction(1 / k)[0]
-    wrong = -1.0 if q.scoring == "all-or-nothing" else moodle_fraction(-1 / k)[0]
-    return [right if o.id in q.correct else wrong for o in q.options]
+    keys = q.right_ids()
+    right = moodle_fraction(1 / len(keys))[0]
+    wrong = -1.0 if q.scoring == "all-or-nothing" else moodle_fraction(-1 / len(keys))[0]
+    return [right if o.id in keys else wrong for o in q.options]
 
 
 def credit(value: float) -> float:

@@ -45,7 +45,7 @@ def _single_choice(q) -> list[str]:
     """The stem, a lettered line per option, and the key's letter."""
     lines = [q.stem]
     lines += [f"{LETTERS[i]}) {o.text}" for i, o in enumerate(q.options)]
-    lines.append(f"ANSWER: {LETTERS[[o.id for o in q.options].index(q.correct)]}")
+    lines.append(f"ANSWER: {LETTERS[[o.id for o in q.options].index(q.right_ids()[0])]}")
     return lines
 
 

@@ -46,7 +46,7 @@ def _choices(q, index, banks, html, options) -> list[str]:
     if q.kind == "multiple-response":
         marks = [f"~%{moodle_percent(f)}%" for f in multiple_response_fractions(q)]
     else:
-        marks = ["=" if o.id == q.correct else "~" for o in q.options]
+        marks = ["=" if o.id in q.right_ids() else "~" for o in q.options]
     lines = []
     for o_index, option in enumerate(q.options):
         line = f"\t{marks[o_index]}" + html(lambda b: b.questions[index].options[o_index].text)

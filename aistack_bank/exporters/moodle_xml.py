@@ -48,7 +48,7 @@ def _choices(q, index, group, langs, html, plain, options) -> list[str]:
     """``multichoice``: single choice (one answer at 100) or multiple response (``single`` false,
     each option at its listed grade)."""
     multi = q.kind == "multiple-response"
-    fractions = multiple_response_fractions(q) if multi else [1.0 if o.id == q.correct else 0.0 for o in q.options]
+    fractions = multiple_response_fractions(q) if multi else [1.0 if o.id in q.right_ids() else 0.0 for o in q.options]
     out = [
         f"    <single>{'false' if multi else 'true'}</single>",
         f"    <shuffleanswers>{'true' if options.shuffle else 'false'}</shuffleanswers>",
