@@ -51,3 +51,43 @@ def test_right_ids_are_the_right_options_that_exist_once_each():
     assert mr.right_ids() == tuple(dict.fromkeys(mr.correct))
     assert question("single-choice").right_ids() == (question("single-choice").correct,)
     assert question("true-false").right_ids() == () and question("matching").choices() == ()
+
+
+FORMAT_CODE = ("aistack_bank/exporters/", "aistack_bank/importers/", "aistack_bank/lms/")
+"""Format writers and readers: each names the kinds of its format (Moodle's qtypes, QTI's interactions)."""
+
+
+def kind_branches(path) -> list[int]:
+    """Lines of ``path`` that compare something with a kind's name (``q.kind == "numerical"``,
+    ``kind in ("single-choice", …)``): a decision about a kind taken outside its module."""
+    import ast
+
+    from aistack_bank.kinds import NAMES
+
+    def names(node) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in NAMES
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return any(names(e) for e in node.elts)
+        return False
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted({node.lineno for node in ast.walk(tree) if isinstance(node, ast.Compare) and any(names(n) for n in [node.left, *node.comparators])})
+
+
+def test_no_module_but_the_kinds_and_the_formats_decides_by_kind_name():
+    from conftest import REPO
+
+    found = []
+    for path in sorted((REPO / "aistack_bank").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if relative.startswith("aistack_bank/kinds/") or relative.startswith(FORMAT_CODE):
+            continue
+        found += [f"{relative}:{line}" for line in kind_branches(path)]
+    assert found == []
+
+
+def test_the_kind_branch_finder_finds_a_branch(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text('if q.kind == "numerical":\n    pass\nif kind in ("matching", "x"):\n    pass\nif q.kind == other:\n    pass\n', encoding="utf-8")
+    assert kind_branches(path) == [1, 3]
