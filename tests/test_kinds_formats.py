@@ -9,7 +9,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import sys
 import zipfile
+
+import pytest
 
 from aistack_bank import exporters
 from aistack_bank.exporters import FORMATS, canvas_qti12, export_notes
@@ -68,3 +71,21 @@ def test_a_format_that_names_no_warning_of_its_own_warns_with_w669(monkeypatch):
     assert ids and [d.message for d in notes] == [f"json: {qid} is a true-false question, which json cannot carry; it is left out of the export" for qid in ids]
     document = json.loads(narrowed(banks, ExportOptions())[next(iter(narrowed(banks, ExportOptions())))])
     assert [q["id"] for q in document["questions"]] == [q.id for q in banks["en"].questions if q.kind != "true-false"]
+
+
+@pytest.mark.parametrize("name", list(FORMATS))
+def test_every_format_renders_without_a_kind_it_does_not_declare(name, monkeypatch):
+    """Any format, narrowed to carry no matching question, renders the rest and names what it left out."""
+    fmt = FORMATS[name]
+    narrowed = dataclasses.replace(fmt, writers={k: w for k, w in fmt.writers.items() if k != "matching"})
+    for mod in list(sys.modules.values()):
+        if getattr(mod, "__name__", "").startswith("aistack_bank.exporters.") and getattr(mod, "FORMAT", None) is fmt:
+            monkeypatch.setattr(mod, "FORMAT", narrowed)
+    monkeypatch.setitem(exporters.FORMATS, name, narrowed)
+    banks = kinds_bank.banks()
+    left = [q.id for q in banks["en"].questions if q.kind == "matching"]
+    tree = narrowed(banks, ExportOptions())
+    assert len(tree) >= 1
+    if narrowed.left_out_code is not None:
+        notes = [d for d in export_notes([name], banks, ExportOptions()) if d.code == narrowed.left_out_code and "matching question" in d.message]
+        assert len(notes) == len(left) >= 1

@@ -156,6 +156,23 @@ class Format:
         """Indexes of the questions of ``bank`` whose kind the format carries."""
         return [index for index, question in enumerate(bank.questions) if self.carries(question)]
 
+    def carried_bank(self, bank: Bank) -> Bank:
+        """``bank`` without the questions of kinds the format does not carry (``bank`` itself
+        when it carries them all)."""
+        if all(self.carries(q) for q in bank.questions):
+            return bank
+        kept = tuple(q for q in bank.questions if self.carries(q))
+        ids = {q.id for q in kept}
+        topic = bank.topic.model_copy(update={"questions": [qid for qid in bank.topic.questions if qid in ids]})
+        return bank.model_copy(update={"questions": kept, "topic": topic})
+
+    def carried_library(self, library: Library) -> Library:
+        """``library`` with each topic as :meth:`carried_bank` leaves it."""
+        topics = tuple(self.carried_bank(bank) for bank in library.topics)
+        if all(a is b for a, b in zip(topics, library.topics)):
+            return library
+        return library.model_copy(update={"topics": topics})
+
     def left_out(self, banks: Mapping[str, Bank]) -> list[Diagnostic]:
         """A warning (``left_out_code``) for each question, of the English bank, whose kind the
         format cannot carry."""
@@ -171,7 +188,9 @@ class Format:
         return PurePosixPath(self.per_language.format(stem=file_stem(topic), lang=lang))
 
     def files(self, banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
-        """One file per language, then the multilingual file; or the format's own layout."""
+        """One file per language, then the multilingual file; or the format's own layout. The
+        questions of a kind the format does not carry are left out before it renders."""
+        banks = {lang: self.carried_bank(bank) for lang, bank in banks.items()}
         if self.layout is not None:
             return list(self.layout(banks, options))
         assert self.render is not None
@@ -189,6 +208,7 @@ class Format:
         A bank of one topic gets that topic's files, named as always (``<stem>-<lang>.xml``). A
         bank of several topics gets each topic's files under ``<topic-id>/`` and, for a format
         with ``render_bank``, the whole-bank files at the top (``bank-<lang>.xml``)."""
+        libraries = {lang: self.carried_library(library) for lang, library in libraries.items()}
         if self.bank_layout is not None and len(next(iter(libraries.values())).topics) > 1:
             return list(self.bank_layout(libraries, options))
         per_topic = topic_banks(libraries)
