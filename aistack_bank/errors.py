@@ -228,7 +228,7 @@ CODES: dict[str, str] = {
     "W661": "the format reads numbers with a decimal point only: a learner's decimal comma (3,5) is not accepted",
     "W662": "the exporter has no words for the language (True/False, the unit sentence): English words are used",
     "W663": "Canvas scores part of a question otherwise than the bank (partial credit, case, all-or-nothing)",
-    "W664": "Common Cartridge's QTI profile scores part of a question otherwise than the bank (partial credit, case)",
+    "W664": "Common Cartridge's QTI profile, or Moodle's restore of it, changes part of a question (scoring, case, feedback)",
     "W655": "Moodle has no all-or-nothing multiple response: the question is exported with partial grades",
     "W656": "a credit is not one of the grades Moodle accepts; it is exported as the nearest one",
     "W657": "GIFT cannot carry part of a question (units, case sensitivity, an answer with \"->\")",

@@ -672,3 +672,274 @@ def qti_item_session_control(test: Element) -> dict[str, bool]:
             if raw is not None:
                 settings[key] = raw == "true"
     return settings
+
+
+# --- Moodle's Common Cartridge 1.1 converter (restore of an .imscc) -------------------------
+
+CC11_DETECT_BYTES = 500
+"""``imscc11_converter::detect_format`` reads this many bytes of ``imsmanifest.xml``."""
+CC11_DETECT = "xmlns=http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
+CC_QUIZ_RESOURCE = "imsqti_xmlv1p2/imscc_xmlv1p1/assessment"
+CC_BANK_RESOURCE = "imsqti_xmlv1p2/imscc_xmlv1p1/question-bank"
+CC_MOODLE_TYPES = {
+    "cc.multiple_choice.v0p1": "multichoice", "cc.multiple_response.v0p1": "multichoice",
+    "cc.true_false.v0p1": "truefalse", "cc.essay.v0p1": "essay",
+    "cc.fib.v0p1": "shortanswer", "cc.pattern_match.v0p1": "shortanswer",
+}
+"""``cc11_quiz::get_question_type``: the Moodle type of each profile; an item of any other
+profile (or none) is skipped without a word."""
+CC_QUIZ_SUMGRADES = 4
+CC_QUIZ_GRADE = 10
+"""``backup/cc/sheets/course_modules_mod_quiz.xml``: every restored quiz gets total marks 4 and
+a maximum grade of 10, whatever its questions hold."""
+
+
+class MoodleRestoreFailed(Exception):
+    """The converter throws (``coding_exception``): the whole restore is lost and the course is
+    left empty, "Course restoration in progress"."""
+
+
+@dataclass
+class CcAnswer:
+    identifier: str
+    title: str
+    score: float
+    feedback: str
+
+
+@dataclass
+class CcQuestion:
+    ident: str
+    name: str
+    cc_type: str
+    moodle_type: str
+    questiontext: str
+    generalfeedback: str
+    """What Moodle stores as the question's general feedback (each text followed by a space)."""
+    defaultgrade: int
+    answers: list[CcAnswer]
+    usecase: bool = False
+
+    @property
+    def single(self) -> bool:
+        return self.cc_type != "cc.multiple_response.v0p1"
+
+
+@dataclass
+class CcInstance:
+    resource: str
+    is_question_bank: bool
+    questions: list[CcQuestion]
+    sumgrades: int = CC_QUIZ_SUMGRADES
+    grade: int = CC_QUIZ_GRADE
+
+
+def moodle_cc11_detects(manifest: bytes) -> bool:
+    """``imscc11_converter::detect_format``: the first bytes, lower-cased, without spaces and quotes."""
+    snippet = manifest[:CC11_DETECT_BYTES].decode("utf-8", "ignore").lower()
+    snippet = re.sub(r"\s*", "", snippet).replace("'", "").replace('"', "")
+    return CC11_DETECT in snippet
+
+
+def _node_value(element: Element | None) -> str:
+    """DOM ``nodeValue`` of an element: its whole text."""
+    return text_of(element)
+
+
+def _items_named(doc: Element, ident: str) -> list[Element]:
+    """``//xmlns:item[@ident="…"]``: every item of the file with that identifier."""
+    return [e for e in doc.iter() if local(e.tag) == "item" and e.get("ident") == ident]
+
+
+def _conditions(doc: Element, ident: str) -> list[Element]:
+    """``//xmlns:item[@ident=…]/xmlns:resprocessing/xmlns:respcondition``."""
+    return [c for item in _items_named(doc, ident) for rp in children(item, "resprocessing") for c in children(rp, "respcondition")]
+
+
+def _first_varequal(condition: Element) -> Element | None:
+    """``xmlns:conditionvar/xmlns:varequal`` item(0): a varequal directly in the conditionvar."""
+    return next((v for cv in children(condition, "conditionvar") for v in children(cv, "varequal")), None)
+
+
+def _feedback_texts(doc: Element, ident: str, conditions: list[Element]) -> str:
+    """Each ``displayfeedback``'s linked ``itemfeedback`` text, each followed by a space."""
+    out = ""
+    for condition in conditions:
+        for shown in children(condition, "displayfeedback"):
+            ref = shown.get("linkrefid") or ""
+            if not ref:
+                continue
+            texts = [m for item in _items_named(doc, ident) for fb in children(item, "itemfeedback") if fb.get("ident") == ref
+                     for flow in children(fb, "flow_mat") for mat in children(flow, "material") for m in children(mat, "mattext")]
+            value = _node_value(texts[0]) if texts else ""
+            out += value + " " if value else ""
+    return out
+
+
+def _php_empty(value: str) -> bool:
+    return value in ("", "0")
+
+
+def _cc_general_feedback(doc: Element, ident: str) -> str:
+    """``get_general_feedback``: the feedback of every condition marked ``continue="Yes"``."""
+    chosen = [c for c in _conditions(doc, ident) if (c.get("continue") or "").lower() == "yes"]
+    return _feedback_texts(doc, ident, chosen)
+
+
+def _cc_answer_feedback(doc: Element, ident: str, answer: str) -> str:
+    """``get_feedback``: the feedback of every condition whose first direct varequal is the answer."""
+    chosen = [c for c in _conditions(doc, ident) if _node_value(_first_varequal(c)).lower() == answer.lower()]
+    return _feedback_texts(doc, ident, chosen)
+
+
+def _cc_score(doc: Element, ident: str, answer: str) -> float:
+    """``get_score``: the setvar of the last condition whose first direct varequal is the answer;
+    1 if it is not PHP-empty, else 0."""
+    score = ""
+    for condition in _conditions(doc, ident):
+        if _node_value(_first_varequal(condition)).lower() == answer.lower():
+            setvar = children(condition, "setvar")
+            score = _node_value(setvar[0]) if setvar and not _php_empty(_node_value(setvar[0])) else ""
+    return 0.0 if _php_empty(score) else 1.0
+
+
+def _cc_fib_answers(doc: Element, ident: str) -> list[CcAnswer]:
+    """``get_answers_fib``: the varequals of the first condition with a setvar of exactly ``100``
+    are the right answers (full marks, no feedback: the feedback found for one is written to a
+    misspelt variable and lost); every other condition with a varequal adds a wrong answer."""
+    conditions = _conditions(doc, ident)
+    scoring = next((c for c in conditions if any((s.text or "") == "100" for s in children(c, "setvar"))), None)
+    right: dict[str, CcAnswer] = {}
+    for v in [v for cv in children(scoring, "conditionvar") for v in children(cv, "varequal")] if scoring is not None else []:
+        title = _node_value(v)
+        if title:
+            right[title] = CcAnswer(title, title, 1.0, "")
+    wrong = []
+    for condition in conditions:
+        setvar = children(condition, "setvar")
+        if setvar and _node_value(setvar[0]) == "100":
+            continue
+        first = _first_varequal(condition)
+        if first is None:
+            continue
+        title = _node_value(first)
+        feedback = _feedback_texts(doc, ident, [condition])
+        if title not in right:
+            wrong.append(CcAnswer(title, title, 0.0, feedback))
+    return list(right.values()) + wrong
+
+
+def _cc_question(doc: Element, item: Element) -> CcQuestion | None:
+    ident = item.get("ident") or ""
+    if not ident:
+        return None
+    profile = ""
+    for field_ in _metadata_fields(doc, ident, deep=False):
+        if _node_value(next(iter(children(field_, "fieldlabel")), None)) == "cc_profile":
+            profile = _node_value(next(iter(children(field_, "fieldentry")), None))
+    moodle_type = CC_MOODLE_TYPES.get(profile, "")
+    if not moodle_type:
+        return None
+    presentation = next(iter(children(item, "presentation")), None)
+    flows = [m for fl in children(presentation, "flow") for mat in children(fl, "material") for m in children(mat, "mattext")] if presentation is not None else []
+    texts = flows or ([m for mat in children(presentation, "material") for m in children(mat, "mattext")] if presentation is not None else [])
+    grade = 1  # get_defaultgrade: the first cc_weighting, kept if 0-99
+    weighting = [f for f in _metadata_fields(doc, ident, deep=True) if _node_value(next(iter(children(f, "fieldlabel")), None)) == "cc_weighting"]
+    if weighting:
+        raw = re.match(r"\s*(-?\d*)", _node_value(next(iter(children(weighting[0], "fieldentry")), None))).group(1)
+        number = int(raw) if raw not in ("", "-") else 0
+        grade = number if 0 <= number <= 99 else 1
+    if profile in ("cc.fib.v0p1", "cc.pattern_match.v0p1"):
+        answers = _cc_fib_answers(doc, ident) if profile == "cc.fib.v0p1" else []
+    else:
+        labels = []
+        for found in _items_named(doc, ident):
+            for pres in children(found, "presentation"):
+                holders = [fl for fl in children(pres, "flow")] or [pres]
+                labels += [label for h in holders for lid in children(h, "response_lid") for rc in children(lid, "render_choice") for label in children(rc, "response_label")]
+        right: dict[str, bool] = {}
+        share = 0.0
+        if profile == "cc.multiple_response.v0p1":
+            keys = []
+            for found in _items_named(doc, ident):
+                for setvar in descendants(found, "setvar"):
+                    try:
+                        hundred = setvar.get("varname") == "SCORE" and float(_node_value(setvar)) == 100
+                    except ValueError:
+                        hundred = False
+                    if not hundred:
+                        continue
+                    parent = next(p for p in found.iter() if setvar in list(p))
+                    for cv in children(parent, "conditionvar"):
+                        keys += [v for v in _descendants_outside_not(cv) if v.get("case") == "Yes"]
+            if keys:
+                share = round(1.0 / len(keys), 7)
+                right = {_node_value(v): True for v in keys}
+        answers = []
+        for label in labels:
+            answer = label.get("ident") or ""
+            title = _node_value(next((m for mat in children(label, "material") for m in children(mat, "mattext")), None))
+            score = _cc_score(doc, ident, answer)
+            if profile == "cc.multiple_response.v0p1" and answer in right:
+                score = share
+            answers.append(CcAnswer(answer, title, score, _cc_answer_feedback(doc, ident, answer)))
+    question = CcQuestion(ident=ident, name=item.get("title") or "", cc_type=profile, moodle_type=moodle_type,
+                          questiontext=_node_value(texts[0]) if texts else "", generalfeedback=_cc_general_feedback(doc, ident),
+                          defaultgrade=grade, answers=answers)
+    if moodle_type == "truefalse" and answers:
+        # create_node_course_question_categories_question_category_question_true_false
+        for answer in answers:
+            if answer.identifier not in ("true", "false"):
+                raise MoodleRestoreFailed(f"Unknown answer identifier detected in true/false quiz question {ident} ({answer.identifier!r})")
+        if {a.identifier for a in answers} != {"true", "false"}:
+            raise MoodleRestoreFailed(f"Unable to correctly identify the true and false answers in the question {ident}")
+    return question
+
+
+def _metadata_fields(doc: Element, ident: str, *, deep: bool) -> list[Element]:
+    """``//item[@ident]/itemmetadata/qtimetadata/qtimetadatafield`` (or ``//item[@ident]//qtimetadatafield``)."""
+    if deep:
+        return [f for item in _items_named(doc, ident) for f in descendants(item, "qtimetadatafield")]
+    return [f for item in _items_named(doc, ident) for md in children(item, "itemmetadata")
+            for qmd in children(md, "qtimetadata") for f in children(qmd, "qtimetadatafield")]
+
+
+def _descendants_outside_not(element: Element) -> list[Element]:
+    """``.//xmlns:varequal[not(parent::xmlns:not)]``."""
+    out = []
+    for parent in element.iter():
+        if local(parent.tag) == "not":
+            continue
+        out += [c for c in parent if local(c.tag) == "varequal"]
+    return out
+
+
+def moodle_cc11_restore(members: dict[str, bytes]) -> list[CcInstance]:
+    """What ``cc112moodle`` and ``cc11_quiz`` (Moodle 4.5 ``backup/cc/``) make of a cartridge's
+    assessments and question banks: a quiz per assessment and a question category per question
+    bank that holds at least one question, each question with the answers, grades and feedback
+    the converter reads. Raises ``MoodleRestoreFailed`` where the converter throws."""
+    manifest_data = members["imsmanifest.xml"]
+    if not moodle_cc11_detects(manifest_data):
+        raise MoodleRestoreFailed("not detected as Common Cartridge 1.1 (imscc11_converter::detect_format)")
+    manifest = parse_xml(manifest_data)
+    found: dict[bool, list[tuple[str, str]]] = {False: [], True: []}
+    for resource in descendants(manifest, "resource"):
+        kind = resource.get("type")
+        if kind in (CC_QUIZ_RESOURCE, CC_BANK_RESOURCE):
+            href = next((f.get("href") for f in children(resource, "file") if f.get("href")), "")
+            found[kind == CC_BANK_RESOURCE].append((resource.get("identifier") or "", href))
+    instances = []
+    for is_bank in (False, True):  # generate_instances: quizzes first, then question banks
+        for identifier, href in found[is_bank]:
+            if not href or href not in members:
+                continue
+            doc = parse_xml(members[href])
+            if is_bank:
+                items = [i for bank in children(doc, "objectbank") for i in children(bank, "item")]
+            else:
+                items = [i for a in children(doc, "assessment") for s in children(a, "section") for i in children(s, "item")]
+            questions = [q for q in (_cc_question(doc, item) for item in items) if q is not None]
+            if questions:
+                instances.append(CcInstance(identifier, is_bank, questions))
+    return instances
