@@ -251,7 +251,7 @@ CODES: dict[str, str] = {
     "W804": "Moodle shows or stores a plain-text field (name, category) differently from the bank",
     "W805": "the Moodle files cannot all be imported into one course (duplicate idnumbers)",
     "W806": "Moodle reads the GIFT file differently from the Moodle XML file (GIFT special characters)",
-    "W807": "Canvas's QTI importer loses or misreads part of a question (key, feedback, extra question)",
+    "W807": "Canvas's quiz import loses or misreads part of a quiz or question (settings, key, feedback)",
     "W808": "a QTI test player scores a choice wrongly, hides feedback, or lists identifiers for titles",
     "W809": "a QTI identifier or file name collides between languages or breaks OpenOlat's rules",
     # 90x  item analysis (`bank analyze`): reading learners' results

@@ -10,7 +10,10 @@ left out. Sources:
   ``question/format/gift/format.php`` (``readquestions``, ``readquestion``,
   ``escapedchar_pre``/``_post``, ``extract_idnumber_and_tags_from_comment``);
 - Canvas ``gems/plugins/qti_exporter/lib/qti/`` (``assessment_item_converter.rb``,
-  ``choice_interaction.rb``, ``assessment_test_converter.rb``, ``converter.rb``);
+  ``choice_interaction.rb``, ``assessment_test_converter.rb``, ``converter.rb``), and what its
+  Classic Quizzes import keeps of its own QTI 1.2 dialect;
+- Moodle 4.5 ``backup/converter/imscc11/lib.php``, ``backup/cc/entity11.quiz.class.php`` and
+  ``backup/cc/sheets/`` (the restore of a Common Cartridge 1.1);
 - QTI 2.1/3.0 response processing and ``itemSessionControl`` (``showFeedback`` defaults to false).
 """
 
@@ -505,6 +508,141 @@ def canvas_read_test(data: bytes) -> list[dict]:
     if part is not None:
         section(part)
     return entries
+
+
+# --- Canvas Classic Quizzes: the QTI 1.2 package (canvas-qti12) ------------------------------
+
+CANVAS_QTI12_META_NS = "http://canvas.instructure.com/xsd/cccv1p0"
+
+
+def _qti12_text(element: Element | None) -> str:
+    """The first ``material/mattext`` under an element (the HTML Canvas keeps, as typed)."""
+    if element is None:
+        return ""
+    found = next((m for m in element.iter() if local(m.tag) == "mattext"), None)
+    return _node_value(found)
+
+
+def _qti12_score(condition: Element) -> float:
+    total = 0.0
+    for setter in children(condition, "setvar"):
+        try:
+            total += float(_node_value(setter))
+        except ValueError:
+            pass
+    return total
+
+
+def canvas_read_qti12_item(item: Element) -> dict:
+    """What Canvas's Classic Quizzes import keeps of a Canvas QTI 1.2 item (its own quiz export's
+    dialect: ``question_type`` in the item's metadata, ``general_fb`` and ``<answer>_fb``
+    feedback), by question type:
+
+    - choices (multiple choice, true/false, multiple answers): weight 100 for an answer that a
+      rule setting SCORE above 0 names (outside a ``not``), else 0; a true/false question whose
+      answers do not read *true* and *false* is imported as multiple choice;
+    - short answer: the texts of the rules setting SCORE above 0, each at 100;
+    - numerical: the exact value and the margin of the scoring rule (``varequal``, ``vargte``,
+      ``varlte``);
+    - matching: for each prompt (a ``response_lid``), the text of the answer its ``Add`` rule names.
+
+    Feedback: ``general_fb`` is the neutral comment, ``correct_fb`` the correct one and
+    ``general_incorrect_fb`` the incorrect one; an answer's comment is the ``itemfeedback`` a
+    rule naming it displays, unless its identifier matches Canvas's correct/incorrect/general
+    patterns, which file it as the question's comment instead (as for QTI 2.1,
+    ``CANVAS_NOT_PER_ANSWER``)."""
+    fields = {_node_value(next(iter(children(f, "fieldlabel")), None)): _node_value(next(iter(children(f, "fieldentry")), None))
+              for f in descendants(item, "qtimetadatafield")}
+    qtype = fields.get("question_type", "")
+    feedback = {fb.get("ident"): _qti12_text(fb) for fb in children(item, "itemfeedback")}
+    question: dict = {"migration_id": item.get("ident"), "question_type": qtype, "points_possible": fields.get("points_possible"),
+                      "answers": [], "neutral_comments": feedback.get("general_fb", ""), "correct_comments": "", "incorrect_comments": ""}
+    conditions = [c for rp in children(item, "resprocessing") for c in children(rp, "respcondition")]
+
+    def named(condition: Element) -> list[str]:
+        return [_node_value(v) for v in _descendants_outside_not(condition)]
+
+    def comments_of(value: str) -> str:
+        for condition in conditions:
+            if value in named(condition):
+                for shown in children(condition, "displayfeedback"):
+                    ref = shown.get("linkrefid") or ""
+                    if ref in feedback and not CANVAS_NOT_PER_ANSWER.search(ref):
+                        return feedback[ref]
+        return ""
+
+    for ident, text in feedback.items():
+        ident = ident or ""
+        if ident == "general_fb":
+            continue
+        if CANVAS_INCORRECT.search(ident):
+            question["incorrect_comments"] = text
+        elif CANVAS_CORRECT.search(ident):
+            question["correct_comments"] = text
+    scoring = [c for c in conditions if _qti12_score(c) > 0]
+    if qtype in ("multiple_choice_question", "true_false_question", "multiple_answers_question"):
+        right = {value for c in scoring for value in named(c)}
+        for label in descendants(item, "response_label"):
+            ident = label.get("ident") or ""
+            question["answers"].append({"migration_id": ident, "text": _qti12_text(label), "weight": 100 if ident in right else 0,
+                                        "comments": comments_of(ident)})
+        if qtype == "true_false_question":
+            texts = [a["text"] for a in question["answers"]]
+            if not (len(texts) == 2 and re.search("true", texts[0], re.I) and re.search("false", texts[1], re.I)):
+                question["question_type"] = "multiple_choice_question"
+    elif qtype == "short_answer_question":
+        for condition in scoring:
+            for value in named(condition):
+                question["answers"].append({"text": value, "weight": 100, "comments": comments_of(value)})
+    elif qtype == "numerical_question":
+        for condition in scoring:
+            exact = [_node_value(v) for v in descendants(condition, "varequal")]
+            low = [_node_value(v) for v in descendants(condition, "vargte")]
+            high = [_node_value(v) for v in descendants(condition, "varlte")]
+            if exact:
+                value = float(exact[0])
+                margin = float(high[0]) - value if high else 0.0
+                question["answers"].append({"exact": value, "margin": margin, "weight": 100})
+    elif qtype == "matching_question":
+        texts = {label.get("ident"): _qti12_text(label) for label in descendants(item, "response_label")}
+        for lid in descendants(item, "response_lid"):
+            respident = lid.get("ident")
+            match = next((_node_value(v) for c in conditions for v in descendants(c, "varequal") if v.get("respident") == respident), None)
+            question["answers"].append({"left": _qti12_text(next(iter(children(lid, "material")), None)), "right": texts.get(match, "")})
+    return question
+
+
+def canvas_read_qti12_package(members: dict[str, bytes]) -> list[dict]:
+    """Each quiz of a Canvas QTI 1.2 package: its ``imsqti_xmlv1p2`` resource, whether the manifest
+    resource, the ``assessment ident`` and the ``quiz identifier`` of ``assessment_meta.xml``
+    agree (Canvas drops the quiz's settings when they do not), and its questions."""
+    manifest = parse_xml(members["imsmanifest.xml"])
+    resources = {r.get("identifier"): r for r in descendants(manifest, "resource")}
+    quizzes = []
+    for identifier, resource in resources.items():
+        if resource.get("type") != "imsqti_xmlv1p2":
+            continue
+        href = next((f.get("href") for f in children(resource, "file")), "")
+        quiz = {"resource": identifier, "file": href, "problems": [], "questions": []}
+        deps = [resources.get(d.get("identifierref")) for d in children(resource, "dependency")]
+        meta_href = next((d.get("href") for d in deps if d is not None and (d.get("href") or "").endswith("assessment_meta.xml")), None)
+        if meta_href is None or meta_href not in members:
+            quiz["problems"].append("the quiz resource has no assessment_meta.xml dependency")
+        else:
+            meta = parse_xml(members[meta_href])
+            if meta.get("identifier") != identifier:
+                quiz["problems"].append(f"assessment_meta.xml names the quiz {meta.get('identifier')!r}, the manifest {identifier!r}")
+        if href not in members:
+            quiz["problems"].append(f"the quiz file {href!r} is missing")
+            quizzes.append(quiz)
+            continue
+        doc = parse_xml(members[href])
+        assessment = next(iter(children(doc, "assessment")), None)
+        if assessment is None or assessment.get("ident") != identifier:
+            quiz["problems"].append(f"the assessment ident is {assessment.get('ident') if assessment is not None else None!r}, the manifest's {identifier!r}")
+        quiz["questions"] = [canvas_read_qti12_item(item) for item in descendants(doc, "item")]
+        quizzes.append(quiz)
+    return quizzes
 
 
 # --- QTI response processing and test feedback ------------------------------------------------
