@@ -119,6 +119,20 @@ def test_true_false_answers_are_named_as_moodles_converter_requires(cartridges):
                         assert [a.identifier for a in r.answers] == ["true", "false"], (name, r.ident)
 
 
+def test_identifiers_are_unique_in_each_item(cartridges):
+    """The profile's identifiers are plain strings (not xs:ID): `true` and `false` may appear in
+    every item, but within one item answers, and feedback blocks, each have their own."""
+    for _, (_, files) in cartridges.items():
+        for name, members in files:
+            for member, data in members.items():
+                if member == "imsmanifest.xml":
+                    continue
+                for item in models.descendants(models.parse_xml(data), "item"):
+                    for element in ("response_label", "itemfeedback"):
+                        idents = [e.get("ident") for e in models.descendants(item, element)]
+                        assert len(idents) == len(set(idents)), (name, member, item.get("ident"), element)
+
+
 def test_the_cartridge_is_detected_as_cc11(cartridges):
     for _, (_, files) in cartridges.items():
         for name, members in files:
