@@ -1,5 +1,5 @@
 """The whole-bank JSON file of a bank of 3 categories × 4 topics (tests/topicbank.py), as
-`bank build` writes it: valid against the published schema, naming every category in every
+`bank export json` and `bank build` write it: valid against the published schema, naming every category in every
 language, the topics in order with their category, each with the questions of its own file."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import jsonschema
 import pytest
 
-from aistack_bank.build import build
+from aistack_bank.build import export
 from aistack_bank.exchange import CONTRACT_VERSION, ExportBankDocument
 
 from conftest import REPO
@@ -21,8 +21,8 @@ LANGS = ("en", "fr", "nl")
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = write_topic_bank(tmp_path_factory.mktemp("json-bank") / "project")
-    build(root / "bank", root / "translations", root / "exports")
-    return root / "exports" / "json"
+    export("json", root / "bank", root / "translations", root / "json")  # what `bank export json` (and `bank build`) writes
+    return root / "json"
 
 
 @pytest.fixture(scope="module")

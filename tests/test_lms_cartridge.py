@@ -61,6 +61,17 @@ def cartridges(request):
     return out
 
 
+_RESTORED: dict[int, tuple] = {}
+
+
+def _restored(members: dict[str, bytes]) -> list:
+    """``moodle_cc11_restore`` of a cartridge, once per cartridge (raises where the converter throws)."""
+    key = id(members)
+    if key not in _RESTORED:
+        _RESTORED[key] = (members, models.moodle_cc11_restore(members))
+    return _RESTORED[key][1]
+
+
 def _members(data: bytes) -> dict[str, bytes]:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return {name: archive.read(name) for name in archive.namelist()}
@@ -88,7 +99,7 @@ def _expected(q, lang: str) -> list[tuple[str, float, str]]:
 def test_every_cartridge_restores_every_carried_question_with_its_key_and_feedback(cartridges):
     for lang, (topics, files) in cartridges.items():
         for name, members in files:
-            instances = models.moodle_cc11_restore(members)  # raises where the converter throws
+            instances = _restored(members)
             restored = {(i.resource, i.is_question_bank): i for i in instances}
             held = [bank for bank in topics if ncname("res-" + assessment_ident(bank)) in {i.resource for i in instances}]
             assert held, name
@@ -113,7 +124,7 @@ def test_every_cartridge_restores_every_carried_question_with_its_key_and_feedba
 def test_true_false_answers_are_named_as_moodles_converter_requires(cartridges):
     for lang, (_, files) in cartridges.items():
         for name, members in files:
-            for instance in models.moodle_cc11_restore(members):
+            for instance in _restored(members):
                 for r in instance.questions:
                     if r.moodle_type == "truefalse":
                         assert [a.identifier for a in r.answers] == ["true", "false"], (name, r.ident)

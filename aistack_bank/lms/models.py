@@ -884,12 +884,23 @@ def _node_value(element: Element | None) -> str:
     return text_of(element)
 
 
-def _items_named(doc: Element, ident: str) -> list[Element]:
+class _QtiFile:
+    """A cartridge's QTI file with its items by identifier (what ``//xmlns:item[@ident="…"]`` finds)."""
+
+    def __init__(self, root: Element):
+        self.root = root
+        self.by_ident: dict[str, list[Element]] = {}
+        for element in root.iter():
+            if local(element.tag) == "item":
+                self.by_ident.setdefault(element.get("ident") or "", []).append(element)
+
+
+def _items_named(doc: _QtiFile, ident: str) -> list[Element]:
     """``//xmlns:item[@ident="…"]``: every item of the file with that identifier."""
-    return [e for e in doc.iter() if local(e.tag) == "item" and e.get("ident") == ident]
+    return doc.by_ident.get(ident, [])
 
 
-def _conditions(doc: Element, ident: str) -> list[Element]:
+def _conditions(doc: _QtiFile, ident: str) -> list[Element]:
     """``//xmlns:item[@ident=…]/xmlns:resprocessing/xmlns:respcondition``."""
     return [c for item in _items_named(doc, ident) for rp in children(item, "resprocessing") for c in children(rp, "respcondition")]
 
@@ -899,7 +910,7 @@ def _first_varequal(condition: Element) -> Element | None:
     return next((v for cv in children(condition, "conditionvar") for v in children(cv, "varequal")), None)
 
 
-def _feedback_texts(doc: Element, ident: str, conditions: list[Element]) -> str:
+def _feedback_texts(doc: _QtiFile, ident: str, conditions: list[Element]) -> str:
     """Each ``displayfeedback``'s linked ``itemfeedback`` text, each followed by a space."""
     out = ""
     for condition in conditions:
@@ -918,19 +929,19 @@ def _php_empty(value: str) -> bool:
     return value in ("", "0")
 
 
-def _cc_general_feedback(doc: Element, ident: str) -> str:
+def _cc_general_feedback(doc: _QtiFile, ident: str) -> str:
     """``get_general_feedback``: the feedback of every condition marked ``continue="Yes"``."""
     chosen = [c for c in _conditions(doc, ident) if (c.get("continue") or "").lower() == "yes"]
     return _feedback_texts(doc, ident, chosen)
 
 
-def _cc_answer_feedback(doc: Element, ident: str, answer: str) -> str:
+def _cc_answer_feedback(doc: _QtiFile, ident: str, answer: str) -> str:
     """``get_feedback``: the feedback of every condition whose first direct varequal is the answer."""
     chosen = [c for c in _conditions(doc, ident) if _node_value(_first_varequal(c)).lower() == answer.lower()]
     return _feedback_texts(doc, ident, chosen)
 
 
-def _cc_score(doc: Element, ident: str, answer: str) -> float:
+def _cc_score(doc: _QtiFile, ident: str, answer: str) -> float:
     """``get_score``: the setvar of the last condition whose first direct varequal is the answer;
     1 if it is not PHP-empty, else 0."""
     score = ""
@@ -941,7 +952,7 @@ def _cc_score(doc: Element, ident: str, answer: str) -> float:
     return 0.0 if _php_empty(score) else 1.0
 
 
-def _cc_fib_answers(doc: Element, ident: str) -> list[CcAnswer]:
+def _cc_fib_answers(doc: _QtiFile, ident: str) -> list[CcAnswer]:
     """``get_answers_fib``: the varequals of the first condition with a setvar of exactly ``100``
     are the right answers (full marks, no feedback: the feedback found for one is written to a
     misspelt variable and lost); every other condition with a varequal adds a wrong answer."""
@@ -967,7 +978,7 @@ def _cc_fib_answers(doc: Element, ident: str) -> list[CcAnswer]:
     return list(right.values()) + wrong
 
 
-def _cc_question(doc: Element, item: Element) -> CcQuestion | None:
+def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
     ident = item.get("ident") or ""
     if not ident:
         return None
@@ -1007,7 +1018,7 @@ def _cc_question(doc: Element, item: Element) -> CcQuestion | None:
                         hundred = False
                     if not hundred:
                         continue
-                    parent = next(p for p in found.iter() if setvar in list(p))
+                    parent = next(p for p in found.iter() if any(c is setvar for c in p))
                     for cv in children(parent, "conditionvar"):
                         keys += [v for v in _descendants_outside_not(cv) if v.get("case") == "Yes"]
             if keys:
@@ -1034,7 +1045,7 @@ def _cc_question(doc: Element, item: Element) -> CcQuestion | None:
     return question
 
 
-def _metadata_fields(doc: Element, ident: str, *, deep: bool) -> list[Element]:
+def _metadata_fields(doc: _QtiFile, ident: str, *, deep: bool) -> list[Element]:
     """``//item[@ident]/itemmetadata/qtimetadata/qtimetadatafield`` (or ``//item[@ident]//qtimetadatafield``)."""
     if deep:
         return [f for item in _items_named(doc, ident) for f in descendants(item, "qtimetadatafield")]
@@ -1072,11 +1083,12 @@ def moodle_cc11_restore(members: dict[str, bytes]) -> list[CcInstance]:
         for identifier, href in found[is_bank]:
             if not href or href not in members:
                 continue
-            doc = parse_xml(members[href])
+            root = parse_xml(members[href])
             if is_bank:
-                items = [i for bank in children(doc, "objectbank") for i in children(bank, "item")]
+                items = [i for bank in children(root, "objectbank") for i in children(bank, "item")]
             else:
-                items = [i for a in children(doc, "assessment") for s in children(a, "section") for i in children(s, "item")]
+                items = [i for a in children(root, "assessment") for s in children(a, "section") for i in children(s, "item")]
+            doc = _QtiFile(root)
             questions = [q for q in (_cc_question(doc, item) for item in items) if q is not None]
             if questions:
                 instances.append(CcInstance(identifier, is_bank, questions))
