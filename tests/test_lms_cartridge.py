@@ -122,7 +122,7 @@ def test_every_cartridge_restores_every_carried_question_with_its_key_and_feedba
 
 
 def test_true_false_answers_are_named_as_moodles_converter_requires(cartridges):
-    for lang, (_, files) in cartridges.items():
+    for _, files in cartridges.values():
         for name, members in files:
             for instance in _restored(members):
                 for r in instance.questions:
@@ -133,7 +133,7 @@ def test_true_false_answers_are_named_as_moodles_converter_requires(cartridges):
 def test_identifiers_are_unique_in_each_item(cartridges):
     """The profile's identifiers are plain strings (not xs:ID): `true` and `false` may appear in
     every item, but within one item answers, and feedback blocks, each have their own."""
-    for _, (_, files) in cartridges.items():
+    for _, files in cartridges.values():
         for name, members in files:
             for member, data in members.items():
                 if member == "imsmanifest.xml":
@@ -145,7 +145,7 @@ def test_identifiers_are_unique_in_each_item(cartridges):
 
 
 def test_the_cartridge_is_detected_as_cc11(cartridges):
-    for _, (_, files) in cartridges.items():
+    for _, files in cartridges.values():
         for name, members in files:
             assert models.moodle_cc11_detects(members["imsmanifest.xml"]), name
 

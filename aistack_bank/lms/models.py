@@ -600,8 +600,12 @@ def canvas_read_qti12_item(item: Element) -> dict:
             low = [_node_value(v) for v in descendants(condition, "vargte")]
             high = [_node_value(v) for v in descendants(condition, "varlte")]
             if exact:
+                # Canvas keeps the exact value and the margin above it (hi − exact); a range whose
+                # bounds are not symmetric around the value shows as another margin below
                 value = float(exact[0])
                 margin = float(high[0]) - value if high else 0.0
+                if low and abs((value - float(low[0])) - margin) > 1e-9:
+                    margin = float("nan")
                 question["answers"].append({"exact": value, "margin": margin, "weight": 100})
     elif qtype == "matching_question":
         texts = {label.get("ident"): _qti12_text(label) for label in descendants(item, "response_label")}
