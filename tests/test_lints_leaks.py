@@ -170,7 +170,7 @@ def _bank_with(tmp_path, edits: dict[str, tuple[str, str]], groups: str = ""):
         path.write_text(text, encoding="utf-8")
     topic = topic_file(tmp_path)
     text = topic.read_text(encoding="utf-8")
-    text = text.split("\ngroups:")[0].rstrip("\n") + "\n" + groups
+    text = re.sub(r"# Questions a published stem.*?(?=\nquestions:)", "", text, flags=re.S).rstrip("\n") + "\n" + groups
     topic.write_text(text, encoding="utf-8")
     source = read_library(root)
     assert not [d for d in source.diagnostics if d.severity == "error"], source.diagnostics
@@ -219,8 +219,8 @@ def test_a_group_names_listed_questions_each_in_one_group(tmp_path):
 
     shutil.copytree(REPO / "bank", tmp_path / "bank")
     topic = topic_file(tmp_path)
-    text = topic.read_text(encoding="utf-8").split("\n# Questions a published stem")[0]
-    topic.write_text(text + "\ngroups:\n  - questions: [q004, q999]\n    reason: one\n  - questions: [q004, q005]\n    reason: two\n", encoding="utf-8")
+    text = re.sub(r"# Questions a published stem.*?(?=\nquestions:)", "", topic.read_text(encoding="utf-8"), flags=re.S)
+    topic.write_text(text + "groups:\n  - questions: [q004, q999]\n    reason: one\n  - questions: [q004, q005]\n    reason: two\n", encoding="utf-8")
     found = [str(d) for d in validate_bank(tmp_path / "bank", run_checks=False).diagnostics if d.code == "E380"]
     assert len(found) == 2, found
     assert re.search(r"topic\.yaml:\d+:\d+: error E380: group 1 names q999, which this topic does not list", found[0]), found
