@@ -210,6 +210,7 @@ CODES: dict[str, str] = {
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
     "W504": "catalog is out of date with the template (run `bank i18n update`)",
     "W520": "French typography: ordinary or missing space before ? ! : ; » or after « (run `bank i18n fix-typography`)",
+    "W528": "French typography: a number and its unit not joined by a no-break space (U+00A0), or a number of five digits or more not grouped by narrow no-break spaces (U+202F)",
     "W521": "translation lacks the glossary's required term for an English term it translates",
     "W522": "translation uses a variant the glossary forbids",
     "W551": "practice-site interface strings are not translated; shown in English",
