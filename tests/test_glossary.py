@@ -67,3 +67,25 @@ def test_a_glossary_key_of_the_wrong_type_is_a_located_error(tmp_path):
     messages = [str(d) for d in diags]
     assert any(re.search(r"glossary\.yaml:2:1: error E520: term 'runtime', fr: `use`, `avoid` and `published` must be strings", m) for m in messages), messages
     assert any("`names` must be a string or a list of strings" in m for m in messages), messages
+
+
+def test_accepted_answers_are_what_learners_type_and_escape_the_glossary(tmp_path):
+    """A short answer's accepted spellings ("ridge-point", an English name) are not prose: the
+    glossary leaves them alone, and still checks the feedback next to them."""
+    import shutil
+
+    import polib
+
+    from aistack_bank.validate import validate_bank
+
+    shutil.copytree(REPO / "examples" / "every-kind", tmp_path / "ex")
+    path = tmp_path / "ex" / "translations" / "nl.po"
+    po = polib.pofile(str(path))
+    assert "knikpunt" not in next(e for e in po if e.msgctxt == "q009.answer.4").msgstr  # ridge-point
+    feedback = next(e for e in po if e.msgctxt == "q009.answer.2.feedback")
+    assert "ridge point" in feedback.msgid
+    feedback.msgstr = "Dat beschrijft de vorm; het roofline-model noemt het ridge point."
+    po.save(str(path))
+    found = [str(d) for d in validate_bank(tmp_path / "ex" / "bank", translations=tmp_path / "ex" / "translations", run_checks=False).diagnostics
+             if d.code == "W521"]
+    assert len(found) == 1 and "q009.answer.2.feedback:" in found[0], found

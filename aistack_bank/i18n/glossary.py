@@ -27,6 +27,8 @@ Three more keys cover a word that translates two English terms and the published
 * ``published`` (per language): catalog keys (``q028.stem``) whose wording a published page
   fixes; neither ``use`` nor ``avoid`` applies to them.
 
+Accepted answers of short-answer questions are not checked: they list what learners type.
+
 ``bank validate`` reports W521 when a translation lacks every ``use`` form, W522 when it
 contains an ``avoid`` form, and E520 when the glossary itself cannot be read.
 """
@@ -187,9 +189,15 @@ def _parse_glossary(path: Path, text: str):
 
 
 def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields) -> list:
-    """W521/W522 for every translated, non-fuzzy entry of one catalog."""
+    """W521/W522 for every translated, non-fuzzy entry of one catalog, except a short-answer
+    question's accepted answers: they list what learners type (an English name, a spelling
+    variant), while the glossary governs the texts learners read."""
     from .locations import translation_warnings
 
     if glossary is None:
         return []
-    return translation_warnings(catalog, active, fields, lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language, field.key))
+    return translation_warnings(catalog, active, [field for field in fields if not _ACCEPTED_ANSWER.search(field.key)],
+                                lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language, field.key))
+
+
+_ACCEPTED_ANSWER = re.compile(r"\.answer\.\d+$")
