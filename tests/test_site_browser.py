@@ -450,3 +450,16 @@ def test_a_short_run_draws_at_most_one_question_of_a_group(session, site, banks)
     for _ in range(20):
         run = page.evaluate("([ids, groups]) => aistackPractice.drawApart(ids.sort(() => Math.random() - 0.5), 10, groups)", [ids, groups])
         assert len(run) == 10 and all(sum(qid in group for qid in run) <= 1 for group in groups), run
+
+
+def test_the_practice_10_button_draws_apart_the_questions_of_a_group(session, site, banks):
+    page = session().page
+    page.goto((site / "en" / "index.html").as_uri())
+    groups = [list(g.questions) for g in banks["en"].topic.groups]
+    key = page.evaluate("JSON.parse(document.getElementById('bank-data').textContent).runKey")
+    for _ in range(24):  # a plain random draw puts two of a group together about once in eight
+        page.evaluate("sessionStorage.clear()")
+        page.reload()
+        page.click("#practice-10")
+        ids = page.evaluate("key => JSON.parse(sessionStorage.getItem(key)).ids", key)
+        assert len(ids) == 10 and all(sum(qid in group for qid in ids) <= 1 for group in groups), ids
