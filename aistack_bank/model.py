@@ -35,6 +35,15 @@ class Categories(_Strict):
     """One entry per category: its id and its title."""
 
 
+class QuestionGroup(_Strict):
+    """Questions of a topic that must not be drawn together (see `Topic.groups`)."""
+
+    questions: list[QuestionId] = Field(min_length=2)
+    """Two or more ids of the topic's questions; a question is in at most one group."""
+    reason: Text
+    """Why they belong together (which stem carries which answer)."""
+
+
 class Topic(_Strict):
     """A topic (`bank/<topic-id>/topic.yaml`): its texts, tag vocabulary and ordered questions."""
 
@@ -54,6 +63,10 @@ class Topic(_Strict):
     """The tag vocabulary: tag → what it is for."""
     questions: list[QuestionId] = Field(default_factory=list)
     """Question ids in the order learners and exports see them (empty for a new topic)."""
+    groups: list[QuestionGroup] = Field(default_factory=list)
+    """Questions a published stem ties together (one stem states another's answer): the
+    answer-leak lint accepts that stem, and the practice site draws at most one of a group
+    into a short practice run."""
 
 
 class Bank(BaseModel):

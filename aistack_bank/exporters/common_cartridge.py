@@ -135,21 +135,33 @@ def bank_package(library: Library) -> bytes:
 
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
-    """What the profile scores otherwise than the bank (a question of a kind it lacks is left
-    out with W652 by the format record)."""
+    """What the profile scores otherwise than the bank, and what Moodle's converter (its restore
+    of a cartridge) changes in a question (a question of a kind the profile lacks is left out
+    with W652 by the format record)."""
     out = []
     for q in banks[languages(banks)[0]].questions if banks else ():
         kind = q.kind
         if kind == "multiple-response" and q.scoring == "partial":
             out.append(warning("W664", f"{NAME}: {q.id} scores partially, but the profile's multiple response is all-or-nothing "
                                        "(Moodle's restore gives each right option 1/n and takes nothing for a wrong one)"))
+        elif kind == "multiple-response":
+            out.append(warning("W664", f"{NAME}: {q.id} is all-or-nothing, but Moodle's restore gives each right option 1/n and takes "
+                                       "nothing for a wrong one: part of the right options earns part of the marks, and ticking every option full marks"))
         elif kind == "short-answer":
-            dropped = [a.text for a in q.answers if a not in full_credit_answers(q)]
+            kept = full_credit_answers(q)
+            dropped = [a.text for a in q.answers if a not in kept]
             if dropped:
                 out.append(warning("W664", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
                                            "the profile's fill-in-the-blank gives every answer full marks"))
             if q.case_sensitive:
                 out.append(warning("W664", f"{NAME}: {q.id} is case-sensitive, but the profile's fill-in-the-blank ignores case"))
+            if any(a.feedback is not None for a in kept):
+                out.append(warning("W664", f"{NAME}: {q.id}'s answer feedback is lost in Moodle's restore (its converter drops the "
+                                           "feedback of right answers); the explanation is kept"))
+            starred = [a.text for a in kept if "*" in a.text]
+            if starred:
+                out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} hold a '*', which Moodle's "
+                                           "restore reads as its wildcard (any characters)"))
     return out + language_notes(NAME, banks, kinds=frozenset(FORMAT.writers))
 
 

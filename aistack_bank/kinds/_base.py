@@ -81,6 +81,11 @@ class QuestionBase(Strict):
     """1 recall, 2 understanding, 3 calculation or multi-step reasoning."""
     translator_note: Text | None = None
     """A note shown to translators in the catalogs."""
+    key_terms: list[Text] = Field(default_factory=list)
+    """What gives this question's answer away in another question's words, for the answer-leak
+    lint (W322): each entry is terms joined by ` + `, each term words with `|` between
+    alternatives and an optional `*` for any ending (`partial result* + split*|slice*`); another
+    question's text holding every term of an entry leaks this key. English only, never shown."""
     check: Check | None = None
     """Optional numeric assertion check of the key."""
 
