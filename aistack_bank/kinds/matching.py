@@ -126,10 +126,10 @@ KIND = Kind(
     name="matching",
     model=MatchingQuestion,
     example={
-        "id": "q006", "kind": "matching", "stem": "Match each format with the bytes it takes per value.",
-        "pairs": [{"id": "a", "prompt": "FP16", "answer": "2 bytes"}, {"id": "b", "prompt": "FP32", "answer": "4 bytes"}, {"id": "c", "prompt": "INT8", "answer": "1 byte"}],
-        "distractors": [{"id": "d", "text": "3 bytes"}],
-        "explanation": "The number in the name counts bits; a byte has 8.", **COMMON_EXAMPLE,
+        "id": "q006", "kind": "matching", "stem": "Match each format with the bits it takes per value.",
+        "pairs": [{"id": "a", "prompt": "FP16", "answer": "16 bits"}, {"id": "b", "prompt": "FP32", "answer": "32 bits"}, {"id": "c", "prompt": "INT8", "answer": "8 bits"}],
+        "distractors": [{"id": "d", "text": "12 bits"}],
+        "explanation": "The number in the name counts the bits of each value.", **COMMON_EXAMPLE,
     },
     template=(
         'stem: ""\n# Two to twelve pairs; distractors are extra answers that match no prompt.\npairs:\n'

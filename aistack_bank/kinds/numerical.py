@@ -187,7 +187,7 @@ KIND = Kind(
         "answer": 14, "tolerance": 0.5, "units": [{"name": "GB", "multiplier": 1}, {"name": "MB", "multiplier": 0.001}],
         "near_misses": [{"value": 28, "tolerance": 1, "credit": 0, "feedback": "That is FP32, four bytes per weight."}],
         "check": {"script": 'params = 7 * billion\nanswer(params * 2, unit="GB")\n'},
-        "explanation": "Each FP16 weight takes 2 bytes.", **COMMON_EXAMPLE,
+        "explanation": "Each FP16 weight takes 16 bits, two bytes: 7 billion of them take 14 billion bytes.", **COMMON_EXAMPLE,
     },
     template=(
         'stem: ""\n# The right value, in the first unit below; right within ±tolerance.\nanswer: 0\ntolerance: 0\n'
