@@ -407,9 +407,23 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
 
 
 def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
-    """`bank build`: validate, check, and write every format for every language into ``out``."""
+    """`bank build`: validate, check, and write every format for every language into ``out``,
+    holding the project lock shared (an import waits for no build: it is refused, E604)."""
+    from .writing import bank_lock
+
+    with bank_lock(bank, shared=True, command="bank build"):
+        return _build(bank, translations, out, allow_fallback=allow_fallback, check=check, options=options, progress=progress)
+
+
+def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, check: bool, options: ExportOptions, progress) -> tuple[list[OutputFile], list[Diagnostic]]:
+    from .errors import DiagnosticsError
+    from .writing import leftover_diagnostics
+
     from .i18n.catalog import Catalogs
 
+    interrupted = [d for d in leftover_diagnostics(bank) if d.severity.value == "error"]
+    if interrupted:
+        raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
     langs = available_languages(translations)
     catalogs = Catalogs()
     banks, notes = load_libraries(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)

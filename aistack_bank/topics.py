@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
-from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, read_library, topic_folders
+from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, read_library, reserved_topic_id, topic_folders
 from .model import SLUG
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
@@ -298,6 +298,8 @@ def new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None
     bank_dir = Path(bank_dir)
     if not re.fullmatch(SLUG, topic_id):
         raise UsageError(f"topic id {topic_id!r} must be lowercase words joined by hyphens, e.g. memory-hierarchy")
+    if reserved_topic_id(topic_id):
+        raise UsageError(reserved_topic_id(topic_id))
     if not re.fullmatch(SLUG, category):
         raise UsageError(f"--category {category!r} must be a category id: lowercase words joined by hyphens")
     categories_path = bank_dir / CATEGORIES_FILE
@@ -355,6 +357,8 @@ def rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) -
     bank_dir = Path(bank_dir)
     if not re.fullmatch(SLUG, new_id):
         raise UsageError(f"new topic id {new_id!r} must be lowercase words joined by hyphens")
+    if reserved_topic_id(new_id):
+        raise UsageError(reserved_topic_id(new_id))
     source = read_library(bank_dir)
     fatal = [d for d in source.diagnostics if d.severity is Severity.ERROR and d.code == "E312"]
     if fatal:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ..authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
 from ..load import QUESTIONS_DIR, TOPIC_FILE
-from ..writing import write_atomic
-from .records import ImportedQuestion, ImportReport
+from ..writing import commit_files
+from .records import ImportedQuestion, ImportReport, Skipped
 
 IMPORTED_TAG = "imported"
 IMPORTED_CATEGORY = "imported"
@@ -95,17 +95,83 @@ def render_imported_yaml(data: dict) -> bytes:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
-def _new_topic(questions: list[ImportedQuestion], source_name: str) -> str:
+MAX_SLUG = 60
+"""The longest slug an import puts in a file or folder name (a 300-letter word is cut)."""
+
+
+def bounded_slug(text: str, words: int = 5) -> str:
+    """:func:`slugify` cut to :data:`MAX_SLUG` characters, at a hyphen when there is one."""
+    slug = slugify(text, words=words)
+    if len(slug) > MAX_SLUG:
+        cut = slug[:MAX_SLUG]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut[10:] else cut
+    return slug
+
+
+def topic_id_for(title: str, notes: list[str]) -> str:
+    """A topic id made from ``title`` that the bank accepts: a bounded slug that starts with a
+    letter and is no reserved id (each change explained in ``notes``)."""
+    from ..load import reserved_topic_id
+
+    slug = bounded_slug(title, words=8)
+    if not slug[0].isalpha():
+        notes.append(f"the topic id from {title!r} would start with a digit, which ids may not; it is topic-{slug}")
+        slug = bounded_slug(f"topic-{slug}", words=9)
+    why = reserved_topic_id(slug)
+    if why:
+        notes.append(f"{why.split(';')[0]}; the imported topic's id is {slug}-topic")
+        slug = f"{slug}-topic"
+    return slug
+
+
+_LINE_SEPARATORS = {"\u2028": "\n", "\u2029": "\n\n"}
+
+
+def clean_texts(value, where: str, notes: list[str]):
+    """``value`` (a question's data) with every text made one the bank accepts: line and
+    paragraph separators as line breaks, the characters no bank text may hold (controls, NUL,
+    bidirectional overrides, byte-order marks) removed, NFC; each change explained in ``notes``."""
+    import unicodedata
+
+    from ..safety import FORBIDDEN, describe
+
+    if isinstance(value, dict):
+        return {key: clean_texts(item, f"{where}.{key}" if where else str(key), notes) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clean_texts(item, f"{where}[{index}]", notes) for index, item in enumerate(value)]
+    if isinstance(value, tuple):
+        return tuple(clean_texts(item, f"{where}[{index}]", notes) for index, item in enumerate(value))
+    if not isinstance(value, str):
+        return value
+    text = value
+    if FORBIDDEN.search(text):
+        found: dict[str, int] = {}
+
+        def fix(match) -> str:
+            found[match.group()] = found.get(match.group(), 0) + 1
+            return _LINE_SEPARATORS.get(match.group(), "")
+
+        text = FORBIDDEN.sub(fix, text)
+        for char, count in found.items():
+            what = "written as a line break" if char in _LINE_SEPARATORS else "removed (no bank text may hold it)"
+            notes.append(f"{where}: {describe(char)} {what}" + (f", {count} times" if count > 1 else ""))
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+        notes.append(f"{where}: normalized to NFC (decomposed accents composed)")
+    return text
+
+
+def _new_topic(questions: list[ImportedQuestion], source_name: str, notes: list[str] | None = None) -> str:
     """The text of a topic file for a bank created by an import."""
     category = next((q.category for q in questions if q.category), None) or "Imported questions"
     leaf = [part for part in re.split(r"(?<!/)/(?!/)", category) if part and not part.startswith("$")][-1:] or ["Imported questions"]
     title = leaf[0].replace("//", "/").strip() or "Imported questions"
     from ..importers._html import html_to_text
 
-    title = " ".join(html_to_text(title)[0].split()) or "Imported questions"
+    title = " ".join(clean_texts(html_to_text(title)[0], "title", []).split())[:255].strip() or "Imported questions"
     lines = [
         TOPIC_SCHEMA_COMMENT,
-        f"id: {slugify(title, words=8)}",
+        f"id: {topic_id_for(title, notes if notes is not None else [])}",
         f"category: {IMPORTED_CATEGORY}",
         f"title: {_quote(title)}",
         f"summary: {_quote(f'Questions imported from {source_name}.')}",
@@ -141,15 +207,10 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     """Write the questions into the topic ``topic`` (the only one when None) and list them
     there, all or nothing; into an empty bank, a new topic (and category) is created.
 
-    Everything is rendered in memory first; the files are written into a temporary folder
-    inside the bank, then moved into ``questions/`` and the topic is replaced last. If anything
-    fails (or the import is interrupted) before the move, the bank is untouched; a failure
-    during the move takes the moved files back out.
+    Everything is rendered in memory first, then written in one transaction
+    (:func:`~aistack_bank.writing.commit_files`: staged outside the bank, committed by a journal
+    that `bank import --recover` completes after a crash). The caller holds the bank lock.
     """
-    import os
-    import shutil
-    import tempfile
-
     from ..authoring import topic_folder
     from ..load import CATEGORIES_FILE, is_single_topic_layout, topic_folders
     from ..topics import categories_file
@@ -161,7 +222,7 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     categories_bytes = None
     empty = bank_dir.is_dir() is False or (not categories_path.exists() and not is_single_topic_layout(bank_dir) and not topic_folders(bank_dir))
     if empty:
-        topic_text = _new_topic(questions, source_name)
+        topic_text = _new_topic(questions, source_name, report.notes)
         folder = bank_dir / re.search(r"^id: (\S+)$", topic_text, re.M).group(1)
         categories_bytes = categories_file([(IMPORTED_CATEGORY, "Imported")])
     else:
@@ -174,44 +235,55 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
 
         topic_text = read_regular(topic_path, MAX_FILE_BYTES).decode("utf-8")
     else:
-        topic_text = _new_topic(questions, source_name)
+        topic_text = _new_topic(questions, source_name, report.notes)
         report.topic_created = True
-    ids = next_ids(bank_dir, translations, len(questions))
+    from ..load import read_question_bytes
+    from ..yamlsource import MAX_FILE_BYTES
+
+    free = iter(next_ids(bank_dir, translations, len(questions)))
+    qid = next(free)
     planned: list[tuple[Path, bytes]] = []
+    ids: list[str] = []
     all_tags: set[str] = set()
-    for qid, question in zip(ids, questions):
-        data = _question_data(qid, question)
+    for question in questions:
+        notes: list[str] = []
+        data = clean_texts(_question_data(qid, question), "", notes)
+        name = re.sub(r"^q[0-9]{3,}\b", "", clean_texts(question.name, "name", [])).strip() or data["stem"]
+        path = folder / QUESTIONS_DIR / f"{qid}-{bounded_slug(name)}.yaml"
+        rendered = render_imported_yaml(data)
+        problem = None
+        if len(rendered) > MAX_FILE_BYTES:
+            problem = f"its question file would be {len(rendered)} bytes; a bank file holds at most {MAX_FILE_BYTES} (E104)"
+        else:
+            _, diags = read_question_bytes(rendered, path)
+            errors = [d for d in diags if d.severity.value == "error"]
+            if errors:
+                problem = f"the question would not pass `bank validate`: {errors[0].code} {errors[0].message}"
+        if problem:
+            report.skipped.append(Skipped(question.name or data["stem"][:60], problem, question.line))
+            continue
         all_tags |= set(data["tags"])
-        name = re.sub(r"^q[0-9]{3,}\b", "", question.name).strip() or question.stem
-        path = folder / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
-        planned.append((path, render_imported_yaml(data)))
-        for note in question.notes:
-            report.notes.append(f"{path.as_posix()}: {note}")
+        planned.append((path, rendered))
+        ids.append(qid)
+        qid = next(free, qid)
+        where = f" (line {question.line} of {source_name})" if question.line else ""
+        for note in notes + question.notes:
+            report.notes.append(f"{path.as_posix()}: {note}{where if note in notes else ''}")
         if not question.explanation:
             report.notes.append(f"{path.as_posix()}: the source has no general feedback; write the explanation")
+    if not planned:
+        report.topic_created = False
+        return report
     topic_bytes = topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))
-    (folder / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=folder))
-    moved: list[Path] = []
-    try:
-        for path, data in planned:
-            write_atomic(staging / path.name, data)
-        for path, _ in planned:
-            if path.exists():
-                raise FileExistsError(f"{path.as_posix()} already exists")
-            os.replace(staging / path.name, path)
-            moved.append(path)
-        write_atomic(topic_path, topic_bytes)
-        if categories_bytes is not None:
-            write_atomic(categories_path, categories_bytes)
-    except BaseException:
-        for path in moved:
-            path.unlink(missing_ok=True)
-        if report.topic_created:
-            topic_path.unlink(missing_ok=True)
-        raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    for path, _ in planned:
+        if path.exists():
+            from ..errors import BankError, Location
+
+            raise BankError("already exists; the import writes only new question files", Location.of(path), code="E703")
+    changes = [*planned, (topic_path, topic_bytes)]
+    if categories_bytes is not None:
+        changes.append((categories_path, categories_bytes))
+    commit_files(bank_dir, changes)
     report.written = [path for path, _ in planned]
     report.topic_file = topic_path
     return report
