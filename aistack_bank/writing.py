@@ -63,6 +63,47 @@ def write_atomic(path: Path, data: bytes) -> bool:
     return True
 
 
+class StagedWrites:
+    """Writes made ready beside their targets and renamed into place together.
+
+    :meth:`write` puts the bytes in a temporary file in the target's folder (where a read-only
+    folder or a full disk shows), :meth:`commit` renames every one into place and then runs the
+    deletions; :meth:`abort` removes the temporary files, so that nothing was changed."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[str, Path]] = []
+        self.after: list = []
+
+    def write(self, path: Path, data: bytes) -> bool:
+        if same_bytes(path, data):
+            return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        self.pending.append((tmp, path))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        return True
+
+    def commit(self) -> None:
+        for tmp, path in self.pending:
+            os.replace(tmp, path)
+        self.pending = []
+        for step in self.after:
+            step()
+        self.after = []
+
+    def abort(self) -> None:
+        for tmp, _ in self.pending:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        self.pending, self.after = [], []
+
+
 def write_or_compare(path: Path, data: bytes, *, check: bool) -> bool:
     """Whether ``path`` changes: with ``check`` only compare, otherwise write atomically."""
     if not check:

@@ -414,3 +414,41 @@ def test_aiken_skips_a_bad_question_with_a_located_note(tmp_path, run_cli, monke
     assert code == 0 and "2 question(s) imported, 2 skipped" in out, out
     assert "in.txt:6: skipped 'Bad one': a second line of text where its options should follow" in out and "(line 7)" in out, out
     assert "in.txt:12: skipped 'Q3?': option C where B was expected" in out, out
+
+
+# 6. a build is all or nothing across formats ----------------------------------------------------------
+
+def test_a_read_only_format_folder_leaves_every_other_format_untouched(run_cli, monkeypatch):
+    """As a user who cannot write ``exports/aiken/`` (the last format written; as root, the
+    effective user is dropped): E605, and no other format's files are replaced."""
+    import tempfile
+
+    project = Path(tempfile.mkdtemp(prefix="bank-build-ro-"))
+    try:
+        shutil.copytree(REPO / "bank", project / "bank")
+        monkeypatch.chdir(project)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(project / "cache"))  # English only: a changed stem needs no translation
+        assert run_cli("build", "--out", "exports", "-q")[0] == 0
+        question = next((project / TOPIC / "questions").glob("q001-*.yaml"))
+        text = question.read_text(encoding="utf-8")
+        question.write_text(text.replace("stem: ", "stem: Changed ", 1) if "stem: >" not in text else text.replace("stem: >-\n  ", "stem: >-\n  Changed ", 1), encoding="utf-8")
+        before = {p: p.read_bytes() for p in (project / "exports").rglob("*") if p.is_file()}
+        for path in [project, *project.rglob("*")]:
+            os.chmod(path, 0o777 if path.is_dir() else 0o666)
+        os.chmod(project / "exports" / "aiken", 0o555)
+        dropped = os.geteuid() == 0
+        try:
+            if dropped:
+                os.seteuid(65534)
+            code, out = run_cli("build", "--out", "exports")
+        finally:
+            if dropped:
+                os.seteuid(0)
+            os.chmod(project / "exports" / "aiken", 0o755)
+        assert code == 1 and "exports/aiken" in out and "E605" in out and "Permission denied" in out, out
+        after = {p: p.read_bytes() for p in (project / "exports").rglob("*") if p.is_file()}
+        assert after == before
+        assert run_cli("build", "--out", "exports", "-q")[0] == 0
+        assert {p: p.read_bytes() for p in (project / "exports").rglob("*") if p.is_file()} != before  # the change does reach every format
+    finally:
+        shutil.rmtree(project)

@@ -110,8 +110,11 @@ def decode(raw: bytes, path: Path, encoding: str = DEFAULT_ENCODING) -> str:
         raise BankError(f"unknown encoding {encoding!r}{why} (try utf-8, cp1252, latin-1 or utf-16)", Location.of(path), code="E705") from None
     name = info.name
     utf16 = _utf16_guess(raw)
-    if name == "utf-8" and utf16 == "utf-16":
-        name = utf16
+    if name == "utf-8" and utf16 == "utf-16":  # a byte-order mark: read as UTF-16 if it decodes
+        try:
+            return raw.decode("utf-16").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError:
+            utf16 = None
     try:
         text = raw.decode("utf-8-sig" if name == "utf-8" else name)
     except UnicodeDecodeError as exc:
