@@ -452,3 +452,68 @@ def test_a_read_only_format_folder_leaves_every_other_format_untouched(run_cli, 
         assert {p: p.read_bytes() for p in (project / "exports").rglob("*") if p.is_file()} != before  # the change does reach every format
     finally:
         shutil.rmtree(project)
+
+
+# 7. the user cache unpickles only the user's own files ---------------------------------------------
+
+class _Payload:
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.marker),))
+
+
+def _plant(path: Path, marker: Path) -> None:
+    import pickle
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(_Payload(str(marker))))
+
+
+@pytest.mark.parametrize("how", ["own", "other-user", "world-writable-file", "group-writable-folder-of-another"])
+def test_a_planted_pickle_in_the_user_cache_never_runs(tmp_path, monkeypatch, how):
+    from aistack_bank.cache import _StatMemo as StatMemo
+    from aistack_bank.filecache import Store, cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "shared"))
+    marker = tmp_path / "ran"
+    for make in (lambda: Store("questions", tmp_path), lambda: StatMemo([tmp_path])):
+        store = make()
+        _plant(store.path, marker)
+        os.chmod(store.path, 0o644)
+        for folder in (cache_dir(), store.path.parent):
+            os.chmod(folder, 0o755)
+        if how == "other-user":
+            os.chown(store.path, 65534, 65534)
+        elif how == "world-writable-file":
+            os.chmod(store.path, 0o666)
+        elif how == "group-writable-folder-of-another":
+            os.chown(store.path.parent, 65534, 65534)
+            os.chmod(store.path.parent, 0o775)
+        if isinstance(store, Store):
+            store.get("anything")
+        else:
+            make()
+        assert marker.exists() == (how == "own"), how  # the control case shows the payload runs when unpickled
+        marker.unlink(missing_ok=True)
+        shutil.rmtree(cache_dir())
+
+
+def test_cache_folders_are_created_private_and_a_loose_own_folder_is_tightened(tmp_path, monkeypatch):
+    from aistack_bank.filecache import Store, cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    old = os.umask(0o002)
+    try:
+        store = Store("questions", tmp_path)
+        store.put("k", {"v": 1})
+        store.save()
+    finally:
+        os.umask(old)
+    assert store.path.is_file()
+    for folder in (cache_dir(), store.path.parent):
+        assert not os.stat(folder).st_mode & 0o077, oct(os.stat(folder).st_mode)
+    os.chmod(store.path.parent, 0o777)
+    assert Store("questions", tmp_path).get("k") == {"v": 1}
+    assert not os.stat(store.path.parent).st_mode & 0o022
