@@ -519,8 +519,8 @@ def import_cmd(
     if fmt is None or file is None:
         raise UsageError("give the FORMAT and the FILE to import (or --recover)")
     report = import_file(fmt, file, bank_dir, translations, topic, encoding)
-    if report.topic_created:
-        typer.echo(f"created {report.topic_file}")
+    for created in report.topics_created:
+        typer.echo(f"created {created}")
     for path in report.written:
         typer.echo(f"wrote {path.as_posix()}")
     for note in report.notes:

@@ -517,3 +517,28 @@ def test_cache_folders_are_created_private_and_a_loose_own_folder_is_tightened(t
     os.chmod(store.path.parent, 0o777)
     assert Store("questions", tmp_path).get("k") == {"v": 1}
     assert not os.stat(store.path.parent).st_mode & 0o022
+
+
+def test_a_gift_file_of_several_categories_imports_one_topic_per_category(tmp_path, run_cli, monkeypatch):
+    from aistack_bank.load import read_library
+
+    monkeypatch.chdir(tmp_path)
+    source = REPO / "tests" / "data" / "imports" / "gift" / "moodle-4.5-every-type.gift"
+    code, out = run_cli("import", "gift", str(source))
+    assert code == 0 and "created bank/geography/topic.yaml" in out and "created bank/europe/topic.yaml" in out, out
+    library = read_library(tmp_path / "bank")
+    assert [d for d in library.diagnostics if d.severity.value == "error"] == []
+    assert [c.id for c in library.categories] == ["geography"]
+    assert {t.topic.id: (t.topic.category, t.topic.title, len(t.topic.questions)) for t in library.topics} == {
+        "geography": ("geography", "Geography", 3), "europe": ("geography", "Europe", 4)}
+
+
+def test_several_categories_into_a_bank_reuse_its_categories_and_add_the_others(project, run_cli):
+    (project / "in.gift").write_text("$CATEGORY: $course$/top/Computer systems/Caches\n\n" + _gift(2) + "\n$CATEGORY: $course$/top/Networks\n\n" + _gift(1, start=5))
+    code, out = run_cli("import", "gift", "in.gift")
+    assert code == 0 and "created bank/caches/topic.yaml" in out and "created bank/networks/topic.yaml" in out, out
+    categories = (project / "bank" / "categories.yaml").read_text(encoding="utf-8")
+    assert categories.startswith("# yaml-language-server") and categories.count("- id: computer-systems") == 1 and "- id: networks" in categories
+    assert "category: computer-systems" in (project / "bank" / "caches" / "topic.yaml").read_text(encoding="utf-8")
+    code, out = run_cli("validate", "--no-cache", "--no-translations")
+    assert code == 0 and "0 error(s)" in out, out

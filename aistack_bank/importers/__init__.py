@@ -53,7 +53,7 @@ def import_file(fmt: str, path: Path, bank_dir: Path, translations: Path | None,
     with bank_lock(bank_dir):
         done = _recovered(bank_dir)
         try:
-            report = write_imported(questions, bank_dir, translations, source_name=path.name, topic=topic)
+            report = write_imported(questions, bank_dir, translations, source_name=path.name, topic=topic, by_category=fmt == "gift")
         except OSError as exc:
             raise _write_error(exc, bank_dir) from None
     report.skipped = skipped + report.skipped

@@ -48,6 +48,8 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     topic_created: bool = False
+    topics_created: list[Path] = field(default_factory=list)
+    """The topic files the import created (one per category of a GIFT file of several)."""
     topic_file: Path | None = None
     """The topic file the questions were listed in."""
 

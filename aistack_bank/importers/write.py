@@ -203,9 +203,88 @@ def _checked_topic(bank_dir: Path) -> None:
         raise BankError("the topic file has no `questions:` list to add the imported questions to; add `questions: []`", doc.locate(()), code="E703")
 
 
-def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translations: Path | None, *, source_name: str, topic: str | None = None) -> ImportReport:
+def category_levels(category: str | None) -> list[str]:
+    """The levels of a Moodle category path as plain titles: ``$course$/top/A/B`` → [A, B]
+    (``$…$`` contexts and the course's ``top`` dropped, ``//`` read as a slash)."""
+    from ..importers._html import html_to_text
+
+    if not category:
+        return []
+    parts = [part.replace("//", "/").strip() for part in re.split(r"(?<!/)/(?!/)", category)]
+    parts = [part for part in parts if part and not part.startswith("$")]
+    if parts and parts[0].lower() == "top":
+        parts = parts[1:]
+    titles = [" ".join(clean_texts(html_to_text(part)[0], "category", []).split())[:255].strip() for part in parts]
+    return [title for title in titles if title]
+
+
+def _topic_text(topic_id: str, category_id: str, title: str, source_name: str) -> str:
+    lines = [
+        TOPIC_SCHEMA_COMMENT,
+        f"id: {topic_id}",
+        f"category: {category_id}",
+        f"title: {_quote(title)}",
+        f"summary: {_quote(f'Questions imported from {source_name}.')}",
+        "key_points: []",
+        "tags:",
+        f"  {IMPORTED_TAG}: \"questions imported from another system\"",
+        "questions: []",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _with_categories(path: Path, text: str, added: list[tuple[str, str]]) -> bytes:
+    """The categories file ``text`` with the (id, title) categories ``added`` at its end."""
+    import io
+
+    from ..authoring import _yaml
+
+    yaml = _yaml()
+    try:
+        data = yaml.load(text)
+        for category_id, title in added:
+            data["categories"].append({"id": category_id, "title": title})
+    except Exception:  # ruamel raises many types for a broken file
+        from ..errors import BankError, Location
+
+        raise BankError("cannot add the imported categories: the file has errors; fix them first (`bank validate`)", Location.of(path), code="E703") from None
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    return buffer.getvalue().encode("utf-8")
+
+
+def _topics_by_category(questions: list[ImportedQuestion], bank_dir: Path, source_name: str, notes: list[str]):
+    """One (folder, topic text or None, category (id, title) or None, questions) per category
+    of the file: the first level of its path is the bank category, the rest the topic (one
+    level: a topic of that name in it); questions before any category go into "Imported questions"."""
+    groups: dict[tuple[str, ...], list[ImportedQuestion]] = {}
+    for question in questions:
+        groups.setdefault(tuple(category_levels(question.category)), []).append(question)
+    taken: dict[str, tuple[str, ...]] = {}
+    plans = []
+    for levels, members in groups.items():
+        if levels:
+            category_title = levels[0]
+            title = " / ".join(levels[1:]) or levels[0]
+        else:
+            category_title, title = "Imported", "Imported questions"
+        category_id = IMPORTED_CATEGORY if not levels else topic_id_for(category_title, [])
+        topic_id = topic_id_for(title, notes)
+        if topic_id in taken and taken[topic_id] != levels:
+            topic_id = topic_id_for(f"{title} {category_title}", notes)
+        taken[topic_id] = levels
+        folder = bank_dir / topic_id
+        topic_text = None if (folder / TOPIC_FILE).exists() else _topic_text(topic_id, category_id, title, source_name)
+        plans.append((folder, topic_text, (category_id, category_title), members))
+    return plans
+
+
+def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translations: Path | None, *, source_name: str, topic: str | None = None,
+                   by_category: bool = False) -> ImportReport:
     """Write the questions into the topic ``topic`` (the only one when None) and list them
-    there, all or nothing; into an empty bank, a new topic (and category) is created.
+    there, all or nothing; into an empty bank, a new topic (and category) is created. With
+    ``by_category`` (GIFT) and no ``topic``, a file of several categories goes into one topic per
+    category, nested under its parent category (both created when missing).
 
     Everything is rendered in memory first, then written in one transaction
     (:func:`~aistack_bank.writing.commit_files`: staged outside the bank, committed by a journal
@@ -213,35 +292,76 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     """
     from ..authoring import topic_folder
     from ..load import CATEGORIES_FILE, is_single_topic_layout, topic_folders
+    from ..safety import read_regular
     from ..topics import categories_file
+    from ..yamlsource import MAX_FILE_BYTES
 
     report = ImportReport()
     if not questions:
         return report
     categories_path = bank_dir / CATEGORIES_FILE
-    categories_bytes = None
     empty = bank_dir.is_dir() is False or (not categories_path.exists() and not is_single_topic_layout(bank_dir) and not topic_folders(bank_dir))
-    if empty:
+    several = by_category and topic is None and len({tuple(category_levels(q.category)) for q in questions}) > 1
+    plans: list[tuple[Path, str | None, tuple[str, str] | None, list[ImportedQuestion]]] = []
+    if several:
+        plans = _topics_by_category(questions, bank_dir, source_name, report.notes)
+    elif empty:
         topic_text = _new_topic(questions, source_name, report.notes)
         folder = bank_dir / re.search(r"^id: (\S+)$", topic_text, re.M).group(1)
-        categories_bytes = categories_file([(IMPORTED_CATEGORY, "Imported")])
+        plans = [(folder, topic_text, (IMPORTED_CATEGORY, "Imported"), questions)]
     else:
         folder = topic_folder(bank_dir, topic)
-    topic_path = folder / TOPIC_FILE
-    if topic_path.exists():
-        _checked_topic(folder)
-        from ..safety import read_regular
-        from ..yamlsource import MAX_FILE_BYTES
+        plans = [(folder, None if (folder / TOPIC_FILE).exists() else _new_topic(questions, source_name, report.notes), None, questions)]
+    free = iter(next_ids(bank_dir, translations, len(questions)))
+    qid = next(free)
+    changes: list[tuple[Path, bytes]] = []
+    written: list[Path] = []
+    needed: dict[str, str] = {}
+    for folder, topic_text, category, members in plans:
+        topic_path = folder / TOPIC_FILE
+        if topic_text is None:
+            _checked_topic(folder)
+            topic_text = read_regular(topic_path, MAX_FILE_BYTES).decode("utf-8")
+        planned, ids, all_tags, qid = _plan_questions(members, folder, qid, free, source_name, report)
+        if not planned:
+            continue
+        if not topic_path.exists():
+            report.topic_created = True
+            report.topics_created.append(topic_path)
+            if category is not None:
+                needed.setdefault(*category)
+        changes += planned
+        changes.append((topic_path, topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))))
+        written += [path for path, _ in planned]
+        report.topic_file = topic_path
+    if not written:
+        report.topic_created = False
+        return report
+    for path in written:
+        if path.exists():
+            from ..errors import BankError, Location
 
-        topic_text = read_regular(topic_path, MAX_FILE_BYTES).decode("utf-8")
-    else:
-        topic_text = _new_topic(questions, source_name, report.notes)
-        report.topic_created = True
+            raise BankError("already exists; the import writes only new question files", Location.of(path), code="E703")
+    if categories_path.exists():
+        from ..load import read_categories
+
+        known = {c.id for c in (read_categories(bank_dir)[0] or [])}
+        added = [(cid, title) for cid, title in needed.items() if cid not in known]
+        if added:
+            changes.append((categories_path, _with_categories(categories_path, read_regular(categories_path, MAX_FILE_BYTES).decode("utf-8"), added)))
+    elif needed:
+        changes.append((categories_path, categories_file(list(needed.items()))))
+    commit_files(bank_dir, changes)
+    report.written = written
+    return report
+
+
+def _plan_questions(questions: list[ImportedQuestion], folder: Path, qid: str, free, source_name: str, report: ImportReport):
+    """The question files of ``questions`` in ``folder`` (each checked as `bank validate` would),
+    their ids, their tags and the next free id; what cannot be written is skipped in ``report``."""
     from ..load import read_question_bytes
     from ..yamlsource import MAX_FILE_BYTES
 
-    free = iter(next_ids(bank_dir, translations, len(questions)))
-    qid = next(free)
     planned: list[tuple[Path, bytes]] = []
     ids: list[str] = []
     all_tags: set[str] = set()
@@ -271,19 +391,4 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
             report.notes.append(f"{path.as_posix()}: {note}{where if note in notes else ''}")
         if not question.explanation:
             report.notes.append(f"{path.as_posix()}: the source has no general feedback; write the explanation")
-    if not planned:
-        report.topic_created = False
-        return report
-    topic_bytes = topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))
-    for path, _ in planned:
-        if path.exists():
-            from ..errors import BankError, Location
-
-            raise BankError("already exists; the import writes only new question files", Location.of(path), code="E703")
-    changes = [*planned, (topic_path, topic_bytes)]
-    if categories_bytes is not None:
-        changes.append((categories_path, categories_bytes))
-    commit_files(bank_dir, changes)
-    report.written = [path for path, _ in planned]
-    report.topic_file = topic_path
-    return report
+    return planned, ids, all_tags, qid
