@@ -303,8 +303,9 @@ def _safe_target(bank: Path, rel: object) -> Path | None:
     return path
 
 
-def _read_journal(staging: Path, bank: Path) -> tuple[str, list[tuple[Path, Path, Path | None]]] | None:
-    """(state, [(target, staged file, backup or None)]) of a journal, None when it is unusable."""
+def _read_journal(staging: Path, bank: Path) -> tuple[str, list[tuple[Path, Path, Path | None, Path | None]]] | None:
+    """(state, [(target, staged file, backup or None, the first folder the commit creates for it
+    or None)]) of a journal, None when it is unusable."""
     import json
 
     try:
@@ -320,10 +321,13 @@ def _read_journal(staging: Path, bank: Path) -> tuple[str, list[tuple[Path, Path
         if not isinstance(entry, dict):
             return None
         target = _safe_target(bank, entry.get("target"))
-        staged, backup = entry.get("staged"), entry.get("backup")
+        staged, backup, made = entry.get("staged"), entry.get("backup"), entry.get("made")
         if target is None or not isinstance(staged, str) or not staged.isalnum() or not (backup is None or (isinstance(backup, str) and backup.isalnum())):
             return None
-        out.append((target, staging / staged, staging / backup if backup else None))
+        made_path = _safe_target(bank, made) if made is not None else None
+        if made is not None and (made_path is None or made_path not in target.parents):
+            return None
+        out.append((target, staging / staged, staging / backup if backup else None, made_path))
     return state, out
 
 
@@ -333,10 +337,10 @@ def _journal_bytes(state: str, entries: list[dict]) -> bytes:
     return json.dumps({"state": state, "entries": entries}, indent=1).encode("utf-8")
 
 
-def _apply(bank: Path, state: str, entries: list[tuple[Path, Path, Path | None]]) -> None:
+def _apply(bank: Path, state: str, entries: list[tuple[Path, Path, Path | None, Path | None]]) -> None:
     """Bring every target to its state after the commit (``commit``) or before it (``rollback``);
     each step can be repeated, so an interrupted recovery is completed by the next."""
-    for index, (target, staged, backup) in enumerate(entries):
+    for index, (target, staged, backup, made) in enumerate(entries):
         if state == "commit":
             with open(staged, "rb") as fh:
                 write_atomic(target, fh.read())
@@ -350,13 +354,16 @@ def _apply(bank: Path, state: str, entries: list[tuple[Path, Path, Path | None]]
                 target.unlink()
             except FileNotFoundError:
                 pass
-            for parent in target.parents:  # folders the commit created, if now empty
-                if parent == bank or bank not in parent.parents:
-                    break
-                try:
-                    parent.rmdir()
-                except OSError:
-                    break
+            if made is not None:  # the folders the commit created for it, if now empty
+                for parent in target.parents:
+                    if bank not in parent.parents and parent != bank:
+                        break
+                    try:
+                        parent.rmdir()
+                    except OSError:
+                        break
+                    if parent == made:
+                        break
 
 
 def _finish(staging: Path) -> None:
@@ -386,7 +393,7 @@ def commit_files(bank_dir: Path, changes: list[tuple[Path, bytes]]) -> None:
     staging = staging_folder(bank_dir)
     staging.mkdir()
     journal: list[dict] = []
-    entries: list[tuple[Path, Path, Path | None]] = []
+    entries: list[tuple[Path, Path, Path | None, Path | None]] = []
     with _terminate_as_exit():  # a signal after the commit point is delivered once it is done
         try:
             for index, (path, data) in enumerate(changes):
@@ -398,8 +405,11 @@ def commit_files(bank_dir: Path, changes: list[tuple[Path, bytes]]) -> None:
                     backup = staging / f"b{index:06d}"
                     with open(target, "rb") as fh:
                         _write_new(backup, fh.read())
-                journal.append({"target": target.relative_to(bank).as_posix(), "staged": staged.name, "backup": backup.name if backup else None})
-                entries.append((target, staged, backup))
+                missing = [folder for folder in target.parents if (folder == bank or bank in folder.parents) and not folder.exists()]
+                made = missing[-1] if missing else None
+                journal.append({"target": target.relative_to(bank).as_posix(), "staged": staged.name, "backup": backup.name if backup else None,
+                                "made": made.relative_to(bank).as_posix() if made is not None and made != bank else None})
+                entries.append((target, staged, backup, made if made != bank else None))
                 if index == 0:
                     _fault("staging")
             _fault("staged")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -541,3 +542,29 @@ def test_several_categories_into_a_bank_reuse_its_categories_and_add_the_others(
     assert "category: computer-systems" in (project / "bank" / "caches" / "topic.yaml").read_text(encoding="utf-8")
     code, out = run_cli("validate", "--no-cache", "--no-translations")
     assert code == 0 and "0 error(s)" in out, out
+
+
+def test_a_failure_while_copying_in_puts_everything_back_and_keeps_existing_folders(project, run_cli, monkeypatch):
+    import errno
+
+    import aistack_bank.writing as writing
+
+    assert run_cli("topic", "new", "extra", "--category", "computer-systems")[0] == 0
+    assert (project / "bank" / "extra" / "questions").is_dir()
+    topic = project / "bank" / "extra" / "topic.yaml"
+    topic.write_text(re.sub(r'(?m)^(summary|title|  general): .*$', r'\1: Extra questions.', topic.read_text(encoding="utf-8")), encoding="utf-8")
+    before = snapshot(project)
+    (project / "in.gift").write_text(_gift(3))
+    real, calls = writing.write_atomic, []
+
+    def failing(path, data):
+        calls.append(path)
+        if len(calls) == 3:  # the journal, the first question, then the disk is full
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return real(path, data)
+
+    monkeypatch.setattr(writing, "write_atomic", failing)
+    code, out = run_cli("import", "gift", "in.gift", "--topic", "extra")
+    assert code == 1 and "E605" in out and "No space left on device" in out, out
+    assert snapshot(project) == before and not (project / ".bank.import").exists()
+    assert (project / "bank" / "extra" / "questions").is_dir()
