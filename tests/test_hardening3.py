@@ -74,6 +74,21 @@ def test_an_import_is_refused_while_another_command_holds_the_project_lock(proje
     assert snapshot(project) == before
 
 
+@pytest.mark.parametrize("command", [("new", "--slug", "x"), ("topic", "new", "extra", "--category", "computer-systems"),
+                                     ("topic", "rename", "ai-hardware-software-stack", "other")])
+def test_commands_that_change_the_bank_wait_for_no_import(project, run_cli, command):
+    """`bank new` allocates ids as an import does: while an import runs it is refused, not given the same id."""
+    before = snapshot(project)
+    fd = os.open(project, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        code, out = run_cli(*command)
+    finally:
+        os.close(fd)
+    assert code == 1 and "E604" in out and "was refused, nothing was changed" in out, out
+    assert snapshot(project) == before
+
+
 def test_two_imports_at_once_one_is_refused_and_the_bank_validates(project, run_cli):
     (project / "a.gift").write_text(_gift(3))
     (project / "b.gift").write_text(_gift(3, start=10))
