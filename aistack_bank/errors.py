@@ -217,7 +217,7 @@ CODES: dict[str, str] = {
     "E601": "unknown export or import format",
     "E602": "export failed",
     "E603": "an output folder is, or passes through, a symbolic link",
-    "E604": "another build is writing the same exports folder, or another import or build is using the bank",
+    "E604": "another build is writing the same exports folder, or another command (an import, a build, `bank new`) is using the bank",
     "E605": "an output file cannot be written (permissions, disk full, read-only)",
     "E606": "an export would hold a character its format cannot carry",
     "W651": "a question's kind cannot be carried by the Canvas QTI 1.2 export; it is left out",
