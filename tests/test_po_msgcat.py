@@ -272,3 +272,22 @@ def test_writer_regressions_match_msgcat(name, tmp_path):
     path = tmp_path / "x.po"
     path.write_bytes(ours)
     assert _msgcat(path).decode() == ours.decode()
+
+
+def test_the_corpus_benchmark_counts_the_catalogs_msgcat_writes_otherwise(tmp_path, capsys):
+    """benchmarks/msgcat_rate.py (the corpus rate in docs/performance.md): the project's catalogs
+    count as the same, one with a flag GNU drops as different, a broken one as not read."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("msgcat_rate", REPO / "benchmarks" / "msgcat_rate.py")
+    rate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rate)
+    (tmp_path / "site").mkdir()
+    for name in ("translations/fr.po", "translations/aistack.pot", "translations/site/nl.po"):
+        (tmp_path / name.replace("translations/", "")).write_bytes((REPO / name).read_bytes())
+    (tmp_path / "flag.po").write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n#, fuzzy, custom-flag\nmsgid "a"\nmsgstr "b"\n', encoding="utf-8")
+    (tmp_path / "broken.po").write_text('msgid "a"\nmsgstr "b\n', encoding="utf-8")
+    assert rate.main([str(tmp_path), "--show", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("5 files, 4 read, 1 differ from msgcat (25.00 %), 1 not read\n  flag.po\n"), out
+    assert "+#, fuzzy, custom-flag" in out
