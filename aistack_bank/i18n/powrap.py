@@ -121,9 +121,12 @@ def _east_asian(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("F", "W", "H")
 
 
-def _joined(before: int, after: int, bch: str, ach: str) -> bool:
-    """Whether UAX #14 keeps ``before after`` together when no space separates them (LB12 to
-    LB30b, with LB29 left out)."""
+_DEPENDS = 2  # LB30: joined unless the parenthesis is East Asian wide
+
+
+def _joined(before: int, after: int) -> int:
+    """Whether UAX #14 keeps ``before after`` together when no space separates them (LB11 to
+    LB30b, with LB29 left out): 1 yes, 0 no, ``_DEPENDS`` on the parenthesis's width."""
     if before == GL or before == WJ:
         return True  # LB11, LB12
     if after == GL:
@@ -141,11 +144,11 @@ def _joined(before: int, after: int, bch: str, ach: str) -> bool:
     if before in _LETTERS:
         if after == NU or after in _LETTERS or after in (PR, PO):
             return True  # LB23, LB28, LB24
-        return after == OP and not _east_asian(ach)  # LB30
+        return _DEPENDS if after == OP else False  # LB30
     if before == NU:
         if after in _LETTERS or after in (NU, PO, PR):
             return True  # LB23, LB25
-        return after == OP and not _east_asian(ach)  # LB30
+        return _DEPENDS if after == OP else False  # LB30
     if before in (PR, PO):
         if after in _LETTERS or after in (NU, OP):
             return True  # LB24, LB25
@@ -157,7 +160,7 @@ def _joined(before: int, after: int, bch: str, ach: str) -> bool:
     if before in (CL, CP):
         if after in (PO, PR):
             return True  # LB25
-        return before == CP and (after in _LETTERS or after == NU) and not _east_asian(bch)  # LB30
+        return _DEPENDS if before == CP and (after in _LETTERS or after == NU) else False  # LB30
     if before in (HY, IS, SY):
         return after == NU  # LB25
     if before in _HANGUL:
@@ -171,9 +174,7 @@ def _joined(before: int, after: int, bch: str, ach: str) -> bool:
     return False  # LB31
 
 
-_DEPENDS = 2  # LB30: joined unless the parenthesis is East Asian wide
-_PAIRS = [[(_DEPENDS if (b in (AL, HL, NU) and a == OP) or (b == CP and a in (AL, HL, NU)) else int(_joined(b, a, "a", "a")))
-           for a in range(len(_NAMES))] for b in range(len(_NAMES))]
+_PAIRS = [[int(_joined(b, a)) for a in range(len(_NAMES))] for b in range(len(_NAMES))]
 
 
 def _classes(text: str) -> list[int]:
