@@ -260,6 +260,10 @@ REGRESSIONS = {
     "Kannada vowel signs that take a column": _one("\u0c95\u0cbf\u0c9f\u0c95\u0cc6 " * 20),
     "a directive of several size letters": _entries(polib.POEntry(msgid="averyveryverylongwordwithoutanybreakopportunityatall %lld and % the the ", msgstr="", flags=["c-format"])),
     "Hebrew letters around an ideographic space": _one("עברית\u3000עברית " * 8),
+    "directives before the point where a format string turns invalid stay whole": _entries(
+        polib.POEntry(msgid="c", msgstr="the " * 18 + "a10%% the %1$d %s", flags=["c-format"]),
+        polib.POEntry(msgid="python", msgstr="the " * 18 + "a10%% the %(count)d %s", flags=["python-format"]),
+        polib.POEntry(msgid="invalid", msgstr="the " * 18 + "a10%% the %y", flags=["c-format"])),
     "invalid python format string protects no directive": _entries(polib.POEntry(
         msgid="the ", msgstr="the the the the the the the the question question question %s %(count)d 10%%  ", flags=["python-format"])),
 }

@@ -11,8 +11,9 @@ gettext manual documents it and as msgcat's output shows it:
   line-break opportunities of the Unicode line-breaking algorithm (UAX #14), counting screen
   columns: East Asian wide characters take 2, combining marks and format characters 0; a word
   wider than a line stands alone on its line;
-- an escape sequence is never broken, nor a ``c-format`` or ``python-format`` directive, nor the
-  space before a ``\\n`` that ends a piece.
+- an escape sequence is never broken, nor the space before a ``\\n`` that ends a piece, nor a
+  ``c-format`` or ``python-format`` directive before the point where the string stops being a
+  valid format string.
 
 The line-break classes are the Unicode Character Database's, as the ``uniseg`` library ships
 them; the rules are UAX #14's (its pair-table form), with the tailorings a black-box comparison
@@ -244,21 +245,25 @@ DIRECTIVES = {"c-format": _C_DIRECTIVE, "python-format": _PY_DIRECTIVE}
 
 
 def directive_spans(value: str, flag: str) -> list[tuple[int, int]]:
-    """(start, end) of each directive of a valid format string; none for an invalid one (a
-    ``%`` that starts no directive, numbered or named arguments mixed with plain ones)."""
+    """(start, end) of each directive of ``value`` up to where it stops being a valid format
+    string (a ``%`` that starts no directive, or numbered or named arguments mixed with plain
+    ones): as msgcat, the directives before that point are kept whole, none after it."""
     pattern = DIRECTIVES[flag]
     spans: list[tuple[int, int]] = []
-    styles = set()
+    numbered = None
     at = value.find("%")
     while at != -1:
         m = pattern.match(value, at)
         if m is None:
-            return []
-        spans.append(m.span())
+            break
         if value[m.end() - 1] != "%":
-            styles.add(m.group("num") is not None)
+            if numbered is None:
+                numbered = m.group("num") is not None
+            elif numbered != (m.group("num") is not None):
+                break
+        spans.append(m.span())
         at = value.find("%", m.end())
-    return [] if len(styles) > 1 else spans
+    return spans
 
 
 # ---------------------------------------------------------------------------------------------
