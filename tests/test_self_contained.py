@@ -32,6 +32,7 @@ NOT_REFERENCES = {
     ("SECURITY.md", "../translations"): "the target of a hostile symbolic link inside exports/, described in the threat model",
     ("tests/test_lms_packages.py", "../evil.xml"): "a hostile zip member name the package reader must refuse",
     ("tests/test_lms_packages.py", "../i.xml"): "a hostile manifest reference the package reader must refuse",
+    ("tests/test_hardening3.py", "../evil.txt"): "a hostile target in a planted import journal the recovery must refuse",
 }
 
 
