@@ -219,7 +219,7 @@ CODES: dict[str, str] = {
     "E601": "unknown export or import format",
     "E602": "export failed",
     "E603": "an output folder is, or passes through, a symbolic link",
-    "E604": "another build is writing the same exports folder",
+    "E604": "another build is writing the same exports folder, or another command (an import, a build, `bank new`) is using the bank",
     "E605": "an output file cannot be written (permissions, disk full, read-only)",
     "E606": "an export would hold a character its format cannot carry",
     "W651": "a question's kind cannot be carried by the Canvas QTI 1.2 export; it is left out",
@@ -246,6 +246,8 @@ CODES: dict[str, str] = {
     "E723": "a QTI file in the package is not well-formed, declares a DTD or entities, or is no QTI",
     "E724": "Aiken file is malformed (an option or answer line out of place)",
     "E725": "text2qti file is malformed (an option, feedback or answer line out of place)",
+    "W741": "an import was interrupted before it changed the bank and left its staging folder (`bank import --recover` removes it)",
+    "E742": "an import was interrupted while it wrote the bank (`bank import --recover` completes it)",
     # 8xx  LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
     "E801": "export settings (bank.toml [export] or a flag) are invalid",
     "W801": "an export option cannot be carried by this format; the LMS applies its own default",
@@ -346,7 +348,7 @@ class UsageError(Exception):
         self.message = message
 
 
-PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504")
+PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W741", "E742", "W301", "W302", "W501", "W504")
 """Codes about a whole file, folder or language, reported with the path alone (or no line)."""
 
 
