@@ -327,7 +327,7 @@ PenaltyOption = Annotated[Optional[float], typer.Option("--penalty", help="Moodl
 SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file: its [export] table sets shuffle, answer_numbering, multilang and penalty (flags win).")]
 
 
-FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
+FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Also export the languages in progress, their untranslated or fuzzy texts in English, marked as English (as fallback = true under [languages] in bank.toml).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
 EXPORT_FLAGS = (("shuffle", ShuffleOption, None), ("answer_numbering", NumberingOption, None), ("multilang", MultilangOption, None),
@@ -339,7 +339,8 @@ def _with_export_flags(command):
     """``command`` with the flags of :data:`EXPORT_FLAGS`, which it receives as one ``options``
     (ExportOptions from the settings file and the flags, by :func:`services.export_options`)."""
     signature = inspect.signature(command, eval_str=True)
-    kept = [parameter for parameter in signature.parameters.values() if parameter.name != "options"]
+    wants_policy = "policy" in signature.parameters
+    kept = [parameter for parameter in signature.parameters.values() if parameter.name not in ("options", "policy")]
     added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation) for name, annotation, default in EXPORT_FLAGS]
 
     @functools.wraps(command)
@@ -347,7 +348,12 @@ def _with_export_flags(command):
         from .services import export_options
 
         flags = {name: values.pop(name) for name, _, _ in EXPORT_FLAGS}
-        return command(**values, options=export_options(flags.pop("settings"), **flags))
+        settings = flags.pop("settings")
+        if wants_policy:
+            from .settings import load_language_policy
+
+            values["policy"] = load_language_policy(settings)
+        return command(**values, options=export_options(settings, **flags))
 
     run.__signature__ = signature.replace(parameters=kept + added)
     run.__annotations__ = {parameter.name: parameter.annotation for parameter in kept + added} | {"return": None}
@@ -366,11 +372,12 @@ def export_cmd(
     quiet: QuietOption = False,
     topic: Annotated[Optional[str], typer.Option("--topic", help="Export only this topic (default: every topic).", show_default=False)] = None,
     options: Optional[ExportOptions] = None,
+    policy: object = None,  # settings.LanguagePolicy, from the settings file
 ) -> None:
-    """Export the bank in one format."""
+    """Export the bank in one format (the ready languages, as `bank build`)."""
     from .build import export
 
-    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic), quiet)
+    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic, policy=policy), quiet)
 
 
 @app.command()
@@ -384,12 +391,16 @@ def build(
     deprecated_check: DeprecatedCheckOption = False,
     quiet: QuietOption = False,
     options: Optional[ExportOptions] = None,
+    policy: object = None,  # settings.LanguagePolicy, from the settings file
 ) -> None:
-    """Validate, then write every format and language to exports/."""
+    """Validate, then write every format and every ready language to exports/.
+
+    A language in progress (below `ready` under [languages] in bank.toml, 100 % by default) is
+    left out with one warning, unless fallback is chosen; one with nothing translated always."""
     from .build import build as run_build
 
     compare = _compare_flag(compare, deprecated_check)
-    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress), quiet, compare)
+    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress, policy=policy), quiet, compare)
 
 
 class LintTarget(str, enum.Enum):
@@ -407,17 +418,19 @@ def lint(
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     settings: SettingsOption = Path("bank.toml"),
+    allow_fallback: FallbackOption = False,
 ) -> None:
     """What each LMS would change or lose on import, before upload.
 
-    Renders the exports as `bank build` would and reads them back as Moodle, Canvas and a QTI
-    test player do; each finding is a located warning (docs/lms-notes.md)."""
+    Renders the exports as `bank build` would (the same languages) and reads them back as
+    Moodle, Canvas and a QTI test player do; each finding is a located warning (docs/lms-notes.md)."""
     from .lms.lint import TARGETS
     from .lms.lint import lint as run_lint
     from .services import export_options
+    from .settings import load_language_policy
 
     targets = [choice.value for choice in target] if target else list(TARGETS)
-    found = run_lint(bank_dir, translations, targets, export_options(settings))
+    found = run_lint(bank_dir, translations, targets, export_options(settings), policy=load_language_policy(settings), allow_fallback=allow_fallback)
     line = f"{len(found)} warning(s) for {', '.join(targets)}"
     _print_diagnostics(found, fmt, {"warnings": len(found), "targets": targets}, line)
     if strict and found:

@@ -212,7 +212,9 @@ CODES: dict[str, str] = {
     "W521": "translation lacks the glossary's required term for an English term it translates",
     "W522": "translation uses a variant the glossary forbids",
     "W551": "practice-site interface strings are not translated; shown in English",
-    "W552": "no text of the language is translated yet; it is left out of `bank build`",
+    "W552": "no text of the language is translated yet; it is left out of the exports",
+    "W558": "the language is in progress (translated below the `ready` percentage of bank.toml); it is left out of the exports",
+    "W559": "the language is exported with some texts in English (fallback), marked as English where the format can say so",
     # 6xx  exports
     "E601": "unknown export or import format",
     "E602": "export failed",

@@ -157,6 +157,7 @@ def _prepare(stage: Path, title: str, category: str, languages: list[str]) -> li
         "README.md": _starter("README.md").replace("{title}", title).replace("{version}", __version__).replace("{topic}", topic_id).encode("utf-8"),
         "requirements.txt": f"# The version of aistack-bank this bank is built with: exports depend on it.\naistack-bank=={__version__}\n".encode("utf-8"),
         ".gitignore": b".bank-cache/\n*.mo\n__pycache__/\n",
+        "bank.toml": _starter("bank.toml").encode("utf-8"),
         ".pre-commit-config.yaml": _starter("pre-commit-config.yaml").encode("utf-8"),
         ".github/workflows/bank.yml": _starter("bank.yml").encode("utf-8"),
     }

@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..model import Bank, Library, Topic
 from ..options import ExportOptions
+from ._shared import english_fallback
 
 ALL = "all"
 """The language of a file that holds every language (a multilingual file, a whole-bank file)."""
@@ -142,14 +143,19 @@ class Format:
     def files(self, banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
         """One file per language, then the multilingual file; or the format's own layout."""
         if self.layout is not None:
-            return list(self.layout(banks, options))
+            with english_fallback(options.english, languages(banks)):
+                return list(self.layout(banks, options))
         assert self.render is not None
         order = languages(banks)
         topic = banks[order[0]].topic
-        out = [ExportedFile(self.language_file(topic, lang), lang, self.render([banks[lang]], options)) for lang in order]
+        out = []
+        for lang in order:
+            with english_fallback(options.english, [lang]):
+                out.append(ExportedFile(self.language_file(topic, lang), lang, self.render([banks[lang]], options)))
         if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
             path = PurePosixPath(self.multilingual.format(stem=file_stem(topic)))
-            out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
+            with english_fallback(options.english, order):
+                out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
         return out
 
     def bank_files(self, libraries: Mapping[str, Library], options: ExportOptions) -> list[ExportedFile]:
@@ -159,7 +165,8 @@ class Format:
         bank of several topics gets each topic's files under ``<topic-id>/`` and, for a format
         with ``render_bank``, the whole-bank files at the top (``bank-<lang>.xml``)."""
         if self.bank_layout is not None and len(next(iter(libraries.values())).topics) > 1:
-            return list(self.bank_layout(libraries, options))
+            with english_fallback(options.english, languages(libraries)):
+                return list(self.bank_layout(libraries, options))
         per_topic = topic_banks(libraries)
         if len(per_topic) == 1:
             return self.files(per_topic[0], options)
@@ -170,10 +177,12 @@ class Format:
         if self.render_bank is not None and self.per_language is not None:
             order = languages(libraries)
             for lang in order:
-                out.append(ExportedFile(PurePosixPath(self.per_language.format(stem=WHOLE_BANK_STEM, lang=lang)), lang, self.render_bank([libraries[lang]], options)))
+                with english_fallback(options.english, [lang]):
+                    out.append(ExportedFile(PurePosixPath(self.per_language.format(stem=WHOLE_BANK_STEM, lang=lang)), lang, self.render_bank([libraries[lang]], options)))
             if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
                 path = PurePosixPath(self.multilingual.format(stem=WHOLE_BANK_STEM))
-                out.append(ExportedFile(path, ALL, self.render_bank([libraries[lang] for lang in order], options)))
+                with english_fallback(options.english, order):
+                    out.append(ExportedFile(path, ALL, self.render_bank([libraries[lang] for lang in order], options)))
         return out
 
     def __call__(self, banks: Mapping[str, Bank], options: ExportOptions) -> ExportTree:

@@ -12,6 +12,7 @@ import io
 import re
 import zipfile
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, warning
 from ..exporters import get_format
@@ -19,6 +20,9 @@ from ..exporters._format import languages
 from ..model import Bank
 from ..options import ExportOptions
 from . import models
+
+if TYPE_CHECKING:
+    from ..settings import LanguagePolicy
 
 TARGETS = ("moodle", "gift", "canvas", "qti")
 FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["qti21"], "qti": ["qti21", "qti30"]}
@@ -60,14 +64,18 @@ class _Locator:
 
 
 def lint(bank_dir: Path, translations: Path | None, targets: list[str], options: ExportOptions = ExportOptions(),
-         exports: Path = Path("exports")) -> list[Diagnostic]:
-    """Warnings for ``targets``, topic by topic; raises DiagnosticsError when the bank itself has errors."""
-    from ..build import available_languages, load_libraries, render, topic_banks
+         exports: Path = Path("exports"), *, policy: LanguagePolicy | None = None, allow_fallback: bool = False) -> list[Diagnostic]:
+    """Warnings for ``targets``, topic by topic, over the languages `bank build` exports
+    (``policy``, ``allow_fallback``: the same language states, whose warnings come first);
+    raises DiagnosticsError when the bank itself has errors."""
+    from ..build import available_languages, load_exported, render, topic_banks, with_english
     from ..exporters import FORMATS as EXPORT_FORMATS
+    from ..settings import LanguagePolicy
     from ..validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
-    libraries, _notes = load_libraries(bank_dir, tr, available_languages(tr))
+    libraries, notes, in_english = load_exported(bank_dir, tr, available_languages(tr), policy or LanguagePolicy(), allow_fallback=allow_fallback)
+    options = with_english(options, in_english)
     library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
     several = len(topic_banks(libraries)) > 1
@@ -91,7 +99,8 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
             for fmt in ("qti21", "qti30"):
                 found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
     unique = {(d.code, d.message, d.location): d for d in found}
-    return sorted(unique.values(), key=Diagnostic.sort_key)
+    states = [d for d in notes if d.code in ("W552", "W558", "W559")]
+    return states + sorted(unique.values(), key=Diagnostic.sort_key)
 
 
 # --- Moodle ---------------------------------------------------------------------------------
