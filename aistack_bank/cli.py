@@ -166,10 +166,33 @@ def _gh_property(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = None, summary_line: str = "") -> None:
+def collapsed(ordered) -> list[tuple[object, int]]:
+    """(diagnostic, how many more like it) for a text report: the warnings of one code in one
+    file are shown once, at the first, with the count of the others; errors are all shown."""
+    groups: dict[tuple[str, str], list] = {}
+    for diagnostic in ordered:
+        if diagnostic.severity.value == "warning":
+            groups.setdefault((diagnostic.code, diagnostic.location.path if diagnostic.location else ""), []).append(diagnostic)
+    out = []
+    for diagnostic in ordered:
+        group = groups.get((diagnostic.code, diagnostic.location.path if diagnostic.location else "")) if diagnostic.severity.value == "warning" else None
+        if group is None:
+            out.append((diagnostic, 0))
+        elif group[0] is diagnostic:
+            out.append((diagnostic, len(group) - 1))
+    return out
+
+
+def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = None, summary_line: str = "", *, collapse: bool = False) -> None:
     from .errors import Diagnostic
 
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if collapse and fmt is OutputFormat.text:
+        for diagnostic, more in collapsed(ordered):
+            typer.echo(str(diagnostic) + (f" (and {more} more {diagnostic.code} in this file; --verbose lists them)" if more else ""))
+        if summary_line:
+            typer.echo(summary_line)
+        return
     if fmt is OutputFormat.json:
         typer.echo(json.dumps({"diagnostics": [d.as_dict() for d in ordered], "summary": summary or {}}, indent=2, ensure_ascii=False))
         return
@@ -204,14 +227,16 @@ def validate(
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     no_translations: Annotated[bool, typer.Option("--no-translations", help="Skip the .po catalogs.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Validate from scratch, ignoring the content-hash cache.")] = False,
+    lang: Annotated[Optional[list[str]], typer.Option("--lang", help="Report only the catalogs of this language (repeatable; en: the bank alone), with the bank's own findings.", show_default=False)] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every warning (text format collapses the warnings of one code in one file into one line).")] = False,
 ) -> None:
     """Check the bank and its translations; report every problem.
 
     Numeric answer checks run too, in every language."""
     from .services import validate_project
 
-    result = validate_project(paths or [bank_dir], bank_dir, translations, use_translations=not no_translations, use_cache=not no_cache)
-    _print_diagnostics(result.diagnostics, fmt, result.summary, result.summary_line)
+    result = validate_project(paths or [bank_dir], bank_dir, translations, use_translations=not no_translations, use_cache=not no_cache, languages=lang)
+    _print_diagnostics(result.diagnostics, fmt, result.summary, result.summary_line, collapse=not verbose)
     if result.failed(strict):
         raise typer.Exit(EXIT_ERRORS)
 
@@ -276,7 +301,7 @@ def _report_outputs(outputs, quiet: bool, compare: bool) -> None:
                 typer.echo(f"{output.path}: stale")
             continue
         state = "wrote" if output.changed else "unchanged"
-        typer.echo(f"{state:<9} {output.format:<10} {output.language:<5} {output.questions:>4} questions {output.size:>9} bytes  {output.path}")
+        typer.echo(f"{state:<9} {output.format:<10} {output.language:<5} {output.questions:>4} question{' ' if output.questions == 1 else 's'} {output.size:>9} bytes  {output.path}")
 
 
 PROGRESS_THRESHOLD = 20
@@ -638,6 +663,13 @@ def i18n_update(
             typer.echo(f"{path}: {'stale' if changed else 'up to date'}")
         else:
             typer.echo(f"{'updated' if changed else 'unchanged'} {path}{detail}")
+            if merged is not None and not compare:
+                for key in merged.fuzzied_keys:
+                    typer.echo(f"  now fuzzy:    {key}")
+                for key in merged.obsoleted_keys:
+                    typer.echo(f"  now obsolete: {key}")
+                if merged.fuzzied_keys and path.parent.name != "site":
+                    typer.echo(f"  (`bank i18n todo {path.stem}` shows each with its line and the English before and after)")
     if stale:
         raise typer.Exit(EXIT_STALE)
 
@@ -685,6 +717,46 @@ def i18n_status(
         if low:
             typer.echo(f"bank: below {fail_under:g}%: {', '.join(f'{language.language} {language.percent:.1f}%' for language in low)}", err=True)
             raise typer.Exit(EXIT_ERRORS)
+
+
+@i18n_app.command("todo")
+def i18n_todo(
+    lang: Annotated[str, typer.Argument(metavar="LANG", help="The language whose catalog to list (de, pt_BR, …).")],
+    bank_dir: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
+    interface: Annotated[bool, typer.Option("--interface", help="List the practice site's interface catalog (translations/site/LANG.po) instead.")] = False,
+) -> None:
+    """A translator's to-do: each untranslated, fuzzy or changed entry of LANG as path:line.
+
+    A changed entry shows the English its translation was made for and the English now."""
+    from .i18n.todo import language_todo
+
+    entries, diagnostics = language_todo(bank_dir, translations, lang, interface=interface)
+    _exit_on_errors(diagnostics)
+    counts = {state: sum(e.state == state for e in entries) for state in ("untranslated", "fuzzy", "changed")}
+    line = f"{lang}: {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} to do ({', '.join(f'{n} {state}' for state, n in counts.items())})"
+    if fmt is OutputFormat.json:
+        typer.echo(json.dumps({"language": lang, "entries": [e.as_dict() for e in entries], "summary": counts | {"total": len(entries)}}, indent=2, ensure_ascii=False))
+        return
+    for entry in entries:
+        if fmt is OutputFormat.github:
+            parts = [f"file={_gh_property(entry.path)}"] + ([f"line={entry.line}"] if entry.line else []) + [f"title={_gh_property(entry.state)}"]
+            message = f"{entry.key}: {entry.english}" if entry.previous is None else f"{entry.key}: the English changed from: {entry.previous}\nto: {entry.english}"
+            typer.echo(f"::notice {','.join(parts)}::{_gh_data(message)}")
+            continue
+        typer.echo(f"{entry.location()}: {entry.state} {entry.key}")
+        if entry.previous is not None:
+            typer.echo(f"    before: {_one_line(entry.previous)}")
+            typer.echo(f"    after:  {_one_line(entry.english)}")
+        else:
+            typer.echo(f"    {_one_line(entry.english)}")
+    typer.echo(line, err=fmt is OutputFormat.github)
+
+
+def _one_line(text: str) -> str:
+    """A text on one line of a terminal report (its line breaks shown as ⏎)."""
+    return text.replace("\n", " \u23ce ")
 
 
 @i18n_app.command("compile")

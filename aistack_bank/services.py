@@ -8,7 +8,7 @@ flags, calls one of these, prints the result and picks the exit code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Severity, UsageError
@@ -70,8 +70,22 @@ def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -
     return validate_cached(folder, translations, use_cache=use_cache)
 
 
-def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *, use_translations: bool = True, use_cache: bool = True) -> ProjectValidation:
-    """Validate bank folders (with their catalogs) and single question files, as `bank validate` does."""
+def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *, use_translations: bool = True, use_cache: bool = True,
+                     languages: list[str] | None = None) -> ProjectValidation:
+    """Validate bank folders (with their catalogs) and single question files, as `bank validate` does.
+
+    With ``languages``, only the findings in those languages' catalogs are kept (with the bank's
+    own, in English); ``["en"]`` keeps the bank's alone. The bank folder that is the default
+    target must exist: outside a project this is a UsageError."""
+    if targets == [bank_dir] and not bank_dir.exists() and not Path("bank.toml").is_file():
+        raise UsageError(f"no bank here: {bank_dir}/ does not exist (run the command in a bank project, give -C PATH, or start one with `bank init`)")
+    if languages is not None:
+        from .i18n.languages import check_code
+
+        for code in languages:
+            problem = check_code(code) if code != "en" else None
+            if problem:
+                raise UsageError(f"--lang: {problem}")
     result = ProjectValidation()
     folders, files = split_targets(targets)
     for folder in folders:
@@ -89,8 +103,19 @@ def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *,
         result.diagnostics += report.diagnostics
         result.summary["questions"] += report.cues.questions
         result.parts.append(f"{len(files)} file(s)")
+    if languages is not None:
+        result.diagnostics = [d for d in result.diagnostics if catalog_language(d) in (None, *languages)]
     result.summary.update(errors=result.errors, warnings=result.warnings)
     return result
+
+
+def catalog_language(diagnostic: Diagnostic) -> str | None:
+    """The language of the catalog a diagnostic is located in (``translations/de.po``,
+    ``translations/site/de.po``), or None for any other file."""
+    loc = diagnostic.location
+    if loc is None or not loc.path.endswith(".po"):
+        return None
+    return PurePosixPath(loc.path).stem
 
 
 # ----------------------------------------------------------------------------- bank check

@@ -14,7 +14,7 @@ Running it twice changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -25,6 +25,10 @@ class MergeStats:
     fuzzied: int = 0
     revived: int = 0
     obsoleted: int = 0
+    fuzzied_keys: list[str] = field(default_factory=list)
+    """The msgctxt of each entry this merge made fuzzy, in catalog order."""
+    obsoleted_keys: list[str] = field(default_factory=list)
+    """The msgctxt of each entry this merge made obsolete."""
 
 
 def merge_catalog(template, catalog, language: str, header_comment: str):
@@ -68,6 +72,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
                 if "fuzzy" not in entry.flags:
                     entry.flags.append("fuzzy")
                     stats.fuzzied += 1
+                    stats.fuzzied_keys.append(template_entry.msgctxt)
                 entry.previous_msgid = entry.previous_msgid or old.msgid
             elif old.msgid == template_entry.msgid and not revived:
                 stats.kept += 1
@@ -82,6 +87,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
     for old in sorted(gone, key=lambda e: e.msgctxt):
         if not old.obsolete:
             stats.obsoleted += 1
+            stats.obsoleted_keys.append(old.msgctxt)
         merged.append(polib.POEntry(
             msgctxt=old.msgctxt, msgid=old.msgid, msgstr=old.msgstr, tcomment=old.tcomment,
             flags=list(old.flags), previous_msgid=old.previous_msgid, obsolete=True,
