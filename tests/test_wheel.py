@@ -21,6 +21,26 @@ def _run(args: list, cwd: Path, env: dict) -> str:
     return result.stdout + result.stderr
 
 
+def make_venv(venv: Path, env: dict) -> tuple[Path, Path, Path]:
+    """A fresh virtual environment that sees the dependencies installed for the running
+    interpreter, whether that runs in a virtual environment or not: (folder, python, bank).
+
+    ``--system-site-packages`` would give the *base* interpreter's packages, which lack them when
+    the tests run in a virtual environment; a ``.pth`` file lists this interpreter's own
+    site-packages folders instead. Those come after the venv's own, and their ``.pth`` files
+    (an editable install of this checkout) are not run, so the wheel's package is the one imported."""
+    import site
+    import sysconfig
+
+    _run([sys.executable, "-m", "venv", "--without-pip", venv], venv.parent, env)
+    python = venv / "bin" / "python"
+    purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], venv.parent, env).strip())
+    folders = dict.fromkeys([*site.getsitepackages(), site.getusersitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                             *(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))])
+    (purelib / "outer-site-packages.pth").write_text("".join(f"{f}\n" for f in folders if Path(f).is_dir() and Path(f) != purelib), encoding="utf-8")
+    return venv, python, venv / "bin" / "bank"
+
+
 def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     from aistack_bank import __version__
 
@@ -41,9 +61,7 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
 
     # A fresh environment that reuses the installed dependencies (pydantic, lxml, …) but not
     # this checkout: the wheel's own package must be the one imported.
-    venv = tmp_path / "venv"
-    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv], tmp_path, env)
-    python, bank = venv / "bin" / "python", venv / "bin" / "bank"
+    venv, python, bank = make_venv(tmp_path / "venv", env)
     _run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", "--disable-pip-version-check", wheel], tmp_path, env)
     env |= {"VIRTUAL_ENV": str(venv), "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"}
     work = tmp_path / "elsewhere"
