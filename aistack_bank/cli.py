@@ -504,7 +504,7 @@ def init(
 def stats(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json, or github: a Markdown job summary (bank stats --format github >> $GITHUB_STEP_SUMMARY).")] = OutputFormat.text,
 ) -> None:
     """Counts by tag, difficulty, kind and language."""
     from .stats import bank_stats
@@ -513,6 +513,10 @@ def stats(
     _exit_on_errors(diagnostics)
     if fmt is OutputFormat.json:
         typer.echo(json.dumps(figures.as_dict(), indent=2))
+        return
+    if fmt is OutputFormat.github:
+        for line in _stats_markdown(figures):
+            typer.echo(line)
         return
     typer.echo(f"questions: {figures.questions} ({', '.join(f'{k} {v}' for k, v in figures.by_kind.items())}); with numeric checks: {figures.checked}")
     for category_id, category in figures.by_category.items():
@@ -527,6 +531,28 @@ def stats(
     if figures.option_questions:  # key position and length mean something only among options
         typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions"
                    + ("" if figures.option_questions == figures.questions else f" (the {figures.option_questions} single-choice and multiple-response questions)"))
+
+
+def _md(text: object) -> str:
+    """A value in a Markdown table cell (``|`` escaped, no line break)."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _stats_markdown(figures) -> list[str]:
+    """`bank stats` as a GitHub job summary: a heading and Markdown tables."""
+    lines = ["## Question bank", "",
+             f"{figures.questions} question{'' if figures.questions == 1 else 's'}, {figures.checked} with numeric checks.", "",
+             "| category | topic | questions | with numeric checks |", "| --- | --- | ---: | ---: |"]
+    for category_id, category in figures.by_category.items():
+        for topic_id in category["topics"]:
+            topic = figures.by_topic[topic_id]
+            lines.append(f"| {_md(category['title'])} | {_md(topic_id)} | {topic['questions']} | {topic['checked']} |")
+    lines += ["", "| kind | questions |", "| --- | ---: |", *(f"| {_md(k)} | {v} |" for k, v in figures.by_kind.items())]
+    lines += ["", "| difficulty | questions |", "| --- | ---: |", *(f"| {_md(k)} | {v} |" for k, v in figures.by_difficulty.items())]
+    lines += ["", "| tag | questions |", "| --- | ---: |", *(f"| {_md(k)} | {v} |" for k, v in figures.by_tag.items())]
+    if figures.languages:
+        lines += ["", "| language | translated |", "| --- | ---: |", *(f"| {_md(k)} | {v:g}% |" for k, v in figures.languages.items())]
+    return lines
 
 
 @app.command("import")
