@@ -178,6 +178,9 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
     return {lang: restrict(library, topic) for lang, library in banks.items()}, notes, in_english
 
 
+ALL_LANGUAGES = "all"
+"""The language of an output that concerns every language (the exports' README)."""
+
 UI_CATALOGS = "site"
 """Subfolder of the translations folder holding the practice site's interface catalogs."""
 
@@ -501,5 +504,19 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
             trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
             outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress)
             memo.remember(name, trees)
+        outputs.append(write_guide(out, banks, notes, check=check))
     memo.save()
     return outputs, notes
+
+
+def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False) -> OutputFile:
+    """Write (or with ``check`` compare) ``out/README.md``, which says which file goes where."""
+    from .guide import README, render_guide
+
+    left_out = {Path(note.location.path).stem: f"not ready yet (`bank i18n todo {Path(note.location.path).stem}` lists what is missing)"
+                for note in notes if note.code in ("W552", "W558") and note.location is not None}
+    data = render_guide(as_libraries(banks), notes, left_out)
+    _no_links(out, [PurePosixPath(README)], include_folder=False)
+    changed = _write(out / README, data, check)
+    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
+    return OutputFile("readme", ALL_LANGUAGES, count, len(data), out / README, changed)

@@ -130,6 +130,11 @@ class Format:
     the names ``per_language`` and ``multilingual`` give for the stem :data:`WHOLE_BANK_STEM`."""
     bank_layout: BankLayout | None = None
     """A format that lays out a bank of several topics itself (the practice site)."""
+    platforms: str = ""
+    """Where its files go and how they are imported, for the exports' README (Markdown)."""
+    loses: str = ""
+    """What the format cannot carry of any bank, for the exports' README (Markdown); what it
+    leaves out of a given bank is in its ``notes``."""
 
     def __post_init__(self) -> None:
         assert (self.layout is None) == (self.render is not None and self.per_language is not None), self.name

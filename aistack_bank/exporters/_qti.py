@@ -563,7 +563,7 @@ def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, 
     return out
 
 
-def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
+def qti_format(name: str, d: Dialect, honours: frozenset[str], *, platforms: str = "", loses: str = "") -> Format:
     """A QTI version's format: `<stem>-<lang>.zip` per language (manifest, test, one item per
     question); with several topics, also `bank-<lang>.zip`, one section per topic."""
     def render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
@@ -578,4 +578,4 @@ def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
         return language_notes(name, banks)
 
     return Format(name=name, folder=name, honours=honours, render=render, per_language="{stem}-{lang}.zip",
-                  render_bank=render_bank, notes=notes)
+                  render_bank=render_bank, notes=notes, platforms=platforms, loses=loses)

@@ -170,6 +170,8 @@ FORMAT = Format(
     name="gift", folder="gift", honours=frozenset({"multilang"}),
     render=render_gift, per_language="{stem}-{lang}.gift", multilingual="{stem}-multilang.gift", render_bank=render_bank,
     notes=lambda banks, options: moodle_notes("gift", banks, gift=True),
+    platforms='Moodle, from a text file: *Question bank → Import → GIFT format* (the `multilang` file as for Moodle XML).',
+    loses="Shuffling, option numbering and the penalty per wrong try (Moodle's defaults apply); numerical units, case sensitivity of short answers (W657): prefer the Moodle XML file.",
 )
 export = FORMAT
 

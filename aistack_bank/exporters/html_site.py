@@ -470,7 +470,11 @@ def _layout(banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedF
     return files
 
 
-FORMAT = Format(name="html", folder="site", honours=frozenset({"ui"}), layout=_layout)
+FORMAT = Format(
+    name="html", folder="site", honours=frozenset({"ui"}), layout=_layout,
+    platforms="Learners, in any browser: publish the folder on any static host (below), or open `site/index.html` from disk.",
+    loses="Nothing a learner needs; answers and progress stay in the learner's browser.",
+)
 """The site of one topic; :data:`.site_pages.FORMAT` adds the pages of a bank of several topics."""
 export = FORMAT
 

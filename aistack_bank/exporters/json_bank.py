@@ -116,5 +116,7 @@ def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
 FORMAT = Format(
     name="json", folder="json", honours=frozenset(),
     render=_render, per_language="{stem}-{lang}.json", multilingual="{stem}.json", multilingual_with_one_language=True,
+    platforms='Other tools and scripts: every text in every language, as described in `docs/json-contract.md` of aistack-bank.',
+    loses='Nothing.',
 )
 export = FORMAT

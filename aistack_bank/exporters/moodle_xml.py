@@ -240,5 +240,7 @@ FORMAT = Format(
     name="moodle-xml", folder="moodle", honours=frozenset({"shuffle", "answer_numbering", "multilang", "penalty"}),
     render=render_quiz, per_language="{stem}-{lang}.xml", multilingual="{stem}-multilang.xml", render_bank=render_bank,
     notes=lambda banks, options: moodle_notes("moodle-xml", banks),
+    platforms='Moodle: *Question bank → Import → Moodle XML format*, with *Get category from file* ticked. The `multilang` file holds every language in one course, shown to each learner in their language by Moodle\'s *Multi-language content* filter (enable it; with `multilang = "mlang"` in `bank.toml`, the filter_multilang2 plugin); a language\'s own file gives a course in that language. Every file can be imported into the same course: category ID numbers name their language.',
+    loses="Nothing of the bank: every kind, feedback, explanation, unit, tag and id is carried. Moodle core's multiple choice has no all-or-nothing grading, and accepts only its list of grades (warnings W655, W656 name the questions).",
 )
 export = FORMAT
