@@ -456,7 +456,7 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     langs = resolve_languages(languages, translations)
     catalogs = Catalogs()
     banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
-    options = with_english(options, in_english)
+    options = with_english(options, in_english, translations)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, list(banks), catalogs))
     from .settings import option_notes
 
@@ -466,11 +466,16 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
-def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]]) -> ExportOptions:
-    """``options`` knowing which texts each language shows in English (unchanged when none)."""
+def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]], translations: Path | None = None) -> ExportOptions:
+    """``options`` knowing which texts each language shows in English (unchanged when none), and
+    the project's id for the practice site (from its template's name, when ``translations`` has one)."""
     from dataclasses import replace
     from types import MappingProxyType
 
+    from .i18n import template_path
+
+    if translations is not None and template_path(translations).is_file():
+        options = replace(options, site_id=f"{template_path(translations).stem}-bank")
     if not in_english:
         return options
     return replace(options, english=MappingProxyType({lang: tuple(sorted(texts)) for lang, texts in sorted(in_english.items())}))
@@ -485,7 +490,7 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     langs = available_languages(translations)
     catalogs = Catalogs()
     banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs)
-    options = with_english(options, in_english)
+    options = with_english(options, in_english, translations)
     langs = list(banks)
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
@@ -513,9 +518,7 @@ def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *
     """Write (or with ``check`` compare) ``out/README.md``, which says which file goes where."""
     from .guide import README, render_guide
 
-    left_out = {Path(note.location.path).stem: f"not ready yet (`bank i18n todo {Path(note.location.path).stem}` lists what is missing)"
-                for note in notes if note.code in ("W552", "W558") and note.location is not None}
-    data = render_guide(as_libraries(banks), notes, left_out)
+    data = render_guide(as_libraries(banks), notes)
     _no_links(out, [PurePosixPath(README)], include_folder=False)
     changed = _write(out / README, data, check)
     count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0

@@ -78,7 +78,7 @@ class _Commands(TyperGroup):
 app = typer.Typer(
     cls=_Commands,
     name="bank",
-    help="Author, check, translate and export the aistack question bank.\n\n"
+    help="Author, check, translate and export the bank: the questions of the project in the working directory.\n\n"
          "Commands work on the project in the working directory; -C PATH (or --bank PATH, before the "
          "command) runs them on the project in PATH instead: bank -C examples/every-kind build.",
     no_args_is_help=True,
@@ -135,6 +135,29 @@ def _root(
     if directory is not None and project is not None:
         raise UsageError("give the project once: -C PATH or --bank PATH, not both")
     _enter_project(ctx, directory if directory is not None else project, "-C" if directory is not None else "--bank")
+    _project_help(ctx)
+
+
+PROJECT_LANGUAGES = "en or a language of the project"
+"""Replaced in the help of `--lang` by the project's own languages (:func:`_project_help`)."""
+
+
+def _project_help(ctx: typer.Context) -> None:
+    """Name the project's languages in the help of the command about to run (`export --help`
+    in a de/es project offers en, de, es), once the command runs in its project folder."""
+    from .build import available_languages
+
+    command = getattr(ctx.command, "commands", {}).get(ctx.invoked_subcommand or "")
+    params = [param for param in getattr(command, "params", []) if PROJECT_LANGUAGES in getattr(param, "project_help", getattr(param, "help", None) or "")]
+    if not params:
+        return
+    try:
+        languages = available_languages(Path("translations"))
+    except OSError:
+        return
+    for param in params:
+        param.project_help = getattr(param, "project_help", param.help)  # the template, kept for the next project
+        param.help = param.project_help.replace(PROJECT_LANGUAGES, ", ".join(languages) + " (the project's languages)")
 
 
 BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (categories.yaml and a folder per topic).")]
@@ -245,7 +268,7 @@ def validate(
 def check(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    lang: Annotated[str, typer.Option("--lang", help="en, a catalog language, or all.")] = "all",
+    lang: Annotated[str, typer.Option("--lang", help=f"{PROJECT_LANGUAGES}, or all.")] = "all",
 ) -> None:
     """Run the numeric answer checks, in every language."""
     from .services import run_all_checks
@@ -389,7 +412,7 @@ def _with_export_flags(command):
 @_with_export_flags
 def export_cmd(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift, json, html (the practice site), canvas-qti12, common-cartridge or aiken.")],
-    lang: Annotated[str, typer.Option("--lang", help="en, fr, nl, a comma list, or all.")] = "all",
+    lang: Annotated[str, typer.Option("--lang", help=f"{PROJECT_LANGUAGES}, a comma list, or all.")] = "all",
     out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("."),
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
@@ -486,13 +509,16 @@ def init(
     title: Annotated[Optional[str], typer.Option("--title", help="The topic title (default: from the folder name).")] = None,
     category: Annotated[Optional[str], typer.Option("--category", help="The category (default: the title).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Add the bank to a folder that holds other files (none is overwritten).")] = False,
+    requirement: Annotated[Optional[str], typer.Option("--requirement", metavar="SPEC", show_default=False,
+                                                       help="How the project installs this tool (its requirements.txt, used by the README, CI and hooks): "
+                                                            "a wheel file (copied into tools/), a URL such as git+https://…, or a version; default: aistack-bank==this version.")] = None,
 ) -> None:
     """Start a new bank project: a topic with an example question, catalogs, schemas, CI.
 
     `bank validate`, `bank build` and `bank i18n status` pass in it at once."""
     from .scaffold import init_project
 
-    report = init_project(folder, languages=languages, title=title, category=category, force=force)
+    report = init_project(folder, languages=languages, title=title, category=category, force=force, requirement=requirement)
     _print_diagnostics(report.notes, OutputFormat.text)
     for path in report.kept:
         typer.echo(f"kept      {path.as_posix()} (already there; not overwritten)")
@@ -651,7 +677,7 @@ def i18n_extract(
     compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if the committed template is stale.")] = False,
     deprecated_check: DeprecatedCheckOption = False,
 ) -> None:
-    """Write the template (aistack.pot) of every translatable English text."""
+    """Write the template (translations/<project>.pot) of every translatable English text."""
     from .i18n.extract import extract
 
     compare = _compare_flag(compare, deprecated_check)

@@ -122,6 +122,7 @@ CODES: dict[str, str] = {
     "E132": "not a language code (such as fr, pt_BR or zh_CN), or the source language",
     "E133": "project title or category is empty, too long, or holds characters not allowed",
     "E134": "the folder already holds a bank (bank/, translations/, schema/ or exports/)",
+    "E139": "`bank init --requirement` is not a requirement, a URL or an existing wheel of aistack-bank",
     "W131": "no plural rule is known for the language; the two-form default was written",
     # 2xx  fields
     "E201": "required field is missing",

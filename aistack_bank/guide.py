@@ -3,7 +3,7 @@
 The text is made from the format records (:attr:`~.exporters.Format.platforms` and
 :attr:`~.exporters.Format.loses`), the build's own notes about what each format leaves out of
 this bank, and the languages it exported, named in English and in their own language. It holds
-nothing that changes without the exports changing (no date, no percentage), so
+nothing that changes without the exports changing (no date, no percentage, no language that is not exported), so
 `bank build --compare` can check it like any export.
 """
 
@@ -51,9 +51,11 @@ def _files(name: str, libraries: Mapping[str, Library]) -> list[str]:
     return found
 
 
-def render_guide(libraries: Mapping[str, Library], notes: list[Diagnostic], left_out: Mapping[str, str]) -> bytes:
-    """The exports' README for the build of ``libraries`` (by language), its ``notes`` and the
-    languages ``left_out`` of it (code → why)."""
+def render_guide(libraries: Mapping[str, Library], notes: list[Diagnostic]) -> bytes:
+    """The exports' README for the build of ``libraries`` (by language) and its ``notes``.
+
+    It names the exported languages only: starting or advancing a language that is not exported
+    changes nothing in the exports, this file included."""
     order = languages(libraries)
     first = libraries[order[0]]
     titles = [bank.topic.title for bank in first.topics]
@@ -66,8 +68,7 @@ def render_guide(libraries: Mapping[str, Library], notes: list[Diagnostic], left
         "This folder is generated: do not edit it; the next `bank build` rewrites it, and",
         "`bank build --compare` fails when it is out of step with the bank.",
     ]
-    if left_out:
-        lines += ["", "Not exported: " + "; ".join(f"{language_name(lang)}, {why}" for lang, why in sorted(left_out.items())) + "."]
+    lines += ["A language of the project that is not ready yet is not exported (`bank i18n status`)."]
     lines += ["", "## Which file for which platform, and what it loses"]
     for name, export_format in FORMATS.items():
         lines += ["", f"### {name}: `{export_format.folder}/`", "", export_format.platforms, ""]

@@ -53,7 +53,7 @@ def test_a_new_project_gets_its_own_guide_in_its_languages_names(tmp_path, monke
     assert code == 0, out
     root = tmp_path / "kurs"
     guide = (root / "exports" / "README.md").read_text(encoding="utf-8")
-    assert "Not exported: German — Deutsch (`de`), not ready yet (`bank i18n todo de` lists what is missing); Spanish — Español (`es`)" in guide
+    assert "1 question, in English (`en`)." in guide and "Deutsch" not in guide  # de, es: not exported yet
     assert "`moodle/statistik-en.xml`" in guide and "multilang" not in "".join(named_files(guide))
     for name in named_files(guide):
         assert (root / "exports" / name).exists(), name
@@ -67,6 +67,12 @@ def test_a_new_project_gets_its_own_guide_in_its_languages_names(tmp_path, monke
     assert code == 0, out
     assert "translations/de.po: warning W558" in out
     assert Path("exports/README.md").read_text(encoding="utf-8") == guide
+    Path("bank.toml").write_text("[languages]\nfallback = true\n", encoding="utf-8")
+    assert run_cli("build")[0] == 0
+    guide = Path("exports/README.md").read_text(encoding="utf-8")
+    assert "in English (`en`), German — Deutsch (`de`)." in guide and "`moodle/statistik-multilang.xml` (every language)" in guide
+    for name in named_files(guide):
+        assert (root / "exports" / name).exists(), name
 
 
 def test_the_guide_of_a_bank_of_several_topics_names_files_that_exist(tmp_path):

@@ -91,3 +91,24 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     assert any(line.startswith("ar ") and line.endswith(" 0.0%") for line in lines), out
     assert any(line.startswith("practice-site interface, fr:") and line.endswith("(100.0%)") for line in lines), out
     _run([bank, "build", "--check"], project, env)
+
+    # A collaborator clones a project whose tool comes from the wheel (no index serves it) into
+    # an empty folder and follows its README in a fresh environment of their own.
+    _run([bank, "init", "team", "--languages", "de,es", "--title", "Statistics", "--requirement", wheel], work, env)
+    team = work / "team"
+    git = ["git", "-c", "user.name=A", "-c", "user.email=a@example.org", "-c", "init.defaultBranch=main"]
+    _run([*git, "init", "-q"], team, env)
+    _run([*git, "add", "-A"], team, env)
+    _run([*git, "commit", "-q", "-m", "A new bank"], team, env)
+    clone = tmp_path / "second" / "team"
+    _run(["git", "clone", "-q", team, clone], tmp_path, env)
+    readme = (clone / "README.md").read_text(encoding="utf-8")
+    assert "python -m pip install -r requirements.txt" in readme
+    _, python2, bank2 = make_venv(tmp_path / "second" / "venv", env)
+    env2 = env | {"VIRTUAL_ENV": str(tmp_path / "second" / "venv"), "PATH": f"{bank2.parent}{os.pathsep}{env.get('PATH', '')}"}
+    _run([python2, "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check", "-r", "requirements.txt"], clone, env2)
+    assert Path(_run([python2, "-c", "import aistack_bank; print(aistack_bank.__file__)"], clone, env2).strip()).is_relative_to(tmp_path / "second" / "venv")
+    assert " 0 error(s)" in _run([bank2, "validate"], clone, env2)
+    _run([bank2, "build", "--compare"], clone, env2)
+    out = _run([bank2, "build"], clone, env2)
+    assert "translations/de.po: warning W552:" in out and "0 file(s) written" in out

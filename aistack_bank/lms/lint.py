@@ -75,7 +75,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
 
     tr = translations if translations is not None and translations.is_dir() else None
     libraries, notes, in_english = load_exported(bank_dir, tr, available_languages(tr), policy or LanguagePolicy(), allow_fallback=allow_fallback)
-    options = with_english(options, in_english)
+    options = with_english(options, in_english, tr)
     library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
     several = len(topic_banks(libraries)) > 1
