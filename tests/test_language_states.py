@@ -124,3 +124,18 @@ def test_with_fallback_every_fallback_text_is_marked_english_in_every_format_tha
     # Translated texts are not marked.
     translated = next(e.msgstr for e in po if e.msgstr and re.search(r"\.(stem|explanation|option\.[a-z]+(\.feedback)?)$", e.msgctxt))
     assert f'<p>{html.escape(translated, quote=True)}</p>' in moodle
+
+
+def test_status_names_each_languages_state(half_german, run_cli):
+    code, out = run_cli("i18n", "status", "--format", "json")
+    assert code == 0
+    states = {s["language"]: s["state"] for s in json.loads(out)["languages"]}
+    assert states == {"en": "source", "de": "in progress", "es": "not started"}
+    code, out = run_cli("i18n", "status")
+    assert "de: in progress (ready at 100%): left out of the exports; `bank i18n todo de` lists what is missing" in out
+    assert "es: not started: left out of the exports" in out
+    code, out = run_cli("i18n", "status", "--fail-under", "100")  # the CI gate a team chooses
+    assert code == 1 and "below 100%: de 5" in out
+    (half_german / "bank.toml").write_text("[languages]\nready = 50\n", encoding="utf-8")
+    code, out = run_cli("i18n", "status", "--format", "json")
+    assert {s["language"]: s["state"] for s in json.loads(out)["languages"]}["de"] == "ready"
