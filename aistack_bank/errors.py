@@ -332,7 +332,7 @@ class UsageError(Exception):
         self.message = message
 
 
-PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504")
+PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504", "W552", "W558", "W559")
 """Codes about a whole file, folder or language, reported with the path alone (or no line)."""
 
 
