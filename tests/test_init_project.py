@@ -82,3 +82,11 @@ def test_a_requirement_is_written_and_a_wheel_copied_into_the_project(tmp_path, 
         code, out = run_cli("init", "c", "--requirement", bad)
         assert code == 2 and "--requirement: error E139" in out and needle in out, out
         assert not (tmp_path / "c").exists()
+
+
+def test_the_readme_sends_each_platform_to_its_folder(course):
+    readme = (course / "README.md").read_text(encoding="utf-8")
+    for folder in ("moodle", "gift", "canvas-qti12", "common-cartridge", "qti21", "qti30", "aiken", "site", "json"):
+        assert f"`exports/{folder}/" in readme, folder
+    for platform in ("Blackboard", "Brightspace", "Canvas Classic Quizzes", "exports/README.md"):
+        assert platform in readme
