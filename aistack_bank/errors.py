@@ -231,7 +231,7 @@ CODES: dict[str, str] = {
     "W661": "the format reads numbers with a decimal point only: a learner's decimal comma (3,5) is not accepted",
     "W662": "the exporter has no words for the language (True/False, the unit sentence): English words are used",
     "W663": "Canvas scores part of a question otherwise than the bank (partial credit, case, all-or-nothing)",
-    "W664": "Common Cartridge's QTI profile scores part of a question otherwise than the bank (partial credit, case)",
+    "W664": "Common Cartridge's QTI profile, or Moodle's restore of it, changes part of a question (scoring, case, feedback)",
     "W655": "Moodle has no all-or-nothing multiple response: the question is exported with partial grades",
     "W656": "a credit is not one of the grades Moodle accepts; it is exported as the nearest one",
     "W657": "GIFT cannot carry part of a question (units, case sensitivity, an answer with \"->\")",
@@ -254,7 +254,7 @@ CODES: dict[str, str] = {
     "W804": "Moodle shows or stores a plain-text field (name, category) differently from the bank",
     "W805": "the Moodle files cannot all be imported into one course (duplicate idnumbers)",
     "W806": "Moodle reads the GIFT file differently from the Moodle XML file (GIFT special characters)",
-    "W807": "Canvas's QTI importer loses or misreads part of a question (key, feedback, extra question)",
+    "W807": "Canvas's quiz import loses or misreads part of a quiz or question (settings, key, feedback)",
     "W808": "a QTI test player scores a choice wrongly, hides feedback, or lists identifiers for titles",
     "W809": "a QTI identifier or file name collides between languages or breaks OpenOlat's rules",
     # 90x  item analysis (`bank analyze`): reading learners' results

@@ -1,7 +1,9 @@
 """The JSON export contract (version 2): a typed model, so its JSON Schema is generated too.
 
-A document holds one topic and its questions; every text is a map from language code to
-text, with English always present. Each question names its `kind`, and each kind brings its
+A document holds one topic and its questions (``ExportDocument``), or, for a bank of several
+topics, the whole bank: its categories, and its topics in order, each with its questions
+(``ExportBankDocument``, since 2.2). Every text is a map from language code to text, with
+English always present. Each question names its `kind`, and each kind brings its
 own fields (a tagged union on `kind`). The per-language files use the same contract with one
 language. Compatible additions raise the minor version; anything else the major version
 (the policy is in docs/json-contract.md; tests/test_contract.py enforces it).
@@ -13,7 +15,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CONTRACT_VERSION = "2.1"
+CONTRACT_VERSION = "2.2"
 
 LocalizedText = dict[str, str]
 
@@ -203,3 +205,43 @@ class ExportDocument(_Frozen):
     """Languages present in every text map, English first."""
     topic: ExportedTopic
     questions: list[ExportedQuestion]
+
+
+class ExportedCategory(_Frozen):
+    id: str
+    """Stable category id (`bank/categories.yaml`)."""
+    title: LocalizedText
+    """The category's title, by language."""
+
+
+class ExportedBankTopic(_Frozen):
+    id: str
+    """Stable topic id."""
+    category_id: str
+    """The id of the topic's category, one of the document's `categories`."""
+    title: LocalizedText
+    summary: LocalizedText
+    key_points: list[LocalizedText]
+    tags: dict[str, str]
+    """Tag vocabulary (English descriptions)."""
+    questions: list[ExportedQuestion]
+    """The topic's questions, in the topic's order (the same records as in the topic's own file)."""
+
+
+class ExportBankDocument(_Frozen):
+    """A whole bank of several topics exported for other tools (`exports/json/bank.json`,
+    `bank-<lang>.json`); since 2.2."""
+
+    model_config = ConfigDict(title="aistack-bank JSON export of a whole bank")
+    format: Literal["aistack-bank"] = "aistack-bank"
+    """Identifies the contract."""
+    version: str = CONTRACT_VERSION
+    """Contract version, `major.minor`."""
+    scope: Literal["bank"] = "bank"
+    """A whole bank (a topic's own file has no `scope`)."""
+    languages: list[str] = Field(min_length=1)
+    """Languages present in every text map, English first."""
+    categories: list[ExportedCategory] = Field(min_length=1)
+    """The bank's categories, in the bank's order."""
+    topics: list[ExportedBankTopic] = Field(min_length=1)
+    """The bank's topics in the bank's order: by the order of their categories, then by topic id."""

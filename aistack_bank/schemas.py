@@ -79,12 +79,13 @@ def render_schemas() -> dict[PurePosixPath, bytes]:
     """Every committed schema, by file name."""
     from pydantic import TypeAdapter
 
-    from .exchange import CONTRACT_VERSION, ExportDocument
+    from .exchange import CONTRACT_VERSION, ExportBankDocument, ExportDocument
     from .model import Categories, Question, Topic
 
     return {
         PurePosixPath("categories.schema.json"): _document(TypeAdapter(Categories).json_schema(), "categories.schema.json", "aistack-bank categories file (bank/categories.yaml)"),
         PurePosixPath("topic.schema.json"): _document(TypeAdapter(Topic).json_schema(), "topic.schema.json", "aistack-bank topic file (bank/<topic-id>/topic.yaml)"),
         PurePosixPath("export.schema.json"): _document(ExportDocument.model_json_schema(), "export.schema.json", f"aistack-bank JSON export (exports/json/aistack*.json), contract version {CONTRACT_VERSION.split('.')[0]}"),
+        PurePosixPath("export-bank.schema.json"): _document(ExportBankDocument.model_json_schema(), "export-bank.schema.json", f"aistack-bank JSON export of a whole bank (exports/json/bank*.json), contract version {CONTRACT_VERSION.split('.')[0]}"),
         PurePosixPath("question.schema.json"): _document(_question_schema(TypeAdapter(Question).json_schema()), "question.schema.json", "aistack-bank question file (bank/<topic-id>/questions/<id>-<slug>.yaml)"),
     }

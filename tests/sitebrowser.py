@@ -65,7 +65,9 @@ class Session:
     def __init__(self, browser, **context_options):
         self.context = browser.new_context(**context_options)
         self.page = self.context.new_page()
-        self.page.set_default_timeout(5000)
+        # Generous: a loaded two-core machine (the suite runs on every core) takes seconds to
+        # paint a full-page screenshot; a broken page fails on its assertions, not on time.
+        self.page.set_default_timeout(30000)
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.dialogs: list[str] = []
@@ -86,7 +88,7 @@ class Session:
 
 def shot(page, name: str, *, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=full_page, timeout=60000)
 
 
 def text(page, selector: str) -> str:

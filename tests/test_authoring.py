@@ -147,6 +147,9 @@ def test_unknown_import_format_and_bad_gift(tmp_path, run_cli, monkeypatch):
     code, out = run_cli("import", "docx", "x.txt")
     assert code == 2 and "unknown format 'docx'" in out
     code, out = run_cli("import", "gift", "x.txt", "--bank", "b")
+    assert code == 1 and "no GIFT questions found (only 1 block(s) without an answer block, which Moodle reads as descriptions)" in out
+    Path("brace.gift").write_text("::a:: b {=c ~d", encoding="utf-8")
+    code, out = run_cli("import", "gift", "brace.gift", "--bank", "b")
     assert code == 1 and "no answer block" in out
     Path("bin.gift").write_bytes(b"\xff\xfe::a:: b {=c ~d}")
     code, out = run_cli("import", "gift", "bin.gift", "--bank", "b")

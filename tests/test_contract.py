@@ -114,3 +114,39 @@ def test_the_field_walk_sees_every_kind_and_a_kind_removed():
     union = fewer["properties"]["questions"]["items"]
     union["oneOf"] = [b for b in union["oneOf"] if not b["$ref"].endswith("/ExportedMatching")]
     assert {p for p in fields if p.startswith("$.questions[]<matching>")} == set(fields) - set(_fields(fewer))
+
+
+BANK_SNAPSHOTS = SNAPSHOTS / "bank"
+
+
+def _bank_schema() -> dict:
+    return json.loads(render_schemas()[PurePosixPath("export-bank.schema.json")])
+
+
+def test_the_whole_bank_document_states_the_same_version_and_is_recorded():
+    """The whole-bank file (since 2.2) follows the same version, kept under tests/data/json-contract/bank/."""
+    schema = _bank_schema()
+    assert schema["properties"]["version"]["default"] == CONTRACT_VERSION
+    assert schema["title"].endswith(f"contract version {_version(CONTRACT_VERSION)[0]}")
+    committed = json.loads((REPO / "schema" / "export-bank.schema.json").read_text(encoding="utf-8"))
+    assert committed == schema
+    snapshot = BANK_SNAPSHOTS / f"{CONTRACT_VERSION}.schema.json"
+    assert snapshot.exists(), f"record the whole-bank contract of version {CONTRACT_VERSION}: copy schema/export-bank.schema.json to {snapshot.relative_to(REPO)}"
+    assert json.loads(snapshot.read_text(encoding="utf-8")) == schema, "the whole-bank JSON contract changed: raise CONTRACT_VERSION"
+    current, fields = _version(CONTRACT_VERSION), _fields(schema)
+    for older in sorted(BANK_SNAPSHOTS.glob("*.schema.json")):
+        old = _version(older.name.removesuffix(".schema.json"))
+        assert old <= current, older
+        if old[0] == current[0]:
+            for path, shape in _fields(json.loads(older.read_text(encoding="utf-8"))).items():
+                assert fields.get(path) == shape, f"{path} was removed or changed since bank/{older.name}: that needs a new major version"
+
+
+def test_a_topic_of_the_whole_bank_holds_the_records_of_a_topic_file():
+    """Each topic's questions in the whole-bank file are the same union of kinds as in a topic's own file."""
+    fields = _fields(_bank_schema())
+    single = _fields(_schema())
+    for path, shape in single.items():
+        if path.startswith("$.questions[]"):
+            assert fields.get("$.topics[]" + path[1:]) == shape, path
+    assert fields["$.categories[].title{}"][0] == "string" and fields["$.topics[].category_id"][4] is True

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from aistack_bank.exporters import _qti
+from aistack_bank.exporters import _qti, _qti12, canvas_qti12
+from conftest import REPO
 
 
 def test_the_bundled_bank_lints_clean(project, run_cli):
@@ -42,12 +43,48 @@ def test_a_long_title_and_a_gift_escape_in_it_are_reported(project, run_cli):
     assert gift and gift[0]["line"] == 4 and "category" in gift[0]["message"], out
 
 
-def test_canvas_rules_catch_a_choice_named_like_a_correct_answer(project, run_cli, monkeypatch):
-    monkeypatch.setattr(_qti, "choice_identifier", lambda option_id: f"choice_{option_id}")
-    monkeypatch.setattr(_qti, "feedback_identifier", lambda option_id: f"choice_{option_id}")
+QUIZ = "exports/canvas-qti12/aistack-en.zip:ai-hardware-software-stack-en/ai-hardware-software-stack-en.xml"
+
+
+def test_canvas_rules_catch_an_answer_named_like_a_correct_answer(project, run_cli, monkeypatch):
+    """The Canvas target reads the Canvas QTI 1.2 quiz: an answer whose feedback identifier
+    matches Canvas's "correct" pattern loses its feedback to the question's correct comment."""
+    monkeypatch.setattr(_qti12, "answer_ident", lambda qid, lang, option: f"{qid}-{lang}-correct-{option}")
     code, out = run_cli("lint", "--target", "canvas")
     assert "W807" in out and "correct comments" in out, out
-    assert "exports/qti21/aistack-en.zip:items/q001.xml: warning W807" in out
+    assert f"{QUIZ}: warning W807: question q001: Canvas reads another key, weight or answer feedback" in out, out
+
+
+def test_canvas_target_checks_the_quiz_package_cross_references(project, run_cli, monkeypatch):
+    original = canvas_qti12.render_meta
+    monkeypatch.setattr(canvas_qti12, "render_meta", lambda bank, options: original(bank, options).replace(b'identifier="', b'identifier="x-', 1))
+    code, out = run_cli("lint", "--target", "canvas")
+    assert "exports/canvas-qti12/aistack-fr.zip:imsmanifest.xml: warning W807: Canvas drops the quiz's settings: assessment_meta.xml names the quiz" in out, out
+
+
+def test_canvas_target_reads_every_kind_as_canvas_does(run_cli):
+    """The examples bank (every kind): keys, weights, numbers, matches and feedback all read back."""
+    code, out = run_cli("-C", str(REPO / "examples" / "every-kind"), "lint", "--target", "canvas", "--strict")
+    assert code == 0 and "0 warning(s) for canvas" in out, out
+
+
+def test_canvas_target_catches_a_wrong_key_in_the_quiz(project, run_cli, monkeypatch):
+    original = _qti12.render_item
+
+    def swapped(bank, index, **kwargs):
+        lines = original(bank, index, **kwargs)
+        q = bank.questions[index]
+        if kwargs.get("canvas") and q.id == "q002":
+            right, wrong = f">{q.id}-{bank.lang}-{q.correct}<", f">{q.id}-{bank.lang}-{next(o.id for o in q.options if o.id != q.correct)}<"
+            score = next(n for n, line in enumerate(lines) if "SCORE\">100" in line)
+            lines = lines[:score - 3] + [line.replace(right, wrong) for line in lines[score - 3:score]] + lines[score:]
+        return lines
+
+    monkeypatch.setattr(canvas_qti12, "render_item", swapped)
+    code, out = run_cli("lint", "--target", "canvas")
+    said = [line for line in out.split("\n") if "W807" in line]
+    assert len(said) == 3 and all(": warning W807: question q002: Canvas reads another key, weight or answer feedback (answer(s) " in line for line in said), out
+    assert said[0].startswith(f"{QUIZ}: warning W807: question q002:"), out
 
 
 def test_a_test_that_hides_feedback_is_reported(project, run_cli, monkeypatch):

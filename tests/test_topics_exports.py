@@ -53,7 +53,8 @@ def test_every_format_writes_each_topic_under_its_id_and_the_whole_bank_at_the_t
     for name, suffix in (("canvas-qti12", ".zip"), ("common-cartridge", ".imscc")):
         assert {str(p) for p in trees[name]} == {f"{tid}/{tid}-{lang}{suffix}" for tid in topic_ids() for lang in LANGS} | {f"bank-{lang}{suffix}" for lang in LANGS}
     assert {str(p) for p in trees["aiken"]} == {f"{tid}/{tid}-{lang}.txt" for tid in topic_ids() for lang in LANGS}
-    assert {str(p) for p in trees["json"]} == {f"{tid}/{tid}{part}.json" for tid in topic_ids() for part in ["", *(f"-{lang}" for lang in LANGS)]}
+    assert {str(p) for p in trees["json"]} == ({f"{tid}/{tid}{part}.json" for tid in topic_ids() for part in ["", *(f"-{lang}" for lang in LANGS)]}
+                                               | {f"bank-{lang}.json" for lang in LANGS} | {"bank.json"})
 
 
 def test_one_topic_keeps_the_names_of_a_one_topic_bank(libs):

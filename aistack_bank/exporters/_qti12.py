@@ -6,6 +6,9 @@ into one course never collide):
   answer (response_label)   <qid>-<lang>-<option>      its feedback   <qid>-<lang>-<option>_fb
   general feedback          general_fb                 response       response1
 Canvas reads ``general_fb`` as the neutral comment and ``<answer>_fb`` as the answer's comment.
+In the cartridge a true/false item's answers are ``true`` and ``false`` (Moodle's converter
+accepts no other), and its response rules follow Moodle's own cartridge writer
+(``_cartridge_rules``).
 """
 
 from __future__ import annotations
@@ -103,6 +106,44 @@ def match_idents(q, lang: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
     return {pair.id: by_text[pair.answer] for pair in q.pairs}, offered
 
 
+SCORE_100 = '<setvar action="Set" varname="SCORE">100</setvar>'
+
+
+def _cartridge_rules(i: str, kind: str, answers: list[tuple[str, str, str | None]], right: set[str]) -> list[str]:
+    """The response rules of a cartridge item after the explanation's, in the layout of Moodle's
+    own cartridge writer (``backup/cc/cc_lib/cc_asssesment.php``): Moodle's converter makes the
+    feedback of every rule marked ``continue="Yes"`` part of the general feedback, so only the
+    explanation's rule is marked so.
+
+    - single choice, true/false: the scoring rule holds the right answer's feedback, then each
+      wrong answer with feedback has its own rule setting SCORE to 0, all ``continue="No"``;
+    - multiple response: the scoring rule (every right option picked, no wrong one; the keys
+      marked ``case="Yes"``, which the converter needs to find them), then a rule per option
+      with feedback, all ``continue="No"``;
+    - fill in the blank: the scoring rule (any accepted answer) goes on to a rule per answer
+      with feedback, each ``continue="No"``: Moodle's converter keeps the answers from the
+      first rule setting SCORE to 100 and would drop their feedback wherever it stood."""
+    with_feedback = [(answer, text_raw) for answer, text_raw, feedback in answers if feedback is not None]
+    if kind in ("single-choice", "true-false"):
+        key = next(iter(right))
+        shown = [_show(f"{key}_fb")] if any(answer == key for answer, _ in with_feedback) else []
+        out = _condition(i, [_equal(key)], [SCORE_100, *shown], "No")
+        for answer, _ in with_feedback:
+            if answer != key:
+                out += _condition(i, [_equal(answer)], ['<setvar action="Set" varname="SCORE">0</setvar>', _show(f"{answer}_fb")], "No")
+        return out
+    if kind == "multiple-response":
+        tests = ["<and>"] + [f"  {_equal(answer, case=True)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
+        out = _condition(i, tests, [SCORE_100], "No")
+        for answer, _ in with_feedback:
+            out += _condition(i, [_equal(answer, case=True)], [_show(f"{answer}_fb")], "No")
+        return out
+    out = _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "Yes")
+    for answer, text_raw in with_feedback:
+        out += _condition(i, [_equal(text_raw)], [_show(f"{answer}_fb")], "No")
+    return out
+
+
 def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "") -> list[str]:
     """One ``<item>`` of any kind the target carries: Canvas's metadata (``question_type``,
     ``points_possible``, ``original_answer_ids``) or the cartridge profile's (``cc_profile``,
@@ -118,9 +159,12 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
         answers = [(answer_ident(q.id, lang, o.id), o.text, o.feedback) for o in q.options]
         right = {answer_ident(q.id, lang, c) for c in ([q.correct] if kind == "single-choice" else q.correct)}
     elif kind == "true-false":
+        # The cartridge names the answers ``true`` and ``false``, as Moodle's own cartridge writer
+        # does: its converter throws on any other identifier and the whole restore is lost.
         labels = words(lang)
-        answers = [(answer_ident(q.id, lang, "true"), labels.true, q.feedback_true), (answer_ident(q.id, lang, "false"), labels.false, q.feedback_false)]
-        right = {answer_ident(q.id, lang, "true" if q.answer else "false")}
+        name = (lambda value: value) if not canvas else (lambda value: answer_ident(q.id, lang, value))
+        answers = [(name("true"), labels.true, q.feedback_true), (name("false"), labels.false, q.feedback_false)]
+        right = {name("true" if q.answer else "false")}
     elif kind == "short-answer":
         answers = [(answer_ident(q.id, lang, str(n)), a.text, a.feedback) for n, a in enumerate(full_credit_answers(q), start=1)]
         right = {a[0] for a in answers}
@@ -157,25 +201,26 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     out += [f"{i}  </presentation>", f"{i}  <resprocessing>", f"{i}    <outcomes>",
             f'{i}      <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>', f"{i}    </outcomes>"]
     out += _condition(i, ["<other/>"], [_show("general_fb")])
-    if kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
+    if not canvas and kind in CC_PROFILES:
+        out += _cartridge_rules(i, kind, answers, right)
+    elif kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
         for answer, text_raw, feedback in answers:
             if feedback is not None:
                 out += _condition(i, [_equal(text_raw if kind == "short-answer" else answer)], [_show(f"{answer}_fb")])
-    score = '<setvar action="Set" varname="SCORE">100</setvar>'
-    if kind in ("single-choice", "true-false"):
-        out += _condition(i, [_equal(next(iter(right)))], [score], "No")
+    if not canvas and kind in CC_PROFILES:
+        pass
+    elif kind in ("single-choice", "true-false"):
+        out += _condition(i, [_equal(next(iter(right)))], [SCORE_100], "No")
     elif kind == "multiple-response":
-        # Every right option picked and no wrong one; the cartridge marks the keys case="Yes", which
-        # Moodle's restore needs to find them (Canvas's importer ignores it).
-        tests = ["<and>"] + [f"  {_equal(answer, case=not canvas)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
-        out += _condition(i, tests, [score], "No")
+        tests = ["<and>"] + [f"  {_equal(answer)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
+        out += _condition(i, tests, [SCORE_100], "No")
     elif kind == "short-answer":
-        out += _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [score], "No")
+        out += _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "No")
     elif kind == "numerical":
         low, high = q.answer - q.absolute_tolerance, q.answer + q.absolute_tolerance
         tests = ["<or>", f"  {_equal(_number(q.answer))}", "  <and>", f'    <vargte respident="response1">{_number(low)}</vargte>',
                  f'    <varlte respident="response1">{_number(high)}</varlte>', "  </and>", "</or>"]
-        out += _condition(i, tests, [score], "No")
+        out += _condition(i, tests, [SCORE_100], "No")
     else:
         match_of, _ = match_idents(q, lang)
         share = "%.2f" % (100 / len(q.pairs))

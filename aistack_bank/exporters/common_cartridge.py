@@ -138,20 +138,32 @@ def bank_package(library: Library) -> bytes:
 
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
-    """Each question of a kind the profile lacks (left out), and what the profile scores otherwise."""
+    """Each question of a kind the profile lacks (left out), what the profile scores otherwise,
+    and what Moodle's converter (its restore of a cartridge) changes in a question."""
     out = left_out(NAME, "W652", banks, KINDS)
     for q in banks[languages(banks)[0]].questions if banks else ():
         kind = getattr(q, "kind", None)
         if kind == "multiple-response" and q.scoring == "partial":
             out.append(warning("W664", f"{NAME}: {q.id} scores partially, but the profile's multiple response is all-or-nothing "
                                        "(Moodle's restore gives each right option 1/n and takes nothing for a wrong one)"))
+        elif kind == "multiple-response":
+            out.append(warning("W664", f"{NAME}: {q.id} is all-or-nothing, but Moodle's restore gives each right option 1/n and takes "
+                                       "nothing for a wrong one: part of the right options earns part of the marks, and ticking every option full marks"))
         elif kind == "short-answer":
-            dropped = [a.text for a in q.answers if a not in full_credit_answers(q)]
+            kept = full_credit_answers(q)
+            dropped = [a.text for a in q.answers if a not in kept]
             if dropped:
                 out.append(warning("W664", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
                                            "the profile's fill-in-the-blank gives every answer full marks"))
             if q.case_sensitive:
                 out.append(warning("W664", f"{NAME}: {q.id} is case-sensitive, but the profile's fill-in-the-blank ignores case"))
+            if any(a.feedback is not None for a in kept):
+                out.append(warning("W664", f"{NAME}: {q.id}'s answer feedback is lost in Moodle's restore (its converter drops the "
+                                           "feedback of right answers); the explanation is kept"))
+            starred = [a.text for a in kept if "*" in a.text]
+            if starred:
+                out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} hold a '*', which Moodle's "
+                                           "restore reads as its wildcard (any characters)"))
     return out + language_notes(NAME, banks, kinds=KINDS)
 
 

@@ -6,13 +6,13 @@ import json
 from typing import Sequence
 
 from ..exchange import (
-    ExportDocument, ExportedAcceptedAnswer, ExportedDistractor, ExportedMatching, ExportedMultipleResponse, ExportedNearMiss,
+    ExportBankDocument, ExportDocument, ExportedAcceptedAnswer, ExportedBankTopic, ExportedCategory, ExportedDistractor, ExportedMatching, ExportedMultipleResponse, ExportedNearMiss,
     ExportedNumerical, ExportedOption, ExportedPair, ExportedShortAnswer, ExportedSingleChoice, ExportedTopic, ExportedTrueFalse,
     ExportedUnit,
 )
-from ..model import Bank
+from ..model import Bank, Library
 from ..options import ExportOptions
-from ._format import Format
+from ._format import Format, by_category
 
 
 def build_document(banks: Sequence[Bank]) -> ExportDocument:
@@ -113,10 +113,41 @@ def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
     return render_json(build_document(banks))
 
 
+def build_bank_document(libraries: Sequence[Library]) -> ExportBankDocument:
+    """The whole bank in the languages of ``libraries`` (English first): its categories, then its
+    topics category by category, each with the records of its own file."""
+    first = libraries[0]
+    categories = [ExportedCategory(id=c.id, title={lib.lang: next(x.title for x in lib.categories if x.id == c.id) for lib in libraries})
+                  for c in first.categories]
+    topics = []
+    for _, banks in by_category(first):
+        for bank in banks:
+            document = build_document([lib.bank(bank.topic.id) for lib in libraries])
+            topic = document.topic
+            topics.append(ExportedBankTopic(id=topic.id, category_id=bank.category.id, title=topic.title, summary=topic.summary,
+                                            key_points=topic.key_points, tags=topic.tags, questions=document.questions))
+    return ExportBankDocument(languages=[lib.lang for lib in libraries], categories=categories, topics=topics)
+
+
+def render_bank_json(document: ExportBankDocument) -> bytes:
+    data = document.model_dump(mode="json", exclude_none=True)
+    for topic in data["topics"]:
+        topic["questions"] = [_ordered(q) for q in topic["questions"]]
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _render_bank(libraries: Sequence[Library], options: ExportOptions) -> bytes:
+    return render_bank_json(build_bank_document(libraries))
+
+
 FORMAT = Format(
     name="json", folder="json", honours=frozenset(),
     render=_render, per_language="{stem}-{lang}.json", multilingual="{stem}.json", multilingual_with_one_language=True,
+    render_bank=_render_bank,
     platforms='Other tools and scripts: every text in every language, as described in `docs/json-contract.md` of aistack-bank.',
     loses='Nothing.',
 )
+"""One file per topic and language and one of every language (``<stem>.json``); with several
+topics, each topic's under ``<topic-id>/``, and the whole bank as ``bank-<lang>.json`` and
+``bank.json``."""
 export = FORMAT

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import BankError, Location
 from ._kinds import NotImported, matching, multiple_response, number, numerical, short_answer, true_false
-from .records import ImportedQuestion, Skipped, read_import_file
+from .records import DESCRIPTION, ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
 MAX_BYTES = 64 << 20
@@ -108,6 +108,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
     skipped: list[Skipped] = []
     category = None
     found_any = False
+    descriptions = 0
     for line, block, comments in _blocks(_protect(text)):
         stripped = block.strip()
         if stripped.startswith("$CATEGORY:"):
@@ -120,13 +121,19 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
             name = _restore(match.group(1)).strip()
             block = block[match.end():]
         open_at, close_at = block.find("{"), block.rfind("}")
+        name = name or f"line {line}"
+        if open_at < 0 and close_at < 0:
+            # Moodle reads a block without an answer block as a description (text shown between
+            # questions); the bank has no such kind, and a topic's texts are its summary and key points.
+            skipped.append(Skipped(name, "text without an answer block: " + DESCRIPTION, line))
+            descriptions += 1
+            continue
         if open_at < 0 or close_at < open_at:
             raise BankError("no answer block {…}: GIFT questions need one (escape a literal brace as \\{)", Location.of(path, line, 1), code="E702")
         found_any = True
         fmt, stem_raw = _formatted(block[:open_at], "moodle")
         trailing = block[close_at + 1:].strip()
         body = block[open_at + 1:close_at]
-        name = name or f"line {line}"
         general = None
         if "####" in body:
             cut = body.rindex("####")
@@ -136,8 +143,8 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
             skipped.append(Skipped(name, "essay question (empty answer block); the bank has no essay kind", line))
             continue
         if trailing:
-            skipped.append(Skipped(name, "missing-word question (text after the answers); the bank has no such kind", line))
-            continue
+            # A missing-word question: Moodle puts a blank "_____" where the answer block was.
+            stem_raw = stem_raw + "_____" + block[close_at + 1:]
         dropped: set[str] = set()
 
         def plain(raw: str, default: str = fmt) -> str:
@@ -154,6 +161,8 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
         except NotImported as exc:
             skipped.append(Skipped(name, str(exc), line))
             continue
+        if trailing:
+            imported.notes.append("a missing-word question (text after the answers): the stem shows the answer's place as _____, as Moodle does")
         tags = re.findall(r"\[tag:((?:\\]|[^\]])+)]", comments)
         for tag in tags:
             tag = tag.strip().replace("\\]", "]")
@@ -165,7 +174,8 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
             imported.notes.append(f"markup dropped ({', '.join(sorted(dropped))}): the bank holds plain text")
         questions.append(imported)
     if not found_any:
-        raise BankError("no GIFT questions found (expected blocks like ::name:: text { =right ~wrong })", where, code="E702")
+        only = f" (only {descriptions} block(s) without an answer block, which Moodle reads as descriptions)" if descriptions else ""
+        raise BankError(f"no GIFT questions found{only} (expected blocks like ::name:: text {{ =right ~wrong }})", where, code="E702")
     return questions, skipped
 
 

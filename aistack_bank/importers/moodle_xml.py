@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import BankError, Location
 from ._kinds import NotImported, matching, multiple_response, numerical, short_answer, true_false
 from ._html import html_to_text
-from .records import ImportedQuestion, Skipped, read_import_file
+from .records import DESCRIPTION, ImportedQuestion, Skipped, read_import_file
 
 MAX_BYTES = 64 << 20
 NULL = "$@NULL@$"
@@ -95,6 +95,9 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             continue
         name, _ = html_to_text(_text(element, "name/text"), language)
         name = name or f"question {len(questions) + len(skipped) + 1}"
+        if kind == "description":
+            skipped.append(Skipped(name, "question type 'description': " + DESCRIPTION))
+            continue
         if kind not in TYPES:
             skipped.append(Skipped(name, f"question type {kind!r} has no kind in the bank (it takes multichoice, truefalse, numerical, shortanswer and matching)"))
             continue

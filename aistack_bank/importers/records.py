@@ -33,6 +33,12 @@ class ImportedQuestion:
     ``case_sensitive`` of a short-answer one, ``pairs``/``distractors`` of a matching one."""
 
 
+DESCRIPTION = ("a description, which Moodle shows between questions and which scores nothing; the bank has no such kind "
+               "(put what it says in the topic's summary or key points): not imported")
+"""Why a Moodle description item is not imported (Moodle XML ``type="description"``, a GIFT block
+without an answer block)."""
+
+
 @dataclass(frozen=True)
 class Skipped:
     name: str

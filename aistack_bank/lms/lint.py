@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..settings import LanguagePolicy
 
 TARGETS = ("moodle", "gift", "canvas", "qti")
-FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["qti21"], "qti": ["qti21", "qti30"]}
+FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["canvas-qti12"], "qti": ["qti21", "qti30"]}
 
 
 class _Locator:
@@ -94,7 +94,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
         if "gift" in targets:
             found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
         if "canvas" in targets:
-            found += _canvas(banks, trees["qti21"], lambda n: where("qti21", n))
+            found += _canvas(banks, trees["canvas-qti12"], lambda n: where("canvas-qti12", n))
         if "qti" in targets:
             for fmt in ("qti21", "qti30"):
                 found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
@@ -214,34 +214,70 @@ def _question_of(bank: Bank, identifier: str):
     return next((q for q in bank.questions if identifier in (q.id, f"{q.id}-{bank.lang}")), None)
 
 
+def _canvas_expected(q, lang: str) -> list:
+    """What Canvas should read of each answer of ``q`` in the Canvas QTI 1.2 quiz (what the export
+    says it leaves out, W663, is not expected)."""
+    from ..exporters._qti12 import full_credit_answers
+    from ..exporters._shared import html_paragraph
+    from ..exporters._words import words
+
+    said = lambda text: html_paragraph(text) if text else ""  # noqa: E731
+    kind = getattr(q, "kind", "single-choice")
+    if kind == "single-choice":
+        return [(o.text, 100 if o.id == q.correct else 0, said(o.feedback)) for o in q.options]
+    if kind == "multiple-response":
+        return [(o.text, 100 if o.id in q.correct else 0, said(o.feedback)) for o in q.options]
+    if kind == "true-false":
+        labels = words(lang)
+        return [(labels.true, 100 if q.answer else 0, said(q.feedback_true)), (labels.false, 0 if q.answer else 100, said(q.feedback_false))]
+    if kind == "short-answer":
+        return [(a.text, 100, said(a.feedback)) for a in full_credit_answers(q)]
+    if kind == "numerical":
+        return [(float(q.answer), float(q.absolute_tolerance))]
+    return [(pair.prompt, pair.answer) for pair in q.pairs]
+
+
+def _canvas_read(read: dict, kind: str) -> list:
+    if kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
+        return [(a["text"], a["weight"], a["comments"]) for a in read["answers"]]
+    if kind == "numerical":
+        return [(a["exact"], round(a["margin"], 12)) for a in read["answers"]]
+    return [(a["left"], a["right"]) for a in read["answers"]]
+
+
 def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
+    """The Canvas QTI 1.2 quiz (``canvas-qti12/``, the package Canvas admins import) as Canvas's
+    Classic Quizzes import reads it: the package's cross-references, then each question's
+    answers, weights, per-answer feedback and explanation."""
+    from ..exporters._qti12 import item_ident
+    from ..exporters._shared import html_paragraph
+
     out = []
     for lang, bank in banks.items():
-        name = get_format("qti21").language_file(bank.topic, lang)
+        name = get_format("canvas-qti12").language_file(bank.topic, lang)
         files = _members(tree[name])
         here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
-        if not models.canvas_recognises_qti2(models.parse_xml(files["imsmanifest.xml"])):
-            out.append(warning("W807", "Canvas does not recognise this package as QTI 2.x", here("imsmanifest.xml")))
-        for entry in models.canvas_read_test(files["assessment.xml"]):
-            if entry["question_type"] == "text_only_question":
-                out.append(warning("W807", f"Canvas adds a text-only question {entry['question_text']!r} (a visible, titled section)", here("assessment.xml")))
-        for member, data, doc in _items(files):
-            q = _question_of(bank, doc.get("identifier") or "")
-            if q is None or getattr(q, "kind", "single-choice") != "single-choice":  # the models read choice items
-                continue
-            read = models.canvas_read_choice_item(data)
-            weights = [a["weight"] for a in read["answers"]]
-            if weights != [100 if o.id == q.correct else 0 for o in q.options]:
-                out.append(warning("W807", f"question {q.id}: Canvas reads the answer weights as {weights}", here(member)))
-            comments = [a["comments"] for a in read["answers"]]
-            if comments != [" ".join((o.feedback or "").split()) for o in q.options]:
-                lost = [o.id for o, c in zip(q.options, comments) if c != " ".join((o.feedback or "").split())]
-                out.append(warning("W807", f"question {q.id}: Canvas loses or changes the feedback of option(s) {', '.join(lost)}", here(member)))
-            for key in ("correct_comments", "incorrect_comments"):
-                if read[key]:
-                    out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
-            if read["neutral_comments"] != " ".join((q.explanation or "").split()):
-                out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
+        by_ident = {item_ident(q.id, lang): q for q in bank.questions}
+        for quiz in models.canvas_read_qti12_package(files):
+            for problem in quiz["problems"]:
+                out.append(warning("W807", f"Canvas drops the quiz's settings: {problem}", here("imsmanifest.xml")))
+            member = quiz["file"]
+            for read in quiz["questions"]:
+                q = by_ident.get(read["migration_id"] or "")
+                if q is None:
+                    continue
+                kind = getattr(q, "kind", "single-choice")
+                expected, found = _canvas_expected(q, lang), _canvas_read(read, kind)
+                round_expected = [(e[0], round(e[1], 12)) for e in expected] if kind == "numerical" else expected
+                if found != round_expected:
+                    wrong = [str(n + 1) for n, (a, b) in enumerate(zip(found, round_expected)) if a != b]
+                    detail = f"answer(s) {', '.join(wrong)}" if wrong and len(found) == len(round_expected) else f"{len(found)} answer(s) instead of {len(round_expected)}"
+                    out.append(warning("W807", f"question {q.id}: Canvas reads another key, weight or answer feedback ({detail})", here(member)))
+                for key in ("correct_comments", "incorrect_comments"):
+                    if read[key]:
+                        out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
+                if read["neutral_comments"] != (html_paragraph(q.explanation) if q.explanation else ""):
+                    out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
     return out
 
 

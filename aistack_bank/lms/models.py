@@ -10,7 +10,10 @@ left out. Sources:
   ``question/format/gift/format.php`` (``readquestions``, ``readquestion``,
   ``escapedchar_pre``/``_post``, ``extract_idnumber_and_tags_from_comment``);
 - Canvas ``gems/plugins/qti_exporter/lib/qti/`` (``assessment_item_converter.rb``,
-  ``choice_interaction.rb``, ``assessment_test_converter.rb``, ``converter.rb``);
+  ``choice_interaction.rb``, ``assessment_test_converter.rb``, ``converter.rb``), and what its
+  Classic Quizzes import keeps of its own QTI 1.2 dialect;
+- Moodle 4.5 ``backup/converter/imscc11/lib.php``, ``backup/cc/entity11.quiz.class.php`` and
+  ``backup/cc/sheets/`` (the restore of a Common Cartridge 1.1);
 - QTI 2.1/3.0 response processing and ``itemSessionControl`` (``showFeedback`` defaults to false).
 """
 
@@ -507,6 +510,145 @@ def canvas_read_test(data: bytes) -> list[dict]:
     return entries
 
 
+# --- Canvas Classic Quizzes: the QTI 1.2 package (canvas-qti12) ------------------------------
+
+CANVAS_QTI12_META_NS = "http://canvas.instructure.com/xsd/cccv1p0"
+
+
+def _qti12_text(element: Element | None) -> str:
+    """The first ``material/mattext`` under an element (the HTML Canvas keeps, as typed)."""
+    if element is None:
+        return ""
+    found = next((m for m in element.iter() if local(m.tag) == "mattext"), None)
+    return _node_value(found)
+
+
+def _qti12_score(condition: Element) -> float:
+    total = 0.0
+    for setter in children(condition, "setvar"):
+        try:
+            total += float(_node_value(setter))
+        except ValueError:
+            pass
+    return total
+
+
+def canvas_read_qti12_item(item: Element) -> dict:
+    """What Canvas's Classic Quizzes import keeps of a Canvas QTI 1.2 item (its own quiz export's
+    dialect: ``question_type`` in the item's metadata, ``general_fb`` and ``<answer>_fb``
+    feedback), by question type:
+
+    - choices (multiple choice, true/false, multiple answers): weight 100 for an answer that a
+      rule setting SCORE above 0 names (outside a ``not``), else 0; a true/false question whose
+      answers do not read *true* and *false* is imported as multiple choice;
+    - short answer: the texts of the rules setting SCORE above 0, each at 100;
+    - numerical: the exact value and the margin of the scoring rule (``varequal``, ``vargte``,
+      ``varlte``);
+    - matching: for each prompt (a ``response_lid``), the text of the answer its ``Add`` rule names.
+
+    Feedback: ``general_fb`` is the neutral comment, ``correct_fb`` the correct one and
+    ``general_incorrect_fb`` the incorrect one; an answer's comment is the ``itemfeedback`` a
+    rule naming it displays, unless its identifier matches Canvas's correct/incorrect/general
+    patterns, which file it as the question's comment instead (as for QTI 2.1,
+    ``CANVAS_NOT_PER_ANSWER``)."""
+    fields = {_node_value(next(iter(children(f, "fieldlabel")), None)): _node_value(next(iter(children(f, "fieldentry")), None))
+              for f in descendants(item, "qtimetadatafield")}
+    qtype = fields.get("question_type", "")
+    feedback = {fb.get("ident"): _qti12_text(fb) for fb in children(item, "itemfeedback")}
+    question: dict = {"migration_id": item.get("ident"), "question_type": qtype, "points_possible": fields.get("points_possible"),
+                      "answers": [], "neutral_comments": feedback.get("general_fb", ""), "correct_comments": "", "incorrect_comments": ""}
+    conditions = [c for rp in children(item, "resprocessing") for c in children(rp, "respcondition")]
+
+    def named(condition: Element) -> list[str]:
+        return [_node_value(v) for v in _descendants_outside_not(condition)]
+
+    def comments_of(value: str) -> str:
+        for condition in conditions:
+            if value in named(condition):
+                for shown in children(condition, "displayfeedback"):
+                    ref = shown.get("linkrefid") or ""
+                    if ref in feedback and not CANVAS_NOT_PER_ANSWER.search(ref):
+                        return feedback[ref]
+        return ""
+
+    for ident, text in feedback.items():
+        ident = ident or ""
+        if ident == "general_fb":
+            continue
+        if CANVAS_INCORRECT.search(ident):
+            question["incorrect_comments"] = text
+        elif CANVAS_CORRECT.search(ident):
+            question["correct_comments"] = text
+    scoring = [c for c in conditions if _qti12_score(c) > 0]
+    if qtype in ("multiple_choice_question", "true_false_question", "multiple_answers_question"):
+        right = {value for c in scoring for value in named(c)}
+        for label in descendants(item, "response_label"):
+            ident = label.get("ident") or ""
+            question["answers"].append({"migration_id": ident, "text": _qti12_text(label), "weight": 100 if ident in right else 0,
+                                        "comments": comments_of(ident)})
+        if qtype == "true_false_question":
+            texts = [a["text"] for a in question["answers"]]
+            if not (len(texts) == 2 and re.search("true", texts[0], re.I) and re.search("false", texts[1], re.I)):
+                question["question_type"] = "multiple_choice_question"
+    elif qtype == "short_answer_question":
+        for condition in scoring:
+            for value in named(condition):
+                question["answers"].append({"text": value, "weight": 100, "comments": comments_of(value)})
+    elif qtype == "numerical_question":
+        for condition in scoring:
+            exact = [_node_value(v) for v in descendants(condition, "varequal")]
+            low = [_node_value(v) for v in descendants(condition, "vargte")]
+            high = [_node_value(v) for v in descendants(condition, "varlte")]
+            if exact:
+                # Canvas keeps the exact value and the margin above it (hi − exact); a range whose
+                # bounds are not symmetric around the value shows as another margin below
+                value = float(exact[0])
+                margin = float(high[0]) - value if high else 0.0
+                if low and abs((value - float(low[0])) - margin) > 1e-9:
+                    margin = float("nan")
+                question["answers"].append({"exact": value, "margin": margin, "weight": 100})
+    elif qtype == "matching_question":
+        texts = {label.get("ident"): _qti12_text(label) for label in descendants(item, "response_label")}
+        for lid in descendants(item, "response_lid"):
+            respident = lid.get("ident")
+            match = next((_node_value(v) for c in conditions for v in descendants(c, "varequal") if v.get("respident") == respident), None)
+            question["answers"].append({"left": _qti12_text(next(iter(children(lid, "material")), None)), "right": texts.get(match, "")})
+    return question
+
+
+def canvas_read_qti12_package(members: dict[str, bytes]) -> list[dict]:
+    """Each quiz of a Canvas QTI 1.2 package: its ``imsqti_xmlv1p2`` resource, whether the manifest
+    resource, the ``assessment ident`` and the ``quiz identifier`` of ``assessment_meta.xml``
+    agree (Canvas drops the quiz's settings when they do not), and its questions."""
+    manifest = parse_xml(members["imsmanifest.xml"])
+    resources = {r.get("identifier"): r for r in descendants(manifest, "resource")}
+    quizzes = []
+    for identifier, resource in resources.items():
+        if resource.get("type") != "imsqti_xmlv1p2":
+            continue
+        href = next((f.get("href") for f in children(resource, "file")), "")
+        quiz = {"resource": identifier, "file": href, "problems": [], "questions": []}
+        deps = [resources.get(d.get("identifierref")) for d in children(resource, "dependency")]
+        meta_href = next((d.get("href") for d in deps if d is not None and (d.get("href") or "").endswith("assessment_meta.xml")), None)
+        if meta_href is None or meta_href not in members:
+            quiz["problems"].append("the quiz resource has no assessment_meta.xml dependency")
+        else:
+            meta = parse_xml(members[meta_href])
+            if meta.get("identifier") != identifier:
+                quiz["problems"].append(f"assessment_meta.xml names the quiz {meta.get('identifier')!r}, the manifest {identifier!r}")
+        if href not in members:
+            quiz["problems"].append(f"the quiz file {href!r} is missing")
+            quizzes.append(quiz)
+            continue
+        doc = parse_xml(members[href])
+        assessment = next(iter(children(doc, "assessment")), None)
+        if assessment is None or assessment.get("ident") != identifier:
+            quiz["problems"].append(f"the assessment ident is {assessment.get('ident') if assessment is not None else None!r}, the manifest's {identifier!r}")
+        quiz["questions"] = [canvas_read_qti12_item(item) for item in descendants(doc, "item")]
+        quizzes.append(quiz)
+    return quizzes
+
+
 # --- QTI response processing and test feedback ------------------------------------------------
 
 def _qti_name(element: Element) -> str:
@@ -672,3 +814,286 @@ def qti_item_session_control(test: Element) -> dict[str, bool]:
             if raw is not None:
                 settings[key] = raw == "true"
     return settings
+
+
+# --- Moodle's Common Cartridge 1.1 converter (restore of an .imscc) -------------------------
+
+CC11_DETECT_BYTES = 500
+"""``imscc11_converter::detect_format`` reads this many bytes of ``imsmanifest.xml``."""
+CC11_DETECT = "xmlns=http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
+CC_QUIZ_RESOURCE = "imsqti_xmlv1p2/imscc_xmlv1p1/assessment"
+CC_BANK_RESOURCE = "imsqti_xmlv1p2/imscc_xmlv1p1/question-bank"
+CC_MOODLE_TYPES = {
+    "cc.multiple_choice.v0p1": "multichoice", "cc.multiple_response.v0p1": "multichoice",
+    "cc.true_false.v0p1": "truefalse", "cc.essay.v0p1": "essay",
+    "cc.fib.v0p1": "shortanswer", "cc.pattern_match.v0p1": "shortanswer",
+}
+"""``cc11_quiz::get_question_type``: the Moodle type of each profile; an item of any other
+profile (or none) is skipped without a word."""
+CC_QUIZ_SUMGRADES = 4
+CC_QUIZ_GRADE = 10
+"""``backup/cc/sheets/course_modules_mod_quiz.xml``: every restored quiz gets total marks 4 and
+a maximum grade of 10, whatever its questions hold."""
+
+
+class MoodleRestoreFailed(Exception):
+    """The converter throws (``coding_exception``): the whole restore is lost and the course is
+    left empty, "Course restoration in progress"."""
+
+
+@dataclass
+class CcAnswer:
+    identifier: str
+    title: str
+    score: float
+    feedback: str
+
+
+@dataclass
+class CcQuestion:
+    ident: str
+    name: str
+    cc_type: str
+    moodle_type: str
+    questiontext: str
+    generalfeedback: str
+    """What Moodle stores as the question's general feedback (each text followed by a space)."""
+    defaultgrade: int
+    answers: list[CcAnswer]
+    usecase: bool = False
+
+    @property
+    def single(self) -> bool:
+        return self.cc_type != "cc.multiple_response.v0p1"
+
+
+@dataclass
+class CcInstance:
+    resource: str
+    is_question_bank: bool
+    questions: list[CcQuestion]
+    sumgrades: int = CC_QUIZ_SUMGRADES
+    grade: int = CC_QUIZ_GRADE
+
+
+def moodle_cc11_detects(manifest: bytes) -> bool:
+    """``imscc11_converter::detect_format``: the first bytes, lower-cased, without spaces and quotes."""
+    snippet = manifest[:CC11_DETECT_BYTES].decode("utf-8", "ignore").lower()
+    snippet = re.sub(r"\s*", "", snippet).replace("'", "").replace('"', "")
+    return CC11_DETECT in snippet
+
+
+def _node_value(element: Element | None) -> str:
+    """DOM ``nodeValue`` of an element: its whole text."""
+    return text_of(element)
+
+
+class _QtiFile:
+    """A cartridge's QTI file with its items by identifier (what ``//xmlns:item[@ident="…"]`` finds)."""
+
+    def __init__(self, root: Element):
+        self.root = root
+        self.by_ident: dict[str, list[Element]] = {}
+        for element in root.iter():
+            if local(element.tag) == "item":
+                self.by_ident.setdefault(element.get("ident") or "", []).append(element)
+
+
+def _items_named(doc: _QtiFile, ident: str) -> list[Element]:
+    """``//xmlns:item[@ident="…"]``: every item of the file with that identifier."""
+    return doc.by_ident.get(ident, [])
+
+
+def _conditions(doc: _QtiFile, ident: str) -> list[Element]:
+    """``//xmlns:item[@ident=…]/xmlns:resprocessing/xmlns:respcondition``."""
+    return [c for item in _items_named(doc, ident) for rp in children(item, "resprocessing") for c in children(rp, "respcondition")]
+
+
+def _first_varequal(condition: Element) -> Element | None:
+    """``xmlns:conditionvar/xmlns:varequal`` item(0): a varequal directly in the conditionvar."""
+    return next((v for cv in children(condition, "conditionvar") for v in children(cv, "varequal")), None)
+
+
+def _feedback_texts(doc: _QtiFile, ident: str, conditions: list[Element]) -> str:
+    """Each ``displayfeedback``'s linked ``itemfeedback`` text, each followed by a space."""
+    out = ""
+    for condition in conditions:
+        for shown in children(condition, "displayfeedback"):
+            ref = shown.get("linkrefid") or ""
+            if not ref:
+                continue
+            texts = [m for item in _items_named(doc, ident) for fb in children(item, "itemfeedback") if fb.get("ident") == ref
+                     for flow in children(fb, "flow_mat") for mat in children(flow, "material") for m in children(mat, "mattext")]
+            value = _node_value(texts[0]) if texts else ""
+            out += value + " " if value else ""
+    return out
+
+
+def _php_empty(value: str) -> bool:
+    return value in ("", "0")
+
+
+def _cc_general_feedback(doc: _QtiFile, ident: str) -> str:
+    """``get_general_feedback``: the feedback of every condition marked ``continue="Yes"``."""
+    chosen = [c for c in _conditions(doc, ident) if (c.get("continue") or "").lower() == "yes"]
+    return _feedback_texts(doc, ident, chosen)
+
+
+def _cc_answer_feedback(doc: _QtiFile, ident: str, answer: str) -> str:
+    """``get_feedback``: the feedback of every condition whose first direct varequal is the answer."""
+    chosen = [c for c in _conditions(doc, ident) if _node_value(_first_varequal(c)).lower() == answer.lower()]
+    return _feedback_texts(doc, ident, chosen)
+
+
+def _cc_score(doc: _QtiFile, ident: str, answer: str) -> float:
+    """``get_score``: the setvar of the last condition whose first direct varequal is the answer;
+    1 if it is not PHP-empty, else 0."""
+    score = ""
+    for condition in _conditions(doc, ident):
+        if _node_value(_first_varequal(condition)).lower() == answer.lower():
+            setvar = children(condition, "setvar")
+            score = _node_value(setvar[0]) if setvar and not _php_empty(_node_value(setvar[0])) else ""
+    return 0.0 if _php_empty(score) else 1.0
+
+
+def _cc_fib_answers(doc: _QtiFile, ident: str) -> list[CcAnswer]:
+    """``get_answers_fib``: the varequals of the first condition with a setvar of exactly ``100``
+    are the right answers (full marks, no feedback: the feedback found for one is written to a
+    misspelt variable and lost); every other condition with a varequal adds a wrong answer."""
+    conditions = _conditions(doc, ident)
+    scoring = next((c for c in conditions if any((s.text or "") == "100" for s in children(c, "setvar"))), None)
+    right: dict[str, CcAnswer] = {}
+    for v in [v for cv in children(scoring, "conditionvar") for v in children(cv, "varequal")] if scoring is not None else []:
+        title = _node_value(v)
+        if title:
+            right[title] = CcAnswer(title, title, 1.0, "")
+    wrong = []
+    for condition in conditions:
+        setvar = children(condition, "setvar")
+        if setvar and _node_value(setvar[0]) == "100":
+            continue
+        first = _first_varequal(condition)
+        if first is None:
+            continue
+        title = _node_value(first)
+        feedback = _feedback_texts(doc, ident, [condition])
+        if title not in right:
+            wrong.append(CcAnswer(title, title, 0.0, feedback))
+    return list(right.values()) + wrong
+
+
+def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
+    ident = item.get("ident") or ""
+    if not ident:
+        return None
+    profile = ""
+    for field_ in _metadata_fields(doc, ident, deep=False):
+        if _node_value(next(iter(children(field_, "fieldlabel")), None)) == "cc_profile":
+            profile = _node_value(next(iter(children(field_, "fieldentry")), None))
+    moodle_type = CC_MOODLE_TYPES.get(profile, "")
+    if not moodle_type:
+        return None
+    presentation = next(iter(children(item, "presentation")), None)
+    flows = [m for fl in children(presentation, "flow") for mat in children(fl, "material") for m in children(mat, "mattext")] if presentation is not None else []
+    texts = flows or ([m for mat in children(presentation, "material") for m in children(mat, "mattext")] if presentation is not None else [])
+    grade = 1  # get_defaultgrade: the first cc_weighting, kept if 0-99
+    weighting = [f for f in _metadata_fields(doc, ident, deep=True) if _node_value(next(iter(children(f, "fieldlabel")), None)) == "cc_weighting"]
+    if weighting:
+        raw = re.match(r"\s*(-?\d*)", _node_value(next(iter(children(weighting[0], "fieldentry")), None))).group(1)
+        number = int(raw) if raw not in ("", "-") else 0
+        grade = number if 0 <= number <= 99 else 1
+    if profile in ("cc.fib.v0p1", "cc.pattern_match.v0p1"):
+        answers = _cc_fib_answers(doc, ident) if profile == "cc.fib.v0p1" else []
+    else:
+        labels = []
+        for found in _items_named(doc, ident):
+            for pres in children(found, "presentation"):
+                holders = [fl for fl in children(pres, "flow")] or [pres]
+                labels += [label for h in holders for lid in children(h, "response_lid") for rc in children(lid, "render_choice") for label in children(rc, "response_label")]
+        right: dict[str, bool] = {}
+        share = 0.0
+        if profile == "cc.multiple_response.v0p1":
+            keys = []
+            for found in _items_named(doc, ident):
+                for setvar in descendants(found, "setvar"):
+                    try:
+                        hundred = setvar.get("varname") == "SCORE" and float(_node_value(setvar)) == 100
+                    except ValueError:
+                        hundred = False
+                    if not hundred:
+                        continue
+                    parent = next(p for p in found.iter() if any(c is setvar for c in p))
+                    for cv in children(parent, "conditionvar"):
+                        keys += [v for v in _descendants_outside_not(cv) if v.get("case") == "Yes"]
+            if keys:
+                share = round(1.0 / len(keys), 7)
+                right = {_node_value(v): True for v in keys}
+        answers = []
+        for label in labels:
+            answer = label.get("ident") or ""
+            title = _node_value(next((m for mat in children(label, "material") for m in children(mat, "mattext")), None))
+            score = _cc_score(doc, ident, answer)
+            if profile == "cc.multiple_response.v0p1" and answer in right:
+                score = share
+            answers.append(CcAnswer(answer, title, score, _cc_answer_feedback(doc, ident, answer)))
+    question = CcQuestion(ident=ident, name=item.get("title") or "", cc_type=profile, moodle_type=moodle_type,
+                          questiontext=_node_value(texts[0]) if texts else "", generalfeedback=_cc_general_feedback(doc, ident),
+                          defaultgrade=grade, answers=answers)
+    if moodle_type == "truefalse" and answers:
+        # create_node_course_question_categories_question_category_question_true_false
+        for answer in answers:
+            if answer.identifier not in ("true", "false"):
+                raise MoodleRestoreFailed(f"Unknown answer identifier detected in true/false quiz question {ident} ({answer.identifier!r})")
+        if {a.identifier for a in answers} != {"true", "false"}:
+            raise MoodleRestoreFailed(f"Unable to correctly identify the true and false answers in the question {ident}")
+    return question
+
+
+def _metadata_fields(doc: _QtiFile, ident: str, *, deep: bool) -> list[Element]:
+    """``//item[@ident]/itemmetadata/qtimetadata/qtimetadatafield`` (or ``//item[@ident]//qtimetadatafield``)."""
+    if deep:
+        return [f for item in _items_named(doc, ident) for f in descendants(item, "qtimetadatafield")]
+    return [f for item in _items_named(doc, ident) for md in children(item, "itemmetadata")
+            for qmd in children(md, "qtimetadata") for f in children(qmd, "qtimetadatafield")]
+
+
+def _descendants_outside_not(element: Element) -> list[Element]:
+    """``.//xmlns:varequal[not(parent::xmlns:not)]``."""
+    out = []
+    for parent in element.iter():
+        if local(parent.tag) == "not":
+            continue
+        out += [c for c in parent if local(c.tag) == "varequal"]
+    return out
+
+
+def moodle_cc11_restore(members: dict[str, bytes]) -> list[CcInstance]:
+    """What ``cc112moodle`` and ``cc11_quiz`` (Moodle 4.5 ``backup/cc/``) make of a cartridge's
+    assessments and question banks: a quiz per assessment and a question category per question
+    bank that holds at least one question, each question with the answers, grades and feedback
+    the converter reads. Raises ``MoodleRestoreFailed`` where the converter throws."""
+    manifest_data = members["imsmanifest.xml"]
+    if not moodle_cc11_detects(manifest_data):
+        raise MoodleRestoreFailed("not detected as Common Cartridge 1.1 (imscc11_converter::detect_format)")
+    manifest = parse_xml(manifest_data)
+    found: dict[bool, list[tuple[str, str]]] = {False: [], True: []}
+    for resource in descendants(manifest, "resource"):
+        kind = resource.get("type")
+        if kind in (CC_QUIZ_RESOURCE, CC_BANK_RESOURCE):
+            href = next((f.get("href") for f in children(resource, "file") if f.get("href")), "")
+            found[kind == CC_BANK_RESOURCE].append((resource.get("identifier") or "", href))
+    instances = []
+    for is_bank in (False, True):  # generate_instances: quizzes first, then question banks
+        for identifier, href in found[is_bank]:
+            if not href or href not in members:
+                continue
+            root = parse_xml(members[href])
+            if is_bank:
+                items = [i for bank in children(root, "objectbank") for i in children(bank, "item")]
+            else:
+                items = [i for a in children(root, "assessment") for s in children(a, "section") for i in children(s, "item")]
+            doc = _QtiFile(root)
+            questions = [q for q in (_cc_question(doc, item) for item in items) if q is not None]
+            if questions:
+                instances.append(CcInstance(identifier, is_bank, questions))
+    return instances

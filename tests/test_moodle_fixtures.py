@@ -1,0 +1,65 @@
+"""Moodle's own import fixtures (tests/data/moodle-fixtures/, GPL-3, test data only) imported one
+after another into one bank, which then validates: every question of a kind the bank has comes
+in; what does not (essays) is listed with its reason. Descriptions are refused with a note."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aistack_bank.importers import read_questions
+from aistack_bank.importers.records import DESCRIPTION
+from aistack_bank.load import read_library
+
+from conftest import REPO
+
+FIXTURES = REPO / "tests" / "data" / "moodle-fixtures"
+# file → (format, questions in it, questions imported, the reasons of those skipped)
+EXPECTED = {
+    "questions.gift.txt": ("gift", 9, 8, ["essay"]),
+    "questions_in_category.gift.txt": ("gift", 4, 4, []),
+    "nested_categories_with_questions.xml": ("moodle", 5, 4, ["essay"]),
+    "category_with_description.xml": ("moodle", 1, 1, []),
+    "html_chars_in_idnumbers.xml": ("moodle", 1, 1, []),
+}
+
+
+def test_the_fixtures_import_into_a_bank_that_validates(run_cli, tmp_path):
+    bank, translations = tmp_path / "bank", tmp_path / "translations"
+    imported = total = 0
+    for name, (fmt, count, expected, reasons) in EXPECTED.items():
+        code, out = run_cli("import", fmt, str(FIXTURES / name), "--bank", str(bank), "--translations", str(translations))
+        assert code == 0, out
+        assert f"{expected} question(s) imported, {count - expected} skipped" in out, (name, out)
+        for reason in reasons:
+            assert "skipped" in out and reason in out, (name, out)
+        imported, total = imported + expected, total + count
+    code, out = run_cli("validate", "--bank", str(bank), "--translations", str(translations))
+    assert code == 0, out
+    assert len(read_library(bank).questions) == imported
+    # 18 of the 20 questions of these files; the two essays wait for an essay kind.
+    assert (imported, total) == (18, 20)
+
+
+def test_a_missing_word_question_keeps_its_blank_as_moodle_does():
+    questions, _ = read_questions("gift", FIXTURES / "questions.gift.txt")
+    by_name = {q.name: q for q in questions}
+    assert by_name["Q5"].stem == 'What is a number from 1 to 5? _____";' and by_name["Q5"].kind == "numerical"
+    assert by_name["Q1"].kind == "true-false" and by_name["Q1"].stem.endswith("_____\";")
+    assert any("missing-word" in note for note in by_name["Q5"].notes)
+
+
+@pytest.mark.parametrize("fmt,name,text", [
+    ("gift", "d.gift", "// a description\nThis part is about colours.\n\n::Sky:: The sky is {=blue ~red}.\n"),
+    ("moodle", "d.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n  <question type="description">\n    <name><text>Intro</text></name>\n'
+                        '    <questiontext format="html"><text>This part is about colours.</text></questiontext>\n  </question>\n'
+                        '  <question type="truefalse">\n    <name><text>Sky</text></name>\n    <questiontext format="html"><text>The sky is blue.</text></questiontext>\n'
+                        '    <answer fraction="100"><text>true</text></answer>\n    <answer fraction="0"><text>false</text></answer>\n  </question>\n</quiz>\n'),
+])
+def test_a_description_is_refused_with_a_note_and_the_rest_imports(tmp_path: Path, fmt, name, text):
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    questions, skipped = read_questions(fmt, source)
+    assert [q.name for q in questions] == ["Sky"]
+    assert len(skipped) == 1 and skipped[0].reason.endswith(DESCRIPTION)
