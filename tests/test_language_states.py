@@ -121,6 +121,16 @@ def test_with_fallback_every_fallback_text_is_marked_english_in_every_format_tha
     data = re.search(r'<script type="application/json" id="bank-data">(.*?)</script>', site, re.S)
     assert data is not None
     assert set(missing) <= set(json.loads(data.group(1))["english"])
+    # Canvas QTI 1.2 and Common Cartridge: the HTML of a mattext, escaped once more.
+    for folder, name in (("canvas-qti12", "statistics-de.zip"), ("common-cartridge", "statistics-de.imscc")):
+        package = zipfile.ZipFile(io.BytesIO((exports / folder / name).read_bytes()))
+        body = "".join(package.read(n).decode("utf-8") for n in package.namelist() if n.endswith(".xml"))
+        marked = 0
+        for text in missing:
+            twice = html.escape(html.escape(text, quote=True), quote=True)
+            assert f"&lt;p&gt;{twice}" not in body, (folder, text)
+            marked += f"&lt;p lang=&quot;en&quot;&gt;{twice}" in body
+        assert marked, folder
     # Translated texts are not marked.
     translated = next(e.msgstr for e in po if e.msgstr and re.search(r"\.(stem|explanation|option\.[a-z]+(\.feedback)?)$", e.msgctxt))
     assert f'<p>{html.escape(translated, quote=True)}</p>' in moodle
