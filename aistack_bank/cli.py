@@ -467,6 +467,7 @@ def lint(
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     settings: SettingsOption = Path("bank.toml"),
     allow_fallback: FallbackOption = False,
+    lang: Annotated[str, typer.Option("--lang", help=f"{PROJECT_LANGUAGES}, a comma list, or all (English is always read).")] = "all",
 ) -> None:
     """What each LMS would change or lose on import, before upload.
 
@@ -478,7 +479,7 @@ def lint(
     from .settings import load_language_policy
 
     targets = [choice.value for choice in target] if target else list(TARGETS)
-    found = run_lint(bank_dir, translations, targets, export_options(settings), policy=load_language_policy(settings), allow_fallback=allow_fallback)
+    found = run_lint(bank_dir, translations, targets, export_options(settings), policy=load_language_policy(settings), allow_fallback=allow_fallback, languages=lang)
     line = f"{len(found)} warning(s) for {', '.join(targets)}"
     _print_diagnostics(found, fmt, {"warnings": len(found), "targets": targets}, line)
     if strict and found:
