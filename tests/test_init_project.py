@@ -63,6 +63,9 @@ def test_help_names_the_bank_and_the_projects_languages(course, run_cli):
     code, out = run_cli("export", "--help")
     assert code == 0 and "en, de, es (the project's languages)" in " ".join(out.split()), out
     assert "fr, nl" not in out
+    for command in ("check", "lint"):
+        code, out = run_cli(command, "--help")
+        assert code == 0 and "en, de, es (the project's languages)" in " ".join(out.split()), (command, out)
     code, out = run_cli("-C", str(REPO), "export", "--help")
     assert "en, fr, nl (the project's languages)" in " ".join(out.split())
 
