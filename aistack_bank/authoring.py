@@ -208,6 +208,13 @@ def question_template(kind: str) -> str:
 def new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = "single-choice") -> Path:
     """Create the next question of ``kind`` (an id never used in the whole bank) from its template
     in the topic ``topic`` (the only topic when None) and list it there; return its path."""
+    from .writing import bank_lock
+
+    with bank_lock(root, command="bank new"):
+        return _new_question(root, translations, slug, topic, kind)
+
+
+def _new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = "single-choice") -> Path:
     if kind not in KIND_TEMPLATES:
         raise UsageError(f"--kind {kind!r} is not a question kind; use one of: {', '.join(KIND_TEMPLATES)}")
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug):

@@ -364,18 +364,22 @@ def _read_manifest(folder: Path) -> list[str]:
     return names
 
 
-def _write(path: Path, data: bytes, check: bool) -> bool:
+def _write(path: Path, data: bytes, check: bool, staged=None) -> bool:
     from .errors import ExportError, Location
     from .writing import write_or_compare
 
     try:
+        if staged is not None and not check:
+            return staged.write(path, data)
         return write_or_compare(path, data, check=check)
     except OSError as exc:
         raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(path), code="E605") from None
 
 
-def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Library], *, check: bool = False, prune: bool = False, progress=None) -> list[OutputFile]:
-    """Write each tree under its target folder atomically (or compare, with ``check``).
+def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Library], *, check: bool = False, prune: bool = False, progress=None, staged=None) -> list[OutputFile]:
+    """Write each tree under its target folder atomically (or compare, with ``check``); with
+    ``staged`` (a :class:`~aistack_bank.writing.StagedWrites`), only make the writes and the
+    pruning ready, for the caller to commit once every format is ready.
 
     Nothing is written through a symbolic link (E603). With ``prune``, the folder's manifest
     records what was written, and files that an earlier build wrote but this one no longer
@@ -390,7 +394,7 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
         for rel in sorted(tree, key=str):
             path = folder / str(rel)
             data = tree[rel]
-            changed = _write(path, data, check)
+            changed = _write(path, data, check, staged)
             outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
             if step is not None:
                 step(path)
@@ -401,21 +405,29 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
                 _no_links(folder, [PurePosixPath(old)])
                 if extra.is_file():
                     if not check:
-                        try:
-                            extra.unlink()
-                        except OSError as exc:
-                            raise ExportError(f"cannot delete: {exc.strerror or exc}", Location.of(extra), code="E605") from None
-                        for parent in extra.parents:
-                            if parent == folder or folder not in parent.parents:
-                                break
-                            try:
-                                parent.rmdir()  # only if empty
-                            except OSError:
-                                break
+                        if staged is not None:
+                            staged.after.append(lambda extra=extra, folder=folder: _delete(extra, folder))
+                        else:
+                            _delete(extra, folder)
                     outputs.append(OutputFile(name, "-", 0, 0, extra, True))
-            if _write(folder / MANIFEST, _manifest(tree), check) and check:
+            if _write(folder / MANIFEST, _manifest(tree), check, staged) and check:
                 outputs.append(OutputFile(name, "-", 0, 0, folder / MANIFEST, True))
     return outputs
+
+
+def _delete(extra: Path, folder: Path) -> None:
+    """Delete ``extra`` (a file the build wrote before) and the folders it leaves empty."""
+    try:
+        extra.unlink()
+    except OSError as exc:
+        raise ExportError(f"cannot delete: {exc.strerror or exc}", Location.of(extra), code="E605") from None
+    for parent in extra.parents:
+        if parent == folder or folder not in parent.parents:
+            break
+        try:
+            parent.rmdir()  # only if empty
+        except OSError:
+            break
 
 
 @contextmanager
@@ -483,10 +495,23 @@ def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]], 
 
 def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank build`: validate, check, and write every format for every ready language into ``out``
-    (``policy``: the ``[languages]`` table of bank.toml; its defaults when None)."""
+    (``policy``: the ``[languages]`` table of bank.toml; its defaults when None), holding the
+    project lock shared (an import waits for no build: it is refused, E604)."""
+    from .writing import bank_lock
+
+    with bank_lock(bank, shared=True, command="bank build"):
+        return _build(bank, translations, out, allow_fallback=allow_fallback, check=check, options=options, progress=progress, policy=policy)
+
+
+def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, check: bool, options: ExportOptions, progress, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
+    from .errors import DiagnosticsError
     from .i18n.catalog import Catalogs
     from .settings import LanguagePolicy
+    from .writing import leftover_diagnostics
 
+    interrupted = [d for d in leftover_diagnostics(bank) if d.severity.value == "error"]
+    if interrupted:
+        raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
     langs = available_languages(translations)
     catalogs = Catalogs()
     banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs)
@@ -504,22 +529,33 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 
     outputs: list[OutputFile] = []
     memo = OutputMemo(out, banks, options, enabled=not check)  # unchanged inputs: the files on disk stand
+    from .writing import StagedWrites
+
+    staged = StagedWrites()  # every format made ready beside its files, then all renamed in together
     with build_lock(out, check=check):
-        for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
-            trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
-            outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress)
-            memo.remember(name, trees)
-        outputs.append(write_guide(out, banks, notes, check=check))
+        try:
+            for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
+                trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
+                outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress, staged=staged)
+                memo.remember(name, trees)
+            outputs.append(write_guide(out, banks, notes, check=check, staged=staged))
+        except BaseException:
+            staged.abort()
+            raise
+        try:
+            staged.commit()
+        except OSError as exc:
+            raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(Path(exc.filename or out)), code="E605") from None
     memo.save()
     return outputs, notes
 
 
-def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False) -> OutputFile:
+def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False, staged=None) -> OutputFile:
     """Write (or with ``check`` compare) ``out/README.md``, which says which file goes where."""
     from .guide import README, render_guide
 
     data = render_guide(as_libraries(banks), notes)
     _no_links(out, [PurePosixPath(README)], include_folder=False)
-    changed = _write(out / README, data, check)
+    changed = _write(out / README, data, check, staged)
     count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
     return OutputFile("readme", ALL_LANGUAGES, count, len(data), out / README, changed)

@@ -80,9 +80,10 @@ class _StatMemo:
         try:
             import pickle
 
-            from .safety import read_regular
+            from .filecache import read_private
 
-            data = pickle.loads(read_regular(self.path, MAX_ENTRY_BYTES, what="cache entry"))
+            raw = read_private(self.path, MAX_ENTRY_BYTES)  # only the user's own: a pickle runs code
+            data = pickle.loads(raw) if raw is not None else None
             if isinstance(data, dict):
                 self.old = data
         except Exception:
@@ -116,9 +117,9 @@ class _StatMemo:
         try:
             import pickle
 
-            from .writing import write_atomic
+            from .filecache import write_private
 
-            write_atomic(self.path, pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL))
+            write_private(self.path, pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # an unwritable cache folder: hash everything next time
             pass
 

@@ -524,7 +524,9 @@ def init(
     for path in report.kept:
         typer.echo(f"kept      {path.as_posix()} (already there; not overwritten)")
     typer.echo(f"created a bank in {folder.as_posix()} ({len(report.written)} files), languages: {', '.join(['en', *report.languages])}")
-    typer.echo(f"next: cd {folder.as_posix()} && bank validate")
+    import shlex
+
+    typer.echo(f"next: cd {shlex.quote(folder.as_posix())} && bank validate")
 
 
 @app.command()
@@ -584,19 +586,32 @@ def _stats_markdown(figures) -> list[str]:
 
 @app.command("import")
 def import_cmd(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle (Moodle XML), gift, qti (a QTI 1.2/2.x package: .zip, .imscc or folder), aiken or text2qti.")],
-    file: Annotated[Path, typer.Argument(help="The file (or, for qti, the package or its folder) to import.")],
+    fmt: Annotated[Optional[str], typer.Argument(metavar="FORMAT", help="moodle (Moodle XML), gift, qti (a QTI 1.2/2.x package: .zip, .imscc or folder), aiken or text2qti.", show_default=False)] = None,
+    file: Annotated[Optional[Path], typer.Argument(help="The file (or, for qti, the package or its folder) to import.", show_default=False)] = None,
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     topic: TopicOption = None,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="The encoding of a GIFT file (default utf-8; cp1252 or latin-1 for files saved by Windows or older editors).")] = None,
+    recover: Annotated[bool, typer.Option("--recover", help="Only complete (or undo) an import that was interrupted, and remove what it left; takes no FORMAT or FILE.")] = False,
 ) -> None:
-    """Import questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti."""
-    from .importers import import_file
+    """Import questions from Moodle XML, GIFT, QTI packages, Aiken or text2qti.
 
+    An import changes the bank all or nothing; one interrupted (killed, a power cut) is
+    completed by the next import or by --recover."""
+    from .errors import UsageError
+    from .importers import import_file, recover_import
+
+    if recover:
+        if fmt is not None or file is not None:
+            raise UsageError("--recover takes no FORMAT or FILE")
+        done = recover_import(bank_dir)
+        typer.echo(done or "no interrupted import to recover")
+        return
+    if fmt is None or file is None:
+        raise UsageError("give the FORMAT and the FILE to import (or --recover)")
     report = import_file(fmt, file, bank_dir, translations, topic, encoding)
-    if report.topic_created:
-        typer.echo(f"created {report.topic_file}")
+    for created in report.topics_created:
+        typer.echo(f"created {created}")
     for path in report.written:
         typer.echo(f"wrote {path.as_posix()}")
     for note in report.notes:

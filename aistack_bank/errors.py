@@ -171,12 +171,13 @@ CODES: dict[str, str] = {
     "W310": "a question has no explanation (general feedback)",
     "W320": "a text refers to an option by its letter or position (options are shuffled)",
     "W321": "a text refers to another question (questions are drawn at random)",
-    "W322": "a text contains the correct option of another question (answer leak)",
+    "W322": "a text gives away the answer of another question: its words, its figure, most of its content words, or its declared key terms (answer leak)",
     "W323": "a multiple-response question has every option correct, or exactly one (a single-choice question)",
     "W324": "a true-false stem ends with a question mark (it should be a statement)",
     "W325": "a true-false question gives the same feedback for both answers",
     "W326": "the stem gives the answer away (a short answer or the numerical value in the stem)",
     "W327": "a numerical unit's multiplier disagrees with what the unit is (MB is 0.001 GB)",
+    "E380": "a topic's question group names a question the topic does not list, or one already in another group",
     # 4xx  numeric assertion checks
     "E401": "check script is outside the check language",
     "E402": "check script exceeds a limit (size, depth, exponent, steps)",
@@ -210,6 +211,7 @@ CODES: dict[str, str] = {
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
     "W504": "catalog is out of date with the template (run `bank i18n update`)",
     "W520": "French typography: ordinary or missing space before ? ! : ; » or after « (run `bank i18n fix-typography`)",
+    "W528": "French typography: a number and its unit not joined by a no-break space (U+00A0), or a number of five digits or more not grouped by narrow no-break spaces (U+202F)",
     "W521": "translation lacks the glossary's required term for an English term it translates",
     "W522": "translation uses a variant the glossary forbids",
     "W551": "practice-site interface strings are not translated; shown in English",
@@ -220,7 +222,7 @@ CODES: dict[str, str] = {
     "E601": "unknown export or import format",
     "E602": "export failed",
     "E603": "an output folder is, or passes through, a symbolic link",
-    "E604": "another build is writing the same exports folder",
+    "E604": "another build is writing the same exports folder, or another command (an import, a build, `bank new`) is using the bank",
     "E605": "an output file cannot be written (permissions, disk full, read-only)",
     "E606": "an export would hold a character its format cannot carry",
     "W651": "a question's kind cannot be carried by the Canvas QTI 1.2 export; it is left out",
@@ -246,6 +248,8 @@ CODES: dict[str, str] = {
     "E723": "a QTI file in the package is not well-formed, declares a DTD or entities, or is no QTI",
     "E724": "Aiken file is malformed (an option or answer line out of place)",
     "E725": "text2qti file is malformed (an option, feedback or answer line out of place)",
+    "W741": "an import was interrupted before it changed the bank and left its staging folder (`bank import --recover` removes it)",
+    "E742": "an import was interrupted while it wrote the bank (`bank import --recover` completes it)",
     # 8xx  LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
     "E801": "export settings (bank.toml [export] or a flag) are invalid",
     "W801": "an export option cannot be carried by this format; the LMS applies its own default",
@@ -332,7 +336,7 @@ class UsageError(Exception):
         self.message = message
 
 
-PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W301", "W302", "W501", "W504", "W552", "W558", "W559")
+PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W741", "E742", "W301", "W302", "W501", "W504", "W552", "W558", "W559")
 """Codes about a whole file, folder or language, reported with the path alone (or no line)."""
 
 

@@ -40,6 +40,88 @@ def cache_dir() -> Path:
     return Path(base) / "aistack-bank"
 
 
+def _private(st: os.stat_result) -> bool:
+    """Whether the file or folder of ``st`` is the user's own and writable by no one else."""
+    return st.st_uid == os.geteuid() and not st.st_mode & 0o022
+
+
+def private_folder(folder: Path, *, create: bool = True) -> bool:
+    """Make ``folder`` (a folder of :func:`cache_dir`) and the cache folders above it exist as
+    the user's own, writable by no one else (created 0700; a group- or world-writable one of
+    the user's is tightened); False when one is not the user's (then it is neither read nor
+    written: another user could have planted a pickle there)."""
+    root = cache_dir()
+    try:
+        parts = folder.relative_to(root).parts
+    except ValueError:
+        return False
+    current = root
+    if create:
+        try:
+            root.parent.mkdir(parents=True, exist_ok=True)  # $XDG_CACHE_HOME itself: not ours to set
+        except OSError:
+            return False
+    for part in ("", *parts):
+        current = current / part if part else current
+        if create:
+            try:
+                os.mkdir(current, 0o700)
+            except FileExistsError:
+                pass
+            except OSError:
+                return False
+        try:
+            st = os.lstat(current)
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+                return False
+            if st.st_mode & 0o022:
+                os.chmod(current, stat.S_IMODE(st.st_mode) & ~0o022)
+        except OSError:
+            return False
+    return True
+
+
+def read_private(path: Path, max_bytes: int) -> bytes | None:
+    """The bytes of the cache file ``path`` if it and its folders are the user's own and
+    writable by no one else, a regular file (not a link) of at most ``max_bytes``; else None.
+
+    Pickles run code when loaded: only files this user wrote, and that no one else could have
+    replaced, are unpickled."""
+    if not private_folder(path.parent, create=False):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not _private(st) or st.st_size > max_bytes:
+            return None
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks) if total <= max_bytes else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def write_private(path: Path, data: bytes) -> bool:
+    """Write the cache file ``path`` atomically (mode 0644) into a folder of the user's own;
+    False, writing nothing, when the folder is not (see :func:`private_folder`)."""
+    from .writing import write_atomic
+
+    if not private_folder(path.parent):
+        return False
+    write_atomic(path, data)
+    return True
+
+
 @lru_cache(maxsize=1)
 def package_digest() -> str:
     """A digest of the package's version and of every source file it runs (code and assets)."""
@@ -151,22 +233,20 @@ class Store:
                 break
             entries.setdefault(key, blob)
         try:
-            from .writing import write_atomic
-
             data = pickle.dumps({"format": _FORMAT, "package": package_digest(), "entries": entries}, protocol=pickle.HIGHEST_PROTOCOL)
-            write_atomic(self.path, data)
+            write_private(self.path, data)
         except Exception:  # unwritable cache folder, full disk: work on without a store
             pass
         self._dirty = False
 
 
 def _read_entries(path: Path) -> dict[str, bytes]:
-    from .safety import UnsafeFile, read_regular
-
+    raw = read_private(path, MAX_STORE_BYTES)
+    if raw is None:
+        return {}
     try:
-        raw = read_regular(path, MAX_STORE_BYTES, what="cache store")
         data = pickle.loads(raw)
-    except (UnsafeFile, Exception):
+    except Exception:
         return {}
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("package") != package_digest():
         return {}

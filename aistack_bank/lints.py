@@ -177,6 +177,149 @@ def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
     return set(zip(*(words[k:] for k in range(size))))
 
 
+# ----------------------------------------------------------------------------- near leaks
+
+# Besides runs of words (:func:`answer_leaks`), three rules find a key said again in other words:
+# a key that is a figure (its numbers with their units), a key said again with its content words
+# in another order or inflection, and the terms an author declares as giving a key away.
+
+_HEDGES = frozenset("about roughly approximately around nearly almost some ~ ≈".split())
+_NUMBER_UNIT = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?:\s|\u00a0|\u202f)?"
+    r"(%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?![\w/])")
+_FORMULA = re.compile(r"(?<![\w.])(\d*[A-Z]{1,3}[²³]?)(?![\w])")
+
+STOPWORDS = frozenset("""
+a an the of to in on for and or but nor so as at by with from into onto than then that this these
+those it its is are was were be been being has have had do does did not no can could may might
+must shall should will would each every any all some more most less least only just about roughly
+very much many few such other another one its their they them there here which what when where
+why how who whom whose while since because if yet also both either neither same own per up down
+out over under again further once right this
+""".split())
+NEAR_SHARE = 0.75
+"""A text holding this share of a key's content words, close together, restates it."""
+NEAR_MIN_TERMS = 4
+"""Keys with fewer content words are matched by their runs and figures only."""
+
+
+def _stem(word: str) -> str:
+    """A crude English stem, enough to match "fuses", "fused" and "fusing"."""
+    for suffix in ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) >= 5 else word
+
+
+def _content(text: str) -> list[str]:
+    return [_stem(w) for w in _words(text) if w not in STOPWORDS and not w.isdigit()]
+
+
+def _number(text: str) -> str:
+    value = text.replace(",", ".")
+    return value.rstrip("0").rstrip(".") if "." in value else value
+
+
+def quantities(text: str) -> set[tuple[str, str]]:
+    """The figures of a text: (number, unit) pairs ("3.5 GB", "7 ms") and formula tokens ("2N")."""
+    text = unicodedata.normalize("NFKC", _clean(text)).replace("μ", "µ")
+    found = {(_number(m.group(1)), m.group(2).casefold()) for m in _NUMBER_UNIT.finditer(text)}
+    found |= {("", m.group(1)) for m in _FORMULA.finditer(text) if any(c.isdigit() for c in m.group(1))}
+    return found
+
+
+def figure_of_key(key: str) -> set[tuple[str, str]]:
+    """A key that is a figure ("About 14 GB", "About 2N operations"): its figures, else nothing.
+    A sentence that merely contains a number is not a figure."""
+    figures = quantities(key)
+    if not figures:
+        return set()
+    rest = [w for w in _words(key) if w not in _HEDGES]
+    return figures if len(rest) <= 3 else set()
+
+
+def _term_pattern(term: str) -> re.Pattern:
+    words = []
+    for alternative in term.split("|"):
+        alternative = alternative.strip()
+        body = r"\s+".join(re.escape(w) for w in alternative.rstrip("*").split())
+        words.append(body + (r"[\w’'-]*" if alternative.endswith("*") else ""))
+    return re.compile(r"(?<![\w])(?:" + "|".join(words) + r")(?![\w])", re.IGNORECASE)
+
+
+def parse_key_terms(entry: str) -> list[re.Pattern]:
+    """The terms of one `key_terms` entry, each a pattern (see the question's `key_terms`)."""
+    return [_term_pattern(term) for term in entry.split(" + ") if term.strip()]
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """What of one question's key another question could leak."""
+
+    text: str
+    terms: tuple[str, ...] = ()
+
+
+def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[LeakText, str, str]]:
+    """(text, id, what) for each text that gives another question's key away in other words:
+    its figure, most of its content words close together, or an entry of its `key_terms`.
+
+    Keys are indexed by their rarest content words (a text holding :data:`NEAR_SHARE` of a key's
+    words holds at least one of them), and by their figures, so a text costs a few look-ups per
+    word whatever the size of the bank; the few declared terms are searched in every text."""
+    order = {qid: i for i, qid in enumerate(keys)}
+    figures: dict[tuple[str, str], list[str]] = {}
+    contents: dict[str, list[str]] = {}
+    frequency: dict[str, int] = {}
+    for qid, info in keys.items():
+        for figure in figure_of_key(info.text):
+            figures.setdefault(figure, []).append(qid)
+        words = list(dict.fromkeys(_content(info.text)))
+        contents[qid] = words
+        for word in words:
+            frequency[word] = frequency.get(word, 0) + 1
+    by_word: dict[str, list[str]] = {}
+    for qid, words in contents.items():
+        if len(words) >= NEAR_MIN_TERMS:
+            missing = len(words) - -(-len(words) * NEAR_SHARE // 1)
+            for word in sorted(words, key=lambda w: (frequency[w], w))[: int(missing) + 1]:
+                by_word.setdefault(word, []).append(qid)
+    declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
+    found = []
+    for item in texts:
+        hits: dict[str, str] = {}
+        for figure in quantities(item.text) & figures.keys():
+            for qid in figures[figure]:
+                hits.setdefault(qid, "its figure")
+        words = _content(item.text)
+        candidates = {qid for word in set(words) for qid in by_word.get(word, ())}
+        for qid in candidates - hits.keys():
+            if _close_together(contents[qid], words):
+                hits[qid] = "most of its words"
+        for qid, entries in declared.items():
+            if qid in hits:
+                continue
+            for patterns in entries:
+                if all(p.search(_clean(item.text)) for p in patterns):
+                    hits[qid] = "its key terms"
+                    break
+        hits.pop(item.question_id, None)
+        found += [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__)]
+    return found
+
+
+def _close_together(key: list[str], words: list[str]) -> bool:
+    """Whether a window of ``words`` not much longer than ``key`` holds NEAR_SHARE of its words."""
+    need = -(-len(key) * NEAR_SHARE // 1)
+    wanted = set(key)
+    span = len(key) + 4
+    for start, word in enumerate(words):
+        if word in wanted and len(wanted & set(words[start:start + span])) >= need:
+            return True
+    return False
+
+
 # ----------------------------------------------------------------------------- the bank
 
 def _scalar_offset_location(doc: YamlDocument, path: tuple, offset: int) -> Location:
@@ -209,7 +352,8 @@ def question_texts(question) -> list[tuple[tuple, str]]:
 
 
 def _key_text(question) -> str | None:
-    """The text of a single-choice question's key (the text another question could leak)."""
+    """The text of a question's key: the answer another question could leak (single-choice
+    questions; the one place that knows which answers are right)."""
     if question.kind != "single-choice":
         return None
     key = next((o for o in question.options if o.id == question.correct), None)
@@ -227,9 +371,14 @@ def question_reference_lints(question, doc: YamlDocument) -> list[Diagnostic]:
 
 def content_lints(source: BankSource, *, references: bool = True) -> list[Diagnostic]:
     """W320, W321 and W322 over the English texts of every question (W322 only, across
-    questions, without ``references``: :func:`question_reference_lints` gives the others)."""
+    questions, without ``references``: :func:`question_reference_lints` gives the others).
+
+    W322 reads every text, stems included. Two exceptions: the stem of a question the topic
+    groups with the leaked one (`groups:` in topic.yaml: a published stem that carries another
+    question's answer), and a text that leaks only what its own question's stem already shows
+    (it adds nothing to the stem)."""
     diags: list[Diagnostic] = []
-    keys: dict[str, str] = {}
+    keys: dict[str, KeyInfo] = {}
     leak_texts: list[LeakText] = []
     docs = {}
     for qs in source.questions:
@@ -239,17 +388,30 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
         docs[question.id] = doc
         key = _key_text(question)
         if key is not None:
-            keys[question.id] = key
+            keys[question.id] = KeyInfo(key, tuple(getattr(question, "key_terms", ()) or ()))
         if references:
             diags += question_reference_lints(question, doc)
         fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
         texts = question_texts(question) if fields is None else [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
-        for path, text in texts:
-            if path != ("stem",):
-                leak_texts.append(LeakText(question.id, path, text))
-    for item, other in answer_leaks(keys, leak_texts):
-        where = docs[item.question_id].locate(item.field)
-        diags.append(warning("W322", f"{item.question_id}: this text contains the correct option of {other} ({keys[other]!r}); a learner who sees both gets {other}'s answer", where))
+        leak_texts += [LeakText(question.id, path, text) for path, text in texts]
+    group_of: dict[str, int] = {}
+    topic = getattr(source, "topic", None)
+    for index, group in enumerate(getattr(topic, "groups", ()) or ()):
+        for qid in group.questions:
+            group_of.setdefault(qid, index)
+    found: dict[tuple[str, tuple, str], str] = {}
+    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, leak_texts):
+        found[(item.question_id, item.field, other)] = "its words"
+    for item, other, what in near_leaks(keys, leak_texts):
+        found.setdefault((item.question_id, item.field, other), what)
+    stem_leaks = {(qid, other) for qid, field, other in found if field == ("stem",)}
+    for (qid, field, other), what in found.items():
+        if field == ("stem",) and qid in group_of and group_of.get(other) == group_of[qid]:
+            continue  # a published stem the topic declares
+        if field != ("stem",) and (qid, other) in stem_leaks:
+            continue  # repeats what its own stem shows
+        where = docs[qid].locate(field)
+        diags.append(warning("W322", f"{qid}: this text gives away the answer of {other} ({keys[other].text!r}: {what}); a learner who sees both gets {other}'s answer", where))
     return diags
 
 

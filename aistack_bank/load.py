@@ -241,6 +241,40 @@ def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | No
     return source
 
 
+RESERVED_TOPIC_IDS = frozenset({QUESTIONS_DIR})
+"""Ids no topic may take: a folder `bank/questions/` is the former single-topic layout's."""
+
+
+def reserved_topic_id(topic_id: str) -> str | None:
+    """Why ``topic_id`` cannot name a topic although it is a well-formed slug, or None."""
+    if topic_id in RESERVED_TOPIC_IDS:
+        return (f"topic id {topic_id!r} is reserved: a folder bank/{topic_id}/ is read as the questions folder of the "
+                "former single-topic layout; choose another id")
+    return None
+
+
+def read_question_bytes(raw: bytes, path: Path) -> tuple[QuestionSource, list[Diagnostic]]:
+    """The checks of :func:`read_question` on the bytes of a file about to be written at ``path``."""
+    from pydantic import ValidationError
+
+    from .yamlsource import check_source, parse_yaml
+
+    text, diags = check_source(raw, path)
+    source = QuestionSource(path=path, doc=None)
+    if text is None:
+        return source, diags
+    doc, more = parse_yaml(text, path)
+    diags = diags + more
+    source.doc = doc
+    if doc is None:
+        return source, diags
+    try:
+        source.question = _adapters()[0].validate_python(doc.data)
+    except ValidationError as exc:
+        diags = diags + model_errors(exc, doc, strip_union_tag=True)
+    return source, diags
+
+
 def is_single_topic_layout(root: Path) -> bool:
     """Whether ``root`` holds a bank in the former layout (`topic.yaml` and `questions/` directly in it)."""
     return (root / TOPIC_FILE).exists() or (root / QUESTIONS_DIR).is_dir()

@@ -67,6 +67,11 @@ class _QuestionBase(_Strict):
     """1 recall, 2 understanding, 3 calculation or multi-step reasoning."""
     translator_note: Text | None = None
     """A note shown to translators in the catalogs."""
+    key_terms: list[Text] = Field(default_factory=list)
+    """What gives this question's answer away in another question's words, for the answer-leak
+    lint (W322): each entry is terms joined by ` + `, each term words with `|` between
+    alternatives and an optional `*` for any ending (`partial result* + split*|slice*`); another
+    question's text holding every term of an entry leaks this key. English only, never shown."""
     check: Check | None = None
     """Optional numeric assertion check of the key."""
 
@@ -242,6 +247,15 @@ class Categories(_Strict):
     """One entry per category: its id and its title."""
 
 
+class QuestionGroup(_Strict):
+    """Questions of a topic that must not be drawn together (see `Topic.groups`)."""
+
+    questions: list[QuestionId] = Field(min_length=2)
+    """Two or more ids of the topic's questions; a question is in at most one group."""
+    reason: Text
+    """Why they belong together (which stem carries which answer)."""
+
+
 class Topic(_Strict):
     """A topic (`bank/<topic-id>/topic.yaml`): its texts, tag vocabulary and ordered questions."""
 
@@ -261,6 +275,10 @@ class Topic(_Strict):
     """The tag vocabulary: tag → what it is for."""
     questions: list[QuestionId] = Field(default_factory=list)
     """Question ids in the order learners and exports see them (empty for a new topic)."""
+    groups: list[QuestionGroup] = Field(default_factory=list)
+    """Questions a published stem ties together (one stem states another's answer): the
+    answer-leak lint accepts that stem, and the practice site draws at most one of a group
+    into a short practice run."""
 
 
 class Bank(BaseModel):

@@ -179,12 +179,12 @@ def _prepare(stage: Path, title: str, category: str, languages: list[str], *, pr
 
     from .topics import categories_file
 
-    topic_id = slugify(title, words=6)
-    if topic_id == "question":
-        topic_id = "topic"
+    topic_id = topic_id_of(title)
     category_id = slugify(category, words=8)
     if category_id == "question":
         category_id = "general"
+    if not category_id[0].isalpha():
+        category_id = slugify(f"category {category_id}", words=9)
     bank, translations = stage / "bank", stage / "translations"
     files = {
         "bank/categories.yaml": categories_file([(category_id, category)]),
@@ -232,6 +232,18 @@ def _no_clobber_copy(source: Path, target: Path) -> bool:
         os.unlink(tmp)
 
 
+def topic_id_of(title: str) -> str:
+    """The id of the first topic, made from its title (a slug that starts with a letter)."""
+    from .authoring import slugify
+
+    topic_id = slugify(title, words=6)
+    if topic_id == "question":
+        topic_id = "topic"
+    if not topic_id[0].isalpha():
+        topic_id = slugify(f"topic {topic_id}", words=7)
+    return topic_id
+
+
 def project_slug(root: Path) -> str:
     """The project's short name, from its folder: the name of its template (`<slug>.pot`)."""
     from .authoring import slugify
@@ -255,6 +267,13 @@ def init_project(root: Path, *, languages: str | None = None, title: str | None 
     if category is not None or not more:
         category, more = check_text("--category", category if category is not None else title)
         diags += more
+    if not any(d.severity.value == "error" and d.location == Location("--title") for d in diags):
+        from .load import reserved_topic_id
+
+        topic_id = topic_id_of(title)
+        if reserved_topic_id(topic_id):
+            diags.append(error("E133", f"the title {title!r} gives the topic id {topic_id!r}, which is reserved (a folder bank/{topic_id}/ is read "
+                               "as the questions folder of the former single-topic layout); choose another title", Location("--title")))
     where = Location.of(root)
     if root.exists() and not root.is_dir():
         diags.append(error("E131", f"{root.as_posix()} exists and is not a folder", where))

@@ -59,6 +59,14 @@ def translations_of(folder: Path, bank_dir: Path, translations: Path) -> Path | 
     return guess if guess.is_dir() else None
 
 
+def _import_leftovers(folder: Path) -> list[Diagnostic]:
+    """What an interrupted import left next to the bank folder ``folder`` (W741, E742)."""
+    from .validate import is_topic_folder
+    from .writing import leftover_diagnostics
+
+    return [] if is_topic_folder(folder) else leftover_diagnostics(folder)
+
+
 def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -> tuple[list[Diagnostic], dict]:
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
@@ -91,7 +99,7 @@ def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *,
     for folder in folders:
         catalogs = translations_of(folder, bank_dir, translations) if use_translations else None
         found, figures = _validate_folder(folder, catalogs, use_cache)
-        result.diagnostics += found
+        result.diagnostics += found + _import_leftovers(folder)
         result.summary["questions"] += figures["questions"]
         result.summary["key_positions"] = figures["key_positions"]
         result.summary["key_longest_share"] = figures["key_longest_share"]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
-from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, read_library, topic_folders
+from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, read_library, reserved_topic_id, topic_folders
 from .model import SLUG
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
@@ -200,6 +200,13 @@ def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = Non
     The topic's category text becomes the title of a category in `categories.yaml` (its id made
     from the title unless ``category_id`` is given) and the topic names it by id. Refuses (E319,
     located) and touches nothing when the bank is already migrated or not as expected."""
+    from .writing import bank_lock
+
+    with bank_lock(bank_dir, command="bank migrate"):
+        return _migrate(bank_dir, translations, category_id=category_id)
+
+
+def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
     from .yamlsource import load_yaml
 
     bank_dir = Path(bank_dir)
@@ -292,12 +299,21 @@ def new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None
     """Create `bank/<topic-id>/topic.yaml` and its empty `questions/` folder in ``category``.
 
     A category not yet in `categories.yaml` is added there when ``category_title`` is given."""
+    from .writing import bank_lock
+
+    with bank_lock(bank_dir, command="bank topic new"):
+        return _new_topic(bank_dir, topic_id, category, title=title, category_title=category_title)
+
+
+def _new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None = None, category_title: str | None = None) -> TopicChange:
     from .authoring import yaml_text
     from .yamlsource import load_yaml
 
     bank_dir = Path(bank_dir)
     if not re.fullmatch(SLUG, topic_id):
         raise UsageError(f"topic id {topic_id!r} must be lowercase words joined by hyphens, e.g. memory-hierarchy")
+    if reserved_topic_id(topic_id):
+        raise UsageError(reserved_topic_id(topic_id))
     if not re.fullmatch(SLUG, category):
         raise UsageError(f"--category {category!r} must be a category id: lowercase words joined by hyphens")
     categories_path = bank_dir / CATEGORIES_FILE
@@ -352,9 +368,18 @@ def rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) -
 
     The topic's questions keep their ids and translations; export files named after the topic
     id (when it has no `file_stem`) get the new name."""
+    from .writing import bank_lock
+
+    with bank_lock(bank_dir, command="bank topic rename"):
+        return _rename_topic(bank_dir, translations, old_id, new_id)
+
+
+def _rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) -> TopicChange:
     bank_dir = Path(bank_dir)
     if not re.fullmatch(SLUG, new_id):
         raise UsageError(f"new topic id {new_id!r} must be lowercase words joined by hyphens")
+    if reserved_topic_id(new_id):
+        raise UsageError(reserved_topic_id(new_id))
     source = read_library(bank_dir)
     fatal = [d for d in source.diagnostics if d.severity is Severity.ERROR and d.code == "E312"]
     if fatal:

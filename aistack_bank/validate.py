@@ -226,6 +226,16 @@ def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None =
                 diags.append(error("E318", f"{qid} is listed here but its file is in {Location.of(home.root / QUESTIONS_DIR)}/; move the file into {Location.of(source.root / QUESTIONS_DIR)}/ (git mv), or list it in {Location.of(home.topic_path)} instead", doc.locate(("questions", index))))
             else:
                 diags.append(error("E306", f"{qid} is listed but there is no {QUESTIONS_DIR}/{qid}-<slug>.yaml in {Location.of(source.root)}", doc.locate(("questions", index))))
+    grouped: dict[str, int] = {}
+    for g, group in enumerate(topic.groups):
+        for i, qid in enumerate(group.questions):
+            where = doc.locate(("groups", g, "questions", i))
+            if qid not in seen:
+                diags.append(error("E380", f"group {g + 1} names {qid}, which this topic does not list; a group holds questions of its own topic", where))
+            elif qid in grouped:
+                diags.append(error("E380", f"{qid} is already in group {grouped[qid] + 1}; a question belongs to one group at most (merge the two groups)", where))
+            else:
+                grouped[qid] = g
     for qs in source.questions:
         if qs.question is not None and qs.question.id not in seen:
             lister = listed_by.get(qs.question.id)

@@ -63,6 +63,47 @@ def write_atomic(path: Path, data: bytes) -> bool:
     return True
 
 
+class StagedWrites:
+    """Writes made ready beside their targets and renamed into place together.
+
+    :meth:`write` puts the bytes in a temporary file in the target's folder (where a read-only
+    folder or a full disk shows), :meth:`commit` renames every one into place and then runs the
+    deletions; :meth:`abort` removes the temporary files, so that nothing was changed."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[str, Path]] = []
+        self.after: list = []
+
+    def write(self, path: Path, data: bytes) -> bool:
+        if same_bytes(path, data):
+            return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        self.pending.append((tmp, path))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        return True
+
+    def commit(self) -> None:
+        for tmp, path in self.pending:
+            os.replace(tmp, path)
+        self.pending = []
+        for step in self.after:
+            step()
+        self.after = []
+
+    def abort(self) -> None:
+        for tmp, _ in self.pending:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        self.pending, self.after = [], []
+
+
 def write_or_compare(path: Path, data: bytes, *, check: bool) -> bool:
     """Whether ``path`` changes: with ``check`` only compare, otherwise write atomically."""
     if not check:
@@ -87,3 +128,349 @@ def stale_files(root: Path, tree: Tree) -> list[str]:
         if not same_bytes(root / str(name), tree[name]):
             stale.append(str(name))
     return stale
+
+
+# ----------------------------------------------------------------------------- the bank lock and transactions
+
+FAULT_ENV = "AISTACK_BANK_FAULT"
+"""Test hook: ``POINT:SIGNAL`` (``journaled:KILL``) makes the process send SIGNAL to itself when a
+transaction reaches POINT (``staging``, ``staged``, ``journaled``, ``moved-1``, ``moved``), so
+that tests interrupt an import at a chosen moment. Unset, it costs one lookup per point."""
+
+JOURNAL = "journal.json"
+"""In a staging folder: the list of changes, written in one rename (the commit point)."""
+
+
+def _fault(point: str) -> None:
+    spec = os.environ.get(FAULT_ENV)
+    if spec and spec.partition(":")[0] == point:
+        import signal
+
+        os.kill(os.getpid(), getattr(signal, "SIG" + spec.partition(":")[2], signal.SIGKILL))
+
+
+def _project_of(bank_dir: Path) -> Path:
+    return Path(os.path.abspath(bank_dir)).parent
+
+
+def staging_folder(bank_dir: Path) -> Path:
+    """Where a transaction on ``bank_dir`` stages its files: next to the bank, outside it
+    (``.bank.import/`` beside ``bank/``), on the same file system."""
+    bank = Path(os.path.abspath(bank_dir))
+    return bank.parent / f".{bank.name}.import"
+
+
+class _Locked(Exception):
+    pass
+
+
+def _flock(fd: int, shared: bool) -> None:
+    import fcntl
+
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise _Locked from None
+
+
+class bank_lock:
+    """The project lock: ``bank import`` holds it exclusively while it changes ``bank_dir``,
+    ``bank build`` shared while it reads it (its exports folder has a lock of its own). Taken on
+    the folder that holds the bank; BankError E604 when another command holds it."""
+
+    def __init__(self, bank_dir: Path, *, shared: bool = False, command: str = "bank import"):
+        self.bank_dir, self.shared, self.command = Path(bank_dir), shared, command
+        self.fd: int | None = None
+
+    def __enter__(self):
+        from .errors import BankError, Location
+
+        project = _project_of(self.bank_dir)
+        try:
+            if not self.shared:  # an import may create the bank, and the folder that holds it
+                project.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(project, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError as exc:
+            raise BankError(f"cannot open the project folder to lock it: {exc.strerror or exc}", Location.of(project), code="E605") from None
+        try:
+            _flock(self.fd, self.shared)
+        except _Locked:
+            os.close(self.fd)
+            self.fd = None
+            other = "an import is changing this bank" if self.shared else "another `bank import` or `bank build` is using this bank"
+            raise BankError(f"{other}; wait for it to finish ({self.command} was refused, nothing was changed)", Location.of(self.bank_dir), code="E604") from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def is_locked(bank_dir: Path) -> bool:
+    """Whether a command holds the project lock of ``bank_dir`` exclusively (an import runs)."""
+    try:
+        fd = os.open(_project_of(bank_dir), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return False
+    try:
+        _flock(fd, True)
+        return False
+    except _Locked:
+        return True
+    finally:
+        os.close(fd)
+
+
+class _deferred_signals:
+    """SIGINT, SIGTERM and SIGHUP held back (delivered on leaving) in the main thread."""
+
+    SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, {getattr(signal, name) for name in self.SIGNALS})
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        if self.old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
+
+
+class _terminate_as_exit:
+    """SIGTERM and SIGHUP raise SystemExit (so that ``finally`` blocks clean up) in the main thread."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.old = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                self.old[sig] = signal.getsignal(sig)
+                signal.signal(sig, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise SystemExit(128 + signum)
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    with open(path, "xb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _safe_target(bank: Path, rel: object) -> Path | None:
+    """``bank / rel`` when ``rel`` is a plain relative path inside the bank, through no link."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\x00" in rel:
+        return None
+    parts = PurePosixPath(rel).parts
+    if any(part in ("..", ".", "") for part in parts) or str(PurePosixPath(*parts)) != rel:
+        return None
+    path = bank
+    for part in parts:
+        path = path / part
+        if path.is_symlink():
+            return None
+    return path
+
+
+def _read_journal(staging: Path, bank: Path) -> tuple[str, list[tuple[Path, Path, Path | None, Path | None]]] | None:
+    """(state, [(target, staged file, backup or None, the first folder the commit creates for it
+    or None)]) of a journal, None when it is unusable."""
+    import json
+
+    try:
+        with open(staging / JOURNAL, "rb") as fh:
+            data = json.loads(fh.read(16 << 20))
+        state, entries = data["state"], data["entries"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if state not in ("commit", "rollback") or not isinstance(entries, list):
+        return None
+    out = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            return None
+        target = _safe_target(bank, entry.get("target"))
+        staged, backup, made = entry.get("staged"), entry.get("backup"), entry.get("made")
+        if target is None or not isinstance(staged, str) or not staged.isalnum() or not (backup is None or (isinstance(backup, str) and backup.isalnum())):
+            return None
+        made_path = _safe_target(bank, made) if made is not None else None
+        if made is not None and (made_path is None or made_path not in target.parents):
+            return None
+        out.append((target, staging / staged, staging / backup if backup else None, made_path))
+    return state, out
+
+
+def _journal_bytes(state: str, entries: list[dict]) -> bytes:
+    import json
+
+    return json.dumps({"state": state, "entries": entries}, indent=1).encode("utf-8")
+
+
+def _apply(bank: Path, state: str, entries: list[tuple[Path, Path, Path | None, Path | None]]) -> None:
+    """Bring every target to its state after the commit (``commit``) or before it (``rollback``);
+    each step can be repeated, so an interrupted recovery is completed by the next."""
+    for index, (target, staged, backup, made) in enumerate(entries):
+        if state == "commit":
+            with open(staged, "rb") as fh:
+                write_atomic(target, fh.read())
+            if index == 0:
+                _fault("moved-1")
+        elif backup is not None:
+            with open(backup, "rb") as fh:
+                write_atomic(target, fh.read())
+        else:
+            try:
+                target.unlink()
+            except FileNotFoundError:
+                pass
+            if made is not None:  # the folders the commit created for it, if now empty
+                for parent in target.parents:
+                    if bank not in parent.parents and parent != bank:
+                        break
+                    try:
+                        parent.rmdir()
+                    except OSError:
+                        break
+                    if parent == made:
+                        break
+
+
+def _finish(staging: Path) -> None:
+    import shutil
+
+    try:
+        (staging / JOURNAL).unlink()
+    except FileNotFoundError:
+        pass
+    _fsync_folder(staging)
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def commit_files(bank_dir: Path, changes: list[tuple[Path, bytes]]) -> None:
+    """Write ``changes`` (paths under ``bank_dir`` and their new bytes) all or nothing, under any
+    signal. Call it holding :class:`bank_lock`.
+
+    The files are first staged in :func:`staging_folder`, outside the bank; the journal listing
+    them is renamed into place (the commit point) and the files are then copied into the bank
+    with SIGINT/SIGTERM held back. Interrupted before the commit point, the bank is untouched
+    (and the staging is removed, or reported by `bank validate` after a SIGKILL); after it,
+    :func:`recover` completes the commit. A failure while copying in (a read-only folder, a full
+    disk) puts every file back as it was. OSError is left to the caller."""
+    import shutil
+
+    bank = Path(os.path.abspath(bank_dir))
+    staging = staging_folder(bank_dir)
+    staging.mkdir()
+    journal: list[dict] = []
+    entries: list[tuple[Path, Path, Path | None, Path | None]] = []
+    with _terminate_as_exit():  # a signal after the commit point is delivered once it is done
+        try:
+            for index, (path, data) in enumerate(changes):
+                target = Path(os.path.abspath(path))
+                staged = staging / f"n{index:06d}"
+                _write_new(staged, data)
+                backup = None
+                if target.exists():
+                    backup = staging / f"b{index:06d}"
+                    with open(target, "rb") as fh:
+                        _write_new(backup, fh.read())
+                missing = [folder for folder in target.parents if (folder == bank or bank in folder.parents) and not folder.exists()]
+                made = missing[-1] if missing else None
+                journal.append({"target": target.relative_to(bank).as_posix(), "staged": staged.name, "backup": backup.name if backup else None,
+                                "made": made.relative_to(bank).as_posix() if made is not None and made != bank else None})
+                entries.append((target, staged, backup, made if made != bank else None))
+                if index == 0:
+                    _fault("staging")
+            _fault("staged")
+            _fsync_folder(staging)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        with _deferred_signals():
+            try:
+                write_atomic(staging / JOURNAL, _journal_bytes("commit", journal))  # the commit point
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+            _fsync_folder(staging)
+            _fault("journaled")
+            try:
+                _apply(bank, "commit", entries)
+            except OSError:
+                write_atomic(staging / JOURNAL, _journal_bytes("rollback", journal))
+                _apply(bank, "rollback", entries)
+                _finish(staging)
+                raise
+            _fault("moved")
+            _finish(staging)
+
+
+def recover(bank_dir: Path) -> str | None:
+    """Complete (or undo) a transaction on ``bank_dir`` that was interrupted, and remove its
+    staging; what was done, or None when there was nothing. Call it holding :class:`bank_lock`."""
+    staging = staging_folder(bank_dir)
+    if not staging.is_dir() or staging.is_symlink():
+        return None
+    bank = Path(os.path.abspath(bank_dir))
+    if not (staging / JOURNAL).exists():
+        _finish(staging)
+        return f"removed {staging.as_posix()}, left by an import interrupted before it changed the bank"
+    found = _read_journal(staging, bank)
+    if found is None:
+        from .errors import BankError, Location
+
+        raise BankError("the journal of an interrupted import cannot be read; restore the bank from version control, then delete this folder", Location.of(staging / JOURNAL), code="E742")
+    state, entries = found
+    with _deferred_signals():
+        _apply(bank, state, entries)
+        _finish(staging)
+    return (f"completed an interrupted import ({len(entries)} file(s) written)" if state == "commit"
+            else f"undid an interrupted import ({len(entries)} file(s) restored)")
+
+
+def leftover_diagnostics(bank_dir: Path) -> list:
+    """`bank validate`'s report of an interrupted import's staging next to ``bank_dir``."""
+    from .errors import Location, error, warning
+
+    staging = staging_folder(bank_dir)
+    if not staging.is_dir() or is_locked(bank_dir):
+        return []
+    shown = Path(os.path.relpath(staging)) if not Path(bank_dir).is_absolute() else staging
+    if not (staging / JOURNAL).exists():
+        return [warning("W741", "an import was interrupted before it changed the bank and left this staging folder; "
+                        "`bank import --recover` removes it", Location.of(shown))]
+    found = _read_journal(staging, Path(os.path.abspath(bank_dir)))
+    what = "completes it" if found is None or found[0] == "commit" else "undoes it"
+    return [error("E742", f"an import was interrupted while it wrote the bank, which is half changed; `bank import --recover` {what}",
+                  Location.of(shown))]

@@ -227,7 +227,7 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     step("comment added to a question file", absent="E508")
     q001 = question_file(project, "q001")  # no numeric check
     q001_original = q001.read_bytes()
-    _replace(q001, "only forward passes on fixed weights.", "only forward passes on frozen weights.")
+    _replace(q001, "forward passes on fixed weights", "forward passes on frozen weights")
     step("English option text changed: the catalogs' entries are for another text", expect="E508")
     q001.write_bytes(q001_original)
     step("undone", absent="E508")
@@ -387,7 +387,7 @@ def test_a_build_reuses_only_outputs_whose_inputs_and_bytes_are_unchanged(projec
     gift.unlink()
     both("an-output-deleted")
     q001 = question_file(project, "q001")
-    _replace(q001, "only forward passes on fixed weights.", "only forward passes on frozen weights.")
+    _replace(q001, "forward passes on fixed weights", "forward passes on frozen weights")
     assert run_cli("i18n", "update")[0] == 0  # the translation becomes fuzzy: English is shown
     both("a-question-edited")
     fr = project / "translations" / "fr.po"

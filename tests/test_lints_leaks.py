@@ -4,6 +4,7 @@ every text with every key word by word finds, in the same order."""
 from __future__ import annotations
 
 import random
+import re
 
 from aistack_bank import lints
 from aistack_bank.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, LeakText, answer_leaks
@@ -78,3 +79,149 @@ def test_the_lint_reads_the_fields_kept_with_a_record_as_it_reads_the_question(t
         if qs.question is not None and qs.doc is not None:
             qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)
     assert lints.content_lints(topic, references=False) == bare
+
+
+# ----------------------------------------------------------------------------- other words
+
+from aistack_bank.lints import KeyInfo, figure_of_key, near_leaks, quantities  # noqa: E402
+
+
+def _near(keys: dict[str, KeyInfo], *texts: tuple[str, str]) -> list[tuple[str, str]]:
+    items = [LeakText(qid, ("explanation",), text) for qid, text in texts]
+    return [(item.question_id, qid) for item, qid, _ in near_leaks(keys, items)]
+
+
+FIGURES = {"q003": KeyInfo("About 112 GB"), "q005": KeyInfo("About 3.5 GB"), "q015": KeyInfo("About 7 ms"),
+           "q046": KeyInfo("About 2N operations")}
+
+
+def test_a_figure_key_is_leaked_by_its_number_with_its_unit_in_any_spacing():
+    assert _near(FIGURES, ("q029", "4-bit weights are 3.5 GB, so the bound drops from 7 ms per token.")) == [("q029", "q005"), ("q029", "q015")]
+    assert _near(FIGURES, ("q004", "About 112\u00a0GB")) == [("q004", "q003")]
+    assert _near(FIGURES, ("q004", "about 112GB in all")) == [("q004", "q003")]
+    assert _near(FIGURES, ("q045", "that is about 2N FLOPs per token")) == [("q045", "q046")]
+
+
+def test_a_figure_with_another_unit_or_number_or_inside_a_larger_one_is_not_a_leak():
+    assert _near(FIGURES, ("q029", "3.5 ms per token, 112 MB of SRAM, 7 GB of weights, 1.75 GB, 13.5 GB, 2ND and 12N")) == []
+    assert _near(FIGURES, ("q005", "About 3.5 GB")) == []  # its own key
+
+
+def test_a_sentence_holding_a_number_is_not_a_figure_key():
+    assert figure_of_key("About 14 GB") == {("14", "gb")}
+    assert figure_of_key("Each weight does about 2 operations per byte loaded from memory") == set()
+    assert ("3.5", "gb") in quantities("3,5\u202fGB")
+
+
+SENTENCES = {
+    "q046": KeyInfo("About 2N operations, a multiply and an add for every parameter"),
+    "q019": KeyInfo("The off-chip memory traffic for writing and re-reading intermediate results."),
+}
+
+
+def test_a_key_said_again_in_another_order_and_inflection_is_a_leak():
+    assert _near(SENTENCES, ("q045", "About 2ND operations, since each parameter takes one multiply and one add per token")) == [("q045", "q046")]
+    assert _near(SENTENCES, ("q018", "It cuts the re-reading and writing of intermediate results through off-chip memory traffic.")) == [("q018", "q019")]
+
+
+def test_a_few_shared_words_far_apart_are_not_a_leak():
+    text = ("Each parameter is stored once. Much later in this long explanation of the schedule, the optimizer "
+            "does an add to the running mean, and a multiply by the learning rate, for every step of training.")
+    assert _near(SENTENCES, ("q045", text)) == []
+    assert _near(SENTENCES, ("q017", "Tiling keeps the score matrix in SRAM so it never goes to HBM.")) == []
+
+
+DECLARED = {
+    "q030": KeyInfo("Unstructured pruning can zero many weights with little accuracy loss yet gain little speed",
+                    ("unstructured|irregular|scattered + little speed*|little or no speed*|no speed*",)),
+    "q016": KeyInfo("Quadratically (∝ n²), since every token's query is scored against every token's key.",
+                    ("quadratic* + attention|self-attention",)),
+}
+
+
+def test_a_paraphrase_holding_every_declared_term_of_a_key_is_a_leak():
+    assert _near(DECLARED, ("q031", "This is unstructured sparsity; scattered zeros give little or no speedup.")) == [("q031", "q030")]
+    assert _near(DECLARED, ("q046", "This transfers the quadratic cost of attention to the whole model.")) == [("q046", "q016")]
+    assert _near(DECLARED, ("q031", "Irregular zeros give NO SPEEDUP on dense units.")) == [("q031", "q030")]
+
+
+def test_a_text_with_only_some_declared_terms_is_not_a_leak():
+    assert _near(DECLARED, ("q031", "Scattered zeros need sparse kernels."), ("q014", "The MLP cost grows quadratically with the context.")) == []
+
+
+# ----------------------------------------------------------------------------- in a bank
+
+def _bank_with(tmp_path, edits: dict[str, tuple[str, str]], groups: str = ""):
+    """A copy of the bundled topic with texts replaced (question id → (old, new))."""
+    import shutil
+
+    from conftest import REPO, question_file, topic_file
+
+    from aistack_bank.load import read_library
+
+    root = tmp_path / "bank"
+    shutil.copytree(REPO / "bank", root)
+    for qid, pairs in edits.items():
+        path = question_file(tmp_path, qid)
+        text = path.read_text(encoding="utf-8")
+        for old, new in [pairs] if isinstance(pairs[0], str) else pairs:
+            assert old in text, (qid, old)
+            text = text.replace(old, new, 1)
+        path.write_text(text, encoding="utf-8")
+    topic = topic_file(tmp_path)
+    text = topic.read_text(encoding="utf-8")
+    text = re.sub(r"# Questions a published stem.*?(?=\nquestions:)", "", text, flags=re.S).rstrip("\n") + "\n" + groups
+    topic.write_text(text, encoding="utf-8")
+    source = read_library(root)
+    assert not [d for d in source.diagnostics if d.severity == "error"], source.diagnostics
+    return [str(d) for d in lints.content_lints(source.topics[0], references=False)]
+
+
+def test_a_stem_leak_is_reported_unless_the_topic_groups_the_two_questions(tmp_path):
+    leak = {"q008": ("What performance does the Roofline model predict?", "What performance does the Roofline model predict for a 7 ms step?")}
+    found = _bank_with(tmp_path / "a", leak)
+    assert [line for line in found if "q008" in line and "q015" in line and ":4:" in line], found
+    grouped = _bank_with(tmp_path / "b", leak, "groups:\n  - questions: [q008, q015]\n    reason: the stem names the bound\n")
+    assert not [line for line in grouped if "q008" in line and "q015" in line], grouped
+
+
+def test_a_text_repeating_what_its_own_stem_shows_is_not_reported_again(tmp_path):
+    found = _bank_with(tmp_path, {
+        "q041": ("explanation: >-\n", "explanation: >-\n  A step of about 7 ms is typical.\n"),
+        "q042": ("explanation: >-\n", "explanation: >-\n  A step of about 7 ms is typical.\n"),
+        "q043": ("explanation: >-\n", "explanation: >-\n  A step of about 7 ms is typical.\n"),
+    })
+    assert len([line for line in found if "q015" in line and "q04" in line]) == 3, found
+    with_stem = _bank_with(tmp_path / "b", {
+        "q041": ("explanation: >-\n", "explanation: >-\n  A step of about 7 ms is typical.\n"),
+        "q008": [("What performance does the Roofline model predict?", "What performance does the Roofline model predict for a 7 ms step?"),
+                 ("explanation: >-\n", "explanation: >-\n  A step of about 7 ms is typical.\n")],
+    })
+    q008 = [line for line in with_stem if "q008" in line and "q015" in line]
+    assert len(q008) == 1 and ":4:" in q008[0], with_stem  # the stem only, none of the texts that repeat it
+
+
+def test_the_bundled_bank_has_no_answer_leak():
+    from conftest import REPO
+
+    from aistack_bank.load import read_library
+
+    source = read_library(REPO / "bank")
+    assert [str(d) for topic in source.topics for d in lints.content_lints(topic, references=False)] == []
+
+
+def test_a_group_names_listed_questions_each_in_one_group(tmp_path):
+    import shutil
+
+    from conftest import REPO, topic_file
+
+    from aistack_bank.validate import validate_bank
+
+    shutil.copytree(REPO / "bank", tmp_path / "bank")
+    topic = topic_file(tmp_path)
+    text = re.sub(r"# Questions a published stem.*?(?=\nquestions:)", "", topic.read_text(encoding="utf-8"), flags=re.S)
+    topic.write_text(text + "groups:\n  - questions: [q004, q999]\n    reason: one\n  - questions: [q004, q005]\n    reason: two\n", encoding="utf-8")
+    found = [str(d) for d in validate_bank(tmp_path / "bank", run_checks=False).diagnostics if d.code == "E380"]
+    assert len(found) == 2, found
+    assert re.search(r"topic\.yaml:\d+:\d+: error E380: group 1 names q999, which this topic does not list", found[0]), found
+    assert "q004 is already in group 1" in found[1]

@@ -433,3 +433,33 @@ def test_ui_strings_reach_the_page(session, tmp_path, banks):
     assert text(page, "#quiz-count") == "Question 1 sur 10"
     assert text(page, "#quiz-quit") == UI_STRINGS["site.quiz.quit"]
     s.check_clean()
+
+
+def test_a_short_run_draws_at_most_one_question_of_a_group(session, site, banks):
+    """The topic's groups (a stem stating another question's answer) reach the page, and the
+    short runs hold back a second question of a group while others are left."""
+    page = session().page
+    page.goto((site / "en" / "index.html").as_uri())
+    groups = page.evaluate("JSON.parse(document.getElementById('bank-data').textContent).groups")
+    assert groups == [list(g.questions) for g in banks["en"].topic.groups] and groups
+    draw = "([ids, count, groups]) => aistackPractice.drawApart(ids, count, groups)"
+    assert page.evaluate(draw, [["q005", "q001", "q004", "q015", "q002"], 3, [["q004", "q005", "q015"]]]) == ["q005", "q001", "q002"]
+    assert page.evaluate(draw, [["q005", "q001", "q004", "q015", "q002"], 4, [["q004", "q005", "q015"]]]) == ["q005", "q001", "q002", "q004"]
+    assert page.evaluate(draw, [["q002", "q001"], 10, None]) == ["q002", "q001"]
+    ids = [q.id for q in banks["en"].questions]
+    for _ in range(20):
+        run = page.evaluate("([ids, groups]) => aistackPractice.drawApart(ids.sort(() => Math.random() - 0.5), 10, groups)", [ids, groups])
+        assert len(run) == 10 and all(sum(qid in group for qid in run) <= 1 for group in groups), run
+
+
+def test_the_practice_10_button_draws_apart_the_questions_of_a_group(session, site, banks):
+    page = session().page
+    page.goto((site / "en" / "index.html").as_uri())
+    groups = [list(g.questions) for g in banks["en"].topic.groups]
+    key = page.evaluate("JSON.parse(document.getElementById('bank-data').textContent).runKey")
+    for _ in range(24):  # a plain random draw puts two of a group together about once in eight
+        page.evaluate("sessionStorage.clear()")
+        page.reload()
+        page.click("#practice-10")
+        ids = page.evaluate("key => JSON.parse(sessionStorage.getItem(key)).ids", key)
+        assert len(ids) == 10 and all(sum(qid in group for qid in ids) <= 1 for group in groups), ids

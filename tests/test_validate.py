@@ -128,8 +128,9 @@ def test_answer_cue_warnings(project):
         text = path.read_text(encoding="utf-8")
         path.write_text(re.sub(r"\ncorrect: [a-d]\n", "\ncorrect: a\n", text), encoding="utf-8")
     report = validate_bank(project / "bank", run_checks=False)
-    assert [d.code for d in report.warnings] == ["W301"]
-    assert "the key is option 'a' in " in report.warnings[0].message
+    cues = [d for d in report.warnings if d.code != "W322"]  # the new keys (About 7 GB, …) recur in other questions
+    assert [d.code for d in cues] == ["W301"]
+    assert "the key is option 'a' in " in cues[0].message
     assert report.cues.position_shares["a"] > 0.35
 
 

@@ -110,9 +110,9 @@ def read_results(path: Path, bank: BankInfo, *, language: str | None = None) -> 
 
 # --- Moodle quiz "Responses" report ----------------------------------------------------------
 
-_RESPONSE = re.compile(r"^Response (\d+)$")
-_QUESTION = re.compile(r"^Question (\d+)$")
-_RIGHT = re.compile(r"^Right answer (\d+)$")
+_RESPONSE = re.compile(r"^Response ([0-9]{1,6})$")
+_QUESTION = re.compile(r"^Question ([0-9]{1,6})$")
+_RIGHT = re.compile(r"^Right answer ([0-9]{1,6})$")
 _GRADES = re.compile(r"^Q\. ?(\d+) ?/")
 _SKIPPED_STATES = {"in progress", "overdue", "never submitted", "abandoned"}
 
@@ -449,6 +449,12 @@ def read_site(path: Path, text: str, bank: BankInfo) -> ReadResult:
         return ReadResult([], out.finish(), "")
     except RecursionError:
         out.error("E903", "JSON nested too deeply", 1, 1)
+        return ReadResult([], out.finish(), "")
+    except ValueError:  # an integer of more digits than Python converts (4 300)
+        long = re.search(r"[0-9]{4000,}", text)
+        at = long.start() if long else 0
+        line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+        out.error("E903", "a number of more than 4 000 digits; no answers file holds one", line, column)
         return ReadResult([], out.finish(), "")
     if not isinstance(data, dict) or data.get("format") != SITE_FORMAT:
         out.error("E902", f"JSON that is not the practice site's answers (expected \"format\": \"{SITE_FORMAT}\")", 1, 1)

@@ -219,6 +219,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
     """
     lang = bank.lang
     topic = bank.topic.id
+    groups = {"groups": [list(g.questions) for g in bank.topic.groups]} if bank.topic.groups else {}
     return {
         "version": 2,
         "lang": _bcp47(lang),
@@ -231,7 +232,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
         "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS},
         "questions": _question_data(bank),
-    } | _english_data(bank)
+    } | groups | _english_data(bank)
 
 
 def _english_attr(text: str, lang: str) -> str:

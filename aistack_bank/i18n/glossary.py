@@ -17,6 +17,18 @@ compounds (``*gewicht`` → *modelgewichten*). In English terms a space also mat
 (``KV cache`` matches *KV-cache*); in translations it does not, so ``avoid: [KV cache$]``
 leaves *KV-cache* alone.
 
+Three more keys cover a word that translates two English terms and the published pages:
+
+* ``names`` (of the term): product names that contain the term and are not translated
+  (``ONNX Runtime``); they are left out of both texts before matching.
+* ``unless`` (of the term): English terms whose own translation is an ``avoid`` form
+  (``accuracy`` avoids *précision* unless the English also says ``precision``); when the
+  English has one of them, the ``avoid`` forms are not reported (``use`` still is).
+* ``published`` (per language): catalog keys (``q028.stem``) whose wording a published page
+  fixes; neither ``use`` nor ``avoid`` applies to them.
+
+Accepted answers of short-answer questions are not checked: they list what learners type.
+
 ``bank validate`` reports W521 when a translation lacks every ``use`` form, W522 when it
 contains an ``avoid`` form, and E520 when the glossary itself cannot be read.
 """
@@ -34,6 +46,7 @@ GLOSSARY_NAME = "glossary.yaml"
 class Rule:
     use: tuple[str, ...] = ()
     avoid: tuple[str, ...] = ()
+    published: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,8 @@ class Term:
     note: str = ""
     rules: dict[str, Rule] = field(default_factory=dict)
     line: int = 0
+    names: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
 
 
 def _form_pattern(form: str, *, english: bool = False) -> re.Pattern:
@@ -70,17 +85,25 @@ class Glossary:
             self._compiled[key] = [_form_pattern(f, english=english) for f in forms]
         return self._compiled[key]
 
-    def check(self, english: str, translation: str, language: str) -> list[tuple[str, str, int]]:
-        """(code, message, offset in translation) for every glossary breach."""
+    def check(self, english: str, translation: str, language: str, key: str | None = None) -> list[tuple[str, str, int]]:
+        """(code, message, offset in translation) for every glossary breach (``key``: the
+        catalog key of the text, for the rules' ``published`` exceptions)."""
         lang = language.split("_")[0]
         found = []
-        text = translation.replace("\u00a0", " ").replace("\u202f", " ")
+        plain = translation.replace("\u00a0", " ").replace("\u202f", " ")
         for term in self.terms:
             rule = term.rules.get(language) or term.rules.get(lang)
-            if rule is None or not any(p.search(english) for p in self._patterns(term.english, english=True)):
+            if rule is None or (key is not None and key in rule.published):
+                continue
+            source, text = english, plain
+            for name_pattern in self._patterns(term.names, english=True):  # same length: offsets stay
+                source = name_pattern.sub(lambda m: " " * len(m.group(0)), source)
+                text = name_pattern.sub(lambda m: " " * len(m.group(0)), text)
+            if not any(p.search(source) for p in self._patterns(term.english, english=True)):
                 continue
             name = term.english[0].rstrip("$")
-            for form, pattern in zip(rule.avoid, self._patterns(rule.avoid)):
+            shared = any(p.search(source) for p in self._patterns(term.unless, english=True))
+            for form, pattern in zip(() if shared else rule.avoid, self._patterns(rule.avoid)):
                 match = pattern.search(text)
                 if match:
                     want = " or ".join(repr(u.rstrip("$")) for u in rule.use) or "another wording"
@@ -142,27 +165,39 @@ def _parse_glossary(path: Path, text: str):
             continue
         rules = {}
         for lang, spec in raw.items():
-            if lang in ("en", "note"):
+            if lang in ("en", "note", "names", "unless"):
                 continue
-            if not isinstance(spec, dict) or set(spec) - {"use", "avoid"}:
-                diags.append(error("E520", f"term {english[0]!r}, {lang}: expected a mapping with `use:` and/or `avoid:`", loc))
+            if not isinstance(spec, dict) or set(spec) - {"use", "avoid", "published"}:
+                diags.append(error("E520", f"term {english[0]!r}, {lang}: expected a mapping with `use:`, `avoid:` and/or `published:`", loc))
                 continue
-            use = spec.get("use", [])
-            avoid = spec.get("avoid", [])
-            use = [use] if isinstance(use, str) else use
-            avoid = [avoid] if isinstance(avoid, str) else avoid
-            if not all(isinstance(u, str) and u.strip() for u in list(use) + list(avoid)):
-                diags.append(error("E520", f"term {english[0]!r}, {lang}: `use` and `avoid` must be strings", loc))
+            use, avoid, published = ([value] if isinstance(value, str) else value
+                                     for value in (spec.get("use", []), spec.get("avoid", []), spec.get("published", [])))
+            if not all(isinstance(u, str) and u.strip() for u in list(use) + list(avoid) + list(published)):
+                diags.append(error("E520", f"term {english[0]!r}, {lang}: `use`, `avoid` and `published` must be strings", loc))
                 continue
-            rules[lang] = Rule(tuple(use), tuple(avoid))
-        terms.append(Term(tuple(english), str(raw.get("note", "")), rules, line))
+            rules[lang] = Rule(tuple(use), tuple(avoid), tuple(published))
+        extra = {}
+        for name in ("names", "unless"):
+            value = raw.get(name, [])
+            value = [value] if isinstance(value, str) else value
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+                diags.append(error("E520", f"term {english[0]!r}: `{name}` must be a string or a list of strings", loc))
+                value = []
+            extra[name] = tuple(value)
+        terms.append(Term(tuple(english), str(raw.get("note", "")), rules, line, **extra))
     return Glossary(path, terms), diags
 
 
 def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields) -> list:
-    """W521/W522 for every translated, non-fuzzy entry of one catalog."""
+    """W521/W522 for every translated, non-fuzzy entry of one catalog, except a short-answer
+    question's accepted answers: they list what learners type (an English name, a spelling
+    variant), while the glossary governs the texts learners read."""
     from .locations import translation_warnings
 
     if glossary is None:
         return []
-    return translation_warnings(catalog, active, fields, lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language))
+    return translation_warnings(catalog, active, [field for field in fields if not _ACCEPTED_ANSWER.search(field.key)],
+                                lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language, field.key))
+
+
+_ACCEPTED_ANSWER = re.compile(r"\.answer\.\d+$")

@@ -9,6 +9,14 @@ and :func:`fix_typography` changes exactly those spaces and nothing else.
 Left alone, because no space belongs there: a colon, semicolon, question or exclamation mark
 with no space on either side (``10:30``, ``2:4``, ``a:b``, ``x!=y``, ``std::vector``), anything
 inside a URL (``https://…``, ``www.…``) and anything inside backquotes (```code```).
+
+Numbers (:func:`number_issues`, W528): a number and the unit symbol after it are joined by the
+same U+00A0 (``14 Go``, ``7 ms``, ``50 %``, ``4 bits``); a whole number of five digits or more is
+grouped by threes with U+202F NARROW NO-BREAK SPACE (``65 504``, ``10 000``), as the
+Imprimerie nationale and the SI write it. Four-digit numbers are written without a space
+(``4096``, ``2000``), which both allow, so that years, sizes such as 4096 and product numbers
+read alike. Digits glued to letters (``FP16``, ``7B``, ``A100``) and decimals are left alone, and
+a unit written without a space is not reported: ``7B`` or ``2N`` cannot be told from it.
 """
 
 from __future__ import annotations
@@ -18,6 +26,16 @@ from dataclasses import dataclass
 
 NBSP = "\u00a0"
 """The space the bank uses before high punctuation and inside guillemets."""
+NNBSP = "\u202f"
+"""The narrow no-break space that groups the digits of a large number."""
+UNITS = ("o", "Ko", "Mo", "Go", "To", "Po", "Kio", "Mio", "Gio", "Tio", "octet", "octets", "bit", "bits", "s", "ms", "µs", "ns",
+         "%", "W", "kW", "mW", "Hz", "kHz", "MHz", "GHz", "FLOP", "FLOPS", "GFLOPS", "TFLOPS", "PFLOPS",
+         "TOPS", "Go/s", "To/s", "Mo/s", "FLOP/octet", "°C", "nm", "mm")
+"""Unit symbols that a number before them is joined to with U+00A0."""
+_NUMBER = r"\d+(?:,\d+)?[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*"
+_UNIT_SPACE = re.compile(
+    rf"(?<![\w.,]){_NUMBER}([ \u202f\u2009\u2007])(?=(?:{'|'.join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))})(?![\w]))")
+_LONG_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f\u2009\u2007]\d{3})+(?![\w])|(?<![\w.,])\d{5,}(?![\w])")
 
 _WRONG_SPACES = " \u202f\u2009\u2007"
 _BEFORE = "?!:;"
@@ -102,17 +120,73 @@ def typography_issues(text: str) -> list[TypographyIssue]:
     return issues
 
 
+@dataclass(frozen=True)
+class NumberIssue:
+    """A number not joined to its unit by U+00A0, or a large number not grouped by U+202F."""
+
+    offset: int
+    """Index of the wrong space, or of the digit a group space goes before."""
+    kind: str
+    """``"unit"`` or ``"group"``."""
+    found: str
+    """The space found, or ``""`` when one is missing."""
+    want: str
+    """The space that belongs there."""
+
+    @property
+    def insert(self) -> bool:
+        return not self.found
+
+    def describe(self) -> str:
+        if self.kind == "unit":
+            return f"{_SPACE_NAMES.get(self.found, repr(self.found))} between a number and its unit; French joins them with a no-break space (U+00A0)"
+        if self.insert:
+            return "a number of five digits or more is not grouped; French groups its digits by threes with a narrow no-break space (U+202F)"
+        return f"{_SPACE_NAMES.get(self.found, repr(self.found))} between groups of digits; French groups them with a narrow no-break space (U+202F)"
+
+
+_SPACE_NAMES = {" ": "an ordinary space", NBSP: "a no-break space (U+00A0)", "\u202f": "a narrow no-break space (U+202F)",
+                "\u2009": "a thin space (U+2009)", "\u2007": "a figure space (U+2007)"}
+
+
+def number_issues(text: str) -> list[NumberIssue]:
+    """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
+    if not any(ch.isdigit() for ch in text):
+        return []
+    spans = _protected_spans(text)
+    issues = []
+    for match in _UNIT_SPACE.finditer(text):
+        if match.group(1) != NBSP and not _inside(spans, match.start()):
+            issues.append(NumberIssue(match.start(1), "unit", match.group(1), NBSP))
+    for match in _LONG_NUMBER.finditer(text):
+        if _inside(spans, match.start()):
+            continue
+        digits = [i for i in range(match.start(), match.end()) if text[i].isdigit()]
+        if len(digits) < 5:
+            continue
+        if match.group(0).isdigit():
+            size = len(digits)
+            issues += [NumberIssue(match.start() + i, "group", "", NNBSP) for i in range(size % 3 or 3, size, 3)]
+        else:
+            issues += [NumberIssue(i, "group", text[i], NNBSP) for i in range(match.start(), match.end()) if not text[i].isdigit() and text[i] != NNBSP]
+    return sorted(issues, key=lambda issue: issue.offset)
+
+
 def fix_typography(text: str) -> str:
-    """``text`` with every issue of :func:`typography_issues` fixed; only spaces change."""
-    issues = typography_issues(text)
+    """``text`` with every issue of :func:`typography_issues` and :func:`number_issues` fixed;
+    only spaces change."""
+    issues = [(issue.offset, issue.insert, NBSP) for issue in typography_issues(text)]
+    issues += [(issue.offset, issue.insert, issue.want) for issue in number_issues(text)]
     if not issues:
         return text
     out = []
     last = 0
-    for issue in sorted(issues, key=lambda x: x.offset):
-        out.append(text[last:issue.offset])
-        out.append(NBSP)
-        last = issue.offset if issue.insert else issue.offset + 1
+    for offset, insert, space in sorted(set(issues)):
+        if offset < last:
+            continue
+        out.append(text[last:offset])
+        out.append(space)
+        last = offset if insert else offset + 1
     out.append(text[last:])
     return "".join(out)
 
@@ -124,6 +198,8 @@ def same_but_spaces(first: str, second: str) -> bool:
 
 def _space_kind_insensitive(text: str) -> str:
     text = re.sub(rf"[ {NBSP}\u202f\u2009]([{re.escape(_BEFORE)}»])", rf"{NBSP}\1", text)
+    text = re.sub(r"(?<=\d)[ \u00a0\u202f\u2009](?=\d{3}(?!\d))", "", text)  # 65 504, 65504
+    text = re.sub(r"(?<=\d)[ \u00a0\u202f\u2009](?=\D)", NBSP, text)  # 14 Go
     return re.sub(rf"«[ {NBSP}\u202f\u2009]", f"«{NBSP}", text)
 
 
@@ -135,8 +211,9 @@ def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
 
     if not catalog.language.split("_")[0] == "fr":
         return []
-    return translation_warnings(catalog, active, fields, lambda field, msgstr: (
-        ("W520", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in typography_issues(msgstr)))
+    return translation_warnings(catalog, active, fields, lambda field, msgstr: [
+        *(("W520", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in typography_issues(msgstr)),
+        *(("W528", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in number_issues(msgstr))])
 
 
 def fix_catalog_typography(path, *, compare: bool = False):

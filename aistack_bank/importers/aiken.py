@@ -14,15 +14,23 @@ ANSWER = re.compile(r"^ANSWER:\s*(.*)$")
 
 
 def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list[Skipped]]:
+    """The questions of an Aiken file. A malformed question is skipped with a located note (the
+    rest of it, up to its ANSWER line, is passed over), as the GIFT reader skips what it cannot
+    take; a file in which no question can be read is refused (E724) at its first problem."""
     text = read_import_text(path, MAX_BYTES, "Aiken file")
     questions: list[ImportedQuestion] = []
     skipped: list[Skipped] = []
+    errors: list[BankError] = []
     stem: str | None = None
     start = 0
     options: list[tuple[str, str]] = []
+    passing = False  # passing over the rest of a malformed question, up to its ANSWER line
 
-    def error(message: str, line: int) -> BankError:
-        return BankError(message, Location.of(path, line, 1), code="E724")
+    def bad(message: str, line: int) -> None:
+        nonlocal stem, options, passing
+        errors.append(BankError(message, Location.of(path, line, 1), code="E724"))
+        skipped.append(Skipped(stem if stem is not None else f"line {line}", f"{message} (line {line})", start or line))
+        stem, options, passing = None, [], True
 
     for number, line in enumerate(text.split("\n"), 1):
         line = line.strip()
@@ -30,33 +38,47 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             continue
         option = OPTION.match(line)
         answer = ANSWER.match(line)
+        if passing:
+            passing = not answer
+            continue
         if option:
             if stem is None:
-                raise error(f"option {option.group(1)} before any question text", number)
+                start = number
+                bad(f"option {option.group(1)} before any question text", number)
+                continue
             expected = chr(ord("A") + len(options))
             if option.group(1) != expected:
-                raise error(f"option {option.group(1)} where {expected} was expected (Moodle maps letters to positions)", number)
+                bad(f"option {option.group(1)} where {expected} was expected (Moodle maps letters to positions)", number)
+                continue
             options.append((option.group(1), option.group(2).strip()))
         elif answer:
             if stem is None or not options:
-                raise error("ANSWER line without a question and its options before it", number)
+                start = start if stem is not None else number
+                bad("ANSWER line without a question and its options before it", number)
+                passing = False
+                continue
             letter = answer.group(1)[:1]
             letters = [o[0] for o in options]
             if letter not in letters:
-                raise error(f"ANSWER: {letter or '(empty)'} names none of the options {', '.join(letters)}", number)
+                bad(f"ANSWER: {letter or '(empty)'} names none of the options {', '.join(letters)}", number)
+                passing = False
+                continue
             name = f"line {start}"
             if not 2 <= len(options) <= 6:
                 skipped.append(Skipped(name, f"{len(options)} options; the bank takes 2 to 6", start))
             else:
-                questions.append(ImportedQuestion(name=stem, stem=stem, options=[(o[1], None) for o in options], correct=letters.index(letter), explanation=""))
-            stem, options = None, []
+                questions.append(ImportedQuestion(name=stem, stem=stem, options=[(o[1], None) for o in options], correct=letters.index(letter), explanation="", line=start))
+            stem, options, start = None, [], 0
         else:
             if stem is not None:
                 what = "its options" if not options else "its ANSWER line"
-                raise error(f"a second line of text where {what} should follow; Aiken stems are one line and each question ends with ANSWER: X", number)
+                bad(f"a second line of text where {what} should follow; Aiken stems are one line and each question ends with ANSWER: X", number)
+                continue
             stem, start = line, number
     if stem is not None:
-        raise error("the last question has no ANSWER line", start)
+        bad("the last question has no ANSWER line", start)
+    if not questions and errors:
+        raise errors[0]
     if not questions and not skipped:
         raise BankError("no Aiken questions found (expected a stem line, options A) B) … and ANSWER: X)", Location.of(path), code="E724")
     return questions, skipped

@@ -11,9 +11,29 @@ from .records import DESCRIPTION, ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
 MAX_BYTES = 64 << 20
-# Escapes are replaced by private-use characters before parsing, as Moodle's importer does.
-_ESCAPES = {"\\\\": "\ue000", "\\:": "\ue001", "\\#": "\ue002", "\\=": "\ue003", "\\{": "\ue004", "\\}": "\ue005", "\\~": "\ue006", "\\n": "\ue007"}
-_RESTORE = {"\ue000": "\\", "\ue001": ":", "\ue002": "#", "\ue003": "=", "\ue004": "{", "\ue005": "}", "\ue006": "~", "\ue007": "\n"}
+# Escapes are replaced by private-use characters before parsing, as Moodle's importer does; the
+# characters are chosen among those the file does not hold (:func:`_placeholders`), so that a
+# private-use character in the text is never taken for an escape.
+_ESCAPED = ("\\\\", "\\:", "\\#", "\\=", "\\{", "\\}", "\\~", "\\n")
+_MEANING = ("\\", ":", "#", "=", "{", "}", "~", "\n")
+_ESCAPES: dict[str, str] = {}
+_RESTORE: dict[str, str] = {}
+
+
+def _placeholders(text: str) -> None:
+    """Set the escape placeholders to eight private-use characters that ``text`` does not hold
+    (U+E000 to U+E007 unless the text holds one of them)."""
+    global _ESCAPES, _RESTORE
+    held = set(re.findall("[\ue000-\uf8ff\U000f0000-\U0010ffff]", text))
+    for base in [*range(0xE000, 0xF8F8, 8), *range(0xF0000, 0xFFFF8, 8)]:
+        chars = [chr(base + i) for i in range(8)]
+        if not held.intersection(chars):
+            break
+    _ESCAPES = dict(zip(_ESCAPED, chars))
+    _RESTORE = dict(zip(chars, _MEANING))
+
+
+_placeholders("")
 
 
 def _protect(text: str) -> str:
@@ -60,25 +80,58 @@ def _plain(text: str, fmt: str, language: str) -> tuple[str, set[str]]:
 DEFAULT_ENCODING = "utf-8"
 
 
+def _utf16_guess(raw: bytes) -> str | None:
+    """``utf-16`` (with a byte-order mark), ``utf-16-le`` or ``utf-16-be`` when ``raw`` looks
+    like UTF-16 text (a BOM, or NUL bytes in every other place of its start), else None."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    head = raw[:400]
+    if len(head) >= 4:
+        odd, even = head[1::2].count(0), head[0::2].count(0)
+        if odd > len(head) // 4 and even == 0:
+            return "utf-16-le"
+        if even > len(head) // 4 and odd == 0:
+            return "utf-16-be"
+    return None
+
+
 def decode(raw: bytes, path: Path, encoding: str = DEFAULT_ENCODING) -> str:
-    """The text of a GIFT file in ``encoding`` (a BOM is dropped from UTF-8), every line ending
-    as LF; BankError E705, at the line and column of the first undecodable byte, otherwise."""
+    """The text of a GIFT file in ``encoding`` (a BOM is dropped from UTF-8; a UTF-16 file with a
+    BOM is read as UTF-16), every line ending as LF; BankError E705, at the line and column of
+    the first undecodable byte, otherwise."""
     import codecs
 
     try:
-        name = codecs.lookup(encoding).name
+        info = codecs.lookup(encoding)
     except LookupError:
-        raise BankError(f"unknown encoding {encoding!r} (try utf-8, cp1252 or latin-1)", Location.of(path), code="E705") from None
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        why = "" if info is None else f": {info.name} is not a text encoding"
+        raise BankError(f"unknown encoding {encoding!r}{why} (try utf-8, cp1252, latin-1 or utf-16)", Location.of(path), code="E705") from None
+    name = info.name
+    utf16 = _utf16_guess(raw)
+    if name == "utf-8" and utf16 == "utf-16":  # a byte-order mark: read as UTF-16 if it decodes
+        try:
+            return raw.decode("utf-16").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError:
+            utf16 = None
     try:
         text = raw.decode("utf-8-sig" if name == "utf-8" else name)
     except UnicodeDecodeError as exc:
         before = raw[:exc.start]
         line = before.count(b"\n") + 1
         column = len(before) - (before.rfind(b"\n") + 1) + 1
-        hint = " (a file saved by Windows or an older editor is often cp1252: try --encoding cp1252)" if name == "utf-8" else ""
+        if utf16 and not name.startswith("utf-16"):
+            hint = f" (the file looks like UTF-16: try --encoding {utf16})"
+        else:
+            hint = " (a file saved by Windows or an older editor is often cp1252: try --encoding cp1252)" if name == "utf-8" else ""
         shown = "UTF-8" if name == "utf-8" else name
         raise BankError(f"not {shown} text: byte 0x{raw[exc.start]:02x} cannot be decoded{hint}", Location.of(path, line, column), code="E705") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    if utf16 and not name.startswith("utf-16") and "\x00" in text:
+        at = text.index("\x00")
+        line = text.count("\n", 0, at) + 1
+        raise BankError(f"the text holds NUL characters every other byte: the file looks like UTF-16: try --encoding {utf16}", Location.of(path, line, at - (text.rfind("\n", 0, at) + 1) + 1), code="E705")
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 _WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
@@ -108,6 +161,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
     skipped: list[Skipped] = []
     category = None
     found_any = False
+    _placeholders(text)
     descriptions = 0
     for line, block, comments in _blocks(_protect(text)):
         stripped = block.strip()
@@ -155,7 +209,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
 
         stem = plain(stem_raw)
         explanation = plain(general) if general else ""
-        imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category)
+        imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category, line=line)
         try:
             _typed(imported, answers_raw, plain, language)
         except NotImported as exc:

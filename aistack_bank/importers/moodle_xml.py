@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import BankError, Location
 from ._kinds import NotImported, matching, multiple_response, numerical, short_answer, true_false
 from ._html import html_to_text
-from .records import DESCRIPTION, ImportedQuestion, Skipped, read_import_file
+from .records import DESCRIPTION, ImportedQuestion, Skipped, declaration_position, read_import_file
 
 MAX_BYTES = 64 << 20
 NULL = "$@NULL@$"
@@ -79,7 +79,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     try:
         root = SafeET.fromstring(raw, forbid_dtd=True)
     except DefusedXmlException as exc:
-        raise BankError(f"refused: the XML declares a DTD or entities ({type(exc).__name__}); Moodle exports never do", where, code="E702") from None
+        raise BankError(f"refused: the XML declares a DTD or entities ({type(exc).__name__}); Moodle exports never do", Location.of(path, *declaration_position(raw)), code="E702") from None
     except ParseError as exc:
         line, col = getattr(exc, "position", (0, 0))
         raise BankError(f"not well-formed XML: {exc}", Location.of(path, line, col + 1), code="E702") from None

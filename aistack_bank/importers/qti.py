@@ -16,7 +16,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ..errors import BankError
-from .records import ImportedQuestion, Skipped
+from .records import declaration_position, ImportedQuestion, Skipped
 from ._archive import Package, open_package
 from ._html import html_to_text
 
@@ -53,7 +53,7 @@ def _parse(package: Package, name: str, data: bytes):
     try:
         return SafeET.fromstring(data, forbid_dtd=True)
     except DefusedXmlException as exc:
-        raise BankError(f"refused: the XML declares a DTD or entities ({type(exc).__name__}); QTI packages need neither", package.where(name), code="E723") from None
+        raise BankError(f"refused: the XML declares a DTD or entities ({type(exc).__name__}); QTI packages need neither", package.where(name, *declaration_position(data)), code="E723") from None
     except ParseError as exc:
         line, col = getattr(exc, "position", (0, 0))
         raise BankError(f"not well-formed XML: {exc}", package.where(name, line, col + 1), code="E723") from None
@@ -108,6 +108,9 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     for kind, name in dict.fromkeys(_resources(package)):
         root = _parse(package, name, package.get(name))
         top = _local(root.tag)
+        if depth_of(root) > MAX_DEPTH:
+            skipped.append(Skipped(name, f"elements nested more than {MAX_DEPTH} deep; no QTI item needs that many"))
+            continue
         if top == "questestinterop":
             found = _read_qti12(root, language)
         elif top == "assessmentItem":
@@ -291,20 +294,50 @@ BLANK = "_____"
 """What stands for a text entry written inside a sentence of the stem."""
 
 
+MAX_DEPTH = 100
+"""The deepest nesting of elements an item may have (QTI items nest a few levels; a file nesting
+hundreds is hostile or broken, and is skipped)."""
+
+
+def depth_of(element) -> int:
+    """How deep elements nest under ``element`` (1 for a leaf), without recursion."""
+    deepest, stack = 0, [(element, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in node)
+    return deepest
+
+
 def _html_of(element, skip=(), blank=None) -> str:
     """The markup of ``element``'s content, namespaces dropped, ``skip`` elements left out and
-    ``blank`` (a text entry inside a sentence) written as :data:`BLANK`."""
+    ``blank`` (a text entry inside a sentence) written as :data:`BLANK`. A walk without
+    recursion: no nesting makes it overflow the stack."""
     from html import escape
 
     parts = [escape(element.text or "", quote=False)]
-    for child in element:
+    stack = [iter(element)]
+    closing: list[str] = []
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            if closing:
+                tag, tail = closing.pop()
+                parts.append(f"</{tag}>" + escape(tail, quote=False))
+            continue
         if child is blank:
-            parts.append(BLANK)
-        elif child not in skip:
+            parts.append(BLANK + escape(child.tail or "", quote=False))
+        elif child in skip:
+            parts.append(escape(child.tail or "", quote=False))
+        else:
             tag = _local(child.tag)
             tag = {"prompt": "p", "contentBody": "div"}.get(tag, tag)
-            parts.append(f"<{tag}>" + _html_of(child, skip, blank) + f"</{tag}>")
-        parts.append(escape(child.tail or "", quote=False))
+            parts.append(f"<{tag}>" + escape(child.text or "", quote=False))
+            closing.append((tag, child.tail or ""))
+            stack.append(iter(child))
     return "".join(parts)
 
 

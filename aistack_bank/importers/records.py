@@ -26,6 +26,8 @@ class ImportedQuestion:
     notes: list[str] = field(default_factory=list)
     kind: str = "single-choice"
     """The bank's question kind (``aistack_bank.model.KINDS``)."""
+    line: int = 0
+    """The line of the file where the question starts (0 when the format has no lines)."""
     fields: dict = field(default_factory=dict)
     """The kind's own fields as the model names them, written as they are: ``correct`` (ids) and
     ``scoring`` of a multiple-response question, ``answer`` and the feedback of a true-false one,
@@ -52,6 +54,8 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     topic_created: bool = False
+    topics_created: list[Path] = field(default_factory=list)
+    """The topic files the import created (one per category of a GIFT file of several)."""
     topic_file: Path | None = None
     """The topic file the questions were listed in."""
 
@@ -74,4 +78,15 @@ def read_import_text(path: Path, max_bytes: int, what: str) -> str:
     try:
         return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as exc:
-        raise BankError(f"not UTF-8 text (byte {exc.start}); save the {what} as UTF-8", Location.of(path), code="E702") from None
+        before = raw[:exc.start]
+        line, column = before.count(b"\n") + 1, len(before) - (before.rfind(b"\n") + 1) + 1
+        raise BankError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded; save the {what} as UTF-8", Location.of(path, line, column), code="E702") from None
+
+
+def declaration_position(raw: bytes) -> tuple[int, int]:
+    """(line, column) of the first ``<!DOCTYPE`` or ``<!ENTITY`` in ``raw``, (1, 1) if none."""
+    found = [at for at in (raw.find(b"<!DOCTYPE"), raw.find(b"<!ENTITY")) if at >= 0]
+    if not found:
+        return 1, 1
+    at = min(found)
+    return raw.count(b"\n", 0, at) + 1, at - (raw.rfind(b"\n", 0, at) + 1) + 1

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ..authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
 from ..load import QUESTIONS_DIR, TOPIC_FILE
-from ..writing import write_atomic
-from .records import ImportedQuestion, ImportReport
+from ..writing import commit_files
+from .records import ImportedQuestion, ImportReport, Skipped
 
 IMPORTED_TAG = "imported"
 IMPORTED_CATEGORY = "imported"
@@ -95,17 +95,83 @@ def render_imported_yaml(data: dict) -> bytes:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
-def _new_topic(questions: list[ImportedQuestion], source_name: str) -> str:
+MAX_SLUG = 60
+"""The longest slug an import puts in a file or folder name (a 300-letter word is cut)."""
+
+
+def bounded_slug(text: str, words: int = 5) -> str:
+    """:func:`slugify` cut to :data:`MAX_SLUG` characters, at a hyphen when there is one."""
+    slug = slugify(text, words=words)
+    if len(slug) > MAX_SLUG:
+        cut = slug[:MAX_SLUG]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut[10:] else cut
+    return slug
+
+
+def topic_id_for(title: str, notes: list[str]) -> str:
+    """A topic id made from ``title`` that the bank accepts: a bounded slug that starts with a
+    letter and is no reserved id (each change explained in ``notes``)."""
+    from ..load import reserved_topic_id
+
+    slug = bounded_slug(title, words=8)
+    if not slug[0].isalpha():
+        notes.append(f"the topic id from {title!r} would start with a digit, which ids may not; it is topic-{slug}")
+        slug = bounded_slug(f"topic-{slug}", words=9)
+    why = reserved_topic_id(slug)
+    if why:
+        notes.append(f"{why.split(';')[0]}; the imported topic's id is {slug}-topic")
+        slug = f"{slug}-topic"
+    return slug
+
+
+_LINE_SEPARATORS = {"\u2028": "\n", "\u2029": "\n\n"}
+
+
+def clean_texts(value, where: str, notes: list[str]):
+    """``value`` (a question's data) with every text made one the bank accepts: line and
+    paragraph separators as line breaks, the characters no bank text may hold (controls, NUL,
+    bidirectional overrides, byte-order marks) removed, NFC; each change explained in ``notes``."""
+    import unicodedata
+
+    from ..safety import FORBIDDEN, describe
+
+    if isinstance(value, dict):
+        return {key: clean_texts(item, f"{where}.{key}" if where else str(key), notes) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clean_texts(item, f"{where}[{index}]", notes) for index, item in enumerate(value)]
+    if isinstance(value, tuple):
+        return tuple(clean_texts(item, f"{where}[{index}]", notes) for index, item in enumerate(value))
+    if not isinstance(value, str):
+        return value
+    text = value
+    if FORBIDDEN.search(text):
+        found: dict[str, int] = {}
+
+        def fix(match) -> str:
+            found[match.group()] = found.get(match.group(), 0) + 1
+            return _LINE_SEPARATORS.get(match.group(), "")
+
+        text = FORBIDDEN.sub(fix, text)
+        for char, count in found.items():
+            what = "written as a line break" if char in _LINE_SEPARATORS else "removed (no bank text may hold it)"
+            notes.append(f"{where}: {describe(char)} {what}" + (f", {count} times" if count > 1 else ""))
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+        notes.append(f"{where}: normalized to NFC (decomposed accents composed)")
+    return text
+
+
+def _new_topic(questions: list[ImportedQuestion], source_name: str, notes: list[str] | None = None) -> str:
     """The text of a topic file for a bank created by an import."""
     category = next((q.category for q in questions if q.category), None) or "Imported questions"
     leaf = [part for part in re.split(r"(?<!/)/(?!/)", category) if part and not part.startswith("$")][-1:] or ["Imported questions"]
     title = leaf[0].replace("//", "/").strip() or "Imported questions"
     from ..importers._html import html_to_text
 
-    title = " ".join(html_to_text(title)[0].split()) or "Imported questions"
+    title = " ".join(clean_texts(html_to_text(title)[0], "title", []).split())[:255].strip() or "Imported questions"
     lines = [
         TOPIC_SCHEMA_COMMENT,
-        f"id: {slugify(title, words=8)}",
+        f"id: {topic_id_for(title, notes if notes is not None else [])}",
         f"category: {IMPORTED_CATEGORY}",
         f"title: {_quote(title)}",
         f"summary: {_quote(f'Questions imported from {source_name}.')}",
@@ -137,81 +203,192 @@ def _checked_topic(bank_dir: Path) -> None:
         raise BankError("the topic file has no `questions:` list to add the imported questions to; add `questions: []`", doc.locate(()), code="E703")
 
 
-def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translations: Path | None, *, source_name: str, topic: str | None = None) -> ImportReport:
+def category_levels(category: str | None) -> list[str]:
+    """The levels of a Moodle category path as plain titles: ``$course$/top/A/B`` → [A, B]
+    (``$…$`` contexts and the course's ``top`` dropped, ``//`` read as a slash)."""
+    from ..importers._html import html_to_text
+
+    if not category:
+        return []
+    parts = [part.replace("//", "/").strip() for part in re.split(r"(?<!/)/(?!/)", category)]
+    parts = [part for part in parts if part and not part.startswith("$")]
+    if parts and parts[0].lower() == "top":
+        parts = parts[1:]
+    titles = [" ".join(clean_texts(html_to_text(part)[0], "category", []).split())[:255].strip() for part in parts]
+    return [title for title in titles if title]
+
+
+def _topic_text(topic_id: str, category_id: str, title: str, source_name: str) -> str:
+    lines = [
+        TOPIC_SCHEMA_COMMENT,
+        f"id: {topic_id}",
+        f"category: {category_id}",
+        f"title: {_quote(title)}",
+        f"summary: {_quote(f'Questions imported from {source_name}.')}",
+        "key_points: []",
+        "tags:",
+        f"  {IMPORTED_TAG}: \"questions imported from another system\"",
+        "questions: []",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _with_categories(path: Path, text: str, added: list[tuple[str, str]]) -> bytes:
+    """The categories file ``text`` with the (id, title) categories ``added`` at its end."""
+    import io
+
+    from ..authoring import _yaml
+
+    yaml = _yaml()
+    try:
+        data = yaml.load(text)
+        for category_id, title in added:
+            data["categories"].append({"id": category_id, "title": title})
+    except Exception:  # ruamel raises many types for a broken file
+        from ..errors import BankError, Location
+
+        raise BankError("cannot add the imported categories: the file has errors; fix them first (`bank validate`)", Location.of(path), code="E703") from None
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    return buffer.getvalue().encode("utf-8")
+
+
+def _topics_by_category(questions: list[ImportedQuestion], bank_dir: Path, source_name: str, notes: list[str]):
+    """One (folder, topic text or None, category (id, title) or None, questions) per category
+    of the file: the first level of its path is the bank category, the rest the topic (one
+    level: a topic of that name in it); questions before any category go into "Imported questions"."""
+    groups: dict[tuple[str, ...], list[ImportedQuestion]] = {}
+    for question in questions:
+        groups.setdefault(tuple(category_levels(question.category)), []).append(question)
+    taken: dict[str, tuple[str, ...]] = {}
+    plans = []
+    for levels, members in groups.items():
+        if levels:
+            category_title = levels[0]
+            title = " / ".join(levels[1:]) or levels[0]
+        else:
+            category_title, title = "Imported", "Imported questions"
+        category_id = IMPORTED_CATEGORY if not levels else topic_id_for(category_title, [])
+        topic_id = topic_id_for(title, notes)
+        if topic_id in taken and taken[topic_id] != levels:
+            topic_id = topic_id_for(f"{title} {category_title}", notes)
+        taken[topic_id] = levels
+        folder = bank_dir / topic_id
+        topic_text = None if (folder / TOPIC_FILE).exists() else _topic_text(topic_id, category_id, title, source_name)
+        plans.append((folder, topic_text, (category_id, category_title), members))
+    return plans
+
+
+def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translations: Path | None, *, source_name: str, topic: str | None = None,
+                   by_category: bool = False) -> ImportReport:
     """Write the questions into the topic ``topic`` (the only one when None) and list them
-    there, all or nothing; into an empty bank, a new topic (and category) is created.
+    there, all or nothing; into an empty bank, a new topic (and category) is created. With
+    ``by_category`` (GIFT) and no ``topic``, a file of several categories goes into one topic per
+    category, nested under its parent category (both created when missing).
 
-    Everything is rendered in memory first; the files are written into a temporary folder
-    inside the bank, then moved into ``questions/`` and the topic is replaced last. If anything
-    fails (or the import is interrupted) before the move, the bank is untouched; a failure
-    during the move takes the moved files back out.
+    Everything is rendered in memory first, then written in one transaction
+    (:func:`~aistack_bank.writing.commit_files`: staged outside the bank, committed by a journal
+    that `bank import --recover` completes after a crash). The caller holds the bank lock.
     """
-    import os
-    import shutil
-    import tempfile
-
     from ..authoring import topic_folder
     from ..load import CATEGORIES_FILE, is_single_topic_layout, topic_folders
+    from ..safety import read_regular
     from ..topics import categories_file
+    from ..yamlsource import MAX_FILE_BYTES
 
     report = ImportReport()
     if not questions:
         return report
     categories_path = bank_dir / CATEGORIES_FILE
-    categories_bytes = None
     empty = bank_dir.is_dir() is False or (not categories_path.exists() and not is_single_topic_layout(bank_dir) and not topic_folders(bank_dir))
-    if empty:
-        topic_text = _new_topic(questions, source_name)
+    several = by_category and topic is None and len({tuple(category_levels(q.category)) for q in questions}) > 1
+    plans: list[tuple[Path, str | None, tuple[str, str] | None, list[ImportedQuestion]]] = []
+    if several:
+        plans = _topics_by_category(questions, bank_dir, source_name, report.notes)
+    elif empty:
+        topic_text = _new_topic(questions, source_name, report.notes)
         folder = bank_dir / re.search(r"^id: (\S+)$", topic_text, re.M).group(1)
-        categories_bytes = categories_file([(IMPORTED_CATEGORY, "Imported")])
+        plans = [(folder, topic_text, (IMPORTED_CATEGORY, "Imported"), questions)]
     else:
         folder = topic_folder(bank_dir, topic)
-    topic_path = folder / TOPIC_FILE
-    if topic_path.exists():
-        _checked_topic(folder)
-        from ..safety import read_regular
-        from ..yamlsource import MAX_FILE_BYTES
+        plans = [(folder, None if (folder / TOPIC_FILE).exists() else _new_topic(questions, source_name, report.notes), None, questions)]
+    free = iter(next_ids(bank_dir, translations, len(questions)))
+    qid = next(free)
+    changes: list[tuple[Path, bytes]] = []
+    written: list[Path] = []
+    needed: dict[str, str] = {}
+    for folder, topic_text, category, members in plans:
+        topic_path = folder / TOPIC_FILE
+        if topic_text is None:
+            _checked_topic(folder)
+            topic_text = read_regular(topic_path, MAX_FILE_BYTES).decode("utf-8")
+        planned, ids, all_tags, qid = _plan_questions(members, folder, qid, free, source_name, report)
+        if not planned:
+            continue
+        if not topic_path.exists():
+            report.topic_created = True
+            report.topics_created.append(topic_path)
+            if category is not None:
+                needed.setdefault(*category)
+        changes += planned
+        changes.append((topic_path, topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))))
+        written += [path for path, _ in planned]
+        report.topic_file = topic_path
+    if not written:
+        report.topic_created = False
+        return report
+    for path in written:
+        if path.exists():
+            from ..errors import BankError, Location
 
-        topic_text = read_regular(topic_path, MAX_FILE_BYTES).decode("utf-8")
-    else:
-        topic_text = _new_topic(questions, source_name)
-        report.topic_created = True
-    ids = next_ids(bank_dir, translations, len(questions))
+            raise BankError("already exists; the import writes only new question files", Location.of(path), code="E703")
+    if categories_path.exists():
+        from ..load import read_categories
+
+        known = {c.id for c in (read_categories(bank_dir)[0] or [])}
+        added = [(cid, title) for cid, title in needed.items() if cid not in known]
+        if added:
+            changes.append((categories_path, _with_categories(categories_path, read_regular(categories_path, MAX_FILE_BYTES).decode("utf-8"), added)))
+    elif needed:
+        changes.append((categories_path, categories_file(list(needed.items()))))
+    commit_files(bank_dir, changes)
+    report.written = written
+    return report
+
+
+def _plan_questions(questions: list[ImportedQuestion], folder: Path, qid: str, free, source_name: str, report: ImportReport):
+    """The question files of ``questions`` in ``folder`` (each checked as `bank validate` would),
+    their ids, their tags and the next free id; what cannot be written is skipped in ``report``."""
+    from ..load import read_question_bytes
+    from ..yamlsource import MAX_FILE_BYTES
+
     planned: list[tuple[Path, bytes]] = []
+    ids: list[str] = []
     all_tags: set[str] = set()
-    for qid, question in zip(ids, questions):
-        data = _question_data(qid, question)
+    for question in questions:
+        notes: list[str] = []
+        data = clean_texts(_question_data(qid, question), "", notes)
+        name = re.sub(r"^q[0-9]{3,}\b", "", clean_texts(question.name, "name", [])).strip() or data["stem"]
+        path = folder / QUESTIONS_DIR / f"{qid}-{bounded_slug(name)}.yaml"
+        rendered = render_imported_yaml(data)
+        problem = None
+        if len(rendered) > MAX_FILE_BYTES:
+            problem = f"its question file would be {len(rendered)} bytes; a bank file holds at most {MAX_FILE_BYTES} (E104)"
+        else:
+            _, diags = read_question_bytes(rendered, path)
+            errors = [d for d in diags if d.severity.value == "error"]
+            if errors:
+                problem = f"the question would not pass `bank validate`: {errors[0].code} {errors[0].message}"
+        if problem:
+            report.skipped.append(Skipped(question.name or data["stem"][:60], problem, question.line))
+            continue
         all_tags |= set(data["tags"])
-        name = re.sub(r"^q[0-9]{3,}\b", "", question.name).strip() or question.stem
-        path = folder / QUESTIONS_DIR / f"{qid}-{slugify(name)}.yaml"
-        planned.append((path, render_imported_yaml(data)))
-        for note in question.notes:
-            report.notes.append(f"{path.as_posix()}: {note}")
+        planned.append((path, rendered))
+        ids.append(qid)
+        qid = next(free, qid)
+        where = f" (line {question.line} of {source_name})" if question.line else ""
+        for note in notes + question.notes:
+            report.notes.append(f"{path.as_posix()}: {note}{where if note in notes else ''}")
         if not question.explanation:
             report.notes.append(f"{path.as_posix()}: the source has no general feedback; write the explanation")
-    topic_bytes = topic_with(topic_path, topic_text, ids, dict.fromkeys(all_tags, f"tag imported from {source_name}"))
-    (folder / QUESTIONS_DIR).mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=folder))
-    moved: list[Path] = []
-    try:
-        for path, data in planned:
-            write_atomic(staging / path.name, data)
-        for path, _ in planned:
-            if path.exists():
-                raise FileExistsError(f"{path.as_posix()} already exists")
-            os.replace(staging / path.name, path)
-            moved.append(path)
-        write_atomic(topic_path, topic_bytes)
-        if categories_bytes is not None:
-            write_atomic(categories_path, categories_bytes)
-    except BaseException:
-        for path in moved:
-            path.unlink(missing_ok=True)
-        if report.topic_created:
-            topic_path.unlink(missing_ok=True)
-        raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    report.written = [path for path, _ in planned]
-    report.topic_file = topic_path
-    return report
+    return planned, ids, all_tags, qid

@@ -64,6 +64,27 @@
     return out;
   }
 
+  // A short run: the first `count` of `ids` (in their order), with at most one question of each
+  // group of `groups` while questions outside it are left (a published stem may state the
+  // answer of a question of its group); the questions held back come last.
+  function drawApart(ids, count, groups) {
+    const groupOf = new Map();
+    (groups || []).forEach((group, index) => group.forEach((id) => groupOf.set(id, index)));
+    const taken = new Set();
+    const first = [];
+    const held = [];
+    ids.forEach((id) => {
+      const group = groupOf.get(id);
+      if (group === undefined || !taken.has(group)) {
+        if (group !== undefined) taken.add(group);
+        first.push(id);
+      } else {
+        held.push(id);
+      }
+    });
+    return first.concat(held).slice(0, count);
+  }
+
   function randomId() {
     const bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
@@ -1347,12 +1368,12 @@
   });
 
   // The scoring, for tests and for anyone checking the page's arithmetic in its console.
-  window.aistackPractice = Object.freeze({ score: outcomeOf, parseNumber: parseNumber, readNumerical: readNumerical });
+  window.aistackPractice = Object.freeze({ score: outcomeOf, parseNumber: parseNumber, readNumerical: readNumerical, drawApart: drawApart });
 
   // --- Wiring -------------------------------------------------------------------------------
 
   $("practice-10").addEventListener("click", (event) => {
-    const ids = shuffle(questions.map((q) => q.id)).slice(0, data.practiceCount);
+    const ids = drawApart(shuffle(questions.map((q) => q.id)), data.practiceCount, data.groups);
     start("site.practice10.title", ids, event.currentTarget);
   });
   $("practice-all").addEventListener("click", (event) => {
@@ -1375,7 +1396,7 @@
     // Questions of those tags, the ones due for review first, then the others at random.
     const tagged = shuffle(questions.filter((q) => q.tags.some((tag) => tags.includes(tag))).map((q) => q.id));
     const first = tagged.filter((id) => state[id] && state[id].due <= now);
-    const ids = first.concat(tagged.filter((id) => !first.includes(id))).slice(0, data.practiceCount);
+    const ids = drawApart(first.concat(tagged.filter((id) => !first.includes(id))), data.practiceCount, data.groups);
     start("site.weakest.title", ids, finished.opener);
   });
   $("next").addEventListener("click", next);
