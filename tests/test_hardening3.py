@@ -491,7 +491,7 @@ def test_a_planted_pickle_in_the_user_cache_never_runs(tmp_path, monkeypatch, ho
     from aistack_bank.cache import _StatMemo as StatMemo
     from aistack_bank.filecache import Store, cache_dir
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "shared"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "common-cache"))
     marker = tmp_path / "ran"
     for make in (lambda: Store("questions", tmp_path), lambda: StatMemo([tmp_path])):
         store = make()

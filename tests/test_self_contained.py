@@ -32,6 +32,7 @@ NOT_REFERENCES = {
     ("SECURITY.md", "../translations"): "the target of a hostile symbolic link inside exports/, described in the threat model",
     ("tests/test_lms_packages.py", "../evil.xml"): "a hostile zip member name the package reader must refuse",
     ("tests/test_lms_packages.py", "../i.xml"): "a hostile manifest reference the package reader must refuse",
+    ("tests/test_hardening3.py", "../evil.txt"): "a hostile target in a planted import journal the recovery must refuse",
 }
 
 
@@ -182,3 +183,58 @@ def test_runtime_dependencies_are_exactly_what_the_package_imports():
     # every declared runtime dependency is imported by the package (test-only tools go in the test extra)
     used = {normalise(d) for dists in imported.values() for d in dists}
     assert {normalise(d) for d in declared} - used == set()
+
+
+# --- licence ----------------------------------------------------------------------------------
+
+PERMISSIVE = {"MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "PSF-2.0", "ISC"}
+PERMISSIVE_CLASSIFIERS = {
+    "License :: OSI Approved :: MIT License": "MIT",
+    "License :: OSI Approved :: BSD License": "BSD-3-Clause",
+    "License :: OSI Approved :: Apache Software License": "Apache-2.0",
+    "License :: OSI Approved :: Python Software Foundation License": "PSF-2.0",
+    "License :: OSI Approved :: ISC License (ISCL)": "ISC",
+}
+COPYLEFT = re.compile(r"\b(?:A?L?GPL|General Public License|Free Software Foundation|Mozilla Public License)\b")
+
+
+def _dependency_licence(dist: str) -> str | None:
+    """The SPDX licence an installed distribution declares (expression, or its licence classifier)."""
+    meta = importlib.metadata.metadata(dist)
+    if meta.get("License-Expression"):
+        return meta["License-Expression"]
+    found = {PERMISSIVE_CLASSIFIERS.get(c) for c in meta.get_all("Classifier") or [] if c.startswith("License ::")}
+    return found.pop() if len(found) == 1 else None
+
+
+def test_the_package_is_under_one_permissive_licence():
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    licence = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n") and "Third-party" not in licence
+    assert not COPYLEFT.search(licence)
+    notices = [f"{n}:{i}" for n in tracked_files() if n.startswith("aistack_bank/") and n.endswith((".py", ".js", ".css", ".html", ".md"))
+               for i, line in enumerate((REPO / n).read_text(encoding="utf-8").splitlines(), 1) if COPYLEFT.search(line)]
+    assert notices == []
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib")
+def test_runtime_dependencies_are_permissive_and_listed_with_the_test_data_licences():
+    """THIRD-PARTY.md lists every runtime dependency with its licence, and every folder of
+    vendored test data that carries a licence of its own."""
+    listed = (REPO / "THIRD-PARTY.md").read_text(encoding="utf-8")
+    dependencies = listed.split("## Test data")[0]
+    table = dict(re.findall(r"^\| ([\w.-]+)(?: \([^)]*\))? \| ([\w.-]+) \|", dependencies, re.M))
+    requirements = _runtime_requirements()
+    assert set(table) - {"dependency", "---"} == {r.name for r in requirements}
+    for requirement in requirements:
+        assert table[requirement.name] in PERMISSIVE, requirement.name
+        if requirement.marker is None or requirement.marker.evaluate():
+            assert _dependency_licence(requirement.name) == table[requirement.name], requirement.name
+    # a folder with a licence file, or whose README speaks of a licence, holds another project's files
+    with_licence = {str(PurePosixPath(n).parent) for n in tracked_files() if n.startswith("tests/data/") and (
+        PurePosixPath(n).name.upper().startswith("LICENSE")
+        or (PurePosixPath(n).name == "README.md" and re.search(r"licen[cs]e", (REPO / n).read_text(encoding="utf-8"), re.I)))}
+    assert with_licence and not [folder for folder in with_licence if f"`{folder}/`" not in listed]

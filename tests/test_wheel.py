@@ -48,7 +48,7 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     # (no build/ or egg-info) and nothing else of the repository can leak into the package.
     source = tmp_path / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(REPO / name, source / name)
     shutil.copytree(REPO / "aistack_bank", source / "aistack_bank", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
@@ -58,6 +58,13 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for data in ("aistack_bank/exporters/site/practice.js", "aistack_bank/starter/README.md", "aistack_bank/i18n/data/site/fr.po", "aistack_bank/py.typed"):
         assert data in names
+    # one licence, as an SPDX expression (PEP 639), with its text in the wheel
+    dist_info = f"aistack_bank-{__version__}.dist-info"
+    metadata = zipfile.ZipFile(wheel).read(f"{dist_info}/METADATA").decode()
+    headers = metadata.split("\n\n", 1)[0].splitlines()
+    assert "License-Expression: MIT" in headers and "License-File: LICENSE" in headers
+    assert not [h for h in headers if h.startswith("License:")]
+    assert zipfile.ZipFile(wheel).read(f"{dist_info}/licenses/LICENSE") == (REPO / "LICENSE").read_bytes()
 
     # A fresh environment that reuses the installed dependencies (pydantic, lxml, …) but not
     # this checkout: the wheel's own package must be the one imported.
@@ -69,6 +76,8 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     where = _run([python, "-c", "import aistack_bank; print(aistack_bank.__file__)"], work, env).strip()
     assert Path(where).is_relative_to(venv), where
     assert _run([bank, "--version"], work, env).strip() == f"bank (aistack-bank) {__version__}"
+    shown = _run([sys.executable, "-m", "pip", "--python", python, "show", "--disable-pip-version-check", "aistack-bank"], work, env)
+    assert "License-Expression: MIT" in shown.splitlines(), shown
 
     out = _run([bank, "init", "course", "--languages", "fr,ar,pl,de", "--title", "Intro to statistics"], work, env)
     assert "created a bank in course" in out

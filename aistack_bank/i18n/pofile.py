@@ -5,7 +5,7 @@ directions. :func:`read_po` is strict and single-pass: it checks the grammar as 
 locates every error (line and column) while building the entries, and refuses a catalog with any
 error instead of guessing (polib's own parser accepts broken escapes, a missing ``msgstr`` and
 unterminated strings). :func:`write_po` writes what msgcat 0.21 writes, byte for byte (the layout
-of strings is in :mod:`.gnuwrap`). Entries are polib's ``POFile``/``POEntry`` objects, carrying
+of strings is in :mod:`.powrap`). Entries are polib's ``POFile``/``POEntry`` objects, carrying
 what the reader saw (line numbers, the header as read, comment lines) so that a catalog read and
 written again does not change.
 polib is kept for that model, which `bank i18n update` merges and `bank i18n compile` turns
@@ -285,8 +285,8 @@ def _gnu_flags(flags: list[str]) -> list[str]:
 
 
 def _string_lines(keyword: str, text: str, prefix: str = "", do_wrap: bool = True, flags=()) -> list[str]:
-    """``keyword "text"`` as GNU gettext writes it at width WRAP_WIDTH (see gnuwrap)."""
-    from .gnuwrap import wrap
+    """``keyword "text"`` as GNU gettext writes it at width WRAP_WIDTH (see powrap)."""
+    from .powrap import wrap
 
     return wrap(keyword, text, prefix, WRAP_WIDTH, do_wrap, flags)
 
@@ -357,7 +357,7 @@ def write_po(po: polib.POFile) -> bytes:
     """The bytes of a catalog, formatted exactly as GNU gettext 0.21's msgcat writes it.
 
     Poedit, Weblate (translate-toolkit) and msgcat wrap at 79 columns the gettext way (see
-    gnuwrap), so a catalog saved by any of them and rewritten here does not churn.
+    powrap), so a catalog saved by any of them and rewritten here does not churn.
     """
     blocks = []
     header = _comment_lines("#", po.header, getattr(po, "header_lines", None))
