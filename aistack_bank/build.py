@@ -15,6 +15,7 @@ from .options import ExportOptions
 
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
+    from .settings import LanguagePolicy
 
 
 @dataclass(frozen=True)
@@ -84,15 +85,48 @@ def load_localized(bank: Path, translations: Path | None, languages: list[str], 
 
 def load_libraries(bank: Path, translations: Path | None, languages: list[str], *, allow_fallback: bool = False, skip_unstarted: bool = False, catalogs: Catalogs | None = None, topic: str | None = None) -> tuple[dict[str, Library], list[Diagnostic]]:
     """The bank (every topic, or only ``topic``) in each language, refusing (DiagnosticsError)
-    when the bank or a language has errors.
+    when the bank or a language has errors or, without ``allow_fallback``, a missing text.
 
-    With ``skip_unstarted`` (`bank build`), a language of which nothing is translated yet (a
-    catalog just created) is left out with a warning instead of refusing the whole build.
+    With ``skip_unstarted``, a language of which nothing is translated yet (a catalog just
+    created) is left out with a warning instead of refusing. The exports decide by the
+    project's language states instead: :func:`load_exported`."""
+    libraries, notes, _ = _load(bank, translations, languages, catalogs=catalogs, topic=topic,
+                                 decide=lambda lang, status: "unstarted" if skip_unstarted and not allow_fallback and not status.translated else ("fallback" if allow_fallback else "strict"))
+    return libraries, notes
+
+
+def load_exported(bank: Path, translations: Path | None, languages: list[str], policy: LanguagePolicy, *, allow_fallback: bool = False, catalogs: Catalogs | None = None, topic: str | None = None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
+    """What `bank build`, `bank export` and `bank lint` export: the bank in each *ready* language
+    (``policy``, the ``[languages]`` table of bank.toml), with the English texts each language
+    shows for want of a translation (by language; only languages that have some).
+
+    A language of which nothing is translated is left out (W552) whatever the policy; one below
+    ``policy.ready`` percent is left out with one warning (W558), unless fallback is chosen
+    (``policy.fallback`` or ``allow_fallback``); a language exported with texts in English gets
+    one warning (W559) counting them. Refuses (DiagnosticsError) when the bank or an exported
+    language has errors."""
+
+    def decide(lang: str, status) -> str:
+        if not status.translated:
+            return "unstarted"
+        if status.percent < policy.ready and not (policy.fallback or allow_fallback):
+            return "in progress"
+        return "fallback"
+
+    return _load(bank, translations, languages, catalogs=catalogs, topic=topic, decide=decide, policy=policy)
+
+
+def _load(bank: Path, translations: Path | None, languages: list[str], *, decide, catalogs: Catalogs | None = None, topic: str | None = None, policy=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
+    """The work of :func:`load_libraries` and :func:`load_exported`: ``decide(lang, status)``
+    says what becomes of each language: ``unstarted`` or ``in progress`` (left out with a
+    warning), ``fallback`` (missing texts in English) or ``strict`` (a missing text is an error).
     Validation and localization share one read of each catalog, through ``catalogs``; a passing
     verdict cached for exactly these input bytes is reused instead of validating again."""
     from .cache import validated_source
     from .i18n.catalog import Catalogs
+    from .i18n.fields import bank_fields
     from .i18n.localize import localize
+    from .i18n.status import entry_state, language_status
 
     catalogs = catalogs if catalogs is not None else Catalogs()
     from .load import english_library
@@ -103,6 +137,8 @@ def load_libraries(bank: Path, translations: Path | None, languages: list[str], 
     banks: dict[str, Library] = {}
     notes: list[Diagnostic] = []
     problems: list[Diagnostic] = []
+    in_english: dict[str, frozenset[str]] = {}
+    fields = None
     for lang in languages:
         if lang == "en":
             banks[lang] = english
@@ -111,18 +147,39 @@ def load_libraries(bank: Path, translations: Path | None, languages: list[str], 
         if catalog.diagnostics:
             problems += catalog.diagnostics
             continue
-        if skip_unstarted and not allow_fallback and not catalog.po.translated_entries():
+        fields = fields if fields is not None else bank_fields(source)
+        status = language_status(fields, catalog)
+        state = decide(lang, status)
+        if state == "unstarted":
             notes.append(warning("W552", f"nothing in {lang} is translated yet; {lang} is left out of the exports until its translation starts", Location.of(catalog.path)))
             continue
-        localized, diags = localize(source, english, catalog, allow_fallback=allow_fallback)
+        if state == "in progress":
+            notes.append(warning("W558", f"{lang} is {status.percent:.1f}% translated (ready at {policy.ready:g}%); it is left out of the exports until it is ready. "
+                                         f"`bank i18n todo {lang}` lists what is missing; `fallback = true` under [languages] in bank.toml exports it with English for the missing texts",
+                                 Location.of(catalog.path)))
+            continue
+        localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback")
         problems += [d for d in diags if d.severity is Severity.ERROR]
-        notes += [d for d in diags if d.severity is Severity.WARNING]
+        if state == "fallback":
+            active = catalog.active()
+            missing = frozenset(f.text for f in fields if entry_state(active.get(f.key), f.text) != "translated")
+            if missing:
+                in_english[lang] = missing
+                count = status.total - status.translated
+                notes.append(warning("W559", f"{lang} is {status.percent:.1f}% translated: {count} text{'' if count == 1 else 's'} {'is' if count == 1 else 'are'} exported in English, "
+                                             f"marked as English where the format can say so (`bank i18n todo {lang}` lists them)", Location.of(catalog.path)))
+            notes += [d for d in diags if d.severity is Severity.WARNING and d.code not in ("W501", "W502")]
+        else:
+            notes += [d for d in diags if d.severity is Severity.WARNING]
         if localized is not None:
             banks[lang] = localized
     if problems:
         raise DiagnosticsError(problems, "some languages are not ready; nothing was exported")
-    return {lang: restrict(library, topic) for lang, library in banks.items()}, notes
+    return {lang: restrict(library, topic) for lang, library in banks.items()}, notes, in_english
 
+
+ALL_LANGUAGES = "all"
+"""The language of an output that concerns every language (the exports' README)."""
 
 UI_CATALOGS = "site"
 """Subfolder of the translations folder holding the practice site's interface catalogs."""
@@ -401,15 +458,18 @@ def build_lock(out: Path, *, check: bool = False):
         os.close(fd)
 
 
-def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None, topic: str | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
-    """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``)."""
+def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None, topic: str | None = None, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``), for the
+    languages of ``languages`` that are ready (``policy``, as for `bank build`)."""
     from .i18n.catalog import Catalogs
+    from .settings import LanguagePolicy
 
     get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
     catalogs = Catalogs()
-    banks, notes = load_libraries(bank, translations, langs, allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
-    trees = render([format_name], banks, with_ui(options, [format_name], translations, langs, catalogs))
+    banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
+    options = with_english(options, in_english, translations)
+    trees = render([format_name], banks, with_ui(options, [format_name], translations, list(banks), catalogs))
     from .settings import option_notes
 
     if "ui" in FORMATS[format_name].honours and not options.ui:
@@ -418,27 +478,44 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
-def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None) -> tuple[list[OutputFile], list[Diagnostic]]:
-    """`bank build`: validate, check, and write every format for every language into ``out``,
-    holding the project lock shared (an import waits for no build: it is refused, E604)."""
+def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]], translations: Path | None = None) -> ExportOptions:
+    """``options`` knowing which texts each language shows in English (unchanged when none), and
+    the project's id for the practice site (from its template's name, when ``translations`` has one)."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from .i18n import template_path
+
+    if translations is not None and template_path(translations).is_file():
+        options = replace(options, site_id=f"{template_path(translations).stem}-bank")
+    if not in_english:
+        return options
+    return replace(options, english=MappingProxyType({lang: tuple(sorted(texts)) for lang, texts in sorted(in_english.items())}))
+
+
+def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """`bank build`: validate, check, and write every format for every ready language into ``out``
+    (``policy``: the ``[languages]`` table of bank.toml; its defaults when None), holding the
+    project lock shared (an import waits for no build: it is refused, E604)."""
     from .writing import bank_lock
 
     with bank_lock(bank, shared=True, command="bank build"):
-        return _build(bank, translations, out, allow_fallback=allow_fallback, check=check, options=options, progress=progress)
+        return _build(bank, translations, out, allow_fallback=allow_fallback, check=check, options=options, progress=progress, policy=policy)
 
 
-def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, check: bool, options: ExportOptions, progress) -> tuple[list[OutputFile], list[Diagnostic]]:
+def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, check: bool, options: ExportOptions, progress, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     from .errors import DiagnosticsError
-    from .writing import leftover_diagnostics
-
     from .i18n.catalog import Catalogs
+    from .settings import LanguagePolicy
+    from .writing import leftover_diagnostics
 
     interrupted = [d for d in leftover_diagnostics(bank) if d.severity.value == "error"]
     if interrupted:
         raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
     langs = available_languages(translations)
     catalogs = Catalogs()
-    banks, notes = load_libraries(bank, translations, langs, allow_fallback=allow_fallback, skip_unstarted=True, catalogs=catalogs)
+    banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs)
+    options = with_english(options, in_english, translations)
     langs = list(banks)
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
@@ -461,6 +538,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
                 trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
                 outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress, staged=staged)
                 memo.remember(name, trees)
+            outputs.append(write_guide(out, banks, notes, check=check, staged=staged))
         except BaseException:
             staged.abort()
             raise
@@ -470,3 +548,14 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
             raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(Path(exc.filename or out)), code="E605") from None
     memo.save()
     return outputs, notes
+
+
+def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False, staged=None) -> OutputFile:
+    """Write (or with ``check`` compare) ``out/README.md``, which says which file goes where."""
+    from .guide import README, render_guide
+
+    data = render_guide(as_libraries(banks), notes)
+    _no_links(out, [PurePosixPath(README)], include_folder=False)
+    changed = _write(out / README, data, check, staged)
+    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
+    return OutputFile("readme", ALL_LANGUAGES, count, len(data), out / README, changed)

@@ -199,7 +199,7 @@ def summary_of(report) -> dict:
     """The figures of a validation report that a cached verdict keeps (see :func:`load`)."""
     cues = report.cues
     return {"questions": cues.questions, "key_positions": cues.position_shares,
-            "key_longest_share": cues.longest_share, "line": f"{cues.questions} questions; {cues.summary()}"}
+            "key_longest_share": cues.longest_share, "line": f"{cues.questions} question{'' if cues.questions == 1 else 's'}; {cues.summary()}"}
 
 
 def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None):

@@ -35,11 +35,30 @@ def _close(a: float, b: float, rel: float = 1e-9) -> bool:
     return math.isclose(a, b, rel_tol=rel)
 
 
+def _round(value: float, digits: float | None = None) -> float:
+    """Python's ``round``, with the digits given as a number of the language (``round(x, 2)``)."""
+    if digits is None:
+        return round(value)
+    if digits != int(digits):
+        raise ValueError("the number of digits must be a whole number, as in round(x, 2)")
+    return round(value, int(digits))
+
+
 FUNCTIONS = {
-    "min": min, "max": max, "abs": abs, "round": round, "sqrt": math.sqrt, "log2": math.log2,
+    "min": min, "max": max, "abs": abs, "round": _round, "sqrt": math.sqrt, "log2": math.log2,
     "log10": math.log10, "exp": math.exp, "ceil": math.ceil, "floor": math.floor, "close": _close,
 }
 _FUNCTION_KEYWORDS = {"close": {"rel"}, "round": set()}
+USAGE = {
+    "min": "min(a, b, …)", "max": "max(a, b, …)", "abs": "abs(x)", "round": "round(x) or round(x, 2)",
+    "sqrt": "sqrt(x ≥ 0)", "log2": "log2(x > 0)", "log10": "log10(x > 0)", "exp": "exp(x)",
+    "ceil": "ceil(x)", "floor": "floor(x)", "close": "close(a, b) or close(a, b, rel=1e-6)",
+}
+"""How each function of the language is called, for the messages."""
+
+ALLOWS = ("the check language has numbers, the question's variables, names assigned above, constants such as GB and ms, "
+          "+ - * / // % **, comparisons, and/or/not, and the functions " + ", ".join(USAGE[name] for name in USAGE))
+"""What a script may use, said by a message refusing something else (E401)."""
 ANSWER_FUNCTIONS = {"answer": {"unit", "rel"}, "answer_formula": {"rel"}}
 
 _BINOPS = {
@@ -142,7 +161,7 @@ def _check_statement(stmt: ast.stmt, assigned: set[str], unit_required: bool = T
             raise _refuse(call, "answer() needs a unit, e.g. answer(value, unit=\"GB\")", "E406")
     else:
         what = type(stmt).__name__
-        raise _refuse(stmt, f"{what} statements are not part of the check language; use `name = expression`, `assert`, answer() or answer_formula()")
+        raise _refuse(stmt, f"{what} statements are not part of the check language; use `name = expression`, `assert`, answer() or answer_formula(); {ALLOWS}")
 
 
 def _check_expr(node: ast.expr, assigned: set[str], depth: int) -> None:
@@ -151,13 +170,13 @@ def _check_expr(node: ast.expr, assigned: set[str], depth: int) -> None:
     d = depth + 1
     if isinstance(node, ast.Constant):
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-            raise _refuse(node, f"only numbers are allowed here, not {type(node.value).__name__} {node.value!r}")
+            raise _refuse(node, f"only numbers are allowed here, not {type(node.value).__name__} {node.value!r}; {ALLOWS}")
     elif isinstance(node, ast.Name):
         if node.id not in assigned and node.id not in CONSTANTS:
             raise _refuse(node, f"unknown name {node.id!r} (not assigned above, not a variable, not a constant such as GB or ms)")
     elif isinstance(node, ast.BinOp):
         if type(node.op) not in _BINOPS:
-            raise _refuse(node, f"operator {type(node.op).__name__} is not allowed")
+            raise _refuse(node, f"operator {type(node.op).__name__} is not allowed; {ALLOWS}")
         _check_expr(node.left, assigned, d)
         _check_expr(node.right, assigned, d)
     elif isinstance(node, ast.UnaryOp):
@@ -175,26 +194,26 @@ def _check_expr(node: ast.expr, assigned: set[str], depth: int) -> None:
             _check_expr(value, assigned, d)
     elif isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name):
-            raise _refuse(node, "only calls of the built-in functions are allowed (no attribute access)")
+            raise _refuse(node, f"only calls of the built-in functions are allowed (no attribute access); {ALLOWS}")
         name = node.func.id
         if name in ANSWER_FUNCTIONS:
             raise _refuse(node, f"{name}() is a statement of its own, not part of an expression", "E406")
         if name not in FUNCTIONS:
-            raise _refuse(node, f"function {name!r} is not allowed; allowed: {', '.join(sorted(FUNCTIONS))}")
+            raise _refuse(node, f"function {name!r} is not allowed; allowed: {', '.join(sorted(FUNCTIONS))} ({'; '.join(USAGE[f] for f in sorted(FUNCTIONS))})")
         for kw in node.keywords:
             if kw.arg not in _FUNCTION_KEYWORDS.get(name, set()):
-                raise _refuse(node, f"{name}() takes no keyword {kw.arg!r}")
+                raise _refuse(node, f"{name}() takes no keyword {kw.arg!r}; it is called as {USAGE[name]}")
             _check_expr(kw.value, assigned, d)
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 raise _refuse(arg, "star arguments are not allowed")
             _check_expr(arg, assigned, d)
     elif isinstance(node, ast.Attribute):
-        raise _refuse(node, "attribute access (a.b) is not allowed")
+        raise _refuse(node, f"attribute access (a.b) is not allowed; {ALLOWS}")
     elif isinstance(node, ast.Subscript):
-        raise _refuse(node, "subscripts (a[b]) are not allowed")
+        raise _refuse(node, f"subscripts (a[b]) are not allowed; {ALLOWS}")
     else:
-        raise _refuse(node, f"{type(node).__name__} is not part of the check language")
+        raise _refuse(node, f"{type(node).__name__} is not part of the check language; {ALLOWS}")
 
 
 def run_program(program: Program, values: dict[str, float] | None = None) -> list[AnswerCall]:
@@ -283,7 +302,7 @@ def _eval(node: ast.expr, state: _State):
         try:
             return _finite(node, float(FUNCTIONS[node.func.id](*args, **kwargs)))
         except (TypeError, ValueError, OverflowError) as exc:
-            raise _refuse(node, f"{node.func.id}(): {exc}", "E403") from None
+            raise _refuse(node, f"{node.func.id}(): {exc}; it is called as {USAGE[node.func.id]}", "E403") from None
     raise _refuse(node, f"{type(node).__name__} is not part of the check language")  # pragma: no cover
 
 

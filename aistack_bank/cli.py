@@ -85,7 +85,7 @@ class _Commands(TyperGroup):
 app = typer.Typer(
     cls=_Commands,
     name="bank",
-    help="Author, check, translate and export the aistack question bank.\n\n"
+    help="Author, check, translate and export the bank: the questions of the project in the working directory.\n\n"
          "Commands work on the project in the working directory; -C PATH (or --bank PATH, before the "
          "command) runs them on the project in PATH instead: bank -C examples/every-kind build.",
     no_args_is_help=True,
@@ -142,6 +142,29 @@ def _root(
     if directory is not None and project is not None:
         raise UsageError("give the project once: -C PATH or --bank PATH, not both")
     _enter_project(ctx, directory if directory is not None else project, "-C" if directory is not None else "--bank")
+    _project_help(ctx)
+
+
+PROJECT_LANGUAGES = "en or a language of the project"
+"""Replaced in the help of `--lang` by the project's own languages (:func:`_project_help`)."""
+
+
+def _project_help(ctx: typer.Context) -> None:
+    """Name the project's languages in the help of the command about to run (`export --help`
+    in a de/es project offers en, de, es), once the command runs in its project folder."""
+    from .build import available_languages
+
+    command = getattr(ctx.command, "commands", {}).get(ctx.invoked_subcommand or "")
+    params = [param for param in getattr(command, "params", []) if PROJECT_LANGUAGES in getattr(param, "project_help", getattr(param, "help", None) or "")]
+    if not params:
+        return
+    try:
+        languages = available_languages(Path("translations"))
+    except OSError:
+        return
+    for param in params:
+        param.project_help = getattr(param, "project_help", param.help)  # the template, kept for the next project
+        param.help = param.project_help.replace(PROJECT_LANGUAGES, ", ".join(languages) + " (the project's languages)")
 
 
 BankOption = Annotated[Path, typer.Option("--bank", help="The bank folder (categories.yaml and a folder per topic).")]
@@ -173,10 +196,33 @@ def _gh_property(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = None, summary_line: str = "") -> None:
+def collapsed(ordered) -> list[tuple[object, int]]:
+    """(diagnostic, how many more like it) for a text report: the warnings of one code in one
+    file are shown once, at the first, with the count of the others; errors are all shown."""
+    groups: dict[tuple[str, str], list] = {}
+    for diagnostic in ordered:
+        if diagnostic.severity.value == "warning":
+            groups.setdefault((diagnostic.code, diagnostic.location.path if diagnostic.location else ""), []).append(diagnostic)
+    out = []
+    for diagnostic in ordered:
+        group = groups.get((diagnostic.code, diagnostic.location.path if diagnostic.location else "")) if diagnostic.severity.value == "warning" else None
+        if group is None:
+            out.append((diagnostic, 0))
+        elif group[0] is diagnostic:
+            out.append((diagnostic, len(group) - 1))
+    return out
+
+
+def _print_diagnostics(diagnostics, fmt: OutputFormat, summary: dict | None = None, summary_line: str = "", *, collapse: bool = False) -> None:
     from .errors import Diagnostic
 
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if collapse and fmt is OutputFormat.text:
+        for diagnostic, more in collapsed(ordered):
+            typer.echo(str(diagnostic) + (f" (and {more} more {diagnostic.code} in this file; --verbose lists them)" if more else ""))
+        if summary_line:
+            typer.echo(summary_line)
+        return
     if fmt is OutputFormat.json:
         typer.echo(json.dumps({"diagnostics": [d.as_dict() for d in ordered], "summary": summary or {}}, indent=2, ensure_ascii=False))
         return
@@ -211,14 +257,16 @@ def validate(
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     no_translations: Annotated[bool, typer.Option("--no-translations", help="Skip the .po catalogs.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Validate from scratch, ignoring the content-hash cache.")] = False,
+    lang: Annotated[Optional[list[str]], typer.Option("--lang", help="Report only the catalogs of this language (repeatable; en: the bank alone), with the bank's own findings.", show_default=False)] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every warning (text format collapses the warnings of one code in one file into one line).")] = False,
 ) -> None:
     """Check the bank and its translations; report every problem.
 
     Numeric answer checks run too, in every language."""
     from .services import validate_project
 
-    result = validate_project(paths or [bank_dir], bank_dir, translations, use_translations=not no_translations, use_cache=not no_cache)
-    _print_diagnostics(result.diagnostics, fmt, result.summary, result.summary_line)
+    result = validate_project(paths or [bank_dir], bank_dir, translations, use_translations=not no_translations, use_cache=not no_cache, languages=lang)
+    _print_diagnostics(result.diagnostics, fmt, result.summary, result.summary_line, collapse=not verbose)
     if result.failed(strict):
         raise typer.Exit(EXIT_ERRORS)
 
@@ -227,7 +275,7 @@ def validate(
 def check(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    lang: Annotated[str, typer.Option("--lang", help="en, a catalog language, or all.")] = "all",
+    lang: Annotated[str, typer.Option("--lang", help=f"{PROJECT_LANGUAGES}, or all.")] = "all",
 ) -> None:
     """Run the numeric answer checks, in every language."""
     from .services import run_all_checks
@@ -283,7 +331,7 @@ def _report_outputs(outputs, quiet: bool, compare: bool) -> None:
                 typer.echo(f"{output.path}: stale")
             continue
         state = "wrote" if output.changed else "unchanged"
-        typer.echo(f"{state:<9} {output.format:<10} {output.language:<5} {output.questions:>4} questions {output.size:>9} bytes  {output.path}")
+        typer.echo(f"{state:<9} {output.format:<10} {output.language:<5} {output.questions:>4} question{' ' if output.questions == 1 else 's'} {output.size:>9} bytes  {output.path}")
 
 
 PROGRESS_THRESHOLD = 20
@@ -334,7 +382,7 @@ PenaltyOption = Annotated[Optional[float], typer.Option("--penalty", help="Moodl
 SettingsOption = Annotated[Path, typer.Option("--settings", help="The settings file: its [export] table sets shuffle, answer_numbering, multilang and penalty (flags win).")]
 
 
-FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Export untranslated or fuzzy texts in English instead of refusing.")]
+FallbackOption = Annotated[bool, typer.Option("--allow-fallback", help="Also export the languages in progress, their untranslated or fuzzy texts in English, marked as English (as fallback = true under [languages] in bank.toml).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
 EXPORT_FLAGS = (("shuffle", ShuffleOption, None), ("answer_numbering", NumberingOption, None), ("multilang", MultilangOption, None),
@@ -346,7 +394,8 @@ def _with_export_flags(command):
     """``command`` with the flags of :data:`EXPORT_FLAGS`, which it receives as one ``options``
     (ExportOptions from the settings file and the flags, by :func:`services.export_options`)."""
     signature = inspect.signature(command, eval_str=True)
-    kept = [parameter for parameter in signature.parameters.values() if parameter.name != "options"]
+    wants_policy = "policy" in signature.parameters
+    kept = [parameter for parameter in signature.parameters.values() if parameter.name not in ("options", "policy")]
     added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation) for name, annotation, default in EXPORT_FLAGS]
 
     @functools.wraps(command)
@@ -354,7 +403,12 @@ def _with_export_flags(command):
         from .services import export_options
 
         flags = {name: values.pop(name) for name, _, _ in EXPORT_FLAGS}
-        return command(**values, options=export_options(flags.pop("settings"), **flags))
+        settings = flags.pop("settings")
+        if wants_policy:
+            from .settings import load_language_policy
+
+            values["policy"] = load_language_policy(settings)
+        return command(**values, options=export_options(settings, **flags))
 
     run.__signature__ = signature.replace(parameters=kept + added)
     run.__annotations__ = {parameter.name: parameter.annotation for parameter in kept + added} | {"return": None}
@@ -365,7 +419,7 @@ def _with_export_flags(command):
 @_with_export_flags
 def export_cmd(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="moodle-xml, qti21, qti30, gift, json, html (the practice site), canvas-qti12, common-cartridge or aiken.")],
-    lang: Annotated[str, typer.Option("--lang", help="en, fr, nl, a comma list, or all.")] = "all",
+    lang: Annotated[str, typer.Option("--lang", help=f"{PROJECT_LANGUAGES}, a comma list, or all.")] = "all",
     out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("."),
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
@@ -373,11 +427,12 @@ def export_cmd(
     quiet: QuietOption = False,
     topic: Annotated[Optional[str], typer.Option("--topic", help="Export only this topic (default: every topic).", show_default=False)] = None,
     options: Optional[ExportOptions] = None,
+    policy: object = None,  # settings.LanguagePolicy, from the settings file
 ) -> None:
-    """Export the bank in one format."""
+    """Export the bank in one format (the ready languages, as `bank build`)."""
     from .build import export
 
-    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic), quiet)
+    _run_export(lambda progress: export(fmt, bank_dir, translations, out, languages=lang, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic, policy=policy), quiet)
 
 
 @app.command()
@@ -391,12 +446,16 @@ def build(
     deprecated_check: DeprecatedCheckOption = False,
     quiet: QuietOption = False,
     options: Optional[ExportOptions] = None,
+    policy: object = None,  # settings.LanguagePolicy, from the settings file
 ) -> None:
-    """Validate, then write every format and language to exports/."""
+    """Validate, then write every format and every ready language to exports/.
+
+    A language in progress (below `ready` under [languages] in bank.toml, 100 % by default) is
+    left out with one warning, unless fallback is chosen; one with nothing translated always."""
     from .build import build as run_build
 
     compare = _compare_flag(compare, deprecated_check)
-    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress), quiet, compare)
+    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress, policy=policy), quiet, compare)
 
 
 class LintTarget(str, enum.Enum):
@@ -414,17 +473,20 @@ def lint(
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     settings: SettingsOption = Path("bank.toml"),
+    allow_fallback: FallbackOption = False,
+    lang: Annotated[str, typer.Option("--lang", help=f"{PROJECT_LANGUAGES}, a comma list, or all (English is always read).")] = "all",
 ) -> None:
     """What each LMS would change or lose on import, before upload.
 
-    Renders the exports as `bank build` would and reads them back as Moodle, Canvas and a QTI
-    test player do; each finding is a located warning (docs/lms-notes.md)."""
+    Renders the exports as `bank build` would (the same languages) and reads them back as
+    Moodle, Canvas and a QTI test player do; each finding is a located warning (docs/lms-notes.md)."""
     from .lms.lint import TARGETS
     from .lms.lint import lint as run_lint
     from .services import export_options
+    from .settings import load_language_policy
 
     targets = [choice.value for choice in target] if target else list(TARGETS)
-    found = run_lint(bank_dir, translations, targets, export_options(settings))
+    found = run_lint(bank_dir, translations, targets, export_options(settings), policy=load_language_policy(settings), allow_fallback=allow_fallback, languages=lang)
     line = f"{len(found)} warning(s) for {', '.join(targets)}"
     _print_diagnostics(found, fmt, {"warnings": len(found), "targets": targets}, line)
     if strict and found:
@@ -455,13 +517,16 @@ def init(
     title: Annotated[Optional[str], typer.Option("--title", help="The topic title (default: from the folder name).")] = None,
     category: Annotated[Optional[str], typer.Option("--category", help="The category (default: the title).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Add the bank to a folder that holds other files (none is overwritten).")] = False,
+    requirement: Annotated[Optional[str], typer.Option("--requirement", metavar="SPEC", show_default=False,
+                                                       help="How the project installs this tool (its requirements.txt, used by the README, CI and hooks): "
+                                                            "a wheel file (copied into tools/), a URL such as git+https://…, or a version; default: aistack-bank==this version.")] = None,
 ) -> None:
     """Start a new bank project: a topic with an example question, catalogs, schemas, CI.
 
     `bank validate`, `bank build` and `bank i18n status` pass in it at once."""
     from .scaffold import init_project
 
-    report = init_project(folder, languages=languages, title=title, category=category, force=force)
+    report = init_project(folder, languages=languages, title=title, category=category, force=force, requirement=requirement)
     _print_diagnostics(report.notes, OutputFormat.text)
     for path in report.kept:
         typer.echo(f"kept      {path.as_posix()} (already there; not overwritten)")
@@ -475,7 +540,7 @@ def init(
 def stats(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json, or github: a Markdown job summary (bank stats --format github >> $GITHUB_STEP_SUMMARY).")] = OutputFormat.text,
 ) -> None:
     """Counts by tag, difficulty, kind and language."""
     from .stats import bank_stats
@@ -484,6 +549,10 @@ def stats(
     _exit_on_errors(diagnostics)
     if fmt is OutputFormat.json:
         typer.echo(json.dumps(figures.as_dict(), indent=2))
+        return
+    if fmt is OutputFormat.github:
+        for line in _stats_markdown(figures):
+            typer.echo(line)
         return
     typer.echo(f"questions: {figures.questions} ({', '.join(f'{k} {v}' for k, v in figures.by_kind.items())}); with numeric checks: {figures.checked}")
     for category_id, category in figures.by_category.items():
@@ -498,6 +567,28 @@ def stats(
     if figures.option_questions:  # key position and length mean something only among options
         typer.echo("key position: " + " ".join(f"{k} {v:.0%}" for k, v in figures.key_positions.items()) + f"; key is the longest option in {figures.key_longest_share:.0%} of questions"
                    + ("" if figures.option_questions == figures.questions else f" (the {figures.option_questions} single-choice and multiple-response questions)"))
+
+
+def _md(text: object) -> str:
+    """A value in a Markdown table cell (``|`` escaped, no line break)."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _stats_markdown(figures) -> list[str]:
+    """`bank stats` as a GitHub job summary: a heading and Markdown tables."""
+    lines = ["## Question bank", "",
+             f"{figures.questions} question{'' if figures.questions == 1 else 's'}, {figures.checked} with numeric checks.", "",
+             "| category | topic | questions | with numeric checks |", "| --- | --- | ---: | ---: |"]
+    for category_id, category in figures.by_category.items():
+        for topic_id in category["topics"]:
+            topic = figures.by_topic[topic_id]
+            lines.append(f"| {_md(category['title'])} | {_md(topic_id)} | {topic['questions']} | {topic['checked']} |")
+    lines += ["", "| kind | questions |", "| --- | ---: |", *(f"| {_md(k)} | {v} |" for k, v in figures.by_kind.items())]
+    lines += ["", "| difficulty | questions |", "| --- | ---: |", *(f"| {_md(k)} | {v} |" for k, v in figures.by_difficulty.items())]
+    lines += ["", "| tag | questions |", "| --- | ---: |", *(f"| {_md(k)} | {v} |" for k, v in figures.by_tag.items())]
+    if figures.languages:
+        lines += ["", "| language | translated |", "| --- | ---: |", *(f"| {_md(k)} | {v:g}% |" for k, v in figures.languages.items())]
+    return lines
 
 
 @app.command("import")
@@ -609,7 +700,7 @@ def i18n_extract(
     compare: Annotated[bool, typer.Option("--compare", help="Write nothing; exit 4 if the committed template is stale.")] = False,
     deprecated_check: DeprecatedCheckOption = False,
 ) -> None:
-    """Write the template (aistack.pot) of every translatable English text."""
+    """Write the template (translations/<project>.pot) of every translatable English text."""
     from .i18n.extract import extract
 
     compare = _compare_flag(compare, deprecated_check)
@@ -647,6 +738,13 @@ def i18n_update(
             typer.echo(f"{path}: {'stale' if changed else 'up to date'}")
         else:
             typer.echo(f"{'updated' if changed else 'unchanged'} {path}{detail}")
+            if merged is not None and not compare:
+                for key in merged.fuzzied_keys:
+                    typer.echo(f"  now fuzzy:    {key}")
+                for key in merged.obsoleted_keys:
+                    typer.echo(f"  now obsolete: {key}")
+                if merged.fuzzied_keys and path.parent.name != "site":
+                    typer.echo(f"  (`bank i18n todo {path.stem}` shows each with its line and the English before and after)")
     if stale:
         raise typer.Exit(EXIT_STALE)
 
@@ -694,6 +792,46 @@ def i18n_status(
         if low:
             typer.echo(f"bank: below {fail_under:g}%: {', '.join(f'{language.language} {language.percent:.1f}%' for language in low)}", err=True)
             raise typer.Exit(EXIT_ERRORS)
+
+
+@i18n_app.command("todo")
+def i18n_todo(
+    lang: Annotated[str, typer.Argument(metavar="LANG", help="The language whose catalog to list (de, pt_BR, …).")],
+    bank_dir: BankOption = Path("bank"),
+    translations: TranslationsOption = Path("translations"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json or github (Actions annotations).")] = OutputFormat.text,
+    interface: Annotated[bool, typer.Option("--interface", help="List the practice site's interface catalog (translations/site/LANG.po) instead.")] = False,
+) -> None:
+    """A translator's to-do: each untranslated, fuzzy or changed entry of LANG as path:line.
+
+    A changed entry shows the English its translation was made for and the English now."""
+    from .i18n.todo import language_todo
+
+    entries, diagnostics = language_todo(bank_dir, translations, lang, interface=interface)
+    _exit_on_errors(diagnostics)
+    counts = {state: sum(e.state == state for e in entries) for state in ("untranslated", "fuzzy", "changed")}
+    line = f"{lang}: {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} to do ({', '.join(f'{n} {state}' for state, n in counts.items())})"
+    if fmt is OutputFormat.json:
+        typer.echo(json.dumps({"language": lang, "entries": [e.as_dict() for e in entries], "summary": counts | {"total": len(entries)}}, indent=2, ensure_ascii=False))
+        return
+    for entry in entries:
+        if fmt is OutputFormat.github:
+            parts = [f"file={_gh_property(entry.path)}"] + ([f"line={entry.line}"] if entry.line else []) + [f"title={_gh_property(entry.state)}"]
+            message = f"{entry.key}: {entry.english}" if entry.previous is None else f"{entry.key}: the English changed from: {entry.previous}\nto: {entry.english}"
+            typer.echo(f"::notice {','.join(parts)}::{_gh_data(message)}")
+            continue
+        typer.echo(f"{entry.location()}: {entry.state} {entry.key}")
+        if entry.previous is not None:
+            typer.echo(f"    before: {_one_line(entry.previous)}")
+            typer.echo(f"    after:  {_one_line(entry.english)}")
+        else:
+            typer.echo(f"    {_one_line(entry.english)}")
+    typer.echo(line, err=fmt is OutputFormat.github)
+
+
+def _one_line(text: str) -> str:
+    """A text on one line of a terminal report (its line breaks shown as ⏎)."""
+    return text.replace("\n", " \u23ce ")
 
 
 @i18n_app.command("compile")

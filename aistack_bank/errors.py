@@ -122,6 +122,7 @@ CODES: dict[str, str] = {
     "E132": "not a language code (such as fr, pt_BR or zh_CN), or the source language",
     "E133": "project title or category is empty, too long, or holds characters not allowed",
     "E134": "the folder already holds a bank (bank/, translations/, schema/ or exports/)",
+    "E139": "`bank init --requirement` is not a requirement, a URL or an existing wheel of aistack-bank",
     "W131": "no plural rule is known for the language; the two-form default was written",
     # 2xx  fields
     "E201": "required field is missing",
@@ -214,7 +215,9 @@ CODES: dict[str, str] = {
     "W521": "translation lacks the glossary's required term for an English term it translates",
     "W522": "translation uses a variant the glossary forbids",
     "W551": "practice-site interface strings are not translated; shown in English",
-    "W552": "no text of the language is translated yet; it is left out of `bank build`",
+    "W552": "no text of the language is translated yet; it is left out of the exports",
+    "W558": "the language is in progress (translated below the `ready` percentage of bank.toml); it is left out of the exports",
+    "W559": "the language is exported with some texts in English (fallback), marked as English where the format can say so",
     # 6xx  exports
     "E601": "unknown export or import format",
     "E602": "export failed",
@@ -348,7 +351,7 @@ class UsageError(Exception):
         self.message = message
 
 
-PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W741", "E742", "W301", "W302", "W501", "W504")
+PATH_ONLY_CODES = ("E101", "E103", "E104", "E115", "E311", "E312", "E541", "E603", "E604", "E605", "E701", "E703", "E704", "W741", "E742", "W301", "W302", "W501", "W504", "W552", "W558", "W559")
 """Codes about a whole file, folder or language, reported with the path alone (or no line)."""
 
 

@@ -112,6 +112,26 @@ def _categories_adapter():
     return TypeAdapter(Categories)
 
 
+@lru_cache(maxsize=None)
+def _field_names() -> tuple[str, ...]:
+    """Every field name of the bank's files (questions of every kind, topics, categories)."""
+    from pydantic import BaseModel
+
+    from . import model
+
+    names = {name for value in vars(model).values() if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
+             for name in value.model_fields}
+    return tuple(sorted(names))
+
+
+def _did_you_mean(name: str) -> str:
+    """``; did you mean 'explanation'?`` for a misspelt field name, or nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(name, _field_names(), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close and close[0] != name else ""
+
+
 def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagnostic]:
     """Turn a pydantic ValidationError into located diagnostics."""
     from .kinds import model_error as kind_model_error
@@ -132,7 +152,7 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
             message = f"required field {field_name!r} is missing"
             where = doc.locate(loc[:-1])
         elif kind == "extra_forbidden":
-            message = f"unknown field {field_name!r}"
+            message = f"unknown field {field_name!r}" + _did_you_mean(str(loc[-1]) if loc else "")
             where = doc.locate(loc, key=True)
         elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
             message = f"'kind' must be one of: {', '.join(KINDS)} (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]

@@ -25,3 +25,11 @@ class ExportOptions:
     ui: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     """Translated user-interface strings of the practice site, by language then msgctxt
     (read from `translations/site/<lang>.po` by the build; English is the exporter's own)."""
+    english: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """The English texts (sorted) each language shows for want of a current translation (a language
+    exported with fallback, `bank.toml` ``[languages]``): exporters mark them as English where
+    their format can (``lang="en"``, Moodle's ``en`` multilang block)."""
+    site_id: str = "aistack-bank"
+    """The project's id in the practice site's storage keys (``<site_id>/<topic-id>/answers``), so
+    that two banks published on one web origin keep their learners' answers apart: the build
+    makes it of the project's name (its template, ``<project>.pot``) as ``<project>-bank``."""

@@ -84,7 +84,7 @@ def _starter(name: str) -> str:
 def _topic_yaml(title: str, category_id: str, topic_id: str, qid: str) -> bytes:
     from .authoring import TOPIC_SCHEMA_COMMENT, yaml_text
 
-    summary = f"Multiple-choice practice questions on {title}, each with feedback on every option and an explanation."
+    summary = f"Practice questions on {title}, each with feedback and an explanation."
     lines = [
         TOPIC_SCHEMA_COMMENT,
         f"id: {topic_id}",
@@ -122,7 +122,43 @@ def _fill_site_catalogs(translations: Path, languages: list[str]) -> None:
         path.write_bytes(render_catalog(po))
 
 
-def _prepare(stage: Path, title: str, category: str, languages: list[str]) -> list[Diagnostic]:
+WHEELS = "tools"
+"""Where `bank init --requirement` copies a wheel file, so that a clone of the project has it."""
+
+
+def check_requirement(spec: str | None) -> tuple[str, Path | None, list[Diagnostic]]:
+    """The line of requirements.txt for ``--requirement`` (the published package by default), the
+    wheel file to copy into the project if ``spec`` is one, and what is wrong with ``spec``."""
+    from . import __version__
+
+    if spec is None:
+        return f"aistack-bank=={__version__}", None, []
+    spec = spec.strip()
+    where = Location("--requirement")
+    if not spec or _FORBIDDEN.search(spec):
+        return spec, None, [error("E139", "give one requirement on one line: a wheel file, a URL or a version such as aistack-bank==0.1.0", where)]
+    if spec.endswith(".whl") and "://" not in spec and "@" not in spec:
+        wheel = Path(spec).expanduser().resolve()  # read after the command moved to its staging folder
+        if not wheel.is_file():
+            return spec, None, [error("E139", f"{spec}: no such wheel file (build one with `python -m build` in a checkout of aistack-bank)", where)]
+        if not wheel.name.startswith("aistack_bank-"):
+            return spec, None, [error("E139", f"{wheel.name} is not a wheel of aistack-bank (aistack_bank-<version>-py3-none-any.whl)", where)]
+        return f"./{WHEELS}/{wheel.name}", wheel, []
+    return spec, None, []
+
+
+def _requirements(line: str, wheel: Path | None) -> bytes:
+    if wheel is not None:
+        why = f"# The aistack-bank this bank is built with (its wheel is in {WHEELS}/, so a clone installs it as it is):"
+    elif line.startswith("aistack-bank=="):
+        why = "# The version of aistack-bank this bank is built with: exports depend on it."
+    else:
+        why = "# Where the aistack-bank this bank is built with comes from (`bank init --requirement`):"
+    return f"{why}\n{line}\n".encode("utf-8")
+
+
+def _prepare(stage: Path, title: str, category: str, languages: list[str], *, project: str = "bank",
+             requirement: str = "", wheel: Path | None = None) -> list[Diagnostic]:
     """Write the whole project under ``stage``; return the build's notes."""
     from . import __version__
     from .authoring import slugify
@@ -146,15 +182,19 @@ def _prepare(stage: Path, title: str, category: str, languages: list[str]) -> li
         "bank/categories.yaml": categories_file([(category_id, category)]),
         f"bank/{topic_id}/topic.yaml": _topic_yaml(title, category_id, topic_id, "q001"),
         f"bank/{topic_id}/questions/q001-where-translations-live.yaml": _starter("q001-where-translations-live.yaml").encode("utf-8"),
-        "README.md": _starter("README.md").replace("{title}", title).replace("{version}", __version__).replace("{topic}", topic_id).encode("utf-8"),
-        "requirements.txt": f"# The version of aistack-bank this bank is built with: exports depend on it.\naistack-bank=={__version__}\n".encode("utf-8"),
+        "README.md": _starter("README.md").replace("{title}", title).replace("{version}", __version__).replace("{topic}", topic_id).replace("{project}", project).encode("utf-8"),
+        "requirements.txt": _requirements(requirement or f"aistack-bank=={__version__}", wheel),
+        "bank/README.md": _starter("bank-README.md").encode("utf-8"),
         ".gitignore": b".bank-cache/\n*.mo\n__pycache__/\n",
+        "bank.toml": _starter("bank.toml").encode("utf-8"),
         ".pre-commit-config.yaml": _starter("pre-commit-config.yaml").encode("utf-8"),
         ".github/workflows/bank.yml": _starter("bank.yml").encode("utf-8"),
     }
+    if wheel is not None:
+        files[f"{WHEELS}/{wheel.name}"] = wheel.read_bytes()
     write_tree(stage, files)
     write_tree(stage / "schema", render_schemas())
-    results, diags = update_catalogs(bank, translations, languages=languages)
+    results, diags = update_catalogs(bank, translations, languages=languages, project=project)
     if diags:
         raise InitError(diags)
     _fill_site_catalogs(translations, languages)
@@ -196,9 +236,24 @@ def topic_id_of(title: str) -> str:
     return topic_id
 
 
-def init_project(root: Path, *, languages: str | None = None, title: str | None = None, category: str | None = None, force: bool = False) -> InitReport:
-    """Create a bank project in ``root``; raise InitError (having written nothing) when refused."""
+def project_slug(root: Path) -> str:
+    """The project's short name, from its folder: the name of its template (`<slug>.pot`)."""
+    from .authoring import slugify
+
+    slug = slugify(root.resolve().name, words=6)
+    return "bank" if slug == "question" else slug
+
+
+def init_project(root: Path, *, languages: str | None = None, title: str | None = None, category: str | None = None, force: bool = False,
+                 requirement: str | None = None) -> InitReport:
+    """Create a bank project in ``root``; raise InitError (having written nothing) when refused.
+
+    ``requirement`` is how the project installs this tool (requirements.txt): a version of the
+    published package (the default, this version), a URL (VCS or wheel), or a wheel file, which
+    is copied into the project's `tools/` so that a clone installs it without any index."""
     codes, diags = parse_languages(languages)
+    requirement_line, wheel, more = check_requirement(requirement)
+    diags += more
     title, more = check_text("--title", title if title is not None else default_title(root))
     diags += more
     if category is not None or not more:
@@ -233,7 +288,7 @@ def init_project(root: Path, *, languages: str | None = None, title: str | None 
         cwd = os.getcwd()
         os.chdir(stage)  # paths in the catalogs and notes are then the project's own
         try:
-            notes = _prepare(Path("."), title, category, codes)
+            notes = _prepare(Path("."), title, category, codes, project=project_slug(root), requirement=requirement_line, wheel=wheel)
         finally:
             os.chdir(cwd)
         for note in notes:  # shown from where the command ran: course/translations/de.po

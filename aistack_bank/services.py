@@ -8,7 +8,7 @@ flags, calls one of these, prints the result and picks the exit code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Severity, UsageError
@@ -78,8 +78,22 @@ def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -
     return validate_cached(folder, translations, use_cache=use_cache)
 
 
-def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *, use_translations: bool = True, use_cache: bool = True) -> ProjectValidation:
-    """Validate bank folders (with their catalogs) and single question files, as `bank validate` does."""
+def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *, use_translations: bool = True, use_cache: bool = True,
+                     languages: list[str] | None = None) -> ProjectValidation:
+    """Validate bank folders (with their catalogs) and single question files, as `bank validate` does.
+
+    With ``languages``, only the findings in those languages' catalogs are kept (with the bank's
+    own, in English); ``["en"]`` keeps the bank's alone. The bank folder that is the default
+    target must exist: outside a project this is a UsageError."""
+    if targets == [bank_dir] and not bank_dir.exists() and not Path("bank.toml").is_file():
+        raise UsageError(f"no bank here: {bank_dir}/ does not exist (run the command in a bank project, give -C PATH, or start one with `bank init`)")
+    if languages is not None:
+        from .i18n.languages import check_code
+
+        for code in languages:
+            problem = check_code(code) if code != "en" else None
+            if problem:
+                raise UsageError(f"--lang: {problem}")
     result = ProjectValidation()
     folders, files = split_targets(targets)
     for folder in folders:
@@ -97,8 +111,19 @@ def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *,
         result.diagnostics += report.diagnostics
         result.summary["questions"] += report.cues.questions
         result.parts.append(f"{len(files)} file(s)")
+    if languages is not None:
+        result.diagnostics = [d for d in result.diagnostics if catalog_language(d) in (None, *languages)]
     result.summary.update(errors=result.errors, warnings=result.warnings)
     return result
+
+
+def catalog_language(diagnostic: Diagnostic) -> str | None:
+    """The language of the catalog a diagnostic is located in (``translations/de.po``,
+    ``translations/site/de.po``), or None for any other file."""
+    loc = diagnostic.location
+    if loc is None or not loc.path.endswith(".po"):
+        return None
+    return PurePosixPath(loc.path).stem
 
 
 # ----------------------------------------------------------------------------- bank check
@@ -158,6 +183,18 @@ class TranslationStatus:
     languages: list[LanguageStatus]
     interface: list[LanguageStatus]
     diagnostics: list[Diagnostic]
+    ready: float = 100.0
+    """The percentage from which a language is exported (`ready` under [languages] in bank.toml)."""
+    fallback: bool = False
+
+    def state(self, status: LanguageStatus) -> str:
+        """``source``, ``ready`` (exported), ``in progress`` (left out unless fallback is chosen;
+        exported with it) or ``not started`` (never exported), as `bank build` decides."""
+        if status.source:
+            return "source"
+        if not status.translated:
+            return "not started"
+        return "ready" if status.percent >= self.ready else "in progress"
 
     @property
     def targets(self) -> list[LanguageStatus]:
@@ -177,7 +214,7 @@ class TranslationStatus:
 
     def as_dict(self) -> dict:
         total = self.total
-        return {"languages": [status.as_dict() for status in self.languages],
+        return {"languages": [status.as_dict() | {"state": self.state(status)} for status in self.languages],
                 "total": {name: int(value) for name, value in total.items() if name != "percent"} | {"percent": round(total["percent"], 1)},
                 "interface": [status.as_dict() for status in self.interface]}
 
@@ -191,18 +228,27 @@ class TranslationStatus:
                 lines.append(f"{status.language:<10}{status.translated:>11}{status.fuzzy:>7}{status.untranslated:>10}{status.obsolete:>9}{status.percent:>8.1f}%")
         total = self.total
         lines.append(f"{'total':<10}{int(total['translated']):>11}{int(total['fuzzy']):>7}{int(total['untranslated']):>10}{int(total['obsolete']):>9}{total['percent']:>8.1f}%")
+        for status in self.targets:
+            state = self.state(status)
+            if state == "in progress":
+                exported = "exported with English for the missing texts (fallback)" if self.fallback else "left out of the exports"
+                lines.append(f"{status.language}: in progress (ready at {self.ready:g}%): {exported}; `bank i18n todo {status.language}` lists what is missing")
+            elif state == "not started":
+                lines.append(f"{status.language}: not started: left out of the exports")
         lines += [f"{status.language}: not fully translated: {', '.join(status.incomplete_questions)}" for status in self.targets if status.incomplete_questions]
         lines += [f"practice-site interface, {status.language}: {status.translated}/{status.total} translated, {status.fuzzy} fuzzy ({status.percent:.1f}%)" for status in self.interface]
         return lines
 
 
-def translation_status(bank_dir: Path, translations: Path) -> TranslationStatus:
-    """How complete and current each catalog is (`bank i18n status`)."""
+def translation_status(bank_dir: Path, translations: Path, settings: Path = Path("bank.toml")) -> TranslationStatus:
+    """How complete and current each catalog is, and each language's state (`bank i18n status`)."""
     from .i18n.status import catalog_status, site_status
+    from .settings import load_language_policy
 
+    policy = load_language_policy(settings)
     languages, diagnostics = catalog_status(bank_dir, translations)
     interface, more = site_status(translations)
-    return TranslationStatus(languages, interface, diagnostics + more)
+    return TranslationStatus(languages, interface, diagnostics + more, ready=policy.ready, fallback=policy.fallback)
 
 
 def check_new_languages(languages: list[str]) -> None:

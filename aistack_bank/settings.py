@@ -7,13 +7,17 @@ shuffle = true             # ask the LMS to shuffle options (Moodle XML, QTI 2.1
 answer_numbering = "abc"   # abc, ABCD, 123, iii, IIII or none (Moodle XML; QTI 3.0 except roman)
 multilang = "span"         # span (Moodle's core filter) or mlang (filter_multilang2), multilang files
 penalty = 0.3333333        # Moodle's penalty per wrong try: 1, 0.5, 0.3333333, 0.25, 0.2, 0.1 or 0
+
+[languages]
+ready = 100                # a language is exported once this percentage of its texts is translated
+fallback = false           # true: export languages in progress too, untranslated texts in English (marked)
 ```
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from .errors import Diagnostic, Location, SettingsError, warning
@@ -60,10 +64,26 @@ def _line_of(text: str, key: str) -> int:
     return 0
 
 
-def load_settings(path: Path = SETTINGS_FILE) -> dict[str, object]:
-    """The ``[export]`` settings of ``path`` (nothing when the file does not exist)."""
+LANGUAGE_SETTINGS = ("ready", "fallback")
+
+
+@dataclass(frozen=True)
+class LanguagePolicy:
+    """When a language is exported: the ``[languages]`` table of ``bank.toml``.
+
+    A language of which at least ``ready`` percent of the texts is translated is *ready* and
+    exported (its missing texts in English, marked as English where the format can say so); one
+    below is *in progress* and left out with one warning, unless ``fallback`` is set, when it is
+    exported the same way. A language with nothing translated is never exported."""
+
+    ready: float = 100.0
+    fallback: bool = False
+
+
+def _read_toml(path: Path) -> tuple[dict, str]:
+    """(the parsed file, its text); ({}, "") when it does not exist; SettingsError when unreadable."""
     if not path.is_file():
-        return {}
+        return {}, ""
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
@@ -80,9 +100,34 @@ def load_settings(path: Path = SETTINGS_FILE) -> dict[str, object]:
         found = re.search(r"line (\d+), column (\d+)", str(exc))
         line, column = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
         raise SettingsError(f"not valid TOML: {exc}", Location.of(path, line, column)) from None
-    unknown_tables = sorted(set(data) - {"export"})
+    unknown_tables = sorted(set(data) - {"export", "languages"})
     if unknown_tables:
-        raise SettingsError(f"unknown table [{unknown_tables[0]}]; bank.toml has one table, [export]", Location.of(path, _line_of(text, f"[{unknown_tables[0]}") or 1))
+        raise SettingsError(f"unknown table [{unknown_tables[0]}]; bank.toml has two tables, [export] and [languages]", Location.of(path, _line_of(text, f"[{unknown_tables[0]}") or 1))
+    return data, text
+
+
+def load_language_policy(path: Path = SETTINGS_FILE) -> LanguagePolicy:
+    """The ``[languages]`` table of ``path`` (the defaults when there is none)."""
+    data, text = _read_toml(path)
+    table = data.get("languages", {})
+    if not isinstance(table, dict):
+        raise SettingsError("languages must be a table ([languages])", Location.of(path, _line_of(text, "languages")))
+    values: dict[str, object] = {}
+    for key, value in table.items():
+        where = Location.of(path, _line_of(text, key), 1)
+        if key not in LANGUAGE_SETTINGS:
+            raise SettingsError(f"unknown language setting {key!r}; known: {', '.join(LANGUAGE_SETTINGS)}", where)
+        if key == "fallback" and not isinstance(value, bool):
+            raise SettingsError(f"fallback must be true or false, not {value!r}", where)
+        if key == "ready" and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 100):
+            raise SettingsError(f"ready must be a percentage above 0 and at most 100, not {value!r}", where)
+        values[key] = float(value) if key == "ready" else value
+    return LanguagePolicy(**values)
+
+
+def load_settings(path: Path = SETTINGS_FILE) -> dict[str, object]:
+    """The ``[export]`` settings of ``path`` (nothing when the file does not exist)."""
+    data, text = _read_toml(path)
     table = data.get("export", {})
     if not isinstance(table, dict):
         raise SettingsError("export must be a table ([export])", Location.of(path, _line_of(text, "export")))

@@ -133,9 +133,9 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
     each catalog's entries renamed by ``renames`` (old msgctxt → new) before they are merged.
 
     Returns ([(path, bytes)], errors); the bank must read without errors."""
-    from .i18n import TEMPLATE_NAME
+    from .i18n import template_path
     from .i18n.catalog import read_catalog, render_catalog
-    from .i18n.extract import build_template
+    from .i18n.extract import build_template, folder_header
     from .i18n.fields import bank_fields
     from .i18n.update import catalog_header, catalog_paths, merge_catalog
     from .validate import library_rules
@@ -146,8 +146,8 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
         return [], problems
     if not translations.is_dir():
         return [], []
-    template = build_template(bank_fields(source), translations.resolve().parent)
-    planned = [(translations / TEMPLATE_NAME, render_catalog(template))]
+    template = build_template(bank_fields(source), translations.resolve().parent, folder_header(translations))
+    planned = [(template_path(translations), render_catalog(template))]
     for path in catalog_paths(translations):
         catalog = read_catalog(path)
         if catalog.diagnostics:
@@ -156,21 +156,21 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
         for entry in catalog.po:
             if entry.msgctxt in renames:
                 entry.msgctxt = renames[entry.msgctxt]
-        merged, _stats = merge_catalog(template, catalog.po, path.stem, catalog_header(path.stem))
+        merged, _stats = merge_catalog(template, catalog.po, path.stem, catalog_header(path.stem, template_path(translations).stem))
         planned.append((path, render_catalog(merged)))
     return ([], problems) if problems else (planned, [])
 
 
 def catalog_problems(translations: Path) -> list[Diagnostic]:
     """The read errors of the template and every catalog (checked before anything moves)."""
-    from .i18n import TEMPLATE_NAME
+    from .i18n import template_path
     from .i18n.catalog import read_catalog
     from .i18n.update import catalog_paths
 
     if not translations.is_dir():
         return []
     problems: list[Diagnostic] = []
-    pot = translations / TEMPLATE_NAME
+    pot = template_path(translations)
     if pot.exists():
         problems += read_catalog(pot, template=True).diagnostics
     for path in catalog_paths(translations):

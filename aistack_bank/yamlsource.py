@@ -252,6 +252,8 @@ def _yaml_error(exc) -> _Refused:
         problem = "the file must hold a single YAML document (found a second '---')"
     if "found character '\\t'" in problem:
         return _Refused("E107", "tab character where YAML expects spaces", mark.line + 1, mark.column + 1)
+    if "mapping values are not allowed" in problem:
+        problem += '; a text holding ": " (a colon and a space) must be quoted: "…" or \'…\', or written as a block after >-'
     return _Refused("E105", problem, (mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1)
 
 

@@ -89,7 +89,7 @@ ROOMS = {
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
     "checking": {"validate", "cues", "lints", "checks", "checklang", "i18n"},
     "exporters": {"exporters"},
-    "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas"},
+    "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas", "guide"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }

@@ -51,7 +51,7 @@ def test_build_refuses_with_the_first_formats_message_and_writes_nothing(tmp_pat
     for name in FORMATS:  # every format refuses the same text
         with pytest.raises(ExportError, match=r"\(fr\) holds U\+0000"):
             build_module.refuse_uncarriable(name, broken)
-    monkeypatch.setattr(build_module, "load_libraries", lambda *args, **kwargs: (broken, []))
+    monkeypatch.setattr(build_module, "load_exported", lambda *args, **kwargs: (broken, [], {}))
     with pytest.raises(ExportError) as info:
         build_module.build(REPO / "bank", REPO / "translations", tmp_path / "exports")
     assert info.value.code == "E606" and info.value.message == expected

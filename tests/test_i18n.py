@@ -112,11 +112,13 @@ def test_changed_english_turns_only_that_entry_fuzzy(project, run_cli):
     # the fuzzy stem is reported, and never exported as if translated
     code, out = run_cli("validate", "--strict")
     assert code == 1 and "W502" in out and "q013.stem is fuzzy" in out
-    code, out = run_cli("export", "moodle-xml", "--lang", "fr", "--out", "out")
-    assert code == 1 and "E504" in out and "q013.stem" in out and not Path("out/aistack-fr.xml").exists()
+    code, out = run_cli("export", "moodle-xml", "--lang", "fr", "--out", "out")  # French is in progress again
+    assert code == 0 and "fr.po: warning W558: fr is 99." in out and not Path("out/aistack-fr.xml").exists(), out
+    code, out = run_cli("i18n", "todo", "fr")
+    assert code == 0 and f"changed q013.stem\n    before: {old_stem}\n    after:  " in out, out
     code, out = run_cli("export", "moodle-xml", "--lang", "fr", "--out", "out", "--allow-fallback")
     assert code == 0
-    assert "What is NOT the role of the KV cache" in Path("out/aistack-fr.xml").read_text(encoding="utf-8")
+    assert '<p lang="en">What is NOT the role of the KV cache' in Path("out/aistack-fr.xml").read_text(encoding="utf-8")
 
 
 def test_deleted_question_becomes_obsolete_and_comes_back(project, run_cli):

@@ -65,7 +65,9 @@ def test_python_dash_m_runs_the_cli():
 
 def test_no_traceback_for_a_missing_bank(tmp_path, run_cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out = run_cli("validate")
-    assert code == 1 and "bank: error E319: no bank folder bank" in out and "Traceback" not in out
+    code, out = run_cli("validate")  # outside a project: a usage mistake
+    assert code == 2 and "bank: no bank here: bank/ does not exist" in out and "Traceback" not in out
+    code, out = run_cli("validate", "--bank", "content")
+    assert code == 2 and "content/ does not exist" in out
     code, out = run_cli("build")
     assert code == 1 and "Traceback" not in out

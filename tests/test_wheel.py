@@ -21,6 +21,26 @@ def _run(args: list, cwd: Path, env: dict) -> str:
     return result.stdout + result.stderr
 
 
+def make_venv(venv: Path, env: dict) -> tuple[Path, Path, Path]:
+    """A fresh virtual environment that sees the dependencies installed for the running
+    interpreter, whether that runs in a virtual environment or not: (folder, python, bank).
+
+    ``--system-site-packages`` would give the *base* interpreter's packages, which lack them when
+    the tests run in a virtual environment; a ``.pth`` file lists this interpreter's own
+    site-packages folders instead. Those come after the venv's own, and their ``.pth`` files
+    (an editable install of this checkout) are not run, so the wheel's package is the one imported."""
+    import site
+    import sysconfig
+
+    _run([sys.executable, "-m", "venv", "--without-pip", venv], venv.parent, env)
+    python = venv / "bin" / "python"
+    purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], venv.parent, env).strip())
+    folders = dict.fromkeys([*site.getsitepackages(), site.getusersitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                             *(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))])
+    (purelib / "outer-site-packages.pth").write_text("".join(f"{f}\n" for f in folders if Path(f).is_dir() and Path(f) != purelib), encoding="utf-8")
+    return venv, python, venv / "bin" / "bank"
+
+
 def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     from aistack_bank import __version__
 
@@ -48,9 +68,7 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
 
     # A fresh environment that reuses the installed dependencies (pydantic, lxml, …) but not
     # this checkout: the wheel's own package must be the one imported.
-    venv = tmp_path / "venv"
-    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv], tmp_path, env)
-    python, bank = venv / "bin" / "python", venv / "bin" / "bank"
+    venv, python, bank = make_venv(tmp_path / "venv", env)
     _run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", "--disable-pip-version-check", wheel], tmp_path, env)
     env |= {"VIRTUAL_ENV": str(venv), "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"}
     work = tmp_path / "elsewhere"
@@ -82,3 +100,24 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     assert any(line.startswith("ar ") and line.endswith(" 0.0%") for line in lines), out
     assert any(line.startswith("practice-site interface, fr:") and line.endswith("(100.0%)") for line in lines), out
     _run([bank, "build", "--check"], project, env)
+
+    # A collaborator clones a project whose tool comes from the wheel (no index serves it) into
+    # an empty folder and follows its README in a fresh environment of their own.
+    _run([bank, "init", "team", "--languages", "de,es", "--title", "Statistics", "--requirement", wheel], work, env)
+    team = work / "team"
+    git = ["git", "-c", "user.name=A", "-c", "user.email=a@example.org", "-c", "init.defaultBranch=main"]
+    _run([*git, "init", "-q"], team, env)
+    _run([*git, "add", "-A"], team, env)
+    _run([*git, "commit", "-q", "-m", "A new bank"], team, env)
+    clone = tmp_path / "second" / "team"
+    _run(["git", "clone", "-q", team, clone], tmp_path, env)
+    readme = (clone / "README.md").read_text(encoding="utf-8")
+    assert "python -m pip install -r requirements.txt" in readme
+    _, python2, bank2 = make_venv(tmp_path / "second" / "venv", env)
+    env2 = env | {"VIRTUAL_ENV": str(tmp_path / "second" / "venv"), "PATH": f"{bank2.parent}{os.pathsep}{env.get('PATH', '')}"}
+    _run([python2, "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check", "-r", "requirements.txt"], clone, env2)
+    assert Path(_run([python2, "-c", "import aistack_bank; print(aistack_bank.__file__)"], clone, env2).strip()).is_relative_to(tmp_path / "second" / "venv")
+    assert " 0 error(s)" in _run([bank2, "validate"], clone, env2)
+    _run([bank2, "build", "--compare"], clone, env2)
+    out = _run([bank2, "build"], clone, env2)
+    assert "translations/de.po: warning W552:" in out and "0 file(s) written" in out

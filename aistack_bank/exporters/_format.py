@@ -16,6 +16,7 @@ from ..errors import Diagnostic, warning
 from ..kinds import NAMES as KIND_NAMES
 from ..model import Bank, Library, Topic
 from ..options import ExportOptions
+from ._shared import english_fallback
 
 ALL = "all"
 """The language of a file that holds every language (a multilingual file, a whole-bank file)."""
@@ -138,6 +139,11 @@ class Format:
     the names ``per_language`` and ``multilingual`` give for the stem :data:`WHOLE_BANK_STEM`."""
     bank_layout: BankLayout | None = None
     """A format that lays out a bank of several topics itself (the practice site)."""
+    platforms: str = ""
+    """Where its files go and how they are imported, for the exports' README (Markdown)."""
+    loses: str = ""
+    """What the format cannot carry of any bank, for the exports' README (Markdown); what it
+    leaves out of a given bank is in its ``notes``."""
 
     def __post_init__(self) -> None:
         assert (self.layout is None) == (self.render is not None and self.per_language is not None), self.name
@@ -192,14 +198,19 @@ class Format:
         questions of a kind the format does not carry are left out before it renders."""
         banks = {lang: self.carried_bank(bank) for lang, bank in banks.items()}
         if self.layout is not None:
-            return list(self.layout(banks, options))
+            with english_fallback(options.english, languages(banks)):
+                return list(self.layout(banks, options))
         assert self.render is not None
         order = languages(banks)
         topic = banks[order[0]].topic
-        out = [ExportedFile(self.language_file(topic, lang), lang, self.render([banks[lang]], options)) for lang in order]
+        out = []
+        for lang in order:
+            with english_fallback(options.english, [lang]):
+                out.append(ExportedFile(self.language_file(topic, lang), lang, self.render([banks[lang]], options)))
         if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
             path = PurePosixPath(self.multilingual.format(stem=file_stem(topic)))
-            out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
+            with english_fallback(options.english, order):
+                out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
         return out
 
     def bank_files(self, libraries: Mapping[str, Library], options: ExportOptions) -> list[ExportedFile]:
@@ -210,7 +221,8 @@ class Format:
         with ``render_bank``, the whole-bank files at the top (``bank-<lang>.xml``)."""
         libraries = {lang: self.carried_library(library) for lang, library in libraries.items()}
         if self.bank_layout is not None and len(next(iter(libraries.values())).topics) > 1:
-            return list(self.bank_layout(libraries, options))
+            with english_fallback(options.english, languages(libraries)):
+                return list(self.bank_layout(libraries, options))
         per_topic = topic_banks(libraries)
         if len(per_topic) == 1:
             return self.files(per_topic[0], options)
@@ -221,10 +233,12 @@ class Format:
         if self.render_bank is not None and self.per_language is not None:
             order = languages(libraries)
             for lang in order:
-                out.append(ExportedFile(PurePosixPath(self.per_language.format(stem=WHOLE_BANK_STEM, lang=lang)), lang, self.render_bank([libraries[lang]], options)))
+                with english_fallback(options.english, [lang]):
+                    out.append(ExportedFile(PurePosixPath(self.per_language.format(stem=WHOLE_BANK_STEM, lang=lang)), lang, self.render_bank([libraries[lang]], options)))
             if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
                 path = PurePosixPath(self.multilingual.format(stem=WHOLE_BANK_STEM))
-                out.append(ExportedFile(path, ALL, self.render_bank([libraries[lang] for lang in order], options)))
+                with english_fallback(options.english, order):
+                    out.append(ExportedFile(path, ALL, self.render_bank([libraries[lang] for lang in order], options)))
         return out
 
     def __call__(self, banks: Mapping[str, Bank], options: ExportOptions) -> ExportTree:

@@ -12,7 +12,7 @@ from ..model import AnyQuestion, Bank, Library
 from ..options import ExportOptions
 from ..errors import Diagnostic, warning
 from ._format import WHOLE_BANK_STEM, Format, as_library, by_category, languages
-from ._shared import deterministic_zip, html_text, short
+from ._shared import deterministic_zip, html_text, in_english, short
 from ._words import has_words, words, writes_decimal_comma
 
 
@@ -66,10 +66,15 @@ class Dialect:
         """A QTI element ``name`` (its QTI 2.1 name) under ``parent``, attribute names translated."""
         attrib = {self.attributes.get(key, key): value for key, value in attributes.items()}
         tag = self.elements[name]
+        if text is not None and name in MARKABLE and in_english(text):
+            attrib["xml:lang"] = "en"  # an English fallback in a translated item says so
         node = ET.Element(tag, attrib) if parent is None else ET.SubElement(parent, tag, attrib)
         node.text = text
         return node
 
+
+MARKABLE = frozenset({"prompt", "simpleChoice", "simpleAssociableChoice", "inlineChoice", "gapText"})
+"""The body elements whose text may be a fallback in English: they take ``xml:lang``."""
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 
@@ -111,7 +116,7 @@ def serialize(root: ET.Element, *, inline: frozenset[str] = frozenset()) -> byte
 def paragraph(parent: ET.Element, text_raw: str) -> ET.Element:
     """Plain text as one HTML paragraph under ``parent``, lines kept as ``<br/>``."""
     first, *rest = text_raw.split("\n")
-    node = ET.SubElement(parent, "p")
+    node = ET.SubElement(parent, "p", {"xml:lang": "en"} if in_english(text_raw) else {})
     node.text = first
     for line in rest:
         ET.SubElement(node, "br").tail = line
@@ -552,7 +557,7 @@ WRITERS = {
 (``writer(d, item, question, lang, options, feedbacks)``)."""
 
 
-def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
+def qti_format(name: str, d: Dialect, honours: frozenset[str], *, platforms: str = "", loses: str = "") -> Format:
     """A QTI version's format: `<stem>-<lang>.zip` per language (manifest, test, one item per
     question); with several topics, also `bank-<lang>.zip`, one section per topic."""
     def render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
@@ -567,4 +572,4 @@ def qti_format(name: str, d: Dialect, honours: frozenset[str]) -> Format:
         return language_notes(name, banks)
 
     return Format(name=name, folder=name, honours=honours, writers=WRITERS, render=render, per_language="{stem}-{lang}.zip",
-                  render_bank=render_bank, notes=notes)
+                  render_bank=render_bank, notes=notes, platforms=platforms, loses=loses)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import zipfile
+from contextlib import contextmanager
+from contextvars import ContextVar
 from html import escape as _html_escape
 from pathlib import PurePosixPath
 from typing import Mapping
@@ -14,6 +16,33 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 """Timestamp of every zip member: the zip epoch, so packages are byte-identical on rebuild."""
 
 
+_IN_ENGLISH: ContextVar[Mapping[str, frozenset[str]]] = ContextVar("in_english", default={})
+"""While a file is rendered: the English texts each of its languages shows for want of a
+translation (empty for a bank without fallback, the usual case: nothing is marked)."""
+
+
+@contextmanager
+def english_fallback(english: Mapping[str, "tuple[str, ...] | frozenset[str]"], langs):
+    """Render the file of ``langs`` knowing which of their texts are English fallbacks
+    (``ExportOptions.english``): :func:`in_english` answers for them meanwhile."""
+    token = _IN_ENGLISH.set({lang: frozenset(english[lang]) for lang in langs if lang in english})
+    try:
+        yield
+    finally:
+        _IN_ENGLISH.reset(token)
+
+
+def in_english(text_raw: str, lang: str | None = None) -> bool:
+    """Whether ``text_raw`` is shown in English for want of a translation: in ``lang``, or
+    (None) in any language of the file being rendered."""
+    sets = _IN_ENGLISH.get()
+    if not sets:
+        return False
+    if lang is not None:
+        return text_raw in sets.get(lang, ())
+    return any(text_raw in texts for texts in sets.values())
+
+
 def html_text(text_raw: str) -> str:
     """Plain text as HTML character data (``&``, ``<``, ``>`` and quotes escaped)."""
     return _html_escape(text_raw, quote=True)
@@ -21,7 +50,8 @@ def html_text(text_raw: str) -> str:
 
 def html_paragraph(text_raw: str) -> str:
     """Plain text as one HTML paragraph, lines kept as ``<br/>`` (well-formed in XML and in HTML)."""
-    return "<p>" + "<br/>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
+    start = '<p lang="en">' if in_english(text_raw) else "<p>"  # an English fallback says so
+    return start + "<br/>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
 
 
 def cdata(html: str) -> str:
@@ -47,8 +77,11 @@ def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     ``<span(\\s+lang="…"|\\s+class="multilang"){2}\\s*>``); the text is escaped, so none can
     appear. A right-to-left language's text therefore gets its direction from Unicode isolates
     (RLI … PDI), which survive the filter and Moodle's HTML cleaning; a ``{mlang}`` block can
-    hold markup, so there it is a ``<span dir="rtl">``. Codes are Moodle's (``pt_br``).
+    hold markup, so there it is a ``<span dir="rtl">``. Codes are Moodle's (``pt_br``). A
+    language that shows a text in English for want of a translation gets no block of its own:
+    the filter then shows it the first block, the English one.
     """
+    texts_raw = _without_fallbacks(texts_raw)
     if syntax == "mlang":
         body = "".join(
             f"{{mlang {moodle_code(lang)}}}"
@@ -59,6 +92,13 @@ def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     else:
         body = "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{html_text(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
     return f"<p>{body}</p>"
+
+
+def _without_fallbacks(texts_raw: Mapping[str, str]) -> Mapping[str, str]:
+    """``texts_raw`` without the languages whose text is an English fallback (English kept)."""
+    if not _IN_ENGLISH.get() or "en" not in texts_raw:  # one language's text: it stays
+        return texts_raw
+    return {lang: text for lang, text in texts_raw.items() if lang == "en" or not in_english(text, lang)}
 
 
 _ANGLES = str.maketrans({"<": "\u2039", ">": "\u203a"})
@@ -76,7 +116,9 @@ def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
 
     Moodle keeps multilang spans in plain-text fields (``clean_param(PARAM_TEXT)``) and stores
     the rest as typed, so the text is written as it is, never as HTML entities. A right-to-left
-    language's text is isolated (RLI … PDI): a plain-text field has no ``dir``."""
+    language's text is isolated (RLI … PDI): a plain-text field has no ``dir``. A language that
+    shows the text in English gets no block (the filter shows it the English one)."""
+    texts_raw = _without_fallbacks(texts_raw)
     if syntax == "mlang":
         return "".join(f"{{mlang {moodle_code(lang)}}}{plain_field(_isolated(lang, text))}{{mlang}}" for lang, text in texts_raw.items())
     return "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{plain_field(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
@@ -93,7 +135,9 @@ def multilang_name(prefix: str, texts_raw: Mapping[str, str], syntax: str = "spa
     """``prefix`` and every language's text in one plain-text name of at most
     :data:`MOODLE_NAME_MAX` characters in all: each language gets an equal share of what the
     prefix and the multilang markup leave (at most ``limit``). With too many languages for a
-    readable share (fewer than 8 characters), the first language alone."""
+    readable share (fewer than 8 characters), the first language alone. A language whose text is
+    an English fallback gets no share (Moodle shows it the English)."""
+    texts_raw = _without_fallbacks(texts_raw)
     first = next(iter(texts_raw.values()))
     if len(texts_raw) == 1:
         return prefix + plain_field(short(first, limit))
@@ -115,6 +159,7 @@ def category_title(titles_raw: Mapping[str, str], syntax: str = "span") -> str:
     """The category's name in every language, within Moodle's 255 characters (a category name
     is a ``varchar(255)`` like a question's): each title whole while they fit, else shortened
     alike."""
+    titles_raw = _without_fallbacks(titles_raw)
     if len(titles_raw) == 1:
         return plain_field(next(iter(titles_raw.values())))
     whole = multilang_plain(titles_raw, syntax)

@@ -76,5 +76,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 FORMAT = Format(
     name=NAME, folder="aiken", honours=frozenset(), writers={"single-choice": _single_choice}, left_out_code=None,
     render=lambda banks, options: render(banks[0]), per_language="{stem}-{lang}.txt", notes=notes,
+    platforms="LMSs that take Aiken text: Moodle (*Question bank → Import → Aiken format*) and many small quiz tools; single-choice questions only.",
+    loses='Everything but the stem, the options and the key: explanations and feedback (W653), and every question of another kind or with a line break (W654).',
 )
 export = FORMAT

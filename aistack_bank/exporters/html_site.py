@@ -223,14 +223,43 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "lang": _bcp47(lang),
         "language": lang,
         "topic": topic,
-        "storageKey": f"aistack-bank/{topic}/answers",
-        "legacyKeys": {code: f"aistack-bank/{topic}/{code}" for code in (languages or [lang])},
-        "runKey": f"aistack-bank/{topic}/run/{lang}",
+        "storageKey": f"{options.site_id}/{topic}/answers",
+        "legacyKeys": {code: f"{options.site_id}/{topic}/{code}" for code in (languages or [lang])},
+        "runKey": f"{options.site_id}/{topic}/run/{lang}",
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
         "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS},
         "questions": _question_data(bank),
-    } | groups
+    } | groups | _english_data(bank)
+
+
+def _english_attr(text: str, lang: str) -> str:
+    """`` lang="en"`` for a text of a ``lang`` page shown in English for want of a translation."""
+    from ._shared import in_english
+
+    return ' lang="en"' if lang != "en" and in_english(text, lang) else ""
+
+
+def _strings(value) -> list[str]:
+    """Every string inside ``value`` (a record of lists and dicts)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, (list, tuple)):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def _english_data(bank: Bank) -> dict:
+    """``{"english": [...]}``: the texts of the page shown in English for want of a translation
+    (the script marks them ``lang="en"``); nothing when there are none (every usual page)."""
+    from ._shared import in_english
+
+    if bank.lang == "en":
+        return {}
+    shown = sorted({text for text in _strings(_question_data(bank)) if in_english(text, bank.lang)})
+    return {"english": shown} if shown else {}
 
 
 def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, script: str, style: str, nav=None) -> bytes:
@@ -331,7 +360,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         '<details id="question-details" class="question-details">',
         f'<summary>{t("site.questions.show")}</summary>',
         '<ol class="questions" id="question-list">',
-        *(f'<li id="list-{html_text(q.id)}" data-qid="{html_text(q.id)}"><span class="text">{html_text(q.stem)}</span></li>' for q in bank.questions),
+        *(f'<li id="list-{html_text(q.id)}" data-qid="{html_text(q.id)}"><span class="text"{_english_attr(q.stem, bank.lang)}>{html_text(q.stem)}</span></li>' for q in bank.questions),
         "</ol>",
         "</details>",
         "</section>",
@@ -440,7 +469,11 @@ def _layout(banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedF
     return files
 
 
-FORMAT = Format(name="html", folder="site", honours=frozenset({"ui"}), writers=WRITERS, layout=_layout)
+FORMAT = Format(
+    name="html", folder="site", honours=frozenset({"ui"}), writers=WRITERS, layout=_layout,
+    platforms="Learners, in any browser: publish the folder on any static host (below), or open `site/index.html` from disk.",
+    loses="Nothing a learner needs; answers and progress stay in the learner's browser.",
+)
 """The site of one topic; :data:`.site_pages.FORMAT` adds the pages of a bank of several topics."""
 export = FORMAT
 

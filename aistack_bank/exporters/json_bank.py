@@ -159,6 +159,8 @@ FORMAT = Format(
     name="json", folder="json", honours=frozenset(), writers=WRITERS,
     render=_render, per_language="{stem}-{lang}.json", multilingual="{stem}.json", multilingual_with_one_language=True,
     render_bank=_render_bank,
+    platforms='Other tools and scripts: every text in every language, as described in `docs/json-contract.md` of aistack-bank.',
+    loses='Nothing.',
 )
 """One file per topic and language and one of every language (``<stem>.json``); with several
 topics, each topic's under ``<topic-id>/``, and the whole bank as ``bank-<lang>.json`` and

@@ -18,5 +18,9 @@ DIALECT = Dialect(
     attributes={name: name for name in ATTRIBUTES},
 )
 
-FORMAT = qti_format("qti21", DIALECT, honours=frozenset({"shuffle"}))
+FORMAT = qti_format(
+    "qti21", DIALECT, honours=frozenset({"shuffle"}),
+    platforms="QTI 2.1 players and LMSs: Canvas (*Course → Settings → Import Course Content → QTI .zip file*), TAO, OpenOlat, Sakai (Tests & Quizzes), QTIWorks.",
+    loses="Moodle's penalty per wrong try and option numbering; units (the prompt names the unit to answer in, W660) and decimal commas (W661).",
+)
 export = FORMAT

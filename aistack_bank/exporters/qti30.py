@@ -30,5 +30,9 @@ DIALECT = Dialect(
     numbering_classes={"abc": "qti-labels-lower-alpha", "ABCD": "qti-labels-upper-alpha", "123": "qti-labels-decimal", "none": "qti-labels-none"},
 )
 
-FORMAT = qti_format("qti30", DIALECT, honours=frozenset({"shuffle", "answer_numbering"}))
+FORMAT = qti_format(
+    "qti30", DIALECT, honours=frozenset({"shuffle", "answer_numbering"}),
+    platforms="QTI 3.0 players: TAO 3.x/Studio, Amp-up, Citolab and other QTI 3 delivery systems.",
+    loses="Moodle's penalty per wrong try and roman option numbering; units (W660) and decimal commas (W661), as QTI 2.1.",
+)
 export = FORMAT

@@ -39,9 +39,10 @@ UP = "../"
 """One folder up (a page's links are relative: the site works from disk)."""
 
 
-def storage_key(topic_id: str) -> str:
-    """Where the browser keeps the answers to a topic's questions (as a topic page does)."""
-    return f"aistack-bank/{topic_id}/answers"
+def storage_key(topic_id: str, site_id: str = "aistack-bank") -> str:
+    """Where the browser keeps the answers to a topic's questions (as a topic page does), under
+    the project's ``site_id`` (:attr:`ExportOptions.site_id`)."""
+    return f"{site_id}/{topic_id}/answers"
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def home_data(library: Library, options: ExportOptions) -> dict:
     return {
         "language": library.lang,
         "ui": {"site.stats.answered.value": ui_text(options, library.lang, "site.stats.answered.value")},
-        "topics": [{"id": bank.topic.id, "key": storage_key(bank.topic.id), "questions": [q.id for q in bank.questions]} for bank in library.topics],
+        "topics": [{"id": bank.topic.id, "key": storage_key(bank.topic.id, options.site_id), "questions": [q.id for q in bank.questions]} for bank in library.topics],
     }
 
 
@@ -183,7 +184,7 @@ def _topic_nav(library: Library, bank: Bank) -> PageNav:
     )
 
 
-def _category_nav(library: Library, category: Category) -> PageNav:
+def _category_nav(library: Library, category: Category, site_id: str = "aistack-bank") -> PageNav:
     topics = library.topics_in(category.id)
     return PageNav(
         language_href=lambda other: f"{UP * 3}{other}/categories/{category.id}/index.html",
@@ -191,11 +192,11 @@ def _category_nav(library: Library, category: Category) -> PageNav:
         category_count=sum(len(b.questions) for b in topics),
         links=[(f"{UP * 2}topics/{b.topic.id}/index.html", b.topic.title) for b in topics],
         data={
-            "storageKey": storage_key(topics[0].topic.id),
-            "storageKeys": [storage_key(b.topic.id) for b in topics],
-            "questionKeys": {q.id: storage_key(b.topic.id) for b in topics for q in b.questions},
+            "storageKey": storage_key(topics[0].topic.id, site_id),
+            "storageKeys": [storage_key(b.topic.id, site_id) for b in topics],
+            "questionKeys": {q.id: storage_key(b.topic.id, site_id) for b in topics for q in b.questions},
             "legacyKeys": {},
-            "runKey": f"aistack-bank/categories/{category.id}/run/{library.lang}",
+            "runKey": f"{site_id}/categories/{category.id}/run/{library.lang}",
         },
     )
 
@@ -221,7 +222,7 @@ def bank_layout(libraries: Mapping[str, Library], options: ExportOptions) -> lis
                 files.append(ExportedFile(topic_path(lang, bank.topic.id), lang, render_topic_page(
                     bank, order, options, script=practice, style=style, nav=_topic_nav(library, bank))))
             files.append(ExportedFile(category_path(lang, category.id), lang, render_topic_page(
-                category_bank(library, category), order, options, script=practice, style=style, nav=_category_nav(library, category))))
+                category_bank(library, category), order, options, script=practice, style=style, nav=_category_nav(library, category, options.site_id))))
     return files
 
 

@@ -6,8 +6,10 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..kinds import NAMES
@@ -34,11 +36,23 @@ def with_table(text: str) -> str:
     return _BLOCK.sub(lambda _: f"{START}\n{kinds_table()}\n{END}", text)
 
 
-def main(path: str = "README.md") -> int:
-    file = Path(path)
-    file.write_text(with_table(file.read_text(encoding="utf-8")), encoding="utf-8")
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m aistack_bank.exporters.table",
+                                     description="Write the kind x format table into README.md's generated block.")
+    parser.add_argument("readme", nargs="?", default="README.md", help="the file holding the block (default: README.md)")
+    args = parser.parse_args(argv)
+    file = Path(args.readme)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{file}: {error}", file=sys.stderr)
+        return 2
+    if not _BLOCK.search(text):
+        print(f"{file}: no block between {START} and {END}", file=sys.stderr)
+        return 2
+    file.write_text(with_table(text), encoding="utf-8")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:]))
+    sys.exit(main())

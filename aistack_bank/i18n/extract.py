@@ -9,11 +9,18 @@ from pathlib import Path
 from .catalog import new_catalog, render_catalog
 from .fields import TextField, bank_fields
 
-TEMPLATE_HEADER = (
-    "Translatable texts of the aistack question bank (English source).\n"
-    "Generated from bank/ by `bank i18n update`, which also merges it into the\n"
-    "language catalogs (fr.po, nl.po): do not edit; translate in the catalogs."
-)
+def template_header(project: str, languages: list[str]) -> str:
+    """The template's header comment, naming the project and its catalogs."""
+    catalogs = ", ".join(f"{lang}.po" for lang in languages) or "one <language>.po per language"
+    return (
+        f"Translatable texts of the {project} question bank (English source).\n"
+        "Generated from bank/ by `bank i18n update`, which also merges it into the\n"
+        f"language catalogs ({catalogs}): do not edit; translate in the catalogs."
+    )
+
+
+TEMPLATE_HEADER = template_header("aistack", ["fr", "nl"])
+"""The header of this repository's template (kept for readers of earlier versions)."""
 
 
 def reference(path: Path, project_root: Path) -> str:
@@ -27,11 +34,11 @@ def _reference(path: str, project_root: str, cwd: str) -> str:
     return Path(os.path.relpath(absolute, os.path.abspath(os.path.join(cwd, project_root)))).as_posix()
 
 
-def build_template(fields: list[TextField], project_root: Path):
+def build_template(fields: list[TextField], project_root: Path, header: str = TEMPLATE_HEADER):
     """A polib template with one entry per field, in bank order."""
     import polib
 
-    pot = new_catalog("", TEMPLATE_HEADER)
+    pot = new_catalog("", header)
     for field in fields:
         pot.append(polib.POEntry(
             msgctxt=field.key,
@@ -43,21 +50,31 @@ def build_template(fields: list[TextField], project_root: Path):
     return pot
 
 
+def folder_header(translations: Path, extra_languages: list[str] = (), template: Path | None = None) -> str:
+    """The template header for the catalogs folder ``translations`` (its project and languages)."""
+    from . import template_path
+    from .catalog import is_language_code
+
+    found = {p.stem for p in translations.glob("*.po") if not p.name.startswith(".") and is_language_code(p.stem)} if translations.is_dir() else set()
+    languages = sorted(found | set(extra_languages))
+    return template_header((template or template_path(translations)).stem, languages)
+
+
 def render_template(source, translations: Path) -> bytes:
-    """The bytes of `aistack.pot` for the bank read into ``source``."""
-    return render_catalog(build_template(bank_fields(source), translations.resolve().parent))
+    """The bytes of the template (`<project>.pot`) for the bank read into ``source``."""
+    return render_catalog(build_template(bank_fields(source), translations.resolve().parent, folder_header(translations)))
 
 
 def extract(bank_dir: Path, translations: Path, *, compare: bool = False):
-    """Write (or with ``compare``, only compare) `aistack.pot`; return (path, changed, diagnostics)."""
+    """Write (or with ``compare``, only compare) the template `<project>.pot`; return (path, changed, diagnostics)."""
     from ..errors import Severity
     from ..load import read_library
     from ..writing import write_atomic
-    from . import TEMPLATE_NAME
+    from . import template_path
 
     source = read_library(bank_dir)
     errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
-    path = translations / TEMPLATE_NAME
+    path = template_path(translations)
     if errors:
         return path, False, errors
     data = render_template(source, translations)

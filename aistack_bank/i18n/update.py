@@ -14,7 +14,7 @@ Running it twice changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -25,6 +25,10 @@ class MergeStats:
     fuzzied: int = 0
     revived: int = 0
     obsoleted: int = 0
+    fuzzied_keys: list[str] = field(default_factory=list)
+    """The msgctxt of each entry this merge made fuzzy, in catalog order."""
+    obsoleted_keys: list[str] = field(default_factory=list)
+    """The msgctxt of each entry this merge made obsolete."""
 
 
 def merge_catalog(template, catalog, language: str, header_comment: str):
@@ -68,6 +72,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
                 if "fuzzy" not in entry.flags:
                     entry.flags.append("fuzzy")
                     stats.fuzzied += 1
+                    stats.fuzzied_keys.append(template_entry.msgctxt)
                 entry.previous_msgid = entry.previous_msgid or old.msgid
             elif old.msgid == template_entry.msgid and not revived:
                 stats.kept += 1
@@ -82,6 +87,7 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
     for old in sorted(gone, key=lambda e: e.msgctxt):
         if not old.obsolete:
             stats.obsoleted += 1
+            stats.obsoleted_keys.append(old.msgctxt)
         merged.append(polib.POEntry(
             msgctxt=old.msgctxt, msgid=old.msgid, msgstr=old.msgstr, tcomment=old.tcomment,
             flags=list(old.flags), previous_msgid=old.previous_msgid, obsolete=True,
@@ -89,12 +95,12 @@ def merge_catalog(template, catalog, language: str, header_comment: str):
     return merged, stats
 
 
-def catalog_header(language: str) -> str:
+def catalog_header(language: str, project: str = "aistack") -> str:
     from .languages import english_name
 
     name = english_name(language)
     return (
-        f"{name} translation of the aistack question bank.\n"
+        f"{name} translation of the {project} question bank.\n"
         "Keep numbers, units and formulas exactly as in the English: `bank validate` compares them."
     )
 
@@ -118,17 +124,20 @@ def misnamed_catalogs(translations) -> list:
             for p in sorted(translations.glob("*.po")) if not p.name.startswith(".") and not is_language_code(p.stem)]
 
 
-def update_catalogs(bank_dir: Path, translations: Path, *, languages: list[str] | None = None, compare: bool = False):
+def update_catalogs(bank_dir: Path, translations: Path, *, languages: list[str] | None = None, compare: bool = False, project: str | None = None):
     """Refresh the template, then merge it into every catalog (and any new ``languages``).
+
+    The template is the folder's ``.pot`` (named after the project); a folder without one gets
+    ``<project>.pot`` (``aistack.pot`` when ``project`` is None).
 
     Returns (results, diagnostics) where results are (path, changed, MergeStats). Nothing is
     written when a catalog has errors: its translators' work is never overwritten blindly.
     """
     from ..errors import Severity
     from ..writing import write_or_compare
-    from . import TEMPLATE_NAME
+    from . import template_path
     from .catalog import render_catalog
-    from .extract import build_template
+    from .extract import build_template, folder_header
     from .fields import bank_fields
     from ..load import read_library
 
@@ -136,16 +145,17 @@ def update_catalogs(bank_dir: Path, translations: Path, *, languages: list[str] 
     diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if diags:
         return [], diags
-    template = build_template(bank_fields(source), translations.resolve().parent)
+    existing = template_path(translations)
+    pot_path = translations / f"{project}.pot" if project is not None and not existing.exists() else existing
+    template = build_template(bank_fields(source), translations.resolve().parent, folder_header(translations, languages or [], pot_path))
     pot_bytes = render_catalog(template)
-    pot_path = translations / TEMPLATE_NAME
     targets = {p.stem: p for p in catalog_paths(translations)}
     for lang in languages or []:
         targets.setdefault(lang, translations / f"{lang}.po")
     planned = [(pot_path, pot_bytes, None)]
     for lang, path in sorted(targets.items()):
-        diags += _plan_catalog(planned, path, template, lang, catalog_header(lang))
-    diags += _plan_site(planned, translations, sorted(targets))
+        diags += _plan_catalog(planned, path, template, lang, catalog_header(lang, pot_path.stem))
+    diags += _plan_site(planned, translations, sorted(targets), pot_path.stem)
     if diags:
         return [], diags
     return [(path, write_or_compare(path, data, check=compare), stats) for path, data, stats in planned], []
@@ -166,7 +176,7 @@ def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list
     return []
 
 
-def _plan_site(planned: list, translations, languages: list[str]) -> list:
+def _plan_site(planned: list, translations, languages: list[str], project: str = "aistack") -> list:
     """The practice site's interface template and catalogs, planned like the bank's."""
     from .catalog import render_catalog
     from .extract import build_template
@@ -179,6 +189,6 @@ def _plan_site(planned: list, translations, languages: list[str]) -> list:
     targets = set(languages) | ({p.stem for p in catalog_paths(folder)} if folder.is_dir() else set())
     diags = []
     for lang in sorted(targets):
-        header = catalog_header(lang).replace("question bank", "practice site interface")
+        header = catalog_header(lang, project).replace("question bank", "practice site interface")
         diags += _plan_catalog(planned, folder / f"{lang}.po", template, lang, header)
     return diags

@@ -18,7 +18,7 @@ from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..kinds import kind_of, translation_duplicates
 from ..parallel import run_all
 from ..quantities import formula_tokens, markup_tokens, numbers, quantities
-from . import TEMPLATE_NAME
+from . import template_path
 from .catalog import Catalog, Catalogs, read_catalog
 from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
@@ -278,7 +278,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     fields = bank_fields(source)
     store = Store("catalogs", translations, enabled=use_cache)
     inputs = inputs_digest(source, fields, translations, run_checks=run_checks) if use_cache else None
-    pot = translations / TEMPLATE_NAME
+    pot = template_path(translations)
     root = translations.resolve().parent
     template_key = catalog_key("template", pot, inputs)
     current = store.get(template_key) if template_key is not None else None

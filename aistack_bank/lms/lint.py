@@ -12,6 +12,7 @@ import io
 import re
 import zipfile
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, warning
 from ..exporters import get_format
@@ -19,6 +20,9 @@ from ..exporters._format import languages
 from ..model import Bank
 from ..options import ExportOptions
 from . import models
+
+if TYPE_CHECKING:
+    from ..settings import LanguagePolicy
 
 TARGETS = ("moodle", "gift", "canvas", "qti")
 FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["canvas-qti12"], "qti": ["qti21", "qti30"]}
@@ -60,14 +64,22 @@ class _Locator:
 
 
 def lint(bank_dir: Path, translations: Path | None, targets: list[str], options: ExportOptions = ExportOptions(),
-         exports: Path = Path("exports")) -> list[Diagnostic]:
-    """Warnings for ``targets``, topic by topic; raises DiagnosticsError when the bank itself has errors."""
-    from ..build import available_languages, load_libraries, render, topic_banks
+         exports: Path = Path("exports"), *, policy: LanguagePolicy | None = None, allow_fallback: bool = False,
+         languages: str = "all") -> list[Diagnostic]:
+    """Warnings for ``targets``, topic by topic, over the languages `bank build` exports
+    (``policy``, ``allow_fallback``: the same language states, whose warnings come first);
+    raises DiagnosticsError when the bank itself has errors."""
+    from ..build import load_exported, render, resolve_languages, topic_banks, with_english
     from ..exporters import FORMATS as EXPORT_FORMATS
+    from ..settings import LanguagePolicy
     from ..validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
-    libraries, _notes = load_libraries(bank_dir, tr, available_languages(tr))
+    langs = resolve_languages(languages, tr)
+    if "en" not in langs:
+        langs = ["en", *langs]  # the source: every file is checked against it
+    libraries, notes, in_english = load_exported(bank_dir, tr, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback)
+    options = with_english(options, in_english, tr)
     library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
     several = len(topic_banks(libraries)) > 1
@@ -86,12 +98,13 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
         if "gift" in targets:
             found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
         if "canvas" in targets:
-            found += _canvas(banks, trees["canvas-qti12"], lambda n: where("canvas-qti12", n))
+            found += _canvas(banks, trees["canvas-qti12"], lambda n: where("canvas-qti12", n), options.english)
         if "qti" in targets:
             for fmt in ("qti21", "qti30"):
                 found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
     unique = {(d.code, d.message, d.location): d for d in found}
-    return sorted(unique.values(), key=Diagnostic.sort_key)
+    states = [d for d in notes if d.code in ("W552", "W558", "W559")]
+    return states + sorted(unique.values(), key=Diagnostic.sort_key)
 
 
 # --- Moodle ---------------------------------------------------------------------------------
@@ -234,39 +247,41 @@ def _canvas_read(read: dict, kind: str) -> list:
     return [(a["left"], a["right"]) for a in read["answers"]]
 
 
-def _canvas(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
+def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
     """The Canvas QTI 1.2 quiz (``canvas-qti12/``, the package Canvas admins import) as Canvas's
     Classic Quizzes import reads it: the package's cross-references, then each question's
-    answers, weights, per-answer feedback and explanation."""
+    answers, weights, per-answer feedback and explanation. ``english``: the texts each language
+    shows in English (``ExportOptions.english``), marked so in the package as in the expectation."""
     from ..exporters._qti12 import item_ident
-    from ..exporters._shared import html_paragraph
+    from ..exporters._shared import english_fallback, html_paragraph
 
     out = []
     for lang, bank in banks.items():
-        name = get_format("canvas-qti12").language_file(bank.topic, lang)
-        files = _members(tree[name])
-        here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
-        by_ident = {item_ident(q.id, lang): q for q in bank.questions}
-        for quiz in models.canvas_read_qti12_package(files):
-            for problem in quiz["problems"]:
-                out.append(warning("W807", f"Canvas drops the quiz's settings: {problem}", here("imsmanifest.xml")))
-            member = quiz["file"]
-            for read in quiz["questions"]:
-                q = by_ident.get(read["migration_id"] or "")
-                if q is None:
-                    continue
-                kind = q.kind
-                expected, found = _canvas_expected(q, lang), _canvas_read(read, kind)
-                round_expected = [(e[0], round(e[1], 12)) for e in expected] if kind == "numerical" else expected
-                if found != round_expected:
-                    wrong = [str(n + 1) for n, (a, b) in enumerate(zip(found, round_expected)) if a != b]
-                    detail = f"answer(s) {', '.join(wrong)}" if wrong and len(found) == len(round_expected) else f"{len(found)} answer(s) instead of {len(round_expected)}"
-                    out.append(warning("W807", f"question {q.id}: Canvas reads another key, weight or answer feedback ({detail})", here(member)))
-                for key in ("correct_comments", "incorrect_comments"):
-                    if read[key]:
-                        out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
-                if read["neutral_comments"] != (html_paragraph(q.explanation) if q.explanation else ""):
-                    out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
+        with english_fallback(english or {}, [lang]):  # the expectation marked as the package is
+            name = get_format("canvas-qti12").language_file(bank.topic, lang)
+            files = _members(tree[name])
+            here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
+            by_ident = {item_ident(q.id, lang): q for q in bank.questions}
+            for quiz in models.canvas_read_qti12_package(files):
+                for problem in quiz["problems"]:
+                    out.append(warning("W807", f"Canvas drops the quiz's settings: {problem}", here("imsmanifest.xml")))
+                member = quiz["file"]
+                for read in quiz["questions"]:
+                    q = by_ident.get(read["migration_id"] or "")
+                    if q is None:
+                        continue
+                    kind = q.kind
+                    expected, found = _canvas_expected(q, lang), _canvas_read(read, kind)
+                    round_expected = [(e[0], round(e[1], 12)) for e in expected] if kind == "numerical" else expected
+                    if found != round_expected:
+                        wrong = [str(n + 1) for n, (a, b) in enumerate(zip(found, round_expected)) if a != b]
+                        detail = f"answer(s) {', '.join(wrong)}" if wrong and len(found) == len(round_expected) else f"{len(found)} answer(s) instead of {len(round_expected)}"
+                        out.append(warning("W807", f"question {q.id}: Canvas reads another key, weight or answer feedback ({detail})", here(member)))
+                    for key in ("correct_comments", "incorrect_comments"):
+                        if read[key]:
+                            out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
+                    if read["neutral_comments"] != (html_paragraph(q.explanation) if q.explanation else ""):
+                        out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
     return out
 
 

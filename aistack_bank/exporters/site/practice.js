@@ -6,6 +6,8 @@
   const data = JSON.parse(document.getElementById("bank-data").textContent);
   const questions = data.questions;
   const byId = new Map(questions.map((q) => [q.id, q]));
+  // Texts of the bank shown in English for want of a translation: marked lang="en".
+  const english = new Set(data.english || []);
   const LETTERS = "ABCDEFGHIJ";
   const DAY = 86400000;
   // Leitner boxes: a wrong answer puts a question back in box 1 (due at once), each right
@@ -33,8 +35,14 @@
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
+    if (text !== undefined) setText(node, text);
     return node;
+  }
+
+  function setText(node, text) {
+    node.textContent = text;
+    if (english.has(text)) node.lang = "en";
+    else if (english.size) node.removeAttribute("lang");
   }
 
   function icon(symbol) {
@@ -515,7 +523,7 @@
     $("question").dataset.qid = q.id;
     $("quiz-count").textContent = t("site.quiz.progress", { current: session.index + 1, total: session.ids.length });
     $("quiz-bar").value = session.index;
-    $("stem").textContent = q.stem;
+    setText($("stem"), q.stem);
     $("verdict").replaceChildren();
     $("verdict").className = "verdict";
     $("feedback").hidden = true;
