@@ -288,14 +288,25 @@ def _read_entries_by_line(text: str, path: Path) -> tuple[list[_Entry] | None, l
 
 def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
     """(entries, []) for the catalog in ``text``, or (None, every error in it); ``path`` locates them."""
-    import polib
-
     entries, diags = read_entries(text, path)
     if entries is None:
         return None, diags
+    return catalog_of(entries), []
+
+
+def catalog_of(entries: list[_Entry]) -> polib.POFile:
+    """The polib catalog of the reader's ``entries`` (which it empties)."""
+    import polib
+
     po = polib.POFile(wrapwidth=WRAP_WIDTH)
     header_found = False
-    for e in entries:
+    # Each entry of the reader is dropped as soon as its polib entry is made (the two are never
+    # held together for the whole catalog), and the notes that many entries share ("Question
+    # stem.", the same file's reference) are kept once.
+    shared: dict[str, str] = {}
+    entries.reverse()
+    while entries:
+        e = entries.pop()
         msgid = e.fields.get("msgid", "")
         if msgid == "" and "msgctxt" not in e.fields and not e.obsolete and not header_found:
             # GNU takes the first active entry with an empty msgid and no context as the header,
@@ -318,14 +329,15 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
         entry = polib.POEntry(
             msgctxt=e.fields.get("msgctxt"), msgid=msgid, msgstr=e.fields.get("msgstr", ""),
             msgid_plural=e.fields.get("msgid_plural", ""), msgstr_plural=plural,
-            occurrences=e.occurrences, comment="\n".join(e.comment), tcomment="\n".join(e.tcomment),
+            occurrences=[(shared.setdefault(p, p), n) for p, n in e.occurrences],
+            comment=shared.setdefault(comment := "\n".join(e.comment), comment), tcomment="\n".join(e.tcomment),
             flags=e.flags, previous_msgctxt=e.previous.get("msgctxt"), previous_msgid=e.previous.get("msgid"),
             previous_msgid_plural=e.previous.get("msgid_plural"), obsolete=e.obsolete, linenum=e.line,
         )
-        entry.comment_lines = (list(e.tcomment), list(e.comment))
+        entry.comment_lines = (e.tcomment, e.comment)  # the reader's lists, not shared with another entry
         entry.plural_lines = [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")]
         po.append(entry)
-    return po, []
+    return po
 
 
 def _previous(e: _Entry, body: str, lineno: int, path: Path, diags: list[Diagnostic]) -> None:
