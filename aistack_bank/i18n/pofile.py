@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
+from ..safety import character_problem
 
 if TYPE_CHECKING:
     import polib
@@ -60,8 +61,6 @@ def _decode_checked(body: str, lineno: int, col: int, path: Path, diags: list[Di
         diags.append(error("E501", f"escape {str(exc)[:12]!r} is out of range (above U+10FFFF)", Location.of(path, lineno, col + 1 + max(where, 0))))
         return ""
     if not (value.isascii() and value.isprintable()):
-        from ..safety import character_problem
-
         problem = character_problem(value)
         if problem is not None:
             diags.append(error("E540", problem[2].replace("text is", "the string is"), Location.of(path, lineno, col)))
