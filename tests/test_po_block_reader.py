@@ -10,6 +10,7 @@ give the same entries and diagnostics either way, and the common shape must take
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from aistack_bank.i18n import pofile
@@ -117,3 +118,33 @@ def test_a_refused_character_in_a_common_entry_is_located_by_the_line_reader():
     entries, diags = read_entries(text, PATH)
     assert entries is None
     assert [(d.code, d.location.line) for d in diags] == [("E540", 9)]
+
+
+def test_template_freshness_is_read_from_the_entries_wherever_the_header_is():
+    from aistack_bank.i18n.catalog import read_catalog
+    from aistack_bank.i18n.fields import TextField
+    from aistack_bank.i18n.verify import template_is_current
+
+    pot = ROOT / "translations" / "aistack.pot"
+    catalog = read_catalog(pot, template=True)
+    fields = [TextField(e.msgctxt, e.msgid, Path(e.occurrences[0][0]), int(e.occurrences[0][1]), tuple(e.comment.split("\n")) if e.comment else ())
+              for e in catalog.po]
+    ref = lambda field: field.path.as_posix()  # noqa: E731
+    assert template_is_current(pot, fields, ref)
+
+    import tempfile
+
+    text = pot.read_text(encoding="utf-8")
+    header, _, rest = text.partition("\n\n")
+    first, _, others = rest.partition("\n\n")
+    variants = {
+        "header after the first entry, an obsolete entry at the end": (first + "\n\n" + header + "\n\n" + others + '\n#~ msgctxt "gone"\n#~ msgid "Gone"\n#~ msgstr ""\n', True),
+        "a note changed": (text.replace("#. ", "#. Changed: ", 1), False),
+        "an entry missing": (header + "\n\n" + others, False),
+        "a reference's line changed": (re.sub(r"(#: \S+:)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 1), text, count=1), False),
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        for name, (variant, current) in variants.items():
+            path = Path(folder) / "aistack.pot"
+            path.write_text(variant, encoding="utf-8")
+            assert template_is_current(path, fields, ref) is current, name
