@@ -174,7 +174,9 @@ def clear_caches(col: Column) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-_EDITS = itertools.count(1)
+_EDITS = itertools.count(time.time_ns() // 1000)
+"""Numbers of the edits: new in every run, so that an edit of a project kept by an earlier run
+(``--reuse``) never writes the bytes that project already has."""
 _EDIT_MARK = re.compile(r"\n# benchmark edit \d+\n?$")
 
 

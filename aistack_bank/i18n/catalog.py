@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
-from .pofile import WRAP_WIDTH, first_msgstr, read_po, write_po
+from .pofile import WRAP_WIDTH, catalog_of, first_msgstr, read_entries, write_po
 
 if TYPE_CHECKING:
     import polib
@@ -132,7 +132,10 @@ def _read_po_file(path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         return None, [error("E501", "catalog is not valid UTF-8; save it as UTF-8", Location.of(path, line, exc.start - raw.rfind(b"\n", 0, exc.start)))]
-    return read_po(text, path)
+    del raw  # neither the bytes nor the text are held longer than needed
+    entries, diags = read_entries(text, path)
+    del text
+    return (None, diags) if entries is None else (catalog_of(entries), [])
 
 
 class Catalogs:

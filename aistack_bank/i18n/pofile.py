@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
+from ..safety import character_problem
 
 if TYPE_CHECKING:
     import polib
@@ -60,8 +61,6 @@ def _decode_checked(body: str, lineno: int, col: int, path: Path, diags: list[Di
         diags.append(error("E501", f"escape {str(exc)[:12]!r} is out of range (above U+10FFFF)", Location.of(path, lineno, col + 1 + max(where, 0))))
         return ""
     if not (value.isascii() and value.isprintable()):
-        from ..safety import character_problem
-
         problem = character_problem(value)
         if problem is not None:
             diags.append(error("E540", problem[2].replace("text is", "the string is"), Location.of(path, lineno, col)))
@@ -106,10 +105,92 @@ class _Entry:
         self.has_msgstr = False  # a msgstr or msgstr[N] keyword in ``order``
 
 
-def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
-    """(entries, []) for the catalog in ``text``, or (None, every error in it); ``path`` locates them."""
-    import polib
+_STR = r'[^"\\\n\r]*(?:\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)[^"\\\n\r]*)*'
+_FAST_BLOCK = re.compile(
+    r'((?:#(?![~|])[^\n\r]*\n)*)'
+    r'(?:msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*))?'
+    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
+    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
+    r'(\n*)')
+"""One entry as msgcat, Poedit and this project write it: comments other than ``#|`` and
+``#~``, an optional msgctxt, msgid and msgstr (each a keyword line and continuation lines, no
+spaces around them), then blank lines."""
+_FAST_PIECE = re.compile(r'"(' + _STR + r')"\n')
 
+
+def read_entries(text: str, path: Path) -> tuple[list[_Entry] | None, list[Diagnostic]]:
+    """The entries of ``text`` (None and every error located when it has any).
+
+    A catalog made only of entries of the common shape (:data:`_FAST_BLOCK`) is read block by
+    block with one pattern; the first block that has another shape (obsolete entries, previous
+    msgids, plurals, stray spaces, carriage returns, errors), and any string a character rule
+    refuses, sends the whole text to the line-by-line reader, which gives the same entries for
+    every text both accept and locates every error."""
+    entries = _read_entries_by_block(text if text.endswith("\n") else text + "\n", path)
+    if entries is not None:
+        return entries, []
+    return _read_entries_by_line(text, path)
+
+
+def _read_entries_by_block(text: str, path: Path) -> list[_Entry] | None:
+    """The entries of ``text`` (which ends with a newline) when every block has the common
+    shape and no string breaks a character rule; otherwise None."""
+    diags: list[Diagnostic] = []
+    entries: list[_Entry] = []
+    match = _FAST_BLOCK.match
+    pieces = _FAST_PIECE.findall
+    pos = len(text) - len(text.lstrip("\n"))
+    lineno = pos + 1
+    end = len(text)
+    while pos < end:
+        m = match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        pos = m.end()
+        comments, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+        e = _Entry(lineno)
+        if comments:
+            for line in comments[:-1].split("\n"):
+                _comment(e, line)
+            lineno += comments.count("\n")
+        for keyword, first, more in (("msgctxt", ctxt, ctxt_more), ("msgid", msgid, msgid_more), ("msgstr", msgstr, msgstr_more)):
+            if first is None:
+                continue
+            e.order.append((keyword, lineno))
+            # plain printable ASCII is its own value; the rest as the line reader decodes it
+            value = first if first.isascii() and first.isprintable() and "\\" not in first else _decode_checked(first, lineno, 0, path, diags)
+            lineno += 1
+            if more:
+                for piece in pieces(more):
+                    value += piece if piece.isascii() and piece.isprintable() and "\\" not in piece else _decode_checked(piece, lineno, 0, path, diags)
+                    lineno += 1
+            e.fields[keyword] = value
+        if diags:
+            return None
+        e.last = "msgstr"
+        e.has_msgstr = True
+        lineno += len(blank)
+        entries.append(e)
+    return entries
+
+
+def _comment(e: _Entry, line: str) -> None:
+    """One comment line (not ``#|`` nor ``#~``) of entry ``e``."""
+    kind = line[1:2]
+    if kind == ",":
+        e.flags += [f.strip() for f in line[2:].split(",") if f.strip()]
+    elif kind == ".":
+        e.comment.append(line[3:] if line[2:3] == " " else line[2:])
+    elif kind == ":":
+        for ref in line[2:].split():
+            p, _, n = ref.rpartition(":")
+            e.occurrences.append((p, n) if p and n.isdigit() else (ref, ""))
+    else:
+        e.tcomment.append(line[2:] if line[1:2] == " " else line[1:])
+
+
+def _read_entries_by_line(text: str, path: Path) -> tuple[list[_Entry] | None, list[Diagnostic]]:
+    """The grammar of ``text`` line by line, as GNU reads it: every error located."""
     diags: list[Diagnostic] = []
     entries: list[_Entry] = []
     cur: _Entry | None = None
@@ -155,17 +236,8 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
             kind = line[1:2]
             if kind == "|":
                 _previous(entry(lineno, True), line[2:].lstrip(" \t"), lineno, path, diags)
-            elif kind == ",":
-                entry(lineno, True).flags += [f.strip() for f in line[2:].split(",") if f.strip()]
-            elif kind == ".":
-                entry(lineno, True).comment.append(line[3:] if line[2:3] == " " else line[2:])
-            elif kind == ":":
-                e = entry(lineno, True)
-                for ref in line[2:].split():
-                    p, _, n = ref.rpartition(":")
-                    e.occurrences.append((p, n) if p and n.isdigit() else (ref, ""))
             else:
-                entry(lineno, True).tcomment.append(line[2:] if line[1:2] == " " else line[1:])
+                _comment(entry(lineno, True), line)
             continue
         stripped = body.lstrip()
         col = offset + len(body) - len(stripped) + 1
@@ -211,9 +283,29 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
     flush()
     if diags:
         return None, diags
+    return entries, []
+
+def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
+    """(entries, []) for the catalog in ``text``, or (None, every error in it); ``path`` locates them."""
+    entries, diags = read_entries(text, path)
+    if entries is None:
+        return None, diags
+    return catalog_of(entries), []
+
+
+def catalog_of(entries: list[_Entry]) -> polib.POFile:
+    """The polib catalog of the reader's ``entries`` (which it empties)."""
+    import polib
+
     po = polib.POFile(wrapwidth=WRAP_WIDTH)
     header_found = False
-    for e in entries:
+    # Each entry of the reader is dropped as soon as its polib entry is made (the two are never
+    # held together for the whole catalog), and the notes that many entries share ("Question
+    # stem.", the same file's reference) are kept once.
+    shared: dict[str, str] = {}
+    entries.reverse()
+    while entries:
+        e = entries.pop()
         msgid = e.fields.get("msgid", "")
         if msgid == "" and "msgctxt" not in e.fields and not e.obsolete and not header_found:
             # GNU takes the first active entry with an empty msgid and no context as the header,
@@ -236,14 +328,15 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
         entry = polib.POEntry(
             msgctxt=e.fields.get("msgctxt"), msgid=msgid, msgstr=e.fields.get("msgstr", ""),
             msgid_plural=e.fields.get("msgid_plural", ""), msgstr_plural=plural,
-            occurrences=e.occurrences, comment="\n".join(e.comment), tcomment="\n".join(e.tcomment),
+            occurrences=[(shared.setdefault(p, p), n) for p, n in e.occurrences],
+            comment=shared.setdefault(comment := "\n".join(e.comment), comment), tcomment="\n".join(e.tcomment),
             flags=e.flags, previous_msgctxt=e.previous.get("msgctxt"), previous_msgid=e.previous.get("msgid"),
             previous_msgid_plural=e.previous.get("msgid_plural"), obsolete=e.obsolete, linenum=e.line,
         )
-        entry.comment_lines = (list(e.tcomment), list(e.comment))
+        entry.comment_lines = (e.tcomment, e.comment)  # the reader's lists, not shared with another entry
         entry.plural_lines = [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")]
         po.append(entry)
-    return po, []
+    return po
 
 
 def _previous(e: _Entry, body: str, lineno: int, path: Path, diags: list[Diagnostic]) -> None:

@@ -282,13 +282,10 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     root = translations.resolve().parent
     template_key = catalog_key("template", pot, inputs)
     current = store.get(template_key) if template_key is not None else None
-    if not isinstance(current, bool):
-        current = template_is_current(pot, fields, lambda f: reference(f.path, root))
-        if template_key is not None and catalog_key("template", pot, inputs) == template_key:
-            store.put(template_key, current)
-    if not current:
-        diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
-    diags += misnamed_catalogs(translations)
+    # The template's freshness is one more task beside the catalogs' (in a worker when they run
+    # in parallel, so that the parent does not hold the template's parse when it forks them).
+    fresh = [] if isinstance(current, bool) else [lambda: template_is_current(pot, fields, lambda f: reference(f.path, root))]
+    misnamed = misnamed_catalogs(translations)
     # Each catalog is verified on its own, from its stored verdict when it has one; with a large
     # bank the others run in parallel (see aistack_bank.parallel).
     paths = catalog_paths(translations)
@@ -304,7 +301,15 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     else:
         # a Catalogs of its own per task: the catalog is dropped once verified
         tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache).read(p), run_checks=run_checks, memo=use_cache) for i in todo]
-    for i, found in zip(todo, run_all(tasks, work=len(fields) * len(todo))):
+    results = run_all(fresh + tasks, work=len(fields) * len(todo))
+    if fresh:
+        current = results.pop(0)
+        if template_key is not None and catalog_key("template", pot, inputs) == template_key:
+            store.put(template_key, current)
+    if not current:
+        diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
+    diags += misnamed
+    for i, found in zip(todo, results):
         verdicts[i] = found
         if keys[i] is not None and catalog_key("catalog", paths[i], inputs) == keys[i]:
             store.put(keys[i], found)
@@ -316,23 +321,28 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
 
 
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
-    """Whether the template holds exactly these fields (keys, English, notes, references)."""
-    from .pofile import read_po
+    """Whether the template holds exactly these fields (keys, English, notes, references).
 
+    Compared on the reader's entries as parsed (:func:`.pofile.read_entries`), without making
+    a catalog of them: the template's active entries but its header, in order."""
     from ..safety import UnsafeFile, read_regular
     from .catalog import MAX_CATALOG_BYTES
+    from .pofile import read_entries
 
     try:
-        po, errors = read_po(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+        parsed, errors = read_entries(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
     except (UnsafeFile, UnicodeError):
         return False
-    if po is None:
+    if parsed is None:
         return False
-    entries = [e for e in po if not e.obsolete]
+    entries = [e for e in parsed if not e.obsolete]
+    header = next((i for i, e in enumerate(entries) if e.fields.get("msgid", "") == "" and "msgctxt" not in e.fields), None)
+    if header is not None:
+        del entries[header]
     if len(entries) != len(fields):
         return False
     for entry, field in zip(entries, fields):
-        if (entry.msgctxt, entry.msgid, entry.comment) != (field.key, field.text, "\n".join(field.notes)):
+        if (entry.fields.get("msgctxt"), entry.fields.get("msgid", ""), "\n".join(entry.comment)) != (field.key, field.text, "\n".join(field.notes)):
             return False
         if entry.occurrences != [(ref(field), str(field.line))]:
             return False
