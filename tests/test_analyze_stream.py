@@ -172,3 +172,22 @@ def test_partial_credit_of_every_kind_gives_the_reference_statistics(tmp_path):
             data = {"format": "aistack-bank-practice-answers", "version": 1, "bank": info.topic_id, "learner": f"{lang}-{n}", "answers": answers}
             (tmp_path / f"{lang}-{n:03d}.json").write_text(json.dumps(data), encoding="utf-8")
     assert_same([tmp_path], EVERY_KIND / "bank", EVERY_KIND / "translations", info)
+
+
+def test_a_report_of_one_response_per_attempt_gives_the_reference_statistics(info, tmp_path):
+    """The shape of the benchmark: one `Response 1` column and an attempt per row (every score a
+    tie with many others: the upper and lower groups are cut inside runs of equal scores)."""
+    import csv
+
+    qid = next(q for q, item in info.items.items() if item.scored and item.options)
+    texts = info.items[qid].option_texts["en"]
+    rng = random.Random(12)
+    with (tmp_path / "one-column.csv").open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(["Response 1"])
+        cells = [rng.choice(list(texts.values()) + ["-"]) for _ in range(401)]
+        writer.writerows([c] for c in cells)
+    sim = sim_mod.simulate(info, persons=30, languages=("en",), seed=6)
+    (tmp_path / "en.csv").write_bytes(sim_mod.moodle_csv(info, "en", sim.responses["en"], seed=5))
+    report = assert_same([tmp_path / "one-column.csv", tmp_path / "en.csv"], BANK, TRANSLATIONS, info)
+    assert report.persons == 30 + sum(c != "-" for c in cells)  # an attempt without answers is skipped
