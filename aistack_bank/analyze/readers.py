@@ -51,7 +51,7 @@ class _Collector:
 
     def error(self, code: str, message: str, line: int = 0, column: int = 0) -> None:
         self.errors += 1
-        if sum(d.severity.value == "error" for d in self.diags) >= MAX_ERRORS_PER_FILE:
+        if self.errors > MAX_ERRORS_PER_FILE:
             self.dropped += 1
             return
         self.diags.append(error(code, message, Location.of(self.path, line, column)))
