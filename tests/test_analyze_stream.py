@@ -158,20 +158,29 @@ def test_one_language_and_a_file_named_twice_give_the_reference_statistics(info,
     assert report.persons == 50
 
 
-def test_partial_credit_of_every_kind_gives_the_reference_statistics(tmp_path):
+@pytest.mark.parametrize("true_false_scored", [True, False])
+def test_partial_credit_of_every_kind_gives_the_reference_statistics(tmp_path, monkeypatch, true_false_scored):
+    """Every kind, partial credit included; then with true-false questions not scored (no kind is
+    unscored today, a kind such as an essay would be), some learners having answered only those."""
     from test_analyze_kinds import candidates
 
+    from aistack_bank.kinds import TrueFalseQuestion
+
+    monkeypatch.setattr(TrueFalseQuestion, "SCORED", true_false_scored)
     info, problems = load_bank_info(EVERY_KIND / "bank", EVERY_KIND / "translations")
     assert info is not None, problems
     rng = random.Random(8)
     for lang in info.languages:
         for n in range(25):
+            only_true_false = n % 8 == 3
             answers = [{"question": qid, "language": lang, "choice": rng.choice(candidates(item.questions[lang]))[0],
                         "answered_at": f"2026-01-01T00:00:{n % 60:02d}Z"}
-                       for qid, item in info.items.items() if rng.random() < 0.9]
+                       for qid, item in info.items.items()
+                       if (item.kind == "true-false" if only_true_false else rng.random() < 0.9)]
             data = {"format": "aistack-bank-practice-answers", "version": 1, "bank": info.topic_id, "learner": f"{lang}-{n}", "answers": answers}
             (tmp_path / f"{lang}-{n:03d}.json").write_text(json.dumps(data), encoding="utf-8")
-    assert_same([tmp_path], EVERY_KIND / "bank", EVERY_KIND / "translations", info)
+    report = assert_same([tmp_path], EVERY_KIND / "bank", EVERY_KIND / "translations", info)
+    assert bool(report.unscored) is not true_false_scored
 
 
 def test_a_report_of_one_response_per_attempt_gives_the_reference_statistics(info, tmp_path):
