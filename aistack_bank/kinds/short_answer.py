@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import ClassVar, Literal
@@ -25,6 +26,8 @@ WILDCARD = "\ue000"
 """Stands for an unescaped run of ``*`` while an answer is folded (a private-use character no one types)."""
 _FOLD = {ord(c): "'" for c in APOSTROPHES} | {ord(c): '"' for c in QUOTES} | {ord(c): "-" for c in DASHES}
 _WORD_HYPHEN = re.compile(r"(?<=[^\W_])-(?=[^\W_])")
+_WORD_DASH = re.compile(f"(?<=[^\\W_])[{re.escape(DASHES)}](?=[^\\W_])")
+_WORD_SPACE = re.compile(r"(?<=[^\W_]) (?=[^\W_])")
 _STARS = re.compile(r"(?<!\\)\*+")
 
 
@@ -61,6 +64,90 @@ def answer_pattern(text: str, case_sensitive: bool = False, fold_diacritics: boo
 def answer_matches(text: str, response: str, case_sensitive: bool = False, fold_diacritics: bool = False) -> bool:
     """Whether a typed response matches an accepted answer (wildcards and folding applied)."""
     return answer_pattern(text, case_sensitive, fold_diacritics).fullmatch(fold(response, case_sensitive, fold_diacritics)) is not None
+
+
+def spellings(text: str, fold_diacritics: bool = False) -> list[str]:
+    """An accepted answer and the spellings of it a learner commonly types that an LMS comparing
+    exactly (Moodle, Canvas) would not credit, each once, the answer first: every apostrophe as
+    ``'`` and as ``’``; the hyphens or dashes between two letters or digits as ``-`` and as
+    spaces, or, in an answer without one, its spaces between words as hyphens; without
+    diacritics when the question folds them. Exports that cannot fold write these as extra
+    answers with the same credit."""
+    def apostrophes(t):
+        return [t.translate({ord(c): q for c in APOSTROPHES}) for q in ("'", "’")] if any(c in APOSTROPHES for c in t) else [t]
+
+    def hyphens(t):
+        if _WORD_DASH.search(t):
+            return [_WORD_DASH.sub("-", t), _WORD_DASH.sub(" ", t)]
+        return [_WORD_SPACE.sub("-", t)] if _WORD_SPACE.search(t) else [t]
+
+    def diacritics(t):
+        bare = unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFD", t) if unicodedata.category(c) != "Mn"))
+        return [t, bare] if fold_diacritics else [t]
+
+    out = [text]
+    for step in (apostrophes, hyphens, diacritics):
+        out = [v for t in out for v in [t] + step(t)]
+    return list(dict.fromkeys(out))
+
+
+_XSD_SPECIAL = set("\\|.?*+(){}-[]^")
+_XSD_IN_CLASS = set("\\[]-^")
+SPACES = "".join(chr(c) for c in range(0x80, 0x3001) if chr(c).isspace())
+"""Unicode whitespace beyond XSD's ``\\s`` (space, tab, line feed, carriage return)."""
+
+
+def _xsd_class(chars) -> str:
+    return "[" + "".join("\\" + c if c in _XSD_IN_CLASS else c for c in sorted(set(chars))) + "]"
+
+
+_SPACE_CLASS = "[\\s" + SPACES + "]"
+
+
+@functools.cache
+def _with_diacritics() -> dict[str, frozenset[str]]:
+    """Each Latin letter and the precomposed letters that are it with diacritics (``e``: ``é``, ``è``, …)."""
+    out: dict[str, set[str]] = {}
+    for code in list(range(0xC0, 0x250)) + list(range(0x1E00, 0x1F00)):
+        parts = unicodedata.normalize("NFD", chr(code))
+        if len(parts) > 1 and all(unicodedata.category(m) == "Mn" for m in parts[1:]):
+            out.setdefault(parts[0], set()).add(chr(code))
+    return {base: frozenset(chars) for base, chars in out.items()}
+
+
+def xsd_pattern(text: str, case_sensitive: bool = False, fold_diacritics: bool = False) -> str:
+    """An accepted answer as an XML Schema regular expression (QTI's ``patternMatch``) that
+    matches what :func:`answer_matches` accepts, as far as such a pattern can: the wildcard as
+    ``[\\s\\S]*`` (any characters, line breaks too); each folded apostrophe, quote or dash as
+    the class of what folds to it; a space as a run of whitespace or one dash; each letter with
+    its other case unless case-sensitive, and its forms with diacritics (and combining marks
+    after it) when the question folds them; whitespace allowed at both ends. (Folds that turn one letter into two, such as ``ß`` and
+    ``ss``, are not expressed.)"""
+    folded = fold(_STARS.sub(WILDCARD, text).replace("\\*", "*"), case_sensitive, fold_diacritics)
+    dashes = _xsd_class(DASHES)
+    out = [_SPACE_CLASS + "*"]
+    for c in folded:
+        if c == WILDCARD:
+            out.append("[\\s\\S]*")
+        elif c == " ":
+            out.append(f"({_SPACE_CLASS}+|{dashes})")
+        elif c == "'":
+            out.append(_xsd_class(APOSTROPHES))
+        elif c == '"':
+            out.append(_xsd_class(QUOTES))
+        elif c == "-":
+            out.append(dashes)
+        else:
+            chars = {c}
+            if not case_sensitive:
+                chars |= {x for x in (c.upper(), c.lower(), c.title()) if len(x) == 1}
+            if fold_diacritics:
+                chars |= {x for base in set(chars) for x in _with_diacritics().get(base, ())}
+            out.append(_xsd_class(chars) if len(chars) > 1 else ("\\" + c if c in _XSD_SPECIAL else c))
+            if fold_diacritics and c.isalpha():
+                out.append("\\p{Mn}*")
+    out.append(_SPACE_CLASS + "*")
+    return "".join(out)
 
 
 class AcceptedAnswer(Strict):
