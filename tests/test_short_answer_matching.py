@@ -94,3 +94,57 @@ def test_qti_pattern_match_scores_the_table_as_the_bank_does(fmt):
         if models.qti_outcomes(doc, case["response"])["SCORE"] != (1.0 if case["matches"] else 0.0):
             wrong.append(case_id(case))
     assert not wrong
+
+
+# The spellings examples/every-kind no longer lists because folding covers them: every export
+# must still credit each with full marks (or the example would have had to keep it).
+EXAMPLES = ROOT / "examples" / "every-kind" / "exports"
+NO_LONGER_LISTED = [
+    ("en", "q009", "ridge-point"), ("nl", "q009", "ridge-point"), ("nl", "q009", "knik-punt"),
+    ("fr", "q009", "ridge-point"), ("fr", "q009", "point-d'\u00e9quilibre"), ("fr", "q009", "point-d\u2019\u00e9quilibre"),
+    ("fr", "q009", "point d\u2019\u00e9quilibre"), ("fr", "q009", "le point d\u2019\u00e9quilibre"),
+    ("fr", "q010", "recalcul d\u2019activations"), ("fr", "q010", "rematerialisation"),
+]
+
+
+def _moodle_grade(answers, usecase: bool, response: str) -> float:
+    """qtype_shortanswer::compare_string_with_wildcard on each answer in order, the first match's grade."""
+    for answer, fraction, _ in answers:
+        pattern = ".*".join(re.escape(bit.replace("\\*", "*")) for bit in re.split(r"(?<!\\)\*+", answer))
+        if re.fullmatch(pattern, response.strip(), 0 if usecase else re.I):
+            return fraction
+    return 0.0
+
+
+def _exact_answers(path: Path, member_suffix: str, ident: str) -> list[str]:
+    """The texts a QTI 1.2 item (Canvas, the cartridge) gives full marks: the varequals of its scoring rule."""
+    import zipfile
+
+    from lxml import etree
+
+    with zipfile.ZipFile(path) as zf:
+        (name,) = [n for n in zf.namelist() if n.endswith(member_suffix)]
+        root = etree.fromstring(zf.read(name))
+    (item,) = [e for e in root.iter() if etree.QName(e).localname == "item" and e.get("ident") == ident]
+    return [e.text for c in item.iter() if etree.QName(c).localname == "respcondition"
+            and any(etree.QName(s).localname == "setvar" and s.text == "100" for s in c) for e in c.iter() if etree.QName(e).localname == "varequal"]
+
+
+@pytest.mark.parametrize("lang, qid, response", NO_LONGER_LISTED)
+def test_every_export_of_the_examples_still_credits_a_spelling_folding_covers(lang, qid, response):
+    import io
+    import zipfile
+
+    from aistack_bank.lms import models
+
+    moodle = {q.idnumber: q for q in models.read_moodle_xml((EXAMPLES / "moodle" / f"every-kind-{lang}.xml").read_bytes()).questions}[qid]
+    assert _moodle_grade(moodle.answers, moodle.usecase, response) == 1.0
+    for fmt in ("canvas-qti12", "common-cartridge"):
+        suffix = ".zip" if fmt == "canvas-qti12" else ".imscc"
+        member = f"every-kind-{lang}.xml" if fmt == "canvas-qti12" else "assessment.xml"
+        texts = _exact_answers(EXAMPLES / fmt / f"every-kind-{lang}{suffix}", member, f"{qid}-{lang}")
+        assert response.casefold() in [t.casefold() for t in texts], fmt  # both ignore case
+    for fmt in ("qti21", "qti30"):
+        with zipfile.ZipFile(io.BytesIO((EXAMPLES / fmt / f"every-kind-{lang}.zip").read_bytes())) as zf:
+            doc = models.parse_xml(zf.read(f"items/{qid}.xml"))
+        assert models.qti_outcomes(doc, response)["SCORE"] == 1.0, fmt
