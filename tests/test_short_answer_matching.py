@@ -148,3 +148,21 @@ def test_every_export_of_the_examples_still_credits_a_spelling_folding_covers(la
         with zipfile.ZipFile(io.BytesIO((EXAMPLES / fmt / f"every-kind-{lang}.zip").read_bytes())) as zf:
             doc = models.parse_xml(zf.read(f"items/{qid}.xml"))
         assert models.qti_outcomes(doc, response)["SCORE"] == 1.0, fmt
+
+
+def test_canvas_leaves_out_a_wildcard_answer_unless_every_right_answer_has_one():
+    from aistack_bank.exporters import export_notes
+    from aistack_bank.exporters._qti12 import full_credit_answers
+    from aistack_bank.model import Bank, Topic
+    from aistack_bank.options import ExportOptions
+    from banklayout import category
+
+    mixed = question([{"text": "*point"}, {"text": "ridge point"}])
+    assert [a.text for a in full_credit_answers(mixed, canvas=True)] == ["ridge point", "ridge-point"]
+    assert [a.text for a in full_credit_answers(mixed)] == ["*point", "ridge point", "ridge-point"]  # the cartridge, for Moodle's restore
+    wild = question([{"text": "ridge*"}, {"text": "knee", "credit": 0.5}])
+    assert [a.text for a in full_credit_answers(wild, canvas=True)] == ["ridge*"]
+    for q, how in ((mixed, "they are left out"), (wild, "Canvas credits only that text")):
+        bank = Bank(topic=Topic(id="t", category="tests", title="T", summary="S", tags={"memory": "m"}, questions=["q001"]), questions=(q,), category=category())
+        said = [d.message for d in export_notes(["canvas-qti12"], {"en": bank}, ExportOptions()) if d.code == "W663" and "wildcard" in d.message]
+        assert len(said) == 1 and how in said[0]

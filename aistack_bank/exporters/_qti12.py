@@ -68,10 +68,12 @@ def full_credit_answers(q, canvas: bool = False) -> list:
     hyphen and space, no diacritics when the question folds them), each once ignoring case; a
     ``\\*`` is written as the star it stands for. An answer with Moodle's wildcard is kept as it
     is in a cartridge (Moodle's restore reads it as its wildcard) and left out for Canvas, which
-    would credit only the literal text (both warn)."""
+    would credit only the literal text, unless every full-credit answer has one (then Canvas gets
+    them as written; both formats warn)."""
     out: dict[str, AcceptedAnswer] = {}
+    wild_only = all(has_wildcard(a.text) for a in q.answers if a.credit >= 1)
     for answer in q.answers:
-        if answer.credit < 1 or (canvas and has_wildcard(answer.text)):
+        if answer.credit < 1 or (canvas and has_wildcard(answer.text) and not wild_only):
             continue
         for text in spellings(answer.text, q.fold_diacritics):
             text = text if has_wildcard(text) else literal(text)

@@ -159,8 +159,10 @@ def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
                 out.append(warning("W663", f"{NAME}: {q.id} is case-sensitive, but Canvas compares short answers ignoring case"))
             starred = [a.text for a in q.answers if a.credit >= 1 and has_wildcard(a.text)]
             if starred:
+                how = ("they are written as they are, and Canvas credits only that text" if len(starred) == len([a for a in q.answers if a.credit >= 1])
+                       else "they are left out")
                 out.append(warning("W663", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} use Moodle's wildcard *, which Canvas "
-                                           "does not have (it compares exactly): they are left out"))
+                                           f"does not have (it compares exactly): {how}"))
     return out
 
 
