@@ -825,6 +825,9 @@ def _branches(root, response_id: str, correct: float | None = None) -> list[dict
                 key = (values[0].text or "").strip()
             elif name == "patternMatch" and variables:
                 key = ("pattern", _attr(condition, "pattern") or "")
+            elif name == "or" and operands and all(_local(o.tag) == "stringMatch" for o in operands):
+                # the spellings of one answer (the first is the answer as the mapping has it)
+                key = next(((v.text or "").strip() for v in operands[0] if _local(v.tag) == "baseValue"), None)
             elif name == "and":
                 bounds = {}
                 for test in operands:

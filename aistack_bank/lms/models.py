@@ -759,6 +759,9 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
         if name == "and":
             values = [value(sub) for sub in operands]
             return None if None in values else all(values)
+        if name == "or":
+            values = [value(sub) for sub in operands]
+            return True if True in values else (None if None in values else False)
         a, b = (value(sub) for sub in operands[:2])
         if a is None or b is None:
             return None
