@@ -161,7 +161,8 @@ CODES: dict[str, str] = {
     "E323": "a numerical question's first unit (the answer's own) does not have multiplier 1",
     "E324": "a numerical near-miss range overlaps the right range (it would be marked right)",
     "E325": "a short-answer question has no accepted answer with full credit",
-    "E326": "a short-answer question accepts the same answer twice (case and spaces as compared)",
+    "E326": "a short-answer question accepts the same answer twice (as answers are compared: case, spaces, quotes, hyphens, diacritics)",
+    "E347": "a short-answer question's accepted answer is only wildcards (`*`): it would accept anything",
     "E327": "a matching question's pair and distractor ids are not all different",
     "E328": "a matching question has two equal answer texts (pairs and distractors)",
     "E329": "a matching question has two equal prompts",
@@ -176,6 +177,7 @@ CODES: dict[str, str] = {
     "W324": "a true-false stem ends with a question mark (it should be a statement)",
     "W325": "a true-false question gives the same feedback for both answers",
     "W326": "the stem gives the answer away (a short answer or the numerical value in the stem)",
+    "W347": "a short-answer question's accepted answer is already accepted, with as much credit, by another answer's wildcard",
     "W327": "a numerical unit's multiplier disagrees with what the unit is (MB is 0.001 GB)",
     "E380": "a topic's question group names a question the topic does not list, or one already in another group",
     # 4xx  numeric assertion checks

@@ -25,8 +25,9 @@ EXTRA = {
     "q008": {"kind": "true-false", "stem": "BF16 has 8 exponent bits.", "answer": True},
     "q009": {"kind": "numerical", "stem": "How many bytes does an FP32 value take?", "answer": 4, "tolerance": 0,
              "near_misses": [{"value": 32, "tolerance": 0, "credit": 0.5, "feedback": "That is bits."}], "check": {"script": "answer(4)"}},
-    # a case-sensitive short answer with a wildcard character
-    "q010": {"kind": "short-answer", "stem": "Type the C operator for pointer dereference.", "answers": [{"text": "*p"}], "case_sensitive": True},
+    # a case-sensitive short answer with a literal star and Moodle's wildcard
+    "q010": {"kind": "short-answer", "stem": "Type the C operator for pointer dereference.",
+             "answers": [{"text": "\\*p"}, {"text": "*ptr", "credit": 0.5}], "case_sensitive": True},
 }
 
 KIND_IDS = {"single-choice": "q001", "multiple-response": "q002", "true-false": "q003", "numerical": "q004", "short-answer": "q005", "matching": "q006"}

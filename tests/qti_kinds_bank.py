@@ -72,6 +72,7 @@ SCORING_CASES = [
     ("en", "q008", "ONNX", 1, {"feedback-answer-1", EXPLAINED}),
     ("en", "q008", "onnx", 1, {"feedback-answer-1", EXPLAINED}),  # case-insensitive
     ("en", "q008", "onnx runtime", 0.5, {EXPLAINED}),
+    ("en", "q008", "ONNX-Runtime", 0.5, {EXPLAINED}),  # a spelling the bank's folding accepts
     ("en", "q008", "TensorRT", 0, {EXPLAINED}),
     ("fr", "q008", "format onnx", 1, {"feedback-answer-2", EXPLAINED}),  # the translation's second spelling
     ("en", "q009", "GGUF", 1, {"feedback-answer-1", EXPLAINED}),

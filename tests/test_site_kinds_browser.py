@@ -370,6 +370,17 @@ def test_the_scoring_functions_follow_the_shared_semantics(desktop, site):
     desktop.check_clean()
 
 
+def test_the_short_answer_scorer_follows_the_folding_table(desktop, site):
+    """The cases of tests/data/short-answer-folding.json, through the page's own scorer (the
+    bank's scoring runs the same table in test_short_answer_matching.py)."""
+    table = json.loads((Path(__file__).parent / "data/short-answer-folding.json").read_text(encoding="utf-8"))["cases"]
+    page = open_page(desktop, site)
+    got = page.evaluate("""cases => cases.map(c => aistackPractice.score({kind: "short-answer", caseSensitive: !!c.case_sensitive,
+        foldDiacritics: !!c.fold_diacritics, answers: [{text: c.answer, credit: 1}]}, c.response).score)""", table)
+    assert [(c["answer"], c["response"], g) for c, g in zip(table, got)] == [(c["answer"], c["response"], 1 if c["matches"] else 0) for c in table]
+    desktop.check_clean()
+
+
 def test_axe_finds_nothing_on_any_kind_before_and_after_answering(desktop, site):
     page = open_page(desktop, site)
     start_all(page)

@@ -10,7 +10,6 @@ A kind module (:mod:`.single_choice`, …) defines its model as a subclass of
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
@@ -140,13 +139,6 @@ def within(value: float, target: float, tolerance: float) -> bool:
     """Whether ``value`` lies in ``target`` ± ``tolerance`` (with the practice site's margin
     for float noise)."""
     return abs(value - target) <= tolerance + 1e-9 * max(1.0, abs(target))
-
-
-def typed_text(text: str, case_sensitive: bool) -> str:
-    """A typed response as it is compared: NFC, whitespace runs as one space, ends stripped,
-    case folded unless the question is case-sensitive."""
-    text = " ".join(unicodedata.normalize("NFC", text).split())
-    return text if case_sensitive else text.casefold()
 
 
 def finite(text: str) -> float:
