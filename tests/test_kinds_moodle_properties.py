@@ -45,7 +45,7 @@ def questions(draw):
         base |= {"answer": answer, "tolerance": abs(draw(NUMBER)), "near_misses": near, "check": {"script": "answer(1)"}}
     elif kind == "short-answer":
         texts = draw(st.lists(TEXT, min_size=1, max_size=5, unique_by=str.casefold))
-        base |= {"answers": [{"text": t, "credit": 1.0 if i == 0 else draw(CREDITS), "feedback": draw(st.none() | TEXT)} for i, t in enumerate(texts)]}
+        base |= {"answers": [{"id": f"a{i + 1}", "text": t, "credit": 1.0 if i == 0 else draw(CREDITS), "feedback": draw(st.none() | TEXT)} for i, t in enumerate(texts)]}
     else:
         n = draw(st.integers(2, 5))
         base |= {"pairs": [{"id": chr(97 + i), "prompt": draw(TEXT), "answer": draw(TEXT)} for i in range(n)],

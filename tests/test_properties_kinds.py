@@ -72,7 +72,7 @@ def question(draw, qid: str, kind: str) -> dict:
             q["units"] = [{"name": "GB", "multiplier": 1}, {"name": "MB", "multiplier": 0.001}]
     elif kind == "short-answer":
         n = draw(st.integers(1, 3))
-        q["answers"] = [{"text": texts.pop(), **({"credit": 0.5} if i else {})} for i in range(n)]
+        q["answers"] = [{"id": f"a{i + 1}", "text": texts.pop(), **({"credit": 0.5} if i else {})} for i in range(n)]
     else:
         n = draw(st.integers(2, 4))
         q["pairs"] = [{"id": chr(97 + i), "prompt": texts.pop(), "answer": texts.pop()} for i in range(n)]

@@ -168,6 +168,31 @@ def limits(model: type[BaseModel], field: str) -> tuple[int | None, int | None]:
     return low, high
 
 
+def item_id_for(prefix: str, position: int, taken) -> str:
+    """The id a list item at ``position`` (1-based) gets when it has none: ``<prefix><position>``
+    (``a2``), or the next such id no other item of the list holds."""
+    number = position
+    while f"{prefix}{number}" in taken:
+        number += 1
+    return f"{prefix}{number}"
+
+
+@dataclass(frozen=True)
+class ItemIds:
+    """A list of a kind whose items carry ids that their catalog keys name
+    (``q005.answer.a2``), so that deleting or reordering items keeps each translation on its item."""
+
+    field: str
+    """The list's field (``answers``)."""
+    key: str
+    """The catalog key of an item: ``<question id>.<key>.<item id>`` (``answer``)."""
+    prefix: str
+    """The letter of the ids `bank migrate` and `bank new` give (``a``: ``a1``, ``a2``, …)."""
+    suffixes: tuple[str, ...] = ("",)
+    """The catalog keys of one item after its id: ``""`` for its text, ``".<field>"`` for each
+    other translatable field it may have (``".feedback"``)."""
+
+
 AddField = Callable[..., None]
 """``add(key, text, loc, notes, key_bearing=False)``: one translatable field of a question."""
 
@@ -203,3 +228,6 @@ class Kind:
     into what the model reads (a short answer's translation lists several spellings)."""
     multiline_answers: bool = False
     """Whether a translation of an answer may list several spellings, one per line."""
+    item_ids: tuple[ItemIds, ...] = ()
+    """Its lists whose items carry ids (keys of their catalog entries); `bank migrate` gives an
+    id to each item without one, renaming its positional catalog entries (``answer.2``)."""
