@@ -203,9 +203,10 @@ def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = Non
       (`bank/categories.yaml`, `bank/<topic-id>/topic.yaml`, `bank/<topic-id>/questions/`); the
       topic's category text becomes the title of a category in `categories.yaml` (its id made
       from the title unless ``category_id`` is given) and the topic names it by id;
-    - each list item that needs an id and has none (a short answer's accepted answers) gets one
-      (``a1``, ``a2``, … by position), and its catalog entries, keyed by position until now
-      (``q005.answer.2``), are renamed to the id (``q005.answer.a2``) in every catalog.
+    - each list item that needs an id and has none (a short answer's accepted answers, a
+      numerical question's units and near misses) gets one (``a1``, ``a2``, … by position), and
+      its catalog entries, keyed by position until now (``q005.answer.2``), are renamed to the
+      id (``q005.answer.a2``) in every catalog.
 
     Each step runs only where it is needed, so running it again changes nothing. Refuses (E319,
     located) and touches nothing when there is nothing to do or the bank is not as expected."""

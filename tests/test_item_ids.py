@@ -1,11 +1,11 @@
 """Stable keys for list items: each translation stays on the item it translates.
 
-A short answer's accepted answers carry ids (`a1`, `a2`, …) as matching pairs and options do,
-and their catalog entries are keyed on them (`q010.answer.a3`), not on their position: deleting
-or reordering answers leaves each translation on its answer, and the deleted answer's goes
-obsolete. `bank migrate` gives ids to the answers of a bank written without them, renaming
-their catalog entries so that no translation moves, and a bank without them is refused with
-the hint to migrate.
+A short answer's accepted answers and a numerical question's units and near misses carry ids
+(`a1`, `u1`, `n1`, …) as matching pairs and options do, and their catalog entries are keyed on
+them (`q010.answer.a3`, `q007.unit.u2`), not on their position: deleting or reordering items
+leaves each translation on its item, and the deleted item's goes obsolete. `bank migrate` gives
+ids to the items of a bank written without them, renaming their catalog entries so that no
+translation moves, and a bank without them is refused with the hint to migrate.
 """
 
 from __future__ import annotations
@@ -107,15 +107,35 @@ def test_deleted_and_reordered_matching_pairs_keep_their_translations(example, r
             assert after[key].obsolete == key.startswith("q011.pair.b."), (lang, key)
 
 
+def test_deleted_and_reordered_units_and_near_misses_keep_their_translations(example, run_cli):
+    numerical = QUESTIONS / "q007-kv-cache-batch-size.yaml"
+    before = {lang: {key: e.msgstr for key, e in _entries(lang, "q007.").items() if e.msgstr and (".unit." in key or ".near_miss." in key)}
+              for lang in ("fr", "nl")}
+    assert before["fr"]["q007.unit.u3"] and before["fr"]["q007.near_miss.n2.feedback"]
+
+    def delete_and_reorder(data):
+        data["units"] = [u for u in data["units"] if u["id"] != "u2"]
+        data["near_misses"] = [n for n in data["near_misses"] if n["id"] != "n1"][::-1]
+
+    _edit(example / numerical, delete_and_reorder)
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    for lang in ("fr", "nl"):
+        after = _entries(lang, "q007.")
+        for key, text in before[lang].items():
+            assert after[key].msgstr == text and "fuzzy" not in after[key].flags, (lang, key)
+            assert after[key].obsolete == (key in ("q007.unit.u2", "q007.near_miss.n1.feedback")), (lang, key)
+
+
 def _without_ids(root: Path) -> None:
-    """The examples bank as written before answers had ids: no `id:` in the accepted answers,
-    catalog entries keyed by position."""
+    """The examples bank as written before list items had ids: no `id:` in the accepted answers,
+    units and near misses, their catalog entries keyed by position."""
     for path in (root / QUESTIONS).glob("*.yaml"):
         text = path.read_text(encoding="utf-8")
-        path.write_text(re.sub(r"^  - id: a\d+\n    ", "  - ", text, flags=re.M), encoding="utf-8")
+        path.write_text(re.sub(r"^  - id: [aun]\d+\n    ", "  - ", text, flags=re.M), encoding="utf-8")
     for path in (root / "translations").glob("*.po*"):
         text = path.read_text(encoding="utf-8")
-        path.write_text(re.sub(r'(msgctxt "q\d+\.answer\.)a(\d+)', r"\1\2", text), encoding="utf-8")
+        path.write_text(re.sub(r'(msgctxt "q\d+\.(?:answer|unit|near_miss)\.)[aun](\d+)', r"\1\2", text), encoding="utf-8")
 
 
 def test_a_bank_without_answer_ids_is_refused_with_the_hint_to_migrate(example, run_cli):
@@ -141,7 +161,8 @@ def test_migrate_gives_ids_and_keeps_every_translation_on_its_answer(example, ru
     code, out = run_cli("migrate")
     assert code == 0, out
     assert "wrote     bank/every-kind/questions/q009-ridge-point.yaml" in out
-    assert "18 catalog key(s) renamed" in out, out
+    assert "wrote     bank/every-kind/questions/q007-kv-cache-batch-size.yaml" in out
+    assert "27 catalog key(s) renamed" in out, out
     for path, data in migrated.items():
         if path.name == "fr.po":
             entry = polib.pofile(str(path)).find("q009.answer.a2", by="msgctxt")
@@ -171,3 +192,16 @@ def test_duplicate_answer_ids_are_located(example, run_cli):
     code, out = run_cli("validate")
     assert code == 1
     assert f"{SHORT.as_posix()}:14:9: error E372: accepted answer 3 has the id 'a1' of accepted answer 1" in out, out
+
+
+def test_a_unit_s_duplicate_id_and_a_near_miss_without_one_are_located(example, run_cli):
+    numerical = QUESTIONS / "q007-kv-cache-batch-size.yaml"
+    path = example / numerical
+    path.write_text(path.read_text(encoding="utf-8").replace("  - id: u3\n", "  - id: u1\n").replace("  - id: n2\n    ", "  - "), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{numerical.as_posix()}:28:5: error E371: near miss 2 has no `id:`" in out, out
+    path.write_text(path.read_text(encoding="utf-8").replace("  - value: 2.147\n", "  - id: n2\n    value: 2.147\n"), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{numerical.as_posix()}:17:9: error E372: unit 3 has the id 'u1' of unit 1" in out, out

@@ -299,7 +299,7 @@ def test_an_imported_numerical_question_has_a_check_restating_its_value(banks, t
     text = path.read_text(encoding="utf-8")
     assert "# Imported: this check only restates the value from the file. Replace it with the" in text
     assert "check:\n  script: answer(14)\n" in text
-    assert "tolerance: 0.7\n" in text and "  - name: MB\n    multiplier: 0.001\n" in text
+    assert "tolerance: 0.7\n" in text and "  - id: u2\n    name: MB\n    multiplier: 0.001\n" in text
 
 
 # --- files Moodle itself exports -------------------------------------------------------------

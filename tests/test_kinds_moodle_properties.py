@@ -40,8 +40,8 @@ def questions(draw):
         base |= {"answer": draw(st.booleans()), "feedback_true": draw(st.none() | TEXT), "feedback_false": draw(st.none() | TEXT)}
     elif kind == "numerical":
         answer = draw(NUMBER)
-        near = [{"value": draw(NUMBER), "tolerance": abs(draw(NUMBER)), "credit": draw(st.sampled_from([0.0]) | CREDITS), "feedback": draw(TEXT)}
-                for _ in range(draw(st.integers(0, 2)))]
+        near = [{"id": f"n{i + 1}", "value": draw(NUMBER), "tolerance": abs(draw(NUMBER)), "credit": draw(st.sampled_from([0.0]) | CREDITS), "feedback": draw(TEXT)}
+                for i in range(draw(st.integers(0, 2)))]
         base |= {"answer": answer, "tolerance": abs(draw(NUMBER)), "near_misses": near, "check": {"script": "answer(1)"}}
     elif kind == "short-answer":
         texts = draw(st.lists(TEXT, min_size=1, max_size=5, unique_by=str.casefold))

@@ -74,12 +74,15 @@ stem: How many gigabytes do the FP16 weights of a 7-billion-parameter model take
 answer: 14
 tolerance: 0.5
 units:
-  - name: GB
+  - id: u1
+    name: GB
     multiplier: 1
-  - name: MB
+  - id: u2
+    name: MB
     multiplier: 0.001
 near_misses:
-  - value: 28
+  - id: n1
+    value: 28
     tolerance: 1
     credit: 0
     feedback: That is FP32, four bytes per weight.
@@ -276,7 +279,7 @@ def msgstr_position(catalog: Path, key: str) -> tuple[int, int]:
     ("q005.answer.a1", {"q005.answer.a1": "ONNX\nonnx"}, "E512"),
     ("q005.answer.a2", {"q005.answer.a1": "ONNX\nformat ONNX", "q005.answer.a2": "Format  ONNX"}, "E512"),
     ("q005.answer.a1", {"q005.answer.a1": "\n  \n"}, "E510"),
-    ("q004.unit.2", {"q004.unit.2": "ko"}, "E409"),
+    ("q004.unit.u2", {"q004.unit.u2": "ko"}, "E409"),
     ("q005.stem", {"q005.stem": "Quel format ouvert, par exemple le format ONNX, échange des modèles ?", "q005.answer.a2": "format ONNX"}, "W326"),
 ])
 def test_a_translation_that_breaks_a_kind_rule_is_an_error_at_its_msgstr(translated, key, overrides, code, tmp_path):
@@ -286,7 +289,7 @@ def test_a_translation_that_breaks_a_kind_rule_is_an_error_at_its_msgstr(transla
 
 
 def test_a_translated_unit_in_the_language_s_own_spelling_is_the_same_unit(translated):
-    report = translated({"q004.unit.1": "Go", "q004.unit.2": "Mo"})
+    report = translated({"q004.unit.u1": "Go", "q004.unit.u2": "Mo"})
     assert [str(d) for d in report.errors] == []
 
 

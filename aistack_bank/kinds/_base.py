@@ -23,6 +23,9 @@ OPTION_ID = r"^[a-z]$"
 TAG = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 SLUG = TAG
 VARIABLE = r"^[A-Z]$"
+ITEM_ID = r"^[a-z][a-z0-9]{0,9}$"
+"""The id of a list item keyed in the catalogs (an accepted answer, a unit, a near miss): a
+letter, then up to nine letters or digits (`a1`, `u2`, `n1`)."""
 
 
 def _not_blank(text: str) -> str:
@@ -37,6 +40,7 @@ Text = Annotated[str, AfterValidator(_not_blank)]
 QuestionId = Annotated[str, Field(pattern=QUESTION_ID, examples=["q001"])]
 OptionId = Annotated[str, Field(pattern=OPTION_ID, examples=["a"])]
 Tag = Annotated[str, Field(pattern=TAG, examples=["memory"])]
+ItemId = Annotated[str, Field(pattern=ITEM_ID, examples=["a1"])]
 
 
 class Strict(BaseModel):
@@ -191,6 +195,14 @@ class ItemIds:
     suffixes: tuple[str, ...] = ("",)
     """The catalog keys of one item after its id: ``""`` for its text, ``".<field>"`` for each
     other translatable field it may have (``".feedback"``)."""
+
+
+def missing_item_id(loc: tuple, err_type: str, field: str, what: str) -> tuple[str, str] | None:
+    """E371 for an item of the list ``field`` without its id (``what``: "unit"), else None."""
+    if len(loc) == 3 and loc[0] == field and loc[2] == "id" and err_type == "missing":
+        return "E371", (f"{what} {loc[1] + 1} has no `id:`; it needs one so that each translation stays on its item: "
+                        "run `bank migrate`, which gives every item an id and renames its catalog entries")
+    return None
 
 
 AddField = Callable[..., None]

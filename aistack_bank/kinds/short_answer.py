@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from ..errors import Diagnostic, error, warning
-from ._base import ItemIds, Kind, QuestionBase, Strict, Text, limits, typed_text
+from ._base import ItemId, ItemIds, Kind, QuestionBase, missing_item_id, Strict, Text, limits, typed_text
 from ._rules import COMMON_EXAMPLE, answer_key, stem_giveaway
-
-
-ANSWER_ID = r"^[a-z][a-z0-9]{0,9}$"
-"""An accepted answer's id: a letter, then up to nine letters or digits (`a1`, `a2`, …)."""
-
-AnswerId = Annotated[str, Field(pattern=ANSWER_ID, examples=["a1"])]
 
 
 class AcceptedAnswer(Strict):
     """A response the question accepts, with its credit."""
 
-    id: AnswerId
+    id: ItemId
     """Stable id of the answer within its question (`a1`, `a2`, …); its translations are keyed
     on it, so deleting or reordering answers keeps each translation on its answer."""
     text: Text
@@ -101,9 +95,9 @@ def _duplicates(question) -> list:
 def _model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     if loc and loc[-1] == "credit" and err_type in ("greater_than_equal", "greater_than", "less_than", "less_than_equal"):
         return "E208", "an accepted answer's credit must be above 0 and at most 1 (1 is full marks)"
-    if len(loc) == 3 and loc[0] == "answers" and loc[2] == "id" and err_type == "missing":
-        return "E371", (f"accepted answer {loc[1] + 1} has no `id:`; answers need ids (`a1`, `a2`, …) so that each translation "
-                        "stays on its answer: run `bank migrate`, which gives every answer one and renames its catalog entries")
+    missing = missing_item_id(loc, err_type, "answers", "accepted answer")
+    if missing is not None:
+        return missing
     if loc == ("answers",) and err_type == "too_short":
         return "E209", "a short-answer question needs at least one accepted answer with full credit"
     return None
