@@ -205,3 +205,33 @@ def test_a_unit_s_duplicate_id_and_a_near_miss_without_one_are_located(example, 
     code, out = run_cli("validate")
     assert code == 1
     assert f"{numerical.as_posix()}:17:9: error E372: unit 3 has the id 'u1' of unit 1" in out, out
+
+
+def test_one_migration_moves_a_single_topic_bank_and_gives_its_items_ids(example, run_cli):
+    """A bank from before topics and before item ids: `bank migrate` does both steps in one run."""
+    from aistack_bank.i18n.catalog import read_catalog, render_catalog
+
+    migrated = {p.relative_to(example): p.read_bytes() for p in [*(example / "bank").rglob("*"), *(example / "translations").glob("*.po*")] if p.is_file()}
+    _without_ids(example)
+    bank = example / "bank"
+    topic = (bank / "every-kind" / "topic.yaml").read_text(encoding="utf-8")
+    (bank / "topic.yaml").write_text(topic.replace("$schema=../../", "$schema=../").replace("category: examples", "category: Examples"), encoding="utf-8")
+    (bank / "every-kind" / "questions").rename(bank / "questions")
+    for path in (bank / "questions").iterdir():
+        path.write_text(path.read_text(encoding="utf-8").replace("$schema=../../", "$schema=../", 1), encoding="utf-8")
+    (bank / "every-kind" / "topic.yaml").unlink()
+    (bank / "every-kind").rmdir()
+    (bank / "categories.yaml").unlink()
+    for path in [example / "translations" / "aistack.pot", *(example / "translations").glob("*.po")]:
+        po = read_catalog(path, template=path.suffix == ".pot").po
+        for entry in po:
+            if entry.msgctxt == "category.examples.title":
+                entry.msgctxt = "topic.category"
+            elif entry.msgctxt.startswith("topic.every-kind."):
+                entry.msgctxt = "topic." + entry.msgctxt[len("topic.every-kind."):]
+        path.write_bytes(render_catalog(po))
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    assert "moved     bank/topic.yaml -> bank/every-kind/topic.yaml" in out
+    for path, data in migrated.items():
+        assert path.read_bytes() == data, path
