@@ -33,7 +33,7 @@ def french(bank: Bank) -> Bank:
     for q in bank.questions:
         texts = {f.key: f"FR {f.text}" for f in question_fields(q, None, Path())}
         if q.kind == "short-answer":
-            texts[f"{q.id}.answer.1"] = "ONNX\nformat ONNX"
+            texts[f"{q.id}.answer.a1"] = "ONNX\nformat ONNX"
         problems: list = []
         out.append(localize_question(q, texts, problems))
         assert not problems

@@ -205,7 +205,7 @@ def test_moodle_credits_the_common_spellings_as_the_bank_does(answers, fold_diac
     from aistack_bank.model import Question, Topic
 
     q = TypeAdapter(Question).validate_python({"id": "q001", "kind": "short-answer", "stem": "Name it.", "tags": ["memory"], "difficulty": 1,
-                                               "answers": answers, "fold_diacritics": fold_diacritics})
+                                               "answers": [{"id": f"a{n}", **answer} for n, answer in enumerate(answers, 1)], "fold_diacritics": fold_diacritics})
     bank = Bank(topic=Topic(**kinds_bank.TOPIC, questions=["q001"]), questions=(q,), category=category())
     (data,) = tree({"en": bank}).values()
     (moodle_q,) = models.read_moodle_xml(data).questions
@@ -321,7 +321,7 @@ def test_an_imported_numerical_question_has_a_check_restating_its_value(banks, t
     text = path.read_text(encoding="utf-8")
     assert "# Imported: this check only restates the value from the file. Replace it with the" in text
     assert "check:\n  script: answer(14)\n" in text
-    assert "tolerance: 0.7\n" in text and "  - name: MB\n    multiplier: 0.001\n" in text
+    assert "tolerance: 0.7\n" in text and "  - id: u2\n    name: MB\n    multiplier: 0.001\n" in text
 
 
 # --- files Moodle itself exports -------------------------------------------------------------

@@ -41,14 +41,14 @@ def questions(draw):
         base |= {"answer": draw(st.booleans()), "feedback_true": draw(st.none() | TEXT), "feedback_false": draw(st.none() | TEXT)}
     elif kind == "numerical":
         answer = draw(NUMBER)
-        near = [{"value": draw(NUMBER), "tolerance": abs(draw(NUMBER)), "credit": draw(st.sampled_from([0.0]) | CREDITS), "feedback": draw(TEXT)}
-                for _ in range(draw(st.integers(0, 2)))]
+        near = [{"id": f"n{i + 1}", "value": draw(NUMBER), "tolerance": abs(draw(NUMBER)), "credit": draw(st.sampled_from([0.0]) | CREDITS), "feedback": draw(TEXT)}
+                for i in range(draw(st.integers(0, 2)))]
         base |= {"answer": answer, "tolerance": abs(draw(NUMBER)), "near_misses": near, "check": {"script": "answer(1)"}}
     elif kind == "short-answer":
         # answers the bank takes (none of wildcards only, none equal to another as folded);
         # no apostrophe, which the exports write out in its two spellings (tested on its own)
         texts = draw(st.lists(TEXT.map(lambda t: t.replace("'", "")).filter(lambda t: t.replace("*", "").strip()), min_size=1, max_size=5, unique_by=fold))
-        base |= {"answers": [{"text": t, "credit": 1.0 if i == 0 else draw(CREDITS), "feedback": draw(st.none() | TEXT)} for i, t in enumerate(texts)]}
+        base |= {"answers": [{"id": f"a{i + 1}", "text": t, "credit": 1.0 if i == 0 else draw(CREDITS), "feedback": draw(st.none() | TEXT)} for i, t in enumerate(texts)]}
     else:
         n = draw(st.integers(2, 5))
         base |= {"pairs": [{"id": chr(97 + i), "prompt": draw(TEXT), "answer": draw(TEXT)} for i in range(n)],

@@ -23,7 +23,7 @@ PRACTICE = ROOT / "aistack_bank/exporters/site/practice.js"
 def question(answers, **extra):
     return TypeAdapter(Question).validate_python({
         "id": "q001", "kind": "short-answer", "stem": "Stem?", "explanation": "Because.", "tags": ["memory"], "difficulty": 2,
-        "answers": answers, **extra})
+        "answers": [{"id": f"a{n}", **answer} for n, answer in enumerate(answers, 1)], **extra})
 
 
 def case_id(case):

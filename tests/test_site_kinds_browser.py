@@ -31,8 +31,8 @@ FRENCH = {
     "q001.stem": "Choisissez un.", "q001.option.a": "Un", "q001.option.b": "Deux", "q001.option.b.feedback": "Non.",
     "q002.option.a": "Un", "q002.option.b": "Deux", "q002.option.c": "Trois",
     "q003.feedback.true": "Ce n'est pas le cas.", "q003.feedback.false": "Exact.",
-    "q004.unit.1": "Go", "q004.unit.2": "Mo", "q004.near_miss.1.feedback": "C'est la taille en FP32.",
-    "q005.answer.1": "ONNX\nformat ONNX", "q005.answer.1.feedback": "Oui.",
+    "q004.unit.u1": "Go", "q004.unit.u2": "Mo", "q004.near_miss.n1.feedback": "C'est la taille en FP32.",
+    "q005.answer.a1": "ONNX\nformat ONNX", "q005.answer.a1.feedback": "Oui.",
     "q006.pair.a.answer": "2 octets", "q006.pair.b.answer": "4 octets", "q006.distractor.c": "3 octets",
 }
 

@@ -17,8 +17,8 @@ from pydantic import Field
 
 from . import matching, multiple_response, numerical, short_answer, single_choice, true_false
 from ._base import (
-    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
-    Strict, Tag, Text, limits,
+    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, ItemIds, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
+    Strict, Tag, Text, item_id_for, limits,
 )
 from ._rules import answer_key, normalized, stem_giveaway, unit_key
 from .matching import Distractor, MatchingQuestion, MatchPair
@@ -96,8 +96,8 @@ def translation_duplicates(question, text_of) -> list[tuple[str, str]]:
 
 
 __all__ = [
-    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "Kind",
+    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "ItemIds", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "answer_key", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
+    "Unit", "answer_key", "item_id_for", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
 ]

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from ..errors import Diagnostic, error, warning
-from ._base import Kind, QuestionBase, Strict, Text, limits
+from ._base import ItemId, ItemIds, Kind, QuestionBase, missing_item_id, Strict, Text, limits
 from ._rules import COMMON_EXAMPLE, stem_giveaway
 
 # The folding rule: how a typed response and an accepted answer are compared. The practice site
@@ -153,6 +153,9 @@ def xsd_pattern(text: str, case_sensitive: bool = False, fold_diacritics: bool =
 class AcceptedAnswer(Strict):
     """A response the question accepts, with its credit."""
 
+    id: ItemId
+    """Stable id of the answer within its question (`a1`, `a2`, …); its translations are keyed
+    on it, so deleting or reordering answers keeps each translation on its answer."""
     text: Text
     """The accepted response, in the bank's language; translated per language (a learner types their own)."""
     credit: float = Field(default=1.0, gt=0, le=1)
@@ -176,10 +179,10 @@ class ShortAnswerQuestion(QuestionBase):
     ANSWER_FIELD: ClassVar[str] = "answer"
 
     def answer_texts(self):
-        return [(str(i), a.text) for i, a in enumerate(self.answers, 1)], self.right_texts()
+        return [(a.id, a.text) for a in self.answers], self.right_texts()
 
     def right_texts(self):
-        return frozenset(str(i) for i, a in enumerate(self.answers, 1) if a.credit >= 1)
+        return frozenset(a.id for a in self.answers if a.credit >= 1)
 
     def parse_response(self, text: str) -> str:
         """The typed text."""
@@ -200,7 +203,11 @@ def _rules(question: ShortAnswerQuestion, doc) -> list[Diagnostic]:
     if not any(answer.credit >= 1 for answer in question.answers):
         diags.append(error("E325", f"{question.id}: no accepted answer has full credit (credit: 1); a learner could never get full marks", doc.locate(("answers",))))
     seen: dict[str, int] = {}
+    ids: dict[str, int] = {}
     for index, answer in enumerate(question.answers):
+        if answer.id in ids:
+            diags.append(error("E372", f"accepted answer {index + 1} has the id {answer.id!r} of accepted answer {ids[answer.id] + 1}; each answer's id must differ (its translations are keyed on it)", doc.locate(("answers", index, "id"))))
+        ids.setdefault(answer.id, index)
         if "\n" in answer.text.strip():
             diags.append(error("E116", f"accepted answer {index + 1} must be one line: a learner types one line (translations list other spellings one per line)", doc.locate(("answers", index, "text"))))
         if has_wildcard(answer.text) and not _STARS.sub("", answer.text).strip():
@@ -228,20 +235,23 @@ ANSWER_LINES = ("Accepted answer: type it as a learner of your language would. P
 
 
 def _fields(question, add, checked, base_notes) -> None:
-    for index, answer in enumerate(question.answers, 1):
+    for index, answer in enumerate(question.answers):
         credit = "full credit" if answer.credit == 1 else f"{answer.credit:g} of the marks"
-        add(f"answer.{index}", answer.text, ("answers", index - 1, "text"), (f"{ANSWER_LINES} ({credit})",) + checked, True)
+        add(f"answer.{answer.id}", answer.text, ("answers", index, "text"), (f"{ANSWER_LINES} ({credit})",) + checked, True)
         if answer.feedback is not None:
-            add(f"answer.{index}.feedback", answer.feedback, ("answers", index - 1, "feedback"), (f"Feedback shown to a learner who gives accepted answer {index}.",) + base_notes)
+            add(f"answer.{answer.id}.feedback", answer.feedback, ("answers", index, "feedback"), (f"Feedback shown to a learner who gives accepted answer {answer.id}.",) + base_notes)
 
 
 def _duplicates(question) -> list:
-    return [("accepted answer", [(f"answer.{i}", a.text) for i, a in enumerate(question.answers, 1)], question.key)]
+    return [("accepted answer", [(f"answer.{a.id}", a.text) for a in question.answers], question.key)]
 
 
 def _model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     if loc and loc[-1] == "credit" and err_type in ("greater_than_equal", "greater_than", "less_than", "less_than_equal"):
         return "E208", "an accepted answer's credit must be above 0 and at most 1 (1 is full marks)"
+    missing = missing_item_id(loc, err_type, "answers", "accepted answer")
+    if missing is not None:
+        return missing
     if loc == ("answers",) and err_type == "too_short":
         return "E209", "a short-answer question needs at least one accepted answer with full credit"
     return None
@@ -260,8 +270,8 @@ def _split_answers(data: dict) -> None:
 def _translated_giveaway(question: ShortAnswerQuestion, stem: str, text_of) -> str | None:
     """The full-credit spelling of the language (a translation lists several, one per line)
     that its translated stem contains."""
-    spellings = [line.strip() for i, a in enumerate(question.answers, 1) if a.credit >= 1
-                 for line in (text_of(f"{question.id}.answer.{i}") or a.text).split("\n") if line.strip()]
+    spellings = [line.strip() for a in question.answers if a.credit >= 1
+                 for line in (text_of(f"{question.id}.answer.{a.id}") or a.text).split("\n") if line.strip()]
     return stem_giveaway(stem, spellings, question.case_sensitive)
 
 
@@ -270,12 +280,13 @@ KIND = Kind(
     model=ShortAnswerQuestion,
     example={
         "id": "q005", "kind": "short-answer", "stem": "Which open format exchanges trained models between frameworks?",
-        "answers": [{"text": "ONNX", "feedback": "Right."}, {"text": "Open Neural Network Exchange"}], "case_sensitive": False,
+        "answers": [{"id": "a1", "text": "ONNX", "feedback": "Right."}, {"id": "a2", "text": "Open Neural Network Exchange"}], "case_sensitive": False,
         "explanation": "ONNX is an open format read by most inference runtimes.", **COMMON_EXAMPLE,
     },
     template=(
         'stem: ""\n# At least one answer with full credit (credit: 1, the default); others may earn less.\n'
-        'answers:\n  - text: ""\n    feedback: ""\n# A * in an answer matches any run of characters (\\* is a star).\ncase_sensitive: false\n'
+        '# Each answer keeps its id (a1, a2, …: translations are keyed on it); a new answer takes a new one.\n'
+        'answers:\n  - id: a1\n    text: ""\n    feedback: ""\n# A * in an answer matches any run of characters (\\* is a star).\ncase_sensitive: false\n'
     ),
     fields=_fields,
     rules=_rules,
@@ -284,6 +295,7 @@ KIND = Kind(
     translated_giveaway=_translated_giveaway,
     split_translation=_split_answers,
     multiline_answers=True,
+    item_ids=(ItemIds("answers", "answer", "a", ("", ".feedback")),),
 )
 
 MAX_ANSWERS = limits(ShortAnswerQuestion, "answers")[1]
