@@ -16,9 +16,9 @@ from typing import Annotated, Union
 from pydantic import Field
 
 from . import matching, multiple_response, numerical, short_answer, single_choice, true_false
-from ._base import (
+from ._base import (  # noqa: F401 (a_kind: the kinds' names in messages)
     OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
-    Strict, Tag, Text, limits,
+    Strict, Tag, Text, a_kind, limits,
 )
 from ._rules import answer_key, normalized, stem_giveaway, unit_key
 from .matching import Distractor, MatchingQuestion, MatchPair
@@ -99,5 +99,5 @@ __all__ = [
     "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "answer_key", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
+    "Unit", "a_kind", "answer_key", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
 ]
