@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CONTRACT_VERSION = "2.2"
+CONTRACT_VERSION = "2.3"
 
 LocalizedText = dict[str, str]
 
@@ -171,8 +171,24 @@ class ExportedMatching(_ExportedQuestionBase):
     """Extra answers that match no prompt."""
 
 
+class ExportedItem(_Frozen):
+    id: str = Field(pattern=r"^[a-z]$")
+    """Stable item id."""
+    text: LocalizedText
+    """The item, by language."""
+
+
+class ExportedOrdering(_ExportedQuestionBase):
+    """Items to put in order; score = 1 for exactly the right order, else 0 (since 2.3)."""
+
+    kind: Literal["ordering"]
+    """Question kind."""
+    items: list[ExportedItem] = Field(min_length=2)
+    """The items in their right order (shuffle them for display)."""
+
+
 ExportedQuestion = Annotated[
-    Union[ExportedSingleChoice, ExportedMultipleResponse, ExportedTrueFalse, ExportedNumerical, ExportedShortAnswer, ExportedMatching],
+    Union[ExportedSingleChoice, ExportedMultipleResponse, ExportedTrueFalse, ExportedNumerical, ExportedShortAnswer, ExportedMatching, ExportedOrdering],
     Field(discriminator="kind"),
 ]
 """A question of any kind; readers skip kinds they do not know."""

@@ -51,6 +51,9 @@ def candidates(q) -> list[tuple[str, float]]:
         right = ";".join(f"{i}={i}" for i in ids)
         swapped = ";".join(f"{i}={ids[1] if i == ids[0] else ids[0] if i == ids[1] else i}" for i in ids)
         return [(right, 1.0), (swapped, 1 - 2 / len(ids))]
+    if q.kind == "ordering":
+        ids = [item.id for item in q.items]
+        return [(",".join(ids), 1.0), (",".join(reversed(ids)), 0.0), (",".join(ids[1:] + ids[:1]), 0.0)]
     raise AssertionError(q.kind)
 
 

@@ -20,6 +20,7 @@ EXAMPLES = {
                   "near_misses": [{"value": 28, "tolerance": 1, "credit": 0, "feedback": "That is FP32."}], "check": {"script": "answer(14)"}},
     "short-answer": {"answers": [{"text": "ONNX", "feedback": "Yes."}, {"text": "onnx runtime", "credit": 0.5}]},
     "matching": {"pairs": [{"id": "a", "prompt": "FP16", "answer": "2 bytes"}, {"id": "b", "prompt": "FP32", "answer": "4 bytes"}], "distractors": [{"id": "c", "text": "3 bytes"}]},
+    "ordering": {"items": [{"id": "a", "text": "Registers"}, {"id": "b", "text": "Shared memory"}, {"id": "c", "text": "HBM"}]},
 }
 
 

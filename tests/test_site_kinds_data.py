@@ -18,6 +18,7 @@ KEYS = {
     "numerical": {"answer", "tolerance", "units", "nearMisses"},
     "short-answer": {"answers", "caseSensitive"},
     "matching": {"pairs", "distractors"},
+    "ordering": {"items"},
 }
 
 

@@ -25,6 +25,7 @@ ELEMENTS = (
     # the other kinds: mappings, text entry, matching, and the operators of their processing
     "mapping", "mapEntry", "mapResponse", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
     "simpleAssociableChoice", "and", "not", "isNull", "member", "gte", "lte", "stringMatch",
+    "orderInteraction",
 )
 """The QTI elements the writer uses, by their QTI 2.1 names (the keys of every dialect's table)."""
 
@@ -415,6 +416,26 @@ def _matching_item(d: Dialect, item: ET.Element, q, options: ExportOptions, feed
     _general_when_answered(d, processing, q)
 
 
+def _ordering_item(d: Dialect, item: ET.Element, q, options: ExportOptions) -> None:
+    """``orderInteraction``: the items as choices, shuffled; the ordered response scores 1
+    when it is exactly the right order (match_correct), else 0."""
+    declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "ordered", "baseType": "identifier"})
+    correct = d.element(declaration, "correctResponse")
+    for entry in q.items:
+        d.element(correct, "value", text=choice_identifier(entry.id))
+    _outcomes(d, item)
+    interaction = d.element(d.element(item, "itemBody"), "orderInteraction", {
+        "responseIdentifier": "RESPONSE", "shuffle": "true"})
+    d.element(interaction, "prompt", text=q.stem)
+    for entry in q.items:
+        d.element(interaction, "simpleChoice", {"identifier": choice_identifier(entry.id)}, entry.text)
+    processing = d.element(item, "responseProcessing")
+    scoring = d.element(processing, "responseCondition")
+    _set_score(d, _match_rule(d, scoring, "responseIf", ("correct", {"identifier": "RESPONSE"}, None)), "1")
+    _set_score(d, d.element(scoring, "responseElse"), "0")
+    _general_when_answered(d, processing, q)
+
+
 def item_path(q: AnyQuestion) -> PurePosixPath:
     return PurePosixPath("items") / f"{ncname(q.id)}.xml"
 
@@ -552,6 +573,7 @@ WRITERS = {
     "numerical": lambda d, item, q, lang, options, feedbacks: _numerical_item(d, item, q, lang, feedbacks),
     "short-answer": lambda d, item, q, lang, options, feedbacks: _short_answer_item(d, item, q, feedbacks),
     "matching": lambda d, item, q, lang, options, feedbacks: _matching_item(d, item, q, options, feedbacks),
+    "ordering": lambda d, item, q, lang, options, feedbacks: _ordering_item(d, item, q, options),
 }
 """The function that writes an item's response declaration, interaction and scoring, per kind
 (``writer(d, item, question, lang, options, feedbacks)``)."""

@@ -205,6 +205,7 @@ WRITERS = {
         "pairs": [{"id": p.id, "prompt": p.prompt, "answer": p.answer} for p in q.pairs],
         "distractors": [{"id": d.id, "text": d.text} for d in q.distractors],
     },
+    "ordering": lambda q: {"items": [{"id": i.id, "text": i.text} for i in q.items]},
 }
 """What the page's script reads of a question of each kind (practice.js renders and scores it)."""
 

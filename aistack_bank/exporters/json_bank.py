@@ -7,7 +7,7 @@ from typing import Sequence
 
 from ..exchange import (
     ExportBankDocument, ExportDocument, ExportedAcceptedAnswer, ExportedBankTopic, ExportedCategory, ExportedDistractor, ExportedMatching, ExportedMultipleResponse, ExportedNearMiss,
-    ExportedNumerical, ExportedOption, ExportedPair, ExportedShortAnswer, ExportedSingleChoice, ExportedTopic, ExportedTrueFalse,
+    ExportedItem, ExportedNumerical, ExportedOption, ExportedOrdering, ExportedPair, ExportedShortAnswer, ExportedSingleChoice, ExportedTopic, ExportedTrueFalse,
     ExportedUnit,
 )
 from ..model import Bank, Library
@@ -119,8 +119,12 @@ def _matching(q, common, banks, texts, of, optional):
     )
 
 
+def _ordering(q, common, banks, texts, of, optional):
+    return ExportedOrdering(**common, items=[ExportedItem(id=item.id, text=texts(lambda b, i=i: of(b).items[i].text)) for i, item in enumerate(q.items)])
+
+
 WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
-           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "ordering": _ordering}
 """The contract's record of a question of each kind."""
 
 

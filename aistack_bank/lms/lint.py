@@ -300,6 +300,8 @@ def _qti_key(q):
         return repr(q.answer)
     if q.kind == "short-answer":
         return next(a.text for a in q.answers if a.credit >= 1) if any(a.credit >= 1 for a in q.answers) else q.answers[0].text
+    if q.kind == "ordering":
+        return [choice_identifier(item.id) for item in q.items]
     target = {text: identifier for identifier, text, _ in match_targets(q)}
     return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
 
