@@ -187,8 +187,19 @@ class ExportedOrdering(_ExportedQuestionBase):
     """The items in their right order (shuffle them for display)."""
 
 
+class ExportedEssay(_ExportedQuestionBase):
+    """A written answer graded by a person: never scored automatically (since 2.3)."""
+
+    kind: Literal["essay"]
+    """Question kind."""
+    model_answer: LocalizedText | None = None
+    """What a good answer says, by language: for graders, and for learners once they have submitted."""
+    response_template: LocalizedText | None = None
+    """The text the answer box starts with, by language."""
+
+
 ExportedQuestion = Annotated[
-    Union[ExportedSingleChoice, ExportedMultipleResponse, ExportedTrueFalse, ExportedNumerical, ExportedShortAnswer, ExportedMatching, ExportedOrdering],
+    Union[ExportedSingleChoice, ExportedMultipleResponse, ExportedTrueFalse, ExportedNumerical, ExportedShortAnswer, ExportedMatching, ExportedOrdering, ExportedEssay],
     Field(discriminator="kind"),
 ]
 """A question of any kind; readers skip kinds they do not know."""

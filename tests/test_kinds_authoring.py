@@ -49,9 +49,9 @@ def test_new_defaults_to_single_choice_and_refuses_an_unknown_kind(tmp_path, mon
     bank = write_bank(tmp_path)
     code, out = run_cli("new", "--bank", bank, "--slug", "plain")
     assert code == 0 and "\nkind: single-choice\n" in (tmp_path / out.strip()).read_text(encoding="utf-8")
-    code, out = run_cli("new", "--bank", bank, "--kind", "essay", "--slug", "essay")
-    assert code == 2 and "essay" in out and "matching" in out
-    assert not list((bank / "questions").glob("*-essay.yaml"))
+    code, out = run_cli("new", "--bank", bank, "--kind", "cloze", "--slug", "cloze")
+    assert code == 2 and "cloze" in out and "matching" in out
+    assert not list((bank / "questions").glob("*-cloze.yaml"))
 
 
 def test_stats_count_every_kind_and_measure_keys_only_among_options(tmp_path, monkeypatch, run_cli):

@@ -21,6 +21,7 @@ EXAMPLES = {
     "short-answer": {"answers": [{"text": "ONNX", "feedback": "Yes."}, {"text": "onnx runtime", "credit": 0.5}]},
     "matching": {"pairs": [{"id": "a", "prompt": "FP16", "answer": "2 bytes"}, {"id": "b", "prompt": "FP32", "answer": "4 bytes"}], "distractors": [{"id": "c", "text": "3 bytes"}]},
     "ordering": {"items": [{"id": "a", "text": "Registers"}, {"id": "b", "text": "Shared memory"}, {"id": "c", "text": "HBM"}]},
+    "essay": {"model_answer": "It reads every weight for each token.", "response_template": "Bytes read per token:"},
 }
 
 

@@ -25,7 +25,7 @@ title: Every kind
 summary: One question of each kind.
 tags:
   memory: "memory and number formats"
-questions: [q001, q002, q003, q004, q005, q006, q007]
+questions: [q001, q002, q003, q004, q005, q006, q007, q008]
 """
 
 FILES = {
@@ -136,6 +136,15 @@ items:
 explanation: Each level is larger and slower than the one before it.
 tags: [memory]
 difficulty: 1
+"""),
+    "essay": ("q008-decode-bound.yaml", """id: q008
+kind: essay
+stem: Explain why decoding one token at a time waits on memory rather than on compute.
+model_answer: Each step reads every weight once for one token, about two operations per byte.
+response_template: "Bytes read per token:"
+explanation: Batching reuses each weight read for more tokens.
+tags: [memory]
+difficulty: 2
 """),
 }
 

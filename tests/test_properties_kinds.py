@@ -73,6 +73,8 @@ def question(draw, qid: str, kind: str) -> dict:
     elif kind == "short-answer":
         n = draw(st.integers(1, 3))
         q["answers"] = [{"text": texts.pop(), **({"credit": 0.5} if i else {})} for i in range(n)]
+    elif kind == "essay":
+        q |= {key: texts.pop() for key in ("model_answer", "response_template") if draw(st.booleans())}
     elif kind == "ordering":
         q["items"] = [{"id": chr(97 + i), "text": texts.pop()} for i in range(draw(st.integers(3, 6)))]
     elif kind == "matching":
@@ -196,4 +198,7 @@ def test_every_command_runs_on_banks_of_every_kind(tmp_path_factory, project):
             (results / f"{lang}-{n}.json").write_text(json.dumps(data), encoding="utf-8")
     analysis = analyze([results], bank, translations)
     assert not analysis.errors, analysis.errors
-    assert len({qid for qid, _ in analysis.analysis.items}) == total
+    # Every question gets statistics, but those graded by a person, which the report names.
+    unscored = {qid for qid, item in info.items.items() if not item.scored}
+    assert {qid for qid, _ in analysis.analysis.items} | unscored == set(info.items) and len(info.items) == total
+    assert set(analysis.unscored) == unscored

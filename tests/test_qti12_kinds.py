@@ -94,7 +94,7 @@ def test_the_cartridge_scores_as_moodles_restore_reads_it(banks):
 
 def test_the_cartridge_warns_naming_what_it_leaves_out_or_scores_otherwise(banks):
     notes = [(d.code, d.message) for d in export_notes(["common-cartridge"], banks, ExportOptions())]
-    assert [m.split(":")[1].split(" is a")[0].strip() for c, m in notes if c == "W652"] == ["q006", "q007", "q010", "q011", "q012"]
+    assert [m.split(":")[1].split(" is a")[0].strip() for c, m in notes if c == "W652"] == ["q006", "q007", "q010", "q011", "q012", "q013"]
     said = sorted((m.split(" ")[1].split("'")[0], m) for c, m in notes if c == "W664")
     assert [qid for qid, _ in said] == ["q002", "q003", "q008", "q008", "q009", "q009", "q009"]
     # What Moodle's restore changes: multiple response 1/n per right option (both policies), and
@@ -152,7 +152,8 @@ def test_canvas_matching_item_as_canvas_writes_it(banks):
 def test_canvas_warns_naming_what_it_scores_otherwise(banks):
     notes = [(d.code, d.message) for d in export_notes(["canvas-qti12"], banks, ExportOptions())]
     assert sorted(m.split(" ")[1].split("'")[0] for c, m in notes if c == "W663") == ["q003", "q006", "q007", "q008", "q009", "q009"]
-    assert [m for c, m in notes if c == "W651"] == ["canvas-qti12: q012 is an ordering question, which canvas-qti12 cannot carry; it is left out of the export"]
+    assert [m for c, m in notes if c == "W651"] == ["canvas-qti12: q012 is an ordering question, which canvas-qti12 cannot carry; it is left out of the export",
+                                                    "canvas-qti12: q013 is an essay question, which canvas-qti12 cannot carry; it is left out of the export"]
     assert ("W660", "canvas-qti12: q006 has units, which canvas-qti12 cannot read: the prompt asks for GB; other units (MB) are not accepted") in notes
 
 

@@ -43,6 +43,8 @@ def expected(q, fmt: str):
         out |= {"answers": [(a.text, a.credit, a.feedback) for a in kept], "case_sensitive": q.case_sensitive and not lossy}
     elif q.kind == "ordering":
         out |= {"items": [i.text for i in q.items]}
+    elif q.kind == "essay":  # QTI has no place for the model answer or the template
+        out |= {"fields": {}}
     else:
         out |= {"pairs": [(p.prompt, p.answer) for p in q.pairs], "distractors": [d.text for d in q.distractors]}
     return out
@@ -64,6 +66,8 @@ def imported(item) -> dict:
         out |= {"answers": [(a["text"], a.get("credit", 1.0), a.get("feedback")) for a in f["answers"]], "case_sensitive": f.get("case_sensitive", False)}
     elif item.kind == "ordering":
         out |= {"items": [i["text"] for i in f["items"]]}
+    elif item.kind == "essay":
+        out |= {"fields": f}
     else:
         out |= {"pairs": [(p["prompt"], p["answer"]) for p in f["pairs"]], "distractors": [d["text"] for d in f.get("distractors", [])]}
     return out

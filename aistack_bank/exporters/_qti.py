@@ -25,7 +25,7 @@ ELEMENTS = (
     # the other kinds: mappings, text entry, matching, and the operators of their processing
     "mapping", "mapEntry", "mapResponse", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
     "simpleAssociableChoice", "and", "not", "isNull", "member", "gte", "lte", "stringMatch",
-    "orderInteraction",
+    "orderInteraction", "extendedTextInteraction",
 )
 """The QTI elements the writer uses, by their QTI 2.1 names (the keys of every dialect's table)."""
 
@@ -436,6 +436,17 @@ def _ordering_item(d: Dialect, item: ET.Element, q, options: ExportOptions) -> N
     _general_when_answered(d, processing, q)
 
 
+def _essay_item(d: Dialect, item: ET.Element, q) -> None:
+    """``extendedTextInteraction``: a written answer for a person to grade; no automatic scoring
+    (SCORE stays 0 until a grader sets it), the explanation shown once answered."""
+    d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "string"})
+    _outcomes(d, item)
+    interaction = d.element(d.element(item, "itemBody"), "extendedTextInteraction", {"responseIdentifier": "RESPONSE"})
+    d.element(interaction, "prompt", text=q.stem)
+    if q.explanation is not None:
+        _general_when_answered(d, d.element(item, "responseProcessing"), q)
+
+
 def item_path(q: AnyQuestion) -> PurePosixPath:
     return PurePosixPath("items") / f"{ncname(q.id)}.xml"
 
@@ -574,6 +585,7 @@ WRITERS = {
     "short-answer": lambda d, item, q, lang, options, feedbacks: _short_answer_item(d, item, q, feedbacks),
     "matching": lambda d, item, q, lang, options, feedbacks: _matching_item(d, item, q, options, feedbacks),
     "ordering": lambda d, item, q, lang, options, feedbacks: _ordering_item(d, item, q, options),
+    "essay": lambda d, item, q, lang, options, feedbacks: _essay_item(d, item, q),
 }
 """The function that writes an item's response declaration, interaction and scoring, per kind
 (``writer(d, item, question, lang, options, feedbacks)``)."""

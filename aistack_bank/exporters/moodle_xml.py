@@ -24,7 +24,7 @@ def _text(tag: str, html: str, indent: str) -> str:
 
 
 QTYPES = {"single-choice": "multichoice", "multiple-response": "multichoice", "true-false": "truefalse",
-          "numerical": "numerical", "short-answer": "shortanswer", "matching": "matching", "ordering": "ordering"}
+          "numerical": "numerical", "short-answer": "shortanswer", "matching": "matching", "ordering": "ordering", "essay": "essay"}
 """The ``type`` Moodle's XML exporter writes for each kind (``matching`` for the ``match`` qtype)."""
 
 _EMPTY_FEEDBACK = '      <feedback format="html">\n        <text></text>\n      </feedback>'
@@ -174,8 +174,26 @@ def _ordering(q, index, group, langs, html, plain, options) -> list[str]:
     return out
 
 
+def _essay(q, index, group, langs, html, plain, options) -> list[str]:
+    """``essay``: an answer typed in the editor, graded by a person; the model answer is the
+    grader information, the response template what the editor starts with."""
+    def field(tag: str, name: str) -> str:
+        text = html(lambda b: getattr(b.questions[index], name)) if getattr(q, name) is not None else ""
+        return f'    <{tag} format="html">\n      <text>{cdata(text) if text else ""}</text>\n    </{tag}>'
+
+    return [
+        "    <responseformat>editor</responseformat>",
+        "    <responserequired>1</responserequired>",
+        "    <responsefieldlines>10</responsefieldlines>",
+        "    <attachments>0</attachments>",
+        "    <attachmentsrequired>0</attachmentsrequired>",
+        field("graderinfo", "model_answer"),
+        field("responsetemplate", "response_template"),
+    ]
+
+
 WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
-           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "ordering": _ordering}
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "ordering": _ordering, "essay": _essay}
 
 
 def _category(path: str, info_html: str, idnumber: str) -> list[str]:

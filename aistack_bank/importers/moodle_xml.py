@@ -2,8 +2,8 @@
 
 Types, as Moodle's ``qformat_xml`` reads them: ``multichoice`` (one answer at 100 %: single
 choice; ``<single>false</single>``: multiple response), ``truefalse``, ``numerical`` (with
-units), ``shortanswer``, ``matching``/``match`` and ``ordering`` (qtype_ordering). Other types (essay, cloze, calculated, …)
-are skipped with the reason. Moodle's own export quirks are accepted: texts in CDATA or
+units), ``shortanswer``, ``matching``/``match``, ``ordering`` (qtype_ordering) and ``essay``.
+Other types (cloze, calculated, …) are skipped with the reason. Moodle's own export quirks are accepted: texts in CDATA or
 escaped, ``format="moodle_auto_format"``/``plain_text``, HTML in answers, and ``$@NULL@$`` (how
 Moodle writes a null) read as empty.
 """
@@ -22,7 +22,7 @@ MAX_BYTES = 64 << 20
 NULL = "$@NULL@$"
 """How Moodle writes a null value in its exports (backup and XML); read as empty."""
 
-TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "matching", "match", "ordering"}
+TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "matching", "match", "ordering", "essay"}
 
 
 def _text(element, path: str) -> str:
@@ -99,7 +99,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             skipped.append(Skipped(name, "question type 'description': " + DESCRIPTION))
             continue
         if kind not in TYPES:
-            skipped.append(Skipped(name, f"question type {kind!r} has no kind in the bank (it takes multichoice, truefalse, numerical, shortanswer, matching and ordering)"))
+            skipped.append(Skipped(name, f"question type {kind!r} has no kind in the bank (it takes multichoice, truefalse, numerical, shortanswer, matching, ordering and essay)"))
             continue
         reader = _Reader(language)
         try:
@@ -176,6 +176,12 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
         case = _text(element, "usecase").strip() in ("1", "true")
         question.fields, notes = short_answer(rows, case)
         question.notes += notes
+    elif kind == "essay":
+        question.kind = "essay"
+        model_answer, template = reader.rich(element, "graderinfo/text"), reader.rich(element, "responsetemplate/text")
+        question.fields = {**({"model_answer": model_answer} if model_answer.strip() else {}), **({"response_template": template} if template.strip() else {})}
+        if _text(element, "attachments").strip() not in ("", "0"):
+            question.notes.append("Moodle asked for attached files; the bank's essay takes typed text only")
     elif kind == "ordering":
         question.kind = "ordering"
         # Each answer's fraction is its position in the right order (qtype_ordering).

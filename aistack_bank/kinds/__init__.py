@@ -15,12 +15,13 @@ from typing import Annotated, Union
 
 from pydantic import Field
 
-from . import matching, multiple_response, numerical, ordering, short_answer, single_choice, true_false
+from . import essay, matching, multiple_response, numerical, ordering, short_answer, single_choice, true_false
 from ._base import (  # noqa: F401 (a_kind: the kinds' names in messages)
     OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
     Strict, Tag, Text, a_kind, limits,
 )
 from ._rules import answer_key, normalized, stem_giveaway, unit_key
+from .essay import EssayQuestion
 from .matching import Distractor, MatchingQuestion, MatchPair
 from .multiple_response import MultipleResponseQuestion
 from .numerical import NumericalQuestion, NumericRange, Unit
@@ -30,7 +31,7 @@ from .single_choice import SingleChoiceQuestion
 from .true_false import TrueFalseQuestion
 
 REGISTRY: dict[str, Kind] = {kind.name: kind for kind in (
-    single_choice.KIND, multiple_response.KIND, true_false.KIND, numerical.KIND, short_answer.KIND, matching.KIND, ordering.KIND,
+    single_choice.KIND, multiple_response.KIND, true_false.KIND, numerical.KIND, short_answer.KIND, matching.KIND, ordering.KIND, essay.KIND,
 )}
 """Every question kind by name, in the order documentation and statistics list them."""
 
@@ -40,7 +41,7 @@ NAMES = tuple(REGISTRY)
 DEFAULT_KIND = NAMES[0]
 """The kind of a new question when none is named (`bank new`)."""
 
-AnyQuestion = Union[SingleChoiceQuestion, MultipleResponseQuestion, TrueFalseQuestion, NumericalQuestion, ShortAnswerQuestion, MatchingQuestion, OrderingQuestion]
+AnyQuestion = Union[SingleChoiceQuestion, MultipleResponseQuestion, TrueFalseQuestion, NumericalQuestion, ShortAnswerQuestion, MatchingQuestion, OrderingQuestion, EssayQuestion]
 """Any question model (the union without the discriminator, for type hints)."""
 
 # A union on `kind`: a file names its kind, and only that kind's fields are allowed.
@@ -97,7 +98,7 @@ def translation_duplicates(question, text_of) -> list[tuple[str, str]]:
 
 
 __all__ = [
-    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "Kind",
+    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
     "Unit", "a_kind", "answer_key", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",

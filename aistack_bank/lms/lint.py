@@ -329,6 +329,8 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
             q = _question_of(bank, doc.get("identifier") or "")
             if q is None:
                 continue
+            if not q.SCORED:  # graded by a person: no response is right or wrong here
+                continue
             if not (q.PICKS_OPTIONS and q.ONE_KEY):
                 score = models.qti_outcomes(doc, _qti_key(q)).get("SCORE")
                 if score != 1.0:
