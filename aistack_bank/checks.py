@@ -55,8 +55,8 @@ def _sample(variables: tuple[str, ...], index: int) -> dict[str, float]:
 
 def answer_texts(question: AnyQuestion) -> tuple[list[tuple[str, str]], frozenset[str]] | None:
     """The texts a check's ``answer()`` is compared with, (id, text), and the ids of the right
-    ones: the options, or a short answer's accepted answers (id ``1``, ``2``, … as their catalog
-    keys; full credit is right). None for a kind whose key is no text (numerical compares with
+    ones: the options, or a short answer's accepted answers (their ids, ``a1``, ``a2``, …, as in
+    their catalog keys; full credit is right). None for a kind whose key is no text (numerical compares with
     its ``answer``; true-false and matching checks only assert)."""
     return question.answer_texts()
 
@@ -92,11 +92,11 @@ def check_question(question: AnyQuestion, options: list[tuple[str, str]], lang: 
     findings: list[Finding] = []
     for index, call in enumerate(calls):
         if call.function == "answer":
-            findings += _check_value(call, correct, options, lang, any_of)
+            findings += _check_value(call, correct, options, lang, any_of, question.ANSWER_FIELD)
         elif not variables:
             findings.append(Finding("E406", "answer_formula() needs the formula's symbols in check.variables", call.line, 1))
         else:
-            findings += _check_formula([run[index] for run in runs], variables, correct, options, any_of)
+            findings += _check_formula([run[index] for run in runs], variables, correct, options, any_of, question.ANSWER_FIELD)
     return findings
 
 
@@ -125,7 +125,7 @@ def _check_numerical(call: AnswerCall, question: NumericalQuestion) -> list[Find
     return [Finding("E407", f"the check computes {value:.6g}{unit_text}, but the key is {question.answer:g} ± {tolerance:g}{unit_text}: a learner who works it out would be marked wrong", call.line, 1)]
 
 
-def _check_value(call: AnswerCall, correct: frozenset[str], options: list[tuple[str, str]], lang: str, any_of: bool) -> list[Finding]:
+def _check_value(call: AnswerCall, correct: frozenset[str], options: list[tuple[str, str]], lang: str, any_of: bool, field: str) -> list[Finding]:
     unit = unit_dimension(call.unit or "")
     if unit is None:
         return [Finding("E406", f"unknown unit {call.unit!r} in answer(); use one such as GB, TB/s, ms, TFLOPS", call.line, 1)]
@@ -138,27 +138,27 @@ def _check_value(call: AnswerCall, correct: frozenset[str], options: list[tuple[
         hits += hit and option_id in correct
         if option_id in correct and not hit:
             what = ", ".join(q.text for q in shown) if shown else f"no value in {dimension}"
-            missed.append(Finding("E404", f"the check computes {expected}, but the correct {_what(option_id)} shows {what}: {text!r}", call.line, 1, option_id))
+            missed.append(Finding("E404", f"the check computes {expected}, but the correct {_what(option_id, field)} shows {what}: {text!r}", call.line, 1, option_id))
         elif option_id not in correct and hit:
-            findings.append(Finding("E405", f"the check computes {expected}, and the wrong {_what(option_id)} shows it too: {text!r}", call.line, 1, option_id))
-    return _missed(missed, hits, any_of, expected, call.line) + findings
+            findings.append(Finding("E405", f"the check computes {expected}, and the wrong {_what(option_id, field)} shows it too: {text!r}", call.line, 1, option_id))
+    return _missed(missed, hits, any_of, expected, call.line, field) + findings
 
 
-def _what(option_id: str) -> str:
-    return f"accepted answer {option_id}" if option_id.isdigit() else f"option {option_id!r}"
+def _what(option_id: str, field: str) -> str:
+    return f"accepted answer {option_id!r}" if field == "answer" else f"option {option_id!r}"
 
 
-def _missed(missed: list[Finding], hits: int, any_of: bool, expected: str, line: int) -> list[Finding]:
+def _missed(missed: list[Finding], hits: int, any_of: bool, expected: str, line: int, field: str) -> list[Finding]:
     """The E404 findings: each right option that misses, or, where one of several right options
     suffices, one finding when none shows the value."""
     if not any_of:
         return missed
     if hits or not missed:
         return []
-    return [Finding("E404", f"the check computes {expected}, but no correct {'accepted answer' if missed[0].option_id.isdigit() else 'option'} shows it", line, 1, missed[0].option_id)]
+    return [Finding("E404", f"the check computes {expected}, but no correct {'accepted answer' if field == 'answer' else 'option'} shows it", line, 1, missed[0].option_id)]
 
 
-def _check_formula(calls: list[AnswerCall], variables: tuple[str, ...], correct: frozenset[str], options: list[tuple[str, str]], any_of: bool) -> list[Finding]:
+def _check_formula(calls: list[AnswerCall], variables: tuple[str, ...], correct: frozenset[str], options: list[tuple[str, str]], any_of: bool, field: str) -> list[Finding]:
     line = calls[0].line
     findings, missed, hits = [], [], 0
     for option_id, text in options:
@@ -174,10 +174,10 @@ def _check_formula(calls: list[AnswerCall], variables: tuple[str, ...], correct:
         hits += hit and option_id in correct
         if option_id in correct and not hit:
             what = ", ".join(tokens) if tokens else "no formula"
-            missed.append(Finding("E404", f"the correct {_what(option_id)} shows {what}, which differs from the checked formula: {text!r}", line, 1, option_id))
+            missed.append(Finding("E404", f"the correct {_what(option_id, field)} shows {what}, which differs from the checked formula: {text!r}", line, 1, option_id))
         elif option_id not in correct and hit:
-            findings.append(Finding("E405", f"the wrong {_what(option_id)} shows a formula equal to the checked one: {text!r}", line, 1, option_id))
-    return _missed(missed, hits, any_of, "the checked formula", line) + findings
+            findings.append(Finding("E405", f"the wrong {_what(option_id, field)} shows a formula equal to the checked one: {text!r}", line, 1, option_id))
+    return _missed(missed, hits, any_of, "the checked formula", line, field) + findings
 
 
 def check_diagnostics(qs: QuestionSource) -> list[Diagnostic]:
@@ -190,11 +190,10 @@ def check_diagnostics(qs: QuestionSource) -> list[Diagnostic]:
 
 def _locate_finding(finding: Finding, question: AnyQuestion, doc: YamlDocument) -> Location:
     if finding.option_id is not None:
-        if finding.option_id.isdigit():
-            return doc.locate(("answers", int(finding.option_id) - 1, "text"))
-        index = next((number for number, option in enumerate(question.options) if option.id == finding.option_id), None)
+        items = question.answers if question.ANSWER_FIELD == "answer" else question.options
+        index = next((number for number, item in enumerate(items) if item.id == finding.option_id), None)
         if index is not None:
-            return doc.locate(("options", index, "text"))
+            return doc.locate(("answers" if question.ANSWER_FIELD == "answer" else "options", index, "text"))
     if finding.code == "E407":
         return doc.locate(("answer",))
     return doc.locate_in_scalar(("check", "script"), finding.script_line or 1, finding.script_column or 1)

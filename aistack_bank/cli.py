@@ -856,10 +856,11 @@ def migrate(
     translations: TranslationsOption = Path("translations"),
     category_id: Annotated[Optional[str], typer.Option("--category-id", help="The id of the topic's category (default: made from its title).", show_default=False)] = None,
 ) -> None:
-    """Move a single-topic bank (topic.yaml, questions/) to one folder per topic.
+    """Bring a bank made with an earlier version up to date, keeping every translation.
 
-    Writes categories.yaml, moves the files to bank/<topic-id>/ and renames the topic's
-    catalog entries, keeping every translation. Refuses when already migrated."""
+    Moves a single-topic bank (topic.yaml, questions/) to one folder per topic (writing
+    categories.yaml), gives an id to each accepted answer, unit and near miss without one, and
+    renames their catalog entries. Refuses when there is nothing left to do."""
     from .topics import migrate as run_migrate
 
     change = run_migrate(bank_dir, translations, category_id=category_id)
@@ -867,7 +868,7 @@ def migrate(
         typer.echo(f"moved     {old.as_posix()} -> {new.as_posix()}")
     for path in change.written + change.catalogs:
         typer.echo(f"wrote     {path.as_posix()}")
-    typer.echo(f"{len(change.renamed_keys)} catalog key(s) renamed; run `bank validate` and commit the moves")
+    typer.echo(f"{len(change.renamed_keys)} catalog key(s) renamed; run `bank validate` and commit the result")
 
 
 topic_app = typer.Typer(help="Topics of the bank: create and rename them.", no_args_is_help=True, rich_markup_mode=None)

@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CONTRACT_VERSION = "2.3"
+CONTRACT_VERSION = "2.4"
 
 LocalizedText = dict[str, str]
 
@@ -125,7 +125,9 @@ class ExportedNumerical(_ExportedQuestionBase):
 
 class ExportedAcceptedAnswer(_Frozen):
     text: str
-    """An accepted response, in the language it is listed under."""
+    """An accepted response, in the language it is listed under, in Moodle's syntax: an
+    unescaped run of `*` matches any run of characters, `\\*` is a star (docs/json-contract.md
+    says how a response is compared)."""
     credit: float = Field(gt=0, le=1)
     """The fraction of the marks it earns."""
     feedback: str | None = None
@@ -142,6 +144,8 @@ class ExportedShortAnswer(_ExportedQuestionBase):
     the lists of two languages need not have the same length."""
     case_sensitive: bool
     """Whether letter case matters (otherwise responses are compared case-insensitively)."""
+    fold_diacritics: bool = False
+    """Whether diacritics are ignored (`reseau` matches `réseau`)."""
 
 
 class ExportedPair(_Frozen):
@@ -179,7 +183,7 @@ class ExportedItem(_Frozen):
 
 
 class ExportedOrdering(_ExportedQuestionBase):
-    """Items to put in order; score = 1 for exactly the right order, else 0 (since 2.3)."""
+    """Items to put in order; score = 1 for exactly the right order, else 0 (since 2.4)."""
 
     kind: Literal["ordering"]
     """Question kind."""
@@ -188,7 +192,7 @@ class ExportedOrdering(_ExportedQuestionBase):
 
 
 class ExportedEssay(_ExportedQuestionBase):
-    """A written answer graded by a person: never scored automatically (since 2.3)."""
+    """A written answer graded by a person: never scored automatically (since 2.4)."""
 
     kind: Literal["essay"]
     """Question kind."""

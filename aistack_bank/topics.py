@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
-from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, read_library, reserved_topic_id, topic_folders
+from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
 from .model import SLUG
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
@@ -92,9 +92,12 @@ def _yaml():
     return authoring_yaml()
 
 
-def rewrite_yaml(path: Path, text: str, change: Callable[[dict], None]) -> bytes:
-    """``text`` (the file at ``path``) with ``change`` applied to its data, comments and layout kept."""
+def rewrite_yaml(path: Path, text: str, change: Callable[[dict], None], *, width: int | None = None) -> bytes:
+    """``text`` (the file at ``path``) with ``change`` applied to its data, comments and layout
+    kept (lines longer than ``width``, when given, are not folded again)."""
     yaml = _yaml()
+    if width is not None:
+        yaml.width = width
     try:
         data = yaml.load(text)
     except Exception as exc:  # ruamel raises many types for a broken file
@@ -194,27 +197,104 @@ def _finish(tx: Transaction, change: TopicChange, bank_dir: Path, translations: 
 # ----------------------------------------------------------------------------- migrate
 
 def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
-    """Move a single-topic bank (`bank/topic.yaml`, `bank/questions/`) to the layout of topics
-    (`bank/categories.yaml`, `bank/<topic-id>/topic.yaml`, `bank/<topic-id>/questions/`).
+    """Bring a bank to the current format, every step keeping each translation on its text:
 
-    The topic's category text becomes the title of a category in `categories.yaml` (its id made
-    from the title unless ``category_id`` is given) and the topic names it by id. Refuses (E319,
-    located) and touches nothing when the bank is already migrated or not as expected."""
+    - a single-topic bank (`bank/topic.yaml`, `bank/questions/`) moves to the layout of topics
+      (`bank/categories.yaml`, `bank/<topic-id>/topic.yaml`, `bank/<topic-id>/questions/`); the
+      topic's category text becomes the title of a category in `categories.yaml` (its id made
+      from the title unless ``category_id`` is given) and the topic names it by id;
+    - each list item that needs an id and has none (a short answer's accepted answers, a
+      numerical question's units and near misses) gets one (``a1``, ``a2``, … by position), and
+      its catalog entries, keyed by position until now (``q005.answer.2``), are renamed to the
+      id (``q005.answer.a2``) in every catalog.
+
+    Each step runs only where it is needed, so running it again changes nothing. Refuses (E319,
+    located) and touches nothing when there is nothing to do or the bank is not as expected."""
     from .writing import bank_lock
 
     with bank_lock(bank_dir, command="bank migrate"):
         return _migrate(bank_dir, translations, category_id=category_id)
 
 
-def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
-    from .yamlsource import load_yaml
+def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
+    """The question file ``text`` with an id given to each list item of its kind that has none
+    (:attr:`~aistack_bank.kinds.Kind.item_ids`), comments and layout kept, and the catalog keys
+    renamed (old → new); (None, {}) when every item has its id (or the file is not a question
+    this step can read: `bank validate` reports it)."""
+    from .kinds import REGISTRY, item_id_for
 
+    def scan(data) -> bool:
+        kind = REGISTRY.get(data.get("kind")) if isinstance(data.get("kind"), str) else None
+        return kind is not None and any(
+            isinstance(data.get(ids.field), list) and any(isinstance(item, dict) and "id" not in item for item in data[ids.field])
+            for ids in kind.item_ids)
+
+    yaml = _yaml()
+    try:
+        needed = scan(yaml.load(text) or {})
+    except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
+        return None, {}
+    if not needed:
+        return None, {}
+    renames: dict[str, str] = {}
+
+    def give_ids(data) -> None:
+        qid, kind = data.get("id"), REGISTRY[data["kind"]]
+        for ids in kind.item_ids:
+            items = data.get(ids.field)
+            if not isinstance(items, list):
+                continue
+            taken = {item["id"] for item in items if isinstance(item, dict) and isinstance(item.get("id"), str)}
+            for position, item in enumerate(items, 1):
+                if not isinstance(item, dict) or "id" in item:
+                    continue
+                new_id = item_id_for(ids.prefix, position, taken)
+                taken.add(new_id)
+                item.insert(0, "id", new_id)
+                renames.update({f"{qid}.{ids.key}.{position}{suffix}": f"{qid}.{ids.key}.{new_id}{suffix}"
+                                for suffix in ids.suffixes if not suffix or suffix[1:] in item})
+
+    return rewrite_yaml(path, text, give_ids, width=4096), renames
+
+
+def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
     bank_dir = Path(bank_dir)
-    topic_path, questions = bank_dir / TOPIC_FILE, bank_dir / QUESTIONS_DIR
     if not bank_dir.is_dir():
         raise refuse(f"no bank folder {bank_dir.as_posix()}", bank_dir)
-    if (bank_dir / CATEGORIES_FILE).exists():
-        raise refuse(f"the bank is already migrated: it has {CATEGORIES_FILE}; nothing to do", bank_dir / CATEGORIES_FILE)
+    if not (bank_dir / CATEGORIES_FILE).exists():
+        return _migrate_layout(bank_dir, translations, category_id=category_id)
+    problems = catalog_problems(translations)
+    planned: list[tuple[Path, bytes]] = []
+    renames: dict[str, str] = {}
+    for folder in topic_folders(bank_dir):
+        for path in question_files(folder):
+            if path.is_symlink() or not path.is_file():
+                continue
+            data, renamed = with_item_ids(path, path.read_text(encoding="utf-8"))
+            if data is not None:
+                planned.append((path, data))
+                renames |= renamed
+    if not planned:
+        raise refuse(f"the bank is already migrated: it has {CATEGORIES_FILE} and every list item has its id; nothing to do", bank_dir / CATEGORIES_FILE)
+    if problems:
+        raise DiagnosticsError(problems, "a catalog has errors; fix them first (nothing was changed)")
+    change = TopicChange(renamed_keys=renames)
+    tx = Transaction()
+    try:
+        for path, data in planned:
+            tx.write(path, data)
+            change.written.append(path)
+        _finish(tx, change, bank_dir, translations)
+    except BaseException:
+        tx.rollback()
+        raise
+    return change
+
+
+def _migrate_layout(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
+    from .yamlsource import load_yaml
+
+    topic_path, questions = bank_dir / TOPIC_FILE, bank_dir / QUESTIONS_DIR
     if not topic_path.is_file():
         folders = topic_folders(bank_dir)
         if folders:
@@ -249,7 +329,7 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
 
     topic_text = topic_path.read_text(encoding="utf-8")
     new_topic = rewrite_yaml(topic_path, deeper_schema_line(topic_text), lambda d: d.__setitem__("category", category_id))
-    question_files = sorted(p for p in questions.iterdir() if p.is_file() and not p.is_symlink() and p.suffix in (".yaml", ".yml"))
+    files = sorted(p for p in questions.iterdir() if p.is_file() and not p.is_symlink() and p.suffix in (".yaml", ".yml"))
     renames = {"topic.category": f"category.{category_id}.title"}
     renames |= {f"topic.{name}": f"topic.{topic_id}.{name}" for name in ("title", "summary")}
     renames |= {f"topic.key_point.{n}": f"topic.{topic_id}.key_point.{n}" for n in range(1, 1000)}
@@ -262,11 +342,16 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
         tx.write(target / TOPIC_FILE, new_topic)
         tx.move(questions, target / QUESTIONS_DIR)
         change.moved += [(topic_path, target / TOPIC_FILE), (questions, target / QUESTIONS_DIR)]
-        for old in question_files:
+        for old in files:
             path = target / QUESTIONS_DIR / old.name
             text = path.read_text(encoding="utf-8")
             deeper = deeper_schema_line(text)
-            if deeper != text:
+            with_ids, renamed = with_item_ids(path, deeper)
+            renames |= renamed
+            if with_ids is not None:
+                tx.write(path, with_ids)
+                change.written.append(path)
+            elif deeper != text:
                 tx.write(path, deeper.encode("utf-8"))
         modeline = SCHEMA_LINE.match(topic_text.partition("\n")[0])
         tx.write(bank_dir / CATEGORIES_FILE, categories_file([(category_id, category)], up=modeline.group(2) if modeline else "../"))

@@ -626,6 +626,41 @@ def _fill_all(jobs: list[tuple[Path, str]]) -> None:
             fill_catalog(path, lang)
 
 
+RESPONSES = 1_000_000
+"""Responses in the results file that `bank analyze` is timed on."""
+
+
+def write_responses(project: Path, out: Path, count: int = RESPONSES, seed: int = 0) -> Path:
+    """A Moodle quiz Responses report of ``count`` finished attempts of one question each (one
+    `Response 1` column, one response per row: as many learners as responses, the worst case for
+    what `bank analyze` keeps per learner), the options chosen at random by their English text.
+    The question is the scored one with lettered options whose English options are nearest 24
+    characters long on average (about 12 MB for the bundled bank). Written once: an existing
+    ``out`` is kept."""
+    if out.is_file():
+        return out
+    import csv
+
+    from aistack_bank.analyze.bankinfo import load_bank_info
+
+    info, problems = load_bank_info(project / "bank", project / "translations")
+    if info is None:
+        raise SystemExit(f"cannot read the bank of {project}: {problems[:3]}")
+    item = min((i for i in info.items.values() if i.scored and i.options),
+               key=lambda i: abs(24 - sum(len(i.option_texts["en"][o]) for o in i.options) / len(i.options)))
+    texts = [item.option_texts["en"][o] for o in item.options]
+    rng = random.Random(seed)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(out.name + ".partial")
+    with partial.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(["Response 1"])
+        for start in range(0, count, 10_000):
+            writer.writerows([rng.choice(texts)] for _ in range(min(10_000, count - start)))
+    partial.replace(out)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write a synthetic aistack-bank project for benchmarks.")
     parser.add_argument("out", type=Path, help="project folder to (re)create bank/ and translations/ in")

@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from generate import bank_command  # noqa: E402  (the generator lives beside this file)
+from generate import RESPONSES, bank_command, write_responses  # noqa: E402  (the generator lives beside this file)
 
 DEFAULT_SIZES = [(50, 1), (1000, 1), (10000, 1), (10000, 100)]
 """(questions, topics) of each synthetic bank: written ``N`` for one topic, ``NxT`` for T topics."""
@@ -145,6 +145,8 @@ class Op:
     cwd: Callable[["Column"], Path] = lambda col: col.root
     priority: int = 5
     """Lower runs first within a column, so the targeted figures are measured before a budget runs out."""
+    missing: str = "text2qti not installed"
+    """Why the operation has no command (an empty ``argv``) in a column."""
     warm_after: str | None = None
     """Key of the operation whose runs leave the state this one needs; when that operation was
     not measured (``--only``), one untimed run of this command comes first."""
@@ -225,6 +227,10 @@ def text2qti_command() -> list[str] | None:
     return [found] if found else [sys.executable, "-m", "text2qti"]
 
 
+RESULTS = Path("bench-results") / "responses.csv"
+"""The results file of the analyze operation, in the project (generated once, untimed)."""
+
+
 def make_ops(bank: list[str], formats: list[str], text2qti: list[str] | None) -> list[Op]:
     def cold(extra: Callable[[Column], None] | None = None) -> Callable[[Column], None]:
         def prepare(col: Column) -> None:
@@ -258,6 +264,10 @@ def make_ops(bank: list[str], formats: list[str], text2qti: list[str] | None) ->
         ops.append(Op(f"export_{fmt}", f"bank export {fmt}",
                       lambda c, fmt=fmt, out=out: [*bank, "export", fmt, "--lang", "all", "--out", out],
                       cold(remove(out)), priority=6))
+    ops.append(Op("analyze", f"bank analyze ({RESPONSES:,} responses)".replace(",", " "),
+                  lambda c: [*bank, "analyze", str(RESULTS), "--lang", "en"] if c.kind == "bundled" else [],
+                  lambda c: write_responses(c.root, c.root / RESULTS) and None, priority=6,
+                  missing="bundled bank only"))
     ops.append(Op("text2qti", "text2qti (reference, en)",
                   (lambda c: [*text2qti, c.quiz.name]) if text2qti else (lambda c: []),
                   lambda c: (c.quiz.with_suffix(".zip").unlink(missing_ok=True) if c.quiz else None),
@@ -324,7 +334,7 @@ def measure(op: Op, col: Column, repeats: int, timeout: float, budget: Budget, e
     """Run ``op`` up to ``repeats`` times (fewer once ``repeat_time`` seconds are spent)."""
     argv = op.argv(col)
     if not argv:
-        return {"status": "missing", "note": "text2qti not installed"}
+        return {"status": "missing", "note": op.missing}
     runs: list[Run] = []
     spent = 0.0
     by_budget = False
@@ -477,6 +487,11 @@ def evaluate_targets(results: dict, labels: list[str]) -> list[dict]:
     add("bank validate, bundled bank, no cache", _value(results, "bundled", "validate"), 0.60, "s", note("bundled", "validate"))
     add("bank build, bundled bank, cold", _value(results, "bundled", "build"), 1.0, "s", note("bundled", "build"))
     add("bank build, bundled bank, nothing changed", _value(results, "bundled", "build_unchanged"), 0.4, "s", note("bundled", "build_unchanged"))
+    responses = f"{RESPONSES:,}".replace(",", " ")
+    add(f"bank analyze, {responses} responses (Moodle CSV), bundled bank", _value(results, "bundled", "analyze"),
+        10.0, "s", note("bundled", "analyze"))
+    add(f"peak memory, bank analyze of {responses} responses", _value(results, "bundled", "analyze", "peak_mb"),
+        200.0, "MB", note("bundled", "analyze"))
     big = "10000"
     add("bank validate, N=10000, 3 languages, cold", _value(results, big, "validate"), 5.0, "s", note(big, "validate"))
     add("bank validate, N=10000, one question edited", _value(results, big, "validate_edit_question"), 1.0, "s", note(big, "validate_edit_question"))
@@ -484,7 +499,7 @@ def evaluate_targets(results: dict, labels: list[str]) -> list[dict]:
     add("bank validate, N=10000, nothing changed", _value(results, big, "validate_unchanged"), 0.3, "s", note(big, "validate_unchanged"))
     add("bank build, N=10000, cold", _value(results, big, "build"), 20.0, "s", note(big, "build"))
     add("bank build, N=10000, one question edited", _value(results, big, "build_edit_question"), 5.0, "s", note(big, "build_edit_question"))
-    recs = {k: r for k, r in results.get(big, {}).items() if k != "text2qti" and isinstance(r, dict)}
+    recs = {k: r for k, r in results.get(big, {}).items() if k not in ("text2qti", "analyze") and isinstance(r, dict)}
     peaks = [r["peak_mb"] for r in recs.values() if r.get("peak_mb")]
     done = sum(1 for r in recs.values() if r.get("status") == "ok")
     peak = max(peaks) if peaks else None
@@ -598,7 +613,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-bundled", dest="bundled", action="store_false", help="skip the bundled bank")
     p.add_argument("--only", type=lambda s: [x.strip() for x in s.split(",") if x.strip()], default=None,
                    help="comma list of operation keys to measure (help, validate, validate_unchanged, build, i18n_status, "
-                        "i18n_update, export_FORMAT, text2qti)")
+                        "i18n_update, export_FORMAT, analyze, text2qti)")
     args = p.parse_args(argv)
     if args.quick:
         args.sizes, args.repeat, args.bundled = [(50, 1)], 1, False

@@ -24,9 +24,10 @@ EXTRA = {
     # true statement without feedback; numerical without units, a near miss with credit
     "q008": {"kind": "true-false", "stem": "BF16 has 8 exponent bits.", "answer": True},
     "q009": {"kind": "numerical", "stem": "How many bytes does an FP32 value take?", "answer": 4, "tolerance": 0,
-             "near_misses": [{"value": 32, "tolerance": 0, "credit": 0.5, "feedback": "That is bits."}], "check": {"script": "answer(4)"}},
-    # a case-sensitive short answer with a wildcard character
-    "q010": {"kind": "short-answer", "stem": "Type the C operator for pointer dereference.", "answers": [{"text": "*p"}], "case_sensitive": True},
+             "near_misses": [{"id": "n1", "value": 32, "tolerance": 0, "credit": 0.5, "feedback": "That is bits."}], "check": {"script": "answer(4)"}},
+    # a case-sensitive short answer with a literal star and Moodle's wildcard
+    "q010": {"kind": "short-answer", "stem": "Type the C operator for pointer dereference.",
+             "answers": [{"id": "a1", "text": "\\*p"}, {"id": "a2", "text": "*ptr", "credit": 0.5}], "case_sensitive": True},
 }
 
 KIND_IDS = {"single-choice": "q001", "multiple-response": "q002", "true-false": "q003", "numerical": "q004", "short-answer": "q005", "matching": "q006"}
@@ -35,18 +36,18 @@ FR = {
     "q001": {"stem": "Question ?", "option.a": "Un", "option.b": "Deux", "option.b.feedback": "Non."},
     "q002": {"stem": "Lesquels ?", "option.a": "Un", "option.b": "Deux", "option.c": "Trois"},
     "q003": {"stem": "Affirmation.", "feedback.true": "Ce n’est pas le cas.", "feedback.false": "Exact."},
-    "q004": {"stem": "Combien de Go ?", "unit.1": "Go", "unit.2": "Mo", "near_miss.1.feedback": "C’est FP32."},
-    "q005": {"stem": "Quel format ?", "answer.1": "ONNX\nformat ONNX", "answer.1.feedback": "Oui.", "answer.2": "moteur onnx"},
+    "q004": {"stem": "Combien de Go ?", "unit.u1": "Go", "unit.u2": "Mo", "near_miss.n1.feedback": "C’est FP32."},
+    "q005": {"stem": "Quel format ?", "answer.a1": "ONNX\nformat ONNX", "answer.a1.feedback": "Oui.", "answer.a2": "moteur onnx"},
     "q006": {"stem": "Associez.", "pair.a.prompt": "FP16", "pair.a.answer": "2 octets", "pair.b.prompt": "FP32", "pair.b.answer": "4 octets", "distractor.c": "3 octets"},
     "q007": {"stem": "Quels formats font 16 bits ?", "option.a.feedback": "Oui.", "option.c.feedback": "32 bits."},
     "q008": {"stem": "BF16 a 8 bits d’exposant."},
-    "q009": {"stem": "Combien d’octets prend une valeur FP32 ?", "near_miss.1.feedback": "Ce sont des bits."},
+    "q009": {"stem": "Combien d’octets prend une valeur FP32 ?", "near_miss.n1.feedback": "Ce sont des bits."},
     "q010": {"stem": "Tapez l’opérateur C de déréférencement."},
 }
 NL = {
     "q001": {"stem": "Vraag?", "option.a": "Een", "option.b": "Twee", "option.b.feedback": "Nee."},
     "q003": {"stem": "Bewering.", "feedback.true": "Dat klopt niet.", "feedback.false": "Juist."},
-    "q005": {"stem": "Welk formaat?", "answer.1": "ONNX", "answer.2": "onnx-runtime"},
+    "q005": {"stem": "Welk formaat?", "answer.a1": "ONNX", "answer.a2": "onnx-runtime"},
     "q006": {"stem": "Koppel.", "pair.a.answer": "2 bytes", "pair.b.answer": "4 bytes", "distractor.c": "3 bytes"},
 }
 

@@ -108,7 +108,19 @@ def test_run_quick(tmp_path):
 
     assert "could not read the exporter registry" not in result.stderr, result.stderr
     assert {k for k in keys if k.startswith("export_")} == {f"export_{name}" for name in FORMATS}
-    for key in keys - {"text2qti"}:
+    for key in keys - {"text2qti", "analyze"}:
         assert column[key]["status"] == "ok", (key, column[key])
         assert column[key]["wall_s"] > 0 and column[key]["peak_mb"] > 0
     assert column["text2qti"]["status"] in ("ok", "missing")
+    assert column["analyze"] == {"status": "missing", "note": "bundled bank only"}
+
+
+def test_the_analyze_row_reads_one_learner_per_response(tmp_path):
+    from aistack_bank.analyze import analyze
+
+    generate = _load_generator()
+    path = generate.write_responses(REPO, tmp_path / "responses.csv", count=2000, seed=3)
+    assert path.read_text(encoding="utf-8").count("\n") == 2001
+    report = analyze([path], REPO / "bank", REPO / "translations", language="en")
+    assert not report.errors, report.errors
+    assert report.persons == report.answers == 2000 and report.sources == {"moodle-csv": 1}

@@ -83,8 +83,8 @@ def test_each_unit_multiplier_is_what_the_unit_is_worth(questions):
 def test_translated_units_name_the_same_quantity(questions, catalogs, language):
     """`Go` for `GB` in French: a translated unit keeps its value, or its multiplier would lie."""
     for question in (q for q in questions if q.kind == "numerical"):
-        for index, unit in enumerate(question.units, 1):
-            translated = catalogs[language][f"{question.id}.unit.{index}"]
+        for unit in question.units:
+            translated = catalogs[language][f"{question.id}.unit.{unit.id}"]
             assert unit_dimension(translated) == unit_dimension(unit.name), (language, question.id, unit.name, translated)
 
 

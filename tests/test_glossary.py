@@ -81,11 +81,11 @@ def test_accepted_answers_are_what_learners_type_and_escape_the_glossary(tmp_pat
     shutil.copytree(REPO / "examples" / "every-kind", tmp_path / "ex")
     path = tmp_path / "ex" / "translations" / "nl.po"
     po = polib.pofile(str(path))
-    assert "knikpunt" not in next(e for e in po if e.msgctxt == "q009.answer.4").msgstr  # ridge-point
-    feedback = next(e for e in po if e.msgctxt == "q009.answer.2.feedback")
+    assert "knikpunt" not in next(e for e in po if e.msgctxt == "q009.answer.a4").msgstr  # ridge-point
+    feedback = next(e for e in po if e.msgctxt == "q009.answer.a2.feedback")
     assert "ridge point" in feedback.msgid
     feedback.msgstr = "Dat beschrijft de vorm; het roofline-model noemt het ridge point."
     po.save(str(path))
     found = [str(d) for d in validate_bank(tmp_path / "ex" / "bank", translations=tmp_path / "ex" / "translations", run_checks=False).diagnostics
              if d.code == "W521"]
-    assert len(found) == 1 and "q009.answer.2.feedback:" in found[0], found
+    assert len(found) == 1 and "q009.answer.a2.feedback:" in found[0], found

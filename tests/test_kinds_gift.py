@@ -197,7 +197,8 @@ def test_a_multilingual_file_imports_in_one_language(banks, tmp_path, fmt, suffi
     matching = by_stem["Associez."]
     assert [(p["prompt"], p["answer"]) for p in matching.fields["pairs"]] == [("FP16", "2 octets"), ("FP32", "4 octets")]
     assert matching.fields["distractors"] == [{"id": "c", "text": "3 octets"}]
-    assert [a["text"] for a in by_stem["Quel format ?"].fields["answers"]] == ["ONNX", "onnx runtime", "format ONNX", "moteur onnx", "onnx-runtime"]
+    # the Dutch "onnx-runtime" is the English "onnx runtime" as the bank compares answers
+    assert [a["text"] for a in by_stem["Quel format ?"].fields["answers"]] == ["ONNX", "onnx runtime", "format ONNX", "moteur onnx"]
 
 
 def test_lint_does_not_count_a_question_gift_leaves_out_as_misread(banks):

@@ -33,7 +33,7 @@ def french(bank: Bank) -> Bank:
     for q in bank.questions:
         texts = {f.key: f"FR {f.text}" for f in question_fields(q, None, Path())}
         if q.kind == "short-answer":
-            texts[f"{q.id}.answer.1"] = "ONNX\nformat ONNX"
+            texts[f"{q.id}.answer.a1"] = "ONNX\nformat ONNX"
         problems: list = []
         out.append(localize_question(q, texts, problems))
         assert not problems
@@ -70,7 +70,7 @@ def test_each_kind_brings_its_fields_with_texts_by_language():
     assert num["units"] == [{"name": {"en": "GB", "fr": "FR GB"}, "multiplier": 1}, {"name": {"en": "MB", "fr": "FR MB"}, "multiplier": 0.001}]
     assert num["near_misses"] == [{"value": 28, "tolerance": 1, "credit": 0, "feedback": {"en": "That is FP32.", "fr": "FR That is FP32."}}]
     sa = by_kind["short-answer"]
-    assert sa["case_sensitive"] is False
+    assert sa["case_sensitive"] is False and sa["fold_diacritics"] is False
     assert sa["answers"]["en"] == [{"text": "ONNX", "credit": 1, "feedback": "Yes."}, {"text": "onnx runtime", "credit": 0.5}]
     assert sa["answers"]["fr"] == [
         {"text": "ONNX", "credit": 1, "feedback": "FR Yes."}, {"text": "format ONNX", "credit": 1, "feedback": "FR Yes."},

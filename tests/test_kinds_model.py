@@ -16,9 +16,9 @@ EXAMPLES = {
     "single-choice": {"options": [{"id": "a", "text": "One"}, {"id": "b", "text": "Two", "feedback": "No."}], "correct": "a"},
     "multiple-response": {"options": [{"id": "a", "text": "One"}, {"id": "b", "text": "Two"}, {"id": "c", "text": "Three"}], "correct": ["a", "c"]},
     "true-false": {"answer": False, "feedback_true": "It is not.", "feedback_false": "Right."},
-    "numerical": {"answer": 14, "tolerance": 0.05, "tolerance_type": "relative", "units": [{"name": "GB", "multiplier": 1}, {"name": "MB", "multiplier": 0.001}],
-                  "near_misses": [{"value": 28, "tolerance": 1, "credit": 0, "feedback": "That is FP32."}], "check": {"script": "answer(14)"}},
-    "short-answer": {"answers": [{"text": "ONNX", "feedback": "Yes."}, {"text": "onnx runtime", "credit": 0.5}]},
+    "numerical": {"answer": 14, "tolerance": 0.05, "tolerance_type": "relative", "units": [{"id": "u1", "name": "GB", "multiplier": 1}, {"id": "u2", "name": "MB", "multiplier": 0.001}],
+                  "near_misses": [{"id": "n1", "value": 28, "tolerance": 1, "credit": 0, "feedback": "That is FP32."}], "check": {"script": "answer(14)"}},
+    "short-answer": {"answers": [{"id": "a1", "text": "ONNX", "feedback": "Yes."}, {"id": "a2", "text": "onnx runtime", "credit": 0.5}]},
     "matching": {"pairs": [{"id": "a", "prompt": "FP16", "answer": "2 bytes"}, {"id": "b", "prompt": "FP32", "answer": "4 bytes"}], "distractors": [{"id": "c", "text": "3 bytes"}]},
     "ordering": {"items": [{"id": "a", "text": "Registers"}, {"id": "b", "text": "Shared memory"}, {"id": "c", "text": "HBM"}]},
     "essay": {"model_answer": "It reads every weight for each token.", "response_template": "Bytes read per token:"},
@@ -49,8 +49,8 @@ def test_each_field_key_is_unique_and_its_location_holds_its_text(kind):
 def test_the_keys_of_each_kind():
     keys = {kind: [f.key for f in question_fields(question(kind), None, Path("q.yaml"))] for kind in KINDS}
     assert keys["true-false"] == ["q001.stem", "q001.feedback.true", "q001.feedback.false", "q001.explanation"]
-    assert keys["numerical"] == ["q001.stem", "q001.unit.1", "q001.unit.2", "q001.near_miss.1.feedback", "q001.explanation"]
-    assert keys["short-answer"] == ["q001.stem", "q001.answer.1", "q001.answer.1.feedback", "q001.answer.2", "q001.explanation"]
+    assert keys["numerical"] == ["q001.stem", "q001.unit.u1", "q001.unit.u2", "q001.near_miss.n1.feedback", "q001.explanation"]
+    assert keys["short-answer"] == ["q001.stem", "q001.answer.a1", "q001.answer.a1.feedback", "q001.answer.a2", "q001.explanation"]
     assert keys["matching"] == ["q001.stem", "q001.pair.a.prompt", "q001.pair.a.answer", "q001.pair.b.prompt", "q001.pair.b.answer", "q001.distractor.c", "q001.explanation"]
 
 
@@ -68,7 +68,7 @@ def test_localizing_replaces_every_field(kind):
 def test_a_short_answer_translation_may_accept_several_spellings():
     q = question("short-answer")
     problems: list = []
-    localized = localize_question(q, {"q001.answer.1": "rétropropagation\n rétro-propagation \n"}, problems)
+    localized = localize_question(q, {"q001.answer.a1": "rétropropagation\n rétro-propagation \n"}, problems)
     assert [(a.text, a.credit, a.feedback) for a in localized.answers] == [
         ("rétropropagation", 1.0, "Yes."), ("rétro-propagation", 1.0, "Yes."), ("onnx runtime", 0.5, None)]
 

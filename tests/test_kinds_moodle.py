@@ -184,10 +184,32 @@ def _moodle_shortanswer_grade(q: models.MoodleQuestion, response: str) -> float:
 def test_short_answers_keep_case_credit_and_a_literal_asterisk(banks):
     qs = parsed(banks)
     assert not qs["q005"].usecase and qs["q010"].usecase
-    assert [(t, f) for t, f, _ in qs["q005"].answers] == [("ONNX", 1.0), ("onnx runtime", 0.5)]
+    # with the spelling Moodle would not credit otherwise (the bank compares hyphen and space alike)
+    assert [(t, f) for t, f, _ in qs["q005"].answers] == [("ONNX", 1.0), ("onnx runtime", 0.5), ("onnx-runtime", 0.5)]
     assert [_moodle_shortanswer_grade(qs["q005"], r) for r in ("onnx", "ONNX Runtime", "onnxruntime")] == [1.0, 0.5, 0.0]
-    assert qs["q010"].answers[0][0] == "\\*p"
-    assert [_moodle_shortanswer_grade(qs["q010"], r) for r in ("*p", "xp", "*P")] == [1.0, 0.0, 0.0]
+    assert [(t, f) for t, f, _ in qs["q010"].answers] == [("\\*p", 1.0), ("*ptr", 0.5)]
+    assert [_moodle_shortanswer_grade(qs["q010"], r) for r in ("*p", "xp", "*P", "int *ptr", "ptr", "*Ptr")] == [1.0, 0.0, 0.0, 0.5, 0.5, 0.0]
+
+
+@pytest.mark.parametrize("answers, fold_diacritics, responses", [
+    ([{"text": "point d\u2019\u00e9quilibre"}, {"text": "ridge-point", "credit": 0.5}], True,
+     ["point d'equilibre", "Point d\u2019\u00c9quilibre", "point d'\u00e9quilibre", "ridge point", "ridge-point", "RIDGE POINT", "ridge", "point"]),
+    ([{"text": "*point", "credit": 0.5}, {"text": "ridge point"}, {"text": "ridge*", "credit": 0.25}], False,
+     ["ridge point", "Ridge Point", "balance point", "ridge", "ridges", "knee", "point"]),
+])
+def test_moodle_credits_the_common_spellings_as_the_bank_does(answers, fold_diacritics, responses):
+    """Moodle compares exactly (and takes the first matching answer): the export writes the
+    spellings the bank's folding accepts that a learner commonly types, in order of credit."""
+    from pydantic import TypeAdapter
+
+    from aistack_bank.model import Question, Topic
+
+    q = TypeAdapter(Question).validate_python({"id": "q001", "kind": "short-answer", "stem": "Name it.", "tags": ["memory"], "difficulty": 1,
+                                               "answers": [{"id": f"a{n}", **answer} for n, answer in enumerate(answers, 1)], "fold_diacritics": fold_diacritics})
+    bank = Bank(topic=Topic(**kinds_bank.TOPIC, questions=["q001"]), questions=(q,), category=category())
+    (data,) = tree({"en": bank}).values()
+    (moodle_q,) = models.read_moodle_xml(data).questions
+    assert [_moodle_shortanswer_grade(moodle_q, r) for r in responses] == [q.score(r) for r in responses]
 
 
 def test_matching_has_a_subquestion_per_pair_and_an_empty_one_per_distractor(banks):
@@ -222,7 +244,7 @@ def test_a_multilingual_file_accepts_every_languages_spellings_and_units(banks):
     data = tree(banks)[PurePosixPath("every-kind-multilang.xml")]
     qs = {q.idnumber: q for q in models.read_moodle_xml(data).questions}
     assert [(t, f) for t, f, _ in qs["q005"].answers] == [
-        ("ONNX", 1.0), ("onnx runtime", 0.5), ("format ONNX", 1.0), ("moteur onnx", 0.5), ("onnx-runtime", 0.5)]
+        ("ONNX", 1.0), ("onnx runtime", 0.5), ("onnx-runtime", 0.5), ("format ONNX", 1.0), ("format-ONNX", 1.0), ("moteur onnx", 0.5), ("moteur-onnx", 0.5)]
     assert qs["q004"].units == [("GB", 1.0), ("MB", 1000.0), ("Go", 1.0), ("Mo", 1000.0)]
     assert _moodle_numerical_grade(qs["q004"], "14 000 Mo") == 1.0
     # the answers of a matching question are plain text: multilang spans, one per language
@@ -232,7 +254,7 @@ def test_a_multilingual_file_accepts_every_languages_spellings_and_units(banks):
 
 def test_each_language_file_carries_its_own_texts(banks):
     fr = parsed(banks, "fr")
-    assert [t for t, _, _ in fr["q005"].answers] == ["ONNX", "format ONNX", "moteur onnx"]
+    assert [t for t, _, _ in fr["q005"].answers] == ["ONNX", "format ONNX", "format-ONNX", "moteur onnx", "moteur-onnx"]
     assert fr["q004"].units == [("Go", 1.0), ("Mo", 1000.0)]
     assert fr["q006"].subquestions[-1] == ("", "3 octets")
 
@@ -299,7 +321,7 @@ def test_an_imported_numerical_question_has_a_check_restating_its_value(banks, t
     text = path.read_text(encoding="utf-8")
     assert "# Imported: this check only restates the value from the file. Replace it with the" in text
     assert "check:\n  script: answer(14)\n" in text
-    assert "tolerance: 0.7\n" in text and "  - name: MB\n    multiplier: 0.001\n" in text
+    assert "tolerance: 0.7\n" in text and "  - id: u2\n    name: MB\n    multiplier: 0.001\n" in text
 
 
 # --- files Moodle itself exports -------------------------------------------------------------
@@ -359,3 +381,29 @@ def test_malformed_xml_is_still_refused_at_its_line(tmp_path):
     with pytest.raises(BankError) as caught:
         read_questions("moodle", source)
     assert caught.value.code == "E702" and caught.value.location.line == 3
+
+
+@pytest.mark.parametrize("fmt, name, text", [
+    ("moodle", "wild.xml", """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="shortanswer">
+    <name><text>Animal</text></name>
+    <questiontext format="html"><text>Which is the best animal?</text></questiontext>
+    <usecase>0</usecase>
+    <answer fraction="100" format="moodle_auto_format"><text>Frog*</text><feedback format="html"><text>Good!</text></feedback></answer>
+    <answer fraction="50" format="moodle_auto_format"><text>C\\*t</text><feedback format="html"><text></text></feedback></answer>
+    <answer fraction="0" format="moodle_auto_format"><text>*</text><feedback format="html"><text>Completely wrong</text></feedback></answer>
+  </question>
+</quiz>
+"""),
+    ("gift", "wild.gift", "::Animal::Which is the best animal?{\n  =Frog*#Good!\n  =%50%C\\\\*t\n  =%0%*#Completely wrong\n}\n"),
+])
+def test_a_moodle_wildcard_answer_comes_in_as_it_is(tmp_path, fmt, name, text):
+    """The bank writes short answers in Moodle's syntax: ``Frog*`` stays a wildcard, ``C\\*t`` a
+    star; the catch-all ``*`` at 0 % (feedback only) is left out with a note."""
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    (q,), skipped = read_questions(fmt, source)
+    assert skipped == []
+    assert q.fields["answers"] == [{"text": "Frog*", "feedback": "Good!"}, {"text": "C\\*t", "credit": 0.5}]
+    assert any("'*' earns nothing" in note for note in q.notes)

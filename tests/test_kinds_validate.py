@@ -74,12 +74,15 @@ stem: How many gigabytes do the FP16 weights of a 7-billion-parameter model take
 answer: 14
 tolerance: 0.5
 units:
-  - name: GB
+  - id: u1
+    name: GB
     multiplier: 1
-  - name: MB
+  - id: u2
+    name: MB
     multiplier: 0.001
 near_misses:
-  - value: 28
+  - id: n1
+    value: 28
     tolerance: 1
     credit: 0
     feedback: That is FP32, four bytes per weight.
@@ -95,9 +98,11 @@ difficulty: 3
 kind: short-answer
 stem: Which open format exchanges trained models between frameworks?
 answers:
-  - text: ONNX
+  - id: a1
+    text: ONNX
     feedback: Right.
-  - text: Open Neural Network Exchange
+  - id: a2
+    text: Open Neural Network Exchange
     credit: 1
 explanation: ONNX is the open exchange format.
 tags: [memory]
@@ -239,9 +244,12 @@ BROKEN = [
     ("numerical", "multiplier: 0.001", "multiplier: .inf", ".inf", 0, "E210"),
     ("short-answer", "    credit: 1\n", "    credit: 1.5\n", "1.5", 0, "E208"),
     ("numerical", "model take?", "model take (14 GB)?", "How many", 0, "W326"),
-    ("short-answer", "answers:\n  - text: ONNX\n    feedback: Right.\n  - text: Open Neural Network Exchange\n    credit: 1\n", "answers: []\n", "answers: []", 9, "E209"),
-    ("short-answer", "    feedback: Right.\n  - text: Open Neural Network Exchange\n    credit: 1\n", "    credit: 0.5\n    feedback: Right.\n  - text: Open Neural Network Exchange\n    credit: 0.5\n", "- text: ONNX", 0, "E325"),
+    ("short-answer", "answers:\n  - id: a1\n    text: ONNX\n    feedback: Right.\n  - id: a2\n    text: Open Neural Network Exchange\n    credit: 1\n", "answers: []\n", "answers: []", 9, "E209"),
+    ("short-answer", "    feedback: Right.\n  - id: a2\n    text: Open Neural Network Exchange\n    credit: 1\n", "    credit: 0.5\n    feedback: Right.\n  - id: a2\n    text: Open Neural Network Exchange\n    credit: 0.5\n", "- id: a1", 0, "E325"),
     ("short-answer", "text: Open Neural Network Exchange", "text: onnx", "onnx", 0, "E326"),
+    ("short-answer", "text: ONNX\n", "text: OPEN Neural\u00a0Network\u2013Exchange\n", "Open Neural Network Exchange", 0, "E326"),
+    ("short-answer", "text: Open Neural Network Exchange", 'text: "**"', '"**"', 0, "E347"),
+    ("short-answer", "text: ONNX\n", 'text: "Open*"\n', "Open Neural Network Exchange", 0, "W347"),
     ("short-answer", "text: Open Neural Network Exchange", 'text: "ONNX format\\nthe ONNX format"', '"ONNX format', 0, "E116"),
     ("short-answer", "stem: Which open format", "stem: Besides ONNX, which open format", "Besides", 0, "W326"),
     ("matching", "text: 3 bytes", "text: 2  bytes", "2  bytes", 0, "E328"),
@@ -297,11 +305,11 @@ def msgstr_position(catalog: Path, key: str) -> tuple[int, int]:
     ("q006.pair.b.answer", {"q006.pair.a.answer": "2 octets", "q006.pair.b.answer": "2 octets"}, "E512"),
     ("q006.distractor.d", {"q006.pair.a.answer": "2 octets", "q006.distractor.d": "2 octets"}, "E512"),
     ("q006.pair.b.prompt", {"q006.pair.a.prompt": "Nombre", "q006.pair.b.prompt": "nombre"}, "E512"),
-    ("q005.answer.1", {"q005.answer.1": "ONNX\nonnx"}, "E512"),
-    ("q005.answer.2", {"q005.answer.1": "ONNX\nformat ONNX", "q005.answer.2": "Format  ONNX"}, "E512"),
-    ("q005.answer.1", {"q005.answer.1": "\n  \n"}, "E510"),
-    ("q004.unit.2", {"q004.unit.2": "ko"}, "E409"),
-    ("q005.stem", {"q005.stem": "Quel format ouvert, par exemple le format ONNX, échange des modèles ?", "q005.answer.2": "format ONNX"}, "W326"),
+    ("q005.answer.a1", {"q005.answer.a1": "ONNX\nonnx"}, "E512"),
+    ("q005.answer.a2", {"q005.answer.a1": "ONNX\nformat ONNX", "q005.answer.a2": "Format  ONNX"}, "E512"),
+    ("q005.answer.a1", {"q005.answer.a1": "\n  \n"}, "E510"),
+    ("q004.unit.u2", {"q004.unit.u2": "ko"}, "E409"),
+    ("q005.stem", {"q005.stem": "Quel format ouvert, par exemple le format ONNX, échange des modèles ?", "q005.answer.a2": "format ONNX"}, "W326"),
 ])
 def test_a_translation_that_breaks_a_kind_rule_is_an_error_at_its_msgstr(translated, key, overrides, code, tmp_path):
     report = translated(overrides)
@@ -310,7 +318,7 @@ def test_a_translation_that_breaks_a_kind_rule_is_an_error_at_its_msgstr(transla
 
 
 def test_a_translated_unit_in_the_language_s_own_spelling_is_the_same_unit(translated):
-    report = translated({"q004.unit.1": "Go", "q004.unit.2": "Mo"})
+    report = translated({"q004.unit.u1": "Go", "q004.unit.u2": "Mo"})
     assert [str(d) for d in report.errors] == []
 
 
@@ -333,9 +341,9 @@ def test_a_multiple_response_check_needs_some_right_option_to_show_the_value_and
 
 
 def test_a_short_answer_check_reads_the_accepted_answers():
-    answers = [{"text": "14 GB"}, {"text": "28 GB", "credit": 0.5}]
+    answers = [{"id": "a2", "text": "14 GB"}, {"id": "a1", "text": "28 GB", "credit": 0.5}]
     assert check_findings("short-answer", 'answer(14 * GB, unit="GB")', answers=answers) == []
-    assert check_findings("short-answer", 'answer(28 * GB, unit="GB")', answers=answers) == [("E404", "1"), ("E405", "2")]
+    assert check_findings("short-answer", 'answer(28 * GB, unit="GB")', answers=answers) == [("E404", "a2"), ("E405", "a1")]
 
 
 def test_true_false_and_matching_checks_only_assert():

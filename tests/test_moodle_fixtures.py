@@ -52,6 +52,17 @@ def test_a_missing_word_question_keeps_its_blank_as_moodle_does():
     assert any("missing-word" in note for note in by_name["Q5"].notes)
 
 
+def test_the_short_answer_with_a_catch_all_wildcard_keeps_its_answers():
+    """Moodle's fixture ends its short answer with ``=%0%*#Completely wrong``: Moodle's wildcard
+    as a catch-all for feedback. Its graded answers come in as they are; the catch-all earns
+    nothing, which the bank cannot hold, and is named in a note."""
+    questions, _ = read_questions("gift", FIXTURES / "questions.gift.txt")
+    q = {q.name: q for q in questions}["Shortanswer"]
+    assert q.kind == "short-answer"
+    assert q.fields["answers"] == [{"text": "Frog", "feedback": "Good!"}, {"text": "Cat", "credit": 0.5, "feedback": "What is it with Moodlers and cats?"}]
+    assert [n for n in q.notes if "'*'" in n] == ["the answer '*' earns nothing (it only gives feedback), which the bank cannot hold; it was not imported"]
+
+
 @pytest.mark.parametrize("fmt,name,text", [
     ("gift", "d.gift", "// a description\nThis part is about colours.\n\n::Sky:: The sky is {=blue ~red}.\n"),
     ("moodle", "d.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n  <question type="description">\n    <name><text>Intro</text></name>\n'

@@ -65,14 +65,14 @@ def question(draw, qid: str, kind: str) -> dict:
         tolerance = draw(st.sampled_from([0, 0.5, 2]))
         units = draw(st.booleans())
         q |= {"answer": answer, "tolerance": tolerance,
-              "near_misses": [{"value": answer * 10 + i, "tolerance": 0, "credit": draw(st.sampled_from([0, 0.5])), "feedback": texts.pop()}
+              "near_misses": [{"id": f"n{i + 1}", "value": answer * 10 + i, "tolerance": 0, "credit": draw(st.sampled_from([0, 0.5])), "feedback": texts.pop()}
                               for i in range(draw(st.integers(0, 2)))],
               "check": {"script": f'answer({answer} * GB, unit="GB")' if units else f"answer({answer})"}}
         if units:
-            q["units"] = [{"name": "GB", "multiplier": 1}, {"name": "MB", "multiplier": 0.001}]
+            q["units"] = [{"id": "u1", "name": "GB", "multiplier": 1}, {"id": "u2", "name": "MB", "multiplier": 0.001}]
     elif kind == "short-answer":
         n = draw(st.integers(1, 3))
-        q["answers"] = [{"text": texts.pop(), **({"credit": 0.5} if i else {})} for i in range(n)]
+        q["answers"] = [{"id": f"a{i + 1}", "text": texts.pop(), **({"credit": 0.5} if i else {})} for i in range(n)]
     elif kind == "essay":
         q |= {key: texts.pop() for key in ("model_answer", "response_template") if draw(st.booleans())}
     elif kind == "ordering":

@@ -35,8 +35,8 @@ FRENCH = {
     "q001.stem": "Choisissez un.", "q001.option.a": "Un", "q001.option.b": "Deux", "q001.option.b.feedback": "Non.",
     "q002.option.a": "Un", "q002.option.b": "Deux", "q002.option.c": "Trois",
     "q003.feedback.true": "Ce n'est pas le cas.", "q003.feedback.false": "Exact.",
-    "q004.unit.1": "Go", "q004.unit.2": "Mo", "q004.near_miss.1.feedback": "C'est la taille en FP32.",
-    "q005.answer.1": "ONNX\nformat ONNX", "q005.answer.1.feedback": "Oui.",
+    "q004.unit.u1": "Go", "q004.unit.u2": "Mo", "q004.near_miss.n1.feedback": "C'est la taille en FP32.",
+    "q005.answer.a1": "ONNX\nformat ONNX", "q005.answer.a1.feedback": "Oui.",
     "q006.pair.a.answer": "2 octets", "q006.pair.b.answer": "4 octets", "q006.distractor.c": "3 octets",
 }
 
@@ -397,6 +397,17 @@ def test_the_scoring_functions_follow_the_shared_semantics(desktop, site):
         {"response": {"value": 14, "unit": 0}}, {"response": {"value": 14000, "unit": 1}}, {"response": {"value": 14, "unit": 0}},
         {"error": "number"}, {"error": "unit", "unit": "TB"}, {"error": "number"}, {"response": {"value": 1000, "unit": 0}}]
     assert page.evaluate("['\u0663.\u0665', '\u06f1\u06f2', '3,500', '-2.5e-3', '\u22122'].map(aistackPractice.parseNumber)") == [3.5, 12, None, -0.0025, -2]
+    desktop.check_clean()
+
+
+def test_the_short_answer_scorer_follows_the_folding_table(desktop, site):
+    """The cases of tests/data/short-answer-folding.json, through the page's own scorer (the
+    bank's scoring runs the same table in test_short_answer_matching.py)."""
+    table = json.loads((Path(__file__).parent / "data/short-answer-folding.json").read_text(encoding="utf-8"))["cases"]
+    page = open_page(desktop, site)
+    got = page.evaluate("""cases => cases.map(c => aistackPractice.score({kind: "short-answer", caseSensitive: !!c.case_sensitive,
+        foldDiacritics: !!c.fold_diacritics, answers: [{text: c.answer, credit: 1}]}, c.response).score)""", table)
+    assert [(c["answer"], c["response"], g) for c, g in zip(table, got)] == [(c["answer"], c["response"], 1 if c["matches"] else 0) for c in table]
     desktop.check_clean()
 
 

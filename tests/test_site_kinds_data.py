@@ -16,7 +16,7 @@ KEYS = {
     "multiple-response": {"options", "correct", "scoring"},
     "true-false": {"answer", "feedbackTrue", "feedbackFalse"},
     "numerical": {"answer", "tolerance", "units", "nearMisses"},
-    "short-answer": {"answers", "caseSensitive"},
+    "short-answer": {"answers", "caseSensitive", "foldDiacritics"},
     "matching": {"pairs", "distractors"},
     "ordering": {"items"},
 }

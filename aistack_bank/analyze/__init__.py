@@ -14,7 +14,7 @@ from ..errors import Diagnostic, Location, Severity, error
 from ..kinds import a_kind
 from .bankinfo import BankInfo, load_bank_info
 from .flags import Flag, Thresholds, find_flags
-from .stats import Analysis, analyze_responses
+from .stats import Analysis, Responses, statistics
 
 RESULT_SUFFIXES = (".csv", ".tsv", ".txt", ".xml", ".json")
 MAX_FILES = 100_000
@@ -38,6 +38,16 @@ class Report:
 
     def all_diagnostics(self) -> list[Diagnostic]:
         return self.diagnostics + [d for f in self.flags for d in f.diagnostics]
+
+
+class _Ignored:
+    """Where the rows of a report read a second time go: its learners are already counted."""
+
+    def row(self, language: str, answers) -> None:
+        pass
+
+
+_IGNORED = _Ignored()
 
 
 def expand(paths: list[Path]) -> list[Path]:
@@ -69,25 +79,26 @@ def analyze(paths: list[Path], bank: Path, translations: Path | None, *, languag
     if len(files) > MAX_FILES:
         report.diagnostics.append(error("E901", f"more than {MAX_FILES} results files"))
         return report
-    persons: dict[str, dict[str, str | None]] = {}
-    language_of: dict[str, str] = {}
+    responses = Responses(info.items)
+    read_before: set[str] = set()
     for path in files:
-        read = read_results(path, info, language=language)
+        again = path.as_posix() in read_before  # a file named twice: its learners are already in
+        read_before.add(path.as_posix())
+        read = read_results(path, info, language=language, sink=_IGNORED if again else responses)
         report.diagnostics += read.diagnostics
         if read.source:
             report.sources[read.source] = report.sources.get(read.source, 0) + 1
-        for a in read.answers:
-            person = f"{a.person}\x00{a.language}"
-            language_of[person] = a.language
-            persons.setdefault(person, {}).setdefault(a.question, a.choice)
+        if not again:
+            for a in read.answers:
+                responses.add(a.person, a.language, a.question, a.choice)
     if report.errors:
         return report
-    if not persons:
+    if not responses.persons:
         report.diagnostics.append(error("E908", "no responses to analyze", Location.of(files[0]) if files else None))
         return report
-    report.persons = len(persons)
-    report.answers = sum(len(v) for v in persons.values())
-    report.analysis = analyze_responses(persons, language_of, info.items)
+    report.persons = responses.persons
+    report.answers = responses.answers
+    report.analysis = statistics(responses)
     report.flags = find_flags(report.analysis, info, t)
     return report
 

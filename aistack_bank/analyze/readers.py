@@ -7,6 +7,7 @@ file (JSON). Every problem is a located diagnostic; nothing here raises for a us
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -46,9 +47,11 @@ class _Collector:
         self.path = path
         self.diags: list[Diagnostic] = []
         self.dropped = 0
+        self.errors = 0
 
     def error(self, code: str, message: str, line: int = 0, column: int = 0) -> None:
-        if sum(d.severity.value == "error" for d in self.diags) >= MAX_ERRORS_PER_FILE:
+        self.errors += 1
+        if self.errors > MAX_ERRORS_PER_FILE:
             self.dropped += 1
             return
         self.diags.append(error(code, message, Location.of(self.path, line, column)))
@@ -61,7 +64,7 @@ class _Collector:
 
     @property
     def failed(self) -> bool:
-        return any(d.severity.value == "error" for d in self.diags)
+        return self.errors > 0
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -95,17 +98,52 @@ def read_text(path: Path) -> tuple[str | None, list[Diagnostic]]:
         return None, [error("E901", f"not UTF-8 (byte 0x{raw[exc.start]:02x}); save the file as UTF-8 (Moodle's downloads are)", Location.of(path, line, col))]
 
 
-def read_results(path: Path, bank: BankInfo, *, language: str | None = None) -> ReadResult:
-    """Answers from one results file, whatever its kind; errors are located diagnostics."""
-    text, diags = read_text(path)
-    if text is None:
-        return ReadResult([], diags, "")
-    head = text.lstrip()[:1]
-    if head == "{" or head == "[":
-        return read_site(path, text, bank)
-    if head == "<":
-        return read_qti(path, text, bank, language=language)
-    return read_moodle_csv(path, text, bank, language=language)
+def _scan(path: Path) -> tuple[str | None, bool]:
+    """(the first character that is not white space, whether the file passes read_text's checks),
+    read a block at a time; when it does not, read_text says why."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_RESULTS_BYTES:
+            return None, False
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        head: str | None = None
+        blank = True
+        with path.open("rb") as f:
+            start = True
+            while block := f.read(1 << 20):
+                if start and block.startswith(b"\xef\xbb\xbf"):
+                    block = block[3:]
+                start = False
+                if b"\x00" in block:
+                    return None, False
+                blank = blank and not block.strip()
+                text = decoder.decode(block)
+                if head is None and (left := text.lstrip()):
+                    head = left[0]
+            decoder.decode(b"", final=True)
+    except (OSError, UnicodeDecodeError):
+        return None, False
+    return head, not blank
+
+
+def read_results(path: Path, bank: BankInfo, *, language: str | None = None, sink=None) -> ReadResult:
+    """Answers from one results file, whatever its kind; errors are located diagnostics.
+
+    A Moodle report is read as a stream, twice (to tell which question each column holds, then to
+    read the answers): its rows go to ``sink.row(language, [(question, response), …])`` when a
+    sink is given, else into ``answers``. QTI results and practice-site files hold one learner
+    each and are read whole."""
+    head, fine = _scan(path)
+    if not fine or head is None or head in "{[<":
+        text, diags = read_text(path)
+        if text is None:
+            return ReadResult([], diags, "")
+        head = text.lstrip()[:1]
+        if head == "{" or head == "[":
+            return read_site(path, text, bank)
+        if head == "<":
+            return read_qti(path, text, bank, language=language)
+        return read_moodle_csv(path, text, bank, language=language, sink=sink)
+    return read_moodle_csv(path, None, bank, language=language, sink=sink)
 
 
 # --- Moodle quiz "Responses" report ----------------------------------------------------------
@@ -153,96 +191,197 @@ class _MoodleIndex:
         return found
 
 
-def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | None = None) -> ReadResult:
+_OMITTED = ("", "-")
+_CACHED = 4096
+"""Distinct cell values whose reading is remembered per column (a hostile file cannot grow it)."""
+
+
+def _opener(path: Path, text: str | None):
+    """A function opening the report's text afresh (BOM removed), for each pass over it."""
+    if text is not None:
+        return lambda: io.StringIO(text, newline="")
+    return lambda: path.open(encoding="utf-8-sig", newline="")
+
+
+def _first_line(stream) -> str:
+    parts = []
+    while block := stream.read(1 << 16):
+        at = block.find("\n")
+        if at >= 0:
+            parts.append(block[:at])
+            break
+        parts.append(block)
+    return "".join(parts)
+
+
+def _numbered(reader):
+    """(line where the row starts, row) of a csv reader."""
+    line = 1
+    for row in reader:
+        yield line, row
+        line = reader.line_num + 1
+
+
+class _Cache(dict):
+    def get_or(self, key, compute):
+        got = self.get(key, _MISSING)
+        if got is _MISSING:
+            got = compute(key)
+            if len(self) < _CACHED:
+                self[key] = got
+        return got
+
+
+_MISSING = object()
+
+
+def read_moodle_csv(path: Path, text: str | None, bank: BankInfo, *, language: str | None = None, sink=None) -> ReadResult:
+    """A quiz Responses report, from ``text`` or (None) streamed from ``path``: a first pass checks
+    the rows and tells which question each column holds, a second reads the answers; only a
+    row at a time is held. Without ``sink`` the answers are returned."""
     out = _Collector(path)
-    rows: list[tuple[int, list[str]]] = []
+    opened = _opener(path, text)
     try:
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=_dialect(text.split("\n", 1)[0]), strict=True)
-        line = 1
-        for row in reader:
-            rows.append((line, row))
-            line = reader.line_num + 1
-    except csv.Error as exc:
-        out.error("E903", f"CSV syntax error: {exc}", reader.line_num or 1)
-        return ReadResult([], out.finish(), "moodle-csv")
-    header = [h.strip() for h in rows[0][1]] if rows else []
+        with opened() as stream:
+            first_line = _first_line(stream)
+        delimiter = _dialect(first_line)
+        with opened() as stream:
+            header_row = next(csv.reader(stream, delimiter=delimiter, strict=True), None)
+    except csv.Error:
+        header_row = None  # the first pass reports it, at its line
+    except (OSError, UnicodeDecodeError) as exc:
+        out.error("E901", f"cannot read the file: {getattr(exc, 'strerror', None) or exc}", 1)
+        return ReadResult([], out.finish(), "")
+    header = [h.strip() for h in header_row] if header_row else []
     slots = {int(m.group(1)): i for i, h in enumerate(header) if (m := _RESPONSE.match(h))}
-    if not slots:
+    if not slots and header_row is not None:
         if any(_GRADES.match(h) for h in header):
             out.error("E902", "this is Moodle's Grades report (marks only, no responses); download the quiz's Responses report instead", 1, 1)
         elif header and header[0] in ("Last name", "First name", "Email address"):
             out.error("E903", "Moodle CSV without `Response N` columns; download the quiz's Responses report", 1, 1)
         else:
             out.error("E902", "not a Moodle quiz Responses report (no `Response 1` column), QTI results or practice-site answers", 1, 1)
-        return ReadResult([], out.finish(), "")
+        # a CSV syntax error further down is reported first, as when the whole file was parsed
     questions = {int(m.group(1)): i for i, h in enumerate(header) if (m := _QUESTION.match(h))}
     rights = {int(m.group(1)): i for i, h in enumerate(header) if (m := _RIGHT.match(h))}
     status_col = next((i for i, h in enumerate(header) if h in ("Status", "State")), None)
-    if language is not None and language not in bank.languages:
-        out.error("E904", f"--lang {language}: the bank has {', '.join(bank.languages)}", 0)
-        return ReadResult([], out.finish(), "moodle-csv")
-    index = _MoodleIndex(bank)
-    first_line = text.split("\n", 1)[0]
+    index = _MoodleIndex(bank) if bank is not None else None
 
     def header_col(col: int) -> int:
         """The column (1-based) where the header cell ``col`` starts in the first line."""
         at = first_line.find(header[col])
         return at + 1 if at >= 0 else 0
 
-    def cell(row: list[str], col: int | None) -> str:
-        return row[col].strip() if col is not None and col < len(row) else ""
+    counted = {"skipped": 0}
 
-    def omitted(value: str) -> bool:
-        return value in ("", "-")
+    def data_rows(stream, report: bool):
+        """(line, row) of the finished attempts; with ``report``, rows of the wrong length are
+        errors and the skipped ones are counted."""
+        skipped = 0
+        reader = csv.reader(stream, delimiter=delimiter, strict=True)
+        next(reader, None)
+        line = reader.line_num + 1
+        width = len(header)
+        slot_cols = tuple(slots.values())
+        for row in reader:
+            at, line = line, reader.line_num + 1
+            if not "".join(row).strip():
+                continue
+            if len(row) != width:
+                if report:
+                    out.error("E903", f"row has {len(row)} fields, the header has {width}", at)
+                continue
+            if (row[0].strip().lower() == "overall average"
+                    or (status_col is not None and row[status_col].strip().lower() in _SKIPPED_STATES)):
+                skipped += 1
+                continue
+            for c in slot_cols:
+                if row[c].strip() not in _OMITTED:
+                    break
+            else:
+                skipped += 1
+                continue
+            yield at, row
+        if report:
+            counted["skipped"] = skipped
 
-    data: list[tuple[int, list[str]]] = []
-    skipped = 0
-    for line, row in rows[1:]:
-        if not any(c.strip() for c in row):
-            continue
-        if len(row) != len(header):
-            out.error("E903", f"row has {len(row)} fields, the header has {len(header)}", line)
-            continue
-        first = row[0].strip().lower()
-        state = cell(row, status_col).lower()
-        if first == "overall average" or state in _SKIPPED_STATES or all(omitted(cell(row, c)) for c in slots.values()):
-            skipped += 1
-            continue
-        data.append((line, row))
+    # First pass: the rows checked; the options each column's answers fit, and the keys of the
+    # `Right answer N` columns. Problems are kept per column and reported column by column.
+    inferred = sorted((slot, col) for slot, col in slots.items() if slot not in questions)
+    candidates: dict[int, set[str] | None] = {slot: None for slot, _ in inferred}
+    unknown: dict[int, list[tuple[str, int]]] = {slot: [] for slot, _ in inferred}
+    unknown_more: dict[int, int] = {slot: 0 for slot, _ in inferred}
+    keyed: dict[int, set[str]] = {slot: set() for slot in rights}
+    fits_any: dict[str, frozenset[str]] = {}
+    keys_of = _Cache()
+    data_count = 0
+    try:
+        with opened() as stream:
+            if slots and index is not None:
+                for line, row in data_rows(stream, True):
+                    data_count += 1
+                    if out.failed:
+                        continue
+                    for slot, col in inferred:
+                        value = row[col].strip()
+                        if value in _OMITTED:
+                            continue
+                        found = fits_any.get(value)
+                        if found is None:
+                            found = frozenset(q for q, _lang, _o in index.options.get(norm(value), ()))
+                            if len(fits_any) < _CACHED:
+                                fits_any[value] = found
+                        if not found:
+                            if len(unknown[slot]) < MAX_ERRORS_PER_FILE:
+                                unknown[slot].append((value, line))
+                            else:
+                                unknown_more[slot] += 1
+                            continue
+                        known = candidates[slot]
+                        candidates[slot] = set(found) if known is None else known & found
+                    for slot, col in rights.items():
+                        value = row[col].strip()
+                        if value not in _OMITTED:
+                            keyed[slot] |= keys_of.get_or(value, lambda v: frozenset(index.keys.get(norm(v), ())))
+            else:
+                for _row in _numbered(csv.reader(stream, delimiter=delimiter, strict=True)):
+                    pass
+    except csv.Error as exc:
+        out = _Collector(path)
+        out.error("E903", f"CSV syntax error: {exc}", _csv_error_line(opened, delimiter))
+        return ReadResult([], out.finish(), "moodle-csv")
+    except (OSError, UnicodeDecodeError) as exc:
+        out.error("E901", f"cannot read the file: {getattr(exc, 'strerror', None) or exc}", 1)
+        return ReadResult([], out.finish(), "")
+    if not slots:
+        return ReadResult([], out.finish(), "")
+    if language is not None and language not in bank.languages:
+        out = _Collector(path)
+        out.error("E904", f"--lang {language}: the bank has {', '.join(bank.languages)}", 0)
+        return ReadResult([], out.finish(), "moodle-csv")
+    skipped = counted["skipped"]
     if out.failed:
         return ReadResult([], out.finish(), "moodle-csv")
 
     # Which question each slot holds: per row from `Question N` when present, else per column.
     column_question: dict[int, str] = {}
-    for slot, col in sorted(slots.items()):
-        if slot in questions:
-            continue
-        candidates: set[str] | None = None
-        for line, row in data:
-            value = cell(row, col)
-            if omitted(value):
-                continue
-            found = {q for q, _lang, _o in index.options.get(norm(value), ())}
-            if not found:
-                out.error("E905", f"{header[col]} = {_shown(value)} is the text of no option of any question, in any language", line)
-                continue
-            candidates = found if candidates is None else candidates & found
-        if candidates is None:
+    for slot, col in inferred:
+        for value, line in unknown[slot]:
+            out.error("E905", f"{header[col]} = {_shown(value)} is the text of no option of any question, in any language", line)
+        if unknown_more[slot]:
+            out.dropped += unknown_more[slot]
+        found = candidates[slot]
+        if found is None:
             out.diags.append(warning("W901", f"{header[col]} has no answers in any row; left out", Location.of(path, 1, header_col(col))))
             continue
-        if len(candidates) > 1 and slot in rights:
-            keyed = set()
-            for _line, row in data:
-                value = cell(row, rights[slot])
-                if not omitted(value):
-                    keyed |= index.keys.get(norm(value), set())
-            candidates = candidates & keyed if candidates & keyed else candidates
-        if not candidates:
+        if len(found) > 1 and slot in rights:
+            found = found & keyed[slot] if found & keyed[slot] else found
+        if not found:
             out.error("E906", f"the answers in {header[col]} belong to no single question of the bank (answers of different questions in one column?)", 1, header_col(col))
-        elif len(candidates) > 1:
-            out.error("E906", f"the answers in {header[col]} fit {', '.join(sorted(candidates)[:6])} alike; download the report with \"Question text\" ticked", 1, header_col(col))
+        elif len(found) > 1:
+            out.error("E906", f"the answers in {header[col]} fit {', '.join(sorted(found)[:6])} alike; download the report with \"Question text\" ticked", 1, header_col(col))
         else:
-            column_question[slot] = next(iter(candidates))
+            column_question[slot] = next(iter(found))
     if out.failed:
         return ReadResult([], out.finish(), "moodle-csv")
     seen_columns: dict[str, int] = {}
@@ -253,74 +392,119 @@ def read_moodle_csv(path: Path, text: str, bank: BankInfo, *, language: str | No
     if out.failed:
         return ReadResult([], out.finish(), "moodle-csv")
 
+    # Second pass: the answers, a row at a time.
     answers: list[Answer] = []
-    for line, row in data:
-        langs = set(bank.languages)
-        mapped: list[tuple[str, str, str, int]] = []  # question, value, column header, slot
-        in_row: set[str] = set()
-        row_ok = True
-        for slot, col in sorted(slots.items()):
-            value = cell(row, col)
-            if slot in questions:
-                named = index.question_cell(cell(row, questions[slot]))
-                qids = {q for q, _ in named}
-                if not qids:
-                    if omitted(cell(row, questions[slot])):
+    delivered = 0
+    ordered = sorted(slots.items())
+    all_languages = frozenset(bank.languages)
+    named_by = _Cache()
+    fits_in = _Cache()
+    choices_in = _Cache()
+
+    def lang_fits(key: tuple[str, str]) -> frozenset[str]:
+        qid, value = key
+        return frozenset(lang for q, lang, _o in index.options.get(norm(value), ()) if q == qid)
+
+    def choices(key: tuple[str, str, str]) -> frozenset[str]:
+        qid, value, lang = key
+        return frozenset(o for q, lg, o in index.options[norm(value)] if q == qid and lg == lang)
+
+    try:
+        with opened() as stream:
+            for line, row in data_rows(stream, False):
+                langs = all_languages
+                mapped: list[tuple[str, str]] = []  # question, value
+                in_row: set[str] = set()
+                row_ok = True
+                for slot, col in ordered:
+                    value = row[col].strip()
+                    if slot in questions:
+                        asked = row[questions[slot]].strip()
+                        named = named_by.get_or(asked, index.question_cell)
+                        qids = {q for q, _ in named}
+                        if not qids:
+                            if asked in _OMITTED:
+                                continue
+                            out.error("E904", f"Question {slot} = {_shown(asked)} is no question of the bank, in any language", line)
+                            row_ok = False
+                            continue
+                        if len(qids) > 1:
+                            out.error("E906", f"Question {slot} fits {', '.join(sorted(qids))} alike", line)
+                            row_ok = False
+                            continue
+                        qid = next(iter(qids))
+                        stem_langs = {lang for _, lang in named if lang is not None}
+                        if stem_langs:
+                            langs = langs & stem_langs
+                    elif slot in column_question:
+                        qid = column_question[slot]
+                    else:
                         continue
-                    out.error("E904", f"Question {slot} = {_shown(cell(row, questions[slot]))} is no question of the bank, in any language", line)
-                    row_ok = False
+                    if qid in in_row:
+                        out.error("E906", f"{qid} appears twice in this attempt", line)
+                        row_ok = False
+                    in_row.add(qid)
+                    mapped.append((qid, value))
+                    if value not in _OMITTED:
+                        fits = fits_in.get_or((qid, value), lang_fits)
+                        if not fits:
+                            out.error("E905", f"{header[slots[slot]]} = {_shown(value)} is no option of {qid}, in any language", line)
+                            row_ok = False
+                        langs = langs & (fits or langs)
+                if not row_ok:
                     continue
-                if len(qids) > 1:
-                    out.error("E906", f"Question {slot} fits {', '.join(sorted(qids))} alike", line)
-                    row_ok = False
+                if not langs:
+                    out.error("E906", "the answers of this attempt are in different languages", line)
                     continue
-                qid = next(iter(qids))
-                stem_langs = {lang for _, lang in named if lang is not None}
-                if stem_langs:
-                    langs &= stem_langs
-            elif slot in column_question:
-                qid = column_question[slot]
-            else:
-                continue
-            if qid in in_row:
-                out.error("E906", f"{qid} appears twice in this attempt", line)
-                row_ok = False
-            in_row.add(qid)
-            mapped.append((qid, value, header[col], slot))
-            if not omitted(value):
-                fits = {lang for q, lang, _o in index.options.get(norm(value), ()) if q == qid}
-                if not fits:
-                    out.error("E905", f"{header[col]} = {_shown(value)} is no option of {qid}, in any language", line)
-                    row_ok = False
-                langs &= fits or langs
-        if not row_ok:
-            continue
-        if not langs:
-            out.error("E906", "the answers of this attempt are in different languages", line)
-            continue
-        if len(langs) > 1 and language in langs:
-            langs = {language}
-        if len(langs) > 1:
-            out.error("E906", f"the language of this attempt cannot be told (its answers read the same in {', '.join(sorted(langs))}); pass --lang", line)
-            continue
-        lang = next(iter(langs))
-        person = f"{path.as_posix()}:{line}"
-        for qid, value, _name, _slot in mapped:
-            choice = None
-            if not omitted(value):
-                choices = {o for q, lg, o in index.options[norm(value)] if q == qid and lg == lang}
-                if len(choices) != 1:
-                    out.error("E906", f"{_shown(value)} is the text of several options of {qid} in {lang}", line)
+                if len(langs) > 1 and language in langs:
+                    langs = frozenset([language])
+                if len(langs) > 1:
+                    out.error("E906", f"the language of this attempt cannot be told (its answers read the same in {', '.join(sorted(langs))}); pass --lang", line)
                     continue
-                choice = next(iter(choices))
-            answers.append(Answer(person, qid, lang, choice))
+                lang = next(iter(langs))
+                row_answers: list[tuple[str, str | None]] = []
+                for qid, value in mapped:
+                    choice = None
+                    if value not in _OMITTED:
+                        found = choices_in.get_or((qid, value, lang), choices)
+                        if len(found) != 1:
+                            out.error("E906", f"{_shown(value)} is the text of several options of {qid} in {lang}", line)
+                            continue
+                        choice = next(iter(found))
+                    row_answers.append((qid, choice))
+                if not row_answers:
+                    continue
+                delivered += 1
+                if out.failed:
+                    continue
+                if sink is not None:
+                    sink.row(lang, row_answers)
+                else:
+                    person = f"{path.as_posix()}:{line}"
+                    answers += [Answer(person, qid, lang, choice) for qid, choice in row_answers]
+    except (csv.Error, OSError, UnicodeDecodeError) as exc:
+        out.error("E901", f"the file changed while it was read: {exc}", 1)
+        return ReadResult([], out.finish(), "moodle-csv")
     if skipped:
         out.diags.append(warning("W901", f"{skipped} row(s) skipped: unfinished attempts, empty rows or averages", Location.of(path)))
     if out.failed:
         return ReadResult([], out.finish(), "moodle-csv")
-    if not answers:
+    if not delivered:
         out.error("E908", "the report holds no finished attempt with answers", 1, 1)
     return ReadResult(answers, out.finish(), "moodle-csv")
+
+
+def _csv_error_line(opened, delimiter: str) -> int:
+    """The line the csv reader had reached when it failed (read again up to the failure)."""
+    reader = None
+    try:
+        with opened() as stream:
+            reader = csv.reader(stream, delimiter=delimiter, strict=True)
+            for _row in reader:
+                pass
+    except csv.Error:
+        return reader.line_num or 1
+    return 1
 
 
 def _shown(value: str, limit: int = 60) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from ..errors import Diagnostic, warning
+from ..kinds.short_answer import has_wildcard, spellings
 from ..model import Bank, MultipleResponseQuestion, NumericalQuestion, ShortAnswerQuestion
 from ._format import languages
 from ._shared import moodle_fraction
@@ -42,25 +43,33 @@ class ShortAnswer:
 
 
 def moodle_answer_text(text: str) -> str:
-    """An accepted answer as Moodle's short-answer type matches it: ``*`` is its wildcard, so a
-    literal asterisk is written ``\\*``."""
-    return text.replace("*", "\\*")
+    """An accepted answer as Moodle's short-answer type matches it: the bank writes answers in
+    Moodle's own syntax (``*`` its wildcard, ``\\*`` a star), so the text is kept as it is."""
+    return text
 
 
 def short_answers(questions: Sequence[ShortAnswerQuestion], langs: Sequence[str]) -> list[ShortAnswer]:
     """The accepted answers of every language, English first, each text once (compared as Moodle
     does: ignoring case unless the question is case-sensitive). In a multilingual file a learner
-    may therefore type an answer of any of the languages."""
+    may therefore type an answer of any of the languages. Moodle compares exactly, so each answer
+    comes with the spellings the bank's folding accepts that a learner commonly types (``'`` and
+    ``’``, hyphen and space, no diacritics when the question folds them: see
+    :func:`~aistack_bank.kinds.short_answer.spellings`), with its credit and feedback."""
     out: dict[str, ShortAnswer] = {}
     for lang, q in zip(langs, questions):
         for answer in q.answers:
-            key = answer.text if q.case_sensitive else answer.text.casefold()
-            entry = out.setdefault(key, ShortAnswer(answer.text, credit(answer.credit)))
-            if answer.feedback is not None and lang not in entry.feedback:
-                entry.feedback[lang] = answer.feedback
-    # In the bank's order: the texts differ (Moodle compares them after NFC, as the bank keeps
-    # them, and "*" is escaped), so Moodle's "first matching answer" is the only matching one.
-    return list(out.values())
+            for text in spellings(answer.text, q.fold_diacritics):
+                key = text if q.case_sensitive else text.casefold()
+                entry = out.setdefault(key, ShortAnswer(text, credit(answer.credit)))
+                if answer.feedback is not None and lang not in entry.feedback:
+                    entry.feedback[lang] = answer.feedback
+    answers = list(out.values())
+    # Moodle gives the credit of the first answer that matches, the bank the most among those
+    # that match: they agree when no two answers match one response (the texts differ, without
+    # wildcards) or when the answers come in order of credit (stable, so the bank's order stays).
+    if any(has_wildcard(a.text) for a in answers):
+        answers.sort(key=lambda a: -a.credit)
+    return answers
 
 
 def numerical_units(questions: Sequence[NumericalQuestion]) -> list[tuple[str, float]]:

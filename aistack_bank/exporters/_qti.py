@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Mapping, Sequence
 
+from ..kinds.short_answer import has_wildcard, literal, spellings, xsd_pattern
 from ..model import AnyQuestion, Bank, Library
 from ..options import ExportOptions
 from ..errors import Diagnostic, warning
@@ -24,7 +25,7 @@ ELEMENTS = (
     "assessmentSection", "assessmentItemRef", "outcomeProcessing", "sum", "testVariables",
     # the other kinds: mappings, text entry, matching, and the operators of their processing
     "mapping", "mapEntry", "mapResponse", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
-    "simpleAssociableChoice", "and", "not", "isNull", "member", "gte", "lte", "stringMatch",
+    "simpleAssociableChoice", "and", "not", "isNull", "member", "gte", "lte", "stringMatch", "patternMatch", "or",
     "orderInteraction", "extendedTextInteraction",
 )
 """The QTI elements the writer uses, by their QTI 2.1 names (the keys of every dialect's table)."""
@@ -348,28 +349,45 @@ def _numerical_item(d: Dialect, item: ET.Element, q, lang: str, feedbacks: list)
 
 
 def _short_answer_item(d: Dialect, item: ET.Element, q, feedbacks: list) -> None:
+    """``textEntryInteraction``: the accepted answers in the declaration's mapping (as written:
+    a ``\\*`` as its star, an answer with Moodle's wildcard as it is, for readers of the file),
+    scored by one rule per answer in order of credit (the first that matches sets the score, as
+    the bank gives the most credit among the answers that match). An answer's rule is a
+    ``stringMatch`` of each spelling the bank's folding accepts that a learner commonly types
+    (:func:`~aistack_bank.kinds.short_answer.spellings`, as for Moodle), which every player
+    compares alike; an answer with Moodle's wildcard is a ``patternMatch`` of the folding rule
+    as an XML Schema pattern (:func:`~aistack_bank.kinds.short_answer.xsd_pattern`), which a
+    conforming player matches against the whole response."""
     case = "true" if q.case_sensitive else "false"
     declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "string"})
-    best = max(q.answers, key=lambda a: a.credit)
-    d.element(d.element(declaration, "correctResponse"), "value", text=best.text)
+    plain = [a for a in q.answers if not has_wildcard(a.text)] or q.answers
+    best = max(plain, key=lambda a: a.credit)
+    d.element(d.element(declaration, "correctResponse"), "value", text=literal(best.text))
     mapping = d.element(declaration, "mapping", {"lowerBound": "0", "upperBound": "1", "defaultValue": "0"})
     for answer in q.answers:
-        d.element(mapping, "mapEntry", {"mapKey": answer.text, "mappedValue": _number(answer.credit), "caseSensitive": case})
+        key = answer.text if has_wildcard(answer.text) else literal(answer.text)
+        d.element(mapping, "mapEntry", {"mapKey": key, "mappedValue": _number(answer.credit), "caseSensitive": case})
     _outcomes(d, item)
     body = d.element(item, "itemBody")
     paragraph(body, q.stem)
     entry = ET.SubElement(body, "p")
     d.element(entry, "textEntryInteraction", {"responseIdentifier": "RESPONSE", "expectedLength": str(max(10, max(len(a.text) for a in q.answers) + 2))})
     processing = d.element(item, "responseProcessing")
-    d.element(d.element(processing, "setOutcomeValue", {"identifier": "SCORE"}), "mapResponse", {"identifier": "RESPONSE"})
-    with_feedback = [(number, answer) for number, answer in enumerate(q.answers, start=1) if answer.feedback is not None]
-    if with_feedback:
-        rules = d.element(processing, "responseCondition")
-        for position, (number, answer) in enumerate(with_feedback):
-            rule = d.element(rules, "responseIf" if position == 0 else "responseElseIf")
-            test = d.element(rule, "stringMatch", {"caseSensitive": case})
-            _response(d, test)
-            _base(d, test, "string", answer.text)
+    rules = d.element(processing, "responseCondition")
+    ranked = sorted(enumerate(q.answers, start=1), key=lambda pair: -pair[1].credit)
+    for position, (number, answer) in enumerate(ranked):
+        rule = d.element(rules, "responseIf" if position == 0 else "responseElseIf")
+        if has_wildcard(answer.text):
+            _response(d, d.element(rule, "patternMatch", {"pattern": xsd_pattern(answer.text, q.case_sensitive, q.fold_diacritics)}))
+        else:
+            texts = list(dict.fromkeys(literal(t) for t in spellings(answer.text, q.fold_diacritics)))
+            parent = d.element(rule, "or") if len(texts) > 1 else rule
+            for text in texts:
+                test = d.element(parent, "stringMatch", {"caseSensitive": case})
+                _response(d, test)
+                _base(d, test, "string", text)
+        _set_score(d, rule, _number(answer.credit))
+        if answer.feedback is not None:
             identifier = ncname(f"feedback-answer-{number}")
             _add_feedback(d, rule, [identifier])
             feedbacks.append((identifier, answer.feedback))

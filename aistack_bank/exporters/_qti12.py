@@ -13,7 +13,8 @@ accepts no other), and its response rules follow Moodle's own cartridge writer
 
 from __future__ import annotations
 
-from ..model import Bank
+from ..kinds.short_answer import has_wildcard, literal, spellings
+from ..model import AcceptedAnswer, Bank
 from ._qti import ncname
 from ._shared import html_paragraph, html_text, short
 from ._words import words, writes_decimal_comma
@@ -59,10 +60,25 @@ CC_PROFILES = {
 """The cartridge profile of each kind it carries (no numerical, no matching)."""
 
 
-def full_credit_answers(q) -> list:
-    """A short answer's accepted answers with full credit: Canvas and the cc profile give every
-    accepted answer full marks, so one with partial credit is left out (and the export warns)."""
-    return [a for a in q.answers if a.credit >= 1]
+def full_credit_answers(q, canvas: bool = False) -> list:
+    """A short answer's accepted answers with full credit, as the profile or Canvas compares them
+    (exactly, ignoring case): Canvas and the cc profile give every accepted answer full marks, so
+    one with partial credit is left out (and the export warns). Each answer comes with the
+    spellings the bank's folding accepts that a learner commonly types (``'`` and ``’``,
+    hyphen and space, no diacritics when the question folds them), each once ignoring case; a
+    ``\\*`` is written as the star it stands for. An answer with Moodle's wildcard is kept as it
+    is in a cartridge (Moodle's restore reads it as its wildcard) and left out for Canvas, which
+    would credit only the literal text, unless every full-credit answer has one (then Canvas gets
+    them as written; both formats warn)."""
+    out: dict[str, AcceptedAnswer] = {}
+    wild_only = all(has_wildcard(a.text) for a in q.answers if a.credit >= 1)
+    for answer in q.answers:
+        if answer.credit < 1 or (canvas and has_wildcard(answer.text) and not wild_only):
+            continue
+        for text in spellings(answer.text, q.fold_diacritics):
+            text = text if has_wildcard(text) else literal(text)
+            out.setdefault(text.casefold(), answer.model_copy(update={"text": text}))
+    return list(out.values())
 
 
 def _condition(i: str, tests: list[str], actions: list[str], continue_: str | None = "Yes") -> list[str]:
@@ -166,7 +182,7 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
         answers = [(name("true"), labels.true, q.feedback_true), (name("false"), labels.false, q.feedback_false)]
         right = {name("true" if q.answer else "false")}
     elif kind == "short-answer":
-        answers = [(answer_ident(q.id, lang, str(n)), a.text, a.feedback) for n, a in enumerate(full_credit_answers(q), start=1)]
+        answers = [(answer_ident(q.id, lang, str(n)), a.text, a.feedback) for n, a in enumerate(full_credit_answers(q, canvas), start=1)]
         right = {a[0] for a in answers}
     elif kind == "numerical":
         answers, right = [(answer_ident(q.id, lang, "1"), _number(q.answer), None)], set()

@@ -15,6 +15,7 @@ from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
 from ._qti import bank_title, language_notes, ncname
+from ..kinds.short_answer import has_wildcard
 from ._qti12 import CANVAS_TYPES, POINTS, assessment_ident, full_credit_answers, questestinterop_open, render_item
 from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_paragraph, html_text
@@ -150,12 +151,18 @@ def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
             out.append(warning("W663", f"{NAME}: {q.id}'s near misses are left out: Canvas gives every numerical answer full marks, "
                                        "so a near miss would be marked right"))
         elif kind == "short-answer":
-            dropped = [a.text for a in q.answers if a not in full_credit_answers(q)]
+            dropped = [a.text for a in q.answers if a.credit < 1]
             if dropped:
                 out.append(warning("W663", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
                                            "Canvas gives every short answer full marks"))
             if q.case_sensitive:
                 out.append(warning("W663", f"{NAME}: {q.id} is case-sensitive, but Canvas compares short answers ignoring case"))
+            starred = [a.text for a in q.answers if a.credit >= 1 and has_wildcard(a.text)]
+            if starred:
+                how = ("they are written as they are, and Canvas credits only that text" if len(starred) == len([a for a in q.answers if a.credit >= 1])
+                       else "they are left out")
+                out.append(warning("W663", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} use Moodle's wildcard *, which Canvas "
+                                           f"does not have (it compares exactly): {how}"))
     return out
 
 

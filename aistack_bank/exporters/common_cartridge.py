@@ -15,6 +15,7 @@ from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
 from ._qti import bank_title, language_notes, ncname
+from ..kinds.short_answer import has_wildcard
 from ._qti12 import CC_PROFILES, assessment_ident, full_credit_answers, questestinterop_open, render_item
 from ._format import WHOLE_BANK_STEM, Format, by_category, languages
 from ._shared import deterministic_zip, html_text
@@ -148,8 +149,8 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
             out.append(warning("W664", f"{NAME}: {q.id} is all-or-nothing, but Moodle's restore gives each right option 1/n and takes "
                                        "nothing for a wrong one: part of the right options earns part of the marks, and ticking every option full marks"))
         elif kind == "short-answer":
-            kept = full_credit_answers(q)
-            dropped = [a.text for a in q.answers if a not in kept]
+            kept = [a for a in q.answers if a.credit >= 1]
+            dropped = [a.text for a in q.answers if a.credit < 1]
             if dropped:
                 out.append(warning("W664", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
                                            "the profile's fill-in-the-blank gives every answer full marks"))
@@ -158,10 +159,15 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
             if any(a.feedback is not None for a in kept):
                 out.append(warning("W664", f"{NAME}: {q.id}'s answer feedback is lost in Moodle's restore (its converter drops the "
                                            "feedback of right answers); the explanation is kept"))
-            starred = [a.text for a in kept if "*" in a.text]
+            starred = [a.text for a in kept if "*" in a.text and not has_wildcard(a.text)]
             if starred:
                 out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} hold a '*', which Moodle's "
                                            "restore reads as its wildcard (any characters)"))
+            wild = [a.text for a in kept if has_wildcard(a.text)]
+            if wild:
+                out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in wild)} use Moodle's wildcard *, which the "
+                                           "profile's fill-in-the-blank does not have: Moodle's restore keeps it a wildcard, other LMSs credit "
+                                           "only the text as written"))
     return out + language_notes(NAME, banks, kinds=frozenset(FORMAT.writers))
 
 

@@ -200,6 +200,7 @@ WRITERS = {
     "short-answer": lambda q: {
         "answers": [{"text": a.text, "credit": a.credit, "feedback": a.feedback} for a in q.answers],
         "caseSensitive": q.case_sensitive,
+        "foldDiacritics": q.fold_diacritics,
     },
     "matching": lambda q: {
         "pairs": [{"id": p.id, "prompt": p.prompt, "answer": p.answer} for p in q.pairs],

@@ -103,7 +103,7 @@ def _numerical(q, common, banks, texts, of, optional):
 def _short_answer(q, common, banks, texts, of, optional):
     # A translation may accept several spellings of one answer: each language has its own list.
     return ExportedShortAnswer(
-        **common, case_sensitive=q.case_sensitive,
+        **common, case_sensitive=q.case_sensitive, fold_diacritics=q.fold_diacritics,
         answers={b.lang: [ExportedAcceptedAnswer(text=a.text, credit=a.credit, feedback=a.feedback) for a in of(b).answers] for b in banks},
     )
 

@@ -195,8 +195,10 @@ def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dic
 
     if glossary is None:
         return []
-    return translation_warnings(catalog, active, [field for field in fields if not _ACCEPTED_ANSWER.search(field.key)],
+    return translation_warnings(catalog, active, [field for field in fields if not _accepted_answer(field)],
                                 lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language, field.key))
 
 
-_ACCEPTED_ANSWER = re.compile(r"\.answer\.\d+$")
+def _accepted_answer(field) -> bool:
+    """Whether ``field`` is the text of a short answer's accepted answer (``("answers", 2, "text")``)."""
+    return len(field.loc) == 3 and field.loc[0] == "answers" and field.loc[2] == "text"

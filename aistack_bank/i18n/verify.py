@@ -223,15 +223,15 @@ def _translated_unit_diagnostics(question, catalog: Catalog, active: dict) -> li
     """E409 for each translated unit that denotes another unit than the English; None when a
     unit is not translated yet (nothing to check in this language)."""
     diags = []
-    for index, unit in enumerate(question.units, 1):
-        entry = active.get(f"{question.id}.unit.{index}")
+    for unit in question.units:
+        entry = active.get(f"{question.id}.unit.{unit.id}")
         if entry is None or entry_state(entry, unit.name) != "translated":
             return None
         english = quantities(f"1 {unit.name}", "en")
         translated = quantities(f"1 {entry.msgstr.strip()}", catalog.language)
         if english and (not translated or (translated[0].dimension, round(translated[0].base, 9)) != (english[0].dimension, round(english[0].base, 9))):
             shown = translated[0].unit if translated else entry.msgstr.strip()
-            diags.append(error("E409", f"{question.id}.unit.{index} ({catalog.language}): {shown!r} is not the unit {unit.name!r}; a learner typing it would be scored with {unit.name}'s multiplier {unit.multiplier:g}", msgstr_location(catalog, entry)))
+            diags.append(error("E409", f"{question.id}.unit.{unit.id} ({catalog.language}): {shown!r} is not the unit {unit.name!r}; a learner typing it would be scored with {unit.name}'s multiplier {unit.multiplier:g}", msgstr_location(catalog, entry)))
     return diags
 
 

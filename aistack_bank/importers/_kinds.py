@@ -12,6 +12,7 @@ import math
 import re
 
 from ..kinds import MatchingQuestion, MultipleResponseQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, limits
+from ..kinds.short_answer import fold, has_wildcard
 
 # The bank's limits, read from the model (kinds/), never restated.
 MIN_CHOICES, MAX_CHOICES = limits(SingleChoiceQuestion, "options")
@@ -126,42 +127,40 @@ def numerical(answers: list[tuple[str, str, float, str]], units: list[tuple[str,
     return fields, notes
 
 
-def unescape_wildcard(text: str) -> tuple[str, bool]:
-    """A short-answer text as the bank holds it (``\\*`` is a literal ``*``), and whether it used
-    Moodle's wildcard ``*``, which the bank does not have."""
-    wildcard = bool(re.search(r"(?<!\\)\*", text))
-    return text.replace("\\*", "*"), wildcard
-
-
 def short_answer(answers: list[tuple[str, float, str]], case_sensitive: bool) -> tuple[dict, list[str]]:
-    """The fields of a short-answer question from Moodle's answers (text, fraction, feedback)."""
+    """The fields of a short-answer question from Moodle's answers (text, fraction, feedback).
+
+    The bank writes answers in Moodle's syntax (``*`` its wildcard, ``\\*`` a star), so texts
+    come in as they are. Moodle gives the first answer that matches; the bank the most credit
+    among those that match: an answer the bank compares as equal to an earlier one (its folding:
+    case, spaces, quotes, hyphens) is left out with a note, as is one of wildcards only."""
     notes = []
     accepted = []
     seen: set[str] = set()
     for text, fraction, feedback in answers:
-        plain, wildcard = unescape_wildcard(text.strip())
-        if not plain:
+        text = text.strip()
+        if not text:
             continue
-        key = plain if case_sensitive else plain.casefold()
+        key = fold(text, case_sensitive)
         if key in seen:  # Moodle gives the first matching answer; a second one never applies
-            notes.append(f"the answer {plain!r} repeats an earlier one{'' if case_sensitive else ' (case is ignored)'}; it was not imported")
+            notes.append(f"the answer {text!r} repeats an earlier one{'' if case_sensitive else ' (case is ignored)'} as the bank compares answers; it was not imported")
             continue
         seen.add(key)
-        if wildcard:
-            notes.append(f"the answer {text.strip()!r} uses Moodle's wildcard *, which the bank does not have; it was not imported")
-            continue
         if fraction <= 0:
             if feedback:
-                notes.append(f"the answer {plain!r} earns nothing (it only gives feedback), which the bank cannot hold; it was not imported")
+                notes.append(f"the answer {text!r} earns nothing (it only gives feedback), which the bank cannot hold; it was not imported")
             continue
-        entry: dict = {"text": plain}
+        if has_wildcard(text) and not text.replace("*", "").strip():
+            notes.append(f"the answer {text!r} is only Moodle's wildcard: it accepts anything, which the bank does not allow; it was not imported")
+            continue
+        entry: dict = {"text": text}
         if fraction < 1 - 1e-5:
             entry["credit"] = round(min(fraction, 1.0), 7)
         if feedback:
             entry["feedback"] = feedback
         accepted.append(entry)
     if not accepted:
-        raise NotImported("no accepted answer the bank can hold (with a positive grade and no wildcard)")
+        raise NotImported("no accepted answer the bank can hold (with a positive grade, not only wildcards)")
     if not any("credit" not in a for a in accepted):
         raise NotImported("no answer has full marks (100 %)")
     if len(accepted) > MAX_SHORT_ANSWERS:

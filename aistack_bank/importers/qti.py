@@ -17,6 +17,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ..errors import BankError
+from ..kinds.short_answer import fold, xsd_pattern
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
 from .records import declaration_position, ImportedQuestion, Skipped
 from ._archive import Package, open_package
@@ -580,7 +581,12 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
             if c is not None and any(_number(v) > 0 for v, _ in score):
                 answers += [(e.text or "").strip() for e in c.iter() if _local(e.tag) in ("varequal", "varsubstring") and (e.text or "").strip()]
                 break
-        answers = list(dict.fromkeys(answers))[:20]
+        # Canvas and the cc profile compare exactly, ignoring case: a "*" is a star (the bank's
+        # "\\*"); spellings the bank's folding makes equal (its exports write them out) come once.
+        firsts: dict[str, str] = {}
+        for a in answers:
+            firsts.setdefault(fold(a), a.replace("*", "\\*"))
+        answers = list(firsts.values())[:20]
         if not answers:
             return Skipped(name, "no accepted answer found in its scoring")
         return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="short-answer", fields={
@@ -718,6 +724,7 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
         stem, fields = _numerical_fields(value, low, high, near, stem)
         return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="numerical", fields=fields))
     if kind == "textEntryInteraction":
+        entries, fold_diacritics, patterns_read = _short_answer_patterns(entries, keyed, root)
         if entries:
             accepted = [(key, min(value, 1.0), case) for key, value, case in entries if key.strip() and value > 0]
         else:
@@ -732,7 +739,10 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
         if not any(a.get("credit", 1) >= 1 for a in answers):
             return Skipped(name, "no accepted answer earns full marks")
         imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="short-answer",
-                                    fields={"answers": answers, **({"case_sensitive": True} if cases == {True} else {})})
+                                    fields={"answers": answers, **({"case_sensitive": True} if cases == {True} else {}),
+                                            **({"fold_diacritics": True} if fold_diacritics else {})})
+        if not patterns_read:
+            imported.notes.append("a patternMatch rule the bank cannot read as one of its answers was left out (the answers are the mapping's)")
         if len(cases) > 1:
             imported.notes.append("some accepted answers are case-sensitive and some not: imported as case-insensitive")
         return done(imported)
@@ -778,6 +788,43 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
     return Skipped(name, f"a {kind} with a {base_type or 'no'} base type; the bank has no kind for it")
 
 
+def _short_answer_patterns(entries: list, keyed: list[dict], root) -> tuple[list, bool, bool]:
+    """A short answer's mapping entries as the bank holds them, whether they fold diacritics,
+    and whether every ``patternMatch`` rule was read. A ``stringMatch`` or mapping compares
+    exactly, so a ``*`` in a key is a star (``\\*``), unless a rule matches the key with the
+    pattern the bank writes for Moodle's wildcard; ``patternMatch`` rules the bank wrote are read
+    back as the answers they stand for (their feedback goes with them), others are left out."""
+    patterns = {b["key"][1] for b in keyed if isinstance(b["key"], tuple) and b["key"][0] == "pattern"}
+    if not patterns:
+        for b in keyed:
+            if isinstance(b["key"], str):
+                b["key"] = b["key"].replace("*", "\\*")
+        return [(key.replace("*", "\\*"), value, case) for key, value, case in entries], False, True
+    default_case = "false" if root.tag.startswith("{http://www.imsglobal.org/xsd/imsqtiasi_v3p0}") else "true"
+    out, found, read = [], set(), set()
+    fold_diacritics = False
+    for folds in (False, True):
+        out, read = [], set()
+        for key, value, case in entries:
+            sensitive = (case or default_case) == "true"
+            for text in (key, key.replace("*", "\\*")):
+                pattern = xsd_pattern(text, sensitive, folds)
+                if pattern in patterns:
+                    out.append((text, value, case))
+                    read.add(pattern)
+                    for b in keyed:
+                        if b["key"] == ("pattern", pattern):
+                            b["key"] = text
+                    break
+            else:
+                out.append((key.replace("*", "\\*"), value, case))
+        if read:
+            fold_diacritics = folds
+            found = read
+            break
+    return out, fold_diacritics, found == patterns
+
+
 def _branches(root, response_id: str, correct: float | None = None) -> list[dict]:
     """Every responseIf/ElseIf/Else: its key (a value compared with the response, a (low, high)
     range, or None), the SCORE it sets (None if none) and the feedback identifiers it shows."""
@@ -792,6 +839,11 @@ def _branches(root, response_id: str, correct: float | None = None) -> list[dict
             values = [o for o in operands if _local(o.tag) == "baseValue"]
             if name in ("match", "member", "stringMatch") and variables and values:
                 key = (values[0].text or "").strip()
+            elif name == "patternMatch" and variables:
+                key = ("pattern", _attr(condition, "pattern") or "")
+            elif name == "or" and operands and all(_local(o.tag) == "stringMatch" for o in operands):
+                # the spellings of one answer (the first is the answer as the mapping has it)
+                key = next(((v.text or "").strip() for v in operands[0] if _local(v.tag) == "baseValue"), None)
             elif name == "and":
                 bounds = {}
                 for test in operands:

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ..authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
+from ..kinds import REGISTRY, item_id_for
 from ..load import QUESTIONS_DIR, TOPIC_FILE
 from ..writing import commit_files
 from .records import ImportedQuestion, ImportReport, Skipped
@@ -31,6 +32,12 @@ def _question_data(qid: str, question: ImportedQuestion) -> dict:
         body = {"options": options, "correct": chr(ord("a") + question.correct)}
     else:
         body = {**({"options": options} if options else {}), **question.fields}
+    kind = REGISTRY.get(question.kind)
+    for ids in kind.item_ids if kind is not None else ():
+        items = body.get(ids.field)
+        if isinstance(items, list):
+            body[ids.field] = [item if "id" in item else {"id": item_id_for(ids.prefix, position, ()), **item}
+                               for position, item in enumerate(items, 1)]
     if question.kind == "numerical" and "check" not in body:
         # The kind's check is mandatory: restate the imported value, for the author to replace.
         body["check"] = {"script": f"answer({yaml_number(body['answer'])})"}

@@ -10,7 +10,6 @@ A kind module (:mod:`.single_choice`, …) defines its model as a subclass of
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
@@ -23,6 +22,9 @@ OPTION_ID = r"^[a-z]$"
 TAG = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 SLUG = TAG
 VARIABLE = r"^[A-Z]$"
+ITEM_ID = r"^[a-z][a-z0-9]{0,9}$"
+"""The id of a list item keyed in the catalogs (an accepted answer, a unit, a near miss): a
+letter, then up to nine letters or digits (`a1`, `u2`, `n1`)."""
 
 
 def _not_blank(text: str) -> str:
@@ -37,6 +39,7 @@ Text = Annotated[str, AfterValidator(_not_blank)]
 QuestionId = Annotated[str, Field(pattern=QUESTION_ID, examples=["q001"])]
 OptionId = Annotated[str, Field(pattern=OPTION_ID, examples=["a"])]
 Tag = Annotated[str, Field(pattern=TAG, examples=["memory"])]
+ItemId = Annotated[str, Field(pattern=ITEM_ID, examples=["a1"])]
 
 
 class Strict(BaseModel):
@@ -147,13 +150,6 @@ def within(value: float, target: float, tolerance: float) -> bool:
     return abs(value - target) <= tolerance + 1e-9 * max(1.0, abs(target))
 
 
-def typed_text(text: str, case_sensitive: bool) -> str:
-    """A typed response as it is compared: NFC, whitespace runs as one space, ends stripped,
-    case folded unless the question is case-sensitive."""
-    text = " ".join(unicodedata.normalize("NFC", text).split())
-    return text if case_sensitive else text.casefold()
-
-
 def finite(text: str) -> float:
     try:
         value = float(text)
@@ -171,6 +167,39 @@ def limits(model: type[BaseModel], field: str) -> tuple[int | None, int | None]:
         low = getattr(item, "min_length", low)
         high = getattr(item, "max_length", high)
     return low, high
+
+
+def item_id_for(prefix: str, position: int, taken) -> str:
+    """The id a list item at ``position`` (1-based) gets when it has none: ``<prefix><position>``
+    (``a2``), or the next such id no other item of the list holds."""
+    number = position
+    while f"{prefix}{number}" in taken:
+        number += 1
+    return f"{prefix}{number}"
+
+
+@dataclass(frozen=True)
+class ItemIds:
+    """A list of a kind whose items carry ids that their catalog keys name
+    (``q005.answer.a2``), so that deleting or reordering items keeps each translation on its item."""
+
+    field: str
+    """The list's field (``answers``)."""
+    key: str
+    """The catalog key of an item: ``<question id>.<key>.<item id>`` (``answer``)."""
+    prefix: str
+    """The letter of the ids `bank migrate` and `bank new` give (``a``: ``a1``, ``a2``, …)."""
+    suffixes: tuple[str, ...] = ("",)
+    """The catalog keys of one item after its id: ``""`` for its text, ``".<field>"`` for each
+    other translatable field it may have (``".feedback"``)."""
+
+
+def missing_item_id(loc: tuple, err_type: str, field: str, what: str) -> tuple[str, str] | None:
+    """E371 for an item of the list ``field`` without its id (``what``: "unit"), else None."""
+    if len(loc) == 3 and loc[0] == field and loc[2] == "id" and err_type == "missing":
+        return "E371", (f"{what} {loc[1] + 1} has no `id:`; it needs one so that each translation stays on its item: "
+                        "run `bank migrate`, which gives every item an id and renames its catalog entries")
+    return None
 
 
 AddField = Callable[..., None]
@@ -208,3 +237,6 @@ class Kind:
     into what the model reads (a short answer's translation lists several spellings)."""
     multiline_answers: bool = False
     """Whether a translation of an answer may list several spellings, one per line."""
+    item_ids: tuple[ItemIds, ...] = ()
+    """Its lists whose items carry ids (keys of their catalog entries); `bank migrate` gives an
+    id to each item without one, renaming its positional catalog entries (``answer.2``)."""

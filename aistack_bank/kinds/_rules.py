@@ -26,6 +26,17 @@ def unit_key(name: str) -> str:
     return re.sub(r"\s+", "", name)
 
 
+def item_id_rules(items, field: str, what: str, doc) -> list[Diagnostic]:
+    """E372 for each item of the list ``field`` whose id an earlier item holds."""
+    diags = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if item.id in seen:
+            diags.append(error("E372", f"{what} {index + 1} has the id {item.id!r} of {what} {seen[item.id] + 1}; each {what}'s id must differ (its translations are keyed on it)", doc.locate((field, index, "id"))))
+        seen.setdefault(item.id, index)
+    return diags
+
+
 def option_rules(question, doc) -> list[Diagnostic]:
     """E303 (an option id used twice) and E305 (two options with the same text)."""
     diags = []

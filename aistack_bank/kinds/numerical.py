@@ -9,13 +9,15 @@ from pydantic import Field
 
 from ..errors import Diagnostic, error, warning
 from ..quantities import numbers, quantities, unit_dimension
-from ._base import Check, Kind, QuestionBase, ResponseError, Strict, Text, finite, within
-from ._rules import COMMON_EXAMPLE, unit_key
+from ._base import Check, ItemId, ItemIds, Kind, QuestionBase, ResponseError, Strict, Text, finite, missing_item_id, within
+from ._rules import COMMON_EXAMPLE, item_id_rules, unit_key
 
 
 class Unit(Strict):
     """A unit the learner may answer in, and what it is worth in the answer's own unit."""
 
+    id: ItemId
+    """Stable id of the unit within its question (`u1`, `u2`, …); its translation is keyed on it."""
     name: Annotated[str, Field(min_length=1, max_length=20, pattern=r"^\S(?:.*\S)?$", examples=["GB"])]
     """The unit as learners type it (`GB`); translatable where a language writes it otherwise (`Go`)."""
     multiplier: float = Field(gt=0)
@@ -25,6 +27,8 @@ class Unit(Strict):
 class NumericRange(Strict):
     """A range of near misses around a value, with partial credit and feedback."""
 
+    id: ItemId
+    """Stable id of the range within its question (`n1`, `n2`, …); its feedback's translation is keyed on it."""
     value: float
     """The value the range is centred on (in the answer's unit)."""
     tolerance: float = Field(ge=0)
@@ -91,7 +95,7 @@ def _rules(question: NumericalQuestion, doc) -> list[Diagnostic]:
                 for path, value in numbers_at if not math.isfinite(value)]
     if infinite:
         return infinite  # ranges and comparisons mean nothing with them
-    diags = []
+    diags = item_id_rules(question.units, "units", "unit", doc) + item_id_rules(question.near_misses, "near_misses", "near miss", doc)
     seen: dict[str, int] = {}
     for index, unit in enumerate(question.units):
         key = unit_key(unit.name)
@@ -147,18 +151,22 @@ def _giveaway(question: NumericalQuestion, doc) -> list[Diagnostic]:
 
 
 def _fields(question, add, checked, base_notes) -> None:
-    for index, unit in enumerate(question.units, 1):
-        add(f"unit.{index}", unit.name, ("units", index - 1, "name"), (f"Unit {index} of the answer, as learners of your language type it (French writes Go for GB); its value does not change.",), True)
-    for index, near in enumerate(question.near_misses, 1):
-        add(f"near_miss.{index}.feedback", near.feedback, ("near_misses", index - 1, "feedback"), (f"Feedback for a near miss around {near.value:g}.",) + checked)
+    for index, unit in enumerate(question.units):
+        add(f"unit.{unit.id}", unit.name, ("units", index, "name"), (f"Unit {unit.id} of the answer, as learners of your language type it (French writes Go for GB); its value does not change.",), True)
+    for index, near in enumerate(question.near_misses):
+        add(f"near_miss.{near.id}.feedback", near.feedback, ("near_misses", index, "feedback"), (f"Feedback for a near miss around {near.value:g}.",) + checked)
 
 
 def _duplicates(question) -> list:
-    return [("unit", [(f"unit.{i}", u.name) for i, u in enumerate(question.units, 1)], unit_key)]
+    return [("unit", [(f"unit.{u.id}", u.name) for u in question.units], unit_key)]
 
 
 def _model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     field = loc[-1] if loc else None
+    for items, what in (("units", "unit"), ("near_misses", "near miss")):
+        missing = missing_item_id(loc, err_type, items, what)
+        if missing is not None:
+            return missing
     if loc == ("check",) and err_type in ("missing", "none_required", "model_type"):
         return "E207", "a numerical question needs a `check:` whose script recomputes the answer and calls answer(value, unit=...); see “Numeric assertion checks” in bank/README.md"
     if field == "tolerance" and err_type == "greater_than_equal":
@@ -184,16 +192,17 @@ KIND = Kind(
     model=NumericalQuestion,
     example={
         "id": "q004", "kind": "numerical", "stem": "How many gigabytes do the FP16 weights of a 7-billion-parameter model take?",
-        "answer": 14, "tolerance": 0.5, "units": [{"name": "GB", "multiplier": 1}, {"name": "MB", "multiplier": 0.001}],
-        "near_misses": [{"value": 28, "tolerance": 1, "credit": 0, "feedback": "That is FP32, four bytes per weight."}],
+        "answer": 14, "tolerance": 0.5, "units": [{"id": "u1", "name": "GB", "multiplier": 1}, {"id": "u2", "name": "MB", "multiplier": 0.001}],
+        "near_misses": [{"id": "n1", "value": 28, "tolerance": 1, "credit": 0, "feedback": "That is FP32, four bytes per weight."}],
         "check": {"script": 'params = 7 * billion\nanswer(params * 2, unit="GB")\n'},
         "explanation": "Each FP16 weight takes 16 bits, two bytes: 7 billion of them take 14 billion bytes.", **COMMON_EXAMPLE,
     },
     template=(
         'stem: ""\n# The right value, in the first unit below; right within ±tolerance.\nanswer: 0\ntolerance: 0\n'
         "tolerance_type: absolute\n# The first unit is the answer's own (multiplier 1); others give what one of them is in it.\n"
-        'units:\n  - name: ""\n    multiplier: 1\n'
-        "# Likely mistakes: a value, a tolerance, credit (0 to below 1) and feedback.\nnear_misses: []\n"
+        "# Each unit and near miss keeps its id (u1, n1, …: translations are keyed on it); a new one takes a new id.\n"
+        'units:\n  - id: u1\n    name: ""\n    multiplier: 1\n'
+        "# Likely mistakes: an id, a value, a tolerance, credit (0 to below 1) and feedback.\nnear_misses: []\n"
         "check:\n  # Mandatory: recompute the answer, e.g. params = 7 * billion, then answer(params * 2, unit=\"GB\").\n"
         '  script: ""\n'
     ),
@@ -201,4 +210,5 @@ KIND = Kind(
     rules=_rules,
     duplicates=_duplicates,
     model_error=_model_error,
+    item_ids=(ItemIds("units", "unit", "u"), ItemIds("near_misses", "near_miss", "n", (".feedback",))),
 )

@@ -233,7 +233,7 @@ def _canvas_expected(q, lang: str) -> list:
         labels = words(lang)
         return [(labels.true, 100 if q.answer else 0, said(q.feedback_true)), (labels.false, 0 if q.answer else 100, said(q.feedback_false))]
     if kind == "short-answer":
-        return [(a.text, 100, said(a.feedback)) for a in full_credit_answers(q)]
+        return [(a.text, 100, said(a.feedback)) for a in full_credit_answers(q, canvas=True)]
     if kind == "numerical":
         return [(float(q.answer), float(q.absolute_tolerance))]
     return [(pair.prompt, pair.answer) for pair in q.pairs]

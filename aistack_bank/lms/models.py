@@ -753,12 +753,18 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
         if name == "isNull":
             v = value(operands[0])
             return v is None or v == set() or v == ""
+        if name == "patternMatch":
+            v = value(operands[0])
+            return None if v is None else _xsd_fullmatch(_qti_attr(expr, "pattern") or "", str(v))
         if name == "not":
             v = value(operands[0])
             return None if v is None else not v
         if name == "and":
             values = [value(sub) for sub in operands]
             return None if None in values else all(values)
+        if name == "or":
+            values = [value(sub) for sub in operands]
+            return True if True in values else (None if None in values else False)
         a, b = (value(sub) for sub in operands[:2])
         if a is None or b is None:
             return None
@@ -905,6 +911,18 @@ class _QtiFile:
 def _items_named(doc: _QtiFile, ident: str) -> list[Element]:
     """``//xmlns:item[@ident="…"]``: every item of the file with that identifier."""
     return doc.by_ident.get(ident, [])
+
+
+# The combining marks (\p{Mn}) of the scripts the bank's patterns fold, for Python's re.
+_MARKS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+
+
+def _xsd_fullmatch(pattern: str, text: str) -> bool:
+    """QTI's ``patternMatch``: an XML Schema regular expression, implicitly anchored, matched
+    against the whole response (the subset the bank writes: classes, groups, ``.*``, ``\\s`` in classes,
+    ``\\p{Mn}``; XSD's ``\\s`` is only space, tab, line feed and carriage return)."""
+    translated = pattern.replace("\\p{Mn}", _MARKS).replace("\\s", " \t\n\r")
+    return re.fullmatch(translated, text) is not None
 
 
 def _conditions(doc: _QtiFile, ident: str) -> list[Element]:

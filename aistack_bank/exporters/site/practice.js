@@ -872,10 +872,34 @@
     return Math.abs(value - target) <= tolerance + 1e-9 * Math.max(1, Math.abs(target));
   }
 
-  function normalText(text, caseSensitive) {
-    const s = String(text).normalize("NFC").trim().replace(/\s+/g, " ");
-    return caseSensitive ? s : s.toLocaleLowerCase(data.lang);
+  // --- Short-answer matching (begin) ---
+  // The bank's folding rule, as aistack_bank/kinds/short_answer.py defines it (`fold`,
+  // `answer_pattern`); tests/data/short-answer-folding.json runs the same cases through both.
+  const APOSTROPHES = /['\u2018\u2019\u201b\u02bc\u02b9\u2032\u00b4\u0060\uff07]/g;
+  const QUOTES = /["\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\uff02]/g;
+  const DASHES = /[-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d]/g;
+  const WORD_HYPHEN = /(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu;
+  const WILDCARD = "\ue000";
+
+  // A typed text as it is compared: NFC; apostrophes as ', double quotes as ", dashes as -, a
+  // hyphen between letters or digits as a space; whitespace runs as one space, ends stripped;
+  // diacritics dropped if the question folds them; case folded unless case-sensitive.
+  function foldTyped(text, caseSensitive, foldDiacritics) {
+    let s = String(text).normalize("NFC").replace(APOSTROPHES, "'").replace(QUOTES, '"').replace(DASHES, "-");
+    s = s.replace(WORD_HYPHEN, " ").split(/\s+/).filter(Boolean).join(" ");
+    if (foldDiacritics) s = s.normalize("NFD").replace(/\p{Mn}/gu, "").normalize("NFC");
+    return caseSensitive ? s : s.toUpperCase().toLowerCase();
   }
+
+  // Whether a typed response matches an accepted answer: Moodle's wildcard, a run of unescaped
+  // `*` matches any run of characters, `\*` is a star; everything else as folded.
+  function answerMatches(text, response, caseSensitive, foldDiacritics) {
+    const marked = String(text).replace(/(?<!\\)\*+/g, WILDCARD).replace(/\\\*/g, "*");
+    const pieces = foldTyped(marked, caseSensitive, foldDiacritics).split(WILDCARD);
+    const source = pieces.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+    return new RegExp("^(?:" + source + ")$", "su").test(foldTyped(response, caseSensitive, foldDiacritics));
+  }
+  // --- Short-answer matching (end) ---
 
   // The answers a matching question offers, each text once (two prompts may share an answer).
   function matchChoices(q) {
@@ -921,10 +945,9 @@
     },
     // response: the typed text; the accepted answer with the most credit among those it matches.
     "short-answer": (q, response) => {
-      const typed = normalText(response, q.caseSensitive);
       let best = -1;
       q.answers.forEach((a, i) => {
-        if (normalText(a.text, q.caseSensitive) === typed && (best < 0 || a.credit > q.answers[best].credit)) best = i;
+        if (answerMatches(a.text, response, q.caseSensitive, q.foldDiacritics) && (best < 0 || a.credit > q.answers[best].credit)) best = i;
       });
       return { score: best >= 0 ? q.answers[best].credit : 0, answer: best };
     },

@@ -1,0 +1,237 @@
+"""Stable keys for list items: each translation stays on the item it translates.
+
+A short answer's accepted answers and a numerical question's units and near misses carry ids
+(`a1`, `u1`, `n1`, …) as matching pairs and options do, and their catalog entries are keyed on
+them (`q010.answer.a3`, `q007.unit.u2`), not on their position: deleting or reordering items
+leaves each translation on its item, and the deleted item's goes obsolete. `bank migrate` gives
+ids to the items of a bank written without them, renaming their catalog entries so that no
+translation moves, and a bank without them is refused with the hint to migrate.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import polib
+import pytest
+from ruamel.yaml import YAML
+
+from conftest import REPO
+
+EXAMPLE = REPO / "examples" / "every-kind"
+QUESTIONS = Path("bank", "every-kind", "questions")
+SHORT = QUESTIONS / "q010-activation-recomputation.yaml"
+MATCHING = QUESTIONS / "q011-format-bits.yaml"
+GERMAN = {"a1": "Gradienten-Checkpointing", "a2": "Aktivierungs-Checkpointing", "a3": "Neuberechnung der Aktivierungen",
+          "a4": "Checkpointing", "a5": "Rematerialisierung", "a6": "Remat"}
+
+
+@pytest.fixture
+def example(tmp_path, monkeypatch, run_cli) -> Path:
+    """A scratch copy of the examples bank, with a German catalog beside the French and Dutch."""
+    root = tmp_path / "every-kind"
+    for name in ("bank", "translations", "bank.toml"):
+        (shutil.copytree if (EXAMPLE / name).is_dir() else shutil.copy)(EXAMPLE / name, root / name)
+    monkeypatch.chdir(root)
+    code, out = run_cli("i18n", "update", "--lang", "de")
+    assert code == 0, out
+    po = polib.pofile("translations/de.po")
+    for entry in po:
+        found = re.fullmatch(r"q010\.answer\.(a\d)", entry.msgctxt or "")
+        if found:
+            entry.msgstr = GERMAN[found.group(1)]
+    po.save()
+    code, out = run_cli("i18n", "update")  # written as the project writes its catalogs
+    assert code == 0, out
+    return root
+
+
+def _edit(path: Path, change) -> None:
+    yaml = YAML(typ="rt", pure=True)
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    data = yaml.load(path)
+    change(data)
+    with path.open("w", encoding="utf-8") as out:
+        yaml.dump(data, out)
+
+
+def _entries(lang: str, prefix: str) -> dict[str, polib.POEntry]:
+    po = polib.pofile(f"translations/{lang}.po")
+    return {e.msgctxt: e for e in list(po) + po.obsolete_entries() if e.msgctxt and e.msgctxt.startswith(prefix)}
+
+
+def test_deleted_and_reordered_answers_keep_their_translations(example, run_cli):
+    before = {lang: {key: (e.msgstr, "fuzzy" in e.flags) for key, e in _entries(lang, "q010.answer.").items()} for lang in ("de", "fr", "nl")}
+    assert {key: text for key, (text, _) in before["de"].items() if key.count(".") == 2} == {f"q010.answer.{i}": t for i, t in GERMAN.items()}
+
+    def delete_and_reorder(data):
+        answers = [a for a in data["answers"] if a["id"] != "a2"]
+        data["answers"] = [answers[0]] + answers[:0:-1]  # the full-credit one first, the rest reversed
+
+    _edit(SHORT, delete_and_reorder)
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    for lang in ("de", "fr", "nl"):
+        after = _entries(lang, "q010.answer.")
+        for key, (text, fuzzy) in before[lang].items():
+            if not text and key.startswith("q010.answer.a2"):
+                assert key not in after  # nothing translated: nothing kept
+                continue
+            entry = after[key]
+            assert entry.msgstr == text, (lang, key)
+            assert ("fuzzy" in entry.flags) == fuzzy, (lang, key)
+            assert entry.obsolete == key.startswith("q010.answer.a2"), (lang, key)
+        assert not any(e.msgstr == before[lang]["q010.answer.a2"][0] for e in after.values() if not e.obsolete), lang
+    code, out = run_cli("validate")
+    assert code == 0, out
+
+
+def test_deleted_and_reordered_matching_pairs_keep_their_translations(example, run_cli):
+    before = {lang: {key: e.msgstr for key, e in _entries(lang, "q011.").items()} for lang in ("fr", "nl")}
+    assert before["fr"]["q011.pair.b.answer"]
+
+    def delete_and_reorder(data):
+        data["pairs"] = [p for p in data["pairs"] if p["id"] != "b"][::-1]
+
+    _edit(MATCHING, delete_and_reorder)
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    for lang in ("fr", "nl"):
+        after = _entries(lang, "q011.")
+        for key, text in before[lang].items():
+            assert after[key].msgstr == text, (lang, key)
+            assert "fuzzy" not in after[key].flags, (lang, key)
+            assert after[key].obsolete == key.startswith("q011.pair.b."), (lang, key)
+
+
+def test_deleted_and_reordered_units_and_near_misses_keep_their_translations(example, run_cli):
+    numerical = QUESTIONS / "q007-kv-cache-batch-size.yaml"
+    before = {lang: {key: e.msgstr for key, e in _entries(lang, "q007.").items() if e.msgstr and (".unit." in key or ".near_miss." in key)}
+              for lang in ("fr", "nl")}
+    assert before["fr"]["q007.unit.u3"] and before["fr"]["q007.near_miss.n2.feedback"]
+
+    def delete_and_reorder(data):
+        data["units"] = [u for u in data["units"] if u["id"] != "u2"]
+        data["near_misses"] = [n for n in data["near_misses"] if n["id"] != "n1"][::-1]
+
+    _edit(example / numerical, delete_and_reorder)
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    for lang in ("fr", "nl"):
+        after = _entries(lang, "q007.")
+        for key, text in before[lang].items():
+            assert after[key].msgstr == text and "fuzzy" not in after[key].flags, (lang, key)
+            assert after[key].obsolete == (key in ("q007.unit.u2", "q007.near_miss.n1.feedback")), (lang, key)
+
+
+def _without_ids(root: Path) -> None:
+    """The examples bank as written before list items had ids: no `id:` in the accepted answers,
+    units and near misses, their catalog entries keyed by position."""
+    for path in (root / QUESTIONS).glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"^  - id: [aun]\d+\n    ", "  - ", text, flags=re.M), encoding="utf-8")
+    for path in (root / "translations").glob("*.po*"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r'(msgctxt "q\d+\.(?:answer|unit|near_miss)\.)[aun](\d+)', r"\1\2", text), encoding="utf-8")
+
+
+def test_a_bank_without_answer_ids_is_refused_with_the_hint_to_migrate(example, run_cli):
+    _without_ids(example)
+    catalogs = {p: p.read_bytes() for p in (example / "translations").glob("*.po")}
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{SHORT.as_posix()}:8:5: error E371: accepted answer 1 has no `id:`" in out, out
+    assert "run `bank migrate`" in out
+    code, out = run_cli("i18n", "update")
+    assert code == 1 and "E371" in out, out
+    assert {p: p.read_bytes() for p in catalogs} == catalogs  # no translation was touched
+    code, out = run_cli("build")
+    assert code == 1 and "E371" in out, out
+
+
+def test_migrate_gives_ids_and_keeps_every_translation_on_its_answer(example, run_cli):
+    migrated = {p.relative_to(example): p.read_bytes() for p in [*(example / QUESTIONS).glob("*.yaml"), *(example / "translations").glob("*.po*")]}
+    _without_ids(example)
+    po = polib.pofile("translations/fr.po")
+    po.find("q009.answer.2", by="msgctxt").flags.append("fuzzy")  # a translator's open question stays open
+    po.save()
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    assert "wrote     bank/every-kind/questions/q009-ridge-point.yaml" in out
+    assert "wrote     bank/every-kind/questions/q007-kv-cache-batch-size.yaml" in out
+    assert "26 catalog key(s) renamed" in out, out
+    for path, data in migrated.items():
+        if path.name == "fr.po":
+            entry = polib.pofile(str(path)).find("q009.answer.a2", by="msgctxt")
+            assert entry.flags == ["fuzzy"] and entry.msgstr == "coude"
+            continue
+        assert path.read_bytes() == data, path  # the same files as written with ids from the start
+    code, out = run_cli("migrate")
+    assert code == 1 and "E319" in out and "nothing to do" in out, out
+    assert {path: path.read_bytes() for path in migrated if path.name != "fr.po"} == {p: d for p, d in migrated.items() if p.name != "fr.po"}
+
+
+def test_migrate_keeps_the_ids_an_author_gave(example, run_cli):
+    path = example / SHORT
+    text = path.read_text(encoding="utf-8")
+    # answers 1 and 3 lost their ids, answer 4 holds the id `a3`: each answer gets a free id
+    text = text.replace("  - id: a1\n    ", "  - ").replace("  - id: a3\n    ", "  - ").replace("  - id: a4\n", "  - id: a3\n")
+    path.write_text(text, encoding="utf-8")
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    ids = [a["id"] for a in YAML(typ="safe").load(path)["answers"]]
+    assert ids == ["a1", "a2", "a4", "a3", "a5", "a6"]
+
+
+def test_duplicate_answer_ids_are_located(example, run_cli):
+    path = example / SHORT
+    path.write_text(path.read_text(encoding="utf-8").replace("  - id: a3\n", "  - id: a1\n"), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{SHORT.as_posix()}:14:9: error E372: accepted answer 3 has the id 'a1' of accepted answer 1" in out, out
+
+
+def test_a_unit_s_duplicate_id_and_a_near_miss_without_one_are_located(example, run_cli):
+    numerical = QUESTIONS / "q007-kv-cache-batch-size.yaml"
+    path = example / numerical
+    path.write_text(path.read_text(encoding="utf-8").replace("  - id: u3\n", "  - id: u1\n").replace("  - id: n2\n    ", "  - "), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{numerical.as_posix()}:28:5: error E371: near miss 2 has no `id:`" in out, out
+    path.write_text(path.read_text(encoding="utf-8").replace("  - value: 2.147\n", "  - id: n2\n    value: 2.147\n"), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{numerical.as_posix()}:17:9: error E372: unit 3 has the id 'u1' of unit 1" in out, out
+
+
+def test_one_migration_moves_a_single_topic_bank_and_gives_its_items_ids(example, run_cli):
+    """A bank from before topics and before item ids: `bank migrate` does both steps in one run."""
+    from aistack_bank.i18n.catalog import read_catalog, render_catalog
+
+    migrated = {p.relative_to(example): p.read_bytes() for p in [*(example / "bank").rglob("*"), *(example / "translations").glob("*.po*")] if p.is_file()}
+    _without_ids(example)
+    bank = example / "bank"
+    topic = (bank / "every-kind" / "topic.yaml").read_text(encoding="utf-8")
+    (bank / "topic.yaml").write_text(topic.replace("$schema=../../", "$schema=../").replace("category: examples", "category: Examples"), encoding="utf-8")
+    (bank / "every-kind" / "questions").rename(bank / "questions")
+    for path in (bank / "questions").iterdir():
+        path.write_text(path.read_text(encoding="utf-8").replace("$schema=../../", "$schema=../", 1), encoding="utf-8")
+    (bank / "every-kind" / "topic.yaml").unlink()
+    (bank / "every-kind").rmdir()
+    (bank / "categories.yaml").unlink()
+    for path in [example / "translations" / "aistack.pot", *(example / "translations").glob("*.po")]:
+        po = read_catalog(path, template=path.suffix == ".pot").po
+        for entry in po:
+            if entry.msgctxt == "category.examples.title":
+                entry.msgctxt = "topic.category"
+            elif entry.msgctxt.startswith("topic.every-kind."):
+                entry.msgctxt = "topic." + entry.msgctxt[len("topic.every-kind."):]
+        path.write_bytes(render_catalog(po))
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    assert "moved     bank/topic.yaml -> bank/every-kind/topic.yaml" in out
+    for path, data in migrated.items():
+        assert path.read_bytes() == data, path
