@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .checklang import AnswerCall, Program, compile_script, run_program
 from .errors import CheckError, Diagnostic, Location, error
+from .kinds import a_kind
 from .quantities import FormulaSyntaxError, evaluate_formula, formula_tokens, quantities, unit_dimension
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def check_question(question: AnyQuestion, options: list[tuple[str, str]], lang: 
     if numerical:
         return [finding for call in calls for finding in _check_numerical(call, question)]
     if correct is None:
-        return [Finding("E406", f"a {question.kind} question has no option for answer() to match; check its facts with assert", calls[0].line, 1)]
+        return [Finding("E406", f"{a_kind(question.kind)} question has no option for answer() to match; check its facts with assert", calls[0].line, 1)]
     any_of = not question.ONE_KEY
     findings: list[Finding] = []
     for index, call in enumerate(calls):

@@ -499,7 +499,7 @@ def new(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     topic: TopicOption = None,
-    kind: Annotated[str, typer.Option("--kind", help="single-choice, multiple-response, true-false, numerical, short-answer or matching.")] = "single-choice",
+    kind: Annotated[str, typer.Option("--kind", help="The question kind, as a question file names it (bank/README.md describes each kind).")] = "single-choice",
 ) -> None:
     """Create the next question of a kind from its template, in a topic.
 

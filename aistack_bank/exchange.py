@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CONTRACT_VERSION = "2.3"
+CONTRACT_VERSION = "2.4"
 
 LocalizedText = dict[str, str]
 
@@ -175,8 +175,35 @@ class ExportedMatching(_ExportedQuestionBase):
     """Extra answers that match no prompt."""
 
 
+class ExportedItem(_Frozen):
+    id: str = Field(pattern=r"^[a-z]$")
+    """Stable item id."""
+    text: LocalizedText
+    """The item, by language."""
+
+
+class ExportedOrdering(_ExportedQuestionBase):
+    """Items to put in order; score = 1 for exactly the right order, else 0 (since 2.4)."""
+
+    kind: Literal["ordering"]
+    """Question kind."""
+    items: list[ExportedItem] = Field(min_length=2)
+    """The items in their right order (shuffle them for display)."""
+
+
+class ExportedEssay(_ExportedQuestionBase):
+    """A written answer graded by a person: never scored automatically (since 2.4)."""
+
+    kind: Literal["essay"]
+    """Question kind."""
+    model_answer: LocalizedText | None = None
+    """What a good answer says, by language: for graders, and for learners once they have submitted."""
+    response_template: LocalizedText | None = None
+    """The text the answer box starts with, by language."""
+
+
 ExportedQuestion = Annotated[
-    Union[ExportedSingleChoice, ExportedMultipleResponse, ExportedTrueFalse, ExportedNumerical, ExportedShortAnswer, ExportedMatching],
+    Union[ExportedSingleChoice, ExportedMultipleResponse, ExportedTrueFalse, ExportedNumerical, ExportedShortAnswer, ExportedMatching, ExportedOrdering, ExportedEssay],
     Field(discriminator="kind"),
 ]
 """A question of any kind; readers skip kinds they do not know."""

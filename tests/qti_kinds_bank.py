@@ -36,6 +36,8 @@ QUESTIONS = [
     {"id": "q011", "kind": "matching", "stem": "Match each format with its size.", **COMMON,
      "pairs": [{"id": "a", "prompt": "BF16", "answer": "2 bytes"}, {"id": "b", "prompt": "INT8", "answer": "1 byte"},
                {"id": "c", "prompt": "FP64", "answer": "8 bytes"}]},
+    {"id": "q012", "kind": "ordering", "stem": "Put these memory levels in order, fastest first.", **COMMON, **EXAMPLES["ordering"]},
+    {"id": "q013", "kind": "essay", "stem": "Why does decoding wait on memory?", **COMMON, **EXAMPLES["essay"]},
 ]
 
 TOPIC = {"id": "kinds", "category": "tests", "title": "Every kind", "summary": "One or two questions of each kind.",
@@ -83,6 +85,11 @@ SCORING_CASES = [
     ("en", "q010", ["source-a target-b", "source-b target-a"], 0, {EXPLAINED}),
     ("en", "q011", ["source-a target-a", "source-b target-b", "source-c target-c"], 1, {EXPLAINED}),
     ("en", "q011", ["source-a target-a", "source-b target-c"], 1 / 3, {EXPLAINED}),
+    ("en", "q012", ["choice-a", "choice-b", "choice-c"], 1, {EXPLAINED}),
+    ("en", "q012", ["choice-c", "choice-b", "choice-a"], 0, {EXPLAINED}),  # the same items, another order
+    ("en", "q012", ["choice-b", "choice-a", "choice-c"], 0, {EXPLAINED}),  # all or nothing
+    ("en", "q013", "Every weight is read for each token.", 0, {EXPLAINED}),  # an essay: no automatic score
+    ("en", "q013", None, 0, set()),
 ]
 """Responses to the QTI items of the bank, with the score and the feedback identifiers each gets
 (tests/test_qti_player.py runs them in a QTI player, tests/test_qti_kinds.py in the lms model)."""

@@ -51,6 +51,11 @@ def candidates(q) -> list[tuple[str, float]]:
         right = ";".join(f"{i}={i}" for i in ids)
         swapped = ";".join(f"{i}={ids[1] if i == ids[0] else ids[0] if i == ids[1] else i}" for i in ids)
         return [(right, 1.0), (swapped, 1 - 2 / len(ids))]
+    if q.kind == "ordering":
+        ids = [item.id for item in q.items]
+        return [(",".join(ids), 1.0), (",".join(reversed(ids)), 0.0), (",".join(ids[1:] + ids[:1]), 0.0)]
+    if not q.SCORED:  # graded by a person (an essay): a response, but no marks to expect
+        return [("A written answer.", None)]
     raise AssertionError(q.kind)
 
 
@@ -67,7 +72,8 @@ def every_kind_results(tmp_path_factory):
             answers = []
             for qid, item in info.items.items():
                 response, score = rng.choice(candidates(item.questions[lang]))
-                scores.setdefault((qid, lang), []).append(score)
+                if score is not None:
+                    scores.setdefault((qid, lang), []).append(score)
                 answers.append({"question": qid, "language": lang, "choice": response, "answered_at": f"2026-01-01T00:00:{n % 60:02d}Z"})
             data = {"format": "aistack-bank-practice-answers", "version": 1, "bank": info.topic_id, "learner": f"{lang}-{n}", "answers": answers}
             (root / f"{lang}-{n:03d}.json").write_text(json.dumps(data), encoding="utf-8")
@@ -85,7 +91,8 @@ def test_every_kind_gets_item_statistics(every_kind_results):
         stats = report.analysis.items[key]
         assert stats.responses == LEARNERS, key
         assert math.isclose(stats.facility, expected, abs_tol=1e-9), (key, stats.facility, expected)
-    assert report.unscored == {}
+    # The essay is answered but graded by a person: named, with no statistics.
+    assert set(report.unscored) == {qid for qid, item in info.items.items() if not item.questions["en"].SCORED} != set()
 
 
 def test_partial_credit_counts_in_the_scores(every_kind_results):
@@ -102,9 +109,11 @@ def test_the_command_reports_every_kind(every_kind_results, run_cli, monkeypatch
     code, out = run_cli("analyze", root, "--html", tmp_path / "report.html")
     assert code == 0, out
     assert "Traceback" not in out
-    assert (tmp_path / "report.html").read_text(encoding="utf-8").count('<div class="item"') == len(info.items)
-    for qid in info.items:
+    scored = [qid for qid, item in info.items.items() if item.scored]
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").count('<div class="item"') == len(scored)
+    for qid in scored:
         assert any(line.startswith(qid) for line in out.splitlines()), qid
+    assert "no statistics (not scored automatically): q014 (an essay question is not scored automatically)" in out
     code, out = run_cli("analyze", root, "--format", "json")
     assert code == 0
     assert len(json.loads(out)["items"]) == len(facility)
@@ -131,7 +140,7 @@ def test_a_kind_that_is_not_scored_is_named_and_left_out(every_kind_results, mon
     monkeypatch.setattr(TrueFalseQuestion, "SCORED", False)
     report = analyze([root], EVERY_KIND / "bank", EVERY_KIND / "translations")
     assert not report.errors, report.errors
-    manual = {qid for qid, item in info.items.items() if item.questions["en"].kind == "true-false"}
+    manual = {qid for qid, item in info.items.items() if item.questions["en"].kind == "true-false" or not item.questions["en"].SCORED}
     assert manual and set(report.unscored) == manual
     assert {qid for qid, _ in report.analysis.items} == set(info.items) - manual
     assert any(line.startswith("no statistics (not scored automatically): ") and all(q in line for q in manual) for line in render_text(report))

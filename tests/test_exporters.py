@@ -216,7 +216,7 @@ def test_json_validates_against_its_committed_schema(banks, trees):
     for name, data in trees["json"].items():
         document = json.loads(data)
         jsonschema.Draft202012Validator(schema).validate(document)
-        assert document["version"] == CONTRACT_VERSION == "2.3"
+        assert document["version"] == CONTRACT_VERSION == "2.4"
         assert document["topic"]["category_id"] == banks["en"].category.id
         assert [q["id"] for q in document["questions"]] == [q.id for q in banks["en"].questions]
     everything = json.loads(trees["json"][PurePosixPath("aistack.json")])

@@ -20,6 +20,8 @@ EXAMPLES = {
                   "near_misses": [{"id": "n1", "value": 28, "tolerance": 1, "credit": 0, "feedback": "That is FP32."}], "check": {"script": "answer(14)"}},
     "short-answer": {"answers": [{"id": "a1", "text": "ONNX", "feedback": "Yes."}, {"id": "a2", "text": "onnx runtime", "credit": 0.5}]},
     "matching": {"pairs": [{"id": "a", "prompt": "FP16", "answer": "2 bytes"}, {"id": "b", "prompt": "FP32", "answer": "4 bytes"}], "distractors": [{"id": "c", "text": "3 bytes"}]},
+    "ordering": {"items": [{"id": "a", "text": "Registers"}, {"id": "b", "text": "Shared memory"}, {"id": "c", "text": "HBM"}]},
+    "essay": {"model_answer": "It reads every weight for each token.", "response_template": "Bytes read per token:"},
 }
 
 

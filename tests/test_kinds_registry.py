@@ -21,6 +21,7 @@ def test_the_importers_read_the_limits_from_the_model():
     assert (importer_limits.MIN_OPTIONS, importer_limits.MAX_OPTIONS) == limits(model.MultipleResponseQuestion, "options") == (2, 10)
     assert importer_limits.MAX_SHORT_ANSWERS == limits(model.ShortAnswerQuestion, "answers")[1] == 20
     assert (importer_limits.MIN_PAIRS, importer_limits.MAX_PAIRS) == limits(model.MatchingQuestion, "pairs") == (2, 12)
+    assert (importer_limits.MIN_ITEMS, importer_limits.MAX_ITEMS) == limits(REGISTRY["ordering"].model, "items") == (3, 10)
 
 
 @pytest.mark.parametrize("kind,response,marks", [
@@ -30,6 +31,7 @@ def test_the_importers_read_the_limits_from_the_model():
     ("numerical", "14 GB", 1.0), ("numerical", "14000 MB", 1.0), ("numerical", "14.6", 1.0), ("numerical", "28", 0.0), ("numerical", "1", 0.0),
     ("short-answer", "onnx", 1.0), ("short-answer", "  ONNX ", 1.0), ("short-answer", "ONNX  Runtime", 0.5), ("short-answer", "torch", 0.0),
     ("matching", "a=a;b=b", 1.0), ("matching", "a=a", 0.5), ("matching", "a=b;b=a", 0.0), ("matching", "a=c;b=b", 0.5), ("matching", "", 0.0),
+    ("ordering", "a,b,c", 1.0), ("ordering", "a,c,b", 0.0), ("ordering", "c,b,a", 0.0),
 ])
 def test_each_kind_scores_a_response_as_the_exports_do(kind, response, marks):
     q = question(kind)
@@ -39,6 +41,7 @@ def test_each_kind_scores_a_response_as_the_exports_do(kind, response, marks):
 @pytest.mark.parametrize("kind,response", [
     ("single-choice", "z"), ("multiple-response", "a,a"), ("multiple-response", "a,z"), ("true-false", "yes"),
     ("numerical", "many"), ("numerical", "14 TB"), ("numerical", "inf"), ("matching", "a=z"), ("matching", "c=a"), ("matching", "a"),
+    ("ordering", "a,b"), ("ordering", "a,b,b"), ("ordering", "a,b,c,d"), ("ordering", ""),
 ])
 def test_a_response_that_is_none_of_the_question_is_refused(kind, response):
     q = question(kind)

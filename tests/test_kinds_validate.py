@@ -25,7 +25,7 @@ title: Every kind
 summary: One question of each kind.
 tags:
   memory: "memory and number formats"
-questions: [q001, q002, q003, q004, q005, q006]
+questions: [q001, q002, q003, q004, q005, q006, q007, q008]
 """
 
 FILES = {
@@ -128,6 +128,29 @@ explanation: The number in the name is the count of bits.
 tags: [memory]
 difficulty: 1
 """),
+    "ordering": ("q007-memory-levels.yaml", """id: q007
+kind: ordering
+stem: Put these memory levels in order, from the fastest to the slowest.
+items:
+  - id: a
+    text: Registers
+  - id: b
+    text: Shared memory
+  - id: c
+    text: High-bandwidth memory
+explanation: Each level is larger and slower than the one before it.
+tags: [memory]
+difficulty: 1
+"""),
+    "essay": ("q008-decode-bound.yaml", """id: q008
+kind: essay
+stem: Explain why decoding one token at a time waits on memory rather than on compute.
+model_answer: Each step reads every weight once for one token, about two operations per byte.
+response_template: "Bytes read per token:"
+explanation: Batching reuses each weight read for more tokens.
+tags: [memory]
+difficulty: 2
+"""),
 }
 
 
@@ -160,7 +183,7 @@ def test_a_bank_of_every_kind_validates_clean(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     report = validate_bank(write_bank(tmp_path))
     assert report.diagnostics == []
-    assert report.cues.questions == 6
+    assert report.cues.questions == len(KINDS)
 
 
 def fill(catalog: Path, lang: str, overrides: dict[str, str] | None = None) -> None:
@@ -233,6 +256,9 @@ BROKEN = [
     ("matching", "prompt: INT8", "prompt: fp16", "fp16", 0, "E329"),
     ("matching", "  - id: d\n    text: 3 bytes", "  - id: a\n    text: 3 bytes", "id: a\n    text: 3 bytes", 4, "E327"),
     ("matching", "  - id: b\n    prompt: FP32\n    answer: 4 bytes\n  - id: c\n    prompt: INT8\n    answer: 1 byte\n", "", "- id: a\n    prompt: FP16", 0, "E209"),
+    ("ordering", "  - id: c\n    text: High-bandwidth memory\n", "", "- id: a\n    text: Registers", 0, "E209"),
+    ("ordering", "  - id: c\n    text: High", "  - id: a\n    text: High", "id: a\n    text: High", 4, "E303"),
+    ("ordering", "text: High-bandwidth memory", "text: registers", "registers", 0, "E305"),
 ]
 
 

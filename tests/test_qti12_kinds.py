@@ -18,6 +18,7 @@ import zipfile
 import pytest
 from lxml import etree
 
+from aistack_bank.kinds import a_kind
 from aistack_bank.exporters import FORMATS, export_notes
 from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
@@ -94,7 +95,7 @@ def test_the_cartridge_scores_as_moodles_restore_reads_it(banks):
 
 def test_the_cartridge_warns_naming_what_it_leaves_out_or_scores_otherwise(banks):
     notes = [(d.code, d.message) for d in export_notes(["common-cartridge"], banks, ExportOptions())]
-    assert [m.split(":")[1].split(" is a ")[0].strip() for c, m in notes if c == "W652"] == ["q006", "q007", "q010", "q011"]
+    assert [m.split(":")[1].split(" is a")[0].strip() for c, m in notes if c == "W652"] == ["q006", "q007", "q010", "q011", "q012", "q013"]
     said = sorted((m.split(" ")[1].split("'")[0], m) for c, m in notes if c == "W664")
     assert [qid for qid, _ in said] == ["q002", "q003", "q008", "q008", "q009", "q009", "q009"]
     # What Moodle's restore changes: multiple response 1/n per right option (both policies), and
@@ -152,7 +153,8 @@ def test_canvas_matching_item_as_canvas_writes_it(banks):
 def test_canvas_warns_naming_what_it_scores_otherwise(banks):
     notes = [(d.code, d.message) for d in export_notes(["canvas-qti12"], banks, ExportOptions())]
     assert sorted(m.split(" ")[1].split("'")[0] for c, m in notes if c == "W663") == ["q003", "q006", "q007", "q008", "q009", "q009"]
-    assert [c for c, _ in notes if c == "W651"] == []
+    assert [m for c, m in notes if c == "W651"] == ["canvas-qti12: q012 is an ordering question, which canvas-qti12 cannot carry; it is left out of the export",
+                                                    "canvas-qti12: q013 is an essay question, which canvas-qti12 cannot carry; it is left out of the export"]
     assert ("W660", "canvas-qti12: q006 has units, which canvas-qti12 cannot read: the prompt asks for GB; other units (MB) are not accepted") in notes
 
 
@@ -160,5 +162,5 @@ def test_aiken_carries_single_choice_only_and_names_each_question_it_leaves_out(
     tree = FORMATS["aiken"](banks, ExportOptions())
     assert tree[FORMATS["aiken"].language_file(banks["en"].topic, "fr")].decode() == "Which one? [fr]\nA) One [fr]\nB) Two [fr]\nANSWER: A\n"
     notes = [d.message for d in export_notes(["aiken"], banks, ExportOptions()) if d.code == "W654"]
-    assert notes == [f"aiken: {q.id} (en) is left out of the Aiken files: it is a {q.kind} question; Aiken carries single choice only"
+    assert notes == [f"aiken: {q.id} (en) is left out of the Aiken files: it is {a_kind(q.kind)} question; Aiken carries single choice only"
                      for q in banks["en"].questions if q.kind != "single-choice"]

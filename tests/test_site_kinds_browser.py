@@ -18,6 +18,7 @@ import pytest
 
 from aistack_bank.i18n.fields import question_fields
 from aistack_bank.i18n.localize import localize_question
+from aistack_bank.exporters import FORMATS
 from aistack_bank.model import Bank, Topic
 from banklayout import category
 
@@ -26,6 +27,9 @@ from sitebrowser import DESKTOP, Session, active_id, axe_check, focus_is_visible
 from test_kinds_model import EXAMPLES, question
 
 pytestmark = needs_chromium
+
+SHOWN = [kind for kind in EXAMPLES if kind in FORMATS["html"].writers]
+"""The kinds the practice site shows (the others are left out with a warning)."""
 
 FRENCH = {
     "q001.stem": "Choisissez un.", "q001.option.a": "Un", "q001.option.b": "Deux", "q001.option.b.feedback": "Non.",
@@ -38,7 +42,7 @@ FRENCH = {
 
 
 def kinds_bank() -> Bank:
-    qs = tuple(question(kind).model_copy(update={"id": f"q{i:03d}"}) for i, kind in enumerate(EXAMPLES, 1))
+    qs = tuple(question(kind).model_copy(update={"id": f"q{i:03d}"}) for i, kind in enumerate(SHOWN, 1))
     topic = Topic(id="every-kind", category="tests", title="Every kind", summary="One question of each kind.", tags={"memory": "Memory."},
                   questions=[q.id for q in qs])
     return Bank(topic=topic, questions=qs, category=category(), lang="en")
@@ -177,6 +181,29 @@ def matched(answer_of):
     return answer
 
 
+def order_rows(page) -> list[str]:
+    return page.locator("#order-list > li").evaluate_all("els => els.map(e => e.dataset.item)")
+
+
+def ordered(order_of):
+    """Move the items into ``order_of(q)`` with their Move-up buttons (Tab to a button, Enter to
+    move it; the button keeps the focus), then Tab to Check."""
+    def answer(page, q):
+        wanted = order_of(q)
+        assert active_id(page).startswith("order-up-") and focus_is_visible(page)  # the first item's first button
+        for position, item in enumerate(wanted):
+            steps = order_rows(page).index(item) - position
+            if steps:
+                tab_to(page, f"order-up-{item}", limit=4 * len(wanted))
+                for _ in range(steps):
+                    page.keyboard.press("Enter")
+                    assert active_id(page) == f"order-up-{item}" and focus_is_visible(page)
+        assert order_rows(page) == wanted
+        tab_to(page, "check", limit=4 * len(wanted))
+        page.keyboard.press("Enter")
+    return answer
+
+
 def bare(value: str) -> str:
     """``value`` without the invisible isolates (FSI, PDI) the page puts around the values it fills in."""
     return squash(value.replace("\u2068", "").replace("\u2069", ""))
@@ -208,6 +235,7 @@ RIGHT = {
     "numerical": typed("14"),
     "short-answer": typed("onnx"),  # case-insensitive
     "matching": matched(lambda q, pair: pair["answer"]),
+    "ordering": ordered(lambda q: [item["id"] for item in q["items"]]),
 }
 PARTLY = {
     "multiple-response": tick(lambda q: {"a"}),  # one of two right options: 1/2
@@ -222,6 +250,7 @@ WRONG = {
     "numerical": typed("1", unit="MB"),  # 0.001 GB
     "short-answer": typed("TFLite"),
     "matching": matched(lambda q, pair: "3 bytes"),
+    "ordering": ordered(lambda q: [item["id"] for item in reversed(q["items"])]),
 }
 
 
@@ -231,14 +260,14 @@ def test_every_kind_right_partly_and_wrong_by_keyboard(desktop, site, options):
 
     start_all(page)
     right = answer_every_question(page, RIGHT)
-    assert set(right) == set(EXAMPLES)
+    assert set(right) == set(SHOWN)
     for kind, (verdict, feedback) in right.items():
         assert verdict == "✓ " + u("site.feedback.right"), (kind, verdict)
         assert "Because." in feedback, kind  # the explanation
     assert "Yes." in right["short-answer"][1]
     assert "Right." in right["true-false"][1]
     assert page.locator("#results").is_visible()
-    assert text(page, "#results-score") == u("site.result.score", score=6, total=6)
+    assert text(page, "#results-score") == u("site.result.score", score=len(SHOWN), total=len(SHOWN))
 
     tab_to(page, "results-back")
     page.keyboard.press("Enter")
@@ -252,8 +281,8 @@ def test_every_kind_right_partly_and_wrong_by_keyboard(desktop, site, options):
     assert "That is FP32." in partly["numerical"][1] and u("site.feedback.correct_answer") + " 14 GB" in partly["numerical"][1]
     assert u("site.num.range", low="13.3 GB", high="14.7 GB") in partly["numerical"][1]
     assert "4 bytes" in partly["matching"][1]  # the right answer of the wrong pair
-    # Two wholes (single-choice, true-false), three halves and a near miss with no credit: 3.5 of 6.
-    assert bare(text(page, "#results-score")) == u("site.result.score", score="3.5", total=6)
+    # Three wholes (single-choice, true-false, ordering), three halves and a near miss with no credit: 4.5 of 7.
+    assert bare(text(page, "#results-score")) == u("site.result.score", score="4.5", total=len(SHOWN))
 
     tab_to(page, "results-back")
     page.keyboard.press("Enter")
@@ -264,7 +293,8 @@ def test_every_kind_right_partly_and_wrong_by_keyboard(desktop, site, options):
     assert "It is not." in wrong["true-false"][1] and u("site.feedback.correct_answer") + " " + u("site.tf.false") in wrong["true-false"][1]
     assert "1 MB" in wrong["numerical"][1]
     assert "No." in wrong["single-choice"][1]
-    assert text(page, "#results-score") == u("site.result.score", score=0, total=6)
+    assert "Shared memory" in wrong["ordering"][1]  # the right order, shown after a wrong one
+    assert text(page, "#results-score") == u("site.result.score", score=0, total=len(SHOWN))
     desktop.check_clean()
 
 
@@ -276,7 +306,7 @@ def test_a_missing_or_unreadable_answer_is_refused_in_place(desktop, site, optio
                 "short-answer": "site.short.empty", "matching": "site.match.empty"}
     for _ in range(len(questions)):
         q = questions[on_screen(page)]
-        if q["kind"] != "single-choice":
+        if q["kind"] in expected:  # an ordering question always has an order to check
             focused = active_id(page)
             if q["kind"] == "numerical":
                 page.keyboard.type("3,5")  # a comma is not a decimal point on an English page
@@ -455,5 +485,5 @@ def test_a_reload_resumes_an_answered_question_of_every_kind(desktop, site):
         tab_to(page, "next")
         page.keyboard.press("Enter")
     assert page.locator("#results").is_visible()
-    assert bare(text(page, "#results-score")).endswith("3.5 / 6")
+    assert bare(text(page, "#results-score")).endswith(f"4.5 / {len(SHOWN)}")
     desktop.check_clean()

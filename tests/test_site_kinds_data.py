@@ -18,11 +18,12 @@ KEYS = {
     "numerical": {"answer", "tolerance", "units", "nearMisses"},
     "short-answer": {"answers", "caseSensitive", "foldDiacritics"},
     "matching": {"pairs", "distractors"},
+    "ordering": {"items"},
 }
 
 
 def test_each_kind_has_its_own_fields_and_the_common_ones():
-    records = page_data(kinds_bank(), ExportOptions())["questions"]
+    records = page_data(export.carried_bank(kinds_bank()), ExportOptions())["questions"]
     assert [r["kind"] for r in records] == list(KEYS)
     for record in records:
         assert set(record) == {"id", "kind", "stem", "explanation", "tags"} | KEYS[record["kind"]], record["kind"]
@@ -33,7 +34,7 @@ def test_each_kind_has_its_own_fields_and_the_common_ones():
 
 def test_a_question_without_explanation_or_feedback_is_embedded_with_nulls():
     bare = question("true-false", explanation=None, feedback_true=None, feedback_false=None).model_copy(update={"id": "q003"})
-    record = page_data(kinds_bank(**{"true-false": bare}), ExportOptions())["questions"][2]
+    record = page_data(export.carried_bank(kinds_bank(**{"true-false": bare})), ExportOptions())["questions"][2]
     assert record["explanation"] is None and record["feedbackTrue"] is None and record["feedbackFalse"] is None
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, Location, Severity, error
+from ..kinds import a_kind
 from .bankinfo import BankInfo, load_bank_info
 from .flags import Flag, Thresholds, find_flags
 from .stats import Analysis, Responses, statistics
@@ -70,7 +71,7 @@ def analyze(paths: list[Path], bank: Path, translations: Path | None, *, languag
     report = Report(bank=info, diagnostics=list(diags), thresholds=t)
     if info is None:
         return report
-    report.unscored = {qid: f"a {item.kind} question is not scored automatically" for qid, item in info.items.items() if not item.scored}
+    report.unscored = {qid: f"{a_kind(item.kind)} question is not scored automatically" for qid, item in info.items.items() if not item.scored}
     if language is not None and language not in info.languages:
         report.diagnostics.append(error("E904", f"--lang {language}: the bank has {', '.join(info.languages)}"))
         return report

@@ -47,7 +47,9 @@ class ItemInfo:
 
     def response_problem(self, language: str, response: str) -> str | None:
         """Why ``response`` (as the practice site records it) is no response to this question
-        in ``language``, or None when it is one."""
+        in ``language``, or None when it is one. Any text answers a question graded by a person."""
+        if not self.scored:
+            return None
         try:
             self.questions[language].parse_response(response)
         except ValueError as exc:

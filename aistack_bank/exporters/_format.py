@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import Diagnostic, warning
-from ..kinds import NAMES as KIND_NAMES
+from ..kinds import NAMES as KIND_NAMES, a_kind
 from ..model import Bank, Library, Topic
 from ..options import ExportOptions
 from ._shared import english_fallback
@@ -185,7 +185,7 @@ class Format:
         if not banks or self.left_out_code is None:
             return []
         bank = banks.get("en") or next(iter(banks.values()))
-        return [warning(self.left_out_code, f"{self.name}: {q.id} is a {q.kind} question, which {self.name} cannot carry; it is left out of the export")
+        return [warning(self.left_out_code, f"{self.name}: {q.id} is {a_kind(q.kind)} question, which {self.name} cannot carry; it is left out of the export")
                 for q in bank.questions if not self.carries(q)]
 
     def language_file(self, topic: Topic, lang: str) -> PurePosixPath:

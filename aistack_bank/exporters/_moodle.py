@@ -115,6 +115,8 @@ def notes(name: str, banks: Mapping[str, Bank], *, gift: bool = False) -> list[D
             lost.append("case sensitivity (GIFT short answers ignore case)")
         if q.kind == "short-answer" and any("->" in a.text for bank in banks.values() for a in bank.questions[index].answers):
             lost.append("an accepted answer holding \"->\", which Moodle's GIFT reader takes for a matching question (the question is left out)")
+        if q.kind == "essay" and (q.model_answer is not None or q.response_template is not None):
+            lost.append("its model answer and response template (Moodle's grader information and the answer box's starting text)")
         for what in lost:
             out.append(warning("W657", f"{name}: {q.id}: GIFT cannot carry {what}; use the Moodle XML file for it"))
     return out

@@ -26,6 +26,7 @@ ELEMENTS = (
     # the other kinds: mappings, text entry, matching, and the operators of their processing
     "mapping", "mapEntry", "mapResponse", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
     "simpleAssociableChoice", "and", "not", "isNull", "member", "gte", "lte", "stringMatch", "patternMatch", "or",
+    "orderInteraction", "extendedTextInteraction",
 )
 """The QTI elements the writer uses, by their QTI 2.1 names (the keys of every dialect's table)."""
 
@@ -433,6 +434,37 @@ def _matching_item(d: Dialect, item: ET.Element, q, options: ExportOptions, feed
     _general_when_answered(d, processing, q)
 
 
+def _ordering_item(d: Dialect, item: ET.Element, q, options: ExportOptions) -> None:
+    """``orderInteraction``: the items as choices, shuffled; the ordered response scores 1
+    when it is exactly the right order (match_correct), else 0."""
+    declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "ordered", "baseType": "identifier"})
+    correct = d.element(declaration, "correctResponse")
+    for entry in q.items:
+        d.element(correct, "value", text=choice_identifier(entry.id))
+    _outcomes(d, item)
+    interaction = d.element(d.element(item, "itemBody"), "orderInteraction", {
+        "responseIdentifier": "RESPONSE", "shuffle": "true"})
+    d.element(interaction, "prompt", text=q.stem)
+    for entry in q.items:
+        d.element(interaction, "simpleChoice", {"identifier": choice_identifier(entry.id)}, entry.text)
+    processing = d.element(item, "responseProcessing")
+    scoring = d.element(processing, "responseCondition")
+    _set_score(d, _match_rule(d, scoring, "responseIf", ("correct", {"identifier": "RESPONSE"}, None)), "1")
+    _set_score(d, d.element(scoring, "responseElse"), "0")
+    _general_when_answered(d, processing, q)
+
+
+def _essay_item(d: Dialect, item: ET.Element, q) -> None:
+    """``extendedTextInteraction``: a written answer for a person to grade; no automatic scoring
+    (SCORE stays 0 until a grader sets it), the explanation shown once answered."""
+    d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "string"})
+    _outcomes(d, item)
+    interaction = d.element(d.element(item, "itemBody"), "extendedTextInteraction", {"responseIdentifier": "RESPONSE"})
+    d.element(interaction, "prompt", text=q.stem)
+    if q.explanation is not None:
+        _general_when_answered(d, d.element(item, "responseProcessing"), q)
+
+
 def item_path(q: AnyQuestion) -> PurePosixPath:
     return PurePosixPath("items") / f"{ncname(q.id)}.xml"
 
@@ -570,6 +602,8 @@ WRITERS = {
     "numerical": lambda d, item, q, lang, options, feedbacks: _numerical_item(d, item, q, lang, feedbacks),
     "short-answer": lambda d, item, q, lang, options, feedbacks: _short_answer_item(d, item, q, feedbacks),
     "matching": lambda d, item, q, lang, options, feedbacks: _matching_item(d, item, q, options, feedbacks),
+    "ordering": lambda d, item, q, lang, options, feedbacks: _ordering_item(d, item, q, options),
+    "essay": lambda d, item, q, lang, options, feedbacks: _essay_item(d, item, q),
 }
 """The function that writes an item's response declaration, interaction and scoring, per kind
 (``writer(d, item, question, lang, options, feedbacks)``)."""

@@ -12,6 +12,7 @@ import re
 from typing import Mapping
 
 from ..errors import Diagnostic, warning
+from ..kinds import a_kind
 from ..model import Bank
 from ..options import ExportOptions
 from ._format import Format, languages
@@ -28,7 +29,7 @@ def _one_line(text: str) -> bool:
 def why_not(question) -> str | None:
     """Why Aiken cannot carry ``question`` (None when it can)."""
     if not FORMAT.carries(question):
-        return f"it is a {question.kind} question; Aiken carries single choice only"
+        return f"it is {a_kind(question.kind)} question; Aiken carries single choice only"
     if not _one_line(question.stem):
         return "its stem has a line break (or leading or trailing spaces); Aiken reads the stem as one line"
     if _LOOKS_LIKE_OPTION.match(question.stem) or question.stem.upper().startswith("ANSWER:"):

@@ -110,8 +110,14 @@ def _matching(q, index, banks, html, options) -> list[str]:
     return lines
 
 
+def _essay(q, index, banks, html, options) -> list[str]:
+    """``{}``: no answers (the explanation alone inside), which Moodle reads as an essay; GIFT has
+    no place for the model answer or the response template."""
+    return []
+
+
 WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
-           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "essay": _essay}
 
 
 def render_bank(libraries: Sequence[Library], options: ExportOptions) -> bytes:

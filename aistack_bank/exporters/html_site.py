@@ -206,8 +206,19 @@ WRITERS = {
         "pairs": [{"id": p.id, "prompt": p.prompt, "answer": p.answer} for p in q.pairs],
         "distractors": [{"id": d.id, "text": d.text} for d in q.distractors],
     },
+    "ordering": lambda q: {"items": [{"id": i.id, "text": i.text} for i in q.items]},
 }
 """What the page's script reads of a question of each kind (practice.js renders and scores it)."""
+
+
+def _sent(key: str, bank: Bank) -> bool:
+    """Whether a page of ``bank`` carries the interface string ``key``: a string of one question
+    kind (``site.<kind>.…``, the kind's name as a question file writes it) only when the page
+    holds a question of that kind, every other string always."""
+    from ..kinds import NAMES
+
+    kind = key.split(".")[1] if key.count(".") >= 2 else ""
+    return kind not in NAMES or any(q.kind == kind for q in bank.questions)
 
 
 def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = None) -> dict:
@@ -229,7 +240,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "runKey": f"{options.site_id}/{topic}/run/{lang}",
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
-        "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS},
+        "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS if _sent(key, bank)},
         "questions": _question_data(bank),
     } | groups | _english_data(bank)
 

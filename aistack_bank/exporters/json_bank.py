@@ -7,7 +7,7 @@ from typing import Sequence
 
 from ..exchange import (
     ExportBankDocument, ExportDocument, ExportedAcceptedAnswer, ExportedBankTopic, ExportedCategory, ExportedDistractor, ExportedMatching, ExportedMultipleResponse, ExportedNearMiss,
-    ExportedNumerical, ExportedOption, ExportedPair, ExportedShortAnswer, ExportedSingleChoice, ExportedTopic, ExportedTrueFalse,
+    ExportedEssay, ExportedItem, ExportedNumerical, ExportedOption, ExportedOrdering, ExportedPair, ExportedShortAnswer, ExportedSingleChoice, ExportedTopic, ExportedTrueFalse,
     ExportedUnit,
 )
 from ..model import Bank, Library
@@ -119,8 +119,16 @@ def _matching(q, common, banks, texts, of, optional):
     )
 
 
+def _ordering(q, common, banks, texts, of, optional):
+    return ExportedOrdering(**common, items=[ExportedItem(id=item.id, text=texts(lambda b, i=i: of(b).items[i].text)) for i, item in enumerate(q.items)])
+
+
+def _essay(q, common, banks, texts, of, optional):
+    return ExportedEssay(**common, model_answer=optional(lambda x: x.model_answer), response_template=optional(lambda x: x.response_template))
+
+
 WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
-           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "ordering": _ordering, "essay": _essay}
 """The contract's record of a question of each kind."""
 
 

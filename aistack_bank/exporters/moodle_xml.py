@@ -24,7 +24,7 @@ def _text(tag: str, html: str, indent: str) -> str:
 
 
 QTYPES = {"single-choice": "multichoice", "multiple-response": "multichoice", "true-false": "truefalse",
-          "numerical": "numerical", "short-answer": "shortanswer", "matching": "matching"}
+          "numerical": "numerical", "short-answer": "shortanswer", "matching": "matching", "ordering": "ordering", "essay": "essay"}
 """The ``type`` Moodle's XML exporter writes for each kind (``matching`` for the ``match`` qtype)."""
 
 _EMPTY_FEEDBACK = '      <feedback format="html">\n        <text></text>\n      </feedback>'
@@ -153,8 +153,47 @@ def _matching(q, index, group, langs, html, plain, options) -> list[str]:
     return out
 
 
+def _ordering(q, index, group, langs, html, plain, options) -> list[str]:
+    """``ordering`` (qtype_ordering, standard since Moodle 4.4): every item shown, vertically,
+    graded all or nothing; each answer's ``fraction`` is its position in the right order."""
+    out = [
+        "    <layouttype>VERTICAL</layouttype>",
+        "    <selecttype>ALL</selecttype>",
+        "    <selectcount>0</selectcount>",
+        "    <gradingtype>ALL_OR_NOTHING</gradingtype>",
+        "    <showgrading>SHOW</showgrading>",
+        "    <numberingstyle>none</numberingstyle>",
+        *_combined_feedback(),
+        "    <shownumcorrect/>",
+    ]
+    for i_index, _item in enumerate(q.items):
+        out.append(f'    <answer fraction="{i_index + 1}.0000000" format="html">')
+        out.append(f"      <text>{cdata(html(lambda b: b.questions[index].items[i_index].text))}</text>")
+        out.append(_EMPTY_FEEDBACK)
+        out.append("    </answer>")
+    return out
+
+
+def _essay(q, index, group, langs, html, plain, options) -> list[str]:
+    """``essay``: an answer typed in the editor, graded by a person; the model answer is the
+    grader information, the response template what the editor starts with."""
+    def field(tag: str, name: str) -> str:
+        text = html(lambda b: getattr(b.questions[index], name)) if getattr(q, name) is not None else ""
+        return f'    <{tag} format="html">\n      <text>{cdata(text) if text else ""}</text>\n    </{tag}>'
+
+    return [
+        "    <responseformat>editor</responseformat>",
+        "    <responserequired>1</responserequired>",
+        "    <responsefieldlines>10</responsefieldlines>",
+        "    <attachments>0</attachments>",
+        "    <attachmentsrequired>0</attachmentsrequired>",
+        field("graderinfo", "model_answer"),
+        field("responsetemplate", "response_template"),
+    ]
+
+
 WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
-           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching}
+           "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "ordering": _ordering, "essay": _essay}
 
 
 def _category(path: str, info_html: str, idnumber: str) -> list[str]:

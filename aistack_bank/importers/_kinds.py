@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..kinds import MatchingQuestion, MultipleResponseQuestion, ShortAnswerQuestion, SingleChoiceQuestion, limits
+from ..kinds import MatchingQuestion, MultipleResponseQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, limits
 from ..kinds.short_answer import fold, has_wildcard
 
 # The bank's limits, read from the model (kinds/), never restated.
@@ -19,6 +19,7 @@ MIN_CHOICES, MAX_CHOICES = limits(SingleChoiceQuestion, "options")
 MIN_OPTIONS, MAX_OPTIONS = limits(MultipleResponseQuestion, "options")
 MAX_SHORT_ANSWERS = limits(ShortAnswerQuestion, "answers")[1]
 MIN_PAIRS, MAX_PAIRS = limits(MatchingQuestion, "pairs")
+MIN_ITEMS, MAX_ITEMS = limits(OrderingQuestion, "items")
 IDS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -186,6 +187,15 @@ def matching(subquestions: list[tuple[str, str]]) -> tuple[dict, list[str]]:
     if extra:
         fields["distractors"] = [{"id": IDS[len(pairs) + i], "text": a} for i, a in enumerate(extra)]
     return fields, notes
+
+
+def ordering(items: list[str]) -> dict:
+    """The items of an ordering question, in their right order."""
+    if any(not text.strip() for text in items):
+        raise NotImported("an item is empty")
+    if not MIN_ITEMS <= len(items) <= MAX_ITEMS:
+        raise NotImported(f"{len(items)} items; an ordering question takes {MIN_ITEMS} to {MAX_ITEMS}")
+    return {"items": [{"id": IDS[i], "text": text} for i, text in enumerate(items)]}
 
 
 def true_false(answer: bool, feedback_true: str, feedback_false: str) -> dict:

@@ -193,10 +193,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
             cut = body.rindex("####")
             body, general = body[:cut], body[cut + 4:]
         answers_raw = body.strip()
-        if not answers_raw:
-            skipped.append(Skipped(name, "essay question (empty answer block); the bank has no essay kind", line))
-            continue
-        if trailing:
+        if trailing and answers_raw:
             # A missing-word question: Moodle puts a blank "_____" where the answer block was.
             stem_raw = stem_raw + "_____" + block[close_at + 1:]
         dropped: set[str] = set()
@@ -211,7 +208,12 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
         explanation = plain(general) if general else ""
         imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category, line=line)
         try:
-            _typed(imported, answers_raw, plain, language)
+            if answers_raw:
+                _typed(imported, answers_raw, plain, language)
+            else:  # an empty answer block: Moodle's essay (the text after it, if any, stays in the stem)
+                imported.kind = "essay"
+                if trailing:
+                    imported.stem = plain(stem_raw + block[close_at + 1:])
         except NotImported as exc:
             skipped.append(Skipped(name, str(exc), line))
             continue

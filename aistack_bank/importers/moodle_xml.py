@@ -2,8 +2,8 @@
 
 Types, as Moodle's ``qformat_xml`` reads them: ``multichoice`` (one answer at 100 %: single
 choice; ``<single>false</single>``: multiple response), ``truefalse``, ``numerical`` (with
-units), ``shortanswer`` and ``matching``/``match``. Other types (essay, cloze, calculated, …)
-are skipped with the reason. Moodle's own export quirks are accepted: texts in CDATA or
+units), ``shortanswer``, ``matching``/``match``, ``ordering`` (qtype_ordering) and ``essay``.
+Other types (cloze, calculated, …) are skipped with the reason. Moodle's own export quirks are accepted: texts in CDATA or
 escaped, ``format="moodle_auto_format"``/``plain_text``, HTML in answers, and ``$@NULL@$`` (how
 Moodle writes a null) read as empty.
 """
@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 
 from ..errors import BankError, Location
-from ._kinds import MAX_CHOICES, MIN_CHOICES, NotImported, matching, multiple_response, numerical, short_answer, true_false
+from ._kinds import MAX_CHOICES, MIN_CHOICES, NotImported, matching, multiple_response, numerical, ordering, short_answer, true_false
 from ._html import html_to_text
 from .records import DESCRIPTION, ImportedQuestion, Skipped, declaration_position, read_import_file
 
@@ -22,7 +22,7 @@ MAX_BYTES = 64 << 20
 NULL = "$@NULL@$"
 """How Moodle writes a null value in its exports (backup and XML); read as empty."""
 
-TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "matching", "match"}
+TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "matching", "match", "ordering", "essay"}
 
 
 def _text(element, path: str) -> str:
@@ -99,7 +99,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             skipped.append(Skipped(name, "question type 'description': " + DESCRIPTION))
             continue
         if kind not in TYPES:
-            skipped.append(Skipped(name, f"question type {kind!r} has no kind in the bank (it takes multichoice, truefalse, numerical, shortanswer and matching)"))
+            skipped.append(Skipped(name, f"question type {kind!r} has no kind in the bank (it takes multichoice, truefalse, numerical, shortanswer, matching, ordering and essay)"))
             continue
         reader = _Reader(language)
         try:
@@ -176,6 +176,23 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
         case = _text(element, "usecase").strip() in ("1", "true")
         question.fields, notes = short_answer(rows, case)
         question.notes += notes
+    elif kind == "essay":
+        question.kind = "essay"
+        model_answer, template = reader.rich(element, "graderinfo/text"), reader.rich(element, "responsetemplate/text")
+        question.fields = {**({"model_answer": model_answer} if model_answer.strip() else {}), **({"response_template": template} if template.strip() else {})}
+        if _text(element, "attachments").strip() not in ("", "0"):
+            question.notes.append("Moodle asked for attached files; the bank's essay takes typed text only")
+    elif kind == "ordering":
+        question.kind = "ordering"
+        # Each answer's fraction is its position in the right order (qtype_ordering).
+        positions = [(_fraction(a) * 100, index) for index, a in enumerate(answers)]
+        question.fields = ordering([reader.rich(answers[index], "text", answers[index].get("format", "html")) for _, index in sorted(positions)])
+        grading = _text(element, "gradingtype").strip().upper()
+        if grading not in ("", "ALL_OR_NOTHING", "-1"):
+            question.notes.append(f"Moodle graded the order partially ({grading}); the bank grades it all or nothing")
+        select = _text(element, "selecttype").strip().upper()
+        if select not in ("", "ALL", "0") and _text(element, "selectcount").strip() not in ("", "0", str(len(answers))):
+            question.notes.append("Moodle showed a selection of the items; the bank shows them all")
     else:  # matching / match
         question.kind = "matching"
         subs = [(reader.rich(s, "text", s.get("format", "html")), reader.plain(s, "answer/text")) for s in element.findall("subquestion")]

@@ -4,7 +4,8 @@
 Items are found through ``imsmanifest.xml``: every resource whose type names QTI (``imsqti_*``,
 Blackboard's ``assessment/x-bb-qti-*``) is read, tests excepted (their items are resources of
 their own). Every kind of the bank is read: single choice, multiple response, true-false (two
-choices labelled true and false), numerical, short answer and matching, in the forms Canvas's
+choices labelled true and false), numerical, short answer, matching, ordering (QTI 2/3's
+``orderInteraction``) and essay (``extendedTextInteraction``), in the forms Canvas's
 quiz export, the cartridge profile and QTI 2/3 response processing write them (this tool's own
 exports among them). An item of another kind is reported as skipped, with why. The same question
 found twice (a Canvas or cartridge export holds a bank and a quiz) is taken once.
@@ -17,7 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
-from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS
+from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
 from .records import declaration_position, ImportedQuestion, Skipped
 from ._archive import Package, open_package
 from ._html import html_to_text
@@ -350,8 +351,8 @@ def _read_qti2(root, language: str):
         return Skipped(name, "no item body")
     interactions = [e for e in body.iter() if _local(e.tag).endswith("Interaction")]
     kinds = sorted({_local(e.tag) for e in interactions})
-    if len(interactions) != 1 or kinds[0] not in ("choiceInteraction", "textEntryInteraction", "matchInteraction"):
-        return Skipped(name, f"interactions {', '.join(kinds) or 'none'}; one choice, text entry or match interaction is imported")
+    if len(interactions) != 1 or kinds[0] not in ("choiceInteraction", "textEntryInteraction", "matchInteraction", "orderInteraction", "extendedTextInteraction"):
+        return Skipped(name, f"interactions {', '.join(kinds) or 'none'}; one choice, text entry, match, order or extended text interaction is imported")
     interaction = interactions[0]
     response_id = _attr(interaction, "responseIdentifier") or "RESPONSE"
     declaration = next((d for d in _descendants(root, "responseDeclaration") if d.get("identifier") == response_id), None)
@@ -769,6 +770,21 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
         used = set(answer_of.values())
         return done(_matching(name, stem, explanation, [(text, answer_of.get(ident)) for ident, text in sources.items()],
                               [text for text in targets.values() if text not in used]))
+    if kind == "extendedTextInteraction":  # an essay: graded by a person, whatever the processing says
+        return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="essay", fields={}))
+    if kind == "orderInteraction":
+        texts = {}
+        for choice in _descendants(interaction, "simpleChoice"):
+            text, d = html_to_text(_html_of(choice), language)
+            dropped.update(d)
+            texts[choice.get("identifier", "")] = text
+        if sorted(correct) != sorted(texts):
+            return Skipped(name, "the declared right order does not list each choice once")
+        try:
+            fields = ordering([texts[ident] for ident in correct])
+        except NotImported as exc:
+            return Skipped(name, str(exc))
+        return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="ordering", fields=fields))
     return Skipped(name, f"a {kind} with a {base_type or 'no'} base type; the bank has no kind for it")
 
 

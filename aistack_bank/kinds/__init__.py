@@ -15,21 +15,23 @@ from typing import Annotated, Union
 
 from pydantic import Field
 
-from . import matching, multiple_response, numerical, short_answer, single_choice, true_false
-from ._base import (
+from . import essay, matching, multiple_response, numerical, ordering, short_answer, single_choice, true_false
+from ._base import (  # noqa: F401 (a_kind: the kinds' names in messages)
     OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, ItemIds, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
-    Strict, Tag, Text, item_id_for, limits,
+    Strict, Tag, Text, a_kind, item_id_for, limits,
 )
 from ._rules import answer_key, normalized, stem_giveaway, unit_key
+from .essay import EssayQuestion
 from .matching import Distractor, MatchingQuestion, MatchPair
 from .multiple_response import MultipleResponseQuestion
 from .numerical import NumericalQuestion, NumericRange, Unit
+from .ordering import OrderingQuestion, OrderItem
 from .short_answer import AcceptedAnswer, ShortAnswerQuestion
 from .single_choice import SingleChoiceQuestion
 from .true_false import TrueFalseQuestion
 
 REGISTRY: dict[str, Kind] = {kind.name: kind for kind in (
-    single_choice.KIND, multiple_response.KIND, true_false.KIND, numerical.KIND, short_answer.KIND, matching.KIND,
+    single_choice.KIND, multiple_response.KIND, true_false.KIND, numerical.KIND, short_answer.KIND, matching.KIND, ordering.KIND, essay.KIND,
 )}
 """Every question kind by name, in the order documentation and statistics list them."""
 
@@ -39,7 +41,7 @@ NAMES = tuple(REGISTRY)
 DEFAULT_KIND = NAMES[0]
 """The kind of a new question when none is named (`bank new`)."""
 
-AnyQuestion = Union[SingleChoiceQuestion, MultipleResponseQuestion, TrueFalseQuestion, NumericalQuestion, ShortAnswerQuestion, MatchingQuestion]
+AnyQuestion = Union[SingleChoiceQuestion, MultipleResponseQuestion, TrueFalseQuestion, NumericalQuestion, ShortAnswerQuestion, MatchingQuestion, OrderingQuestion, EssayQuestion]
 """Any question model (the union without the discriminator, for type hints)."""
 
 # A union on `kind`: a file names its kind, and only that kind's fields are allowed.
@@ -96,8 +98,8 @@ def translation_duplicates(question, text_of) -> list[tuple[str, str]]:
 
 
 __all__ = [
-    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "ItemIds", "Kind",
-    "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "Question",
+    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemIds", "Kind",
+    "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "answer_key", "item_id_for", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
+    "Unit", "a_kind", "answer_key", "item_id_for", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
 ]

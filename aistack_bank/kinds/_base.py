@@ -127,16 +127,21 @@ class QuestionBase(Strict):
     def parse_response(self, text: str) -> Any:
         """A response as the practice site records it (one string for every kind), read back;
         :class:`ResponseError` when it is no response to this question."""
-        raise ResponseError(f"a {self.kind} question is not scored automatically")
+        raise ResponseError(f"{a_kind(self.kind)} question is not scored automatically")
 
     def score(self, response: Any) -> float:
         """The fraction of the marks (0 to 1) that ``response`` (as :meth:`parse_response`
         returns it) earns, by the rules every format writes."""
-        raise ResponseError(f"a {self.kind} question is not scored automatically")
+        raise ResponseError(f"{a_kind(self.kind)} question is not scored automatically")
 
     def encode_response(self, response: Any) -> str:
         """``response`` as the practice site records it (the inverse of :meth:`parse_response`)."""
         return str(response)
+
+
+def a_kind(name: str) -> str:
+    """``name`` with its indefinite article, for messages: "a numerical", "an ordering"."""
+    return ("an " if name[:1] in "aeiou" else "a ") + name
 
 
 def within(value: float, target: float, tolerance: float) -> bool:

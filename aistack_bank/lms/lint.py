@@ -300,6 +300,8 @@ def _qti_key(q):
         return repr(q.answer)
     if q.kind == "short-answer":
         return next(a.text for a in q.answers if a.credit >= 1) if any(a.credit >= 1 for a in q.answers) else q.answers[0].text
+    if q.kind == "ordering":
+        return [choice_identifier(item.id) for item in q.items]
     target = {text: identifier for identifier, text, _ in match_targets(q)}
     return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
 
@@ -326,6 +328,8 @@ def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
                 out.append(warning("W809", f"file name {member!r}: OpenOlat needs a letter first and no periods or spaces", here(member)))
             q = _question_of(bank, doc.get("identifier") or "")
             if q is None:
+                continue
+            if not q.SCORED:  # graded by a person: no response is right or wrong here
                 continue
             if not (q.PICKS_OPTIONS and q.ONE_KEY):
                 score = models.qti_outcomes(doc, _qti_key(q)).get("SCORE")

@@ -694,9 +694,12 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
     declaration = next((c for c in item if _qti_name(c) == "responseDeclaration" and c.get("identifier") == "RESPONSE"), None)
     base_type = _qti_attr(declaration, "baseType") if declaration is not None else "identifier"
     multiple = declaration is not None and declaration.get("cardinality") in ("multiple", "ordered")
+    ordered = declaration is not None and declaration.get("cardinality") == "ordered"
     correct = [_qti_value(base_type, v.text) for c in item.iter() if _qti_name(c) == "correctResponse" for v in c]
     if response is None or response == [] or response == "":
         given = None
+    elif ordered:  # an ordered container: the same values in another order are another value
+        given = tuple(_qti_value(base_type, r) for r in response)
     elif multiple:
         given = {_qti_value(base_type, r) for r in (response if isinstance(response, (list, tuple, set)) else [response])}
     else:
@@ -733,7 +736,7 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
             ident = expr.get("identifier")
             return variables[ident] if ident in variables else outcomes.get(ident)
         if name == "correct":
-            return set(correct) if multiple else (correct[0] if correct else None)
+            return tuple(correct) if ordered else set(correct) if multiple else (correct[0] if correct else None)
         if name == "baseValue":
             return _qti_value(_qti_attr(expr, "baseType"), expr.text)
         if name == "multiple":

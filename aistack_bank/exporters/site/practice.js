@@ -535,7 +535,7 @@
       $("keys-hint").textContent = t("site.quiz.keys.fields");
       $("keys-hint").hidden = false;
       window.scrollTo(0, 0);
-      const first = $("response").querySelector("input, select");
+      const first = $("response").querySelector("input, select, button");
       if (first) first.focus({ preventScroll: true });
       return;
     }
@@ -956,6 +956,11 @@
       const right = q.pairs.map((p) => matchText(q, response[p.id]) === p.answer);
       return { score: right.filter(Boolean).length / q.pairs.length, right: right };
     },
+    // response: the items' ids in the learner's order; all or nothing.
+    "ordering": (q, response) => {
+      const right = q.items.map((item, i) => response[i] === item.id);
+      return { score: right.every(Boolean) ? 1 : 0, right: right };
+    },
   };
 
   function outcomeOf(q, response) {
@@ -976,6 +981,8 @@
         return typeof response === "string";
       case "matching":
         return !!response && typeof response === "object" && q.pairs.every((p) => order.some((c) => c.id === response[p.id]));
+      case "ordering":
+        return !!orderIn(q, response);
       default:
         return false;
     }
@@ -992,6 +999,8 @@
         return String(response.value) + (q.units.length ? " " + q.units[response.unit].name : "");
       case "matching":
         return q.pairs.map((p) => p.id + "=" + (response[p.id] || "")).join(";");
+      case "ordering":
+        return response.join(",");
       default:
         return String(response);
     }
@@ -1001,6 +1010,12 @@
   function initialOrder(q) {
     if (q.kind === "single-choice" || q.kind === "multiple-response") return shuffle(q.options);
     if (q.kind === "matching") return shuffle(matchChoices(q));
+    if (q.kind === "ordering") {
+      // Never the right order to start from (three items or more always have another).
+      let order = shuffle(q.items);
+      while (order.every((item, i) => item.id === q.items[i].id)) order = shuffle(q.items);
+      return order;
+    }
     return [];
   }
 
@@ -1011,6 +1026,11 @@
       const choices = matchChoices(q);
       if (!Array.isArray(ids) || ids.length !== choices.length || new Set(ids).size !== ids.length) return null;
       const order = ids.map((id) => choices.find((c) => c.id === id));
+      return order.every(Boolean) ? order : null;
+    }
+    if (q.kind === "ordering") {
+      if (!Array.isArray(ids) || ids.length !== q.items.length || new Set(ids).size !== ids.length) return null;
+      const order = ids.map((id) => q.items.find((item) => item.id === id));
       return order.every(Boolean) ? order : null;
     }
     return Array.isArray(ids) && ids.length === 0 ? [] : null;
@@ -1132,7 +1152,52 @@
       });
       return [hint(t("site.match.hint")), list];
     },
+    // The items in a list, each with buttons moving it up and down (Tab to a button, Enter or
+    // Space to move); the moved item keeps the focus and a live region says where it went.
+    "ordering": () => {
+      const list = el("ol", "match-list order-list");
+      list.id = "order-list";
+      list.setAttribute("aria-labelledby", "stem");
+      list.setAttribute("aria-describedby", "response-hint");
+      session.order.forEach((item) => list.append(orderRow(item)));
+      const status = el("p", "visually-hidden");
+      status.id = "order-status";
+      status.setAttribute("role", "status");
+      return [hint(t("site.ordering.hint")), list, status];
+    },
   };
+
+  function orderRow(item) {
+    const row = el("li", "match-row order-row");
+    row.dataset.item = item.id;
+    const buttons = el("span", "order-buttons");
+    for (const [step, key, symbol, name] of [[-1, "site.ordering.up", "↑", "up"], [1, "site.ordering.down", "↓", "down"]]) {
+      const button = el("button", "button secondary order-move");
+      button.type = "button";
+      button.id = "order-" + name + "-" + item.id;
+      button.dataset.step = String(step);
+      button.setAttribute("aria-label", t(key, { item: item.text }));
+      button.append(icon(symbol));
+      button.addEventListener("click", () => moveItem(row, step, button));
+      buttons.append(button);
+    }
+    row.append(el("bdi", "match-prompt", item.text), buttons);
+    return row;
+  }
+
+  function moveItem(row, step, button) {
+    if (session.answered) return;
+    const list = row.parentNode;
+    const rows = Array.from(list.children);
+    const at = rows.indexOf(row);
+    const to = at + step;
+    if (to < 0 || to >= rows.length) return;
+    if (step < 0) list.insertBefore(row, rows[to]);
+    else list.insertBefore(row, rows[to].nextSibling);
+    button.focus();
+    const item = current().items.find((i) => i.id === row.dataset.item);
+    $("order-status").textContent = t("site.ordering.moved", { item: item.text, position: to + 1, count: rows.length });
+  }
 
   // The learner's response from the widget: {response} or {error: message, field: element to focus}.
   const READERS = {
@@ -1165,6 +1230,7 @@
       for (const select of selects) response[select.dataset.pair] = session.order[Number(select.value)].id;
       return { response: response };
     },
+    "ordering": () => ({ response: Array.from($("order-list").children).map((row) => row.dataset.item) }),
   };
 
   function showResponseWidget(q) {
@@ -1265,6 +1331,17 @@
         row.classList.add(outcome.right[i] ? "is-correct" : "is-wrong");
         mark(row, outcome.right[i], outcome.right[i] ? "site.option.correct" : "site.option.yours");
       });
+    },
+    "ordering": (q, response, outcome) => {
+      const list = $("order-list");
+      const rows = Array.from(list.children);
+      response.forEach((id, i) => {
+        const row = rows.find((r) => r.dataset.item === id);
+        list.append(row);
+        row.classList.add(outcome.right[i] ? "is-correct" : "is-wrong");
+        mark(row, outcome.right[i], outcome.right[i] ? "site.option.correct" : "site.option.yours");
+      });
+      for (const button of list.querySelectorAll("button")) button.disabled = true;
     },
   };
 
@@ -1370,6 +1447,15 @@
         list.append(item);
       });
       parts.push(list);
+    } else if (q.kind === "ordering") {
+      const yours = el("ol", "answer-list");
+      for (const id of response) yours.append(el("li", null, q.items.find((item) => item.id === id).text));
+      parts.push(el("p", "label", t("site.feedback.your_answer")), yours);
+      if (outcome.score < 1) {
+        const right = el("ol", "answer-list");
+        for (const item of q.items) right.append(el("li", null, item.text));
+        parts.push(el("p", "label", t("site.feedback.correct_answer")), right);
+      }
     }
     if (q.explanation) parts.push(el("h3", null, t("site.feedback.explanation")), el("p", "explanation", q.explanation));
     return parts;
