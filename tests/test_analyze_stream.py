@@ -160,8 +160,8 @@ def test_one_language_and_a_file_named_twice_give_the_reference_statistics(info,
 
 @pytest.mark.parametrize("true_false_scored", [True, False])
 def test_partial_credit_of_every_kind_gives_the_reference_statistics(tmp_path, monkeypatch, true_false_scored):
-    """Every kind, partial credit included; then with true-false questions not scored (no kind is
-    unscored today, a kind such as an essay would be), some learners having answered only those."""
+    """Every kind, partial credit included (the examples' essay is never scored); then with
+    true-false questions not scored too, some learners having answered only those."""
     from test_analyze_kinds import candidates
 
     from aistack_bank.kinds import TrueFalseQuestion
@@ -180,7 +180,8 @@ def test_partial_credit_of_every_kind_gives_the_reference_statistics(tmp_path, m
             data = {"format": "aistack-bank-practice-answers", "version": 1, "bank": info.topic_id, "learner": f"{lang}-{n}", "answers": answers}
             (tmp_path / f"{lang}-{n:03d}.json").write_text(json.dumps(data), encoding="utf-8")
     report = assert_same([tmp_path], EVERY_KIND / "bank", EVERY_KIND / "translations", info)
-    assert bool(report.unscored) is not true_false_scored
+    unscored = {qid for qid, item in info.items.items() if not item.questions["en"].SCORED}
+    assert unscored and set(report.unscored) == unscored
 
 
 def test_a_report_of_one_response_per_attempt_gives_the_reference_statistics(info, tmp_path):

@@ -98,16 +98,17 @@ def test_every_kind_is_imported_and_other_types_are_skipped_with_reasons(tmp_pat
         "::multi:: Pick primes {~%50%2 ~%50%3 ~%-100%4}\n\n"
         "::short:: Capital of France? {=Paris =paris}\n\n"
         "::essay:: Discuss. {}\n\n"
+        "::desc:: Read the next questions carefully.\n\n"
         "::ok:: Which is even\\: 3 or 4? {=4 ~3 ####Four divides by two.}\n",
         encoding="utf-8")
     code, out = run_cli("import", "gift", "mixed.gift", "--bank", "b")
     assert code == 0
-    assert "5 question(s) imported, 1 skipped" in out
-    assert "skipped 'essay': " in out and "essay" in out
+    assert "6 question(s) imported, 1 skipped" in out
+    assert "skipped 'desc': text without an answer block: a description" in out
     imported = read_library(Path("b"))
     assert [(qs.question.kind, qs.question.stem) for qs in imported.questions] == [
         ("true-false", "The sky is blue."), ("numerical", "Two plus two?"), ("multiple-response", "Pick primes"),
-        ("short-answer", "Capital of France?"), ("single-choice", "Which is even: 3 or 4?")]
+        ("short-answer", "Capital of France?"), ("essay", "Discuss."), ("single-choice", "Which is even: 3 or 4?")]
 
 
 def test_moodle_multiple_response_is_imported_and_a_truefalse_without_answers_skipped(tmp_path, run_cli, monkeypatch):

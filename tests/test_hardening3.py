@@ -545,7 +545,7 @@ def test_a_gift_file_of_several_categories_imports_one_topic_per_category(tmp_pa
     assert [d for d in library.diagnostics if d.severity.value == "error"] == []
     assert [c.id for c in library.categories] == ["geography"]
     assert {t.topic.id: (t.topic.category, t.topic.title, len(t.topic.questions)) for t in library.topics} == {
-        "geography": ("geography", "Geography", 3), "europe": ("geography", "Europe", 4)}
+        "geography": ("geography", "Geography", 4), "europe": ("geography", "Europe", 4)}
 
 
 def test_several_categories_into_a_bank_reuse_its_categories_and_add_the_others(project, run_cli):
