@@ -121,9 +121,11 @@ def xsd_pattern(text: str, case_sensitive: bool = False, fold_diacritics: bool =
     ``[\\s\\S]*`` (any characters, line breaks too); each folded apostrophe, quote or dash as
     the class of what folds to it; a space as a run of whitespace or one dash; each letter with
     its other case unless case-sensitive, and its forms with diacritics (and combining marks
-    after it) when the question folds them; whitespace allowed at both ends. (Folds that turn one letter into two, such as ``ß`` and
-    ``ss``, are not expressed.)"""
-    folded = fold(_STARS.sub(WILDCARD, text).replace("\\*", "*"), case_sensitive, fold_diacritics)
+    after it) when the question folds them; whitespace allowed at both ends; a letter whose case
+    folds to two (``ß``, ``ﬁ``) as itself or its two letters in either case."""
+    # Case is expressed by classes below, not folded here: a letter whose case folds to two
+    # (``ß``, ``ﬁ``) stays itself, with its two-letter forms as alternatives.
+    folded = fold(_STARS.sub(WILDCARD, text).replace("\\*", "*"), True, fold_diacritics)
     dashes = _xsd_class(DASHES)
     out = [_SPACE_CLASS + "*"]
     for c in folded:
@@ -138,12 +140,17 @@ def xsd_pattern(text: str, case_sensitive: bool = False, fold_diacritics: bool =
         elif c == "-":
             out.append(dashes)
         else:
-            chars = {c}
+            chars, longer = {c}, set()
             if not case_sensitive:
-                chars |= {x for x in (c.upper(), c.lower(), c.title()) if len(x) == 1}
+                forms = {c.upper(), c.lower(), c.title(), c.upper().lower()}
+                chars |= {x for x in forms if len(x) == 1}
+                longer = {x.lower() for x in forms if len(x) > 1}
             if fold_diacritics:
                 chars |= {x for base in set(chars) for x in _with_diacritics().get(base, ())}
-            out.append(_xsd_class(chars) if len(chars) > 1 else ("\\" + c if c in _XSD_SPECIAL else c))
+            one = _xsd_class(chars) if len(chars) > 1 else ("\\" + c if c in _XSD_SPECIAL else c)
+            if longer:  # ß as ß, ss or SS; ﬁ as ﬁ or fi
+                one = "(" + "|".join([one] + ["".join(_xsd_class({x, x.upper()}) if x.upper() != x else x for x in form) for form in sorted(longer)]) + ")"
+            out.append(one)
             if fold_diacritics and c.isalpha():
                 out.append("\\p{Mn}*")
     out.append(_SPACE_CLASS + "*")
