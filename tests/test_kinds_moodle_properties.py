@@ -47,7 +47,7 @@ def questions(draw):
     elif kind == "short-answer":
         # answers the bank takes (none of wildcards only, none equal to another as folded);
         # no apostrophe, which the exports write out in its two spellings (tested on its own)
-        texts = draw(st.lists(TEXT.map(lambda t: t.replace("'", "")).filter(lambda t: t.replace("*", "").strip()), min_size=1, max_size=5, unique_by=fold))
+        texts = draw(st.lists(TEXT.map(lambda t: " ".join(t.replace("'", "").split())).filter(lambda t: t.replace("*", "").strip()), min_size=1, max_size=5, unique_by=fold))
         base |= {"answers": [{"id": f"a{i + 1}", "text": t, "credit": 1.0 if i == 0 else draw(CREDITS), "feedback": draw(st.none() | TEXT)} for i, t in enumerate(texts)]}
     else:
         n = draw(st.integers(2, 5))
