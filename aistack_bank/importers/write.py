@@ -176,18 +176,7 @@ def _new_topic(questions: list[ImportedQuestion], source_name: str, notes: list[
     from ..importers._html import html_to_text
 
     title = " ".join(clean_texts(html_to_text(title)[0], "title", []).split())[:255].strip() or "Imported questions"
-    lines = [
-        TOPIC_SCHEMA_COMMENT,
-        f"id: {topic_id_for(title, notes if notes is not None else [])}",
-        f"category: {IMPORTED_CATEGORY}",
-        f"title: {_quote(title)}",
-        f"summary: {_quote(f'Questions imported from {source_name}.')}",
-        "key_points: []",
-        "tags:",
-        f"  {IMPORTED_TAG}: \"questions imported from another system\"",
-        "questions: []",
-    ]
-    return "\n".join(lines) + "\n"
+    return _topic_text(topic_id_for(title, notes if notes is not None else []), IMPORTED_CATEGORY, title, source_name)
 
 
 def _quote(text: str) -> str:

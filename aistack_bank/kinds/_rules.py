@@ -37,20 +37,26 @@ def item_id_rules(items, field: str, what: str, doc) -> list[Diagnostic]:
     return diags
 
 
-def option_rules(question, doc) -> list[Diagnostic]:
-    """E303 (an option id used twice) and E305 (two options with the same text)."""
+def distinct_rules(items, field: str, noun: str, doc, why: str = "") -> list[Diagnostic]:
+    """E303 (an id used twice in the list ``field``) and E305 (two of its items with the same text,
+    ``why`` appended to the message), each located at the item's own value."""
     diags = []
     seen_ids: dict[str, int] = {}
     seen_texts: dict[str, int] = {}
-    for index, option in enumerate(question.options):
-        if option.id in seen_ids:
-            diags.append(error("E303", f"option id {option.id!r} is used twice (also option {seen_ids[option.id] + 1})", doc.locate(("options", index, "id"))))
-        seen_ids.setdefault(option.id, index)
-        key = normalized(option.text)
+    for index, item in enumerate(items):
+        if item.id in seen_ids:
+            diags.append(error("E303", f"{noun} id {item.id!r} is used twice (also {noun} {seen_ids[item.id] + 1})", doc.locate((field, index, "id"))))
+        seen_ids.setdefault(item.id, index)
+        key = normalized(item.text)
         if key in seen_texts:
-            diags.append(error("E305", f"option {option.id!r} has the same text as option {question.options[seen_texts[key]].id!r}", doc.locate(("options", index, "text"))))
+            diags.append(error("E305", f"{noun} {item.id!r} has the same text as {noun} {items[seen_texts[key]].id!r}{why}", doc.locate((field, index, "text"))))
         seen_texts.setdefault(key, index)
     return diags
+
+
+def option_rules(question, doc) -> list[Diagnostic]:
+    """E303 (an option id used twice) and E305 (two options with the same text)."""
+    return distinct_rules(question.options, "options", "option", doc)
 
 
 def option_fields(question, add, checked, base_notes, role_of) -> None:

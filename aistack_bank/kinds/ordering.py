@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..errors import Diagnostic, error
+from ..errors import Diagnostic
 from ._base import Kind, OptionId, QuestionBase, ResponseError, Strict, Text, limits
-from ._rules import COMMON_EXAMPLE, normalized
+from ._rules import COMMON_EXAMPLE, distinct_rules, normalized
 
 
 class OrderItem(Strict):
@@ -45,18 +45,7 @@ class OrderingQuestion(QuestionBase):
 
 def _rules(question: OrderingQuestion, doc) -> list[Diagnostic]:
     """E303 (an item id used twice) and E305 (two items with the same text)."""
-    diags = []
-    ids: dict[str, int] = {}
-    texts: dict[str, int] = {}
-    for index, item in enumerate(question.items):
-        if item.id in ids:
-            diags.append(error("E303", f"item id {item.id!r} is used twice (also item {ids[item.id] + 1})", doc.locate(("items", index, "id"))))
-        ids.setdefault(item.id, index)
-        key = normalized(item.text)
-        if key in texts:
-            diags.append(error("E305", f"item {item.id!r} has the same text as item {question.items[texts[key]].id!r}; a learner could not tell them apart", doc.locate(("items", index, "text"))))
-        texts.setdefault(key, index)
-    return diags
+    return distinct_rules(question.items, "items", "item", doc, "; a learner could not tell them apart")
 
 
 def _fields(question, add, checked, base_notes) -> None:
