@@ -76,3 +76,16 @@ def test_a_description_is_refused_with_a_note_and_the_rest_imports(tmp_path: Pat
     questions, skipped = read_questions(fmt, source)
     assert [q.name for q in questions] == ["Sky"]
     assert len(skipped) == 1 and skipped[0].reason.endswith(DESCRIPTION)
+
+
+def test_a_question_the_bank_would_refuse_is_skipped_not_written(run_cli, tmp_path):
+    """Moodle lets two prompts of a matching question share one answer (its list of choices
+    shows the answer once); the bank's matching gives each prompt its own answer (E328). Such a
+    question is skipped with the rule it breaks, at its line, and the others are written."""
+    source = tmp_path / "pairs.gift"
+    source.write_text("::Sky:: The sky is {=blue ~red}\n\n::Pairs:: Match. {\n=one -> same\n=two -> same\n}\n", encoding="utf-8")
+    code, out = run_cli("import", "gift", str(source), "--bank", str(tmp_path / "bank"))
+    assert code == 0 and "1 question(s) imported, 1 skipped" in out, out
+    assert f"{source}:3: skipped 'Pairs': the question would not pass `bank validate`: E328 pair 'b' has the same answer text as pair 'a'" in out, out
+    code, out = run_cli("validate", "--bank", str(tmp_path / "bank"))
+    assert code == 0, out
