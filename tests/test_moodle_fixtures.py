@@ -100,7 +100,7 @@ EMBEDDED = """<?xml version="1.0" encoding="UTF-8"?>
   <question type="truefalse">
     <name><text>Flag</text></name>
     <questiontext format="html">
-      <text><![CDATA[<p>This flag <img src="@@PLUGINFILE@@/flag%20fr.png" alt="French flag"> is <a href="@@PLUGINFILE@@/anthem.mp3">the French one</a>.</p>]]></text>
+      <text><![CDATA[<p>This flag&nbsp;<img src="@@PLUGINFILE@@/flag%20fr.png" alt="French flag"> is <a href="@@PLUGINFILE@@/anthem.mp3">the French one</a>.</p>]]></text>
       <file name="flag fr.png" path="/" encoding="base64">iVBORw0KGgo=</file>
       <file name="anthem.mp3" path="/" encoding="base64">SUQz</file>
     </questiontext>
@@ -119,8 +119,8 @@ EMBEDDED = """<?xml version="1.0" encoding="UTF-8"?>
 
 def test_embedded_images_and_files_are_dropped_with_a_note_naming_each_and_its_line(tmp_path, run_cli):
     """The bank holds no images or files: each one a Moodle XML question embeds is named in a
-    note with the text it was in and its line; the text reads as it did without it, a link's
-    words kept. A type the bank has no kind for is skipped at its line."""
+    note with the text it was in and its line; the text reads as it would without it (the
+    no-break spaces that set it off go too), a link's words kept. A type the bank has no kind for is skipped at its line."""
     source = tmp_path / "embedded.xml"
     source.write_text(EMBEDDED, encoding="utf-8")
     questions, skipped = read_questions("moodle", source)

@@ -29,6 +29,28 @@ MAX_BYTES = 64 << 20
 NULL = "$@NULL@$"
 """How Moodle writes a null value in its exports (backup and XML); read as empty."""
 
+_BLANK = re.compile(r"(?:\s|&nbsp;|&#160;|&#xa0;)+", re.IGNORECASE)
+_BLANK_BEFORE = re.compile(r"(?:\s|&nbsp;|&#160;|&#xa0;)+\Z", re.IGNORECASE)
+_IMAGE_TAG = re.compile(r"<img\b[^<>]*>", re.IGNORECASE)
+_FRAME = 64
+"""How far on each side of an image its framing blanks are looked for (bounded: linear time)."""
+
+
+def _unframed_images(text: str) -> str:
+    """``text`` with the white space and no-break spaces on each side of an image as one plain
+    space."""
+    parts, at = [], 0
+    for image in _IMAGE_TAG.finditer(text):
+        floor = max(at, image.start() - _FRAME)
+        framed = image.start() > floor and (text[image.start() - 1].isspace() or text[image.start() - 1] == ";")
+        before = _BLANK_BEFORE.search(text[floor:image.start()]) if framed else None
+        after = _BLANK.match(text, image.end(), image.end() + _FRAME)
+        parts += [text[at:floor + before.start() if before else image.start()], " ", image.group(), " "]
+        at = after.end() if after else image.end()
+    parts.append(text[at:])
+    return "".join(parts)
+
+
 TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "matching", "match", "ordering", "essay"}
 
 
@@ -52,6 +74,9 @@ class _Reader:
         fmt = fmt or (node.get("format", "html") if node is not None else "html")
         if fmt == "plain_text":
             return " ".join(text.split())
+        # An image goes (the bank holds none, see _dropped_files): the no-break spaces that set it
+        # off from the words go with it, so "Moodle&nbsp;<img> is" reads "Moodle is".
+        text = _unframed_images(text)
         plain, lost = html_to_text(text, self.language)
         self.dropped |= lost
         return plain
