@@ -192,22 +192,22 @@ EMBEDDED = """<?xml version="1.0" encoding="UTF-8"?>
       <file name="flag fr.png" path="/" encoding="base64">iVBORw0KGgo=</file>
       <file name="anthem.mp3" path="/" encoding="base64">SUQz</file>
     </questiontext>
-    <generalfeedback format="html"><text>Blue, white, red.</text>
+    <generalfeedback format="html"><text><![CDATA[Blue, white, red.<img src="data:image/png;base64,iVBO" alt="Tricolour">]]></text>
       <file name="unused.pdf" path="/" encoding="base64">JVBERg==</file>
     </generalfeedback>
     <image>old.gif</image>
     <image_base64>R0lGOD==</image_base64>
     <answer fraction="100"><text>true</text><feedback format="html"><text><![CDATA[<img src="@@PLUGINFILE@@/yes.png">Right.]]></text>
       <file name="yes.png" encoding="base64">iVBO</file></feedback></answer>
-    <answer fraction="0"><text>false</text><feedback format="html"><text>Wrong.</text></feedback></answer>
+    <answer fraction="0"><text>false</text><feedback format="html"><text><![CDATA[Wrong. <img src="https://example.org/no.png">]]></text></feedback></answer>
   </question>
 </quiz>
 """
 
 
 def test_embedded_images_and_files_are_dropped_with_a_note_naming_each_and_its_line(tmp_path, run_cli):
-    """The bank holds no images or files: each one a Moodle XML question embeds is named in a
-    note with the text it was in and its line; the text reads as it would without it (the
+    """The bank holds no images or files: each one a Moodle XML question embeds (and each image
+    it shows from elsewhere) is named in a note with the text it was in and its line; the text reads as it would without it (the
     no-break spaces that set it off go too), a link's words kept. A type the bank has no kind for is skipped at its line."""
     source = tmp_path / "embedded.xml"
     source.write_text(EMBEDDED, encoding="utf-8")
@@ -216,11 +216,13 @@ def test_embedded_images_and_files_are_dropped_with_a_note_naming_each_and_its_l
     (flag,) = questions
     assert flag.line == 7 and flag.stem == "This flag is the French one."
     assert flag.fields == {"answer": True, "feedback_true": "Right.", "feedback_false": "Wrong."} and flag.explanation == "Blue, white, red."
-    assert flag.notes[:5] == [
+    assert flag.notes[:7] == [
         "the image flag fr.png ('French flag') in the question text was dropped: the bank holds no images (say in the text what it shows if the question needs it) (line 11 of embedded.xml)",
         "the file anthem.mp3 linked from the question text was dropped (the link's text is kept): the bank holds no files (line 12 of embedded.xml)",
+        "an image ('Tricolour') in the general feedback was dropped: the bank holds no images (say in the text what it shows if the question needs it) (line 14 of embedded.xml)",
         "the file unused.pdf attached to the general feedback was dropped: the bank holds no files (line 15 of embedded.xml)",
         "the image yes.png in the feedback of answer 1 was dropped: the bank holds no images (say in the text what it shows if the question needs it) (line 20 of embedded.xml)",
+        "the image https://example.org/no.png in the feedback of answer 2 was dropped: the bank holds no images (say in the text what it shows if the question needs it) (line 21 of embedded.xml)",
         "the image old.gif of Moodle 1.9's image field (shown with the question text) was dropped: the bank holds no images (line 17 of embedded.xml)",
     ]
     code, out = run_cli("import", "moodle", str(source), "--bank", str(tmp_path / "bank"))

@@ -255,7 +255,8 @@ def _question_starts(raw: bytes, count: int) -> list[tuple[int, int]]:
 
 
 class _References(HTMLParser):
-    """The files an HTML text refers to as ``@@PLUGINFILE@@/name``: (tag, name, alt text)."""
+    """The files an HTML text refers to as ``@@PLUGINFILE@@/name``, and its images from
+    elsewhere (an address; "" for one written in a ``data:`` address): (tag, name, alt text)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -263,11 +264,13 @@ class _References(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
+        alt = " ".join((attributes.get("alt") or "").split())
         for attribute in ("src", "href", "data"):
             value = (attributes.get(attribute) or "").strip()
             if value.startswith(PLUGINFILE):
-                name = unquote(value[len(PLUGINFILE):].lstrip("/").split("?")[0])
-                self.found.append((tag, name, " ".join((attributes.get("alt") or "").split())))
+                self.found.append((tag, unquote(value[len(PLUGINFILE):].lstrip("/").split("?")[0]), alt))
+            elif tag == "img" and attribute == "src":
+                self.found.append((tag, "" if value.lower().startswith("data:") else value[:200], alt))
 
 
 def _field(element, parents: dict) -> str:
@@ -289,37 +292,42 @@ def _dropped_files(question, raw: bytes, start: int, source: str) -> list[str]:
     parents = {child: parent for parent in question.iter() for child in parent}
     end = raw.find(b"</question>", start) if start >= 0 else -1
 
-    def at(name: str) -> str:
+    def at(name: str, field: int) -> str:
+        """Where ``name`` is: its <file> or its reference after ``field`` (the text's offset)."""
         if start < 0:
             return ""
         found = -1
         for needle in (f'name="{name}"', f"{PLUGINFILE}/{name}", name):
-            found = raw.find(needle.encode("utf-8"), start, end if end >= 0 else len(raw))
+            found = raw.find(needle.encode("utf-8"), field, end if end >= 0 else len(raw))
             if found >= 0:
                 break
-        line = raw.count(b"\n", 0, found if found >= 0 else start) + 1
+        line = raw.count(b"\n", 0, found if found >= 0 else field) + 1
         return f" (line {line} of {source})"
 
     notes: list[str] = []
     for element in question.iter():
         text_node, files = element.find("text"), [f.get("name", "") for f in element.findall("file")]
-        if (text_node is None or PLUGINFILE not in (text_node.text or "")) and not files:
+        text = text_node.text or "" if text_node is not None else ""
+        if PLUGINFILE not in text and "<img" not in text.lower() and not files:
             continue
         where = _field(element, parents)
+        field = raw.find(text.strip()[:60].encode("utf-8"), start, end) if start >= 0 and text.strip() else -1
+        field = start if field < 0 else field
         refs = _References()
-        refs.feed(text_node.text or "" if text_node is not None else "")
+        refs.feed(text)
         refs.close()
         for tag, name, alt in refs.found:
             if tag == "img":
-                note = f"the image {name}{f' ({alt!r})' if alt else ''} in {where} was dropped: the bank holds no images (say in the text what it shows if the question needs it)"
+                shown = f"the image {name}" if name else "an image"
+                note = f"{shown}{f' ({alt!r})' if alt else ''} in {where} was dropped: the bank holds no images (say in the text what it shows if the question needs it)"
             else:
-                note = f"the file {name} linked from {where} was dropped (the link's text is kept): the bank holds no files"
-            notes.append(note + at(name))
+                note = f"{f'the file {name}' if name else 'a file'} linked from {where} was dropped (the link's text is kept): the bank holds no files"
+            notes.append(note + at(name or ("<img" if tag == "img" else PLUGINFILE), field))
         for name in files:
-            if name and name not in {found for _, found, _ in refs.found}:
-                notes.append(f"the file {name} attached to {where} was dropped: the bank holds no files{at(name)}")
+            if name not in {found for _, found, _ in refs.found}:
+                notes.append(f"{f'the file {name}' if name else 'a file'} attached to {where} was dropped: the bank holds no files{at(name or '<file', field)}")
     image = _text(question, "image").strip()
     if image or question.find("image_base64") is not None:
         shown = f"the image {image}" if image else "an image"
-        notes.append(f"{shown} of Moodle 1.9's image field (shown with the question text) was dropped: the bank holds no images{at('<image')}")
+        notes.append(f"{shown} of Moodle 1.9's image field (shown with the question text) was dropped: the bank holds no images{at('<image', start)}")
     return list(dict.fromkeys(notes))
