@@ -207,6 +207,8 @@ WRITERS = {
         "distractors": [{"id": d.id, "text": d.text} for d in q.distractors],
     },
     "ordering": lambda q: {"items": [{"id": i.id, "text": i.text} for i in q.items]},
+    # Never scored: the page shows the model answer once the learner has submitted a text.
+    "essay": lambda q: {"modelAnswer": q.model_answer, "responseTemplate": q.response_template},
 }
 """What the page's script reads of a question of each kind (practice.js renders and scores it)."""
 
