@@ -77,3 +77,17 @@ def test_the_essay_strings_go_only_into_pages_holding_an_essay():
         assert all(entries.get(key) for key in essay_keys), catalog.name
         if catalog.stem == "fr":  # French typography: a no-break space before a colon or a semicolon
             assert not [key for key in essay_keys if re.search(r"(?<!\u00a0)[:;]", entries[key])]
+
+
+def test_progress_counts_the_questions_whose_answers_are_kept():
+    """An essay's answer is never stored: the answered figures (topic page, home page) count out of the scored questions."""
+    from aistack_bank.exporters._format import as_library
+    from aistack_bank.exporters.site_pages import home_data
+
+    bank = kinds_bank()
+    scored = [q.id for q in bank.questions if q.kind != "essay"]
+    assert len(scored) == len(bank.questions) - 1
+    assert home_data(as_library(bank), ExportOptions())["topics"][0]["questions"] == scored
+    page = export({"en": bank}, ExportOptions())
+    html = next(data for path, data in page.items() if str(path) == "en/index.html").decode("utf-8")
+    assert f'<span id="stat-answered" class="figure">0 / {len(scored)}</span>' in html

@@ -9,6 +9,8 @@
   // Texts of the bank shown in English for want of a translation: marked lang="en".
   const english = new Set(data.english || []);
   const LETTERS = "ABCDEFGHIJ";
+  // The kinds a person grades: never scored here, never stored.
+  const UNSCORED = new Set(["essay"]);
   const DAY = 86400000;
   // Leitner boxes: a wrong answer puts a question back in box 1 (due at once), each right
   // answer moves it up one box; the box sets how many days pass before it is due again.
@@ -330,7 +332,8 @@
     }
     figure("stat-last", lastRight, ids.length, "site.stats.last.detail");
     figure("stat-alltime", p.right, p.count, "site.stats.alltime.detail");
-    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.length });
+    // Out of the questions whose answers are kept: a written answer (an essay) is never scored nor stored.
+    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.filter((q) => !UNSCORED.has(q.kind)).length });
     $("reset").hidden = ids.length === 0;
     $("export").hidden = store.answers.length === 0;
 
