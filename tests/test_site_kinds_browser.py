@@ -573,3 +573,33 @@ def test_an_essay_is_written_by_keyboard_never_scored_and_kept_out_of_the_answer
     page.keyboard.press("Enter")
     assert bare(text(page, "#stat-answered")) == u("site.stats.answered.value", answered=len(SCORED), total=len(SCORED))  # out of the questions whose answers are kept
     desktop.check_clean()
+
+
+def test_an_essay_being_written_comes_back_after_a_reload(desktop, site, options):
+    """The text being written is kept in the run as it is typed: a reload brings it back in the
+    box, the focus in it after the text; once submitted, the answer is kept as other answers are."""
+    page = open_page(desktop, site)
+    start_all(page)
+    questions = page_questions(page)
+    while questions[on_screen(page)]["kind"] != "essay":
+        q = questions[on_screen(page)]
+        RIGHT[q["kind"]](page, q)
+        page.locator("#feedback").wait_for(state="visible")
+        page.keyboard.press("Enter")
+    q = questions[on_screen(page)]
+    page.keyboard.press("End")
+    page.keyboard.type(" 2 bytes per weight")
+    page.keyboard.press("Enter")
+    page.keyboard.type("for every token.")
+    draft = q["responseTemplate"] + " 2 bytes per weight\nfor every token."
+    page.reload()
+    assert on_screen(page) == q["id"] and not page.locator("#feedback").is_visible()
+    assert active_id(page) == "answer-input" and page.evaluate("document.activeElement.value") == draft
+    assert page.evaluate("document.activeElement.selectionStart") == len(draft)  # the caret after the text
+    page.keyboard.press("Control+Enter")
+    page.locator("#feedback").wait_for(state="visible")
+    assert page.locator("#feedback .essay-answer").text_content() == draft
+    page.reload()  # submitted: the answer and the feedback come back as for any kind
+    assert page.locator("#feedback .essay-answer").text_content() == draft
+    assert page.evaluate("document.getElementById('answer-input').value") == draft
+    desktop.check_clean()

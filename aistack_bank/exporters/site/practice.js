@@ -434,6 +434,7 @@
             ? { id: r.id, kind: r.kind, order: r.order.map((option) => option.id), response: r.response }
             : { id: r.id, order: r.order.map((option) => option.id), chosenAt: r.chosenAt })),
           opener: session.opener ? session.opener.id : null, startedAt: session.startedAt,
+          ...(session.draft ? { draft: session.draft } : {}),
         }));
       } catch (error) {
         // Storage is blocked: the run lasts until the page closes, as before.
@@ -490,7 +491,11 @@
     }
     const order = answered ? results[saved.index].order : orderIn(byId.get(ids[saved.index]), saved.order);
     if (!order) return null;
+    // The text being written in the question on screen (an essay), kept until it is submitted.
+    const draft = saved.draft;
+    const keptDraft = !answered && draft && draft.id === ids[saved.index] && typeof draft.text === "string" ? { id: draft.id, text: draft.text } : undefined;
     return {
+      draft: keptDraft,
       id: saved.id, titleKey: saved.title, title: t(saved.title), ids: ids, index: saved.index, order: order,
       answered: answered, chosenAt: answered ? results[saved.index].chosenAt : undefined,
       response: answered ? results[saved.index].response : undefined, results: results,
@@ -539,6 +544,7 @@
       window.scrollTo(0, 0);
       const first = $("response").querySelector("input, select, textarea, button");
       if (first) first.focus({ preventScroll: true });
+      if (first && first.matches("textarea")) first.setSelectionRange(first.value.length, first.value.length); // go on writing
       return;
     }
     $("response").hidden = true;
@@ -669,6 +675,7 @@
     if (session.index < session.ids.length) {
       session.order = initialOrder(current());
       session.response = undefined;
+      session.draft = undefined;
       runStore.save();
       showQuestion();
     } else {
@@ -1185,7 +1192,7 @@
     "essay": (q) => {
       const box = field("textarea", "answer-input");
       box.rows = 8;
-      box.value = q.responseTemplate || "";
+      box.value = session.draft && session.draft.id === q.id ? session.draft.text : q.responseTemplate || "";
       box.setAttribute("aria-describedby", "response-hint response-error");
       const group = el("div", "field-group");
       group.append(labelFor("answer-input", t("site.essay.label")), box);
@@ -1315,6 +1322,7 @@
     const result = resultOf(q, session.order, read.response);
     session.answered = true;
     session.response = read.response;
+    session.draft = undefined;
     session.results.push(result);
     runStore.save();
     // The history holds scored answers (accuracy, review, the analysis of exported answers);
@@ -1536,6 +1544,11 @@
   });
   $("response").addEventListener("input", (event) => {
     if (event.target.removeAttribute) event.target.removeAttribute("aria-invalid");
+    // A text being written is kept in the run as it is typed: a reload brings it back.
+    if (session && !session.answered && event.target.matches && event.target.matches("textarea")) {
+      session.draft = { id: current().id, text: event.target.value };
+      runStore.save();
+    }
   });
   $("response").addEventListener("change", (event) => {
     if (event.target.removeAttribute) event.target.removeAttribute("aria-invalid");
