@@ -182,6 +182,7 @@ def test_canvas_essay_as_canvas_writes_it_and_reads_it(banks):
     assert not list(item.iter(f"{Q}varequal")) and not list(item.iter(f"{Q}setvar"))
     general = item.find(f"{Q}itemfeedback[@ident='general_fb']").findtext(f".//{Q}mattext")
     assert general == html_paragraph(q.explanation) + "<p><strong>Réponse type\u00a0:</strong></p>" + html_paragraph(q.model_answer)
+    assert q.response_template and q.response_template not in etree.tostring(item, encoding="unicode")  # Canvas has no template
     read = models.canvas_read_qti12_item(etree.fromstring(etree.tostring(item)))
     assert (read["question_type"], read["answers"], read["neutral_comments"]) == ("essay_question", [], general)
     # Canvas's converter: a text response with a scoring rule is a short answer, whatever the metadata says.
