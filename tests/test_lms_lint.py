@@ -69,6 +69,23 @@ def test_canvas_target_reads_every_kind_as_canvas_does(run_cli):
     assert code == 0 and "0 warning(s) for canvas" in out, out
 
 
+def test_canvas_target_expects_the_essays_model_answer_in_its_general_comment(run_cli, monkeypatch):
+    """An essay's general comment in Canvas is its explanation and then its model answer: a quiz
+    that writes the explanation alone is caught, naming the essay."""
+    original = _qti12.canvas_essay_item
+
+    def without_model_answer(bank, index, **kwargs):
+        q = bank.questions[index].model_copy(update={"model_answer": None})
+        return original(bank.model_copy(update={"questions": bank.questions[:index] + (q,) + bank.questions[index + 1:]}), index, **kwargs)
+
+    dropping = dataclasses.replace(canvas_qti12.FORMAT, writers={**canvas_qti12.FORMAT.writers, "essay": without_model_answer})
+    monkeypatch.setattr(canvas_qti12, "FORMAT", dropping)
+    monkeypatch.setitem(FORMATS, "canvas-qti12", dropping)
+    code, out = run_cli("-C", str(REPO / "examples" / "every-kind"), "lint", "--target", "canvas")
+    said = [line for line in out.split("\n") if "W807" in line]
+    assert len(said) == 3 and all("question q014: Canvas does not keep the explanation and the model answer as general feedback" in line for line in said), out
+
+
 def test_canvas_target_catches_a_wrong_key_in_the_quiz(project, run_cli, monkeypatch):
     original = _qti12.render_item
 

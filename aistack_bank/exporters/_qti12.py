@@ -253,6 +253,70 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     return out
 
 
+def canvas_general_feedback(q, lang: str) -> str | None:
+    """An essay's general (neutral) comment in Canvas, as HTML: the explanation, then the model
+    answer after a label in the question's language (Canvas's essay has no other place for it);
+    None when the essay has neither. ``bank lint --target canvas`` expects the same."""
+    parts = [html_paragraph(q.explanation)] if q.explanation is not None else []
+    if q.model_answer is not None:
+        parts += [f"<p><strong>{html_text(words(lang).model_answer)}</strong></p>", html_paragraph(q.model_answer)]
+    return "".join(parts) or None
+
+
+def _essay_item(q, ident: str, fields: list[tuple[str, str]], fib: list[str], general: str | None, i: str) -> list[str]:
+    """An essay ``<item>``: the stem and a text response (``response_str``/``render_fib``), no
+    scoring (no ``varequal``, no ``setvar``: a person grades it), the general feedback shown
+    whatever is written by a rule marked ``continue="Yes"``, then a last rule that stops."""
+    out = [f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">', f"{i}  <itemmetadata>", f"{i}    <qtimetadata>"]
+    out += [_field(label, entry, i + "      ") for label, entry in fields]
+    out += [f"{i}    </qtimetadata>", f"{i}  </itemmetadata>", f"{i}  <presentation>", _mattext(q.stem, i + "    "),
+            f'{i}    <response_str ident="response1" rcardinality="Single">', *[f"{i}      {line}" for line in fib], f"{i}    </response_str>",
+            f"{i}  </presentation>", f"{i}  <resprocessing>", f"{i}    <outcomes>",
+            f'{i}      <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>', f"{i}    </outcomes>"]
+    if general is not None:
+        out += _condition(i, ["<other/>"], [_show("general_fb")])
+    out += _condition(i, ["<other/>"], [], "No")
+    out.append(f"{i}  </resprocessing>")
+    if general is not None:
+        out += [f'{i}  <itemfeedback ident="general_fb">', f"{i}    <flow_mat>", f"{i}      <material>",
+                f'{i}        <mattext texttype="text/html">{html_text(general)}</mattext>', f"{i}      </material>", f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
+    out.append(f"{i}</item>")
+    return out
+
+
+def canvas_essay_item(bank: Bank, index: int, *, canvas: bool = True, indent: str = "      ", suffix: str = "") -> list[str]:
+    """An essay as Canvas's own quiz export writes ``essay_question`` (``lib/cc/qti/qti_items.rb``):
+    its metadata, a ``response_str`` with ``render_fib`` and ``response_label answer1``, a last
+    ``<other/>`` rule, and the general comment (:func:`canvas_general_feedback`)."""
+    q = bank.questions[index]
+    ident = item_ident(q.id, bank.lang) + suffix
+    fields = [("question_type", "essay_question"), ("points_possible", f"{POINTS:.1f}"), ("original_answer_ids", ""),
+              ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
+    fib = ["<render_fib>", '  <response_label ident="answer1" rshuffle="No"/>', "</render_fib>"]
+    return _essay_item(q, ident, fields, fib, canvas_general_feedback(q, bank.lang), indent)
+
+
+ESSAY_ROWS = 10
+"""The answer box's lines (``render_fib rows``), as the Moodle XML export's ``responsefieldlines``."""
+
+
+def cartridge_essay_item(bank: Bank, index: int, *, canvas: bool = False, indent: str = "      ", suffix: str = "") -> list[str]:
+    """An essay in the cartridge's ``cc.essay.v0p1`` profile, as Moodle's own cartridge writer
+    writes it (``backup/cc/cc_lib/cc_assesment_essay.php``: ``qmd_scoringpermitted`` Yes,
+    ``qmd_computerscored`` No, ``render_fib rows``) with the general-feedback rule marked
+    ``continue="Yes"`` as Canvas's cartridge export marks it: Moodle's converter keeps as general
+    feedback only the feedback of such rules (its own writer's essays lose theirs). The general
+    feedback is the explanation; the profile has no place for the model answer or the template."""
+    q = bank.questions[index]
+    ident = item_ident(q.id, bank.lang) + suffix
+    fields = [("cc_profile", ESSAY_PROFILE), ("cc_weighting", str(POINTS)), ("qmd_scoringpermitted", "Yes"), ("qmd_computerscored", "No")]
+    general = html_paragraph(q.explanation) if q.explanation is not None else None
+    return _essay_item(q, ident, fields, [f'<render_fib rows="{ESSAY_ROWS}"/>'], general, indent)
+
+
+ESSAY_PROFILE = "cc.essay.v0p1"
+
+
 def questestinterop_open() -> str:
     return (f'<questestinterop xmlns="{QTI12_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
             f'xsi:schemaLocation="{QTI12_NS} {QTI12_XSD}">')

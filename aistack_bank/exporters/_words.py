@@ -2,7 +2,8 @@
 
 QTI has no true-false interaction and no units: a true-false question is a choice between two
 labelled choices, and a numerical question's prompt says which unit to answer in (and, where the
-language writes a decimal comma, that the answer takes a decimal point). Those labels and
+language writes a decimal comma, that the answer takes a decimal point); Canvas has no place for
+an essay's model answer but its general comment, where a label introduces it. Those labels and
 sentences are the exporter's, not the bank's, so they come from this table. A language missing
 from it gets the English words, and the export warns naming the question.
 """
@@ -22,16 +23,22 @@ class Words:
     """A sentence asking for a decimal point (languages that write a decimal comma)."""
     decimal_comma: bool = False
     """Whether the language writes ``3,5`` for three and a half."""
+    model_answer: str = "Model answer:"
+    """What introduces an essay's model answer where a format shows it after the explanation
+    (Canvas's general comment)."""
 
 
 WORDS: dict[str, Words] = {
-    "en": Words("True", "False", "Answer in {unit}.", "Write decimals with a point (3.5)."),
-    "fr": Words("Vrai", "Faux", "Répondez en {unit}.", "Écrivez les décimales avec un point (3.5).", decimal_comma=True),
-    "nl": Words("Waar", "Onwaar", "Antwoord in {unit}.", "Schrijf decimalen met een punt (3.5).", decimal_comma=True),
-    "de": Words("Wahr", "Falsch", "Antworten Sie in {unit}.", "Schreiben Sie Dezimalzahlen mit Punkt (3.5).", decimal_comma=True),
-    "es": Words("Verdadero", "Falso", "Responda en {unit}.", "Escriba los decimales con punto (3.5).", decimal_comma=True),
-    "it": Words("Vero", "Falso", "Rispondi in {unit}.", "Scrivi i decimali con il punto (3.5).", decimal_comma=True),
-    "pt": Words("Verdadeiro", "Falso", "Responda em {unit}.", "Escreva os decimais com ponto (3.5).", decimal_comma=True),
+    "en": Words("True", "False", "Answer in {unit}.", "Write decimals with a point (3.5).", model_answer="Model answer:"),
+    "fr": Words("Vrai", "Faux", "Répondez en {unit}.", "Écrivez les décimales avec un point (3.5).", decimal_comma=True, model_answer="Réponse type\u00a0:"),
+    "nl": Words("Waar", "Onwaar", "Antwoord in {unit}.", "Schrijf decimalen met een punt (3.5).", decimal_comma=True, model_answer="Modelantwoord:"),
+    "de": Words("Wahr", "Falsch", "Antworten Sie in {unit}.", "Schreiben Sie Dezimalzahlen mit Punkt (3.5).", decimal_comma=True,
+                model_answer="Musterantwort:"),
+    "es": Words("Verdadero", "Falso", "Responda en {unit}.", "Escriba los decimales con punto (3.5).", decimal_comma=True,
+                model_answer="Respuesta modelo:"),
+    "it": Words("Vero", "Falso", "Rispondi in {unit}.", "Scrivi i decimali con il punto (3.5).", decimal_comma=True, model_answer="Risposta modello:"),
+    "pt": Words("Verdadeiro", "Falso", "Responda em {unit}.", "Escreva os decimais com ponto (3.5).", decimal_comma=True,
+                model_answer="Resposta modelo:"),
 }
 
 

@@ -207,6 +207,8 @@ WRITERS = {
         "distractors": [{"id": d.id, "text": d.text} for d in q.distractors],
     },
     "ordering": lambda q: {"items": [{"id": i.id, "text": i.text} for i in q.items]},
+    # Never scored: the page shows the model answer once the learner has submitted a text.
+    "essay": lambda q: {"modelAnswer": q.model_answer, "responseTemplate": q.response_template},
 }
 """What the page's script reads of a question of each kind (practice.js renders and scores it)."""
 
@@ -341,7 +343,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         '<dl class="stats">',
         f'<div class="stat"><dt id="stat-last-label">{t("site.stats.last")}</dt><dd><span id="stat-last" class="figure">—</span><span id="stat-last-detail" class="detail"></span></dd></div>',
         f'<div class="stat"><dt id="stat-alltime-label">{t("site.stats.alltime")}</dt><dd><span id="stat-alltime" class="figure">—</span><span id="stat-alltime-detail" class="detail"></span></dd></div>',
-        f'<div class="stat"><dt>{t("site.stats.answered")}</dt><dd><span id="stat-answered" class="figure">{t("site.stats.answered.value", answered=0, total=count)}</span></dd></div>',
+        f'<div class="stat"><dt>{t("site.stats.answered")}</dt><dd><span id="stat-answered" class="figure">{t("site.stats.answered.value", answered=0, total=sum(q.SCORED for q in bank.questions))}</span></dd></div>',
         "</dl>",
         '<details id="tag-progress" class="tag-progress">',
         f'<summary>{t("site.tags.heading")}</summary>',

@@ -105,11 +105,12 @@ def category_bank(library: Library, category: Category) -> Bank:
 
 
 def home_data(library: Library, options: ExportOptions) -> dict:
-    """What the home page's script reads: each topic's storage key and question ids."""
+    """What the home page's script reads: each topic's storage key and the ids of the questions
+    whose answers it stores (the scored ones: a written answer is never kept)."""
     return {
         "language": library.lang,
         "ui": {"site.stats.answered.value": ui_text(options, library.lang, "site.stats.answered.value")},
-        "topics": [{"id": bank.topic.id, "key": storage_key(bank.topic.id, options.site_id), "questions": [q.id for q in bank.questions]} for bank in library.topics],
+        "topics": [{"id": bank.topic.id, "key": storage_key(bank.topic.id, options.site_id), "questions": [q.id for q in bank.questions if q.SCORED]} for bank in library.topics],
     }
 
 
@@ -151,7 +152,7 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
                 f'<a href="topics/{html_text(bank.topic.id)}/index.html">{html_text(bank.topic.title)}</a>',
                 f'<p class="summary text">{html_text(bank.topic.summary)}</p>',
                 f'<p class="topic-progress">{t("site.stats.answered")}: <span class="figure" data-progress="{html_text(bank.topic.id)}">'
-                f'{t("site.stats.answered.value", answered=0, total=len(bank.questions))}</span></p>',
+                f'{t("site.stats.answered.value", answered=0, total=sum(q.SCORED for q in bank.questions))}</span></p>',
                 "</li>",
             ]
         lines += [

@@ -236,10 +236,14 @@ def _canvas_expected(q, lang: str) -> list:
         return [(a.text, 100, said(a.feedback)) for a in full_credit_answers(q, canvas=True)]
     if kind == "numerical":
         return [(float(q.answer), float(q.absolute_tolerance))]
+    if kind == "essay":  # nothing to score with: Canvas reads it as an essay only without answers
+        return [("essay_question",)]
     return [(pair.prompt, pair.answer) for pair in q.pairs]
 
 
 def _canvas_read(read: dict, kind: str) -> list:
+    if kind == "essay":
+        return [(read["question_type"],)] + [(a["text"],) for a in read["answers"]]
     if kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
         return [(a["text"], a["weight"], a["comments"]) for a in read["answers"]]
     if kind == "numerical":
@@ -252,7 +256,7 @@ def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnosti
     Classic Quizzes import reads it: the package's cross-references, then each question's
     answers, weights, per-answer feedback and explanation. ``english``: the texts each language
     shows in English (``ExportOptions.english``), marked so in the package as in the expectation."""
-    from ..exporters._qti12 import item_ident
+    from ..exporters._qti12 import canvas_general_feedback, item_ident
     from ..exporters._shared import english_fallback, html_paragraph
 
     out = []
@@ -280,7 +284,10 @@ def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnosti
                     for key in ("correct_comments", "incorrect_comments"):
                         if read[key]:
                             out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
-                    if read["neutral_comments"] != (html_paragraph(q.explanation) if q.explanation else ""):
+                    if kind == "essay":  # the explanation, then the model answer (Canvas's essay has no other place for it)
+                        if read["neutral_comments"] != (canvas_general_feedback(q, lang) or ""):
+                            out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation and the model answer as general feedback", here(member)))
+                    elif read["neutral_comments"] != (html_paragraph(q.explanation) if q.explanation else ""):
                         out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
     return out
 
