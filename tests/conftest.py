@@ -45,6 +45,31 @@ def project(tmp_path, monkeypatch) -> Path:
     return root
 
 
+SAMPLE = ("q001", "q002", "q003", "q004", "q005", "q007", "q010", "q015", "q018", "q019", "q023", "q027")
+"""Twelve questions of the bundled topic that make a clean bank of their own: both of its groups
+whole, a numeric check (q004), a runtime (the glossary), each key position three times (no W301)."""
+
+
+def keep_only(root: Path, kept: tuple[str, ...] = SAMPLE, topic: str = FLAGSHIP) -> Path:
+    """Cut the copy of the bundled bank under ``root`` down to the questions ``kept`` of its topic:
+    the other question files, their lines in topic.yaml and their entries in the template and the
+    catalogs go. For tests whose every step runs a command on the whole bank and that are about
+    what the command does with some questions, not with fifty."""
+    import re
+
+    for path in questions_dir(root, topic).glob("q*.yaml"):
+        if path.name.split("-", 1)[0] not in kept:
+            path.unlink()
+    listing = topic_file(root, topic)
+    listed = listing.read_text(encoding="utf-8")
+    listing.write_text(re.sub(r"^  - (q\d+)\n", lambda m: m[0] if m[1] in kept else "", listed, flags=re.M), encoding="utf-8")
+    for catalog in [*(root / "translations").glob("*.po"), *(root / "translations").glob("*.pot")]:
+        blocks = catalog.read_text(encoding="utf-8").split("\n\n")
+        catalog.write_text("\n\n".join(b for b in blocks if not (m := re.search(r'^(?:#~ )?msgctxt "(q\d+)\.', b, re.M)) or m[1] in kept),
+                           encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def run_cli():
     """Run `bank ARGS` in-process; return (exit code, stdout+stderr)."""
