@@ -24,6 +24,15 @@ def test_the_bundled_bank_lints_clean(project, run_cli):
     assert "0 warning(s) for moodle, gift, canvas, qti" in out
 
 
+def test_the_sample_of_the_bundled_bank_validates_clean_on_its_own(sample, run_cli):
+    """conftest.SAMPLE cut out of the bundled bank makes a bank of its own without a warning."""
+    from conftest import SAMPLE, bank_figures
+
+    code, out = run_cli("validate", "--strict", "--no-cache")
+    assert code == 0 and "0 error(s), 0 warning(s)" in out, out
+    assert bank_figures(sample)["questions"] == len(SAMPLE) == len(list((sample / "bank").glob("*/questions/q*.yaml")))
+
+
 def test_a_title_shared_by_two_languages_is_located_in_the_catalog(sample, run_cli):
     po = sample / "translations" / "fr.po"
     text = po.read_text(encoding="utf-8")
