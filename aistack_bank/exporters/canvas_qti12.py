@@ -186,7 +186,7 @@ FORMAT = Format(
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0], options),
     platforms="Canvas Classic Quizzes: *Course → Settings → Import Course Content → Content Type: QTI .zip file* (one quiz per topic; Canvas New Quizzes can migrate it or import the same package). Blackboard Learn: *Course Tools → Tests, Surveys, and Pools → Pools → Import QTI 1.2 Pool*.",
-    loses="The kinds Canvas cannot carry (W651); Canvas's own grading of partial credit, near misses and case (W663); units and decimal commas (W660, W661).",
+    loses="The kinds Canvas cannot carry (W651); Canvas's own grading of partial credit, near misses and case (W663); units and decimal commas (W660, W661); an essay's response template (its model answer goes into the general comment).",
 )
 """One Canvas quiz of the topic per language (with several topics, also ``bank-<lang>.zip``: one quiz per topic)."""
 export = FORMAT

@@ -181,7 +181,7 @@ FORMAT = Format(
     render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0]),
     platforms="IMS Common Cartridge 1.1, as a question bank and a quiz: D2L Brightspace (*Course Admin → Import/Export/Copy Components → Import Components → from a package*), Blackboard Learn (*Course Management → Packages and Utilities → Import Package*; Ultra: *Course Content → ⋯ → Import Content → Import Course Package*), Canvas (*Import Course Content → Common Cartridge 1.x Package*), Schoology (*Course Options → Import → Common Cartridge*).",
-    loses="The kinds Common Cartridge's QTI profile cannot carry (W652) and its grading of partial credit and case (W664); explanations stay as general feedback.",
+    loses="The kinds Common Cartridge's QTI profile cannot carry (W652) and its grading of partial credit and case (W664); an essay's model answer and response template (W664); explanations stay as general feedback.",
 )
 """A question bank and an assessment of the topic per language (with several topics, also
 ``bank-<lang>.imscc``: an assessment and a question bank of each topic)."""
