@@ -253,8 +253,8 @@ def bank_texts(bank: Bank):
     yield f"topic.{t.id}.title", t.title
     yield f"category.{bank.category.id}.title", bank.category.title
     yield f"topic.{t.id}.summary", t.summary
-    for i, point in enumerate(t.key_points, 1):
-        yield f"topic.{t.id}.key_point.{i}", point
+    for point in t.key_points:
+        yield f"topic.{t.id}.key_point.{point.id}", point.text
     for tag, text in t.tags.items():
         yield f"topic.tags.{tag}", tag
         yield f"topic.tags.{tag}", text

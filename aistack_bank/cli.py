@@ -859,8 +859,8 @@ def migrate(
     """Bring a bank made with an earlier version up to date, keeping every translation.
 
     Moves a single-topic bank (topic.yaml, questions/) to one folder per topic (writing
-    categories.yaml), gives an id to each accepted answer, unit and near miss without one, and
-    renames their catalog entries. Refuses when there is nothing left to do."""
+    categories.yaml), gives an id to each accepted answer, unit, near miss and key point
+    without one, and renames their catalog entries. Refuses when there is nothing left to do."""
     from .topics import migrate as run_migrate
 
     change = run_migrate(bank_dir, translations, category_id=category_id)

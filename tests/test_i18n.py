@@ -72,8 +72,8 @@ def test_official_texts_equal_the_pages(lang, key_points_title, category):
     assert same_text(lang, po["topic.ai-hardware-software-stack.title"].msgstr, lines[3].strip())
     assert same_text(lang, po["topic.ai-hardware-software-stack.summary"].msgstr, lines[5].strip())
     head = lines.index(key_points_title)
-    assert same_text(lang, po["topic.ai-hardware-software-stack.key_point.1"].msgstr, lines[head + 2].strip())
-    assert same_text(lang, po["topic.ai-hardware-software-stack.key_point.2"].msgstr, lines[head + 4].strip())
+    assert same_text(lang, po["topic.ai-hardware-software-stack.key_point.k1"].msgstr, lines[head + 2].strip())
+    assert same_text(lang, po["topic.ai-hardware-software-stack.key_point.k2"].msgstr, lines[head + 4].strip())
     assert category in lines[-1]
     assert po["category.computer-systems.title"].msgstr == category
     stems = [m.group(2).strip() for m in (re.match(r"^\s+(\d+)\. (.*)$", l) for l in lines) if m]

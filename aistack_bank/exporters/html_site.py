@@ -364,7 +364,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         "",
         '<section class="key-points" aria-labelledby="key-points-heading">',
         f'<h2 id="key-points-heading">{t("site.keypoints.heading", title=topic.title)}</h2>',
-        *(f'<p class="text">{html_text(point)}</p>' for point in topic.key_points),
+        *(f'<p class="text"{_english_attr(point.text, lang)}>{html_text(point.text)}</p>' for point in topic.key_points),
         "</section>",
         "",
         '<section aria-labelledby="questions-heading">',

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 from typing import Callable, Mapping
 
 from ..i18n.languages import bcp47, endonym
-from ..model import Bank, Category, Library, Topic
+from ..model import Bank, Category, KeyPoint, Library, Topic
 from ..options import ExportOptions
 from ._format import ALL, ExportedFile, by_category, languages
 from ._shared import html_text
@@ -98,7 +98,7 @@ def category_bank(library: Library, category: Category) -> Bank:
     topic = Topic.model_construct(
         id=category.id, file_stem=None, category=category.id, title=category.title,
         summary=" · ".join(bank.topic.title for bank in topics),
-        key_points=[f"{bank.topic.title}: {bank.topic.summary}" for bank in topics], tags=tags,
+        key_points=[KeyPoint.model_construct(id=f"k{n}", text=f"{bank.topic.title}: {bank.topic.summary}") for n, bank in enumerate(topics, 1)], tags=tags,
         questions=[q.id for bank in topics for q in bank.questions],
     )
     return Bank(topic=topic, questions=tuple(q for bank in topics for q in bank.questions), category=category, lang=library.lang)
