@@ -118,7 +118,8 @@ def test_changed_english_turns_only_that_entry_fuzzy(project, run_cli):
     assert code == 0 and f"changed q013.stem\n    before: {old_stem}\n    after:  " in out, out
     code, out = run_cli("export", "moodle-xml", "--lang", "fr", "--out", "out", "--allow-fallback")
     assert code == 0
-    assert '<p lang="en">What is NOT the role of the KV cache' in Path("out/aistack-fr.xml").read_text(encoding="utf-8")
+    assert not Path("out/aistack-fr.xml").exists()  # named for what it holds: French with English
+    assert '<p lang="en">What is NOT the role of the KV cache' in Path("out/aistack-fr-with-en.xml").read_text(encoding="utf-8")
 
 
 def test_deleted_question_becomes_obsolete_and_comes_back(project, run_cli):
