@@ -11,9 +11,12 @@ import shlex
 import zipfile
 from pathlib import Path
 
+import jsonschema
 import polib
 import pytest
 import yaml
+
+from conftest import REPO
 
 
 @pytest.fixture
@@ -135,6 +138,7 @@ def test_with_fallback_every_fallback_text_is_marked_english_in_every_format_tha
     for name in ("statistics-de-with-en.json", "statistics.json"):
         document = json.loads((exports / "json" / name).read_text(encoding="utf-8"))
         assert document["version"] == "2.5"
+        jsonschema.Draft202012Validator(json.loads((REPO / "schema" / "export.schema.json").read_text(encoding="utf-8"))).validate(document)
         pointed = {pointer: _resolve(document, pointer) for pointer in document["fallback"]}
         assert all(pointer.split("/")[-1] == "de" or "/de/" in pointer for pointer in pointed), (name, pointed)
         assert set(missing) <= set(pointed.values()), (name, set(missing) - set(pointed.values()))
