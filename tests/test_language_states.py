@@ -234,3 +234,25 @@ def test_a_bank_of_several_topics_names_every_fallback_file_and_page_and_links_t
             for part in target.parts:
                 parts = parts[:-1] if part == ".." else [*parts, part]
             assert PurePosixPath(*parts) in pages, (path, href)
+
+
+def test_lint_takes_the_fallback_option_of_build(half_german, run_cli):
+    code, out = run_cli("lint", "--allow-fallback")
+    assert code == 0, out
+    assert out.count("translations/de.po: warning W559:") == 1 and "W558" not in out, out
+    assert out.count("translations/es.po: warning W552:") == 1  # nothing translated: never linted as Spanish
+
+
+def test_a_key_point_in_english_is_marked_on_the_page_and_in_the_json(half_german, run_cli):
+    topic = half_german / "bank" / "statistics" / "topic.yaml"
+    point = "The median is the middle value of the sorted data."
+    topic.write_text(topic.read_text(encoding="utf-8").replace("key_points: []\n", f"key_points:\n  - id: k1\n    text: {point}\n"), encoding="utf-8")
+    assert run_cli("i18n", "update")[0] == 0
+    assert not polib.pofile(str(half_german / "translations" / "de.po")).find("topic.statistics.key_point.k1", by="msgctxt").msgstr
+    code, out = run_cli("build", "--allow-fallback")
+    assert code == 0, out
+    site = (half_german / "exports" / "site" / "de-with-en" / "index.html").read_text(encoding="utf-8")
+    assert f'<p class="text" lang="en">{point}</p>' in site
+    assert f'<p class="text">{point}</p>' in (half_german / "exports" / "site" / "en" / "index.html").read_text(encoding="utf-8")
+    document = json.loads((half_german / "exports" / "json" / "statistics-de-with-en.json").read_text(encoding="utf-8"))
+    assert "/topic/key_points/0/de" in document["fallback"] and document["topic"]["key_point_ids"] == ["k1"]

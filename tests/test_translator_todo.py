@@ -84,6 +84,23 @@ def test_a_changed_english_text_shows_before_and_after_and_update_names_it(cours
     assert code == 0 and "  now obsolete: q001.explanation" in out, out
 
 
+def test_a_translation_marked_for_review_is_listed_as_fuzzy_with_its_line(course, run_cli):
+    path = course / "translations" / "de.po"
+    po = polib.pofile(str(path))
+    entry = next(e for e in po if e.msgstr)
+    entry.flags.append("fuzzy")  # a translator's open question
+    po.save()
+    assert run_cli("i18n", "update")[0] == 0
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f'msgctxt "{entry.msgctxt}"')
+    line = next(i for i in range(start, len(lines)) if lines[i].startswith("msgstr")) + 1
+    code, out = run_cli("i18n", "todo", "de")
+    assert code == 0 and f"translations/de.po:{line}: fuzzy {entry.msgctxt}\n" in out, out
+    assert "1 fuzzy, 0 changed)" in out, out
+    data = json.loads(run_cli("i18n", "todo", "de", "--format", "json")[1])
+    assert [(e["line"], e["state"]) for e in data["entries"] if e["key"] == entry.msgctxt] == [(line, "fuzzy")]
+
+
 def test_todo_of_an_unknown_language_is_a_usage_error(course, run_cli):
     code, out = run_cli("i18n", "todo", "fr")
     assert code == 2 and "translations/fr.po: no such catalog; the languages are: de, es" in out
