@@ -774,7 +774,7 @@ def i18n_fix_typography(
 def i18n_status(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json, or github: a Markdown job summary (bank i18n status --format github >> $GITHUB_STEP_SUMMARY).")] = OutputFormat.text,
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100, help="Exit 1 if any language is below this percentage.")] = None,
 ) -> None:
     """How complete and current each language is, with the questions not fully translated."""
@@ -785,7 +785,7 @@ def i18n_status(
     if fmt is OutputFormat.json:
         typer.echo(json.dumps(status.as_dict(), indent=2))
     else:
-        for line in status.table():
+        for line in status.markdown() if fmt is OutputFormat.github else status.table():
             typer.echo(line)
     if fail_under is not None:
         low = status.below(fail_under)
