@@ -147,7 +147,7 @@ def _did_you_mean(name: str) -> str:
 def key_point_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     """E371 for a topic's key point without its id (a plain paragraph, as before key points had
     ids, or a mapping without `id:`), else None."""
-    from .kinds._base import missing_item_id
+    from .kinds import missing_item_id
 
     if len(loc) == 2 and loc[0] == "key_points" and isinstance(loc[1], int) and err_type == "model_type":
         return "E371", (f"key point {loc[1] + 1} has no `id:`; each key point is `- id: k1` with its paragraph as `text:`, so that its "

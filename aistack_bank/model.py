@@ -17,7 +17,7 @@ from .kinds import (  # noqa: F401 (the public names of the question models, dec
 )
 from .kinds import NAMES as KINDS
 from .kinds import Strict as _Strict
-from .kinds._base import ItemId
+from .kinds import ItemId
 
 
 class Category(_Strict):

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
 from .errors import Diagnostic, Location, Severity, error, warning
-from .kinds import kind_rules
-from .kinds._rules import item_id_rules
+from .kinds import item_id_rules, kind_rules
 from .lints import content_lints, question_reference_lints
 from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
 from .model import slug_of
