@@ -460,10 +460,10 @@ id: {topic_id}
 category: {category}
 title:{title}
 summary: ""
-# Each key point: a stable id (its translations are keyed on it) and one paragraph.
-key_points:
-  - id: k1
-    text: ""
+# Key points (optional), each a stable id (its translations are keyed on it) and one paragraph:
+#   - id: k1
+#     text: What a learner should take away.
+key_points: []
 tags:
   {tag}: ""
 questions: []

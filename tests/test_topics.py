@@ -267,7 +267,7 @@ def test_new_topic_in_a_new_category(topics, run_cli):
     source = read_library(Path("bank"))
     assert [(c.id, c.title) for c in source.categories][-1] == ("astronomy", "Astronomy")
     assert "id: stars\ncategory: astronomy\ntitle: Stars\n" in (topics / "bank" / "stars" / "topic.yaml").read_text(encoding="utf-8")
-    assert "\nkey_points:\n  - id: k1\n    text: \"\"\n" in (topics / "bank" / "stars" / "topic.yaml").read_text(encoding="utf-8")
+    assert "#   - id: k1\n#     text: What a learner should take away.\nkey_points: []\n" in (topics / "bank" / "stars" / "topic.yaml").read_text(encoding="utf-8")
     assert (topics / "bank" / "stars" / "questions").is_dir()
     code, out = run_cli("new", "--slug", "red-giants", "--topic", "stars")
     assert code == 0 and out.strip() == "bank/stars/questions/q061-red-giants.yaml"
