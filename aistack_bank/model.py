@@ -48,7 +48,7 @@ class QuestionGroup(_Strict):
 class KeyPoint(_Strict):
     """One key point of a topic: a paragraph with a stable id."""
 
-    id: ItemId
+    id: Annotated[ItemId, Field(examples=["k1"])]
     """Stable id of the key point (`k1`, `k2`, …; a letter, then up to nine letters or digits):
     its translations are keyed on it, so deleting or reordering key points keeps each
     translation on its key point."""
