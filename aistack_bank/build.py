@@ -253,8 +253,8 @@ def bank_texts(bank: Bank):
     yield f"topic.{t.id}.title", t.title
     yield f"category.{bank.category.id}.title", bank.category.title
     yield f"topic.{t.id}.summary", t.summary
-    for i, point in enumerate(t.key_points, 1):
-        yield f"topic.{t.id}.key_point.{i}", point
+    for point in t.key_points:
+        yield f"topic.{t.id}.key_point.{point.id}", point.text
     for tag, text in t.tags.items():
         yield f"topic.tags.{tag}", tag
         yield f"topic.tags.{tag}", text
@@ -538,7 +538,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
                 trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
                 outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress, staged=staged)
                 memo.remember(name, trees)
-            outputs.append(write_guide(out, banks, notes, check=check, staged=staged))
+            outputs.append(write_guide(out, banks, notes, check=check, staged=staged, english=options.english))
         except BaseException:
             staged.abort()
             raise
@@ -550,11 +550,11 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     return outputs, notes
 
 
-def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False, staged=None) -> OutputFile:
+def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False, staged=None, english=None) -> OutputFile:
     """Write (or with ``check`` compare) ``out/README.md``, which says which file goes where."""
     from .guide import README, render_guide
 
-    data = render_guide(as_libraries(banks), notes)
+    data = render_guide(as_libraries(banks), notes, english)
     _no_links(out, [PurePosixPath(README)], include_folder=False)
     changed = _write(out / README, data, check, staged)
     count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0

@@ -774,7 +774,7 @@ def i18n_fix_typography(
 def i18n_status(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json, or github: a Markdown job summary (bank i18n status --format github >> $GITHUB_STEP_SUMMARY).")] = OutputFormat.text,
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100, help="Exit 1 if any language is below this percentage.")] = None,
 ) -> None:
     """How complete and current each language is, with the questions not fully translated."""
@@ -785,7 +785,7 @@ def i18n_status(
     if fmt is OutputFormat.json:
         typer.echo(json.dumps(status.as_dict(), indent=2))
     else:
-        for line in status.table():
+        for line in status.markdown() if fmt is OutputFormat.github else status.table():
             typer.echo(line)
     if fail_under is not None:
         low = status.below(fail_under)
@@ -859,8 +859,8 @@ def migrate(
     """Bring a bank made with an earlier version up to date, keeping every translation.
 
     Moves a single-topic bank (topic.yaml, questions/) to one folder per topic (writing
-    categories.yaml), gives an id to each accepted answer, unit and near miss without one, and
-    renames their catalog entries. Refuses when there is nothing left to do."""
+    categories.yaml), gives an id to each accepted answer, unit, near miss and key point
+    without one, and renames their catalog entries. Refuses when there is nothing left to do."""
     from .topics import migrate as run_migrate
 
     change = run_migrate(bank_dir, translations, category_id=category_id)

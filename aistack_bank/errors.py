@@ -179,8 +179,8 @@ CODES: dict[str, str] = {
     "W326": "the stem gives the answer away (a short answer or the numerical value in the stem)",
     "W347": "a short-answer question's accepted answer is already accepted, with as much credit, by another answer's wildcard",
     "W327": "a numerical unit's multiplier disagrees with what the unit is (MB is 0.001 GB)",
-    "E371": "an accepted answer, a unit or a near miss has no id (run `bank migrate`)",
-    "E372": "two accepted answers, units or near misses of a question have the same id",
+    "E371": "an accepted answer, a unit, a near miss or a topic's key point has no id (run `bank migrate`)",
+    "E372": "two accepted answers, units or near misses of a question, or two key points of a topic, have the same id",
     "E380": "a topic's question group names a question the topic does not list, or one already in another group",
     # 4xx  numeric assertion checks
     "E401": "check script is outside the check language",

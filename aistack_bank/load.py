@@ -144,8 +144,20 @@ def _did_you_mean(name: str) -> str:
     return f"; did you mean {close[0]!r}?" if close and close[0] != name else ""
 
 
-def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagnostic]:
-    """Turn a pydantic ValidationError into located diagnostics."""
+def key_point_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
+    """E371 for a topic's key point without its id (a plain paragraph, as before key points had
+    ids, or a mapping without `id:`), else None."""
+    from .kinds import missing_item_id
+
+    if len(loc) == 2 and loc[0] == "key_points" and isinstance(loc[1], int) and err_type == "model_type":
+        return "E371", (f"key point {loc[1] + 1} has no `id:`; each key point is `- id: k1` with its paragraph as `text:`, so that its "
+                        "translations stay on it: run `bank migrate`, which gives every key point an id and renames its catalog entries")
+    return missing_item_id(loc, err_type, "key_points", "key point")
+
+
+def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool, special_error=None) -> list[Diagnostic]:
+    """Turn a pydantic ValidationError into located diagnostics (``special_error(loc, type,
+    data)``: the (code, message) of a refusal the file's kind words itself, or None)."""
     from .kinds import model_error as kind_model_error
 
     diags = []
@@ -156,7 +168,7 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
         kind = err["type"]
         code = _PYDANTIC_CODES.get(kind, "E203")
         field_name = ".".join(str(p) for p in loc) or "(file)"
-        special = kind_model_error(loc, kind, doc.data) if strip_union_tag else None
+        special = kind_model_error(loc, kind, doc.data) if strip_union_tag else special_error(loc, kind, doc.data) if special_error else None
         if special is not None:  # a refusal that concerns a question kind: its own message
             code, message = special
             where = doc.locate(loc[:-1] if kind == "missing" else loc, key=kind == "missing")
@@ -191,7 +203,7 @@ def read_topic(root: Path, *, project: Path | None = None):
     try:
         topic = _adapters()[1].validate_python(doc.data)
     except ValidationError as exc:
-        return None, doc, diags + model_errors(exc, doc, strip_union_tag=False)
+        return None, doc, diags + model_errors(exc, doc, strip_union_tag=False, special_error=key_point_error)
     return topic, doc, diags
 
 

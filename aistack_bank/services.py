@@ -240,6 +240,25 @@ class TranslationStatus:
         return lines
 
 
+    def markdown(self) -> list[str]:
+        """The report as a GitHub job summary: a heading, a Markdown table with each language's
+        state, and what is not fully translated."""
+        lines = ["## Translations", "", "| language | state | translated | fuzzy | untranslated | obsolete | percent |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+        for status in self.languages:
+            if status.source:
+                lines.append(f"| {status.language} | source | {status.total} | - | - | - | - |")
+            else:
+                lines.append(f"| {status.language} | {self.state(status)} | {status.translated} | {status.fuzzy} | {status.untranslated} | {status.obsolete} | {status.percent:.1f}% |")
+        total = self.total
+        lines.append(f"| **total** | | {int(total['translated'])} | {int(total['fuzzy'])} | {int(total['untranslated'])} | {int(total['obsolete'])} | {total['percent']:.1f}% |")
+        lines.append("")
+        lines += [f"- `{status.language}`: in progress (ready at {self.ready:g}%); `bank i18n todo {status.language}` lists what is missing"
+                  for status in self.targets if self.state(status) == "in progress"]
+        lines += [f"- `{status.language}`: not fully translated: {', '.join(status.incomplete_questions)}" for status in self.targets if status.incomplete_questions]
+        lines += [f"- practice-site interface, `{status.language}`: {status.translated}/{status.total} translated, {status.fuzzy} fuzzy ({status.percent:.1f}%)" for status in self.interface]
+        return lines
+
+
 def translation_status(bank_dir: Path, translations: Path, settings: Path = Path("bank.toml")) -> TranslationStatus:
     """How complete and current each catalog is, and each language's state (`bank i18n status`)."""
     from .i18n.status import catalog_status, site_status

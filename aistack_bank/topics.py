@@ -19,6 +19,7 @@ from typing import Callable
 
 from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
 from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
+from .kinds import item_id_for
 from .model import SLUG
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
@@ -181,13 +182,45 @@ def catalog_problems(translations: Path) -> list[Diagnostic]:
     return problems
 
 
+def plan_glossary(translations: Path, renames: dict[str, str]) -> list[tuple[Path, bytes]]:
+    """The glossary (``translations/glossary.yaml``) with the catalog keys its terms name
+    (``published:``) renamed by ``renames``, comments and layout kept; nothing when it names none
+    of them (or cannot be read: `bank validate` reports it)."""
+    from .i18n.glossary import GLOSSARY_NAME
+
+    path = translations / GLOSSARY_NAME
+    if not renames or not path.is_file() or path.is_symlink():
+        return []
+    text = path.read_text(encoding="utf-8")
+
+    def keys(data) -> list:
+        terms = data.get("terms") if isinstance(data, dict) else None
+        return [spec["published"] for term in terms if isinstance(term, dict) for spec in term.values()
+                if isinstance(spec, dict) and isinstance(spec.get("published"), list)] if isinstance(terms, list) else []
+
+    try:
+        if not any(key in renames for published in keys(_yaml().load(text)) for key in published if isinstance(key, str)):
+            return []
+    except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
+        return []
+
+    def rename(data) -> None:
+        for published in keys(data):
+            for index, key in enumerate(published):
+                if isinstance(key, str) and key in renames:
+                    published[index] = renames[key]
+
+    return [(path, rewrite_yaml(path, text, rename, width=4096))]
+
+
 def _finish(tx: Transaction, change: TopicChange, bank_dir: Path, translations: Path) -> None:
-    """Bring the catalogs in step with the moved files (renaming ``change.renamed_keys``); undo
-    everything if the bank or a catalog has errors."""
+    """Bring the catalogs and the glossary in step with the moved files (renaming
+    ``change.renamed_keys``); undo everything if the bank or a catalog has errors."""
     planned, problems = plan_catalogs(bank_dir, translations, change.renamed_keys)
     if problems:
         tx.rollback()
         raise DiagnosticsError(problems, "the result would have errors; every file was put back as it was")
+    planned += plan_glossary(translations, change.renamed_keys)
     for path, data in planned:
         if not path.exists() or path.read_bytes() != data:
             tx.write(path, data)
@@ -206,7 +239,10 @@ def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = Non
     - each list item that needs an id and has none (a short answer's accepted answers, a
       numerical question's units and near misses) gets one (``a1``, ``a2``, … by position), and
       its catalog entries, keyed by position until now (``q005.answer.2``), are renamed to the
-      id (``q005.answer.a2``) in every catalog.
+      id (``q005.answer.a2``) in every catalog;
+    - each key point of a topic without an id gets one (``k1``, ``k2``, … by position; a plain
+      paragraph becomes ``- id: k1`` with the paragraph as ``text:``), and its catalog entries
+      are renamed from ``topic.<topic-id>.key_point.1`` to ``topic.<topic-id>.key_point.k1``.
 
     Each step runs only where it is needed, so running it again changes nothing. Refuses (E319,
     located) and touches nothing when there is nothing to do or the bank is not as expected."""
@@ -257,6 +293,47 @@ def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
     return rewrite_yaml(path, text, give_ids, width=4096), renames
 
 
+KEY_POINT_PREFIX = "k"
+"""The letter of the ids `bank migrate` gives key points (``k1``, ``k2``, …)."""
+
+
+def with_key_point_ids(path: Path, text: str, *, old_prefix: str | None = None) -> tuple[bytes | None, dict[str, str]]:
+    """The topic file ``text`` with an id given to each key point that has none (a plain
+    paragraph becomes ``- id: k2`` with the paragraph as ``text:``), comments and layout kept,
+    and the catalog keys renamed (``topic.<topic-id>.key_point.2`` → ``….key_point.k2``, or
+    from ``old_prefix`` + ``key_point.2`` when the keys had another prefix); (None, {}) when
+    every key point has its id (or the file cannot be read here: `bank validate` reports it)."""
+    from ruamel.yaml.comments import CommentedMap
+
+    def needed(data) -> bool:
+        points = data.get("key_points") if isinstance(data, dict) else None
+        return isinstance(points, list) and any(isinstance(p, str) or (isinstance(p, dict) and "id" not in p) for p in points)
+
+    try:
+        if not needed(_yaml().load(text)):
+            return None, {}
+    except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
+        return None, {}
+    renames: dict[str, str] = {}
+
+    def give_ids(data) -> None:
+        topic_id, points = data.get("id"), data["key_points"]
+        before = old_prefix if old_prefix is not None else f"topic.{topic_id}."
+        taken = {p["id"] for p in points if isinstance(p, dict) and isinstance(p.get("id"), str)}
+        for position, point in enumerate(points, 1):
+            if isinstance(point, dict) and "id" in point:
+                continue
+            new_id = item_id_for(KEY_POINT_PREFIX, position, taken)
+            taken.add(new_id)
+            if isinstance(point, dict):
+                point.insert(0, "id", new_id)
+            else:
+                points[position - 1] = CommentedMap([("id", new_id), ("text", point)])
+            renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{new_id}"
+
+    return rewrite_yaml(path, text, give_ids, width=4096), renames
+
+
 def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
     bank_dir = Path(bank_dir)
     if not bank_dir.is_dir():
@@ -267,6 +344,12 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
     planned: list[tuple[Path, bytes]] = []
     renames: dict[str, str] = {}
     for folder in topic_folders(bank_dir):
+        topic_path = folder / TOPIC_FILE
+        if topic_path.is_file() and not topic_path.is_symlink():
+            data, renamed = with_key_point_ids(topic_path, topic_path.read_text(encoding="utf-8"))
+            if data is not None:
+                planned.append((topic_path, data))
+                renames |= renamed
         for path in question_files(folder):
             if path.is_symlink() or not path.is_file():
                 continue
@@ -275,7 +358,7 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
                 planned.append((path, data))
                 renames |= renamed
     if not planned:
-        raise refuse(f"the bank is already migrated: it has {CATEGORIES_FILE} and every list item has its id; nothing to do", bank_dir / CATEGORIES_FILE)
+        raise refuse(f"the bank is already migrated: it has {CATEGORIES_FILE} and every list item and key point has its id; nothing to do", bank_dir / CATEGORIES_FILE)
     if problems:
         raise DiagnosticsError(problems, "a catalog has errors; fix them first (nothing was changed)")
     change = TopicChange(renamed_keys=renames)
@@ -329,10 +412,14 @@ def _migrate_layout(bank_dir: Path, translations: Path, *, category_id: str | No
 
     topic_text = topic_path.read_text(encoding="utf-8")
     new_topic = rewrite_yaml(topic_path, deeper_schema_line(topic_text), lambda d: d.__setitem__("category", category_id))
+    with_ids, key_point_renames = with_key_point_ids(topic_path, new_topic.decode("utf-8"), old_prefix="topic.")
+    new_topic = with_ids if with_ids is not None else new_topic
     files = sorted(p for p in questions.iterdir() if p.is_file() and not p.is_symlink() and p.suffix in (".yaml", ".yml"))
     renames = {"topic.category": f"category.{category_id}.title"}
     renames |= {f"topic.{name}": f"topic.{topic_id}.{name}" for name in ("title", "summary")}
-    renames |= {f"topic.key_point.{n}": f"topic.{topic_id}.key_point.{n}" for n in range(1, 1000)}
+    renames |= key_point_renames
+    renames |= {f"topic.key_point.{point['id']}": f"topic.{topic_id}.key_point.{point['id']}"  # keyed by id already
+                for point in data.get("key_points") or [] if isinstance(point, dict) and isinstance(point.get("id"), str)}
     change = TopicChange(renamed_keys=renames)
 
     tx = Transaction()
@@ -360,7 +447,7 @@ def _migrate_layout(bank_dir: Path, translations: Path, *, category_id: str | No
     except BaseException:
         tx.rollback()
         raise
-    change.renamed_keys = {old: new for old, new in renames.items() if not old.startswith("topic.key_point.") or int(old.rsplit(".", 1)[1]) <= len(data.get("key_points") or [])}
+    change.renamed_keys = renames
     return change
 
 
@@ -373,6 +460,9 @@ id: {topic_id}
 category: {category}
 title:{title}
 summary: ""
+# Key points (optional), each a stable id (its translations are keyed on it) and one paragraph:
+#   - id: k1
+#     text: What a learner should take away.
 key_points: []
 tags:
   {tag}: ""
@@ -482,7 +572,7 @@ def _rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) 
     new_text = rewrite_yaml(topic.topic_path, topic.topic_path.read_text(encoding="utf-8"), lambda d: d.__setitem__("id", new_id))
     prefix = f"topic.{old_id}."
     renames = {f"{prefix}{name}": f"topic.{new_id}.{name}" for name in ("title", "summary")}
-    renames |= {f"{prefix}key_point.{n}": f"topic.{new_id}.key_point.{n}" for n in range(1, len(topic.topic.key_points) + 1)}
+    renames |= {f"{prefix}key_point.{point.id}": f"topic.{new_id}.key_point.{point.id}" for point in topic.topic.key_points}
     change = TopicChange(renamed_keys=renames)
     tx = Transaction()
     try:

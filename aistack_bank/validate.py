@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
 from .errors import Diagnostic, Location, Severity, error, warning
-from .kinds import kind_rules
+from .kinds import item_id_rules, kind_rules
 from .lints import content_lints, question_reference_lints
 from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
 from .model import slug_of
@@ -206,6 +206,7 @@ def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None =
     for name in ONE_LINE_FIELDS:
         if "\n" in getattr(topic, name):
             diags.append(error("E116", f"{name} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate((name,))))
+    diags += item_id_rules(topic.key_points, "key_points", "key point", doc)
     on_disk = {qs.question.id for qs in source.questions if qs.question is not None}
     unreadable = {qs.path.name.split("-", 1)[0] for qs in source.questions if qs.question is None}
     seen: dict[str, int] = {}

@@ -263,7 +263,7 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     _replace(topic, "  - q001\n", "")
     (other / "topic.yaml").write_text(
         "id: ai-serving\ncategory: computer-systems\ntitle: Serving models\n"
-        "summary: Serving trained models to users.\nkey_points:\n  - Serving runs inference on fixed weights.\n"
+        "summary: Serving trained models to users.\nkey_points:\n  - id: k1\n    text: Serving runs inference on fixed weights.\n"
         "tags:\n  training: training workloads\nquestions:\n  - q001\n", encoding="utf-8")
     step("question moved to a second topic whose vocabulary lacks its tag", expect="E309")
     _replace(other / "topic.yaml", "  training: training workloads\n", "  training: training workloads\n  inference: inference workloads\n")

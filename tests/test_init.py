@@ -128,7 +128,7 @@ def test_a_started_but_incomplete_language_is_left_out_until_it_is_ready(new_ban
     assert not list((new_bank / "exports").rglob("*-de.*"))
     code, out = run_cli("build", "--allow-fallback")
     assert code == 0 and "translations/de.po: warning W559:" in out, out
-    assert (new_bank / "exports" / "moodle" / "physik-fur-einsteiger-de.xml").is_file()
+    assert (new_bank / "exports" / "moodle" / "physik-fur-einsteiger-de-with-en.xml").is_file()
 
 
 def _tree(root: Path) -> dict[str, bytes]:

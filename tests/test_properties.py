@@ -16,7 +16,7 @@ from aistack_bank.exporters import FORMATS
 from aistack_bank.exporters.json_bank import build_document
 from aistack_bank.i18n.catalog import read_catalog
 from aistack_bank.load import model_errors
-from aistack_bank.model import Bank, Category, Option, SingleChoiceQuestion, Topic
+from aistack_bank.model import Bank, Category, KeyPoint, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 from aistack_bank.yamlsource import load_yaml, parse_yaml
 
@@ -113,7 +113,7 @@ def banks(draw):
         questions.append(SingleChoiceQuestion(id=f"q{i:03d}", kind="single-choice", stem=draw(TEXT), options=options,
                                               correct=chr(97 + draw(st.integers(0, count - 1))), explanation=draw(TEXT),
                                               tags=["t"], difficulty=draw(st.integers(1, 3))))
-    topic = Topic(id="gen", category="gen", title=draw(TEXT), summary=draw(TEXT), key_points=[draw(TEXT)], tags={"t": "x"}, questions=[q.id for q in questions])
+    topic = Topic(id="gen", category="gen", title=draw(TEXT), summary=draw(TEXT), key_points=[KeyPoint(id="k1", text=draw(TEXT))], tags={"t": "x"}, questions=[q.id for q in questions])
     return Bank(topic=topic, category=Category(id="gen", title=draw(TEXT)), questions=tuple(questions), lang="en")
 
 

@@ -16,7 +16,7 @@ from ..errors import Diagnostic, warning
 from ..kinds import NAMES as KIND_NAMES, a_kind
 from ..model import Bank, Library, Topic
 from ..options import ExportOptions
-from ._shared import english_fallback
+from ._shared import english_fallback, file_language
 
 ALL = "all"
 """The language of a file that holds every language (a multilingual file, a whole-bank file)."""
@@ -105,7 +105,8 @@ class Format:
     """Everything the build needs to know about one export format.
 
     ``per_language`` and ``multilingual`` are file-name templates (``{stem}`` is
-    :func:`file_stem` of the topic, ``{lang}`` the language); ``render`` writes one of those
+    :func:`file_stem` of the topic, ``{lang}`` the language, ``de-with-en`` for a language
+    whose missing texts are English fallbacks); ``render`` writes one of those
     files from the banks it holds, English first. A format whose files do not follow that
     pattern gives ``layout`` instead and writes its whole tree itself.
     """
@@ -188,10 +189,12 @@ class Format:
         return [warning(self.left_out_code, f"{self.name}: {q.id} is {a_kind(q.kind)} question, which {self.name} cannot carry; it is left out of the export")
                 for q in bank.questions if not self.carries(q)]
 
-    def language_file(self, topic: Topic, lang: str) -> PurePosixPath:
-        """Where the file of language ``lang`` goes (formats with ``per_language`` only)."""
+    def language_file(self, topic: Topic, lang: str, english: Mapping[str, object] | None = None) -> PurePosixPath:
+        """Where the file of language ``lang`` goes (formats with ``per_language`` only); a
+        language with English fallbacks (``english``: ``ExportOptions.english``) is named so
+        (``aistack-de-with-en.xml``)."""
         assert self.per_language is not None, self.name
-        return PurePosixPath(self.per_language.format(stem=file_stem(topic), lang=lang))
+        return PurePosixPath(self.per_language.format(stem=file_stem(topic), lang=file_language(lang, english or {})))
 
     def files(self, banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
         """One file per language, then the multilingual file; or the format's own layout. The
@@ -206,7 +209,7 @@ class Format:
         out = []
         for lang in order:
             with english_fallback(options.english, [lang]):
-                out.append(ExportedFile(self.language_file(topic, lang), lang, self.render([banks[lang]], options)))
+                out.append(ExportedFile(self.language_file(topic, lang, options.english), lang, self.render([banks[lang]], options)))
         if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
             path = PurePosixPath(self.multilingual.format(stem=file_stem(topic)))
             with english_fallback(options.english, order):
@@ -234,7 +237,8 @@ class Format:
             order = languages(libraries)
             for lang in order:
                 with english_fallback(options.english, [lang]):
-                    out.append(ExportedFile(PurePosixPath(self.per_language.format(stem=WHOLE_BANK_STEM, lang=lang)), lang, self.render_bank([libraries[lang]], options)))
+                    name = self.per_language.format(stem=WHOLE_BANK_STEM, lang=file_language(lang, options.english))
+                    out.append(ExportedFile(PurePosixPath(name), lang, self.render_bank([libraries[lang]], options)))
             if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
                 path = PurePosixPath(self.multilingual.format(stem=WHOLE_BANK_STEM))
                 with english_fallback(options.english, order):

@@ -32,6 +32,17 @@ def english_fallback(english: Mapping[str, "tuple[str, ...] | frozenset[str]"], 
         _IN_ENGLISH.reset(token)
 
 
+FALLBACK_MARK = "with-en"
+"""What the file names of a language add when some of its texts are English fallbacks: its
+files are named for what they hold (`aistack-de-with-en.xml`, `site/de-with-en/`)."""
+
+
+def file_language(lang: str, english: Mapping[str, object]) -> str:
+    """``lang`` as export file and folder names write it: ``de``, or ``de-with-en`` when the
+    language shows English for want of translations (``english``: ``ExportOptions.english``)."""
+    return f"{lang}-{FALLBACK_MARK}" if lang != "en" and english.get(lang) else lang
+
+
 def in_english(text_raw: str, lang: str | None = None) -> bool:
     """Whether ``text_raw`` is shown in English for want of a translation: in ``lang``, or
     (None) in any language of the file being rendered."""

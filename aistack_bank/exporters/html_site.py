@@ -15,7 +15,7 @@ from ..model import Bank
 from ..options import ExportOptions
 from ..site_strings import UI_STRINGS
 from ._format import ALL, ExportedFile, Format, languages
-from ._shared import html_text
+from ._shared import file_language, html_text
 
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
@@ -304,7 +304,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     links = []
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
-        href = nav.language_href(other) if nav is not None else f"../{other}/index.html"
+        href = nav.language_href(other) if nav is not None else f"../{file_language(other, options.english)}/index.html"
         links.append(
             f'<li><a href="{html_text(href)}" hreflang="{html_text(_bcp47(other))}"'
             f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>'
@@ -366,7 +366,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         "",
         '<section class="key-points" aria-labelledby="key-points-heading">',
         f'<h2 id="key-points-heading">{t("site.keypoints.heading", title=topic.title)}</h2>',
-        *(f'<p class="text">{html_text(point)}</p>' for point in topic.key_points),
+        *(f'<p class="text"{_english_attr(point.text, lang)}>{html_text(point.text)}</p>' for point in topic.key_points),
         "</section>",
         "",
         '<section aria-labelledby="questions-heading">',
@@ -445,7 +445,7 @@ def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOpt
     for lang in order:
         code = html_text(_bcp47(lang))
         items.append(
-            f'<li{_lang_attrs(lang, order[0])}><a href="{html_text(lang)}/index.html" hreflang="{code}">'
+            f'<li{_lang_attrs(lang, order[0])}><a href="{html_text(file_language(lang, options.english))}/index.html" hreflang="{code}">'
             f'<span class="autonym">{html_text(endonym(lang))}</span>'
             f'<span class="topic-title">{html_text(banks[lang].topic.title)}</span></a></li>'
         )
@@ -479,7 +479,7 @@ def _layout(banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedF
     chooser = _asset("chooser.js")
     files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(banks, order, options, script=chooser, style=style))]
     for lang in order:
-        files.append(ExportedFile(PurePosixPath(lang, "index.html"), lang, render_topic_page(banks[lang], order, options, script=practice, style=style)))
+        files.append(ExportedFile(PurePosixPath(file_language(lang, options.english), "index.html"), lang, render_topic_page(banks[lang], order, options, script=practice, style=style)))
     return files
 
 

@@ -20,10 +20,10 @@ from pathlib import PurePosixPath
 from typing import Callable, Mapping
 
 from ..i18n.languages import bcp47, endonym
-from ..model import Bank, Category, Library, Topic
+from ..model import Bank, Category, KeyPoint, Library, Topic
 from ..options import ExportOptions
 from ._format import ALL, ExportedFile, by_category, languages
-from ._shared import html_text
+from ._shared import file_language, html_text
 from .html_site import FORMAT as TOPIC_SITE, _asset, _head, _inline, _lang_attrs, _translated, fill_html, render_index, render_topic_page, script_json, ui_text
 
 
@@ -98,7 +98,7 @@ def category_bank(library: Library, category: Category) -> Bank:
     topic = Topic.model_construct(
         id=category.id, file_stem=None, category=category.id, title=category.title,
         summary=" · ".join(bank.topic.title for bank in topics),
-        key_points=[f"{bank.topic.title}: {bank.topic.summary}" for bank in topics], tags=tags,
+        key_points=[KeyPoint.model_construct(id=f"k{n}", text=f"{bank.topic.title}: {bank.topic.summary}") for n, bank in enumerate(topics, 1)], tags=tags,
         questions=[q.id for bank in topics for q in bank.questions],
     )
     return Bank(topic=topic, questions=tuple(q for bank in topics for q in bank.questions), category=category, lang=library.lang)
@@ -122,7 +122,7 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
     links = []
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
-        links.append(f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(bcp47(other))}"'
+        links.append(f'<li><a href="../{html_text(file_language(other, options.english))}/index.html" hreflang="{html_text(bcp47(other))}"'
                      f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>')
     description = " · ".join(category.title for category, _ in by_category(library))
     lines = _head(lang=lang, title=title, description=description, script=script, style=style)
@@ -173,11 +173,11 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
     return "\n".join(lines).encode("utf-8")
 
 
-def _topic_nav(library: Library, bank: Bank) -> PageNav:
+def _topic_nav(library: Library, bank: Bank, english: Mapping[str, object]) -> PageNav:
     category = bank.category
     siblings = library.topics_in(category.id)
     return PageNav(
-        language_href=lambda other: f"{UP * 3}{other}/topics/{bank.topic.id}/index.html",
+        language_href=lambda other: f"{UP * 3}{file_language(other, english)}/topics/{bank.topic.id}/index.html",
         home=f"{UP * 2}index.html", category=category.title,
         category_href=f"{UP * 2}categories/{category.id}/index.html",
         category_count=sum(len(b.questions) for b in siblings),
@@ -185,10 +185,10 @@ def _topic_nav(library: Library, bank: Bank) -> PageNav:
     )
 
 
-def _category_nav(library: Library, category: Category, site_id: str = "aistack-bank") -> PageNav:
+def _category_nav(library: Library, category: Category, site_id: str = "aistack-bank", english: Mapping[str, object] | None = None) -> PageNav:
     topics = library.topics_in(category.id)
     return PageNav(
-        language_href=lambda other: f"{UP * 3}{other}/categories/{category.id}/index.html",
+        language_href=lambda other: f"{UP * 3}{file_language(other, english or {})}/categories/{category.id}/index.html",
         home=f"{UP * 2}index.html", category=category.title, category_href=None,
         category_count=sum(len(b.questions) for b in topics),
         links=[(f"{UP * 2}topics/{b.topic.id}/index.html", b.topic.title) for b in topics],
@@ -217,13 +217,14 @@ def bank_layout(libraries: Mapping[str, Library], options: ExportOptions) -> lis
     files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(chooser_banks, order, options, script=_asset("chooser.js"), style=style))]
     for lang in order:
         library = libraries[lang]
-        files.append(ExportedFile(PurePosixPath(lang, "index.html"), lang, render_home(library, order, options, script=home, style=style)))
+        folder = file_language(lang, options.english)  # `de-with-en/` when German falls back to English
+        files.append(ExportedFile(PurePosixPath(folder, "index.html"), lang, render_home(library, order, options, script=home, style=style)))
         for category, topics in by_category(library):
             for bank in topics:
-                files.append(ExportedFile(topic_path(lang, bank.topic.id), lang, render_topic_page(
-                    bank, order, options, script=practice, style=style, nav=_topic_nav(library, bank))))
-            files.append(ExportedFile(category_path(lang, category.id), lang, render_topic_page(
-                category_bank(library, category), order, options, script=practice, style=style, nav=_category_nav(library, category, options.site_id))))
+                files.append(ExportedFile(topic_path(folder, bank.topic.id), lang, render_topic_page(
+                    bank, order, options, script=practice, style=style, nav=_topic_nav(library, bank, options.english))))
+            files.append(ExportedFile(category_path(folder, category.id), lang, render_topic_page(
+                category_bank(library, category), order, options, script=practice, style=style, nav=_category_nav(library, category, options.site_id, options.english))))
     return files
 
 

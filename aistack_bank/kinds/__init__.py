@@ -17,10 +17,10 @@ from pydantic import Field
 
 from . import essay, matching, multiple_response, numerical, ordering, short_answer, single_choice, true_false
 from ._base import (  # noqa: F401 (a_kind: the kinds' names in messages)
-    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, ItemIds, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
-    Strict, Tag, Text, a_kind, item_id_for, limits,
+    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, ItemId, ItemIds, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
+    Strict, Tag, Text, a_kind, item_id_for, limits, missing_item_id,
 )
-from ._rules import answer_key, normalized, stem_giveaway, unit_key
+from ._rules import answer_key, item_id_rules, normalized, stem_giveaway, unit_key
 from .essay import EssayQuestion
 from .matching import Distractor, MatchingQuestion, MatchPair
 from .multiple_response import MultipleResponseQuestion
@@ -98,8 +98,8 @@ def translation_duplicates(question, text_of) -> list[tuple[str, str]]:
 
 
 __all__ = [
-    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemIds", "Kind",
+    "DEFAULT_KIND", "OPTION_ID", "QUESTION_ID", "REGISTRY", "NAMES", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemId", "ItemIds", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "a_kind", "answer_key", "item_id_for", "kind_of", "kind_rules", "limits", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
+    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
 ]

@@ -101,7 +101,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
             found += _canvas(banks, trees["canvas-qti12"], lambda n: where("canvas-qti12", n), options.english)
         if "qti" in targets:
             for fmt in ("qti21", "qti30"):
-                found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
+                found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n), options.english)
     unique = {(d.code, d.message, d.location): d for d in found}
     states = [d for d in notes if d.code in ("W552", "W558", "W559")]
     return states + sorted(unique.values(), key=Diagnostic.sort_key)
@@ -262,7 +262,7 @@ def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnosti
     out = []
     for lang, bank in banks.items():
         with english_fallback(english or {}, [lang]):  # the expectation marked as the package is
-            name = get_format("canvas-qti12").language_file(bank.topic, lang)
+            name = get_format("canvas-qti12").language_file(bank.topic, lang, english)
             files = _members(tree[name])
             here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
             by_ident = {item_ident(q.id, lang): q for q in bank.questions}
@@ -313,11 +313,11 @@ def _qti_key(q):
     return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
 
 
-def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
+def _qti(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
     out = []
     owners: dict[str, str] = {}
     for lang, bank in banks.items():
-        name = get_format("qti21").language_file(bank.topic, lang)
+        name = get_format("qti21").language_file(bank.topic, lang, english)
         files = _members(tree[name])
         here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
         test = models.parse_xml(files["assessment.xml"])
