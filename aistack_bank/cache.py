@@ -204,7 +204,7 @@ def summary_of(report) -> dict:
 
 def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None):
     """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
-    from .validate import validate_bank
+    from .rules.validate import validate_bank
 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None)
     summary = summary_of(report)
@@ -234,7 +234,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     from .errors import DiagnosticsError
     from .filechecks import FileChecks
     from .load import read_library
-    from .validate import question_file_rules
+    from .rules.validate import question_file_rules
 
     key = input_digest(bank, translations)
     cached = load(bank, key)

@@ -166,7 +166,7 @@ def _prepare(stage: Path, title: str, category: str, languages: list[str], *, pr
     from .errors import Severity
     from .i18n.update import update_catalogs
     from .schemas import render_schemas
-    from .validate import validate_bank
+    from .rules.validate import validate_bank
     from .writing import write_tree
 
     from .topics import categories_file

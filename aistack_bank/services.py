@@ -61,7 +61,7 @@ def translations_of(folder: Path, bank_dir: Path, translations: Path) -> Path | 
 
 def _import_leftovers(folder: Path) -> list[Diagnostic]:
     """What an interrupted import left next to the bank folder ``folder`` (W741, E742)."""
-    from .validate import is_topic_folder
+    from .rules.validate import is_topic_folder
     from .writing import leftover_diagnostics
 
     return [] if is_topic_folder(folder) else leftover_diagnostics(folder)
@@ -71,7 +71,7 @@ def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
     from .cache import validate_cached
-    from .validate import is_topic_folder
+    from .rules.validate import is_topic_folder
 
     if is_topic_folder(folder):  # one topic of a bank: its verdict depends on the rest of the bank
         use_cache = False
@@ -105,7 +105,7 @@ def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *,
         result.summary["key_longest_share"] = figures["key_longest_share"]
         result.parts.append(figures["line"])
     if files:
-        from .validate import validate_files
+        from .rules.validate import validate_files
 
         report = validate_files(files)
         result.diagnostics += report.diagnostics
@@ -133,7 +133,7 @@ def run_all_checks(bank_dir: Path, translations: Path | None, lang: str = "all")
 
     Returns ({language: (checked, failing)}, diagnostics); UsageError for a language without
     a catalog. A ``translations`` folder that does not exist means English only."""
-    from .checks import check_diagnostics
+    from .rules.checks import check_diagnostics
     from .load import read_library
 
     if translations is not None and not translations.is_dir():

@@ -33,7 +33,7 @@ def bank_stats(bank_dir: Path, translations: Path | None):
     """(stats, diagnostics that stopped the count)."""
     from .errors import Severity
     from .load import ordered_topics, read_library
-    from .cues import answer_cue_stats
+    from .rules.cues import answer_cue_stats
     from .load import KINDS
 
     source = read_library(bank_dir)

@@ -141,7 +141,7 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
     from .i18n.extract import build_template, folder_header
     from .i18n.fields import bank_fields
     from .i18n.update import catalog_header, catalog_paths, merge_catalog
-    from .validate import library_rules
+    from .rules.validate import library_rules
 
     source = read_library(bank_dir)
     problems = [d for d in source.diagnostics + library_rules(source) if d.severity is Severity.ERROR]

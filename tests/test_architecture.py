@@ -84,10 +84,10 @@ def _in(room: str, module: str) -> bool:
 
 
 ROOMS = {
-    "bottom": {"errors", "model", "", "kinds", "quantities"},  # "" is the package's __init__ (its version)
+    "bottom": {"errors", "model", "", "kinds", "rules.quantities"},  # "" is the package's __init__ (its version)
     "files": {"safety", "yamlsource", "load", "writing", "parallel", "filecache", "filechecks"},
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
-    "checking": {"validate", "cues", "lints", "checks", "checklang", "i18n"},
+    "checking": {"rules", "i18n"},
     "exporters": {"exporters"},
     "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas", "guide"},
     "services": {"services"},
@@ -108,12 +108,12 @@ MAY_IMPORT = {
 
 FORBIDDEN = [
     # (importing module or package, imported module or package, why): arrows within a room
-    ("aistack_bank.i18n", "aistack_bank.validate", "validate composes the catalog checks, not the other way"),
-    ("aistack_bank.cues", "aistack_bank.validate", "the answer-cue rules are shared by validate, i18n and stats"),
-    ("aistack_bank.cues", "aistack_bank.i18n", "the answer-cue rules are shared by validate, i18n and stats"),
+    ("aistack_bank.i18n", "aistack_bank.rules.validate", "validate composes the catalog checks, not the other way"),
+    ("aistack_bank.rules.cues", "aistack_bank.rules.validate", "the answer-cue rules are shared by validate, i18n and stats"),
+    ("aistack_bank.rules.cues", "aistack_bank.i18n", "the answer-cue rules are shared by validate, i18n and stats"),
     ("aistack_bank.model", "aistack_bank.errors", "the model holds data; the kinds' rules report diagnostics, the model none"),
     ("aistack_bank.kinds", "aistack_bank.model", "the kinds declare the question models; model.py names them again"),
-    ("aistack_bank.quantities", "aistack_bank", "the quantity reader imports nothing of the package"),
+    ("aistack_bank.rules.quantities", "aistack_bank", "the quantity reader imports nothing of the package"),
     ("aistack_bank.errors", "aistack_bank", "the error types import nothing of the package"),
 ]
 
@@ -163,10 +163,11 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
         "cli.py": "",
         "model.py": "from .errors import BankError\n",
         "errors.py": "",
-        "validate.py": "from .i18n.verify import verify_catalogs\n",
+        "rules/__init__.py": "",
+        "rules/validate.py": "from ..i18n.verify import verify_catalogs\n",
         "services.py": "def run():\n    from .cli import app\n",
         "i18n/__init__.py": "",
-        "i18n/verify.py": "from ..validate import MAX_LONGEST_SHARE\n",
+        "i18n/verify.py": "from ..rules.validate import MAX_LONGEST_SHARE\n",
         "i18n/site.py": "from ..exporters import html_site\n",
         "exporters/__init__.py": "",
         "exporters/html_site.py": "",
@@ -179,9 +180,9 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
     assert any("services imports aistack_bank.cli" in line for line in found)
     assert any("i18n.site imports aistack_bank.exporters.html_site: the checking room may not import the exporters room" in line for line in found)
     assert any("aistack_bank.notes is in no room" in line for line in found)
-    assert any("i18n.verify imports aistack_bank.validate" in line for line in found)
+    assert any("i18n.verify imports aistack_bank.rules.validate" in line for line in found)
     assert any("model imports aistack_bank.errors" in line for line in found)
-    assert cycles(graph) == [["aistack_bank.i18n.verify", "aistack_bank.validate"]]
+    assert cycles(graph) == [["aistack_bank.i18n.verify", "aistack_bank.rules.validate"]]
 
 
 def test_the_loaders_list_of_kinds_is_the_models():

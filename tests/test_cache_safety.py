@@ -320,7 +320,8 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
 
     # A later version of the package with another rule: nothing stored by this one may be served.
     from aistack_bank import cache as verdict_cache
-    from aistack_bank import filecache, validate
+    from aistack_bank import filecache
+    from aistack_bank.rules import validate
 
     monkeypatch.setattr(filecache, "package_digest", lambda: "a later version")
     monkeypatch.setattr(verdict_cache, "_package_digest", lambda: "a later version")

@@ -431,7 +431,7 @@ def test_400_nested_parentheses_in_an_option_formula_is_no_crash(project, run_cl
 
 
 def test_a_formula_nested_too_deep_is_a_syntax_error():
-    from aistack_bank.quantities import FormulaSyntaxError, evaluate_formula
+    from aistack_bank.rules.quantities import FormulaSyntaxError, evaluate_formula
 
     with pytest.raises(FormulaSyntaxError):
         evaluate_formula("(" * 400 + "2N" + ")" * 400, {"N": 3})

@@ -12,12 +12,12 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..checks import answer_texts, check_question
-from ..cues import answer_cue_stats, length_warnings
+from ..rules.checks import answer_texts, check_question
+from ..rules.cues import answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..kinds import kind_of, translation_duplicates
 from ..parallel import run_all
-from ..quantities import formula_tokens, markup_tokens, numbers, quantities
+from ..rules.quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import template_path
 from .catalog import Catalog, Catalogs, read_catalog
 from .fields import TextField, bank_fields, question_fields
@@ -150,7 +150,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
             diags += located(found, msgstr_location(catalog, entry))
     entries.save()
     if bank_checks:
-        from ..lints import translation_lints
+        from ..rules.lints import translation_lints
 
         diags += length_cue_diagnostics(source, catalog)
         diags += duplicate_text_diagnostics(source, catalog)

@@ -72,7 +72,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
     from ..build import load_exported, render, resolve_languages, topic_banks, with_english
     from ..exporters import FORMATS as EXPORT_FORMATS
     from ..settings import LanguagePolicy
-    from ..validate import validate_bank
+    from ..rules.validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
     langs = resolve_languages(languages, tr)

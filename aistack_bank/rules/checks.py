@@ -14,14 +14,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .checklang import AnswerCall, Program, compile_script, run_program
-from .errors import CheckError, Diagnostic, Location, error
-from .kinds import a_kind
+from ..errors import CheckError, Diagnostic, Location, error
+from ..kinds import a_kind
 from .quantities import FormulaSyntaxError, evaluate_formula, formula_tokens, quantities, unit_dimension
 
 if TYPE_CHECKING:
-    from .load import QuestionSource
-    from .model import AnyQuestion, NumericalQuestion
-    from .yamlsource import YamlDocument
+    from ..load import QuestionSource
+    from ..model import AnyQuestion, NumericalQuestion
+    from ..yamlsource import YamlDocument
 
 # Sample values for formula variables: distinct, not small integers that could coincide.
 SAMPLES = (
