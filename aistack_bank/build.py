@@ -122,7 +122,7 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
     warning), ``fallback`` (missing texts in English) or ``strict`` (a missing text is an error).
     Validation and localization share one read of each catalog, through ``catalogs``; a passing
     verdict cached for exactly these input bytes is reused instead of validating again."""
-    from .cache import validated_source
+    from .cache.validation import validated_source
     from .i18n.catalog import Catalogs
     from .i18n.fields import bank_fields
     from .i18n.localize import localize
@@ -525,7 +525,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
     refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
-    from .outputs import OutputMemo
+    from .cache.outputs import OutputMemo
 
     outputs: list[OutputFile] = []
     memo = OutputMemo(out, banks, options, enabled=not check)  # unchanged inputs: the files on disk stand

@@ -48,7 +48,7 @@ class QuestionSource:
     question: Any = None  # a model.AnyQuestion, or None
     derived: dict = field(default_factory=dict, repr=False, compare=False)
     """What rules derived from this file alone (e.g. its translatable fields), kept with it in
-    the per-file store (:mod:`aistack_bank.filechecks`); a pure function of path, doc and model."""
+    the per-file store (:mod:`aistack_bank.cache.questionfiles`); a pure function of path, doc and model."""
 
 
 @dataclass

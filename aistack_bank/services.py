@@ -70,7 +70,7 @@ def _import_leftovers(folder: Path) -> list[Diagnostic]:
 def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -> tuple[list[Diagnostic], dict]:
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
-    from .cache import validate_cached
+    from .cache.validation import validate_cached
     from .rules.validate import is_topic_folder
 
     if is_topic_folder(folder):  # one topic of a bank: its verdict depends on the rest of the bank

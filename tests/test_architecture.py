@@ -85,11 +85,11 @@ def _in(room: str, module: str) -> bool:
 
 ROOMS = {
     "bottom": {"errors", "model", "", "kinds", "rules.quantities"},  # "" is the package's __init__ (its version)
-    "files": {"safety", "yamlsource", "load", "writing", "parallel", "filecache", "filechecks"},
+    "files": {"safety", "yamlsource", "load", "writing", "parallel", "cache", "cache.store", "cache.questionfiles", "cache.entries"},
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
-    "checking": {"rules", "i18n"},
+    "checking": {"rules", "i18n", "cache.catalogs"},
     "exporters": {"exporters"},
-    "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas", "guide"},
+    "orchestration": {"build", "cache.validation", "cache.outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas", "guide"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }

@@ -349,7 +349,7 @@ def _break_q001(project: Path) -> None:
 
 
 def test_a_planted_cache_cannot_pass_a_broken_bank(project, run_cli, monkeypatch):
-    from aistack_bank import cache
+    from aistack_bank.cache import validation as cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     _break_q001(project)
@@ -364,7 +364,7 @@ def test_a_planted_cache_cannot_pass_a_broken_bank(project, run_cli, monkeypatch
 
 @pytest.mark.parametrize("entry", [{"key": "K"}, {"key": "K", "diagnostics": [{"x": 1}], "summary": {}}, {"key": "K", "diagnostics": "no", "summary": 3}, ["K"]])
 def test_a_malformed_cache_entry_is_ignored(project, run_cli, monkeypatch, entry):
-    from aistack_bank import cache
+    from aistack_bank.cache import validation as cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     bank, tr = Path("bank"), Path("translations")

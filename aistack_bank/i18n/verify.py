@@ -108,7 +108,7 @@ def parity_diagnostics(field: TextField, translation: str, language: str, where:
 def entry_diagnostics(field: TextField, entry: POEntry, language: str, where) -> list[Diagnostic]:
     """The checks of one catalog entry against its field (all located at ``where``, which may
     be None): they read the field's key, English and key-bearing flag, the entry's msgid,
-    msgstr and fuzzy flag, and the language (see :mod:`.entrymemo`)."""
+    msgstr and fuzzy flag, and the language (see :mod:`aistack_bank.cache.entries`)."""
     if not entry.msgstr:
         return [warning("W501", f"{field.key} is not translated", where)]
     if entry.msgid != field.text and "fuzzy" not in entry.flags:
@@ -129,8 +129,8 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     """Every translation diagnostic for one read catalog.
 
     With ``memo``, each entry's own findings come from the catalog's entry memo when the entry
-    and its field are those of the latest run (:mod:`.entrymemo`), located in the catalog as read now."""
-    from .entrymemo import EntryMemo, located
+    and its field are those of the latest run (:mod:`aistack_bank.cache.entries`), located in the catalog as read now."""
+    from ..cache.entries import EntryMemo, located
 
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
@@ -270,9 +270,9 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     dropped after. With ``use_cache``, a catalog's verdict (and the template's freshness) comes
     from the per-language store when the catalog's bytes and what the verification reads of the
     bank are exactly those of a stored one (see :mod:`.verdicts`)."""
-    from ..filecache import Store
+    from ..cache.store import Store
     from .extract import reference
-    from .verdicts import catalog_key, inputs_digest
+    from ..cache.catalogs import catalog_key, inputs_digest
 
     diags: list[Diagnostic] = []
     fields = bank_fields(source)

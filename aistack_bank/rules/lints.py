@@ -416,8 +416,8 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
 
 def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
     """W320 and W321 in the translations of one catalog, with that language's wording (with
-    ``memo``, each translation's hits from the catalog's memo: :mod:`.i18n.entrymemo`)."""
-    from ..i18n.entrymemo import EntryMemo
+    ``memo``, each translation's hits from the catalog's memo: :mod:`aistack_bank.cache.entries`)."""
+    from ..cache.entries import EntryMemo
     from ..i18n.locations import translation_warnings
 
     fields = list(fields)

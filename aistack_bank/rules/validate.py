@@ -60,9 +60,9 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     bank is read (ids must be unique across it) and only the problems located in that topic are
     reported, without the catalogs. Catalogs are read through ``catalogs`` when given, so that
     the caller can localize from the same reads. With ``use_cache``, each question file's own
-    verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.filechecks`)
+    verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.cache.questionfiles`)
     when their inputs are byte for byte those of a stored one."""
-    from ..filechecks import FileChecks
+    from ..cache.questionfiles import FileChecks
 
     root = Path(root)
     only = root if is_topic_folder(root) else None
@@ -179,7 +179,7 @@ def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] 
 
 def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool) -> list[Diagnostic]:
     """The rules of one read question file on its own (with its topic's tag vocabulary), and
-    its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.filechecks`)."""
+    its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.cache.questionfiles`)."""
     if qs.question is None or qs.doc is None:
         return []
     diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))

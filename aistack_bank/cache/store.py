@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__
+from .. import __version__
 
 _FORMAT = 1
 MAX_STORE_BYTES = 1 << 30
@@ -114,7 +114,7 @@ def read_private(path: Path, max_bytes: int) -> bytes | None:
 def write_private(path: Path, data: bytes) -> bool:
     """Write the cache file ``path`` atomically (mode 0644) into a folder of the user's own;
     False, writing nothing, when the folder is not (see :func:`private_folder`)."""
-    from .writing import write_atomic
+    from ..writing import write_atomic
 
     if not private_folder(path.parent):
         return False
