@@ -3,7 +3,7 @@
 :func:`check_question` runs a question's check script (see :mod:`.checklang`) against the
 option texts of one language and returns findings that name the script line and the option.
 :func:`check_diagnostics` locates an English question's findings in its YAML file; the
-catalog checks (:mod:`.i18n.verify`) locate a translation's findings in its `.po` file.
+catalog checks (:mod:`aistack_bank.i18n.verify`) locate a translation's findings in its `.po` file.
 """
 
 from __future__ import annotations
