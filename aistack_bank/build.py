@@ -15,7 +15,7 @@ from .options import ExportOptions
 
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
-    from .settings import LanguagePolicy
+    from .project.settings import LanguagePolicy
 
 
 @dataclass(frozen=True)
@@ -462,7 +462,7 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``), for the
     languages of ``languages`` that are ready (``policy``, as for `bank build`)."""
     from .i18n.catalog import Catalogs
-    from .settings import LanguagePolicy
+    from .project.settings import LanguagePolicy
 
     get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
@@ -470,7 +470,7 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
     options = with_english(options, in_english, translations)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, list(banks), catalogs))
-    from .settings import option_notes
+    from .project.settings import option_notes
 
     if "ui" in FORMATS[format_name].honours and not options.ui:
         notes += ui_fallback_notes(translations, list(banks), catalogs)
@@ -506,7 +506,7 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, check: bool, options: ExportOptions, progress, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     from .errors import DiagnosticsError
     from .i18n.catalog import Catalogs
-    from .settings import LanguagePolicy
+    from .project.settings import LanguagePolicy
     from .writing import leftover_diagnostics
 
     interrupted = [d for d in leftover_diagnostics(bank) if d.severity.value == "error"]
@@ -520,7 +520,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
     options = with_ui(options, list(FORMATS), translations, langs, catalogs)
-    from .settings import option_notes
+    from .project.settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
@@ -552,7 +552,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
 
 def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False, staged=None) -> OutputFile:
     """Write (or with ``check`` compare) ``out/README.md``, which says which file goes where."""
-    from .guide import README, render_guide
+    from .exporters.guide import README, render_guide
 
     data = render_guide(as_libraries(banks), notes)
     _no_links(out, [PurePosixPath(README)], include_folder=False)

@@ -166,7 +166,7 @@ def export_options(settings: Path, **flags: object) -> ExportOptions:
     """Export options from the settings file and the flags (flags win).
 
     A bad flag value is a UsageError; a bad settings file raises SettingsError (located)."""
-    from .settings import resolve_options
+    from .project.settings import resolve_options
 
     try:
         return resolve_options(settings, **flags)
@@ -243,7 +243,7 @@ class TranslationStatus:
 def translation_status(bank_dir: Path, translations: Path, settings: Path = Path("bank.toml")) -> TranslationStatus:
     """How complete and current each catalog is, and each language's state (`bank i18n status`)."""
     from .i18n.status import catalog_status, site_status
-    from .settings import load_language_policy
+    from .project.settings import load_language_policy
 
     policy = load_language_policy(settings)
     languages, diagnostics = catalog_status(bank_dir, translations)

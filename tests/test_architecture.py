@@ -89,7 +89,7 @@ ROOMS = {
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
     "checking": {"rules", "i18n", "cache.catalogs"},
     "exporters": {"exporters"},
-    "orchestration": {"build", "cache.validation", "cache.outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas", "guide"},
+    "orchestration": {"build", "cache.validation", "cache.outputs", "project", "lms", "analyze", "importers"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from aistack_bank.errors import CODES
-from aistack_bank.schemas import render_schemas
+from aistack_bank.project.schemas import render_schemas
 from aistack_bank.yamlsource import load_yaml
 
 from conftest import REPO

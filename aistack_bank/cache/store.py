@@ -127,7 +127,7 @@ def package_digest() -> str:
     """A digest of the package's version and of every source file it runs (code and assets)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{_FORMAT}\0{__version__}\0".encode())
-    package = Path(__file__).parent
+    package = Path(__file__).parent.parent  # the whole package, not only cache/
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".js", ".css", ".html") and path.is_file():
             digest.update(path.relative_to(package).as_posix().encode())

@@ -22,7 +22,7 @@ from ..options import ExportOptions
 from . import models
 
 if TYPE_CHECKING:
-    from ..settings import LanguagePolicy
+    from ..project.settings import LanguagePolicy
 
 TARGETS = ("moodle", "gift", "canvas", "qti")
 FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["canvas-qti12"], "qti": ["qti21", "qti30"]}
@@ -71,7 +71,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
     raises DiagnosticsError when the bank itself has errors."""
     from ..build import load_exported, render, resolve_languages, topic_banks, with_english
     from ..exporters import FORMATS as EXPORT_FORMATS
-    from ..settings import LanguagePolicy
+    from ..project.settings import LanguagePolicy
     from ..rules.validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
-from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
-from .model import SLUG
+from ..errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
+from ..load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
+from ..model import SLUG
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
 CATEGORIES_HEADER = (
@@ -52,7 +52,7 @@ class Transaction:
         self._undo.append(lambda: os.rename(dst, src))
 
     def write(self, path: Path, data: bytes) -> None:
-        from .writing import write_atomic
+        from ..writing import write_atomic
 
         old = path.read_bytes() if path.exists() else None
         write_atomic(path, data)
@@ -136,12 +136,12 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
     each catalog's entries renamed by ``renames`` (old msgctxt → new) before they are merged.
 
     Returns ([(path, bytes)], errors); the bank must read without errors."""
-    from .i18n import template_path
-    from .i18n.catalog import read_catalog, render_catalog
-    from .i18n.extract import build_template, folder_header
-    from .i18n.fields import bank_fields
-    from .i18n.update import catalog_header, catalog_paths, merge_catalog
-    from .rules.validate import library_rules
+    from ..i18n import template_path
+    from ..i18n.catalog import read_catalog, render_catalog
+    from ..i18n.extract import build_template, folder_header
+    from ..i18n.fields import bank_fields
+    from ..i18n.update import catalog_header, catalog_paths, merge_catalog
+    from ..rules.validate import library_rules
 
     source = read_library(bank_dir)
     problems = [d for d in source.diagnostics + library_rules(source) if d.severity is Severity.ERROR]
@@ -166,9 +166,9 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
 
 def catalog_problems(translations: Path) -> list[Diagnostic]:
     """The read errors of the template and every catalog (checked before anything moves)."""
-    from .i18n import template_path
-    from .i18n.catalog import read_catalog
-    from .i18n.update import catalog_paths
+    from ..i18n import template_path
+    from ..i18n.catalog import read_catalog
+    from ..i18n.update import catalog_paths
 
     if not translations.is_dir():
         return []
@@ -210,7 +210,7 @@ def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = Non
 
     Each step runs only where it is needed, so running it again changes nothing. Refuses (E319,
     located) and touches nothing when there is nothing to do or the bank is not as expected."""
-    from .writing import bank_lock
+    from ..writing import bank_lock
 
     with bank_lock(bank_dir, command="bank migrate"):
         return _migrate(bank_dir, translations, category_id=category_id)
@@ -221,7 +221,7 @@ def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
     (:attr:`~aistack_bank.kinds.Kind.item_ids`), comments and layout kept, and the catalog keys
     renamed (old → new); (None, {}) when every item has its id (or the file is not a question
     this step can read: `bank validate` reports it)."""
-    from .kinds import REGISTRY, item_id_for
+    from ..kinds import REGISTRY, item_id_for
 
     def scan(data) -> bool:
         kind = REGISTRY.get(data.get("kind")) if isinstance(data.get("kind"), str) else None
@@ -292,7 +292,7 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
 
 
 def _migrate_layout(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
-    from .yamlsource import load_yaml
+    from ..yamlsource import load_yaml
 
     topic_path, questions = bank_dir / TOPIC_FILE, bank_dir / QUESTIONS_DIR
     if not topic_path.is_file():
@@ -384,7 +384,7 @@ def new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None
     """Create `bank/<topic-id>/topic.yaml` and its empty `questions/` folder in ``category``.
 
     A category not yet in `categories.yaml` is added there when ``category_title`` is given."""
-    from .writing import bank_lock
+    from ..writing import bank_lock
 
     with bank_lock(bank_dir, command="bank topic new"):
         return _new_topic(bank_dir, topic_id, category, title=title, category_title=category_title)
@@ -392,7 +392,7 @@ def new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None
 
 def _new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None = None, category_title: str | None = None) -> TopicChange:
     from .authoring import yaml_text
-    from .yamlsource import load_yaml
+    from ..yamlsource import load_yaml
 
     bank_dir = Path(bank_dir)
     if not re.fullmatch(SLUG, topic_id):
@@ -453,7 +453,7 @@ def rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) -
 
     The topic's questions keep their ids and translations; export files named after the topic
     id (when it has no `file_stem`) get the new name."""
-    from .writing import bank_lock
+    from ..writing import bank_lock
 
     with bank_lock(bank_dir, command="bank topic rename"):
         return _rename_topic(bank_dir, translations, old_id, new_id)
