@@ -455,7 +455,7 @@ def build(
     from .build import build as run_build
 
     compare = _compare_flag(compare, deprecated_check)
-    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress, policy=policy), quiet, compare)
+    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy), quiet, compare)
 
 
 class LintTarget(str, enum.Enum):
