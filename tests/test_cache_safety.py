@@ -185,13 +185,13 @@ def _codes(out: str) -> set[str]:
 @pytest.fixture(params=["serial", "pool"])
 def file_jobs(request, monkeypatch):
     """Serially, or with question files and catalogs checked in a process pool even for a small bank."""
-    from aistack_bank.cache import questionfiles as filechecks
+    from aistack_bank.cache import questionfiles
     from aistack_bank import parallel
 
     if request.param == "pool":
         monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
         monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
-        monkeypatch.setattr(filechecks, "FILE_POOL_MIN", 0)
+        monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", 0)
     else:
         monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
     return request.param

@@ -232,14 +232,14 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     cached verdict the bank is read and its inputs digested once more: a file changed since the
     verdict was computed means validating now instead."""
     from ..errors import DiagnosticsError
-    from .questionfiles import FileChecks
+    from .questionfiles import QuestionFiles
     from ..load import read_library
     from ..rules.validate import question_file_rules
 
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_library(bank, read_files=FileChecks(question_file_rules).read)
+        source = read_library(bank, read_files=QuestionFiles(question_file_rules).read)
         if input_digest(bank, translations) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)

@@ -62,11 +62,11 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     the caller can localize from the same reads. With ``use_cache``, each question file's own
     verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.cache.questionfiles`)
     when their inputs are byte for byte those of a stored one."""
-    from ..cache.questionfiles import FileChecks
+    from ..cache.questionfiles import QuestionFiles
 
     root = Path(root)
     only = root if is_topic_folder(root) else None
-    checked = FileChecks(question_file_rules, run_checks=run_checks, use_cache=use_cache)
+    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache)
     source = read_library(root.parent if only is not None else root, read_files=checked.read)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
