@@ -52,7 +52,7 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
 
 def topic_banks(libraries: dict[str, Library]) -> list[dict[str, Bank]]:
     """Each topic of the bank as the exporters take it: its :class:`Bank` by language, in bank order."""
-    from .exporters._format import topic_banks as by_topic
+    from .exporters.record import topic_banks as by_topic
 
     return by_topic(libraries)
 

@@ -14,7 +14,7 @@ from typing import Mapping
 
 from ..errors import Diagnostic
 from . import FORMATS
-from ._format import WHOLE_BANK_STEM, file_stem, languages
+from .record import WHOLE_BANK_STEM, file_stem, languages
 from ..model import Library
 
 README = "README.md"

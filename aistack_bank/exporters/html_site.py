@@ -14,8 +14,8 @@ from ..i18n.languages import bcp47 as _bcp47, endonym, is_rtl
 from ..model import Bank
 from ..options import ExportOptions
 from ..site_strings import UI_STRINGS
-from ._format import ALL, ExportedFile, Format, languages
-from ._shared import html_text
+from .record import ALL, ExportedFile, Format, languages
+from .common import html_text
 
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
@@ -247,7 +247,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
 
 def _english_attr(text: str, lang: str) -> str:
     """`` lang="en"`` for a text of a ``lang`` page shown in English for want of a translation."""
-    from ._shared import in_english
+    from .common import in_english
 
     return ' lang="en"' if lang != "en" and in_english(text, lang) else ""
 
@@ -266,7 +266,7 @@ def _strings(value) -> list[str]:
 def _english_data(bank: Bank) -> dict:
     """``{"english": [...]}``: the texts of the page shown in English for want of a translation
     (the script marks them ``lang="en"``); nothing when there are none (every usual page)."""
-    from ._shared import in_english
+    from .common import in_english
 
     if bank.lang == "en":
         return {}

@@ -12,7 +12,7 @@ from ..exchange import (
 )
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._format import Format, by_category
+from .record import Format, by_category
 
 
 def build_document(banks: Sequence[Bank]) -> ExportDocument:

@@ -22,8 +22,8 @@ from typing import Callable, Mapping
 from ..i18n.languages import bcp47, endonym
 from ..model import Bank, Category, Library, Topic
 from ..options import ExportOptions
-from ._format import ALL, ExportedFile, by_category, languages
-from ._shared import html_text
+from .record import ALL, ExportedFile, by_category, languages
+from .common import html_text
 from .html_site import FORMAT as TOPIC_SITE, _asset, _head, _inline, _lang_attrs, _translated, fill_html, render_index, render_topic_page, script_json, ui_text
 
 

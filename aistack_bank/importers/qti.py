@@ -418,7 +418,7 @@ def _read_qti2(root, language: str):
 
 
 def _true_false_labels() -> list[tuple[str, str]]:
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     return [(w.true.casefold(), w.false.casefold()) for w in WORDS.values()]
 
@@ -443,7 +443,7 @@ def _as_true_false(imported: ImportedQuestion) -> ImportedQuestion:
 def _unit_of(stem: str) -> tuple[str, list[dict]]:
     """The stem without a last line naming the unit to answer in (and asking for a decimal
     point), as this tool's exports write it in every language of its table, and that unit."""
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     lines = stem.split("\n")
     last = lines[-1].strip()
