@@ -233,9 +233,9 @@ def _with_categories(path: Path, text: str, added: list[tuple[str, str]]) -> byt
     """The categories file ``text`` with the (id, title) categories ``added`` at its end."""
     import io
 
-    from ..project.authoring import _yaml
+    from ..project.authoring import round_trip_yaml
 
-    yaml = _yaml()
+    yaml = round_trip_yaml()
     try:
         data = yaml.load(text)
         for category_id, title in added:

@@ -105,7 +105,8 @@ def next_ids(root: Path, translations: Path | None, count: int = 1) -> list[str]
     return [f"q{n:03d}" for n in range(start, start + count)]
 
 
-def _yaml():
+def round_trip_yaml():
+    """ruamel.yaml in round-trip mode, laid out as the bank's files are (comments kept)."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt", pure=True)
@@ -120,7 +121,7 @@ def topic_with(path: Path, text: str, question_ids: list[str], tags: dict[str, s
     ``question_ids`` appended to its `questions:` list, comments and layout kept.
 
     The one writer of topic files (new questions and imports); ``path`` locates its errors."""
-    yaml = _yaml()
+    yaml = round_trip_yaml()
     try:
         data = yaml.load(text)
     except Exception as exc:  # ruamel raises many types for a broken file

@@ -86,16 +86,12 @@ def deeper_schema_line(text: str, levels: int = 1) -> str:
     return f"{match.group(1)}{'../' * levels}{match.group(2)}{match.group(3)}{newline}{rest}"
 
 
-def _yaml():
-    from .authoring import _yaml as authoring_yaml
-
-    return authoring_yaml()
-
-
 def rewrite_yaml(path: Path, text: str, change: Callable[[dict], None], *, width: int | None = None) -> bytes:
     """``text`` (the file at ``path``) with ``change`` applied to its data, comments and layout
     kept (lines longer than ``width``, when given, are not folded again)."""
-    yaml = _yaml()
+    from .authoring import round_trip_yaml
+
+    yaml = round_trip_yaml()
     if width is not None:
         yaml.width = width
     try:
@@ -229,7 +225,9 @@ def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
             isinstance(data.get(ids.field), list) and any(isinstance(item, dict) and "id" not in item for item in data[ids.field])
             for ids in kind.item_ids)
 
-    yaml = _yaml()
+    from .authoring import round_trip_yaml
+
+    yaml = round_trip_yaml()
     try:
         needed = scan(yaml.load(text) or {})
     except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
