@@ -189,3 +189,95 @@ def test_the_loaders_list_of_kinds_is_the_models():
     from aistack_bank import load, model
 
     assert load.KINDS == model.KINDS
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_crossings(package: Path = PACKAGE) -> list[str]:
+    """Every use of another module's private name: ``from x import _y``, ``import x._y``,
+    ``from x._y import z`` (a private module, from outside its package) and ``x._y`` on a
+    module bound by an import. A module whose name starts with ``_`` is private to its package:
+    its siblings and their subpackages may import it (not its ``_names``), nobody else."""
+    modules = {_module_name(path, package): path for path in package.rglob("*.py")}
+    found = []
+
+    def module_allowed(importer: str, target: str) -> str | None:
+        """The first private module on ``target``'s path that ``importer`` lies outside of."""
+        parts = target.split(".")
+        for depth in range(1, len(parts)):
+            if _private(parts[depth]):
+                owner = ".".join(parts[:depth])
+                if not (importer == owner or importer.startswith(owner + ".")):
+                    return ".".join(parts[: depth + 1])
+        return None
+
+    for name, path in sorted(modules.items()):
+        base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound: dict[str, str] = {}  # local name -> module of the package it stands for
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                source = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else [])) if node.level else (node.module or "")
+                if not source.startswith(package.name):
+                    continue
+                where = f"{name} (line {node.lineno})"
+                if (private_module := module_allowed(name, source)) is not None:
+                    found.append(f"{where} imports from {private_module}, private to its package")
+                for alias in node.names:
+                    full = f"{source}.{alias.name}"
+                    if full in modules:
+                        bound[alias.asname or alias.name] = full
+                        if (private_module := module_allowed(name, full)) is not None:
+                            found.append(f"{where} imports {private_module}, private to its package")
+                    elif _private(alias.name) and source != name:
+                        found.append(f"{where} imports {alias.name} from {source}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith(package.name):
+                        if (private_module := module_allowed(name, alias.name)) is not None:
+                            found.append(f"{name} (line {node.lineno}) imports {private_module}, private to its package")
+                        bound[alias.asname or alias.name] = alias.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                dotted, value = [], node.value
+                while isinstance(value, ast.Attribute):
+                    dotted.insert(0, value.attr)
+                    value = value.value
+                if isinstance(value, ast.Name):
+                    target = ".".join([value.id, *dotted])
+                    module = bound.get(target) or (target if target.startswith(package.name + ".") and target in modules else None)
+                    if module is not None and module != name:
+                        found.append(f"{name} (line {node.lineno}) uses {node.attr} of {module}")
+    return found
+
+
+def test_no_module_uses_another_modules_private_names():
+    assert private_crossings() == []
+
+
+def test_private_crossings_are_caught(tmp_path):
+    """Each way of reaching into another module is found; a package's own private module is not."""
+    package = tmp_path / "aistack_bank"
+    for relative, text in {
+        "__init__.py": "__version__ = '1'\n",
+        "build.py": "from . import __version__\nfrom .exporters.html_site import _page\n",
+        "guide.py": "from .exporters import html_site\n\ndef f():\n    return html_site._page()\n",
+        "lint.py": "from .exporters._qti import render\n",
+        "lint2.py": "import aistack_bank.exporters._qti\n",
+        "lint3.py": "from .exporters import _qti\n",
+        "exporters/__init__.py": "",
+        "exporters/html_site.py": "def _page():\n    return 1\n\ndef page():\n    return _page()\n",
+        "exporters/_qti.py": "def render():\n    pass\n",
+        "exporters/qti21.py": "from ._qti import render\nfrom . import _qti\n",
+    }.items():
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        (package / relative).write_text(text, encoding="utf-8")
+    assert private_crossings(package) == [
+        "aistack_bank.build (line 2) imports _page from aistack_bank.exporters.html_site",
+        "aistack_bank.guide (line 4) uses _page of aistack_bank.exporters.html_site",
+        "aistack_bank.lint (line 1) imports from aistack_bank.exporters._qti, private to its package",
+        "aistack_bank.lint2 (line 1) imports aistack_bank.exporters._qti, private to its package",
+        "aistack_bank.lint3 (line 1) imports aistack_bank.exporters._qti, private to its package",
+    ]
