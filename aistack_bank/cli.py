@@ -17,6 +17,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
+from .kinds import DEFAULT_KIND, NAMES as KIND_NAMES  # light: the kinds' names, without their models
 from .options import ExportOptions  # light: the type of the options the export commands receive
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_STALE = 0, 1, 2, 4
@@ -499,7 +500,7 @@ def new(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     topic: TopicOption = None,
-    kind: Annotated[str, typer.Option("--kind", help="The question kind, as a question file names it (bank/README.md describes each kind).")] = "single-choice",
+    kind: Annotated[str, typer.Option("--kind", help=f"The question kind, as a question file names it: {', '.join(KIND_NAMES)} (bank/README.md describes each kind).")] = DEFAULT_KIND,
 ) -> None:
     """Create the next question of a kind from its template, in a topic.
 
