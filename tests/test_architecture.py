@@ -7,6 +7,7 @@ merely load late). docs/architecture.md draws the same rooms.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from conftest import REPO
@@ -281,3 +282,40 @@ def test_private_crossings_are_caught(tmp_path):
         "aistack_bank.lint2 (line 1) imports aistack_bank.exporters._qti, private to its package",
         "aistack_bank.lint3 (line 1) imports aistack_bank.exporters._qti, private to its package",
     ]
+
+
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+TO_BE_WRITTEN = {"aistack_bank/exporters/myformat.py"}
+"""What the doc's how-to sections ask the reader to create."""
+
+
+def stale_paths(text: str, package: Path = PACKAGE) -> list[str]:
+    """The modules, packages and folders named in ``text`` (as `x.py`, `x/y.py` or `x/`) that do not
+    exist, under the package or the repository (`tests/test_x.py`, `exports/`)."""
+    names = re.findall(r"`((?:[\w.-]+/)*[\w.-]+(?:\.py|/))`", text)
+    return sorted({name for name in names if not (package / name).exists() and not (package.parent / name).exists()})
+
+
+def undescribed(text: str, package: Path = PACKAGE) -> list[str]:
+    """The packages (`x/`) and root modules (`x.py`) of ``package`` that the layout section of
+    ``text`` does not name."""
+    layout = text.split("\n## The layout\n", 1)[1].split("\n## ", 1)[0] if "\n## The layout\n" in text else ""
+    wanted = [f"{init.parent.relative_to(package).as_posix()}/" for init in package.rglob("__init__.py") if init.parent != package]
+    wanted += [path.name for path in package.glob("*.py") if path.name not in {"__init__.py", "__main__.py"}]
+    return sorted(name for name in wanted if f"`{name}`" not in layout)
+
+
+def test_the_architecture_doc_names_what_exists_and_describes_every_package():
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert stale_paths(text) == sorted(TO_BE_WRITTEN)
+    assert undescribed(text) == []
+
+
+def test_a_stale_or_missing_name_in_the_architecture_doc_is_caught(tmp_path):
+    package = tmp_path / "aistack_bank"
+    for relative in ("__init__.py", "cli.py", "rules/__init__.py", "rules/validate.py", "cache/__init__.py"):
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        (package / relative).write_text("", encoding="utf-8")
+    text = "# A\n\n## The layout\n\n`cli.py`, `rules/` (`rules/validate.py`)\n\n## Rooms\n\n`cache/` `validate.py` `filecache.py` `rules/cues.py`\n"
+    assert stale_paths(text, package) == ["filecache.py", "rules/cues.py", "validate.py"]
+    assert undescribed(text, package) == ["cache/"]
