@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ..project.authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
-from ..kinds import REGISTRY, item_id_for
+from ..kinds import REGISTRY, item_id_for, kind_rules
 from ..load import QUESTIONS_DIR, TOPIC_FILE
 from ..writing import commit_files
 from .records import ImportedQuestion, ImportReport, Skipped
@@ -371,7 +371,9 @@ def _plan_questions(questions: list[ImportedQuestion], folder: Path, qid: str, f
         if len(rendered) > MAX_FILE_BYTES:
             problem = f"its question file would be {len(rendered)} bytes; a bank file holds at most {MAX_FILE_BYTES} (E104)"
         else:
-            _, diags = read_question_bytes(rendered, path)
+            source, diags = read_question_bytes(rendered, path)
+            if source.question is not None and source.doc is not None:
+                diags = diags + kind_rules(source.question, source.doc)  # the kind's own rules (E328, …)
             errors = [d for d in diags if d.severity.value == "error"]
             if errors:
                 problem = f"the question would not pass `bank validate`: {errors[0].code} {errors[0].message}"
