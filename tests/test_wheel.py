@@ -99,7 +99,7 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     assert any(line.startswith("pl ") and line.endswith(" 100.0%") for line in lines), out
     assert any(line.startswith("ar ") and line.endswith(" 0.0%") for line in lines), out
     assert any(line.startswith("practice-site interface, fr:") and line.endswith("(100.0%)") for line in lines), out
-    _run([bank, "build", "--check"], project, env)
+    _run([bank, "build", "--compare"], project, env)
 
     # A collaborator clones a project whose tool comes from the wheel (no index serves it) into
     # an empty folder and follows its README in a fresh environment of their own.
