@@ -94,7 +94,7 @@ ROOMS = {
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }
-"""Each top-level module or subpackage in one room; docs/architecture.md has the same table."""
+"""Each top-level module or subpackage in one room, and a module of a package in another room where it differs (the longest listed prefix counts); docs/architecture.md has the same table."""
 
 MAY_IMPORT = {
     "bottom": {"bottom"},
