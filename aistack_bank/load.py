@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, Location, error
+from .kinds import NAMES as KINDS
 from .yamlsource import YamlDocument, load_yaml
 
 TOPIC_FILE = "topic.yaml"
@@ -15,20 +16,6 @@ QUESTIONS_DIR = "questions"
 CATEGORIES_FILE = "categories.yaml"
 MIGRATE_COMMAND = "bank migrate"
 
-
-
-def kind_names() -> tuple[str, ...]:
-    """The question kinds' names, from the registry (read late: it imports pydantic)."""
-    from .kinds import NAMES
-
-    return NAMES
-
-
-def __getattr__(name: str):
-    """``KINDS``: :func:`kind_names`, read when first asked for."""
-    if name == "KINDS":
-        return kind_names()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # pydantic error type → our code
 _PYDANTIC_CODES = {
@@ -48,7 +35,7 @@ class QuestionSource:
     question: Any = None  # a model.AnyQuestion, or None
     derived: dict = field(default_factory=dict, repr=False, compare=False)
     """What rules derived from this file alone (e.g. its translatable fields), kept with it in
-    the per-file store (:mod:`aistack_bank.filechecks`); a pure function of path, doc and model."""
+    the per-file store (:mod:`aistack_bank.cache.questionfiles`); a pure function of path, doc and model."""
 
 
 @dataclass
@@ -179,7 +166,7 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool, special_error
             message = f"unknown field {field_name!r}" + _did_you_mean(str(loc[-1]) if loc else "")
             where = doc.locate(loc, key=True)
         elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
-            message = f"'kind' must be one of: {', '.join(kind_names())} (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
+            message = f"'kind' must be one of: {', '.join(KINDS)} (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
             where = doc.locate(("kind",))
         else:
             shown = err.get("input")
@@ -228,7 +215,7 @@ def read_question(path: Path, *, root: Path | None = None, project: Path | None 
     if doc is None:
         return source, diags
     if "kind" not in doc.data:
-        return source, diags + [error("E201", f"required field 'kind' is missing (one of: {', '.join(kind_names())})", doc.locate(()))]
+        return source, diags + [error("E201", f"required field 'kind' is missing (one of: {', '.join(KINDS)})", doc.locate(()))]
     try:
         source.question = _adapters()[0].validate_python(doc.data)
     except ValidationError as exc:

@@ -61,7 +61,7 @@ def translations_of(folder: Path, bank_dir: Path, translations: Path) -> Path | 
 
 def _import_leftovers(folder: Path) -> list[Diagnostic]:
     """What an interrupted import left next to the bank folder ``folder`` (W741, E742)."""
-    from .validate import is_topic_folder
+    from .rules.validate import is_topic_folder
     from .writing import leftover_diagnostics
 
     return [] if is_topic_folder(folder) else leftover_diagnostics(folder)
@@ -70,8 +70,8 @@ def _import_leftovers(folder: Path) -> list[Diagnostic]:
 def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -> tuple[list[Diagnostic], dict]:
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
-    from .cache import validate_cached
-    from .validate import is_topic_folder
+    from .cache.validation import validate_cached
+    from .rules.validate import is_topic_folder
 
     if is_topic_folder(folder):  # one topic of a bank: its verdict depends on the rest of the bank
         use_cache = False
@@ -105,7 +105,7 @@ def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *,
         result.summary["key_longest_share"] = figures["key_longest_share"]
         result.parts.append(figures["line"])
     if files:
-        from .validate import validate_files
+        from .rules.validate import validate_files
 
         report = validate_files(files)
         result.diagnostics += report.diagnostics
@@ -133,7 +133,7 @@ def run_all_checks(bank_dir: Path, translations: Path | None, lang: str = "all")
 
     Returns ({language: (checked, failing)}, diagnostics); UsageError for a language without
     a catalog. A ``translations`` folder that does not exist means English only."""
-    from .checks import check_diagnostics
+    from .rules.checks import check_diagnostics
     from .load import read_library
 
     if translations is not None and not translations.is_dir():
@@ -166,7 +166,7 @@ def export_options(settings: Path, **flags: object) -> ExportOptions:
     """Export options from the settings file and the flags (flags win).
 
     A bad flag value is a UsageError; a bad settings file raises SettingsError (located)."""
-    from .settings import resolve_options
+    from .project.settings import resolve_options
 
     try:
         return resolve_options(settings, **flags)
@@ -262,7 +262,7 @@ class TranslationStatus:
 def translation_status(bank_dir: Path, translations: Path, settings: Path = Path("bank.toml")) -> TranslationStatus:
     """How complete and current each catalog is, and each language's state (`bank i18n status`)."""
     from .i18n.status import catalog_status, site_status
-    from .settings import load_language_policy
+    from .project.settings import load_language_policy
 
     policy = load_language_policy(settings)
     languages, diagnostics = catalog_status(bank_dir, translations)

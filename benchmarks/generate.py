@@ -460,7 +460,7 @@ def _protected() -> set[str]:
     global _PROTECTED_CACHE
     if _PROTECTED_CACHE is None:
         try:
-            from aistack_bank.quantities import UNITS
+            from aistack_bank.rules.quantities import UNITS
             _PROTECTED_CACHE = set(UNITS)
         except ImportError:  # the generator also works without the package importable
             _PROTECTED_CACHE = set()

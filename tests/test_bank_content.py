@@ -7,7 +7,7 @@ import re
 import pytest
 
 from aistack_bank.load import read_bank
-from aistack_bank.validate import answer_cue_stats
+from aistack_bank.rules.validate import answer_cue_stats
 
 from conftest import FLAGSHIP, REPO, source_page
 

@@ -325,7 +325,7 @@ def test_gift_escape_covers_every_reserved_character():
 
 
 def test_cdata_end_marker_is_split():
-    from aistack_bank.exporters._shared import cdata
+    from aistack_bank.exporters.common import cdata
 
     wrapped = cdata("a ]]> b")
     assert etree.fromstring(f"<t>{wrapped}</t>".encode()).text == "a ]]> b"

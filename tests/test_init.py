@@ -33,7 +33,7 @@ def test_a_new_bank_validates_builds_and_reports_status_at_once(new_bank, run_cl
     code, out = run_cli("validate")
     assert code == 0, out
     assert " 0 error(s)" in out and "warning W501" in out  # untranslated: warnings only
-    for args in (["build", "--check"], ["i18n", "update", "--check"], ["schema", "--check"]):
+    for args in (["build", "--compare"], ["i18n", "update", "--compare"], ["schema", "--compare"]):
         code, out = run_cli(*args)
         assert code == 0, (args, out)
     code, out = run_cli("i18n", "status", "--format", "json")

@@ -10,7 +10,7 @@ from pathlib import Path, PurePosixPath
 
 from hypothesis import example, given, strategies as st
 
-from aistack_bank.checks import check_question
+from aistack_bank.rules.checks import check_question
 from aistack_bank.errors import BankError, Diagnostic
 from aistack_bank.exporters import FORMATS
 from aistack_bank.exporters.json_bank import build_document
@@ -165,7 +165,7 @@ TOPIC = "id: t\ncategory: c\ntitle: T\nsummary: S\ntags:\n  memory: m\nquestions
 @example(text="id: q001\r\nkind: x\n")
 def test_project_errors_carry_locations(tmp_path_factory, text):
     """Whatever a question file holds, every error about it names the file, a line and a column in it."""
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     root = tmp_path_factory.mktemp("bank")
     (root / "categories.yaml").write_text("categories:\n  - id: c\n    title: C\n", encoding="utf-8")

@@ -172,7 +172,7 @@ def test_canvas_essay_as_canvas_writes_it_and_reads_it(banks):
     """essay_question: a text response, nothing scored, and the explanation then the model answer
     (after a label in the question's language) as the general comment, which Canvas's import
     reads back as the essay's neutral comment."""
-    from aistack_bank.exporters._shared import html_paragraph
+    from aistack_bank.exporters.common import html_paragraph
     from aistack_bank.lms import models
 
     q = next(q for q in banks["fr"].questions if q.kind == "essay")
@@ -207,7 +207,7 @@ def test_cartridge_essay_follows_the_essay_profile(banks):
     """cc.essay.v0p1 as Moodle's cartridge writer writes it (scoring permitted, not computer
     scored, a render_fib of rows), no varequal (the profile's rule 8c), and the explanation's rule
     marked continue="Yes", which Moodle's converter needs to keep it as general feedback."""
-    from aistack_bank.exporters._shared import html_paragraph
+    from aistack_bank.exporters.common import html_paragraph
 
     q = next(q for q in banks["nl"].questions if q.kind == "essay")
     for data in (d for name, d in unpack("common-cartridge", banks, "nl").items() if name != "imsmanifest.xml"):

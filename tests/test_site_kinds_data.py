@@ -81,7 +81,7 @@ def test_the_essay_strings_go_only_into_pages_holding_an_essay():
 
 def test_progress_counts_the_questions_whose_answers_are_kept():
     """An essay's answer is never stored: the answered figures (topic page, home page) count out of the scored questions."""
-    from aistack_bank.exporters._format import as_library
+    from aistack_bank.exporters.record import as_library
     from aistack_bank.exporters.site_pages import home_data
 
     bank = kinds_bank()

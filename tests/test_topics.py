@@ -14,7 +14,7 @@ from topicbank import CATEGORIES, TOPICS, write_topic_bank
 
 from aistack_bank.i18n.catalog import read_catalog
 from aistack_bank.load import english_library, read_library
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 
 @pytest.fixture(scope="module")

@@ -178,7 +178,7 @@ def write_topic_bank(root: Path) -> Path:
     from aistack_bank.i18n.catalog import read_catalog, render_catalog
     from aistack_bank.i18n.typography import fix_typography
     from aistack_bank.i18n.update import update_catalogs
-    from aistack_bank.scaffold import _fill_site_catalogs
+    from aistack_bank.project.init import _fill_site_catalogs
 
     root = Path(root)
     bank = root / "bank"

@@ -14,12 +14,12 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._qti import bank_title, language_notes, ncname
+from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from ._qti12 import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, full_credit_answers, questestinterop_open, render_item
-from ._words import has_words
-from ._format import WHOLE_BANK_STEM, Format, by_category, languages
-from ._shared import deterministic_zip, html_paragraph, html_text
+from .qti12_common import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, full_credit_answers, questestinterop_open, render_item
+from .words import has_words
+from .record import WHOLE_BANK_STEM, Format, by_category, languages
+from .common import deterministic_zip, html_paragraph, html_text
 
 NAME = "canvas-qti12"
 CANVAS_NS = "http://canvas.instructure.com/xsd/cccv1p0"

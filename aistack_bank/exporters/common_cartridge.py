@@ -14,11 +14,11 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._qti import bank_title, language_notes, ncname
+from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from ._qti12 import CC_PROFILES, assessment_ident, cartridge_essay_item, full_credit_answers, questestinterop_open, render_item
-from ._format import WHOLE_BANK_STEM, Format, by_category, languages
-from ._shared import deterministic_zip, html_text
+from .qti12_common import CC_PROFILES, assessment_ident, cartridge_essay_item, full_credit_answers, questestinterop_open, render_item
+from .record import WHOLE_BANK_STEM, Format, by_category, languages
+from .common import deterministic_zip, html_text
 
 NAME = "common-cartridge"
 CC_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"

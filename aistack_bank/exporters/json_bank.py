@@ -12,7 +12,7 @@ from ..exchange import (
 )
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._format import Format, by_category
+from .record import Format, by_category
 
 
 def build_document(banks: Sequence[Bank]) -> ExportDocument:
@@ -54,7 +54,7 @@ def english_fallbacks(data: dict) -> list[str]:
     """The JSON Pointers of the texts of ``data`` (a dumped document) that stand under a
     language's code but are English fallbacks, in document order (none outside a fallback
     export). Tag vocabularies are not texts by language and are skipped."""
-    from ._shared import in_english
+    from .common import in_english
 
     languages = set(data.get("languages", ())) - {"en"}
     found: list[str] = []

@@ -22,9 +22,9 @@ from typing import Callable, Mapping
 from ..i18n.languages import bcp47, endonym
 from ..model import Bank, Category, KeyPoint, Library, Topic
 from ..options import ExportOptions
-from ._format import ALL, ExportedFile, by_category, languages
-from ._shared import file_language, html_text
-from .html_site import FORMAT as TOPIC_SITE, _asset, _head, _inline, _lang_attrs, _translated, fill_html, render_index, render_topic_page, script_json, ui_text
+from .record import ALL, ExportedFile, by_category, languages
+from .common import file_language, html_text
+from .html_site import FORMAT as TOPIC_SITE, fill_html, inline_element, lang_attrs, page_head, render_index, render_topic_page, script_json, site_asset, translated_ui, ui_text
 
 
 def topic_path(lang: str, topic_id: str) -> PurePosixPath:
@@ -83,8 +83,8 @@ class PageNav:
 def _t(options: ExportOptions, lang: str):
     def t(key: str, **values: object) -> str:
         text = fill_html(ui_text(options, lang, key), **values)
-        if lang != "en" and _translated(options, lang, key) is None:  # the English fallback, marked as such
-            return f'<span{_lang_attrs("en", lang)}>{text}</span>'
+        if lang != "en" and translated_ui(options, lang, key) is None:  # the English fallback, marked as such
+            return f'<span{lang_attrs("en", lang)}>{text}</span>'
         return text
     return t
 
@@ -123,9 +123,9 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
         links.append(f'<li><a href="../{html_text(file_language(other, options.english))}/index.html" hreflang="{html_text(bcp47(other))}"'
-                     f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>')
+                     f'{lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>')
     description = " · ".join(category.title for category, _ in by_category(library))
-    lines = _head(lang=lang, title=title, description=description, script=script, style=style)
+    lines = page_head(lang=lang, title=title, description=description, script=script, style=style)
     lines += [
         "<body>",
         f'<a class="skip-link" href="#main">{t("site.skip")}</a>',
@@ -165,7 +165,7 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
         "</div></main>",
         f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
         f'<script type="application/json" id="home-data">{script_json(home_data(library, options))}</script>',
-        _inline("script", script),
+        inline_element("script", script),
         "</body>",
         "</html>",
         "",
@@ -205,16 +205,16 @@ def _category_nav(library: Library, category: Category, site_id: str = "aistack-
 def bank_layout(libraries: Mapping[str, Library], options: ExportOptions) -> list[ExportedFile]:
     """The site of a bank of several topics (see the module's docstring)."""
     order = languages(libraries)
-    style = _asset("style.css")
-    practice = _asset("practice.js")
-    home = _asset("home.js")
+    style = site_asset("style.css")
+    practice = site_asset("practice.js")
+    home = site_asset("home.js")
     # The language chooser lists each language's home page, titled as that home page is.
     chooser_banks = {}
     for lang in order:
         bank = libraries[lang].topics[0]
         titled = bank.topic.model_copy(update={"title": ui_text(options, lang, "site.home.title"), "summary": " · ".join(c.title for c, _ in by_category(libraries[lang]))})
         chooser_banks[lang] = bank.model_copy(update={"topic": titled})
-    files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(chooser_banks, order, options, script=_asset("chooser.js"), style=style))]
+    files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(chooser_banks, order, options, script=site_asset("chooser.js"), style=style))]
     for lang in order:
         library = libraries[lang]
         folder = file_language(lang, options.english)  # `de-with-en/` when German falls back to English

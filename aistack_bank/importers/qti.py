@@ -419,7 +419,7 @@ def _read_qti2(root, language: str):
 
 
 def _true_false_labels() -> list[tuple[str, str]]:
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     return [(w.true.casefold(), w.false.casefold()) for w in WORDS.values()]
 
@@ -444,7 +444,7 @@ def _as_true_false(imported: ImportedQuestion) -> ImportedQuestion:
 def _unit_of(stem: str) -> tuple[str, list[dict]]:
     """The stem without a last line naming the unit to answer in (and asking for a decimal
     point), as this tool's exports write it in every language of its table, and that unit."""
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     lines = stem.split("\n")
     last = lines[-1].strip()
@@ -487,7 +487,7 @@ def _split_model_answer(text: str) -> tuple[str, str | None]:
     """(explanation, model answer) of an essay's general comment, where the Canvas export writes
     the model answer after its label (*Model answer:*, *Réponse type :*, … in any language the
     exporters have words for); the whole text and None without such a line."""
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     labels = {w.model_answer for w in WORDS.values()}
     lines = text.split("\n")

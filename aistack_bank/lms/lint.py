@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, warning
 from ..exporters import get_format
-from ..exporters._format import languages
+from ..exporters.record import languages
 from ..model import Bank
 from ..options import ExportOptions
 from . import models
 
 if TYPE_CHECKING:
-    from ..settings import LanguagePolicy
+    from ..project.settings import LanguagePolicy
 
 TARGETS = ("moodle", "gift", "canvas", "qti")
 FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["canvas-qti12"], "qti": ["qti21", "qti30"]}
@@ -71,8 +71,8 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
     raises DiagnosticsError when the bank itself has errors."""
     from ..build import load_exported, render, resolve_languages, topic_banks, with_english
     from ..exporters import FORMATS as EXPORT_FORMATS
-    from ..settings import LanguagePolicy
-    from ..validate import validate_bank
+    from ..project.settings import LanguagePolicy
+    from ..rules.validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
     langs = resolve_languages(languages, tr)
@@ -158,7 +158,7 @@ def _plain_field_findings(value: str, what: str, location: Location) -> list[Dia
 
 def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic]:
     """A GIFT file must give Moodle what the Moodle XML file of the same language gives it."""
-    from ..exporters._moodle import gift_leaves_out
+    from ..exporters.moodle_common import gift_leaves_out
 
     out = []
     course = models.MoodleCourse()
@@ -221,9 +221,9 @@ def _question_of(bank: Bank, identifier: str):
 def _canvas_expected(q, lang: str) -> list:
     """What Canvas should read of each answer of ``q`` in the Canvas QTI 1.2 quiz (what the export
     says it leaves out, W663, is not expected)."""
-    from ..exporters._qti12 import full_credit_answers
-    from ..exporters._shared import html_paragraph
-    from ..exporters._words import words
+    from ..exporters.qti12_common import full_credit_answers
+    from ..exporters.common import html_paragraph
+    from ..exporters.words import words
 
     said = lambda text: html_paragraph(text) if text else ""  # noqa: E731
     kind = q.kind
@@ -256,8 +256,8 @@ def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnosti
     Classic Quizzes import reads it: the package's cross-references, then each question's
     answers, weights, per-answer feedback and explanation. ``english``: the texts each language
     shows in English (``ExportOptions.english``), marked so in the package as in the expectation."""
-    from ..exporters._qti12 import canvas_general_feedback, item_ident
-    from ..exporters._shared import english_fallback, html_paragraph
+    from ..exporters.qti12_common import canvas_general_feedback, item_ident
+    from ..exporters.common import english_fallback, html_paragraph
 
     out = []
     for lang, bank in banks.items():
@@ -297,7 +297,7 @@ _OPENOLAT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 def _qti_key(q):
     """The right response to a QTI item of ``q`` (not single choice), as the QTI exports name it."""
-    from ..exporters._qti import choice_identifier, match_targets, ncname
+    from ..exporters.qti_common import choice_identifier, match_targets, ncname
 
     if q.kind == "multiple-response":
         return [choice_identifier(c) for c in q.right_ids()]

@@ -14,7 +14,7 @@ import math
 import operator
 from dataclasses import dataclass, field
 
-from .errors import CheckError
+from ..errors import CheckError
 
 MAX_SOURCE_CHARS = 4000
 MAX_STATEMENTS = 50

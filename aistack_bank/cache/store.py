@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__
+from .. import __version__
 
 _FORMAT = 1
 MAX_STORE_BYTES = 1 << 30
@@ -114,7 +114,7 @@ def read_private(path: Path, max_bytes: int) -> bytes | None:
 def write_private(path: Path, data: bytes) -> bool:
     """Write the cache file ``path`` atomically (mode 0644) into a folder of the user's own;
     False, writing nothing, when the folder is not (see :func:`private_folder`)."""
-    from .writing import write_atomic
+    from ..writing import write_atomic
 
     if not private_folder(path.parent):
         return False
@@ -127,7 +127,7 @@ def package_digest() -> str:
     """A digest of the package's version and of every source file it runs (code and assets)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{_FORMAT}\0{__version__}\0".encode())
-    package = Path(__file__).parent
+    package = Path(__file__).parent.parent  # the whole package, not only cache/
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".js", ".css", ".html") and path.is_file():
             digest.update(path.relative_to(package).as_posix().encode())

@@ -16,7 +16,7 @@ from ..errors import Diagnostic, warning
 from ..kinds import NAMES as KIND_NAMES, a_kind
 from ..model import Bank, Library, Topic
 from ..options import ExportOptions
-from ._shared import english_fallback, file_language
+from .common import english_fallback, file_language
 
 ALL = "all"
 """The language of a file that holds every language (a multilingual file, a whole-bank file)."""

@@ -1,10 +1,10 @@
 """Question files read and checked one by one, each from its cached verdict when it has one.
 
-:class:`FileChecks` is what :func:`aistack_bank.load.read_bank` calls to read the question
+:class:`QuestionFiles` is what :func:`aistack_bank.load.read_bank` calls to read the question
 files of a bank (its ``read_files`` hook). For each file it gives the same record and
 diagnostics as :func:`~aistack_bank.load.read_question`, and keeps aside what the file's own
 rules found (``rules``: the rules that look at one file and its topic's tag vocabulary, and
-its numeric check). Both come from the per-file store (:mod:`aistack_bank.filecache`) when the
+its numeric check). Both come from the per-file store (:mod:`aistack_bank.cache.store`) when the
 file's bytes, its path, the working directory, the package (version and source), the tag
 vocabulary and the options are exactly those of a stored verdict; otherwise the file is read
 and checked now, and, when many files are, in a process pool over the cores
@@ -12,7 +12,7 @@ and checked now, and, when many files are, in a process pool over the cores
 answer cues) always run on the whole bank: they are cheap next to reading.
 
 A rule added to ``rules`` that reads more of the topic than its tags must add it to the key
-(:meth:`FileChecks.key`).
+(:meth:`QuestionFiles.key`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import pickle
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import Diagnostic
-from .filecache import Store, file_digest, key_of
-from .load import QuestionSource, read_question
-from .parallel import jobs, run_all
+from ..errors import Diagnostic
+from .store import Store, file_digest, key_of
+from ..load import QuestionSource, read_question
+from ..parallel import jobs, run_all
 
 FILE_POOL_MIN = 1500
 """Question files to read and check before a process pool pays for itself (measured on 2 cores)."""
@@ -32,7 +32,7 @@ FILE_POOL_MIN = 1500
 Rules = Callable[[QuestionSource, Path, Any, bool], list[Diagnostic]]
 
 
-class FileChecks:
+class QuestionFiles:
     """Reads question files through the per-file store; :meth:`rule_diagnostics` gives what
     the files' own rules found, in the order the files were read."""
 

@@ -16,10 +16,10 @@ import hashlib
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
-from .exporters import ExportedFile, ExportTree
-from .filecache import Store, key_of
-from .model import Library
-from .options import ExportOptions
+from ..exporters import ExportedFile, ExportTree
+from .store import Store, key_of
+from ..model import Library
+from ..options import ExportOptions
 
 MAX_OUTPUT_BYTES = 1 << 30
 

@@ -17,7 +17,7 @@ def _document(schema: dict, name: str, title: str) -> bytes:
 def _question_schema(schema: dict) -> dict:
     """The question schema with a description of the kinds and an example of each kind (its
     :attr:`~aistack_bank.kinds.Kind.example`)."""
-    from .kinds import REGISTRY
+    from ..kinds import REGISTRY
 
     for kind in REGISTRY.values():
         definition = schema["$defs"][kind.model.__name__]
@@ -30,8 +30,8 @@ def render_schemas() -> dict[PurePosixPath, bytes]:
     """Every committed schema, by file name."""
     from pydantic import TypeAdapter
 
-    from .exchange import CONTRACT_VERSION, ExportBankDocument, ExportDocument
-    from .model import Categories, Question, Topic
+    from ..exchange import CONTRACT_VERSION, ExportBankDocument, ExportDocument
+    from ..model import Categories, Question, Topic
 
     return {
         PurePosixPath("categories.schema.json"): _document(TypeAdapter(Categories).json_schema(), "categories.schema.json", "aistack-bank categories file (bank/categories.yaml)"),

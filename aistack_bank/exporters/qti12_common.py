@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from ..kinds.short_answer import has_wildcard, literal, spellings
 from ..model import AcceptedAnswer, Bank
-from ._qti import ncname
-from ._shared import html_paragraph, html_text, short
-from ._words import words, writes_decimal_comma
+from .qti_common import ncname
+from .common import html_paragraph, html_text, short
+from .words import words, writes_decimal_comma
 
 QTI12_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
 QTI12_XSD = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd"

@@ -20,13 +20,13 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
-from .errors import Diagnostic, Location, Severity
-from .filecache import cache_dir
-from .filecache import package_digest as _package_digest
+from .. import __version__
+from ..errors import Diagnostic, Location, Severity
+from .store import cache_dir
+from .store import package_digest as _package_digest
 
 if TYPE_CHECKING:
-    from .i18n.catalog import Catalogs
+    from ..i18n.catalog import Catalogs
 
 _FORMAT = 3
 MAX_HASHED_BYTES = 256 << 20
@@ -80,7 +80,7 @@ class _StatMemo:
         try:
             import pickle
 
-            from .filecache import read_private
+            from .store import read_private
 
             raw = read_private(self.path, MAX_ENTRY_BYTES)  # only the user's own: a pickle runs code
             data = pickle.loads(raw) if raw is not None else None
@@ -117,7 +117,7 @@ class _StatMemo:
         try:
             import pickle
 
-            from .filecache import write_private
+            from .store import write_private
 
             write_private(self.path, pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # an unwritable cache folder: hash everything next time
@@ -164,7 +164,7 @@ def _diagnostic(d: dict) -> Diagnostic:
 
 def load(bank: Path, key: str) -> tuple[list[Diagnostic], dict] | None:
     """The cached (diagnostics, summary) for ``key``, or None (also for any malformed entry)."""
-    from .safety import UnsafeFile, read_regular
+    from ..safety import UnsafeFile, read_regular
 
     try:
         entry = json.loads(read_regular(_cache_file(bank, key), MAX_ENTRY_BYTES, what="cache entry"))
@@ -182,7 +182,7 @@ def load(bank: Path, key: str) -> tuple[list[Diagnostic], dict] | None:
 
 def store(bank: Path, key: str, diagnostics: list[Diagnostic], summary: dict) -> None:
     """Remember the verdict this run computed for ``key`` (best effort, atomic)."""
-    from .writing import write_atomic
+    from ..writing import write_atomic
 
     entry = {"key": key, "bank": Path(bank).resolve().as_posix(), "diagnostics": [d.as_dict() for d in diagnostics], "summary": summary}
     path = _cache_file(bank, key)
@@ -204,7 +204,7 @@ def summary_of(report) -> dict:
 
 def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None):
     """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
-    from .validate import validate_bank
+    from ..rules.validate import validate_bank
 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None)
     summary = summary_of(report)
@@ -231,15 +231,15 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     Raises :class:`~aistack_bank.errors.DiagnosticsError` with the errors otherwise. With a
     cached verdict the bank is read and its inputs digested once more: a file changed since the
     verdict was computed means validating now instead."""
-    from .errors import DiagnosticsError
-    from .filechecks import FileChecks
-    from .load import read_library
-    from .validate import question_file_rules
+    from ..errors import DiagnosticsError
+    from .questionfiles import QuestionFiles
+    from ..load import read_library
+    from ..rules.validate import question_file_rules
 
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_library(bank, read_files=FileChecks(question_file_rules).read)
+        source = read_library(bank, read_files=QuestionFiles(question_file_rules).read)
         if input_digest(bank, translations) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)

@@ -23,11 +23,11 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import Diagnostic, Location, warning
+from ..errors import Diagnostic, Location, warning
 
 if TYPE_CHECKING:
-    from .load import BankSource
-    from .yamlsource import YamlDocument
+    from ..load import BankSource
+    from ..yamlsource import YamlDocument
 
 LETTERS = "a-j"
 """Option ids a question may have: up to ten options in a multiple-response question."""
@@ -345,7 +345,7 @@ def _scalar_offset_location(doc: YamlDocument, path: tuple, offset: int) -> Loca
 
 def question_texts(question) -> list[tuple[tuple, str]]:
     """(YAML path, text) of every learner-facing text of a question of any kind."""
-    from .i18n.fields import question_fields
+    from ..i18n.fields import question_fields
 
     return [(field.loc, field.text) for field in question_fields(question, None, None) if field.loc[:1] != ("units",)]
 
@@ -416,9 +416,9 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
 
 def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
     """W320 and W321 in the translations of one catalog, with that language's wording (with
-    ``memo``, each translation's hits from the catalog's memo: :mod:`.i18n.entrymemo`)."""
-    from .i18n.entrymemo import EntryMemo
-    from .i18n.locations import translation_warnings
+    ``memo``, each translation's hits from the catalog's memo: :mod:`aistack_bank.cache.entries`)."""
+    from ..cache.entries import EntryMemo
+    from ..i18n.locations import translation_warnings
 
     fields = list(fields)
     with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
@@ -439,8 +439,8 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
 
 def translation_lints(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
     """Every editorial lint of one bank catalog: references, French typography, glossary."""
-    from .i18n.glossary import catalog_glossary_diagnostics, read_glossary
-    from .i18n.typography import catalog_typography_diagnostics
+    from ..i18n.glossary import catalog_glossary_diagnostics, read_glossary
+    from ..i18n.typography import catalog_typography_diagnostics
 
     glossary, diags = read_glossary(catalog.path.parent)
     diags = list(diags)

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
-from .errors import Diagnostic, Location, Severity, error, warning
-from .kinds import item_id_rules, kind_rules
+from ..errors import Diagnostic, Location, Severity, error, warning
+from ..kinds import item_id_rules, kind_rules
 from .lints import content_lints, question_reference_lints
-from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
-from .model import slug_of
+from ..load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
+from ..model import slug_of
 
 if TYPE_CHECKING:
-    from .i18n.catalog import Catalogs
+    from ..i18n.catalog import Catalogs
 
 ONE_LINE_FIELDS = ("title",)
 """Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments);
@@ -45,7 +45,7 @@ def is_topic_folder(path: Path) -> bool:
 
 
 def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
-    from .errors import display_path
+    from ..errors import display_path
 
     if diagnostic.location is None:
         return False
@@ -60,13 +60,13 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     bank is read (ids must be unique across it) and only the problems located in that topic are
     reported, without the catalogs. Catalogs are read through ``catalogs`` when given, so that
     the caller can localize from the same reads. With ``use_cache``, each question file's own
-    verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.filechecks`)
+    verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.cache.questionfiles`)
     when their inputs are byte for byte those of a stored one."""
-    from .filechecks import FileChecks
+    from ..cache.questionfiles import QuestionFiles
 
     root = Path(root)
     only = root if is_topic_folder(root) else None
-    checked = FileChecks(question_file_rules, run_checks=run_checks, use_cache=use_cache)
+    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache)
     source = read_library(root.parent if only is not None else root, read_files=checked.read)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
@@ -83,7 +83,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
         diags = [d for d in diags if _inside(d, only)]
         translations = None
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
-        from .i18n.verify import verify_catalogs
+        from ..i18n.verify import verify_catalogs
 
         diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache)
     diags.sort(key=Diagnostic.sort_key)
@@ -179,12 +179,12 @@ def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] 
 
 def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool) -> list[Diagnostic]:
     """The rules of one read question file on its own (with its topic's tag vocabulary), and
-    its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.filechecks`)."""
+    its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.cache.questionfiles`)."""
     if qs.question is None or qs.doc is None:
         return []
     diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
     diags += question_reference_lints(qs.question, qs.doc)
-    from .i18n.fields import question_fields
+    from ..i18n.fields import question_fields
 
     qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
     if run_checks and qs.question.check is not None:

@@ -2,7 +2,7 @@
 Moodle XML and GIFT exporters, and the warnings for what Moodle cannot carry exactly.
 
 Moodle accepts only the grades of ``question_bank::fraction_options_full()``
-(:data:`~._shared.MOODLE_FRACTIONS`); every grade written here is one of them.
+(:data:`~.common.MOODLE_FRACTIONS`); every grade written here is one of them.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Mapping, Sequence
 from ..errors import Diagnostic, warning
 from ..kinds.short_answer import has_wildcard, spellings
 from ..model import Bank, MultipleResponseQuestion, NumericalQuestion, ShortAnswerQuestion
-from ._format import languages
-from ._shared import moodle_fraction
+from .record import languages
+from .common import moodle_fraction
 
 
 def multiple_response_fractions(q: MultipleResponseQuestion) -> list[float]:

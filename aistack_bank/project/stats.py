@@ -31,10 +31,10 @@ class BankStats:
 
 def bank_stats(bank_dir: Path, translations: Path | None):
     """(stats, diagnostics that stopped the count)."""
-    from .errors import Severity
-    from .load import ordered_topics, read_library
-    from .cues import answer_cue_stats
-    from .load import KINDS
+    from ..errors import Severity
+    from ..load import ordered_topics, read_library
+    from ..rules.cues import answer_cue_stats
+    from ..load import KINDS
 
     source = read_library(bank_dir)
     errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
@@ -59,7 +59,7 @@ def bank_stats(bank_dir: Path, translations: Path | None):
     stats.key_longest_share = cues.longest_share
     stats.option_questions = cues.measured
     if translations is not None and translations.is_dir() and not errors:
-        from .i18n.status import catalog_status
+        from ..i18n.status import catalog_status
 
         statuses, diags = catalog_status(bank_dir, translations)
         errors += diags

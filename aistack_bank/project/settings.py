@@ -20,9 +20,9 @@ import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from .errors import Diagnostic, Location, SettingsError, warning
-from .exporters import FORMATS
-from .options import ExportOptions
+from ..errors import Diagnostic, Location, SettingsError, warning
+from ..exporters import FORMATS
+from ..options import ExportOptions
 
 SETTINGS_FILE = Path("bank.toml")
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Mapping
 
-from .errors import Diagnostic
-from .exporters import FORMATS
-from .exporters._format import WHOLE_BANK_STEM, file_stem, languages
-from .exporters._shared import FALLBACK_MARK, file_language
-from .model import Library
+from ..errors import Diagnostic
+from . import FORMATS
+from .record import WHOLE_BANK_STEM, file_stem, languages
+from .common import FALLBACK_MARK, file_language
+from ..model import Library
 
 README = "README.md"
 """The guide's name in the exports folder."""
@@ -24,7 +24,7 @@ README = "README.md"
 
 def language_name(code: str) -> str:
     """``French — français (fr)``; ``English (en)`` when both names are one."""
-    from .i18n.languages import endonym, english_name
+    from ..i18n.languages import endonym, english_name
 
     english, own = english_name(code), endonym(code)
     return f"{english} (`{code}`)" if own.casefold() == english.casefold() or own == code else f"{english} — {own} (`{code}`)"

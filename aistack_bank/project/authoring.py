@@ -10,10 +10,10 @@ import io
 import re
 from pathlib import Path
 
-from .errors import BankError, Location, UsageError
-from .kinds import DEFAULT_KIND, REGISTRY
-from .load import QUESTIONS_DIR, TOPIC_FILE, question_files
-from .writing import write_atomic
+from ..errors import BankError, Location, UsageError
+from ..kinds import DEFAULT_KIND, REGISTRY
+from ..load import QUESTIONS_DIR, TOPIC_FILE, question_files
+from ..writing import write_atomic
 
 QUESTION_SCHEMA_COMMENT = "# yaml-language-server: $schema=../../../schema/question.schema.json"
 TOPIC_SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/topic.schema.json"
@@ -34,8 +34,8 @@ def slugify(text: str, words: int = 5) -> str:
 
 def _text_of(path: Path) -> str:
     """The text of a regular file within the size limit of catalogs, or "" (never blocks)."""
-    from .i18n.catalog import MAX_CATALOG_BYTES
-    from .safety import UnsafeFile, read_regular
+    from ..i18n.catalog import MAX_CATALOG_BYTES
+    from ..safety import UnsafeFile, read_regular
 
     try:
         return read_regular(path, MAX_CATALOG_BYTES).decode("utf-8", errors="replace")
@@ -46,8 +46,8 @@ def _text_of(path: Path) -> str:
 def topic_folder(root: Path, topic: str | None) -> Path:
     """The folder of the topic ``topic`` in the bank at ``root``: the only topic when ``topic`` is
     None. UsageError naming the topics when there is no such topic or the choice is ambiguous."""
-    from .errors import BankError
-    from .load import CATEGORIES_FILE, is_single_topic_layout, single_topic_layout_error, topic_folders
+    from ..errors import BankError
+    from ..load import CATEGORIES_FILE, is_single_topic_layout, single_topic_layout_error, topic_folders
 
     if not root.is_dir():
         raise BankError(f"no bank folder {root.as_posix()}: is --bank the bank folder?", Location.of(root))
@@ -71,7 +71,7 @@ def topic_folder(root: Path, topic: str | None) -> Path:
 
 def _topic_roots(root: Path) -> list[Path]:
     """Every topic folder of the bank at ``root`` (``root`` itself for a lone topic folder)."""
-    from .load import topic_folders
+    from ..load import topic_folders
 
     if (root / TOPIC_FILE).exists() or (root / QUESTIONS_DIR).is_dir():
         return [root]
@@ -105,7 +105,8 @@ def next_ids(root: Path, translations: Path | None, count: int = 1) -> list[str]
     return [f"q{n:03d}" for n in range(start, start + count)]
 
 
-def _yaml():
+def round_trip_yaml():
+    """ruamel.yaml in round-trip mode, laid out as the bank's files are (comments kept)."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt", pure=True)
@@ -120,7 +121,7 @@ def topic_with(path: Path, text: str, question_ids: list[str], tags: dict[str, s
     ``question_ids`` appended to its `questions:` list, comments and layout kept.
 
     The one writer of topic files (new questions and imports); ``path`` locates its errors."""
-    yaml = _yaml()
+    yaml = round_trip_yaml()
     try:
         data = yaml.load(text)
     except Exception as exc:  # ruamel raises many types for a broken file
@@ -176,7 +177,7 @@ def question_template(kind: str) -> str:
 def new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = DEFAULT_KIND) -> Path:
     """Create the next question of ``kind`` (an id never used in the whole bank) from its template
     in the topic ``topic`` (the only topic when None) and list it there; return its path."""
-    from .writing import bank_lock
+    from ..writing import bank_lock
 
     with bank_lock(root, command="bank new"):
         return _new_question(root, translations, slug, topic, kind)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .errors import Diagnostic, InitError, Location, error, warning
+from ..errors import Diagnostic, InitError, Location, error, warning
 
 MAX_TEXT = 255
 """Longest title or category: Moodle's limit for a category name."""
@@ -40,7 +40,7 @@ class InitReport:
 
 def parse_languages(value: str | None) -> tuple[list[str], list[Diagnostic]]:
     """The codes of ``--languages fr,nl,de`` (deduplicated, in order) and what is wrong with them."""
-    from .i18n.languages import check_code, plural_forms
+    from ..i18n.languages import check_code, plural_forms
 
     codes, diags = [], []
     for code in (value or "").split(","):
@@ -102,8 +102,8 @@ def _topic_yaml(title: str, category_id: str, topic_id: str, qid: str) -> bytes:
 
 def _fill_site_catalogs(translations: Path, languages: list[str]) -> None:
     """Copy the interface translations this package ships (French, Dutch, …) into new catalogs."""
-    from .i18n.catalog import read_catalog, render_catalog
-    from .i18n.site import SITE_DIR, packaged_site_catalog
+    from ..i18n.catalog import read_catalog, render_catalog
+    from ..i18n.site import SITE_DIR, packaged_site_catalog
 
     for lang in languages:
         shipped = packaged_site_catalog(lang)
@@ -129,7 +129,7 @@ WHEELS = "tools"
 def check_requirement(spec: str | None) -> tuple[str, Path | None, list[Diagnostic]]:
     """The line of requirements.txt for ``--requirement`` (the published package by default), the
     wheel file to copy into the project if ``spec`` is one, and what is wrong with ``spec``."""
-    from . import __version__
+    from .. import __version__
 
     if spec is None:
         return f"aistack-bank=={__version__}", None, []
@@ -160,14 +160,14 @@ def _requirements(line: str, wheel: Path | None) -> bytes:
 def _prepare(stage: Path, title: str, category: str, languages: list[str], *, project: str = "bank",
              requirement: str = "", wheel: Path | None = None) -> list[Diagnostic]:
     """Write the whole project under ``stage``; return the build's notes."""
-    from . import __version__
+    from .. import __version__
     from .authoring import slugify
-    from .build import build
-    from .errors import Severity
-    from .i18n.update import update_catalogs
+    from ..build import build
+    from ..errors import Severity
+    from ..i18n.update import update_catalogs
     from .schemas import render_schemas
-    from .validate import validate_bank
-    from .writing import write_tree
+    from ..rules.validate import validate_bank
+    from ..writing import write_tree
 
     from .topics import categories_file
 
@@ -260,7 +260,7 @@ def init_project(root: Path, *, languages: str | None = None, title: str | None 
         category, more = check_text("--category", category if category is not None else title)
         diags += more
     if not any(d.severity.value == "error" and d.location == Location("--title") for d in diags):
-        from .load import reserved_topic_id
+        from ..load import reserved_topic_id
 
         topic_id = topic_id_of(title)
         if reserved_topic_id(topic_id):

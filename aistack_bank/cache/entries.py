@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import Diagnostic, Severity
-from ..filecache import Store, key_of
+from .store import Store, key_of
 
 Finding = tuple[Severity, str, str]
 """(severity, code, message) of a diagnostic found in one entry, before it is located."""

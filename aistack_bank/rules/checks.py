@@ -3,7 +3,7 @@
 :func:`check_question` runs a question's check script (see :mod:`.checklang`) against the
 option texts of one language and returns findings that name the script line and the option.
 :func:`check_diagnostics` locates an English question's findings in its YAML file; the
-catalog checks (:mod:`.i18n.verify`) locate a translation's findings in its `.po` file.
+catalog checks (:mod:`aistack_bank.i18n.verify`) locate a translation's findings in its `.po` file.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .checklang import AnswerCall, Program, compile_script, run_program
-from .errors import CheckError, Diagnostic, Location, error
-from .kinds import a_kind
+from ..errors import CheckError, Diagnostic, Location, error
+from ..kinds import a_kind
 from .quantities import FormulaSyntaxError, evaluate_formula, formula_tokens, quantities, unit_dimension
 
 if TYPE_CHECKING:
-    from .load import QuestionSource
-    from .model import AnyQuestion, NumericalQuestion
-    from .yamlsource import YamlDocument
+    from ..load import QuestionSource
+    from ..model import AnyQuestion, NumericalQuestion
+    from ..yamlsource import YamlDocument
 
 # Sample values for formula variables: distinct, not small integers that could coincide.
 SAMPLES = (

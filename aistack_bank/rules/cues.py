@@ -11,10 +11,10 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .errors import Diagnostic, Location, warning
+from ..errors import Diagnostic, Location, warning
 
 if TYPE_CHECKING:
-    from .model import AnyQuestion
+    from ..model import AnyQuestion
 
 MAX_POSITION_SHARE = 0.35
 """Above this share of the bank on one key position, W301 is reported."""

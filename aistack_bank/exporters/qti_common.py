@@ -12,9 +12,9 @@ from ..kinds.short_answer import has_wildcard, literal, spellings, xsd_pattern
 from ..model import AnyQuestion, Bank, Library
 from ..options import ExportOptions
 from ..errors import Diagnostic, warning
-from ._format import WHOLE_BANK_STEM, Format, as_library, by_category, languages
-from ._shared import deterministic_zip, html_text, in_english, short
-from ._words import has_words, words, writes_decimal_comma
+from .record import WHOLE_BANK_STEM, Format, as_library, by_category, languages
+from .common import deterministic_zip, html_text, in_english, short
+from .words import has_words, words, writes_decimal_comma
 
 
 ELEMENTS = (

@@ -17,12 +17,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..filecache import file_digest, key_of
-from .glossary import GLOSSARY_NAME
+from .store import file_digest, key_of
+from ..i18n.glossary import GLOSSARY_NAME
 
 if TYPE_CHECKING:
     from ..load import BankSource
-    from .fields import TextField
+    from ..i18n.fields import TextField
 
 
 def fields_digest(fields: list[TextField]) -> str:

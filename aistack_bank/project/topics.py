@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
-from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
-from .kinds import item_id_for
-from .model import SLUG
+from ..errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
+from ..load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
+from ..kinds import item_id_for
+from ..model import SLUG
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
 CATEGORIES_HEADER = (
@@ -53,7 +53,7 @@ class Transaction:
         self._undo.append(lambda: os.rename(dst, src))
 
     def write(self, path: Path, data: bytes) -> None:
-        from .writing import write_atomic
+        from ..writing import write_atomic
 
         old = path.read_bytes() if path.exists() else None
         write_atomic(path, data)
@@ -87,16 +87,12 @@ def deeper_schema_line(text: str, levels: int = 1) -> str:
     return f"{match.group(1)}{'../' * levels}{match.group(2)}{match.group(3)}{newline}{rest}"
 
 
-def _yaml():
-    from .authoring import _yaml as authoring_yaml
-
-    return authoring_yaml()
-
-
 def rewrite_yaml(path: Path, text: str, change: Callable[[dict], None], *, width: int | None = None) -> bytes:
     """``text`` (the file at ``path``) with ``change`` applied to its data, comments and layout
     kept (lines longer than ``width``, when given, are not folded again)."""
-    yaml = _yaml()
+    from .authoring import round_trip_yaml
+
+    yaml = round_trip_yaml()
     if width is not None:
         yaml.width = width
     try:
@@ -137,12 +133,12 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
     each catalog's entries renamed by ``renames`` (old msgctxt → new) before they are merged.
 
     Returns ([(path, bytes)], errors); the bank must read without errors."""
-    from .i18n import template_path
-    from .i18n.catalog import read_catalog, render_catalog
-    from .i18n.extract import build_template, folder_header
-    from .i18n.fields import bank_fields
-    from .i18n.update import catalog_header, catalog_paths, merge_catalog
-    from .validate import library_rules
+    from ..i18n import template_path
+    from ..i18n.catalog import read_catalog, render_catalog
+    from ..i18n.extract import build_template, folder_header
+    from ..i18n.fields import bank_fields
+    from ..i18n.update import catalog_header, catalog_paths, merge_catalog
+    from ..rules.validate import library_rules
 
     source = read_library(bank_dir)
     problems = [d for d in source.diagnostics + library_rules(source) if d.severity is Severity.ERROR]
@@ -167,9 +163,9 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
 
 def catalog_problems(translations: Path) -> list[Diagnostic]:
     """The read errors of the template and every catalog (checked before anything moves)."""
-    from .i18n import template_path
-    from .i18n.catalog import read_catalog
-    from .i18n.update import catalog_paths
+    from ..i18n import template_path
+    from ..i18n.catalog import read_catalog
+    from ..i18n.update import catalog_paths
 
     if not translations.is_dir():
         return []
@@ -246,7 +242,7 @@ def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = Non
 
     Each step runs only where it is needed, so running it again changes nothing. Refuses (E319,
     located) and touches nothing when there is nothing to do or the bank is not as expected."""
-    from .writing import bank_lock
+    from ..writing import bank_lock
 
     with bank_lock(bank_dir, command="bank migrate"):
         return _migrate(bank_dir, translations, category_id=category_id)
@@ -257,7 +253,7 @@ def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
     (:attr:`~aistack_bank.kinds.Kind.item_ids`), comments and layout kept, and the catalog keys
     renamed (old → new); (None, {}) when every item has its id (or the file is not a question
     this step can read: `bank validate` reports it)."""
-    from .kinds import REGISTRY, item_id_for
+    from ..kinds import REGISTRY, item_id_for
 
     def scan(data) -> bool:
         kind = REGISTRY.get(data.get("kind")) if isinstance(data.get("kind"), str) else None
@@ -265,7 +261,9 @@ def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
             isinstance(data.get(ids.field), list) and any(isinstance(item, dict) and "id" not in item for item in data[ids.field])
             for ids in kind.item_ids)
 
-    yaml = _yaml()
+    from .authoring import round_trip_yaml
+
+    yaml = round_trip_yaml()
     try:
         needed = scan(yaml.load(text) or {})
     except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
@@ -375,7 +373,7 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
 
 
 def _migrate_layout(bank_dir: Path, translations: Path, *, category_id: str | None = None) -> TopicChange:
-    from .yamlsource import load_yaml
+    from ..yamlsource import load_yaml
 
     topic_path, questions = bank_dir / TOPIC_FILE, bank_dir / QUESTIONS_DIR
     if not topic_path.is_file():
@@ -474,7 +472,7 @@ def new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None
     """Create `bank/<topic-id>/topic.yaml` and its empty `questions/` folder in ``category``.
 
     A category not yet in `categories.yaml` is added there when ``category_title`` is given."""
-    from .writing import bank_lock
+    from ..writing import bank_lock
 
     with bank_lock(bank_dir, command="bank topic new"):
         return _new_topic(bank_dir, topic_id, category, title=title, category_title=category_title)
@@ -482,7 +480,7 @@ def new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None
 
 def _new_topic(bank_dir: Path, topic_id: str, category: str, *, title: str | None = None, category_title: str | None = None) -> TopicChange:
     from .authoring import yaml_text
-    from .yamlsource import load_yaml
+    from ..yamlsource import load_yaml
 
     bank_dir = Path(bank_dir)
     if not re.fullmatch(SLUG, topic_id):
@@ -543,7 +541,7 @@ def rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) -
 
     The topic's questions keep their ids and translations; export files named after the topic
     id (when it has no `file_stem`) get the new name."""
-    from .writing import bank_lock
+    from ..writing import bank_lock
 
     with bank_lock(bank_dir, command="bank topic rename"):
         return _rename_topic(bank_dir, translations, old_id, new_id)
