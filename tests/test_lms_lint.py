@@ -72,7 +72,7 @@ def test_canvas_target_reads_every_kind_as_canvas_does(run_cli):
 def test_canvas_target_expects_the_essays_model_answer_in_its_general_comment(run_cli, monkeypatch):
     """An essay's general comment in Canvas is its explanation and then its model answer: a quiz
     that writes the explanation alone is caught, naming the essay."""
-    original = _qti12.canvas_essay_item
+    original = qti12_common.canvas_essay_item
 
     def without_model_answer(bank, index, **kwargs):
         q = bank.questions[index].model_copy(update={"model_answer": None})

@@ -21,6 +21,7 @@ from ..errors import BankError, Diagnostic, DiagnosticsError, Location, Severity
 from ..load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
 from ..kinds import item_id_for
 from ..model import SLUG
+from .authoring import round_trip_yaml
 
 SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)((?:\.\./)*)(schema/[a-z]+\.schema\.json)\s*$")
 CATEGORIES_HEADER = (
@@ -182,7 +183,7 @@ def plan_glossary(translations: Path, renames: dict[str, str]) -> list[tuple[Pat
     """The glossary (``translations/glossary.yaml``) with the catalog keys its terms name
     (``published:``) renamed by ``renames``, comments and layout kept; nothing when it names none
     of them (or cannot be read: `bank validate` reports it)."""
-    from .i18n.glossary import GLOSSARY_NAME
+    from ..i18n.glossary import GLOSSARY_NAME
 
     path = translations / GLOSSARY_NAME
     if not renames or not path.is_file() or path.is_symlink():
@@ -195,7 +196,7 @@ def plan_glossary(translations: Path, renames: dict[str, str]) -> list[tuple[Pat
                 if isinstance(spec, dict) and isinstance(spec.get("published"), list)] if isinstance(terms, list) else []
 
     try:
-        if not any(key in renames for published in keys(_yaml().load(text)) for key in published if isinstance(key, str)):
+        if not any(key in renames for published in keys(round_trip_yaml().load(text)) for key in published if isinstance(key, str)):
             return []
     except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
         return []
@@ -308,7 +309,7 @@ def with_key_point_ids(path: Path, text: str, *, old_prefix: str | None = None) 
         return isinstance(points, list) and any(isinstance(p, str) or (isinstance(p, dict) and "id" not in p) for p in points)
 
     try:
-        if not needed(_yaml().load(text)):
+        if not needed(round_trip_yaml().load(text)):
             return None, {}
     except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
         return None, {}
