@@ -89,6 +89,7 @@ ROOMS = {
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
     "checking": {"validate", "cues", "lints", "checks", "checklang", "i18n"},
     "exporters": {"exporters"},
+    "readers": {"readers"},
     "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas", "guide"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
@@ -101,8 +102,9 @@ MAY_IMPORT = {
     "data": {"bottom", "data"},
     "checking": {"bottom", "files", "data", "checking"},
     "exporters": {"bottom", "data", "exporters"},
-    "orchestration": {"bottom", "files", "data", "checking", "exporters", "orchestration"},
-    "services": {"bottom", "files", "data", "checking", "exporters", "orchestration", "services"},
+    "readers": {"bottom", "readers"},
+    "orchestration": {"bottom", "files", "data", "checking", "exporters", "readers", "orchestration"},
+    "services": {"bottom", "files", "data", "checking", "exporters", "readers", "orchestration", "services"},
     "cli": set(ROOMS),
 }
 
