@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from ..readers import moodle_xml as moodle_records
+from ..readers import gift as gift_records, moodle_xml as moodle_records
 from ..readers.qti import attr as qti_attr, qti_name
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
@@ -165,26 +165,13 @@ def read_moodle_xml(data: bytes) -> MoodleFile:
     return MoodleFile(categories, questions)
 
 
-_GIFT_ESCAPES = [("\\:", "&&058;"), ("\\#", "&&035;"), ("\\=", "&&061;"), ("\\{", "&&123;"), ("\\}", "&&125;"), ("\\~", "&&126;"), ("\\n", "&&010")]
-
-
-def _gift_pre(text: str) -> str:
-    text = text.replace("\\\\", "&&092;")
-    for escaped, placeholder in _GIFT_ESCAPES:
-        text = text.replace(escaped, placeholder)
-    return text.replace("&&092;", "\\")
-
-
-def _gift_post(text: str) -> str:
-    for escaped, placeholder in _GIFT_ESCAPES:
-        text = text.replace(placeholder, "\n" if escaped == "\\n" else escaped[1])
-    return text
+_GIFT_ESCAPES = gift_records.Escapes(moodle=True)
+"""``escapedchar_pre`` and ``escapedchar_post``, with Moodle's own placeholders."""
+_gift_post = _GIFT_ESCAPES.restore
 
 
 def _gift_text(text: str) -> str:
-    if text.startswith("[") and "]" in text and text[1:text.index("]")] in ("moodle", "html", "plain", "markdown"):
-        text = text[text.index("]") + 1:]
-    return _gift_post(text).strip()
+    return _gift_post(gift_records.format_prefix(text)[1]).strip()
 
 
 _GIFT_ID = re.compile(r"\[id:((?:\\]|[^\]\x00-\x1f\x7f])+)]")
@@ -201,19 +188,10 @@ def gift_idnumber_and_tags(comments: str) -> tuple[str, list[str]]:
 def read_gift(text: str) -> MoodleFile:
     """What ``qformat_gift`` reads: blocks between blank lines, ``//`` lines as the block's comment."""
     categories, questions, current = [], [], ["$course$", "top"]
-    block: list[tuple[int, str]] = []
-    numbered = list(enumerate(text.split("\n"), start=1)) + [(0, "")]
-    for number, raw in numbered:
-        line = raw.strip()
-        if line:
-            block.append((number, line))
-            continue
-        if not block:
-            continue
-        first = block[0][0]
-        comments = "".join(item + "\n" for _, item in block if item.startswith("//"))
-        body = _gift_pre("\n".join(" " if item.startswith("//") else item for _, item in block).strip())
-        block = []
+    for block in gift_records.blocks(text):
+        first = block.first
+        comments = "".join(item.strip() + "\n" for item in block.comments)
+        body = _GIFT_ESCAPES.protect("\n".join(" " if block.is_comment(item) else item.strip() for _, item in block.lines).strip())
         if not body:
             continue
         if body.startswith("$CATEGORY:"):
@@ -252,13 +230,6 @@ def _gift_weight(answer: str, default: float) -> tuple[float, str]:
     return float(answer[:end]) / 100, answer[end + 1:]
 
 
-def _gift_explode(text: str, mark: str) -> list[str]:
-    pieces = text.split(mark)
-    if pieces and not pieces[0].strip():
-        pieces = pieces[1:]
-    return pieces
-
-
 def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
     """``readquestion``'s typing and answers (descriptions and essays get none)."""
     if answer_text == "":
@@ -269,7 +240,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
         wrong = None
         if "~" in rest:
             rest, wrong = rest[:rest.index("~")], rest[rest.index("~"):]
-        for piece in _gift_explode(rest, "="):
+        for piece in gift_records.explode(rest, "="):
             weight, piece = _gift_weight(piece.strip(), 1.0)
             answer, _, feedback = piece.partition("#")
             answer = _gift_text(answer.strip())
@@ -290,7 +261,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
             q.tolerances.append(0.0)
     elif "~" in answer_text:
         q.qtype, q.single = "multichoice", "=" in answer_text
-        for piece in _gift_explode(answer_text.replace("=", "~="), "~"):
+        for piece in gift_records.explode(answer_text.replace("=", "~="), "~"):
             piece = piece.strip()
             if piece.startswith("="):
                 weight, piece = 1.0, piece[1:]
@@ -300,7 +271,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
             q.answers.append((_gift_text(answer.strip()), weight, _gift_text(feedback.strip())))
     elif "=" in answer_text and "->" in answer_text:
         q.qtype = "match"
-        for piece in _gift_explode(answer_text, "="):
+        for piece in gift_records.explode(answer_text, "="):
             piece = piece.strip()
             marker = piece.find("->")
             q.subquestions.append((_gift_text(piece[:marker].strip()), _gift_post(piece[marker + 2:]).strip()))
@@ -314,7 +285,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
             q.answers = [("true", 1.0 if truth else 0.0, right if truth else wrong), ("false", 0.0 if truth else 1.0, wrong if truth else right)]
         else:
             q.qtype = "shortanswer"
-            for piece in _gift_explode(answer_text, "="):
+            for piece in gift_records.explode(answer_text, "="):
                 weight, piece = _gift_weight(piece.strip(), 1.0)
                 answer, _, feedback = piece.partition("#")
                 q.answers.append((_gift_text(answer.strip()), weight, _gift_text(feedback.strip())))

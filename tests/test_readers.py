@@ -1,0 +1,110 @@
+"""The readers: one per LMS file format, shared by `bank import` and `bank lint`'s LMS models,
+and the importers' questions written from the validated model."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from aistack_bank.readers import gift, moodle_xml
+from aistack_bank.readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
+
+from conftest import REPO
+
+PACKAGE = REPO / "aistack_bank"
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_only_the_xml_reader_parses_xml():
+    """defusedxml (and with it every refusal of a DTD, an entity, a malformed file) is called in
+    one module; the others read elements through it."""
+    parsing = sorted(str(path.relative_to(REPO)) for path in PACKAGE.rglob("*.py")
+                     if any(name.startswith("defusedxml") for name in _imports(path)))
+    assert parsing == ["aistack_bank/readers/xml.py"]
+
+
+def test_a_dtd_is_refused_at_the_line_of_its_declaration():
+    raw = b'<?xml version="1.0"?>\n\n<!DOCTYPE quiz [<!ENTITY a "b">]>\n<quiz>&a;</quiz>\n'
+    with pytest.raises(XmlRefused) as refused:
+        parse(raw)
+    assert (refused.value.line, refused.value.column) == (3, 1)
+
+
+def test_malformed_xml_is_located():
+    with pytest.raises(XmlMalformed) as malformed:
+        parse(b"<quiz>\n  <question>\n</quiz>\n")
+    assert (malformed.value.line, malformed.value.column) == (3, 3)
+
+
+def test_depth_stops_counting_past_the_limit():
+    raw = b"<a>" * (MAX_DEPTH * 10) + b"</a>" * (MAX_DEPTH * 10)
+    assert depth_of(parse(raw)) == MAX_DEPTH + 1
+    assert depth_of(parse(b"<a><b/><c><d/></c></a>")) == 3
+
+
+def test_moodle_xml_records_keep_what_the_file_holds():
+    raw = b"""<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category">
+    <category><text>$course$/top/Units</text></category>
+  </question>
+  <question type="numerical">
+    <name><text>Speed</text></name>
+    <questiontext format="plain_text"><text>How fast?</text></questiontext>
+    <answer fraction="100" format="moodle_auto_format"><text>3,5</text><tolerance>0.1</tolerance>
+      <feedback format="html"><text><![CDATA[<p>Yes</p>]]></text></feedback></answer>
+    <units><unit><unit_name>m/s</unit_name><multiplier>1</multiplier></unit></units>
+    <unitgradingtype>0</unitgradingtype>
+  </question>
+</quiz>
+"""
+    found = moodle_xml.read(raw)
+    category, question = found.entries
+    assert found.root == "quiz" and category == moodle_xml.Category("$course$/top/Units", None, 3)
+    assert question.type == "numerical" and question.line == 6
+    assert question.questiontext == moodle_xml.Text("How fast?", "plain_text")
+    answer = question.answers[0]
+    assert (answer.text, answer.format, answer.fraction, answer.tolerance) == ("3,5", "moodle_auto_format", "100", "0.1")
+    assert answer.feedback == moodle_xml.Text("<p>Yes</p>", "html")
+    assert question.units == [moodle_xml.Unit("m/s", "1")]
+    assert question.settings == {"unitgradingtype": "0"} and question.generalfeedback == moodle_xml.Text()
+
+
+def test_gift_blocks_keep_their_lines_and_comments():
+    text = "// a comment alone\n\n// [tag:x]\n::Q1:: What?\n  {=yes ~no}\n\n\n::Q2:: Which? {T}\n"
+    first, second, third = gift.blocks(text)
+    assert first.line == 0 and first.comments == ["// a comment alone"]
+    assert (second.first, second.line, second.comments) == (3, 4, ["// [tag:x]"])
+    assert second.text == "::Q1:: What?\n  {=yes ~no}"
+    assert (third.first, third.line) == (8, 8)
+
+
+@pytest.mark.parametrize("moodle", [False, True])
+def test_gift_escapes_round_trip(moodle):
+    escapes = gift.Escapes("a\\:b \\{c\\} \\\\ d\\n", moodle=moodle)
+    hidden = escapes.protect("a\\:b \\{c\\} \\\\ d\\n")
+    assert not {":", "{", "}"} & set(hidden)
+    assert escapes.restore(hidden) == "a:b {c} \\ d\n"
+
+
+def test_gift_escapes_never_take_the_text_for_an_escape():
+    """Moodle's placeholders (``&&058;``) confuse a text that holds one, as Moodle does; the
+    importer's are characters the text does not hold."""
+    text = "Type &&058; or \\: here"
+    assert gift.Escapes(text, moodle=True).restore(gift.Escapes(text, moodle=True).protect(text)) == "Type : or : here"
+    escapes = gift.Escapes(text)
+    assert escapes.restore(escapes.protect(text)) == "Type &&058; or : here"
+    private = "\ue000\ue001 \\:"
+    escapes = gift.Escapes(private)
+    assert escapes.restore(escapes.protect(private)) == "\ue000\ue001 :"
