@@ -108,3 +108,63 @@ def test_gift_escapes_never_take_the_text_for_an_escape():
     private = "\ue000\ue001 \\:"
     escapes = gift.Escapes(private)
     assert escapes.restore(escapes.protect(private)) == "\ue000\ue001 :"
+
+
+# --- importers write the validated model ------------------------------------------------------
+
+GIFT = """::Pick:: Which one is right? {=right #good ~wrong #bad}
+
+::Truth:: The sky is blue. {T}
+
+::Size:: How many bytes in a kibibyte? {#1024:0}
+
+::Word:: Name the unit of information. {=bit =binary digit}
+
+::Order:: Match each to its size. {=bit -> 1/8 byte =byte -> 8 bits =nibble -> 4 bits}
+
+::Many:: Which are powers of two? {~%50%8 ~%50%16 ~%-100%10}
+"""
+
+
+def test_imported_files_are_written_from_the_validated_model(tmp_path):
+    """Each written file is what its model object writes: read back with `bank validate`'s
+    reader, rendered again from the model, it is the same bytes."""
+    from aistack_bank.importers import import_file
+    from aistack_bank.importers.write import file_data, render_imported_yaml
+    from aistack_bank.load import read_question
+
+    source = tmp_path / "in.gift"
+    source.write_text(GIFT, encoding="utf-8")
+    report = import_file("gift", source, tmp_path / "bank", None)
+    kinds = set()
+    assert len(report.written) == 6 and not report.skipped
+    for path in report.written:
+        question, diags = read_question(path)
+        assert not diags and question.question is not None
+        kinds.add(question.question.kind)
+        assert render_imported_yaml(file_data(question.question)) == path.read_bytes()
+    assert kinds == {"single-choice", "true-false", "numerical", "short-answer", "matching", "multiple-response"}
+
+
+def test_a_question_the_model_refuses_is_skipped_with_its_message(tmp_path):
+    """Feedback made only of a character no bank text may hold is empty once cleaned: the
+    model refuses the question (a blank text), so nothing of it is written."""
+    from aistack_bank.importers import import_file
+
+    source = tmp_path / "in.gift"
+    source.write_text("::Pick:: Which? {=right #\u202e ~wrong}\n\n::Fine:: Which? {=right ~wrong}\n", encoding="utf-8")
+    report = import_file("gift", source, tmp_path / "bank", None)
+    assert [p.name for p in report.written] == ["q001-fine.yaml"]
+    (skipped,) = report.skipped
+    assert skipped.name == "Pick" and "would not pass `bank validate`: E2" in skipped.reason and "options.0.feedback" in skipped.reason
+
+
+def test_a_broken_categories_file_refuses_the_import_of_new_categories(project, run_cli):
+    path = project / "bank" / "categories.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "  - id: [broken\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in (project / "bank").rglob("*") if p.is_file()}
+    (project / "in.gift").write_text("$CATEGORY: $course$/top/Networks\n\n::A:: Which? {=right ~wrong}\n\n"
+                                     "$CATEGORY: $course$/top/Storage\n\n::B:: Which? {=right ~wrong}\n", encoding="utf-8")
+    code, out = run_cli("import", "gift", "in.gift")
+    assert code == 1 and "bank/categories.yaml" in out and "E703" in out and "cannot add the imported categories" in out, out
+    assert {p: p.read_bytes() for p in (project / "bank").rglob("*") if p.is_file()} == before
