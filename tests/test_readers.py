@@ -110,6 +110,30 @@ def test_gift_escapes_never_take_the_text_for_an_escape():
     assert escapes.restore(escapes.protect(private)) == "\ue000\ue001 :"
 
 
+def test_qti_names_read_qti_2_and_3_alike():
+    from aistack_bank.readers import qti
+
+    two = parse(b'<assessmentItem><responseDeclaration baseType="float"/></assessmentItem>')
+    three = parse(b'<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0">'
+                  b'<qti-response-declaration base-type="float"/></qti-assessment-item>')
+    for root in (two, three):
+        (declaration,) = qti.children(root, "responseDeclaration")
+        assert qti.qti_name(root.tag) == "assessmentItem" and qti.attr(declaration, "baseType") == "float"
+
+
+def test_qti_12_metadata_fields_in_file_order():
+    from aistack_bank.readers import qti
+    from aistack_bank.readers.xml import text_of
+
+    item = parse(b"<item><itemmetadata><qtimetadata>"
+                 b"<qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>multiple_choice_question</fieldentry></qtimetadatafield>"
+                 b"<qtimetadatafield><fieldlabel>points_possible</fieldlabel></qtimetadatafield>"
+                 b"</qtimetadata></itemmetadata></item>")
+    fields = qti.metadata_fields(item)
+    assert [(text_of(label), entry is None or text_of(entry)) for label, entry in fields] == [
+        ("question_type", "multiple_choice_question"), ("points_possible", True)]
+
+
 # --- importers write the validated model ------------------------------------------------------
 
 GIFT = """::Pick:: Which one is right? {=right #good ~wrong #bad}

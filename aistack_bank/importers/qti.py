@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
-from ..readers.qti import attr, children, descendants, qti_name
+from ..readers.qti import attr, children, descendants, metadata_fields, qti_name
 from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
@@ -146,9 +146,7 @@ def _mattext(element, language: str) -> tuple[str, set[str]]:
 
 def _metadata(item) -> dict[str, str]:
     fields = {}
-    for field in descendants(item, "qtimetadatafield"):
-        label = next(iter(children(field, "fieldlabel")), None)
-        entry = next(iter(children(field, "fieldentry")), None)
+    for label, entry in metadata_fields(item):
         if label is not None and label.text:
             fields[label.text.strip()] = (entry.text or "").strip() if entry is not None else ""
     for local in ("bbmd_questiontype", "qmd_itemtype"):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
-from ..readers.qti import attr as qti_attr, qti_name
+from ..readers.qti import attr as qti_attr, metadata_fields, qti_name
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
@@ -503,8 +503,7 @@ def canvas_read_qti12_item(item: Element) -> dict:
     rule naming it displays, unless its identifier matches Canvas's correct/incorrect/general
     patterns, which file it as the question's comment instead (as for QTI 2.1,
     ``CANVAS_NOT_PER_ANSWER``)."""
-    fields = {_node_value(next(iter(children(f, "fieldlabel")), None)): _node_value(next(iter(children(f, "fieldentry")), None))
-              for f in descendants(item, "qtimetadatafield")}
+    fields = {text_of(label): text_of(entry) for label, entry in metadata_fields(item)}
     qtype = fields.get("question_type", "")
     feedback = {fb.get("ident"): _qti12_text(fb) for fb in children(item, "itemfeedback")}
     question: dict = {"migration_id": item.get("ident"), "question_type": qtype, "points_possible": fields.get("points_possible"),

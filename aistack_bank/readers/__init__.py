@@ -10,5 +10,6 @@ cannot read with a located error; it knows nothing of the bank's model. The impo
   namespaces, children, descendants, the text of an element, how deep elements nest;
 - :mod:`.moodle_xml`: Moodle XML question files;
 - :mod:`.gift`: GIFT text (its encoding, Moodle's escapes, blocks with their lines and comments);
-- :mod:`.qti`: QTI names (QTI 3's ``qti-`` kebab case read as QTI 2's camel case) and attributes.
+- :mod:`.qti`: QTI names (QTI 3's ``qti-`` kebab case read as QTI 2's camel case), attributes,
+  and QTI 1.2's metadata fields.
 """

@@ -37,3 +37,11 @@ def children(element: Element, name: str) -> list[Element]:
 def descendants(element: Element, name: str) -> list[Element]:
     """``element`` and every element under it whose QTI 2 name is ``name``."""
     return [c for c in element.iter() if qti_name(c.tag) == name]
+
+
+def metadata_fields(item: Element) -> list[tuple[Element | None, Element | None]]:
+    """QTI 1.2: the ``fieldlabel`` and ``fieldentry`` of every ``qtimetadatafield`` under
+    ``item``, in file order (None for a missing one); Canvas names its question type there
+    (``question_type``), a cartridge its profile (``cc_profile``)."""
+    return [(next(iter(children(field, "fieldlabel")), None), next(iter(children(field, "fieldentry")), None))
+            for field in descendants(item, "qtimetadatafield")]
