@@ -7,11 +7,16 @@ import ast
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from aistack_bank.readers import gift, moodle_xml
-from aistack_bank.readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
-
-from conftest import REPO
+from aistack_bank.readers.xml import (
+    MAX_DEPTH,
+    XmlMalformed,
+    XmlRefused,
+    depth_of,
+    parse,
+)
 
 PACKAGE = REPO / "aistack_bank"
 
