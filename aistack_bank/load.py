@@ -286,6 +286,17 @@ def read_question_bytes(raw: bytes, path: Path) -> tuple[QuestionSource, list[Di
     return source, diags
 
 
+def question_from_data(data: dict, path: Path):
+    """(the question, []) built from plain ``data`` by the model `bank validate` builds a
+    question file at ``path`` with, or (None, its refusals as that file would get them)."""
+    from pydantic import ValidationError
+
+    try:
+        return _adapters()[0].validate_python(data), []
+    except ValidationError as exc:
+        return None, model_errors(exc, YamlDocument(path, data), strip_union_tag=True)
+
+
 def is_single_topic_layout(root: Path) -> bool:
     """Whether ``root`` holds a bank in the former layout (`topic.yaml` and `questions/` directly in it)."""
     return (root / TOPIC_FILE).exists() or (root / QUESTIONS_DIR).is_dir()

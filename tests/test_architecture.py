@@ -90,6 +90,7 @@ ROOMS = {
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
     "checking": {"rules", "i18n", "cache.catalogs"},
     "exporters": {"exporters"},
+    "readers": {"readers"},
     "orchestration": {"build", "cache.validation", "cache.outputs", "project", "lms", "analyze", "importers"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
@@ -102,8 +103,9 @@ MAY_IMPORT = {
     "data": {"bottom", "data"},
     "checking": {"bottom", "files", "data", "checking"},
     "exporters": {"bottom", "data", "exporters"},
-    "orchestration": {"bottom", "files", "data", "checking", "exporters", "orchestration"},
-    "services": {"bottom", "files", "data", "checking", "exporters", "orchestration", "services"},
+    "readers": {"bottom", "readers"},
+    "orchestration": {"bottom", "files", "data", "checking", "exporters", "readers", "orchestration"},
+    "services": {"bottom", "files", "data", "checking", "exporters", "readers", "orchestration", "services"},
     "cli": set(ROOMS),
 }
 
