@@ -136,7 +136,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             continue
         reader = _Reader(language)
         try:
-            imported = _question(element, kind, name, reader)
+            imported = _question(element, kind, name, reader, _subquestion_lines(raw, start, line, path.name))
         except NotImported as exc:
             skipped.append(Skipped(name, str(exc), line))
             continue
@@ -154,7 +154,16 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     return questions, skipped
 
 
-def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestion:
+def _subquestion_lines(raw: bytes, start: int, line: int, source: str):
+    """``where(index)``: " (line N of source)" for the ``index``-th ``<subquestion`` of the
+    question at ``start`` (its ``line``), "" when its lines cannot be told."""
+    end = raw.find(b"</question>", start) if start >= 0 else -1
+    found = [m.start() for m in re.finditer(rb"<subquestion(?=[\s>/])", raw[start:end])] if end >= 0 else []
+    lines = [line + raw.count(b"\n", start, start + offset) for offset in found]
+    return lambda index: f" (line {lines[index]} of {source})" if index < len(lines) else ""
+
+
+def _question(element, kind: str, name: str, reader: _Reader, where=lambda index: "") -> ImportedQuestion:
     stem = reader.rich(element, "questiontext/text")
     if not stem.strip():
         raise NotImported("the question text is empty")
@@ -230,7 +239,7 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
     else:  # matching / match
         question.kind = "matching"
         subs = [(reader.rich(s, "text", s.get("format", "html")), reader.plain(s, "answer/text")) for s in element.findall("subquestion")]
-        question.fields, notes = matching(subs)
+        question.fields, notes = matching(subs, where)
         question.notes += notes
     return question
 
