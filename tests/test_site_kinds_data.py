@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import shutil
+import subprocess
+
+import pytest
 
 from aistack_bank.exporters.html_site import export, page_data
 from aistack_bank.options import ExportOptions
@@ -47,3 +52,37 @@ def test_no_key_is_in_the_markup_outside_the_page_data():
         assert secret not in markup, secret
     data = json.loads(re.search(r'id="bank-data">(.*?)</script>', html, flags=re.S).group(1))
     assert data["questions"][4]["answers"][0]["text"] == "ONNX"
+
+
+def _matching_source() -> str:
+    """practice.js's matchChoices and matchText, and its matching scorer as ``scoreMatching``."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "aistack_bank" / "exporters" / "site" / "practice.js").read_text(encoding="utf-8")
+    helpers = re.search(r"\n  function matchChoices\(q\) \{.*?\n  \}\n\n  function matchText\(q, id\) \{.*?\n  \}\n", text, re.S)
+    scorer = re.search(r'\n    "matching": (\(q, response\) => \{.*?\n    \}),\n', text, re.S)
+    assert helpers and scorer, "practice.js lost its matching functions"
+    return helpers.group(0) + f"const scoreMatching = {scorer.group(1)};\n"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not on PATH")
+def test_the_site_offers_a_shared_answer_once_and_scores_every_response_as_the_bank():
+    """Two prompts sharing "2 bytes": each prompt's list (matchChoices) shows every distinct
+    answer once, as the model offers them, and practice.js's scorer gives every possible
+    response (each prompt given each offered answer, or none) the bank's score."""
+    from test_kinds_shared import question as shared_question
+
+    q = shared_question().model_copy(update={"id": "q006"})
+    records = page_data(export.carried_bank(kinds_bank(matching=q)), ExportOptions())["questions"]
+    (record,) = [r for r in records if r["kind"] == "matching"]
+    ids = [answer_id for answer_id, _ in q.offered()] + [""]
+    responses = [dict(zip([p.id for p in q.pairs], chosen)) for chosen in itertools.product(ids, repeat=len(q.pairs))]
+    script = _matching_source() + """
+const [q, responses] = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify([matchChoices(q), responses.map((r) => scoreMatching(q, r).score)]));
+"""
+    run = subprocess.run(["node", "-e", script], input=json.dumps([record, responses]), capture_output=True, text=True, timeout=60, check=True)
+    choices, scores = json.loads(run.stdout)
+    assert [(c["id"], c["text"]) for c in choices] == q.offered()
+    expected = [q.score(q.parse_response(";".join(f"{pair}={answer}" for pair, answer in r.items()))) for r in responses]
+    assert len(responses) == 5 ** 4 and scores == pytest.approx(expected)
