@@ -126,3 +126,22 @@ def test_analyze_reads_a_qti_response_naming_the_shared_target_as_the_right_answ
     response = _qti_response(q, ["source-a target-a", "source-c target-a", "source-d target-e"])
     assert response == "a=a;c=a;d=e"
     assert q.score(q.parse_response(response)) == 0.5
+
+
+def test_a_qti_matching_item_repeating_a_prompt_with_its_answer_comes_in_as_one_pair():
+    """A QTI or Canvas item whose two prompts read the same with the same answer: one pair, with
+    a note; the answer a third prompt shares stays shared, and an answer offered twice is one."""
+    from aistack_bank.importers.qti import _matching
+
+    imported = _matching("Sort", "Sort the animals.", "", [("Cat", "mammal"), ("Dog", "mammal"), ("Dog", "mammal"), ("Eagle", "bird")], ["fish", "fish", "bird"])
+    assert imported.fields == {"pairs": [{"id": "a", "prompt": "Cat", "answer": "mammal"}, {"id": "b", "prompt": "Dog", "answer": "mammal"},
+                                         {"id": "c", "prompt": "Eagle", "answer": "bird"}], "distractors": [{"id": "d", "text": "fish"}]}
+    assert imported.notes == ["prompt 3 repeats prompt 2 ('Dog' -> 'mammal'): the bank asks it once (a learner could not tell the two apart), so the two are one pair"]
+
+
+def test_an_extra_answer_given_twice_is_imported_once_with_a_note():
+    from aistack_bank.importers._kinds import matching
+
+    fields, notes = matching([("Cat", "mammal"), ("Eagle", "bird"), ("", "fish"), ("", "fish")], lambda index: f" (line {index + 10} of f.xml)")
+    assert fields["distractors"] == [{"id": "c", "text": "fish"}]
+    assert notes == ["the extra answer 'fish' (subquestion 4) is an earlier extra answer, which Moodle offers once and so does the bank: it is not imported again (line 13 of f.xml)"]
