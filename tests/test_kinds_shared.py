@@ -145,3 +145,13 @@ def test_an_extra_answer_given_twice_is_imported_once_with_a_note():
     fields, notes = matching([("Cat", "mammal"), ("Eagle", "bird"), ("", "fish"), ("", "fish")], lambda index: f" (line {index + 10} of f.xml)")
     assert fields["distractors"] == [{"id": "c", "text": "fish"}]
     assert notes == ["the extra answer 'fish' (subquestion 4) is an earlier extra answer, which Moodle offers once and so does the bank: it is not imported again (line 13 of f.xml)"]
+
+
+@pytest.mark.parametrize("fmt", ["moodle-xml", "gift"])
+def test_the_multilang_file_offers_the_shared_answer_once_as_its_translations_agree(banks, fmt):
+    """In the multilingual file each answer is one text of every language's spans: the two pairs
+    sharing "2 bytes" / "2 octets" (which E750 keeps alike) still hold one text, offered once."""
+    moodle_q = moodle_question(banks, fmt, "multilang")
+    choices, right = moodle_q.match_choices()
+    assert len(choices) == 4 and right == {0: 0, 1: 1, 2: 0, 3: 2}
+    assert 'lang="fr" class="multilang">2 octets<' in choices[0]
