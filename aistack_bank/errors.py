@@ -257,6 +257,7 @@ CODES: dict[str, str] = {
     "E742": "an import was interrupted while it wrote the bank (`bank import --recover` completes it)",
     "E750": "a translation makes an answer two matching prompts share into two different answers",
     "W751": "Moodle takes two different answers of a matching question for one (two numeric texts of one value, such as 1.0 and 1)",
+    "W752": "every prompt of a matching question has the same answer and there is no distractor: one answer to choose",
     # 8xx  LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
     "E801": "export settings (bank.toml [export] or a flag) are invalid",
     "W801": "an export option cannot be carried by this format; the LMS applies its own default",

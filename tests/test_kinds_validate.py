@@ -255,6 +255,8 @@ BROKEN = [
     ("matching", "text: 3 bytes", "text: 2  bytes", "2  bytes", 0, "E328"),
     ("matching", "answer: 4 bytes", "answer: 2  Bytes", "2  Bytes", 0, "E328"),
     ("matching", "answer: 4 bytes", "answer: 2 bytes", "- id: b", 0, None),
+    ("matching", "answer: 4 bytes\n  - id: c\n    prompt: INT8\n    answer: 1 byte\ndistractors:\n  - id: d\n    text: 3 bytes\n",
+     "answer: 2 bytes\n  - id: c\n    prompt: INT8\n    answer: 2 bytes\n", "- id: a\n    prompt: FP16", 0, "W752"),
     ("matching", "prompt: INT8", "prompt: fp16", "fp16", 0, "E329"),
     ("matching", "  - id: d\n    text: 3 bytes", "  - id: a\n    text: 3 bytes", "id: a\n    text: 3 bytes", 4, "E327"),
     ("matching", "  - id: b\n    prompt: FP32\n    answer: 4 bytes\n  - id: c\n    prompt: INT8\n    answer: 1 byte\n", "", "- id: a\n    prompt: FP16", 0, "E209"),

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..errors import Diagnostic, error
+from ..errors import Diagnostic, error, warning
 from ._base import Kind, OptionId, QuestionBase, ResponseError, Strict, Text, limits
 from ._rules import COMMON_EXAMPLE, normalized
 
@@ -115,6 +115,9 @@ def _rules(question: MatchingQuestion, doc) -> list[Diagnostic]:
             diags.append(error("E328", f"{what(path)} has the same text as {what(first)}'s {'answer' if first[0] == 'pairs' else 'text'} ({answer!r}); "
                                "a learner could not tell which is meant (an answer several prompts share is written in each of their pairs)", doc.locate((*path, field))))
         answers.setdefault(key, path)
+    if len({pair.answer for pair in question.pairs}) == 1 and not question.distractors:
+        diags.append(warning("W752", f"{question.id}: every prompt has the answer {question.pairs[0].answer!r} and there is no distractor, so a learner has one answer "
+                                     "to choose; add distractors or give the prompts different answers", doc.locate(("pairs",))))
     for index, pair in enumerate(question.pairs):
         key = normalized(pair.prompt)
         if key in prompts:
