@@ -74,6 +74,10 @@ def test_the_fixtures_import_into_a_bank_that_validates(imported, run_cli):
             assert f"{FIXTURES / name}:{line}: skipped {reason}" in out, (name, out)
     code, out = run_cli("validate", "--bank", str(bank), "--translations", str(translations))
     assert code == 0 and " 0 error(s)" in out, out
+    # the Windows-1252 file's matching question: its prompts share their one answer, and no distractor
+    assert [line.split(": ", 1)[1] for line in out.splitlines() if "W752" in line] == [
+        "warning W752: q016: every prompt has the answer 'asdf' and there is no distractor, so a learner has one answer to choose; "
+        "add distractors or give the prompts different answers"], out
     questions = [qs.question for qs in read_library(bank).questions]
     counts = [(count, expected, sum(CLOZE in reason for _, reason in skips)) for _, count, expected, skips in EXPECTED.values()]
     total, cloze, taken = sum(c for c, _, _ in counts), sum(z for _, _, z in counts), sum(e for _, e, _ in counts)
