@@ -164,7 +164,7 @@ CODES: dict[str, str] = {
     "E326": "a short-answer question accepts the same answer twice (as answers are compared: case, spaces, quotes, hyphens, diacritics)",
     "E347": "a short-answer question's accepted answer is only wildcards (`*`): it would accept anything",
     "E327": "a matching question's pair and distractor ids are not all different",
-    "E328": "a matching question has two equal answer texts (pairs and distractors)",
+    "E328": "a matching question's distractor equals an answer, or two of its answers differ only in case or spacing",
     "E329": "a matching question has two equal prompts",
     "W301": "correct answers are concentrated on one position",
     "W302": "the correct option is too often the longest",
@@ -255,6 +255,9 @@ CODES: dict[str, str] = {
     "E725": "text2qti file is malformed (an option, feedback or answer line out of place)",
     "W741": "an import was interrupted before it changed the bank and left its staging folder (`bank import --recover` removes it)",
     "E742": "an import was interrupted while it wrote the bank (`bank import --recover` completes it)",
+    "E750": "a translation makes an answer two matching prompts share into two different answers",
+    "W751": "Moodle takes two different answers of a matching question for one (two numeric texts of one value, such as 1.0 and 1)",
+    "W752": "every prompt of a matching question has the same answer and there is no distractor: one answer to choose",
     # 8xx  LMS targets: export settings and what each LMS keeps of an import (`bank lint --target`)
     "E801": "export settings (bank.toml [export] or a flag) are invalid",
     "W801": "an export option cannot be carried by this format; the LMS applies its own default",

@@ -138,17 +138,20 @@ def test_canvas_numerical_item_is_exact_with_a_margin(banks):
 
 
 def test_canvas_matching_item_as_canvas_writes_it(banks):
+    """q011's BF16 and FP16 share "2 bytes": each prompt's list offers it once, under one ident
+    that both prompts' rules name."""
     item = items(unpack("canvas-qti12", banks, "en")["kinds-en/kinds-en.xml"])["q011"]
     lids = list(item.iter(f"{Q}response_lid"))
-    assert [lid.findtext(f"{Q}material/{Q}mattext") for lid in lids] == ["BF16", "INT8", "FP64"]
-    offered = [(label.get("ident"), label.findtext(f".//{Q}mattext")) for label in lids[0].iter(f"{Q}response_label")]
-    assert [text for _, text in offered] == ["2 bytes", "1 byte", "8 bytes"]
+    assert [lid.findtext(f"{Q}material/{Q}mattext") for lid in lids] == ["BF16", "INT8", "FP64", "FP16"]
+    lists = [[(label.get("ident"), label.findtext(f".//{Q}mattext")) for label in lid.iter(f"{Q}response_label")] for lid in lids]
+    offered = lists[0]
+    assert [text for _, text in offered] == ["2 bytes", "1 byte", "8 bytes"] and all(each == offered for each in lists)
     # Canvas's importer takes a match's id from the first digits of its ident: each is distinct.
     first_digits = [re.search(r"\d+", ident).group() for ident, _ in offered]
     assert len(set(first_digits)) == len(first_digits)
     adds = [(c.find(f".//{Q}varequal").get("respident"), c.find(f".//{Q}varequal").text, c.findtext(f"{Q}setvar")) for c in item.iter(f"{Q}respcondition")
             if c.find(f"{Q}setvar") is not None and c.find(f"{Q}setvar").get("action") == "Add"]
-    assert adds == [(lid.get("ident"), ident, "33.33") for lid, (ident, _) in zip(lids, offered)]
+    assert adds == [(lid.get("ident"), ident, "25.00") for lid, (ident, _) in zip(lids, offered + offered[:1])]
     distractor = items(unpack("canvas-qti12", banks, "en")["kinds-en/kinds-en.xml"])["q010"]
     assert [label.findtext(f".//{Q}mattext") for label in next(distractor.iter(f"{Q}response_lid")).iter(f"{Q}response_label")] == ["2 bytes", "4 bytes", "3 bytes"]
 

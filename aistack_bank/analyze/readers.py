@@ -633,7 +633,7 @@ def _qti_response(question, values: list[str]) -> str:
     if pairs is not None:  # a matching item: the exporter's source and target identifiers
         sources = {ncname(f"source-{pair.id}"): pair.id for pair in pairs}
         texts = {identifier: text for identifier, text, _ in match_targets(question)}
-        ids = {pair.answer: pair.id for pair in reversed(pairs)} | {d.text: d.id for d in question.distractors}
+        ids = {text: answer_id for answer_id, text in question.offered()}  # an answer two prompts share: one id
         chosen = []
         for value in values:
             source, _, target = value.partition(" ")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..rules.checks import answer_texts, check_question
 from ..rules.cues import answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
-from ..kinds import kind_of, translation_duplicates
+from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import run_all
 from ..rules.quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import template_path
@@ -237,7 +237,8 @@ def _translated_unit_diagnostics(question, catalog: Catalog, active: dict) -> li
 
 def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
     """E512 where this language's texts of a question are equal although they must differ
-    (two options, two match answers or prompts, two accepted spellings, two units); W326 where a
+    (two options, two match answers or prompts, two accepted spellings, two units); E750 where
+    they differ although they are one in English (an answer two matching prompts share); W326 where a
     translated stem contains an accepted answer of the language."""
     active = catalog.active()
     diags: list[Diagnostic] = []
@@ -253,6 +254,8 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
 
         for key, message in translation_duplicates(question, text_of):
             diags.append(error("E512", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
+        for key, message in translation_splits(question, text_of):
+            diags.append(error("E750", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
         stem = text_of(f"{question.id}.stem")
         giveaway = kind_of(question).translated_giveaway
         if giveaway is not None and stem is not None:

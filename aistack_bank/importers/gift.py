@@ -63,7 +63,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
             category = restore(stripped[len("$CATEGORY:"):]).strip()
             found_any = True
             continue
-        name = ""
+        name, whole = "", block
         match = re.match(r"^\s*::(.*?)::", block, re.S)
         if match:
             name = restore(match.group(1)).strip()
@@ -103,7 +103,8 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
         imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category, line=line)
         try:
             if answers_raw:
-                _typed(imported, answers_raw, plain, language, restore)
+                at = len(whole) - len(block) + open_at + 1 + len(body) - len(body.lstrip())
+                _typed(imported, answers_raw, plain, language, restore, (line + whole.count("\n", 0, at), path.name))
             else:  # an empty answer block: Moodle's essay (the text after it, if any, stays in the stem)
                 imported.kind = "essay"
                 if trailing:
@@ -129,9 +130,10 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
     return questions, skipped
 
 
-def _typed(question: ImportedQuestion, answers: str, plain, language: str, restore) -> None:
+def _typed(question: ImportedQuestion, answers: str, plain, language: str, restore, start: tuple[int, str] = (0, "")) -> None:
     """Fill ``question`` from its answer block, typed in Moodle's order: ``#`` numerical, ``~``
-    multiple choice, ``=`` with ``->`` matching, ``T``/``F`` true-false, else short answer."""
+    multiple choice, ``=`` with ``->`` matching, ``T``/``F`` true-false, else short answer.
+    ``start``: the line ``answers`` starts on and the file's name, for notes on a line."""
     if answers.startswith("#"):
         question.kind = "numerical"
         rest = answers[1:]
@@ -192,8 +194,11 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str, resto
         return
     if "=" in answers and "->" in answers:
         question.kind = "matching"
-        subs = []
+        subs, lines, found = [], [], 0
         for piece in _split_answers(answers, "="):
+            found = max(answers.find(piece, found), found)
+            lines.append(start[0] + answers.count("\n", 0, found))
+            found += len(piece)
             if "->" not in piece:
                 raise NotImported(f"a matching answer without \"->\": {restore(piece)!r}")
             prompt, _, answer = piece.partition("->")
@@ -201,7 +206,7 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str, resto
             if "<span" in answer and "multilang" in answer:  # a multilingual file: keep the language
                 answer = html_to_text(answer, language)[0]
             subs.append((plain(prompt) if prompt.strip() else "", answer))
-        question.fields, notes = matching(subs)
+        question.fields, notes = matching(subs, lambda index: f" (line {lines[index]} of {start[1]})" if start[0] else "")
         question.notes += notes
         return
     head = answers.split("#", 1)[0].strip() if "#" in answers[1:] else answers

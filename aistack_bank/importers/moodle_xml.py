@@ -130,7 +130,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             continue
         reader = _Reader(language)
         try:
-            imported = _question(entry, name, reader)
+            imported = _question(entry, name, reader, _subquestion_lines(raw, entry.offset, line, path.name))
         except NotImported as exc:
             skipped.append(Skipped(name, str(exc), line))
             continue
@@ -148,7 +148,16 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     return questions, skipped
 
 
-def _question(element: records.Question, name: str, reader: _Reader) -> ImportedQuestion:
+def _subquestion_lines(raw: bytes, start: int, line: int, source: str):
+    """``where(index)``: " (line N of source)" for the ``index``-th ``<subquestion`` of the
+    question at ``start`` (its ``line``), "" when its lines cannot be told."""
+    end = raw.find(b"</question>", start) if start >= 0 else -1
+    found = [m.start() for m in re.finditer(rb"<subquestion(?=[\s>/])", raw[start:end])] if end >= 0 else []
+    lines = [line + raw.count(b"\n", start, start + offset) for offset in found]
+    return lambda index: f" (line {lines[index]} of {source})" if index < len(lines) else ""
+
+
+def _question(element: records.Question, name: str, reader: _Reader, where=lambda index: "") -> ImportedQuestion:
     kind, setting = element.type, (lambda key: _value(element.settings.get(key)))
     stem = reader.rich(element.questiontext)
     if not stem.strip():
@@ -225,7 +234,7 @@ def _question(element: records.Question, name: str, reader: _Reader) -> Imported
     else:  # matching / match
         question.kind = "matching"
         subs = [(reader.rich(s.text), reader.plain(s.answer)) for s in element.subquestions]
-        question.fields, notes = matching(subs)
+        question.fields, notes = matching(subs, where)
         question.notes += notes
     return question
 

@@ -602,15 +602,23 @@ def _matching(name: str, stem: str, explanation: str, pairs: list[tuple[str, str
     unmatched = [prompt for prompt, answer in pairs if not answer]
     if unmatched:
         return Skipped(name, f"prompt(s) {', '.join(repr(p) for p in unmatched)} have no right answer in its scoring")
+    notes, first = [], {}
+    for index, pair in enumerate(pairs):
+        if pair in first:
+            notes.append(f"prompt {index + 1} repeats prompt {first[pair] + 1} ({pair[0]!r} -> {pair[1]!r}): "
+                         "the bank asks it once (a learner could not tell the two apart), so the two are one pair")
+        first.setdefault(pair, index)
+    pairs = list(first)
     if not MIN_PAIRS <= len(pairs) <= MAX_PAIRS:
         return Skipped(name, f"{len(pairs)} prompts; a matching question takes {MIN_PAIRS} to {MAX_PAIRS}")
+    # An answer several prompts take is one answer; a text offered twice is offered once.
     distractors = [d for d in dict.fromkeys(distractors) if d not in {a for _, a in pairs}]
     if len(pairs) + len(distractors) > len(IDS):
         return Skipped(name, f"{len(pairs) + len(distractors)} prompts and answers; the bank names them a to z")
     fields = {"pairs": [{"id": IDS[i], "prompt": prompt, "answer": answer} for i, (prompt, answer) in enumerate(pairs)]}
     if distractors:
         fields["distractors"] = [{"id": IDS[len(pairs) + i], "text": text} for i, text in enumerate(distractors)]
-    return ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="matching", fields=fields)
+    return ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="matching", fields=fields, notes=notes)
 
 
 def _kind2(root, body, interaction, declaration, response_id: str, name: str, language: str):

@@ -88,9 +88,30 @@ def translation_duplicates(question, text_of) -> list[tuple[str, str]]:
     return found
 
 
+def translation_splits(question, text_of) -> list[tuple[str, str]]:
+    """(msgctxt, message) for each translated text that differs from a text it is one with in
+    English (an answer two matching prompts share): the export in that language would offer two
+    answers where English offers one. ``text_of`` as for :func:`translation_duplicates`; a text
+    left untranslated is not compared (its missing translation is reported on its own)."""
+    qid = question.id
+    found = []
+    for what, keys in kind_of(question).same(question):
+        first = None
+        for key in keys:
+            value = text_of(f"{qid}.{key}")
+            if value is None:
+                continue
+            if first is None:
+                first = (key, value)
+            elif value != first[1]:
+                found.append((f"{qid}.{key}", f"{qid}.{key}: the {what} {value!r} differs from {qid}.{first[0]} ({first[1]!r}), which is the same {what} in English; "
+                                              "translate both exactly alike, or the two prompts no longer share one answer in this language"))
+    return found
+
+
 __all__ = [
     "OPTION_ID", "QUESTION_ID", "REGISTRY", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemId", "ItemIds", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "unit_key",
+    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
 ]

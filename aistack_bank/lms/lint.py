@@ -128,6 +128,13 @@ def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
             out += _plain_field_findings(category.path[-1], "category name", where(name, category.line))
         for q in parsed.questions:
             out += _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
+            if q.qtype == "match":
+                choices, _ = q.match_choices()
+                merged = [a for a in dict.fromkeys(answer for _, answer in q.subquestions) if a not in choices]
+                if merged:
+                    one = next(c for c in choices if models.php_loose_equal(c, merged[0]))
+                    out.append(warning("W751", f"question {q.idnumber}: Moodle offers {merged[0]!r} and {one!r} as one answer (PHP compares two numeric texts as numbers); "
+                                               "the bank offers them apart: write them so that they differ as words", where(name, q.line)))
             unlisted = q.unlisted_fractions()
             if unlisted:
                 out.append(warning("W656", f"question {q.idnumber}: Moodle refuses the question on import (\"Error if grade not listed\"): grade(s) {', '.join(f'{f * 100:g} %' for f in unlisted)} are not in its list", where(name, q.line)))

@@ -95,12 +95,38 @@ class MoodleQuestion:
     subquestions: list[tuple[str, str]] = field(default_factory=list)
     """``match``: (text, answer) per subquestion; an empty text with an answer is a distractor."""
 
+    def match_choices(self) -> tuple[list[str], dict[int, int]]:
+        """``match``: the answers Moodle offers and, per subquestion with a text, the index of its
+        right one (``qtype_match::initialise_question_instance``): an answer is looked up among
+        those already offered with ``array_search``, PHP's loose ``==``, so equal texts are one
+        answer, and so are two numeric strings of one value (``1.0`` and ``1``)."""
+        choices: list[str] = []
+        right: dict[int, int] = {}
+        for index, (text, answer) in enumerate(self.subquestions):
+            key = next((n for n, offered in enumerate(choices) if php_loose_equal(offered, answer)), None)
+            if key is None:
+                key = len(choices)
+                choices.append(answer)
+            if text != "":
+                right[index] = key
+        return choices, right
+
     def unlisted_fractions(self) -> list[float]:
         """Grades ``match_grade_options()`` refuses (the import fails for this question under the
         default "Error if grade not listed"); true-false skips the check."""
         if self.qtype not in ("multichoice", "numerical", "shortanswer"):
             return []
         return [f for _, f, _ in self.answers if not any(abs(abs(f) - g) < MOODLE_FRACTION_MATCH for g in MOODLE_FRACTIONS)]
+
+
+_PHP_NUMERIC = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
+
+
+def php_loose_equal(a: str, b: str) -> bool:
+    """PHP 8's ``$a == $b`` for two strings: as numbers when both are numeric strings, else as strings."""
+    if _PHP_NUMERIC.fullmatch(a) and _PHP_NUMERIC.fullmatch(b):
+        return float(a) == float(b)
+    return a == b
 
 
 MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
