@@ -331,7 +331,7 @@ def test_two_prompts_may_share_one_answer_and_a_distractor_may_not_equal_it(tmp_
     """Two pairs written with the same answer are one answer for the learner; a distractor equal
     to it is refused (E328) at the distractor, which would be a second copy of a right answer."""
     monkeypatch.chdir(tmp_path)
-    assert validate_bank(write_bank(tmp_path / "shared", {"matching": SHARED})).diagnostics == []
+    assert validate_bank(write_bank(tmp_path / "one-answer", {"matching": SHARED})).diagnostics == []
     broken = SHARED.replace("text: 3 bytes", "text: 2 bytes")
     report = validate_bank(write_bank(tmp_path / "distractor", {"matching": broken}))
     ((code, message),) = [(d.code, d.message) for d in report.diagnostics]
