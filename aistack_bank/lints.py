@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Location, warning
@@ -202,6 +203,7 @@ NEAR_MIN_TERMS = 4
 """Keys with fewer content words are matched by their runs and figures only."""
 
 
+@lru_cache(maxsize=1 << 17)  # a bank's texts reuse few words many times
 def _stem(word: str) -> str:
     """A crude English stem, enough to match "fuses", "fused" and "fusing"."""
     for suffix in ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly"):

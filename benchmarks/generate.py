@@ -90,7 +90,7 @@ CONCEPTS: dict[str, list[str]] = {
 
 # True claims name the question's own system ({n}) at least once every six words, so no run of
 # eight words of one question's key (the W322 answer-leak rule) recurs in another question, as in
-# a real bank; the wrong options may repeat, they are nobody's key. Each key also names three
+# a real bank; the wrong options may repeat, they are nobody's key. Each key also names four
 # parts of that system of its own (:func:`_parts`), so that another question with the same claim
 # shares less than three quarters of its content words (W322's "most of its words").
 VERBS_TRUE = [
@@ -183,9 +183,10 @@ def _name(index: int, seed: int) -> str:
 
 
 def _parts(index: int, seed: int) -> str:
-    """Three pseudo-words of question ``index``'s own (so its key's content words are its own)."""
-    a, b, c = (_name(index, seed + k).lower() for k in (1, 2, 3))
-    return f"{a}, {b} and {c}"
+    """Four pseudo-words of question ``index``'s own: with the name, five of a key's content
+    words are its own, and the other words of the longest claim are twelve (12 / 17 < 3/4)."""
+    a, b, c, d = (_name(index, seed + k).lower() for k in (1, 2, 3, 4))
+    return f"{a}, {b}, {c} and {d}"
 
 
 def _sentence(text: str) -> str:
