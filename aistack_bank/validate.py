@@ -74,7 +74,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     for topic in source.topics:
         if only is not None and topic.root != only:
             continue
-        diags += content_lints(topic, references=False)  # W320/W321 are rules of each file
+        diags += content_lints(topic, references=False, memo=use_cache)  # W320/W321 are rules of each file
         if topic.topic is not None:
             diags += cue_warnings(answer_cue_stats([qs.question for qs in topic.questions if qs.question is not None]), Location.of(topic.topic_path))
     questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
