@@ -23,8 +23,8 @@ from .pofile import WRAP_WIDTH, catalog_of, first_msgstr, read_entries, write_po
 if TYPE_CHECKING:
     import polib
 
-MAX_CATALOG_BYTES = 256 << 20
-"""Largest catalog accepted: a 50 000-question bank has catalogs of about 150 MB."""
+MAX_CATALOG_BYTES = 512 << 20
+"""Largest catalog accepted: a 100 000-question bank has catalogs of about 440 MB."""
 
 PLURAL_FORMS = {code: lang.plural_forms for code, lang in LANGUAGES.items()}
 LANGUAGE_NAMES = {code: lang.name for code, lang in LANGUAGES.items()}
