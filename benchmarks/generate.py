@@ -88,16 +88,17 @@ CONCEPTS: dict[str, list[str]] = {
     "software-stack": ["the framework layer", "the kernel library", "the driver layer", "the graph runtime", "the hardware abstraction"],
 }
 
-# True claims name the question's own system ({n}) at least once every six words, so no run of
-# eight words of one question's key (the W322 answer-leak rule) recurs in another question, as in
-# a real bank; the wrong options may repeat, they are nobody's key. Each key also names four
+# True claims name the question's own system ({n}) after their first word and then at least once
+# every six words, so that even after the longest concept (six words) no run of eight words of
+# one question's key (the W322 answer-leak rule) recurs in another question, as in a real bank;
+# the wrong options may repeat, they are nobody's key. Each key also names four
 # parts of that system of its own (:func:`_parts`), so that another question with the same claim
 # shares less than three quarters of its content words (W322's "most of its words").
 VERBS_TRUE = [
     "reduces {n}'s traffic to off-chip memory when {n}'s operands are reused",
     "keeps {n}'s accelerator busy by raising {n}'s work done per byte moved",
     "trades {n}'s extra computation for much less data movement",
-    "depends on {n}'s bandwidth more than on the number of {n}'s compute units",
+    "follows {n}'s bandwidth more than the number of {n}'s compute units",
     "lets {n}'s scheduler overlap communication with useful computation",
     "keeps {n}'s numerical error small enough for the task",
     "moves {n}'s bottleneck from memory towards compute",
