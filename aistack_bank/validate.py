@@ -11,7 +11,7 @@ from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
 from .errors import Diagnostic, Location, Severity, error, warning
 from .kinds import kind_rules
 from .lints import content_lints, question_reference_lints
-from .load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
+from .load import CATEGORIES_FILE, QUESTIONS_DIR, BankSource, LibrarySource, QuestionSource, is_topic_folder, read_bank, read_library
 from .model import slug_of
 
 if TYPE_CHECKING:
@@ -36,12 +36,6 @@ class ValidationReport:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
-
-
-def is_topic_folder(path: Path) -> bool:
-    """Whether ``path`` is one topic folder of a bank (`bank/<topic-id>/`, beside `categories.yaml`)."""
-    path = Path(path)
-    return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
 
 
 def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
