@@ -36,12 +36,12 @@ def _formula_tokens_spelled_out(text: str) -> list[str]:
 def test_scanners_find_what_they_found_without_the_quick_refusals():
     markup = re.compile(r"</?[A-Za-z][^<>]*>|\{[^{}\s]*\}|%(?:\([a-z_]+\))?[sd]")
     seen = Counter()
-    for text in _texts(20_000, 1):
+    for text in _texts(10_000, 1):
         assert formula_tokens(text) == _formula_tokens_spelled_out(text), text
         assert markup_tokens(text) == sorted(markup.findall(text)), text
         for lang in ("en", "fr", "nl"):
             assert numbers(text, lang) == [parse_number(m.group(), lang) for m in _NUMBER_RE[lang].finditer(text)], (text, lang)
         seen["formula"] += bool(formula_tokens(text))
         seen["markup"] += bool(markup_tokens(text))
-    assert seen["formula"] > 100 and seen["markup"] > 100  # the comparison met texts with findings
+    assert seen["formula"] > 50 and seen["markup"] > 50  # the comparison met texts with findings
 
