@@ -153,12 +153,12 @@ PROJECT_LANGUAGES = "en or a language of the project"
 def _project_help(ctx: typer.Context) -> None:
     """Name the project's languages in the help of the command about to run (`export --help`
     in a de/es project offers en, de, es), once the command runs in its project folder."""
-    from .build import available_languages
-
     command = getattr(ctx.command, "commands", {}).get(ctx.invoked_subcommand or "")
     params = [param for param in getattr(command, "params", []) if PROJECT_LANGUAGES in getattr(param, "project_help", getattr(param, "help", None) or "")]
     if not params:
-        return
+        return  # (without importing the build and its exporters, which a command such as validate never needs)
+    from .build import available_languages
+
     try:
         languages = available_languages(Path("translations"))
     except OSError:

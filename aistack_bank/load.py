@@ -355,6 +355,12 @@ def read_categories(root: Path, *, project: Path | None = None):
     return kept, doc, diags
 
 
+def is_topic_folder(path: Path) -> bool:
+    """Whether ``path`` is one topic folder of a bank (`bank/<topic-id>/`, beside `categories.yaml`)."""
+    path = Path(path)
+    return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
+
+
 def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None) -> LibrarySource:
     """Read a whole bank: `categories.yaml` and every topic folder (or only ``topics``); raise nothing.
 

@@ -61,7 +61,7 @@ def translations_of(folder: Path, bank_dir: Path, translations: Path) -> Path | 
 
 def _import_leftovers(folder: Path) -> list[Diagnostic]:
     """What an interrupted import left next to the bank folder ``folder`` (W741, E742)."""
-    from .rules.validate import is_topic_folder
+    from .load import is_topic_folder  # (not validate: the verdict is looked up before the model is imported)
     from .writing import leftover_diagnostics
 
     return [] if is_topic_folder(folder) else leftover_diagnostics(folder)
@@ -71,7 +71,7 @@ def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
     from .cache.validation import validate_cached
-    from .rules.validate import is_topic_folder
+    from .load import is_topic_folder  # (not validate: the verdict is looked up before the model is imported)
 
     if is_topic_folder(folder):  # one topic of a bank: its verdict depends on the rest of the bank
         use_cache = False

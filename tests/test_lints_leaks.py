@@ -225,3 +225,37 @@ def test_a_group_names_listed_questions_each_in_one_group(tmp_path):
     assert len(found) == 2, found
     assert re.search(r"topic\.yaml:\d+:\d+: error E380: group 1 names q999, which this topic does not list", found[0]), found
     assert "q004 is already in group 1" in found[1]
+
+
+def test_stored_leak_findings_are_served_only_for_the_same_keys_and_texts(tmp_path):
+    """The findings kept between runs: the same inputs give the stored result (even one the
+    rule would not give now, which shows it was served), any changed key, term, text, field
+    or question computes afresh; a damaged store is a miss."""
+    from aistack_bank.cache.store import Store
+
+    keys = {"q1": KeyInfo("the weight footprint grows with the context length of each request"), "q2": KeyInfo("About 14 GB")}
+    texts = [LeakText("q2", ("stem",), "Here the weight footprint grows with the context length of each request, so?"),
+             LeakText("q1", ("explanation",), "It needs about 14 GB."), LeakText("q1", ("stem",), "Nothing here.")]
+    fresh = lints.leak_findings(keys, texts)
+    assert [found for found, _ in fresh] == [("q2", ("stem",), "q1"), ("q1", ("explanation",), "q2")]
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == fresh
+    # plant a different result under the same inputs: served as stored
+    store = Store("leaks", tmp_path, keep=1)
+    stored_key = next(iter(store._load()))
+    planted = [(("q1", ("stem",), "q2"), "its figure")]
+    store.put(stored_key, planted)
+    store.save()
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == planted
+    for changed_keys, changed_texts in [
+        ({**keys, "q2": KeyInfo("About 15 GB")}, texts),
+        ({**keys, "q2": KeyInfo("About 14 GB", ("footprint",))}, texts),
+        (keys, [texts[0], LeakText("q1", ("explanation",), "It needs about 15 GB."), texts[2]]),
+        (keys, [texts[0], LeakText("q1", ("feedback",), texts[1].text), texts[2]]),
+        (keys, [texts[0], LeakText("q3", ("explanation",), texts[1].text), texts[2]]),
+    ]:
+        assert lints.leak_findings(changed_keys, changed_texts, memo=True, scope=tmp_path) == lints.leak_findings(changed_keys, changed_texts)
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == fresh  # computed again, and stored
+    store = Store("leaks", tmp_path, keep=1)
+    store.put(next(iter(store._load())), [("not", "findings")])
+    store.save()
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == fresh

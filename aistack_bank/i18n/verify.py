@@ -302,8 +302,9 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         read = {i: catalogs.read(paths[i]) for i in todo}
         tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks, memo=use_cache) for i in todo]
     else:
-        # a Catalogs of its own per task: the catalog is dropped once verified
-        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache).read(p), run_checks=run_checks, memo=use_cache) for i in todo]
+        # a Catalogs of its own per task: the catalog is dropped once verified; its entries are
+        # read as light entries (nothing here localizes or writes them)
+        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache, light=True).read(p), run_checks=run_checks, memo=use_cache) for i in todo]
     results = run_all(fresh + tasks, work=len(fields) * len(todo))
     if fresh:
         current = results.pop(0)

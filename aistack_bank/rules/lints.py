@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, warning
@@ -202,6 +203,7 @@ NEAR_MIN_TERMS = 4
 """Keys with fewer content words are matched by their runs and figures only."""
 
 
+@lru_cache(maxsize=1 << 17)  # a bank's texts reuse few words many times
 def _stem(word: str) -> str:
     """A crude English stem, enough to match "fuses", "fused" and "fusing"."""
     for suffix in ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly"):
@@ -368,14 +370,18 @@ def question_reference_lints(question, doc: YamlDocument) -> list[Diagnostic]:
     return diags
 
 
-def content_lints(source: BankSource, *, references: bool = True) -> list[Diagnostic]:
+def content_lints(source: BankSource, *, references: bool = True, memo: bool = False) -> list[Diagnostic]:
     """W320, W321 and W322 over the English texts of every question (W322 only, across
     questions, without ``references``: :func:`question_reference_lints` gives the others).
 
     W322 reads every text, stems included. Two exceptions: the stem of a question the topic
     groups with the leaked one (`groups:` in topic.yaml: a published stem that carries another
     question's answer), and a text that leaks only what its own question's stem already shows
-    (it adds nothing to the stem)."""
+    (it adds nothing to the stem).
+
+    With ``memo``, which text gives away which key comes from the per-bank store when every
+    key and text (with its question and field) is exactly that of a stored run
+    (:func:`leak_findings`); the warnings are located in the files as read now."""
     diags: list[Diagnostic] = []
     keys: dict[str, KeyInfo] = {}
     leak_texts: list[LeakText] = []
@@ -398,11 +404,7 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
     for index, group in enumerate(getattr(topic, "groups", ()) or ()):
         for qid in group.questions:
             group_of.setdefault(qid, index)
-    found: dict[tuple[str, tuple, str], str] = {}
-    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, leak_texts):
-        found[(item.question_id, item.field, other)] = "its words"
-    for item, other, what in near_leaks(keys, leak_texts):
-        found.setdefault((item.question_id, item.field, other), what)
+    found = dict(leak_findings(keys, leak_texts, memo=memo, scope=getattr(source, "root", None)))
     stem_leaks = {(qid, other) for qid, field, other in found if field == ("stem",)}
     for (qid, field, other), what in found.items():
         if field == ("stem",) and qid in group_of and group_of.get(other) == group_of[qid]:
@@ -412,6 +414,49 @@ def content_lints(source: BankSource, *, references: bool = True) -> list[Diagno
         where = docs[qid].locate(field)
         diags.append(warning("W322", f"{qid}: this text gives away the answer of {other} ({keys[other].text!r}: {what}); a learner who sees both gets {other}'s answer", where))
     return diags
+
+
+def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
+    """((text's question, field, leaked question), how) for every leak of a key in a text, in
+    the order found (runs of words first, then :func:`near_leaks`).
+
+    The findings read only the keys (with their declared terms) and the texts (with their
+    question and field), in order: with ``memo`` they are kept in a store under a digest of
+    exactly these, so a run in which no key or text changed (an edit elsewhere in a file, a
+    catalog edited) finds them without matching the bank again."""
+    store = key = None
+    if memo and scope is not None:
+        import hashlib
+
+        from ..cache.store import Store, key_of
+
+        digest = hashlib.blake2b(digest_size=20)
+        for qid, info in keys.items():
+            digest.update(repr((qid, info.text, info.terms)).encode("utf-8", "surrogatepass"))
+        digest.update(b"\0texts\0")
+        for item in texts:
+            digest.update(repr((item.question_id, item.field, item.text)).encode("utf-8", "surrogatepass"))
+        store = Store("leaks", scope, keep=1)
+        key = key_of("leaks", digest.hexdigest())
+        stored = store.get(key)
+        if _well_formed_findings(stored):
+            return stored
+    found: dict[tuple[str, tuple, str], str] = {}
+    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, texts):
+        found[(item.question_id, item.field, other)] = "its words"
+    for item, other, what in near_leaks(keys, texts):
+        found.setdefault((item.question_id, item.field, other), what)
+    result = list(found.items())
+    if store is not None:
+        store.put(key, result)
+        store.save()
+    return result
+
+
+def _well_formed_findings(found) -> bool:
+    return type(found) is list and all(
+        type(item) is tuple and len(item) == 2 and type(item[1]) is str and type(item[0]) is tuple and len(item[0]) == 3
+        and type(item[0][0]) is str and type(item[0][1]) is tuple and type(item[0][2]) is str for item in found)
 
 
 def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:

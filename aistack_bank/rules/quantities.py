@@ -74,6 +74,8 @@ def parse_number(token: str, lang: str) -> float:
 
 def numbers(text: str, lang: str) -> list[float]:
     """Every standalone number in ``text``, in order."""
+    if not _DIGIT.search(text):  # every number pattern starts with \d
+        return []
     return [parse_number(m.group(), lang) for m in _NUMBER_RE[_language(lang)].finditer(text)]
 
 
@@ -116,6 +118,9 @@ _FORMULA_CHARS = "0-9A-Z²³⁴·×/^()"
 _SQUEEZE = re.compile(rf"[{_SPACES}]*([×·])[{_SPACES}]*")
 _FORMULA_TOKEN = re.compile(rf"(?<![\w])[{_FORMULA_CHARS}]+(?![\w])")
 _DIGIT = re.compile(r"\d")
+_FORMULA_HINT = re.compile(r"[0-9²³⁴·×/^]")
+"""What every formula token without ``variables`` holds: a digit it starts with (``str.isdigit``
+of a character of :data:`_FORMULA_CHARS`: 0-9, ², ³, ⁴) or an operator."""
 
 
 def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[str]:
@@ -126,6 +131,8 @@ def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[
     digit or contain an operator (so ``FP16``, ``GPU`` and ``INT8`` are not formulas).
     Spaces around ``×``, ``·`` and ``/`` are ignored, so ``M × K`` reads as ``M×K``.
     """
+    if variables is None and not _FORMULA_HINT.search(text):
+        return []  # no token could start with a digit or hold an operator
     squeezed = _SQUEEZE.sub(r"\1", text)
     found = []
     for m in _FORMULA_TOKEN.finditer(squeezed):
@@ -233,4 +240,9 @@ def evaluate_formula(token: str, values: dict[str, float]) -> float:
 
 def markup_tokens(text: str) -> list[str]:
     """HTML-like tags, ``{placeholders}`` and printf-style ``%s`` markers, sorted."""
-    return sorted(re.findall(r"</?[A-Za-z][^<>]*>|\{[^{}\s]*\}|%(?:\([a-z_]+\))?[sd]", text))
+    if "<" not in text and "{" not in text and "%" not in text:
+        return []
+    return sorted(_MARKUP.findall(text))
+
+
+_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>|\{[^{}\s]*\}|%(?:\([a-z_]+\))?[sd]")

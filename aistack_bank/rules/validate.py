@@ -11,7 +11,7 @@ from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
 from ..errors import Diagnostic, Location, Severity, error, warning
 from ..kinds import item_id_rules, kind_rules
 from .lints import content_lints, question_reference_lints
-from ..load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, BankSource, LibrarySource, QuestionSource, read_bank, read_library
+from ..load import CATEGORIES_FILE, QUESTIONS_DIR, BankSource, LibrarySource, QuestionSource, is_topic_folder, read_bank, read_library
 from ..model import slug_of
 
 if TYPE_CHECKING:
@@ -36,12 +36,6 @@ class ValidationReport:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
-
-
-def is_topic_folder(path: Path) -> bool:
-    """Whether ``path`` is one topic folder of a bank (`bank/<topic-id>/`, beside `categories.yaml`)."""
-    path = Path(path)
-    return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
 
 
 def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
@@ -74,7 +68,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     for topic in source.topics:
         if only is not None and topic.root != only:
             continue
-        diags += content_lints(topic, references=False)  # W320/W321 are rules of each file
+        diags += content_lints(topic, references=False, memo=use_cache)  # W320/W321 are rules of each file
         if topic.topic is not None:
             diags += cue_warnings(answer_cue_stats([qs.question for qs in topic.questions if qs.question is not None]), Location.of(topic.topic_path))
     questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
