@@ -317,6 +317,26 @@ def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], 
     return {name: ExportTree(export_format.bank_files(libraries, options)) for name, export_format in exporters.items()}
 
 
+PARALLEL_MIN_TEXTS = 2_000
+"""Least questions × languages for which `bank build` renders its formats in worker processes
+(:func:`render_each`); below it, starting them costs more than it saves."""
+
+
+def render_each(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions):
+    """The files of each format of ``formats`` (a list of :class:`~.exporters.ExportedFile`), one
+    format after the other, in order; uncarriable text already refused by the caller.
+
+    The formats are independent, so a large bank's are rendered in worker processes on every
+    core (:func:`~aistack_bank.parallel.run_each`), each format's files handed back as soon as
+    they and the formats before them are ready, for the caller to write and drop."""
+    from .parallel import run_each
+
+    libraries = as_libraries(libraries)
+    texts = len(libraries) * max((len(library.questions) for library in libraries.values()), default=0)
+    tasks = [lambda name=name: render([name], libraries, options, scanned=True)[name].files() for name in formats]
+    return run_each(tasks, work=texts, min_work=PARALLEL_MIN_TEXTS)
+
+
 def library_notes(names: list[str], libraries: dict[str, Library], options: ExportOptions) -> list[Diagnostic]:
     """The formats' notes about what they leave out, for every topic (each note once)."""
     notes: list[Diagnostic] = []
@@ -534,10 +554,22 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     staged = StagedWrites()  # every format made ready beside its files, then all renamed in together
     with build_lock(out, check=check):
         try:
-            for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
-                trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
-                outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress, staged=staged)
+            written: dict[str, list[OutputFile]] = {}
+
+            def take(name: str, trees: dict[str, ExportTree]) -> None:
+                written[name] = write_outputs(trees, {name: out / FORMATS[name].folder}, banks, check=check, prune=True, progress=progress, staged=staged)
                 memo.remember(name, trees)
+
+            todo = []
+            for name, export_format in FORMATS.items():  # the files on disk that stand, one format at a time
+                trees = memo.stored(name, out / export_format.folder)
+                if trees is None:
+                    todo.append(name)
+                else:
+                    take(name, trees)
+            for name, files in zip(todo, render_each(todo, banks, options)):
+                take(name, {name: ExportTree(files)})
+            outputs += [output for name in FORMATS for output in written[name]]
             outputs.append(write_guide(out, banks, notes, check=check, staged=staged))
         except BaseException:
             staged.abort()
