@@ -544,11 +544,12 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
-    refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
     from .outputs import OutputMemo
 
     outputs: list[OutputFile] = []
     memo = OutputMemo(out, banks, options, enabled=not check)  # unchanged inputs: the files on disk stand
+    if not all(memo.known(name) for name in FORMATS):  # (a format kept for these very banks was made after they passed this scan)
+        refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
     from .writing import StagedWrites
 
     staged = StagedWrites()  # every format made ready beside its files, then all renamed in together

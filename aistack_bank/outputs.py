@@ -35,6 +35,7 @@ class OutputMemo:
         self.enabled = enabled
         self.store = Store("outputs", out, enabled=enabled, keep=64)
         self._inputs = None
+        self._served: set[str] = set()
         if enabled:
             try:
                 digest = hashlib.blake2b(digest_size=20)
@@ -46,6 +47,12 @@ class OutputMemo:
 
     def _key(self, name: str) -> str | None:
         return key_of("outputs", name, self._inputs) if self.enabled else None
+
+    def known(self, name: str) -> bool:
+        """Whether files of format ``name`` were kept for these very inputs (by an earlier build
+        that rendered them from the same banks, after refusing any uncarriable text in them)."""
+        key = self._key(name)
+        return key is not None and isinstance(self.store.get(key), list)
 
     def stored(self, name: str, folder: Path) -> dict[str, ExportTree] | None:
         """The files of format ``name`` as they are on disk, if they are what these inputs give."""
@@ -66,11 +73,12 @@ class OutputMemo:
             if _digest(data) != digest:
                 return None
             found.append(ExportedFile(PurePosixPath(rel), language, data))
+        self._served.add(name)
         return {name: ExportTree(found)}
 
     def remember(self, name: str, trees: Mapping[str, ExportTree]) -> None:
         key = self._key(name)
-        if key is not None:
+        if key is not None and name not in self._served:  # files served by stored(): already kept, with these digests
             tree = trees[name]
             self.store.put(key, [(str(rel), tree.language(rel), _digest(tree[rel])) for rel in tree])
 
