@@ -317,6 +317,20 @@ def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], 
     return {name: ExportTree(export_format.bank_files(libraries, options)) for name, export_format in exporters.items()}
 
 
+def _release_memory() -> None:
+    """Collect what the steps before left behind and give the freed pages back to the system,
+    so that the rendering (and each worker forked for it) does not start from them."""
+    import gc
+
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed memory for reuse until told
+    except (OSError, AttributeError):
+        pass
+
+
 PARALLEL_MIN_TEXTS = 2_000
 """Least questions × languages for which `bank build` renders its formats in worker processes
 (:func:`render_each`); below it, starting them costs more than it saves."""
@@ -540,6 +554,8 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
     options = with_ui(options, list(FORMATS), translations, langs, catalogs)
+    del catalogs  # every catalog has been read: the parsed entries go before the rendering
+    _release_memory()
     from .settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))
