@@ -91,11 +91,22 @@ _escape_value = lru_cache(maxsize=1 << 14)(_escape)
 """:func:`_escape` for attribute values, most of which recur in every item (``RESPONSE``, ``float``…)."""
 
 
+_OPEN_TAGS: dict[tuple, str] = {}
+"""Opening tags already written, by element name and attributes: most recur in every item."""
+
+
 def _open_tag(node: ET.Element) -> str:
     attrib = node.attrib
     if not attrib:
         return "<" + node.tag
-    return "<" + node.tag + "".join([f' {key}="{_escape_value(value)}"' for key, value in attrib.items()])
+    key = (node.tag, *attrib.items())
+    found = _OPEN_TAGS.get(key)
+    if found is None:
+        found = "<" + node.tag + "".join([f' {name}="{_escape_value(value)}"' for name, value in attrib.items()])
+        if len(_OPEN_TAGS) >= 1 << 14:
+            _OPEN_TAGS.clear()
+        _OPEN_TAGS[key] = found
+    return found
 
 
 def _one_line(node: ET.Element) -> str:
@@ -121,17 +132,22 @@ def serialize(root: ET.Element, *, inline: frozenset[str] = frozenset()) -> byte
     lines = ['<?xml version="1.0" encoding="UTF-8"?>']
     append = lines.append
 
-    def write(node: ET.Element, pad: str) -> None:
-        if node.text is not None or not len(node) or node.tag in inline:
-            append(pad + _one_line(node))
-            return
+    def write(node: ET.Element, pad: str) -> None:  # an element on several lines
         append(f"{pad}{_open_tag(node)}>")
         inner = pad + "  "
         for child in node:
-            write(child, inner)
+            if child.text is None and not len(child):
+                append(inner + _open_tag(child) + "/>")
+            elif child.text is not None or child.tag in inline:
+                append(inner + _one_line(child))
+            else:
+                write(child, inner)
         append(f"{pad}</{node.tag}>")
 
-    write(root, "")
+    if root.text is not None or not len(root) or root.tag in inline:
+        append(_one_line(root))
+    else:
+        write(root, "")
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
