@@ -425,11 +425,15 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
     for name, tree in trees.items():
         folder = targets[name]
         _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
+        standing = getattr(tree, "standing", False)  # files found on disk with the bytes the format writes
         for rel in sorted(tree, key=str):
             path = folder / str(rel)
-            data = tree[rel]
-            changed = _write(path, data, check, staged)
-            outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
+            if standing:
+                outputs.append(OutputFile(name, tree.language(rel), count, tree.size(rel), path, False))
+            else:
+                data = tree[rel]
+                changed = _write(path, data, check, staged)
+                outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
             if step is not None:
                 step(path)
         if prune:
