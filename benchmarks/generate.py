@@ -414,9 +414,9 @@ def render_topic(questions: list[Question], topic_id: str = "ai-stack-benchmark"
     out += _scalar("title", TOPIC_TITLE + (f", part {number}" if number else ""), "")
     out += _scalar("summary", TOPIC_SUMMARY, "")
     out.append("key_points:")
-    for point in TOPIC_KEY_POINTS:
-        lines = textwrap.wrap(point, width=92, break_long_words=False, break_on_hyphens=False)
-        out += ["  - >-"] + [f"    {line}" for line in lines]
+    for number, point in enumerate(TOPIC_KEY_POINTS, 1):
+        lines = textwrap.wrap(point, width=90, break_long_words=False, break_on_hyphens=False)
+        out += [f"  - id: k{number}", "    text: >-"] + [f"      {line}" for line in lines]
     out.append("tags:")
     out += [f'  {tag}: "{meaning}"' for tag, meaning in TAGS.items()]
     out.append("questions:")
@@ -460,7 +460,7 @@ def _protected() -> set[str]:
     global _PROTECTED_CACHE
     if _PROTECTED_CACHE is None:
         try:
-            from aistack_bank.quantities import UNITS
+            from aistack_bank.rules.quantities import UNITS
             _PROTECTED_CACHE = set(UNITS)
         except ImportError:  # the generator also works without the package importable
             _PROTECTED_CACHE = set()

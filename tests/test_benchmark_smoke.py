@@ -78,7 +78,7 @@ def test_generator_is_deterministic():
 
 
 def test_pseudo_translation_keeps_numbers():
-    from aistack_bank.quantities import formula_tokens, numbers, quantities
+    from aistack_bank.rules.quantities import formula_tokens, numbers, quantities
 
     generate = _load_generator()
     text = "About 3.5 GB at 2000 GB/s takes 1.75 ms; 2MNK operations for an M × K matrix in FP16."

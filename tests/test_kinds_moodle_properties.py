@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from pydantic import TypeAdapter
 
 from aistack_bank.exporters import gift, moodle_xml
-from aistack_bank.exporters._shared import MOODLE_FRACTIONS, plain_field
+from aistack_bank.exporters.common import MOODLE_FRACTIONS, plain_field
 from aistack_bank.importers import read_questions
 from aistack_bank.kinds.short_answer import fold, has_wildcard
 from aistack_bank.lms import lint as lms_lint

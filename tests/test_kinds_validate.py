@@ -16,7 +16,7 @@ import pytest
 from aistack_bank.errors import CODES
 from aistack_bank.i18n.update import update_catalogs
 from aistack_bank.model import KINDS
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 from banklayout import topic_folder
 
 TOPIC = """id: every-kind
@@ -325,7 +325,7 @@ def test_a_translated_unit_in_the_language_s_own_spelling_is_the_same_unit(trans
 def check_findings(kind: str, script: str, **extra):
     from pydantic import TypeAdapter
 
-    from aistack_bank.checks import answer_texts, check_question
+    from aistack_bank.rules.checks import answer_texts, check_question
     from aistack_bank.model import Question
 
     data = yaml.safe_load(FILES[kind][1]) | {"check": {"script": script}} | extra
@@ -379,7 +379,7 @@ def test_letter_references_are_looked_for_only_among_options(tmp_path, monkeypat
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_an_editor_validating_one_file_of_each_kind_gets_no_error(kind, tmp_path, monkeypatch):
-    from aistack_bank.validate import validate_files
+    from aistack_bank.rules.validate import validate_files
 
     monkeypatch.chdir(tmp_path)
     bank = write_bank(tmp_path)

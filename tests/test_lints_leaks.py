@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import re
 
-from aistack_bank import lints
-from aistack_bank.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, LeakText, answer_leaks
+from aistack_bank.rules import lints
+from aistack_bank.rules.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, LeakText, answer_leaks
 
 
 def _plain_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[LeakText, str]]:
@@ -83,7 +83,7 @@ def test_the_lint_reads_the_fields_kept_with_a_record_as_it_reads_the_question(t
 
 # ----------------------------------------------------------------------------- other words
 
-from aistack_bank.lints import KeyInfo, figure_of_key, near_leaks, quantities  # noqa: E402
+from aistack_bank.rules.lints import KeyInfo, figure_of_key, near_leaks, quantities  # noqa: E402
 
 
 def _near(keys: dict[str, KeyInfo], *texts: tuple[str, str]) -> list[tuple[str, str]]:
@@ -215,7 +215,7 @@ def test_a_group_names_listed_questions_each_in_one_group(tmp_path):
 
     from conftest import REPO, topic_file
 
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     shutil.copytree(REPO / "bank", tmp_path / "bank")
     topic = topic_file(tmp_path)

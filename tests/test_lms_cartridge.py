@@ -15,10 +15,10 @@ import zipfile
 import pytest
 
 from aistack_bank.build import available_languages, load_localized, render
-from aistack_bank.exporters._qti import ncname
-from aistack_bank.exporters._qti12 import assessment_ident, full_credit_answers, item_ident
-from aistack_bank.exporters._shared import html_paragraph
-from aistack_bank.exporters._words import words
+from aistack_bank.exporters.qti_common import ncname
+from aistack_bank.exporters.qti12_common import assessment_ident, full_credit_answers, item_ident
+from aistack_bank.exporters.common import html_paragraph
+from aistack_bank.exporters.words import words
 from aistack_bank.lms import models
 from aistack_bank.model import Bank, Library
 from aistack_bank.options import ExportOptions
@@ -28,7 +28,7 @@ import topics_sample
 from conftest import REPO
 
 CARRIED = {"single-choice": ("multichoice", True), "multiple-response": ("multichoice", False),
-           "true-false": ("truefalse", True), "short-answer": ("shortanswer", True)}
+           "true-false": ("truefalse", True), "short-answer": ("shortanswer", True), "essay": ("essay", True)}
 
 
 def _on_disk(bank, translations):
@@ -92,6 +92,8 @@ def _expected(q, lang: str) -> list[tuple[str, float, str]]:
     if q.kind == "true-false":
         labels = words(lang)
         return [(labels.true, 1.0 if q.answer else 0.0, _said(q.feedback_true)), (labels.false, 0.0 if q.answer else 1.0, _said(q.feedback_false))]
+    if q.kind == "essay":  # the essay type restores no answers
+        return []
     # short answer: every full-credit answer right; the converter drops a right answer's feedback
     return [(a.text, 1.0, "") for a in full_credit_answers(q)]
 
@@ -119,6 +121,8 @@ def test_every_cartridge_restores_every_carried_question_with_its_key_and_feedba
                         assert r.defaultgrade == 1, where
                         assert r.generalfeedback == _said(q.explanation), where
                         assert [(a.title, a.score, a.feedback) for a in r.answers] == _expected(q, lang), where
+                        # An essay gets Moodle's default options: its model answer and template are not carried.
+                        assert r.essay_options == (models.CC_ESSAY_DEFAULTS if q.kind == "essay" else None), where
 
 
 def test_true_false_answers_are_named_as_moodles_converter_requires(cartridges):
@@ -230,3 +234,36 @@ def test_the_build_names_each_question_whose_restore_changes():
             assert any(m.startswith(f"common-cartridge: {q.id}'s answer feedback is lost") for m in said), q.id
     starred = [q.id for q in questions if q.kind == "short-answer" and any("*" in a.text for a in full_credit_answers(q))]
     assert starred and all(any(m.startswith(f"common-cartridge: {qid}'s answer(s)") and "wildcard" in m for m in said) for qid in starred)
+
+
+ESSAY = """<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="a" title="A"><section ident="s">
+    <item ident="q1" title="q1 Explain">
+      <itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>cc_profile</fieldlabel><fieldentry>cc.essay.v0p1</fieldentry></qtimetadatafield>
+        <qtimetadatafield><fieldlabel>qmd_computerscored</fieldlabel><fieldentry>No</fieldentry></qtimetadatafield>
+      </qtimetadata></itemmetadata>
+      <presentation><material><mattext texttype="text/html">Explain.</mattext></material>
+        <response_str ident="response1" rcardinality="Single"><render_fib rows="15"/></response_str></presentation>
+      <resprocessing><outcomes><decvar varname="SCORE" vartype="Decimal" minvalue="0" maxvalue="100"/></outcomes>
+        <respcondition{marked}><conditionvar><other/></conditionvar><displayfeedback feedbacktype="Response" linkrefid="general_fb"/></respcondition>
+      </resprocessing>
+      <itemfeedback ident="general_fb"><flow_mat><material><mattext>Why.</mattext></material></flow_mat></itemfeedback>
+    </item>
+  </section></assessment>
+</questestinterop>
+"""
+
+
+def test_an_essay_keeps_its_general_feedback_only_from_a_rule_marked_continue():
+    """Moodle's own cartridge writer leaves the essay's general-feedback rule unmarked, and its
+    converter keeps the feedback of marked rules only: such an essay is restored without it. The
+    export marks the rule; either way the essay has no answers and Moodle's default options."""
+    def restore(marked: str) -> models.CcQuestion:
+        item = ESSAY.format(marked=marked)
+        return models.moodle_cc11_restore({"imsmanifest.xml": MANIFEST.encode(), "a.xml": item.encode()})[0].questions[0]
+
+    moodles, ours = restore(""), restore(' continue="Yes"')
+    assert (moodles.moodle_type, moodles.generalfeedback) == ("essay", "")
+    assert (ours.moodle_type, ours.generalfeedback, ours.answers) == ("essay", "Why. ", [])
+    assert ours.essay_options["graderinfo"] == "" and ours.essay_options["responsetemplate"] == ""

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from aistack_bank.exporters import FORMATS, _qti, _qti12, canvas_qti12
+from aistack_bank.exporters import FORMATS, canvas_qti12, qti12_common, qti_common
 from conftest import REPO
 
 
@@ -50,7 +50,7 @@ QUIZ = "exports/canvas-qti12/aistack-en.zip:ai-hardware-software-stack-en/ai-har
 def test_canvas_rules_catch_an_answer_named_like_a_correct_answer(project, run_cli, monkeypatch):
     """The Canvas target reads the Canvas QTI 1.2 quiz: an answer whose feedback identifier
     matches Canvas's "correct" pattern loses its feedback to the question's correct comment."""
-    monkeypatch.setattr(_qti12, "answer_ident", lambda qid, lang, option: f"{qid}-{lang}-correct-{option}")
+    monkeypatch.setattr(qti12_common, "answer_ident", lambda qid, lang, option: f"{qid}-{lang}-correct-{option}")
     code, out = run_cli("lint", "--target", "canvas")
     assert "W807" in out and "correct comments" in out, out
     assert f"{QUIZ}: warning W807: question q001: Canvas reads another key, weight or answer feedback" in out, out
@@ -69,8 +69,25 @@ def test_canvas_target_reads_every_kind_as_canvas_does(run_cli):
     assert code == 0 and "0 warning(s) for canvas" in out, out
 
 
+def test_canvas_target_expects_the_essays_model_answer_in_its_general_comment(run_cli, monkeypatch):
+    """An essay's general comment in Canvas is its explanation and then its model answer: a quiz
+    that writes the explanation alone is caught, naming the essay."""
+    original = _qti12.canvas_essay_item
+
+    def without_model_answer(bank, index, **kwargs):
+        q = bank.questions[index].model_copy(update={"model_answer": None})
+        return original(bank.model_copy(update={"questions": bank.questions[:index] + (q,) + bank.questions[index + 1:]}), index, **kwargs)
+
+    dropping = dataclasses.replace(canvas_qti12.FORMAT, writers={**canvas_qti12.FORMAT.writers, "essay": without_model_answer})
+    monkeypatch.setattr(canvas_qti12, "FORMAT", dropping)
+    monkeypatch.setitem(FORMATS, "canvas-qti12", dropping)
+    code, out = run_cli("-C", str(REPO / "examples" / "every-kind"), "lint", "--target", "canvas")
+    said = [line for line in out.split("\n") if "W807" in line]
+    assert len(said) == 3 and all("question q014: Canvas does not keep the explanation and the model answer as general feedback" in line for line in said), out
+
+
 def test_canvas_target_catches_a_wrong_key_in_the_quiz(project, run_cli, monkeypatch):
-    original = _qti12.render_item
+    original = qti12_common.render_item
 
     def swapped(bank, index, **kwargs):
         lines = original(bank, index, **kwargs)
@@ -91,13 +108,13 @@ def test_canvas_target_catches_a_wrong_key_in_the_quiz(project, run_cli, monkeyp
 
 
 def test_a_test_that_hides_feedback_is_reported(project, run_cli, monkeypatch):
-    original = _qti.render_test
+    original = qti_common.render_test
 
     def without_session_control(**kwargs):
         data = original(**kwargs).decode()
         return "\n".join(line for line in data.split("\n") if "temSessionControl" not in line and "item-session-control" not in line).encode()
 
-    monkeypatch.setattr(_qti, "render_test", without_session_control)
+    monkeypatch.setattr(qti_common, "render_test", without_session_control)
     code, out = run_cli("lint", "--target", "qti")
     assert 'exports/qti30/aistack-fr.zip:assessment.xml: warning W808: the test does not set itemSessionControl showFeedback="true"' in out, out
 

@@ -21,7 +21,7 @@ from lxml import etree
 from aistack_bank.build import available_languages, load_localized, render
 from aistack_bank.errors import BankError
 from aistack_bank.exporters import FORMATS as FORMAT_RECORDS, export_notes
-from aistack_bank.exporters._shared import deterministic_zip
+from aistack_bank.exporters.common import deterministic_zip
 from aistack_bank.importers import read_questions
 from aistack_bank.model import Bank, Option, SingleChoiceQuestion
 from aistack_bank.options import ExportOptions

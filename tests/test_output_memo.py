@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from aistack_bank import build as build_module, cache, outputs
+from aistack_bank import build as build_module
+from aistack_bank.cache import outputs, validation
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -15,7 +16,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 def test_standing_outputs_are_not_read_until_their_identity_changes(project, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(cache, "RACY_NS", 0)  # files just written count as settled
+    monkeypatch.setattr(validation, "RACY_NS", 0)  # files just written count as settled
     reads = []
     real = outputs._read_regular
     monkeypatch.setattr(outputs, "_read_regular", lambda path, st: reads.append(path) or real(path, st))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from aistack_bank import parallel
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 
 def _break_translations(project: Path) -> None:

@@ -28,7 +28,7 @@ from aistack_bank.i18n.update import update_catalogs
 from aistack_bank.importers import read_questions
 from aistack_bank.kinds import NAMES
 from aistack_bank.lms.lint import TARGETS, lint
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 from test_analyze_kinds import candidates
 

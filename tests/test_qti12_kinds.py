@@ -1,9 +1,9 @@
 """Canvas QTI 1.2 and Common Cartridge exports of every question kind.
 
-The cartridge carries single choice, multiple response, true-false and short answer in its QTI
-profile (`cc.multiple_response.v0p1`, `cc.true_false.v0p1`, `cc.fib.v0p1`), valid against the
-official CC 1.1 XSDs; numerical and matching questions have no profile and are left out with a
-warning naming them. The Canvas quiz carries every kind as Canvas's own quiz export writes it
+The cartridge carries single choice, multiple response, true-false, short answer and essay in its
+QTI profile (`cc.multiple_response.v0p1`, `cc.true_false.v0p1`, `cc.fib.v0p1`, `cc.essay.v0p1`),
+valid against the official CC 1.1 XSDs; numerical, matching and ordering questions have no
+profile and are left out with a warning naming them. The Canvas quiz carries every kind as Canvas's own quiz export writes it
 (lib/cc/qti/qti_items.rb): its choice, true-false and short-answer items are valid against the
 cartridge's QTI profile too; its numerical (`<or>`, `vargte`/`varlte`) and matching items
 (`setvar action="Add"`) use what Canvas writes beyond that profile, checked here element by element.
@@ -69,10 +69,11 @@ def test_the_cartridge_is_valid_and_carries_the_kinds_its_profile_has(banks, lan
         if name != "imsmanifest.xml":
             assert not _errors(qti, data), name
             found = items(data)
-            assert sorted(found) == ["q001", "q002", "q003", "q004", "q005", "q008", "q009"]
+            assert sorted(found) == ["q001", "q002", "q003", "q004", "q005", "q008", "q009", "q013"]
             assert {qid: field(item, "cc_profile") for qid, item in found.items()} == {
                 "q001": "cc.multiple_choice.v0p1", "q002": "cc.multiple_response.v0p1", "q003": "cc.multiple_response.v0p1",
-                "q004": "cc.true_false.v0p1", "q005": "cc.true_false.v0p1", "q008": "cc.fib.v0p1", "q009": "cc.fib.v0p1"}
+                "q004": "cc.true_false.v0p1", "q005": "cc.true_false.v0p1", "q008": "cc.fib.v0p1", "q009": "cc.fib.v0p1",
+                "q013": "cc.essay.v0p1"}
 
 
 def test_the_cartridge_scores_as_moodles_restore_reads_it(banks):
@@ -95,9 +96,10 @@ def test_the_cartridge_scores_as_moodles_restore_reads_it(banks):
 
 def test_the_cartridge_warns_naming_what_it_leaves_out_or_scores_otherwise(banks):
     notes = [(d.code, d.message) for d in export_notes(["common-cartridge"], banks, ExportOptions())]
-    assert [m.split(":")[1].split(" is a")[0].strip() for c, m in notes if c == "W652"] == ["q006", "q007", "q010", "q011", "q012", "q013"]
+    assert [m.split(":")[1].split(" is a")[0].strip() for c, m in notes if c == "W652"] == ["q006", "q007", "q010", "q011", "q012"]
     said = sorted((m.split(" ")[1].split("'")[0], m) for c, m in notes if c == "W664")
-    assert [qid for qid, _ in said] == ["q002", "q003", "q008", "q008", "q009", "q009", "q009"]
+    assert [qid for qid, _ in said] == ["q002", "q003", "q008", "q008", "q009", "q009", "q009", "q013"]
+    assert said[-1][1].startswith("common-cartridge: q013's model answer and response template are left out: the profile's essay has no place for them")
     # What Moodle's restore changes: multiple response 1/n per right option (both policies), and
     # the feedback of right short answers dropped.
     assert [qid for qid, m in said if "Moodle's restore gives each right option 1/n" in m] == ["q002", "q003"]
@@ -110,7 +112,8 @@ def test_canvas_items_have_canvas_question_types(banks, lang):
     assert {qid: field(item, "question_type") for qid, item in found.items()} == {
         "q001": "multiple_choice_question", "q002": "multiple_answers_question", "q003": "multiple_answers_question",
         "q004": "true_false_question", "q005": "true_false_question", "q006": "numerical_question", "q007": "numerical_question",
-        "q008": "short_answer_question", "q009": "short_answer_question", "q010": "matching_question", "q011": "matching_question"}
+        "q008": "short_answer_question", "q009": "short_answer_question", "q010": "matching_question", "q011": "matching_question",
+        "q013": "essay_question"}
 
 
 def test_canvas_choice_and_text_items_follow_the_qti_profile(banks):
@@ -153,8 +156,7 @@ def test_canvas_matching_item_as_canvas_writes_it(banks):
 def test_canvas_warns_naming_what_it_scores_otherwise(banks):
     notes = [(d.code, d.message) for d in export_notes(["canvas-qti12"], banks, ExportOptions())]
     assert sorted(m.split(" ")[1].split("'")[0] for c, m in notes if c == "W663") == ["q003", "q006", "q007", "q008", "q009", "q009"]
-    assert [m for c, m in notes if c == "W651"] == ["canvas-qti12: q012 is an ordering question, which canvas-qti12 cannot carry; it is left out of the export",
-                                                    "canvas-qti12: q013 is an essay question, which canvas-qti12 cannot carry; it is left out of the export"]
+    assert [m for c, m in notes if c == "W651"] == ["canvas-qti12: q012 is an ordering question, which canvas-qti12 cannot carry; it is left out of the export"]
     assert ("W660", "canvas-qti12: q006 has units, which canvas-qti12 cannot read: the prompt asks for GB; other units (MB) are not accepted") in notes
 
 
@@ -164,3 +166,57 @@ def test_aiken_carries_single_choice_only_and_names_each_question_it_leaves_out(
     notes = [d.message for d in export_notes(["aiken"], banks, ExportOptions()) if d.code == "W654"]
     assert notes == [f"aiken: {q.id} (en) is left out of the Aiken files: it is {a_kind(q.kind)} question; Aiken carries single choice only"
                      for q in banks["en"].questions if q.kind != "single-choice"]
+
+
+def test_canvas_essay_as_canvas_writes_it_and_reads_it(banks):
+    """essay_question: a text response, nothing scored, and the explanation then the model answer
+    (after a label in the question's language) as the general comment, which Canvas's import
+    reads back as the essay's neutral comment."""
+    from aistack_bank.exporters.common import html_paragraph
+    from aistack_bank.lms import models
+
+    q = next(q for q in banks["fr"].questions if q.kind == "essay")
+    item = items(unpack("canvas-qti12", banks, "fr")["kinds-fr/kinds-fr.xml"])["q013"]
+    assert [(r.get("ident"), r.get("rcardinality")) for r in item.iter(f"{Q}response_str")] == [("response1", "Single")]
+    assert [label.get("ident") for label in item.find(f".//{Q}render_fib")] == ["answer1"]
+    assert not list(item.iter(f"{Q}varequal")) and not list(item.iter(f"{Q}setvar"))
+    general = item.find(f"{Q}itemfeedback[@ident='general_fb']").findtext(f".//{Q}mattext")
+    assert general == html_paragraph(q.explanation) + "<p><strong>Réponse type\u00a0:</strong></p>" + html_paragraph(q.model_answer)
+    assert q.response_template and q.response_template not in etree.tostring(item, encoding="unicode")  # Canvas has no template
+    read = models.canvas_read_qti12_item(etree.fromstring(etree.tostring(item)))
+    assert (read["question_type"], read["answers"], read["neutral_comments"]) == ("essay_question", [], general)
+    # Canvas's converter: a text response with a scoring rule is a short answer, whatever the metadata says.
+    scored = etree.fromstring(etree.tostring(item))
+    rule = next(scored.iter(f"{Q}respcondition"))
+    etree.SubElement(etree.SubElement(rule.find(f"{Q}conditionvar"), f"{Q}and"), f"{Q}varequal").text = "memory"
+    etree.SubElement(rule, f"{Q}setvar").text = "100"
+    assert models.canvas_read_qti12_item(scored)["question_type"] == "short_answer_question"
+
+
+def test_canvas_essay_without_words_for_its_language_warns(banks):
+    """The model answer's label comes from the exporter's words: English for a language it has none for (W662)."""
+    en = banks["en"]
+    other = en.model_copy(update={"lang": "sv"})
+    notes = [d.message for d in export_notes(["canvas-qti12"], {"en": en, "sv": other}, ExportOptions()) if d.code == "W662"]
+    assert "canvas-qti12: q013 (sv): no label for the model answer in sv; the English words are used" in notes
+    item = items(unpack("canvas-qti12", {"en": en, "sv": other}, "sv")["kinds-sv/kinds-sv.xml"])["q013"]
+    assert "<strong>Model answer:</strong>" in item.find(f"{Q}itemfeedback").findtext(f".//{Q}mattext")
+
+
+def test_cartridge_essay_follows_the_essay_profile(banks):
+    """cc.essay.v0p1 as Moodle's cartridge writer writes it (scoring permitted, not computer
+    scored, a render_fib of rows), no varequal (the profile's rule 8c), and the explanation's rule
+    marked continue="Yes", which Moodle's converter needs to keep it as general feedback."""
+    from aistack_bank.exporters.common import html_paragraph
+
+    q = next(q for q in banks["nl"].questions if q.kind == "essay")
+    for data in (d for name, d in unpack("common-cartridge", banks, "nl").items() if name != "imsmanifest.xml"):
+        item = items(data)["q013"]
+        assert (field(item, "qmd_scoringpermitted"), field(item, "qmd_computerscored")) == ("Yes", "No")
+        assert [f.findtext(f"{Q}fieldlabel") for f in item.iter(f"{Q}qtimetadatafield")] == ["cc_profile", "cc_weighting", "qmd_scoringpermitted", "qmd_computerscored"]
+        assert item.find(f".//{Q}response_str/{Q}render_fib").get("rows") == "10"
+        assert not list(item.iter(f"{Q}varequal")) and not list(item.iter(f"{Q}response_lid"))
+        rules = list(item.iter(f"{Q}respcondition"))
+        assert [(r.get("continue"), [d.get("linkrefid") for d in r.iter(f"{Q}displayfeedback")]) for r in rules] == [("Yes", ["general_fb"]), ("No", [])]
+        assert item.find(f"{Q}itemfeedback[@ident='general_fb']").findtext(f".//{Q}mattext") == html_paragraph(q.explanation)
+        assert q.model_answer not in etree.tostring(item, encoding="unicode")

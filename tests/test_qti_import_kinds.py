@@ -6,7 +6,8 @@ What comes back differs from the bank only in: a relative tolerance comes back a
 absolute one; only the first unit comes back (the prompt names it); Canvas grades multiple
 answers partially, the cartridge all-or-nothing; Canvas and the cartridge keep only full-credit
 short answers, case-insensitive, and Canvas no near misses; the cartridge has no numerical or
-matching questions."""
+matching questions; an essay's model answer comes back from Canvas only (after its label in the
+general comment), its response template from none."""
 
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ def expected(q, fmt: str):
         out |= {"answers": [(a.text, a.credit, a.feedback) for a in kept], "case_sensitive": q.case_sensitive and not lossy}
     elif q.kind == "ordering":
         out |= {"items": [i.text for i in q.items]}
-    elif q.kind == "essay":  # QTI has no place for the model answer or the template
-        out |= {"fields": {}}
+    elif q.kind == "essay":  # QTI and the cartridge have no place for the model answer, Canvas its general comment; none for the template
+        out |= {"fields": {"model_answer": q.model_answer} if fmt == "canvas-qti12" and q.model_answer else {}}
     else:
         out |= {"pairs": [(p.prompt, p.answer) for p in q.pairs], "distractors": [d.text for d in q.distractors]}
     return out

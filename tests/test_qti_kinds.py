@@ -143,7 +143,7 @@ def test_a_language_without_words_gets_english_labels_and_a_warning(banks):
 def test_two_prompts_with_one_answer_share_one_target():
     """`bank validate` refuses such a question (E328), but the writer stays right: one target,
     taken twice (matchMax 2), and both pairs in the key."""
-    from aistack_bank.exporters._qti import match_targets
+    from aistack_bank.exporters.qti_common import match_targets
 
     q = qti_kinds_bank.questions()[10].model_copy(update={"pairs": [
         qti_kinds_bank.questions()[10].pairs[0], qti_kinds_bank.questions()[10].pairs[0].model_copy(update={"id": "b", "prompt": "FP16"})]})

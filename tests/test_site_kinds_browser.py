@@ -19,6 +19,7 @@ import pytest
 from aistack_bank.i18n.fields import question_fields
 from aistack_bank.i18n.localize import localize_question
 from aistack_bank.exporters import FORMATS
+from aistack_bank.kinds import REGISTRY
 from aistack_bank.model import Bank, Topic
 from banklayout import category
 
@@ -30,6 +31,8 @@ pytestmark = needs_chromium
 
 SHOWN = [kind for kind in EXAMPLES if kind in FORMATS["html"].writers]
 """The kinds the practice site shows (the others are left out with a warning)."""
+SCORED = [kind for kind in SHOWN if REGISTRY[kind].model.SCORED]
+"""The kinds whose answers count in a run's score (an essay is read by its writer, never scored)."""
 
 FRENCH = {
     "q001.stem": "Choisissez un.", "q001.option.a": "Un", "q001.option.b": "Deux", "q001.option.b.feedback": "Non.",
@@ -204,6 +207,31 @@ def ordered(order_of):
     return answer
 
 
+def written(value: str, *, submit: str = "button", from_template: bool = True):
+    """Type ``value`` in the essay's box (replacing its template; Enter starts a new line), then
+    submit with the Submit button reached by Tab, or with Ctrl+Enter in the box."""
+    def answer(page, q):
+        assert active_id(page) == "answer-input" and focus_is_visible(page)
+        if from_template:
+            assert page.evaluate("document.activeElement.value") == (q["responseTemplate"] or "")
+        page.keyboard.press("Control+A")
+        for i, line in enumerate(value.split("\n")):
+            if i:
+                page.keyboard.press("Enter")
+            page.keyboard.type(line)
+        assert page.evaluate("document.activeElement.value") == value
+        if submit == "button":
+            tab_to(page, "check", limit=3)
+            assert focus_is_visible(page)
+            page.keyboard.press("Enter")
+        else:
+            page.keyboard.press("Control+Enter")
+    return answer
+
+
+ESSAY_TEXT = "Each token reads every weight once.\nSo decoding waits on memory."
+
+
 def bare(value: str) -> str:
     """``value`` without the invisible isolates (FSI, PDI) the page puts around the values it fills in."""
     return squash(value.replace("\u2068", "").replace("\u2069", ""))
@@ -236,6 +264,7 @@ RIGHT = {
     "short-answer": typed("onnx"),  # case-insensitive
     "matching": matched(lambda q, pair: pair["answer"]),
     "ordering": ordered(lambda q: [item["id"] for item in q["items"]]),
+    "essay": written(ESSAY_TEXT),
 }
 PARTLY = {
     "multiple-response": tick(lambda q: {"a"}),  # one of two right options: 1/2
@@ -251,6 +280,7 @@ WRONG = {
     "short-answer": typed("TFLite"),
     "matching": matched(lambda q, pair: "3 bytes"),
     "ordering": ordered(lambda q: [item["id"] for item in reversed(q["items"])]),
+    "essay": written("I do not know.", submit="ctrl+enter"),
 }
 
 
@@ -262,12 +292,17 @@ def test_every_kind_right_partly_and_wrong_by_keyboard(desktop, site, options):
     right = answer_every_question(page, RIGHT)
     assert set(right) == set(SHOWN)
     for kind, (verdict, feedback) in right.items():
-        assert verdict == "✓ " + u("site.feedback.right"), (kind, verdict)
+        assert verdict == ("✓ " + u("site.feedback.right") if kind in SCORED else "✎ " + u("site.essay.unscored")), (kind, verdict)
         assert "Because." in feedback, kind  # the explanation
     assert "Yes." in right["short-answer"][1]
     assert "Right." in right["true-false"][1]
+    # The essay: what was written, line breaks kept, then the model answer and the explanation.
+    essay = right["essay"][1]
+    assert squash(ESSAY_TEXT) in essay
+    assert essay.index(u("site.essay.model")) < essay.index("It reads every weight for each token.") < essay.index("Because.")
     assert page.locator("#results").is_visible()
-    assert text(page, "#results-score") == u("site.result.score", score=len(SHOWN), total=len(SHOWN))
+    assert text(page, "#results-score") == u("site.result.score", score=len(SCORED), total=len(SCORED))
+    assert bare(text(page, "#results-unscored")) == u("site.essay.results", count=1)
 
     tab_to(page, "results-back")
     page.keyboard.press("Enter")
@@ -282,19 +317,21 @@ def test_every_kind_right_partly_and_wrong_by_keyboard(desktop, site, options):
     assert u("site.num.range", low="13.3 GB", high="14.7 GB") in partly["numerical"][1]
     assert "4 bytes" in partly["matching"][1]  # the right answer of the wrong pair
     # Three wholes (single-choice, true-false, ordering), three halves and a near miss with no credit: 4.5 of 7.
-    assert bare(text(page, "#results-score")) == u("site.result.score", score="4.5", total=len(SHOWN))
+    assert bare(text(page, "#results-score")) == u("site.result.score", score="4.5", total=len(SCORED))
 
     tab_to(page, "results-back")
     page.keyboard.press("Enter")
     start_all(page)
     wrong = answer_every_question(page, WRONG)
     for kind, (verdict, feedback) in wrong.items():
-        assert verdict.endswith(u("site.feedback.wrong")), (kind, verdict)
+        assert verdict.endswith(u("site.feedback.wrong") if kind in SCORED else u("site.essay.unscored")), (kind, verdict)
     assert "It is not." in wrong["true-false"][1] and u("site.feedback.correct_answer") + " " + u("site.tf.false") in wrong["true-false"][1]
     assert "1 MB" in wrong["numerical"][1]
     assert "No." in wrong["single-choice"][1]
     assert "Shared memory" in wrong["ordering"][1]  # the right order, shown after a wrong one
-    assert text(page, "#results-score") == u("site.result.score", score=0, total=len(SHOWN))
+    assert text(page, "#results-score") == u("site.result.score", score=0, total=len(SCORED))
+    # The essay is not missed: "Retry the missed questions" offers the scored ones only.
+    assert bare(text(page, "#retry-missed")) == u("site.result.retry", count=len(SCORED))
     desktop.check_clean()
 
 
@@ -303,14 +340,15 @@ def test_a_missing_or_unreadable_answer_is_refused_in_place(desktop, site, optio
     start_all(page)
     questions = page_questions(page)
     expected = {"multiple-response": "site.mr.empty", "true-false": "site.tf.empty", "numerical": "site.num.invalid",
-                "short-answer": "site.short.empty", "matching": "site.match.empty"}
+                "short-answer": "site.short.empty", "matching": "site.match.empty", "essay": "site.essay.empty"}
     for _ in range(len(questions)):
         q = questions[on_screen(page)]
         if q["kind"] in expected:  # an ordering question always has an order to check
             focused = active_id(page)
             if q["kind"] == "numerical":
                 page.keyboard.type("3,5")  # a comma is not a decimal point on an English page
-            page.keyboard.press("Enter")
+            # An essay's box still holding its template is refused (Enter there starts a new line).
+            page.keyboard.press("Control+Enter" if q["kind"] == "essay" else "Enter")
             assert not page.locator("#feedback").is_visible()
             assert bare(text(page, "#response-error")) == ui(options, "en", expected[q["kind"]], example="3.5"), q["kind"]
             assert page.get_attribute("#response-error", "role") == "alert"
@@ -340,7 +378,10 @@ def test_the_french_page_reads_a_decimal_comma_and_french_spellings(desktop, sit
             assert [o.strip() for o in page.locator("#answer-unit option").all_inner_texts()] == ["Go", "Mo"]
         fr_right[q["kind"]](page, q)
         page.locator("#feedback").wait_for(state="visible")
-        assert verdict_of(page).endswith(u("site.feedback.right")), (q["kind"], verdict_of(page))
+        assert verdict_of(page).endswith(u("site.feedback.right" if q["kind"] in SCORED else "site.essay.unscored")), (q["kind"], verdict_of(page))
+        if q["kind"] == "essay":
+            assert u("site.essay.model") in page.locator("#feedback").inner_text()
+            assert u("site.essay.submit") != ui(options, "en", "site.essay.submit")  # translated
         if q["kind"] == "numerical":
             assert u("site.feedback.your_answer") + " 13,5 Go" in bare(page.locator("#feedback").inner_text())
         if q["kind"] == "true-false":
@@ -471,11 +512,11 @@ def test_a_reload_resumes_an_answered_question_of_every_kind(desktop, site):
         plan[q["kind"]](page, q)
         page.locator("#feedback").wait_for(state="visible")
         before = (verdict_of(page), bare(page.locator("#feedback").inner_text()), page.locator("#response").inner_html() if q["kind"] != "single-choice" else "")
-        values = page.evaluate("Array.from(document.querySelectorAll('#response input, #response select'), e => [e.value, e.checked, e.disabled])")
+        values = page.evaluate("Array.from(document.querySelectorAll('#response input, #response select, #response textarea'), e => [e.value, e.checked, e.disabled])")
         page.reload()
         assert on_screen(page) == q["id"] and page.locator("#feedback").is_visible()
         assert (verdict_of(page), bare(page.locator("#feedback").inner_text())) == before[:2], q["kind"]
-        after = page.evaluate("Array.from(document.querySelectorAll('#response input, #response select'), e => [e.value, e.checked, e.disabled])")
+        after = page.evaluate("Array.from(document.querySelectorAll('#response input, #response select, #response textarea'), e => [e.value, e.checked, e.disabled])")
         if q["kind"] == "numerical":  # the number as the page writes it, not necessarily as typed
             assert [v[1:] for v in after] == [v[1:] for v in values] and after[0][0] == "28"
         else:
@@ -485,5 +526,80 @@ def test_a_reload_resumes_an_answered_question_of_every_kind(desktop, site):
         tab_to(page, "next")
         page.keyboard.press("Enter")
     assert page.locator("#results").is_visible()
-    assert bare(text(page, "#results-score")).endswith(f"4.5 / {len(SHOWN)}")
+    assert bare(text(page, "#results-score")).endswith(f"4.5 / {len(SCORED)}")
+    desktop.check_clean()
+
+
+def test_an_essay_is_written_by_keyboard_never_scored_and_kept_out_of_the_answers(desktop, site, options):
+    """The box is labelled and described; Enter in it starts a new line and Escape does not leave
+    the run; once submitted the text is shown as written, with the model answer; the answer is in
+    the run's review but not in the stored answers, the score or the answered count."""
+    page = open_page(desktop, site)
+    u = lambda key, **values: ui(options, "en", key, **values)  # noqa: E731
+    start_all(page)
+    questions = page_questions(page)
+    essay_id = next(q["id"] for q in questions.values() if q["kind"] == "essay")
+    for _ in range(len(questions)):
+        q = questions[on_screen(page)]
+        if q["kind"] == "essay":
+            assert page.get_by_role("textbox", name=u("site.essay.label"), exact=True).get_attribute("id") == "answer-input"
+            assert page.get_attribute("#answer-input", "aria-describedby") == "response-hint response-error"
+            assert bare(text(page, "#response-hint")) == u("site.essay.hint")
+            assert bare(text(page, "#keys-hint")) == u("site.essay.keys")
+            assert bare(text(page, "#check")) == u("site.essay.submit")
+            page.keyboard.press("Escape")  # in the box: the run stays, nothing written is lost
+            assert page.locator("#quiz").is_visible() and active_id(page) == "answer-input"
+            page.keyboard.press("End")
+            page.keyboard.press("Enter")  # a new line, not a submission
+            assert not page.locator("#feedback").is_visible()
+            assert page.evaluate("document.activeElement.value") == q["responseTemplate"] + "\n"
+            written(ESSAY_TEXT, from_template=False)(page, q)
+        else:
+            RIGHT[q["kind"]](page, q)
+        page.locator("#feedback").wait_for(state="visible")
+        if q["kind"] == "essay":
+            assert page.locator("#feedback .essay-answer").text_content() == ESSAY_TEXT  # line break kept
+            assert page.locator("#feedback .model-answer").text_content() == q["modelAnswer"]
+            assert page.evaluate("document.getElementById('answer-input').disabled")
+        page.keyboard.press("Enter")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('aistack-bank/every-kind/answers')).answers")
+    assert sorted(a["question"] for a in stored) == sorted(qid for qid, q in questions.items() if q["kind"] in SCORED)
+    review = page.locator(f'#results-review li[data-qid="{essay_id}"]')
+    assert "is-unscored" in review.get_attribute("class")
+    assert u("site.essay.unscored") in bare(review.inner_text()) and questions[essay_id]["modelAnswer"] in review.inner_text()
+    assert text(page, "#results-score") == u("site.result.score", score=len(SCORED), total=len(SCORED))
+    assert page.locator("#results-perfect").is_visible()  # every scored answer right: the essay does not spoil it
+    tab_to(page, "results-back")
+    page.keyboard.press("Enter")
+    assert bare(text(page, "#stat-answered")) == u("site.stats.answered.value", answered=len(SCORED), total=len(SCORED))  # out of the questions whose answers are kept
+    desktop.check_clean()
+
+
+def test_an_essay_being_written_comes_back_after_a_reload(desktop, site, options):
+    """The text being written is kept in the run as it is typed: a reload brings it back in the
+    box, the focus in it after the text; once submitted, the answer is kept as other answers are."""
+    page = open_page(desktop, site)
+    start_all(page)
+    questions = page_questions(page)
+    while questions[on_screen(page)]["kind"] != "essay":
+        q = questions[on_screen(page)]
+        RIGHT[q["kind"]](page, q)
+        page.locator("#feedback").wait_for(state="visible")
+        page.keyboard.press("Enter")
+    q = questions[on_screen(page)]
+    page.keyboard.press("End")
+    page.keyboard.type(" 2 bytes per weight")
+    page.keyboard.press("Enter")
+    page.keyboard.type("for every token.")
+    draft = q["responseTemplate"] + " 2 bytes per weight\nfor every token."
+    page.reload()
+    assert on_screen(page) == q["id"] and not page.locator("#feedback").is_visible()
+    assert active_id(page) == "answer-input" and page.evaluate("document.activeElement.value") == draft
+    assert page.evaluate("document.activeElement.selectionStart") == len(draft)  # the caret after the text
+    page.keyboard.press("Control+Enter")
+    page.locator("#feedback").wait_for(state="visible")
+    assert page.locator("#feedback .essay-answer").text_content() == draft
+    page.reload()  # submitted: the answer and the feedback come back as for any kind
+    assert page.locator("#feedback .essay-answer").text_content() == draft
+    assert page.evaluate("document.getElementById('answer-input').value") == draft
     desktop.check_clean()

@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 import re
 
+import polib
+
 from aistack_bank.exporters.html_site import export, page_data
 from aistack_bank.options import ExportOptions
+from aistack_bank.site_strings import UI_STRINGS
+from conftest import REPO
 
 from test_kinds_json import kinds_bank
 from test_kinds_model import question
@@ -19,6 +23,7 @@ KEYS = {
     "short-answer": {"answers", "caseSensitive", "foldDiacritics"},
     "matching": {"pairs", "distractors"},
     "ordering": {"items"},
+    "essay": {"modelAnswer", "responseTemplate"},
 }
 
 
@@ -43,7 +48,46 @@ def test_no_key_is_in_the_markup_outside_the_page_data():
     page = export({"en": kinds_bank()}, ExportOptions())
     html = next(data for path, data in page.items() if str(path) == "en/index.html").decode("utf-8")
     markup = re.sub(r'<script type="application/json" id="bank-data">.*?</script>', "", html, flags=re.S)
-    for secret in ("ONNX", "onnx runtime", "2 bytes", "4 bytes", "That is FP32."):
+    for secret in ("ONNX", "onnx runtime", "2 bytes", "4 bytes", "That is FP32.", "It reads every weight for each token."):
         assert secret not in markup, secret
     data = json.loads(re.search(r'id="bank-data">(.*?)</script>', html, flags=re.S).group(1))
     assert data["questions"][4]["answers"][0]["text"] == "ONNX"
+
+
+def test_an_essay_carries_its_model_answer_and_template_and_nothing_to_score_with():
+    record = next(r for r in page_data(kinds_bank(), ExportOptions())["questions"] if r["kind"] == "essay")
+    assert record["modelAnswer"] == "It reads every weight for each token."
+    assert record["responseTemplate"] == "Bytes read per token:"
+    bare = question("essay", model_answer=None, response_template=None).model_copy(update={"id": "q008"})
+    record = page_data(kinds_bank(essay=bare), ExportOptions())["questions"][7]
+    assert record["modelAnswer"] is None and record["responseTemplate"] is None
+
+
+def test_the_essay_strings_go_only_into_pages_holding_an_essay():
+    """The interface strings of the essay (site.essay.*) are on a page with an essay, in every
+    language's catalog, and absent from a page without one."""
+    with_essay = page_data(kinds_bank(), ExportOptions())["ui"]
+    essay_keys = {key for key in UI_STRINGS if key.startswith("site.essay.")}
+    assert essay_keys and essay_keys <= set(with_essay)
+    without = kinds_bank()
+    without = without.model_copy(update={"questions": tuple(q for q in without.questions if q.kind != "essay")})
+    assert not essay_keys & set(page_data(without, ExportOptions())["ui"])
+    for catalog in sorted((REPO / "translations" / "site").glob("*.po")):
+        entries = {e.msgctxt: e.msgstr for e in polib.pofile(str(catalog))}
+        assert all(entries.get(key) for key in essay_keys), catalog.name
+        if catalog.stem == "fr":  # French typography: a no-break space before a colon or a semicolon
+            assert not [key for key in essay_keys if re.search(r"(?<!\u00a0)[:;]", entries[key])]
+
+
+def test_progress_counts_the_questions_whose_answers_are_kept():
+    """An essay's answer is never stored: the answered figures (topic page, home page) count out of the scored questions."""
+    from aistack_bank.exporters.record import as_library
+    from aistack_bank.exporters.site_pages import home_data
+
+    bank = kinds_bank()
+    scored = [q.id for q in bank.questions if q.kind != "essay"]
+    assert len(scored) == len(bank.questions) - 1
+    assert home_data(as_library(bank), ExportOptions())["topics"][0]["questions"] == scored
+    page = export({"en": bank}, ExportOptions())
+    html = next(data for path, data in page.items() if str(path) == "en/index.html").decode("utf-8")
+    assert f'<span id="stat-answered" class="figure">0 / {len(scored)}</span>' in html

@@ -630,7 +630,7 @@ def _qti_response(question, values: list[str]) -> str:
     """QTI response values as the practice site records a response: option identifiers
     (``choice-a``, ``choice_true``) as ids joined by commas, a matching question's directed pairs
     (``source-a target-b``) as ``a=b;…``, a number or a typed text as it is."""
-    from ..exporters._qti import match_targets, ncname
+    from ..exporters.qti_common import match_targets, ncname
 
     pairs = getattr(question, "pairs", None)
     if pairs is not None:  # a matching item: the exporter's source and target identifiers

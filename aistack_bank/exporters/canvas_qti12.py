@@ -14,11 +14,12 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._qti import bank_title, language_notes, ncname
+from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from ._qti12 import CANVAS_TYPES, POINTS, assessment_ident, full_credit_answers, questestinterop_open, render_item
-from ._format import WHOLE_BANK_STEM, Format, by_category, languages
-from ._shared import deterministic_zip, html_paragraph, html_text
+from .qti12_common import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, full_credit_answers, questestinterop_open, render_item
+from .words import has_words
+from .record import WHOLE_BANK_STEM, Format, by_category, languages
+from .common import deterministic_zip, html_paragraph, html_text
 
 NAME = "canvas-qti12"
 CANVAS_NS = "http://canvas.instructure.com/xsd/cccv1p0"
@@ -166,18 +167,26 @@ def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
     return out
 
 
+def essay_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
+    """An essay's model answer goes into Canvas's general comment after a label in the question's
+    language: English for a language the exporter has no words for (W662)."""
+    return [warning("W662", f"{NAME}: {q.id} ({lang}): no label for the model answer in {lang}; the English words are used")
+            for lang in languages(banks) for q in banks[lang].questions
+            if q.kind == "essay" and q.model_answer is not None and not has_words(lang)]
+
+
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     """A warning for each question, or part of one, that Canvas cannot carry as the bank scores it."""
-    return scoring_notes(banks) + language_notes(NAME, banks)
+    return scoring_notes(banks) + language_notes(NAME, banks) + essay_notes(banks)
 
 
 FORMAT = Format(
     name=NAME, folder="canvas-qti12", honours=frozenset({"shuffle"}),
-    writers={kind: render_item for kind in CANVAS_TYPES}, left_out_code="W651",
+    writers={**{kind: render_item for kind in CANVAS_TYPES}, "essay": canvas_essay_item}, left_out_code="W651",
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0], options),
     platforms="Canvas Classic Quizzes: *Course → Settings → Import Course Content → Content Type: QTI .zip file* (one quiz per topic; Canvas New Quizzes can migrate it or import the same package). Blackboard Learn: *Course Tools → Tests, Surveys, and Pools → Pools → Import QTI 1.2 Pool*.",
-    loses="The kinds Canvas cannot carry (W651); Canvas's own grading of partial credit, near misses and case (W663); units and decimal commas (W660, W661).",
+    loses="The kinds Canvas cannot carry (W651); Canvas's own grading of partial credit, near misses and case (W663); units and decimal commas (W660, W661); an essay's response template (its model answer goes into the general comment).",
 )
 """One Canvas quiz of the topic per language (with several topics, also ``bank-<lang>.zip``: one quiz per topic)."""
 export = FORMAT

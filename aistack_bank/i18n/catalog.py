@@ -88,7 +88,7 @@ def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False)
     """
     language = "" if template else path.stem
     if use_cache:
-        from ..filecache import Store, file_digest, key_of
+        from ..cache.store import Store, file_digest, key_of
 
         store = Store("catalog-read", path, keep=1)
         digest = file_digest(path)

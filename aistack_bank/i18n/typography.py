@@ -236,5 +236,5 @@ def fix_catalog_typography(path, *, compare: bool = False):
                 entry.msgstr = fixed
                 changed += 1
     if changed:
-        write_or_compare(path, render_catalog(catalog.po), check=compare)
+        write_or_compare(path, render_catalog(catalog.po), compare=compare)
     return changed, []

@@ -6,12 +6,19 @@ units), ``shortanswer``, ``matching``/``match``, ``ordering`` (qtype_ordering) a
 Other types (cloze, calculated, …) are skipped with the reason. Moodle's own export quirks are accepted: texts in CDATA or
 escaped, ``format="moodle_auto_format"``/``plain_text``, HTML in answers, and ``$@NULL@$`` (how
 Moodle writes a null) read as empty.
+
+The bank holds no images or files: an image or file embedded in a question (``<file
+encoding="base64">`` with its ``@@PLUGINFILE@@`` reference, or Moodle 1.9's ``<image>`` field) is
+dropped with a note naming it, the text where it was and its line; a link's text is kept.
 """
 
 from __future__ import annotations
 
 import math
+import re
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
 from ..errors import BankError, Location
 from ._kinds import MAX_CHOICES, MIN_CHOICES, NotImported, matching, multiple_response, numerical, ordering, short_answer, true_false
@@ -21,6 +28,28 @@ from .records import DESCRIPTION, ImportedQuestion, Skipped, declaration_positio
 MAX_BYTES = 64 << 20
 NULL = "$@NULL@$"
 """How Moodle writes a null value in its exports (backup and XML); read as empty."""
+
+_BLANK = re.compile(r"(?:\s|&nbsp;|&#160;|&#xa0;)+", re.IGNORECASE)
+_BLANK_BEFORE = re.compile(r"(?:\s|&nbsp;|&#160;|&#xa0;)+\Z", re.IGNORECASE)
+_IMAGE_TAG = re.compile(r"<img\b[^<>]*>", re.IGNORECASE)
+_FRAME = 64
+"""How far on each side of an image its framing blanks are looked for (bounded: linear time)."""
+
+
+def _unframed_images(text: str) -> str:
+    """``text`` with the white space and no-break spaces on each side of an image as one plain
+    space."""
+    parts, at = [], 0
+    for image in _IMAGE_TAG.finditer(text):
+        floor = max(at, image.start() - _FRAME)
+        framed = image.start() > floor and (text[image.start() - 1].isspace() or text[image.start() - 1] == ";")
+        before = _BLANK_BEFORE.search(text[floor:image.start()]) if framed else None
+        after = _BLANK.match(text, image.end(), image.end() + _FRAME)
+        parts += [text[at:floor + before.start() if before else image.start()], " ", image.group(), " "]
+        at = after.end() if after else image.end()
+    parts.append(text[at:])
+    return "".join(parts)
+
 
 TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "matching", "match", "ordering", "essay"}
 
@@ -45,6 +74,9 @@ class _Reader:
         fmt = fmt or (node.get("format", "html") if node is not None else "html")
         if fmt == "plain_text":
             return " ".join(text.split())
+        # An image goes (the bank holds none, see _dropped_files): the no-break spaces that set it
+        # off from the words go with it, so "Moodle&nbsp;<img> is" reads "Moodle is".
+        text = _unframed_images(text)
         plain, lost = html_to_text(text, self.language)
         self.dropped |= lost
         return plain
@@ -88,7 +120,8 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     questions: list[ImportedQuestion] = []
     skipped: list[Skipped] = []
     category = None
-    for element in root.findall("question"):
+    elements = root.findall("question")
+    for element, (start, line) in zip(elements, _question_starts(raw, len(elements))):
         kind = element.get("type", "")
         if kind == "category":
             category = _text(element, "category/text")
@@ -96,18 +129,19 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
         name, _ = html_to_text(_text(element, "name/text"), language)
         name = name or f"question {len(questions) + len(skipped) + 1}"
         if kind == "description":
-            skipped.append(Skipped(name, "question type 'description': " + DESCRIPTION))
+            skipped.append(Skipped(name, "question type 'description': " + DESCRIPTION, line))
             continue
         if kind not in TYPES:
-            skipped.append(Skipped(name, f"question type {kind!r} has no kind in the bank (it takes multichoice, truefalse, numerical, shortanswer, matching, ordering and essay)"))
+            skipped.append(Skipped(name, f"question type {kind!r} has no kind in the bank (it takes multichoice, truefalse, numerical, shortanswer, matching, ordering and essay)", line))
             continue
         reader = _Reader(language)
         try:
             imported = _question(element, kind, name, reader)
         except NotImported as exc:
-            skipped.append(Skipped(name, str(exc)))
+            skipped.append(Skipped(name, str(exc), line))
             continue
-        imported.category = category
+        imported.category, imported.line = category, line
+        imported.notes += _dropped_files(element, raw, start, path.name)
         tags = [t.text.strip() for t in element.findall("tags/tag/text") if t.text and t.text.strip()]
         for tag in list(tags):
             if tag.startswith("difficulty-") and tag[-1:] in "123":
@@ -199,3 +233,101 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
         question.fields, notes = matching(subs)
         question.notes += notes
     return question
+
+
+PLUGINFILE = "@@PLUGINFILE@@"
+"""How Moodle's XML refers to a file embedded in the question (``<file name=…>``)."""
+
+_FIELDS = {"questiontext": "the question text", "generalfeedback": "the general feedback", "correctfeedback": "the feedback for a right answer",
+           "partiallycorrectfeedback": "the feedback for a partly right answer", "incorrectfeedback": "the feedback for a wrong answer",
+           "graderinfo": "the information for graders", "responsetemplate": "the response template"}
+
+
+def _question_starts(raw: bytes, count: int) -> list[tuple[int, int]]:
+    """The byte offset and line of each ``<question`` element of ``raw`` (one inside CDATA or a
+    comment is text), or (-1, 0) for each if they are not ``count`` (lines that cannot be told)."""
+    starts, line, last = [], 1, 0
+    for match in re.finditer(rb"<!\[CDATA\[.*?\]\]>|<!--.*?-->|<question(?=[\s>/])", raw, re.S):
+        if match.group().startswith(b"<question"):
+            line, last = line + raw.count(b"\n", last, match.start()), match.start()
+            starts.append((last, line))
+    return starts if len(starts) == count else [(-1, 0)] * count
+
+
+class _References(HTMLParser):
+    """The files an HTML text refers to as ``@@PLUGINFILE@@/name``, and its images from
+    elsewhere (an address; "" for one written in a ``data:`` address): (tag, name, alt text)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        alt = " ".join((attributes.get("alt") or "").split())
+        for attribute in ("src", "href", "data"):
+            value = (attributes.get(attribute) or "").strip()
+            if value.startswith(PLUGINFILE):
+                self.found.append((tag, unquote(value[len(PLUGINFILE):].lstrip("/").split("?")[0]), alt))
+            elif tag == "img" and attribute == "src":
+                self.found.append((tag, "" if value.lower().startswith("data:") else value[:200], alt))
+
+
+def _field(element, parents: dict) -> str:
+    """How a note names the text ``element`` holds: "the question text", "the feedback of answer 2", …"""
+    parent = parents.get(element)
+    if element.tag in _FIELDS:
+        return _FIELDS[element.tag]
+    if element.tag in ("answer", "subquestion", "hint") and parent is not None:
+        number = [e for e in parent if e.tag == element.tag].index(element) + 1
+        return {"answer": "answer", "subquestion": "prompt", "hint": "hint"}[element.tag] + f" {number}"
+    if element.tag == "feedback" and parent is not None and parent.tag == "answer":
+        return f"the feedback of {_field(parent, parents)}"
+    return f"<{element.tag}>"
+
+
+def _dropped_files(question, raw: bytes, start: int, source: str) -> list[str]:
+    """Notes on the images and files of ``question`` the bank cannot hold, each naming the file,
+    the text it was in and its line in ``source``."""
+    parents = {child: parent for parent in question.iter() for child in parent}
+    end = raw.find(b"</question>", start) if start >= 0 else -1
+
+    def at(name: str, field: int) -> str:
+        """Where ``name`` is: its <file> or its reference after ``field`` (the text's offset)."""
+        if start < 0:
+            return ""
+        found = -1
+        for needle in (f'name="{name}"', f"{PLUGINFILE}/{name}", name):
+            found = raw.find(needle.encode("utf-8"), field, end if end >= 0 else len(raw))
+            if found >= 0:
+                break
+        line = raw.count(b"\n", 0, found if found >= 0 else field) + 1
+        return f" (line {line} of {source})"
+
+    notes: list[str] = []
+    for element in question.iter():
+        text_node, files = element.find("text"), [f.get("name", "") for f in element.findall("file")]
+        text = text_node.text or "" if text_node is not None else ""
+        if PLUGINFILE not in text and "<img" not in text.lower() and not files:
+            continue
+        where = _field(element, parents)
+        field = raw.find(text.strip()[:60].encode("utf-8"), start, end) if start >= 0 and text.strip() else -1
+        field = start if field < 0 else field
+        refs = _References()
+        refs.feed(text)
+        refs.close()
+        for tag, name, alt in refs.found:
+            if tag == "img":
+                shown = f"the image {name}" if name else "an image"
+                note = f"{shown}{f' ({alt!r})' if alt else ''} in {where} was dropped: the bank holds no images (say in the text what it shows if the question needs it)"
+            else:
+                note = f"{f'the file {name}' if name else 'a file'} linked from {where} was dropped (the link's text is kept): the bank holds no files"
+            notes.append(note + at(name or ("<img" if tag == "img" else PLUGINFILE), field))
+        for name in files:
+            if name not in {found for _, found, _ in refs.found}:
+                notes.append(f"{f'the file {name}' if name else 'a file'} attached to {where} was dropped: the bank holds no files{at(name or '<file', field)}")
+    image = _text(question, "image").strip()
+    if image or question.find("image_base64") is not None:
+        shown = f"the image {image}" if image else "an image"
+        notes.append(f"{shown} of Moodle 1.9's image field (shown with the question text) was dropped: the bank holds no images{at('<image', start)}")
+    return list(dict.fromkeys(notes))

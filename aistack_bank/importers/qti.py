@@ -5,7 +5,8 @@ Items are found through ``imsmanifest.xml``: every resource whose type names QTI
 Blackboard's ``assessment/x-bb-qti-*``) is read, tests excepted (their items are resources of
 their own). Every kind of the bank is read: single choice, multiple response, true-false (two
 choices labelled true and false), numerical, short answer, matching, ordering (QTI 2/3's
-``orderInteraction``) and essay (``extendedTextInteraction``), in the forms Canvas's
+``orderInteraction``) and essay (``extendedTextInteraction``; Canvas's ``essay_question``, its
+model answer read back from after its label in the general comment; ``cc.essay.v0p1``), in the forms Canvas's
 quiz export, the cartridge profile and QTI 2/3 response processing write them (this tool's own
 exports among them). An item of another kind is reported as skipped, with why. The same question
 found twice (a Canvas or cartridge export holds a bank and a quiz) is taken once.
@@ -28,8 +29,8 @@ OUTCOME_FEEDBACK = {"correct_fb": "the comment for any right answer", "general_i
                     "correct": "the comment for any right answer", "incorrect": "the comment for any wrong answer"}
 """Canvas's (``*_fb``) and Blackboard's identifiers of feedback shown for any right or any wrong answer."""
 CANVAS_CHOICE_TYPES = {"multiple_choice_question", "true_false_question"}
-CANVAS_TYPES = CANVAS_CHOICE_TYPES | {"multiple_answers_question", "numerical_question", "short_answer_question", "matching_question"}
-CC_PROFILES = {"cc.multiple_choice.v0p1", "cc.true_false.v0p1", "cc.multiple_response.v0p1", "cc.fib.v0p1"}
+CANVAS_TYPES = CANVAS_CHOICE_TYPES | {"multiple_answers_question", "numerical_question", "short_answer_question", "matching_question", "essay_question"}
+CC_PROFILES = {"cc.multiple_choice.v0p1", "cc.true_false.v0p1", "cc.multiple_response.v0p1", "cc.fib.v0p1", "cc.essay.v0p1"}
 IDS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -199,7 +200,7 @@ def _item12(item, language: str, index: int):
         return Skipped(name, f"Canvas question type {qtype!r}; the bank has no kind for it")
     if profile and profile not in CC_PROFILES:
         return Skipped(name, f"Common Cartridge question profile {profile!r}; the bank has no kind for it")
-    if qtype in CANVAS_TYPES - CANVAS_CHOICE_TYPES or profile in ("cc.multiple_response.v0p1", "cc.fib.v0p1"):
+    if qtype in CANVAS_TYPES - CANVAS_CHOICE_TYPES or profile in ("cc.multiple_response.v0p1", "cc.fib.v0p1", "cc.essay.v0p1"):
         return _kind12(item, language, name, qtype, profile)
     if bbtype and bbtype not in ("Multiple Choice", "True/False", "Either/Or"):
         return Skipped(name, f"Blackboard question type {bbtype!r}; only single-choice questions are imported")
@@ -418,7 +419,7 @@ def _read_qti2(root, language: str):
 
 
 def _true_false_labels() -> list[tuple[str, str]]:
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     return [(w.true.casefold(), w.false.casefold()) for w in WORDS.values()]
 
@@ -443,7 +444,7 @@ def _as_true_false(imported: ImportedQuestion) -> ImportedQuestion:
 def _unit_of(stem: str) -> tuple[str, list[dict]]:
     """The stem without a last line naming the unit to answer in (and asking for a decimal
     point), as this tool's exports write it in every language of its table, and that unit."""
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     lines = stem.split("\n")
     last = lines[-1].strip()
@@ -482,9 +483,23 @@ def _round(value: float) -> float:
     return float(f"{value:.12g}")
 
 
+def _split_model_answer(text: str) -> tuple[str, str | None]:
+    """(explanation, model answer) of an essay's general comment, where the Canvas export writes
+    the model answer after its label (*Model answer:*, *Réponse type :*, … in any language the
+    exporters have words for); the whole text and None without such a line."""
+    from ..exporters.words import WORDS
+
+    labels = {w.model_answer for w in WORDS.values()}
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip() in labels), None)
+    if at is None or not "\n".join(lines[at + 1:]).strip():
+        return text, None
+    return "\n".join(lines[:at]).strip(), "\n".join(lines[at + 1:]).strip()
+
+
 def _kind12(item, language: str, name: str, qtype: str, profile: str):
-    """A QTI 1.2 multiple-answers, numerical, short-answer or matching item (Canvas's forms and
-    the cartridge profile's)."""
+    """A QTI 1.2 multiple-answers, numerical, short-answer, matching or essay item (Canvas's forms
+    and the cartridge profile's)."""
     presentation = next(iter(_descendants(item, "presentation")), None)
     if presentation is None:
         return Skipped(name, "no presentation")
@@ -575,6 +590,12 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         if len(found) > 1:
             imported.notes.append(f"{len(found) - 1} other right answer(s) left out: the bank's numerical question has one answer and its tolerance")
         return done(imported)
+    if qtype == "essay_question" or profile == "cc.essay.v0p1":  # graded by a person: no scoring to read
+        explanation, model_answer = _split_model_answer(explanation)
+        if model_answer is not None:
+            dropped.discard("strong")  # the model answer's label, which the export writes
+        return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="essay",
+                                     fields={"model_answer": model_answer} if model_answer else {}))
     if qtype == "short_answer_question" or profile == "cc.fib.v0p1":
         answers: list[str] = []
         for c, score, _ in conditions:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
-from ..kinds import REGISTRY, item_id_for
+from ..project.authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
+from ..kinds import REGISTRY, item_id_for, kind_rules
 from ..load import QUESTIONS_DIR, TOPIC_FILE
 from ..writing import commit_files
 from .records import ImportedQuestion, ImportReport, Skipped
@@ -78,7 +78,7 @@ def _scalar(key: str, value, indent: int) -> str:
 
 def render_imported_yaml(data: dict) -> bytes:
     """A question file of any kind for ``data``, in the bundled bank's style: lists of records
-    as block sequences, texts as :func:`~aistack_bank.authoring.yaml_text` writes them."""
+    as block sequences, texts as :func:`~aistack_bank.project.authoring.yaml_text` writes them."""
     if data["kind"] == "single-choice":
         return render_question_yaml(data)
     out = [QUESTION_SCHEMA_COMMENT]
@@ -233,9 +233,9 @@ def _with_categories(path: Path, text: str, added: list[tuple[str, str]]) -> byt
     """The categories file ``text`` with the (id, title) categories ``added`` at its end."""
     import io
 
-    from ..authoring import _yaml
+    from ..project.authoring import round_trip_yaml
 
-    yaml = _yaml()
+    yaml = round_trip_yaml()
     try:
         data = yaml.load(text)
         for category_id, title in added:
@@ -286,10 +286,10 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     (:func:`~aistack_bank.writing.commit_files`: staged outside the bank, committed by a journal
     that `bank import --recover` completes after a crash). The caller holds the bank lock.
     """
-    from ..authoring import topic_folder
+    from ..project.authoring import topic_folder
     from ..load import CATEGORIES_FILE, is_single_topic_layout, topic_folders
     from ..safety import read_regular
-    from ..topics import categories_file
+    from ..project.topics import categories_file
     from ..yamlsource import MAX_FILE_BYTES
 
     report = ImportReport()
@@ -371,7 +371,9 @@ def _plan_questions(questions: list[ImportedQuestion], folder: Path, qid: str, f
         if len(rendered) > MAX_FILE_BYTES:
             problem = f"its question file would be {len(rendered)} bytes; a bank file holds at most {MAX_FILE_BYTES} (E104)"
         else:
-            _, diags = read_question_bytes(rendered, path)
+            source, diags = read_question_bytes(rendered, path)
+            if source.question is not None and source.doc is not None:
+                diags = diags + kind_rules(source.question, source.doc)  # the kind's own rules (E328, …)
             errors = [d for d in diags if d.severity.value == "error"]
             if errors:
                 problem = f"the question would not pass `bank validate`: {errors[0].code} {errors[0].message}"

@@ -544,7 +544,11 @@ def canvas_read_qti12_item(item: Element) -> dict:
     - short answer: the texts of the rules setting SCORE above 0, each at 100;
     - numerical: the exact value and the margin of the scoring rule (``varequal``, ``vargte``,
       ``varlte``);
-    - matching: for each prompt (a ``response_lid``), the text of the answer its ``Add`` rule names.
+    - matching: for each prompt (a ``response_lid``), the text of the answer its ``Add`` rule names;
+    - essay: a text response (``response_str``) read as a short answer, whose answers are the texts
+      of the rules setting SCORE above 0; with none it is an essay (``ExtendedTextInteraction``: "a
+      short answer question with no answers is an essay question"), and one with answers is a
+      short answer whatever its metadata says.
 
     Feedback: ``general_fb`` is the neutral comment, ``correct_fb`` the correct one and
     ``general_incorrect_fb`` the incorrect one; an answer's comment is the ``itemfeedback`` a
@@ -590,10 +594,11 @@ def canvas_read_qti12_item(item: Element) -> dict:
             texts = [a["text"] for a in question["answers"]]
             if not (len(texts) == 2 and re.search("true", texts[0], re.I) and re.search("false", texts[1], re.I)):
                 question["question_type"] = "multiple_choice_question"
-    elif qtype == "short_answer_question":
+    elif qtype in ("short_answer_question", "essay_question"):
         for condition in scoring:
             for value in named(condition):
                 question["answers"].append({"text": value, "weight": 100, "comments": comments_of(value)})
+        question["question_type"] = "short_answer_question" if question["answers"] else "essay_question"
     elif qtype == "numerical_question":
         for condition in scoring:
             exact = [_node_value(v) for v in descendants(condition, "varequal")]
@@ -839,6 +844,10 @@ CC_MOODLE_TYPES = {
 }
 """``cc11_quiz::get_question_type``: the Moodle type of each profile; an item of any other
 profile (or none) is skipped without a word."""
+CC_ESSAY_DEFAULTS = {"responseformat": "editor", "responserequired": 1, "responsefieldlines": 15, "attachments": 0,
+                     "attachmentsrequired": 0, "graderinfo": "", "responsetemplate": ""}
+"""``restore_qtype_essay_plugin::after_execute_question``: the options of an essay restored
+without any (every essay of a cartridge): no grader information (the model answer), no template."""
 CC_QUIZ_SUMGRADES = 4
 CC_QUIZ_GRADE = 10
 """``backup/cc/sheets/course_modules_mod_quiz.xml``: every restored quiz gets total marks 4 and
@@ -870,6 +879,9 @@ class CcQuestion:
     defaultgrade: int
     answers: list[CcAnswer]
     usecase: bool = False
+    essay_options: dict | None = None
+    """An essay's options after the restore (None for other types): the converter writes none,
+    so ``restore_qtype_essay_plugin::after_execute_question`` gives it the defaults."""
 
     @property
     def single(self) -> bool:
@@ -1025,6 +1037,10 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
         grade = number if 0 <= number <= 99 else 1
     if profile in ("cc.fib.v0p1", "cc.pattern_match.v0p1"):
         answers = _cc_fib_answers(doc, ident) if profile == "cc.fib.v0p1" else []
+    elif moodle_type == "essay":
+        # get_answers lists one answer per response_str (score 0, every rule's feedback), but the
+        # essay type restores no answers: they are dropped (restore_qtype_essay_plugin).
+        answers = []
     else:
         labels = []
         for found in _items_named(doc, ident):
@@ -1059,7 +1075,7 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
             answers.append(CcAnswer(answer, title, score, _cc_answer_feedback(doc, ident, answer)))
     question = CcQuestion(ident=ident, name=item.get("title") or "", cc_type=profile, moodle_type=moodle_type,
                           questiontext=_node_value(texts[0]) if texts else "", generalfeedback=_cc_general_feedback(doc, ident),
-                          defaultgrade=grade, answers=answers)
+                          defaultgrade=grade, answers=answers, essay_options=dict(CC_ESSAY_DEFAULTS) if moodle_type == "essay" else None)
     if moodle_type == "truefalse" and answers:
         # create_node_course_question_categories_question_category_question_true_false
         for answer in answers:

@@ -9,6 +9,8 @@
   // Texts of the bank shown in English for want of a translation: marked lang="en".
   const english = new Set(data.english || []);
   const LETTERS = "ABCDEFGHIJ";
+  // The kinds a person grades: never scored here, never stored.
+  const UNSCORED = new Set(["essay"]);
   const DAY = 86400000;
   // Leitner boxes: a wrong answer puts a question back in box 1 (due at once), each right
   // answer moves it up one box; the box sets how many days pass before it is due again.
@@ -330,7 +332,8 @@
     }
     figure("stat-last", lastRight, ids.length, "site.stats.last.detail");
     figure("stat-alltime", p.right, p.count, "site.stats.alltime.detail");
-    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.length });
+    // Out of the questions whose answers are kept: a written answer (an essay) is never scored nor stored.
+    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.filter((q) => !UNSCORED.has(q.kind)).length });
     $("reset").hidden = ids.length === 0;
     $("export").hidden = store.answers.length === 0;
 
@@ -431,6 +434,7 @@
             ? { id: r.id, kind: r.kind, order: r.order.map((option) => option.id), response: r.response }
             : { id: r.id, order: r.order.map((option) => option.id), chosenAt: r.chosenAt })),
           opener: session.opener ? session.opener.id : null, startedAt: session.startedAt,
+          ...(session.draft ? { draft: session.draft } : {}),
         }));
       } catch (error) {
         // Storage is blocked: the run lasts until the page closes, as before.
@@ -478,8 +482,7 @@
       if (!order) return null;
       if (q.kind !== "single-choice") {
         if (!validResponse(q, r.response, order)) return null;
-        const score = outcomeOf(q, r.response).score;
-        results.push({ id: q.id, kind: q.kind, order: order, response: r.response, score: score, right: score >= 1 });
+        results.push(resultOf(q, order, r.response));
         continue;
       }
       if (!Number.isInteger(r.chosenAt) || r.chosenAt < 0 || r.chosenAt >= order.length) return null;
@@ -488,7 +491,11 @@
     }
     const order = answered ? results[saved.index].order : orderIn(byId.get(ids[saved.index]), saved.order);
     if (!order) return null;
+    // The text being written in the question on screen (an essay), kept until it is submitted.
+    const draft = saved.draft;
+    const keptDraft = !answered && draft && draft.id === ids[saved.index] && typeof draft.text === "string" ? { id: draft.id, text: draft.text } : undefined;
     return {
+      draft: keptDraft,
       id: saved.id, titleKey: saved.title, title: t(saved.title), ids: ids, index: saved.index, order: order,
       answered: answered, chosenAt: answered ? results[saved.index].chosenAt : undefined,
       response: answered ? results[saved.index].response : undefined, results: results,
@@ -532,11 +539,12 @@
     $("answer-bar").classList.remove("is-answered");
     if (q.kind !== "single-choice") {
       showResponseWidget(q);
-      $("keys-hint").textContent = t("site.quiz.keys.fields");
+      $("keys-hint").textContent = t(KEYS_HINTS[q.kind] || "site.quiz.keys.fields");
       $("keys-hint").hidden = false;
       window.scrollTo(0, 0);
-      const first = $("response").querySelector("input, select, button");
+      const first = $("response").querySelector("input, select, textarea, button");
       if (first) first.focus({ preventScroll: true });
+      if (first && first.matches("textarea")) first.setSelectionRange(first.value.length, first.value.length); // go on writing
       return;
     }
     $("response").hidden = true;
@@ -667,6 +675,7 @@
     if (session.index < session.ids.length) {
       session.order = initialOrder(current());
       session.response = undefined;
+      session.draft = undefined;
       runStore.save();
       showQuestion();
     } else {
@@ -683,7 +692,8 @@
     history.replaceState({ view: "results", attempt: done.id }, "");
     renderResults(done);
     showResults();
-    $("announcer").textContent = t("site.result.score", { score: marks(done.results), total: done.results.length });
+    const scored = done.results.filter((r) => !r.unscored);
+    $("announcer").textContent = t("site.result.score", { score: marks(scored), total: scored.length });
   }
 
   function showResults() {
@@ -720,41 +730,55 @@
   }
 
   function renderResults(done) {
-    const total = done.results.length;
-    const right = done.results.filter((r) => r.right).length;
-    const earned = done.results.reduce((sum, r) => sum + (typeof r.score === "number" ? r.score : r.right ? 1 : 0), 0);
+    // A written answer (an essay) is never scored: it is in the review, not in the score or the tags.
+    const scored = done.results.filter((r) => !r.unscored);
+    const total = scored.length;
+    const right = scored.filter((r) => r.right).length;
+    const earned = scored.reduce((sum, r) => sum + (typeof r.score === "number" ? r.score : r.right ? 1 : 0), 0);
     const share = total ? earned / total : 0;
     $("results-ring").style.setProperty("--share", String(share));
     $("results-percent").textContent = total ? percent(earned, total) : "—";
-    $("results-score").textContent = t("site.result.score", { score: marks(done.results), total: total });
+    $("results-score").textContent = t("site.result.score", { score: marks(scored), total: total });
     const seconds = Math.max(0, Math.round(done.elapsed / 1000));
     $("results-time").textContent = t("site.result.time", { minutes: Math.floor(seconds / 60), seconds: seconds % 60 });
-    $("results-perfect").hidden = right < total;
-    renderTagBars($("results-tags"), tagRows(done.results));
+    const unscored = done.results.length - total;
+    let note = $("results-unscored");
+    if (!note && unscored) {
+      note = el("p", "time");
+      note.id = "results-unscored";
+      $("results-time").after(note);
+    }
+    if (note) {
+      note.hidden = !unscored;
+      note.textContent = unscored ? t("site.essay.results", { count: unscored }) : "";
+    }
+    $("results-perfect").hidden = right < total || total === 0;
+    renderTagBars($("results-tags"), tagRows(scored));
 
     $("results-review").replaceChildren(...done.results.map((r) => {
       const q = byId.get(r.id);
-      const item = el("li", "review-item " + (r.right ? "is-right" : "is-wrong"));
+      const state = r.unscored ? "is-unscored" : verdictKey(r.score);
+      const item = el("li", "review-item " + (r.unscored ? "is-unscored" : r.right ? "is-right" : "is-wrong"));
       item.dataset.qid = r.id;
       const details = el("details");
       details.open = !r.right;
       const summary = el("summary");
-      const partly = !r.right && r.score > 0;
-      const said = partly ? t("site.feedback.partial", { percent: percent(r.score, 1) }) : t(r.right ? "site.feedback.right" : "site.feedback.wrong");
-      summary.append(icon(r.right ? "✓" : partly ? "◐" : "✗"), hidden(said + " "), el("bdi", "review-stem", q.stem));
-      const body = el("div", "feedback " + (r.right ? "is-right" : "is-wrong"));
-      body.className = "feedback " + verdictKey(r.score);
+      const partly = state === "is-partial";
+      const said = r.unscored ? t("site.essay.unscored") : partly ? t("site.feedback.partial", { percent: percent(r.score, 1) })
+        : t(r.right ? "site.feedback.right" : "site.feedback.wrong");
+      summary.append(icon(r.unscored ? "✎" : r.right ? "✓" : partly ? "◐" : "✗"), hidden(said + " "), el("bdi", "review-stem", q.stem));
+      const body = el("div", "feedback " + state);
       body.append(...(q.kind === "single-choice" ? feedbackParts(q, r.order, r.chosenAt) : kindFeedback(q, r.order, r.response)));
       details.append(summary, body);
       item.append(details);
       return item;
     }));
 
-    const weakest = weakestTags(done.results);
+    const weakest = weakestTags(scored);
     $("practice-weakest").hidden = weakest.length === 0;
     $("practice-weakest").textContent = t("site.result.weakest", { tags: weakest.join(", ") });
     $("practice-weakest").dataset.tags = weakest.join(" ");
-    const missed = done.results.filter((r) => !r.right).map((r) => r.id);
+    const missed = scored.filter((r) => !r.right).map((r) => r.id);
     $("retry-missed").hidden = missed.length === 0;
     $("retry-missed").textContent = t("site.result.retry", { count: missed.length });
   }
@@ -956,6 +980,8 @@
       const right = q.pairs.map((p) => matchText(q, response[p.id]) === p.answer);
       return { score: right.filter(Boolean).length / q.pairs.length, right: right };
     },
+    // response: the text written; graded by a person, never here (not in any score).
+    "essay": () => ({ score: 0, unscored: true }),
     // response: the items' ids in the learner's order; all or nothing.
     "ordering": (q, response) => {
       const right = q.items.map((item, i) => response[i] === item.id);
@@ -965,6 +991,14 @@
 
   function outcomeOf(q, response) {
     return SCORERS[q.kind](q, response);
+  }
+
+  // A run's record of an answer to a question of any kind but single-choice.
+  function resultOf(q, order, response) {
+    const outcome = outcomeOf(q, response);
+    const result = { id: q.id, kind: q.kind, order: order, response: response, score: outcome.score, right: outcome.score >= 1 && !outcome.unscored };
+    if (outcome.unscored) result.unscored = true;
+    return result;
   }
 
   // A response kept in this tab's run, checked against the question as it is now.
@@ -983,6 +1017,8 @@
         return !!response && typeof response === "object" && q.pairs.every((p) => order.some((c) => c.id === response[p.id]));
       case "ordering":
         return !!orderIn(q, response);
+      case "essay":
+        return typeof response === "string";
       default:
         return false;
     }
@@ -1152,6 +1188,16 @@
       });
       return [hint(t("site.match.hint")), list];
     },
+    // A text box, labelled, starting from the response template; Enter writes a new line.
+    "essay": (q) => {
+      const box = field("textarea", "answer-input");
+      box.rows = 8;
+      box.value = session.draft && session.draft.id === q.id ? session.draft.text : q.responseTemplate || "";
+      box.setAttribute("aria-describedby", "response-hint response-error");
+      const group = el("div", "field-group");
+      group.append(labelFor("answer-input", t("site.essay.label")), box);
+      return [hint(t("site.essay.hint")), group];
+    },
     // The items in a list, each with buttons moving it up and down (Tab to a button, Enter or
     // Space to move); the moved item keeps the focus and a live region says where it went.
     "ordering": () => {
@@ -1231,14 +1277,24 @@
       return { response: response };
     },
     "ordering": () => ({ response: Array.from($("order-list").children).map((row) => row.dataset.item) }),
+    // The text as written (its trailing spaces dropped); nothing written, or the template left as it was, is refused.
+    "essay": (q) => {
+      const box = $("answer-input");
+      const text = box.value.replace(/\s+$/, "");
+      return text.trim() && text.trim() !== (q.responseTemplate || "").trim() ? { response: text } : { error: t("site.essay.empty"), field: box };
+    },
   };
+
+  // The keyboard hint and the label of the button under the answer, where a kind has its own.
+  const KEYS_HINTS = { "essay": "site.essay.keys" };
+  const CHECK_LABELS = { "essay": "site.essay.submit" };
 
   function showResponseWidget(q) {
     const area = $("response");
     const error = el("p", "response-error");
     error.id = "response-error";
     error.setAttribute("role", "alert");
-    const check = el("button", "button check", t("site.kind.check"));
+    const check = el("button", "button check", t(CHECK_LABELS[q.kind] || "site.kind.check"));
     check.type = "button";
     check.id = "check";
     check.addEventListener("click", checkAnswer);
@@ -1263,15 +1319,20 @@
       }
       return;
     }
-    const outcome = outcomeOf(q, read.response);
+    const result = resultOf(q, session.order, read.response);
     session.answered = true;
     session.response = read.response;
-    session.results.push({ id: q.id, kind: q.kind, order: session.order, response: read.response, score: outcome.score, right: outcome.score >= 1 });
+    session.draft = undefined;
+    session.results.push(result);
     runStore.save();
-    store.add({
-      question: q.id, language: data.language, choice: encodeResponse(q, read.response), correct: outcome.score >= 1,
-      answered_at: isoNow(), attempt: session.id, kind: q.kind, score: outcome.score,
-    });
+    // The history holds scored answers (accuracy, review, the analysis of exported answers);
+    // a written answer stays in this run only.
+    if (!result.unscored) {
+      store.add({
+        question: q.id, language: data.language, choice: encodeResponse(q, read.response), correct: result.right,
+        answered_at: isoNow(), attempt: session.id, kind: q.kind, score: result.score,
+      });
+    }
     showChecked();
   }
 
@@ -1332,6 +1393,10 @@
         mark(row, outcome.right[i], outcome.right[i] ? "site.option.correct" : "site.option.yours");
       });
     },
+    // The text as it was submitted (after a reload the box would start from the template).
+    "essay": (q, response) => {
+      $("answer-input").value = response;
+    },
     "ordering": (q, response, outcome) => {
       const list = $("order-list");
       const rows = Array.from(list.children);
@@ -1357,15 +1422,17 @@
     $("answer-bar").classList.add("is-answered");
     $("response-error").textContent = "";
     MARKERS[q.kind](q, session.response, outcome);
-    for (const input of $("response").querySelectorAll("input, select")) {
+    for (const input of $("response").querySelectorAll("input, select, textarea")) {
       input.disabled = true;
       input.removeAttribute("aria-invalid");
     }
     $("check").hidden = true;
-    const state = verdictKey(outcome.score);
+    const state = outcome.unscored ? "is-unscored" : verdictKey(outcome.score);
     const verdict = $("verdict");
     verdict.className = "verdict " + state;
-    if (state === "is-partial") {
+    if (state === "is-unscored") {
+      verdict.replaceChildren(icon("✎ "), t("site.essay.unscored"));
+    } else if (state === "is-partial") {
       verdict.replaceChildren(icon("◐ "), t("site.feedback.partial", { percent: percent(outcome.score, 1) }));
     } else {
       verdict.replaceChildren(icon(state === "is-right" ? "✓ " : "✗ "), t(state === "is-right" ? "site.feedback.right" : "site.feedback.wrong"));
@@ -1447,6 +1514,9 @@
         list.append(item);
       });
       parts.push(list);
+    } else if (q.kind === "essay") {
+      parts.push(el("p", "label", t("site.feedback.your_answer")), el("p", "essay-answer", response));
+      if (q.modelAnswer) parts.push(el("h3", null, t("site.essay.model")), el("p", "model-answer", q.modelAnswer));
     } else if (q.kind === "ordering") {
       const yours = el("ol", "answer-list");
       for (const id of response) yours.append(el("li", null, q.items.find((item) => item.id === id).text));
@@ -1462,15 +1532,23 @@
   }
 
   // Enter in a field of the answer checks it (Space ticks a box, as everywhere).
+  // In a text box Enter starts a new line and Ctrl+Enter (Cmd+Enter) submits.
   $("response").addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key !== "Enter" || event.altKey) return;
     const target = event.target;
-    if (!target.matches || !target.matches("input, select")) return;
+    if (!target.matches) return;
+    const box = target.matches("textarea");
+    if (box ? !(event.ctrlKey || event.metaKey) : event.ctrlKey || event.metaKey || !target.matches("input, select")) return;
     event.preventDefault();
     checkAnswer();
   });
   $("response").addEventListener("input", (event) => {
     if (event.target.removeAttribute) event.target.removeAttribute("aria-invalid");
+    // A text being written is kept in the run as it is typed: a reload brings it back.
+    if (session && !session.answered && event.target.matches && event.target.matches("textarea")) {
+      session.draft = { id: current().id, text: event.target.value };
+      runStore.save();
+    }
   });
   $("response").addEventListener("change", (event) => {
     if (event.target.removeAttribute) event.target.removeAttribute("aria-invalid");
@@ -1494,7 +1572,7 @@
   });
   $("resume").addEventListener("click", () => resume(true));
   $("retry-missed").addEventListener("click", () => {
-    const missed = finished ? finished.results.filter((r) => !r.right).map((r) => r.id) : [];
+    const missed = finished ? finished.results.filter((r) => !r.right && !r.unscored).map((r) => r.id) : [];
     if (missed.length) start("site.retry.title", missed, finished.opener);
   });
   $("practice-weakest").addEventListener("click", (event) => {
@@ -1564,8 +1642,10 @@
   });
 
   // Escape leaves a run (its answers are kept); an open dialog closes itself first.
+  // (In a text box Escape does nothing: a slip of the finger must not lose a written answer.)
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || dialog.open || visible("topic")) return;
+    if (event.target && event.target.matches && event.target.matches("textarea")) return;
     event.preventDefault();
     leave();
   });
