@@ -82,7 +82,7 @@ def test_the_scan_is_left_out_only_when_every_format_was_kept_for_the_same_banks
     assert run() == 0
     (Path("exports") / "aiken").rename(Path("aiken-moved"))  # files gone, entries kept: rendered again, not scanned
     assert run() == 0
-    assert build_module.build(Path("bank"), Path("translations"), Path("exports"), check=True) and scans == [1]  # --compare keeps nothing
+    assert build_module.build(Path("bank"), Path("translations"), Path("exports"), compare=True) and scans == [1]  # --compare keeps nothing
     from dataclasses import replace
 
     monkeypatch.setattr(build_module, "with_english", lambda options, *args: replace(options, shuffle=not options.shuffle))
