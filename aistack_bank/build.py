@@ -317,6 +317,40 @@ def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], 
     return {name: ExportTree(export_format.bank_files(libraries, options)) for name, export_format in exporters.items()}
 
 
+def _release_memory() -> None:
+    """Collect what the steps before left behind and give the freed pages back to the system,
+    so that the rendering (and each worker forked for it) does not start from them."""
+    import gc
+
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed memory for reuse until told
+    except (OSError, AttributeError):
+        pass
+
+
+PARALLEL_MIN_TEXTS = 2_000
+"""Least questions × languages for which `bank build` renders its formats in worker processes
+(:func:`render_each`); below it, starting them costs more than it saves."""
+
+
+def render_each(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions):
+    """The files of each format of ``formats`` (a list of :class:`~.exporters.ExportedFile`), one
+    format after the other, in order; uncarriable text already refused by the caller.
+
+    The formats are independent, so a large bank's are rendered in worker processes on every
+    core (:func:`~aistack_bank.parallel.run_each`), each format's files handed back as soon as
+    they and the formats before them are ready, for the caller to write and drop."""
+    from .parallel import run_each
+
+    libraries = as_libraries(libraries)
+    texts = len(libraries) * max((len(library.questions) for library in libraries.values()), default=0)
+    tasks = [lambda name=name: render([name], libraries, options, scanned=True)[name].files() for name in formats]
+    return run_each(tasks, work=texts, min_work=PARALLEL_MIN_TEXTS)
+
+
 def library_notes(names: list[str], libraries: dict[str, Library], options: ExportOptions) -> list[Diagnostic]:
     """The formats' notes about what they leave out, for every topic (each note once)."""
     notes: list[Diagnostic] = []
@@ -391,11 +425,15 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
     for name, tree in trees.items():
         folder = targets[name]
         _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
+        standing = getattr(tree, "standing", False)  # files found on disk with the bytes the format writes
         for rel in sorted(tree, key=str):
             path = folder / str(rel)
-            data = tree[rel]
-            changed = _write(path, data, compare, staged)
-            outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
+            if standing:
+                outputs.append(OutputFile(name, tree.language(rel), count, tree.size(rel), path, False))
+            else:
+                data = tree[rel]
+                changed = _write(path, data, compare, staged)
+                outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
             if step is not None:
                 step(path)
         if prune:
@@ -521,24 +559,39 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
     options = with_ui(options, list(FORMATS), translations, langs, catalogs)
+    del catalogs  # every catalog has been read: the parsed entries go before the rendering
+    _release_memory()
     from .project.settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
-    refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
     from .cache.outputs import OutputMemo
 
     outputs: list[OutputFile] = []
     memo = OutputMemo(out, banks, options, enabled=not compare)  # unchanged inputs: the files on disk stand
+    if not all(memo.known(name) for name in FORMATS):  # (a format kept for these very banks was made after they passed this scan)
+        refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
     from .writing import StagedWrites
 
     staged = StagedWrites()  # every format made ready beside its files, then all renamed in together
     with build_lock(out, compare=compare):
         try:
-            for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
-                trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
-                outputs += write_outputs(trees, {name: out / export_format.folder}, banks, compare=compare, prune=True, progress=progress, staged=staged)
+            written: dict[str, list[OutputFile]] = {}
+
+            def take(name: str, trees: dict[str, ExportTree]) -> None:
+                written[name] = write_outputs(trees, {name: out / FORMATS[name].folder}, banks, compare=compare, prune=True, progress=progress, staged=staged)
                 memo.remember(name, trees)
+
+            todo = []
+            for name, export_format in FORMATS.items():  # the files on disk that stand, one format at a time
+                trees = memo.stored(name, out / export_format.folder)
+                if trees is None:
+                    todo.append(name)
+                else:
+                    take(name, trees)
+            for name, files in zip(todo, render_each(todo, banks, options)):
+                take(name, {name: ExportTree(files)})
+            outputs += [output for name in FORMATS for output in written[name]]
             outputs.append(write_guide(out, banks, notes, compare=compare, staged=staged, english=options.english))
         except BaseException:
             staged.abort()

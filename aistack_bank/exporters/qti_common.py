@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Mapping, Sequence
 
@@ -81,15 +82,44 @@ MARKABLE = frozenset({"prompt", "simpleChoice", "simpleAssociableChoice", "inlin
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 
 
+def _escape(text: str) -> str:
+    """``text`` as :func:`~._shared.html_text` escapes it (``& < > " '``), without its calls."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#x27;")
+
+
+_escape_value = lru_cache(maxsize=1 << 14)(_escape)
+""":func:`_escape` for attribute values, most of which recur in every item (``RESPONSE``, ``float``…)."""
+
+
+_OPEN_TAGS: dict[tuple, str] = {}
+"""Opening tags already written, by element name and attributes: most recur in every item."""
+
+
 def _open_tag(node: ET.Element) -> str:
-    return "<" + node.tag + "".join(f' {key}="{html_text(value)}"' for key, value in node.attrib.items())
+    attrib = node.attrib
+    if not attrib:
+        return "<" + node.tag
+    key = (node.tag, *attrib.items())
+    found = _OPEN_TAGS.get(key)
+    if found is None:
+        found = "<" + node.tag + "".join([f' {name}="{_escape_value(value)}"' for name, value in attrib.items()])
+        if len(_OPEN_TAGS) >= 1 << 14:
+            _OPEN_TAGS.clear()
+        _OPEN_TAGS[key] = found
+    return found
 
 
 def _one_line(node: ET.Element) -> str:
-    if node.text is None and len(node) == 0:
+    text = node.text
+    if text is None and not len(node):
         return _open_tag(node) + "/>"
-    inner = html_text(node.text or "") + "".join(_one_line(child) + html_text(child.tail or "") for child in node)
-    return f"{_open_tag(node)}>{inner}</{node.tag}>"
+    parts = [_open_tag(node), ">", _escape(text) if text else ""]
+    for child in node:
+        parts.append(_one_line(child))
+        if child.tail:
+            parts.append(_escape(child.tail))
+    parts += ("</", node.tag, ">")
+    return "".join(parts)
 
 
 def serialize(root: ET.Element, *, inline: frozenset[str] = frozenset()) -> bytes:
@@ -100,18 +130,24 @@ def serialize(root: ET.Element, *, inline: frozenset[str] = frozenset()) -> byte
     text or children is written ``<name/>``, one whose text is ``""`` as ``<name></name>``.
     """
     lines = ['<?xml version="1.0" encoding="UTF-8"?>']
+    append = lines.append
 
-    def write(node: ET.Element, depth: int) -> None:
-        pad = "  " * depth
-        if node.text is not None or len(node) == 0 or node.tag in inline:
-            lines.append(pad + _one_line(node))
-            return
-        lines.append(f"{pad}{_open_tag(node)}>")
+    def write(node: ET.Element, pad: str) -> None:  # an element on several lines
+        append(f"{pad}{_open_tag(node)}>")
+        inner = pad + "  "
         for child in node:
-            write(child, depth + 1)
-        lines.append(f"{pad}</{node.tag}>")
+            if child.text is None and not len(child):
+                append(inner + _open_tag(child) + "/>")
+            elif child.text is not None or child.tag in inline:
+                append(inner + _one_line(child))
+            else:
+                write(child, inner)
+        append(f"{pad}</{node.tag}>")
 
-    write(root, 0)
+    if root.text is not None or not len(root) or root.tag in inline:
+        append(_one_line(root))
+    else:
+        write(root, "")
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
