@@ -259,3 +259,24 @@ def test_stored_leak_findings_are_served_only_for_the_same_keys_and_texts(tmp_pa
     store.put(next(iter(store._load())), [("not", "findings")])
     store.save()
     assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == fresh
+
+
+def test_near_leaks_by_words_equal_the_window_test_on_every_key():
+    """The word index and the count of shared words before the window test only skip work: on
+    random keys and texts over a small vocabulary (so keys share words and windows nearly
+    match), the keys found by their words are exactly those the window test finds when every
+    key is tried on every text."""
+    rng = random.Random(11)
+    vocabulary = ["weights", "memory", "bandwidth", "kernel", "cache", "tokens", "batch", "tensor", "compute", "layer", "register", "latency"]
+    for _ in range(40):
+        keys = {f"q{n:03d}": KeyInfo(" ".join(rng.choices(vocabulary, k=rng.randint(3, 7)))) for n in range(1, 13)}
+        texts = [LeakText(rng.choice([*keys, "q999"]), ("explanation",), " ".join(rng.choices(vocabulary, k=rng.randint(2, 14)))) for _ in range(30)]
+        found = {(t.text, t.question_id, qid) for t, qid, what in near_leaks(keys, texts) if what == "most of its words"}
+        expected = set()
+        for t in texts:
+            words = lints._content(t.text)
+            for qid, info in keys.items():
+                key = list(dict.fromkeys(lints._content(info.text)))
+                if qid != t.question_id and len(key) >= lints.NEAR_MIN_TERMS and not figure_of_key(info.text) and lints._close_together(key, words):
+                    expected.add((t.text, t.question_id, qid))
+        assert found == expected

@@ -294,9 +294,11 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
             for qid in figures[figure]:
                 hits.setdefault(qid, "its figure")
         words = _content(item.text)
-        candidates = {qid for word in set(words) for qid in by_word.get(word, ())}
+        present = set(words)
+        candidates = {qid for word in present for qid in by_word.get(word, ())}
         for qid in candidates - hits.keys():
-            if _close_together(contents[qid], words):
+            key = contents[qid]  # the window test needs NEAR_SHARE of the key's words in the text at all: counted first
+            if len(present.intersection(key)) >= -(-len(key) * NEAR_SHARE // 1) and _close_together(key, words):
                 hits[qid] = "most of its words"
         for qid, entries in declared.items():
             if qid in hits:
