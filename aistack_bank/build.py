@@ -15,7 +15,7 @@ from .options import ExportOptions
 
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
-    from .settings import LanguagePolicy
+    from .project.settings import LanguagePolicy
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def resolve_languages(requested: str, translations: Path | None) -> list[str]:
 
 def topic_banks(libraries: dict[str, Library]) -> list[dict[str, Bank]]:
     """Each topic of the bank as the exporters take it: its :class:`Bank` by language, in bank order."""
-    from .exporters._format import topic_banks as by_topic
+    from .exporters.record import topic_banks as by_topic
 
     return by_topic(libraries)
 
@@ -122,7 +122,7 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
     warning), ``fallback`` (missing texts in English) or ``strict`` (a missing text is an error).
     Validation and localization share one read of each catalog, through ``catalogs``; a passing
     verdict cached for exactly these input bytes is reused instead of validating again."""
-    from .cache import validated_source
+    from .cache.validation import validated_source
     from .i18n.catalog import Catalogs
     from .i18n.fields import bank_fields
     from .i18n.localize import localize
@@ -253,8 +253,8 @@ def bank_texts(bank: Bank):
     yield f"topic.{t.id}.title", t.title
     yield f"category.{bank.category.id}.title", bank.category.title
     yield f"topic.{t.id}.summary", t.summary
-    for i, point in enumerate(t.key_points, 1):
-        yield f"topic.{t.id}.key_point.{i}", point
+    for point in t.key_points:
+        yield f"topic.{t.id}.key_point.{point.id}", point.text
     for tag, text in t.tags.items():
         yield f"topic.tags.{tag}", tag
         yield f"topic.tags.{tag}", text
@@ -317,6 +317,40 @@ def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], 
     return {name: ExportTree(export_format.bank_files(libraries, options)) for name, export_format in exporters.items()}
 
 
+def _release_memory() -> None:
+    """Collect what the steps before left behind and give the freed pages back to the system,
+    so that the rendering (and each worker forked for it) does not start from them."""
+    import gc
+
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed memory for reuse until told
+    except (OSError, AttributeError):
+        pass
+
+
+PARALLEL_MIN_TEXTS = 2_000
+"""Least questions × languages for which `bank build` renders its formats in worker processes
+(:func:`render_each`); below it, starting them costs more than it saves."""
+
+
+def render_each(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions):
+    """The files of each format of ``formats`` (a list of :class:`~.exporters.ExportedFile`), one
+    format after the other, in order; uncarriable text already refused by the caller.
+
+    The formats are independent, so a large bank's are rendered in worker processes on every
+    core (:func:`~aistack_bank.parallel.run_each`), each format's files handed back as soon as
+    they and the formats before them are ready, for the caller to write and drop."""
+    from .parallel import run_each
+
+    libraries = as_libraries(libraries)
+    texts = len(libraries) * max((len(library.questions) for library in libraries.values()), default=0)
+    tasks = [lambda name=name: render([name], libraries, options, scanned=True)[name].files() for name in formats]
+    return run_each(tasks, work=texts, min_work=PARALLEL_MIN_TEXTS)
+
+
 def library_notes(names: list[str], libraries: dict[str, Library], options: ExportOptions) -> list[Diagnostic]:
     """The formats' notes about what they leave out, for every topic (each note once)."""
     notes: list[Diagnostic] = []
@@ -364,20 +398,20 @@ def _read_manifest(folder: Path) -> list[str]:
     return names
 
 
-def _write(path: Path, data: bytes, check: bool, staged=None) -> bool:
+def _write(path: Path, data: bytes, compare: bool, staged=None) -> bool:
     from .errors import ExportError, Location
     from .writing import write_or_compare
 
     try:
-        if staged is not None and not check:
+        if staged is not None and not compare:
             return staged.write(path, data)
-        return write_or_compare(path, data, check=check)
+        return write_or_compare(path, data, compare=compare)
     except OSError as exc:
         raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(path), code="E605") from None
 
 
-def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Library], *, check: bool = False, prune: bool = False, progress=None, staged=None) -> list[OutputFile]:
-    """Write each tree under its target folder atomically (or compare, with ``check``); with
+def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Library], *, compare: bool = False, prune: bool = False, progress=None, staged=None) -> list[OutputFile]:
+    """Write each tree under its target folder atomically (or compare, with ``compare``); with
     ``staged`` (a :class:`~aistack_bank.writing.StagedWrites`), only make the writes and the
     pruning ready, for the caller to commit once every format is ready.
 
@@ -391,11 +425,15 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
     for name, tree in trees.items():
         folder = targets[name]
         _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
+        standing = getattr(tree, "standing", False)  # files found on disk with the bytes the format writes
         for rel in sorted(tree, key=str):
             path = folder / str(rel)
-            data = tree[rel]
-            changed = _write(path, data, check, staged)
-            outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
+            if standing:
+                outputs.append(OutputFile(name, tree.language(rel), count, tree.size(rel), path, False))
+            else:
+                data = tree[rel]
+                changed = _write(path, data, compare, staged)
+                outputs.append(OutputFile(name, tree.language(rel), count, len(data), path, changed))
             if step is not None:
                 step(path)
         if prune:
@@ -404,13 +442,13 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
                 extra = folder / old
                 _no_links(folder, [PurePosixPath(old)])
                 if extra.is_file():
-                    if not check:
+                    if not compare:
                         if staged is not None:
                             staged.after.append(lambda extra=extra, folder=folder: _delete(extra, folder))
                         else:
                             _delete(extra, folder)
                     outputs.append(OutputFile(name, "-", 0, 0, extra, True))
-            if _write(folder / MANIFEST, _manifest(tree), check, staged) and check:
+            if _write(folder / MANIFEST, _manifest(tree), compare, staged) and compare:
                 outputs.append(OutputFile(name, "-", 0, 0, folder / MANIFEST, True))
     return outputs
 
@@ -431,14 +469,14 @@ def _delete(extra: Path, folder: Path) -> None:
 
 
 @contextmanager
-def build_lock(out: Path, *, check: bool = False):
+def build_lock(out: Path, *, compare: bool = False):
     """Hold an exclusive lock on the exports folder (E604 if another build holds it)."""
     import fcntl
     import os
 
     from .errors import ExportError, Location
 
-    if check and not out.is_dir():
+    if compare and not out.is_dir():
         yield
         return
     if out.is_symlink():
@@ -462,7 +500,7 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``), for the
     languages of ``languages`` that are ready (``policy``, as for `bank build`)."""
     from .i18n.catalog import Catalogs
-    from .settings import LanguagePolicy
+    from .project.settings import LanguagePolicy
 
     get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
@@ -470,7 +508,7 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
     options = with_english(options, in_english, translations)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, list(banks), catalogs))
-    from .settings import option_notes
+    from .project.settings import option_notes
 
     if "ui" in FORMATS[format_name].honours and not options.ui:
         notes += ui_fallback_notes(translations, list(banks), catalogs)
@@ -493,20 +531,21 @@ def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]], 
     return replace(options, english=MappingProxyType({lang: tuple(sorted(texts)) for lang, texts in sorted(in_english.items())}))
 
 
-def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, check: bool = False, options: ExportOptions = ExportOptions(), progress=None, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
-    """`bank build`: validate, check, and write every format for every ready language into ``out``
+def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool = False, compare: bool = False, options: ExportOptions = ExportOptions(), progress=None, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """`bank build`: validate (numeric checks included) and write every format for every ready
+    language into ``out`` (with ``compare``, only compare with the files there)
     (``policy``: the ``[languages]`` table of bank.toml; its defaults when None), holding the
     project lock shared (an import waits for no build: it is refused, E604)."""
     from .writing import bank_lock
 
     with bank_lock(bank, shared=True, command="bank build"):
-        return _build(bank, translations, out, allow_fallback=allow_fallback, check=check, options=options, progress=progress, policy=policy)
+        return _build(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy)
 
 
-def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, check: bool, options: ExportOptions, progress, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
+def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     from .errors import DiagnosticsError
     from .i18n.catalog import Catalogs
-    from .settings import LanguagePolicy
+    from .project.settings import LanguagePolicy
     from .writing import leftover_diagnostics
 
     interrupted = [d for d in leftover_diagnostics(bank) if d.severity.value == "error"]
@@ -520,25 +559,40 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, catalogs)
     options = with_ui(options, list(FORMATS), translations, langs, catalogs)
-    from .settings import option_notes
+    del catalogs  # every catalog has been read: the parsed entries go before the rendering
+    _release_memory()
+    from .project.settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
-    refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
-    from .outputs import OutputMemo
+    from .cache.outputs import OutputMemo
 
     outputs: list[OutputFile] = []
-    memo = OutputMemo(out, banks, options, enabled=not check)  # unchanged inputs: the files on disk stand
+    memo = OutputMemo(out, banks, options, enabled=not compare)  # unchanged inputs: the files on disk stand
+    if not all(memo.known(name) for name in FORMATS):  # (a format kept for these very banks was made after they passed this scan)
+        refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
     from .writing import StagedWrites
 
     staged = StagedWrites()  # every format made ready beside its files, then all renamed in together
-    with build_lock(out, check=check):
+    with build_lock(out, compare=compare):
         try:
-            for name, export_format in FORMATS.items():  # one format at a time: only one format's files are held in memory
-                trees = memo.stored(name, out / export_format.folder) or render([name], banks, options, scanned=True)
-                outputs += write_outputs(trees, {name: out / export_format.folder}, banks, check=check, prune=True, progress=progress, staged=staged)
+            written: dict[str, list[OutputFile]] = {}
+
+            def take(name: str, trees: dict[str, ExportTree]) -> None:
+                written[name] = write_outputs(trees, {name: out / FORMATS[name].folder}, banks, compare=compare, prune=True, progress=progress, staged=staged)
                 memo.remember(name, trees)
-            outputs.append(write_guide(out, banks, notes, check=check, staged=staged))
+
+            todo = []
+            for name, export_format in FORMATS.items():  # the files on disk that stand, one format at a time
+                trees = memo.stored(name, out / export_format.folder)
+                if trees is None:
+                    todo.append(name)
+                else:
+                    take(name, trees)
+            for name, files in zip(todo, render_each(todo, banks, options)):
+                take(name, {name: ExportTree(files)})
+            outputs += [output for name in FORMATS for output in written[name]]
+            outputs.append(write_guide(out, banks, notes, compare=compare, staged=staged, english=options.english))
         except BaseException:
             staged.abort()
             raise
@@ -550,12 +604,12 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     return outputs, notes
 
 
-def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, check: bool = False, staged=None) -> OutputFile:
-    """Write (or with ``check`` compare) ``out/README.md``, which says which file goes where."""
-    from .guide import README, render_guide
+def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, compare: bool = False, staged=None, english=None) -> OutputFile:
+    """Write (or with ``compare`` only compare) ``out/README.md``, which says which file goes where."""
+    from .exporters.guide import README, render_guide
 
-    data = render_guide(as_libraries(banks), notes)
+    data = render_guide(as_libraries(banks), notes, english)
     _no_links(out, [PurePosixPath(README)], include_folder=False)
-    changed = _write(out / README, data, check, staged)
+    changed = _write(out / README, data, compare, staged)
     count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
     return OutputFile("readme", ALL_LANGUAGES, count, len(data), out / README, changed)

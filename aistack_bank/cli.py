@@ -17,6 +17,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
+from .kinds import DEFAULT_KIND, NAMES as KIND_NAMES  # light: the kinds' names, without their models
 from .options import ExportOptions  # light: the type of the options the export commands receive
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_STALE = 0, 1, 2, 4
@@ -152,12 +153,12 @@ PROJECT_LANGUAGES = "en or a language of the project"
 def _project_help(ctx: typer.Context) -> None:
     """Name the project's languages in the help of the command about to run (`export --help`
     in a de/es project offers en, de, es), once the command runs in its project folder."""
-    from .build import available_languages
-
     command = getattr(ctx.command, "commands", {}).get(ctx.invoked_subcommand or "")
     params = [param for param in getattr(command, "params", []) if PROJECT_LANGUAGES in getattr(param, "project_help", getattr(param, "help", None) or "")]
     if not params:
-        return
+        return  # (without importing the build and its exporters, which a command such as validate never needs)
+    from .build import available_languages
+
     try:
         languages = available_languages(Path("translations"))
     except OSError:
@@ -295,7 +296,7 @@ def schema(
     deprecated_check: DeprecatedCheckOption = False,
 ) -> None:
     """Write the JSON Schemas (content files and JSON export)."""
-    from .schemas import render_schemas
+    from .project.schemas import render_schemas
     from .writing import stale_files, write_tree
 
     tree = render_schemas()
@@ -405,7 +406,7 @@ def _with_export_flags(command):
         flags = {name: values.pop(name) for name, _, _ in EXPORT_FLAGS}
         settings = flags.pop("settings")
         if wants_policy:
-            from .settings import load_language_policy
+            from .project.settings import load_language_policy
 
             values["policy"] = load_language_policy(settings)
         return command(**values, options=export_options(settings, **flags))
@@ -455,7 +456,7 @@ def build(
     from .build import build as run_build
 
     compare = _compare_flag(compare, deprecated_check)
-    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, check=compare, options=options, progress=progress, policy=policy), quiet, compare)
+    _run_export(lambda progress: run_build(bank_dir, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy), quiet, compare)
 
 
 class LintTarget(str, enum.Enum):
@@ -483,7 +484,7 @@ def lint(
     from .lms.lint import TARGETS
     from .lms.lint import lint as run_lint
     from .services import export_options
-    from .settings import load_language_policy
+    from .project.settings import load_language_policy
 
     targets = [choice.value for choice in target] if target else list(TARGETS)
     found = run_lint(bank_dir, translations, targets, export_options(settings), policy=load_language_policy(settings), allow_fallback=allow_fallback, languages=lang)
@@ -499,13 +500,13 @@ def new(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
     topic: TopicOption = None,
-    kind: Annotated[str, typer.Option("--kind", help="The question kind, as a question file names it (bank/README.md describes each kind).")] = "single-choice",
+    kind: Annotated[str, typer.Option("--kind", help=f"The question kind, as a question file names it: {', '.join(KIND_NAMES)} (bank/README.md describes each kind).")] = DEFAULT_KIND,
 ) -> None:
     """Create the next question of a kind from its template, in a topic.
 
     The new id is the next one never used in the bank; the question is listed in the topic
     (--topic, needed when the bank has several) and its path printed."""
-    from .authoring import new_question
+    from .project.authoring import new_question
 
     typer.echo(new_question(bank_dir, translations, slug, topic, kind).as_posix())
 
@@ -524,7 +525,7 @@ def init(
     """Start a new bank project: a topic with an example question, catalogs, schemas, CI.
 
     `bank validate`, `bank build` and `bank i18n status` pass in it at once."""
-    from .scaffold import init_project
+    from .project.init import init_project
 
     report = init_project(folder, languages=languages, title=title, category=category, force=force, requirement=requirement)
     _print_diagnostics(report.notes, OutputFormat.text)
@@ -543,7 +544,7 @@ def stats(
     fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json, or github: a Markdown job summary (bank stats --format github >> $GITHUB_STEP_SUMMARY).")] = OutputFormat.text,
 ) -> None:
     """Counts by tag, difficulty, kind and language."""
-    from .stats import bank_stats
+    from .project.stats import bank_stats
 
     figures, diagnostics = bank_stats(bank_dir, translations)
     _exit_on_errors(diagnostics)
@@ -774,7 +775,7 @@ def i18n_fix_typography(
 def i18n_status(
     bank_dir: BankOption = Path("bank"),
     translations: TranslationsOption = Path("translations"),
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="text, json, or github: a Markdown job summary (bank i18n status --format github >> $GITHUB_STEP_SUMMARY).")] = OutputFormat.text,
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100, help="Exit 1 if any language is below this percentage.")] = None,
 ) -> None:
     """How complete and current each language is, with the questions not fully translated."""
@@ -785,7 +786,7 @@ def i18n_status(
     if fmt is OutputFormat.json:
         typer.echo(json.dumps(status.as_dict(), indent=2))
     else:
-        for line in status.table():
+        for line in status.markdown() if fmt is OutputFormat.github else status.table():
             typer.echo(line)
     if fail_under is not None:
         low = status.below(fail_under)
@@ -859,9 +860,9 @@ def migrate(
     """Bring a bank made with an earlier version up to date, keeping every translation.
 
     Moves a single-topic bank (topic.yaml, questions/) to one folder per topic (writing
-    categories.yaml), gives an id to each accepted answer, unit and near miss without one, and
-    renames their catalog entries. Refuses when there is nothing left to do."""
-    from .topics import migrate as run_migrate
+    categories.yaml), gives an id to each accepted answer, unit, near miss and key point
+    without one, and renames their catalog entries. Refuses when there is nothing left to do."""
+    from .project.topics import migrate as run_migrate
 
     change = run_migrate(bank_dir, translations, category_id=category_id)
     for old, new in change.moved:
@@ -884,7 +885,7 @@ def topic_new(
     bank_dir: BankOption = Path("bank"),
 ) -> None:
     """Create a topic folder (topic.yaml and questions/) in a category."""
-    from .topics import new_topic
+    from .project.topics import new_topic
 
     change = new_topic(bank_dir, topic_id, category, title=title, category_title=category_title)
     for path in change.written:
@@ -900,7 +901,7 @@ def topic_rename(
     translations: TranslationsOption = Path("translations"),
 ) -> None:
     """Rename a topic: its folder, its id and its catalog entries (translations kept)."""
-    from .topics import rename_topic
+    from .project.topics import rename_topic
 
     change = rename_topic(bank_dir, translations, old_id, new_id)
     for old, new in change.moved:

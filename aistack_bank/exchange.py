@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CONTRACT_VERSION = "2.4"
+CONTRACT_VERSION = "2.5"
 
 LocalizedText = dict[str, str]
 
@@ -219,6 +219,8 @@ class ExportedTopic(_Frozen):
     key_points: list[LocalizedText]
     tags: dict[str, str]
     """Tag vocabulary (English descriptions)."""
+    key_point_ids: list[str] | None = None
+    """The stable id of each key point, in the order of `key_points` (since 2.5)."""
     category_id: str | None = None
     """The stable id of the topic's category (`bank/categories.yaml`); since 2.1. Topics of one
     category share it, in every file of the bank."""
@@ -234,6 +236,11 @@ class ExportDocument(_Frozen):
     """Contract version, `major.minor`."""
     languages: list[str] = Field(min_length=1)
     """Languages present in every text map, English first."""
+    fallback: list[str] | None = None
+    """Where a text is shown in English for want of a translation (a language in progress
+    exported with fallback): the JSON Pointer (RFC 6901) of each such text, which stands under
+    its language's code (`/questions/2/stem/de`) but is the English text; absent when there is
+    none (since 2.5)."""
     topic: ExportedTopic
     questions: list[ExportedQuestion]
 
@@ -255,6 +262,8 @@ class ExportedBankTopic(_Frozen):
     key_points: list[LocalizedText]
     tags: dict[str, str]
     """Tag vocabulary (English descriptions)."""
+    key_point_ids: list[str] | None = None
+    """The stable id of each key point, in the order of `key_points` (since 2.5)."""
     questions: list[ExportedQuestion]
     """The topic's questions, in the topic's order (the same records as in the topic's own file)."""
 
@@ -272,6 +281,11 @@ class ExportBankDocument(_Frozen):
     """A whole bank (a topic's own file has no `scope`)."""
     languages: list[str] = Field(min_length=1)
     """Languages present in every text map, English first."""
+    fallback: list[str] | None = None
+    """Where a text is shown in English for want of a translation (a language in progress
+    exported with fallback): the JSON Pointer (RFC 6901) of each such text, which stands under
+    its language's code (`/questions/2/stem/de`) but is the English text; absent when there is
+    none (since 2.5)."""
     categories: list[ExportedCategory] = Field(min_length=1)
     """The bank's categories, in the bank's order."""
     topics: list[ExportedBankTopic] = Field(min_length=1)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, Location, error
+from .kinds import NAMES as KINDS
 from .yamlsource import YamlDocument, load_yaml
 
 TOPIC_FILE = "topic.yaml"
@@ -15,20 +16,6 @@ QUESTIONS_DIR = "questions"
 CATEGORIES_FILE = "categories.yaml"
 MIGRATE_COMMAND = "bank migrate"
 
-
-
-def kind_names() -> tuple[str, ...]:
-    """The question kinds' names, from the registry (read late: it imports pydantic)."""
-    from .kinds import NAMES
-
-    return NAMES
-
-
-def __getattr__(name: str):
-    """``KINDS``: :func:`kind_names`, read when first asked for."""
-    if name == "KINDS":
-        return kind_names()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # pydantic error type → our code
 _PYDANTIC_CODES = {
@@ -48,7 +35,7 @@ class QuestionSource:
     question: Any = None  # a model.AnyQuestion, or None
     derived: dict = field(default_factory=dict, repr=False, compare=False)
     """What rules derived from this file alone (e.g. its translatable fields), kept with it in
-    the per-file store (:mod:`aistack_bank.filechecks`); a pure function of path, doc and model."""
+    the per-file store (:mod:`aistack_bank.cache.questionfiles`); a pure function of path, doc and model."""
 
 
 @dataclass
@@ -144,8 +131,20 @@ def _did_you_mean(name: str) -> str:
     return f"; did you mean {close[0]!r}?" if close and close[0] != name else ""
 
 
-def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagnostic]:
-    """Turn a pydantic ValidationError into located diagnostics."""
+def key_point_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
+    """E371 for a topic's key point without its id (a plain paragraph, as before key points had
+    ids, or a mapping without `id:`), else None."""
+    from .kinds import missing_item_id
+
+    if len(loc) == 2 and loc[0] == "key_points" and isinstance(loc[1], int) and err_type == "model_type":
+        return "E371", (f"key point {loc[1] + 1} has no `id:`; each key point is `- id: k1` with its paragraph as `text:`, so that its "
+                        "translations stay on it: run `bank migrate`, which gives every key point an id and renames its catalog entries")
+    return missing_item_id(loc, err_type, "key_points", "key point")
+
+
+def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool, special_error=None) -> list[Diagnostic]:
+    """Turn a pydantic ValidationError into located diagnostics (``special_error(loc, type,
+    data)``: the (code, message) of a refusal the file's kind words itself, or None)."""
     from .kinds import model_error as kind_model_error
 
     diags = []
@@ -156,7 +155,7 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
         kind = err["type"]
         code = _PYDANTIC_CODES.get(kind, "E203")
         field_name = ".".join(str(p) for p in loc) or "(file)"
-        special = kind_model_error(loc, kind, doc.data) if strip_union_tag else None
+        special = kind_model_error(loc, kind, doc.data) if strip_union_tag else special_error(loc, kind, doc.data) if special_error else None
         if special is not None:  # a refusal that concerns a question kind: its own message
             code, message = special
             where = doc.locate(loc[:-1] if kind == "missing" else loc, key=kind == "missing")
@@ -167,7 +166,7 @@ def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool) -> list[Diagn
             message = f"unknown field {field_name!r}" + _did_you_mean(str(loc[-1]) if loc else "")
             where = doc.locate(loc, key=True)
         elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
-            message = f"'kind' must be one of: {', '.join(kind_names())} (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
+            message = f"'kind' must be one of: {', '.join(KINDS)} (got {err.get('input', {}).get('kind')!r})" if isinstance(err.get("input"), dict) else err["msg"]
             where = doc.locate(("kind",))
         else:
             shown = err.get("input")
@@ -191,7 +190,7 @@ def read_topic(root: Path, *, project: Path | None = None):
     try:
         topic = _adapters()[1].validate_python(doc.data)
     except ValidationError as exc:
-        return None, doc, diags + model_errors(exc, doc, strip_union_tag=False)
+        return None, doc, diags + model_errors(exc, doc, strip_union_tag=False, special_error=key_point_error)
     return topic, doc, diags
 
 
@@ -216,7 +215,7 @@ def read_question(path: Path, *, root: Path | None = None, project: Path | None 
     if doc is None:
         return source, diags
     if "kind" not in doc.data:
-        return source, diags + [error("E201", f"required field 'kind' is missing (one of: {', '.join(kind_names())})", doc.locate(()))]
+        return source, diags + [error("E201", f"required field 'kind' is missing (one of: {', '.join(KINDS)})", doc.locate(()))]
     try:
         source.question = _adapters()[0].validate_python(doc.data)
     except ValidationError as exc:
@@ -287,6 +286,17 @@ def read_question_bytes(raw: bytes, path: Path) -> tuple[QuestionSource, list[Di
     return source, diags
 
 
+def question_from_data(data: dict, path: Path):
+    """(the question, []) built from plain ``data`` by the model `bank validate` builds a
+    question file at ``path`` with, or (None, its refusals as that file would get them)."""
+    from pydantic import ValidationError
+
+    try:
+        return _adapters()[0].validate_python(data), []
+    except ValidationError as exc:
+        return None, model_errors(exc, YamlDocument(path, data), strip_union_tag=True)
+
+
 def is_single_topic_layout(root: Path) -> bool:
     """Whether ``root`` holds a bank in the former layout (`topic.yaml` and `questions/` directly in it)."""
     return (root / TOPIC_FILE).exists() or (root / QUESTIONS_DIR).is_dir()
@@ -343,6 +353,12 @@ def read_categories(root: Path, *, project: Path | None = None):
             except ValidationError:
                 pass
     return kept, doc, diags
+
+
+def is_topic_folder(path: Path) -> bool:
+    """Whether ``path`` is one topic folder of a bank (`bank/<topic-id>/`, beside `categories.yaml`)."""
+    path = Path(path)
+    return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
 
 
 def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None) -> LibrarySource:

@@ -17,6 +17,7 @@ from .kinds import (  # noqa: F401 (the public names of the question models, dec
 )
 from .kinds import NAMES as KINDS
 from .kinds import Strict as _Strict
+from .kinds import ItemId
 
 
 class Category(_Strict):
@@ -44,6 +45,17 @@ class QuestionGroup(_Strict):
     """Why they belong together (which stem carries which answer)."""
 
 
+class KeyPoint(_Strict):
+    """One key point of a topic: a paragraph with a stable id."""
+
+    id: Annotated[ItemId, Field(examples=["k1"])]
+    """Stable id of the key point (`k1`, `k2`, …; a letter, then up to nine letters or digits):
+    its translations are keyed on it, so deleting or reordering key points keeps each
+    translation on its key point."""
+    text: Text
+    """The key point, one paragraph."""
+
+
 class Topic(_Strict):
     """A topic (`bank/<topic-id>/topic.yaml`): its texts, tag vocabulary and ordered questions."""
 
@@ -57,8 +69,8 @@ class Topic(_Strict):
     """The topic title."""
     summary: Text
     """One-paragraph summary shown under the title."""
-    key_points: list[Text] = Field(default_factory=list)
-    """Key points, one paragraph each."""
+    key_points: list[KeyPoint] = Field(default_factory=list)
+    """Key points, one paragraph each, each with its stable id."""
     tags: dict[Annotated[str, Field(pattern=TAG)], Text] = Field(min_length=1)
     """The tag vocabulary: tag → what it is for."""
     questions: list[QuestionId] = Field(default_factory=list)

@@ -10,7 +10,7 @@ from typing import Literal, Mapping
 @dataclass(frozen=True)
 class ExportOptions:
     """How exporters render a bank. `bank export`/`bank build` take these from flags and from the
-    ``[export]`` table of ``bank.toml`` (:mod:`aistack_bank.settings`, which also lists which
+    ``[export]`` table of ``bank.toml`` (:mod:`aistack_bank.project.settings`, which also lists which
     formats can carry each option); tests run with the defaults."""
 
     shuffle: bool = True

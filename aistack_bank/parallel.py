@@ -60,3 +60,40 @@ def run_all(tasks: list[Callable[[], Any]], work: int, min_work: int | None = No
         return [task() for task in tasks]
     finally:
         _TASKS.clear()
+
+
+def run_each(tasks: list[Callable[[], Any]], work: int, min_work: int | None = None):
+    """The result of each task, in order, each yielded as soon as it and those before it are
+    done (the caller can write one result and drop it before the next arrives); in worker
+    processes as :func:`run_all` decides.
+
+    The parent's objects are frozen out of the garbage collector's reach before the workers
+    fork (``gc.freeze``): a collection in a worker would otherwise write to every page it
+    shares with the parent, and each worker would come to hold a private copy of them."""
+    workers = min(jobs(), len(tasks))
+    if workers < 2 or work < (POOL_MIN_WORK if min_work is None else min_work):
+        yield from (task() for task in tasks)
+        return
+    import gc
+    import multiprocessing
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform
+        yield from (task() for task in tasks)
+        return
+    _TASKS[:] = tasks
+    gc.freeze()
+    try:
+        try:
+            pool = context.Pool(workers)
+        except OSError:
+            pool = None
+        if pool is None:
+            yield from (task() for task in tasks)
+            return
+        with pool:
+            yield from pool.imap(_run, range(len(tasks)), chunksize=1)
+    finally:
+        gc.unfreeze()
+        _TASKS.clear()

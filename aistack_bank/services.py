@@ -61,7 +61,7 @@ def translations_of(folder: Path, bank_dir: Path, translations: Path) -> Path | 
 
 def _import_leftovers(folder: Path) -> list[Diagnostic]:
     """What an interrupted import left next to the bank folder ``folder`` (W741, E742)."""
-    from .validate import is_topic_folder
+    from .load import is_topic_folder  # (not validate: the verdict is looked up before the model is imported)
     from .writing import leftover_diagnostics
 
     return [] if is_topic_folder(folder) else leftover_diagnostics(folder)
@@ -70,8 +70,8 @@ def _import_leftovers(folder: Path) -> list[Diagnostic]:
 def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -> tuple[list[Diagnostic], dict]:
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
-    from .cache import validate_cached
-    from .validate import is_topic_folder
+    from .cache.validation import validate_cached
+    from .load import is_topic_folder  # (not validate: the verdict is looked up before the model is imported)
 
     if is_topic_folder(folder):  # one topic of a bank: its verdict depends on the rest of the bank
         use_cache = False
@@ -105,7 +105,7 @@ def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *,
         result.summary["key_longest_share"] = figures["key_longest_share"]
         result.parts.append(figures["line"])
     if files:
-        from .validate import validate_files
+        from .rules.validate import validate_files
 
         report = validate_files(files)
         result.diagnostics += report.diagnostics
@@ -133,7 +133,7 @@ def run_all_checks(bank_dir: Path, translations: Path | None, lang: str = "all")
 
     Returns ({language: (checked, failing)}, diagnostics); UsageError for a language without
     a catalog. A ``translations`` folder that does not exist means English only."""
-    from .checks import check_diagnostics
+    from .rules.checks import check_diagnostics
     from .load import read_library
 
     if translations is not None and not translations.is_dir():
@@ -166,7 +166,7 @@ def export_options(settings: Path, **flags: object) -> ExportOptions:
     """Export options from the settings file and the flags (flags win).
 
     A bad flag value is a UsageError; a bad settings file raises SettingsError (located)."""
-    from .settings import resolve_options
+    from .project.settings import resolve_options
 
     try:
         return resolve_options(settings, **flags)
@@ -240,10 +240,29 @@ class TranslationStatus:
         return lines
 
 
+    def markdown(self) -> list[str]:
+        """The report as a GitHub job summary: a heading, a Markdown table with each language's
+        state, and what is not fully translated."""
+        lines = ["## Translations", "", "| language | state | translated | fuzzy | untranslated | obsolete | percent |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+        for status in self.languages:
+            if status.source:
+                lines.append(f"| {status.language} | source | {status.total} | - | - | - | - |")
+            else:
+                lines.append(f"| {status.language} | {self.state(status)} | {status.translated} | {status.fuzzy} | {status.untranslated} | {status.obsolete} | {status.percent:.1f}% |")
+        total = self.total
+        lines.append(f"| **total** | | {int(total['translated'])} | {int(total['fuzzy'])} | {int(total['untranslated'])} | {int(total['obsolete'])} | {total['percent']:.1f}% |")
+        lines.append("")
+        lines += [f"- `{status.language}`: in progress (ready at {self.ready:g}%); `bank i18n todo {status.language}` lists what is missing"
+                  for status in self.targets if self.state(status) == "in progress"]
+        lines += [f"- `{status.language}`: not fully translated: {', '.join(status.incomplete_questions)}" for status in self.targets if status.incomplete_questions]
+        lines += [f"- practice-site interface, `{status.language}`: {status.translated}/{status.total} translated, {status.fuzzy} fuzzy ({status.percent:.1f}%)" for status in self.interface]
+        return lines
+
+
 def translation_status(bank_dir: Path, translations: Path, settings: Path = Path("bank.toml")) -> TranslationStatus:
     """How complete and current each catalog is, and each language's state (`bank i18n status`)."""
     from .i18n.status import catalog_status, site_status
-    from .settings import load_language_policy
+    from .project.settings import load_language_policy
 
     policy = load_language_policy(settings)
     languages, diagnostics = catalog_status(bank_dir, translations)

@@ -104,9 +104,9 @@ class StagedWrites:
         self.pending, self.after = [], []
 
 
-def write_or_compare(path: Path, data: bytes, *, check: bool) -> bool:
-    """Whether ``path`` changes: with ``check`` only compare, otherwise write atomically."""
-    if not check:
+def write_or_compare(path: Path, data: bytes, *, compare: bool) -> bool:
+    """Whether ``path`` changes: with ``compare`` only compare, otherwise write atomically."""
+    if not compare:
         return write_atomic(path, data)
     return not same_bytes(path, data)
 

@@ -5,7 +5,7 @@ them into plain Python data, resolving plain scalars by the YAML 1.2 core schema
 :func:`resolve_scalar` and "How values are read" in ``bank/README.md``): ``yes``/``no``/
 ``on``/``off`` are strings, ``0x10`` and ``0o7`` are integers, ``.inf`` and ``.nan`` floats.
 ruamel.yaml is used only where files are written back with their comments kept
-(:mod:`aistack_bank.authoring`); it never reads a file for validation.
+(:mod:`aistack_bank.project.authoring`); it never reads a file for validation.
 
 Policy for what an editor may leave in a file, applied before parsing:
 

@@ -88,14 +88,17 @@ CONCEPTS: dict[str, list[str]] = {
     "software-stack": ["the framework layer", "the kernel library", "the driver layer", "the graph runtime", "the hardware abstraction"],
 }
 
-# True claims name the question's own system ({n}) at least once every six words, so no run of
-# eight words of one question's key (the W322 answer-leak rule) recurs in another question, as in
-# a real bank; the wrong options may repeat, they are nobody's key.
+# True claims name the question's own system ({n}) after their first word and then at least once
+# every six words, so that even after the longest concept (six words) no run of eight words of
+# one question's key (the W322 answer-leak rule) recurs in another question, as in a real bank;
+# the wrong options may repeat, they are nobody's key. Each key also names four
+# parts of that system of its own (:func:`_parts`), so that another question with the same claim
+# shares less than three quarters of its content words (W322's "most of its words").
 VERBS_TRUE = [
     "reduces {n}'s traffic to off-chip memory when {n}'s operands are reused",
     "keeps {n}'s accelerator busy by raising {n}'s work done per byte moved",
     "trades {n}'s extra computation for much less data movement",
-    "depends on {n}'s bandwidth more than on the number of {n}'s compute units",
+    "follows {n}'s bandwidth more than the number of {n}'s compute units",
     "lets {n}'s scheduler overlap communication with useful computation",
     "keeps {n}'s numerical error small enough for the task",
     "moves {n}'s bottleneck from memory towards compute",
@@ -180,6 +183,13 @@ def _name(index: int, seed: int) -> str:
     return "".join(parts).capitalize()
 
 
+def _parts(index: int, seed: int) -> str:
+    """Four pseudo-words of question ``index``'s own: with the name, five of a key's content
+    words are its own, and the other words of the longest claim are twelve (12 / 17 < 3/4)."""
+    a, b, c, d = (_name(index, seed + k).lower() for k in (1, 2, 3, 4))
+    return f"{a}, {b}, {c} and {d}"
+
+
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -234,10 +244,12 @@ def _memory_question(rng: random.Random, qid: str, name: str, position: int) -> 
     total = params * bpp
     stem = (f"The {name} model has {params} billion parameters and keeps its weights in {fmt} "
             f"({_fmt(bpp)} bytes per parameter). Roughly how much memory do the weights take?")
-    correct = (f"About {_fmt(total)} GB", f"Right: {params} billion parameters × {_fmt(bpp)} bytes = {_fmt(total)} GB.")
+    # A key longer than a bare figure, with two words of its own (the name and the name reversed),
+    # so that neither another question's equal figure nor its other words give it away.
+    correct = (f"About {_fmt(total)} GB for the {name} {name[::-1].lower()} weights", f"Right: {params} billion parameters × {_fmt(bpp)} bytes = {_fmt(total)} GB.")
     wrong = []
     for m in wrong_m:
-        wrong.append((f"About {_fmt(params * m)} GB",
+        wrong.append((f"About {_fmt(params * m)} GB for the {name} {name[::-1].lower()} weights",
                       f"This uses {_fmt(m)} {'byte' if m == 1 else 'bytes'} per parameter, which does not match {fmt}."))
     options, key = _place(rng, correct, wrong, position)
     explanation = (f"Weight memory is the number of parameters times the bytes per parameter: "
@@ -256,11 +268,11 @@ def _decode_question(rng: random.Random, qid: str, name: str, position: int) -> 
     weights = t * bw / 1000
     stem = (f"Each decoding step of the {name} service reads all {_fmt(weights)} GB of weights from memory, "
             f"which delivers {bw} GB/s. If reading the weights dominates, roughly how long does one token take?")
-    correct = (f"About {_fmt(t)} ms", f"Right: {_fmt(weights)} GB at {bw} GB/s take {_fmt(t)} ms.")
+    correct = (f"About {_fmt(t)} ms per {name} token", f"Right: {_fmt(weights)} GB at {bw} GB/s take {_fmt(t)} ms.")
     wrong = [
-        (f"About {_fmt(t * 2)} ms", "This assumes the weights are read twice for every token."),
-        (f"About {_fmt(t / 2)} ms", "This halves the traffic, as if only half of the weights were read."),
-        (f"About {_fmt(t * 4)} ms", "This uses a quarter of the stated bandwidth."),
+        (f"About {_fmt(t * 2)} ms per {name} token", "This assumes the weights are read twice for every token."),
+        (f"About {_fmt(t / 2)} ms per {name} token", "This halves the traffic, as if only half of the weights were read."),
+        (f"About {_fmt(t * 4)} ms per {name} token", "This uses a quarter of the stated bandwidth."),
     ]
     options, key = _place(rng, correct, wrong, position)
     explanation = (f"At batch size one, decoding is memory-bound: every token reads all the weights, "
@@ -275,11 +287,11 @@ def _decode_question(rng: random.Random, qid: str, name: str, position: int) -> 
 def _formula_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
     fragment, variables, script, right, wrong_f = rng.choice(FORMULAS)
     stem = f"In the {name} kernel, how many operations does {fragment} take?"
-    correct = (f"{right} operations", f"Right: this counts every multiply and every add once.")
+    correct = (f"{right} operations in the {name} {name[::-1].lower()} kernel", f"Right: this counts every multiply and every add once.")
     wrong = [
-        (f"{wrong_f[0]} operations", "This counts the multiplies but forgets the adds."),
-        (f"{wrong_f[1]} operations", "This counts every product term twice over."),
-        (f"{wrong_f[2]} operations", "This drops one of the dimensions of the product."),
+        (f"{wrong_f[0]} operations in the {name} {name[::-1].lower()} kernel", "This counts the multiplies but forgets the adds."),
+        (f"{wrong_f[1]} operations in the {name} {name[::-1].lower()} kernel", "This counts every product term twice over."),
+        (f"{wrong_f[2]} operations in the {name} {name[::-1].lower()} kernel", "This drops one of the dimensions of the product."),
     ]
     options, key = _place(rng, correct, wrong, position)
     explanation = (f"Each product term needs one multiply and one add, so the count is {right}. "
@@ -288,7 +300,7 @@ def _formula_question(rng: random.Random, qid: str, name: str, position: int) ->
                     sorted({"arithmetic-intensity", "kernels"}), 2, check_script=script, check_variables=list(variables))
 
 
-def _concept_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+def _concept_question(rng: random.Random, qid: str, name: str, position: int, parts: str) -> Question:
     tag = rng.choice(TAG_NAMES)
     concept = rng.choice(CONCEPTS[tag])
     setting = rng.choice(SETTINGS)
@@ -299,8 +311,8 @@ def _concept_question(rng: random.Random, qid: str, name: str, position: int) ->
     true_claim = rng.choice(VERBS_TRUE).format(n=name)
     false_claims = rng.sample(VERBS_FALSE, 3)
     reason = rng.choice(REASONS)
-    correct = (_sentence(f"{concept} {true_claim}."), _sentence(f"right: {reason}."))
-    wrong = [(_sentence(f"{concept} {claim}."), _sentence(f"this {rng.choice(MISCONCEPTIONS)}.")) for claim in false_claims]
+    correct = (f"For {parts}, {concept} {true_claim}.", _sentence(f"right: {reason}."))
+    wrong = [(f"For {parts}, {concept} {claim}.", _sentence(f"this {rng.choice(MISCONCEPTIONS)}.")) for claim in false_claims]
     options, key = _place(rng, correct, wrong, position)
     explanation = (_sentence(f"{concept} {true_claim}, because {reason}. ")
                    + _sentence(f"the most tempting wrong option claims that it {false_claims[0]}, which {rng.choice(MISCONCEPTIONS)}."))
@@ -330,7 +342,7 @@ def make_questions(n: int, seed: int = 0) -> list[Question]:
         elif roll < 0.38:
             q = _formula_question(rng, qid, name, position)
         else:
-            q = _concept_question(rng, qid, name, position)
+            q = _concept_question(rng, qid, name, position, _parts(i, seed))
         questions.append(q)
     return questions
 
@@ -414,9 +426,9 @@ def render_topic(questions: list[Question], topic_id: str = "ai-stack-benchmark"
     out += _scalar("title", TOPIC_TITLE + (f", part {number}" if number else ""), "")
     out += _scalar("summary", TOPIC_SUMMARY, "")
     out.append("key_points:")
-    for point in TOPIC_KEY_POINTS:
-        lines = textwrap.wrap(point, width=92, break_long_words=False, break_on_hyphens=False)
-        out += ["  - >-"] + [f"    {line}" for line in lines]
+    for number, point in enumerate(TOPIC_KEY_POINTS, 1):
+        lines = textwrap.wrap(point, width=90, break_long_words=False, break_on_hyphens=False)
+        out += [f"  - id: k{number}", "    text: >-"] + [f"      {line}" for line in lines]
     out.append("tags:")
     out += [f'  {tag}: "{meaning}"' for tag, meaning in TAGS.items()]
     out.append("questions:")
@@ -460,7 +472,7 @@ def _protected() -> set[str]:
     global _PROTECTED_CACHE
     if _PROTECTED_CACHE is None:
         try:
-            from aistack_bank.quantities import UNITS
+            from aistack_bank.rules.quantities import UNITS
             _PROTECTED_CACHE = set(UNITS)
         except ImportError:  # the generator also works without the package importable
             _PROTECTED_CACHE = set()

@@ -40,6 +40,10 @@ from generate import RESPONSES, bank_command, write_responses  # noqa: E402  (th
 DEFAULT_SIZES = [(50, 1), (1000, 1), (10000, 1), (10000, 100)]
 """(questions, topics) of each synthetic bank: written ``N`` for one topic, ``NxT`` for T topics."""
 LARGE_SIZE = 50000
+HUGE_SIZE = (100000, 1000)
+"""The row of ``--huge``: 100 000 questions in 1 000 topics, for cold validation's growth and memory."""
+HUGE_LABEL = "100000x1000"
+HUGE_VALIDATE_S, HUGE_PEAK_MB = 60.0, 2048.0
 SINGLE_RUN_FROM = 10000
 """From this N on, every operation runs once (the median of one run)."""
 FALLBACK_FORMATS = ["moodle-xml", "qti21", "qti30", "gift", "json"]
@@ -511,6 +515,9 @@ def evaluate_targets(results: dict, labels: list[str]) -> list[dict]:
     many = "10000x100"
     add("bank validate, N=10000 in 100 topics, cold", _value(results, many, "validate"), 5.0, "s", note(many, "validate"))
     add("bank build, N=10000 in 100 topics, cold", _value(results, many, "build"), 20.0, "s", note(many, "build"))
+    add("bank validate, N=100000 in 1000 topics, cold", _value(results, HUGE_LABEL, "validate"), HUGE_VALIDATE_S, "s", note(HUGE_LABEL, "validate"))
+    add("peak memory, bank validate, N=100000 in 1000 topics, cold", _value(results, HUGE_LABEL, "validate", "peak_mb"),
+        HUGE_PEAK_MB, "MB", note(HUGE_LABEL, "validate"))
     for op, name in (("validate", "bank validate"), ("build", "bank build")):
         a, b = _value(results, "1000", op), _value(results, big, op)
         add(f"{name} growth, time(10000)/time(1000)", (b / a) if a and b else None, 11.0, "×",
@@ -594,6 +601,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="comma list of synthetic bank sizes, N (one topic) or NxT (N questions in T topics); "
                         "default 50,1000,10000,10000x100")
     p.add_argument("--large", action="store_true", help=f"also N={LARGE_SIZE}")
+    p.add_argument("--huge", action="store_true", help=f"also N={HUGE_LABEL} ({HUGE_SIZE[0]} questions in {HUGE_SIZE[1]} topics; "
+                                                      "measure it with --only validate: generating it takes tens of minutes)")
     p.add_argument("--repeat", type=int, default=None,
                    help=f"runs per operation below N={SINGLE_RUN_FROM} (default 5 up to N=100, 3 above); one run from N={SINGLE_RUN_FROM} on")
     p.add_argument("--repeat-time", type=float, default=10.0,
@@ -621,6 +630,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.sizes = list(DEFAULT_SIZES)
     if args.large and (LARGE_SIZE, 1) not in args.sizes:
         args.sizes.append((LARGE_SIZE, 1))
+    if args.huge and HUGE_SIZE not in args.sizes:
+        args.sizes.append(HUGE_SIZE)
     args.sizes = sorted(set(args.sizes))
     if args.reuse:
         args.keep = True

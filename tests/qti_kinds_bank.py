@@ -35,7 +35,7 @@ QUESTIONS = [
     {"id": "q010", "kind": "matching", "stem": "Match each type with its size.", **COMMON, **EXAMPLES["matching"]},
     {"id": "q011", "kind": "matching", "stem": "Match each format with its size.", **COMMON,
      "pairs": [{"id": "a", "prompt": "BF16", "answer": "2 bytes"}, {"id": "b", "prompt": "INT8", "answer": "1 byte"},
-               {"id": "c", "prompt": "FP64", "answer": "8 bytes"}]},
+               {"id": "c", "prompt": "FP64", "answer": "8 bytes"}, {"id": "d", "prompt": "FP16", "answer": "2 bytes"}]},  # BF16 and FP16 share one answer
     {"id": "q012", "kind": "ordering", "stem": "Put these memory levels in order, fastest first.", **COMMON, **EXAMPLES["ordering"]},
     {"id": "q013", "kind": "essay", "stem": "Why does decoding wait on memory?", **COMMON, **EXAMPLES["essay"]},
 ]
@@ -83,8 +83,10 @@ SCORING_CASES = [
     ("en", "q010", ["source-a target-a", "source-b target-b"], 1, {EXPLAINED}),
     ("en", "q010", ["source-a target-a", "source-b target-c"], 0.5, {EXPLAINED}),  # a distractor
     ("en", "q010", ["source-a target-b", "source-b target-a"], 0, {EXPLAINED}),
-    ("en", "q011", ["source-a target-a", "source-b target-b", "source-c target-c"], 1, {EXPLAINED}),
-    ("en", "q011", ["source-a target-a", "source-b target-c"], 1 / 3, {EXPLAINED}),
+    ("en", "q011", ["source-a target-a", "source-b target-b", "source-c target-c", "source-d target-a"], 1, {EXPLAINED}),  # the shared target twice
+    ("en", "q011", ["source-a target-a", "source-b target-c"], 1 / 4, {EXPLAINED}),
+    ("en", "q011", ["source-d target-a"], 1 / 4, {EXPLAINED}),
+    ("fr", "q011", ["source-a target-a", "source-d target-a", "source-b target-c"], 2 / 4, {EXPLAINED}),
     ("en", "q012", ["choice-a", "choice-b", "choice-c"], 1, {EXPLAINED}),
     ("en", "q012", ["choice-c", "choice-b", "choice-a"], 0, {EXPLAINED}),  # the same items, another order
     ("en", "q012", ["choice-b", "choice-a", "choice-c"], 0, {EXPLAINED}),  # all or nothing

@@ -7,6 +7,7 @@ merely load late). docs/architecture.md draws the same rooms.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from conftest import REPO
@@ -84,16 +85,17 @@ def _in(room: str, module: str) -> bool:
 
 
 ROOMS = {
-    "bottom": {"errors", "model", "", "kinds", "quantities"},  # "" is the package's __init__ (its version)
-    "files": {"safety", "yamlsource", "load", "writing", "parallel", "filecache", "filechecks"},
+    "bottom": {"errors", "model", "", "kinds", "rules.quantities"},  # "" is the package's __init__ (its version)
+    "files": {"safety", "yamlsource", "load", "writing", "parallel", "cache", "cache.store", "cache.questionfiles", "cache.entries"},
     "data": {"site_strings", "options", "exchange", "i18n.languages"},
-    "checking": {"validate", "cues", "lints", "checks", "checklang", "i18n"},
+    "checking": {"rules", "i18n", "cache.catalogs"},
     "exporters": {"exporters"},
-    "orchestration": {"build", "cache", "outputs", "settings", "lms", "analyze", "importers", "authoring", "topics", "scaffold", "stats", "schemas", "guide"},
+    "readers": {"readers"},
+    "orchestration": {"build", "cache.validation", "cache.outputs", "project", "lms", "analyze", "importers"},
     "services": {"services"},
     "cli": {"cli", "__main__"},
 }
-"""Each top-level module or subpackage in one room; docs/architecture.md has the same table."""
+"""Each top-level module or subpackage in one room, and a module of a package in another room where it differs (the longest listed prefix counts); docs/architecture.md has the same table."""
 
 MAY_IMPORT = {
     "bottom": {"bottom"},
@@ -101,19 +103,20 @@ MAY_IMPORT = {
     "data": {"bottom", "data"},
     "checking": {"bottom", "files", "data", "checking"},
     "exporters": {"bottom", "data", "exporters"},
-    "orchestration": {"bottom", "files", "data", "checking", "exporters", "orchestration"},
-    "services": {"bottom", "files", "data", "checking", "exporters", "orchestration", "services"},
+    "readers": {"bottom", "readers"},
+    "orchestration": {"bottom", "files", "data", "checking", "exporters", "readers", "orchestration"},
+    "services": {"bottom", "files", "data", "checking", "exporters", "readers", "orchestration", "services"},
     "cli": set(ROOMS),
 }
 
 FORBIDDEN = [
     # (importing module or package, imported module or package, why): arrows within a room
-    ("aistack_bank.i18n", "aistack_bank.validate", "validate composes the catalog checks, not the other way"),
-    ("aistack_bank.cues", "aistack_bank.validate", "the answer-cue rules are shared by validate, i18n and stats"),
-    ("aistack_bank.cues", "aistack_bank.i18n", "the answer-cue rules are shared by validate, i18n and stats"),
+    ("aistack_bank.i18n", "aistack_bank.rules.validate", "validate composes the catalog checks, not the other way"),
+    ("aistack_bank.rules.cues", "aistack_bank.rules.validate", "the answer-cue rules are shared by validate, i18n and stats"),
+    ("aistack_bank.rules.cues", "aistack_bank.i18n", "the answer-cue rules are shared by validate, i18n and stats"),
     ("aistack_bank.model", "aistack_bank.errors", "the model holds data; the kinds' rules report diagnostics, the model none"),
     ("aistack_bank.kinds", "aistack_bank.model", "the kinds declare the question models; model.py names them again"),
-    ("aistack_bank.quantities", "aistack_bank", "the quantity reader imports nothing of the package"),
+    ("aistack_bank.rules.quantities", "aistack_bank", "the quantity reader imports nothing of the package"),
     ("aistack_bank.errors", "aistack_bank", "the error types import nothing of the package"),
 ]
 
@@ -163,10 +166,11 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
         "cli.py": "",
         "model.py": "from .errors import BankError\n",
         "errors.py": "",
-        "validate.py": "from .i18n.verify import verify_catalogs\n",
+        "rules/__init__.py": "",
+        "rules/validate.py": "from ..i18n.verify import verify_catalogs\n",
         "services.py": "def run():\n    from .cli import app\n",
         "i18n/__init__.py": "",
-        "i18n/verify.py": "from ..validate import MAX_LONGEST_SHARE\n",
+        "i18n/verify.py": "from ..rules.validate import MAX_LONGEST_SHARE\n",
         "i18n/site.py": "from ..exporters import html_site\n",
         "exporters/__init__.py": "",
         "exporters/html_site.py": "",
@@ -179,12 +183,141 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
     assert any("services imports aistack_bank.cli" in line for line in found)
     assert any("i18n.site imports aistack_bank.exporters.html_site: the checking room may not import the exporters room" in line for line in found)
     assert any("aistack_bank.notes is in no room" in line for line in found)
-    assert any("i18n.verify imports aistack_bank.validate" in line for line in found)
+    assert any("i18n.verify imports aistack_bank.rules.validate" in line for line in found)
     assert any("model imports aistack_bank.errors" in line for line in found)
-    assert cycles(graph) == [["aistack_bank.i18n.verify", "aistack_bank.validate"]]
+    assert cycles(graph) == [["aistack_bank.i18n.verify", "aistack_bank.rules.validate"]]
 
 
 def test_the_loaders_list_of_kinds_is_the_models():
     from aistack_bank import load, model
 
     assert load.KINDS == model.KINDS
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_crossings(package: Path = PACKAGE) -> list[str]:
+    """Every use of another module's private name: ``from x import _y``, ``import x._y``,
+    ``from x._y import z`` (a private module, from outside its package) and ``x._y`` on a
+    module bound by an import. A module whose name starts with ``_`` is private to its package:
+    its siblings and their subpackages may import it (not its ``_names``), nobody else."""
+    modules = {_module_name(path, package): path for path in package.rglob("*.py")}
+    found = []
+
+    def module_allowed(importer: str, target: str) -> str | None:
+        """The first private module on ``target``'s path that ``importer`` lies outside of."""
+        parts = target.split(".")
+        for depth in range(1, len(parts)):
+            if _private(parts[depth]):
+                owner = ".".join(parts[:depth])
+                if not (importer == owner or importer.startswith(owner + ".")):
+                    return ".".join(parts[: depth + 1])
+        return None
+
+    for name, path in sorted(modules.items()):
+        base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound: dict[str, str] = {}  # local name -> module of the package it stands for
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                source = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else [])) if node.level else (node.module or "")
+                if not source.startswith(package.name):
+                    continue
+                where = f"{name} (line {node.lineno})"
+                if (private_module := module_allowed(name, source)) is not None:
+                    found.append(f"{where} imports from {private_module}, private to its package")
+                for alias in node.names:
+                    full = f"{source}.{alias.name}"
+                    if full in modules:
+                        bound[alias.asname or alias.name] = full
+                        if (private_module := module_allowed(name, full)) is not None:
+                            found.append(f"{where} imports {private_module}, private to its package")
+                    elif _private(alias.name) and source != name:
+                        found.append(f"{where} imports {alias.name} from {source}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith(package.name):
+                        if (private_module := module_allowed(name, alias.name)) is not None:
+                            found.append(f"{name} (line {node.lineno}) imports {private_module}, private to its package")
+                        bound[alias.asname or alias.name] = alias.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                dotted, value = [], node.value
+                while isinstance(value, ast.Attribute):
+                    dotted.insert(0, value.attr)
+                    value = value.value
+                if isinstance(value, ast.Name):
+                    target = ".".join([value.id, *dotted])
+                    module = bound.get(target) or (target if target.startswith(package.name + ".") and target in modules else None)
+                    if module is not None and module != name:
+                        found.append(f"{name} (line {node.lineno}) uses {node.attr} of {module}")
+    return found
+
+
+def test_no_module_uses_another_modules_private_names():
+    assert private_crossings() == []
+
+
+def test_private_crossings_are_caught(tmp_path):
+    """Each way of reaching into another module is found; a package's own private module is not."""
+    package = tmp_path / "aistack_bank"
+    for relative, text in {
+        "__init__.py": "__version__ = '1'\n",
+        "build.py": "from . import __version__\nfrom .exporters.html_site import _page\n",
+        "guide.py": "from .exporters import html_site\n\ndef f():\n    return html_site._page()\n",
+        "lint.py": "from .exporters._qti import render\n",
+        "lint2.py": "import aistack_bank.exporters._qti\n",
+        "lint3.py": "from .exporters import _qti\n",
+        "exporters/__init__.py": "",
+        "exporters/html_site.py": "def _page():\n    return 1\n\ndef page():\n    return _page()\n",
+        "exporters/_qti.py": "def render():\n    pass\n",
+        "exporters/qti21.py": "from ._qti import render\nfrom . import _qti\n",
+    }.items():
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        (package / relative).write_text(text, encoding="utf-8")
+    assert private_crossings(package) == [
+        "aistack_bank.build (line 2) imports _page from aistack_bank.exporters.html_site",
+        "aistack_bank.guide (line 4) uses _page of aistack_bank.exporters.html_site",
+        "aistack_bank.lint (line 1) imports from aistack_bank.exporters._qti, private to its package",
+        "aistack_bank.lint2 (line 1) imports aistack_bank.exporters._qti, private to its package",
+        "aistack_bank.lint3 (line 1) imports aistack_bank.exporters._qti, private to its package",
+    ]
+
+
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+TO_BE_WRITTEN = {"aistack_bank/exporters/myformat.py"}
+"""What the doc's how-to sections ask the reader to create."""
+
+
+def stale_paths(text: str, package: Path = PACKAGE) -> list[str]:
+    """The modules, packages and folders named in ``text`` (as `x.py`, `x/y.py` or `x/`) that do not
+    exist, under the package or the repository (`tests/test_x.py`, `exports/`)."""
+    names = re.findall(r"`((?:[\w.-]+/)*[\w.-]+(?:\.py|/))`", text)
+    return sorted({name for name in names if not (package / name).exists() and not (package.parent / name).exists()})
+
+
+def undescribed(text: str, package: Path = PACKAGE) -> list[str]:
+    """The packages (`x/`) and root modules (`x.py`) of ``package`` that the layout section of
+    ``text`` does not name."""
+    layout = text.split("\n## The layout\n", 1)[1].split("\n## ", 1)[0] if "\n## The layout\n" in text else ""
+    wanted = [f"{init.parent.relative_to(package).as_posix()}/" for init in package.rglob("__init__.py") if init.parent != package]
+    wanted += [path.name for path in package.glob("*.py") if path.name not in {"__init__.py", "__main__.py"}]
+    return sorted(name for name in wanted if f"`{name}`" not in layout)
+
+
+def test_the_architecture_doc_names_what_exists_and_describes_every_package():
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert stale_paths(text) == sorted(TO_BE_WRITTEN)
+    assert undescribed(text) == []
+
+
+def test_a_stale_or_missing_name_in_the_architecture_doc_is_caught(tmp_path):
+    package = tmp_path / "aistack_bank"
+    for relative in ("__init__.py", "cli.py", "rules/__init__.py", "rules/validate.py", "cache/__init__.py"):
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        (package / relative).write_text("", encoding="utf-8")
+    text = "# A\n\n## The layout\n\n`cli.py`, `rules/` (`rules/validate.py`)\n\n## Rooms\n\n`cache/` `validate.py` `filecache.py` `rules/cues.py`\n"
+    assert stale_paths(text, package) == ["filecache.py", "rules/cues.py", "validate.py"]
+    assert undescribed(text, package) == ["cache/"]

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from aistack_bank.load import read_bank
-from aistack_bank.validate import answer_cue_stats
+from aistack_bank.rules.validate import answer_cue_stats
 
 from conftest import FLAGSHIP, REPO, source_page
 
@@ -32,7 +32,7 @@ def test_topic_texts_equal_the_english_page(source):
     assert problems == [] and [(c.id, c.title) for c in categories] == [("computer-systems", "Computer systems")]
     assert topic.summary == lines[2].strip()
     head = lines.index("AI Hardware & Software Stack: key points")
-    assert topic.key_points == [lines[head + 2].strip(), lines[head + 4].strip()]
+    assert [p.text for p in topic.key_points] == [lines[head + 2].strip(), lines[head + 4].strip()]
 
 
 def test_fifty_stems_equal_the_english_page_in_order(source):

@@ -78,7 +78,7 @@ def test_generator_is_deterministic():
 
 
 def test_pseudo_translation_keeps_numbers():
-    from aistack_bank.quantities import formula_tokens, numbers, quantities
+    from aistack_bank.rules.quantities import formula_tokens, numbers, quantities
 
     generate = _load_generator()
     text = "About 3.5 GB at 2000 GB/s takes 1.75 ms; 2MNK operations for an M × K matrix in FP16."
@@ -124,3 +124,19 @@ def test_the_analyze_row_reads_one_learner_per_response(tmp_path):
     report = analyze([path], REPO / "bank", REPO / "translations", language="en")
     assert not report.errors, report.errors
     assert report.persons == report.answers == 2000 and report.sources == {"moodle-csv": 1}
+
+
+def test_the_huge_row_is_judged_on_cold_validation_time_and_memory():
+    spec = importlib.util.spec_from_file_location("bench_run", BENCHMARKS / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = run  # dataclasses look their module up there
+    spec.loader.exec_module(run)
+    assert (100000, 1000) in run.parse_args(["--huge"]).sizes and (100000, 1000) not in run.parse_args([]).sizes
+
+    def verdicts(wall: float, peak: float) -> dict[str, str]:
+        results = {"100000x1000": {"validate": {"status": "ok", "wall_s": wall, "peak_mb": peak}}}
+        return {t["name"]: t["verdict"] for t in run.evaluate_targets(results, ["100000x1000"]) if "N=100000" in t["name"]}
+
+    assert verdicts(59.0, 2000.0) == {"bank validate, N=100000 in 1000 topics, cold": "PASS",
+                                      "peak memory, bank validate, N=100000 in 1000 topics, cold": "PASS"}
+    assert set(verdicts(61.0, 2100.0).values()) == {"FAIL"}

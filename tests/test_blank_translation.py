@@ -18,7 +18,7 @@ from aistack_bank.i18n.catalog import read_catalog, render_catalog
 from aistack_bank.i18n.fields import bank_fields
 from aistack_bank.i18n.localize import localize
 from aistack_bank.load import english_library, read_library
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 BLANKS = ["   ", "\u00a0\t", "\n"]
 

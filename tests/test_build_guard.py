@@ -56,3 +56,34 @@ def test_build_refuses_with_the_first_formats_message_and_writes_nothing(tmp_pat
         build_module.build(REPO / "bank", REPO / "translations", tmp_path / "exports")
     assert info.value.code == "E606" and info.value.message == expected
     assert not (tmp_path / "exports").exists()
+
+
+def test_the_scan_is_left_out_only_when_every_format_was_kept_for_the_same_banks(project, tmp_path, monkeypatch):
+    """A build whose every format was kept for exactly these localized banks (by an earlier
+    build, which scanned them) does not scan again; any change to a text scans again."""
+    from pathlib import Path
+
+    from aistack_bank import build as build_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    scans = []
+    real = build_module.first_uncarriable
+    monkeypatch.setattr(build_module, "first_uncarriable", lambda libraries: scans.append(1) or real(libraries))
+
+    def run():
+        scans.clear()
+        build_module.build(Path("bank"), Path("translations"), Path("exports"))
+        return len(scans)
+
+    assert run() == 1
+    assert run() == 0
+    question = sorted(Path("bank").rglob("q*.yaml"))[0]
+    question.write_text(question.read_text(encoding="utf-8") + "# a comment: the same banks\n", encoding="utf-8")
+    assert run() == 0
+    (Path("exports") / "aiken").rename(Path("aiken-moved"))  # files gone, entries kept: rendered again, not scanned
+    assert run() == 0
+    assert build_module.build(Path("bank"), Path("translations"), Path("exports"), compare=True) and scans == [1]  # --compare keeps nothing
+    from dataclasses import replace
+
+    monkeypatch.setattr(build_module, "with_english", lambda options, *args: replace(options, shuffle=not options.shuffle))
+    assert run() == 1  # other options: other keys

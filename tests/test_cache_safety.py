@@ -194,12 +194,13 @@ def _codes(out: str) -> set[str]:
 @pytest.fixture(params=["serial", "pool"])
 def file_jobs(request, monkeypatch):
     """Serially, or with question files and catalogs checked in a process pool even for a small bank."""
-    from aistack_bank import filechecks, parallel
+    from aistack_bank.cache import questionfiles
+    from aistack_bank import parallel
 
     if request.param == "pool":
         monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
         monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
-        monkeypatch.setattr(filechecks, "FILE_POOL_MIN", 0)
+        monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", 0)
     else:
         monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
     return request.param
@@ -272,7 +273,7 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     _replace(topic, "  - q001\n", "")
     (other / "topic.yaml").write_text(
         "id: ai-serving\ncategory: computer-systems\ntitle: Serving models\n"
-        "summary: Serving trained models to users.\nkey_points:\n  - Serving runs inference on fixed weights.\n"
+        "summary: Serving trained models to users.\nkey_points:\n  - id: k1\n    text: Serving runs inference on fixed weights.\n"
         "tags:\n  training: training workloads\nquestions:\n  - q001\n", encoding="utf-8")
     step("question moved to a second topic whose vocabulary lacks its tag", expect="E309")
     _replace(other / "topic.yaml", "  training: training workloads\n", "  training: training workloads\n  inference: inference workloads\n")
@@ -328,8 +329,9 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     step("glossary restored")
 
     # A later version of the package with another rule: nothing stored by this one may be served.
-    from aistack_bank import cache as verdict_cache
-    from aistack_bank import filecache, validate
+    from aistack_bank.cache import validation as verdict_cache
+    from aistack_bank.cache import store as filecache
+    from aistack_bank.rules import validate
 
     monkeypatch.setattr(filecache, "package_digest", lambda: "a later version")
     monkeypatch.setattr(verdict_cache, "_package_digest", lambda: "a later version")
@@ -343,7 +345,7 @@ def test_a_damaged_store_never_breaks_validation(project, run_cli, monkeypatch, 
     """Corrupt, truncated or unwritable stores: the command works as without a cache."""
     import pickle
 
-    from aistack_bank import filecache
+    from aistack_bank.cache import store as filecache
 
     cache = project / "user-cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))

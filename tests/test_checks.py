@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from aistack_bank.checklang import compile_script, run_program
-from aistack_bank.checks import check_question
+from aistack_bank.rules.checklang import compile_script, run_program
+from aistack_bank.rules.checks import check_question
 from aistack_bank.errors import CheckError
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 from conftest import question_file
 
@@ -114,7 +114,7 @@ def test_the_language_refuses_with_located_errors(script, code, line, fragment):
 
 
 def test_step_limit_stops_a_long_computation(monkeypatch):
-    import aistack_bank.checklang as checklang
+    import aistack_bank.rules.checklang as checklang
 
     monkeypatch.setattr(checklang, "MAX_STEPS", 100)
     script = "x = 1\n" + "\n".join(f"x = x + {'x * ' * 18}1" for _ in range(10))

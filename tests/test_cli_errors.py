@@ -12,8 +12,8 @@ import pytest
 
 from aistack_bank.cli import EXIT_ERRORS, EXIT_USAGE, error_exits, handle_error
 from aistack_bank.errors import BankError, DiagnosticsError, Location, UnknownFormatError, UsageError, error
-from aistack_bank.scaffold import InitError
-from aistack_bank.settings import SettingsError
+from aistack_bank.project.init import InitError
+from aistack_bank.project.settings import SettingsError
 
 SAMPLES = {
     UsageError: UsageError("--lang: 'xx!' is not a language code"),

@@ -6,7 +6,7 @@ import json
 from pathlib import PurePosixPath
 
 from aistack_bank.exchange import CONTRACT_VERSION
-from aistack_bank.schemas import render_schemas
+from aistack_bank.project.schemas import render_schemas
 
 from conftest import REPO
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aistack_bank.errors import Location, Severity, error, warning
-from aistack_bank.i18n.entrymemo import EntryMemo, located
+from aistack_bank.cache.entries import EntryMemo, located
 
 
 def _run(path: Path, parts_list, compute, *, enabled=True, language="fr", kind="entries"):

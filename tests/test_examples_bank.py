@@ -13,10 +13,10 @@ from collections import Counter
 import polib
 import pytest
 
-from aistack_bank.checklang import compile_script, run_program
+from aistack_bank.rules.checklang import compile_script, run_program
 from aistack_bank.load import read_bank
 from aistack_bank.model import KINDS
-from aistack_bank.quantities import unit_dimension
+from aistack_bank.rules.quantities import unit_dimension
 from conftest import REPO
 
 EXAMPLES = REPO / "examples" / "every-kind"

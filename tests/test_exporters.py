@@ -16,7 +16,7 @@ from aistack_bank.build import available_languages, load_localized, render
 from aistack_bank.exporters import FORMATS, get_format
 from aistack_bank.exporters.gift import gift_escape
 from aistack_bank.errors import UnknownFormatError
-from aistack_bank.model import Bank, Category, Option, SingleChoiceQuestion, Topic
+from aistack_bank.model import Bank, Category, KeyPoint, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 
 from conftest import QTI_XSD, REPO, bank_figures, keep_only, qti_schema, render_in_fresh_interpreter
@@ -216,7 +216,7 @@ def test_json_validates_against_its_committed_schema(banks, trees):
     for name, data in trees["json"].items():
         document = json.loads(data)
         jsonschema.Draft202012Validator(schema).validate(document)
-        assert document["version"] == CONTRACT_VERSION == "2.4"
+        assert document["version"] == CONTRACT_VERSION == "2.5"
         assert document["topic"]["category_id"] == banks["en"].category.id
         assert [q["id"] for q in document["questions"]] == [q.id for q in banks["en"].questions]
     everything = json.loads(trees["json"][PurePosixPath("aistack.json")])
@@ -233,7 +233,7 @@ HOSTILE = 'Evil <script>alert("x")</script> ]]> & { } ~ = # : \\ \\n %s {0} <!--
 
 def hostile_bank(lang: str = "en") -> Bank:
     topic = Topic(id="hostile-topic", category="cat-with-slashes", title="Title / ]]> <b>x</b> {~=#:}", summary=HOSTILE,
-                  key_points=[HOSTILE], tags={"memory": "x"}, questions=["q001", "q002"])
+                  key_points=[KeyPoint(id="k1", text=HOSTILE)], tags={"memory": "x"}, questions=["q001", "q002"])
     def q(qid):
         return SingleChoiceQuestion(id=qid, kind="single-choice", stem=HOSTILE, explanation=HOSTILE + " explanation", tags=["memory"], difficulty=2,
                                     options=[Option(id="a", text=HOSTILE + " A", feedback=HOSTILE + " fa"), Option(id="b", text="B = {1} ~ 2 # 3", feedback=None)], correct="b")
@@ -325,7 +325,7 @@ def test_gift_escape_covers_every_reserved_character():
 
 
 def test_cdata_end_marker_is_split():
-    from aistack_bank.exporters._shared import cdata
+    from aistack_bank.exporters.common import cdata
 
     wrapped = cdata("a ]]> b")
     assert etree.fromstring(f"<t>{wrapped}</t>".encode()).text == "a ]]> b"

@@ -55,7 +55,7 @@ def test_a_published_stem_keeps_its_wording_and_nothing_else_does(glossary):
 
 
 def test_the_bundled_french_follows_the_glossary():
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     report = validate_bank(REPO / "bank", translations=REPO / "translations", run_checks=False)
     assert [str(d) for d in report.diagnostics if d.code in ("W521", "W522", "E520")] == []
@@ -76,7 +76,7 @@ def test_accepted_answers_are_what_learners_type_and_escape_the_glossary(tmp_pat
 
     import polib
 
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     shutil.copytree(REPO / "examples" / "every-kind", tmp_path / "ex")
     path = tmp_path / "ex" / "translations" / "nl.po"

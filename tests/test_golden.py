@@ -124,7 +124,7 @@ def test_the_golden_bank_covers_what_it_claims():
         assert any(o.feedback is None for q in bank.questions for o in q.options)
         assert any(o.feedback is not None for q in bank.questions for o in q.options)
         texts = [t for q in bank.questions for t in (q.stem, q.explanation, *(o.text for o in q.options), *(o.feedback or "" for o in q.options))]
-        texts += [bank.topic.title, bank.category.title, bank.topic.summary, *bank.topic.key_points]
+        texts += [bank.topic.title, bank.category.title, bank.topic.summary, *(p.text for p in bank.topic.key_points)]
         everything = "\n".join(texts)
         for needle in ["<", ">", "&", '"', "'", "]]>", "{", "}", "~", "=", "#", ":", "\\", "//", "\t", "%s", "{0}", "$course$", "</script>", "<!--", "🚀", "³", "×"]:
             assert needle in everything, (bank.lang, needle)

@@ -349,7 +349,7 @@ def _break_q001(project: Path) -> None:
 
 
 def test_a_planted_cache_cannot_pass_a_broken_bank(project, run_cli, monkeypatch):
-    from aistack_bank import cache
+    from aistack_bank.cache import validation as cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     _break_q001(project)
@@ -364,7 +364,7 @@ def test_a_planted_cache_cannot_pass_a_broken_bank(project, run_cli, monkeypatch
 
 @pytest.mark.parametrize("entry", [{"key": "K"}, {"key": "K", "diagnostics": [{"x": 1}], "summary": {}}, {"key": "K", "diagnostics": "no", "summary": 3}, ["K"]])
 def test_a_malformed_cache_entry_is_ignored(project, run_cli, monkeypatch, entry):
-    from aistack_bank import cache
+    from aistack_bank.cache import validation as cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     bank, tr = Path("bank"), Path("translations")
@@ -431,7 +431,7 @@ def test_400_nested_parentheses_in_an_option_formula_is_no_crash(project, run_cl
 
 
 def test_a_formula_nested_too_deep_is_a_syntax_error():
-    from aistack_bank.quantities import FormulaSyntaxError, evaluate_formula
+    from aistack_bank.rules.quantities import FormulaSyntaxError, evaluate_formula
 
     with pytest.raises(FormulaSyntaxError):
         evaluate_formula("(" * 400 + "2N" + ")" * 400, {"N": 3})

@@ -488,8 +488,8 @@ def _plant(path: Path, marker: Path) -> None:
 
 @pytest.mark.parametrize("how", ["own", "other-user", "world-writable-file", "group-writable-folder-of-another"])
 def test_a_planted_pickle_in_the_user_cache_never_runs(tmp_path, monkeypatch, how):
-    from aistack_bank.cache import _StatMemo as StatMemo
-    from aistack_bank.filecache import Store, cache_dir
+    from aistack_bank.cache.validation import _StatMemo as StatMemo
+    from aistack_bank.cache.store import Store, cache_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "common-cache"))
     marker = tmp_path / "ran"
@@ -516,7 +516,7 @@ def test_a_planted_pickle_in_the_user_cache_never_runs(tmp_path, monkeypatch, ho
 
 
 def test_cache_folders_are_created_private_and_a_loose_own_folder_is_tightened(tmp_path, monkeypatch):
-    from aistack_bank.filecache import Store, cache_dir
+    from aistack_bank.cache.store import Store, cache_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
     old = os.umask(0o002)

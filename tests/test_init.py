@@ -33,7 +33,7 @@ def test_a_new_bank_validates_builds_and_reports_status_at_once(new_bank, run_cl
     code, out = run_cli("validate")
     assert code == 0, out
     assert " 0 error(s)" in out and "warning W501" in out  # untranslated: warnings only
-    for args in (["build", "--check"], ["i18n", "update", "--check"], ["schema", "--check"]):
+    for args in (["build", "--compare"], ["i18n", "update", "--compare"], ["schema", "--compare"]):
         code, out = run_cli(*args)
         assert code == 0, (args, out)
     code, out = run_cli("i18n", "status", "--format", "json")
@@ -128,7 +128,7 @@ def test_a_started_but_incomplete_language_is_left_out_until_it_is_ready(new_ban
     assert not list((new_bank / "exports").rglob("*-de.*"))
     code, out = run_cli("build", "--allow-fallback")
     assert code == 0 and "translations/de.po: warning W559:" in out, out
-    assert (new_bank / "exports" / "moodle" / "physik-fur-einsteiger-de.xml").is_file()
+    assert (new_bank / "exports" / "moodle" / "physik-fur-einsteiger-de-with-en.xml").is_file()
 
 
 def _tree(root: Path) -> dict[str, bytes]:

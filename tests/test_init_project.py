@@ -49,8 +49,8 @@ def test_the_site_keeps_answers_under_the_projects_id(course):
 
 def test_the_authors_guide_is_part_of_every_project_and_in_sync(course):
     guide = (REPO / "bank" / "README.md").read_bytes()
-    assert (REPO / "aistack_bank" / "starter" / "bank-README.md").read_bytes() == guide, \
-        "run: cp bank/README.md aistack_bank/starter/bank-README.md"
+    assert (REPO / "aistack_bank" / "project" / "starter" / "bank-README.md").read_bytes() == guide, \
+        "run: cp bank/README.md aistack_bank/project/starter/bank-README.md"
     assert (course / "bank" / "README.md").read_bytes() == guide
     readme = (course / "README.md").read_text(encoding="utf-8")
     assert "[bank/README.md](bank/README.md)" in readme and "translations/stats-101.pot" in readme

@@ -5,7 +5,8 @@ A short answer's accepted answers and a numerical question's units and near miss
 them (`q010.answer.a3`, `q007.unit.u2`), not on their position: deleting or reordering items
 leaves each translation on its item, and the deleted item's goes obsolete. `bank migrate` gives
 ids to the items of a bank written without them, renaming their catalog entries so that no
-translation moves, and a bank without them is refused with the hint to migrate.
+translation moves, and a bank without them is refused with the hint to migrate. A topic's key
+points are keyed the same way (`topic.every-kind.key_point.k2`).
 """
 
 from __future__ import annotations
@@ -127,15 +128,91 @@ def test_deleted_and_reordered_units_and_near_misses_keep_their_translations(exa
             assert after[key].obsolete == (key in ("q007.unit.u2", "q007.near_miss.n1.feedback")), (lang, key)
 
 
+TOPIC = Path("bank", "every-kind", "topic.yaml")
+KEY_POINTS = {
+    "k2": ("Training needs far more memory than inference: optimizer state and activations come on top of the weights.",
+           {"de": "Training braucht viel mehr Speicher als Inferenz.", "fr": "L'entraînement demande bien plus de mémoire que l'inférence.",
+            "nl": "Training vraagt veel meer geheugen dan inferentie."}),
+    "k3": ("A KV cache grows with the batch size and the context length.",
+           {"de": "Ein KV-Cache wächst mit der Batchgröße und der Kontextlänge.", "fr": "Un cache KV croît avec la taille du lot et la longueur du contexte.",
+            "nl": "Een KV-cache groeit met de batchgrootte en de contextlengte."}),
+}
+
+
+def test_deleted_and_reordered_key_points_keep_their_translations(example, run_cli):
+    """A topic's key points are keyed by their ids: deleting one and reordering the others
+    leaves each translation, in every language, on its key point, fuzzy or not."""
+    from ruamel.yaml.comments import CommentedMap
+
+    _edit(example / TOPIC, lambda data: data["key_points"].extend(CommentedMap([("id", kid), ("text", text)]) for kid, (text, _) in KEY_POINTS.items()))
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    for lang in ("de", "fr", "nl"):
+        po = polib.pofile(f"translations/{lang}.po")
+        for kid, (_, translations) in KEY_POINTS.items():
+            entry = po.find(f"topic.every-kind.key_point.{kid}", by="msgctxt")
+            entry.msgstr = translations[lang]
+            if lang == "fr" and kid == "k3":
+                entry.flags.append("fuzzy")  # a translator's open question stays open
+        po.save()
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    before = {lang: {key: (e.msgstr, "fuzzy" in e.flags) for key, e in _entries(lang, "topic.every-kind.key_point.").items()} for lang in ("de", "fr", "nl")}
+    assert set(before["fr"]) == {"topic.every-kind.key_point.k1", "topic.every-kind.key_point.k2", "topic.every-kind.key_point.k3"}
+    assert before["fr"]["topic.every-kind.key_point.k1"][0] and before["fr"]["topic.every-kind.key_point.k3"][1]
+
+    def delete_and_reorder(data):
+        data["key_points"] = [p for p in data["key_points"] if p["id"] != "k2"][::-1]  # k3, then k1
+
+    _edit(example / TOPIC, delete_and_reorder)
+    code, out = run_cli("i18n", "update")
+    assert code == 0, out
+    for lang in ("de", "fr", "nl"):
+        after = _entries(lang, "topic.every-kind.key_point.")
+        for key, (text, fuzzy) in before[lang].items():
+            if not text:
+                continue
+            assert after[key].msgstr == text, (lang, key)
+            assert ("fuzzy" in after[key].flags) == fuzzy, (lang, key)
+            assert after[key].obsolete == key.endswith(".k2"), (lang, key)
+    # an export shows each translation with its key point, in the new order
+    code, out = run_cli("export", "json", "--lang", "nl", "--out", "out")
+    assert code == 0, out
+    import json
+
+    document = json.loads((example / "out" / "every-kind-nl.json").read_text(encoding="utf-8"))
+    assert [p["nl"] for p in document["topic"]["key_points"]] == [before["nl"]["topic.every-kind.key_point.k3"][0], before["nl"]["topic.every-kind.key_point.k1"][0]]
+    assert document["topic"]["key_point_ids"] == ["k3", "k1"]
+
+
+def test_a_key_point_without_an_id_or_with_another_s_is_located(example, run_cli):
+    path = example / TOPIC
+    text = path.read_text(encoding="utf-8")
+    assert "key_points:\n  - id: k1\n    text: >-\n" in text
+    path.write_text(text.replace("key_points:\n  - id: k1\n", "key_points:\n  - id: k1\n    text: The first.\n  - id: k1\n"), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{TOPIC.as_posix()}:15:9: error E372: key point 2 has the id 'k1' of key point 1" in out, out
+    path.write_text(text.replace("key_points:\n  - id: k1\n    text: >-\n", "key_points:\n  - >-\n"), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1
+    assert f"{TOPIC.as_posix()}:13:5: error E371: key point 1 has no `id:`" in out and "run `bank migrate`" in out, out
+
+
 def _without_ids(root: Path) -> None:
-    """The examples bank as written before list items had ids: no `id:` in the accepted answers,
-    units and near misses, their catalog entries keyed by position."""
+    """The examples bank as written before list items and key points had ids: no `id:` in the
+    accepted answers, units, near misses and key points, their catalog entries keyed by position."""
     for path in (root / QUESTIONS).glob("*.yaml"):
         text = path.read_text(encoding="utf-8")
         path.write_text(re.sub(r"^  - id: [aun]\d+\n    ", "  - ", text, flags=re.M), encoding="utf-8")
+    topic = root / TOPIC
+    text = topic.read_text(encoding="utf-8")
+    topic.write_text(re.sub(r"^  - id: k\d+\n    text: (.*\n(?:      .*\n)*)", lambda m: "  - " + re.sub(r"^  ", "", m.group(1), flags=re.M), text, flags=re.M), encoding="utf-8")
+    assert "  - >-\n    Memory and bandwidth" in topic.read_text(encoding="utf-8")
     for path in (root / "translations").glob("*.po*"):
         text = path.read_text(encoding="utf-8")
-        path.write_text(re.sub(r'(msgctxt "q\d+\.(?:answer|unit|near_miss)\.)[aun](\d+)', r"\1\2", text), encoding="utf-8")
+        text = re.sub(r'(msgctxt "q\d+\.(?:answer|unit|near_miss)\.)[aun](\d+)', r"\1\2", text)
+        path.write_text(re.sub(r'(msgctxt "topic\.every-kind\.key_point\.)k(\d+)', r"\1\2", text), encoding="utf-8")
 
 
 def test_a_bank_without_answer_ids_is_refused_with_the_hint_to_migrate(example, run_cli):
@@ -153,20 +230,24 @@ def test_a_bank_without_answer_ids_is_refused_with_the_hint_to_migrate(example, 
 
 
 def test_migrate_gives_ids_and_keeps_every_translation_on_its_answer(example, run_cli):
-    migrated = {p.relative_to(example): p.read_bytes() for p in [*(example / QUESTIONS).glob("*.yaml"), *(example / "translations").glob("*.po*")]}
+    migrated = {p.relative_to(example): p.read_bytes() for p in [*(example / QUESTIONS).glob("*.yaml"), example / TOPIC, *(example / "translations").glob("*.po*")]}
     _without_ids(example)
     po = polib.pofile("translations/fr.po")
     po.find("q009.answer.2", by="msgctxt").flags.append("fuzzy")  # a translator's open question stays open
+    po.find("topic.every-kind.key_point.1", by="msgctxt").flags.append("fuzzy")
     po.save()
     code, out = run_cli("migrate")
     assert code == 0, out
     assert "wrote     bank/every-kind/questions/q009-ridge-point.yaml" in out
     assert "wrote     bank/every-kind/questions/q007-kv-cache-batch-size.yaml" in out
-    assert "26 catalog key(s) renamed" in out, out
+    assert "wrote     bank/every-kind/topic.yaml" in out
+    assert "27 catalog key(s) renamed" in out, out
     for path, data in migrated.items():
         if path.name == "fr.po":
             entry = polib.pofile(str(path)).find("q009.answer.a2", by="msgctxt")
             assert entry.flags == ["fuzzy"] and entry.msgstr == "coude"
+            entry = polib.pofile(str(path)).find("topic.every-kind.key_point.k1", by="msgctxt")
+            assert entry.flags == ["fuzzy"] and entry.msgstr.startswith("La mémoire et la bande passante")
             continue
         assert path.read_bytes() == data, path  # the same files as written with ids from the start
     code, out = run_cli("migrate")

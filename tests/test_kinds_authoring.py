@@ -8,7 +8,7 @@ import re
 import pytest
 
 from aistack_bank.model import KINDS
-from aistack_bank.validate import validate_bank, validate_files
+from aistack_bank.rules.validate import validate_bank, validate_files
 from test_kinds_validate import FILES, write_bank
 
 # What an author writes into the template's blanks, beyond plain texts.

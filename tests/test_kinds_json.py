@@ -85,3 +85,27 @@ def test_a_question_without_an_explanation_has_no_explanation_field():
     bare = question("true-false", explanation=None).model_copy(update={"id": "q003"})
     q = export(kinds_bank(**{"true-false": bare}))["kinds-en.json"]["questions"][2]
     assert q["kind"] == "true-false" and "explanation" not in q
+
+
+def test_english_fallbacks_are_listed_by_pointer_in_every_kind_and_only_under_their_language():
+    """The `fallback` list (contract 2.5): each English text shown for want of a translation, by
+    JSON Pointer, a short answer's accepted answers included; the tag vocabulary is no text."""
+    from types import MappingProxyType
+
+    from aistack_bank.model import KeyPoint
+
+    english = kinds_bank("en")
+    first = english.questions[0].model_copy(update={"stem": "A stem only this question has?"})
+    english = english.model_copy(update={"topic": english.topic.model_copy(update={"key_points": [KeyPoint(id="k1", text="Weights ~ bytes / value.")]}),
+                                         "questions": (first, *english.questions[1:])})
+    short = next(i for i, q in enumerate(english.questions) if q.kind == "short-answer")
+    answer = english.questions[short].answers[0].text
+    german = english.model_copy(update={"lang": "de"})  # nothing translated: every text is the English one
+    shown = MappingProxyType({"de": (english.questions[0].stem, answer, "Weights ~ bytes / value.", "Memory.")})
+    tree = FORMAT({"en": english, "de": german}, ExportOptions(english=shown))
+    names = sorted(str(path) for path in tree)
+    assert names == ["kinds-de-with-en.json", "kinds-en.json", "kinds.json"], names
+    for name in ("kinds-de-with-en.json", "kinds.json"):
+        document = json.loads(tree[next(p for p in tree if str(p) == name)])
+        assert document["fallback"] == ["/topic/key_points/0/de", "/questions/0/stem/de", f"/questions/{short}/answers/de/0/text"], name
+    assert "fallback" not in json.loads(tree[next(p for p in tree if str(p) == "kinds-en.json")])

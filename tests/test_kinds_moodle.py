@@ -16,7 +16,7 @@ import pytest
 
 from aistack_bank.errors import BankError
 from aistack_bank.exporters import moodle_xml
-from aistack_bank.exporters._shared import MOODLE_FRACTIONS, moodle_fraction
+from aistack_bank.exporters.common import MOODLE_FRACTIONS, moodle_fraction
 from aistack_bank.importers import import_file, read_questions
 from aistack_bank.lms import lint as lms_lint
 from aistack_bank.lms import models

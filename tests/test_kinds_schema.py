@@ -14,7 +14,7 @@ from aistack_bank.model import KINDS
 from aistack_bank.kinds import REGISTRY
 
 KIND_EXAMPLES = {name: kind.example for name, kind in REGISTRY.items()}
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 from banklayout import topic_folder
 
 REPO = Path(__file__).resolve().parents[1]

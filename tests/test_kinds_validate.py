@@ -16,7 +16,7 @@ import pytest
 from aistack_bank.errors import CODES
 from aistack_bank.i18n.update import update_catalogs
 from aistack_bank.model import KINDS
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 from banklayout import topic_folder
 
 TOPIC = """id: every-kind
@@ -253,6 +253,10 @@ BROKEN = [
     ("short-answer", "text: Open Neural Network Exchange", 'text: "ONNX format\\nthe ONNX format"', '"ONNX format', 0, "E116"),
     ("short-answer", "stem: Which open format", "stem: Besides ONNX, which open format", "Besides", 0, "W326"),
     ("matching", "text: 3 bytes", "text: 2  bytes", "2  bytes", 0, "E328"),
+    ("matching", "answer: 4 bytes", "answer: 2  Bytes", "2  Bytes", 0, "E328"),
+    ("matching", "answer: 4 bytes", "answer: 2 bytes", "- id: b", 0, None),
+    ("matching", "answer: 4 bytes\n  - id: c\n    prompt: INT8\n    answer: 1 byte\ndistractors:\n  - id: d\n    text: 3 bytes\n",
+     "answer: 2 bytes\n  - id: c\n    prompt: INT8\n    answer: 2 bytes\n", "- id: a\n    prompt: FP16", 0, "W752"),
     ("matching", "prompt: INT8", "prompt: fp16", "fp16", 0, "E329"),
     ("matching", "  - id: d\n    text: 3 bytes", "  - id: a\n    text: 3 bytes", "id: a\n    text: 3 bytes", 4, "E327"),
     ("matching", "  - id: b\n    prompt: FP32\n    answer: 4 bytes\n  - id: c\n    prompt: INT8\n    answer: 1 byte\n", "", "- id: a\n    prompt: FP16", 0, "E209"),
@@ -269,6 +273,9 @@ def test_a_broken_question_gives_its_code_at_the_field(kind, old, new, marker, s
     assert old in text
     broken = text.replace(old, new, 1)
     report = validate_bank(write_bank(tmp_path, {kind: broken}))
+    if code is None:  # not broken: the rule leaves it alone
+        assert report.diagnostics == [], [str(d) for d in report.diagnostics]
+        return
     line, column = position(broken, marker, skip)
     assert (code, name, line, column) in found(report), [str(d) for d in report.diagnostics]
     assert code in CODES
@@ -317,6 +324,44 @@ def test_a_translation_that_breaks_a_kind_rule_is_an_error_at_its_msgstr(transla
     assert (code, "fr.po", line, column) in found(report), [str(d) for d in report.diagnostics if "site" not in str(d)]
 
 
+SHARED = FILES["matching"][1].replace("prompt: FP32\n    answer: 4 bytes", "prompt: BF16\n    answer: 2 bytes")
+
+
+def test_two_prompts_may_share_one_answer_and_a_distractor_may_not_equal_it(tmp_path, monkeypatch):
+    """Two pairs written with the same answer are one answer for the learner; a distractor equal
+    to it is refused (E328) at the distractor, which would be a second copy of a right answer."""
+    monkeypatch.chdir(tmp_path)
+    assert validate_bank(write_bank(tmp_path / "one-answer", {"matching": SHARED})).diagnostics == []
+    broken = SHARED.replace("text: 3 bytes", "text: 2 bytes")
+    report = validate_bank(write_bank(tmp_path / "distractor", {"matching": broken}))
+    ((code, message),) = [(d.code, d.message) for d in report.diagnostics]
+    assert code == "E328" and message.startswith("distractor 'd' has the same text as pair 'a''s answer ('2 bytes')"), message
+    assert ("E328", "q006-bytes.yaml", *position(broken, "2 bytes\nexplanation")) in found(report)
+
+
+@pytest.mark.parametrize("fr, errors", [
+    ({"q006.pair.a.answer": "2 octets", "q006.pair.b.answer": "2 octets"}, []),
+    ({"q006.pair.a.answer": "2 octets", "q006.pair.b.answer": "2 octets."}, [("E750", "q006.pair.b.answer")]),
+    ({"q006.pair.a.answer": "2 octets", "q006.pair.b.answer": "2 octets", "q006.distractor.d": "2 octets"}, [("E512", "q006.distractor.d")]),
+])
+def test_a_shared_answer_must_stay_one_answer_in_every_language(tmp_path, monkeypatch, fr, errors):
+    """The catalogs keep one entry per pair (each says which pair it shares its answer with); a
+    translation that splits the shared answer in two is an error at its msgstr (E750), and the
+    two equal translations are no duplicate (E512) as two different answers would be."""
+    monkeypatch.chdir(tmp_path)
+    bank = write_bank(tmp_path, {"matching": SHARED})
+    translations = tmp_path / "translations"
+    assert update_catalogs(bank, translations, languages=["fr", "nl"])[1] == []
+    po = polib.pofile(str(translations / "fr.po"))
+    (entry,) = [e for e in po if e.msgctxt == "q006.pair.b.answer"]
+    assert "Prompt a shares this answer: translate it exactly as pair.a.answer." in entry.comment
+    fill(translations / "fr.po", "fr", fr)
+    fill(translations / "nl.po", "nl")
+    report = validate_bank(bank, translations=translations)
+    assert [(d.code, d.location.path, d.location.line) for d in report.errors if d.code in ("E512", "E750")] == [
+        (code, str(Path("translations") / "fr.po"), msgstr_position(translations / "fr.po", key)[0]) for code, key in errors], [str(d) for d in report.errors]
+
+
 def test_a_translated_unit_in_the_language_s_own_spelling_is_the_same_unit(translated):
     report = translated({"q004.unit.u1": "Go", "q004.unit.u2": "Mo"})
     assert [str(d) for d in report.errors] == []
@@ -325,7 +370,7 @@ def test_a_translated_unit_in_the_language_s_own_spelling_is_the_same_unit(trans
 def check_findings(kind: str, script: str, **extra):
     from pydantic import TypeAdapter
 
-    from aistack_bank.checks import answer_texts, check_question
+    from aistack_bank.rules.checks import answer_texts, check_question
     from aistack_bank.model import Question
 
     data = yaml.safe_load(FILES[kind][1]) | {"check": {"script": script}} | extra
@@ -379,7 +424,7 @@ def test_letter_references_are_looked_for_only_among_options(tmp_path, monkeypat
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_an_editor_validating_one_file_of_each_kind_gets_no_error(kind, tmp_path, monkeypatch):
-    from aistack_bank.validate import validate_files
+    from aistack_bank.rules.validate import validate_files
 
     monkeypatch.chdir(tmp_path)
     bank = write_bank(tmp_path)

@@ -13,8 +13,8 @@ import pytest
 
 from aistack_bank.i18n.glossary import read_glossary
 from aistack_bank.i18n.typography import NBSP, fix_typography, typography_issues
-from aistack_bank.lints import LeakText, answer_leaks, reference_hits
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.lints import LeakText, answer_leaks, reference_hits
+from aistack_bank.rules.validate import validate_bank
 
 from conftest import REPO, question_file
 

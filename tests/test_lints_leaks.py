@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import re
 
-from aistack_bank import lints
-from aistack_bank.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, LeakText, answer_leaks
+from aistack_bank.rules import lints
+from aistack_bank.rules.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, LeakText, answer_leaks
 
 
 def _plain_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[LeakText, str]]:
@@ -83,7 +83,7 @@ def test_the_lint_reads_the_fields_kept_with_a_record_as_it_reads_the_question(t
 
 # ----------------------------------------------------------------------------- other words
 
-from aistack_bank.lints import KeyInfo, figure_of_key, near_leaks, quantities  # noqa: E402
+from aistack_bank.rules.lints import KeyInfo, figure_of_key, near_leaks, quantities  # noqa: E402
 
 
 def _near(keys: dict[str, KeyInfo], *texts: tuple[str, str]) -> list[tuple[str, str]]:
@@ -215,7 +215,7 @@ def test_a_group_names_listed_questions_each_in_one_group(tmp_path):
 
     from conftest import REPO, topic_file
 
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     shutil.copytree(REPO / "bank", tmp_path / "bank")
     topic = topic_file(tmp_path)
@@ -225,3 +225,58 @@ def test_a_group_names_listed_questions_each_in_one_group(tmp_path):
     assert len(found) == 2, found
     assert re.search(r"topic\.yaml:\d+:\d+: error E380: group 1 names q999, which this topic does not list", found[0]), found
     assert "q004 is already in group 1" in found[1]
+
+
+def test_stored_leak_findings_are_served_only_for_the_same_keys_and_texts(tmp_path):
+    """The findings kept between runs: the same inputs give the stored result (even one the
+    rule would not give now, which shows it was served), any changed key, term, text, field
+    or question computes afresh; a damaged store is a miss."""
+    from aistack_bank.cache.store import Store
+
+    keys = {"q1": KeyInfo("the weight footprint grows with the context length of each request"), "q2": KeyInfo("About 14 GB")}
+    texts = [LeakText("q2", ("stem",), "Here the weight footprint grows with the context length of each request, so?"),
+             LeakText("q1", ("explanation",), "It needs about 14 GB."), LeakText("q1", ("stem",), "Nothing here.")]
+    fresh = lints.leak_findings(keys, texts)
+    assert [found for found, _ in fresh] == [("q2", ("stem",), "q1"), ("q1", ("explanation",), "q2")]
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == fresh
+    # plant a different result under the same inputs: served as stored
+    store = Store("leaks", tmp_path, keep=1)
+    stored_key = next(iter(store._load()))
+    planted = [(("q1", ("stem",), "q2"), "its figure")]
+    store.put(stored_key, planted)
+    store.save()
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == planted
+    for changed_keys, changed_texts in [
+        ({**keys, "q2": KeyInfo("About 15 GB")}, texts),
+        ({**keys, "q2": KeyInfo("About 14 GB", ("footprint",))}, texts),
+        (keys, [texts[0], LeakText("q1", ("explanation",), "It needs about 15 GB."), texts[2]]),
+        (keys, [texts[0], LeakText("q1", ("feedback",), texts[1].text), texts[2]]),
+        (keys, [texts[0], LeakText("q3", ("explanation",), texts[1].text), texts[2]]),
+    ]:
+        assert lints.leak_findings(changed_keys, changed_texts, memo=True, scope=tmp_path) == lints.leak_findings(changed_keys, changed_texts)
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == fresh  # computed again, and stored
+    store = Store("leaks", tmp_path, keep=1)
+    store.put(next(iter(store._load())), [("not", "findings")])
+    store.save()
+    assert lints.leak_findings(keys, texts, memo=True, scope=tmp_path) == fresh
+
+
+def test_near_leaks_by_words_equal_the_window_test_on_every_key():
+    """The word index and the count of shared words before the window test only skip work: on
+    random keys and texts over a small vocabulary (so keys share words and windows nearly
+    match), the keys found by their words are exactly those the window test finds when every
+    key is tried on every text."""
+    rng = random.Random(11)
+    vocabulary = ["weights", "memory", "bandwidth", "kernel", "cache", "tokens", "batch", "tensor", "compute", "layer", "register", "latency"]
+    for _ in range(40):
+        keys = {f"q{n:03d}": KeyInfo(" ".join(rng.choices(vocabulary, k=rng.randint(3, 7)))) for n in range(1, 13)}
+        texts = [LeakText(rng.choice([*keys, "q999"]), ("explanation",), " ".join(rng.choices(vocabulary, k=rng.randint(2, 14)))) for _ in range(30)]
+        found = {(t.text, t.question_id, qid) for t, qid, what in near_leaks(keys, texts) if what == "most of its words"}
+        expected = set()
+        for t in texts:
+            words = lints._content(t.text)
+            for qid, info in keys.items():
+                key = list(dict.fromkeys(lints._content(info.text)))
+                if qid != t.question_id and len(key) >= lints.NEAR_MIN_TERMS and not figure_of_key(info.text) and lints._close_together(key, words):
+                    expected.add((t.text, t.question_id, qid))
+        assert found == expected

@@ -15,10 +15,10 @@ import zipfile
 import pytest
 
 from aistack_bank.build import available_languages, load_localized, render
-from aistack_bank.exporters._qti import ncname
-from aistack_bank.exporters._qti12 import assessment_ident, full_credit_answers, item_ident
-from aistack_bank.exporters._shared import html_paragraph
-from aistack_bank.exporters._words import words
+from aistack_bank.exporters.qti_common import ncname
+from aistack_bank.exporters.qti12_common import assessment_ident, full_credit_answers, item_ident
+from aistack_bank.exporters.common import html_paragraph
+from aistack_bank.exporters.words import words
 from aistack_bank.lms import models
 from aistack_bank.model import Bank, Library
 from aistack_bank.options import ExportOptions

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from aistack_bank.exporters import FORMATS, _qti, _qti12, canvas_qti12
+from aistack_bank.exporters import FORMATS, canvas_qti12, qti12_common, qti_common
 from conftest import REPO, keep_only
 
 
@@ -66,7 +66,7 @@ QUIZ = "exports/canvas-qti12/aistack-en.zip:ai-hardware-software-stack-en/ai-har
 def test_canvas_rules_catch_an_answer_named_like_a_correct_answer(sample, run_cli, monkeypatch):
     """The Canvas target reads the Canvas QTI 1.2 quiz: an answer whose feedback identifier
     matches Canvas's "correct" pattern loses its feedback to the question's correct comment."""
-    monkeypatch.setattr(_qti12, "answer_ident", lambda qid, lang, option: f"{qid}-{lang}-correct-{option}")
+    monkeypatch.setattr(qti12_common, "answer_ident", lambda qid, lang, option: f"{qid}-{lang}-correct-{option}")
     code, out = run_cli("lint", "--target", "canvas")
     assert "W807" in out and "correct comments" in out, out
     assert f"{QUIZ}: warning W807: question q001: Canvas reads another key, weight or answer feedback" in out, out
@@ -88,7 +88,7 @@ def test_canvas_target_reads_every_kind_as_canvas_does(run_cli):
 def test_canvas_target_expects_the_essays_model_answer_in_its_general_comment(run_cli, monkeypatch):
     """An essay's general comment in Canvas is its explanation and then its model answer: a quiz
     that writes the explanation alone is caught, naming the essay."""
-    original = _qti12.canvas_essay_item
+    original = qti12_common.canvas_essay_item
 
     def without_model_answer(bank, index, **kwargs):
         q = bank.questions[index].model_copy(update={"model_answer": None})
@@ -103,7 +103,7 @@ def test_canvas_target_expects_the_essays_model_answer_in_its_general_comment(ru
 
 
 def test_canvas_target_catches_a_wrong_key_in_the_quiz(sample, run_cli, monkeypatch):
-    original = _qti12.render_item
+    original = qti12_common.render_item
 
     def swapped(bank, index, **kwargs):
         lines = original(bank, index, **kwargs)
@@ -124,13 +124,13 @@ def test_canvas_target_catches_a_wrong_key_in_the_quiz(sample, run_cli, monkeypa
 
 
 def test_a_test_that_hides_feedback_is_reported(sample, run_cli, monkeypatch):
-    original = _qti.render_test
+    original = qti_common.render_test
 
     def without_session_control(**kwargs):
         data = original(**kwargs).decode()
         return "\n".join(line for line in data.split("\n") if "temSessionControl" not in line and "item-session-control" not in line).encode()
 
-    monkeypatch.setattr(_qti, "render_test", without_session_control)
+    monkeypatch.setattr(qti_common, "render_test", without_session_control)
     code, out = run_cli("lint", "--target", "qti")
     assert 'exports/qti30/aistack-fr.zip:assessment.xml: warning W808: the test does not set itemSessionControl showFeedback="true"' in out, out
 

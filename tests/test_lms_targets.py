@@ -13,7 +13,7 @@ from lxml import etree
 
 from aistack_bank.build import available_languages, load_localized, render
 from aistack_bank.exporters import get_format
-from aistack_bank.exporters._shared import html_paragraph
+from aistack_bank.exporters.common import html_paragraph
 from aistack_bank.lms import models
 from aistack_bank.model import Bank, Category, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from aistack_bank.checklang import compile_script, run_program
+from aistack_bank.rules.checklang import compile_script, run_program
 from aistack_bank.errors import CheckError
 
 QUESTION = "bank/ai-hardware-software-stack/questions/q001-training-vs-inference.yaml"

@@ -1,8 +1,7 @@
 """Moodle's own import fixtures (tests/data/moodle-fixtures/: every fixture of Moodle 4.5.6's XML
 and GIFT importers, GPL-3, test data only) imported one after another into one bank, which then
 validates and reads back through every LMS unchanged (`bank lint`). Of their 41 questions, the 7
-cloze questions are refused at their line; of the 34 others, 33 come in (the one left out is a
-matching question whose prompts share one answer, which the bank's matching cannot hold)."""
+cloze questions are refused at their line; the 34 others all come in."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ CLOZE = "question type 'cloze' has no kind in the bank"
 EXPECTED = {
     "questions.gift.txt": ("gift", 9, 9, []),
     "questions_in_category.gift.txt": ("gift", 4, 4, []),
-    "questions_encoding_windows-1252.gift.txt": ("gift", 3, 2, [(14, "'asdf': the question would not pass `bank validate`: E328 pair 'b' has the same answer text as pair 'a' ('asdf')")]),
+    "questions_encoding_windows-1252.gift.txt": ("gift", 3, 3, []),
     "nested_categories_with_questions.xml": ("moodle", 5, 5, []),
     "categories_reverse_order.xml": ("moodle", 2, 2, []),
     "category_with_description.xml": ("moodle", 1, 1, []),
@@ -75,10 +74,14 @@ def test_the_fixtures_import_into_a_bank_that_validates(imported, run_cli):
             assert f"{FIXTURES / name}:{line}: skipped {reason}" in out, (name, out)
     code, out = run_cli("validate", "--bank", str(bank), "--translations", str(translations))
     assert code == 0 and " 0 error(s)" in out, out
+    # the Windows-1252 file's matching question: its prompts share their one answer, and no distractor
+    assert [line.split(": ", 1)[1] for line in out.splitlines() if "W752" in line] == [
+        "warning W752: q016: every prompt has the answer 'asdf' and there is no distractor, so a learner has one answer to choose; "
+        "add distractors or give the prompts different answers"], out
     questions = [qs.question for qs in read_library(bank).questions]
     counts = [(count, expected, sum(CLOZE in reason for _, reason in skips)) for _, count, expected, skips in EXPECTED.values()]
     total, cloze, taken = sum(c for c, _, _ in counts), sum(z for _, _, z in counts), sum(e for _, e, _ in counts)
-    assert (total, cloze, total - cloze, taken, len(questions)) == (41, 7, 34, 33, 33)
+    assert (total, cloze, total - cloze, taken, len(questions)) == (41, 7, 34, 34, 34)
     assert sorted(q.stem for q in questions if q.kind == "essay") == ["How are you?", "Testing Kappa Essay Question", "Testing Tau Question", "asdf", "asdfasdf"]
 
 
@@ -116,13 +119,20 @@ def test_embedded_images_go_with_a_note_naming_each_and_the_text_reads_as_before
 
 def test_the_windows_1252_fixture_reads_whole_with_its_encoding(imported):
     """Moodle refuses this file (GIFT must be UTF-8); with --encoding cp1252 its two essays come
-    in with their ö read right, and its matching question is refused for the rule it breaks."""
+    in with their ö read right, and so does its matching question: its three prompts share one
+    answer, and the two that repeat each other ("asdf" -> "asdf") are one pair, with a note at
+    the line of the repeat."""
     source = FIXTURES / "questions_encoding_windows-1252.gift.txt"
     assert b"a\xf6df" in source.read_bytes() and b"\r\n" in source.read_bytes()
     questions, skipped = read_questions("gift", source, "cp1252")
     assert [(q.name, q.kind, q.stem) for q in questions] == [("asdf", "essay", "asdf"), ("test daniel", "essay", "asdfasdf"), ("asdf", "matching", "asdf")]
-    assert [p["prompt"] for p in questions[2].fields["pairs"]] == ["aödf", "asdf", "asdf"] and skipped == []
-    assert "2 question(s) imported, 1 skipped" in imported[2][source.name]
+    assert questions[2].fields == {"pairs": [{"id": "a", "prompt": "aödf", "answer": "asdf"}, {"id": "b", "prompt": "asdf", "answer": "asdf"}]} and skipped == []
+    out = imported[2][source.name]
+    assert "3 question(s) imported, 0 skipped" in out
+    assert ("q016-asdf.yaml: subquestion 3 repeats subquestion 2 ('asdf' -> 'asdf'): Moodle asks it twice, the bank once "
+            f"(a learner could not tell the two apart), so the two are one pair (line 17 of {source.name})") in out, out
+    (matching,) = [q for q in read_library(imported[0]).questions if q.question.kind == "matching" and q.question.stem == "asdf"]
+    assert matching.question.offered() == [("a", "asdf")]
 
 
 def test_grades_moodle_refuses_come_in_as_partial_scoring_with_moodles_grades_noted():
@@ -167,16 +177,56 @@ def test_a_description_is_refused_with_a_note_and_the_rest_imports(tmp_path: Pat
 
 
 def test_a_question_the_bank_would_refuse_is_skipped_not_written(run_cli, tmp_path):
-    """Moodle lets two prompts of a matching question share one answer (its list of choices
-    shows the answer once); the bank's matching gives each prompt its own answer (E328). Such a
-    question is skipped with the rule it breaks, at its line, and the others are written."""
+    """Moodle lets two prompts of a matching question read the same with different answers; a
+    learner could not tell them apart, and the bank refuses them (E329). Such a question is
+    skipped with the rule it breaks, at its line, and the others are written."""
     source = tmp_path / "pairs.gift"
-    source.write_text("::Sky:: The sky is {=blue ~red}\n\n::Pairs:: Match. {\n=one -> same\n=two -> same\n}\n", encoding="utf-8")
+    source.write_text("::Sky:: The sky is {=blue ~red}\n\n::Pairs:: Match. {\n=one -> first\n=One -> second\n}\n", encoding="utf-8")
     code, out = run_cli("import", "gift", str(source), "--bank", str(tmp_path / "bank"))
     assert code == 0 and "1 question(s) imported, 1 skipped" in out, out
-    assert f"{source}:3: skipped 'Pairs': the question would not pass `bank validate`: E328 pair 'b' has the same answer text as pair 'a'" in out, out
+    assert f"{source}:3: skipped 'Pairs': the question would not pass `bank validate`: E329 pair 'b' has the same prompt as pair 'a' ('One')" in out, out
     code, out = run_cli("validate", "--bank", str(tmp_path / "bank"))
     assert code == 0, out
+
+
+SHARED_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="matching">
+    <name><text>Sort</text></name>
+    <questiontext format="html"><text>Sort the animals.</text></questiontext>
+    <subquestion format="html"><text>Cat</text><answer><text>mammal</text></answer></subquestion>
+    <subquestion format="html"><text>Dog</text><answer><text>mammal</text></answer></subquestion>
+    <subquestion format="html">
+      <text>Dog</text><answer><text>mammal</text></answer></subquestion>
+    <subquestion format="html"><text>Eagle</text><answer><text>bird</text></answer></subquestion>
+    <subquestion format="html"><text></text><answer><text>bird</text></answer></subquestion>
+    <subquestion format="html"><text></text><answer><text>fish</text></answer></subquestion>
+  </question>
+</quiz>
+"""
+
+
+@pytest.mark.parametrize("fmt, name, text, lines", [
+    ("moodle", "sort.xml", SHARED_XML, (8, 11)),
+    ("gift", "sort.gift", "::Sort:: Sort the animals. {\n=Cat -> mammal\n=Dog -> mammal\n=Dog -> mammal\n=Eagle -> bird\n= -> bird\n= -> fish\n}\n", (4, 6)),
+])
+def test_prompts_that_share_an_answer_come_in_sharing_it(run_cli, tmp_path, fmt, name, text, lines):
+    """Moodle offers each answer text once: prompts that share one come in as pairs that share
+    it; a subquestion that repeats another (prompt and answer) is one pair, and an extra answer
+    already offered is not imported again, each with a note at its line. The bank validates."""
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    (question,), skipped = read_questions(fmt, source)
+    assert skipped == [] and question.fields == {
+        "pairs": [{"id": "a", "prompt": "Cat", "answer": "mammal"}, {"id": "b", "prompt": "Dog", "answer": "mammal"}, {"id": "c", "prompt": "Eagle", "answer": "bird"}],
+        "distractors": [{"id": "d", "text": "fish"}]}
+    assert [n for n in question.notes if "subquestion" in n] == [
+        f"subquestion 3 repeats subquestion 2 ('Dog' -> 'mammal'): Moodle asks it twice, the bank once (a learner could not tell the two apart), so the two are one pair (line {lines[0]} of {name})",
+        f"the extra answer 'bird' (subquestion 5) is a prompt's answer, which Moodle offers once and so does the bank: it is not imported again (line {lines[1]} of {name})"]
+    code, out = run_cli("import", fmt, str(source), "--bank", str(tmp_path / "bank"))
+    assert code == 0 and "1 question(s) imported, 0 skipped" in out, out
+    code, out = run_cli("validate", "--bank", str(tmp_path / "bank"))
+    assert code == 0 and " 0 error(s)" in out, out
 
 
 EMBEDDED = """<?xml version="1.0" encoding="UTF-8"?>

@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 import pytest
 
 from aistack_bank.exporters import gift, moodle_xml
-from aistack_bank.exporters._shared import MOODLE_NAME_MAX, PDI, RLI
+from aistack_bank.exporters.common import MOODLE_NAME_MAX, PDI, RLI
 from aistack_bank.options import ExportOptions
 
 from rtl_bank import AR_QUESTIONS, four_banks

@@ -1,4 +1,4 @@
-"""Verifying the catalogs in a process pool gives the serial run's diagnostics, in its order."""
+"""Work in a process pool (catalogs verified, formats rendered) gives the serial run's results, in its order."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from aistack_bank import parallel
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 
 def _break_translations(project: Path) -> None:
@@ -56,3 +56,67 @@ def test_small_work_or_one_job_stays_in_this_process(monkeypatch, jobs, work):
     monkeypatch.setattr(parallel, "POOL_MIN_WORK", 10)
     results = parallel.run_all([lambda: os.getpid()] * 3, work=work)
     assert results == [os.getpid()] * 3
+
+
+def test_run_each_yields_the_workers_results_in_order(monkeypatch):
+    import os
+
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    results = list(parallel.run_each([lambda i=i: (i, os.getpid()) for i in range(5)], work=1, min_work=0))
+    assert [i for i, _ in results] == list(range(5))
+    assert os.getpid() not in {pid for _, pid in results}
+    import gc
+
+    assert gc.get_freeze_count() == 0  # the parent's heap is given back to the collector
+
+
+def test_run_each_below_its_threshold_stays_in_this_process(monkeypatch):
+    import os
+
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    assert list(parallel.run_each([lambda: os.getpid()] * 2, work=5, min_work=10)) == [os.getpid()] * 2
+
+
+def _build_files(monkeypatch, jobs: str, out: str) -> dict:
+    from aistack_bank import build
+
+    monkeypatch.setenv("AISTACK_BANK_JOBS", jobs)
+    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
+    outputs, _ = build.build(Path("bank"), Path("translations"), Path(out))
+    root = Path(out)
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}, [(o.format, o.language, str(o.path)) for o in outputs]
+
+
+def test_a_build_rendered_in_workers_writes_the_serial_builds_bytes(project, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    serial, serial_outputs = _build_files(monkeypatch, "1", "serial")
+    pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")
+    assert pooled == serial and len(serial) > 30
+    assert pooled_outputs == [(f, lang, path.replace("serial", "pooled", 1)) for f, lang, path in serial_outputs]
+
+
+def test_a_format_failing_in_a_worker_writes_nothing(project, monkeypatch, tmp_path):
+    from aistack_bank import build
+    from aistack_bank.exporters import FORMATS
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
+
+    monkeypatch.setitem(FORMATS, "aiken", _Broken(FORMATS["aiken"]))
+    with pytest.raises(OSError, match="the exporter broke"):
+        build.build(Path("bank"), Path("translations"), Path("out"))
+    assert not [p for p in Path("out").rglob("*") if p.is_file()]
+
+
+class _Broken:
+    """A format whose rendering fails (the last one `bank build` writes)."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def bank_files(self, libraries, options):
+        raise OSError("the exporter broke")

@@ -148,3 +148,50 @@ def test_template_freshness_is_read_from_the_entries_wherever_the_header_is():
             path = Path(folder) / "aistack.pot"
             path.write_text(variant, encoding="utf-8")
             assert template_is_current(path, fields, ref) is current, name
+
+
+def test_light_entries_hold_what_polib_entries_hold():
+    """`bank validate` verifies catalogs from LightCatalog entries: every attribute the checks
+    can read, the header as read and the catalog checks' findings are polib's, and a stored
+    light catalog unpickles to the same."""
+    import pickle
+
+    from aistack_bank.i18n.catalog import Catalog, check_duplicates, check_header, check_one_context_per_field, check_plural_counts
+    from aistack_bank.i18n.pofile import LightCatalog, LightEntry, catalog_of
+
+    rng = random.Random(20261202)
+    compared = 0
+    for _ in range(2000):
+        text = _catalog(rng)
+        if read_entries(text, PATH)[0] is None:
+            continue
+        full = catalog_of(read_entries(text, PATH)[0])
+        light = catalog_of(read_entries(text, PATH)[0], light=True)
+        assert isinstance(light, LightCatalog) and len(light) == len(full)
+        for catalog in (light, pickle.loads(pickle.dumps(light))):
+            for a, b in zip(full, catalog):
+                assert [getattr(a, name) for name in LightEntry.__slots__] == [getattr(b, name) for name in LightEntry.__slots__], text
+            for name in ("header", "metadata", "metadata_is_fuzzy", "wrapwidth"):
+                assert getattr(full, name) == getattr(catalog, name), (name, text)
+            for name in ("header_lines", "raw_header", "raw_metadata", "header_index", "header_line"):
+                assert getattr(full, name, None) == getattr(catalog, name, None), (name, text)
+            assert [e.linenum for e in full.obsolete_entries()] == [e.linenum for e in catalog.obsolete_entries()]
+            for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):
+                assert check(Catalog(PATH, "fr", full, [])) == check(Catalog(PATH, "fr", catalog, [])), text
+        compared += 1
+    assert compared > 250  # catalogs the reader accepts (most random ones have an error)
+
+
+def test_the_bundled_catalogs_verify_the_same_from_light_entries():
+    from aistack_bank.i18n.catalog import read_catalog
+    from aistack_bank.i18n.fields import bank_fields
+    from aistack_bank.i18n.update import catalog_paths
+    from aistack_bank.i18n.verify import verify_catalog
+    from aistack_bank.load import read_library
+
+    source = read_library(ROOT / "bank")
+    fields = bank_fields(source)
+    for path in catalog_paths(ROOT / "translations")[:1]:  # one language is enough: the same code reads each
+        full, light = read_catalog(path), read_catalog(path, light=True)
+        assert verify_catalog(source, fields, light) == verify_catalog(source, fields, full)
+        assert light.active().keys() == full.active().keys()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aistack_bank.scaffold import init_project
+from aistack_bank.project.init import init_project
 
 
 def _files(root: Path) -> dict[str, bytes]:

@@ -10,13 +10,13 @@ from pathlib import Path, PurePosixPath
 
 from hypothesis import example, given, strategies as st
 
-from aistack_bank.checks import check_question
+from aistack_bank.rules.checks import check_question
 from aistack_bank.errors import BankError, Diagnostic
 from aistack_bank.exporters import FORMATS
 from aistack_bank.exporters.json_bank import build_document
 from aistack_bank.i18n.catalog import read_catalog
 from aistack_bank.load import model_errors
-from aistack_bank.model import Bank, Category, Option, SingleChoiceQuestion, Topic
+from aistack_bank.model import Bank, Category, KeyPoint, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 from aistack_bank.yamlsource import load_yaml, parse_yaml
 
@@ -113,7 +113,7 @@ def banks(draw):
         questions.append(SingleChoiceQuestion(id=f"q{i:03d}", kind="single-choice", stem=draw(TEXT), options=options,
                                               correct=chr(97 + draw(st.integers(0, count - 1))), explanation=draw(TEXT),
                                               tags=["t"], difficulty=draw(st.integers(1, 3))))
-    topic = Topic(id="gen", category="gen", title=draw(TEXT), summary=draw(TEXT), key_points=[draw(TEXT)], tags={"t": "x"}, questions=[q.id for q in questions])
+    topic = Topic(id="gen", category="gen", title=draw(TEXT), summary=draw(TEXT), key_points=[KeyPoint(id="k1", text=draw(TEXT))], tags={"t": "x"}, questions=[q.id for q in questions])
     return Bank(topic=topic, category=Category(id="gen", title=draw(TEXT)), questions=tuple(questions), lang="en")
 
 
@@ -165,7 +165,7 @@ TOPIC = "id: t\ncategory: c\ntitle: T\nsummary: S\ntags:\n  memory: m\nquestions
 @example(text="id: q001\r\nkind: x\n")
 def test_project_errors_carry_locations(tmp_path_factory, text):
     """Whatever a question file holds, every error about it names the file, a line and a column in it."""
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     root = tmp_path_factory.mktemp("bank")
     (root / "categories.yaml").write_text("categories:\n  - id: c\n    title: C\n", encoding="utf-8")

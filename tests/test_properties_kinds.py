@@ -28,7 +28,7 @@ from aistack_bank.i18n.update import update_catalogs
 from aistack_bank.importers import read_questions
 from aistack_bank.kinds import NAMES
 from aistack_bank.lms.lint import TARGETS, lint
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 from test_analyze_kinds import candidates
 
@@ -42,7 +42,8 @@ def _unique(draw, n: int) -> list[str]:
 
 @st.composite
 def question(draw, qid: str, kind: str) -> dict:
-    """A valid question of ``kind``: distinct texts, near misses clear of the right range."""
+    """A valid question of ``kind``: distinct texts (but the answer two matching prompts may
+    share), near misses clear of the right range."""
     texts = _unique(draw, 14)
     q = {"id": qid, "kind": kind, "stem": texts.pop() + "?" if kind != "true-false" else texts.pop() + ".",
          "tags": ["gen"], "difficulty": draw(st.integers(1, 3))}
@@ -80,6 +81,9 @@ def question(draw, qid: str, kind: str) -> dict:
     elif kind == "matching":
         n = draw(st.integers(2, 4))
         q["pairs"] = [{"id": chr(97 + i), "prompt": texts.pop(), "answer": texts.pop()} for i in range(n)]
+        if draw(st.booleans()):  # a later prompt sharing an earlier prompt's answer
+            later = draw(st.integers(1, n - 1))
+            q["pairs"][later]["answer"] = q["pairs"][draw(st.integers(0, later - 1))]["answer"]
         if draw(st.booleans()):
             q["distractors"] = [{"id": chr(97 + n), "text": texts.pop()}]
     else:

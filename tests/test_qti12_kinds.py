@@ -138,17 +138,20 @@ def test_canvas_numerical_item_is_exact_with_a_margin(banks):
 
 
 def test_canvas_matching_item_as_canvas_writes_it(banks):
+    """q011's BF16 and FP16 share "2 bytes": each prompt's list offers it once, under one ident
+    that both prompts' rules name."""
     item = items(unpack("canvas-qti12", banks, "en")["kinds-en/kinds-en.xml"])["q011"]
     lids = list(item.iter(f"{Q}response_lid"))
-    assert [lid.findtext(f"{Q}material/{Q}mattext") for lid in lids] == ["BF16", "INT8", "FP64"]
-    offered = [(label.get("ident"), label.findtext(f".//{Q}mattext")) for label in lids[0].iter(f"{Q}response_label")]
-    assert [text for _, text in offered] == ["2 bytes", "1 byte", "8 bytes"]
+    assert [lid.findtext(f"{Q}material/{Q}mattext") for lid in lids] == ["BF16", "INT8", "FP64", "FP16"]
+    lists = [[(label.get("ident"), label.findtext(f".//{Q}mattext")) for label in lid.iter(f"{Q}response_label")] for lid in lids]
+    offered = lists[0]
+    assert [text for _, text in offered] == ["2 bytes", "1 byte", "8 bytes"] and all(each == offered for each in lists)
     # Canvas's importer takes a match's id from the first digits of its ident: each is distinct.
     first_digits = [re.search(r"\d+", ident).group() for ident, _ in offered]
     assert len(set(first_digits)) == len(first_digits)
     adds = [(c.find(f".//{Q}varequal").get("respident"), c.find(f".//{Q}varequal").text, c.findtext(f"{Q}setvar")) for c in item.iter(f"{Q}respcondition")
             if c.find(f"{Q}setvar") is not None and c.find(f"{Q}setvar").get("action") == "Add"]
-    assert adds == [(lid.get("ident"), ident, "33.33") for lid, (ident, _) in zip(lids, offered)]
+    assert adds == [(lid.get("ident"), ident, "25.00") for lid, (ident, _) in zip(lids, offered + offered[:1])]
     distractor = items(unpack("canvas-qti12", banks, "en")["kinds-en/kinds-en.xml"])["q010"]
     assert [label.findtext(f".//{Q}mattext") for label in next(distractor.iter(f"{Q}response_lid")).iter(f"{Q}response_label")] == ["2 bytes", "4 bytes", "3 bytes"]
 
@@ -172,7 +175,7 @@ def test_canvas_essay_as_canvas_writes_it_and_reads_it(banks):
     """essay_question: a text response, nothing scored, and the explanation then the model answer
     (after a label in the question's language) as the general comment, which Canvas's import
     reads back as the essay's neutral comment."""
-    from aistack_bank.exporters._shared import html_paragraph
+    from aistack_bank.exporters.common import html_paragraph
     from aistack_bank.lms import models
 
     q = next(q for q in banks["fr"].questions if q.kind == "essay")
@@ -207,7 +210,7 @@ def test_cartridge_essay_follows_the_essay_profile(banks):
     """cc.essay.v0p1 as Moodle's cartridge writer writes it (scoring permitted, not computer
     scored, a render_fib of rows), no varequal (the profile's rule 8c), and the explanation's rule
     marked continue="Yes", which Moodle's converter needs to keep it as general feedback."""
-    from aistack_bank.exporters._shared import html_paragraph
+    from aistack_bank.exporters.common import html_paragraph
 
     q = next(q for q in banks["nl"].questions if q.kind == "essay")
     for data in (d for name, d in unpack("common-cartridge", banks, "nl").items() if name != "imsmanifest.xml"):

@@ -97,11 +97,21 @@ def test_short_answers_map_each_spelling_with_its_credit_and_case(banks):
     assert {e.get("caseSensitive") for e in declaration.iter() if local(e.tag) == "mapEntry"} == {"true"}
 
 
-def test_matching_offers_each_answer_with_distractors_as_extra_targets(banks):
-    _, _, found = interaction("qti21", banks, "en", "q011")
-    sources, targets = [[(c.get("identifier"), c.text, c.get("matchMax")) for c in s] for s in found if local(s.tag) == "simpleMatchSet"]
-    assert sources == [("source-a", "BF16", "1"), ("source-b", "INT8", "1"), ("source-c", "FP64", "1")]
-    assert targets == [("target-a", "2 bytes", "1"), ("target-b", "1 byte", "1"), ("target-c", "8 bytes", "1")]
+@pytest.mark.parametrize("fmt, lang", [("qti21", "en"), ("qti30", "fr")])
+def test_matching_offers_each_answer_once_with_distractors_as_extra_targets(banks, fmt, lang):
+    """q011's BF16 and FP16 share "2 bytes": one target, which two prompts may take (matchMax
+    2), in the key of both; each prompt's match earns a quarter."""
+    _, declaration, found = interaction(fmt, banks, lang, "q011")
+    sources, targets = [[(c.get("identifier"), c.text, c.get("matchMax") or c.get("match-max")) for c in s] for s in found
+                        if local(s.tag) in ("simpleMatchSet", "qti-simple-match-set")]
+    tag = "" if lang == "en" else f" [{lang}]"
+    assert sources == [("source-a", "BF16" + tag, "1"), ("source-b", "INT8" + tag, "1"), ("source-c", "FP64" + tag, "1"), ("source-d", "FP16" + tag, "1")]
+    assert targets == [("target-a", "2 bytes" + tag, "2"), ("target-b", "1 byte" + tag, "1"), ("target-c", "8 bytes" + tag, "1")]
+    assert found.get("maxAssociations", found.get("max-associations")) == "4"
+    key = [v.text for v in declaration.iter() if local(v.tag) in ("value", "qti-value")]
+    assert key == ["source-a target-a", "source-b target-b", "source-c target-c", "source-d target-a"]
+    entries = [(e.get("mapKey") or e.get("map-key"), e.get("mappedValue") or e.get("mapped-value")) for e in declaration.iter() if local(e.tag) in ("mapEntry", "qti-map-entry")]
+    assert entries == [(k, "0.25") for k in key]
     _, _, found = interaction("qti21", banks, "en", "q010")
     assert [c.text for c in found[2]] == ["2 bytes", "4 bytes", "3 bytes"]
 
@@ -141,9 +151,8 @@ def test_a_language_without_words_gets_english_labels_and_a_warning(banks):
 
 
 def test_two_prompts_with_one_answer_share_one_target():
-    """`bank validate` refuses such a question (E328), but the writer stays right: one target,
-    taken twice (matchMax 2), and both pairs in the key."""
-    from aistack_bank.exporters._qti import match_targets
+    """Two prompts with one answer: one target, taken twice (matchMax 2)."""
+    from aistack_bank.exporters.qti_common import match_targets
 
     q = qti_kinds_bank.questions()[10].model_copy(update={"pairs": [
         qti_kinds_bank.questions()[10].pairs[0], qti_kinds_bank.questions()[10].pairs[0].model_copy(update={"id": "b", "prompt": "FP16"})]})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aistack_bank.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, LeakText, _words, answer_leaks
+from aistack_bank.rules.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, LeakText, _words, answer_leaks
 
 
 def _direct(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[LeakText, str]]:

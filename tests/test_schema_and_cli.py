@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from aistack_bank.errors import CODES
-from aistack_bank.schemas import render_schemas
+from aistack_bank.project.schemas import render_schemas
 from aistack_bank.yamlsource import load_yaml
 
 from conftest import REPO
@@ -21,12 +21,12 @@ def test_committed_schemas_are_up_to_date():
         assert (REPO / "schema" / str(name)).read_bytes() == data, f"schema/{name} is stale; run `bank schema`"
 
 
-def test_schema_check_mode(project, run_cli, tmp_path):
+def test_schema_compare_mode(project, run_cli, tmp_path):
     code, _ = run_cli("schema", "--out", tmp_path / "s")
     assert code == 0
-    assert run_cli("schema", "--check", "--out", tmp_path / "s")[0] == 0
+    assert run_cli("schema", "--compare", "--out", tmp_path / "s")[0] == 0
     (tmp_path / "s" / "topic.schema.json").write_text("{}")
-    code, out = run_cli("schema", "--check", "--out", tmp_path / "s")
+    code, out = run_cli("schema", "--compare", "--out", tmp_path / "s")
     assert code == 4 and "topic.schema.json: stale" in out
 
 

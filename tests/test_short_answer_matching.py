@@ -160,7 +160,7 @@ def test_every_export_of_the_examples_still_credits_a_spelling_folding_covers(la
 
 def test_canvas_leaves_out_a_wildcard_answer_unless_every_right_answer_has_one():
     from aistack_bank.exporters import export_notes
-    from aistack_bank.exporters._qti12 import full_credit_answers
+    from aistack_bank.exporters.qti12_common import full_credit_answers
     from aistack_bank.model import Bank, Topic
     from aistack_bank.options import ExportOptions
     from banklayout import category

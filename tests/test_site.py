@@ -15,7 +15,7 @@ from aistack_bank.kinds import NAMES
 from aistack_bank.build import load_localized
 from aistack_bank.exporters import html_site
 from aistack_bank.exporters.html_site import UI_STRINGS, export, fill, ui_text
-from aistack_bank.model import Bank, Option, SingleChoiceQuestion
+from aistack_bank.model import Bank, KeyPoint, Option, SingleChoiceQuestion
 from aistack_bank.options import ExportOptions
 
 from conftest import REPO
@@ -60,7 +60,7 @@ def hostile_bank() -> Bank:
     ]
     question = SingleChoiceQuestion(id="q001", kind="single-choice", stem=HOSTILE, explanation=HOSTILE, tags=["memory"], difficulty=1, options=options, correct="a")
     english = load_localized(REPO / "bank", None, ["en"])[0]["en"]
-    topic = english.topic.model_copy(update={"title": HOSTILE, "summary": HOSTILE, "key_points": [HOSTILE], "questions": ["q001"]})
+    topic = english.topic.model_copy(update={"title": HOSTILE, "summary": HOSTILE, "key_points": [KeyPoint(id="k1", text=HOSTILE)], "questions": ["q001"]})
     return Bank(topic=topic, category=english.category.model_copy(update={"title": HOSTILE}), questions=(question,), lang="en")
 
 
@@ -263,7 +263,7 @@ def test_the_english_page_uses_the_agreed_wording(tree, banks):
         "AI Hardware & Software Stack: key points",
         f"All AI Hardware & Software Stack questions ({len(banks['en'].questions)})",
         "Other topics in Computer systems", "This bank has no other topics yet.",
-        topic.summary, *topic.key_points,
+        topic.summary, *(point.text for point in topic.key_points),
     ]:
         assert " ".join(phrase.split()) in text, phrase
     items = doc.xpath('//ol[@id="question-list"]/li')

@@ -34,7 +34,7 @@ def test_fallback_texts_are_marked_english_on_the_page(browser, tmp_path, monkey
     stem = next(e.msgid for e in po if e.msgctxt == "q001.stem")
     s = Session(browser)
     page = s.page
-    page.goto((tmp_path / "course" / "exports" / "site" / "de" / "index.html").as_uri())
+    page.goto((tmp_path / "course" / "exports" / "site" / "de-with-en" / "index.html").as_uri())
     assert page.get_attribute("#list-q001 .text", "lang") == "en"
     page.click("#practice-all")
     assert page.text_content("#stem") == stem and page.get_attribute("#stem", "lang") == "en"
@@ -43,4 +43,8 @@ def test_fallback_texts_are_marked_english_on_the_page(browser, tmp_path, monkey
     english = [text for text, langs in marks if "Auf Deutsch" not in text and "en" in langs]
     assert len(german) == 2 and len(english) == len(marks) - 2, marks
     assert all("en" not in langs for text, langs in marks if "Auf Deutsch" in text)
+    # the German page, named for what it holds, is reached from the English page's language links
+    page.goto((tmp_path / "course" / "exports" / "site" / "en" / "index.html").as_uri())
+    page.click('nav.languages a[hreflang="de"]')
+    assert page.url.endswith("/site/de-with-en/index.html"), page.url
     s.check_clean()

@@ -603,3 +603,20 @@ def test_an_essay_being_written_comes_back_after_a_reload(desktop, site, options
     assert page.locator("#feedback .essay-answer").text_content() == draft
     assert page.evaluate("document.getElementById('answer-input').value") == draft
     desktop.check_clean()
+
+
+def test_a_shared_matching_answer_is_listed_once_and_right_for_both_prompts(desktop, options, tmp_path):
+    """FP16 and BF16 share "2 bytes": each prompt's list shows every distinct answer once, and
+    choosing it for both is right."""
+    from test_kinds_shared import question as shared_question
+
+    q = shared_question()
+    topic = Topic(id="formats", category="tests", title="Formats", summary="Number formats.", tags={"precision": "Precision."}, questions=[q.id])
+    site = write_site(tmp_path, {"en": Bank(topic=topic, questions=(q,), category=category(), lang="en")}, options)
+    page = open_page(desktop, site)
+    start_all(page)
+    lists = page.locator("#question select").evaluate_all("els => els.map(s => Array.from(s.options).slice(1).map(o => o.text))")
+    assert len(lists) == 4 and all(sorted(each) == ["1 byte", "2 bytes", "3 bytes", "4 bytes"] for each in lists), lists
+    (verdict, _), = answer_every_question(page, {"matching": matched(lambda q, pair: pair["answer"])}).values()
+    assert verdict == "✓ " + ui(options, "en", "site.feedback.right")
+    desktop.check_clean()

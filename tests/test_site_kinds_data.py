@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import shutil
+import subprocess
+
+import pytest
 
 import polib
 
@@ -81,7 +86,7 @@ def test_the_essay_strings_go_only_into_pages_holding_an_essay():
 
 def test_progress_counts_the_questions_whose_answers_are_kept():
     """An essay's answer is never stored: the answered figures (topic page, home page) count out of the scored questions."""
-    from aistack_bank.exporters._format import as_library
+    from aistack_bank.exporters.record import as_library
     from aistack_bank.exporters.site_pages import home_data
 
     bank = kinds_bank()
@@ -91,3 +96,37 @@ def test_progress_counts_the_questions_whose_answers_are_kept():
     page = export({"en": bank}, ExportOptions())
     html = next(data for path, data in page.items() if str(path) == "en/index.html").decode("utf-8")
     assert f'<span id="stat-answered" class="figure">0 / {len(scored)}</span>' in html
+
+
+def _matching_source() -> str:
+    """practice.js's matchChoices and matchText, and its matching scorer as ``scoreMatching``."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "aistack_bank" / "exporters" / "site" / "practice.js").read_text(encoding="utf-8")
+    helpers = re.search(r"\n  function matchChoices\(q\) \{.*?\n  \}\n\n  function matchText\(q, id\) \{.*?\n  \}\n", text, re.S)
+    scorer = re.search(r'\n    "matching": (\(q, response\) => \{.*?\n    \}),\n', text, re.S)
+    assert helpers and scorer, "practice.js lost its matching functions"
+    return helpers.group(0) + f"const scoreMatching = {scorer.group(1)};\n"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not on PATH")
+def test_the_site_offers_a_shared_answer_once_and_scores_every_response_as_the_bank():
+    """Two prompts sharing "2 bytes": each prompt's list (matchChoices) shows every distinct
+    answer once, as the model offers them, and practice.js's scorer gives every possible
+    response (each prompt given each offered answer, or none) the bank's score."""
+    from test_kinds_shared import question as shared_question
+
+    q = shared_question().model_copy(update={"id": "q006"})
+    records = page_data(export.carried_bank(kinds_bank(matching=q)), ExportOptions())["questions"]
+    (record,) = [r for r in records if r["kind"] == "matching"]
+    ids = [answer_id for answer_id, _ in q.offered()] + [""]
+    responses = [dict(zip([p.id for p in q.pairs], chosen)) for chosen in itertools.product(ids, repeat=len(q.pairs))]
+    script = _matching_source() + """
+const [q, responses] = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify([matchChoices(q), responses.map((r) => scoreMatching(q, r).score)]));
+"""
+    run = subprocess.run(["node", "-e", script], input=json.dumps([record, responses]), capture_output=True, text=True, timeout=60, check=True)
+    choices, scores = json.loads(run.stdout)
+    assert [(c["id"], c["text"]) for c in choices] == q.offered()
+    expected = [q.score(q.parse_response(";".join(f"{pair}={answer}" for pair, answer in r.items()))) for r in responses]
+    assert len(responses) == 5 ** 4 and scores == pytest.approx(expected)

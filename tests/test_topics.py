@@ -14,7 +14,7 @@ from topicbank import CATEGORIES, TOPICS, write_topic_bank
 
 from aistack_bank.i18n.catalog import read_catalog
 from aistack_bank.load import english_library, read_library
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 
 @pytest.fixture(scope="module")
@@ -267,6 +267,7 @@ def test_new_topic_in_a_new_category(topics, run_cli):
     source = read_library(Path("bank"))
     assert [(c.id, c.title) for c in source.categories][-1] == ("astronomy", "Astronomy")
     assert "id: stars\ncategory: astronomy\ntitle: Stars\n" in (topics / "bank" / "stars" / "topic.yaml").read_text(encoding="utf-8")
+    assert "#   - id: k1\n#     text: What a learner should take away.\nkey_points: []\n" in (topics / "bank" / "stars" / "topic.yaml").read_text(encoding="utf-8")
     assert (topics / "bank" / "stars" / "questions").is_dir()
     code, out = run_cli("new", "--slug", "red-giants", "--topic", "stars")
     assert code == 0 and out.strip() == "bank/stars/questions/q061-red-giants.yaml"
@@ -292,6 +293,9 @@ def single_topic_copy(root: Path) -> Path:
     topic = (REPO / "bank" / FLAGSHIP / "topic.yaml").read_text(encoding="utf-8")
     up = "../"  # one folder up; the modelines lose one level
     topic = topic.replace("$schema=" + up * 2, "$schema=" + up).replace("category: computer-systems", "category: Computer systems")
+    # key points as plain paragraphs, keyed by position (before key points had ids)
+    topic = re.sub(r"^  - id: k\d+\n    text: (.*\n(?:      .*\n)*)", lambda m: "  - " + re.sub(r"^  ", "", m.group(1), flags=re.M), topic, flags=re.M)
+    assert "id: k1" not in topic and "  - >-\n    Most of the computation" in topic
     (bank / "topic.yaml").write_text(topic, encoding="utf-8")
     (bank / "questions").mkdir()
     for path in (REPO / "bank" / FLAGSHIP / "questions").iterdir():
@@ -299,13 +303,15 @@ def single_topic_copy(root: Path) -> Path:
         (bank / "questions" / path.name).write_text(text, encoding="utf-8")
     shutil.copy(REPO / "bank" / "README.md", bank / "README.md")
     shutil.copytree(REPO / "translations", root / "translations")
+    glossary = root / "translations" / "glossary.yaml"
+    glossary.write_text(re.sub(rf"topic\.{FLAGSHIP}\.key_point\.k(\d)", r"topic.key_point.\1", glossary.read_text(encoding="utf-8")), encoding="utf-8")
     for path in [root / "translations" / "aistack.pot", *(root / "translations").glob("*.po")]:
         po = read_catalog(path, template=path.suffix == ".pot").po
         for entry in po:
             if entry.msgctxt == "category.computer-systems.title":
                 entry.msgctxt = "topic.category"
             elif entry.msgctxt.startswith(f"topic.{FLAGSHIP}."):
-                entry.msgctxt = "topic." + entry.msgctxt[len(f"topic.{FLAGSHIP}."):]
+                entry.msgctxt = "topic." + re.sub(r"^key_point\.k", "key_point.", entry.msgctxt[len(f"topic.{FLAGSHIP}."):])
             entry.occurrences = [(re.sub(rf"^bank/{FLAGSHIP}/", "bank/", file), line) for file, line in entry.occurrences]
         path.write_bytes(render_catalog(po))
     return root
@@ -325,7 +331,7 @@ def test_migration_of_the_single_topic_bank(tmp_path, run_cli, monkeypatch):
     for path in sorted((REPO / "bank").rglob("*")):
         if path.is_file():
             assert (root / "bank" / path.relative_to(REPO / "bank")).read_bytes() == path.read_bytes(), path
-    for name in ("aistack.pot", "fr.po", "nl.po"):
+    for name in ("aistack.pot", "fr.po", "nl.po", "glossary.yaml"):
         assert (root / "translations" / name).read_bytes() == (REPO / "translations" / name).read_bytes(), name
     statuses = status_of(root)
     assert all(fuzzy == untranslated == obsolete == 0 for _, fuzzy, untranslated, obsolete in statuses.values()) and set(statuses) == {"fr", "nl"}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polib
 
-from aistack_bank.authoring import render_question_yaml
+from aistack_bank.project.authoring import render_question_yaml
 from aistack_bank.i18n.catalog import read_catalog, render_catalog
 from aistack_bank.i18n.extract import build_template
 from aistack_bank.i18n.fields import bank_fields

@@ -84,6 +84,35 @@ def test_a_changed_english_text_shows_before_and_after_and_update_names_it(cours
     assert code == 0 and "  now obsolete: q001.explanation" in out, out
 
 
+def test_a_translation_marked_for_review_is_listed_as_fuzzy_with_its_line(course, run_cli):
+    path = course / "translations" / "de.po"
+    po = polib.pofile(str(path))
+    entry = next(e for e in po if e.msgstr)
+    entry.flags.append("fuzzy")  # a translator's open question
+    po.save()
+    assert run_cli("i18n", "update")[0] == 0
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f'msgctxt "{entry.msgctxt}"')
+    line = next(i for i in range(start, len(lines)) if lines[i].startswith("msgstr")) + 1
+    code, out = run_cli("i18n", "todo", "de")
+    assert code == 0 and f"translations/de.po:{line}: fuzzy {entry.msgctxt}\n" in out, out
+    assert "1 fuzzy, 0 changed)" in out, out
+    data = json.loads(run_cli("i18n", "todo", "de", "--format", "json")[1])
+    assert [(e["line"], e["state"]) for e in data["entries"] if e["key"] == entry.msgctxt] == [(line, "fuzzy")]
+
+
+def test_status_for_github_is_a_markdown_summary_naming_each_state(course, run_cli):
+    code, text = run_cli("i18n", "status")
+    code, out = run_cli("i18n", "status", "--format", "github")
+    assert code == 0 and out != text
+    lines = out.split("\n")
+    assert lines[0] == "## Translations" and "| language | state | translated | fuzzy | untranslated | obsolete | percent |" in lines
+    assert re.search(r"^\| de \| in progress \| \d+ \| 0 \| \d+ \| 0 \| \d+\.\d% \|$", out, re.M), out
+    assert re.search(r"^\| es \| not started \| 0 \| 0 \| \d+ \| 0 \| 0\.0% \|$", out, re.M), out
+    assert "- `de`: in progress (ready at 100%); `bank i18n todo de` lists what is missing" in lines
+    assert all(line.startswith(("#", "|", "- ")) or not line for line in lines), out
+
+
 def test_todo_of_an_unknown_language_is_a_usage_error(course, run_cli):
     code, out = run_cli("i18n", "todo", "fr")
     assert code == 2 and "translations/fr.po: no such catalog; the languages are: de, es" in out

@@ -68,7 +68,7 @@ def test_the_lint_reports_w528_at_the_number_and_the_fixer_repairs_it(project, r
 def test_the_bundled_french_has_its_numbers_right():
     from conftest import REPO
 
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     for bank in (REPO / "bank", REPO / "examples" / "every-kind" / "bank"):
         report = validate_bank(bank, translations=bank.parent / "translations", run_checks=False)

@@ -229,7 +229,7 @@ def test_random_unicode_is_rejected_with_a_location_or_round_trips(small_project
     from aistack_bank.errors import DiagnosticsError, Severity
     from aistack_bank.exporters import FORMATS
     from aistack_bank.options import ExportOptions
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     text = f"Why {text} now"
     root = tmp_path_factory.mktemp("case")

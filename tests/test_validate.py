@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from aistack_bank.validate import validate_bank
+from aistack_bank.rules.validate import validate_bank
 
 from conftest import bank_figures, question_file
 
@@ -183,7 +183,7 @@ class TestCli:
 
 
 def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cli, monkeypatch):
-    import aistack_bank.validate as validate_module
+    import aistack_bank.rules.validate as validate_module
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     assert run_cli("validate")[0] == 0
@@ -202,7 +202,7 @@ def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cl
 
 
 def test_a_question_without_an_explanation_is_valid_with_a_located_warning(project):
-    from aistack_bank.validate import validate_bank
+    from aistack_bank.rules.validate import validate_bank
 
     path = question_file(project, "q004")
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)

@@ -56,7 +56,7 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     assert wheel.name == f"aistack_bank-{__version__}-py3-none-any.whl"
     names = set(zipfile.ZipFile(wheel).namelist())
-    for data in ("aistack_bank/exporters/site/practice.js", "aistack_bank/starter/README.md", "aistack_bank/i18n/data/site/fr.po", "aistack_bank/py.typed"):
+    for data in ("aistack_bank/exporters/site/practice.js", "aistack_bank/project/starter/README.md", "aistack_bank/i18n/data/site/fr.po", "aistack_bank/py.typed"):
         assert data in names
     # one licence, as an SPDX expression (PEP 639), with its text in the wheel
     dist_info = f"aistack_bank-{__version__}.dist-info"
@@ -99,7 +99,7 @@ def test_the_wheel_installs_and_starts_a_bank_anywhere(tmp_path):
     assert any(line.startswith("pl ") and line.endswith(" 100.0%") for line in lines), out
     assert any(line.startswith("ar ") and line.endswith(" 0.0%") for line in lines), out
     assert any(line.startswith("practice-site interface, fr:") and line.endswith("(100.0%)") for line in lines), out
-    _run([bank, "build", "--check"], project, env)
+    _run([bank, "build", "--compare"], project, env)
 
     # A collaborator clones a project whose tool comes from the wheel (no index serves it) into
     # an empty folder and follows its README in a fresh environment of their own.

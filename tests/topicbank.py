@@ -133,7 +133,7 @@ def topic_texts(topic_id: str) -> dict[str, tuple[str, str, str]]:
     return {
         "title": title,
         "summary": tuple(_fill("summary", i, topic=title) for i in range(3)),
-        "key_point.1": tuple(_fill("key_point", i, topic=title, category=CATEGORIES[category]) for i in range(3)),
+        "key_point.k1": tuple(_fill("key_point", i, topic=title, category=CATEGORIES[category]) for i in range(3)),
     }
 
 
@@ -142,7 +142,7 @@ def render_topic(topic_id: str, ids: list[str]) -> str:
     texts = topic_texts(topic_id)
     lines = ["# yaml-language-server: $schema=../../schema/topic.schema.json", f"id: {topic_id}", f"category: {category}",
              f"title: {_yaml_string(texts['title'][0])}", f"summary: {_yaml_string(texts['summary'][0])}",
-             "key_points:", f"  - {_yaml_string(texts['key_point.1'][0])}",
+             "key_points:", f"  - {{id: k1, text: {_yaml_string(texts['key_point.k1'][0])}}}",
              "tags:", '  concepts: "the key ideas of the topic"', "questions:"] + [f"  - {qid}" for qid in ids]
     return "\n".join(lines) + "\n"
 
@@ -178,7 +178,7 @@ def write_topic_bank(root: Path) -> Path:
     from aistack_bank.i18n.catalog import read_catalog, render_catalog
     from aistack_bank.i18n.typography import fix_typography
     from aistack_bank.i18n.update import update_catalogs
-    from aistack_bank.scaffold import _fill_site_catalogs
+    from aistack_bank.project.init import _fill_site_catalogs
 
     root = Path(root)
     bank = root / "bank"

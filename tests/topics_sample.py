@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from aistack_bank.model import Bank, Category, Library, Option, SingleChoiceQuestion, Topic
+from aistack_bank.model import Bank, Category, KeyPoint, Library, Option, SingleChoiceQuestion, Topic
 
 LANGS = ("en", "fr", "nl")
 CATEGORIES = ("networks", "storage", "compilers")
@@ -34,7 +34,7 @@ def library(lang: str) -> Library:
                     options=[Option(id="a", text=f"A ({lang})", feedback=f"Not A ({lang})."), Option(id="b", text=f"B ({lang})"), Option(id="c", text=f"C ({lang})")],
                 ))
             topic = Topic(id=tid, category=category.id, title=f"{WORD[lang]} {tid} ({lang})", summary=f"What {tid} covers ({lang}).",
-                          key_points=[f"A key point of {tid} ({lang})."], tags={"basics": "The basics."}, questions=[q.id for q in questions])
+                          key_points=[KeyPoint(id="k1", text=f"A key point of {tid} ({lang}).")], tags={"basics": "The basics."}, questions=[q.id for q in questions])
             topics.append(Bank(topic=topic, questions=tuple(questions), category=category, lang=lang))
     return Library(categories=categories, topics=tuple(topics), lang=lang)
 

@@ -95,7 +95,7 @@ def load_bank_info(bank: Path, translations: Path | None) -> tuple[BankInfo | No
     from ..i18n.catalog import read_catalog
     from ..i18n.localize import localize
     from ..load import english_library, read_library
-    from ..validate import library_rules
+    from ..rules.validate import library_rules
 
     source = read_library(bank)
     errors = [d for d in source.diagnostics + library_rules(source) if d.severity is Severity.ERROR]

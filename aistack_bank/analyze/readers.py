@@ -538,19 +538,16 @@ def _find_offset(text: str, *needles: str) -> tuple[int, int]:
 
 
 def read_qti(path: Path, text: str, bank: BankInfo, *, language: str | None = None) -> ReadResult:
-    import defusedxml.ElementTree as SafeET
-    from defusedxml import DefusedXmlException
-    from xml.etree.ElementTree import ParseError
+    from ..readers.xml import XmlMalformed, XmlRefused, parse
 
     out = _Collector(path)
     try:
-        root = SafeET.fromstring(text.encode("utf-8"), forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    except DefusedXmlException as exc:
-        out.error("E903", f"refused: the XML declares a DTD or entities ({type(exc).__name__}); QTI results never need one", *_find_offset(text, "<!DOCTYPE", "<!ENTITY"))
+        root = parse(text.encode("utf-8"))
+    except XmlRefused as exc:
+        out.error("E903", f"refused: the XML declares a DTD or entities ({exc.what}); QTI results never need one", exc.line, exc.column)
         return ReadResult([], out.finish(), "")
-    except ParseError as exc:
-        line, col = getattr(exc, "position", (1, 0))
-        out.error("E903", f"XML syntax error: {str(exc).split(':')[0]}", line, col + 1)
+    except XmlMalformed as exc:
+        out.error("E903", f"XML syntax error: {exc.reason.split(':')[0]}", exc.line, exc.column)
         return ReadResult([], out.finish(), "")
     except (ValueError, RecursionError) as exc:
         out.error("E903", f"XML cannot be read: {type(exc).__name__}", 1)
@@ -630,13 +627,13 @@ def _qti_response(question, values: list[str]) -> str:
     """QTI response values as the practice site records a response: option identifiers
     (``choice-a``, ``choice_true``) as ids joined by commas, a matching question's directed pairs
     (``source-a target-b``) as ``a=b;…``, a number or a typed text as it is."""
-    from ..exporters._qti import match_targets, ncname
+    from ..exporters.qti_common import match_targets, ncname
 
     pairs = getattr(question, "pairs", None)
     if pairs is not None:  # a matching item: the exporter's source and target identifiers
         sources = {ncname(f"source-{pair.id}"): pair.id for pair in pairs}
         texts = {identifier: text for identifier, text, _ in match_targets(question)}
-        ids = {pair.answer: pair.id for pair in reversed(pairs)} | {d.text: d.id for d in question.distractors}
+        ids = {text: answer_id for answer_id, text in question.offered()}  # an answer two prompts share: one id
         chosen = []
         for value in values:
             source, _, target = value.partition(" ")

@@ -1,4 +1,4 @@
-"""The registry of export formats: one :class:`~._format.Format` record per format.
+"""The registry of export formats: one :class:`~.record.Format` record per format.
 
 A format turns the localized banks by language (English first) into a virtual file tree,
 ``FORMATS[name](banks, options) -> ExportTree`` (relative path → bytes, each file with its
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..errors import UnknownFormatError
-from ._format import ALL, ExportedFile, ExportTree, Format, file_stem
+from .record import ALL, ExportedFile, ExportTree, Format, file_stem
 
 if TYPE_CHECKING:
     from ..errors import Diagnostic

@@ -15,7 +15,7 @@ from ..errors import Diagnostic, warning
 from ..kinds import a_kind
 from ..model import Bank
 from ..options import ExportOptions
-from ._format import Format, languages
+from .record import Format, languages
 
 NAME = "aiken"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -14,12 +14,12 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._qti import bank_title, language_notes, ncname
+from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from ._qti12 import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, full_credit_answers, questestinterop_open, render_item
-from ._words import has_words
-from ._format import WHOLE_BANK_STEM, Format, by_category, languages
-from ._shared import deterministic_zip, html_paragraph, html_text
+from .qti12_common import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, full_credit_answers, questestinterop_open, render_item
+from .words import has_words
+from .record import WHOLE_BANK_STEM, Format, by_category, languages
+from .common import deterministic_zip, html_paragraph, html_text
 
 NAME = "canvas-qti12"
 CANVAS_NS = "http://canvas.instructure.com/xsd/cccv1p0"
@@ -186,7 +186,7 @@ FORMAT = Format(
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0], options),
     platforms="Canvas Classic Quizzes: *Course → Settings → Import Course Content → Content Type: QTI .zip file* (one quiz per topic; Canvas New Quizzes can migrate it or import the same package). Blackboard Learn: *Course Tools → Tests, Surveys, and Pools → Pools → Import QTI 1.2 Pool*.",
-    loses="The kinds Canvas cannot carry (W651); Canvas's own grading of partial credit, near misses and case (W663); units and decimal commas (W660, W661).",
+    loses="The kinds Canvas cannot carry (W651); Canvas's own grading of partial credit, near misses and case (W663); units and decimal commas (W660, W661); an essay's response template (its model answer goes into the general comment).",
 )
 """One Canvas quiz of the topic per language (with several topics, also ``bank-<lang>.zip``: one quiz per topic)."""
 export = FORMAT

@@ -14,11 +14,11 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._qti import bank_title, language_notes, ncname
+from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from ._qti12 import CC_PROFILES, assessment_ident, cartridge_essay_item, full_credit_answers, questestinterop_open, render_item
-from ._format import WHOLE_BANK_STEM, Format, by_category, languages
-from ._shared import deterministic_zip, html_text
+from .qti12_common import CC_PROFILES, assessment_ident, cartridge_essay_item, full_credit_answers, questestinterop_open, render_item
+from .record import WHOLE_BANK_STEM, Format, by_category, languages
+from .common import deterministic_zip, html_text
 
 NAME = "common-cartridge"
 CC_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
@@ -181,7 +181,7 @@ FORMAT = Format(
     render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0]),
     platforms="IMS Common Cartridge 1.1, as a question bank and a quiz: D2L Brightspace (*Course Admin → Import/Export/Copy Components → Import Components → from a package*), Blackboard Learn (*Course Management → Packages and Utilities → Import Package*; Ultra: *Course Content → ⋯ → Import Content → Import Course Package*), Canvas (*Import Course Content → Common Cartridge 1.x Package*), Schoology (*Course Options → Import → Common Cartridge*).",
-    loses="The kinds Common Cartridge's QTI profile cannot carry (W652) and its grading of partial credit and case (W664); explanations stay as general feedback.",
+    loses="The kinds Common Cartridge's QTI profile cannot carry (W652) and its grading of partial credit and case (W664); an essay's model answer and response template (W664); explanations stay as general feedback.",
 )
 """A question bank and an assessment of the topic per language (with several topics, also
 ``bank-<lang>.imscc``: an assessment and a question bank of each topic)."""

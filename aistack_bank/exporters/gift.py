@@ -6,9 +6,9 @@ from typing import Sequence
 
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._format import Format, as_library, by_category
-from ._moodle import credit, gift_leaves_out, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, short_answers
-from ._shared import category_path, category_title, html_paragraph, html_text, moodle_percent, multilang_html, multilang_plain, plain_field, plain_number, question_name
+from .record import Format, as_library, by_category
+from .moodle_common import credit, gift_leaves_out, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, short_answers
+from .common import category_path, category_title, html_paragraph, html_text, moodle_percent, multilang_html, multilang_plain, plain_field, plain_number, question_name
 
 _SPECIAL = {"~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}", ":": "\\:", "\\": "\\\\", "\n": "\\n", "\r": ""}
 _SPECIAL_TABLE = str.maketrans(_SPECIAL)

@@ -14,8 +14,8 @@ from ..i18n.languages import bcp47 as _bcp47, endonym, is_rtl
 from ..model import Bank
 from ..options import ExportOptions
 from ..site_strings import UI_STRINGS
-from ._format import ALL, ExportedFile, Format, languages
-from ._shared import html_text
+from .record import ALL, ExportedFile, Format, languages
+from .common import file_language, html_text
 
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
@@ -36,10 +36,10 @@ def ui_text(options: ExportOptions, lang: str, key: str) -> str:
     >>> ui_text(ExportOptions(), "fr", "site.reset")
     'Reset progress'
     """
-    return _translated(options, lang, key) or UI_STRINGS[key]
+    return translated_ui(options, lang, key) or UI_STRINGS[key]
 
 
-def _translated(options: ExportOptions, lang: str, key: str) -> str | None:
+def translated_ui(options: ExportOptions, lang: str, key: str) -> str | None:
     """The usable translation of ``key`` in ``lang``, or None when the page falls back to English."""
     translated = (options.ui.get(lang) or {}).get(key)
     if translated and translated.strip() and _placeholders(translated) == _placeholders(UI_STRINGS[key]):
@@ -51,7 +51,7 @@ def _ui_data(options: ExportOptions, lang: str, key: str) -> str:
     """``key``'s text for the page's script. On a right-to-left page an English fallback is put
     between LRI and PDI, so that it reads left to right ("Correct!", not "!Correct") wherever
     the script places it."""
-    if lang != "en" and is_rtl(lang) and _translated(options, lang, key) is None:
+    if lang != "en" and is_rtl(lang) and translated_ui(options, lang, key) is None:
         return "\u2066" + UI_STRINGS[key] + "\u2069"
     return ui_text(options, lang, key)
 
@@ -65,7 +65,7 @@ def fill(template: str, **values: object) -> str:
     return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
 
 
-def _asset(name: str) -> str:
+def site_asset(name: str) -> str:
     """A file of the ``site/`` package folder, as text with LF line endings."""
     text = resources.files(__package__).joinpath("site", name).read_text(encoding="utf-8")
     return text.replace("\r\n", "\n")
@@ -91,7 +91,7 @@ def script_json(value: object) -> str:
     return text
 
 
-def _inline(tag: str, source: str) -> str:
+def inline_element(tag: str, source: str) -> str:
     if f"</{tag}" in source.lower() or "<!--" in source:
         raise ValueError(f"an inline {tag} must not contain '</{tag}' or '<!--'")
     return f"<{tag}>{source}</{tag}>"
@@ -114,7 +114,7 @@ _FAVICON = (
 )
 
 
-def _head(*, lang: str, title: str, description: str, script: str, style: str) -> list[str]:
+def page_head(*, lang: str, title: str, description: str, script: str, style: str) -> list[str]:
     return [
         "<!DOCTYPE html>",
         f'<html lang="{html_text(_bcp47(lang))}"{_dir(lang)}>',
@@ -127,7 +127,7 @@ def _head(*, lang: str, title: str, description: str, script: str, style: str) -
         f"<title>{html_text(title)}</title>",
         f'<meta name="description" content="{html_text(description)}">',
         f'<link rel="icon" href="{_FAVICON}">',
-        _inline("style", style),
+        inline_element("style", style),
         "</head>",
     ]
 
@@ -137,7 +137,7 @@ def _dir(lang: str) -> str:
     return ' dir="rtl"' if is_rtl(lang) else ""
 
 
-def _lang_attrs(lang: str, page_lang: str) -> str:
+def lang_attrs(lang: str, page_lang: str) -> str:
     """``lang`` (and ``dir`` when its direction differs from the page's) of text in ``lang``."""
     attrs = f' lang="{html_text(_bcp47(lang))}"'
     if is_rtl(lang) != is_rtl(page_lang):
@@ -249,7 +249,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
 
 def _english_attr(text: str, lang: str) -> str:
     """`` lang="en"`` for a text of a ``lang`` page shown in English for want of a translation."""
-    from ._shared import in_english
+    from .common import in_english
 
     return ' lang="en"' if lang != "en" and in_english(text, lang) else ""
 
@@ -268,7 +268,7 @@ def _strings(value) -> list[str]:
 def _english_data(bank: Bank) -> dict:
     """``{"english": [...]}``: the texts of the page shown in English for want of a translation
     (the script marks them ``lang="en"``); nothing when there are none (every usual page)."""
-    from ._shared import in_english
+    from .common import in_english
 
     if bank.lang == "en":
         return {}
@@ -287,8 +287,8 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
 
     def t(key: str, **values: object) -> str:
         text = fill_html(ui_text(options, lang, key), **values)
-        if lang != "en" and _translated(options, lang, key) is None:  # the English fallback, marked as such
-            return f'<span{_lang_attrs("en", lang)}>{text}</span>'
+        if lang != "en" and translated_ui(options, lang, key) is None:  # the English fallback, marked as such
+            return f'<span{lang_attrs("en", lang)}>{text}</span>'
         return text
 
     def mode(button_id: str, key: str, extra: str = "") -> str:
@@ -304,13 +304,13 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
     links = []
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
-        href = nav.language_href(other) if nav is not None else f"../{other}/index.html"
+        href = nav.language_href(other) if nav is not None else f"../{file_language(other, options.english)}/index.html"
         links.append(
             f'<li><a href="{html_text(href)}" hreflang="{html_text(_bcp47(other))}"'
-            f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>'
+            f'{lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>'
         )
 
-    lines = _head(lang=lang, title=fill(ui_text(options, lang, "site.doc_title"), title=topic.title), description=topic.summary, script=script, style=style)
+    lines = page_head(lang=lang, title=fill(ui_text(options, lang, "site.doc_title"), title=topic.title), description=topic.summary, script=script, style=style)
     lines += [
         "<body>",
         f'<a class="skip-link" href="#main">{t("site.skip")}</a>',
@@ -366,7 +366,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         "",
         '<section class="key-points" aria-labelledby="key-points-heading">',
         f'<h2 id="key-points-heading">{t("site.keypoints.heading", title=topic.title)}</h2>',
-        *(f'<p class="text">{html_text(point)}</p>' for point in topic.key_points),
+        *(f'<p class="text"{_english_attr(point.text, lang)}>{html_text(point.text)}</p>' for point in topic.key_points),
         "</section>",
         "",
         '<section aria-labelledby="questions-heading">',
@@ -428,7 +428,7 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         "</div></main>",
         f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
         f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options, order) | (nav.data if nav is not None else {}))}</script>',
-        _inline("script", script),
+        inline_element("script", script),
         "</body>",
         "</html>",
         "",
@@ -445,15 +445,15 @@ def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOpt
     for lang in order:
         code = html_text(_bcp47(lang))
         items.append(
-            f'<li{_lang_attrs(lang, order[0])}><a href="{html_text(lang)}/index.html" hreflang="{code}">'
+            f'<li{lang_attrs(lang, order[0])}><a href="{html_text(file_language(lang, options.english))}/index.html" hreflang="{code}">'
             f'<span class="autonym">{html_text(endonym(lang))}</span>'
             f'<span class="topic-title">{html_text(banks[lang].topic.title)}</span></a></li>'
         )
         prompt = ui_text(options, lang, "site.language.choose")
         if prompt not in seen:  # an untranslated prompt is the English one: say it once
             seen.add(prompt)
-            prompts.append(f'<span{_lang_attrs(lang, order[0])}>{html_text(prompt)}</span>')
-    lines = _head(lang=order[0], title=first.topic.title, description=first.topic.summary, script=script, style=style)
+            prompts.append(f'<span{lang_attrs(lang, order[0])}>{html_text(prompt)}</span>')
+    lines = page_head(lang=order[0], title=first.topic.title, description=first.topic.summary, script=script, style=style)
     lines += [
         "<body>",
         '<main class="chooser">',
@@ -463,7 +463,7 @@ def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOpt
         *items,
         "</ul>",
         "</main>",
-        _inline("script", script),
+        inline_element("script", script),
         "</body>",
         "</html>",
         "",
@@ -474,12 +474,12 @@ def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOpt
 def _layout(banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
     """`index.html` (language chooser) and `<lang>/index.html` for every language."""
     order = languages(banks)
-    style = _asset("style.css")
-    practice = _asset("practice.js")
-    chooser = _asset("chooser.js")
+    style = site_asset("style.css")
+    practice = site_asset("practice.js")
+    chooser = site_asset("chooser.js")
     files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(banks, order, options, script=chooser, style=style))]
     for lang in order:
-        files.append(ExportedFile(PurePosixPath(lang, "index.html"), lang, render_topic_page(banks[lang], order, options, script=practice, style=style)))
+        files.append(ExportedFile(PurePosixPath(file_language(lang, options.english), "index.html"), lang, render_topic_page(banks[lang], order, options, script=practice, style=style)))
     return files
 
 

@@ -12,7 +12,7 @@ from ..exchange import (
 )
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._format import Format, by_category
+from .record import Format, by_category
 
 
 def build_document(banks: Sequence[Bank]) -> ExportDocument:
@@ -27,8 +27,9 @@ def build_document(banks: Sequence[Bank]) -> ExportDocument:
         category_id=first.category.id,
         title=texts(lambda b: b.topic.title),
         summary=texts(lambda b: b.topic.summary),
-        key_points=[texts(lambda b, i=i: b.topic.key_points[i]) for i in range(len(first.topic.key_points))],
+        key_points=[texts(lambda b, i=i: b.topic.key_points[i].text) for i in range(len(first.topic.key_points))],
         tags=dict(first.topic.tags),
+        key_point_ids=[point.id for point in first.topic.key_points],
     )
     questions = [_question(index, q, banks, texts) for index, q in enumerate(first.questions) if FORMAT.carries(q)]
     return ExportDocument(languages=[b.lang for b in banks], topic=topic, questions=questions)
@@ -44,10 +45,54 @@ def _ordered(question: dict) -> dict:
     return {key: question[key] for key in (*_HEAD, *middle, *_TAIL) if key in question}
 
 
+def _pointer(path: list) -> str:
+    """The JSON Pointer (RFC 6901) of ``path``."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+def english_fallbacks(data: dict) -> list[str]:
+    """The JSON Pointers of the texts of ``data`` (a dumped document) that stand under a
+    language's code but are English fallbacks, in document order (none outside a fallback
+    export). Tag vocabularies are not texts by language and are skipped."""
+    from .common import in_english
+
+    languages = set(data.get("languages", ())) - {"en"}
+    found: list[str] = []
+
+    def walk(node, path: list, lang: str | None) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "tags" and lang is None:
+                    continue
+                walk(value, [*path, key], key if lang is None and key in languages else lang)
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, [*path, index], lang)
+        elif isinstance(node, str) and lang is not None and in_english(node, lang):
+            found.append(_pointer(path))
+
+    if languages:
+        walk(data, [], None)
+    return found
+
+
+def _with_fallbacks(data: dict) -> dict:
+    """``data`` with its ``fallback`` list (after ``languages``) when it has English fallbacks."""
+    found = english_fallbacks(data)
+    if not found:
+        return data
+    out: dict = {}
+    for key, value in data.items():
+        out[key] = value
+        if key == "languages":
+            out["fallback"] = found
+    return out
+
+
 def render_json(document: ExportDocument) -> bytes:
     data = document.model_dump(mode="json", exclude_none=True)
     data["questions"] = [_ordered(q) for q in data["questions"]]
-    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return (json.dumps(_with_fallbacks(data), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def _question(index: int, q, banks: Sequence[Bank], texts):
@@ -148,7 +193,7 @@ def build_bank_document(libraries: Sequence[Library]) -> ExportBankDocument:
             document = build_document([lib.bank(bank.topic.id) for lib in libraries])
             topic = document.topic
             topics.append(ExportedBankTopic(id=topic.id, category_id=bank.category.id, title=topic.title, summary=topic.summary,
-                                            key_points=topic.key_points, tags=topic.tags, questions=document.questions))
+                                            key_points=topic.key_points, tags=topic.tags, key_point_ids=topic.key_point_ids, questions=document.questions))
     return ExportBankDocument(languages=[lib.lang for lib in libraries], categories=categories, topics=topics)
 
 
@@ -156,7 +201,7 @@ def render_bank_json(document: ExportBankDocument) -> bytes:
     data = document.model_dump(mode="json", exclude_none=True)
     for topic in data["topics"]:
         topic["questions"] = [_ordered(q) for q in topic["questions"]]
-    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return (json.dumps(_with_fallbacks(data), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def _render_bank(libraries: Sequence[Library], options: ExportOptions) -> bytes:

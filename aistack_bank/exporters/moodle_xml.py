@@ -14,9 +14,9 @@ from typing import Sequence
 
 from ..model import Bank, Library
 from ..options import ExportOptions
-from ._format import Format, as_library, by_category
-from ._moodle import credit, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, numerical_units, short_answers
-from ._shared import cdata, category_idnumber, category_path, category_title, html_paragraph, html_text, multilang_html, multilang_plain, moodle_percent, plain_field, plain_number, question_name
+from .record import Format, as_library, by_category
+from .moodle_common import credit, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, numerical_units, short_answers
+from .common import cdata, category_idnumber, category_path, category_title, html_paragraph, html_text, multilang_html, multilang_plain, moodle_percent, plain_field, plain_number, question_name
 
 
 def _text(tag: str, html: str, indent: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._qti import ATTRIBUTES, ELEMENTS, Dialect, qti_format
+from .qti_common import ATTRIBUTES, ELEMENTS, Dialect, qti_format
 
 DIALECT = Dialect(
     namespace="http://www.imsglobal.org/xsd/imsqti_v2p1",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ._qti import ATTRIBUTES, ELEMENTS, Dialect, qti_format
+from .qti_common import ATTRIBUTES, ELEMENTS, Dialect, qti_format
 
 
 def kebab(name: str) -> str:

@@ -20,11 +20,11 @@ from pathlib import PurePosixPath
 from typing import Callable, Mapping
 
 from ..i18n.languages import bcp47, endonym
-from ..model import Bank, Category, Library, Topic
+from ..model import Bank, Category, KeyPoint, Library, Topic
 from ..options import ExportOptions
-from ._format import ALL, ExportedFile, by_category, languages
-from ._shared import html_text
-from .html_site import FORMAT as TOPIC_SITE, _asset, _head, _inline, _lang_attrs, _translated, fill_html, render_index, render_topic_page, script_json, ui_text
+from .record import ALL, ExportedFile, by_category, languages
+from .common import file_language, html_text
+from .html_site import FORMAT as TOPIC_SITE, fill_html, inline_element, lang_attrs, page_head, render_index, render_topic_page, script_json, site_asset, translated_ui, ui_text
 
 
 def topic_path(lang: str, topic_id: str) -> PurePosixPath:
@@ -83,8 +83,8 @@ class PageNav:
 def _t(options: ExportOptions, lang: str):
     def t(key: str, **values: object) -> str:
         text = fill_html(ui_text(options, lang, key), **values)
-        if lang != "en" and _translated(options, lang, key) is None:  # the English fallback, marked as such
-            return f'<span{_lang_attrs("en", lang)}>{text}</span>'
+        if lang != "en" and translated_ui(options, lang, key) is None:  # the English fallback, marked as such
+            return f'<span{lang_attrs("en", lang)}>{text}</span>'
         return text
     return t
 
@@ -98,7 +98,7 @@ def category_bank(library: Library, category: Category) -> Bank:
     topic = Topic.model_construct(
         id=category.id, file_stem=None, category=category.id, title=category.title,
         summary=" · ".join(bank.topic.title for bank in topics),
-        key_points=[f"{bank.topic.title}: {bank.topic.summary}" for bank in topics], tags=tags,
+        key_points=[KeyPoint.model_construct(id=f"k{n}", text=f"{bank.topic.title}: {bank.topic.summary}") for n, bank in enumerate(topics, 1)], tags=tags,
         questions=[q.id for bank in topics for q in bank.questions],
     )
     return Bank(topic=topic, questions=tuple(q for bank in topics for q in bank.questions), category=category, lang=library.lang)
@@ -122,10 +122,10 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
     links = []
     for other in order:
         current = ' aria-current="page"' if other == lang else ""
-        links.append(f'<li><a href="../{html_text(other)}/index.html" hreflang="{html_text(bcp47(other))}"'
-                     f'{_lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>')
+        links.append(f'<li><a href="../{html_text(file_language(other, options.english))}/index.html" hreflang="{html_text(bcp47(other))}"'
+                     f'{lang_attrs(other, lang)}{current}>{html_text(endonym(other))}</a></li>')
     description = " · ".join(category.title for category, _ in by_category(library))
-    lines = _head(lang=lang, title=title, description=description, script=script, style=style)
+    lines = page_head(lang=lang, title=title, description=description, script=script, style=style)
     lines += [
         "<body>",
         f'<a class="skip-link" href="#main">{t("site.skip")}</a>',
@@ -165,7 +165,7 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
         "</div></main>",
         f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
         f'<script type="application/json" id="home-data">{script_json(home_data(library, options))}</script>',
-        _inline("script", script),
+        inline_element("script", script),
         "</body>",
         "</html>",
         "",
@@ -173,11 +173,11 @@ def render_home(library: Library, order: list[str], options: ExportOptions, *, s
     return "\n".join(lines).encode("utf-8")
 
 
-def _topic_nav(library: Library, bank: Bank) -> PageNav:
+def _topic_nav(library: Library, bank: Bank, english: Mapping[str, object]) -> PageNav:
     category = bank.category
     siblings = library.topics_in(category.id)
     return PageNav(
-        language_href=lambda other: f"{UP * 3}{other}/topics/{bank.topic.id}/index.html",
+        language_href=lambda other: f"{UP * 3}{file_language(other, english)}/topics/{bank.topic.id}/index.html",
         home=f"{UP * 2}index.html", category=category.title,
         category_href=f"{UP * 2}categories/{category.id}/index.html",
         category_count=sum(len(b.questions) for b in siblings),
@@ -185,10 +185,10 @@ def _topic_nav(library: Library, bank: Bank) -> PageNav:
     )
 
 
-def _category_nav(library: Library, category: Category, site_id: str = "aistack-bank") -> PageNav:
+def _category_nav(library: Library, category: Category, site_id: str = "aistack-bank", english: Mapping[str, object] | None = None) -> PageNav:
     topics = library.topics_in(category.id)
     return PageNav(
-        language_href=lambda other: f"{UP * 3}{other}/categories/{category.id}/index.html",
+        language_href=lambda other: f"{UP * 3}{file_language(other, english or {})}/categories/{category.id}/index.html",
         home=f"{UP * 2}index.html", category=category.title, category_href=None,
         category_count=sum(len(b.questions) for b in topics),
         links=[(f"{UP * 2}topics/{b.topic.id}/index.html", b.topic.title) for b in topics],
@@ -205,25 +205,26 @@ def _category_nav(library: Library, category: Category, site_id: str = "aistack-
 def bank_layout(libraries: Mapping[str, Library], options: ExportOptions) -> list[ExportedFile]:
     """The site of a bank of several topics (see the module's docstring)."""
     order = languages(libraries)
-    style = _asset("style.css")
-    practice = _asset("practice.js")
-    home = _asset("home.js")
+    style = site_asset("style.css")
+    practice = site_asset("practice.js")
+    home = site_asset("home.js")
     # The language chooser lists each language's home page, titled as that home page is.
     chooser_banks = {}
     for lang in order:
         bank = libraries[lang].topics[0]
         titled = bank.topic.model_copy(update={"title": ui_text(options, lang, "site.home.title"), "summary": " · ".join(c.title for c, _ in by_category(libraries[lang]))})
         chooser_banks[lang] = bank.model_copy(update={"topic": titled})
-    files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(chooser_banks, order, options, script=_asset("chooser.js"), style=style))]
+    files = [ExportedFile(PurePosixPath("index.html"), ALL, render_index(chooser_banks, order, options, script=site_asset("chooser.js"), style=style))]
     for lang in order:
         library = libraries[lang]
-        files.append(ExportedFile(PurePosixPath(lang, "index.html"), lang, render_home(library, order, options, script=home, style=style)))
+        folder = file_language(lang, options.english)  # `de-with-en/` when German falls back to English
+        files.append(ExportedFile(PurePosixPath(folder, "index.html"), lang, render_home(library, order, options, script=home, style=style)))
         for category, topics in by_category(library):
             for bank in topics:
-                files.append(ExportedFile(topic_path(lang, bank.topic.id), lang, render_topic_page(
-                    bank, order, options, script=practice, style=style, nav=_topic_nav(library, bank))))
-            files.append(ExportedFile(category_path(lang, category.id), lang, render_topic_page(
-                category_bank(library, category), order, options, script=practice, style=style, nav=_category_nav(library, category, options.site_id))))
+                files.append(ExportedFile(topic_path(folder, bank.topic.id), lang, render_topic_page(
+                    bank, order, options, script=practice, style=style, nav=_topic_nav(library, bank, options.english))))
+            files.append(ExportedFile(category_path(folder, category.id), lang, render_topic_page(
+                category_bank(library, category), order, options, script=practice, style=style, nav=_category_nav(library, category, options.site_id, options.english))))
     return files
 
 

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
-from .pofile import WRAP_WIDTH, catalog_of, first_msgstr, read_entries, write_po
+from .pofile import WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, read_entries, write_po
 
 if TYPE_CHECKING:
     import polib
 
-MAX_CATALOG_BYTES = 256 << 20
-"""Largest catalog accepted: a 50 000-question bank has catalogs of about 150 MB."""
+MAX_CATALOG_BYTES = 512 << 20
+"""Largest catalog accepted: a 100 000-question bank has catalogs of about 440 MB."""
 
 PLURAL_FORMS = {code: lang.plural_forms for code, lang in LANGUAGES.items()}
 LANGUAGE_NAMES = {code: lang.name for code, lang in LANGUAGES.items()}
@@ -78,37 +78,43 @@ render_catalog = write_po
 """The bytes of a catalog's ``po``, as GNU msgcat writes them."""
 
 
-def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False) -> Catalog:
+def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False, light: bool = False) -> Catalog:
     """Read and check the catalog at ``path`` (a template with ``template``: no language).
 
     Every call reads the file: to share one read between the steps of a command, pass a
     :class:`Catalogs` down. With ``use_cache``, the parsed entries and their diagnostics come
     from the per-file store when the file's bytes are those of a stored read (each call still
-    returns new objects, which the caller owns).
+    returns new objects, which the caller owns). With ``light``, ``po`` is a
+    :class:`~.pofile.LightCatalog` (for checks that only read it; kept in a store of its own).
     """
     language = "" if template else path.stem
     if use_cache:
-        from ..filecache import Store, file_digest, key_of
+        from ..cache.store import Store, file_digest, key_of
 
-        store = Store("catalog-read", path, keep=1)
+        kind = "catalog-light" if light else "catalog-read"
+        store = Store(kind, path, keep=1)
         digest = file_digest(path)
-        key = key_of("catalog-read", str(path), template, digest) if digest is not None else None
+        key = key_of(kind, str(path), template, digest) if digest is not None else None
         found = store.get(key) if key is not None else None
-        import polib
+        if light:
+            made = LightCatalog
+        else:
+            import polib
 
-        if (isinstance(found, tuple) and len(found) == 2 and (found[0] is None or isinstance(found[0], polib.POFile))
+            made = polib.POFile
+        if (isinstance(found, tuple) and len(found) == 2 and (found[0] is None or isinstance(found[0], made))
                 and isinstance(found[1], list) and all(isinstance(d, Diagnostic) for d in found[1])):
             return Catalog(path=path, language=language, po=found[0], diagnostics=found[1])
-        catalog = _read_and_check(path, language)
+        catalog = _read_and_check(path, language, light)
         if key is not None and file_digest(path) == digest:  # stored only for the bytes it read
             store.put(key, (catalog.po, catalog.diagnostics))
             store.save()
         return catalog
-    return _read_and_check(path, language)
+    return _read_and_check(path, language, light)
 
 
-def _read_and_check(path: Path, language: str) -> Catalog:
-    po, diagnostics = _read_po_file(path)
+def _read_and_check(path: Path, language: str, light: bool = False) -> Catalog:
+    po, diagnostics = _read_po_file(path, light)
     catalog = Catalog(path=path, language=language, po=po, diagnostics=diagnostics)
     if po is not None:
         for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):
@@ -116,7 +122,7 @@ def _read_and_check(path: Path, language: str) -> Catalog:
     return catalog
 
 
-def _read_po_file(path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
+def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | LightCatalog | None, list[Diagnostic]]:
     """The entries of the file at ``path`` and its read errors (safety, encoding, grammar)."""
     from ..safety import UnsafeFile, read_regular
 
@@ -135,7 +141,7 @@ def _read_po_file(path: Path) -> tuple[polib.POFile | None, list[Diagnostic]]:
     del raw  # neither the bytes nor the text are held longer than needed
     entries, diags = read_entries(text, path)
     del text
-    return (None, diags) if entries is None else (catalog_of(entries), [])
+    return (None, diags) if entries is None else (catalog_of(entries, light=light), [])
 
 
 class Catalogs:
@@ -147,16 +153,17 @@ class Catalogs:
     what it is given.
     """
 
-    def __init__(self, *, use_cache: bool = True) -> None:
+    def __init__(self, *, use_cache: bool = True, light: bool = False) -> None:
         self._read: dict[str, Catalog] = {}
         self.use_cache = use_cache
+        self.light = light  # each ``po`` a LightCatalog: for checks that only read the catalogs
 
     def read(self, path: Path) -> Catalog:
         """The catalog at ``path`` (a target-language catalog), read on the first call (from
         the per-file store of parsed catalogs when its bytes are those of a stored read)."""
         key = os.path.abspath(path)
         if key not in self._read:
-            self._read[key] = read_catalog(path, use_cache=self.use_cache)
+            self._read[key] = read_catalog(path, use_cache=self.use_cache, light=self.light)
         return self._read[key]
 
 

@@ -19,7 +19,7 @@ class TextField:
     """One translatable text of the bank."""
 
     key: str
-    """Stable msgctxt, e.g. ``q003.option.c``, ``topic.<topic-id>.key_point.2`` or
+    """Stable msgctxt, e.g. ``q003.option.c``, ``topic.<topic-id>.key_point.k2`` or
     ``category.<category-id>.title``: never where the text's file lives."""
     text: str
     """The English text (the msgid)."""
@@ -42,7 +42,7 @@ class TextField:
 
 
 def topic_key(topic_id: str, field: str) -> str:
-    """The msgctxt of a topic text: ``topic.<topic-id>.title``, ``….summary``, ``….key_point.N``."""
+    """The msgctxt of a topic text: ``topic.<topic-id>.title``, ``….summary``, ``….key_point.<key-point-id>``."""
     return f"topic.{topic_id}.{field}"
 
 
@@ -67,8 +67,8 @@ def topic_fields(topic: Topic, doc: YamlDocument, path: Path) -> list[TextField]
         TextField(topic_key(topic.id, "title"), topic.title, path, line(("title",)), ("Topic title.",)),
         TextField(topic_key(topic.id, "summary"), topic.summary, path, line(("summary",)), ("Topic summary shown under the title.",)),
     ]
-    for index, point in enumerate(topic.key_points, 1):
-        fields.append(TextField(topic_key(topic.id, f"key_point.{index}"), point, path, line(("key_points", index - 1)), (f"Key point {index} of the topic.",)))
+    for index, point in enumerate(topic.key_points):
+        fields.append(TextField(topic_key(topic.id, f"key_point.{point.id}"), point.text, path, line(("key_points", index, "text")), ("A key point of the topic, one paragraph.",)))
     return fields
 
 

@@ -80,10 +80,10 @@ def _validated(model, update: dict, key_of, problems: list):
         return None
 
 
-def _topic_key(topic_id: str):
+def _topic_key(topic_id: str, key_point_ids: list[str]):
     def key_of(loc: tuple) -> str:
-        if loc and loc[0] == "key_points" and len(loc) > 1 and isinstance(loc[1], int):
-            return topic_key(topic_id, f"key_point.{loc[1] + 1}")
+        if loc and loc[0] == "key_points" and len(loc) > 1 and isinstance(loc[1], int) and loc[1] < len(key_point_ids):
+            return topic_key(topic_id, f"key_point.{key_point_ids[loc[1]]}")
         return topic_key(topic_id, str(loc[0])) if loc else f"topic.{topic_id}"
 
     return key_of
@@ -164,8 +164,8 @@ def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=No
     topic = _validated(entry, {
         "title": texts.get(topic_key(tid, "title"), entry.title),
         "summary": texts.get(topic_key(tid, "summary"), entry.summary),
-        "key_points": [texts.get(topic_key(tid, f"key_point.{i}"), p) for i, p in enumerate(entry.key_points, 1)],
-    }, _topic_key(tid), problems)
+        "key_points": [{"id": p.id, "text": texts.get(topic_key(tid, f"key_point.{p.id}"), p.text)} for p in entry.key_points],
+    }, _topic_key(tid, [p.id for p in entry.key_points]), problems)
     if category is None:
         category = apply_category_texts(bank.category, texts, problems)
     questions = [localize_question(question, texts, problems) for question in bank.questions]

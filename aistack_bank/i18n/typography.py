@@ -151,7 +151,7 @@ _SPACE_NAMES = {" ": "an ordinary space", NBSP: "a no-break space (U+00A0)", "\u
 
 def number_issues(text: str) -> list[NumberIssue]:
     """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
-    if not any(ch.isdigit() for ch in text):
+    if not any(map(str.isdigit, text)):
         return []
     spans = _protected_spans(text)
     issues = []
@@ -236,5 +236,5 @@ def fix_catalog_typography(path, *, compare: bool = False):
                 entry.msgstr = fixed
                 changed += 1
     if changed:
-        write_or_compare(path, render_catalog(catalog.po), check=compare)
+        write_or_compare(path, render_catalog(catalog.po), compare=compare)
     return changed, []

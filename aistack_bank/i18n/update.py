@@ -158,7 +158,7 @@ def update_catalogs(bank_dir: Path, translations: Path, *, languages: list[str] 
     diags += _plan_site(planned, translations, sorted(targets), pot_path.stem)
     if diags:
         return [], diags
-    return [(path, write_or_compare(path, data, check=compare), stats) for path, data, stats in planned], []
+    return [(path, write_or_compare(path, data, compare=compare), stats) for path, data, stats in planned], []
 
 
 def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list:

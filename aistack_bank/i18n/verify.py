@@ -12,12 +12,12 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..checks import answer_texts, check_question
-from ..cues import answer_cue_stats, length_warnings
+from ..rules.checks import answer_texts, check_question
+from ..rules.cues import answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
-from ..kinds import kind_of, translation_duplicates
+from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import run_all
-from ..quantities import formula_tokens, markup_tokens, numbers, quantities
+from ..rules.quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import template_path
 from .catalog import Catalog, Catalogs, read_catalog
 from .fields import TextField, bank_fields, question_fields
@@ -108,7 +108,7 @@ def parity_diagnostics(field: TextField, translation: str, language: str, where:
 def entry_diagnostics(field: TextField, entry: POEntry, language: str, where) -> list[Diagnostic]:
     """The checks of one catalog entry against its field (all located at ``where``, which may
     be None): they read the field's key, English and key-bearing flag, the entry's msgid,
-    msgstr and fuzzy flag, and the language (see :mod:`.entrymemo`)."""
+    msgstr and fuzzy flag, and the language (see :mod:`aistack_bank.cache.entries`)."""
     if not entry.msgstr:
         return [warning("W501", f"{field.key} is not translated", where)]
     if entry.msgid != field.text and "fuzzy" not in entry.flags:
@@ -129,8 +129,8 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     """Every translation diagnostic for one read catalog.
 
     With ``memo``, each entry's own findings come from the catalog's entry memo when the entry
-    and its field are those of the latest run (:mod:`.entrymemo`), located in the catalog as read now."""
-    from .entrymemo import EntryMemo, located
+    and its field are those of the latest run (:mod:`aistack_bank.cache.entries`), located in the catalog as read now."""
+    from ..cache.entries import EntryMemo, located
 
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
@@ -150,7 +150,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
             diags += located(found, msgstr_location(catalog, entry))
     entries.save()
     if bank_checks:
-        from ..lints import translation_lints
+        from ..rules.lints import translation_lints
 
         diags += length_cue_diagnostics(source, catalog)
         diags += duplicate_text_diagnostics(source, catalog)
@@ -237,7 +237,8 @@ def _translated_unit_diagnostics(question, catalog: Catalog, active: dict) -> li
 
 def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
     """E512 where this language's texts of a question are equal although they must differ
-    (two options, two match answers or prompts, two accepted spellings, two units); W326 where a
+    (two options, two match answers or prompts, two accepted spellings, two units); E750 where
+    they differ although they are one in English (an answer two matching prompts share); W326 where a
     translated stem contains an accepted answer of the language."""
     active = catalog.active()
     diags: list[Diagnostic] = []
@@ -253,6 +254,8 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
 
         for key, message in translation_duplicates(question, text_of):
             diags.append(error("E512", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
+        for key, message in translation_splits(question, text_of):
+            diags.append(error("E750", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
         stem = text_of(f"{question.id}.stem")
         giveaway = kind_of(question).translated_giveaway
         if giveaway is not None and stem is not None:
@@ -270,9 +273,9 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     dropped after. With ``use_cache``, a catalog's verdict (and the template's freshness) comes
     from the per-language store when the catalog's bytes and what the verification reads of the
     bank are exactly those of a stored one (see :mod:`.verdicts`)."""
-    from ..filecache import Store
+    from ..cache.store import Store
     from .extract import reference
-    from .verdicts import catalog_key, inputs_digest
+    from ..cache.catalogs import catalog_key, inputs_digest
 
     diags: list[Diagnostic] = []
     fields = bank_fields(source)
@@ -299,8 +302,9 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         read = {i: catalogs.read(paths[i]) for i in todo}
         tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks, memo=use_cache) for i in todo]
     else:
-        # a Catalogs of its own per task: the catalog is dropped once verified
-        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache).read(p), run_checks=run_checks, memo=use_cache) for i in todo]
+        # a Catalogs of its own per task: the catalog is dropped once verified; its entries are
+        # read as light entries (nothing here localizes or writes them)
+        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache, light=True).read(p), run_checks=run_checks, memo=use_cache) for i in todo]
     results = run_all(fresh + tasks, work=len(fields) * len(todo))
     if fresh:
         current = results.pop(0)

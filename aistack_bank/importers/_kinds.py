@@ -171,14 +171,39 @@ def short_answer(answers: list[tuple[str, float, str]], case_sensitive: bool) ->
     return fields, notes
 
 
-def matching(subquestions: list[tuple[str, str]]) -> tuple[dict, list[str]]:
+def matching(subquestions: list[tuple[str, str]], where=lambda index: "") -> tuple[dict, list[str]]:
     """Pairs and distractors from Moodle's subquestions (text, answer); a subquestion with empty
-    text and an answer is a distractor (Moodle's way of storing an extra answer)."""
-    pairs = [(p, a) for p, a in subquestions if p.strip() and a.strip()]
-    extra = [a for p, a in subquestions if not p.strip() and a.strip()]
+    text and an answer is a distractor (Moodle's way of storing an extra answer).
+
+    Moodle offers each answer text once, however many subquestions hold it, so prompts that
+    share an answer come in as pairs that share it. A subquestion that repeats an earlier one
+    (the same prompt and answer) is merged into it, and a distractor whose text is already
+    offered is dropped, each with a note ending in ``where(index)`` (the subquestion's line)."""
     notes = []
     if any(p.strip() and not a.strip() for p, a in subquestions):
         raise NotImported("a prompt has no answer")
+    pairs: list[tuple[str, str]] = []
+    first: dict[tuple[str, str], int] = {}
+    for index, (prompt, answer) in enumerate(subquestions):
+        if not prompt.strip() or not answer.strip():
+            continue
+        if (prompt, answer) in first:
+            notes.append(f"subquestion {index + 1} repeats subquestion {first[prompt, answer] + 1} ({prompt!r} -> {answer!r}): Moodle asks it twice, "
+                         f"the bank once (a learner could not tell the two apart), so the two are one pair{where(index)}")
+            continue
+        first[prompt, answer] = index
+        pairs.append((prompt, answer))
+    answers = {a for _, a in pairs}
+    extra: list[str] = []
+    for index, (prompt, answer) in enumerate(subquestions):
+        if prompt.strip() or not answer.strip():
+            continue
+        if answer in answers or answer in extra:
+            what = "a prompt's answer" if answer in answers else "an earlier extra answer"
+            notes.append(f"the extra answer {answer!r} (subquestion {index + 1}) is {what}, which Moodle offers once and so does the bank: "
+                         f"it is not imported again{where(index)}")
+            continue
+        extra.append(answer)
     if not MIN_PAIRS <= len(pairs) <= MAX_PAIRS:
         raise NotImported(f"{len(pairs)} prompts; a matching question takes {MIN_PAIRS} to {MAX_PAIRS}")
     if len(pairs) + len(extra) > len(IDS):

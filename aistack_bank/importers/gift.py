@@ -7,131 +7,23 @@ from pathlib import Path
 
 from ..errors import BankError, Location
 from ._kinds import MAX_CHOICES, MIN_CHOICES, NotImported, matching, multiple_response, number, numerical, short_answer, true_false
+from ..readers.gift import DEFAULT_ENCODING, Escapes, blocks, decode, explode, format_prefix
 from .records import DESCRIPTION, ImportedQuestion, Skipped, read_import_file
 from ._html import html_to_text
 
 MAX_BYTES = 64 << 20
-# Escapes are replaced by private-use characters before parsing, as Moodle's importer does; the
-# characters are chosen among those the file does not hold (:func:`_placeholders`), so that a
-# private-use character in the text is never taken for an escape.
-_ESCAPED = ("\\\\", "\\:", "\\#", "\\=", "\\{", "\\}", "\\~", "\\n")
-_MEANING = ("\\", ":", "#", "=", "{", "}", "~", "\n")
-_ESCAPES: dict[str, str] = {}
-_RESTORE: dict[str, str] = {}
-
-
-def _placeholders(text: str) -> None:
-    """Set the escape placeholders to eight private-use characters that ``text`` does not hold
-    (U+E000 to U+E007 unless the text holds one of them)."""
-    global _ESCAPES, _RESTORE
-    held = set(re.findall("[\ue000-\uf8ff\U000f0000-\U0010ffff]", text))
-    for base in [*range(0xE000, 0xF8F8, 8), *range(0xF0000, 0xFFFF8, 8)]:
-        chars = [chr(base + i) for i in range(8)]
-        if not held.intersection(chars):
-            break
-    _ESCAPES = dict(zip(_ESCAPED, chars))
-    _RESTORE = dict(zip(chars, _MEANING))
-
-
-_placeholders("")
-
-
-def _protect(text: str) -> str:
-    return re.sub(r"\\[\\:#={}~n]", lambda m: _ESCAPES[m.group()], text)
-
-
-def _restore(text: str) -> str:
-    return "".join(_RESTORE.get(c, c) for c in text)
-
-
-def _blocks(text: str):
-    """(first line number, block text, its comment lines) for each blank-line separated block."""
-    block, start, comments = [], 0, []
-    for line_number, line in enumerate(text.split("\n"), 1):
-        if line.lstrip().startswith("//"):
-            comments.append(_restore(line))
-            continue
-        if not line.strip():
-            if block:  # like Moodle, a block's comment lines are those between its blank lines
-                yield start, "\n".join(block), "\n".join(comments)
-            block, comments = [], []
-            continue
-        if not block:
-            start = line_number
-        block.append(line)
-    if block:
-        yield start, "\n".join(block), "\n".join(comments)
 
 
 def _formatted(text: str, default: str) -> tuple[str, str]:
-    match = re.match(r"^\s*\[(html|moodle|plain|markdown)\]", text)
-    if match:
-        return match.group(1), text[match.end():]
-    return default, text
+    fmt, rest = format_prefix(text)
+    return fmt or default, rest
 
 
-def _plain(text: str, fmt: str, language: str) -> tuple[str, set[str]]:
-    text = _restore(text).strip()
+def _plain(text: str, fmt: str, language: str, restore) -> tuple[str, set[str]]:
+    text = restore(text).strip()
     if fmt == "html" or fmt == "moodle":
         return html_to_text(text, language)
     return " ".join(text.split()), set()
-
-
-DEFAULT_ENCODING = "utf-8"
-
-
-def _utf16_guess(raw: bytes) -> str | None:
-    """``utf-16`` (with a byte-order mark), ``utf-16-le`` or ``utf-16-be`` when ``raw`` looks
-    like UTF-16 text (a BOM, or NUL bytes in every other place of its start), else None."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    head = raw[:400]
-    if len(head) >= 4:
-        odd, even = head[1::2].count(0), head[0::2].count(0)
-        if odd > len(head) // 4 and even == 0:
-            return "utf-16-le"
-        if even > len(head) // 4 and odd == 0:
-            return "utf-16-be"
-    return None
-
-
-def decode(raw: bytes, path: Path, encoding: str = DEFAULT_ENCODING) -> str:
-    """The text of a GIFT file in ``encoding`` (a BOM is dropped from UTF-8; a UTF-16 file with a
-    BOM is read as UTF-16), every line ending as LF; BankError E705, at the line and column of
-    the first undecodable byte, otherwise."""
-    import codecs
-
-    try:
-        info = codecs.lookup(encoding)
-    except LookupError:
-        info = None
-    if info is None or not getattr(info, "_is_text_encoding", True):
-        why = "" if info is None else f": {info.name} is not a text encoding"
-        raise BankError(f"unknown encoding {encoding!r}{why} (try utf-8, cp1252, latin-1 or utf-16)", Location.of(path), code="E705") from None
-    name = info.name
-    utf16 = _utf16_guess(raw)
-    if name == "utf-8" and utf16 == "utf-16":  # a byte-order mark: read as UTF-16 if it decodes
-        try:
-            return raw.decode("utf-16").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-        except UnicodeDecodeError:
-            utf16 = None
-    try:
-        text = raw.decode("utf-8-sig" if name == "utf-8" else name)
-    except UnicodeDecodeError as exc:
-        before = raw[:exc.start]
-        line = before.count(b"\n") + 1
-        column = len(before) - (before.rfind(b"\n") + 1) + 1
-        if utf16 and not name.startswith("utf-16"):
-            hint = f" (the file looks like UTF-16: try --encoding {utf16})"
-        else:
-            hint = " (a file saved by Windows or an older editor is often cp1252: try --encoding cp1252)" if name == "utf-8" else ""
-        shown = "UTF-8" if name == "utf-8" else name
-        raise BankError(f"not {shown} text: byte 0x{raw[exc.start]:02x} cannot be decoded{hint}", Location.of(path, line, column), code="E705") from None
-    if utf16 and not name.startswith("utf-16") and "\x00" in text:
-        at = text.index("\x00")
-        line = text.count("\n", 0, at) + 1
-        raise BankError(f"the text holds NUL characters every other byte: the file looks like UTF-16: try --encoding {utf16}", Location.of(path, line, at - (text.rfind("\n", 0, at) + 1) + 1), code="E705")
-    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 _WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
@@ -146,11 +38,8 @@ def _weight(piece: str, default: float) -> tuple[float, str]:
 
 
 def _split_answers(body: str, mark: str) -> list[str]:
-    """Moodle's ``explode(mark, …)``, the first empty piece dropped."""
-    pieces = body.split(mark)
-    if pieces and not pieces[0].strip():
-        pieces = pieces[1:]
-    return [p.strip() for p in pieces]
+    """Moodle's ``explode(mark, …)``, the first empty piece dropped, each piece trimmed."""
+    return [p.strip() for p in explode(body, mark)]
 
 
 def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> tuple[list[ImportedQuestion], list[Skipped]]:
@@ -161,18 +50,23 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
     skipped: list[Skipped] = []
     category = None
     found_any = False
-    _placeholders(text)
+    escapes = Escapes(text)
+    restore = escapes.restore
     descriptions = 0
-    for line, block, comments in _blocks(_protect(text)):
+    for found in blocks(text):
+        if not found.line:  # comment lines only
+            continue
+        line, block = found.line, escapes.protect(found.text)
+        comments = "\n".join(restore(escapes.protect(comment)) for comment in found.comments)
         stripped = block.strip()
         if stripped.startswith("$CATEGORY:"):
-            category = _restore(stripped[len("$CATEGORY:"):]).strip()
+            category = restore(stripped[len("$CATEGORY:"):]).strip()
             found_any = True
             continue
-        name = ""
+        name, whole = "", block
         match = re.match(r"^\s*::(.*?)::", block, re.S)
         if match:
-            name = _restore(match.group(1)).strip()
+            name = restore(match.group(1)).strip()
             block = block[match.end():]
         open_at, close_at = block.find("{"), block.rfind("}")
         name = name or f"line {line}"
@@ -200,7 +94,7 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
 
         def plain(raw: str, default: str = fmt) -> str:
             afmt, rest = _formatted(raw, default)
-            text_plain, lost = _plain(rest, afmt, language)
+            text_plain, lost = _plain(rest, afmt, language, restore)
             dropped.update(lost)
             return text_plain
 
@@ -209,7 +103,8 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
         imported = ImportedQuestion(name=name, stem=stem, explanation=explanation, category=category, line=line)
         try:
             if answers_raw:
-                _typed(imported, answers_raw, plain, language)
+                at = len(whole) - len(block) + open_at + 1 + len(body) - len(body.lstrip())
+                _typed(imported, answers_raw, plain, language, restore, (line + whole.count("\n", 0, at), path.name))
             else:  # an empty answer block: Moodle's essay (the text after it, if any, stays in the stem)
                 imported.kind = "essay"
                 if trailing:
@@ -235,9 +130,10 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
     return questions, skipped
 
 
-def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> None:
+def _typed(question: ImportedQuestion, answers: str, plain, language: str, restore, start: tuple[int, str] = (0, "")) -> None:
     """Fill ``question`` from its answer block, typed in Moodle's order: ``#`` numerical, ``~``
-    multiple choice, ``=`` with ``->`` matching, ``T``/``F`` true-false, else short answer."""
+    multiple choice, ``=`` with ``->`` matching, ``T``/``F`` true-false, else short answer.
+    ``start``: the line ``answers`` starts on and the file's name, for notes on a line."""
     if answers.startswith("#"):
         question.kind = "numerical"
         rest = answers[1:]
@@ -249,7 +145,7 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
         for piece in _split_answers(rest, "="):
             credit, piece = _weight(piece, 1.0)
             value, _, feedback = piece.partition("#")
-            value = _restore(value).strip()
+            value = restore(value).strip()
             if "," in value:  # Moodle's GIFT reader takes "3,5" for "*", which accepts anything
                 raise NotImported(f"the answer {value!r} has a decimal comma, which Moodle's GIFT reader takes for \"any answer\"; write {value.replace(',', '.')!r}")
             if ".." in value[1:]:
@@ -298,16 +194,19 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
         return
     if "=" in answers and "->" in answers:
         question.kind = "matching"
-        subs = []
+        subs, lines, found = [], [], 0
         for piece in _split_answers(answers, "="):
+            found = max(answers.find(piece, found), found)
+            lines.append(start[0] + answers.count("\n", 0, found))
+            found += len(piece)
             if "->" not in piece:
-                raise NotImported(f"a matching answer without \"->\": {_restore(piece)!r}")
+                raise NotImported(f"a matching answer without \"->\": {restore(piece)!r}")
             prompt, _, answer = piece.partition("->")
-            answer = " ".join(_restore(answer).split())
+            answer = " ".join(restore(answer).split())
             if "<span" in answer and "multilang" in answer:  # a multilingual file: keep the language
                 answer = html_to_text(answer, language)[0]
             subs.append((plain(prompt) if prompt.strip() else "", answer))
-        question.fields, notes = matching(subs)
+        question.fields, notes = matching(subs, lambda index: f" (line {lines[index]} of {start[1]})" if start[0] else "")
         question.notes += notes
         return
     head = answers.split("#", 1)[0].strip() if "#" in answers[1:] else answers
@@ -324,6 +223,6 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str) -> No
     for piece in _split_answers(answers, "="):
         credit, piece = _weight(piece, 1.0)
         text, _, feedback = piece.partition("#")
-        rows.append((" ".join(_restore(_formatted(text, "plain")[1]).split()), credit, plain(feedback) if feedback.strip() else ""))
+        rows.append((" ".join(restore(_formatted(text, "plain")[1]).split()), credit, plain(feedback) if feedback.strip() else ""))
     question.fields, notes = short_answer(rows, False)
     question.notes += notes

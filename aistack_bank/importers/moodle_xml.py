@@ -21,13 +21,14 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ..errors import BankError, Location
+from ..readers import moodle_xml as records
+from ..readers.moodle_xml import NULL
+from ..readers.xml import XmlMalformed, XmlRefused
 from ._kinds import MAX_CHOICES, MIN_CHOICES, NotImported, matching, multiple_response, numerical, ordering, short_answer, true_false
 from ._html import html_to_text
-from .records import DESCRIPTION, ImportedQuestion, Skipped, declaration_position, read_import_file
+from .records import DESCRIPTION, ImportedQuestion, Skipped, read_import_file
 
 MAX_BYTES = 64 << 20
-NULL = "$@NULL@$"
-"""How Moodle writes a null value in its exports (backup and XML); read as empty."""
 
 _BLANK = re.compile(r"(?:\s|&nbsp;|&#160;|&#xa0;)+", re.IGNORECASE)
 _BLANK_BEFORE = re.compile(r"(?:\s|&nbsp;|&#160;|&#xa0;)+\Z", re.IGNORECASE)
@@ -54,9 +55,9 @@ def _unframed_images(text: str) -> str:
 TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "matching", "match", "ordering", "essay"}
 
 
-def _text(element, path: str) -> str:
-    node = element.find(path)
-    text = (node.text or "") if node is not None else ""
+def _value(text: str | None) -> str:
+    """A value as written, empty for an absent element or Moodle's null."""
+    text = text or ""
     return "" if text.strip() == NULL else text
 
 
@@ -67,12 +68,10 @@ class _Reader:
         self.language = language
         self.dropped: set[str] = set()
 
-    def rich(self, element, path: str, fmt: str | None = None) -> str:
+    def rich(self, field: records.Text) -> str:
         """An HTML (or Moodle auto-format, or Markdown) text field: markup to plain text."""
-        text = _text(element, path)
-        node = element.find(path.rsplit("/", 1)[0]) if "/" in path else element
-        fmt = fmt or (node.get("format", "html") if node is not None else "html")
-        if fmt == "plain_text":
+        text = _value(field.text)
+        if field.format == "plain_text":
             return " ".join(text.split())
         # An image goes (the bank holds none, see _dropped_files): the no-break spaces that set it
         # off from the words go with it, so "Moodle&nbsp;<img> is" reads "Moodle is".
@@ -81,52 +80,47 @@ class _Reader:
         self.dropped |= lost
         return plain
 
-    def plain(self, element, path: str) -> str:
+    def plain(self, text: str | None) -> str:
         """A field Moodle keeps as plain text (short answers, units, matching answers): as it is,
         but a multilang span block keeps only the language."""
-        text = _text(element, path).strip()
+        text = _value(text).strip()
         if "<span" in text and "multilang" in text:
             plain, _ = html_to_text(text, self.language)
             return plain
         return text
 
 
-def _fraction(answer) -> float:
+def _fraction(answer: records.Answer) -> float:
+    written = answer.fraction if answer.fraction is not None else "0"
     try:
-        value = float(answer.get("fraction", "0")) / 100
+        value = float(written) / 100
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise NotImported(f"the grade {answer.get('fraction')!r} is not a number")
+        raise NotImported(f"the grade {answer.fraction!r} is not a number")
     return value
 
 
 def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list[Skipped]]:
-    import defusedxml.ElementTree as SafeET
-    from defusedxml import DefusedXmlException
-    from xml.etree.ElementTree import ParseError
-
     where = Location.of(path)
     raw = read_import_file(path, MAX_BYTES)
     try:
-        root = SafeET.fromstring(raw, forbid_dtd=True)
-    except DefusedXmlException as exc:
-        raise BankError(f"refused: the XML declares a DTD or entities ({type(exc).__name__}); Moodle exports never do", Location.of(path, *declaration_position(raw)), code="E702") from None
-    except ParseError as exc:
-        line, col = getattr(exc, "position", (0, 0))
-        raise BankError(f"not well-formed XML: {exc}", Location.of(path, line, col + 1), code="E702") from None
-    if root.tag != "quiz":
-        raise BankError(f"not a Moodle XML question file: the root element is <{root.tag}>, expected <quiz>", where, code="E702")
+        found = records.read(raw)
+    except XmlRefused as exc:
+        raise BankError(f"refused: the XML declares a DTD or entities ({exc.what}); Moodle exports never do", Location.of(path, exc.line, exc.column), code="E702") from None
+    except XmlMalformed as exc:
+        raise BankError(f"not well-formed XML: {exc.reason}", Location.of(path, exc.line, exc.column), code="E702") from None
+    if found.root != "quiz":
+        raise BankError(f"not a Moodle XML question file: the root element is <{found.root}>, expected <quiz>", where, code="E702")
     questions: list[ImportedQuestion] = []
     skipped: list[Skipped] = []
     category = None
-    elements = root.findall("question")
-    for element, (start, line) in zip(elements, _question_starts(raw, len(elements))):
-        kind = element.get("type", "")
-        if kind == "category":
-            category = _text(element, "category/text")
+    for entry in found.entries:
+        if isinstance(entry, records.Category):
+            category = _value(entry.path)
             continue
-        name, _ = html_to_text(_text(element, "name/text"), language)
+        kind, line = entry.type, entry.line
+        name, _ = html_to_text(_value(entry.name), language)
         name = name or f"question {len(questions) + len(skipped) + 1}"
         if kind == "description":
             skipped.append(Skipped(name, "question type 'description': " + DESCRIPTION, line))
@@ -136,13 +130,13 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             continue
         reader = _Reader(language)
         try:
-            imported = _question(element, kind, name, reader)
+            imported = _question(entry, name, reader, _subquestion_lines(raw, entry.offset, line, path.name))
         except NotImported as exc:
             skipped.append(Skipped(name, str(exc), line))
             continue
         imported.category, imported.line = category, line
-        imported.notes += _dropped_files(element, raw, start, path.name)
-        tags = [t.text.strip() for t in element.findall("tags/tag/text") if t.text and t.text.strip()]
+        imported.notes += _dropped_files(entry.element, raw, entry.offset, path.name)
+        tags = [t.strip() for t in entry.tags if t.strip()]
         for tag in list(tags):
             if tag.startswith("difficulty-") and tag[-1:] in "123":
                 imported.difficulty = int(tag[-1])
@@ -154,19 +148,29 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     return questions, skipped
 
 
-def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestion:
-    stem = reader.rich(element, "questiontext/text")
+def _subquestion_lines(raw: bytes, start: int, line: int, source: str):
+    """``where(index)``: " (line N of source)" for the ``index``-th ``<subquestion`` of the
+    question at ``start`` (its ``line``), "" when its lines cannot be told."""
+    end = raw.find(b"</question>", start) if start >= 0 else -1
+    found = [m.start() for m in re.finditer(rb"<subquestion(?=[\s>/])", raw[start:end])] if end >= 0 else []
+    lines = [line + raw.count(b"\n", start, start + offset) for offset in found]
+    return lambda index: f" (line {lines[index]} of {source})" if index < len(lines) else ""
+
+
+def _question(element: records.Question, name: str, reader: _Reader, where=lambda index: "") -> ImportedQuestion:
+    kind, setting = element.type, (lambda key: _value(element.settings.get(key)))
+    stem = reader.rich(element.questiontext)
     if not stem.strip():
         raise NotImported("the question text is empty")
-    explanation = reader.rich(element, "generalfeedback/text")
+    explanation = reader.rich(element.generalfeedback)
     question = ImportedQuestion(name=name, stem=stem, explanation=explanation)
-    answers = element.findall("answer")
+    answers = element.answers
     if kind == "multichoice":
         fractions = [_fraction(a) for a in answers]
-        options = [(reader.rich(a, "text", a.get("format", "html")), reader.rich(a, "feedback/text") or None) for a in answers]
+        options = [(reader.rich(records.Text(a.text, a.format)), reader.rich(a.feedback) or None) for a in answers]
         if any(not text.strip() for text, _ in options):
             raise NotImported("an answer is empty")
-        single = _text(element, "single").strip().lower() in ("true", "1", "")  # Moodle's trans_single
+        single = setting("single").strip().lower() in ("true", "1", "")  # Moodle's trans_single
         if single:
             full = [i for i, f in enumerate(fractions) if abs(f - 1) < 1e-5]
             if len(full) != 1 or any(0 < f < 1 - 1e-5 for f in fractions):
@@ -182,11 +186,11 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
         question.kind = "true-false"
         answer, feedback = None, {"true": "", "false": ""}
         for position, a in enumerate(answers[:2]):
-            side = _text(a, "text").strip()
+            side = _value(a.text).strip()
             if side not in ("true", "false"):  # an old export: Moodle assumes true first, then false
                 side = "true" if position == 0 else "false"
                 question.notes.append("the answers are not named true and false; read as true first, then false (as Moodle does)")
-            feedback[side] = reader.rich(a, "feedback/text")
+            feedback[side] = reader.rich(a.feedback)
             right = abs(_fraction(a) - 1) < 1e-5
             if side == "true":
                 answer = right
@@ -197,40 +201,40 @@ def _question(element, kind: str, name: str, reader: _Reader) -> ImportedQuestio
         question.fields = true_false(answer, feedback["true"], feedback["false"])
     elif kind == "numerical":
         question.kind = "numerical"
-        rows = [(_text(a, "text") or "*", _text(a, "tolerance"), _fraction(a), reader.rich(a, "feedback/text")) for a in answers]
-        units = [(reader.plain(u, "unit_name"), _text(u, "multiplier") or "1") for u in element.findall("units/unit")]
+        rows = [(_value(a.text) or "*", _value(a.tolerance), _fraction(a), reader.rich(a.feedback)) for a in answers]
+        units = [(reader.plain(u.name), _value(u.multiplier) or "1") for u in element.units]
         question.fields, notes = numerical(rows, units)
         question.notes += notes
-        grading = _text(element, "unitgradingtype").strip()
+        grading = setting("unitgradingtype").strip()
         if units and grading not in ("", "0"):
             question.notes.append("Moodle graded the unit (a penalty for a missing or wrong unit); the bank reads a number without a unit in the first unit, without a penalty")
     elif kind == "shortanswer":
         question.kind = "short-answer"
-        rows = [(reader.plain(a, "text"), _fraction(a), reader.rich(a, "feedback/text")) for a in answers]
-        case = _text(element, "usecase").strip() in ("1", "true")
+        rows = [(reader.plain(a.text), _fraction(a), reader.rich(a.feedback)) for a in answers]
+        case = setting("usecase").strip() in ("1", "true")
         question.fields, notes = short_answer(rows, case)
         question.notes += notes
     elif kind == "essay":
         question.kind = "essay"
-        model_answer, template = reader.rich(element, "graderinfo/text"), reader.rich(element, "responsetemplate/text")
+        model_answer, template = reader.rich(element.graderinfo), reader.rich(element.responsetemplate)
         question.fields = {**({"model_answer": model_answer} if model_answer.strip() else {}), **({"response_template": template} if template.strip() else {})}
-        if _text(element, "attachments").strip() not in ("", "0"):
+        if setting("attachments").strip() not in ("", "0"):
             question.notes.append("Moodle asked for attached files; the bank's essay takes typed text only")
     elif kind == "ordering":
         question.kind = "ordering"
         # Each answer's fraction is its position in the right order (qtype_ordering).
         positions = [(_fraction(a) * 100, index) for index, a in enumerate(answers)]
-        question.fields = ordering([reader.rich(answers[index], "text", answers[index].get("format", "html")) for _, index in sorted(positions)])
-        grading = _text(element, "gradingtype").strip().upper()
+        question.fields = ordering([reader.rich(records.Text(answers[index].text, answers[index].format)) for _, index in sorted(positions)])
+        grading = setting("gradingtype").strip().upper()
         if grading not in ("", "ALL_OR_NOTHING", "-1"):
             question.notes.append(f"Moodle graded the order partially ({grading}); the bank grades it all or nothing")
-        select = _text(element, "selecttype").strip().upper()
-        if select not in ("", "ALL", "0") and _text(element, "selectcount").strip() not in ("", "0", str(len(answers))):
+        select = setting("selecttype").strip().upper()
+        if select not in ("", "ALL", "0") and setting("selectcount").strip() not in ("", "0", str(len(answers))):
             question.notes.append("Moodle showed a selection of the items; the bank shows them all")
     else:  # matching / match
         question.kind = "matching"
-        subs = [(reader.rich(s, "text", s.get("format", "html")), reader.plain(s, "answer/text")) for s in element.findall("subquestion")]
-        question.fields, notes = matching(subs)
+        subs = [(reader.rich(s.text), reader.plain(s.answer)) for s in element.subquestions]
+        question.fields, notes = matching(subs, where)
         question.notes += notes
     return question
 
@@ -241,17 +245,6 @@ PLUGINFILE = "@@PLUGINFILE@@"
 _FIELDS = {"questiontext": "the question text", "generalfeedback": "the general feedback", "correctfeedback": "the feedback for a right answer",
            "partiallycorrectfeedback": "the feedback for a partly right answer", "incorrectfeedback": "the feedback for a wrong answer",
            "graderinfo": "the information for graders", "responsetemplate": "the response template"}
-
-
-def _question_starts(raw: bytes, count: int) -> list[tuple[int, int]]:
-    """The byte offset and line of each ``<question`` element of ``raw`` (one inside CDATA or a
-    comment is text), or (-1, 0) for each if they are not ``count`` (lines that cannot be told)."""
-    starts, line, last = [], 1, 0
-    for match in re.finditer(rb"<!\[CDATA\[.*?\]\]>|<!--.*?-->|<question(?=[\s>/])", raw, re.S):
-        if match.group().startswith(b"<question"):
-            line, last = line + raw.count(b"\n", last, match.start()), match.start()
-            starts.append((last, line))
-    return starts if len(starts) == count else [(-1, 0)] * count
 
 
 class _References(HTMLParser):
@@ -326,7 +319,7 @@ def _dropped_files(question, raw: bytes, start: int, source: str) -> list[str]:
         for name in files:
             if name not in {found for _, found, _ in refs.found}:
                 notes.append(f"{f'the file {name}' if name else 'a file'} attached to {where} was dropped: the bank holds no files{at(name or '<file', field)}")
-    image = _text(question, "image").strip()
+    image = _value(question.findtext("image")).strip()
     if image or question.find("image_base64") is not None:
         shown = f"the image {image}" if image else "an image"
         notes.append(f"{shown} of Moodle 1.9's image field (shown with the question text) was dropped: the bank holds no images{at('<image', start)}")

@@ -20,7 +20,9 @@ from pathlib import Path, PurePosixPath
 from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
-from .records import declaration_position, ImportedQuestion, Skipped
+from ..readers.qti import attr, children, descendants, metadata_fields, qti_name
+from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
+from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
 from ._html import html_to_text
 
@@ -34,41 +36,13 @@ CC_PROFILES = {"cc.multiple_choice.v0p1", "cc.true_false.v0p1", "cc.multiple_res
 IDS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def _local(tag) -> str:
-    if not isinstance(tag, str):
-        return ""
-    name = tag.rsplit("}", 1)[-1]
-    if name.startswith("qti-"):  # QTI 3: qti-choice-interaction → choiceInteraction
-        parts = name[4:].split("-")
-        name = parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
-    return name
-
-
-def _attr(element, name: str) -> str | None:
-    kebab = re.sub(r"(?<!^)([A-Z])", r"-\1", name).lower()
-    return element.get(name, element.get(kebab))
-
-
 def _parse(package: Package, name: str, data: bytes):
-    import defusedxml.ElementTree as SafeET
-    from defusedxml import DefusedXmlException
-    from xml.etree.ElementTree import ParseError
-
     try:
-        return SafeET.fromstring(data, forbid_dtd=True)
-    except DefusedXmlException as exc:
-        raise BankError(f"refused: the XML declares a DTD or entities ({type(exc).__name__}); QTI packages need neither", package.where(name, *declaration_position(data)), code="E723") from None
-    except ParseError as exc:
-        line, col = getattr(exc, "position", (0, 0))
-        raise BankError(f"not well-formed XML: {exc}", package.where(name, line, col + 1), code="E723") from None
-
-
-def _children(element, local: str):
-    return [c for c in element if _local(c.tag) == local]
-
-
-def _descendants(element, local: str):
-    return [c for c in element.iter() if _local(c.tag) == local]
+        return parse(data)
+    except XmlRefused as exc:
+        raise BankError(f"refused: the XML declares a DTD or entities ({exc.what}); QTI packages need neither", package.where(name, exc.line, exc.column), code="E723") from None
+    except XmlMalformed as exc:
+        raise BankError(f"not well-formed XML: {exc.reason}", package.where(name, exc.line, exc.column), code="E723") from None
 
 
 def _resources(package: Package) -> list[tuple[str, str]]:
@@ -77,16 +51,16 @@ def _resources(package: Package) -> list[tuple[str, str]]:
     if raw is None:
         raise BankError(f"no {MANIFEST} at the top of the package; export the quiz or bank again as a QTI or Common Cartridge package", package.where(MANIFEST), code="E722")
     root = _parse(package, MANIFEST, raw)
-    if _local(root.tag) != "manifest":
-        raise BankError(f"{MANIFEST} is not an IMS manifest (its root is <{_local(root.tag)}>)", package.where(MANIFEST), code="E722")
+    if qti_name(root.tag) != "manifest":
+        raise BankError(f"{MANIFEST} is not an IMS manifest (its root is <{qti_name(root.tag)}>)", package.where(MANIFEST), code="E722")
     found = []
-    for resource in _descendants(root, "resource"):
+    for resource in descendants(root, "resource"):
         kind = resource.get("type", "")
         low = kind.lower()
         if "qti" not in low or "test" in low.rsplit("/", 1)[-1] and "x-bb" not in low:
             continue
         base = resource.get("{http://www.w3.org/XML/1998/namespace}base", "")
-        hrefs = [(base, resource.get("href"))] + [(base, f.get("href")) for f in _children(resource, "file")]
+        hrefs = [(base, resource.get("href"))] + [(base, f.get("href")) for f in children(resource, "file")]
         # Blackboard names a resource's file at the package's top (its xml:base is for attachments).
         hrefs.append(("", resource.get("{http://www.blackboard.com/content-packaging/}file")))
         for base, href in dict.fromkeys((b, h) for b, h in hrefs if h):
@@ -111,7 +85,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
     seen: dict[tuple, str] = {}
     for kind, name in dict.fromkeys(_resources(package)):
         root = _parse(package, name, package.get(name))
-        top = _local(root.tag)
+        top = qti_name(root.tag)
         if depth_of(root) > MAX_DEPTH:
             skipped.append(Skipped(name, f"elements nested more than {MAX_DEPTH} deep; no QTI item needs that many"))
             continue
@@ -141,7 +115,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
 
 def _category(root) -> str | None:
     for tag in ("assessment", "objectbank", "section"):
-        for el in _descendants(root, tag):
+        for el in descendants(root, tag):
             title = el.get("title")
             if title:
                 return title
@@ -155,7 +129,7 @@ def _mattext(element, language: str) -> tuple[str, set[str]]:
     """The text of the material (mattext, mat_formattedtext) under ``element``, HTML made plain."""
     parts, dropped = [], set()
     for node in element.iter():
-        local = _local(node.tag)
+        local = qti_name(node.tag)
         if local in ("mattext", "mat_formattedtext", "matemtext"):
             raw = node.text or ""
             if (node.get("texttype") or "text/plain").lower() == "text/html" or local == "mat_formattedtext":
@@ -172,20 +146,18 @@ def _mattext(element, language: str) -> tuple[str, set[str]]:
 
 def _metadata(item) -> dict[str, str]:
     fields = {}
-    for field in _descendants(item, "qtimetadatafield"):
-        label = next(iter(_children(field, "fieldlabel")), None)
-        entry = next(iter(_children(field, "fieldentry")), None)
+    for label, entry in metadata_fields(item):
         if label is not None and label.text:
             fields[label.text.strip()] = (entry.text or "").strip() if entry is not None else ""
     for local in ("bbmd_questiontype", "qmd_itemtype"):
-        for el in _descendants(item, local):
+        for el in descendants(item, local):
             fields[local] = (el.text or "").strip()
     return fields
 
 
 def _read_qti12(root, language: str) -> list:
     out = []
-    for index, item in enumerate(_descendants(root, "item"), 1):
+    for index, item in enumerate(descendants(root, "item"), 1):
         out.append(_item12(item, language, index))
     return out
 
@@ -204,11 +176,11 @@ def _item12(item, language: str, index: int):
         return _kind12(item, language, name, qtype, profile)
     if bbtype and bbtype not in ("Multiple Choice", "True/False", "Either/Or"):
         return Skipped(name, f"Blackboard question type {bbtype!r}; only single-choice questions are imported")
-    presentation = next(iter(_descendants(item, "presentation")), None)
+    presentation = next(iter(descendants(item, "presentation")), None)
     if presentation is None:
         return Skipped(name, "no presentation (a text-only item); only single-choice questions are imported")
-    lids = _descendants(presentation, "response_lid")
-    others = [_local(e.tag) for e in presentation.iter() if _local(e.tag) in ("response_str", "response_num", "response_xy", "response_grp", "response_extension")]
+    lids = descendants(presentation, "response_lid")
+    others = [qti_name(e.tag) for e in presentation.iter() if qti_name(e.tag) in ("response_str", "response_num", "response_xy", "response_grp", "response_extension")]
     if others or len(lids) != 1:
         what = ", ".join(sorted(set(others))) or f"{len(lids)} choice responses"
         return Skipped(name, f"not one choice response ({what}): fill-in, numeric, matching or multi-part questions are not imported")
@@ -219,14 +191,14 @@ def _item12(item, language: str, index: int):
     dropped: set[str] = set()
     inside = set(lid.iter())
     stem_parts = []
-    for material in _descendants(presentation, "material"):
+    for material in descendants(presentation, "material"):
         if material in inside:
             continue
         text, d = _mattext(material, language)
         dropped |= d
         if text:
             stem_parts.append(text)
-    labels = _descendants(lid, "response_label")
+    labels = descendants(lid, "response_label")
     options: list[tuple[str, str]] = []
     for label in labels:
         text, d = _mattext(label, language)
@@ -235,7 +207,7 @@ def _item12(item, language: str, index: int):
     if not MIN_CHOICES <= len(options) <= MAX_CHOICES:
         return Skipped(name, f"{len(options)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}")
     feedback_text: dict[str, str] = {}
-    for fb in _descendants(item, "itemfeedback"):
+    for fb in descendants(item, "itemfeedback"):
         text, d = _mattext(fb, language)
         dropped |= d
         feedback_text[fb.get("ident", "")] = text
@@ -243,15 +215,15 @@ def _item12(item, language: str, index: int):
     right: list[str] = []
     per_option: dict[str, list[str]] = {}
     general: list[str] = []
-    for cond in _descendants(item, "respcondition"):
-        conditionvar = next(iter(_children(cond, "conditionvar")), None)
+    for cond in descendants(item, "respcondition"):
+        conditionvar = next(iter(children(cond, "conditionvar")), None)
         # Blackboard writes an answer's own feedback rule as <varequal respident="ANSWER"/>.
         equals = [(e.text or "").strip() if e.get("respident") in (None, response_id) else e.get("respident")
-                  for e in (conditionvar.iter() if conditionvar is not None else []) if _local(e.tag) == "varequal"
+                  for e in (conditionvar.iter() if conditionvar is not None else []) if qti_name(e.tag) == "varequal"
                   and (e.get("respident") in (None, response_id) or (e.get("respident") in answer_ids and not (e.text or "").strip()))]
-        negated = conditionvar is not None and any(_local(e.tag) == "not" for e in conditionvar.iter())
-        links = [d.get("linkrefid", "") for d in _children(cond, "displayfeedback")]
-        for setvar in _children(cond, "setvar"):
+        negated = conditionvar is not None and any(qti_name(e.tag) == "not" for e in conditionvar.iter())
+        links = [d.get("linkrefid", "") for d in children(cond, "displayfeedback")]
+        for setvar in children(cond, "setvar"):
             value = (setvar.text or "").strip()
             variable = setvar.get("varname") or setvar.get("variablename") or "SCORE"
             positive = value == "SCORE.max" or _number(value) > 0
@@ -298,23 +270,6 @@ BLANK = "_____"
 """What stands for a text entry written inside a sentence of the stem."""
 
 
-MAX_DEPTH = 100
-"""The deepest nesting of elements an item may have (QTI items nest a few levels; a file nesting
-hundreds is hostile or broken, and is skipped)."""
-
-
-def depth_of(element) -> int:
-    """How deep elements nest under ``element`` (1 for a leaf), without recursion."""
-    deepest, stack = 0, [(element, 1)]
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if deepest > MAX_DEPTH:
-            return deepest
-        stack.extend((child, depth + 1) for child in node)
-    return deepest
-
-
 def _html_of(element, skip=(), blank=None) -> str:
     """The markup of ``element``'s content, namespaces dropped, ``skip`` elements left out and
     ``blank`` (a text entry inside a sentence) written as :data:`BLANK`. A walk without
@@ -337,7 +292,7 @@ def _html_of(element, skip=(), blank=None) -> str:
         elif child in skip:
             parts.append(escape(child.tail or "", quote=False))
         else:
-            tag = _local(child.tag)
+            tag = qti_name(child.tag)
             tag = {"prompt": "p", "contentBody": "div"}.get(tag, tag)
             parts.append(f"<{tag}>" + escape(child.text or "", quote=False))
             closing.append((tag, child.tail or ""))
@@ -347,30 +302,30 @@ def _html_of(element, skip=(), blank=None) -> str:
 
 def _read_qti2(root, language: str):
     name = root.get("title") or root.get("identifier") or "item"
-    body = next(iter(_descendants(root, "itemBody")), None)
+    body = next(iter(descendants(root, "itemBody")), None)
     if body is None:
         return Skipped(name, "no item body")
-    interactions = [e for e in body.iter() if _local(e.tag).endswith("Interaction")]
-    kinds = sorted({_local(e.tag) for e in interactions})
+    interactions = [e for e in body.iter() if qti_name(e.tag).endswith("Interaction")]
+    kinds = sorted({qti_name(e.tag) for e in interactions})
     if len(interactions) != 1 or kinds[0] not in ("choiceInteraction", "textEntryInteraction", "matchInteraction", "orderInteraction", "extendedTextInteraction"):
         return Skipped(name, f"interactions {', '.join(kinds) or 'none'}; one choice, text entry, match, order or extended text interaction is imported")
     interaction = interactions[0]
-    response_id = _attr(interaction, "responseIdentifier") or "RESPONSE"
-    declaration = next((d for d in _descendants(root, "responseDeclaration") if d.get("identifier") == response_id), None)
-    max_choices = _attr(interaction, "maxChoices") or "1"
+    response_id = attr(interaction, "responseIdentifier") or "RESPONSE"
+    declaration = next((d for d in descendants(root, "responseDeclaration") if d.get("identifier") == response_id), None)
+    max_choices = attr(interaction, "maxChoices") or "1"
     if kinds[0] != "choiceInteraction" or max_choices != "1" or (declaration is not None and declaration.get("cardinality", "single") != "single"):
         return _kind2(root, body, interaction, declaration, response_id, name, language)
-    correct_values = [v for c in (_descendants(declaration, "correctResponse") if declaration is not None else []) for v in [(x.text or "").strip() for x in _descendants(c, "value")]]
+    correct_values = [v for c in (descendants(declaration, "correctResponse") if declaration is not None else []) for v in [(x.text or "").strip() for x in descendants(c, "value")]]
     if len(correct_values) != 1:
         return Skipped(name, f"{len(correct_values)} correct responses declared; only questions with one right option are imported")
     dropped: set[str] = set()
-    choices = _descendants(interaction, "simpleChoice")
+    choices = descendants(interaction, "simpleChoice")
     if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
         return Skipped(name, f"{len(choices)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}")
     ids = [c.get("identifier", "") for c in choices]
     if correct_values[0] not in ids:
         return Skipped(name, f"the correct response {correct_values[0]!r} is none of the choices")
-    prompt = _descendants(interaction, "prompt")
+    prompt = descendants(interaction, "prompt")
     # The stem: the item body with the interaction replaced by its prompt.
     stem_html = _html_of(body, skip={interaction}) + "".join("<p>" + _html_of(p) + "</p>" for p in prompt)
     stem, d = html_to_text(stem_html, language)
@@ -378,25 +333,25 @@ def _read_qti2(root, language: str):
     options = []
     inline_feedback: dict[str, str] = {}
     for choice in choices:
-        inline = _descendants(choice, "feedbackInline")
+        inline = descendants(choice, "feedbackInline")
         text, d = html_to_text(_html_of(choice, skip=set(x for f in inline for x in f.iter())), language)
         dropped |= d - {"feedbackinline"}
         options.append(text)
         if inline:
             inline_feedback[choice.get("identifier", "")] = "\n".join(html_to_text(_html_of(f), language)[0] for f in inline)
-    modal = {m.get("identifier", ""): m for m in _descendants(root, "modalFeedback")}
+    modal = {m.get("identifier", ""): m for m in descendants(root, "modalFeedback")}
     modal_text = {k: html_to_text(_html_of(m), language)[0] for k, m in modal.items()}
     per_choice: dict[str, list[str]] = {}
-    for branch in [e for e in root.iter() if _local(e.tag) in ("responseIf", "responseElseIf")]:
+    for branch in [e for e in root.iter() if qti_name(e.tag) in ("responseIf", "responseElseIf")]:
         condition = next(iter(branch), None)
-        if condition is None or _local(condition.tag) != "match":
+        if condition is None or qti_name(condition.tag) != "match":
             continue
         operands = list(condition)
-        if len(operands) != 2 or _local(operands[0].tag) != "variable" or operands[0].get("identifier") != response_id or _local(operands[1].tag) != "baseValue":
+        if len(operands) != 2 or qti_name(operands[0].tag) != "variable" or operands[0].get("identifier") != response_id or qti_name(operands[1].tag) != "baseValue":
             continue
         choice = (operands[1].text or "").strip()
-        for setter in _children(branch, "setOutcomeValue"):
-            per_choice.setdefault(choice, []).extend((v.text or "").strip() for v in setter.iter() if _local(v.tag) == "baseValue")
+        for setter in children(branch, "setOutcomeValue"):
+            per_choice.setdefault(choice, []).extend((v.text or "").strip() for v in setter.iter() if qti_name(v.tag) == "baseValue")
     tied = {f for fs in per_choice.values() for f in fs if f in modal_text and any(f not in per_choice.get(other, []) for other in ids)}
     general = [k for k in modal_text if k not in tied]
     explanation = "\n".join(modal_text[k] for k in general if modal_text[k])
@@ -419,7 +374,7 @@ def _read_qti2(root, language: str):
 
 
 def _true_false_labels() -> list[tuple[str, str]]:
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     return [(w.true.casefold(), w.false.casefold()) for w in WORDS.values()]
 
@@ -444,7 +399,7 @@ def _as_true_false(imported: ImportedQuestion) -> ImportedQuestion:
 def _unit_of(stem: str) -> tuple[str, list[dict]]:
     """The stem without a last line naming the unit to answer in (and asking for a decimal
     point), as this tool's exports write it in every language of its table, and that unit."""
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     lines = stem.split("\n")
     last = lines[-1].strip()
@@ -487,7 +442,7 @@ def _split_model_answer(text: str) -> tuple[str, str | None]:
     """(explanation, model answer) of an essay's general comment, where the Canvas export writes
     the model answer after its label (*Model answer:*, *Réponse type :*, … in any language the
     exporters have words for); the whole text and None without such a line."""
-    from ..exporters._words import WORDS
+    from ..exporters.words import WORDS
 
     labels = {w.model_answer for w in WORDS.values()}
     lines = text.split("\n")
@@ -500,15 +455,15 @@ def _split_model_answer(text: str) -> tuple[str, str | None]:
 def _kind12(item, language: str, name: str, qtype: str, profile: str):
     """A QTI 1.2 multiple-answers, numerical, short-answer, matching or essay item (Canvas's forms
     and the cartridge profile's)."""
-    presentation = next(iter(_descendants(item, "presentation")), None)
+    presentation = next(iter(descendants(item, "presentation")), None)
     if presentation is None:
         return Skipped(name, "no presentation")
     dropped: set[str] = set()
-    lids = _descendants(presentation, "response_lid")
-    strs = _descendants(presentation, "response_str") + _descendants(presentation, "response_num")
+    lids = descendants(presentation, "response_lid")
+    strs = descendants(presentation, "response_str") + descendants(presentation, "response_num")
     inside = {e for r in lids + strs for e in r.iter()} if qtype == "matching_question" else {e for r in lids for e in r.iter()}
     stem_parts = []
-    for material in _descendants(presentation, "material"):
+    for material in descendants(presentation, "material"):
         if material in inside:
             continue
         text, d = _mattext(material, language)
@@ -517,22 +472,22 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
             stem_parts.append(text)
     stem = "\n".join(stem_parts)
     feedback_text: dict[str, str] = {}
-    for fb in _descendants(item, "itemfeedback"):
+    for fb in descendants(item, "itemfeedback"):
         text, d = _mattext(fb, language)
         dropped |= d
         feedback_text[fb.get("ident", "")] = text
     conditions = []
-    for cond in _descendants(item, "respcondition"):
-        conditionvar = next(iter(_children(cond, "conditionvar")), None)
-        score = [((s.text or "").strip(), s.get("action") or "Set") for s in _children(cond, "setvar") if (s.get("varname") or "SCORE").upper() == "SCORE"]
-        links = [d.get("linkrefid", "") for d in _children(cond, "displayfeedback")]
+    for cond in descendants(item, "respcondition"):
+        conditionvar = next(iter(children(cond, "conditionvar")), None)
+        score = [((s.text or "").strip(), s.get("action") or "Set") for s in children(cond, "setvar") if (s.get("varname") or "SCORE").upper() == "SCORE"]
+        links = [d.get("linkrefid", "") for d in children(cond, "displayfeedback")]
         conditions.append((conditionvar, score, links))
-    general = [link for c, score, links in conditions if c is not None and [_local(e.tag) for e in c] == ["other"] for link in links]
+    general = [link for c, score, links in conditions if c is not None and [qti_name(e.tag) for e in c] == ["other"] for link in links]
     explanation = "\n".join(feedback_text[g] for g in dict.fromkeys(general) if feedback_text.get(g))
 
     def feedback_for(value: str) -> str | None:
         texts = [feedback_text[link] for c, score, links in conditions if c is not None and not score
-                 and [(e.text or "").strip() for e in c if _local(e.tag) == "varequal"] == [value] for link in links if feedback_text.get(link)]
+                 and [(e.text or "").strip() for e in c if qti_name(e.tag) == "varequal"] == [value] for link in links if feedback_text.get(link)]
         return "\n".join(texts) or None
 
     def done(imported: ImportedQuestion) -> ImportedQuestion:
@@ -544,7 +499,7 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         if len(lids) != 1:
             return Skipped(name, f"{len(lids)} choice responses; a multiple-answers question has one")
         options = []
-        for label in _descendants(lids[0], "response_label"):
+        for label in descendants(lids[0], "response_label"):
             text, d = _mattext(label, language)
             dropped |= d
             options.append((label.get("ident", ""), text))
@@ -554,7 +509,7 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         for c, score, _ in conditions:
             if c is None or not any(_number(v) > 0 or v == "SCORE.max" for v, _ in score):
                 continue
-            right += [(e.text or "").strip() for e in c.iter() if _local(e.tag) == "varequal" and _local(_parent(c, e).tag) != "not"]
+            right += [(e.text or "").strip() for e in c.iter() if qti_name(e.tag) == "varequal" and qti_name(_parent(c, e).tag) != "not"]
         ids = [ident for ident, _ in options]
         right = [r for r in dict.fromkeys(right) if r in ids]
         if not right:
@@ -569,9 +524,9 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         for c, score, links in conditions:
             if c is None or not any(_number(v) > 0 for v, _ in score):
                 continue
-            exact = [_float(e.text) for e in c.iter() if _local(e.tag) == "varequal"]
-            lows = [_float(e.text) for e in c.iter() if _local(e.tag) in ("vargte", "vargt")]
-            highs = [_float(e.text) for e in c.iter() if _local(e.tag) in ("varlte", "varlt")]
+            exact = [_float(e.text) for e in c.iter() if qti_name(e.tag) == "varequal"]
+            lows = [_float(e.text) for e in c.iter() if qti_name(e.tag) in ("vargte", "vargt")]
+            highs = [_float(e.text) for e in c.iter() if qti_name(e.tag) in ("varlte", "varlt")]
             if exact and exact[0] is not None:
                 value = exact[0]
                 low = lows[0] if lows and lows[0] is not None else value
@@ -600,7 +555,7 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         answers: list[str] = []
         for c, score, _ in conditions:
             if c is not None and any(_number(v) > 0 for v, _ in score):
-                answers += [(e.text or "").strip() for e in c.iter() if _local(e.tag) in ("varequal", "varsubstring") and (e.text or "").strip()]
+                answers += [(e.text or "").strip() for e in c.iter() if qti_name(e.tag) in ("varequal", "varsubstring") and (e.text or "").strip()]
                 break
         # Canvas and the cc profile compare exactly, ignoring case: a "*" is a star (the bank's
         # "\\*"); spellings the bank's folding makes equal (its exports write them out) come once.
@@ -615,11 +570,11 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
     # matching: one response_lid per prompt, each offering every answer; Add conditions pair them.
     prompts, offered = [], {}
     for lid in lids:
-        material = next((m for m in _children(lid, "material")), None)
+        material = next((m for m in children(lid, "material")), None)
         text, d = _mattext(material, language) if material is not None else ("", set())
         dropped |= d
         prompts.append((lid.get("ident", ""), text))
-        for label in _descendants(lid, "response_label"):
+        for label in descendants(lid, "response_label"):
             if label.get("ident", "") not in offered:
                 label_text, d = _mattext(label, language)
                 dropped |= d
@@ -629,7 +584,7 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         if c is None or not any(_number(v) > 0 for v, _ in score):
             continue
         for e in c:
-            if _local(e.tag) == "varequal" and e.get("respident"):
+            if qti_name(e.tag) == "varequal" and e.get("respident"):
                 match_of.setdefault(e.get("respident"), (e.text or "").strip())
     return done(_matching(name, stem, explanation, [(text, offered.get(match_of.get(ident, ""))) for ident, text in prompts],
                           [text for ident, text in offered.items() if ident not in match_of.values()]))
@@ -647,25 +602,33 @@ def _matching(name: str, stem: str, explanation: str, pairs: list[tuple[str, str
     unmatched = [prompt for prompt, answer in pairs if not answer]
     if unmatched:
         return Skipped(name, f"prompt(s) {', '.join(repr(p) for p in unmatched)} have no right answer in its scoring")
+    notes, first = [], {}
+    for index, pair in enumerate(pairs):
+        if pair in first:
+            notes.append(f"prompt {index + 1} repeats prompt {first[pair] + 1} ({pair[0]!r} -> {pair[1]!r}): "
+                         "the bank asks it once (a learner could not tell the two apart), so the two are one pair")
+        first.setdefault(pair, index)
+    pairs = list(first)
     if not MIN_PAIRS <= len(pairs) <= MAX_PAIRS:
         return Skipped(name, f"{len(pairs)} prompts; a matching question takes {MIN_PAIRS} to {MAX_PAIRS}")
+    # An answer several prompts take is one answer; a text offered twice is offered once.
     distractors = [d for d in dict.fromkeys(distractors) if d not in {a for _, a in pairs}]
     if len(pairs) + len(distractors) > len(IDS):
         return Skipped(name, f"{len(pairs) + len(distractors)} prompts and answers; the bank names them a to z")
     fields = {"pairs": [{"id": IDS[i], "prompt": prompt, "answer": answer} for i, (prompt, answer) in enumerate(pairs)]}
     if distractors:
         fields["distractors"] = [{"id": IDS[len(pairs) + i], "text": text} for i, text in enumerate(distractors)]
-    return ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="matching", fields=fields)
+    return ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="matching", fields=fields, notes=notes)
 
 
 def _kind2(root, body, interaction, declaration, response_id: str, name: str, language: str):
     """A QTI 2.x/3.0 multiple-response choice, text entry (numerical or short answer) or match
     interaction, scored by a mapping, ``match_correct`` or conditions on the response."""
-    kind = _local(interaction.tag)
+    kind = qti_name(interaction.tag)
     if declaration is None:
         return Skipped(name, f"no response declaration for {response_id!r}")
     dropped: set[str] = set()
-    prompt = _descendants(interaction, "prompt")
+    prompt = descendants(interaction, "prompt")
     stem_html = _html_of(body, skip={interaction}) + "".join("<p>" + _html_of(p) + "</p>" for p in prompt)
     if kind == "textEntryInteraction":
         parent = _parent(body, interaction)
@@ -673,10 +636,10 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
         stem_html = _html_of(body, skip={interaction}, blank=interaction if in_sentence else None)
     stem, d = html_to_text(stem_html, language)
     dropped |= d
-    correct = [(x.text or "").strip() for c in _descendants(declaration, "correctResponse") for x in _descendants(c, "value")]
-    mapping = next(iter(_descendants(declaration, "mapping")), None)
-    entries = [(_attr(e, "mapKey") or "", _float(_attr(e, "mappedValue")) or 0.0, _attr(e, "caseSensitive")) for e in (_descendants(mapping, "mapEntry") if mapping is not None else [])]
-    modal_text = {m.get("identifier", ""): html_to_text(_html_of(m), language)[0] for m in _descendants(root, "modalFeedback")}
+    correct = [(x.text or "").strip() for c in descendants(declaration, "correctResponse") for x in descendants(c, "value")]
+    mapping = next(iter(descendants(declaration, "mapping")), None)
+    entries = [(attr(e, "mapKey") or "", _float(attr(e, "mappedValue")) or 0.0, attr(e, "caseSensitive")) for e in (descendants(mapping, "mapEntry") if mapping is not None else [])]
+    modal_text = {m.get("identifier", ""): html_to_text(_html_of(m), language)[0] for m in descendants(root, "modalFeedback")}
     branches = _branches(root, response_id, _float(correct[0]) if correct else None)
     keyed = [b for b in branches if b["key"] is not None]
     unkeyed = [b for b in branches if b["key"] is None]
@@ -702,9 +665,9 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
             imported.notes.append(f"markup dropped ({', '.join(sorted(dropped))}): the bank holds plain text")
         return imported
 
-    base_type = _attr(declaration, "baseType") or ""
+    base_type = attr(declaration, "baseType") or ""
     if kind == "choiceInteraction":
-        choices = _descendants(interaction, "simpleChoice")
+        choices = descendants(interaction, "simpleChoice")
         if not MIN_OPTIONS <= len(choices) <= MAX_OPTIONS:
             return Skipped(name, f"{len(choices)} options; a multiple-response question takes {MIN_OPTIONS} to {MAX_OPTIONS}")
         ids = [c.get("identifier", "") for c in choices]
@@ -718,7 +681,7 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
             right = [key for key, value, _ in entries if value > 0 and key in ids]
         if not right:
             return Skipped(name, "no right option declared")
-        scoring = "partial" if entries and any(_local(e.tag) == "mapResponse" for e in root.iter()) else "all-or-nothing"
+        scoring = "partial" if entries and any(qti_name(e.tag) == "mapResponse" for e in root.iter()) else "all-or-nothing"
         return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="multiple-response",
                                      options=[(text, feedback_of(ident)) for ident, text in zip(ids, options)],
                                      fields={"correct": [IDS[ids.index(r)] for r in dict.fromkeys(right)], "scoring": scoring}))
@@ -753,7 +716,7 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
         if not accepted:
             return Skipped(name, "no accepted answer declared")
         # QTI 2.1 leaves a map entry's caseSensitive without a default (engines take true); QTI 3 defaults to false.
-        default_case = "false" if _local(root.tag) == "assessmentItem" and root.tag.startswith("{http://www.imsglobal.org/xsd/imsqtiasi_v3p0}") else "true"
+        default_case = "false" if qti_name(root.tag) == "assessmentItem" and root.tag.startswith("{http://www.imsglobal.org/xsd/imsqtiasi_v3p0}") else "true"
         cases = {(case or default_case) == "true" for _, _, case in accepted}
         answers = [{"text": key.strip(), **({"credit": credit} if credit < 1 else {}), **({"feedback": f} if (f := feedback_of(key)) else {})}
                    for key, credit, _ in accepted[:20]]
@@ -768,12 +731,12 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
             imported.notes.append("some accepted answers are case-sensitive and some not: imported as case-insensitive")
         return done(imported)
     if kind == "matchInteraction":
-        sets = _children(interaction, "simpleMatchSet")
+        sets = children(interaction, "simpleMatchSet")
         if len(sets) != 2:
             return Skipped(name, f"{len(sets)} match sets; a matching question has two")
         def texts(match_set):
             out = {}
-            for choice in _children(match_set, "simpleAssociableChoice"):
+            for choice in children(match_set, "simpleAssociableChoice"):
                 text, d = html_to_text(_html_of(choice), language)
                 dropped.update(d)
                 out[choice.get("identifier", "")] = text
@@ -795,7 +758,7 @@ def _kind2(root, body, interaction, declaration, response_id: str, name: str, la
         return done(ImportedQuestion(name=name, stem=stem, explanation=explanation, kind="essay", fields={}))
     if kind == "orderInteraction":
         texts = {}
-        for choice in _descendants(interaction, "simpleChoice"):
+        for choice in descendants(interaction, "simpleChoice"):
             text, d = html_to_text(_html_of(choice), language)
             dropped.update(d)
             texts[choice.get("identifier", "")] = text
@@ -850,41 +813,41 @@ def _branches(root, response_id: str, correct: float | None = None) -> list[dict
     """Every responseIf/ElseIf/Else: its key (a value compared with the response, a (low, high)
     range, or None), the SCORE it sets (None if none) and the feedback identifiers it shows."""
     out = []
-    for branch in [e for e in root.iter() if _local(e.tag) in ("responseIf", "responseElseIf", "responseElse")]:
-        condition = next(iter(branch), None) if _local(branch.tag) != "responseElse" else None
+    for branch in [e for e in root.iter() if qti_name(e.tag) in ("responseIf", "responseElseIf", "responseElse")]:
+        condition = next(iter(branch), None) if qti_name(branch.tag) != "responseElse" else None
         key = None
         if condition is not None:
-            name = _local(condition.tag)
+            name = qti_name(condition.tag)
             operands = list(condition)
-            variables = [o for o in operands if _local(o.tag) == "variable" and o.get("identifier") == response_id]
-            values = [o for o in operands if _local(o.tag) == "baseValue"]
+            variables = [o for o in operands if qti_name(o.tag) == "variable" and o.get("identifier") == response_id]
+            values = [o for o in operands if qti_name(o.tag) == "baseValue"]
             if name in ("match", "member", "stringMatch") and variables and values:
                 key = (values[0].text or "").strip()
             elif name == "patternMatch" and variables:
-                key = ("pattern", _attr(condition, "pattern") or "")
-            elif name == "or" and operands and all(_local(o.tag) == "stringMatch" for o in operands):
+                key = ("pattern", attr(condition, "pattern") or "")
+            elif name == "or" and operands and all(qti_name(o.tag) == "stringMatch" for o in operands):
                 # the spellings of one answer (the first is the answer as the mapping has it)
-                key = next(((v.text or "").strip() for v in operands[0] if _local(v.tag) == "baseValue"), None)
+                key = next(((v.text or "").strip() for v in operands[0] if qti_name(v.tag) == "baseValue"), None)
             elif name == "and":
                 bounds = {}
                 for test in operands:
                     inner = list(test)
-                    if _local(test.tag) in ("gte", "gt", "lte", "lt") and len(inner) == 2 and _local(inner[1].tag) == "baseValue":
-                        bounds[_local(test.tag)[:2]] = _float(inner[1].text)
+                    if qti_name(test.tag) in ("gte", "gt", "lte", "lt") and len(inner) == 2 and qti_name(inner[1].tag) == "baseValue":
+                        bounds[qti_name(test.tag)[:2]] = _float(inner[1].text)
                 if bounds.get("gt") is not None and bounds.get("lt") is not None:
                     key = (bounds["gt"], bounds["lt"])
             elif name == "equal":
-                value = next((o for o in operands if _local(o.tag) == "baseValue"), None)
+                value = next((o for o in operands if qti_name(o.tag) == "baseValue"), None)
                 if value is not None:
                     key = _tolerance_range(condition, _float(value.text))
-                elif any(_local(o.tag) == "correct" for o in operands):
+                elif any(qti_name(o.tag) == "correct" for o in operands):
                     key = _tolerance_range(condition, correct)
         score, feedback = None, []
-        for setter in _children(branch, "setOutcomeValue"):
+        for setter in children(branch, "setOutcomeValue"):
             if setter.get("identifier") == "SCORE":
-                score = next((_float(v.text) for v in setter.iter() if _local(v.tag) == "baseValue"), None)
+                score = next((_float(v.text) for v in setter.iter() if qti_name(v.tag) == "baseValue"), None)
             elif setter.get("identifier") == "FEEDBACK":
-                feedback += [(v.text or "").strip() for v in setter.iter() if _local(v.tag) == "baseValue"]
+                feedback += [(v.text or "").strip() for v in setter.iter() if qti_name(v.tag) == "baseValue"]
         out.append({"key": key, "score": score, "feedback": feedback})
     return out
 
@@ -893,8 +856,8 @@ def _tolerance_range(condition, value: float | None):
     """The range an ``equal`` with a tolerance accepts around ``value`` (relative is in percent)."""
     if value is None:
         return None
-    mode = _attr(condition, "toleranceMode") or "exact"
-    tolerances = [_float(t) or 0.0 for t in (_attr(condition, "tolerance") or "0").split()] or [0.0]
+    mode = attr(condition, "toleranceMode") or "exact"
+    tolerances = [_float(t) or 0.0 for t in (attr(condition, "tolerance") or "0").split()] or [0.0]
     t0, t1 = tolerances[0], tolerances[-1]
     if mode == "absolute":
         return (value - t0, value + t1)

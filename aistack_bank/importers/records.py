@@ -82,11 +82,3 @@ def read_import_text(path: Path, max_bytes: int, what: str) -> str:
         line, column = before.count(b"\n") + 1, len(before) - (before.rfind(b"\n") + 1) + 1
         raise BankError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded; save the {what} as UTF-8", Location.of(path, line, column), code="E702") from None
 
-
-def declaration_position(raw: bytes) -> tuple[int, int]:
-    """(line, column) of the first ``<!DOCTYPE`` or ``<!ENTITY`` in ``raw``, (1, 1) if none."""
-    found = [at for at in (raw.find(b"<!DOCTYPE"), raw.find(b"<!ENTITY")) if at >= 0]
-    if not found:
-        return 1, 1
-    at = min(found)
-    return raw.count(b"\n", 0, at) + 1, at - (raw.rfind(b"\n", 0, at) + 1) + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
+from ..project.authoring import QUESTION_SCHEMA_COMMENT, TOPIC_SCHEMA_COMMENT, next_ids, render_question_yaml, slugify, topic_with, yaml_text
 from ..kinds import REGISTRY, item_id_for, kind_rules
 from ..load import QUESTIONS_DIR, TOPIC_FILE
 from ..writing import commit_files
@@ -48,6 +48,19 @@ def _question_data(qid: str, question: ImportedQuestion) -> dict:
     }
 
 
+FILE_HEAD = ("id", "kind", "stem")
+FILE_TAIL = ("check", "explanation", "tags", "difficulty")
+"""The order of a question file's fields, as in the bundled bank: these first, the kind's own
+fields (in the model's order), then these."""
+
+
+def file_data(question) -> dict:
+    """The fields a question model was given, in the order its file writes them."""
+    given = question.model_dump(exclude_unset=True)
+    own = [key for key in given if key not in FILE_HEAD and key not in FILE_TAIL]
+    return {key: given[key] for key in (*FILE_HEAD, *own, *FILE_TAIL) if key in given}
+
+
 IMPORTED_CHECK_COMMENT = ("# Imported: this check only restates the value from the file. Replace it with the\n"
                           "# computation that gives the answer (bank/README.md, numeric checks).")
 
@@ -78,7 +91,7 @@ def _scalar(key: str, value, indent: int) -> str:
 
 def render_imported_yaml(data: dict) -> bytes:
     """A question file of any kind for ``data``, in the bundled bank's style: lists of records
-    as block sequences, texts as :func:`~aistack_bank.authoring.yaml_text` writes them."""
+    as block sequences, texts as :func:`~aistack_bank.project.authoring.yaml_text` writes them."""
     if data["kind"] == "single-choice":
         return render_question_yaml(data)
     out = [QUESTION_SCHEMA_COMMENT]
@@ -231,22 +244,17 @@ def _topic_text(topic_id: str, category_id: str, title: str, source_name: str) -
 
 def _with_categories(path: Path, text: str, added: list[tuple[str, str]]) -> bytes:
     """The categories file ``text`` with the (id, title) categories ``added`` at its end."""
-    import io
+    from ..errors import BankError, Location
+    from ..project.topics import rewrite_yaml
 
-    from ..authoring import _yaml
-
-    yaml = _yaml()
-    try:
-        data = yaml.load(text)
+    def add(data: dict) -> None:
         for category_id, title in added:
             data["categories"].append({"id": category_id, "title": title})
-    except Exception:  # ruamel raises many types for a broken file
-        from ..errors import BankError, Location
 
+    try:
+        return rewrite_yaml(path, text, add)
+    except Exception:  # ruamel raises many types for a broken file; a file without a categories list
         raise BankError("cannot add the imported categories: the file has errors; fix them first (`bank validate`)", Location.of(path), code="E703") from None
-    buffer = io.StringIO()
-    yaml.dump(data, buffer)
-    return buffer.getvalue().encode("utf-8")
 
 
 def _topics_by_category(questions: list[ImportedQuestion], bank_dir: Path, source_name: str, notes: list[str]):
@@ -286,10 +294,10 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
     (:func:`~aistack_bank.writing.commit_files`: staged outside the bank, committed by a journal
     that `bank import --recover` completes after a crash). The caller holds the bank lock.
     """
-    from ..authoring import topic_folder
+    from ..project.authoring import topic_folder
     from ..load import CATEGORIES_FILE, is_single_topic_layout, topic_folders
     from ..safety import read_regular
-    from ..topics import categories_file
+    from ..project.topics import categories_file
     from ..yamlsource import MAX_FILE_BYTES
 
     report = ImportReport()
@@ -355,7 +363,7 @@ def write_imported(questions: list[ImportedQuestion], bank_dir: Path, translatio
 def _plan_questions(questions: list[ImportedQuestion], folder: Path, qid: str, free, source_name: str, report: ImportReport):
     """The question files of ``questions`` in ``folder`` (each checked as `bank validate` would),
     their ids, their tags and the next free id; what cannot be written is skipped in ``report``."""
-    from ..load import read_question_bytes
+    from ..load import question_from_data, read_question_bytes
     from ..yamlsource import MAX_FILE_BYTES
 
     planned: list[tuple[Path, bytes]] = []
@@ -366,17 +374,22 @@ def _plan_questions(questions: list[ImportedQuestion], folder: Path, qid: str, f
         data = clean_texts(_question_data(qid, question), "", notes)
         name = re.sub(r"^q[0-9]{3,}\b", "", clean_texts(question.name, "name", [])).strip() or data["stem"]
         path = folder / QUESTIONS_DIR / f"{qid}-{bounded_slug(name)}.yaml"
-        rendered = render_imported_yaml(data)
+        built, refused = question_from_data(data, path)
         problem = None
-        if len(rendered) > MAX_FILE_BYTES:
-            problem = f"its question file would be {len(rendered)} bytes; a bank file holds at most {MAX_FILE_BYTES} (E104)"
+        if built is None:
+            problem = f"the question would not pass `bank validate`: {refused[0].code} {refused[0].message}"
         else:
-            source, diags = read_question_bytes(rendered, path)
-            if source.question is not None and source.doc is not None:
-                diags = diags + kind_rules(source.question, source.doc)  # the kind's own rules (E328, …)
-            errors = [d for d in diags if d.severity.value == "error"]
-            if errors:
-                problem = f"the question would not pass `bank validate`: {errors[0].code} {errors[0].message}"
+            data = file_data(built)
+            rendered = render_imported_yaml(data)
+            if len(rendered) > MAX_FILE_BYTES:
+                problem = f"its question file would be {len(rendered)} bytes; a bank file holds at most {MAX_FILE_BYTES} (E104)"
+            else:  # what only the file shows (its size, its YAML), and the kind's own rules (E328, …)
+                source, diags = read_question_bytes(rendered, path)
+                if source.doc is not None:
+                    diags = diags + kind_rules(built, source.doc)
+                errors = [d for d in diags if d.severity.value == "error"]
+                if errors:
+                    problem = f"the question would not pass `bank validate`: {errors[0].code} {errors[0].message}"
         if problem:
             report.skipped.append(Skipped(question.name or data["stem"][:60], problem, question.line))
             continue

@@ -226,6 +226,9 @@ class Kind:
     duplicates: Callable[[Any], list] = lambda question: []
     """``duplicates(question)``: (what, [(catalog key suffix, English text)], key_of) for each
     group of texts that must differ in every language."""
+    same: Callable[[Any], list] = lambda question: []
+    """``same(question)``: (what, [catalog key suffixes]) for each group of texts that are one
+    text in English (an answer several matching prompts share) and must stay one in every language."""
     model_error: Callable[[tuple, str, Any], tuple[str, str] | None] = lambda loc, err_type, data: None
     """(code, message) for the model's refusal of a field of the kind, or None (generic)."""
     stem_note: str = "Question stem."

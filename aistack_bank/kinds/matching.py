@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..errors import Diagnostic, error
+from ..errors import Diagnostic, error, warning
 from ._base import Kind, OptionId, QuestionBase, ResponseError, Strict, Text, limits
 from ._rules import COMMON_EXAMPLE, normalized
 
@@ -32,7 +32,8 @@ class Distractor(Strict):
 
 
 class MatchingQuestion(QuestionBase):
-    """A question where each prompt is matched with one answer."""
+    """A question where each prompt is matched with one answer. Several prompts may share one
+    answer (written exactly the same in each of their pairs): the learner is offered it once."""
 
     kind: Literal["matching"]
     """The question kind."""
@@ -40,6 +41,19 @@ class MatchingQuestion(QuestionBase):
     """Two to twelve prompt–answer pairs."""
     distractors: list[Distractor] = Field(default_factory=list)
     """Extra answers that match no prompt."""
+
+    def offered(self) -> list[tuple[str, str]]:
+        """(id, text) of each answer the learner picks among, in file order: each pair's answer
+        text once (the first pair holding it names it), then the distractors."""
+        seen: dict[str, str] = {}
+        for pair in self.pairs:
+            seen.setdefault(pair.answer, pair.id)
+        return [(answer_id, text) for text, answer_id in seen.items()] + [(d.id, d.text) for d in self.distractors]
+
+    def right_answer_id(self, pair_id: str) -> str:
+        """The id of the offered answer (:meth:`offered`) that is right for the pair ``pair_id``."""
+        answer = next(pair.answer for pair in self.pairs if pair.id == pair_id)
+        return next(pair.id for pair in self.pairs if pair.answer == answer)
 
     def answer_text(self, answer_id: str) -> str | None:
         """The text of the answer with this id (a pair's or a distractor's), or None."""
@@ -49,7 +63,8 @@ class MatchingQuestion(QuestionBase):
         return next((d.text for d in self.distractors if d.id == answer_id), None)
 
     def parse_response(self, text: str) -> dict[str, str | None]:
-        """Each prompt's chosen answer, ``a=a;b=d`` (pair id = answer id, empty when none)."""
+        """Each prompt's chosen answer, ``a=a;b=d`` (pair id = answer id, empty when none); an
+        answer two prompts share may be named by either pair's id."""
         chosen: dict[str, str | None] = {}
         pairs = {pair.id for pair in self.pairs}
         for part in filter(None, text.split(";")):
@@ -63,7 +78,8 @@ class MatchingQuestion(QuestionBase):
         return ";".join(f"{pair.id}={response.get(pair.id) or ''}" for pair in self.pairs)
 
     def score(self, response) -> float:
-        """The share of prompts matched with their answer's text (two prompts may share one)."""
+        """The share of prompts matched with their answer's text (a shared answer is right for
+        each prompt that holds it)."""
         right = sum(self.answer_text(response.get(pair.id) or "") == pair.answer for pair in self.pairs)
         return right / len(self.pairs)
 
@@ -77,6 +93,9 @@ def _rules(question: MatchingQuestion, doc) -> list[Diagnostic]:
     def what(path: tuple) -> str:
         return f"pair {question.pairs[path[1]].id!r}" if path[0] == "pairs" else f"distractor {question.distractors[path[1]].id!r}"
 
+    def text_at(path: tuple) -> str:
+        return question.pairs[path[1]].answer if path[0] == "pairs" else question.distractors[path[1]].text
+
     items = [(("pairs", i), pair.id, pair.answer) for i, pair in enumerate(question.pairs)]
     items += [(("distractors", i), extra.id, extra.text) for i, extra in enumerate(question.distractors)]
     for path, item_id, answer in items:
@@ -86,28 +105,57 @@ def _rules(question: MatchingQuestion, doc) -> list[Diagnostic]:
         ids.setdefault(item_id, path)
         key = normalized(answer)
         field = "answer" if path[0] == "pairs" else "text"
-        if key in answers:
-            diags.append(error("E328", f"{what(path)} has the same answer text as {what(answers[key])} ({answer!r}); a learner could not tell which is meant", doc.locate((*path, field))))
+        first = answers.get(key)
+        if first is not None and path[0] == "pairs" and text_at(first) == answer:
+            pass  # two prompts share one answer: the learner sees it once
+        elif first is not None and path[0] == "pairs":
+            diags.append(error("E328", f"{what(path)}'s answer {answer!r} differs from {what(first)}'s ({text_at(first)!r}) only in case, spacing or the form of its characters; "
+                               "write it exactly the same for the two prompts to share one answer, or make the answers differ", doc.locate((*path, field))))
+        elif first is not None:
+            diags.append(error("E328", f"{what(path)} has the same text as {what(first)}'s {'answer' if first[0] == 'pairs' else 'text'} ({answer!r}); "
+                               "a learner could not tell which is meant (an answer several prompts share is written in each of their pairs)", doc.locate((*path, field))))
         answers.setdefault(key, path)
+    if len({pair.answer for pair in question.pairs}) == 1 and not question.distractors:
+        diags.append(warning("W752", f"{question.id}: every prompt has the answer {question.pairs[0].answer!r} and there is no distractor, so a learner has one answer "
+                                     "to choose; add distractors or give the prompts different answers", doc.locate(("pairs",))))
     for index, pair in enumerate(question.pairs):
         key = normalized(pair.prompt)
         if key in prompts:
-            diags.append(error("E329", f"pair {pair.id!r} has the same prompt as pair {question.pairs[prompts[key]].id!r} ({pair.prompt!r})", doc.locate(("pairs", index, "prompt"))))
+            diags.append(error("E329", f"pair {pair.id!r} has the same prompt as pair {question.pairs[prompts[key]].id!r} ({pair.prompt!r}); a learner could not tell the two apart", doc.locate(("pairs", index, "prompt"))))
         prompts.setdefault(key, index)
     return diags
 
 
+def _shared(question) -> dict[str, str]:
+    """The pair id of each pair whose answer an earlier pair holds too → that earlier pair's id."""
+    first: dict[str, str] = {}
+    return {pair.id: first[pair.answer] for pair in question.pairs if first.setdefault(pair.answer, pair.id) != pair.id}
+
+
 def _fields(question, add, checked, base_notes) -> None:
+    shared = _shared(question)
     for index, pair in enumerate(question.pairs):
         add(f"pair.{pair.id}.prompt", pair.prompt, ("pairs", index, "prompt"), (f"Matching: prompt {pair.id}.",) + checked, True)
-        add(f"pair.{pair.id}.answer", pair.answer, ("pairs", index, "answer"), (f"Matching: the answer that goes with prompt {pair.id}.",) + checked, True)
+        note = f"Matching: the answer that goes with prompt {pair.id}."
+        if pair.id in shared:
+            note += f" Prompt {shared[pair.id]} shares this answer: translate it exactly as pair.{shared[pair.id]}.answer."
+        add(f"pair.{pair.id}.answer", pair.answer, ("pairs", index, "answer"), (note,) + checked, True)
     for index, extra in enumerate(question.distractors):
         add(f"distractor.{extra.id}", extra.text, ("distractors", index, "text"), ("Matching: an extra answer that goes with no prompt.",) + checked, True)
 
 
 def _duplicates(question) -> list:
-    answers = [(f"pair.{p.id}.answer", p.answer) for p in question.pairs] + [(f"distractor.{d.id}", d.text) for d in question.distractors]
+    shared = _shared(question)
+    answers = [(f"pair.{p.id}.answer", p.answer) for p in question.pairs if p.id not in shared] + [(f"distractor.{d.id}", d.text) for d in question.distractors]
     return [("answer", answers, normalized), ("prompt", [(f"pair.{p.id}.prompt", p.prompt) for p in question.pairs], normalized)]
+
+
+def _same(question) -> list:
+    """Each shared answer's catalog keys: its translations must stay one answer."""
+    groups: dict[str, list[str]] = {}
+    for pair in question.pairs:
+        groups.setdefault(pair.answer, []).append(f"pair.{pair.id}.answer")
+    return [("answer", keys) for keys in groups.values() if len(keys) > 1]
 
 
 MIN_PAIRS, MAX_PAIRS = limits(MatchingQuestion, "pairs")
@@ -139,5 +187,6 @@ KIND = Kind(
     fields=_fields,
     rules=_rules,
     duplicates=_duplicates,
+    same=_same,
     model_error=_model_error,
 )

@@ -8,7 +8,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field
 
 from ..errors import Diagnostic, error, warning
-from ..quantities import numbers, quantities, unit_dimension
+from ..rules.quantities import numbers, quantities, unit_dimension
 from ._base import Check, ItemId, ItemIds, Kind, QuestionBase, ResponseError, Strict, Text, finite, missing_item_id, within
 from ._rules import COMMON_EXAMPLE, item_id_rules, unit_key
 

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, warning
 from ..exporters import get_format
-from ..exporters._format import languages
+from ..exporters.record import languages
 from ..model import Bank
 from ..options import ExportOptions
 from . import models
 
 if TYPE_CHECKING:
-    from ..settings import LanguagePolicy
+    from ..project.settings import LanguagePolicy
 
 TARGETS = ("moodle", "gift", "canvas", "qti")
 FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": ["canvas-qti12"], "qti": ["qti21", "qti30"]}
@@ -71,8 +71,8 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
     raises DiagnosticsError when the bank itself has errors."""
     from ..build import load_exported, render, resolve_languages, topic_banks, with_english
     from ..exporters import FORMATS as EXPORT_FORMATS
-    from ..settings import LanguagePolicy
-    from ..validate import validate_bank
+    from ..project.settings import LanguagePolicy
+    from ..rules.validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
     langs = resolve_languages(languages, tr)
@@ -101,7 +101,7 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
             found += _canvas(banks, trees["canvas-qti12"], lambda n: where("canvas-qti12", n), options.english)
         if "qti" in targets:
             for fmt in ("qti21", "qti30"):
-                found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n))
+                found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n), options.english)
     unique = {(d.code, d.message, d.location): d for d in found}
     states = [d for d in notes if d.code in ("W552", "W558", "W559")]
     return states + sorted(unique.values(), key=Diagnostic.sort_key)
@@ -128,6 +128,13 @@ def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
             out += _plain_field_findings(category.path[-1], "category name", where(name, category.line))
         for q in parsed.questions:
             out += _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
+            if q.qtype == "match":
+                choices, _ = q.match_choices()
+                merged = [a for a in dict.fromkeys(answer for _, answer in q.subquestions) if a not in choices]
+                if merged:
+                    one = next(c for c in choices if models.php_loose_equal(c, merged[0]))
+                    out.append(warning("W751", f"question {q.idnumber}: Moodle offers {merged[0]!r} and {one!r} as one answer (PHP compares two numeric texts as numbers); "
+                                               "the bank offers them apart: write them so that they differ as words", where(name, q.line)))
             unlisted = q.unlisted_fractions()
             if unlisted:
                 out.append(warning("W656", f"question {q.idnumber}: Moodle refuses the question on import (\"Error if grade not listed\"): grade(s) {', '.join(f'{f * 100:g} %' for f in unlisted)} are not in its list", where(name, q.line)))
@@ -158,7 +165,7 @@ def _plain_field_findings(value: str, what: str, location: Location) -> list[Dia
 
 def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic]:
     """A GIFT file must give Moodle what the Moodle XML file of the same language gives it."""
-    from ..exporters._moodle import gift_leaves_out
+    from ..exporters.moodle_common import gift_leaves_out
 
     out = []
     course = models.MoodleCourse()
@@ -221,9 +228,9 @@ def _question_of(bank: Bank, identifier: str):
 def _canvas_expected(q, lang: str) -> list:
     """What Canvas should read of each answer of ``q`` in the Canvas QTI 1.2 quiz (what the export
     says it leaves out, W663, is not expected)."""
-    from ..exporters._qti12 import full_credit_answers
-    from ..exporters._shared import html_paragraph
-    from ..exporters._words import words
+    from ..exporters.qti12_common import full_credit_answers
+    from ..exporters.common import html_paragraph
+    from ..exporters.words import words
 
     said = lambda text: html_paragraph(text) if text else ""  # noqa: E731
     kind = q.kind
@@ -256,13 +263,13 @@ def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnosti
     Classic Quizzes import reads it: the package's cross-references, then each question's
     answers, weights, per-answer feedback and explanation. ``english``: the texts each language
     shows in English (``ExportOptions.english``), marked so in the package as in the expectation."""
-    from ..exporters._qti12 import canvas_general_feedback, item_ident
-    from ..exporters._shared import english_fallback, html_paragraph
+    from ..exporters.qti12_common import canvas_general_feedback, item_ident
+    from ..exporters.common import english_fallback, html_paragraph
 
     out = []
     for lang, bank in banks.items():
         with english_fallback(english or {}, [lang]):  # the expectation marked as the package is
-            name = get_format("canvas-qti12").language_file(bank.topic, lang)
+            name = get_format("canvas-qti12").language_file(bank.topic, lang, english)
             files = _members(tree[name])
             here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
             by_ident = {item_ident(q.id, lang): q for q in bank.questions}
@@ -297,7 +304,7 @@ _OPENOLAT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 def _qti_key(q):
     """The right response to a QTI item of ``q`` (not single choice), as the QTI exports name it."""
-    from ..exporters._qti import choice_identifier, match_targets, ncname
+    from ..exporters.qti_common import choice_identifier, match_targets, ncname
 
     if q.kind == "multiple-response":
         return [choice_identifier(c) for c in q.right_ids()]
@@ -313,11 +320,11 @@ def _qti_key(q):
     return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
 
 
-def _qti(banks: dict[str, Bank], tree, where) -> list[Diagnostic]:
+def _qti(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
     out = []
     owners: dict[str, str] = {}
     for lang, bank in banks.items():
-        name = get_format("qti21").language_file(bank.topic, lang)
+        name = get_format("qti21").language_file(bank.topic, lang, english)
         files = _members(tree[name])
         here = lambda member, n=name: where(f"{n}:{member}")  # noqa: E731
         test = models.parse_xml(files["assessment.xml"])

@@ -23,6 +23,10 @@ import re
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from ..readers import gift as gift_records, moodle_xml as moodle_records
+from ..readers.qti import attr as qti_attr, metadata_fields, qti_name
+from ..readers.xml import children, descendants, local, parse_own, text_of
+
 MOODLE_NAME_MAX = 255
 """``question.name`` and ``question_categories.name`` are char(255); longer names are cut."""
 
@@ -30,25 +34,8 @@ _MULTILANG_SPAN = re.compile(r'<span lang="[a-zA-Z0-9_-]+" class="multilang">[^<
 
 
 def parse_xml(data: bytes) -> Element:
-    import defusedxml.ElementTree as SafeET
-
-    return SafeET.fromstring(data)
-
-
-def local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-def children(element: Element, name: str) -> list[Element]:
-    return [c for c in element if local(c.tag) == name]
-
-
-def descendants(element: Element, name: str) -> list[Element]:
-    return [c for c in element.iter() if local(c.tag) == name]
-
-
-def text_of(element: Element | None) -> str:
-    return "" if element is None else "".join(element.itertext())
+    """The root of an exported file (entities refused)."""
+    return parse_own(data)
 
 
 # --- Moodle ---------------------------------------------------------------------------------
@@ -108,12 +95,38 @@ class MoodleQuestion:
     subquestions: list[tuple[str, str]] = field(default_factory=list)
     """``match``: (text, answer) per subquestion; an empty text with an answer is a distractor."""
 
+    def match_choices(self) -> tuple[list[str], dict[int, int]]:
+        """``match``: the answers Moodle offers and, per subquestion with a text, the index of its
+        right one (``qtype_match::initialise_question_instance``): an answer is looked up among
+        those already offered with ``array_search``, PHP's loose ``==``, so equal texts are one
+        answer, and so are two numeric strings of one value (``1.0`` and ``1``)."""
+        choices: list[str] = []
+        right: dict[int, int] = {}
+        for index, (text, answer) in enumerate(self.subquestions):
+            key = next((n for n, offered in enumerate(choices) if php_loose_equal(offered, answer)), None)
+            if key is None:
+                key = len(choices)
+                choices.append(answer)
+            if text != "":
+                right[index] = key
+        return choices, right
+
     def unlisted_fractions(self) -> list[float]:
         """Grades ``match_grade_options()`` refuses (the import fails for this question under the
         default "Error if grade not listed"); true-false skips the check."""
         if self.qtype not in ("multichoice", "numerical", "shortanswer"):
             return []
         return [f for _, f, _ in self.answers if not any(abs(abs(f) - g) < MOODLE_FRACTION_MATCH for g in MOODLE_FRACTIONS)]
+
+
+_PHP_NUMERIC = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
+
+
+def php_loose_equal(a: str, b: str) -> bool:
+    """PHP 8's ``$a == $b`` for two strings: as numbers when both are numeric strings, else as strings."""
+    if _PHP_NUMERIC.fullmatch(a) and _PHP_NUMERIC.fullmatch(b):
+        return float(a) == float(b)
+    return a == b
 
 
 MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
@@ -138,76 +151,53 @@ class MoodleFile:
 
 def read_moodle_xml(data: bytes) -> MoodleFile:
     """The questions and categories ``qformat_xml::readquestions`` finds, with their lines."""
-    import defusedxml.ElementTree as SafeET
-
-    root = SafeET.fromstring(data)
-    lines = _element_lines(data)
     categories, questions, current = [], [], ["$course$", "top"]
-    for index, element in enumerate(children(root, "question")):
-        line = lines[index] if index < len(lines) else 0
-        if element.get("type") == "category":
-            path = moodle_split_category_path((element.findtext("category/text") or "").strip())
-            categories.append(MoodleCategory(path, (element.findtext("idnumber") or "").strip(), line))
+    for entry in moodle_records.read_own(data).entries:
+        if isinstance(entry, moodle_records.Category):
+            path = moodle_split_category_path(entry.path.strip())
+            categories.append(MoodleCategory(path, (entry.idnumber or "").strip(), entry.line))
             current = path
             continue
-        qtype = {"matching": "match", "cloze": "multianswer"}.get(element.get("type") or "", element.get("type") or "")
+        qtype = {"matching": "match", "cloze": "multianswer"}.get(entry.type, entry.type)
         answers, tolerances = [], []
-        for answer in children(element, "answer"):
-            text = answer.findtext("text") or ""
+        for answer in entry.answers:
+            text = answer.text
             if qtype in ("truefalse", "numerical", "shortanswer"):  # import_answer(..., false): plain text, trimmed
                 text = text.strip()
-            answers.append((text, float(answer.get("fraction") or 0) / 100, answer.findtext("feedback/text") or ""))
-            tolerances.append(float(answer.findtext("tolerance") or 0))
+            answers.append((text, float(answer.fraction or 0) / 100, answer.feedback.text))
+            tolerances.append(float(answer.tolerance or 0))
         if qtype == "truefalse":  # Moodle keys the answers on their texts "true" and "false"
             answers = sorted(answers, key=lambda a: a[0] != "true")
-        units = [((u.findtext("unit_name") or "").strip(), float(u.findtext("multiplier") or 1)) for u in element.findall("units/unit")]
-        showunits = element.findtext("showunits")
+        units = [(u.name.strip(), float(u.multiplier or 1)) for u in entry.units]
+        settings = entry.settings
         questions.append(MoodleQuestion(
-            name=element.findtext("name/text") or "",
-            idnumber=(element.findtext("idnumber") or "").strip(),
-            tags=[t.text or "" for t in element.findall("tags/tag/text")],
+            name=entry.name,
+            idnumber=(entry.idnumber or "").strip(),
+            tags=list(entry.tags),
             category=current,
             answers=answers,
-            questiontext=element.findtext("questiontext/text") or "",
-            generalfeedback=element.findtext("generalfeedback/text") or "",
-            line=line,
+            questiontext=entry.questiontext.text,
+            generalfeedback=entry.generalfeedback.text,
+            line=entry.line,
             qtype=qtype,
-            single=(element.findtext("single") or "true").strip().lower() in ("true", "1"),
+            single=(settings.get("single") or "true").strip().lower() in ("true", "1"),
             tolerances=tolerances if qtype == "numerical" else [],
             units=units,
-            unitgradingtype=int(element.findtext("unitgradingtype") or 0),
-            showunits=None if showunits is None else int(showunits),
-            usecase=(element.findtext("usecase") or "0").strip() in ("1", "true"),
-            subquestions=[(s.findtext("text") or "", (s.findtext("answer/text") or "").strip()) for s in element.findall("subquestion")],
+            unitgradingtype=int(settings.get("unitgradingtype") or 0),
+            showunits=None if "showunits" not in settings else int(settings["showunits"]),
+            usecase=(settings.get("usecase") or "0").strip() in ("1", "true"),
+            subquestions=[(s.text.text, s.answer.strip()) for s in entry.subquestions],
         ))
     return MoodleFile(categories, questions)
 
 
-def _element_lines(data: bytes) -> list[int]:
-    text = data.decode("utf-8", "replace")
-    return [text.count("\n", 0, m.start()) + 1 for m in re.finditer(r"<question type=", text)]
-
-
-_GIFT_ESCAPES = [("\\:", "&&058;"), ("\\#", "&&035;"), ("\\=", "&&061;"), ("\\{", "&&123;"), ("\\}", "&&125;"), ("\\~", "&&126;"), ("\\n", "&&010")]
-
-
-def _gift_pre(text: str) -> str:
-    text = text.replace("\\\\", "&&092;")
-    for escaped, placeholder in _GIFT_ESCAPES:
-        text = text.replace(escaped, placeholder)
-    return text.replace("&&092;", "\\")
-
-
-def _gift_post(text: str) -> str:
-    for escaped, placeholder in _GIFT_ESCAPES:
-        text = text.replace(placeholder, "\n" if escaped == "\\n" else escaped[1])
-    return text
+_GIFT_ESCAPES = gift_records.Escapes(moodle=True)
+"""``escapedchar_pre`` and ``escapedchar_post``, with Moodle's own placeholders."""
+_gift_post = _GIFT_ESCAPES.restore
 
 
 def _gift_text(text: str) -> str:
-    if text.startswith("[") and "]" in text and text[1:text.index("]")] in ("moodle", "html", "plain", "markdown"):
-        text = text[text.index("]") + 1:]
-    return _gift_post(text).strip()
+    return _gift_post(gift_records.format_prefix(text)[1]).strip()
 
 
 _GIFT_ID = re.compile(r"\[id:((?:\\]|[^\]\x00-\x1f\x7f])+)]")
@@ -224,19 +214,10 @@ def gift_idnumber_and_tags(comments: str) -> tuple[str, list[str]]:
 def read_gift(text: str) -> MoodleFile:
     """What ``qformat_gift`` reads: blocks between blank lines, ``//`` lines as the block's comment."""
     categories, questions, current = [], [], ["$course$", "top"]
-    block: list[tuple[int, str]] = []
-    numbered = list(enumerate(text.split("\n"), start=1)) + [(0, "")]
-    for number, raw in numbered:
-        line = raw.strip()
-        if line:
-            block.append((number, line))
-            continue
-        if not block:
-            continue
-        first = block[0][0]
-        comments = "".join(item + "\n" for _, item in block if item.startswith("//"))
-        body = _gift_pre("\n".join(" " if item.startswith("//") else item for _, item in block).strip())
-        block = []
+    for block in gift_records.blocks(text):
+        first = block.first
+        comments = "".join(item.strip() + "\n" for item in block.comments)
+        body = _GIFT_ESCAPES.protect("\n".join(" " if block.is_comment(item) else item.strip() for _, item in block.lines).strip())
         if not body:
             continue
         if body.startswith("$CATEGORY:"):
@@ -275,13 +256,6 @@ def _gift_weight(answer: str, default: float) -> tuple[float, str]:
     return float(answer[:end]) / 100, answer[end + 1:]
 
 
-def _gift_explode(text: str, mark: str) -> list[str]:
-    pieces = text.split(mark)
-    if pieces and not pieces[0].strip():
-        pieces = pieces[1:]
-    return pieces
-
-
 def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
     """``readquestion``'s typing and answers (descriptions and essays get none)."""
     if answer_text == "":
@@ -292,7 +266,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
         wrong = None
         if "~" in rest:
             rest, wrong = rest[:rest.index("~")], rest[rest.index("~"):]
-        for piece in _gift_explode(rest, "="):
+        for piece in gift_records.explode(rest, "="):
             weight, piece = _gift_weight(piece.strip(), 1.0)
             answer, _, feedback = piece.partition("#")
             answer = _gift_text(answer.strip())
@@ -313,7 +287,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
             q.tolerances.append(0.0)
     elif "~" in answer_text:
         q.qtype, q.single = "multichoice", "=" in answer_text
-        for piece in _gift_explode(answer_text.replace("=", "~="), "~"):
+        for piece in gift_records.explode(answer_text.replace("=", "~="), "~"):
             piece = piece.strip()
             if piece.startswith("="):
                 weight, piece = 1.0, piece[1:]
@@ -323,7 +297,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
             q.answers.append((_gift_text(answer.strip()), weight, _gift_text(feedback.strip())))
     elif "=" in answer_text and "->" in answer_text:
         q.qtype = "match"
-        for piece in _gift_explode(answer_text, "="):
+        for piece in gift_records.explode(answer_text, "="):
             piece = piece.strip()
             marker = piece.find("->")
             q.subquestions.append((_gift_text(piece[:marker].strip()), _gift_post(piece[marker + 2:]).strip()))
@@ -337,7 +311,7 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
             q.answers = [("true", 1.0 if truth else 0.0, right if truth else wrong), ("false", 0.0 if truth else 1.0, wrong if truth else right)]
         else:
             q.qtype = "shortanswer"
-            for piece in _gift_explode(answer_text, "="):
+            for piece in gift_records.explode(answer_text, "="):
                 weight, piece = _gift_weight(piece.strip(), 1.0)
                 answer, _, feedback = piece.partition("#")
                 q.answers.append((_gift_text(answer.strip()), weight, _gift_text(feedback.strip())))
@@ -555,8 +529,7 @@ def canvas_read_qti12_item(item: Element) -> dict:
     rule naming it displays, unless its identifier matches Canvas's correct/incorrect/general
     patterns, which file it as the question's comment instead (as for QTI 2.1,
     ``CANVAS_NOT_PER_ANSWER``)."""
-    fields = {_node_value(next(iter(children(f, "fieldlabel")), None)): _node_value(next(iter(children(f, "fieldentry")), None))
-              for f in descendants(item, "qtimetadatafield")}
+    fields = {text_of(label): text_of(entry) for label, entry in metadata_fields(item)}
     qtype = fields.get("question_type", "")
     feedback = {fb.get("ident"): _qti12_text(fb) for fb in children(item, "itemfeedback")}
     question: dict = {"migration_id": item.get("ident"), "question_type": qtype, "points_possible": fields.get("points_possible"),
@@ -656,19 +629,6 @@ def canvas_read_qti12_package(members: dict[str, bytes]) -> list[dict]:
 
 # --- QTI response processing and test feedback ------------------------------------------------
 
-def _qti_name(element: Element) -> str:
-    """A QTI 2.1 or 3.0 element's name in QTI 2.1's spelling (``qti-map-response`` → ``mapResponse``)."""
-    name = local(element.tag)
-    if name.startswith("qti-"):
-        first, *rest = name[4:].split("-")
-        name = first + "".join(part[:1].upper() + part[1:] for part in rest)
-    return name
-
-
-def _qti_attr(element: Element, name: str) -> str | None:
-    return element.get(name, element.get(re.sub(r"([A-Z])", r"-\1", name).lower()))
-
-
 def _qti_value(base_type: str | None, text: str | None):
     """A QTI single value as Python: a float, a pair (a tuple) or a string; None if it cannot be
     read as its base type (a float response "3,5")."""
@@ -692,15 +652,15 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
     ``stringMatch``, ``correct``, ``multiple`` and ``mapResponse`` over a declaration's mapping
     (each distinct value counted once, ``defaultValue`` for an unmapped one, bounds applied)."""
     outcomes: dict[str, object] = {}
-    for declaration in [c for c in item if _qti_name(c) == "outcomeDeclaration"]:
-        default = next((v for v in declaration.iter() if _qti_name(v) == "value"), None)
+    for declaration in [c for c in item if qti_name(c.tag) == "outcomeDeclaration"]:
+        default = next((v for v in declaration.iter() if qti_name(v.tag) == "value"), None)
         card = declaration.get("cardinality")
-        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and _qti_attr(declaration, "baseType") == "float" else (set() if card == "multiple" else None)
-    declaration = next((c for c in item if _qti_name(c) == "responseDeclaration" and c.get("identifier") == "RESPONSE"), None)
-    base_type = _qti_attr(declaration, "baseType") if declaration is not None else "identifier"
+        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and qti_attr(declaration, "baseType") == "float" else (set() if card == "multiple" else None)
+    declaration = next((c for c in item if qti_name(c.tag) == "responseDeclaration" and c.get("identifier") == "RESPONSE"), None)
+    base_type = qti_attr(declaration, "baseType") if declaration is not None else "identifier"
     multiple = declaration is not None and declaration.get("cardinality") in ("multiple", "ordered")
     ordered = declaration is not None and declaration.get("cardinality") == "ordered"
-    correct = [_qti_value(base_type, v.text) for c in item.iter() if _qti_name(c) == "correctResponse" for v in c]
+    correct = [_qti_value(base_type, v.text) for c in item.iter() if qti_name(c.tag) == "correctResponse" for v in c]
     if response is None or response == [] or response == "":
         given = None
     elif ordered:  # an ordered container: the same values in another order are another value
@@ -710,24 +670,24 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
     else:
         given = _qti_value(base_type, response)
     variables = {"RESPONSE": given}
-    mapping = next((m for m in (declaration.iter() if declaration is not None else []) if _qti_name(m) == "mapping"), None)
+    mapping = next((m for m in (declaration.iter() if declaration is not None else []) if qti_name(m.tag) == "mapping"), None)
 
     def map_response():
         if given is None or mapping is None:
             return 0.0
         entries = []
         for entry in mapping:
-            if _qti_name(entry) == "mapEntry":
-                key = _qti_value(base_type, _qti_attr(entry, "mapKey"))
-                case = _qti_attr(entry, "caseSensitive")
-                entries.append((key, float(_qti_attr(entry, "mappedValue") or 0), case != "false" if case is not None else local(item.tag) == "assessmentItem"))
-        default = float(_qti_attr(mapping, "defaultValue") or 0)
+            if qti_name(entry.tag) == "mapEntry":
+                key = _qti_value(base_type, qti_attr(entry, "mapKey"))
+                case = qti_attr(entry, "caseSensitive")
+                entries.append((key, float(qti_attr(entry, "mappedValue") or 0), case != "false" if case is not None else local(item.tag) == "assessmentItem"))
+        default = float(qti_attr(mapping, "defaultValue") or 0)
         total = 0.0
         for value in given if isinstance(given, set) else {given}:
             found = [mapped for key, mapped, case in entries
                      if key == value or (not case and isinstance(key, str) and isinstance(value, str) and key.casefold() == value.casefold())]
             total += found[0] if found else default
-        low, high = _qti_attr(mapping, "lowerBound"), _qti_attr(mapping, "upperBound")
+        low, high = qti_attr(mapping, "lowerBound"), qti_attr(mapping, "upperBound")
         if low is not None:
             total = max(total, float(low))
         if high is not None:
@@ -735,7 +695,7 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
         return total
 
     def value(expr: Element):
-        name = _qti_name(expr)
+        name = qti_name(expr.tag)
         operands = list(expr)
         if name == "variable":
             ident = expr.get("identifier")
@@ -743,7 +703,7 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
         if name == "correct":
             return tuple(correct) if ordered else set(correct) if multiple else (correct[0] if correct else None)
         if name == "baseValue":
-            return _qti_value(_qti_attr(expr, "baseType"), expr.text)
+            return _qti_value(qti_attr(expr, "baseType"), expr.text)
         if name == "multiple":
             members: set = set()
             for sub in operands:
@@ -760,7 +720,7 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
             return v is None or v == set() or v == ""
         if name == "patternMatch":
             v = value(operands[0])
-            return None if v is None else _xsd_fullmatch(_qti_attr(expr, "pattern") or "", str(v))
+            return None if v is None else _xsd_fullmatch(qti_attr(expr, "pattern") or "", str(v))
         if name == "not":
             v = value(operands[0])
             return None if v is None else not v
@@ -778,7 +738,7 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
         if name == "member":
             return a in b
         if name == "stringMatch":
-            sensitive = (_qti_attr(expr, "caseSensitive") or "true") == "true"
+            sensitive = (qti_attr(expr, "caseSensitive") or "true") == "true"
             return a == b if sensitive else a.casefold() == b.casefold()
         if name in ("gte", "lte", "gt", "lt"):
             return {"gte": a >= b, "lte": a <= b, "gt": a > b, "lt": a < b}[name]
@@ -786,12 +746,12 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
 
     def run(rules):
         for rule in rules:
-            name = _qti_name(rule)
+            name = qti_name(rule.tag)
             if name == "setOutcomeValue":
                 outcomes[rule.get("identifier")] = value(next(iter(rule)))
             elif name == "responseCondition":
                 for branch in rule:
-                    if _qti_name(branch) == "responseElse":
+                    if qti_name(branch.tag) == "responseElse":
                         run(list(branch))
                         break
                     test, *body = list(branch)
@@ -799,7 +759,7 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
                         run(body)
                         break
 
-    processing = next((c for c in item if _qti_name(c) == "responseProcessing"), None)
+    processing = next((c for c in item if qti_name(c.tag) == "responseProcessing"), None)
     if processing is not None:
         run(list(processing))
     return outcomes

@@ -1,0 +1,140 @@
+"""Unchanged outputs of `bank build` are not rendered again.
+
+For each format, the digests of the files it wrote are kept (in the user cache folder, per
+exports folder) under a key made of everything the exporter reads: the localized banks of every
+language, the options (interface texts included), the format's name and the package (version
+and source). When a build finds the same key and every file it lists is on disk with exactly
+the recorded bytes, those files stand for the rendering: they are what the exporter would write
+again. Anything else (a new key, a file missing or edited by hand, a damaged store) means
+rendering as usual. A file whose device, inode, size and times are those recorded when its
+bytes were last found right is not read again (any write changes its ctime, which no user can
+set back). The files found go through the same writing step as rendered ones (links refused,
+manifest and pruning kept), without being read or written again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path, PurePosixPath
+from typing import Mapping
+
+from ..exporters import ExportedFile, ExportTree
+from .store import Store, key_of
+from ..model import Library
+from ..options import ExportOptions
+
+MAX_OUTPUT_BYTES = 1 << 30
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+class OutputMemo:
+    """The files each format wrote for given inputs, checked against the disk before reuse."""
+
+    def __init__(self, out: Path, banks: Mapping[str, Library], options: ExportOptions, *, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.store = Store("outputs", out, enabled=enabled, keep=64)
+        self._inputs = None
+        self._served: set[str] = set()
+        if enabled:
+            try:
+                digest = hashlib.blake2b(digest_size=20)
+                for lang, bank in banks.items():  # JSON, not pickle: a pickled set's order varies between processes
+                    digest.update(lang.encode() + b"\0" + bank.model_dump_json().encode() + b"\0")
+                self._inputs = (digest.hexdigest(), repr(options))
+            except Exception:  # something that does not serialize: render every time
+                self.enabled = False
+
+    def _key(self, name: str) -> str | None:
+        return key_of("outputs", name, self._inputs) if self.enabled else None
+
+    def known(self, name: str) -> bool:
+        """Whether files of format ``name`` were kept for these very inputs (by an earlier build
+        that rendered them from the same banks, after refusing any uncarriable text in them)."""
+        key = self._key(name)
+        return key is not None and isinstance(self.store.get(key), list)
+
+    def stored(self, name: str, folder: Path) -> dict[str, ExportTree] | None:
+        """The files of format ``name`` as they are on disk (a :class:`StandingTree`: their
+        names, languages and sizes), if they are what these inputs give.
+
+        A file whose device, inode, size, mtime and ctime are those recorded when its bytes were
+        last found right is not read again (any write changes its ctime, which no user can set
+        back; a rename or copy changes its inode); any other is read and digested, and its
+        identity recorded when it is older than :data:`~aistack_bank.cache.RACY_NS`."""
+        import os
+        import stat
+        import time
+
+        from .validation import RACY_NS
+
+        key = self._key(name)
+        files = self.store.get(key) if key is not None else None
+        if not isinstance(files, list):
+            return None
+        found, entries, learned = [], [], False
+        now = time.time_ns()
+        for entry in files:
+            try:
+                rel, language, digest, known = entry
+                path = folder / rel
+                st = os.lstat(path)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_OUTPUT_BYTES:
+                    return None
+                identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                if identity != known:
+                    if _digest(_read_regular(path, st)) != digest:
+                        return None
+                    known = identity if now - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS else None
+                    learned = True
+            except (OSError, ValueError, TypeError):
+                return None
+            found.append((rel, language, st.st_size))
+            entries.append((rel, language, digest, known))
+        self._served.add(name)
+        if learned:
+            self.store.put(key, entries)
+        return {name: StandingTree(found)}
+
+    def remember(self, name: str, trees: Mapping[str, ExportTree]) -> None:
+        key = self._key(name)
+        if key is not None and name not in self._served:  # files served by stored(): already kept, with these digests
+            tree = trees[name]
+            self.store.put(key, [(str(rel), tree.language(rel), _digest(tree[rel]), None) for rel in tree])
+
+    def save(self) -> None:
+        self.store.save()
+
+
+def _read_regular(path: Path, st) -> bytes:
+    """The bytes of ``path``, a regular file when it was ``lstat``-ed as ``st`` (OSError if it
+    is no longer that file)."""
+    import os
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if (os.fstat(fd).st_ino, os.fstat(fd).st_dev) != (st.st_ino, st.st_dev):
+            raise OSError(f"{path} changed while it was read")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(MAX_OUTPUT_BYTES + 1)
+    finally:
+        os.close(fd)
+
+
+class StandingTree(ExportTree):
+    """A format's files that stand on disk as they are: their names, languages and sizes, not
+    their bytes (:meth:`~.build.write_outputs` writes nothing of them but the manifest)."""
+
+    standing = True
+
+    def __init__(self, files: list[tuple[str, str, int]]):
+        super().__init__(ExportedFile(PurePosixPath(rel), language, b"") for rel, language, _ in files)
+        self._sizes = {PurePosixPath(rel): size for rel, _, size in files}
+
+    def __getitem__(self, path: PurePosixPath) -> bytes:
+        raise TypeError("the bytes of a standing file are on disk, not in its tree")
+
+    def size(self, path: PurePosixPath) -> int:
+        return self._sizes[path]

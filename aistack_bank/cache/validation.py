@@ -1,0 +1,248 @@
+"""A content-hash cache of `bank validate` verdicts, so an unchanged bank validates instantly.
+
+The key is a digest of every input (each bank file and catalog, by path and content), of the
+tool's version and of the package's own source, so any change to content or code misses the
+cache: it can serve a verdict only for exactly the inputs that produced it.
+
+The cache lives in the user's cache folder (``$XDG_CACHE_HOME/aistack-bank``, by default
+``~/.cache/aistack-bank``), never in the repository: a verdict file committed by a pull request
+(``.bank-cache/validate.json``, the old location) is never read, so nobody but the user can make
+a failing bank pass. Only verdicts this tool computed are stored there; an entry that cannot be
+read or does not have the expected shape is ignored and validation simply runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import __version__
+from ..errors import Diagnostic, Location, Severity
+from .store import cache_dir
+from .store import package_digest as _package_digest
+
+if TYPE_CHECKING:
+    from ..i18n.catalog import Catalogs
+
+_FORMAT = 3
+MAX_HASHED_BYTES = 256 << 20
+"""Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
+MAX_ENTRY_BYTES = 64 << 20
+MAX_ENTRIES = 64
+"""Verdicts kept; the oldest go first."""
+
+
+def _hash_file(digest, name: str) -> None:
+    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise."""
+    try:
+        st = os.stat(name)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+            digest.update(f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode())
+            return
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                digest.update(b"special")
+                return
+            total = 0
+            while total <= MAX_HASHED_BYTES:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    break
+                total += len(chunk)
+                digest.update(chunk)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        digest.update(f"unreadable {exc.errno}".encode())
+
+
+RACY_NS = 3_000_000_000
+"""A file changed this recently (before the memo is written) is hashed again next time: a write in
+the same timestamp tick as the hashing would leave its size and times unchanged."""
+
+
+class _StatMemo:
+    """Content digests of files by (device, inode, size, mtime, ctime), so an unchanged bank is
+    not read again: any write changes mtime and ctime (which no user can set back), a rename or
+    copy changes the inode. Kept in the user cache folder; any problem means hashing everything."""
+
+    def __init__(self, roots: list[Path]) -> None:
+        scope = "\0".join(os.path.abspath(root) for root in roots)
+        name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        self.path = cache_dir() / "stat" / f"{name}.pickle"
+        self.old: dict[str, tuple] = {}
+        self.new: dict[str, tuple] = {}
+        try:
+            import pickle
+
+            from .store import read_private
+
+            raw = read_private(self.path, MAX_ENTRY_BYTES)  # only the user's own: a pickle runs code
+            data = pickle.loads(raw) if raw is not None else None
+            if isinstance(data, dict):
+                self.old = data
+        except Exception:
+            self.old = {}
+
+    def digest(self, name: str) -> bytes:
+        try:
+            st = os.stat(name)
+        except OSError as exc:
+            return f"unreadable {exc.errno}".encode()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+            return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = self.old.get(name)
+        if isinstance(known, tuple) and len(known) == 2 and known[0] == identity and isinstance(known[1], bytes):
+            self.new[name] = known
+            return known[1]
+        file_digest = hashlib.blake2b(digest_size=20)
+        _hash_file(file_digest, name)
+        value = file_digest.digest()
+        self.new[name] = (identity, value)
+        return value
+
+    def save(self) -> None:
+        import time
+
+        now = time.time_ns()
+        keep = {name: entry for name, entry in self.new.items() if now - max(entry[0][3], entry[0][4]) > RACY_NS}
+        if keep == self.old:
+            return
+        try:
+            import pickle
+
+            from .store import write_private
+
+            write_private(self.path, pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:  # an unwritable cache folder: hash everything next time
+            pass
+
+
+def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
+    """A digest of every file validation reads (its path, whether it is a link and where to, and
+    its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
+    inode and times did not change are taken from a memo (see :class:`_StatMemo`)."""
+    digest = hashlib.blake2b(digest_size=32)
+    digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
+    roots = [bank] + ([translations] if translations is not None else [])
+    memo = _StatMemo(roots)
+    for root in roots:
+        digest.update(f"\0root {root.as_posix()}\0".encode())
+        if not root.exists():
+            continue
+        entries = []
+        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode())):
+            dirnames.sort()
+            entries += [os.path.join(dirpath, name) for name in filenames]
+        for name in sorted(entries):
+            digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+            if os.path.islink(name):
+                try:
+                    digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
+                except OSError:
+                    digest.update(b"link ?\0")
+            digest.update(memo.digest(name))
+            digest.update(b"\0")
+    memo.save()
+    return digest.hexdigest()
+
+
+def _cache_file(bank: Path, key: str) -> Path:
+    return cache_dir() / "validate" / f"{key}.json"
+
+
+def _diagnostic(d: dict) -> Diagnostic:
+    loc = Location(str(d["path"]), int(d["line"] or 0), int(d["column"] or 0)) if d["path"] is not None else None
+    return Diagnostic(Severity(d["severity"]), str(d["code"]), str(d["message"]), loc)
+
+
+def load(bank: Path, key: str) -> tuple[list[Diagnostic], dict] | None:
+    """The cached (diagnostics, summary) for ``key``, or None (also for any malformed entry)."""
+    from ..safety import UnsafeFile, read_regular
+
+    try:
+        entry = json.loads(read_regular(_cache_file(bank, key), MAX_ENTRY_BYTES, what="cache entry"))
+        if not isinstance(entry, dict) or entry.get("key") != key or entry.get("bank") != Path(bank).resolve().as_posix():
+            return None
+        diags = [_diagnostic(d) for d in entry["diagnostics"]]
+        summary = entry["summary"]
+        if not (isinstance(summary, dict) and isinstance(summary.get("questions"), int) and isinstance(summary.get("line"), str)
+                and isinstance(summary.get("key_positions"), dict) and isinstance(summary.get("key_longest_share"), (int, float))):
+            return None
+        return diags, summary
+    except (UnsafeFile, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def store(bank: Path, key: str, diagnostics: list[Diagnostic], summary: dict) -> None:
+    """Remember the verdict this run computed for ``key`` (best effort, atomic)."""
+    from ..writing import write_atomic
+
+    entry = {"key": key, "bank": Path(bank).resolve().as_posix(), "diagnostics": [d.as_dict() for d in diagnostics], "summary": summary}
+    path = _cache_file(bank, key)
+    try:
+        write_atomic(path, json.dumps(entry).encode("utf-8"))
+        old = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for stale in old[:-MAX_ENTRIES]:
+            stale.unlink()
+    except OSError:
+        pass
+
+
+def summary_of(report) -> dict:
+    """The figures of a validation report that a cached verdict keeps (see :func:`load`)."""
+    cues = report.cues
+    return {"questions": cues.questions, "key_positions": cues.position_shares,
+            "key_longest_share": cues.longest_share, "line": f"{cues.questions} question{'' if cues.questions == 1 else 's'}; {cues.summary()}"}
+
+
+def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None):
+    """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
+    from ..rules.validate import validate_bank
+
+    report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None)
+    summary = summary_of(report)
+    if key is not None and Path(bank).is_dir() and input_digest(bank, translations) == key:
+        store(bank, key, report.diagnostics, summary)
+    return report, summary
+
+
+def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = True):
+    """(diagnostics, summary) of validating ``bank``: from the cache when its inputs are byte
+    for byte those of a stored verdict, else validated now (and stored)."""
+    key = input_digest(bank, translations) if use_cache else None
+    cached = load(bank, key) if key is not None else None
+    if cached is not None:
+        return cached
+    report, summary = _validate_and_store(bank, translations, key)
+    return report.diagnostics, summary
+
+
+def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None):
+    """The read bank, once its validation verdict (cached or computed now) has no error.
+
+    Catalogs read while validating go through ``catalogs``, so that localization reuses them.
+    Raises :class:`~aistack_bank.errors.DiagnosticsError` with the errors otherwise. With a
+    cached verdict the bank is read and its inputs digested once more: a file changed since the
+    verdict was computed means validating now instead."""
+    from ..errors import DiagnosticsError
+    from .questionfiles import QuestionFiles
+    from ..load import read_library
+    from ..rules.validate import question_file_rules
+
+    key = input_digest(bank, translations)
+    cached = load(bank, key)
+    if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
+        source = read_library(bank, read_files=QuestionFiles(question_file_rules).read)
+        if input_digest(bank, translations) == key:
+            return source
+    report, _ = _validate_and_store(bank, translations, key, catalogs)
+    if report.errors:
+        raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
+    return report.source

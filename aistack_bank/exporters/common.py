@@ -1,0 +1,259 @@
+"""Helpers shared by exporters: escaping, multilingual markup, deterministic zips."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import PurePosixPath
+from typing import Mapping
+
+from ..i18n.languages import is_rtl, moodle_code
+
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+"""Timestamp of every zip member: the zip epoch, so packages are byte-identical on rebuild."""
+
+
+_IN_ENGLISH: ContextVar[Mapping[str, frozenset[str]]] = ContextVar("in_english", default={})
+"""While a file is rendered: the English texts each of its languages shows for want of a
+translation (empty for a bank without fallback, the usual case: nothing is marked)."""
+
+
+@contextmanager
+def english_fallback(english: Mapping[str, "tuple[str, ...] | frozenset[str]"], langs):
+    """Render the file of ``langs`` knowing which of their texts are English fallbacks
+    (``ExportOptions.english``): :func:`in_english` answers for them meanwhile."""
+    token = _IN_ENGLISH.set({lang: frozenset(english[lang]) for lang in langs if lang in english})
+    try:
+        yield
+    finally:
+        _IN_ENGLISH.reset(token)
+
+
+FALLBACK_MARK = "with-en"
+"""What the file names of a language add when some of its texts are English fallbacks: its
+files are named for what they hold (`aistack-de-with-en.xml`, `site/de-with-en/`)."""
+
+
+def file_language(lang: str, english: Mapping[str, object]) -> str:
+    """``lang`` as export file and folder names write it: ``de``, or ``de-with-en`` when the
+    language shows English for want of translations (``english``: ``ExportOptions.english``)."""
+    return f"{lang}-{FALLBACK_MARK}" if lang != "en" and english.get(lang) else lang
+
+
+def in_english(text_raw: str, lang: str | None = None) -> bool:
+    """Whether ``text_raw`` is shown in English for want of a translation: in ``lang``, or
+    (None) in any language of the file being rendered."""
+    sets = _IN_ENGLISH.get()
+    if not sets:
+        return False
+    if lang is not None:
+        return text_raw in sets.get(lang, ())
+    return any(text_raw in texts for texts in sets.values())
+
+
+def html_text(text_raw: str) -> str:
+    """Plain text as HTML character data (``&``, ``<``, ``>`` and quotes escaped): exactly
+    ``html.escape(text_raw, quote=True)``, without its call."""
+    return text_raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#x27;")
+
+
+def html_paragraph(text_raw: str) -> str:
+    """Plain text as one HTML paragraph, lines kept as ``<br/>`` (well-formed in XML and in HTML)."""
+    start = '<p lang="en">' if in_english(text_raw) else "<p>"  # an English fallback says so
+    return start + "<br/>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
+
+
+def cdata(html: str) -> str:
+    """``html`` inside CDATA, with any ``]]>`` split so it cannot end the section early."""
+    return "<![CDATA[" + html.replace("]]>", "]]]]><![CDATA[>") + "]]>"
+
+
+RLI, PDI = "\u2067", "\u2069"
+"""Unicode's right-to-left isolate and its end: text in them is laid out right to left and
+cannot reorder the text around it (Unicode bidi algorithm, UAX #9, since Unicode 6.3)."""
+
+
+def _isolated(lang: str, text: str) -> str:
+    """A right-to-left language's text between RLI and PDI; any other text as it is."""
+    return f"{RLI}{text}{PDI}" if is_rtl(lang) else text
+
+
+def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
+    """One paragraph holding every language, English first, for Moodle's multilang filters.
+
+    The core filter needs two or more adjacent ``<span lang class="multilang">`` blocks with
+    exactly those two attributes and no ``<span>`` inside them (its pattern is
+    ``<span(\\s+lang="…"|\\s+class="multilang"){2}\\s*>``); the text is escaped, so none can
+    appear. A right-to-left language's text therefore gets its direction from Unicode isolates
+    (RLI … PDI), which survive the filter and Moodle's HTML cleaning; a ``{mlang}`` block can
+    hold markup, so there it is a ``<span dir="rtl">``. Codes are Moodle's (``pt_br``). A
+    language that shows a text in English for want of a translation gets no block of its own:
+    the filter then shows it the first block, the English one.
+    """
+    texts_raw = _without_fallbacks(texts_raw)
+    if syntax == "mlang":
+        body = "".join(
+            f"{{mlang {moodle_code(lang)}}}"
+            + (f'<span dir="rtl">{html_text(text)}</span>' if is_rtl(lang) else html_text(text))
+            + "{mlang}"
+            for lang, text in texts_raw.items()
+        )
+    else:
+        body = "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{html_text(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
+    return f"<p>{body}</p>"
+
+
+def _without_fallbacks(texts_raw: Mapping[str, str]) -> Mapping[str, str]:
+    """``texts_raw`` without the languages whose text is an English fallback (English kept)."""
+    if not _IN_ENGLISH.get() or "en" not in texts_raw:  # one language's text: it stays
+        return texts_raw
+    return {lang: text for lang, text in texts_raw.items() if lang == "en" or not in_english(text, lang)}
+
+
+_ANGLES = str.maketrans({"<": "\u2039", ">": "\u203a"})
+
+
+def plain_field(text_raw: str) -> str:
+    """Text for a field Moodle stores as plain text (names, categories): written as it is, but
+    with ``<`` and ``>`` as ``‹ ›``, since ``clean_param(PARAM_TEXT)`` deletes anything that looks
+    like a tag (and a ``<`` would end a multilang block early)."""
+    return text_raw.translate(_ANGLES)
+
+
+def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
+    """Every language in one plain-text field (a name or a category), English first.
+
+    Moodle keeps multilang spans in plain-text fields (``clean_param(PARAM_TEXT)``) and stores
+    the rest as typed, so the text is written as it is, never as HTML entities. A right-to-left
+    language's text is isolated (RLI … PDI): a plain-text field has no ``dir``. A language that
+    shows the text in English gets no block (the filter shows it the English one)."""
+    texts_raw = _without_fallbacks(texts_raw)
+    if syntax == "mlang":
+        return "".join(f"{{mlang {moodle_code(lang)}}}{plain_field(_isolated(lang, text))}{{mlang}}" for lang, text in texts_raw.items())
+    return "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{plain_field(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
+
+
+MOODLE_NAME_MAX = 255
+"""Moodle cuts question and category names longer than this (characters), without a message."""
+
+NAME_STEM_CHARS = 60
+"""How much of the stem a question name shows in a one-language file."""
+
+
+def multilang_name(prefix: str, texts_raw: Mapping[str, str], syntax: str = "span", limit: int = NAME_STEM_CHARS) -> str:
+    """``prefix`` and every language's text in one plain-text name of at most
+    :data:`MOODLE_NAME_MAX` characters in all: each language gets an equal share of what the
+    prefix and the multilang markup leave (at most ``limit``). With too many languages for a
+    readable share (fewer than 8 characters), the first language alone. A language whose text is
+    an English fallback gets no share (Moodle shows it the English)."""
+    texts_raw = _without_fallbacks(texts_raw)
+    first = next(iter(texts_raw.values()))
+    if len(texts_raw) == 1:
+        return prefix + plain_field(short(first, limit))
+    overhead = len(prefix) + len(multilang_plain({lang: "" for lang in texts_raw}, syntax))
+    share = min(limit, (MOODLE_NAME_MAX - overhead) // len(texts_raw))
+    if share < 8:
+        return prefix + plain_field(short(first, min(limit, MOODLE_NAME_MAX - len(prefix))))
+    return prefix + multilang_plain({lang: short(text, share) for lang, text in texts_raw.items()}, syntax)
+
+
+def question_name(question_id: str, stems_raw: Mapping[str, str], syntax: str = "span") -> str:
+    """``q001 <short stem>``: plain text, within Moodle's 255 characters in every file.
+
+    With several languages each stem gets an equal share of what the multilang markup leaves."""
+    return multilang_name(f"{question_id} ", stems_raw, syntax)
+
+
+def category_title(titles_raw: Mapping[str, str], syntax: str = "span") -> str:
+    """The category's name in every language, within Moodle's 255 characters (a category name
+    is a ``varchar(255)`` like a question's): each title whole while they fit, else shortened
+    alike."""
+    titles_raw = _without_fallbacks(titles_raw)
+    if len(titles_raw) == 1:
+        return plain_field(next(iter(titles_raw.values())))
+    whole = multilang_plain(titles_raw, syntax)
+    if len(whole) <= MOODLE_NAME_MAX:
+        return whole
+    return multilang_name("", titles_raw, syntax, limit=MOODLE_NAME_MAX)
+
+
+def category_path(*titles_plain: str) -> str:
+    """Moodle's category path for nested titles: ``$course$/top/<category>/<topic>``, a literal
+    ``/`` in a title written ``//``."""
+    return "$course$/top/" + "/".join(title.replace("/", "//") for title in titles_plain)
+
+
+def category_idnumber(topic_id: str, langs: list[str]) -> str:
+    """A question category's idnumber, one per file: ``<topic>-<lang>`` or ``<topic>-multilang``
+    (a category of topics passes ``category-<id>``).
+
+    Moodle keeps category idnumbers unique per context: one value for every language would make
+    the second language's import fail."""
+    return f"{topic_id}-{langs[0] if len(langs) == 1 else 'multilang'}"
+
+
+def deterministic_zip(files: Mapping[PurePosixPath | str, bytes]) -> bytes:
+    """A zip of ``files`` with sorted members, fixed timestamps and fixed compression."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name in sorted(files, key=str):
+            info = zipfile.ZipInfo(str(name), date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            zf.writestr(info, files[name], compresslevel=9)
+    return buffer.getvalue()
+
+
+def short(text: str, limit: int = 80) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+
+MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
+                    0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0.0)
+"""The grades Moodle's importers accept (``question_bank::fraction_options_full()``, Moodle 4.5
+``question/engine/bank.php``), as fractions; their negatives and -1 are accepted too. An import
+refuses a question with any other value ("Error if grade not listed", ``match_grade_options()``
+in ``lib/questionlib.php``, which allows a difference below 1e-5)."""
+
+MOODLE_FRACTION_MATCH = 1e-5
+"""How far a grade may be from a listed one for ``match_grade_options()`` to accept it."""
+
+
+def moodle_fraction(value: float) -> tuple[float, bool]:
+    """The listed Moodle grade nearest to ``value`` (a fraction from -1 to 1), and whether
+    ``value`` is itself one (within Moodle's 1e-5)."""
+    listed = [f for f in MOODLE_FRACTIONS] + [-f for f in MOODLE_FRACTIONS if f]
+    nearest = min(listed, key=lambda f: (abs(f - value), -f))
+    return nearest, abs(nearest - value) < MOODLE_FRACTION_MATCH
+
+
+def moodle_percent(fraction: float) -> str:
+    """A listed fraction as Moodle writes it in ``fraction="…"``: a percentage with up to five
+    decimals (``33.33333``, ``-50``, ``100``)."""
+    text = f"{fraction * 100:.5f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def plain_number(value: float) -> str:
+    """A number as Moodle's numerical importer and GIFT read it: ``14``, ``3.5``, ``0.0007``, never
+    a decimal comma (Moodle's answer processor would read ``1,5`` with the learner's separators)."""
+    value = float(f"{value:.12g}")
+    if value != value or value in (float("inf"), float("-inf")):
+        return repr(value)  # no number for Moodle: its importer refuses the question
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text:
+        text = f"{value:.15f}".rstrip("0").rstrip(".")
+        if float(text) != value:
+            text = repr(value)
+    return text

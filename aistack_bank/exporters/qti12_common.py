@@ -1,0 +1,322 @@
+"""QTI 1.2 items shared by the Canvas quiz export and the Common Cartridge export.
+
+Identifiers (stable, from the bank's ids, one set per language so that two languages imported
+into one course never collide):
+  assessment / quiz folder  <topic>-<lang>             item           <qid>-<lang>
+  answer (response_label)   <qid>-<lang>-<option>      its feedback   <qid>-<lang>-<option>_fb
+  general feedback          general_fb                 response       response1
+Canvas reads ``general_fb`` as the neutral comment and ``<answer>_fb`` as the answer's comment.
+In the cartridge a true/false item's answers are ``true`` and ``false`` (Moodle's converter
+accepts no other), and its response rules follow Moodle's own cartridge writer
+(``_cartridge_rules``).
+"""
+
+from __future__ import annotations
+
+from ..kinds.short_answer import has_wildcard, literal, spellings
+from ..model import AcceptedAnswer, Bank
+from .qti_common import ncname
+from .common import html_paragraph, html_text, short
+from .words import words, writes_decimal_comma
+
+QTI12_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
+QTI12_XSD = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd"
+POINTS = 1
+
+
+def assessment_ident(bank: Bank) -> str:
+    return ncname(f"{bank.topic.id}-{bank.lang}")
+
+
+def item_ident(qid: str, lang: str) -> str:
+    return ncname(f"{qid}-{lang}")
+
+
+def answer_ident(qid: str, lang: str, option_id: str) -> str:
+    return ncname(f"{qid}-{lang}-{option_id}")
+
+
+def _mattext(text_raw: str, indent: str, html: bool = True) -> str:
+    if html:
+        return f'{indent}<material>\n{indent}  <mattext texttype="text/html">{html_text(html_paragraph(text_raw))}</mattext>\n{indent}</material>'
+    return f'{indent}<material>\n{indent}  <mattext texttype="text/plain">{html_text(text_raw)}</mattext>\n{indent}</material>'
+
+
+def _field(label: str, entry: str, indent: str) -> str:
+    return f"{indent}<qtimetadatafield>\n{indent}  <fieldlabel>{label}</fieldlabel>\n{indent}  <fieldentry>{html_text(entry)}</fieldentry>\n{indent}</qtimetadatafield>"
+
+
+CANVAS_TYPES = {
+    "single-choice": "multiple_choice_question", "multiple-response": "multiple_answers_question",
+    "true-false": "true_false_question", "numerical": "numerical_question",
+    "short-answer": "short_answer_question", "matching": "matching_question",
+}
+"""Canvas's ``question_type`` of each kind (what its own quiz export writes)."""
+
+CC_PROFILES = {
+    "single-choice": "cc.multiple_choice.v0p1", "multiple-response": "cc.multiple_response.v0p1",
+    "true-false": "cc.true_false.v0p1", "short-answer": "cc.fib.v0p1",
+}
+"""The cartridge profile of each kind it carries (no numerical, no matching)."""
+
+
+def full_credit_answers(q, canvas: bool = False) -> list:
+    """A short answer's accepted answers with full credit, as the profile or Canvas compares them
+    (exactly, ignoring case): Canvas and the cc profile give every accepted answer full marks, so
+    one with partial credit is left out (and the export warns). Each answer comes with the
+    spellings the bank's folding accepts that a learner commonly types (``'`` and ``’``,
+    hyphen and space, no diacritics when the question folds them), each once ignoring case; a
+    ``\\*`` is written as the star it stands for. An answer with Moodle's wildcard is kept as it
+    is in a cartridge (Moodle's restore reads it as its wildcard) and left out for Canvas, which
+    would credit only the literal text, unless every full-credit answer has one (then Canvas gets
+    them as written; both formats warn)."""
+    out: dict[str, AcceptedAnswer] = {}
+    wild_only = all(has_wildcard(a.text) for a in q.answers if a.credit >= 1)
+    for answer in q.answers:
+        if answer.credit < 1 or (canvas and has_wildcard(answer.text) and not wild_only):
+            continue
+        for text in spellings(answer.text, q.fold_diacritics):
+            text = text if has_wildcard(text) else literal(text)
+            out.setdefault(text.casefold(), answer.model_copy(update={"text": text}))
+    return list(out.values())
+
+
+def _condition(i: str, tests: list[str], actions: list[str], continue_: str | None = "Yes") -> list[str]:
+    attribute = f' continue="{continue_}"' if continue_ else ""
+    return [f"{i}    <respcondition{attribute}>", f"{i}      <conditionvar>", *[f"{i}        {t}" for t in tests], f"{i}      </conditionvar>",
+            *[f"{i}      {a}" for a in actions], f"{i}    </respcondition>"]
+
+
+def _show(ident: str) -> str:
+    return f'<displayfeedback feedbacktype="Response" linkrefid="{ident}"/>'
+
+
+def _equal(value: str, respident: str = "response1", case: bool = False) -> str:
+    marked = ' case="Yes"' if case else ""
+    return f'<varequal respident="{respident}"{marked}>{html_text(value)}</varequal>'
+
+
+def _number(value: float) -> str:
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def numerical_stem(q, lang: str) -> str:
+    """The stem, and the sentence naming the unit to answer in (Canvas has no units) and asking
+    for a decimal point where the language writes a comma."""
+    labels = words(lang)
+    asked = ([labels.unit.format(unit=q.units[0].name)] if q.units else []) + ([labels.point] if writes_decimal_comma(lang) else [])
+    return q.stem + ("\n" + " ".join(asked) if asked else "")
+
+
+def match_idents(q, lang: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """(pair id → its answer's match ident, [(match ident, text)] of every answer offered).
+    Canvas's importer takes a match's id from the first digits of its ident, so each starts with
+    its own number (``match2-q010-en``); a text two prompts share is offered once."""
+    offered: list[tuple[str, str]] = []
+    by_text: dict[str, str] = {}
+    for text_raw in [pair.answer for pair in q.pairs] + [x.text for x in q.distractors]:
+        if text_raw not in by_text:
+            by_text[text_raw] = ncname(f"match{len(offered) + 1}-{q.id}-{lang}")
+            offered.append((by_text[text_raw], text_raw))
+    return {pair.id: by_text[pair.answer] for pair in q.pairs}, offered
+
+
+SCORE_100 = '<setvar action="Set" varname="SCORE">100</setvar>'
+
+
+def _cartridge_rules(i: str, kind: str, answers: list[tuple[str, str, str | None]], right: set[str]) -> list[str]:
+    """The response rules of a cartridge item after the explanation's, in the layout of Moodle's
+    own cartridge writer (``backup/cc/cc_lib/cc_asssesment.php``): Moodle's converter makes the
+    feedback of every rule marked ``continue="Yes"`` part of the general feedback, so only the
+    explanation's rule is marked so.
+
+    - single choice, true/false: the scoring rule holds the right answer's feedback, then each
+      wrong answer with feedback has its own rule setting SCORE to 0, all ``continue="No"``;
+    - multiple response: the scoring rule (every right option picked, no wrong one; the keys
+      marked ``case="Yes"``, which the converter needs to find them), then a rule per option
+      with feedback, all ``continue="No"``;
+    - fill in the blank: the scoring rule (any accepted answer) goes on to a rule per answer
+      with feedback, each ``continue="No"``: Moodle's converter keeps the answers from the
+      first rule setting SCORE to 100 and would drop their feedback wherever it stood."""
+    with_feedback = [(answer, text_raw) for answer, text_raw, feedback in answers if feedback is not None]
+    if kind in ("single-choice", "true-false"):
+        key = next(iter(right))
+        shown = [_show(f"{key}_fb")] if any(answer == key for answer, _ in with_feedback) else []
+        out = _condition(i, [_equal(key)], [SCORE_100, *shown], "No")
+        for answer, _ in with_feedback:
+            if answer != key:
+                out += _condition(i, [_equal(answer)], ['<setvar action="Set" varname="SCORE">0</setvar>', _show(f"{answer}_fb")], "No")
+        return out
+    if kind == "multiple-response":
+        tests = ["<and>"] + [f"  {_equal(answer, case=True)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
+        out = _condition(i, tests, [SCORE_100], "No")
+        for answer, _ in with_feedback:
+            out += _condition(i, [_equal(answer, case=True)], [_show(f"{answer}_fb")], "No")
+        return out
+    out = _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "Yes")
+    for answer, text_raw in with_feedback:
+        out += _condition(i, [_equal(text_raw)], [_show(f"{answer}_fb")], "No")
+    return out
+
+
+def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "") -> list[str]:
+    """One ``<item>`` of any kind the target carries: Canvas's metadata (``question_type``,
+    ``points_possible``, ``original_answer_ids``) or the cartridge profile's (``cc_profile``,
+    ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them."""
+    q = bank.questions[index]
+    kind = q.kind
+    i = indent
+    ident = item_ident(q.id, bank.lang) + suffix
+    lang = bank.lang
+    stem = q.stem
+    # Each answer: (ident, text, feedback) in the order shown.
+    if kind in ("single-choice", "multiple-response"):
+        answers = [(answer_ident(q.id, lang, o.id), o.text, o.feedback) for o in q.options]
+        right = {answer_ident(q.id, lang, c) for c in q.right_ids()}
+    elif kind == "true-false":
+        # The cartridge names the answers ``true`` and ``false``, as Moodle's own cartridge writer
+        # does: its converter throws on any other identifier and the whole restore is lost.
+        labels = words(lang)
+        name = (lambda value: value) if not canvas else (lambda value: answer_ident(q.id, lang, value))
+        answers = [(name("true"), labels.true, q.feedback_true), (name("false"), labels.false, q.feedback_false)]
+        right = {name("true" if q.answer else "false")}
+    elif kind == "short-answer":
+        answers = [(answer_ident(q.id, lang, str(n)), a.text, a.feedback) for n, a in enumerate(full_credit_answers(q, canvas), start=1)]
+        right = {a[0] for a in answers}
+    elif kind == "numerical":
+        answers, right = [(answer_ident(q.id, lang, "1"), _number(q.answer), None)], set()
+        stem = numerical_stem(q, lang)
+    else:
+        answers = [(answer_ident(q.id, lang, pair.id), pair.prompt, None) for pair in q.pairs]
+        right = set()
+    out = [f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">', f"{i}  <itemmetadata>", f"{i}    <qtimetadata>"]
+    if canvas:
+        fields = [("question_type", CANVAS_TYPES[kind]), ("points_possible", f"{POINTS:.1f}"),
+                  ("original_answer_ids", ",".join(a[0] for a in answers)), ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
+    else:
+        fields = [("cc_profile", CC_PROFILES[kind]), ("cc_weighting", str(POINTS)), ("question_type", CANVAS_TYPES[kind])]
+    out += [_field(label, entry, i + "      ") for label, entry in fields]
+    out += [f"{i}    </qtimetadata>", f"{i}  </itemmetadata>", f"{i}  <presentation>", _mattext(stem, i + "    ")]
+    if kind in ("single-choice", "multiple-response", "true-false"):
+        out += [f'{i}    <response_lid ident="response1" rcardinality="{"Multiple" if kind == "multiple-response" else "Single"}">', f"{i}      <render_choice>"]
+        for answer, text_raw, _ in answers:
+            out += [f'{i}        <response_label ident="{answer}">', _mattext(text_raw, i + "          ", html=False), f"{i}        </response_label>"]
+        out += [f"{i}      </render_choice>", f"{i}    </response_lid>"]
+    elif kind in ("short-answer", "numerical"):
+        fib = ' fibtype="Decimal"' if kind == "numerical" else ""
+        label = '<response_label ident="answer1"/>' if kind == "numerical" else '<response_label ident="answer1" rshuffle="No"/>'
+        out += [f'{i}    <response_str ident="response1" rcardinality="Single">', f"{i}      <render_fib{fib}>", f"{i}        {label}", f"{i}      </render_fib>", f"{i}    </response_str>"]
+    else:
+        _, offered = match_idents(q, lang)
+        for answer, text_raw, _ in answers:
+            out += [f'{i}    <response_lid ident="response_{answer}">', _mattext(text_raw, i + "      ", html=False), f"{i}      <render_choice>"]
+            for match, match_text in offered:
+                out += [f'{i}        <response_label ident="{match}">', _mattext(match_text, i + "          ", html=False), f"{i}        </response_label>"]
+            out += [f"{i}      </render_choice>", f"{i}    </response_lid>"]
+    out += [f"{i}  </presentation>", f"{i}  <resprocessing>", f"{i}    <outcomes>",
+            f'{i}      <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>', f"{i}    </outcomes>"]
+    out += _condition(i, ["<other/>"], [_show("general_fb")])
+    if not canvas and kind in CC_PROFILES:
+        out += _cartridge_rules(i, kind, answers, right)
+    elif kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
+        for answer, text_raw, feedback in answers:
+            if feedback is not None:
+                out += _condition(i, [_equal(text_raw if kind == "short-answer" else answer)], [_show(f"{answer}_fb")])
+    if not canvas and kind in CC_PROFILES:
+        pass
+    elif kind in ("single-choice", "true-false"):
+        out += _condition(i, [_equal(next(iter(right)))], [SCORE_100], "No")
+    elif kind == "multiple-response":
+        tests = ["<and>"] + [f"  {_equal(answer)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
+        out += _condition(i, tests, [SCORE_100], "No")
+    elif kind == "short-answer":
+        out += _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "No")
+    elif kind == "numerical":
+        low, high = q.answer - q.absolute_tolerance, q.answer + q.absolute_tolerance
+        tests = ["<or>", f"  {_equal(_number(q.answer))}", "  <and>", f'    <vargte respident="response1">{_number(low)}</vargte>',
+                 f'    <varlte respident="response1">{_number(high)}</varlte>', "  </and>", "</or>"]
+        out += _condition(i, tests, [SCORE_100], "No")
+    else:
+        match_of, _ = match_idents(q, lang)
+        share = "%.2f" % (100 / len(q.pairs))
+        for pair, (answer, _, _) in zip(q.pairs, answers):
+            out += _condition(i, [_equal(match_of[pair.id], respident=f"response_{answer}")], [f'<setvar action="Add" varname="SCORE">{share}</setvar>'], None)
+    out.append(f"{i}  </resprocessing>")
+    if q.explanation is not None:
+        out += [f'{i}  <itemfeedback ident="general_fb">', f"{i}    <flow_mat>", _mattext(q.explanation, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
+    for answer, _, feedback in answers:
+        if feedback is None:
+            continue
+        out += [f'{i}  <itemfeedback ident="{answer}_fb">', f"{i}    <flow_mat>", _mattext(feedback, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
+    out.append(f"{i}</item>")
+    return out
+
+
+def canvas_general_feedback(q, lang: str) -> str | None:
+    """An essay's general (neutral) comment in Canvas, as HTML: the explanation, then the model
+    answer after a label in the question's language (Canvas's essay has no other place for it);
+    None when the essay has neither. ``bank lint --target canvas`` expects the same."""
+    parts = [html_paragraph(q.explanation)] if q.explanation is not None else []
+    if q.model_answer is not None:
+        parts += [f"<p><strong>{html_text(words(lang).model_answer)}</strong></p>", html_paragraph(q.model_answer)]
+    return "".join(parts) or None
+
+
+def _essay_item(q, ident: str, fields: list[tuple[str, str]], fib: list[str], general: str | None, i: str) -> list[str]:
+    """An essay ``<item>``: the stem and a text response (``response_str``/``render_fib``), no
+    scoring (no ``varequal``, no ``setvar``: a person grades it), the general feedback shown
+    whatever is written by a rule marked ``continue="Yes"``, then a last rule that stops."""
+    out = [f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">', f"{i}  <itemmetadata>", f"{i}    <qtimetadata>"]
+    out += [_field(label, entry, i + "      ") for label, entry in fields]
+    out += [f"{i}    </qtimetadata>", f"{i}  </itemmetadata>", f"{i}  <presentation>", _mattext(q.stem, i + "    "),
+            f'{i}    <response_str ident="response1" rcardinality="Single">', *[f"{i}      {line}" for line in fib], f"{i}    </response_str>",
+            f"{i}  </presentation>", f"{i}  <resprocessing>", f"{i}    <outcomes>",
+            f'{i}      <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>', f"{i}    </outcomes>"]
+    if general is not None:
+        out += _condition(i, ["<other/>"], [_show("general_fb")])
+    out += _condition(i, ["<other/>"], [], "No")
+    out.append(f"{i}  </resprocessing>")
+    if general is not None:
+        out += [f'{i}  <itemfeedback ident="general_fb">', f"{i}    <flow_mat>", f"{i}      <material>",
+                f'{i}        <mattext texttype="text/html">{html_text(general)}</mattext>', f"{i}      </material>", f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
+    out.append(f"{i}</item>")
+    return out
+
+
+def canvas_essay_item(bank: Bank, index: int, *, canvas: bool = True, indent: str = "      ", suffix: str = "") -> list[str]:
+    """An essay as Canvas's own quiz export writes ``essay_question`` (``lib/cc/qti/qti_items.rb``):
+    its metadata, a ``response_str`` with ``render_fib`` and ``response_label answer1``, a last
+    ``<other/>`` rule, and the general comment (:func:`canvas_general_feedback`)."""
+    q = bank.questions[index]
+    ident = item_ident(q.id, bank.lang) + suffix
+    fields = [("question_type", "essay_question"), ("points_possible", f"{POINTS:.1f}"), ("original_answer_ids", ""),
+              ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
+    fib = ["<render_fib>", '  <response_label ident="answer1" rshuffle="No"/>', "</render_fib>"]
+    return _essay_item(q, ident, fields, fib, canvas_general_feedback(q, bank.lang), indent)
+
+
+ESSAY_ROWS = 10
+"""The answer box's lines (``render_fib rows``), as the Moodle XML export's ``responsefieldlines``."""
+
+
+def cartridge_essay_item(bank: Bank, index: int, *, canvas: bool = False, indent: str = "      ", suffix: str = "") -> list[str]:
+    """An essay in the cartridge's ``cc.essay.v0p1`` profile, as Moodle's own cartridge writer
+    writes it (``backup/cc/cc_lib/cc_assesment_essay.php``: ``qmd_scoringpermitted`` Yes,
+    ``qmd_computerscored`` No, ``render_fib rows``) with the general-feedback rule marked
+    ``continue="Yes"`` as Canvas's cartridge export marks it: Moodle's converter keeps as general
+    feedback only the feedback of such rules (its own writer's essays lose theirs). The general
+    feedback is the explanation; the profile has no place for the model answer or the template."""
+    q = bank.questions[index]
+    ident = item_ident(q.id, bank.lang) + suffix
+    fields = [("cc_profile", ESSAY_PROFILE), ("cc_weighting", str(POINTS)), ("qmd_scoringpermitted", "Yes"), ("qmd_computerscored", "No")]
+    general = html_paragraph(q.explanation) if q.explanation is not None else None
+    return _essay_item(q, ident, fields, [f'<render_fib rows="{ESSAY_ROWS}"/>'], general, indent)
+
+
+ESSAY_PROFILE = "cc.essay.v0p1"
+
+
+def questestinterop_open() -> str:
+    return (f'<questestinterop xmlns="{QTI12_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+            f'xsi:schemaLocation="{QTI12_NS} {QTI12_XSD}">')

@@ -1,0 +1,250 @@
+"""What a format is: one record per format, and the virtual file tree every exporter returns.
+
+A format either writes one file per language plus (optionally) one multilingual file, from a
+``render(banks, options)`` that turns one bank (or, for the multilingual file, every language's
+bank) into bytes, or lays out its own tree (``layout``). Either way each file carries its
+language, so nothing downstream guesses it from the file name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from pathlib import PurePosixPath
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
+
+from ..errors import Diagnostic, warning
+from ..kinds import NAMES as KIND_NAMES, a_kind
+from ..model import Bank, Library, Topic
+from ..options import ExportOptions
+from .common import english_fallback, file_language
+
+ALL = "all"
+"""The language of a file that holds every language (a multilingual file, a whole-bank file)."""
+
+OPTION_NAMES = frozenset(f.name for f in fields(ExportOptions))
+
+
+def file_stem(topic: Topic) -> str:
+    """The start of every export file's name: the topic's ``file_stem``, else its id."""
+    return topic.file_stem or topic.id
+
+
+def languages(banks: Mapping[str, object]) -> list[str]:
+    """Languages in export order: English first, then the others sorted."""
+    return sorted(banks, key=lambda lang: (lang != "en", lang))
+
+
+def as_library(bank: Bank) -> Library:
+    """One topic as a whole bank of one topic (in its category), in the topic's language."""
+    return Library(categories=(bank.category,), topics=(bank,), lang=bank.lang)
+
+
+def topic_banks(libraries: Mapping[str, Library]) -> list[dict[str, Bank]]:
+    """Each topic of the bank as the exporters take it: its :class:`Bank` by language, in bank order."""
+    if not libraries:
+        return []
+    first = libraries[languages(libraries)[0]]
+    return [{lang: libraries[lang].bank(bank.topic.id) for lang in languages(libraries)} for bank in first.topics]
+
+
+def by_category(library: Library) -> list[tuple[object, tuple[Bank, ...]]]:
+    """``(category, its topics)`` for every category that has topics, in the bank's order."""
+    return [(category, library.topics_in(category.id)) for category in library.categories if library.topics_in(category.id)]
+
+
+WHOLE_BANK_STEM = "bank"
+"""The start of the names of the whole-bank files of a bank of several topics (``bank-en.xml``)."""
+
+
+@dataclass(frozen=True)
+class ExportedFile:
+    """One file of an export: where it goes (relative to the format's folder), its language, its bytes."""
+
+    path: PurePosixPath
+    language: str
+    """A language code, or :data:`ALL` for a file holding every language."""
+    data: bytes
+
+
+class ExportTree(Mapping[PurePosixPath, bytes]):
+    """A format's virtual file tree: relative path → bytes, each file knowing its language."""
+
+    def __init__(self, files: Iterable[ExportedFile]):
+        self._files: dict[PurePosixPath, ExportedFile] = {}
+        for file in files:
+            if file.path in self._files:
+                raise AssertionError(f"two files at {file.path}")  # an exporter bug, never a user's
+            self._files[file.path] = file
+
+    def __getitem__(self, path: PurePosixPath) -> bytes:
+        return self._files[path].data
+
+    def __iter__(self) -> Iterator[PurePosixPath]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def language(self, path: PurePosixPath) -> str:
+        """The language of the file at ``path`` (:data:`ALL` for a multilingual file)."""
+        return self._files[path].language
+
+    def files(self) -> list[ExportedFile]:
+        return list(self._files.values())
+
+
+Render = Callable[[Sequence[Bank], ExportOptions], bytes]
+Layout = Callable[[Mapping[str, Bank], ExportOptions], Iterable[ExportedFile]]
+RenderBank = Callable[[Sequence[Library], ExportOptions], bytes]
+BankLayout = Callable[[Mapping[str, Library], ExportOptions], Iterable[ExportedFile]]
+Notes = Callable[[Mapping[str, Bank], ExportOptions], list]
+
+
+@dataclass(frozen=True)
+class Format:
+    """Everything the build needs to know about one export format.
+
+    ``per_language`` and ``multilingual`` are file-name templates (``{stem}`` is
+    :func:`file_stem` of the topic, ``{lang}`` the language, ``de-with-en`` for a language
+    whose missing texts are English fallbacks); ``render`` writes one of those
+    files from the banks it holds, English first. A format whose files do not follow that
+    pattern gives ``layout`` instead and writes its whole tree itself.
+    """
+
+    name: str
+    """The name `bank export` takes."""
+    folder: str
+    """Its folder under ``exports/`` in `bank build`."""
+    honours: frozenset[str]
+    """The :class:`ExportOptions` fields that change what it writes."""
+    writers: Mapping[str, Callable] = field(default_factory=dict, compare=False)
+    """Per question kind it carries, the function that writes a question of that kind (the
+    format's renderer calls it). A kind that is not here is left out of the format's files,
+    with the warning ``left_out_code`` for each question of it."""
+    left_out_code: str | None = "W669"
+    """The warning for a question of a kind the format cannot carry (None: the format's own
+    ``notes`` say what it leaves out, as Aiken's W654 does)."""
+    render: Render | None = None
+    per_language: str | None = None
+    """The file each language gets, e.g. ``{stem}-{lang}.xml``."""
+    multilingual: str | None = None
+    """The file holding every language, if the format has one, e.g. ``{stem}-multilang.xml``."""
+    multilingual_with_one_language: bool = False
+    """Write the multilingual file even when there is only one language (a whole-bank file)."""
+    layout: Layout | None = None
+    notes: Notes | None = None
+    """Warnings for `bank build` and `bank export`: what the format leaves out, question by question."""
+    render_bank: RenderBank | None = None
+    """The whole bank (every topic, in its category) in one file, from each language's
+    :class:`Library`; written next to the topics' files when the bank has several topics, with
+    the names ``per_language`` and ``multilingual`` give for the stem :data:`WHOLE_BANK_STEM`."""
+    bank_layout: BankLayout | None = None
+    """A format that lays out a bank of several topics itself (the practice site)."""
+    platforms: str = ""
+    """Where its files go and how they are imported, for the exports' README (Markdown)."""
+    loses: str = ""
+    """What the format cannot carry of any bank, for the exports' README (Markdown); what it
+    leaves out of a given bank is in its ``notes``."""
+
+    def __post_init__(self) -> None:
+        assert (self.layout is None) == (self.render is not None and self.per_language is not None), self.name
+        assert self.honours <= OPTION_NAMES, sorted(self.honours - OPTION_NAMES)
+        assert self.writers and set(self.writers) <= set(KIND_NAMES), (self.name, sorted(set(self.writers) - set(KIND_NAMES)))
+
+    def carries(self, question) -> bool:
+        """Whether the format writes questions of ``question``'s kind."""
+        return question.kind in self.writers
+
+    def writer(self, question) -> Callable:
+        """The function that writes ``question`` (of a kind the format carries)."""
+        return self.writers[question.kind]
+
+    def carried(self, bank: Bank) -> list[int]:
+        """Indexes of the questions of ``bank`` whose kind the format carries."""
+        return [index for index, question in enumerate(bank.questions) if self.carries(question)]
+
+    def carried_bank(self, bank: Bank) -> Bank:
+        """``bank`` without the questions of kinds the format does not carry (``bank`` itself
+        when it carries them all)."""
+        if all(self.carries(q) for q in bank.questions):
+            return bank
+        kept = tuple(q for q in bank.questions if self.carries(q))
+        ids = {q.id for q in kept}
+        topic = bank.topic.model_copy(update={"questions": [qid for qid in bank.topic.questions if qid in ids]})
+        return bank.model_copy(update={"questions": kept, "topic": topic})
+
+    def carried_library(self, library: Library) -> Library:
+        """``library`` with each topic as :meth:`carried_bank` leaves it."""
+        topics = tuple(self.carried_bank(bank) for bank in library.topics)
+        if all(a is b for a, b in zip(topics, library.topics)):
+            return library
+        return library.model_copy(update={"topics": topics})
+
+    def left_out(self, banks: Mapping[str, Bank]) -> list[Diagnostic]:
+        """A warning (``left_out_code``) for each question, of the English bank, whose kind the
+        format cannot carry."""
+        if not banks or self.left_out_code is None:
+            return []
+        bank = banks.get("en") or next(iter(banks.values()))
+        return [warning(self.left_out_code, f"{self.name}: {q.id} is {a_kind(q.kind)} question, which {self.name} cannot carry; it is left out of the export")
+                for q in bank.questions if not self.carries(q)]
+
+    def language_file(self, topic: Topic, lang: str, english: Mapping[str, object] | None = None) -> PurePosixPath:
+        """Where the file of language ``lang`` goes (formats with ``per_language`` only); a
+        language with English fallbacks (``english``: ``ExportOptions.english``) is named so
+        (``aistack-de-with-en.xml``)."""
+        assert self.per_language is not None, self.name
+        return PurePosixPath(self.per_language.format(stem=file_stem(topic), lang=file_language(lang, english or {})))
+
+    def files(self, banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
+        """One file per language, then the multilingual file; or the format's own layout. The
+        questions of a kind the format does not carry are left out before it renders."""
+        banks = {lang: self.carried_bank(bank) for lang, bank in banks.items()}
+        if self.layout is not None:
+            with english_fallback(options.english, languages(banks)):
+                return list(self.layout(banks, options))
+        assert self.render is not None
+        order = languages(banks)
+        topic = banks[order[0]].topic
+        out = []
+        for lang in order:
+            with english_fallback(options.english, [lang]):
+                out.append(ExportedFile(self.language_file(topic, lang, options.english), lang, self.render([banks[lang]], options)))
+        if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
+            path = PurePosixPath(self.multilingual.format(stem=file_stem(topic)))
+            with english_fallback(options.english, order):
+                out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
+        return out
+
+    def bank_files(self, libraries: Mapping[str, Library], options: ExportOptions) -> list[ExportedFile]:
+        """The files of a whole bank (``libraries`` by language).
+
+        A bank of one topic gets that topic's files, named as always (``<stem>-<lang>.xml``). A
+        bank of several topics gets each topic's files under ``<topic-id>/`` and, for a format
+        with ``render_bank``, the whole-bank files at the top (``bank-<lang>.xml``)."""
+        libraries = {lang: self.carried_library(library) for lang, library in libraries.items()}
+        if self.bank_layout is not None and len(next(iter(libraries.values())).topics) > 1:
+            with english_fallback(options.english, languages(libraries)):
+                return list(self.bank_layout(libraries, options))
+        per_topic = topic_banks(libraries)
+        if len(per_topic) == 1:
+            return self.files(per_topic[0], options)
+        out = []
+        for banks in per_topic:
+            prefix = PurePosixPath(next(iter(banks.values())).topic.id)
+            out += [ExportedFile(prefix / file.path, file.language, file.data) for file in self.files(banks, options)]
+        if self.render_bank is not None and self.per_language is not None:
+            order = languages(libraries)
+            for lang in order:
+                with english_fallback(options.english, [lang]):
+                    name = self.per_language.format(stem=WHOLE_BANK_STEM, lang=file_language(lang, options.english))
+                    out.append(ExportedFile(PurePosixPath(name), lang, self.render_bank([libraries[lang]], options)))
+            if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
+                path = PurePosixPath(self.multilingual.format(stem=WHOLE_BANK_STEM))
+                with english_fallback(options.english, order):
+                    out.append(ExportedFile(path, ALL, self.render_bank([libraries[lang] for lang in order], options)))
+        return out
+
+    def __call__(self, banks: Mapping[str, Bank], options: ExportOptions) -> ExportTree:
+        """The format's virtual file tree for ``banks`` (by language); nothing is written."""
+        return ExportTree(self.files(banks, options))

@@ -1,0 +1,497 @@
+"""Editorial lints: defects a careful reader would not publish, caught before they come back.
+
+* W320: a stem, option, feedback or explanation names an option by its letter or position
+  ("option a", "l'option b", "optie c", "the first option"). Every export shuffles the options
+  (QTI ``shuffle="true"``, Moodle ``shuffleanswers``, the practice site), so letters and
+  positions mean nothing to the learner.
+* W321: a text refers to another question ("the previous question", "question 3", "la question
+  précédente", "de vorige vraag"). LMS quizzes and the practice site draw questions at random,
+  so every question must stand alone.
+* W322: an option, feedback or explanation of one question contains the correct option of
+  another (normalised text, a run of at least :data:`LEAK_WORDS` words, or the whole key when it
+  has at least :data:`LEAK_MIN_KEY_WORDS` words). A learner who meets both questions gets the
+  second one's answer for free.
+
+The same rules run on the English (located in the question file) and, for W320 and W321, on
+every translation (located in the catalog), with the wording of each language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..errors import Diagnostic, Location, warning
+
+if TYPE_CHECKING:
+    from ..load import BankSource
+    from ..yamlsource import YamlDocument
+
+LETTERS = "a-j"
+"""Option ids a question may have: up to ten options in a multiple-response question."""
+
+LEAK_WORDS = 8
+"""A run of this many consecutive words of another question's key counts as a leak."""
+LEAK_MIN_KEY_WORDS = 5
+"""A key of at least this many words that appears whole in another question counts as a leak."""
+
+_ORDINALS = {
+    "en": r"first|second|third|fourth|fifth|sixth|last|previous|next|preceding|following",
+    "fr": r"premi[eè]re?|deuxi[eè]me|seconde?|troisi[eè]me|quatri[eè]me|cinqui[eè]me|derni[eè]re?|pr[ée]c[ée]dente?|suivante?",
+    "nl": r"eerste|tweede|derde|vierde|vijfde|laatste|vorige|volgende|voorgaande",
+}
+
+# "option a", "options a, c and d", "answer (b)", "choice b)".
+_LETTER_REF = {
+    "en": rf"\b(?:options?|answers?|choices?|alternatives?)\s+\(?([{LETTERS}])\)?(?![\w'’-])",
+    "fr": rf"\b(?:options?|propositions?|réponses?|choix)\s+\(?([{LETTERS}])\)?(?![\w'’-])",
+    "nl": rf"\b(?:opties?|antwoorden?|antwoord|keuzes?|alternatieven?|alternatief)\s+\(?([{LETTERS}])\)?(?![\w'’-])",
+}
+# "the first option", "la dernière proposition", "de tweede optie", "all of the above".
+_POSITION_REF = {
+    "en": rf"\b(?:the\s+(?:{_ORDINALS['en']})\s+(?:option|answer|choice)s?|(?:all|none|both)\s+of\s+the\s+(?:above|below)|(?:option|answer)s?\s+(?:above|below))\b",
+    "fr": rf"\b(?:(?:la|les|l[’'])\s*(?:{_ORDINALS['fr']})s?\s+(?:option|proposition|réponse)s?|(?:option|proposition|réponse)s?\s+ci-(?:dessus|dessous)|toutes?\s+les\s+(?:options|propositions|réponses)\s+ci-dessus)",
+    "nl": rf"\b(?:(?:de|het)\s+(?:{_ORDINALS['nl']})\s+(?:optie|antwoord|keuze)s?|(?:optie|opties|antwoord|antwoorden)\s+hier(?:boven|onder)|alle\s+bovenstaande\s+(?:opties|antwoorden))\b",
+}
+# Words after "a" that show it is the English article or the French verb, not a letter.
+_NOT_A_LETTER_AFTER_A = re.compile(r"\s+(?!and\b|or\b|et\b|ou\b|en\b|of\b|is\b|are\b|was\b|est\b|sont\b|is\b)[^\W\d_]{2,}")
+
+_QUESTION_REF = {
+    "en": r"\b(?:(?:the\s+)?(?:previous|preceding|next|following|earlier|last|above|former|other)\s+questions?|questions?\s+(?:above|before|q?\d+)|q\d{3,}\b|(?:in|see|from)\s+question\s+\d+)",
+    "fr": r"\b(?:questions?\s+(?:pr[ée]c[ée]dentes?|suivantes?|ant[ée]rieures?|ci-dessus|q?\d+)|(?:pr[ée]c[ée]dente|derni[eè]re)\s+question|q\d{3,}\b)",
+    "nl": r"\b(?:(?:vorige|voorgaande|volgende|eerdere|laatste|andere)\s+vra(?:ag|gen)|vra(?:ag|gen)\s+(?:hierboven|q?\d+)|q\d{3,}\b)",
+}
+
+_COMPILED = {
+    kind: {lang: re.compile(p, re.IGNORECASE) for lang, p in table.items()}
+    for kind, table in (("letter", _LETTER_REF), ("position", _POSITION_REF), ("question", _QUESTION_REF))
+}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One lint finding inside a text: its code, message and character offset."""
+
+    code: str
+    message: str
+    offset: int
+
+
+def _language(lang: str) -> str:
+    return lang if lang in _LETTER_REF else "en"
+
+
+def _clean(text: str) -> str:
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, options: bool = True) -> list[Hit]:
+    """W320 and W321 findings in one text written in ``lang``.
+
+    ``options`` is False for a question without lettered options (true-false, numerical,
+    short-answer, matching): W320 is then not looked for."""
+    lang = _language(lang)
+    text = _clean(text)
+    hits = []
+    for match in (_COMPILED["letter"][lang].finditer(text) if options else ()):
+        if match.group(1).lower() == "a" and _NOT_A_LETTER_AFTER_A.match(text, match.end()):
+            continue  # "an option a learner picks", "la proposition a été"
+        hits.append(Hit("W320", f"refers to an option by its letter ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
+    for match in (_COMPILED["position"][lang].finditer(text) if options else ()):
+        hits.append(Hit("W320", f"refers to an option by its position ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
+    for match in _COMPILED["question"][lang].finditer(text):
+        if own_id is not None and match.group(0).lower() == own_id.lower():
+            continue
+        hits.append(Hit("W321", f"refers to another question ({match.group(0)!r}); questions are drawn at random, so each must stand alone", match.start()))
+    return sorted(hits, key=lambda h: h.offset)
+
+
+# ----------------------------------------------------------------------------- answer leaks
+
+_WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*|[²³×÷→≈∝]")
+
+
+def _words(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", _clean(text)).casefold()
+    return _WORD.findall(text)
+
+
+def _ngrams(words: list[str], size: int) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
+
+
+@dataclass(frozen=True)
+class LeakText:
+    """A text that may leak an answer: which question and field it belongs to."""
+
+    question_id: str
+    field: tuple
+    text: str
+
+
+def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[LeakText, str]]:
+    """(text, id of the question whose key it contains) for every leak.
+
+    ``keys`` maps question ids to the text of their correct option; each text is compared
+    with the keys of the *other* questions. The keys are indexed by their runs of
+    :data:`LEAK_WORDS` words, and the shorter keys that count whole (from
+    :data:`LEAK_MIN_KEY_WORDS` words on; a longer key found whole also shares a run) by their
+    first words, so each text costs two look-ups per word instead of one comparison per key:
+    the bank's size does not multiply.
+    """
+    order = {qid: i for i, qid in enumerate(keys)}
+    by_run: dict[tuple[str, ...], list[str]] = {}
+    by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
+    for qid, text in keys.items():
+        words = _words(text)
+        for gram in _ngrams(words, LEAK_WORDS):
+            by_run.setdefault(gram, []).append(qid)
+        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
+            by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
+    found = []
+    for item in texts:
+        words = _words(item.text)
+        if len(words) < LEAK_MIN_KEY_WORDS:
+            continue
+        hits: set[str] = set()
+        # The text's runs are compared with the index as sets (in C); the rare runs that start a
+        # short key are then matched at each of their positions.
+        if by_run and len(words) >= LEAK_WORDS:
+            for gram in by_run.keys() & _grams(words, LEAK_WORDS):
+                hits.update(by_run[gram])
+        if by_start and not by_start.keys().isdisjoint(_grams(words, LEAK_MIN_KEY_WORDS)):
+            for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
+                for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
+                    if words[i:i + len(key_words)] == key_words:
+                        hits.add(qid)
+        hits.discard(item.question_id)
+        found += [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
+    return found
+
+
+def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
+    """Every run of ``size`` consecutive words (as :func:`_ngrams`, built in C)."""
+    return set(zip(*(words[k:] for k in range(size))))
+
+
+# ----------------------------------------------------------------------------- near leaks
+
+# Besides runs of words (:func:`answer_leaks`), three rules find a key said again in other words:
+# a key that is a figure (its numbers with their units), a key said again with its content words
+# in another order or inflection, and the terms an author declares as giving a key away.
+
+_HEDGES = frozenset("about roughly approximately around nearly almost some ~ ≈".split())
+_NUMBER_UNIT = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?:\s|\u00a0|\u202f)?"
+    r"(%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?![\w/])")
+_FORMULA = re.compile(r"(?<![\w.])(\d*[A-Z]{1,3}[²³]?)(?![\w])")
+
+STOPWORDS = frozenset("""
+a an the of to in on for and or but nor so as at by with from into onto than then that this these
+those it its is are was were be been being has have had do does did not no can could may might
+must shall should will would each every any all some more most less least only just about roughly
+very much many few such other another one its their they them there here which what when where
+why how who whom whose while since because if yet also both either neither same own per up down
+out over under again further once right this
+""".split())
+NEAR_SHARE = 0.75
+"""A text holding this share of a key's content words, close together, restates it."""
+NEAR_MIN_TERMS = 4
+"""Keys with fewer content words are matched by their runs and figures only."""
+
+
+@lru_cache(maxsize=1 << 17)  # a bank's texts reuse few words many times
+def _stem(word: str) -> str:
+    """A crude English stem, enough to match "fuses", "fused" and "fusing"."""
+    for suffix in ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) >= 5 else word
+
+
+def _content(text: str) -> list[str]:
+    return [_stem(w) for w in _words(text) if w not in STOPWORDS and not w.isdigit()]
+
+
+def _number(text: str) -> str:
+    value = text.replace(",", ".")
+    return value.rstrip("0").rstrip(".") if "." in value else value
+
+
+def quantities(text: str) -> set[tuple[str, str]]:
+    """The figures of a text: (number, unit) pairs ("3.5 GB", "7 ms") and formula tokens ("2N")."""
+    text = unicodedata.normalize("NFKC", _clean(text)).replace("μ", "µ")
+    found = {(_number(m.group(1)), m.group(2).casefold()) for m in _NUMBER_UNIT.finditer(text)}
+    found |= {("", m.group(1)) for m in _FORMULA.finditer(text) if any(c.isdigit() for c in m.group(1))}
+    return found
+
+
+def figure_of_key(key: str) -> set[tuple[str, str]]:
+    """A key that is a figure ("About 14 GB", "About 2N operations"): its figures, else nothing.
+    A sentence that merely contains a number is not a figure."""
+    figures = quantities(key)
+    if not figures:
+        return set()
+    rest = [w for w in _words(key) if w not in _HEDGES]
+    return figures if len(rest) <= 3 else set()
+
+
+def _term_pattern(term: str) -> re.Pattern:
+    words = []
+    for alternative in term.split("|"):
+        alternative = alternative.strip()
+        body = r"\s+".join(re.escape(w) for w in alternative.rstrip("*").split())
+        words.append(body + (r"[\w’'-]*" if alternative.endswith("*") else ""))
+    return re.compile(r"(?<![\w])(?:" + "|".join(words) + r")(?![\w])", re.IGNORECASE)
+
+
+def parse_key_terms(entry: str) -> list[re.Pattern]:
+    """The terms of one `key_terms` entry, each a pattern (see the question's `key_terms`)."""
+    return [_term_pattern(term) for term in entry.split(" + ") if term.strip()]
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """What of one question's key another question could leak."""
+
+    text: str
+    terms: tuple[str, ...] = ()
+
+
+def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[LeakText, str, str]]:
+    """(text, id, what) for each text that gives another question's key away in other words:
+    its figure, most of its content words close together, or an entry of its `key_terms`.
+
+    Keys are indexed by their rarest content words (a text holding :data:`NEAR_SHARE` of a key's
+    words holds at least one of them), and by their figures, so a text costs a few look-ups per
+    word whatever the size of the bank; the few declared terms are searched in every text."""
+    order = {qid: i for i, qid in enumerate(keys)}
+    figures: dict[tuple[str, str], list[str]] = {}
+    contents: dict[str, list[str]] = {}
+    frequency: dict[str, int] = {}
+    for qid, info in keys.items():
+        for figure in figure_of_key(info.text):
+            figures.setdefault(figure, []).append(qid)
+        words = list(dict.fromkeys(_content(info.text)))
+        contents[qid] = words
+        for word in words:
+            frequency[word] = frequency.get(word, 0) + 1
+    by_word: dict[str, list[str]] = {}
+    for qid, words in contents.items():
+        if len(words) >= NEAR_MIN_TERMS:
+            missing = len(words) - -(-len(words) * NEAR_SHARE // 1)
+            for word in sorted(words, key=lambda w: (frequency[w], w))[: int(missing) + 1]:
+                by_word.setdefault(word, []).append(qid)
+    declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
+    found = []
+    for item in texts:
+        hits: dict[str, str] = {}
+        for figure in quantities(item.text) & figures.keys():
+            for qid in figures[figure]:
+                hits.setdefault(qid, "its figure")
+        words = _content(item.text)
+        present = set(words)
+        candidates = {qid for word in present for qid in by_word.get(word, ())}
+        for qid in candidates - hits.keys():
+            key = contents[qid]  # the window test needs NEAR_SHARE of the key's words in the text at all: counted first
+            if len(present.intersection(key)) >= -(-len(key) * NEAR_SHARE // 1) and _close_together(key, words):
+                hits[qid] = "most of its words"
+        for qid, entries in declared.items():
+            if qid in hits:
+                continue
+            for patterns in entries:
+                if all(p.search(_clean(item.text)) for p in patterns):
+                    hits[qid] = "its key terms"
+                    break
+        hits.pop(item.question_id, None)
+        found += [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__)]
+    return found
+
+
+def _close_together(key: list[str], words: list[str]) -> bool:
+    """Whether a window of ``words`` not much longer than ``key`` holds NEAR_SHARE of its words."""
+    need = -(-len(key) * NEAR_SHARE // 1)
+    wanted = set(key)
+    span = len(key) + 4
+    for start, word in enumerate(words):
+        if word in wanted and len(wanted & set(words[start:start + span])) >= need:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- the bank
+
+def _scalar_offset_location(doc: YamlDocument, path: tuple, offset: int) -> Location:
+    """Where character ``offset`` of the (folded or plain) scalar at ``path`` is in its file."""
+    start = doc.values.get(tuple(path))
+    if not start:
+        return doc.locate(path)
+    line, col = start
+    lines = doc.text.split("\n")
+    first = lines[line - 1][col - 1:] if line <= len(lines) else ""
+    if first[:1] not in ("|", ">"):
+        quoted = first[:1] in ("'", '"')
+        return Location.of(doc.path, line, col + offset + (1 if quoted else 0))
+    remaining = offset
+    for number in range(line + 1, len(lines) + 1):
+        content = lines[number - 1]
+        indent = len(content) - len(content.lstrip(" "))
+        body = content[indent:]
+        if remaining <= len(body):
+            return Location.of(doc.path, number, indent + remaining + 1)
+        remaining -= len(body) + 1
+    return Location.of(doc.path, line, col)
+
+
+def question_texts(question) -> list[tuple[tuple, str]]:
+    """(YAML path, text) of every learner-facing text of a question of any kind."""
+    from ..i18n.fields import question_fields
+
+    return [(field.loc, field.text) for field in question_fields(question, None, None) if field.loc[:1] != ("units",)]
+
+
+def _key_text(question) -> str | None:
+    """The text of a question's key: the answer another question could leak (a question with
+    one right option; the model knows which answers are right)."""
+    if not (question.PICKS_OPTIONS and question.ONE_KEY):
+        return None
+    key = next((o for o in question.choices() if o.id in question.right_ids()), None)
+    return key.text if key is not None else None
+
+
+def question_reference_lints(question, doc: YamlDocument) -> list[Diagnostic]:
+    """W320 and W321 in the English texts of one question (a rule of the file alone)."""
+    diags: list[Diagnostic] = []
+    for path, text in question_texts(question):
+        for hit in reference_hits(text, "en", own_id=question.id, options=question.PICKS_OPTIONS):
+            diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
+    return diags
+
+
+def content_lints(source: BankSource, *, references: bool = True, memo: bool = False) -> list[Diagnostic]:
+    """W320, W321 and W322 over the English texts of every question (W322 only, across
+    questions, without ``references``: :func:`question_reference_lints` gives the others).
+
+    W322 reads every text, stems included. Two exceptions: the stem of a question the topic
+    groups with the leaked one (`groups:` in topic.yaml: a published stem that carries another
+    question's answer), and a text that leaks only what its own question's stem already shows
+    (it adds nothing to the stem).
+
+    With ``memo``, which text gives away which key comes from the per-bank store when every
+    key and text (with its question and field) is exactly that of a stored run
+    (:func:`leak_findings`); the warnings are located in the files as read now."""
+    diags: list[Diagnostic] = []
+    keys: dict[str, KeyInfo] = {}
+    leak_texts: list[LeakText] = []
+    docs = {}
+    for qs in source.questions:
+        question, doc = qs.question, qs.doc
+        if question is None or doc is None:
+            continue
+        docs[question.id] = doc
+        key = _key_text(question)
+        if key is not None:
+            keys[question.id] = KeyInfo(key, tuple(getattr(question, "key_terms", ()) or ()))
+        if references:
+            diags += question_reference_lints(question, doc)
+        fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
+        texts = question_texts(question) if fields is None else [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
+        leak_texts += [LeakText(question.id, path, text) for path, text in texts]
+    group_of: dict[str, int] = {}
+    topic = getattr(source, "topic", None)
+    for index, group in enumerate(getattr(topic, "groups", ()) or ()):
+        for qid in group.questions:
+            group_of.setdefault(qid, index)
+    found = dict(leak_findings(keys, leak_texts, memo=memo, scope=getattr(source, "root", None)))
+    stem_leaks = {(qid, other) for qid, field, other in found if field == ("stem",)}
+    for (qid, field, other), what in found.items():
+        if field == ("stem",) and qid in group_of and group_of.get(other) == group_of[qid]:
+            continue  # a published stem the topic declares
+        if field != ("stem",) and (qid, other) in stem_leaks:
+            continue  # repeats what its own stem shows
+        where = docs[qid].locate(field)
+        diags.append(warning("W322", f"{qid}: this text gives away the answer of {other} ({keys[other].text!r}: {what}); a learner who sees both gets {other}'s answer", where))
+    return diags
+
+
+def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
+    """((text's question, field, leaked question), how) for every leak of a key in a text, in
+    the order found (runs of words first, then :func:`near_leaks`).
+
+    The findings read only the keys (with their declared terms) and the texts (with their
+    question and field), in order: with ``memo`` they are kept in a store under a digest of
+    exactly these, so a run in which no key or text changed (an edit elsewhere in a file, a
+    catalog edited) finds them without matching the bank again."""
+    store = key = None
+    if memo and scope is not None:
+        import hashlib
+
+        from ..cache.store import Store, key_of
+
+        digest = hashlib.blake2b(digest_size=20)
+        for qid, info in keys.items():
+            digest.update(repr((qid, info.text, info.terms)).encode("utf-8", "surrogatepass"))
+        digest.update(b"\0texts\0")
+        for item in texts:
+            digest.update(repr((item.question_id, item.field, item.text)).encode("utf-8", "surrogatepass"))
+        store = Store("leaks", scope, keep=1)
+        key = key_of("leaks", digest.hexdigest())
+        stored = store.get(key)
+        if _well_formed_findings(stored):
+            return stored
+    found: dict[tuple[str, tuple, str], str] = {}
+    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, texts):
+        found[(item.question_id, item.field, other)] = "its words"
+    for item, other, what in near_leaks(keys, texts):
+        found.setdefault((item.question_id, item.field, other), what)
+    result = list(found.items())
+    if store is not None:
+        store.put(key, result)
+        store.save()
+    return result
+
+
+def _well_formed_findings(found) -> bool:
+    return type(found) is list and all(
+        type(item) is tuple and len(item) == 2 and type(item[1]) is str and type(item[0]) is tuple and len(item[0]) == 3
+        and type(item[0][0]) is str and type(item[0][1]) is tuple and type(item[0][2]) is str for item in found)
+
+
+def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
+    """W320 and W321 in the translations of one catalog, with that language's wording (with
+    ``memo``, each translation's hits from the catalog's memo: :mod:`aistack_bank.cache.entries`)."""
+    from ..cache.entries import EntryMemo
+    from ..i18n.locations import translation_warnings
+
+    fields = list(fields)
+    with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
+    lang = catalog.language.split("_")[0]
+    kept = EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
+
+    def hits(field, msgstr: str):
+        if field.question_id is None:
+            return ()
+        options = field.question_id in with_options
+        return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
+            (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
+
+    diags = translation_warnings(catalog, active, fields, hits)
+    kept.save()
+    return diags
+
+
+def translation_lints(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
+    """Every editorial lint of one bank catalog: references, French typography, glossary."""
+    from ..i18n.glossary import catalog_glossary_diagnostics, read_glossary
+    from ..i18n.typography import catalog_typography_diagnostics
+
+    glossary, diags = read_glossary(catalog.path.parent)
+    diags = list(diags)
+    diags += catalog_reference_diagnostics(catalog, active, fields, memo=memo)
+    diags += catalog_typography_diagnostics(catalog, active, fields)
+    diags += catalog_glossary_diagnostics(glossary, catalog, active, fields)
+    return diags

@@ -1,0 +1,248 @@
+"""Numbers, units and formula tokens as written in English, French and Dutch text.
+
+Used by the numeric assertion checks (which value does an option show?) and by the
+translation checks (does the translation show the same numbers, units and formulas?).
+
+>>> [q.base for q in quantities("About 3.5 GB", "en")]
+[3500000000.0]
+>>> [q.base for q in quantities("Environ 3,5\u00a0Go", "fr")]
+[3500000000.0]
+>>> numbers("batch size 1 and FP16 (2 bytes)", "en")
+[1.0, 2.0]
+>>> formula_tokens("an M × K matrix times 2MNK", ("M", "N", "K"))
+['M×K', '2MNK']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# unit token → (dimension, factor to base units)
+_BYTE_PREFIX = {"": 1.0, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15,
+                "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40}
+UNITS: dict[str, tuple[str, float]] = {}
+for _p, _f in _BYTE_PREFIX.items():
+    for _b in ("B", "o"):  # English/Dutch bytes, French octets
+        if _p == "k" and _b == "B":
+            continue
+        UNITS[f"{_p}{_b}"] = ("bytes", _f)
+        UNITS[f"{_p}{_b}/s"] = ("bytes/s", _f)
+UNITS.update({"bytes": ("bytes", 1.0), "byte": ("bytes", 1.0), "octets": ("bytes", 1.0), "octet": ("bytes", 1.0)})
+for _p, _f in {"": 1.0, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}.items():
+    UNITS[f"{_p}FLOPS"] = ("flop/s", _f)
+    UNITS[f"{_p}FLOP/s"] = ("flop/s", _f)
+    UNITS[f"{_p}OPS"] = ("flop/s", _f)
+    UNITS[f"{_p}FLOP"] = ("flop", _f)
+    UNITS[f"{_p}FLOPs"] = ("flop", _f)
+for _u in ("FLOP/byte", "FLOP/B", "FLOP/octet", "FLOP/o", "FLOPs/byte", "FLOPs/B", "FLOP/bytes"):
+    UNITS[_u] = ("flop/byte", 1.0)
+UNITS.update({"s": ("s", 1.0), "ms": ("s", 1e-3), "µs": ("s", 1e-6), "μs": ("s", 1e-6),
+              "us": ("s", 1e-6), "ns": ("s", 1e-9), "min": ("s", 60.0), "h": ("s", 3600.0),
+              "W": ("W", 1.0), "mW": ("W", 1e-3), "kW": ("W", 1e3),
+              "%": ("%", 1.0), "bits": ("bits", 1.0), "bit": ("bits", 1.0)})
+
+_SPACES = "\u0020\u00a0\u202f\u2009"
+# A number not glued to a preceding letter or digit (so FP16, W4A16, q003 are not numbers).
+_NUMBER = {
+    "en": r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])",
+    "fr": r"(?<![\w.,])\d+(?:[\u00a0\u202f\u2009 ]\d{3})*(?:,\d+)?(?![\d])",
+    "nl": r"(?<![\w.,])\d+(?:\.\d{3})*(?:,\d+)?(?![\d])",
+}
+_UNIT_ALTERNATION = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+
+
+def _language(lang: str) -> str:
+    return lang if lang in _NUMBER else "en"
+
+
+def parse_number(token: str, lang: str) -> float:
+    """A number token as written in ``lang``, as a float.
+
+    >>> parse_number("1,000.5", "en"), parse_number("1\u202f000,5", "fr"), parse_number("1.000,5", "nl")
+    (1000.5, 1000.5, 1000.5)
+    """
+    lang = _language(lang)
+    if lang == "en":
+        return float(token.replace(",", ""))
+    for sp in _SPACES:
+        token = token.replace(sp, "")
+    if lang == "nl":
+        token = token.replace(".", "")
+    return float(token.replace(",", "."))
+
+
+def numbers(text: str, lang: str) -> list[float]:
+    """Every standalone number in ``text``, in order."""
+    if not _DIGIT.search(text):  # every number pattern starts with \d
+        return []
+    return [parse_number(m.group(), lang) for m in _NUMBER_RE[_language(lang)].finditer(text)]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with a unit as written in a text, and its value in base units."""
+
+    text: str
+    value: float
+    unit: str
+    dimension: str
+    base: float
+
+
+_QUANTITY = {
+    lang: re.compile(rf"({number})(?:[{_SPACES}]|-(?=bits?\b|bytes?\b))?({_UNIT_ALTERNATION})(?![\w/])")
+    for lang, number in _NUMBER.items()
+}
+_NUMBER_RE = {lang: re.compile(number) for lang, number in _NUMBER.items()}
+
+
+def quantities(text: str, lang: str) -> list[Quantity]:
+    """Every ``number unit`` pair in ``text`` (one optional space, no-break spaces included)."""
+    if not _DIGIT.search(text):
+        return []
+    found = []
+    for m in _QUANTITY[_language(lang)].finditer(text):
+        value = parse_number(m.group(1), lang)
+        dimension, factor = UNITS[m.group(2)]
+        found.append(Quantity(m.group(), value, m.group(2), dimension, value * factor))
+    return found
+
+
+def unit_dimension(unit: str) -> tuple[str, float] | None:
+    """The dimension and factor of a unit token, or None if it is not a known unit."""
+    return UNITS.get(unit)
+
+
+_FORMULA_CHARS = "0-9A-Z²³⁴·×/^()"
+_SQUEEZE = re.compile(rf"[{_SPACES}]*([×·])[{_SPACES}]*")
+_FORMULA_TOKEN = re.compile(rf"(?<![\w])[{_FORMULA_CHARS}]+(?![\w])")
+_DIGIT = re.compile(r"\d")
+_FORMULA_HINT = re.compile(r"[0-9²³⁴·×/^]")
+"""What every formula token without ``variables`` holds: a digit it starts with (``str.isdigit``
+of a character of :data:`_FORMULA_CHARS`: 0-9, ², ³, ⁴) or an operator."""
+
+
+def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[str]:
+    """Formula-like tokens (``2MNK``, ``N/3``, ``N×N``, ``6ND``) in ``text``, in order.
+
+    With ``variables``, only tokens whose letters are all among them are kept, and a token
+    must contain one of them. Without, a token must contain a capital letter and start with a
+    digit or contain an operator (so ``FP16``, ``GPU`` and ``INT8`` are not formulas).
+    Spaces around ``×``, ``·`` and ``/`` are ignored, so ``M × K`` reads as ``M×K``.
+    """
+    if variables is None and not _FORMULA_HINT.search(text):
+        return []  # no token could start with a digit or hold an operator
+    squeezed = _SQUEEZE.sub(r"\1", text)
+    found = []
+    for m in _FORMULA_TOKEN.finditer(squeezed):
+        token = m.group()
+        while token and token[-1] == ")" and token.count(")") > token.count("("):
+            token = token[:-1]
+        while token and token[0] == "(" and token.count("(") > token.count(")"):
+            token = token[1:]
+        letters = [c for c in token if c.isalpha()]
+        if not letters:
+            continue
+        if variables is not None:
+            if all(c in variables for c in letters):
+                found.append(token)
+        elif token[0].isdigit() or (any(c in token for c in "²³⁴·×/^") and not token[:2].isalpha()):
+            # ``MAC×2`` is an acronym times a number, not a formula; ``N×N`` and ``N/3`` are.
+            found.append(token)
+    return found
+
+
+MAX_FORMULA_DEPTH = 20
+"""Deepest nesting of parentheses in a formula (as in the check language)."""
+
+
+class FormulaSyntaxError(ValueError):
+    pass
+
+
+def evaluate_formula(token: str, values: dict[str, float]) -> float:
+    """Evaluate a formula token; juxtaposition multiplies, ``/ × ·`` bind left to right.
+
+    >>> evaluate_formula("2MNK", {"M": 2, "N": 3, "K": 5})
+    60.0
+    >>> evaluate_formula("2N²/3", {"N": 3})
+    6.0
+    """
+    pos = 0
+    depth = 0
+    sup = {"²": 2.0, "³": 3.0, "⁴": 4.0}
+
+    def peek() -> str:
+        return token[pos] if pos < len(token) else ""
+
+    def atom() -> float:
+        nonlocal pos
+        ch = peek()
+        if ch.isdigit():
+            start = pos
+            while peek().isdigit() or peek() == ".":
+                pos += 1
+            return float(token[start:pos])
+        if ch.isalpha():
+            pos += 1
+            if ch not in values:
+                raise FormulaSyntaxError(f"unknown symbol {ch!r}")
+            return float(values[ch])
+        if ch == "(":
+            nonlocal depth
+            depth += 1
+            if depth > MAX_FORMULA_DEPTH:
+                raise FormulaSyntaxError(f"parentheses nested deeper than {MAX_FORMULA_DEPTH} levels")
+            pos += 1
+            v = expr()
+            depth -= 1
+            if peek() != ")":
+                raise FormulaSyntaxError("missing ')'")
+            pos += 1
+            return v
+        raise FormulaSyntaxError(f"unexpected {ch or 'end'!r}")
+
+    def factor() -> float:
+        nonlocal pos
+        v = atom()
+        while True:
+            if peek() in sup:
+                v **= sup[peek()]
+                pos += 1
+            elif peek() == "^":
+                pos += 1
+                v **= atom()
+            else:
+                return v
+
+    def term() -> float:
+        v = factor()
+        while peek() and (peek().isalnum() or peek() == "("):
+            v *= factor()
+        return v
+
+    def expr() -> float:
+        nonlocal pos
+        v = term()
+        while peek() in ("/", "×", "·"):
+            op = peek()
+            pos += 1
+            rhs = term()
+            v = v / rhs if op == "/" else v * rhs
+        return v
+
+    result = expr()
+    if pos != len(token):
+        raise FormulaSyntaxError(f"unexpected {token[pos]!r} in formula {token!r}")
+    return result
+
+
+def markup_tokens(text: str) -> list[str]:
+    """HTML-like tags, ``{placeholders}`` and printf-style ``%s`` markers, sorted."""
+    if "<" not in text and "{" not in text and "%" not in text:
+        return []
+    return sorted(_MARKUP.findall(text))
+
+
+_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>|\{[^{}\s]*\}|%(?:\([a-z_]+\))?[sd]")

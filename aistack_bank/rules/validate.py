@@ -1,0 +1,269 @@
+"""`bank validate`: every rule over the whole bank, all problems collected in one run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .checks import check_diagnostics
+from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
+from ..errors import Diagnostic, Location, Severity, error, warning
+from ..kinds import item_id_rules, kind_rules
+from .lints import content_lints, question_reference_lints
+from ..load import CATEGORIES_FILE, QUESTIONS_DIR, BankSource, LibrarySource, QuestionSource, is_topic_folder, read_bank, read_library
+from ..model import slug_of
+
+if TYPE_CHECKING:
+    from ..i18n.catalog import Catalogs
+
+ONE_LINE_FIELDS = ("title",)
+"""Topic fields that go into line-based contexts (GIFT ``$CATEGORY:`` and ``//`` lines, comments);
+category titles are one line too."""
+
+@dataclass
+class ValidationReport:
+    """What `bank validate` found."""
+
+    source: LibrarySource
+    diagnostics: list[Diagnostic]
+    cues: AnswerCueStats
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+
+def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
+    from ..errors import display_path
+
+    if diagnostic.location is None:
+        return False
+    prefix = display_path(folder).rstrip("/") + "/"
+    return diagnostic.location.path.startswith(prefix)
+
+
+def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False) -> ValidationReport:
+    """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
+
+    ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
+    bank is read (ids must be unique across it) and only the problems located in that topic are
+    reported, without the catalogs. Catalogs are read through ``catalogs`` when given, so that
+    the caller can localize from the same reads. With ``use_cache``, each question file's own
+    verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.cache.questionfiles`)
+    when their inputs are byte for byte those of a stored one."""
+    from ..cache.questionfiles import QuestionFiles
+
+    root = Path(root)
+    only = root if is_topic_folder(root) else None
+    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache)
+    source = read_library(root.parent if only is not None else root, read_files=checked.read)
+    diags = list(source.diagnostics)
+    diags += checked.rule_diagnostics()  # each file's own rules and numeric check
+    diags += library_rules(source, cross_file_only=True)
+    for topic in source.topics:
+        if only is not None and topic.root != only:
+            continue
+        diags += content_lints(topic, references=False, memo=use_cache)  # W320/W321 are rules of each file
+        if topic.topic is not None:
+            diags += cue_warnings(answer_cue_stats([qs.question for qs in topic.questions if qs.question is not None]), Location.of(topic.topic_path))
+    questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
+    cues = answer_cue_stats([qs.question for qs in questions if qs.question is not None])
+    if only is not None:
+        diags = [d for d in diags if _inside(d, only)]
+        translations = None
+    if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
+        from ..i18n.verify import verify_catalogs
+
+        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache)
+    diags.sort(key=Diagnostic.sort_key)
+    return ValidationReport(source=source, diagnostics=diags, cues=cues)
+
+
+def library_rules(source: LibrarySource, *, cross_file_only: bool = False) -> list[Diagnostic]:
+    """The rules within each topic, and across topics and categories (of the question files'
+    rules, only those across files with ``cross_file_only``)."""
+    diags: list[Diagnostic] = []
+    doc = source.categories_doc
+    # categories: unique ids, one-line titles, each used by a topic
+    seen_categories: dict[str, int] = {}
+    for index, category in enumerate(source.categories):
+        if category.id in seen_categories and doc is not None:
+            first = doc.locate(("categories", seen_categories[category.id], "id"))
+            diags.append(error("E316", f"category id {category.id!r} is used twice (first at line {first.line})", doc.locate(("categories", index, "id"))))
+            continue
+        seen_categories[category.id] = index
+        if "\n" in category.title and doc is not None:
+            diags.append(error("E116", "a category title must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate(("categories", index, "title"))))
+    used = {t.topic.category if t.topic is not None else (t.topic_doc.data or {}).get("category")
+            for t in source.topics if t.topic is not None or (t.topic_doc is not None and isinstance(t.topic_doc.data, dict))}
+    for category_id, index in seen_categories.items():
+        if category_id not in used and doc is not None:
+            diags.append(warning("W303", f"category {category_id!r} has no topic; give a topic `category: {category_id}` or remove the category", doc.locate(("categories", index, "id"))))
+    # topics: unique ids, folder named after the id, a known category
+    seen_topics: dict[str, BankSource] = {}
+    for topic in source.topics:
+        if topic.topic is None or topic.topic_doc is None:
+            continue
+        tdoc = topic.topic_doc
+        if topic.topic.id in seen_topics:
+            other = seen_topics[topic.topic.id]
+            diags.append(error("E315", f"topic id {topic.topic.id!r} is also the id of {Location.of(other.topic_path)}; every topic needs its own id", tdoc.locate(("id",))))
+        else:
+            seen_topics[topic.topic.id] = topic
+        if topic.root.name != topic.topic.id:
+            diags.append(error("E317", f"topic id {topic.topic.id!r} differs from its folder name {topic.root.name!r}; rename the folder to {topic.topic.id}/ (git mv) or fix the id", tdoc.locate(("id",))))
+        if topic.topic.category not in seen_categories and source.categories_doc is not None:
+            known = ", ".join(seen_categories) or "none"
+            diags.append(error("E314", f"category {topic.topic.category!r} is not in {CATEGORIES_FILE} (known: {known})", tdoc.locate(("category",))))
+    # questions: ids unique across the bank, each listed by exactly one topic, in its folder
+    first_seen: dict[str, QuestionSource] = {}
+    file_topic: dict[str, BankSource] = {}
+    for topic in source.topics:
+        for qs in topic.questions:
+            if qs.question is not None:
+                file_topic.setdefault(qs.question.id, topic)
+    listed_by: dict[str, BankSource] = {}  # the first topic that lists each question
+    for topic in source.topics:
+        if topic.topic is not None and topic.topic_doc is not None:
+            for qid in topic.topic.questions:
+                listed_by.setdefault(qid, topic)
+    for topic in source.topics:
+        diags += question_rules(topic, first_seen=first_seen, cross_file_only=cross_file_only)
+        diags += topic_rules(topic, listed_by=listed_by, file_topic=file_topic)
+    return diags
+
+
+def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] | None = None, cross_file_only: bool = False) -> list[Diagnostic]:
+    """Rules within each question file of a topic and across question files (``first_seen`` is
+    shared across the topics of a bank, so that ids are unique in the whole bank). Only those
+    across files with ``cross_file_only``: :func:`question_file_rules` gives the others, file by file."""
+    diags: list[Diagnostic] = []
+    vocabulary = set(source.topic.tags) if source.topic is not None else None
+    first_seen = {} if first_seen is None else first_seen
+    for qs in source.questions:
+        question, doc = qs.question, qs.doc
+        if question is None or doc is None:
+            continue
+        if question.id in first_seen:
+            other = first_seen[question.id]
+            diags.append(error("E302", f"id {question.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
+        else:
+            first_seen[question.id] = qs
+        if cross_file_only:
+            continue
+        name = qs.path.name
+        if slug_of(name) is None:
+            diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
+        elif not name.startswith(question.id + "-"):
+            diags.append(error("E301", f"id {question.id!r} does not match the file name {name!r}; rename the file to {question.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
+        if question.explanation is None:
+            diags.append(warning("W310", f"{question.id} has no explanation: learners get no general feedback after answering; write two to four sentences on why the key is right", doc.locate(("id",))))
+        diags += kind_rules(question, doc)
+        if vocabulary is not None:
+            for index, tag in enumerate(question.tags):
+                if tag not in vocabulary:
+                    diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of {Location.of(source.topic_path)} ({', '.join(sorted(vocabulary))})", doc.locate(("tags", index))))
+    return diags
+
+
+def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool) -> list[Diagnostic]:
+    """The rules of one read question file on its own (with its topic's tag vocabulary), and
+    its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.cache.questionfiles`)."""
+    if qs.question is None or qs.doc is None:
+        return []
+    diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
+    diags += question_reference_lints(qs.question, qs.doc)
+    from ..i18n.fields import question_fields
+
+    qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
+    if run_checks and qs.question.check is not None:
+        diags += check_diagnostics(qs)
+    return diags
+
+
+def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None = None, file_topic: dict[str, BankSource] | None = None) -> list[Diagnostic]:
+    """The topic lists every question file of its folder exactly once and nothing else.
+
+    Across a bank, ``listed_by`` (shared) records which topic listed each question first, and
+    ``file_topic`` which topic folder holds each question file."""
+    topic, doc = source.topic, source.topic_doc
+    if topic is None or doc is None:
+        return []
+    listed_by = {} if listed_by is None else listed_by
+    file_topic = {} if file_topic is None else file_topic
+    diags = []
+    for name in ONE_LINE_FIELDS:
+        if "\n" in getattr(topic, name):
+            diags.append(error("E116", f"{name} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate((name,))))
+    diags += item_id_rules(topic.key_points, "key_points", "key point", doc)
+    on_disk = {qs.question.id for qs in source.questions if qs.question is not None}
+    unreadable = {qs.path.name.split("-", 1)[0] for qs in source.questions if qs.question is None}
+    seen: dict[str, int] = {}
+    for index, qid in enumerate(topic.questions):
+        if qid in seen:
+            diags.append(error("E308", f"{qid} is listed twice (first at line {doc.locate(('questions', seen[qid])).line})", doc.locate(("questions", index))))
+            continue
+        seen[qid] = index
+        other = listed_by.get(qid)
+        if other is not None and other is not source:
+            where = other.topic_doc.locate(("questions", other.topic.questions.index(qid)))
+            diags.append(error("E313", f"{qid} is also listed in {where}; a question belongs to one topic: remove it from one of the two", doc.locate(("questions", index))))
+            continue
+        listed_by.setdefault(qid, source)
+        if qid not in on_disk and qid not in unreadable:
+            home = file_topic.get(qid)
+            if home is not None and home is not source:
+                diags.append(error("E318", f"{qid} is listed here but its file is in {Location.of(home.root / QUESTIONS_DIR)}/; move the file into {Location.of(source.root / QUESTIONS_DIR)}/ (git mv), or list it in {Location.of(home.topic_path)} instead", doc.locate(("questions", index))))
+            else:
+                diags.append(error("E306", f"{qid} is listed but there is no {QUESTIONS_DIR}/{qid}-<slug>.yaml in {Location.of(source.root)}", doc.locate(("questions", index))))
+    grouped: dict[str, int] = {}
+    for g, group in enumerate(topic.groups):
+        for i, qid in enumerate(group.questions):
+            where = doc.locate(("groups", g, "questions", i))
+            if qid not in seen:
+                diags.append(error("E380", f"group {g + 1} names {qid}, which this topic does not list; a group holds questions of its own topic", where))
+            elif qid in grouped:
+                diags.append(error("E380", f"{qid} is already in group {grouped[qid] + 1}; a question belongs to one group at most (merge the two groups)", where))
+            else:
+                grouped[qid] = g
+    for qs in source.questions:
+        if qs.question is not None and qs.question.id not in seen:
+            lister = listed_by.get(qs.question.id)
+            if lister is not None and lister is not source:
+                continue  # E318, at the topic that lists it
+            diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of {Location.of(source.topic_path)} (nor of any other topic)", Location.of(qs.path, 1, 1) if qs.doc is None else qs.doc.locate(("id",))))
+    return diags
+
+
+def validate_files(files: list[Path]) -> ValidationReport:
+    """Validate single question files (as an editor does on save), with their bank's topic."""
+    diags: list[Diagnostic] = []
+    questions = []
+    by_root: dict[Path, list[Path]] = {}
+    for path in files:
+        root = path.parent.parent if path.parent.name == QUESTIONS_DIR else path.parent
+        by_root.setdefault(root, []).append(path)
+    last = None
+    for root, paths in by_root.items():
+        source = read_bank(root, files=paths)
+        last = LibrarySource(root=root.parent, topics=[source], diagnostics=list(source.diagnostics))
+        diags += [d for d in source.diagnostics if d.code != "E311"]
+        diags += question_rules(source)
+        diags += content_lints(source)  # leaks only among the given files
+        if source.topic is not None:
+            listed = set(source.topic.questions)
+            for qs in source.questions:
+                if qs.question is not None and qs.question.id not in listed:
+                    diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of {Location.of(source.topic_path)}", qs.doc.locate(("id",))))
+        for qs in source.questions:
+            if qs.question is not None:
+                questions.append(qs.question)
+                if qs.question.check is not None:
+                    diags += check_diagnostics(qs)
+    diags.sort(key=Diagnostic.sort_key)
+    return ValidationReport(source=last, diagnostics=diags, cues=answer_cue_stats(questions))

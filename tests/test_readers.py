@@ -1,0 +1,199 @@
+"""The readers: one per LMS file format, shared by `bank import` and `bank lint`'s LMS models,
+and the importers' questions written from the validated model."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from aistack_bank.readers import gift, moodle_xml
+from aistack_bank.readers.xml import (
+    MAX_DEPTH,
+    XmlMalformed,
+    XmlRefused,
+    depth_of,
+    parse,
+)
+
+PACKAGE = REPO / "aistack_bank"
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_only_the_xml_reader_parses_xml():
+    """defusedxml (and with it every refusal of a DTD, an entity, a malformed file) is called in
+    one module; the others read elements through it."""
+    parsing = sorted(str(path.relative_to(REPO)) for path in PACKAGE.rglob("*.py")
+                     if any(name.startswith("defusedxml") for name in _imports(path)))
+    assert parsing == ["aistack_bank/readers/xml.py"]
+
+
+def test_a_dtd_is_refused_at_the_line_of_its_declaration():
+    raw = b'<?xml version="1.0"?>\n\n<!DOCTYPE quiz [<!ENTITY a "b">]>\n<quiz>&a;</quiz>\n'
+    with pytest.raises(XmlRefused) as refused:
+        parse(raw)
+    assert (refused.value.line, refused.value.column) == (3, 1)
+
+
+def test_malformed_xml_is_located():
+    with pytest.raises(XmlMalformed) as malformed:
+        parse(b"<quiz>\n  <question>\n</quiz>\n")
+    assert (malformed.value.line, malformed.value.column) == (3, 3)
+
+
+def test_depth_stops_counting_past_the_limit():
+    raw = b"<a>" * (MAX_DEPTH * 10) + b"</a>" * (MAX_DEPTH * 10)
+    assert depth_of(parse(raw)) == MAX_DEPTH + 1
+    assert depth_of(parse(b"<a><b/><c><d/></c></a>")) == 3
+
+
+def test_moodle_xml_records_keep_what_the_file_holds():
+    raw = b"""<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category">
+    <category><text>$course$/top/Units</text></category>
+  </question>
+  <question type="numerical">
+    <name><text>Speed</text></name>
+    <questiontext format="plain_text"><text>How fast?</text></questiontext>
+    <answer fraction="100" format="moodle_auto_format"><text>3,5</text><tolerance>0.1</tolerance>
+      <feedback format="html"><text><![CDATA[<p>Yes</p>]]></text></feedback></answer>
+    <units><unit><unit_name>m/s</unit_name><multiplier>1</multiplier></unit></units>
+    <unitgradingtype>0</unitgradingtype>
+  </question>
+</quiz>
+"""
+    found = moodle_xml.read(raw)
+    category, question = found.entries
+    assert found.root == "quiz" and category == moodle_xml.Category("$course$/top/Units", None, 3)
+    assert question.type == "numerical" and question.line == 6
+    assert question.questiontext == moodle_xml.Text("How fast?", "plain_text")
+    answer = question.answers[0]
+    assert (answer.text, answer.format, answer.fraction, answer.tolerance) == ("3,5", "moodle_auto_format", "100", "0.1")
+    assert answer.feedback == moodle_xml.Text("<p>Yes</p>", "html")
+    assert question.units == [moodle_xml.Unit("m/s", "1")]
+    assert question.settings == {"unitgradingtype": "0"} and question.generalfeedback == moodle_xml.Text()
+
+
+def test_gift_blocks_keep_their_lines_and_comments():
+    text = "// a comment alone\n\n// [tag:x]\n::Q1:: What?\n  {=yes ~no}\n\n\n::Q2:: Which? {T}\n"
+    first, second, third = gift.blocks(text)
+    assert first.line == 0 and first.comments == ["// a comment alone"]
+    assert (second.first, second.line, second.comments) == (3, 4, ["// [tag:x]"])
+    assert second.text == "::Q1:: What?\n  {=yes ~no}"
+    assert (third.first, third.line) == (8, 8)
+
+
+@pytest.mark.parametrize("moodle", [False, True])
+def test_gift_escapes_round_trip(moodle):
+    escapes = gift.Escapes("a\\:b \\{c\\} \\\\ d\\n", moodle=moodle)
+    hidden = escapes.protect("a\\:b \\{c\\} \\\\ d\\n")
+    assert not {":", "{", "}"} & set(hidden)
+    assert escapes.restore(hidden) == "a:b {c} \\ d\n"
+
+
+def test_gift_escapes_never_take_the_text_for_an_escape():
+    """Moodle's placeholders (``&&058;``) confuse a text that holds one, as Moodle does; the
+    importer's are characters the text does not hold."""
+    text = "Type &&058; or \\: here"
+    assert gift.Escapes(text, moodle=True).restore(gift.Escapes(text, moodle=True).protect(text)) == "Type : or : here"
+    escapes = gift.Escapes(text)
+    assert escapes.restore(escapes.protect(text)) == "Type &&058; or : here"
+    private = "\ue000\ue001 \\:"
+    escapes = gift.Escapes(private)
+    assert escapes.restore(escapes.protect(private)) == "\ue000\ue001 :"
+
+
+def test_qti_names_read_qti_2_and_3_alike():
+    from aistack_bank.readers import qti
+
+    two = parse(b'<assessmentItem><responseDeclaration baseType="float"/></assessmentItem>')
+    three = parse(b'<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0">'
+                  b'<qti-response-declaration base-type="float"/></qti-assessment-item>')
+    for root in (two, three):
+        (declaration,) = qti.children(root, "responseDeclaration")
+        assert qti.qti_name(root.tag) == "assessmentItem" and qti.attr(declaration, "baseType") == "float"
+
+
+def test_qti_12_metadata_fields_in_file_order():
+    from aistack_bank.readers import qti
+    from aistack_bank.readers.xml import text_of
+
+    item = parse(b"<item><itemmetadata><qtimetadata>"
+                 b"<qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>multiple_choice_question</fieldentry></qtimetadatafield>"
+                 b"<qtimetadatafield><fieldlabel>points_possible</fieldlabel></qtimetadatafield>"
+                 b"</qtimetadata></itemmetadata></item>")
+    fields = qti.metadata_fields(item)
+    assert [(text_of(label), entry is None or text_of(entry)) for label, entry in fields] == [
+        ("question_type", "multiple_choice_question"), ("points_possible", True)]
+
+
+# --- importers write the validated model ------------------------------------------------------
+
+GIFT = """::Pick:: Which one is right? {=right #good ~wrong #bad}
+
+::Truth:: The sky is blue. {T}
+
+::Size:: How many bytes in a kibibyte? {#1024:0}
+
+::Word:: Name the unit of information. {=bit =binary digit}
+
+::Order:: Match each to its size. {=bit -> 1/8 byte =byte -> 8 bits =nibble -> 4 bits}
+
+::Many:: Which are powers of two? {~%50%8 ~%50%16 ~%-100%10}
+"""
+
+
+def test_imported_files_are_written_from_the_validated_model(tmp_path):
+    """Each written file is what its model object writes: read back with `bank validate`'s
+    reader, rendered again from the model, it is the same bytes."""
+    from aistack_bank.importers import import_file
+    from aistack_bank.importers.write import file_data, render_imported_yaml
+    from aistack_bank.load import read_question
+
+    source = tmp_path / "in.gift"
+    source.write_text(GIFT, encoding="utf-8")
+    report = import_file("gift", source, tmp_path / "bank", None)
+    kinds = set()
+    assert len(report.written) == 6 and not report.skipped
+    for path in report.written:
+        question, diags = read_question(path)
+        assert not diags and question.question is not None
+        kinds.add(question.question.kind)
+        assert render_imported_yaml(file_data(question.question)) == path.read_bytes()
+    assert kinds == {"single-choice", "true-false", "numerical", "short-answer", "matching", "multiple-response"}
+
+
+def test_a_question_the_model_refuses_is_skipped_with_its_message(tmp_path):
+    """Feedback made only of a character no bank text may hold is empty once cleaned: the
+    model refuses the question (a blank text), so nothing of it is written."""
+    from aistack_bank.importers import import_file
+
+    source = tmp_path / "in.gift"
+    source.write_text("::Pick:: Which? {=right #\u202e ~wrong}\n\n::Fine:: Which? {=right ~wrong}\n", encoding="utf-8")
+    report = import_file("gift", source, tmp_path / "bank", None)
+    assert [p.name for p in report.written] == ["q001-fine.yaml"]
+    (skipped,) = report.skipped
+    assert skipped.name == "Pick" and "would not pass `bank validate`: E2" in skipped.reason and "options.0.feedback" in skipped.reason
+
+
+def test_a_broken_categories_file_refuses_the_import_of_new_categories(project, run_cli):
+    path = project / "bank" / "categories.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "  - id: [broken\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in (project / "bank").rglob("*") if p.is_file()}
+    (project / "in.gift").write_text("$CATEGORY: $course$/top/Networks\n\n::A:: Which? {=right ~wrong}\n\n"
+                                     "$CATEGORY: $course$/top/Storage\n\n::B:: Which? {=right ~wrong}\n", encoding="utf-8")
+    code, out = run_cli("import", "gift", "in.gift")
+    assert code == 1 and "bank/categories.yaml" in out and "E703" in out and "cannot add the imported categories" in out, out
+    assert {p: p.read_bytes() for p in (project / "bank").rglob("*") if p.is_file()} == before
