@@ -20,6 +20,24 @@ QTI_SCHEMAS = REPO / "tests" / "data" / "schemas" / "qti"
 os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 
 
+LONGEST = (
+    "tests/test_benchmark_smoke.py::test_run_quick",
+    "tests/test_wheel.py::",
+    "tests/test_po_msgcat.py::test_writer_matches_msgcat_byte_for_byte",
+    "tests/test_unicode_property.py::",
+    "tests/test_translation_history.py::",
+)
+"""The tests that ran longest in `--durations` (from 14 s to 77 s each with -n 0 on a loaded
+two-core machine, where most tests take under a second). They are collected first: pytest-xdist
+hands tests out in collection order, in batches it never takes back, so one of them handed out
+last (test_wheel.py comes after all but 80 of 1 600 tests) keeps one core busy while the other
+has nothing left to do. A stale entry only changes the order."""
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not item.nodeid.startswith(LONGEST))  # stable: the rest keep their order
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--accept-golden", action="store_true", default=False,
@@ -42,6 +60,31 @@ def project(tmp_path, monkeypatch) -> Path:
     shutil.copytree(REPO / "bank", root / "bank")
     shutil.copytree(REPO / "translations", root / "translations")
     monkeypatch.chdir(root)
+    return root
+
+
+SAMPLE = ("q001", "q002", "q003", "q004", "q005", "q007", "q010", "q015", "q018", "q019", "q023", "q027")
+"""Twelve questions of the bundled topic that make a clean bank of their own: both of its groups
+whole, a numeric check (q004), a runtime (the glossary), each key position three times (no W301)."""
+
+
+def keep_only(root: Path, kept: tuple[str, ...] = SAMPLE, topic: str = FLAGSHIP) -> Path:
+    """Cut the copy of the bundled bank under ``root`` down to the questions ``kept`` of its topic:
+    the other question files, their lines in topic.yaml and their entries in the template and the
+    catalogs go. For tests whose every step runs a command on the whole bank and that are about
+    what the command does with some questions, not with fifty."""
+    import re
+
+    for path in questions_dir(root, topic).glob("q*.yaml"):
+        if path.name.split("-", 1)[0] not in kept:
+            path.unlink()
+    listing = topic_file(root, topic)
+    listed = listing.read_text(encoding="utf-8")
+    listing.write_text(re.sub(r"^  - (q\d+)\n", lambda m: m[0] if m[1] in kept else "", listed, flags=re.M), encoding="utf-8")
+    for catalog in [*(root / "translations").glob("*.po"), *(root / "translations").glob("*.pot")]:
+        blocks = catalog.read_text(encoding="utf-8").split("\n\n")
+        catalog.write_text("\n\n".join(b for b in blocks if not (m := re.search(r'^(?:#~ )?msgctxt "(q\d+)\.', b, re.M)) or m[1] in kept),
+                           encoding="utf-8")
     return root
 
 

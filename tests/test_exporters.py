@@ -19,7 +19,7 @@ from aistack_bank.errors import UnknownFormatError
 from aistack_bank.model import Bank, Category, KeyPoint, Option, SingleChoiceQuestion, Topic
 from aistack_bank.options import ExportOptions
 
-from conftest import QTI_XSD, REPO, bank_figures, qti_schema, render_in_fresh_interpreter
+from conftest import QTI_XSD, REPO, bank_figures, keep_only, qti_schema, render_in_fresh_interpreter
 
 SAFE_PARSER = etree.XMLParser(no_network=True, resolve_entities=False)
 
@@ -354,6 +354,7 @@ def test_unknown_language_is_a_usage_error(project, run_cli):
 
 
 def test_build_prunes_files_it_no_longer_produces(project, run_cli):
+    keep_only(project)  # two builds: twelve questions are enough
     assert run_cli("build", "--out", "exports", "-q")[0] == 0
     (project / "translations" / "nl.po").unlink()
     code, out = run_cli("build", "--out", "exports")

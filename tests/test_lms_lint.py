@@ -8,7 +8,14 @@ import json
 import pytest
 
 from aistack_bank.exporters import FORMATS, canvas_qti12, qti12_common, qti_common
-from conftest import REPO
+from conftest import REPO, keep_only
+
+
+@pytest.fixture
+def sample(project):
+    """The scratch copy of the bank cut down to conftest.SAMPLE: enough for a planted defect to be
+    found, at a quarter of the cost of linting the whole bank."""
+    return keep_only(project)
 
 
 def test_the_bundled_bank_lints_clean(project, run_cli):
@@ -17,8 +24,17 @@ def test_the_bundled_bank_lints_clean(project, run_cli):
     assert "0 warning(s) for moodle, gift, canvas, qti" in out
 
 
-def test_a_title_shared_by_two_languages_is_located_in_the_catalog(project, run_cli):
-    po = project / "translations" / "fr.po"
+def test_the_sample_of_the_bundled_bank_validates_clean_on_its_own(sample, run_cli):
+    """conftest.SAMPLE cut out of the bundled bank makes a bank of its own without a warning."""
+    from conftest import SAMPLE, bank_figures
+
+    code, out = run_cli("validate", "--strict", "--no-cache")
+    assert code == 0 and "0 error(s), 0 warning(s)" in out, out
+    assert bank_figures(sample)["questions"] == len(SAMPLE) == len(list((sample / "bank").glob("*/questions/q*.yaml")))
+
+
+def test_a_title_shared_by_two_languages_is_located_in_the_catalog(sample, run_cli):
+    po = sample / "translations" / "fr.po"
     text = po.read_text(encoding="utf-8")
     lines = text.split("\n")
     line = next(i for i, s in enumerate(lines, start=1) if s == 'msgctxt "topic.ai-hardware-software-stack.title"') + 2  # its msgstr
@@ -30,8 +46,8 @@ def test_a_title_shared_by_two_languages_is_located_in_the_catalog(project, run_
     assert code == 1
 
 
-def test_a_long_title_and_a_gift_escape_in_it_are_reported(project, run_cli):
-    po = project / "translations" / "fr.po"
+def test_a_long_title_and_a_gift_escape_in_it_are_reported(sample, run_cli):
+    po = sample / "translations" / "fr.po"
     text = po.read_text(encoding="utf-8")
     line = next(i for i, s in enumerate(text.split("\n"), start=1) if s == 'msgctxt "topic.ai-hardware-software-stack.title"') + 2
     long_title = "Pile \\\\: notes " + "x" * 260  # a backslash and a colon: GIFT's escape, which Moodle never undoes in a category
@@ -47,7 +63,7 @@ def test_a_long_title_and_a_gift_escape_in_it_are_reported(project, run_cli):
 QUIZ = "exports/canvas-qti12/aistack-en.zip:ai-hardware-software-stack-en/ai-hardware-software-stack-en.xml"
 
 
-def test_canvas_rules_catch_an_answer_named_like_a_correct_answer(project, run_cli, monkeypatch):
+def test_canvas_rules_catch_an_answer_named_like_a_correct_answer(sample, run_cli, monkeypatch):
     """The Canvas target reads the Canvas QTI 1.2 quiz: an answer whose feedback identifier
     matches Canvas's "correct" pattern loses its feedback to the question's correct comment."""
     monkeypatch.setattr(qti12_common, "answer_ident", lambda qid, lang, option: f"{qid}-{lang}-correct-{option}")
@@ -56,7 +72,7 @@ def test_canvas_rules_catch_an_answer_named_like_a_correct_answer(project, run_c
     assert f"{QUIZ}: warning W807: question q001: Canvas reads another key, weight or answer feedback" in out, out
 
 
-def test_canvas_target_checks_the_quiz_package_cross_references(project, run_cli, monkeypatch):
+def test_canvas_target_checks_the_quiz_package_cross_references(sample, run_cli, monkeypatch):
     original = canvas_qti12.render_meta
     monkeypatch.setattr(canvas_qti12, "render_meta", lambda bank, options: original(bank, options).replace(b'identifier="', b'identifier="x-', 1))
     code, out = run_cli("lint", "--target", "canvas")
@@ -86,7 +102,7 @@ def test_canvas_target_expects_the_essays_model_answer_in_its_general_comment(ru
     assert len(said) == 3 and all("question q014: Canvas does not keep the explanation and the model answer as general feedback" in line for line in said), out
 
 
-def test_canvas_target_catches_a_wrong_key_in_the_quiz(project, run_cli, monkeypatch):
+def test_canvas_target_catches_a_wrong_key_in_the_quiz(sample, run_cli, monkeypatch):
     original = qti12_common.render_item
 
     def swapped(bank, index, **kwargs):
@@ -107,7 +123,7 @@ def test_canvas_target_catches_a_wrong_key_in_the_quiz(project, run_cli, monkeyp
     assert said[0].startswith(f"{QUIZ}: warning W807: question q002:"), out
 
 
-def test_a_test_that_hides_feedback_is_reported(project, run_cli, monkeypatch):
+def test_a_test_that_hides_feedback_is_reported(sample, run_cli, monkeypatch):
     original = qti_common.render_test
 
     def without_session_control(**kwargs):
@@ -120,7 +136,7 @@ def test_a_test_that_hides_feedback_is_reported(project, run_cli, monkeypatch):
 
 
 @pytest.mark.parametrize("target", ["moodle", "gift", "canvas", "qti"])
-def test_each_target_runs_alone(project, run_cli, target):
+def test_each_target_runs_alone(sample, run_cli, target):
     code, out = run_cli("lint", "--target", target)
     assert code == 0 and f"0 warning(s) for {target}" in out, out
 
