@@ -117,8 +117,8 @@ def _read_regular(path: Path, st) -> bytes:
     try:
         if (os.fstat(fd).st_ino, os.fstat(fd).st_dev) != (st.st_ino, st.st_dev):
             raise OSError(f"{path} changed while it was read")
-        with os.fdopen(os.dup(fd), "rb") as fh:
-            return fh.read(MAX_OUTPUT_BYTES + 1)
+        with os.fdopen(os.dup(fd), "rb") as fh:  # its size as lstat-ed, and one byte to see it grew: a longer file is not the one digested
+            return fh.read(min(st.st_size, MAX_OUTPUT_BYTES) + 1)
     finally:
         os.close(fd)
 
