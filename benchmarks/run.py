@@ -501,8 +501,10 @@ def evaluate_targets(results: dict, labels: list[str]) -> list[dict]:
     add("bank validate, N=10000, one question edited", _value(results, big, "validate_edit_question"), 1.0, "s", note(big, "validate_edit_question"))
     add("bank validate, N=10000, one catalog entry edited", _value(results, big, "validate_edit_catalog"), 1.0, "s", note(big, "validate_edit_catalog"))
     add("bank validate, N=10000, nothing changed", _value(results, big, "validate_unchanged"), 0.3, "s", note(big, "validate_unchanged"))
-    add("bank build, N=10000, cold", _value(results, big, "build"), 20.0, "s", note(big, "build"))
-    add("bank build, N=10000, one question edited", _value(results, big, "build_edit_question"), 5.0, "s", note(big, "build_edit_question"))
+    peer = _value(results, big, "text2qti")  # the peer writing one English QTI file of the same questions, in the same run
+    add("bank build, N=10000, cold, every format and language, " + ("within text2qti's time for one English QTI file" if peer is not None else "(text2qti not measured: 20 s)"),
+        _value(results, big, "build"), peer if peer is not None else 20.0, "s", note(big, "build"))
+    add("bank build, N=10000, one question edited", _value(results, big, "build_edit_question"), 3.0, "s", note(big, "build_edit_question"))
     recs = {k: r for k, r in results.get(big, {}).items() if k not in ("text2qti", "analyze") and isinstance(r, dict)}
     peaks = [r["peak_mb"] for r in recs.values() if r.get("peak_mb")]
     done = sum(1 for r in recs.values() if r.get("status") == "ok")
