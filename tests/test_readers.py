@@ -139,6 +139,62 @@ def test_qti_12_metadata_fields_in_file_order():
         ("question_type", "multiple_choice_question"), ("points_possible", True)]
 
 
+def test_qti_12_response_conditions_keep_what_the_file_holds():
+    from aistack_bank.readers import qti
+
+    item = parse(b'<item ident="i1"><resprocessing>'
+                 b'<respcondition continue="Yes"><conditionvar><other/></conditionvar><displayfeedback linkrefid="general_fb"/></respcondition>'
+                 b'<respcondition><conditionvar><and><varequal respident="r1" case="Yes">a<b>!</b></varequal>'
+                 b'<not><varequal respident="r1">b</varequal></not></and></conditionvar><conditionvar><varequal>c</varequal></conditionvar>'
+                 b'<setvar varname="SCORE" action="Add">100</setvar><setvar variablename="X"/><displayfeedback/></respcondition>'
+                 b'</resprocessing><presentation><respcondition/></presentation></item>')
+    general, scoring, elsewhere = qti.response_conditions(item)
+    assert (general.placed, general.continue_, general.feedback, general.setvars) == (True, "Yes", ("general_fb",), ())
+    assert [(t.name, t.depth, t.parent) for t in general.tests] == [("other", 1, "conditionvar")]
+    assert (scoring.conditionvars, scoring.continue_, scoring.feedback) == (2, None, (None,))
+    assert [(t.name, t.respident, t.case, t.text, t.value, t.parent, t.depth, t.conditionvar) for t in scoring.tests] == [
+        ("and", None, None, None, "a!b", "conditionvar", 1, 0),
+        ("varequal", "r1", "Yes", "a", "a!", "and", 2, 0),
+        ("b", None, None, "!", "!", "varequal", 3, 0),
+        ("not", None, None, None, "b", "and", 2, 0),
+        ("varequal", "r1", None, "b", "b", "not", 3, 0),
+        ("varequal", None, None, "c", "c", "conditionvar", 1, 1)]
+    assert [(s.varname, s.variablename, s.action, s.text, s.value) for s in scoring.setvars] == [
+        ("SCORE", None, "Add", "100", "100"), (None, "X", None, None, "")]
+    assert (elsewhere.placed, elsewhere.conditionvars, elsewhere.tests, elsewhere.feedback) == (False, 0, (), ())
+
+
+QTI12_FEEDBACK = (b'<item><itemfeedback ident="general_fb"><flow_mat><material><mattext texttype="text/html">&lt;p&gt;Why&lt;/p&gt;</mattext>'
+                  b'<matimage uri="a.png"/></material></flow_mat></itemfeedback>'
+                  b'<presentation><itemfeedback><material><mattext>deep<b>er</b></mattext></material></itemfeedback></presentation>'
+                  b'<resprocessing><respcondition/></resprocessing></item>')
+
+
+def test_qti_12_item_feedback_and_material_as_written():
+    from aistack_bank.readers import qti
+
+    general, deeper = qti.item_feedback(parse(QTI12_FEEDBACK))
+    assert (general.ident, general.placed, deeper.ident, deeper.placed) == ("general_fb", True, None, False)
+    assert [(m.name, m.texttype, m.text, m.value, m.path) for m in general.material] == [
+        ("mattext", "text/html", "<p>Why</p>", "<p>Why</p>", ("flow_mat", "material", "mattext")),
+        ("matimage", None, None, "", ("flow_mat", "material", "matimage"))]
+    assert [(m.text, m.value, m.path) for m in deeper.material] == [("deep", "deeper", ("material", "mattext"))]
+    assert qti.material(None) == ()
+
+
+def test_qti_12_records_tell_where_an_element_sits_in_an_lxml_tree_too():
+    """lxml makes a new Python object for an element each time one is asked for (when none is
+    alive): where an element sits is told by the element, not by an object's id."""
+    from lxml import etree
+
+    from aistack_bank.readers import qti
+
+    item = etree.fromstring(QTI12_FEEDBACK)
+    for _ in range(3):
+        assert [f.placed for f in qti.item_feedback(item)] == [True, False]
+        assert [c.placed for c in qti.response_conditions(item)] == [True]
+
+
 # --- importers write the validated model ------------------------------------------------------
 
 GIFT = """::Pick:: Which one is right? {=right #good ~wrong #bad}

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
-from ..readers.qti import attr, children, descendants, metadata_fields, qti_name
+from ..readers.qti import attr, children, descendants, item_feedback, material as qti12_material, metadata_fields, qti_name, response_conditions
 from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
@@ -127,20 +127,23 @@ def _category(root) -> str | None:
 
 def _mattext(element, language: str) -> tuple[str, set[str]]:
     """The text of the material (mattext, mat_formattedtext) under ``element``, HTML made plain."""
+    return _mattext_of(qti12_material(element), language)
+
+
+def _mattext_of(mats, language: str) -> tuple[str, set[str]]:
     parts, dropped = [], set()
-    for node in element.iter():
-        local = qti_name(node.tag)
-        if local in ("mattext", "mat_formattedtext", "matemtext"):
-            raw = node.text or ""
-            if (node.get("texttype") or "text/plain").lower() == "text/html" or local == "mat_formattedtext":
+    for mat in mats:
+        if mat.name in ("mattext", "mat_formattedtext", "matemtext"):
+            raw = mat.text or ""
+            if (mat.texttype or "text/plain").lower() == "text/html" or mat.name == "mat_formattedtext":
                 text, d = html_to_text(raw, language)
                 dropped |= d
             else:
                 text = raw.strip()
             if text:
                 parts.append(text)
-        elif local in ("matimage", "mataudio", "matvideo", "matapplet", "matapplication"):
-            dropped.add(local)
+        else:
+            dropped.add(mat.name)
     return "\n".join(parts), dropped
 
 
@@ -207,27 +210,27 @@ def _item12(item, language: str, index: int):
     if not MIN_CHOICES <= len(options) <= MAX_CHOICES:
         return Skipped(name, f"{len(options)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}")
     feedback_text: dict[str, str] = {}
-    for fb in descendants(item, "itemfeedback"):
-        text, d = _mattext(fb, language)
+    for fb in item_feedback(item):
+        text, d = _mattext_of(fb.material, language)
         dropped |= d
-        feedback_text[fb.get("ident", "")] = text
+        feedback_text[fb.ident or ""] = text
     answer_ids = {o[0] for o in options}
     right: list[str] = []
     per_option: dict[str, list[str]] = {}
     general: list[str] = []
-    for cond in descendants(item, "respcondition"):
-        conditionvar = next(iter(children(cond, "conditionvar")), None)
+    for cond in response_conditions(item):
+        tests = [t for t in cond.tests if t.conditionvar == 0]
         # Blackboard writes an answer's own feedback rule as <varequal respident="ANSWER"/>.
-        equals = [(e.text or "").strip() if e.get("respident") in (None, response_id) else e.get("respident")
-                  for e in (conditionvar.iter() if conditionvar is not None else []) if qti_name(e.tag) == "varequal"
-                  and (e.get("respident") in (None, response_id) or (e.get("respident") in answer_ids and not (e.text or "").strip()))]
-        negated = conditionvar is not None and any(qti_name(e.tag) == "not" for e in conditionvar.iter())
-        links = [d.get("linkrefid", "") for d in children(cond, "displayfeedback")]
-        for setvar in children(cond, "setvar"):
+        equals = [(t.text or "").strip() if t.respident in (None, response_id) else t.respident
+                  for t in tests if t.name == "varequal"
+                  and (t.respident in (None, response_id) or (t.respident in answer_ids and not (t.text or "").strip()))]
+        negated = any(t.name == "not" for t in tests)
+        links = [ref or "" for ref in cond.feedback]
+        for setvar in cond.setvars:
             value = (setvar.text or "").strip()
-            variable = setvar.get("varname") or setvar.get("variablename") or "SCORE"
+            variable = setvar.varname or setvar.variablename or "SCORE"
             positive = value == "SCORE.max" or _number(value) > 0
-            if variable.upper() == "SCORE" and positive and (setvar.get("action") or "Set") in ("Set", "Add") and equals and not negated:
+            if variable.upper() == "SCORE" and positive and (setvar.action or "Set") in ("Set", "Add") and equals and not negated:
                 right += equals
         if equals and not negated and len(equals) == 1:
             per_option.setdefault(equals[0], []).extend(links)
@@ -472,22 +475,23 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
             stem_parts.append(text)
     stem = "\n".join(stem_parts)
     feedback_text: dict[str, str] = {}
-    for fb in descendants(item, "itemfeedback"):
-        text, d = _mattext(fb, language)
+    for fb in item_feedback(item):
+        text, d = _mattext_of(fb.material, language)
         dropped |= d
-        feedback_text[fb.get("ident", "")] = text
+        feedback_text[fb.ident or ""] = text
     conditions = []
-    for cond in descendants(item, "respcondition"):
-        conditionvar = next(iter(children(cond, "conditionvar")), None)
-        score = [((s.text or "").strip(), s.get("action") or "Set") for s in children(cond, "setvar") if (s.get("varname") or "SCORE").upper() == "SCORE"]
-        links = [d.get("linkrefid", "") for d in children(cond, "displayfeedback")]
-        conditions.append((conditionvar, score, links))
-    general = [link for c, score, links in conditions if c is not None and [qti_name(e.tag) for e in c] == ["other"] for link in links]
+    for cond in response_conditions(item):
+        # the tests of its first conditionvar (None without one)
+        tests = [t for t in cond.tests if t.conditionvar == 0] if cond.conditionvars else None
+        score = [((s.text or "").strip(), s.action or "Set") for s in cond.setvars if (s.varname or "SCORE").upper() == "SCORE"]
+        links = [ref or "" for ref in cond.feedback]
+        conditions.append((tests, score, links))
+    general = [link for c, score, links in conditions if c is not None and [t.name for t in c if t.depth == 1] == ["other"] for link in links]
     explanation = "\n".join(feedback_text[g] for g in dict.fromkeys(general) if feedback_text.get(g))
 
     def feedback_for(value: str) -> str | None:
         texts = [feedback_text[link] for c, score, links in conditions if c is not None and not score
-                 and [(e.text or "").strip() for e in c if qti_name(e.tag) == "varequal"] == [value] for link in links if feedback_text.get(link)]
+                 and [(t.text or "").strip() for t in c if t.depth == 1 and t.name == "varequal"] == [value] for link in links if feedback_text.get(link)]
         return "\n".join(texts) or None
 
     def done(imported: ImportedQuestion) -> ImportedQuestion:
@@ -509,7 +513,7 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         for c, score, _ in conditions:
             if c is None or not any(_number(v) > 0 or v == "SCORE.max" for v, _ in score):
                 continue
-            right += [(e.text or "").strip() for e in c.iter() if qti_name(e.tag) == "varequal" and qti_name(_parent(c, e).tag) != "not"]
+            right += [(t.text or "").strip() for t in c if t.name == "varequal" and t.parent != "not"]
         ids = [ident for ident, _ in options]
         right = [r for r in dict.fromkeys(right) if r in ids]
         if not right:
@@ -524,9 +528,9 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         for c, score, links in conditions:
             if c is None or not any(_number(v) > 0 for v, _ in score):
                 continue
-            exact = [_float(e.text) for e in c.iter() if qti_name(e.tag) == "varequal"]
-            lows = [_float(e.text) for e in c.iter() if qti_name(e.tag) in ("vargte", "vargt")]
-            highs = [_float(e.text) for e in c.iter() if qti_name(e.tag) in ("varlte", "varlt")]
+            exact = [_float(t.text) for t in c if t.name == "varequal"]
+            lows = [_float(t.text) for t in c if t.name in ("vargte", "vargt")]
+            highs = [_float(t.text) for t in c if t.name in ("varlte", "varlt")]
             if exact and exact[0] is not None:
                 value = exact[0]
                 low = lows[0] if lows and lows[0] is not None else value
@@ -555,7 +559,7 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         answers: list[str] = []
         for c, score, _ in conditions:
             if c is not None and any(_number(v) > 0 for v, _ in score):
-                answers += [(e.text or "").strip() for e in c.iter() if qti_name(e.tag) in ("varequal", "varsubstring") and (e.text or "").strip()]
+                answers += [(t.text or "").strip() for t in c if t.name in ("varequal", "varsubstring") and (t.text or "").strip()]
                 break
         # Canvas and the cc profile compare exactly, ignoring case: a "*" is a star (the bank's
         # "\\*"); spellings the bank's folding makes equal (its exports write them out) come once.
@@ -583,9 +587,9 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
     for c, score, _ in conditions:
         if c is None or not any(_number(v) > 0 for v, _ in score):
             continue
-        for e in c:
-            if qti_name(e.tag) == "varequal" and e.get("respident"):
-                match_of.setdefault(e.get("respident"), (e.text or "").strip())
+        for t in c:
+            if t.depth == 1 and t.name == "varequal" and t.respident:
+                match_of.setdefault(t.respident, (t.text or "").strip())
     return done(_matching(name, stem, explanation, [(text, offered.get(match_of.get(ident, ""))) for ident, text in prompts],
                           [text for ident, text in offered.items() if ident not in match_of.values()]))
 
