@@ -182,6 +182,27 @@ def test_qti_12_item_feedback_and_material_as_written():
     assert qti.material(None) == ()
 
 
+def test_qti_12_responses_with_their_labels_and_the_stem_beside_them():
+    from aistack_bank.readers import qti
+
+    presentation = parse(b'<presentation><material><mattext>Stem</mattext></material><flow>'
+                         b'<response_lid ident="r1" rcardinality="Multiple"><material><mattext>Left</mattext></material>'
+                         b'<render_choice><response_label ident="a"><material><mattext>A</mattext></material></response_label>'
+                         b'<flow_label><response_label><material><mattext>B</mattext></material></response_label></flow_label>'
+                         b'</render_choice></response_lid>'
+                         b'<response_str ident="s1"><material><mattext>Type</mattext></material></response_str></flow></presentation>')
+    lid, text = qti.responses(presentation)
+    assert (lid.name, lid.ident, lid.rcardinality, lid.path) == ("response_lid", "r1", "Multiple", ("flow", "response_lid"))
+    assert [m.value for m in lid.prompt] == ["Left"]
+    assert [(label.ident, [m.value for m in label.material], label.path) for label in lid.labels] == [
+        ("a", ["A"], ("render_choice", "response_label")), (None, ["B"], ("render_choice", "flow_label", "response_label"))]
+    assert (text.name, text.ident, text.rcardinality, text.labels) == ("response_str", "s1", None, ())
+    assert [label.ident for label in qti.response_labels(presentation)] == ["a", None]
+    assert [[m.value for m in mats] for mats in qti.materials_outside(presentation, ("response_lid",))] == [["Stem"], ["Type"]]
+    assert [[m.value for m in mats] for mats in qti.materials_outside(presentation, ("response_lid", "response_str"))] == [["Stem"]]
+    assert qti.responses(None) == [] and qti.materials_outside(None, ()) == []
+
+
 def test_qti_12_records_tell_where_an_element_sits_in_an_lxml_tree_too():
     """lxml makes a new Python object for an element each time one is asked for (when none is
     alive): where an element sits is told by the element, not by an object's id."""

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
-from ..readers.qti import attr, children, descendants, item_feedback, material as qti12_material, metadata_fields, qti_name, response_conditions
+from ..readers.qti import attr, children, descendants, item_feedback, materials_outside, metadata_fields, qti_name, response_conditions, responses
 from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
@@ -125,12 +125,9 @@ def _category(root) -> str | None:
 # --- QTI 1.2 -----------------------------------------------------------------------------
 
 
-def _mattext(element, language: str) -> tuple[str, set[str]]:
-    """The text of the material (mattext, mat_formattedtext) under ``element``, HTML made plain."""
-    return _mattext_of(qti12_material(element), language)
-
-
 def _mattext_of(mats, language: str) -> tuple[str, set[str]]:
+    """The text of a material's mattext, mat_formattedtext and matemtext, HTML made plain, and
+    the markup and media left out."""
     parts, dropped = [], set()
     for mat in mats:
         if mat.name in ("mattext", "mat_formattedtext", "matemtext"):
@@ -182,31 +179,28 @@ def _item12(item, language: str, index: int):
     presentation = next(iter(descendants(item, "presentation")), None)
     if presentation is None:
         return Skipped(name, "no presentation (a text-only item); only single-choice questions are imported")
-    lids = descendants(presentation, "response_lid")
-    others = [qti_name(e.tag) for e in presentation.iter() if qti_name(e.tag) in ("response_str", "response_num", "response_xy", "response_grp", "response_extension")]
+    found = responses(presentation)
+    lids = [r for r in found if r.name == "response_lid"]
+    others = [r.name for r in found if r.name != "response_lid"]
     if others or len(lids) != 1:
         what = ", ".join(sorted(set(others))) or f"{len(lids)} choice responses"
         return Skipped(name, f"not one choice response ({what}): fill-in, numeric, matching or multi-part questions are not imported")
     lid = lids[0]
-    if (lid.get("rcardinality") or "Single").lower() != "single":
-        return Skipped(name, f"rcardinality {lid.get('rcardinality')!r} (multiple answers); only single-answer questions are imported")
-    response_id = lid.get("ident", "")
+    if (lid.rcardinality or "Single").lower() != "single":
+        return Skipped(name, f"rcardinality {lid.rcardinality!r} (multiple answers); only single-answer questions are imported")
+    response_id = lid.ident or ""
     dropped: set[str] = set()
-    inside = set(lid.iter())
     stem_parts = []
-    for material in descendants(presentation, "material"):
-        if material in inside:
-            continue
-        text, d = _mattext(material, language)
+    for mats in materials_outside(presentation, ("response_lid",)):  # the one lid's are its options
+        text, d = _mattext_of(mats, language)
         dropped |= d
         if text:
             stem_parts.append(text)
-    labels = descendants(lid, "response_label")
     options: list[tuple[str, str]] = []
-    for label in labels:
-        text, d = _mattext(label, language)
+    for label in lid.labels:
+        text, d = _mattext_of(label.material, language)
         dropped |= d
-        options.append((label.get("ident", ""), text))
+        options.append((label.ident or "", text))
     if not MIN_CHOICES <= len(options) <= MAX_CHOICES:
         return Skipped(name, f"{len(options)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}")
     feedback_text: dict[str, str] = {}
@@ -462,14 +456,11 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
     if presentation is None:
         return Skipped(name, "no presentation")
     dropped: set[str] = set()
-    lids = descendants(presentation, "response_lid")
-    strs = descendants(presentation, "response_str") + descendants(presentation, "response_num")
-    inside = {e for r in lids + strs for e in r.iter()} if qtype == "matching_question" else {e for r in lids for e in r.iter()}
+    lids = [r for r in responses(presentation) if r.name == "response_lid"]
+    inside = ("response_lid", "response_str", "response_num") if qtype == "matching_question" else ("response_lid",)
     stem_parts = []
-    for material in descendants(presentation, "material"):
-        if material in inside:
-            continue
-        text, d = _mattext(material, language)
+    for mats in materials_outside(presentation, inside):
+        text, d = _mattext_of(mats, language)
         dropped |= d
         if text:
             stem_parts.append(text)
@@ -503,10 +494,10 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         if len(lids) != 1:
             return Skipped(name, f"{len(lids)} choice responses; a multiple-answers question has one")
         options = []
-        for label in descendants(lids[0], "response_label"):
-            text, d = _mattext(label, language)
+        for label in lids[0].labels:
+            text, d = _mattext_of(label.material, language)
             dropped |= d
-            options.append((label.get("ident", ""), text))
+            options.append((label.ident or "", text))
         if not MIN_OPTIONS <= len(options) <= MAX_OPTIONS:
             return Skipped(name, f"{len(options)} options; a multiple-response question takes {MIN_OPTIONS} to {MAX_OPTIONS}")
         right: list[str] = []
@@ -574,15 +565,14 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
     # matching: one response_lid per prompt, each offering every answer; Add conditions pair them.
     prompts, offered = [], {}
     for lid in lids:
-        material = next((m for m in children(lid, "material")), None)
-        text, d = _mattext(material, language) if material is not None else ("", set())
+        text, d = _mattext_of(lid.prompt or (), language)
         dropped |= d
-        prompts.append((lid.get("ident", ""), text))
-        for label in descendants(lid, "response_label"):
-            if label.get("ident", "") not in offered:
-                label_text, d = _mattext(label, language)
+        prompts.append((lid.ident or "", text))
+        for label in lid.labels:
+            if (label.ident or "") not in offered:
+                label_text, d = _mattext_of(label.material, language)
                 dropped |= d
-                offered[label.get("ident", "")] = label_text
+                offered[label.ident or ""] = label_text
     match_of: dict[str, str] = {}
     for c, score, _ in conditions:
         if c is None or not any(_number(v) > 0 for v, _ in score):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
-from ..readers.qti import Qti12Condition, Qti12Mat, attr as qti_attr, item_feedback, material, metadata_fields, qti_name, response_conditions
+from ..readers.qti import Qti12Condition, Qti12Mat, attr as qti_attr, item_feedback, material, metadata_fields, qti_name, response_conditions, response_labels, responses
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
@@ -557,9 +557,9 @@ def canvas_read_qti12_item(item: Element) -> dict:
     scoring = [c for c in conditions if _qti12_score(c) > 0]
     if qtype in ("multiple_choice_question", "true_false_question", "multiple_answers_question"):
         right = {value for c in scoring for value in named(c)}
-        for label in descendants(item, "response_label"):
-            ident = label.get("ident") or ""
-            question["answers"].append({"migration_id": ident, "text": _qti12_text(material(label)), "weight": 100 if ident in right else 0,
+        for label in response_labels(item):
+            ident = label.ident or ""
+            question["answers"].append({"migration_id": ident, "text": _qti12_text(label.material), "weight": 100 if ident in right else 0,
                                         "comments": comments_of(ident)})
         if qtype == "true_false_question":
             texts = [a["text"] for a in question["answers"]]
@@ -584,11 +584,10 @@ def canvas_read_qti12_item(item: Element) -> dict:
                     margin = float("nan")
                 question["answers"].append({"exact": value, "margin": margin, "weight": 100})
     elif qtype == "matching_question":
-        texts = {label.get("ident"): _qti12_text(material(label)) for label in descendants(item, "response_label")}
-        for lid in descendants(item, "response_lid"):
-            respident = lid.get("ident")
-            match = next((t.value for c in conditions for t in c.tests if t.name == "varequal" and t.respident == respident), None)
-            question["answers"].append({"left": _qti12_text(material(next(iter(children(lid, "material")), None))), "right": texts.get(match, "")})
+        texts = {label.ident: _qti12_text(label.material) for label in response_labels(item)}
+        for lid in [r for r in responses(item) if r.name == "response_lid"]:
+            match = next((t.value for c in conditions for t in c.tests if t.name == "varequal" and t.respident == lid.ident), None)
+            question["answers"].append({"left": _qti12_text(lid.prompt or ()), "right": texts.get(match, "")})
     return question
 
 
@@ -985,8 +984,8 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
     if not moodle_type:
         return None
     presentation = next(iter(children(item, "presentation")), None)
-    flows = [m for fl in children(presentation, "flow") for mat in children(fl, "material") for m in children(mat, "mattext")] if presentation is not None else []
-    texts = flows or ([m for mat in children(presentation, "material") for m in children(mat, "mattext")] if presentation is not None else [])
+    mats = material(presentation)
+    texts = [m for m in mats if m.path == ("flow", "material", "mattext")] or [m for m in mats if m.path == ("material", "mattext")]
     grade = 1  # get_defaultgrade: the first cc_weighting, kept if 0-99
     weighting = [f for f in _metadata_fields(doc, ident, deep=True) if _node_value(next(iter(children(f, "fieldlabel")), None)) == "cc_weighting"]
     if weighting:
@@ -1003,8 +1002,10 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
         labels = []
         for found in _items_named(doc, ident):
             for pres in children(found, "presentation"):
-                holders = [fl for fl in children(pres, "flow")] or [pres]
-                labels += [label for h in holders for lid in children(h, "response_lid") for rc in children(lid, "render_choice") for label in children(rc, "response_label")]
+                # presentation/flow/response_lid, or presentation/response_lid when it has no flow
+                where = ("flow", "response_lid") if children(pres, "flow") else ("response_lid",)
+                labels += [label for lid in responses(pres) if lid.path == where
+                           for label in lid.labels if label.path == ("render_choice", "response_label")]
         right: dict[str, bool] = {}
         share = 0.0
         if profile == "cc.multiple_response.v0p1":
@@ -1023,14 +1024,14 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
                 right = {t.value: True for t in keys}
         answers = []
         for label in labels:
-            answer = label.get("ident") or ""
-            title = _node_value(next((m for mat in children(label, "material") for m in children(mat, "mattext")), None))
+            answer = label.ident or ""
+            title = next((m.value for m in label.material if m.path == ("material", "mattext")), "")
             score = _cc_score(doc, ident, answer)
             if profile == "cc.multiple_response.v0p1" and answer in right:
                 score = share
             answers.append(CcAnswer(answer, title, score, _cc_answer_feedback(doc, ident, answer)))
     question = CcQuestion(ident=ident, name=item.get("title") or "", cc_type=profile, moodle_type=moodle_type,
-                          questiontext=_node_value(texts[0]) if texts else "", generalfeedback=_cc_general_feedback(doc, ident),
+                          questiontext=texts[0].value if texts else "", generalfeedback=_cc_general_feedback(doc, ident),
                           defaultgrade=grade, answers=answers, essay_options=dict(CC_ESSAY_DEFAULTS) if moodle_type == "essay" else None)
     if moodle_type == "truefalse" and answers:
         # create_node_course_question_categories_question_category_question_true_false

@@ -192,3 +192,83 @@ def item_feedback(item: Element) -> list[Qti12Feedback]:
     """Every ``itemfeedback`` under a QTI 1.2 ``item``, in document order."""
     placed = xml_children(item, "itemfeedback")  # kept alive for lxml's elements (as above)
     return [Qti12Feedback(f.get("ident"), any(f is p for p in placed), material(f)) for f in xml_descendants(item, "itemfeedback") if f is not item]
+
+
+# --- QTI 1.2 presentation ----------------------------------------------------------------------
+
+RESPONSE_ELEMENTS = ("response_lid", "response_str", "response_num", "response_xy", "response_grp", "response_extension")
+"""The QTI 1.2 elements that ask for a response."""
+
+
+@dataclass(frozen=True)
+class Qti12Label:
+    """A ``response_label`` (an option)."""
+
+    ident: str | None
+    """Its ``ident`` as written (None when absent)."""
+    material: tuple[Qti12Mat, ...]
+    """Its material elements (:func:`material`)."""
+    path: tuple[str, ...]
+    """The names of the elements from below its response down to it
+    (``("render_choice", "response_label")``)."""
+
+
+@dataclass(frozen=True)
+class Qti12Response:
+    """A ``response_lid``, ``response_str``, … element, in document order."""
+
+    name: str
+    """Its name without namespace (one of :data:`RESPONSE_ELEMENTS`)."""
+    ident: str | None
+    rcardinality: str | None
+    """Its ``ident`` and ``rcardinality`` as written (None when absent)."""
+    prompt: tuple[Qti12Mat, ...] | None
+    """The material of its first ``material`` child (a matching prompt); None without one."""
+    labels: tuple[Qti12Label, ...]
+    """Every ``response_label`` under it, in document order."""
+    path: tuple[str, ...]
+    """The names of the elements from below the holder down to it (``("flow", "response_lid")``)."""
+
+
+def _under(holder: Element):
+    """Each element under ``holder`` (not itself) with the names of the path down to it, in
+    document order."""
+    stack = [(child, (local(child.tag),)) for child in reversed(list(holder))]
+    while stack:
+        node, path = stack.pop()
+        yield node, path
+        stack.extend((child, path + (local(child.tag),)) for child in reversed(list(node)))
+
+
+def responses(holder: Element | None) -> list[Qti12Response]:
+    """Every response element under ``holder`` (an item's ``presentation``, or the item), in
+    document order; ``[]`` for None."""
+    if holder is None:
+        return []
+    out = []
+    for node, path in _under(holder):
+        if path[-1] in RESPONSE_ELEMENTS:
+            prompt = next(iter(xml_children(node, "material")), None)
+            labels = tuple(response_labels(node))
+            out.append(Qti12Response(path[-1], node.get("ident"), node.get("rcardinality"),
+                                     material(prompt) if prompt is not None else None, labels, path))
+    return out
+
+
+def materials_outside(holder: Element | None, responses: tuple[str, ...]) -> list[tuple[Qti12Mat, ...]]:
+    """The material of each ``material`` element under ``holder`` (itself included) that is not
+    inside an element named in ``responses`` (a question's stem beside its responses), in
+    document order; ``[]`` for None."""
+    if holder is None:
+        return []
+    out = [material(holder)] if local(holder.tag) == "material" else []
+    for node, path in _under(holder):
+        if path[-1] == "material" and not any(name in responses for name in path[:-1]):
+            out.append(material(node))
+    return out
+
+
+def response_labels(holder: Element) -> list[Qti12Label]:
+    """Every ``response_label`` under ``holder`` (an item), in any response or none, in document
+    order."""
+    return [Qti12Label(node.get("ident"), material(node), path) for node, path in _under(holder) if path[-1] == "response_label"]
