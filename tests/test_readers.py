@@ -128,15 +128,17 @@ def test_qti_names_read_qti_2_and_3_alike():
 
 def test_qti_12_metadata_fields_in_file_order():
     from aistack_bank.readers import qti
-    from aistack_bank.readers.xml import text_of
 
     item = parse(b"<item><itemmetadata><qtimetadata>"
                  b"<qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>multiple_choice_question</fieldentry></qtimetadatafield>"
                  b"<qtimetadatafield><fieldlabel>points_possible</fieldlabel></qtimetadatafield>"
-                 b"</qtimetadata></itemmetadata></item>")
+                 b"</qtimetadata></itemmetadata><presentation><qtimetadatafield><fieldlabel><b>cc</b>_weighting</fieldlabel>"
+                 b"<fieldentry/></qtimetadatafield></presentation></item>")
     fields = qti.metadata_fields(item)
-    assert [(text_of(label), entry is None or text_of(entry)) for label, entry in fields] == [
-        ("question_type", "multiple_choice_question"), ("points_possible", True)]
+    assert [(f.label, f.label_text, f.entry, f.entry_text, f.placed) for f in fields] == [
+        ("question_type", "question_type", "multiple_choice_question", "multiple_choice_question", True),
+        ("points_possible", "points_possible", "", None, True),
+        ("cc_weighting", None, "", None, False)]
 
 
 def test_qti_12_response_conditions_keep_what_the_file_holds():
@@ -214,6 +216,8 @@ def test_qti_12_records_tell_where_an_element_sits_in_an_lxml_tree_too():
     for _ in range(3):
         assert [f.placed for f in qti.item_feedback(item)] == [True, False]
         assert [c.placed for c in qti.response_conditions(item)] == [True]
+        assert [f.placed for f in qti.metadata_fields(etree.fromstring(b"<item><itemmetadata><qtimetadata><qtimetadatafield/>"
+                                                                       b"</qtimetadata></itemmetadata></item>"))] == [True]
 
 
 # --- importers write the validated model ------------------------------------------------------

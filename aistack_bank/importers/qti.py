@@ -146,9 +146,9 @@ def _mattext_of(mats, language: str) -> tuple[str, set[str]]:
 
 def _metadata(item) -> dict[str, str]:
     fields = {}
-    for label, entry in metadata_fields(item):
-        if label is not None and label.text:
-            fields[label.text.strip()] = (entry.text or "").strip() if entry is not None else ""
+    for f in metadata_fields(item):
+        if f.label_text:
+            fields[f.label_text.strip()] = (f.entry_text or "").strip()
     for local in ("bbmd_questiontype", "qmd_itemtype"):
         for el in descendants(item, local):
             fields[local] = (el.text or "").strip()

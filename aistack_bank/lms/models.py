@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
-from ..readers.qti import Qti12Condition, Qti12Mat, attr as qti_attr, item_feedback, material, metadata_fields, qti_name, response_conditions, response_labels, responses
+from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, attr as qti_attr, item_feedback, material, metadata_fields, qti_name, response_conditions, response_labels, responses
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
@@ -526,7 +526,7 @@ def canvas_read_qti12_item(item: Element) -> dict:
     rule naming it displays, unless its identifier matches Canvas's correct/incorrect/general
     patterns, which file it as the question's comment instead (as for QTI 2.1,
     ``CANVAS_NOT_PER_ANSWER``)."""
-    fields = {text_of(label): text_of(entry) for label, entry in metadata_fields(item)}
+    fields = {f.label: f.entry for f in metadata_fields(item)}
     qtype = fields.get("question_type", "")
     feedback = {fb.ident: _qti12_text(fb.material) for fb in item_feedback(item) if fb.placed}
     question: dict = {"migration_id": item.get("ident"), "question_type": qtype, "points_possible": fields.get("points_possible"),
@@ -978,8 +978,8 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
         return None
     profile = ""
     for field_ in _metadata_fields(doc, ident, deep=False):
-        if _node_value(next(iter(children(field_, "fieldlabel")), None)) == "cc_profile":
-            profile = _node_value(next(iter(children(field_, "fieldentry")), None))
+        if field_.label == "cc_profile":
+            profile = field_.entry
     moodle_type = CC_MOODLE_TYPES.get(profile, "")
     if not moodle_type:
         return None
@@ -987,9 +987,9 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
     mats = material(presentation)
     texts = [m for m in mats if m.path == ("flow", "material", "mattext")] or [m for m in mats if m.path == ("material", "mattext")]
     grade = 1  # get_defaultgrade: the first cc_weighting, kept if 0-99
-    weighting = [f for f in _metadata_fields(doc, ident, deep=True) if _node_value(next(iter(children(f, "fieldlabel")), None)) == "cc_weighting"]
+    weighting = [f for f in _metadata_fields(doc, ident, deep=True) if f.label == "cc_weighting"]
     if weighting:
-        raw = re.match(r"\s*(-?\d*)", _node_value(next(iter(children(weighting[0], "fieldentry")), None))).group(1)
+        raw = re.match(r"\s*(-?\d*)", weighting[0].entry).group(1)
         number = int(raw) if raw not in ("", "-") else 0
         grade = number if 0 <= number <= 99 else 1
     if profile in ("cc.fib.v0p1", "cc.pattern_match.v0p1"):
@@ -1043,12 +1043,9 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
     return question
 
 
-def _metadata_fields(doc: _QtiFile, ident: str, *, deep: bool) -> list[Element]:
+def _metadata_fields(doc: _QtiFile, ident: str, *, deep: bool) -> list[Qti12Field]:
     """``//item[@ident]/itemmetadata/qtimetadata/qtimetadatafield`` (or ``//item[@ident]//qtimetadatafield``)."""
-    if deep:
-        return [f for item in _items_named(doc, ident) for f in descendants(item, "qtimetadatafield")]
-    return [f for item in _items_named(doc, ident) for md in children(item, "itemmetadata")
-            for qmd in children(md, "qtimetadata") for f in children(qmd, "qtimetadatafield")]
+    return [f for item in _items_named(doc, ident) for f in metadata_fields(item) if deep or f.placed]
 
 
 

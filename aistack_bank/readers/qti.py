@@ -40,12 +40,34 @@ def descendants(element: Element, name: str) -> list[Element]:
     return [c for c in element.iter() if qti_name(c.tag) == name]
 
 
-def metadata_fields(item: Element) -> list[tuple[Element | None, Element | None]]:
-    """QTI 1.2: the ``fieldlabel`` and ``fieldentry`` of every ``qtimetadatafield`` under
-    ``item``, in file order (None for a missing one); Canvas names its question type there
-    (``question_type``), a cartridge its profile (``cc_profile``)."""
-    return [(next(iter(children(field, "fieldlabel")), None), next(iter(children(field, "fieldentry")), None))
-            for field in descendants(item, "qtimetadatafield")]
+@dataclass(frozen=True)
+class Qti12Field:
+    """A ``qtimetadatafield`` of a QTI 1.2 item: its first ``fieldlabel`` and ``fieldentry``."""
+
+    label: str
+    """The label's whole text (``""`` without one)."""
+    label_text: str | None
+    """The label's own text as written (``element.text``: None when empty or without one)."""
+    entry: str
+    entry_text: str | None
+    """The same for the entry."""
+    placed: bool
+    """Whether it sits where QTI puts it (``item/itemmetadata/qtimetadata/qtimetadatafield``)."""
+
+
+def metadata_fields(item: Element) -> list[Qti12Field]:
+    """QTI 1.2: every ``qtimetadatafield`` under ``item``, in file order; Canvas names its
+    question type there (``question_type``), a cartridge its profile (``cc_profile``) and
+    weighting (``cc_weighting``)."""
+    placed = [f for md in xml_children(item, "itemmetadata") for qmd in xml_children(md, "qtimetadata")
+              for f in xml_children(qmd, "qtimetadatafield")]  # kept alive for lxml's elements
+    out = []
+    for field in xml_descendants(item, "qtimetadatafield"):
+        label = next(iter(xml_children(field, "fieldlabel")), None)
+        entry = next(iter(xml_children(field, "fieldentry")), None)
+        out.append(Qti12Field(text_of(label), label.text if label is not None else None,
+                              text_of(entry), entry.text if entry is not None else None, any(field is f for f in placed)))
+    return out
 
 
 # --- QTI 1.2 response processing -----------------------------------------------------------
