@@ -128,15 +128,96 @@ def test_qti_names_read_qti_2_and_3_alike():
 
 def test_qti_12_metadata_fields_in_file_order():
     from aistack_bank.readers import qti
-    from aistack_bank.readers.xml import text_of
 
     item = parse(b"<item><itemmetadata><qtimetadata>"
                  b"<qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>multiple_choice_question</fieldentry></qtimetadatafield>"
                  b"<qtimetadatafield><fieldlabel>points_possible</fieldlabel></qtimetadatafield>"
-                 b"</qtimetadata></itemmetadata></item>")
+                 b"</qtimetadata></itemmetadata><presentation><qtimetadatafield><fieldlabel><b>cc</b>_weighting</fieldlabel>"
+                 b"<fieldentry/></qtimetadatafield></presentation></item>")
     fields = qti.metadata_fields(item)
-    assert [(text_of(label), entry is None or text_of(entry)) for label, entry in fields] == [
-        ("question_type", "multiple_choice_question"), ("points_possible", True)]
+    assert [(f.label, f.label_text, f.entry, f.entry_text, f.placed) for f in fields] == [
+        ("question_type", "question_type", "multiple_choice_question", "multiple_choice_question", True),
+        ("points_possible", "points_possible", "", None, True),
+        ("cc_weighting", None, "", None, False)]
+
+
+def test_qti_12_response_conditions_keep_what_the_file_holds():
+    from aistack_bank.readers import qti
+
+    item = parse(b'<item ident="i1"><resprocessing>'
+                 b'<respcondition continue="Yes"><conditionvar><other/></conditionvar><displayfeedback linkrefid="general_fb"/></respcondition>'
+                 b'<respcondition><conditionvar><and><varequal respident="r1" case="Yes">a<b>!</b></varequal>'
+                 b'<not><varequal respident="r1">b</varequal></not></and></conditionvar><conditionvar><varequal>c</varequal></conditionvar>'
+                 b'<setvar varname="SCORE" action="Add">100</setvar><setvar variablename="X"/><displayfeedback/></respcondition>'
+                 b'</resprocessing><presentation><respcondition/></presentation></item>')
+    general, scoring, elsewhere = qti.response_conditions(item)
+    assert (general.placed, general.continue_, general.feedback, general.setvars) == (True, "Yes", ("general_fb",), ())
+    assert [(t.name, t.depth, t.parent) for t in general.tests] == [("other", 1, "conditionvar")]
+    assert (scoring.conditionvars, scoring.continue_, scoring.feedback) == (2, None, (None,))
+    assert [(t.name, t.respident, t.case, t.text, t.value, t.parent, t.depth, t.conditionvar) for t in scoring.tests] == [
+        ("and", None, None, None, "a!b", "conditionvar", 1, 0),
+        ("varequal", "r1", "Yes", "a", "a!", "and", 2, 0),
+        ("b", None, None, "!", "!", "varequal", 3, 0),
+        ("not", None, None, None, "b", "and", 2, 0),
+        ("varequal", "r1", None, "b", "b", "not", 3, 0),
+        ("varequal", None, None, "c", "c", "conditionvar", 1, 1)]
+    assert [(s.varname, s.variablename, s.action, s.text, s.value) for s in scoring.setvars] == [
+        ("SCORE", None, "Add", "100", "100"), (None, "X", None, None, "")]
+    assert (elsewhere.placed, elsewhere.conditionvars, elsewhere.tests, elsewhere.feedback) == (False, 0, (), ())
+
+
+QTI12_FEEDBACK = (b'<item><itemfeedback ident="general_fb"><flow_mat><material><mattext texttype="text/html">&lt;p&gt;Why&lt;/p&gt;</mattext>'
+                  b'<matimage uri="a.png"/></material></flow_mat></itemfeedback>'
+                  b'<presentation><itemfeedback><material><mattext>deep<b>er</b></mattext></material></itemfeedback></presentation>'
+                  b'<resprocessing><respcondition/></resprocessing></item>')
+
+
+def test_qti_12_item_feedback_and_material_as_written():
+    from aistack_bank.readers import qti
+
+    general, deeper = qti.item_feedback(parse(QTI12_FEEDBACK))
+    assert (general.ident, general.placed, deeper.ident, deeper.placed) == ("general_fb", True, None, False)
+    assert [(m.name, m.texttype, m.text, m.value, m.path) for m in general.material] == [
+        ("mattext", "text/html", "<p>Why</p>", "<p>Why</p>", ("flow_mat", "material", "mattext")),
+        ("matimage", None, None, "", ("flow_mat", "material", "matimage"))]
+    assert [(m.text, m.value, m.path) for m in deeper.material] == [("deep", "deeper", ("material", "mattext"))]
+    assert qti.material(None) == ()
+
+
+def test_qti_12_responses_with_their_labels_and_the_stem_beside_them():
+    from aistack_bank.readers import qti
+
+    presentation = parse(b'<presentation><material><mattext>Stem</mattext></material><flow>'
+                         b'<response_lid ident="r1" rcardinality="Multiple"><material><mattext>Left</mattext></material>'
+                         b'<render_choice><response_label ident="a"><material><mattext>A</mattext></material></response_label>'
+                         b'<flow_label><response_label><material><mattext>B</mattext></material></response_label></flow_label>'
+                         b'</render_choice></response_lid>'
+                         b'<response_str ident="s1"><material><mattext>Type</mattext></material></response_str></flow></presentation>')
+    lid, text = qti.responses(presentation)
+    assert (lid.name, lid.ident, lid.rcardinality, lid.path) == ("response_lid", "r1", "Multiple", ("flow", "response_lid"))
+    assert [m.value for m in lid.prompt] == ["Left"]
+    assert [(label.ident, [m.value for m in label.material], label.path) for label in lid.labels] == [
+        ("a", ["A"], ("render_choice", "response_label")), (None, ["B"], ("render_choice", "flow_label", "response_label"))]
+    assert (text.name, text.ident, text.rcardinality, text.labels) == ("response_str", "s1", None, ())
+    assert [label.ident for label in qti.response_labels(presentation)] == ["a", None]
+    assert [[m.value for m in mats] for mats in qti.materials_outside(presentation, ("response_lid",))] == [["Stem"], ["Type"]]
+    assert [[m.value for m in mats] for mats in qti.materials_outside(presentation, ("response_lid", "response_str"))] == [["Stem"]]
+    assert qti.responses(None) == [] and qti.materials_outside(None, ()) == []
+
+
+def test_qti_12_records_tell_where_an_element_sits_in_an_lxml_tree_too():
+    """lxml makes a new Python object for an element each time one is asked for (when none is
+    alive): where an element sits is told by the element, not by an object's id."""
+    from lxml import etree
+
+    from aistack_bank.readers import qti
+
+    item = etree.fromstring(QTI12_FEEDBACK)
+    for _ in range(3):
+        assert [f.placed for f in qti.item_feedback(item)] == [True, False]
+        assert [c.placed for c in qti.response_conditions(item)] == [True]
+        assert [f.placed for f in qti.metadata_fields(etree.fromstring(b"<item><itemmetadata><qtimetadata><qtimetadatafield/>"
+                                                                       b"</qtimetadata></itemmetadata></item>"))] == [True]
 
 
 # --- importers write the validated model ------------------------------------------------------

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
-from ..readers.qti import attr, children, descendants, metadata_fields, qti_name
+from ..readers.qti import attr, children, descendants, item_feedback, materials_outside, metadata_fields, qti_name, response_conditions, responses
 from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
@@ -125,30 +125,30 @@ def _category(root) -> str | None:
 # --- QTI 1.2 -----------------------------------------------------------------------------
 
 
-def _mattext(element, language: str) -> tuple[str, set[str]]:
-    """The text of the material (mattext, mat_formattedtext) under ``element``, HTML made plain."""
+def _mattext_of(mats, language: str) -> tuple[str, set[str]]:
+    """The text of a material's mattext, mat_formattedtext and matemtext, HTML made plain, and
+    the markup and media left out."""
     parts, dropped = [], set()
-    for node in element.iter():
-        local = qti_name(node.tag)
-        if local in ("mattext", "mat_formattedtext", "matemtext"):
-            raw = node.text or ""
-            if (node.get("texttype") or "text/plain").lower() == "text/html" or local == "mat_formattedtext":
+    for mat in mats:
+        if mat.name in ("mattext", "mat_formattedtext", "matemtext"):
+            raw = mat.text or ""
+            if (mat.texttype or "text/plain").lower() == "text/html" or mat.name == "mat_formattedtext":
                 text, d = html_to_text(raw, language)
                 dropped |= d
             else:
                 text = raw.strip()
             if text:
                 parts.append(text)
-        elif local in ("matimage", "mataudio", "matvideo", "matapplet", "matapplication"):
-            dropped.add(local)
+        else:
+            dropped.add(mat.name)
     return "\n".join(parts), dropped
 
 
 def _metadata(item) -> dict[str, str]:
     fields = {}
-    for label, entry in metadata_fields(item):
-        if label is not None and label.text:
-            fields[label.text.strip()] = (entry.text or "").strip() if entry is not None else ""
+    for f in metadata_fields(item):
+        if f.label_text:
+            fields[f.label_text.strip()] = (f.entry_text or "").strip()
     for local in ("bbmd_questiontype", "qmd_itemtype"):
         for el in descendants(item, local):
             fields[local] = (el.text or "").strip()
@@ -179,55 +179,52 @@ def _item12(item, language: str, index: int):
     presentation = next(iter(descendants(item, "presentation")), None)
     if presentation is None:
         return Skipped(name, "no presentation (a text-only item); only single-choice questions are imported")
-    lids = descendants(presentation, "response_lid")
-    others = [qti_name(e.tag) for e in presentation.iter() if qti_name(e.tag) in ("response_str", "response_num", "response_xy", "response_grp", "response_extension")]
+    found = responses(presentation)
+    lids = [r for r in found if r.name == "response_lid"]
+    others = [r.name for r in found if r.name != "response_lid"]
     if others or len(lids) != 1:
         what = ", ".join(sorted(set(others))) or f"{len(lids)} choice responses"
         return Skipped(name, f"not one choice response ({what}): fill-in, numeric, matching or multi-part questions are not imported")
     lid = lids[0]
-    if (lid.get("rcardinality") or "Single").lower() != "single":
-        return Skipped(name, f"rcardinality {lid.get('rcardinality')!r} (multiple answers); only single-answer questions are imported")
-    response_id = lid.get("ident", "")
+    if (lid.rcardinality or "Single").lower() != "single":
+        return Skipped(name, f"rcardinality {lid.rcardinality!r} (multiple answers); only single-answer questions are imported")
+    response_id = lid.ident or ""
     dropped: set[str] = set()
-    inside = set(lid.iter())
     stem_parts = []
-    for material in descendants(presentation, "material"):
-        if material in inside:
-            continue
-        text, d = _mattext(material, language)
+    for mats in materials_outside(presentation, ("response_lid",)):  # the one lid's are its options
+        text, d = _mattext_of(mats, language)
         dropped |= d
         if text:
             stem_parts.append(text)
-    labels = descendants(lid, "response_label")
     options: list[tuple[str, str]] = []
-    for label in labels:
-        text, d = _mattext(label, language)
+    for label in lid.labels:
+        text, d = _mattext_of(label.material, language)
         dropped |= d
-        options.append((label.get("ident", ""), text))
+        options.append((label.ident or "", text))
     if not MIN_CHOICES <= len(options) <= MAX_CHOICES:
         return Skipped(name, f"{len(options)} options; the bank takes {MIN_CHOICES} to {MAX_CHOICES}")
     feedback_text: dict[str, str] = {}
-    for fb in descendants(item, "itemfeedback"):
-        text, d = _mattext(fb, language)
+    for fb in item_feedback(item):
+        text, d = _mattext_of(fb.material, language)
         dropped |= d
-        feedback_text[fb.get("ident", "")] = text
+        feedback_text[fb.ident or ""] = text
     answer_ids = {o[0] for o in options}
     right: list[str] = []
     per_option: dict[str, list[str]] = {}
     general: list[str] = []
-    for cond in descendants(item, "respcondition"):
-        conditionvar = next(iter(children(cond, "conditionvar")), None)
+    for cond in response_conditions(item):
+        tests = [t for t in cond.tests if t.conditionvar == 0]
         # Blackboard writes an answer's own feedback rule as <varequal respident="ANSWER"/>.
-        equals = [(e.text or "").strip() if e.get("respident") in (None, response_id) else e.get("respident")
-                  for e in (conditionvar.iter() if conditionvar is not None else []) if qti_name(e.tag) == "varequal"
-                  and (e.get("respident") in (None, response_id) or (e.get("respident") in answer_ids and not (e.text or "").strip()))]
-        negated = conditionvar is not None and any(qti_name(e.tag) == "not" for e in conditionvar.iter())
-        links = [d.get("linkrefid", "") for d in children(cond, "displayfeedback")]
-        for setvar in children(cond, "setvar"):
+        equals = [(t.text or "").strip() if t.respident in (None, response_id) else t.respident
+                  for t in tests if t.name == "varequal"
+                  and (t.respident in (None, response_id) or (t.respident in answer_ids and not (t.text or "").strip()))]
+        negated = any(t.name == "not" for t in tests)
+        links = [ref or "" for ref in cond.feedback]
+        for setvar in cond.setvars:
             value = (setvar.text or "").strip()
-            variable = setvar.get("varname") or setvar.get("variablename") or "SCORE"
+            variable = setvar.varname or setvar.variablename or "SCORE"
             positive = value == "SCORE.max" or _number(value) > 0
-            if variable.upper() == "SCORE" and positive and (setvar.get("action") or "Set") in ("Set", "Add") and equals and not negated:
+            if variable.upper() == "SCORE" and positive and (setvar.action or "Set") in ("Set", "Add") and equals and not negated:
                 right += equals
         if equals and not negated and len(equals) == 1:
             per_option.setdefault(equals[0], []).extend(links)
@@ -459,35 +456,33 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
     if presentation is None:
         return Skipped(name, "no presentation")
     dropped: set[str] = set()
-    lids = descendants(presentation, "response_lid")
-    strs = descendants(presentation, "response_str") + descendants(presentation, "response_num")
-    inside = {e for r in lids + strs for e in r.iter()} if qtype == "matching_question" else {e for r in lids for e in r.iter()}
+    lids = [r for r in responses(presentation) if r.name == "response_lid"]
+    inside = ("response_lid", "response_str", "response_num") if qtype == "matching_question" else ("response_lid",)
     stem_parts = []
-    for material in descendants(presentation, "material"):
-        if material in inside:
-            continue
-        text, d = _mattext(material, language)
+    for mats in materials_outside(presentation, inside):
+        text, d = _mattext_of(mats, language)
         dropped |= d
         if text:
             stem_parts.append(text)
     stem = "\n".join(stem_parts)
     feedback_text: dict[str, str] = {}
-    for fb in descendants(item, "itemfeedback"):
-        text, d = _mattext(fb, language)
+    for fb in item_feedback(item):
+        text, d = _mattext_of(fb.material, language)
         dropped |= d
-        feedback_text[fb.get("ident", "")] = text
+        feedback_text[fb.ident or ""] = text
     conditions = []
-    for cond in descendants(item, "respcondition"):
-        conditionvar = next(iter(children(cond, "conditionvar")), None)
-        score = [((s.text or "").strip(), s.get("action") or "Set") for s in children(cond, "setvar") if (s.get("varname") or "SCORE").upper() == "SCORE"]
-        links = [d.get("linkrefid", "") for d in children(cond, "displayfeedback")]
-        conditions.append((conditionvar, score, links))
-    general = [link for c, score, links in conditions if c is not None and [qti_name(e.tag) for e in c] == ["other"] for link in links]
+    for cond in response_conditions(item):
+        # the tests of its first conditionvar (None without one)
+        tests = [t for t in cond.tests if t.conditionvar == 0] if cond.conditionvars else None
+        score = [((s.text or "").strip(), s.action or "Set") for s in cond.setvars if (s.varname or "SCORE").upper() == "SCORE"]
+        links = [ref or "" for ref in cond.feedback]
+        conditions.append((tests, score, links))
+    general = [link for c, score, links in conditions if c is not None and [t.name for t in c if t.depth == 1] == ["other"] for link in links]
     explanation = "\n".join(feedback_text[g] for g in dict.fromkeys(general) if feedback_text.get(g))
 
     def feedback_for(value: str) -> str | None:
         texts = [feedback_text[link] for c, score, links in conditions if c is not None and not score
-                 and [(e.text or "").strip() for e in c if qti_name(e.tag) == "varequal"] == [value] for link in links if feedback_text.get(link)]
+                 and [(t.text or "").strip() for t in c if t.depth == 1 and t.name == "varequal"] == [value] for link in links if feedback_text.get(link)]
         return "\n".join(texts) or None
 
     def done(imported: ImportedQuestion) -> ImportedQuestion:
@@ -499,17 +494,17 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         if len(lids) != 1:
             return Skipped(name, f"{len(lids)} choice responses; a multiple-answers question has one")
         options = []
-        for label in descendants(lids[0], "response_label"):
-            text, d = _mattext(label, language)
+        for label in lids[0].labels:
+            text, d = _mattext_of(label.material, language)
             dropped |= d
-            options.append((label.get("ident", ""), text))
+            options.append((label.ident or "", text))
         if not MIN_OPTIONS <= len(options) <= MAX_OPTIONS:
             return Skipped(name, f"{len(options)} options; a multiple-response question takes {MIN_OPTIONS} to {MAX_OPTIONS}")
         right: list[str] = []
         for c, score, _ in conditions:
             if c is None or not any(_number(v) > 0 or v == "SCORE.max" for v, _ in score):
                 continue
-            right += [(e.text or "").strip() for e in c.iter() if qti_name(e.tag) == "varequal" and qti_name(_parent(c, e).tag) != "not"]
+            right += [(t.text or "").strip() for t in c if t.name == "varequal" and t.parent != "not"]
         ids = [ident for ident, _ in options]
         right = [r for r in dict.fromkeys(right) if r in ids]
         if not right:
@@ -524,9 +519,9 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         for c, score, links in conditions:
             if c is None or not any(_number(v) > 0 for v, _ in score):
                 continue
-            exact = [_float(e.text) for e in c.iter() if qti_name(e.tag) == "varequal"]
-            lows = [_float(e.text) for e in c.iter() if qti_name(e.tag) in ("vargte", "vargt")]
-            highs = [_float(e.text) for e in c.iter() if qti_name(e.tag) in ("varlte", "varlt")]
+            exact = [_float(t.text) for t in c if t.name == "varequal"]
+            lows = [_float(t.text) for t in c if t.name in ("vargte", "vargt")]
+            highs = [_float(t.text) for t in c if t.name in ("varlte", "varlt")]
             if exact and exact[0] is not None:
                 value = exact[0]
                 low = lows[0] if lows and lows[0] is not None else value
@@ -555,7 +550,7 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
         answers: list[str] = []
         for c, score, _ in conditions:
             if c is not None and any(_number(v) > 0 for v, _ in score):
-                answers += [(e.text or "").strip() for e in c.iter() if qti_name(e.tag) in ("varequal", "varsubstring") and (e.text or "").strip()]
+                answers += [(t.text or "").strip() for t in c if t.name in ("varequal", "varsubstring") and (t.text or "").strip()]
                 break
         # Canvas and the cc profile compare exactly, ignoring case: a "*" is a star (the bank's
         # "\\*"); spellings the bank's folding makes equal (its exports write them out) come once.
@@ -570,22 +565,21 @@ def _kind12(item, language: str, name: str, qtype: str, profile: str):
     # matching: one response_lid per prompt, each offering every answer; Add conditions pair them.
     prompts, offered = [], {}
     for lid in lids:
-        material = next((m for m in children(lid, "material")), None)
-        text, d = _mattext(material, language) if material is not None else ("", set())
+        text, d = _mattext_of(lid.prompt or (), language)
         dropped |= d
-        prompts.append((lid.get("ident", ""), text))
-        for label in descendants(lid, "response_label"):
-            if label.get("ident", "") not in offered:
-                label_text, d = _mattext(label, language)
+        prompts.append((lid.ident or "", text))
+        for label in lid.labels:
+            if (label.ident or "") not in offered:
+                label_text, d = _mattext_of(label.material, language)
                 dropped |= d
-                offered[label.get("ident", "")] = label_text
+                offered[label.ident or ""] = label_text
     match_of: dict[str, str] = {}
     for c, score, _ in conditions:
         if c is None or not any(_number(v) > 0 for v, _ in score):
             continue
-        for e in c:
-            if qti_name(e.tag) == "varequal" and e.get("respident"):
-                match_of.setdefault(e.get("respident"), (e.text or "").strip())
+        for t in c:
+            if t.depth == 1 and t.name == "varequal" and t.respident:
+                match_of.setdefault(t.respident, (t.text or "").strip())
     return done(_matching(name, stem, explanation, [(text, offered.get(match_of.get(ident, ""))) for ident, text in prompts],
                           [text for ident, text in offered.items() if ident not in match_of.values()]))
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
-from ..readers.qti import attr as qti_attr, metadata_fields, qti_name
+from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, attr as qti_attr, item_feedback, material, metadata_fields, qti_name, response_conditions, response_labels, responses
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
@@ -489,19 +489,16 @@ def canvas_read_test(data: bytes) -> list[dict]:
 CANVAS_QTI12_META_NS = "http://canvas.instructure.com/xsd/cccv1p0"
 
 
-def _qti12_text(element: Element | None) -> str:
-    """The first ``material/mattext`` under an element (the HTML Canvas keeps, as typed)."""
-    if element is None:
-        return ""
-    found = next((m for m in element.iter() if local(m.tag) == "mattext"), None)
-    return _node_value(found)
+def _qti12_text(mats: tuple[Qti12Mat, ...]) -> str:
+    """The first ``material/mattext`` of an element's material (the HTML Canvas keeps, as typed)."""
+    return next((m.value for m in mats if m.name == "mattext"), "")
 
 
-def _qti12_score(condition: Element) -> float:
+def _qti12_score(condition: Qti12Condition) -> float:
     total = 0.0
-    for setter in children(condition, "setvar"):
+    for setter in condition.setvars:
         try:
-            total += float(_node_value(setter))
+            total += float(setter.value)
         except ValueError:
             pass
     return total
@@ -529,21 +526,22 @@ def canvas_read_qti12_item(item: Element) -> dict:
     rule naming it displays, unless its identifier matches Canvas's correct/incorrect/general
     patterns, which file it as the question's comment instead (as for QTI 2.1,
     ``CANVAS_NOT_PER_ANSWER``)."""
-    fields = {text_of(label): text_of(entry) for label, entry in metadata_fields(item)}
+    fields = {f.label: f.entry for f in metadata_fields(item)}
     qtype = fields.get("question_type", "")
-    feedback = {fb.get("ident"): _qti12_text(fb) for fb in children(item, "itemfeedback")}
+    feedback = {fb.ident: _qti12_text(fb.material) for fb in item_feedback(item) if fb.placed}
     question: dict = {"migration_id": item.get("ident"), "question_type": qtype, "points_possible": fields.get("points_possible"),
                       "answers": [], "neutral_comments": feedback.get("general_fb", ""), "correct_comments": "", "incorrect_comments": ""}
-    conditions = [c for rp in children(item, "resprocessing") for c in children(rp, "respcondition")]
+    conditions = [c for c in response_conditions(item) if c.placed]
 
-    def named(condition: Element) -> list[str]:
-        return [_node_value(v) for v in _descendants_outside_not(condition)]
+    def named(condition: Qti12Condition) -> list[str]:
+        """``.//xmlns:varequal[not(parent::xmlns:not)]``."""
+        return [t.value for t in condition.tests if t.name == "varequal" and t.parent != "not"]
 
     def comments_of(value: str) -> str:
         for condition in conditions:
             if value in named(condition):
-                for shown in children(condition, "displayfeedback"):
-                    ref = shown.get("linkrefid") or ""
+                for ref in condition.feedback:
+                    ref = ref or ""
                     if ref in feedback and not CANVAS_NOT_PER_ANSWER.search(ref):
                         return feedback[ref]
         return ""
@@ -559,9 +557,9 @@ def canvas_read_qti12_item(item: Element) -> dict:
     scoring = [c for c in conditions if _qti12_score(c) > 0]
     if qtype in ("multiple_choice_question", "true_false_question", "multiple_answers_question"):
         right = {value for c in scoring for value in named(c)}
-        for label in descendants(item, "response_label"):
-            ident = label.get("ident") or ""
-            question["answers"].append({"migration_id": ident, "text": _qti12_text(label), "weight": 100 if ident in right else 0,
+        for label in response_labels(item):
+            ident = label.ident or ""
+            question["answers"].append({"migration_id": ident, "text": _qti12_text(label.material), "weight": 100 if ident in right else 0,
                                         "comments": comments_of(ident)})
         if qtype == "true_false_question":
             texts = [a["text"] for a in question["answers"]]
@@ -574,9 +572,9 @@ def canvas_read_qti12_item(item: Element) -> dict:
         question["question_type"] = "short_answer_question" if question["answers"] else "essay_question"
     elif qtype == "numerical_question":
         for condition in scoring:
-            exact = [_node_value(v) for v in descendants(condition, "varequal")]
-            low = [_node_value(v) for v in descendants(condition, "vargte")]
-            high = [_node_value(v) for v in descendants(condition, "varlte")]
+            exact = [t.value for t in condition.tests if t.name == "varequal"]
+            low = [t.value for t in condition.tests if t.name == "vargte"]
+            high = [t.value for t in condition.tests if t.name == "varlte"]
             if exact:
                 # Canvas keeps the exact value and the margin above it (hi − exact); a range whose
                 # bounds are not symmetric around the value shows as another margin below
@@ -586,11 +584,10 @@ def canvas_read_qti12_item(item: Element) -> dict:
                     margin = float("nan")
                 question["answers"].append({"exact": value, "margin": margin, "weight": 100})
     elif qtype == "matching_question":
-        texts = {label.get("ident"): _qti12_text(label) for label in descendants(item, "response_label")}
-        for lid in descendants(item, "response_lid"):
-            respident = lid.get("ident")
-            match = next((_node_value(v) for c in conditions for v in descendants(c, "varequal") if v.get("respident") == respident), None)
-            question["answers"].append({"left": _qti12_text(next(iter(children(lid, "material")), None)), "right": texts.get(match, "")})
+        texts = {label.ident: _qti12_text(label.material) for label in response_labels(item)}
+        for lid in [r for r in responses(item) if r.name == "response_lid"]:
+            match = next((t.value for c in conditions for t in c.tests if t.name == "varequal" and t.respident == lid.ident), None)
+            question["answers"].append({"left": _qti12_text(lid.prompt or ()), "right": texts.get(match, "")})
     return question
 
 
@@ -897,27 +894,28 @@ def _xsd_fullmatch(pattern: str, text: str) -> bool:
     return re.fullmatch(translated, text) is not None
 
 
-def _conditions(doc: _QtiFile, ident: str) -> list[Element]:
+def _conditions(doc: _QtiFile, ident: str) -> list[Qti12Condition]:
     """``//xmlns:item[@ident=…]/xmlns:resprocessing/xmlns:respcondition``."""
-    return [c for item in _items_named(doc, ident) for rp in children(item, "resprocessing") for c in children(rp, "respcondition")]
+    return [c for item in _items_named(doc, ident) for c in response_conditions(item) if c.placed]
 
 
-def _first_varequal(condition: Element) -> Element | None:
-    """``xmlns:conditionvar/xmlns:varequal`` item(0): a varequal directly in the conditionvar."""
-    return next((v for cv in children(condition, "conditionvar") for v in children(cv, "varequal")), None)
+def _first_varequal(condition: Qti12Condition) -> str:
+    """The value of ``xmlns:conditionvar/xmlns:varequal`` item(0), a varequal directly in a
+    conditionvar (``""`` without one)."""
+    return next((t.value for t in condition.tests if t.depth == 1 and t.name == "varequal"), "")
 
 
-def _feedback_texts(doc: _QtiFile, ident: str, conditions: list[Element]) -> str:
+def _feedback_texts(doc: _QtiFile, ident: str, conditions: list[Qti12Condition]) -> str:
     """Each ``displayfeedback``'s linked ``itemfeedback`` text, each followed by a space."""
     out = ""
     for condition in conditions:
-        for shown in children(condition, "displayfeedback"):
-            ref = shown.get("linkrefid") or ""
+        for ref in condition.feedback:
+            ref = ref or ""
             if not ref:
                 continue
-            texts = [m for item in _items_named(doc, ident) for fb in children(item, "itemfeedback") if fb.get("ident") == ref
-                     for flow in children(fb, "flow_mat") for mat in children(flow, "material") for m in children(mat, "mattext")]
-            value = _node_value(texts[0]) if texts else ""
+            texts = [m for item in _items_named(doc, ident) for fb in item_feedback(item) if fb.placed and fb.ident == ref
+                     for m in fb.material if m.path == ("flow_mat", "material", "mattext")]
+            value = texts[0].value if texts else ""
             out += value + " " if value else ""
     return out
 
@@ -928,13 +926,13 @@ def _php_empty(value: str) -> bool:
 
 def _cc_general_feedback(doc: _QtiFile, ident: str) -> str:
     """``get_general_feedback``: the feedback of every condition marked ``continue="Yes"``."""
-    chosen = [c for c in _conditions(doc, ident) if (c.get("continue") or "").lower() == "yes"]
+    chosen = [c for c in _conditions(doc, ident) if (c.continue_ or "").lower() == "yes"]
     return _feedback_texts(doc, ident, chosen)
 
 
 def _cc_answer_feedback(doc: _QtiFile, ident: str, answer: str) -> str:
     """``get_feedback``: the feedback of every condition whose first direct varequal is the answer."""
-    chosen = [c for c in _conditions(doc, ident) if _node_value(_first_varequal(c)).lower() == answer.lower()]
+    chosen = [c for c in _conditions(doc, ident) if _first_varequal(c).lower() == answer.lower()]
     return _feedback_texts(doc, ident, chosen)
 
 
@@ -943,9 +941,9 @@ def _cc_score(doc: _QtiFile, ident: str, answer: str) -> float:
     1 if it is not PHP-empty, else 0."""
     score = ""
     for condition in _conditions(doc, ident):
-        if _node_value(_first_varequal(condition)).lower() == answer.lower():
-            setvar = children(condition, "setvar")
-            score = _node_value(setvar[0]) if setvar and not _php_empty(_node_value(setvar[0])) else ""
+        if _first_varequal(condition).lower() == answer.lower():
+            setvar = condition.setvars
+            score = setvar[0].value if setvar and not _php_empty(setvar[0].value) else ""
     return 0.0 if _php_empty(score) else 1.0
 
 
@@ -954,21 +952,20 @@ def _cc_fib_answers(doc: _QtiFile, ident: str) -> list[CcAnswer]:
     are the right answers (full marks, no feedback: the feedback found for one is written to a
     misspelt variable and lost); every other condition with a varequal adds a wrong answer."""
     conditions = _conditions(doc, ident)
-    scoring = next((c for c in conditions if any((s.text or "") == "100" for s in children(c, "setvar"))), None)
+    scoring = next((c for c in conditions if any((s.text or "") == "100" for s in c.setvars)), None)
     right: dict[str, CcAnswer] = {}
-    for v in [v for cv in children(scoring, "conditionvar") for v in children(cv, "varequal")] if scoring is not None else []:
-        title = _node_value(v)
+    for t in [t for t in scoring.tests if t.depth == 1 and t.name == "varequal"] if scoring is not None else []:
+        title = t.value
         if title:
             right[title] = CcAnswer(title, title, 1.0, "")
     wrong = []
     for condition in conditions:
-        setvar = children(condition, "setvar")
-        if setvar and _node_value(setvar[0]) == "100":
+        setvar = condition.setvars
+        if setvar and setvar[0].value == "100":
             continue
-        first = _first_varequal(condition)
-        if first is None:
+        if not any(t.depth == 1 and t.name == "varequal" for t in condition.tests):
             continue
-        title = _node_value(first)
+        title = _first_varequal(condition)
         feedback = _feedback_texts(doc, ident, [condition])
         if title not in right:
             wrong.append(CcAnswer(title, title, 0.0, feedback))
@@ -981,18 +978,18 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
         return None
     profile = ""
     for field_ in _metadata_fields(doc, ident, deep=False):
-        if _node_value(next(iter(children(field_, "fieldlabel")), None)) == "cc_profile":
-            profile = _node_value(next(iter(children(field_, "fieldentry")), None))
+        if field_.label == "cc_profile":
+            profile = field_.entry
     moodle_type = CC_MOODLE_TYPES.get(profile, "")
     if not moodle_type:
         return None
     presentation = next(iter(children(item, "presentation")), None)
-    flows = [m for fl in children(presentation, "flow") for mat in children(fl, "material") for m in children(mat, "mattext")] if presentation is not None else []
-    texts = flows or ([m for mat in children(presentation, "material") for m in children(mat, "mattext")] if presentation is not None else [])
+    mats = material(presentation)
+    texts = [m for m in mats if m.path == ("flow", "material", "mattext")] or [m for m in mats if m.path == ("material", "mattext")]
     grade = 1  # get_defaultgrade: the first cc_weighting, kept if 0-99
-    weighting = [f for f in _metadata_fields(doc, ident, deep=True) if _node_value(next(iter(children(f, "fieldlabel")), None)) == "cc_weighting"]
+    weighting = [f for f in _metadata_fields(doc, ident, deep=True) if f.label == "cc_weighting"]
     if weighting:
-        raw = re.match(r"\s*(-?\d*)", _node_value(next(iter(children(weighting[0], "fieldentry")), None))).group(1)
+        raw = re.match(r"\s*(-?\d*)", weighting[0].entry).group(1)
         number = int(raw) if raw not in ("", "-") else 0
         grade = number if 0 <= number <= 99 else 1
     if profile in ("cc.fib.v0p1", "cc.pattern_match.v0p1"):
@@ -1005,36 +1002,36 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
         labels = []
         for found in _items_named(doc, ident):
             for pres in children(found, "presentation"):
-                holders = [fl for fl in children(pres, "flow")] or [pres]
-                labels += [label for h in holders for lid in children(h, "response_lid") for rc in children(lid, "render_choice") for label in children(rc, "response_label")]
+                # presentation/flow/response_lid, or presentation/response_lid when it has no flow
+                where = ("flow", "response_lid") if children(pres, "flow") else ("response_lid",)
+                labels += [label for lid in responses(pres) if lid.path == where
+                           for label in lid.labels if label.path == ("render_choice", "response_label")]
         right: dict[str, bool] = {}
         share = 0.0
         if profile == "cc.multiple_response.v0p1":
             keys = []
             for found in _items_named(doc, ident):
-                for setvar in descendants(found, "setvar"):
-                    try:
-                        hundred = setvar.get("varname") == "SCORE" and float(_node_value(setvar)) == 100
-                    except ValueError:
-                        hundred = False
-                    if not hundred:
-                        continue
-                    parent = next(p for p in found.iter() if any(c is setvar for c in p))
-                    for cv in children(parent, "conditionvar"):
-                        keys += [v for v in _descendants_outside_not(cv) if v.get("case") == "Yes"]
+                for condition in response_conditions(found):
+                    for setvar in condition.setvars:
+                        try:
+                            hundred = setvar.varname == "SCORE" and float(setvar.value) == 100
+                        except ValueError:
+                            hundred = False
+                        if hundred:  # its condition's varequals outside a not, case-sensitive
+                            keys += [t for t in condition.tests if t.name == "varequal" and t.parent != "not" and t.case == "Yes"]
             if keys:
                 share = round(1.0 / len(keys), 7)
-                right = {_node_value(v): True for v in keys}
+                right = {t.value: True for t in keys}
         answers = []
         for label in labels:
-            answer = label.get("ident") or ""
-            title = _node_value(next((m for mat in children(label, "material") for m in children(mat, "mattext")), None))
+            answer = label.ident or ""
+            title = next((m.value for m in label.material if m.path == ("material", "mattext")), "")
             score = _cc_score(doc, ident, answer)
             if profile == "cc.multiple_response.v0p1" and answer in right:
                 score = share
             answers.append(CcAnswer(answer, title, score, _cc_answer_feedback(doc, ident, answer)))
     question = CcQuestion(ident=ident, name=item.get("title") or "", cc_type=profile, moodle_type=moodle_type,
-                          questiontext=_node_value(texts[0]) if texts else "", generalfeedback=_cc_general_feedback(doc, ident),
+                          questiontext=texts[0].value if texts else "", generalfeedback=_cc_general_feedback(doc, ident),
                           defaultgrade=grade, answers=answers, essay_options=dict(CC_ESSAY_DEFAULTS) if moodle_type == "essay" else None)
     if moodle_type == "truefalse" and answers:
         # create_node_course_question_categories_question_category_question_true_false
@@ -1046,22 +1043,11 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
     return question
 
 
-def _metadata_fields(doc: _QtiFile, ident: str, *, deep: bool) -> list[Element]:
+def _metadata_fields(doc: _QtiFile, ident: str, *, deep: bool) -> list[Qti12Field]:
     """``//item[@ident]/itemmetadata/qtimetadata/qtimetadatafield`` (or ``//item[@ident]//qtimetadatafield``)."""
-    if deep:
-        return [f for item in _items_named(doc, ident) for f in descendants(item, "qtimetadatafield")]
-    return [f for item in _items_named(doc, ident) for md in children(item, "itemmetadata")
-            for qmd in children(md, "qtimetadata") for f in children(qmd, "qtimetadatafield")]
+    return [f for item in _items_named(doc, ident) for f in metadata_fields(item) if deep or f.placed]
 
 
-def _descendants_outside_not(element: Element) -> list[Element]:
-    """``.//xmlns:varequal[not(parent::xmlns:not)]``."""
-    out = []
-    for parent in element.iter():
-        if local(parent.tag) == "not":
-            continue
-        out += [c for c in parent if local(c.tag) == "varequal"]
-    return out
 
 
 def moodle_cc11_restore(members: dict[str, bytes]) -> list[CcInstance]:
