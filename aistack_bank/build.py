@@ -28,6 +28,8 @@ class OutputFile:
     size: int
     path: Path
     changed: bool
+    removed: bool = False
+    """A file of an earlier build that this one no longer produces, deleted (or, with ``--compare``, found there)."""
 
 
 def available_languages(translations: Path | None) -> list[str]:
@@ -447,7 +449,7 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
                             staged.after.append(lambda extra=extra, folder=folder: _delete(extra, folder))
                         else:
                             _delete(extra, folder)
-                    outputs.append(OutputFile(name, "-", 0, 0, extra, True))
+                    outputs.append(OutputFile(name, "-", 0, 0, extra, True, removed=True))
             if _write(folder / MANIFEST, _manifest(tree), compare, staged) and compare:
                 outputs.append(OutputFile(name, "-", 0, 0, folder / MANIFEST, True))
     return outputs

@@ -331,6 +331,9 @@ def _report_outputs(outputs, quiet: bool, compare: bool) -> None:
             if output.changed:
                 typer.echo(f"{output.path}: stale")
             continue
+        if output.removed:
+            typer.echo(f"{'removed':<9} {output.path}")
+            continue
         state = "wrote" if output.changed else "unchanged"
         typer.echo(f"{state:<9} {output.format:<10} {output.language:<5} {output.questions:>4} question{' ' if output.questions == 1 else 's'} {output.size:>9} bytes  {output.path}")
 
@@ -373,7 +376,9 @@ def _run_export(work, quiet: bool, compare: bool = False) -> None:
         if stale:
             raise typer.Exit(EXIT_STALE)
     elif not quiet:
-        typer.echo(f"{sum(output.changed for output in outputs)} file(s) written, {sum(not output.changed for output in outputs)} unchanged")
+        removed = sum(output.removed for output in outputs)
+        typer.echo(f"{sum(output.changed and not output.removed for output in outputs)} file(s) written, " + (f"{removed} removed, " if removed else "")
+                   + f"{sum(not output.changed for output in outputs)} unchanged")
 
 
 ShuffleOption = Annotated[Optional[bool], typer.Option("--shuffle/--no-shuffle", help="Ask the LMS to shuffle the options (default: bank.toml, else shuffle).", show_default=False)]

@@ -361,3 +361,6 @@ def test_build_prunes_files_it_no_longer_produces(project, run_cli):
     assert code == 0
     assert not Path("exports/gift/aistack-nl.gift").exists()
     assert Path("exports/gift/aistack-fr.gift").exists()
+    report = out.splitlines()
+    assert "removed   exports/gift/aistack-nl.gift" in report  # reported as removed, not as a file written with 0 bytes
+    assert not [line for line in report if line.startswith("wrote") and "aistack-nl" in line]
