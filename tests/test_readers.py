@@ -4,6 +4,7 @@ and the importers' questions written from the validated model."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,21 @@ def test_malformed_xml_is_located():
     with pytest.raises(XmlMalformed) as malformed:
         parse(b"<quiz>\n  <question>\n</quiz>\n")
     assert (malformed.value.line, malformed.value.column) == (3, 3)
+
+
+@pytest.mark.parametrize("encoding", ["bogus", "rot13"])
+def test_an_unknown_or_non_text_encoding_is_malformed_xml_at_the_declaration(encoding):
+    with pytest.raises(XmlMalformed) as malformed:
+        parse(f'<?xml version="1.0" encoding="{encoding}"?>\n<quiz/>\n'.encode())
+    assert (malformed.value.line, malformed.value.column) == (1, 1) and encoding in malformed.value.reason
+
+
+@pytest.mark.parametrize("kind,name", [("moodle", "in.xml"), ("qti", "pkg/imsmanifest.xml")])
+def test_an_import_of_a_file_in_an_unknown_encoding_is_refused_where_it_says_so(project, run_cli, kind, name):
+    (project / name).parent.mkdir(exist_ok=True)
+    (project / name).write_bytes(b'<?xml version="1.0" encoding="bogus"?>\n<quiz/>\n')
+    code, out = run_cli("import", kind, name.split("/")[0])
+    assert code != 0 and re.search(rf"{Path(name).name}:1:1: error E7\d\d: not well-formed XML: .*bogus", out) and "Traceback" not in out, out
 
 
 def test_depth_stops_counting_past_the_limit():
@@ -278,3 +294,10 @@ def test_a_broken_categories_file_refuses_the_import_of_new_categories(project, 
     code, out = run_cli("import", "gift", "in.gift")
     assert code == 1 and "bank/categories.yaml" in out and "E703" in out and "cannot add the imported categories" in out, out
     assert {p: p.read_bytes() for p in (project / "bank").rglob("*") if p.is_file()} == before
+
+
+def test_analyze_of_results_in_an_unknown_encoding_says_so_where_the_file_does(tmp_path, run_cli):
+    results = tmp_path / "results.xml"
+    results.write_bytes(b'<?xml version="1.0" encoding="bogus"?>\n<assessmentResult/>\n')
+    code, out = run_cli("analyze", str(results))
+    assert code != 0 and "results.xml:1:1: error E903: XML syntax error: the XML declaration's encoding: unknown encoding: bogus" in out, out

@@ -547,7 +547,7 @@ def read_qti(path: Path, text: str, bank: BankInfo, *, language: str | None = No
         out.error("E903", f"refused: the XML declares a DTD or entities ({exc.what}); QTI results never need one", exc.line, exc.column)
         return ReadResult([], out.finish(), "")
     except XmlMalformed as exc:
-        out.error("E903", f"XML syntax error: {exc.reason.split(':')[0]}", exc.line, exc.column)
+        out.error("E903", f"XML syntax error: {re.sub(r': line [0-9]+, column [0-9]+$', '', exc.reason)}", exc.line, exc.column)
         return ReadResult([], out.finish(), "")
     except (ValueError, RecursionError) as exc:
         out.error("E903", f"XML cannot be read: {type(exc).__name__}", 1)

@@ -54,6 +54,8 @@ def parse(raw: bytes) -> Element:
     except ParseError as exc:
         line, column = getattr(exc, "position", (0, 0))
         raise XmlMalformed(str(exc), line, column + 1) from None
+    except LookupError as exc:  # the declaration names an encoding Python does not know, or one that is not text
+        raise XmlMalformed(f"the XML declaration's encoding: {exc}", 1, 1) from None
 
 
 def parse_own(raw: bytes) -> Element:
