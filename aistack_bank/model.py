@@ -15,7 +15,7 @@ from .kinds import (  # noqa: F401 (the public names of the question models, dec
     MultipleResponseQuestion, NumericalQuestion, NumericRange, Option, OptionId, Question, QuestionId, ShortAnswerQuestion,
     SingleChoiceQuestion, Tag, Text, TrueFalseQuestion, Unit,
 )
-from .kinds import NAMES as KINDS
+from .kinds import NAMES as KINDS  # noqa: F401 (the kinds' names, read as model.KINDS)
 from .kinds import Strict as _Strict
 from .kinds import ItemId
 

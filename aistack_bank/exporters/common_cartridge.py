@@ -16,7 +16,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CC_PROFILES, assessment_ident, cartridge_essay_item, full_credit_answers, questestinterop_open, render_item
+from .qti12_common import CC_PROFILES, assessment_ident, cartridge_essay_item, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_text
 

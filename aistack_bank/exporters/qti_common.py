@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Mapping, Sequence
 
@@ -82,13 +81,8 @@ MARKABLE = frozenset({"prompt", "simpleChoice", "simpleAssociableChoice", "inlin
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 
 
-def _escape(text: str) -> str:
-    """``text`` as :func:`~._shared.html_text` escapes it (``& < > " '``), without its calls."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#x27;")
-
-
-_escape_value = lru_cache(maxsize=1 << 14)(_escape)
-""":func:`_escape` for attribute values, most of which recur in every item (``RESPONSE``, ``float``…)."""
+_escape = html_text
+"""Text and attribute values escaped as :func:`~.common.html_text` escapes them (``& < > " '``)."""
 
 
 _OPEN_TAGS: dict[tuple, str] = {}
@@ -102,7 +96,7 @@ def _open_tag(node: ET.Element) -> str:
     key = (node.tag, *attrib.items())
     found = _OPEN_TAGS.get(key)
     if found is None:
-        found = "<" + node.tag + "".join([f' {name}="{_escape_value(value)}"' for name, value in attrib.items()])
+        found = "<" + node.tag + "".join([f' {name}="{_escape(value)}"' for name, value in attrib.items()])
         if len(_OPEN_TAGS) >= 1 << 14:
             _OPEN_TAGS.clear()
         _OPEN_TAGS[key] = found

@@ -19,7 +19,7 @@ from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import run_all
 from ..rules.quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import template_path
-from .catalog import Catalog, Catalogs, read_catalog
+from .catalog import Catalog, Catalogs
 from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
 from .locations import msgstr_location

@@ -317,7 +317,6 @@ def _gift_answers(q: MoodleQuestion, answer_text: str) -> None:
                 q.answers.append((_gift_text(answer.strip()), weight, _gift_text(feedback.strip())))
 
 
-
 class MoodleImportAborted(Exception):
     """The database refused a row: Moodle shows an error page and the import saves nothing."""
 
@@ -861,11 +860,6 @@ def moodle_cc11_detects(manifest: bytes) -> bool:
     return CC11_DETECT in snippet
 
 
-def _node_value(element: Element | None) -> str:
-    """DOM ``nodeValue`` of an element: its whole text."""
-    return text_of(element)
-
-
 class _QtiFile:
     """A cartridge's QTI file with its items by identifier (what ``//xmlns:item[@ident="…"]`` finds)."""
 
@@ -1046,8 +1040,6 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
 def _metadata_fields(doc: _QtiFile, ident: str, *, deep: bool) -> list[Qti12Field]:
     """``//item[@ident]/itemmetadata/qtimetadata/qtimetadatafield`` (or ``//item[@ident]//qtimetadatafield``)."""
     return [f for item in _items_named(doc, ident) for f in metadata_fields(item) if deep or f.placed]
-
-
 
 
 def moodle_cc11_restore(members: dict[str, bytes]) -> list[CcInstance]:

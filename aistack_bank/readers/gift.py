@@ -125,8 +125,6 @@ def explode(text: str, mark: str) -> list[str]:
     return pieces
 
 
-
-
 DEFAULT_ENCODING = "utf-8"
 
 
