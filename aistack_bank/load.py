@@ -136,7 +136,9 @@ def key_point_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
     ids, or a mapping without `id:`), else None."""
     from .kinds import missing_item_id
 
-    if len(loc) == 2 and loc[0] == "key_points" and isinstance(loc[1], int) and err_type == "model_type":
+    points = data.get("key_points") if isinstance(data, dict) else None
+    written = points[loc[1]] if len(loc) == 2 and isinstance(loc[1], int) and isinstance(points, list) and 0 <= loc[1] < len(points) else None
+    if loc[:1] == ("key_points",) and err_type == "model_type" and isinstance(written, str):  # a paragraph: a key point as written before ids
         return "E371", (f"key point {loc[1] + 1} has no `id:`; each key point is `- id: k1` with its paragraph as `text:`, so that its "
                         "translations stay on it: run `bank migrate`, which gives every key point an id and renames its catalog entries")
     return missing_item_id(loc, err_type, "key_points", "key point")

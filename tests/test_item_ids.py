@@ -316,3 +316,51 @@ def test_one_migration_moves_a_single_topic_bank_and_gives_its_items_ids(example
     assert "moved     bank/topic.yaml -> bank/every-kind/topic.yaml" in out
     for path, data in migrated.items():
         assert path.read_bytes() == data, path
+
+
+def test_migrate_moves_a_translation_keyed_by_position_to_an_id_given_by_hand(example, run_cli):
+    """Key point 1 lost its id and key point 2 got `roof` by hand while the catalogs were still
+    keyed by position: each translation lands on its key point, none is left obsolete."""
+    from ruamel.yaml.comments import CommentedMap
+
+    _without_ids(example)
+    yaml = YAML()
+    yaml.width = 4096
+    data = yaml.load(example / TOPIC)
+    roof = "The roofline bounds a kernel by its arithmetic intensity."
+    data["key_points"].append(CommentedMap([("id", "roof"), ("text", roof)]))
+    yaml.dump(data, example / TOPIC)
+    po = polib.pofile("translations/fr.po")
+    po.append(polib.POEntry(msgctxt="topic.every-kind.key_point.2", msgid=roof, msgstr="Le roofline borne un noyau par son intensité arithmétique."))
+    po.save()
+    french = {n: po.find(f"topic.every-kind.key_point.{n}", by="msgctxt").msgstr for n in (1, 2)}
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    po = polib.pofile("translations/fr.po")
+    assert po.find("topic.every-kind.key_point.k1", by="msgctxt").msgstr == french[1]
+    assert po.find("topic.every-kind.key_point.roof", by="msgctxt").msgstr == french[2]
+    assert not [e for e in po.obsolete_entries() if "key_point" in (e.msgctxt or "")]
+
+
+@pytest.mark.parametrize("written", ["42", "null", "[a, b]"])
+def test_a_key_point_that_is_not_a_paragraph_is_not_sent_to_migrate(example, run_cli, written):
+    path = example / TOPIC
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("key_points:\n", f"key_points:\n  - {written}\n", 1), encoding="utf-8")
+    code, out = run_cli("validate")
+    assert code == 1 and f"{TOPIC.as_posix()}:13:" in out and "E371" not in out and "Traceback" not in out, out
+
+
+def test_migrate_of_a_single_topic_bank_whose_key_points_are_not_a_list_is_refused_located(example, run_cli):
+    bank = example / "bank"
+    topic = (bank / "every-kind" / "topic.yaml").read_text(encoding="utf-8")
+    topic = re.sub(r"key_points:\n(?:  .*\n)+", "key_points: 5\n", topic)
+    (bank / "topic.yaml").write_text(topic.replace("$schema=../../", "$schema=../").replace("category: examples", "category: Examples"), encoding="utf-8")
+    (bank / "every-kind" / "questions").rename(bank / "questions")
+    (bank / "every-kind" / "topic.yaml").unlink()
+    (bank / "every-kind").rmdir()
+    (bank / "categories.yaml").unlink()
+    before = {p: p.read_bytes() for p in example.rglob("*") if p.is_file()}
+    code, out = run_cli("migrate")
+    assert code != 0 and "error E203: key_points: input should be a valid list (got 5)" in out and "put back as it was" in out and "Traceback" not in out, out
+    assert {p: p.read_bytes() for p in example.rglob("*") if p.is_file()} == before

@@ -154,8 +154,9 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
         if catalog.diagnostics:
             problems += catalog.diagnostics
             continue
+        present = {entry.msgctxt for entry in catalog.po if not entry.obsolete}
         for entry in catalog.po:
-            if entry.msgctxt in renames:
+            if entry.msgctxt in renames and renames[entry.msgctxt] not in present:  # never onto an entry the catalog holds already
                 entry.msgctxt = renames[entry.msgctxt]
         merged, _stats = merge_catalog(template, catalog.po, path.stem, catalog_header(path.stem, template_path(translations).stem))
         planned.append((path, render_catalog(merged)))
@@ -281,11 +282,14 @@ def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
                 continue
             taken = {item["id"] for item in items if isinstance(item, dict) and isinstance(item.get("id"), str)}
             for position, item in enumerate(items, 1):
-                if not isinstance(item, dict) or "id" in item:
+                if not isinstance(item, dict) or ("id" in item and not isinstance(item["id"], str)):
                     continue
-                new_id = item_id_for(ids.prefix, position, taken)
-                taken.add(new_id)
-                item.insert(0, "id", new_id)
+                if "id" in item:  # an id given by hand: a translation still keyed by position moves to it
+                    new_id = item["id"]
+                else:
+                    new_id = item_id_for(ids.prefix, position, taken)
+                    taken.add(new_id)
+                    item.insert(0, "id", new_id)
                 renames.update({f"{qid}.{ids.key}.{position}{suffix}": f"{qid}.{ids.key}.{new_id}{suffix}"
                                 for suffix in ids.suffixes if not suffix or suffix[1:] in item})
 
@@ -321,6 +325,8 @@ def with_key_point_ids(path: Path, text: str, *, old_prefix: str | None = None) 
         taken = {p["id"] for p in points if isinstance(p, dict) and isinstance(p.get("id"), str)}
         for position, point in enumerate(points, 1):
             if isinstance(point, dict) and "id" in point:
+                if isinstance(point["id"], str):  # an id given by hand: a translation still keyed by position moves to it
+                    renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{point['id']}"
                 continue
             new_id = item_id_for(KEY_POINT_PREFIX, position, taken)
             taken.add(new_id)
@@ -417,8 +423,9 @@ def _migrate_layout(bank_dir: Path, translations: Path, *, category_id: str | No
     renames = {"topic.category": f"category.{category_id}.title"}
     renames |= {f"topic.{name}": f"topic.{topic_id}.{name}" for name in ("title", "summary")}
     renames |= key_point_renames
+    points = data.get("key_points")
     renames |= {f"topic.key_point.{point['id']}": f"topic.{topic_id}.key_point.{point['id']}"  # keyed by id already
-                for point in data.get("key_points") or [] if isinstance(point, dict) and isinstance(point.get("id"), str)}
+                for point in (points if isinstance(points, list) else []) if isinstance(point, dict) and isinstance(point.get("id"), str)}
     change = TopicChange(renamed_keys=renames)
 
     tx = Transaction()
