@@ -209,6 +209,7 @@ SHARED_XML = """<?xml version="1.0" encoding="UTF-8"?>
 @pytest.mark.parametrize("fmt, name, text, lines", [
     ("moodle", "sort.xml", SHARED_XML, (8, 11)),
     ("gift", "sort.gift", "::Sort:: Sort the animals. {\n=Cat -> mammal\n=Dog -> mammal\n=Dog -> mammal\n=Eagle -> bird\n= -> bird\n= -> fish\n}\n", (4, 6)),
+    ("gift", "commented.gift", "// animals\n::Sort:: Sort the animals. {\n=Cat -> mammal\n// the same again\n=Dog -> mammal\n=Dog -> mammal\n=Eagle -> bird\n= -> bird\n= -> fish\n}\n", (6, 8)),
 ])
 def test_prompts_that_share_an_answer_come_in_sharing_it(run_cli, tmp_path, fmt, name, text, lines):
     """Moodle offers each answer text once: prompts that share one come in as pairs that share

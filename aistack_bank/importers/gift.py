@@ -104,7 +104,8 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
         try:
             if answers_raw:
                 at = len(whole) - len(block) + open_at + 1 + len(body) - len(body.lstrip())
-                _typed(imported, answers_raw, plain, language, restore, (line + whole.count("\n", 0, at), path.name))
+                numbers = [number for number, text_line in found.lines if not found.is_comment(text_line)]  # the file's line of each line of `whole`
+                _typed(imported, answers_raw, plain, language, restore, (numbers[whole.count("\n", 0, at):], path.name))
             else:  # an empty answer block: Moodle's essay (the text after it, if any, stays in the stem)
                 imported.kind = "essay"
                 if trailing:
@@ -130,10 +131,10 @@ def read(path: Path, language: str = "en", encoding: str = DEFAULT_ENCODING) -> 
     return questions, skipped
 
 
-def _typed(question: ImportedQuestion, answers: str, plain, language: str, restore, start: tuple[int, str] = (0, "")) -> None:
+def _typed(question: ImportedQuestion, answers: str, plain, language: str, restore, start: tuple[list[int], str] = ([], "")) -> None:
     """Fill ``question`` from its answer block, typed in Moodle's order: ``#`` numerical, ``~``
     multiple choice, ``=`` with ``->`` matching, ``T``/``F`` true-false, else short answer.
-    ``start``: the line ``answers`` starts on and the file's name, for notes on a line."""
+    ``start``: the file's line of each line of ``answers`` and the file's name, for notes on a line."""
     if answers.startswith("#"):
         question.kind = "numerical"
         rest = answers[1:]
@@ -197,7 +198,7 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str, resto
         subs, lines, found = [], [], 0
         for piece in _split_answers(answers, "="):
             found = max(answers.find(piece, found), found)
-            lines.append(start[0] + answers.count("\n", 0, found))
+            lines.append(start[0][answers.count("\n", 0, found)] if start[0] else 0)
             found += len(piece)
             if "->" not in piece:
                 raise NotImported(f"a matching answer without \"->\": {restore(piece)!r}")
@@ -206,7 +207,7 @@ def _typed(question: ImportedQuestion, answers: str, plain, language: str, resto
             if "<span" in answer and "multilang" in answer:  # a multilingual file: keep the language
                 answer = html_to_text(answer, language)[0]
             subs.append((plain(prompt) if prompt.strip() else "", answer))
-        question.fields, notes = matching(subs, lambda index: f" (line {lines[index]} of {start[1]})" if start[0] else "")
+        question.fields, notes = matching(subs, lambda index: f" (line {lines[index]} of {start[1]})" if lines[index] else "")
         question.notes += notes
         return
     head = answers.split("#", 1)[0].strip() if "#" in answers[1:] else answers
