@@ -348,9 +348,13 @@ def render_each(formats: list[str], libraries: dict[str, Library] | dict[str, Ba
     from .parallel import run_each
 
     libraries = as_libraries(libraries)
-    texts = len(libraries) * max((len(library.questions) for library in libraries.values()), default=0)
     tasks = [lambda name=name: render([name], libraries, options, scanned=True)[name].files() for name in formats]
-    return run_each(tasks, work=texts, min_work=PARALLEL_MIN_TEXTS)
+    return run_each(tasks, work=_texts(libraries), min_work=PARALLEL_MIN_TEXTS)
+
+
+def _texts(libraries: dict[str, Library]) -> int:
+    """Questions × languages: the size of a build's rendering."""
+    return len(libraries) * max((len(library.questions) for library in libraries.values()), default=0)
 
 
 def library_notes(names: list[str], libraries: dict[str, Library], options: ExportOptions) -> list[Diagnostic]:
@@ -562,7 +566,8 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
         notes += ui_fallback_notes(translations, langs, catalogs)
     options = with_ui(options, list(FORMATS), translations, langs, catalogs)
     del catalogs  # every catalog has been read: the parsed entries go before the rendering
-    _release_memory()
+    if _texts(as_libraries(banks)) >= PARALLEL_MIN_TEXTS:  # (about 25 ms: worth it only before a large rendering)
+        _release_memory()
     from .project.settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))

@@ -42,24 +42,8 @@ def _run(index: int) -> Any:
 
 def run_all(tasks: list[Callable[[], Any]], work: int, min_work: int | None = None) -> list[Any]:
     """The result of each task, in order; in worker processes when ``work`` is at least
-    ``min_work`` (default :data:`POOL_MIN_WORK`, in the caller's unit)."""
-    workers = min(jobs(), len(tasks))
-    if workers < 2 or work < (POOL_MIN_WORK if min_work is None else min_work):
-        return [task() for task in tasks]
-    import multiprocessing
-
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform
-        return [task() for task in tasks]
-    _TASKS[:] = tasks
-    try:
-        with context.Pool(workers) as pool:
-            return pool.map(_run, range(len(tasks)), chunksize=1)
-    except OSError:
-        return [task() for task in tasks]
-    finally:
-        _TASKS.clear()
+    ``min_work`` (default :data:`POOL_MIN_WORK`, in the caller's unit): :func:`run_each`, all at once."""
+    return list(run_each(tasks, work, min_work))
 
 
 def run_each(tasks: list[Callable[[], Any]], work: int, min_work: int | None = None):
