@@ -283,7 +283,7 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
     by_word: dict[str, list[str]] = {}
     for qid, words in contents.items():
         if len(words) >= NEAR_MIN_TERMS:
-            missing = len(words) - -(-len(words) * NEAR_SHARE // 1)
+            missing = len(words) - _needed(len(words))
             for word in sorted(words, key=lambda w: (frequency[w], w))[: int(missing) + 1]:
                 by_word.setdefault(word, []).append(qid)
     declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
@@ -297,8 +297,7 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
         present = set(words)
         candidates = {qid for word in present for qid in by_word.get(word, ())}
         for qid in candidates - hits.keys():
-            key = contents[qid]  # the window test needs NEAR_SHARE of the key's words in the text at all: counted first
-            if len(present.intersection(key)) >= -(-len(key) * NEAR_SHARE // 1) and _close_together(key, words):
+            if _close_together(contents[qid], words, present):
                 hits[qid] = "most of its words"
         for qid, entries in declared.items():
             if qid in hits:
@@ -312,9 +311,16 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
     return found
 
 
-def _close_together(key: list[str], words: list[str]) -> bool:
-    """Whether a window of ``words`` not much longer than ``key`` holds NEAR_SHARE of its words."""
-    need = -(-len(key) * NEAR_SHARE // 1)
+def _needed(count: int) -> int:
+    """How many of a key's ``count`` content words make a near leak: :data:`NEAR_SHARE` of them, rounded up."""
+    return int(-(-count * NEAR_SHARE // 1))
+
+
+def _close_together(key: list[str], words: list[str], present: set[str]) -> bool:
+    """Whether a window of ``words`` (whose set is ``present``) not much longer than ``key`` holds NEAR_SHARE of its words."""
+    need = _needed(len(key))
+    if len(present.intersection(key)) < need:  # not that many of its words anywhere in the text: no window holds them
+        return False
     wanted = set(key)
     span = len(key) + 4
     for start, word in enumerate(words):
