@@ -182,7 +182,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 
 FORMAT = Format(
     name=NAME, folder="canvas-qti12", honours=frozenset({"shuffle"}),
-    writers={**{kind: render_item for kind in CANVAS_TYPES}, "essay": canvas_essay_item}, left_out_code="W651",
+    writers={**{kind: render_item for kind in CANVAS_TYPES if kind != "essay"}, "essay": canvas_essay_item}, left_out_code="W651",
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0], options),
     platforms="Canvas Classic Quizzes: *Course → Settings → Import Course Content → Content Type: QTI .zip file* (one quiz per topic; Canvas New Quizzes can migrate it or import the same package). Blackboard Learn: *Course Tools → Tests, Surveys, and Pools → Pools → Import QTI 1.2 Pool*.",

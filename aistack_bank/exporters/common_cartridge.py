@@ -177,7 +177,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 
 FORMAT = Format(
     name=NAME, folder="common-cartridge", honours=frozenset(),
-    writers={**{kind: render_item for kind in CC_PROFILES}, "essay": cartridge_essay_item}, left_out_code="W652",
+    writers={**{kind: render_item for kind in CC_PROFILES if kind != "essay"}, "essay": cartridge_essay_item}, left_out_code="W652",
     render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0]),
     platforms="IMS Common Cartridge 1.1, as a question bank and a quiz: D2L Brightspace (*Course Admin → Import/Export/Copy Components → Import Components → from a package*), Blackboard Learn (*Course Management → Packages and Utilities → Import Package*; Ultra: *Course Content → ⋯ → Import Content → Import Course Package*), Canvas (*Import Course Content → Common Cartridge 1.x Package*), Schoology (*Course Options → Import → Common Cartridge*).",

@@ -49,15 +49,15 @@ def _field(label: str, entry: str, indent: str) -> str:
 CANVAS_TYPES = {
     "single-choice": "multiple_choice_question", "multiple-response": "multiple_answers_question",
     "true-false": "true_false_question", "numerical": "numerical_question",
-    "short-answer": "short_answer_question", "matching": "matching_question",
+    "short-answer": "short_answer_question", "matching": "matching_question", "essay": "essay_question",
 }
-"""Canvas's ``question_type`` of each kind (what its own quiz export writes)."""
+"""Canvas's ``question_type`` of each kind it carries (what its own quiz export writes)."""
 
 CC_PROFILES = {
     "single-choice": "cc.multiple_choice.v0p1", "multiple-response": "cc.multiple_response.v0p1",
-    "true-false": "cc.true_false.v0p1", "short-answer": "cc.fib.v0p1",
+    "true-false": "cc.true_false.v0p1", "short-answer": "cc.fib.v0p1", "essay": "cc.essay.v0p1",
 }
-"""The cartridge profile of each kind it carries (no numerical, no matching)."""
+"""The cartridge profile of each kind it carries (no numerical, no matching, no ordering)."""
 
 
 def full_credit_answers(q, canvas: bool = False) -> list:
@@ -290,7 +290,7 @@ def canvas_essay_item(bank: Bank, index: int, *, canvas: bool = True, indent: st
     ``<other/>`` rule, and the general comment (:func:`canvas_general_feedback`)."""
     q = bank.questions[index]
     ident = item_ident(q.id, bank.lang) + suffix
-    fields = [("question_type", "essay_question"), ("points_possible", f"{POINTS:.1f}"), ("original_answer_ids", ""),
+    fields = [("question_type", CANVAS_TYPES["essay"]), ("points_possible", f"{POINTS:.1f}"), ("original_answer_ids", ""),
               ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
     fib = ["<render_fib>", '  <response_label ident="answer1" rshuffle="No"/>', "</render_fib>"]
     return _essay_item(q, ident, fields, fib, canvas_general_feedback(q, bank.lang), indent)
@@ -309,12 +309,10 @@ def cartridge_essay_item(bank: Bank, index: int, *, canvas: bool = False, indent
     feedback is the explanation; the profile has no place for the model answer or the template."""
     q = bank.questions[index]
     ident = item_ident(q.id, bank.lang) + suffix
-    fields = [("cc_profile", ESSAY_PROFILE), ("cc_weighting", str(POINTS)), ("qmd_scoringpermitted", "Yes"), ("qmd_computerscored", "No")]
+    fields = [("cc_profile", CC_PROFILES["essay"]), ("cc_weighting", str(POINTS)), ("qmd_scoringpermitted", "Yes"), ("qmd_computerscored", "No")]
     general = html_paragraph(q.explanation) if q.explanation is not None else None
     return _essay_item(q, ident, fields, [f'<render_fib rows="{ESSAY_ROWS}"/>'], general, indent)
 
-
-ESSAY_PROFILE = "cc.essay.v0p1"
 
 
 def questestinterop_open() -> str:

@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
+from ..exporters import qti12_common
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
 from ..readers.qti import attr, children, descendants, item_feedback, materials_outside, metadata_fields, qti_name, response_conditions, responses
 from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
@@ -31,8 +32,10 @@ OUTCOME_FEEDBACK = {"correct_fb": "the comment for any right answer", "general_i
                     "correct": "the comment for any right answer", "incorrect": "the comment for any wrong answer"}
 """Canvas's (``*_fb``) and Blackboard's identifiers of feedback shown for any right or any wrong answer."""
 CANVAS_CHOICE_TYPES = {"multiple_choice_question", "true_false_question"}
-CANVAS_TYPES = CANVAS_CHOICE_TYPES | {"multiple_answers_question", "numerical_question", "short_answer_question", "matching_question", "essay_question"}
-CC_PROFILES = {"cc.multiple_choice.v0p1", "cc.true_false.v0p1", "cc.multiple_response.v0p1", "cc.fib.v0p1", "cc.essay.v0p1"}
+CANVAS_TYPES = set(qti12_common.CANVAS_TYPES.values())
+"""Canvas's question types the importer reads: those the Canvas export writes."""
+CC_PROFILES = set(qti12_common.CC_PROFILES.values())
+"""The cartridge profiles the importer reads: those the cartridge export writes."""
 IDS = "abcdefghijklmnopqrstuvwxyz"
 
 
