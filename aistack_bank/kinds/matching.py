@@ -42,18 +42,21 @@ class MatchingQuestion(QuestionBase):
     distractors: list[Distractor] = Field(default_factory=list)
     """Extra answers that match no prompt."""
 
+    def answer_groups(self) -> dict[str, list[str]]:
+        """Each pair's answer text (in file order) → the ids of the pairs holding it, in order."""
+        groups: dict[str, list[str]] = {}
+        for pair in self.pairs:
+            groups.setdefault(pair.answer, []).append(pair.id)
+        return groups
+
     def offered(self) -> list[tuple[str, str]]:
         """(id, text) of each answer the learner picks among, in file order: each pair's answer
         text once (the first pair holding it names it), then the distractors."""
-        seen: dict[str, str] = {}
-        for pair in self.pairs:
-            seen.setdefault(pair.answer, pair.id)
-        return [(answer_id, text) for text, answer_id in seen.items()] + [(d.id, d.text) for d in self.distractors]
+        return [(ids[0], text) for text, ids in self.answer_groups().items()] + [(d.id, d.text) for d in self.distractors]
 
     def right_answer_id(self, pair_id: str) -> str:
         """The id of the offered answer (:meth:`offered`) that is right for the pair ``pair_id``."""
-        answer = next(pair.answer for pair in self.pairs if pair.id == pair_id)
-        return next(pair.id for pair in self.pairs if pair.answer == answer)
+        return next(ids[0] for ids in self.answer_groups().values() if pair_id in ids)
 
     def answer_text(self, answer_id: str) -> str | None:
         """The text of the answer with this id (a pair's or a distractor's), or None."""
@@ -128,8 +131,7 @@ def _rules(question: MatchingQuestion, doc) -> list[Diagnostic]:
 
 def _shared(question) -> dict[str, str]:
     """The pair id of each pair whose answer an earlier pair holds too → that earlier pair's id."""
-    first: dict[str, str] = {}
-    return {pair.id: first[pair.answer] for pair in question.pairs if first.setdefault(pair.answer, pair.id) != pair.id}
+    return {pair_id: ids[0] for ids in question.answer_groups().values() for pair_id in ids[1:]}
 
 
 def _fields(question, add, checked, base_notes) -> None:
@@ -152,10 +154,7 @@ def _duplicates(question) -> list:
 
 def _same(question) -> list:
     """Each shared answer's catalog keys: its translations must stay one answer."""
-    groups: dict[str, list[str]] = {}
-    for pair in question.pairs:
-        groups.setdefault(pair.answer, []).append(f"pair.{pair.id}.answer")
-    return [("answer", keys) for keys in groups.values() if len(keys) > 1]
+    return [("answer", [f"pair.{pair_id}.answer" for pair_id in ids]) for ids in question.answer_groups().values() if len(ids) > 1]
 
 
 MIN_PAIRS, MAX_PAIRS = limits(MatchingQuestion, "pairs")
