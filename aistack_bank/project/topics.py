@@ -250,12 +250,39 @@ def migrate(bank_dir: Path, translations: Path, *, category_id: str | None = Non
         return _migrate(bank_dir, translations, category_id=category_id)
 
 
+def ids_given(items: list, prefix: str, *, paragraphs: bool = False) -> list[tuple[int, str]]:
+    """(position, id) of each item of ``items``, read with round-trip YAML: the id it was given
+    (by hand: a translation still keyed by its position moves to it), or a free one given to it
+    now (``prefix`` and its position, :func:`~aistack_bank.kinds.item_id_for`). Items are
+    mappings; with ``paragraphs``, a plain text becomes ``{id, text}``. Anything else is left to
+    `bank validate`."""
+    from ruamel.yaml.comments import CommentedMap
+
+    taken = {item["id"] for item in items if isinstance(item, dict) and isinstance(item.get("id"), str)}
+    found = []
+    for position, item in enumerate(items, 1):
+        if isinstance(item, dict) and "id" in item:
+            if isinstance(item["id"], str):
+                found.append((position, item["id"]))
+            continue
+        if not isinstance(item, dict) and not (paragraphs and isinstance(item, str)):
+            continue
+        new_id = item_id_for(prefix, position, taken)
+        taken.add(new_id)
+        if isinstance(item, dict):
+            item.insert(0, "id", new_id)
+        else:
+            items[position - 1] = CommentedMap([("id", new_id), ("text", item)])
+        found.append((position, new_id))
+    return found
+
+
 def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
     """The question file ``text`` with an id given to each list item of its kind that has none
     (:attr:`~aistack_bank.kinds.Kind.item_ids`), comments and layout kept, and the catalog keys
     renamed (old → new); (None, {}) when every item has its id (or the file is not a question
     this step can read: `bank validate` reports it)."""
-    from ..kinds import REGISTRY, item_id_for
+    from ..kinds import REGISTRY
 
     def scan(data) -> bool:
         kind = REGISTRY.get(data.get("kind")) if isinstance(data.get("kind"), str) else None
@@ -280,18 +307,9 @@ def with_item_ids(path: Path, text: str) -> tuple[bytes | None, dict[str, str]]:
             items = data.get(ids.field)
             if not isinstance(items, list):
                 continue
-            taken = {item["id"] for item in items if isinstance(item, dict) and isinstance(item.get("id"), str)}
-            for position, item in enumerate(items, 1):
-                if not isinstance(item, dict) or ("id" in item and not isinstance(item["id"], str)):
-                    continue
-                if "id" in item:  # an id given by hand: a translation still keyed by position moves to it
-                    new_id = item["id"]
-                else:
-                    new_id = item_id_for(ids.prefix, position, taken)
-                    taken.add(new_id)
-                    item.insert(0, "id", new_id)
-                renames.update({f"{qid}.{ids.key}.{position}{suffix}": f"{qid}.{ids.key}.{new_id}{suffix}"
-                                for suffix in ids.suffixes if not suffix or suffix[1:] in item})
+            for position, item_id in ids_given(items, ids.prefix):
+                renames.update({f"{qid}.{ids.key}.{position}{suffix}": f"{qid}.{ids.key}.{item_id}{suffix}"
+                                for suffix in ids.suffixes if not suffix or suffix[1:] in items[position - 1]})
 
     return rewrite_yaml(path, text, give_ids, width=4096), renames
 
@@ -306,8 +324,6 @@ def with_key_point_ids(path: Path, text: str, *, old_prefix: str | None = None) 
     and the catalog keys renamed (``topic.<topic-id>.key_point.2`` → ``….key_point.k2``, or
     from ``old_prefix`` + ``key_point.2`` when the keys had another prefix); (None, {}) when
     every key point has its id (or the file cannot be read here: `bank validate` reports it)."""
-    from ruamel.yaml.comments import CommentedMap
-
     def needed(data) -> bool:
         points = data.get("key_points") if isinstance(data, dict) else None
         return isinstance(points, list) and any(isinstance(p, str) or (isinstance(p, dict) and "id" not in p) for p in points)
@@ -322,19 +338,8 @@ def with_key_point_ids(path: Path, text: str, *, old_prefix: str | None = None) 
     def give_ids(data) -> None:
         topic_id, points = data.get("id"), data["key_points"]
         before = old_prefix if old_prefix is not None else f"topic.{topic_id}."
-        taken = {p["id"] for p in points if isinstance(p, dict) and isinstance(p.get("id"), str)}
-        for position, point in enumerate(points, 1):
-            if isinstance(point, dict) and "id" in point:
-                if isinstance(point["id"], str):  # an id given by hand: a translation still keyed by position moves to it
-                    renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{point['id']}"
-                continue
-            new_id = item_id_for(KEY_POINT_PREFIX, position, taken)
-            taken.add(new_id)
-            if isinstance(point, dict):
-                point.insert(0, "id", new_id)
-            else:
-                points[position - 1] = CommentedMap([("id", new_id), ("text", point)])
-            renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{new_id}"
+        for position, point_id in ids_given(points, KEY_POINT_PREFIX, paragraphs=True):
+            renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{point_id}"
 
     return rewrite_yaml(path, text, give_ids, width=4096), renames
 
