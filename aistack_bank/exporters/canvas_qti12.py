@@ -14,10 +14,9 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from .qti_common import bank_title, language_notes, ncname
+from .qti_common import WORDS_USED as qti_words_used, bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
 from .qti12_common import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, questestinterop_open, render_item
-from .words import has_words
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_paragraph, html_text
 
@@ -167,17 +166,17 @@ def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
     return out
 
 
-def essay_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
-    """An essay's model answer goes into Canvas's general comment after a label in the question's
-    language: English for a language the exporter has no words for (W662)."""
-    return [warning("W662", f"{NAME}: {q.id} ({lang}): no label for the model answer in {lang}; the English words are used")
-            for lang in languages(banks) for q in banks[lang].questions
-            if q.kind == "essay" and q.model_answer is not None and not has_words(lang)]
+WORDS_USED = {
+    **qti_words_used,
+    # An essay's model answer goes into Canvas's general comment after a label in the question's language.
+    "essay": lambda q, lang: f"no label for the model answer in {lang}" if q.model_answer is not None else None,
+}
+"""What the Canvas writer of each kind takes from the exporter's words (W662 when it has none for a language)."""
 
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     """A warning for each question, or part of one, that Canvas cannot carry as the bank scores it."""
-    return scoring_notes(banks) + language_notes(NAME, banks) + essay_notes(banks)
+    return scoring_notes(banks) + language_notes(NAME, banks, words=WORDS_USED)
 
 
 FORMAT = Format(

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..kinds.short_answer import has_wildcard, literal, spellings, xsd_pattern
 from ..model import AnyQuestion, Bank, Library
@@ -603,9 +603,20 @@ def package_files(*, d: Dialect, library: Library, options: ExportOptions = Expo
     return files
 
 
-def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, kinds: frozenset[str] | None = None) -> list[Diagnostic]:
+WORDS_USED: Mapping[str, Callable] = {
+    "true-false": lambda q, lang: f"no True/False labels for {lang}",
+    "numerical": lambda q, lang: f"no unit sentence for {lang}" if q.units else None,
+}
+"""What the QTI writers of each kind take from the exporter's words (``exporters/words.py``): per
+kind, a function of the question and the language saying what is missing when the exporter has
+no words for the language (None: the question takes none); W662 says it."""
+
+
+def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, kinds: frozenset[str] | None = None,
+                   words: Mapping[str, Callable] = WORDS_USED) -> list[Diagnostic]:
     """What a format without units and with point-only numbers changes, question by question:
-    units (W660), a decimal comma (W661), and the exporter's own words missing for a language (W662)."""
+    units (W660), a decimal comma (W661), and the exporter's own words missing for a language
+    (W662; ``words``: what the format's writer of each kind takes of them, :data:`WORDS_USED`)."""
     out: list[Diagnostic] = []
     for lang in languages(banks):
         for q in banks[lang].questions:
@@ -619,9 +630,9 @@ def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, 
                 if writes_decimal_comma(lang):
                     out.append(warning("W661", f"{name}: {q.id} ({lang}) takes a number, which {name} reads with a decimal point only; "
                                                f"a learner's decimal comma (3,5) is not accepted" + (" (the prompt asks for a point)" if units else "")))
-            if kind in ("true-false", "numerical") and not has_words(lang) and (kind == "true-false" or q.units):
-                out.append(warning("W662", f"{name}: {q.id} ({lang}): no {'True/False labels' if kind == 'true-false' else 'unit sentence'} "
-                                           f"for {lang}; the English words are used"))
+            missing = words[kind](q, lang) if kind in words and not has_words(lang) else None
+            if missing:
+                out.append(warning("W662", f"{name}: {q.id} ({lang}): {missing}; the English words are used"))
     return out
 
 
