@@ -364,3 +364,24 @@ def test_migrate_of_a_single_topic_bank_whose_key_points_are_not_a_list_is_refus
     code, out = run_cli("migrate")
     assert code != 0 and "error E203: key_points: input should be a valid list (got 5)" in out and "put back as it was" in out and "Traceback" not in out, out
     assert {p: p.read_bytes() for p in example.rglob("*") if p.is_file()} == before
+
+
+def test_migrate_moves_translations_keyed_by_position_when_every_key_point_has_an_id_by_hand(example, run_cli):
+    """The author gave every key point its id by hand (`memory`) before migrating: the catalogs,
+    still keyed by position, are renamed to those ids, and no translation goes obsolete."""
+    path = example / TOPIC
+    path.write_text(path.read_text(encoding="utf-8").replace("  - id: k1\n", "  - id: memory\n", 1), encoding="utf-8")
+    for catalog in (example / "translations").glob("*.po*"):
+        text = catalog.read_text(encoding="utf-8")
+        catalog.write_text(re.sub(r'(msgctxt "topic\.every-kind\.key_point\.)k(\d+)', r"\1\2", text), encoding="utf-8")
+    french = {e.msgctxt: e.msgstr for e in polib.pofile("translations/fr.po") if "key_point" in (e.msgctxt or "")}
+    assert list(french) == ["topic.every-kind.key_point.1"]
+    topic = path.read_bytes()
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    assert path.read_bytes() == topic  # nothing to give: only the catalogs change
+    po = polib.pofile("translations/fr.po")
+    assert po.find("topic.every-kind.key_point.memory", by="msgctxt").msgstr == french["topic.every-kind.key_point.1"]
+    assert not [e for e in po.obsolete_entries() if "key_point" in (e.msgctxt or "")]
+    code, out = run_cli("migrate")
+    assert code == 1 and "E319" in out and "nothing to do" in out, out

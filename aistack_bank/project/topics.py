@@ -180,6 +180,18 @@ def catalog_problems(translations: Path) -> list[Diagnostic]:
     return problems
 
 
+def catalog_keys(translations: Path) -> list[set[str]]:
+    """The keys (msgctxt) of the entries, obsolete ones aside, of each catalog of ``translations``
+    that reads without errors (:func:`catalog_problems` reports the others)."""
+    from ..i18n.catalog import read_catalog
+    from ..i18n.update import catalog_paths
+
+    if not translations.is_dir():
+        return []
+    catalogs = [read_catalog(path) for path in catalog_paths(translations)]
+    return [{entry.msgctxt for entry in catalog.po if entry.msgctxt and not entry.obsolete} for catalog in catalogs if not catalog.diagnostics]
+
+
 def plan_glossary(translations: Path, renames: dict[str, str]) -> list[tuple[Path, bytes]]:
     """The glossary (``translations/glossary.yaml``) with the catalog keys its terms name
     (``published:``) renamed by ``renames``, comments and layout kept; nothing when it names none
@@ -323,23 +335,35 @@ def with_key_point_ids(path: Path, text: str, *, old_prefix: str | None = None) 
     paragraph becomes ``- id: k2`` with the paragraph as ``text:``), comments and layout kept,
     and the catalog keys renamed (``topic.<topic-id>.key_point.2`` → ``….key_point.k2``, or
     from ``old_prefix`` + ``key_point.2`` when the keys had another prefix); (None, {}) when
-    every key point has its id (or the file cannot be read here: `bank validate` reports it)."""
+    every key point has its id (or the file cannot be read here: `bank validate` reports it); the
+    renames are given then too (a translation keyed by position moves to the id its key point was
+    given by hand), for the catalogs that still hold such keys."""
     def needed(data) -> bool:
         points = data.get("key_points") if isinstance(data, dict) else None
         return isinstance(points, list) and any(isinstance(p, str) or (isinstance(p, dict) and "id" not in p) for p in points)
 
-    try:
-        if not needed(round_trip_yaml().load(text)):
-            return None, {}
-    except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
-        return None, {}
     renames: dict[str, str] = {}
 
-    def give_ids(data) -> None:
-        topic_id, points = data.get("id"), data["key_points"]
+    def rename(data, given: list[tuple[int, str]]) -> None:
+        topic_id = data.get("id")
         before = old_prefix if old_prefix is not None else f"topic.{topic_id}."
-        for position, point_id in ids_given(points, KEY_POINT_PREFIX, paragraphs=True):
-            renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{point_id}"
+        ids = {point_id for _, point_id in given}
+        for position, point_id in given:
+            if str(position) not in ids:  # a key point whose id is a number keeps its key
+                renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{point_id}"
+
+    try:
+        data = round_trip_yaml().load(text)
+    except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
+        return None, {}
+    if not needed(data):
+        points = data.get("key_points") if isinstance(data, dict) else None
+        if isinstance(points, list) and isinstance(data.get("id"), str):
+            rename(data, [(position, p["id"]) for position, p in enumerate(points, 1) if isinstance(p, dict) and isinstance(p.get("id"), str)])
+        return None, renames
+
+    def give_ids(data) -> None:
+        rename(data, ids_given(data["key_points"], KEY_POINT_PREFIX, paragraphs=True))
 
     return rewrite_yaml(path, text, give_ids, width=4096), renames
 
@@ -353,6 +377,7 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
     problems = catalog_problems(translations)
     planned: list[tuple[Path, bytes]] = []
     renames: dict[str, str] = {}
+    by_hand: dict[str, str] = {}
     for folder in topic_folders(bank_dir):
         topic_path = folder / TOPIC_FILE
         if topic_path.is_file() and not topic_path.is_symlink():
@@ -360,6 +385,8 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
             if data is not None:
                 planned.append((topic_path, data))
                 renames |= renamed
+            else:  # every key point has its id: only the catalogs still keyed by position change
+                by_hand |= renamed
         for path in question_files(folder):
             if path.is_symlink() or not path.is_file():
                 continue
@@ -367,7 +394,9 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
             if data is not None:
                 planned.append((path, data))
                 renames |= renamed
-    if not planned:
+    held = catalog_keys(translations) if by_hand else []
+    renames |= {old: new for old, new in by_hand.items() if any(old in keys and new not in keys for keys in held)}
+    if not planned and not renames:
         raise refuse(f"the bank is already migrated: it has {CATEGORIES_FILE} and every list item and key point has its id; nothing to do", bank_dir / CATEGORIES_FILE)
     if problems:
         raise DiagnosticsError(problems, "a catalog has errors; fix them first (nothing was changed)")
