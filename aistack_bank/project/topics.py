@@ -13,11 +13,11 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from ..errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
+from ..errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError, display_path
 from ..load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
 from ..kinds import item_id_for
 from ..model import SLUG
@@ -42,6 +42,8 @@ class Transaction:
 
     def __init__(self) -> None:
         self._undo: list[Callable[[], None]] = []
+        self._done: list[tuple[str, Path, Path | bytes | None, Path | bytes]] = []
+        """Each move (``("move", src, src, dst)``) and write (``("write", path, old bytes or None, new bytes)``), in order."""
 
     def mkdir(self, path: Path) -> None:
         path.mkdir()
@@ -52,6 +54,7 @@ class Transaction:
             raise refuse(f"{dst.as_posix()} already exists; nothing was moved", dst)
         os.rename(src, dst)
         self._undo.append(lambda: os.rename(dst, src))
+        self._done.append(("move", src, src, dst))
 
     def write(self, path: Path, data: bytes) -> None:
         from ..writing import write_atomic
@@ -59,6 +62,26 @@ class Transaction:
         old = path.read_bytes() if path.exists() else None
         write_atomic(path, data)
         self._undo.append(lambda: write_atomic(path, old) if old is not None else path.unlink())
+        self._done.append(("write", path, old, data))
+
+    def as_before(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        """``diagnostics`` found in the files as this transaction changed them, located in the
+        files as they were before it (as they are again after :meth:`rollback`): a line of a
+        rewritten file at its line there, a file moved at the place it came from."""
+        out = []
+        for diagnostic in diagnostics:
+            where = diagnostic.location
+            if where is not None:
+                for step, path, before, after in reversed(self._done):
+                    if step == "write" and isinstance(before, bytes) and display_path(path) == where.path and where.line > 0:
+                        line, column = line_before(before.decode("utf-8", "replace"), after.decode("utf-8", "replace"), where.line, where.column)
+                        where = Location(where.path, line, column)
+                    elif step == "move":
+                        src, dst = display_path(before), display_path(after)
+                        if where.path == dst or where.path.startswith(dst + "/"):
+                            where = Location(src + where.path[len(dst):], where.line, where.column)
+            out.append(diagnostic if where is diagnostic.location else replace(diagnostic, location=where))
+        return out
 
     def rollback(self) -> None:
         for undo in reversed(self._undo):
@@ -67,6 +90,26 @@ class Transaction:
             except OSError:
                 pass
         self._undo.clear()
+
+
+def line_before(before: str, after: str, line: int, column: int) -> tuple[int, int]:
+    """Where ``line``:``column`` of ``after`` (a rewrite of ``before`` that added ids and indented
+    what it wrapped) was in ``before``: lines are matched on what they hold past their indent and
+    list dash; a line the rewrite added is placed at the line it was added before."""
+    from difflib import SequenceMatcher
+
+    def body(text: str) -> str:
+        return text.lstrip(" -")
+
+    old, new = before.split("\n"), after.split("\n")
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, [body(t) for t in old], [body(t) for t in new], autojunk=False).get_opcodes():
+        if j1 <= line - 1 < j2:
+            if tag != "equal":
+                return min(i1, len(old) - 1) + 1, 1 if column > 0 else 0
+            was, now = old[i1 + line - 1 - j1], new[line - 1]
+            shift = (len(now) - len(body(now))) - (len(was) - len(body(was)))
+            return i1 + line - j1, max(1, column - shift) if column > 0 else 0
+    return line, column
 
 
 @dataclass
@@ -228,6 +271,7 @@ def _finish(tx: Transaction, change: TopicChange, bank_dir: Path, translations: 
     ``change.renamed_keys``); undo everything if the bank or a catalog has errors."""
     planned, problems = plan_catalogs(bank_dir, translations, change.renamed_keys)
     if problems:
+        problems = tx.as_before(problems)
         tx.rollback()
         raise DiagnosticsError(problems, "the result would have errors; every file was put back as it was")
     planned += plan_glossary(translations, change.renamed_keys)
