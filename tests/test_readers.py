@@ -328,3 +328,16 @@ def test_analyze_of_results_in_an_unknown_encoding_says_so_where_the_file_does(t
     results.write_bytes(b'<?xml version="1.0" encoding="bogus"?>\n<assessmentResult/>\n')
     code, out = run_cli("analyze", str(results))
     assert code != 0 and "results.xml:1:1: error E903: XML syntax error: the XML declaration's encoding: unknown encoding: bogus" in out, out
+
+
+def test_manifest_resources_as_written():
+    from aistack_bank.readers import qti
+
+    manifest = parse(b'<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:bb="http://www.blackboard.com/content-packaging/">'
+                     b'<resources><resource identifier="r1" type="imsqti_xmlv1p2" xml:base="quiz"><file href="q.xml"/><file/>'
+                     b'<dependency identifierref="r2"/></resource>'
+                     b'<resource identifier="r2" type="webcontent" href="meta.xml" bb:file="res1.dat"/></resources></manifest>')
+    first, second = qti.manifest_resources(manifest)
+    assert (first.identifier, first.type, first.href, first.base, first.bb_file, first.files, first.dependencies) == (
+        "r1", "imsqti_xmlv1p2", None, "quiz", None, ("q.xml", None), ("r2",))
+    assert (second.href, second.base, second.bb_file, second.files, second.dependencies) == ("meta.xml", None, "res1.dat", (), ())

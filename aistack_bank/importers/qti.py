@@ -21,7 +21,7 @@ from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
 from ..exporters import qti12_common
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
-from ..readers.qti import attr, children, container_title, descendants, item_feedback, item_types, items, metadata_fields, presentations, qti_name, response_conditions
+from ..readers.qti import attr, children, container_title, manifest_resources, descendants, item_feedback, item_types, items, metadata_fields, presentations, qti_name, response_conditions
 from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
@@ -57,15 +57,15 @@ def _resources(package: Package) -> list[tuple[str, str]]:
     if qti_name(root.tag) != "manifest":
         raise BankError(f"{MANIFEST} is not an IMS manifest (its root is <{qti_name(root.tag)}>)", package.where(MANIFEST), code="E722")
     found = []
-    for resource in descendants(root, "resource"):
-        kind = resource.get("type", "")
+    for resource in manifest_resources(root):
+        kind = resource.type or ""
         low = kind.lower()
         if "qti" not in low or "test" in low.rsplit("/", 1)[-1] and "x-bb" not in low:
             continue
-        base = resource.get("{http://www.w3.org/XML/1998/namespace}base", "")
-        hrefs = [(base, resource.get("href"))] + [(base, f.get("href")) for f in children(resource, "file")]
+        base = resource.base or ""
+        hrefs = [(base, resource.href)] + [(base, href) for href in resource.files]
         # Blackboard names a resource's file at the package's top (its xml:base is for attachments).
-        hrefs.append(("", resource.get("{http://www.blackboard.com/content-packaging/}file")))
+        hrefs.append(("", resource.bb_file))
         for base, href in dict.fromkeys((b, h) for b, h in hrefs if h):
             if not href.lower().endswith((".xml", ".dat", ".qti")):
                 continue

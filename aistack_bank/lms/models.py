@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
-from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, attr as qti_attr, item_feedback, items, metadata_fields, presentations, qti_name, response_conditions, response_labels, responses
+from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, attr as qti_attr, item_feedback, items, manifest_resources, metadata_fields, presentations, qti_name, response_conditions, response_labels, responses
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
@@ -595,15 +595,15 @@ def canvas_read_qti12_package(members: dict[str, bytes]) -> list[dict]:
     resource, the ``assessment ident`` and the ``quiz identifier`` of ``assessment_meta.xml``
     agree (Canvas drops the quiz's settings when they do not), and its questions."""
     manifest = parse_xml(members["imsmanifest.xml"])
-    resources = {r.get("identifier"): r for r in descendants(manifest, "resource")}
+    resources = {r.identifier: r for r in manifest_resources(manifest)}
     quizzes = []
     for identifier, resource in resources.items():
-        if resource.get("type") != "imsqti_xmlv1p2":
+        if resource.type != "imsqti_xmlv1p2":
             continue
-        href = next((f.get("href") for f in children(resource, "file")), "")
+        href = next(iter(resource.files), "")
         quiz = {"resource": identifier, "file": href, "problems": [], "questions": []}
-        deps = [resources.get(d.get("identifierref")) for d in children(resource, "dependency")]
-        meta_href = next((d.get("href") for d in deps if d is not None and (d.get("href") or "").endswith("assessment_meta.xml")), None)
+        deps = [resources.get(ref) for ref in resource.dependencies]
+        meta_href = next((d.href for d in deps if d is not None and (d.href or "").endswith("assessment_meta.xml")), None)
         if meta_href is None or meta_href not in members:
             quiz["problems"].append("the quiz resource has no assessment_meta.xml dependency")
         else:
@@ -1051,11 +1051,11 @@ def moodle_cc11_restore(members: dict[str, bytes]) -> list[CcInstance]:
         raise MoodleRestoreFailed("not detected as Common Cartridge 1.1 (imscc11_converter::detect_format)")
     manifest = parse_xml(manifest_data)
     found: dict[bool, list[tuple[str, str]]] = {False: [], True: []}
-    for resource in descendants(manifest, "resource"):
-        kind = resource.get("type")
+    for resource in manifest_resources(manifest):
+        kind = resource.type
         if kind in (CC_QUIZ_RESOURCE, CC_BANK_RESOURCE):
-            href = next((f.get("href") for f in children(resource, "file") if f.get("href")), "")
-            found[kind == CC_BANK_RESOURCE].append((resource.get("identifier") or "", href))
+            href = next((href for href in resource.files if href), "")
+            found[kind == CC_BANK_RESOURCE].append((resource.identifier or "", href))
     instances = []
     for is_bank in (False, True):  # generate_instances: quizzes first, then question banks
         for identifier, href in found[is_bank]:

@@ -51,6 +51,36 @@ def _walk(holder: Element):
         stack.extend((node, child, path + (local(child.tag),)) for child in reversed(list(node)))
 
 
+# --- the package's manifest ------------------------------------------------------------------
+
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
+BB_FILE = "{http://www.blackboard.com/content-packaging/}file"
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A ``resource`` of a package's ``imsmanifest.xml``, every value as written (None when absent)."""
+
+    identifier: str | None
+    type: str | None
+    href: str | None
+    base: str | None
+    """Its ``xml:base``."""
+    bb_file: str | None
+    """Blackboard's ``bb:file``: the resource's file at the package's top."""
+    files: tuple[str | None, ...]
+    """The ``href`` of each of its ``file`` children, in order."""
+    dependencies: tuple[str | None, ...]
+    """The ``identifierref`` of each of its ``dependency`` children, in order."""
+
+
+def manifest_resources(manifest: Element) -> list[Resource]:
+    """Every ``resource`` under a manifest's root element, in document order."""
+    return [Resource(r.get("identifier"), r.get("type"), r.get("href"), r.get(XML_BASE), r.get(BB_FILE),
+                     tuple(f.get("href") for f in children(r, "file")), tuple(d.get("identifierref") for d in children(r, "dependency")))
+            for r in descendants(manifest, "resource")]
+
+
 # --- QTI 1.2 items -------------------------------------------------------------------------
 
 def items(root: Element, at: tuple[str, ...] = ()) -> list[Element]:
