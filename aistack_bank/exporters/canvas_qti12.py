@@ -137,33 +137,46 @@ def bank_package(library: Library, options: ExportOptions) -> bytes:
     return deterministic_zip(files)
 
 
+def _multiple_response_notes(q) -> list[Diagnostic]:
+    if q.scoring != "all-or-nothing":
+        return []
+    return [warning("W663", f"{NAME}: {q.id} is all-or-nothing, but Canvas grades a multiple-answers question partially "
+                            "(right picks minus wrong picks, over the right options)")]
+
+
+def _numerical_notes(q) -> list[Diagnostic]:
+    if not q.near_misses:
+        return []
+    return [warning("W663", f"{NAME}: {q.id}'s near misses are left out: Canvas gives every numerical answer full marks, "
+                            "so a near miss would be marked right")]
+
+
+def _short_answer_notes(q) -> list[Diagnostic]:
+    out = []
+    dropped = [a.text for a in q.answers if a.credit < 1]
+    if dropped:
+        out.append(warning("W663", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
+                                   "Canvas gives every short answer full marks"))
+    if q.case_sensitive:
+        out.append(warning("W663", f"{NAME}: {q.id} is case-sensitive, but Canvas compares short answers ignoring case"))
+    starred = [a.text for a in q.answers if a.credit >= 1 and has_wildcard(a.text)]
+    if starred:
+        how = ("they are written as they are, and Canvas credits only that text" if len(starred) == len([a for a in q.answers if a.credit >= 1])
+               else "they are left out")
+        out.append(warning("W663", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} use Moodle's wildcard *, which Canvas "
+                                   f"does not have (it compares exactly): {how}"))
+    return out
+
+
+SCORING_NOTES = {"multiple-response": _multiple_response_notes, "numerical": _numerical_notes, "short-answer": _short_answer_notes}
+"""What Canvas's importer and grader do otherwise than the bank with a question of each kind (W663)."""
+
+
 def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
     """What Canvas's importer and grader do otherwise than the bank, question by question (W663)."""
     if not banks:
         return []
-    out = []
-    for q in banks[languages(banks)[0]].questions:
-        kind = q.kind
-        if kind == "multiple-response" and q.scoring == "all-or-nothing":
-            out.append(warning("W663", f"{NAME}: {q.id} is all-or-nothing, but Canvas grades a multiple-answers question partially "
-                                       "(right picks minus wrong picks, over the right options)"))
-        elif kind == "numerical" and q.near_misses:
-            out.append(warning("W663", f"{NAME}: {q.id}'s near misses are left out: Canvas gives every numerical answer full marks, "
-                                       "so a near miss would be marked right"))
-        elif kind == "short-answer":
-            dropped = [a.text for a in q.answers if a.credit < 1]
-            if dropped:
-                out.append(warning("W663", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
-                                           "Canvas gives every short answer full marks"))
-            if q.case_sensitive:
-                out.append(warning("W663", f"{NAME}: {q.id} is case-sensitive, but Canvas compares short answers ignoring case"))
-            starred = [a.text for a in q.answers if a.credit >= 1 and has_wildcard(a.text)]
-            if starred:
-                how = ("they are written as they are, and Canvas credits only that text" if len(starred) == len([a for a in q.answers if a.credit >= 1])
-                       else "they are left out")
-                out.append(warning("W663", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} use Moodle's wildcard *, which Canvas "
-                                           f"does not have (it compares exactly): {how}"))
-    return out
+    return [note for q in banks[languages(banks)[0]].questions if q.kind in SCORING_NOTES for note in SCORING_NOTES[q.kind](q)]
 
 
 WORDS_USED = {

@@ -612,6 +612,23 @@ kind, a function of the question and the language saying what is missing when th
 no words for the language (None: the question takes none); W662 says it."""
 
 
+def _number_notes(name: str, q, lang: str, *, first: bool, units: bool) -> list[Diagnostic]:
+    out = []
+    if units and q.units and first:
+        extra = f"; other units ({', '.join(u.name for u in q.units[1:])}) are not accepted" if len(q.units) > 1 else ""
+        out.append(warning("W660", f"{name}: {q.id} has units, which {name} cannot read: the prompt asks for {q.units[0].name}{extra}"))
+    if writes_decimal_comma(lang):
+        out.append(warning("W661", f"{name}: {q.id} ({lang}) takes a number, which {name} reads with a decimal point only; "
+                                   f"a learner's decimal comma (3,5) is not accepted" + (" (the prompt asks for a point)" if units else "")))
+    return out
+
+
+NUMBER_NOTES: Mapping[str, Callable] = {"numerical": _number_notes}
+"""What a QTI format changes of a question of each kind that takes a number: its units (W660,
+in the first language only), a decimal comma (W661); ``(format name, question, language, *,
+first, units)``, ``units`` False for a format whose prompt does not name the unit."""
+
+
 def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, kinds: frozenset[str] | None = None,
                    words: Mapping[str, Callable] = WORDS_USED) -> list[Diagnostic]:
     """What a format without units and with point-only numbers changes, question by question:
@@ -623,13 +640,8 @@ def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, 
             kind = q.kind
             if kinds is not None and kind not in kinds:
                 continue
-            if kind == "numerical":
-                if units and q.units and lang == languages(banks)[0]:
-                    extra = f"; other units ({', '.join(u.name for u in q.units[1:])}) are not accepted" if len(q.units) > 1 else ""
-                    out.append(warning("W660", f"{name}: {q.id} has units, which {name} cannot read: the prompt asks for {q.units[0].name}{extra}"))
-                if writes_decimal_comma(lang):
-                    out.append(warning("W661", f"{name}: {q.id} ({lang}) takes a number, which {name} reads with a decimal point only; "
-                                               f"a learner's decimal comma (3,5) is not accepted" + (" (the prompt asks for a point)" if units else "")))
+            if kind in NUMBER_NOTES:
+                out += NUMBER_NOTES[kind](name, q, lang, first=lang == languages(banks)[0], units=units)
             missing = words[kind](q, lang) if kind in words and not has_words(lang) else None
             if missing:
                 out.append(warning("W662", f"{name}: {q.id} ({lang}): {missing}; the English words are used"))
