@@ -16,7 +16,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .qti_common import WORDS_USED as qti_words_used, bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, questestinterop_open, render_item
+from .qti12_common import CANVAS_TYPES, ITEM_PARTS, POINTS, assessment_ident, canvas_essay_item, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_paragraph, html_text
 
@@ -194,7 +194,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 
 FORMAT = Format(
     name=NAME, folder="canvas-qti12", honours=frozenset({"shuffle"}),
-    writers={**{kind: render_item for kind in CANVAS_TYPES if kind != "essay"}, "essay": canvas_essay_item}, left_out_code="W651",
+    writers={kind: render_item if kind in ITEM_PARTS else canvas_essay_item for kind in CANVAS_TYPES}, left_out_code="W651",
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0], options),
     platforms="Canvas Classic Quizzes: *Course → Settings → Import Course Content → Content Type: QTI .zip file* (one quiz per topic; Canvas New Quizzes can migrate it or import the same package). Blackboard Learn: *Course Tools → Tests, Surveys, and Pools → Pools → Import QTI 1.2 Pool*.",

@@ -16,7 +16,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CC_PROFILES, assessment_ident, cartridge_essay_item, questestinterop_open, render_item
+from .qti12_common import CC_PROFILES, ITEM_PARTS, assessment_ident, cartridge_essay_item, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_text
 
@@ -189,7 +189,7 @@ def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]
 
 FORMAT = Format(
     name=NAME, folder="common-cartridge", honours=frozenset(),
-    writers={**{kind: render_item for kind in CC_PROFILES if kind != "essay"}, "essay": cartridge_essay_item}, left_out_code="W652",
+    writers={kind: render_item if kind in ITEM_PARTS else cartridge_essay_item for kind in CC_PROFILES}, left_out_code="W652",
     render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0]),
     platforms="IMS Common Cartridge 1.1, as a question bank and a quiz: D2L Brightspace (*Course Admin → Import/Export/Copy Components → Import Components → from a package*), Blackboard Learn (*Course Management → Packages and Utilities → Import Package*; Ultra: *Course Content → ⋯ → Import Content → Import Course Package*), Canvas (*Import Course Content → Common Cartridge 1.x Package*), Schoology (*Course Options → Import → Common Cartridge*).",

@@ -138,11 +138,11 @@ def notes(name: str, banks: Mapping[str, Bank], *, gift: bool = False) -> list[D
     return out
 
 
+GIFT_CANNOT_WRITE = {"short-answer": lambda q: any("->" in a.text for a in q.answers)}
+"""Per kind, whether GIFT cannot write a question of it at all (an accepted answer with ``->``,
+which Moodle's GIFT reader takes for a matching question)."""
+
+
 def gift_leaves_out(banks: Mapping[str, Bank]) -> set[str]:
-    """Ids of questions GIFT cannot write at all (an accepted answer with ``->``)."""
-    out = set()
-    for bank in banks.values():
-        for q in bank.questions:
-            if q.kind == "short-answer" and any("->" in a.text for a in q.answers):
-                out.add(q.id)
-    return out
+    """Ids of questions GIFT cannot write at all (:data:`GIFT_CANNOT_WRITE`), in any language."""
+    return {q.id for bank in banks.values() for q in bank.questions if q.kind in GIFT_CANNOT_WRITE and GIFT_CANNOT_WRITE[q.kind](q)}

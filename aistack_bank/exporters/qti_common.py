@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Callable, Mapping, Sequence
 
@@ -277,19 +278,23 @@ def _outcomes(d: Dialect, item: ET.Element) -> None:
     d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
 
 
-def _choices(q, kind: str, lang: str) -> list[tuple[str, str, str | None]]:
-    """(key, text, feedback) of each choice: the options, or true and false in ``lang``."""
-    if kind == "true-false":
-        labels = words(lang)
-        return [("true", labels.true, q.feedback_true), ("false", labels.false, q.feedback_false)]
-    return [(o.id, o.text, o.feedback) for o in q.options]
+def _option_choices(q, lang: str) -> tuple[list[tuple[str, str, str | None]], list[str]]:
+    """(key, text, feedback) of each option, and the right options' keys."""
+    return [(o.id, o.text, o.feedback) for o in q.options], list(q.right_ids())
 
 
-def _choice_item(d: Dialect, item: ET.Element, q, kind: str, lang: str, options: ExportOptions, feedbacks: list) -> None:
-    choices = _choices(q, kind, lang)
+def _true_false_choices(q, lang: str) -> tuple[list[tuple[str, str, str | None]], list[str]]:
+    """True and false in ``lang`` as two choices, and the right one's key."""
+    labels = words(lang)
+    return [("true", labels.true, q.feedback_true), ("false", labels.false, q.feedback_false)], ["true" if q.answer else "false"]
+
+
+def _choice_item(d: Dialect, item: ET.Element, q, lang: str, options: ExportOptions, feedbacks: list, *,
+                 choices_of: Callable, multiple: bool, shuffled: bool) -> None:
+    """A choice interaction: ``choices_of`` gives the choices and the right ones' keys;
+    ``multiple``: any number of picks; ``shuffled``: the choices shuffled when the export shuffles."""
+    choices, keys = choices_of(q, lang)
     choice_id = {key: choice_identifier(key) for key, _, _ in choices}
-    multiple = kind == "multiple-response"
-    keys = ["true" if q.answer else "false"] if kind == "true-false" else list(q.right_ids())
     declaration = d.element(item, "responseDeclaration", {
         "identifier": "RESPONSE", "cardinality": "multiple" if multiple else "single", "baseType": "identifier"})
     correct = d.element(declaration, "correctResponse")
@@ -306,7 +311,7 @@ def _choice_item(d: Dialect, item: ET.Element, q, kind: str, lang: str, options:
     numbering = d.numbering_classes.get(options.answer_numbering)
     interaction = d.element(d.element(item, "itemBody"), "choiceInteraction", {
         **({"class": numbering} if numbering else {}),
-        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle and kind != "true-false" else "false",
+        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle and shuffled else "false",
         "maxChoices": "0" if multiple else "1",
     })
     d.element(interaction, "prompt", text=q.stem)
@@ -649,9 +654,9 @@ def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, 
 
 
 WRITERS = {
-    "single-choice": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
-    "multiple-response": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
-    "true-false": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
+    "single-choice": partial(_choice_item, choices_of=_option_choices, multiple=False, shuffled=True),
+    "multiple-response": partial(_choice_item, choices_of=_option_choices, multiple=True, shuffled=True),
+    "true-false": partial(_choice_item, choices_of=_true_false_choices, multiple=False, shuffled=False),  # true, then false
     "numerical": lambda d, item, q, lang, options, feedbacks: _numerical_item(d, item, q, lang, feedbacks),
     "short-answer": lambda d, item, q, lang, options, feedbacks: _short_answer_item(d, item, q, feedbacks),
     "matching": lambda d, item, q, lang, options, feedbacks: _matching_item(d, item, q, options, feedbacks),
