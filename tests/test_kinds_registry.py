@@ -104,3 +104,37 @@ def test_the_kind_branch_finder_finds_a_branch(tmp_path):
     path.write_text('"""About "essay"."""\nif q.kind == "numerical":\n    pass\nif kind in ("matching", "x"):\n    pass\nif q.kind == other:\n    pass\n'
                     'TABLE = {"essay": 1}\nkind = getattr(q, "kind", DEFAULT)\ndef f():\n    "ordering"\n', encoding="utf-8")
     assert kind_branches(path) == [2, 4, 8, 9]
+
+
+def kind_comparisons(path) -> list[int]:
+    """Lines of ``path`` that compare something with a kind's name (``q.kind == "numerical"``,
+    ``kind in ("single-choice", …)``): a chain of kinds instead of a per-kind table."""
+    import ast
+
+    from aistack_bank.kinds import NAMES
+
+    def names(node) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in NAMES
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return any(names(e) for e in node.elts)
+        return False
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted({node.lineno for node in ast.walk(tree) if isinstance(node, ast.Compare) and any(names(n) for n in [node.left, *node.comparators])})
+
+
+def test_the_exporters_name_a_kind_only_as_the_key_of_a_per_kind_table():
+    """A format's writer, and what it says it loses, is found by the question's kind in a table
+    (``WRITERS``, ``ITEM_PARTS``, ``SCORING_NOTES``, …), never by comparing kinds."""
+    from conftest import REPO
+
+    found = [f"{path.relative_to(REPO).as_posix()}:{line}" for path in sorted((REPO / "aistack_bank" / "exporters").rglob("*.py"))
+             for line in kind_comparisons(path)]
+    assert found == []
+
+
+def test_the_comparison_finder_finds_a_chain(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text('if q.kind == "numerical":\n    pass\nif kind in ("matching", "x"):\n    pass\nif q.kind == other:\n    pass\nT = {"essay": 1}\n', encoding="utf-8")
+    assert kind_comparisons(path) == [1, 3]
