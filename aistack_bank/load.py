@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import Diagnostic, Location, error
 from .kinds import NAMES as KINDS
@@ -26,6 +26,28 @@ _PYDANTIC_CODES = {
 }
 
 
+class FileSummary(NamedTuple):
+    """What the rules across files read of one question file, kept apart from its record in
+    the per-file store (:mod:`aistack_bank.cache.questionfiles`) so that a run in which the
+    file did not change reads these few values instead of its whole record (document, model,
+    fields). A pure function of the file's path, document and model
+    (:func:`aistack_bank.rules.validate.file_summary`)."""
+
+    question_id: str | None
+    """The id of its model, or None when the file has no valid model."""
+    located: bool
+    """Whether it has both a model and a document: the files the rules across files look at."""
+    key: tuple[str, tuple[str, ...]] | None
+    """The text of its key and its declared key terms (what another question could leak), or None."""
+    texts: bytes
+    """A digest of its learner-facing texts with their fields (what the leak rule reads of them)."""
+    cue: tuple[tuple[int, ...], bool] | None
+    """The positions of its right options and whether they are the strictly longest (the
+    answer-cue figures), or None for a question those figures do not measure."""
+    catalog: bytes
+    """A digest of what a catalog's verification reads of it (its fields, model and check)."""
+
+
 @dataclass
 class QuestionSource:
     """One question file as read: where it is, its located data, and the model if valid."""
@@ -36,6 +58,8 @@ class QuestionSource:
     derived: dict = field(default_factory=dict, repr=False, compare=False)
     """What rules derived from this file alone (e.g. its translatable fields), kept with it in
     the per-file store (:mod:`aistack_bank.cache.questionfiles`); a pure function of path, doc and model."""
+    summary: FileSummary | None = field(default=None, repr=False, compare=False)
+    """What the rules across files read of it, when the file's own rules have run (see :class:`FileSummary`)."""
 
 
 @dataclass

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from ..errors import Diagnostic
 from .store import Store, file_digest, key_of
-from ..load import QuestionSource, read_question
+from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_all
 
 FILE_POOL_MIN = 1500
@@ -54,7 +54,10 @@ class QuestionFiles:
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
         qs, read_diags = read_question(path, root=root, project=project)
-        return pickle.dumps((qs, read_diags, self.rules(qs, root, topic, self.run_checks)), protocol=pickle.HIGHEST_PROTOCOL)
+        rule_diags = self.rules(qs, root, topic, self.run_checks)
+        summary, qs.summary = qs.summary, None
+        record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps((summary, read_diags, rule_diags, record), protocol=pickle.HIGHEST_PROTOCOL)
 
     def _compute(self, paths: list[Path], root: Path, topic: Any, project: Path | None) -> list[bytes]:
         if len(paths) < FILE_POOL_MIN or jobs() < 2:
@@ -65,7 +68,9 @@ class QuestionFiles:
         return [blob for found in run_all(tasks, work=len(paths), min_work=FILE_POOL_MIN) for blob in found]
 
     def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
-        """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`)."""
+        """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`).
+
+        Each record is a :class:`StoredQuestion`: its summary at once, the rest when first used."""
         store = Store("questions", root, enabled=self.use_cache)
         keys = [self.key(path, root, topic, project) for path in paths]
         results: list[Any] = [None] * len(paths)
@@ -85,13 +90,44 @@ class QuestionFiles:
                 store.put_blob(key, blob)
         store.save()
         out = []
-        for qs, read_diags, rule_diags in results:
+        for path, (summary, read_diags, rule_diags, record) in zip(paths, results):
             self._rule_diags += rule_diags
-            out.append((qs, read_diags))
+            out.append((StoredQuestion(path, summary, record), read_diags))
         return out
 
 
+def _unpickled(name: str) -> property:
+    """An attribute of the record, unpickled with the others when one of them is first read."""
+
+    def get(self):
+        if name not in self.__dict__:
+            full = pickle.loads(self.__dict__.pop("_record"))
+            self.__dict__.update(doc=full.doc, question=full.question, derived=full.derived)
+        return self.__dict__[name]
+
+    def set(self, value) -> None:
+        self.__dict__[name] = value
+
+    return property(get, set)
+
+
+class StoredQuestion(QuestionSource):
+    """A question file's record as the per-file store keeps it: its summary
+    (:class:`~aistack_bank.load.FileSummary`, what the rules across files read) at once, its
+    document, model and derived values unpickled when one of them is first read (a rule that
+    reports, the catalogs' verification, the build)."""
+
+    doc = _unpickled("doc")
+    question = _unpickled("question")
+    derived = _unpickled("derived")
+
+    def __init__(self, path: Path, summary: FileSummary | None, record: bytes) -> None:
+        self.path = path
+        self.summary = summary
+        self._record = record
+
+
 def _well_formed(found: Any) -> bool:
-    return (isinstance(found, tuple) and len(found) == 3 and isinstance(found[0], QuestionSource)
-            and isinstance(found[1], list) and isinstance(found[2], list)
+    return (isinstance(found, tuple) and len(found) == 4 and (found[0] is None or isinstance(found[0], FileSummary))
+            and isinstance(found[1], list) and isinstance(found[2], list) and isinstance(found[3], bytes)
             and all(isinstance(d, Diagnostic) for d in found[1] + found[2]))
