@@ -135,11 +135,35 @@ def package_digest() -> str:
     return digest.hexdigest()
 
 
+_SETTLED: dict[str, tuple[tuple, str]] = {}
+"""Content digests this process already took, by absolute path: (identity, hex digest)."""
+
+
+def identity(st: os.stat_result) -> tuple:
+    """What any write to a file changes: device, inode, size, modification and change times."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def remember_digest(name: str, st: os.stat_result, digest: bytes, now_ns: int) -> None:
+    """Let :func:`file_digest` reuse, in this process, the content ``digest`` (blake2b of 20
+    bytes, as :func:`file_digest` takes it) of the regular file ``name`` whose status was ``st``,
+    when it was last written more than :data:`RACY_NS` before ``now_ns``: a later write then
+    changes its modification or change time, so its identity (:func:`identity`) no longer matches."""
+    if stat.S_ISREG(st.st_mode) and now_ns - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:
+        _SETTLED[os.path.abspath(name)] = (identity(st), digest.hex())
+
+
+RACY_NS = 3_000_000_000
+"""A file written this recently is digested again: a second write in the same timestamp tick
+would leave its identity unchanged."""
+
+
 def file_digest(path: Path | str) -> str | None:
     """The content digest of a regular file that is not a symbolic link, else None.
 
     None means "do not cache": links (whose verdict depends on where they lead), special files,
-    unreadable and oversized files are always read and checked afresh."""
+    unreadable and oversized files are always read and checked afresh. A digest this process
+    already took of the same file, unchanged since (:func:`remember_digest`), is not taken again."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -148,6 +172,9 @@ def file_digest(path: Path | str) -> str | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
             return None
+        known = _SETTLED.get(os.path.abspath(path)) if _SETTLED else None
+        if known is not None and known[0] == identity(st):
+            return known[1]
         digest = hashlib.blake2b(digest_size=20)
         total = 0
         while True:

@@ -17,12 +17,13 @@ import hashlib
 import json
 import os
 import stat
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import cache_dir
+from .store import RACY_NS, cache_dir, remember_digest
 from .store import package_digest as _package_digest
 
 if TYPE_CHECKING:
@@ -61,9 +62,6 @@ def _hash_file(digest, name: str) -> None:
         digest.update(f"unreadable {exc.errno}".encode())
 
 
-RACY_NS = 3_000_000_000
-"""A file changed this recently (before the memo is written) is hashed again next time: a write in
-the same timestamp tick as the hashing would leave its size and times unchanged."""
 
 
 class _StatMemo:
@@ -77,6 +75,7 @@ class _StatMemo:
         self.path = cache_dir() / "stat" / f"{name}.pickle"
         self.old: dict[str, tuple] = {}
         self.new: dict[str, tuple] = {}
+        self.now = time.time_ns()
         try:
             import pickle
 
@@ -100,16 +99,20 @@ class _StatMemo:
         known = self.old.get(name)
         if isinstance(known, tuple) and len(known) == 2 and known[0] == identity and isinstance(known[1], bytes):
             self.new[name] = known
+            remember_digest(name, st, known[1], self.now)
             return known[1]
         file_digest = hashlib.blake2b(digest_size=20)
         _hash_file(file_digest, name)
         value = file_digest.digest()
         self.new[name] = (identity, value)
+        try:  # the digest stands for the file read now only if the file did not change meanwhile
+            if identity == tuple(getattr(os.stat(name), f) for f in ("st_dev", "st_ino", "st_size", "st_mtime_ns", "st_ctime_ns")):
+                remember_digest(name, st, value, self.now)
+        except OSError:
+            pass
         return value
 
     def save(self) -> None:
-        import time
-
         now = time.time_ns()
         keep = {name: entry for name, entry in self.new.items() if now - max(entry[0][3], entry[0][4]) > RACY_NS}
         if keep == self.old:
