@@ -59,40 +59,53 @@ class QuestionFiles:
         record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL)
         return pickle.dumps((summary, read_diags, rule_diags, record), protocol=pickle.HIGHEST_PROTOCOL)
 
-    def _compute(self, paths: list[Path], root: Path, topic: Any, project: Path | None) -> list[bytes]:
-        if len(paths) < FILE_POOL_MIN or jobs() < 2:
-            return [self._one(path, root, topic, project) for path in paths]
-        size = max(50, len(paths) // (jobs() * 8))
-        chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
-        tasks = [lambda chunk=chunk: [self._one(path, root, topic, project) for path in chunk] for chunk in chunks]
-        return [blob for found in run_all(tasks, work=len(paths), min_work=FILE_POOL_MIN) for blob in found]
+    def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
+        """The stored form of each (path, topic folder, topic, project), in order; in the process
+        pool when there are many, whichever topics they belong to."""
+        if len(items) < FILE_POOL_MIN or jobs() < 2:
+            return [self._one(*item) for item in items]
+        size = max(50, len(items) // (jobs() * 8))
+        chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        tasks = [lambda chunk=chunk: [self._one(*item) for item in chunk] for chunk in chunks]
+        return [blob for found in run_all(tasks, work=len(items), min_work=FILE_POOL_MIN) for blob in found]
 
     def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
         """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`).
 
         Each record is a :class:`StoredQuestion`: its summary at once, the rest when first used."""
-        store = Store("questions", root, enabled=self.use_cache)
-        keys = [self.key(path, root, topic, project) for path in paths]
-        results: list[Any] = [None] * len(paths)
+        return self.read_topics([(paths, root, topic, project)])[0]
+
+    def read_topics(self, topics: list[tuple[list[Path], Path, Any, Path | None]]) -> list[list[tuple[QuestionSource, list[Diagnostic]]]]:
+        """:meth:`read` for several topics (paths, topic folder, topic, project) at once: the
+        files no store holds are read and checked together (in the pool when there are many
+        in all), each topic's results in its files' order (see :func:`~aistack_bank.load.read_library`)."""
+        stores = [Store("questions", root, enabled=self.use_cache) for _, root, _, _ in topics]
+        keys = [[self.key(path, root, topic, project) for path in paths] for paths, root, topic, project in topics]
+        results: list[list[Any]] = [[None] * len(paths) for paths, _, _, _ in topics]
         todo = []
-        for index, key in enumerate(keys):
-            found = store.get(key) if key is not None else None
-            if _well_formed(found):
-                results[index] = found
-            else:
-                todo.append(index)
-        blobs = self._compute([paths[i] for i in todo], root, topic, project)
-        for index, blob in zip(todo, blobs):
-            results[index] = pickle.loads(blob)
-            key = keys[index]
+        for t, (store, topic_keys) in enumerate(zip(stores, keys)):
+            for index, key in enumerate(topic_keys):
+                found = store.get(key) if key is not None else None
+                if _well_formed(found):
+                    results[t][index] = found
+                else:
+                    todo.append((t, index))
+        blobs = self._compute([(topics[t][0][index], *topics[t][1:]) for t, index in todo])
+        for (t, index), blob in zip(todo, blobs):
+            results[t][index] = pickle.loads(blob)
+            key = keys[t][index]
+            paths, root, topic, project = topics[t]
             # stored only if the file still has the bytes the key was made from
             if key is not None and self.key(paths[index], root, topic, project) == key:
-                store.put_blob(key, blob)
-        store.save()
+                stores[t].put_blob(key, blob)
         out = []
-        for path, (summary, read_diags, rule_diags, record) in zip(paths, results):
-            self._rule_diags += rule_diags
-            out.append((StoredQuestion(path, summary, record), read_diags))
+        for store, (paths, _, _, _), found in zip(stores, topics, results):
+            store.save()
+            records = []
+            for path, (summary, read_diags, rule_diags, record) in zip(paths, found):
+                self._rule_diags += rule_diags
+                records.append((StoredQuestion(path, summary, record), read_diags))
+            out.append(records)
         return out
 
 

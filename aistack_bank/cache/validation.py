@@ -242,7 +242,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_library(bank, read_files=QuestionFiles(question_file_rules).read)
+        source = read_library(bank, read_topics=QuestionFiles(question_file_rules).read_topics)
         if input_digest(bank, translations) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)

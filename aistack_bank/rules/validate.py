@@ -61,7 +61,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     root = Path(root)
     only = root if is_topic_folder(root) else None
     checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache)
-    source = read_library(root.parent if only is not None else root, read_files=checked.read)
+    source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
     diags += library_rules(source, cross_file_only=True)
