@@ -369,10 +369,11 @@ def _key_text(question) -> str | None:
     return key.text if key is not None else None
 
 
-def question_reference_lints(question, doc: YamlDocument) -> list[Diagnostic]:
-    """W320 and W321 in the English texts of one question (a rule of the file alone)."""
+def question_reference_lints(question, doc: YamlDocument, fields=None) -> list[Diagnostic]:
+    """W320 and W321 in the English texts of one question (a rule of the file alone); ``fields``:
+    its translatable fields when already listed."""
     diags: list[Diagnostic] = []
-    for path, text in question_texts(question):
+    for path, text in (question_texts(question) if fields is None else _leak_texts(fields)):
         for hit in reference_hits(text, "en", own_id=question.id, options=question.PICKS_OPTIONS):
             diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
     return diags

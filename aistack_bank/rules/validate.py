@@ -193,10 +193,10 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
         qs.summary = file_summary(qs)
         return []
     diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
-    diags += question_reference_lints(qs.question, qs.doc)
     from ..i18n.fields import question_fields
 
     qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
+    diags += question_reference_lints(qs.question, qs.doc, qs.derived["fields"])
     qs.summary = file_summary(qs)  # kept apart from it
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
