@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import RACY_NS, cache_dir, remember_digest
+from .store import RACY_NS, cache_dir, remember_digests
 from .store import package_digest as _package_digest
 
 if TYPE_CHECKING:
@@ -99,17 +99,11 @@ class _StatMemo:
         known = self.old.get(name)
         if isinstance(known, tuple) and len(known) == 2 and known[0] == identity and isinstance(known[1], bytes):
             self.new[name] = known
-            remember_digest(name, st, known[1], self.now)
             return known[1]
         file_digest = hashlib.blake2b(digest_size=20)
         _hash_file(file_digest, name)
         value = file_digest.digest()
         self.new[name] = (identity, value)
-        try:  # the digest stands for the file read now only if the file did not change meanwhile
-            if identity == tuple(getattr(os.stat(name), f) for f in ("st_dev", "st_ino", "st_size", "st_mtime_ns", "st_ctime_ns")):
-                remember_digest(name, st, value, self.now)
-        except OSError:
-            pass
         return value
 
     def save(self) -> None:
@@ -153,6 +147,7 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
             digest.update(memo.digest(name))
             digest.update(b"\0")
     memo.save()
+    remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
     return digest.hexdigest()
 
 
