@@ -26,6 +26,10 @@ if IN_CI:
 else:
     sync_api = pytest.importorskip("playwright.sync_api")
 
+# The auto-retrying assertions (expect) wait as long as actions do (Session's default timeout):
+# their own default, 5 s, is short for a loaded two-core machine. A failing one fails after that.
+sync_api.expect.set_options(timeout=30000)
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LANGS = ["en", "fr", "nl"]

@@ -20,8 +20,10 @@ from aistack_bank.options import ExportOptions
 from sitebrowser import browser, session  # noqa: F401  (fixtures)
 from sitebrowser import (
     DESKTOP, LANGS, PHONE, active_id, axe_check, correct_position, download_answers, focus_is_visible, in_view, load_banks,
-    load_options, needs_chromium, shot, squash, tab_to, text, ui, write_site,
+    load_options, needs_chromium, shot, squash, sync_api, tab_to, text, ui, write_site,
 )
+
+expect = sync_api.expect
 
 WRONG_AT = {1, 4, 7}
 """Which answers of a 10-question run are answered wrong on purpose."""
@@ -383,15 +385,15 @@ def test_without_javascript_the_links_and_content_still_work(session, site, bank
     page = s.page
     page.goto((site / "index.html").as_uri())
     assert page.url.endswith("/index.html")
-    page.click("main a[hreflang=nl]")
-    assert page.url.endswith("/nl/index.html")
-    assert page.locator("noscript").count() == 1
-    assert page.locator("#practice-10").is_disabled()
+    page.click("main a[hreflang=nl]")  # returns once the page has started to arrive: what follows waits for it
+    expect(page).to_have_url(re.compile(r"/nl/index\.html$"))
+    expect(page.locator("noscript")).to_have_count(1)
+    expect(page.locator("#practice-10")).to_be_disabled()
     page.click("#question-details summary")
-    assert page.locator("#question-list li").count() == len(banks["nl"].questions)
-    assert page.locator("#question-list li").first.is_visible()
+    expect(page.locator("#question-list li")).to_have_count(len(banks["nl"].questions))
+    expect(page.locator("#question-list li").first).to_be_visible()
     page.click("nav.languages a[hreflang=en]")
-    assert page.url.endswith("/en/index.html")
+    expect(page).to_have_url(re.compile(r"/en/index\.html$"))
     s.check_clean()
 
 
