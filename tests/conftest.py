@@ -52,6 +52,20 @@ def _user_cache(tmp_path_factory, monkeypatch):
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
 
 
+@pytest.fixture(scope="session")
+def chromium():
+    """One Playwright driver and one Chromium per test process, for every browser test module
+    (tests/sitebrowser.py's ``browser``): started with the first browser test, closed at the end.
+    Started per module, the two took one to four seconds each time, on each worker that ran some of
+    a module's tests."""
+    from sitebrowser import launch, sync_api
+
+    with sync_api.sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     """A scratch copy of bank/ and translations/, with the working directory set to it."""

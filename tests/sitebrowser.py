@@ -1,7 +1,8 @@
 """Shared helpers of the practice-site browser tests (Playwright driving Debian's Chromium).
 
-Each test module launches one browser (module-scoped fixture) and keeps the number of page
-loads small; screenshots go to test-artifacts/ at the repository root (git-ignored).
+One Chromium serves every test module of a test process (conftest.chromium, started by the
+first browser test); each test opens its own contexts and closes them. Tests keep the number of
+page loads small; screenshots go to test-artifacts/ at the repository root (git-ignored).
 """
 
 from __future__ import annotations
@@ -182,12 +183,10 @@ __all__ = [
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """One Chromium per test module (import this fixture into the module)."""
-    with sync_api.sync_playwright() as playwright:
-        launched = launch(playwright)
-        yield launched
-        launched.close()
+def browser(chromium):
+    """The Chromium of this test process (conftest.chromium), shared by the modules that import
+    this fixture."""
+    return chromium
 
 
 @pytest.fixture
