@@ -2,7 +2,8 @@
 
 One Chromium serves every test module of a test process (conftest.chromium, started by the
 first browser test); each test opens its own contexts and closes them. Tests keep the number of
-page loads small; screenshots go to test-artifacts/ at the repository root (git-ignored).
+page loads small. With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to
+test-artifacts/ at the repository root (git-ignored).
 """
 
 from __future__ import annotations
@@ -91,7 +92,14 @@ class Session:
         self.context.close()
 
 
+SCREENSHOTS = os.environ.get("AISTACK_BANK_TEST_SCREENSHOTS") == "1"
+"""Screenshots are taken only when asked for: they are for a person to look at, no test reads
+them, and the thirty-odd of test_site_browser.py took a fifth of its time."""
+
+
 def shot(page, name: str, *, full_page: bool = True) -> None:
+    if not SCREENSHOTS:
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=full_page, timeout=60000)
 

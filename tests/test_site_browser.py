@@ -2,8 +2,8 @@
 
 Keyboard-only practice in three languages, results that teach, spaced review, the answer
 export, reset, the language chooser, a hostile stem, a phone in dark mode, no network
-requests, and axe-core on every view (desktop and phone). Screenshots of each view go to
-test-artifacts/ at the repository root.
+requests, and axe-core on every view (desktop and phone). With AISTACK_BANK_TEST_SCREENSHOTS=1,
+screenshots of each view go to test-artifacts/ at the repository root.
 """
 
 from __future__ import annotations
