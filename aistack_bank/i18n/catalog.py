@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
-from .pofile import LINENUM, WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, light_catalog, light_rows, read_blocks, read_entries, write_po
+from .pofile import (LINENUM, WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, light_catalog, light_rows, pack_rows, read_blocks, read_entries,
+                     unpack_rows, write_po)
 
 if TYPE_CHECKING:
     import polib
@@ -162,18 +163,21 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
     kept = store.get(key)
     store.forget(key)
     rows = changes = None
-    if (isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[0], str) and isinstance(kept[1], list)
-            and isinstance(kept[2], list) and len(kept[1]) == len(kept[2])):
+    if (isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[0], str) and isinstance(kept[1], tuple) and len(kept[1]) == 10
+            and all(isinstance(column, list) and len(column) == len(kept[2]) for column in kept[1][:9]) and isinstance(kept[1][9], dict)
+            and isinstance(kept[2], list)):
         old = _kept_bytes(store, kept[0])
         if old == raw:
-            rows, changes = kept[1], Changes(kept[0], kept[0], 0, 0, 0)
+            rows, changes = unpack_rows(kept[1]), Changes(kept[0], kept[0], 0, 0, 0)
         elif old is not None:
             found = _read_again((old, kept[1], kept[2]), raw, path)
             del old
             if found is not None:
-                rows, starts, (first_line, after_line, moved, keys) = found
+                packed, starts, (first_line, after_line, moved, keys) = found
                 changes = Changes(_keep_bytes(store, raw), kept[0], first_line, after_line, moved, frozenset(keys))
-                store.put(key, (changes.token, rows, starts))
+                store.put(key, (changes.token, packed, starts))
+                rows = unpack_rows(packed)
+                del packed
     del kept
     if rows is not None:
         del raw
@@ -196,7 +200,7 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
         del text
         rows = light_rows(entries)
         changes = Changes(token)
-        store.put(key, (token, rows, starts))
+        store.put(key, (token, pack_rows(rows), starts))
     store.save()
     store.forget(key)
     po = light_catalog(rows)
@@ -229,13 +233,15 @@ def _keep_bytes(store, raw: bytes) -> str:
     return _token(raw)
 
 
-def _read_again(kept: tuple[bytes, list[tuple], list[int]], raw: bytes, path: Path) -> tuple[list[tuple], list[int], tuple] | None:
-    """(rows, starts, what changed) of ``raw`` from the latest read ``kept`` of the same file
-    (its bytes, rows and block starts): only the blocks the difference touches read again;
-    None when they are not all blocks of the common shape. What changed is (the first line
-    read again, the first line of the latest read after those read again, how many lines
-    that one moved, the contexts of the entries read again and of those they replace)."""
-    old, rows, starts = kept
+def _read_again(kept: tuple[bytes, tuple, list[int]], raw: bytes, path: Path) -> tuple[tuple, list[int], tuple] | None:
+    """(entries, starts, what changed) of ``raw`` from the latest read ``kept`` of the same
+    file (its bytes, entries as :func:`.pofile.pack_rows` columns and block starts): only the
+    blocks the difference touches read again; None when they are not all blocks of the common
+    shape. What changed is (the first line read again, the first line of the latest read
+    after those read again, how many lines that one moved, the contexts of the entries read
+    again and of those they replace)."""
+    old, packed, starts = kept
+    lines = packed[8]
     if not starts:
         return None
     p = _common_prefix(old, raw)
@@ -246,7 +252,7 @@ def _read_again(kept: tuple[bytes, list[tuple], list[int]], raw: bytes, path: Pa
     # changed byte, which is read again too.
     first = bisect_right(starts, p) - 2
     after = min(bisect_right(starts, q) + 1, len(starts))
-    start, line = (starts[first], rows[first][LINENUM]) if first > 0 else (0, 1)
+    start, line = (starts[first], lines[first]) if first > 0 else (0, 1)
     end = (starts[after] if after < len(starts) else len(old)) + shift
     if end < start:
         return None
@@ -262,16 +268,21 @@ def _read_again(kept: tuple[bytes, list[tuple], list[int]], raw: bytes, path: Pa
     if blocks is None:
         return None
     entries, inner, next_line = blocks
-    moved = next_line - rows[after][LINENUM] if after < len(starts) else 0
-    region = light_rows(entries)
-    keys = {row[0] for row in region} | {row[0] for row in rows[max(first, 0):after]}
-    after_line = rows[after][LINENUM] if after < len(starts) else 1 << 62
-    new_rows = rows[:max(first, 0)] + region
-    if after < len(starts):
-        new_rows += rows[after:] if moved == 0 else [row[:LINENUM] + (row[LINENUM] + moved,) for row in rows[after:]]
-    new_starts = starts[:max(first, 0)] + [start + s for s in _byte_offsets(text, inner)]
+    first = max(first, 0)
+    moved = next_line - lines[after] if after < len(starts) else 0
+    region = pack_rows(light_rows(entries))
+    keys = set(region[0]) | set(packed[0][first:after])
+    after_line = lines[after] if after < len(starts) else 1 << 62
+    columns = [old_column[:first] + new_column + old_column[after:] for old_column, new_column in zip(packed[:8], region[:8])]
+    columns.append(lines[:first] + region[8] + ([n + moved for n in lines[after:]] if moved else lines[after:]))
+    count = len(region[8])
+    other = {i: r for i, r in packed[9].items() if i < first}
+    other.update((first + i, r) for i, r in region[9].items())
+    other.update((i - after + first + count, r[:LINENUM] + (r[LINENUM] + moved,)) for i, r in packed[9].items() if i >= after)
+    columns.append(other)
+    new_starts = starts[:first] + [start + s for s in _byte_offsets(text, inner)]
     new_starts += [s + shift for s in starts[after:]]
-    return new_rows, new_starts, (line if first > 0 else 0, after_line, moved, keys)
+    return tuple(columns), new_starts, (line if first > 0 else 0, after_line, moved, keys)
 
 
 def _read_and_check(path: Path, language: str, light: bool = False) -> Catalog:
