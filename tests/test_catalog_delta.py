@@ -118,3 +118,37 @@ def test_catalog_edits_give_the_verdict_of_a_run_without_cache(project, monkeypa
         codes |= {line.split(" ")[1] for line in cached}
     assert kept.count(True) >= 8  # most steps verified only the questions the edit touched
     assert len(codes) >= 5  # the edits made findings of several kinds
+
+
+def test_the_length_cue_counts_the_questions_kept_and_those_verified_again(project, monkeypatch):
+    """W302 (the key is too often the longest option in a language) is over every question:
+    after each catalog edit that makes one more key the longest, or one fewer, the count is
+    that of a run without cache."""
+    from aistack_bank.load import read_library
+    from aistack_bank.rules.validate import validate_bank
+
+    keep_only(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    fr = project / "translations" / "fr.po"
+    keys = [f"{qs.question.id}.option.{sorted(qs.question.right_ids())[0]}" for qs in read_library(project / "bank").questions
+            if qs.question is not None and qs.question.PICKS_OPTIONS and qs.question.right_ids()]
+    assert len(keys) >= 10
+
+    def verdict(use_cache: bool) -> list[str]:
+        report = validate_bank(project / "bank", translations=project / "translations", use_cache=use_cache)
+        return [f"{d.location} {d.code} {d.message}" for d in report.diagnostics]
+
+    verdict(True)
+    seen = set()
+    for step, key in enumerate(keys + keys[:4]):
+        text = fr.read_text(encoding="utf-8")
+        at = text.index(f'msgctxt "{key}"\n')
+        m = re.compile(r'^msgstr "(.*)"$', re.M).search(text, at)
+        long = " et une explication bien plus longue que toutes les autres options"
+        value = m.group(1)[:-len(long)] if m.group(1).endswith(long) else m.group(1) + long
+        fr.write_text(text[:m.start(1)] + value + text[m.end(1):], encoding="utf-8")
+        cached = verdict(True)
+        assert cached == verdict(False), step
+        seen |= {line for line in cached if " W302 " in line}
+    assert len(seen) >= 2  # the warning came, with more than one count

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..rules.checks import answer_texts, check_question
-from ..rules.cues import answer_cue_stats, length_warnings
+from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import run_all
@@ -141,8 +141,9 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     read again after an edit (:attr:`.catalog.Catalog.changes`) is verified again only for the
     questions (topics, categories) whose entries the edit touched: the findings of the others
     are those of the latest run of the same bank, each at its line moved as the edit moved it
-    (see :class:`_Owners`). The rules over the whole catalog (missing entries, length cues, the
-    glossary's own errors) run every time."""
+    (see :class:`_Owners`). Missing entries and the glossary's own errors are looked for every
+    time; the length cue (W302) counts the questions verified again with the kept figures of
+    the others."""
     from ..cache.entries import EntryMemo, located
 
     if catalog.po is None or catalog.diagnostics:
@@ -172,7 +173,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     if bank_checks:
         from ..rules.lints import translation_lints
 
-        diags += length_cue_diagnostics(source, catalog)
+        diags += length_cue_diagnostics(source, catalog) if owners is None else owners.length_cues(source, questions, active)
         for owner, found in _duplicate_texts(questions, catalog, active):
             owned.setdefault(owner, []).extend(found)
         lints = translation_lints(catalog, active, mine, memo=memo and affected is None)
@@ -226,16 +227,20 @@ class _Owners:
         self.lines: list[int] | None = None
         self.previous: dict = {}
         self.verified: set[str] = set()
+        self.delta = False
+        self.cues: tuple[int, frozenset] = (0, frozenset())
+        """Of the length cue (W302): the questions measured, and those whose key is the longest option in this language."""
 
     def affected(self) -> set[str] | None:
         """The owners to verify again (None: all of them, nothing kept applies)."""
         if self.changes.before is None:
             return None
         found = self.store.get(self.key)
-        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == self.changes.before and isinstance(found[1], dict)
-                and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())):
+        if not (isinstance(found, tuple) and len(found) == 3 and found[0] == self.changes.before and isinstance(found[1], dict)
+                and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
+                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)):
             return None
-        self.previous = found[1]
+        self.previous, self.cues, self.delta = found[1], found[2], True
         self.verified = {self.owner_of.get(key, key) for key in self.changes.keys if key is not None}
         return self.verified
 
@@ -270,24 +275,43 @@ class _Owners:
             owned[owner] = moved
         return True
 
+    def length_cues(self, source: BankSource, questions: list, active: dict) -> list[Diagnostic]:
+        """:func:`length_cue_diagnostics`, from the kept figures of the questions not verified again."""
+        def texts_of(question: AnyQuestion) -> dict[str, str]:
+            return _translated_options(question, active)
+
+        measured, longest = self.cues if self.delta else (0, frozenset())
+        if not self.delta:
+            questions = [qs for qs in source.questions if qs.question is not None]
+        longest = set(longest) - {qs.question.id for qs in questions}
+        for qs in questions:
+            stats = answer_cue_stats([qs.question], texts_of)
+            if not self.delta:
+                measured += stats.measured
+            if stats.key_longest:
+                longest.add(qs.question.id)
+        self.cues = (measured, frozenset(longest))
+        return length_warnings(AnswerCueStats(measured=measured, key_longest=len(longest)), Location.of(self.catalog.path), self.catalog.language)
+
     def save(self, owned: dict[str, list[Diagnostic]]) -> None:
-        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}))
+        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues))
         self.store.save()
 
 
 def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
     """W302 when, in this language, the key is too often the strictly longest option."""
     active = catalog.active()
-
-    def translated_texts(question: AnyQuestion) -> dict[str, str]:
-        texts = {}
-        for option in question.options:
-            entry = active.get(f"{question.id}.option.{option.id}")
-            texts[option.id] = entry.msgstr if entry is not None and entry.msgstr else option.text
-        return texts
-
-    stats = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None], translated_texts)
+    stats = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None], lambda question: _translated_options(question, active))
     return length_warnings(stats, Location.of(catalog.path), catalog.language)
+
+
+def _translated_options(question: AnyQuestion, active: dict) -> dict[str, str]:
+    """The option texts of ``question`` in the catalog's language (English where not translated)."""
+    texts = {}
+    for option in question.options:
+        entry = active.get(f"{question.id}.option.{option.id}")
+        texts[option.id] = entry.msgstr if entry is not None and entry.msgstr else option.text
+    return texts
 
 
 def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
