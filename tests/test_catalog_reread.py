@@ -12,7 +12,6 @@ line numbers), header and diagnostics as a read of the file from scratch.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
