@@ -244,6 +244,12 @@ class Store:
         self._used[key] = blob
         return value
 
+    def forget(self, key: str) -> None:
+        """Drop what was read or put under ``key`` from memory (it is not saved again): for a
+        large result that the caller holds unpickled and will put anew or not at all."""
+        self._load().pop(key, None)
+        self._used.pop(key, None)
+
     def put(self, key: str, value: Any) -> None:
         if not self.enabled:
             return
