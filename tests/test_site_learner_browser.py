@@ -323,6 +323,30 @@ def run_key(page) -> list[str]:
     return [key for key in page.evaluate("Object.keys(sessionStorage)") if key.startswith("aistack-bank/")]
 
 
+def test_a_run_started_at_once_after_quit_keeps_history_in_step(desktop, site):
+    # Quit goes back in history (the browser does it after the click has returned); a new run
+    # started before that Back has happened must still be the entry Back leaves and Forward
+    # brings back, and Back must not leave the topic's page.
+    page = open_topic(desktop, site)
+    url = page.url
+    page.click("#practice-all")
+    expect(page.locator("#quiz")).to_be_visible()
+    page.evaluate("() => { document.getElementById('quiz-quit').click(); document.getElementById('practice-10').click(); }")
+    expect(page.locator("#quiz")).to_be_visible()
+    page.wait_for_function("() => history.state && history.state.view === 'quiz'")
+    page.wait_for_timeout(300)  # the Back of Quit, if it were still to come, lands in this time
+    expect(page.locator("#quiz")).to_be_visible()
+    run = page.evaluate("() => history.state.attempt")
+    page.go_back()
+    expect(page.locator("#topic")).to_be_visible()
+    assert page.url == url
+    expect(page.locator("#resume")).to_be_visible()
+    page.go_forward()
+    expect(page.locator("#quiz")).to_be_visible()
+    assert page.evaluate("() => history.state.attempt") == run
+    desktop.check_clean()
+
+
 def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, options):
     bank = banks["en"]
     page = desktop.page

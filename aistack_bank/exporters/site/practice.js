@@ -297,11 +297,26 @@
     }
   }
 
+  // The browser goes back after the click that asked for it has returned: a view entered
+  // before then (a run started at once after Quit) gets its history entry once that Back is
+  // done, or the Back would leave the new view's entry instead of the old one.
+  let pushAfterBack = null;
+
+  function pushView(state) {
+    if (ignorePop) pushAfterBack = state;
+    else history.pushState(state, "");
+  }
+
   window.addEventListener("popstate", (event) => {
     if (ignorePop) {
       ignorePop -= 1;
+      if (!ignorePop && pushAfterBack) {
+        history.pushState(pushAfterBack, "");
+        pushAfterBack = null;
+      }
       return;
     }
+    pushAfterBack = null;
     const state = event.state || {};
     if (state.view === "quiz" && session && session.id === state.attempt) {
       resume(false);
@@ -412,7 +427,7 @@
     };
     finished = null;
     runStore.save();
-    history.pushState({ view: "quiz", attempt: session.id }, "");
+    pushView({ view: "quiz", attempt: session.id });
     resume(false);
   }
 
@@ -503,7 +518,7 @@
 
   function resume(push) {
     if (!session) return;
-    if (push) history.pushState({ view: "quiz", attempt: session.id }, "");
+    if (push) pushView({ view: "quiz", attempt: session.id });
     $("quiz-title").textContent = session.title;
     $("quiz-bar").max = session.ids.length;
     show("quiz");
