@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from aistack_bank import build as build_module
-from aistack_bank.cache import outputs, validation
+from aistack_bank.cache import validation
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -18,8 +18,9 @@ def test_standing_outputs_are_not_read_until_their_identity_changes(project, tmp
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(validation, "RACY_NS", 0)  # files just written count as settled
     reads = []
-    real = outputs._read_regular
-    monkeypatch.setattr(outputs, "_read_regular", lambda path, st: reads.append(path) or real(path, st))
+    real = validation._hash_file
+    exports = os.path.abspath("exports")
+    monkeypatch.setattr(validation, "_hash_file", lambda digest, name: (reads.append(Path(os.path.relpath(name))) if name.startswith(exports) else None) or real(digest, name))
 
     def run():
         reads.clear()

@@ -7,8 +7,9 @@ and source). When a build finds the same key and every file it lists is on disk 
 the recorded bytes, those files stand for the rendering: they are what the exporter would write
 again. Anything else (a new key, a file missing or edited by hand, a damaged store) means
 rendering as usual. A file whose device, inode, size and times are those recorded when its
-bytes were last found right is not read again (any write changes its ctime, which no user can
-set back). The files found go through the same writing step as rendered ones (links refused,
+bytes were last digested is not read again (the stat memo of
+:mod:`~aistack_bank.cache.validation`: any write changes its ctime, which no user can set
+back). The files found go through the same writing step as rendered ones (links refused,
 manifest and pruning kept), without being read or written again.
 """
 
@@ -35,9 +36,12 @@ class OutputMemo:
 
     def __init__(self, out: Path, banks: Mapping[str, Library], options: ExportOptions, *, enabled: bool = True) -> None:
         self.enabled = enabled
+        self.out = out
         self.store = Store("outputs", out, enabled=enabled, keep=64)
         self._inputs = None
+        self._entries: dict[str, list | None] = {}
         self._served: set[str] = set()
+        self._stat = None
         if enabled:
             try:
                 digest = hashlib.blake2b(digest_size=20)
@@ -50,77 +54,66 @@ class OutputMemo:
     def _key(self, name: str) -> str | None:
         return key_of("outputs", name, self._inputs) if self.enabled else None
 
+    def _files(self, name: str) -> list | None:
+        """The files kept for format ``name`` and these inputs, unpickled once per build."""
+        if name not in self._entries:
+            key = self._key(name)
+            found = self.store.get(key) if key is not None else None
+            self._entries[name] = found if isinstance(found, list) else None
+        return self._entries[name]
+
     def known(self, name: str) -> bool:
         """Whether files of format ``name`` were kept for these very inputs (by an earlier build
         that rendered them from the same banks, after refusing any uncarriable text in them)."""
-        key = self._key(name)
-        return key is not None and isinstance(self.store.get(key), list)
+        return self._files(name) is not None
 
     def stored(self, name: str, folder: Path) -> dict[str, ExportTree] | None:
         """The files of format ``name`` as they are on disk (a :class:`StandingTree`: their
         names, languages and sizes), if they are what these inputs give.
 
-        A file whose device, inode, size, mtime and ctime are those recorded when its bytes were
-        last found right is not read again (any write changes its ctime, which no user can set
-        back; a rename or copy changes its inode); any other is read and digested, and its
-        identity recorded when it is older than :data:`~aistack_bank.cache.RACY_NS`."""
+        Their digests come from the stat memo of the exports folder
+        (:class:`~aistack_bank.cache.validation.StatMemo`): a file whose device, inode, size,
+        mtime and ctime are those recorded when it was last digested is not read again (any
+        write changes its ctime, which no user can set back; a rename or copy changes its
+        inode); any other is read and digested."""
         import os
         import stat
-        import time
 
-        from .validation import RACY_NS
-
-        key = self._key(name)
-        files = self.store.get(key) if key is not None else None
-        if not isinstance(files, list):
+        files = self._files(name)
+        if files is None:
             return None
-        found, entries, learned = [], [], False
-        now = time.time_ns()
+        memo = self._stat_memo()
+        found = []
         for entry in files:
             try:
-                rel, language, digest, known = entry
-                path = folder / rel
+                rel, language, digest = entry
+                path = os.path.abspath(folder / rel)
                 st = os.lstat(path)
-                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_OUTPUT_BYTES:
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_OUTPUT_BYTES or memo.digest(path).hex() != digest:
                     return None
-                identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-                if identity != known:
-                    if _digest(_read_regular(path, st)) != digest:
-                        return None
-                    known = identity if now - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS else None
-                    learned = True
             except (OSError, ValueError, TypeError):
                 return None
             found.append((rel, language, st.st_size))
-            entries.append((rel, language, digest, known))
         self._served.add(name)
-        if learned:
-            self.store.put(key, entries)
         return {name: StandingTree(found)}
+
+    def _stat_memo(self):
+        if self._stat is None:
+            from .validation import StatMemo
+
+            self._stat = StatMemo([self.out])
+        return self._stat
 
     def remember(self, name: str, trees: Mapping[str, ExportTree]) -> None:
         key = self._key(name)
         if key is not None and name not in self._served:  # files served by stored(): already kept, with these digests
             tree = trees[name]
-            self.store.put(key, [(str(rel), tree.language(rel), _digest(tree[rel]), None) for rel in tree])
+            self.store.put(key, [(str(rel), tree.language(rel), _digest(tree[rel])) for rel in tree])
 
     def save(self) -> None:
         self.store.save()
-
-
-def _read_regular(path: Path, st) -> bytes:
-    """The bytes of ``path``, a regular file when it was ``lstat``-ed as ``st`` (OSError if it
-    is no longer that file)."""
-    import os
-
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        if (os.fstat(fd).st_ino, os.fstat(fd).st_dev) != (st.st_ino, st.st_dev):
-            raise OSError(f"{path} changed while it was read")
-        with os.fdopen(os.dup(fd), "rb") as fh:  # its size as lstat-ed, and one byte to see it grew: a longer file is not the one digested
-            return fh.read(min(st.st_size, MAX_OUTPUT_BYTES) + 1)
-    finally:
-        os.close(fd)
+        if self._stat is not None:
+            self._stat.save()
 
 
 class StandingTree(ExportTree):

@@ -66,10 +66,13 @@ RACY_NS = 3_000_000_000
 the same timestamp tick as the hashing would leave its size and times unchanged."""
 
 
-class _StatMemo:
+class StatMemo:
     """Content digests of files by (device, inode, size, mtime, ctime), so an unchanged bank is
     not read again: any write changes mtime and ctime (which no user can set back), a rename or
-    copy changes the inode. Kept in the user cache folder; any problem means hashing everything."""
+    copy changes the inode. Kept in the user cache folder; any problem means hashing everything.
+
+    Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
+    (:mod:`~aistack_bank.cache.outputs`)."""
 
     def __init__(self, roots: list[Path]) -> None:
         scope = "\0".join(os.path.abspath(root) for root in roots)
@@ -127,11 +130,11 @@ class _StatMemo:
 def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
     """A digest of every file validation reads (its path, whether it is a link and where to, and
     its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
-    inode and times did not change are taken from a memo (see :class:`_StatMemo`)."""
+    inode and times did not change are taken from a memo (see :class:`StatMemo`)."""
     digest = hashlib.blake2b(digest_size=32)
     digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
     roots = [bank] + ([translations] if translations is not None else [])
-    memo = _StatMemo(roots)
+    memo = StatMemo(roots)
     for root in roots:
         digest.update(f"\0root {root.as_posix()}\0".encode())
         if not root.exists():
