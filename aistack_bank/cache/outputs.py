@@ -1,9 +1,12 @@
 """Unchanged outputs of `bank build` are not rendered again.
 
 For each format, the digests of the files it wrote are kept (in the user cache folder, per
-exports folder) under a key made of everything the exporter reads: the localized banks of every
-language, the options (interface texts included), the format's name and the package (version
-and source). When a build finds the same key and every file it lists is on disk with exactly
+exports folder) under a key made of everything the localized banks and the exporters are made
+from: the English bank (as JSON), every file of the translations folder (catalogs, interface
+catalogs, template) by path and content, the options and language policy, the format's name and
+the package (version and source). With them, the build's notes and the exports' README: a build
+whose inputs are those of the last one reads no catalog and localizes nothing when its files
+stand. When a build finds the same key and every file it lists is on disk with exactly
 the recorded bytes, those files stand for the rendering: they are what the exporter would write
 again. Anything else (a new key, a file missing or edited by hand, a damaged store) means
 rendering as usual. A file whose device, inode, size and times are those recorded when its
@@ -34,9 +37,10 @@ def _digest(data: bytes) -> str:
 class OutputMemo:
     """The files each format wrote for given inputs, checked against the disk before reuse."""
 
-    def __init__(self, out: Path, banks: Mapping[str, Library], options: ExportOptions, *, enabled: bool = True) -> None:
+    def __init__(self, out: Path, english: Library, translations: Path | None, settings: tuple, *, enabled: bool = True) -> None:
         self.enabled = enabled
         self.out = out
+        self.translations = translations
         self.store = Store("outputs", out, enabled=enabled, keep=64)
         self._inputs = None
         self._entries: dict[str, list | None] = {}
@@ -44,12 +48,34 @@ class OutputMemo:
         self._stat = None
         if enabled:
             try:
-                digest = hashlib.blake2b(digest_size=20)
-                for lang, bank in banks.items():  # JSON, not pickle: a pickled set's order varies between processes
-                    digest.update(lang.encode() + b"\0" + bank.model_dump_json().encode() + b"\0")
-                self._inputs = (digest.hexdigest(), repr(options))
+                digest = hashlib.blake2b(english.model_dump_json().encode(), digest_size=20)  # JSON, not pickle: a pickled set's order varies between processes
+                self._inputs = (digest.hexdigest(), self._translations_digest(), repr(settings))
             except Exception:  # something that does not serialize: render every time
                 self.enabled = False
+
+    def _translations_digest(self) -> str:
+        from .validation import tree_digest
+
+        folder = self.translations
+        return tree_digest(folder) if folder is not None and folder.is_dir() else repr(folder)
+
+    def plan(self) -> dict | None:
+        """What an earlier build of these very inputs kept besides the files: its ``notes``, the
+        exports' README (``guide``, bytes) and the number of questions (``count``)."""
+        key = key_of("outputs-plan", self._inputs) if self.enabled else None
+        found = self.store.get(key) if key is not None else None
+        return found if isinstance(found, dict) and set(found) == {"notes", "guide", "count"} else None
+
+    def remember_plan(self, notes: list, guide: bytes, count: int) -> None:
+        """Keep the notes, README and count of this build, and the formats' files kept by
+        :meth:`remember`, only if the catalogs are still those the key was made from (a catalog
+        saved during the build may have been read with its new bytes)."""
+        if not self.enabled:
+            return
+        if self._translations_digest() != self._inputs[1]:
+            self.store = Store("outputs", self.out, enabled=False)
+            return
+        self.store.put(key_of("outputs-plan", self._inputs), {"notes": list(notes), "guide": guide, "count": count})
 
     def _key(self, name: str) -> str | None:
         return key_of("outputs", name, self._inputs) if self.enabled else None

@@ -136,24 +136,38 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
     roots = [bank] + ([translations] if translations is not None else [])
     memo = StatMemo(roots)
     for root in roots:
-        digest.update(f"\0root {root.as_posix()}\0".encode())
-        if not root.exists():
-            continue
-        entries = []
-        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode())):
-            dirnames.sort()
-            entries += [os.path.join(dirpath, name) for name in filenames]
-        for name in sorted(entries):
-            digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-            if os.path.islink(name):
-                try:
-                    digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
-                except OSError:
-                    digest.update(b"link ?\0")
-            digest.update(memo.digest(name))
-            digest.update(b"\0")
+        _digest_tree(digest, root, memo)
     memo.save()
     return digest.hexdigest()
+
+
+def tree_digest(root: Path) -> str:
+    """A digest of every file under ``root`` (its path, whether it is a link and where to, and
+    its content, through the stat memo of ``root``), as :func:`input_digest` takes it."""
+    digest = hashlib.blake2b(digest_size=32)
+    memo = StatMemo([root])
+    _digest_tree(digest, root, memo)
+    memo.save()
+    return digest.hexdigest()
+
+
+def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
+    digest.update(f"\0root {root.as_posix()}\0".encode())
+    if not root.exists():
+        return
+    entries = []
+    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode())):
+        dirnames.sort()
+        entries += [os.path.join(dirpath, name) for name in filenames]
+    for name in sorted(entries):
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        if os.path.islink(name):
+            try:
+                digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
+            except OSError:
+                digest.update(b"link ?\0")
+        digest.update(memo.digest(name))
+        digest.update(b"\0")
 
 
 def _cache_file(bank: Path, key: str) -> Path:
