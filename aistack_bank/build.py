@@ -157,7 +157,7 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
                                          f"`bank i18n todo {lang}` lists what is missing; `fallback = true` under [languages] in bank.toml exports it with English for the missing texts",
                                  Location.of(catalog.path)))
             continue
-        localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback")
+        localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields)
         problems += [d for d in diags if d.severity is Severity.ERROR]
         if state == "fallback":
             active = catalog.active()
@@ -172,6 +172,8 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
             notes += [d for d in diags if d.severity is Severity.WARNING]
         if localized is not None:
             banks[lang] = localized
+        catalogs.forget(catalog.path)  # localized: the parsed entries go before the next language's are read
+        del catalog, localized
     if problems:
         raise DiagnosticsError(problems, "some languages are not ready; nothing was exported")
     return {lang: restrict(library, topic) for lang, library in banks.items()}, notes, in_english
