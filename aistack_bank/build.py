@@ -570,7 +570,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
         raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
     policy = policy or LanguagePolicy()
     langs = available_languages(translations)
-    catalogs = Catalogs()
+    catalogs = Catalogs(light=True)  # validation and localization only read the language catalogs: light entries
     source = validated_bank(bank, translations, catalogs)
     from .cache.outputs import OutputMemo
 
@@ -595,10 +595,12 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     del source
     options = with_english(options, in_english, translations)
     langs = list(banks)
+    del catalogs  # every language's catalog has been read: the parsed entries go before the rendering
+    interface = Catalogs()  # the practice site's catalogs, whose translated entries polib lists
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
-        notes += ui_fallback_notes(translations, langs, catalogs)
-    options = with_ui(options, list(FORMATS), translations, langs, catalogs)
-    del catalogs  # every catalog has been read: the parsed entries go before the rendering
+        notes += ui_fallback_notes(translations, langs, interface)
+    options = with_ui(options, list(FORMATS), translations, langs, interface)
+    del interface
     if _texts(as_libraries(banks)) >= PARALLEL_MIN_TEXTS:  # (about 25 ms: worth it only before a large rendering)
         _release_memory()
     from .project.settings import option_notes

@@ -1,6 +1,7 @@
 """Localization takes each question's fields from the read bank (``bank_fields``, as validation
 kept them) instead of making them again per language: they must be the fields the question
-itself gives, key for key and place for place, for every kind."""
+itself gives, key for key and place for place, for every kind; and a catalog read as light
+entries (as `bank build` reads it) localizes as polib's."""
 
 from __future__ import annotations
 
@@ -34,3 +35,5 @@ def test_the_read_banks_fields_are_each_questions_own_and_localize_the_same(root
         given, given_diags = localize(source, english, catalog, allow_fallback=True, fields=fields)
         made, made_diags = localize(source, english, catalog, allow_fallback=True)
         assert given is not None and given.model_dump_json() == made.model_dump_json() and given_diags == made_diags
+        light, light_diags = localize(source, english, read_catalog(path, light=True), allow_fallback=True, fields=fields)  # as `bank build` reads it
+        assert light.model_dump_json() == made.model_dump_json() and light_diags == made_diags
