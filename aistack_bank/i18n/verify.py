@@ -278,9 +278,10 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..cache.catalogs import catalog_key, inputs_digest
 
     diags: list[Diagnostic] = []
-    fields = bank_fields(source)
     store = Store("catalogs", translations, enabled=use_cache)
-    inputs = inputs_digest(source, fields, translations, run_checks=run_checks) if use_cache else None
+    # the bank's share of the keys from each question file's summary: the fields (and the
+    # models they come from) are listed only if some verdict must be computed
+    inputs = inputs_digest(source, translations, run_checks=run_checks) if use_cache else None
     pot = template_path(translations)
     root = translations.resolve().parent
     template_key = catalog_key("template", pot, inputs)
@@ -298,6 +299,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         found = store.get(key) if key is not None else None
         verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
     todo = [i for i, found in enumerate(verdicts) if found is None]
+    fields = bank_fields(source) if todo or fresh else []
     if catalogs is not None:
         read = {i: catalogs.read(paths[i]) for i in todo}
         tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks, memo=use_cache) for i in todo]

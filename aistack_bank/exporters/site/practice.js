@@ -9,8 +9,6 @@
   // Texts of the bank shown in English for want of a translation: marked lang="en".
   const english = new Set(data.english || []);
   const LETTERS = "ABCDEFGHIJ";
-  // The kinds a person grades: never scored here, never stored.
-  const UNSCORED = new Set(["essay"]);
   const DAY = 86400000;
   // Leitner boxes: a wrong answer puts a question back in box 1 (due at once), each right
   // answer moves it up one box; the box sets how many days pass before it is due again.
@@ -333,7 +331,7 @@
     figure("stat-last", lastRight, ids.length, "site.stats.last.detail");
     figure("stat-alltime", p.right, p.count, "site.stats.alltime.detail");
     // Out of the questions whose answers are kept: a written answer (an essay) is never scored nor stored.
-    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.filter((q) => !UNSCORED.has(q.kind)).length });
+    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.filter((q) => !q.unscored).length });
     $("reset").hidden = ids.length === 0;
     $("export").hidden = store.answers.length === 0;
 
@@ -980,8 +978,6 @@
       const right = q.pairs.map((p) => matchText(q, response[p.id]) === p.answer);
       return { score: right.filter(Boolean).length / q.pairs.length, right: right };
     },
-    // response: the text written; graded by a person, never here (not in any score).
-    "essay": () => ({ score: 0, unscored: true }),
     // response: the items' ids in the learner's order; all or nothing.
     "ordering": (q, response) => {
       const right = q.items.map((item, i) => response[i] === item.id);
@@ -989,8 +985,10 @@
     },
   };
 
+  // A question of a kind a person grades (an essay: the page data marks it "unscored") is never
+  // scored here, nor stored, nor in any score.
   function outcomeOf(q, response) {
-    return SCORERS[q.kind](q, response);
+    return q.unscored ? { score: 0, unscored: true } : SCORERS[q.kind](q, response);
   }
 
   // A run's record of an answer to a question of any kind but single-choice.
