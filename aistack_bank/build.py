@@ -97,7 +97,7 @@ def load_libraries(bank: Path, translations: Path | None, languages: list[str], 
     return libraries, notes
 
 
-def load_exported(bank: Path, translations: Path | None, languages: list[str], policy: LanguagePolicy, *, allow_fallback: bool = False, catalogs: Catalogs | None = None, topic: str | None = None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
+def load_exported(bank: Path, translations: Path | None, languages: list[str], policy: LanguagePolicy, *, allow_fallback: bool = False, catalogs: Catalogs | None = None, topic: str | None = None, source=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
     """What `bank build`, `bank export` and `bank lint` export: the bank in each *ready* language
     (``policy``, the ``[languages]`` table of bank.toml), with the English texts each language
     shows for want of a translation (by language; only languages that have some).
@@ -106,7 +106,8 @@ def load_exported(bank: Path, translations: Path | None, languages: list[str], p
     ``policy.ready`` percent is left out with one warning (W558), unless fallback is chosen
     (``policy.fallback`` or ``allow_fallback``); a language exported with texts in English gets
     one warning (W559) counting them. Refuses (DiagnosticsError) when the bank or an exported
-    language has errors."""
+    language has errors. ``source``: the bank as :func:`validated_bank` gave it, when the caller
+    has it already."""
 
     def decide(lang: str, status) -> str:
         if not status.translated:
@@ -115,26 +116,22 @@ def load_exported(bank: Path, translations: Path | None, languages: list[str], p
             return "in progress"
         return "fallback"
 
-    return _load(bank, translations, languages, catalogs=catalogs, topic=topic, decide=decide, policy=policy)
+    return _load(bank, translations, languages, catalogs=catalogs, topic=topic, decide=decide, policy=policy, source=source)
 
 
-def _load(bank: Path, translations: Path | None, languages: list[str], *, decide, catalogs: Catalogs | None = None, topic: str | None = None, policy=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
+def _load(bank: Path, translations: Path | None, languages: list[str], *, decide, catalogs: Catalogs | None = None, topic: str | None = None, policy=None, source=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
     """The work of :func:`load_libraries` and :func:`load_exported`: ``decide(lang, status)``
     says what becomes of each language: ``unstarted`` or ``in progress`` (left out with a
     warning), ``fallback`` (missing texts in English) or ``strict`` (a missing text is an error).
     Validation and localization share one read of each catalog, through ``catalogs``; a passing
     verdict cached for exactly these input bytes is reused instead of validating again."""
-    from .cache.validation import validated_source
     from .i18n.catalog import Catalogs
     from .i18n.fields import bank_fields
     from .i18n.localize import localize
     from .i18n.status import entry_state, language_status
 
     catalogs = catalogs if catalogs is not None else Catalogs()
-    from .load import english_library
-
-    source = validated_source(bank, translations if translations is not None and translations.is_dir() else None, catalogs)
-    english = english_library(source)
+    source, english = validated_bank(bank, translations, catalogs) if source is None else source
     restrict(english, topic)  # an unknown topic: fail before reading the catalogs
     banks: dict[str, Library] = {}
     notes: list[Diagnostic] = []
@@ -160,7 +157,7 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
                                          f"`bank i18n todo {lang}` lists what is missing; `fallback = true` under [languages] in bank.toml exports it with English for the missing texts",
                                  Location.of(catalog.path)))
             continue
-        localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback")
+        localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields)
         problems += [d for d in diags if d.severity is Severity.ERROR]
         if state == "fallback":
             active = catalog.active()
@@ -175,9 +172,21 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
             notes += [d for d in diags if d.severity is Severity.WARNING]
         if localized is not None:
             banks[lang] = localized
+        catalogs.forget(catalog.path)  # localized: the parsed entries go before the next language's are read
+        del catalog, localized
     if problems:
         raise DiagnosticsError(problems, "some languages are not ready; nothing was exported")
     return {lang: restrict(library, topic) for lang, library in banks.items()}, notes, in_english
+
+
+def validated_bank(bank: Path, translations: Path | None, catalogs: Catalogs):
+    """(the read bank, its English :class:`Library`) once its validation verdict (cached or
+    computed now) has no error (DiagnosticsError otherwise)."""
+    from .cache.validation import validated_source
+    from .load import english_library
+
+    source = validated_source(bank, translations if translations is not None and translations.is_dir() else None, catalogs)
+    return source, english_library(source)
 
 
 ALL_LANGUAGES = "all"
@@ -416,7 +425,7 @@ def _write(path: Path, data: bytes, compare: bool, staged=None) -> bool:
         raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(path), code="E605") from None
 
 
-def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Library], *, compare: bool = False, prune: bool = False, progress=None, staged=None) -> list[OutputFile]:
+def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks: dict[str, Library], *, compare: bool = False, prune: bool = False, progress=None, staged=None, count: int | None = None) -> list[OutputFile]:
     """Write each tree under its target folder atomically (or compare, with ``compare``); with
     ``staged`` (a :class:`~aistack_bank.writing.StagedWrites`), only make the writes and the
     pruning ready, for the caller to commit once every format is ready.
@@ -424,10 +433,12 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
     Nothing is written through a symbolic link (E603). With ``prune``, the folder's manifest
     records what was written, and files that an earlier build wrote but this one no longer
     produces (a language that was removed, say) are deleted: never a file the build did not write.
+    ``count`` (the questions of each file, for the report) is taken from ``banks`` when None.
     """
     outputs = []
     step = progress(sum(len(tree) for tree in trees.values())) if progress is not None else None
-    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
+    if count is None:
+        count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
     for name, tree in trees.items():
         folder = targets[name]
         _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
@@ -557,32 +568,53 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     interrupted = [d for d in leftover_diagnostics(bank) if d.severity.value == "error"]
     if interrupted:
         raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
+    policy = policy or LanguagePolicy()
     langs = available_languages(translations)
-    catalogs = Catalogs()
-    banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs)
+    catalogs = Catalogs(light=True)  # validation and localization only read the language catalogs: light entries
+    source = validated_bank(bank, translations, catalogs)
+    from .cache.outputs import OutputMemo
+
+    memo = OutputMemo(out, source[1], translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand
+    plan = memo.plan()
+    standing: dict[str, dict[str, ExportTree] | None] = {}
+    if plan is not None:  # the same inputs as a build whose notes and README were kept: no catalog read, nothing localized if every format stands
+        for name, export_format in FORMATS.items():
+            standing[name] = memo.stored(name, out / export_format.folder)
+            if standing[name] is None:
+                break
+        else:
+            with build_lock(out, compare=compare):
+                outputs, staged = [], _staged()
+                with _all_or_nothing(staged, out):
+                    for name in FORMATS:
+                        outputs += write_outputs(standing[name], {name: out / FORMATS[name].folder}, {}, compare=compare, prune=True, progress=progress, staged=staged, count=plan["count"])
+                    outputs.append(_write_guide(out, plan["guide"], plan["count"], compare=compare, staged=staged))
+            memo.save()
+            return outputs, list(plan["notes"])
+    banks, notes, in_english = load_exported(bank, translations, langs, policy, allow_fallback=allow_fallback, catalogs=catalogs, source=source)
+    del source
     options = with_english(options, in_english, translations)
     langs = list(banks)
+    del catalogs  # every language's catalog has been read: the parsed entries go before the rendering
+    interface = Catalogs()  # the practice site's catalogs, whose translated entries polib lists
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
-        notes += ui_fallback_notes(translations, langs, catalogs)
-    options = with_ui(options, list(FORMATS), translations, langs, catalogs)
-    del catalogs  # every catalog has been read: the parsed entries go before the rendering
+        notes += ui_fallback_notes(translations, langs, interface)
+    options = with_ui(options, list(FORMATS), translations, langs, interface)
+    del interface
     if _texts(as_libraries(banks)) >= PARALLEL_MIN_TEXTS:  # (about 25 ms: worth it only before a large rendering)
         _release_memory()
     from .project.settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))
     notes += library_notes(list(FORMATS), banks, options)
-    from .cache.outputs import OutputMemo
+    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
 
     outputs: list[OutputFile] = []
-    memo = OutputMemo(out, banks, options, enabled=not compare)  # unchanged inputs: the files on disk stand
-    if not all(memo.known(name) for name in FORMATS):  # (a format kept for these very banks was made after they passed this scan)
+    if not all(memo.known(name) for name in FORMATS):  # (a format kept for these very inputs was made after they passed this scan)
         refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
-    from .writing import StagedWrites
-
-    staged = StagedWrites()  # every format made ready beside its files, then all renamed in together
+    staged = _staged()  # every format made ready beside its files, then all renamed in together
     with build_lock(out, compare=compare):
-        try:
+        with _all_or_nothing(staged, out):
             written: dict[str, list[OutputFile]] = {}
 
             def take(name: str, trees: dict[str, ExportTree]) -> None:
@@ -591,7 +623,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
 
             todo = []
             for name, export_format in FORMATS.items():  # the files on disk that stand, one format at a time
-                trees = memo.stored(name, out / export_format.folder)
+                trees = standing[name] if name in standing else memo.stored(name, out / export_format.folder)
                 if trees is None:
                     todo.append(name)
                 else:
@@ -599,24 +631,49 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
             for name, files in zip(todo, render_each(todo, banks, options)):
                 take(name, {name: ExportTree(files)})
             outputs += [output for name in FORMATS for output in written[name]]
-            outputs.append(write_guide(out, banks, notes, compare=compare, staged=staged, english=options.english))
-        except BaseException:
-            staged.abort()
-            raise
-        try:
-            staged.commit()
-        except OSError as exc:
-            raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(Path(exc.filename or out)), code="E605") from None
+            guide = render_guide_of(banks, notes, options.english)
+            outputs.append(_write_guide(out, guide, count, compare=compare, staged=staged))
+    memo.remember_plan(notes, guide, count)
     memo.save()
     return outputs, notes
 
 
-def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, compare: bool = False, staged=None, english=None) -> OutputFile:
-    """Write (or with ``compare`` only compare) ``out/README.md``, which says which file goes where."""
-    from .exporters.guide import README, render_guide
+def _staged():
+    from .writing import StagedWrites
 
-    data = render_guide(as_libraries(banks), notes, english)
+    return StagedWrites()
+
+
+@contextmanager
+def _all_or_nothing(staged, out: Path):
+    """Every write made ready in ``staged`` renamed in together at the end, or none if anything failed."""
+    try:
+        yield
+    except BaseException:
+        staged.abort()
+        raise
+    try:
+        staged.commit()
+    except OSError as exc:
+        raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(Path(exc.filename or out)), code="E605") from None
+
+
+def render_guide_of(banks: dict[str, Library], notes: list[Diagnostic], english=None) -> bytes:
+    """The exports' README for ``banks`` and ``notes``."""
+    from .exporters.guide import render_guide
+
+    return render_guide(as_libraries(banks), notes, english)
+
+
+def _write_guide(out: Path, data: bytes, count: int, *, compare: bool = False, staged=None) -> OutputFile:
+    from .exporters.guide import README
+
     _no_links(out, [PurePosixPath(README)], include_folder=False)
     changed = _write(out / README, data, compare, staged)
-    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
     return OutputFile("readme", ALL_LANGUAGES, count, len(data), out / README, changed)
+
+
+def write_guide(out: Path, banks: dict[str, Library], notes: list[Diagnostic], *, compare: bool = False, staged=None, english=None) -> OutputFile:
+    """Write (or with ``compare`` only compare) ``out/README.md``, which says which file goes where."""
+    count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
+    return _write_guide(out, render_guide_of(banks, notes, english), count, compare=compare, staged=staged)

@@ -488,7 +488,7 @@ def _plant(path: Path, marker: Path) -> None:
 
 @pytest.mark.parametrize("how", ["own", "other-user", "world-writable-file", "group-writable-folder-of-another"])
 def test_a_planted_pickle_in_the_user_cache_never_runs(tmp_path, monkeypatch, how):
-    from aistack_bank.cache.validation import _StatMemo as StatMemo
+    from aistack_bank.cache.validation import StatMemo
     from aistack_bank.cache.store import Store, cache_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "common-cache"))

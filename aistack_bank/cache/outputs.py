@@ -1,14 +1,18 @@
 """Unchanged outputs of `bank build` are not rendered again.
 
 For each format, the digests of the files it wrote are kept (in the user cache folder, per
-exports folder) under a key made of everything the exporter reads: the localized banks of every
-language, the options (interface texts included), the format's name and the package (version
-and source). When a build finds the same key and every file it lists is on disk with exactly
+exports folder) under a key made of everything the localized banks and the exporters are made
+from: the English bank (as JSON), every file of the translations folder (catalogs, interface
+catalogs, template) by path and content, the options and language policy, the format's name and
+the package (version and source). With them, the build's notes and the exports' README: a build
+whose inputs are those of the last one reads no catalog and localizes nothing when its files
+stand. When a build finds the same key and every file it lists is on disk with exactly
 the recorded bytes, those files stand for the rendering: they are what the exporter would write
 again. Anything else (a new key, a file missing or edited by hand, a damaged store) means
 rendering as usual. A file whose device, inode, size and times are those recorded when its
-bytes were last found right is not read again (any write changes its ctime, which no user can
-set back). The files found go through the same writing step as rendered ones (links refused,
+bytes were last digested is not read again (the stat memo of
+:mod:`~aistack_bank.cache.validation`: any write changes its ctime, which no user can set
+back). The files found go through the same writing step as rendered ones (links refused,
 manifest and pruning kept), without being read or written again.
 """
 
@@ -33,94 +37,109 @@ def _digest(data: bytes) -> str:
 class OutputMemo:
     """The files each format wrote for given inputs, checked against the disk before reuse."""
 
-    def __init__(self, out: Path, banks: Mapping[str, Library], options: ExportOptions, *, enabled: bool = True) -> None:
+    def __init__(self, out: Path, english: Library, translations: Path | None, settings: tuple, *, enabled: bool = True) -> None:
         self.enabled = enabled
+        self.out = out
+        self.translations = translations
         self.store = Store("outputs", out, enabled=enabled, keep=64)
         self._inputs = None
+        self._entries: dict[str, list | None] = {}
         self._served: set[str] = set()
+        self._stat = None
         if enabled:
             try:
-                digest = hashlib.blake2b(digest_size=20)
-                for lang, bank in banks.items():  # JSON, not pickle: a pickled set's order varies between processes
-                    digest.update(lang.encode() + b"\0" + bank.model_dump_json().encode() + b"\0")
-                self._inputs = (digest.hexdigest(), repr(options))
+                digest = hashlib.blake2b(english.model_dump_json().encode(), digest_size=20)  # JSON, not pickle: a pickled set's order varies between processes
+                self._inputs = (digest.hexdigest(), self._translations_digest(), repr(settings))
             except Exception:  # something that does not serialize: render every time
                 self.enabled = False
+
+    def _translations_digest(self) -> str:
+        from .validation import tree_digest
+
+        folder = self.translations
+        return tree_digest(folder) if folder is not None and folder.is_dir() else repr(folder)
+
+    def plan(self) -> dict | None:
+        """What an earlier build of these very inputs kept besides the files: its ``notes``, the
+        exports' README (``guide``, bytes) and the number of questions (``count``)."""
+        key = key_of("outputs-plan", self._inputs) if self.enabled else None
+        found = self.store.get(key) if key is not None else None
+        return found if isinstance(found, dict) and set(found) == {"notes", "guide", "count"} else None
+
+    def remember_plan(self, notes: list, guide: bytes, count: int) -> None:
+        """Keep the notes, README and count of this build, and the formats' files kept by
+        :meth:`remember`, only if the catalogs are still those the key was made from (a catalog
+        saved during the build may have been read with its new bytes)."""
+        if not self.enabled:
+            return
+        if self._translations_digest() != self._inputs[1]:
+            self.store = Store("outputs", self.out, enabled=False)
+            return
+        self.store.put(key_of("outputs-plan", self._inputs), {"notes": list(notes), "guide": guide, "count": count})
 
     def _key(self, name: str) -> str | None:
         return key_of("outputs", name, self._inputs) if self.enabled else None
 
+    def _files(self, name: str) -> list | None:
+        """The files kept for format ``name`` and these inputs, unpickled once per build."""
+        if name not in self._entries:
+            key = self._key(name)
+            found = self.store.get(key) if key is not None else None
+            self._entries[name] = found if isinstance(found, list) else None
+        return self._entries[name]
+
     def known(self, name: str) -> bool:
         """Whether files of format ``name`` were kept for these very inputs (by an earlier build
         that rendered them from the same banks, after refusing any uncarriable text in them)."""
-        key = self._key(name)
-        return key is not None and isinstance(self.store.get(key), list)
+        return self._files(name) is not None
 
     def stored(self, name: str, folder: Path) -> dict[str, ExportTree] | None:
         """The files of format ``name`` as they are on disk (a :class:`StandingTree`: their
         names, languages and sizes), if they are what these inputs give.
 
-        A file whose device, inode, size, mtime and ctime are those recorded when its bytes were
-        last found right is not read again (any write changes its ctime, which no user can set
-        back; a rename or copy changes its inode); any other is read and digested, and its
-        identity recorded when it is older than :data:`~aistack_bank.cache.RACY_NS`."""
+        Their digests come from the stat memo of the exports folder
+        (:class:`~aistack_bank.cache.validation.StatMemo`): a file whose device, inode, size,
+        mtime and ctime are those recorded when it was last digested is not read again (any
+        write changes its ctime, which no user can set back; a rename or copy changes its
+        inode); any other is read and digested."""
         import os
         import stat
-        import time
 
-        from .validation import RACY_NS
-
-        key = self._key(name)
-        files = self.store.get(key) if key is not None else None
-        if not isinstance(files, list):
+        files = self._files(name)
+        if files is None:
             return None
-        found, entries, learned = [], [], False
-        now = time.time_ns()
+        memo = self._stat_memo()
+        found = []
         for entry in files:
             try:
-                rel, language, digest, known = entry
-                path = folder / rel
+                rel, language, digest = entry
+                path = os.path.abspath(folder / rel)
                 st = os.lstat(path)
-                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_OUTPUT_BYTES:
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_OUTPUT_BYTES or memo.digest(path).hex() != digest:
                     return None
-                identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-                if identity != known:
-                    if _digest(_read_regular(path, st)) != digest:
-                        return None
-                    known = identity if now - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS else None
-                    learned = True
             except (OSError, ValueError, TypeError):
                 return None
             found.append((rel, language, st.st_size))
-            entries.append((rel, language, digest, known))
         self._served.add(name)
-        if learned:
-            self.store.put(key, entries)
         return {name: StandingTree(found)}
+
+    def _stat_memo(self):
+        if self._stat is None:
+            from .validation import StatMemo
+
+            self._stat = StatMemo([self.out])
+        return self._stat
 
     def remember(self, name: str, trees: Mapping[str, ExportTree]) -> None:
         key = self._key(name)
         if key is not None and name not in self._served:  # files served by stored(): already kept, with these digests
             tree = trees[name]
-            self.store.put(key, [(str(rel), tree.language(rel), _digest(tree[rel]), None) for rel in tree])
+            self.store.put(key, [(str(rel), tree.language(rel), _digest(tree[rel])) for rel in tree])
 
     def save(self) -> None:
         self.store.save()
-
-
-def _read_regular(path: Path, st) -> bytes:
-    """The bytes of ``path``, a regular file when it was ``lstat``-ed as ``st`` (OSError if it
-    is no longer that file)."""
-    import os
-
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        if (os.fstat(fd).st_ino, os.fstat(fd).st_dev) != (st.st_ino, st.st_dev):
-            raise OSError(f"{path} changed while it was read")
-        with os.fdopen(os.dup(fd), "rb") as fh:  # its size as lstat-ed, and one byte to see it grew: a longer file is not the one digested
-            return fh.read(min(st.st_size, MAX_OUTPUT_BYTES) + 1)
-    finally:
-        os.close(fd)
+        if self._stat is not None:
+            self._stat.save()
 
 
 class StandingTree(ExportTree):

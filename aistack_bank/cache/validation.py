@@ -64,10 +64,13 @@ def _hash_file(digest, name: str) -> None:
 
 
 
-class _StatMemo:
+class StatMemo:
     """Content digests of files by (device, inode, size, mtime, ctime), so an unchanged bank is
     not read again: any write changes mtime and ctime (which no user can set back), a rename or
-    copy changes the inode. Kept in the user cache folder; any problem means hashing everything."""
+    copy changes the inode. Kept in the user cache folder; any problem means hashing everything.
+
+    Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
+    (:mod:`~aistack_bank.cache.outputs`)."""
 
     def __init__(self, roots: list[Path]) -> None:
         scope = "\0".join(os.path.abspath(root) for root in roots)
@@ -124,31 +127,45 @@ class _StatMemo:
 def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
     """A digest of every file validation reads (its path, whether it is a link and where to, and
     its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
-    inode and times did not change are taken from a memo (see :class:`_StatMemo`)."""
+    inode and times did not change are taken from a memo (see :class:`StatMemo`)."""
     digest = hashlib.blake2b(digest_size=32)
     digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
     roots = [bank] + ([translations] if translations is not None else [])
-    memo = _StatMemo(roots)
+    memo = StatMemo(roots)
     for root in roots:
-        digest.update(f"\0root {root.as_posix()}\0".encode())
-        if not root.exists():
-            continue
-        entries = []
-        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode())):
-            dirnames.sort()
-            entries += [os.path.join(dirpath, name) for name in filenames]
-        for name in sorted(entries):
-            digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-            if os.path.islink(name):
-                try:
-                    digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
-                except OSError:
-                    digest.update(b"link ?\0")
-            digest.update(memo.digest(name))
-            digest.update(b"\0")
+        _digest_tree(digest, root, memo)
     memo.save()
     remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
     return digest.hexdigest()
+
+
+def tree_digest(root: Path) -> str:
+    """A digest of every file under ``root`` (its path, whether it is a link and where to, and
+    its content, through the stat memo of ``root``), as :func:`input_digest` takes it."""
+    digest = hashlib.blake2b(digest_size=32)
+    memo = StatMemo([root])
+    _digest_tree(digest, root, memo)
+    memo.save()
+    return digest.hexdigest()
+
+
+def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
+    digest.update(f"\0root {root.as_posix()}\0".encode())
+    if not root.exists():
+        return
+    entries = []
+    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode())):
+        dirnames.sort()
+        entries += [os.path.join(dirpath, name) for name in filenames]
+    for name in sorted(entries):
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        if os.path.islink(name):
+            try:
+                digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
+            except OSError:
+                digest.update(b"link ?\0")
+        digest.update(memo.digest(name))
+        digest.update(b"\0")
 
 
 def _cache_file(bank: Path, key: str) -> Path:

@@ -400,6 +400,11 @@ class Catalogs:
             self._read[key] = read_catalog(path, use_cache=self.use_cache, light=self.light)
         return self._read[key]
 
+    def forget(self, path: Path) -> None:
+        """Drop the read of ``path``: the step that used it last frees it (a later
+        :meth:`read` reads it again)."""
+        self._read.pop(os.path.abspath(path), None)
+
 
 def check_header(catalog: Catalog) -> list[Diagnostic]:
     """Content-Type, Language and Plural-Forms of a target-language catalog."""

@@ -26,11 +26,12 @@ if TYPE_CHECKING:
     from .catalog import Catalog
 
 
-def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False):
-    """(localized Library (or Bank, for one topic) or None, diagnostics) for ``catalog``'s language."""
+def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False, fields=None):
+    """(localized Library (or Bank, for one topic) or None, diagnostics) for ``catalog``'s language
+    (``fields``: ``bank_fields(source)``, when the caller has them already)."""
     from ..model import Library
 
-    fields = bank_fields(source)
+    fields = bank_fields(source) if fields is None else fields
     active = catalog.active()
     texts: dict[str, str] = {}
     diags: list[Diagnostic] = []
@@ -47,10 +48,14 @@ def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: 
         else:
             code = "E504" if state == "fuzzy" else "E509"
             diags.append(error(code, f"{field.key} {what} (use --allow-fallback to export it in English)", where))
+    by_question: dict[str, list] = {}  # each question's fields, as question_fields gives them
+    for field in fields:
+        if field.question_id is not None:
+            by_question.setdefault(field.question_id, []).append(field)
     if isinstance(bank, Library):
-        localized, problems = apply_library_texts(bank, texts, catalog.language)
+        localized, problems = apply_library_texts(bank, texts, catalog.language, fields=by_question)
     else:
-        localized, problems = apply_texts(bank, texts, catalog.language)
+        localized, problems = apply_texts(bank, texts, catalog.language, fields=by_question)
     if problems:
         from .locations import msgstr_location
 
@@ -111,13 +116,14 @@ def apply_category_texts(category, texts: dict[str, str], problems: list):
     return _validated(category, {"title": texts.get(category_key(category.id), category.title)}, _category_key(category.id), problems)
 
 
-def apply_library_texts(library: Library, texts: dict[str, str], language: str):
-    """(``library`` with every text whose key is in ``texts`` replaced, or None; field-rule problems)."""
+def apply_library_texts(library: Library, texts: dict[str, str], language: str, *, fields: dict[str, list] | None = None):
+    """(``library`` with every text whose key is in ``texts`` replaced, or None; field-rule problems)
+    (``fields``: each question's fields by its id, when the caller has them)."""
     problems: list[tuple[str, str, str]] = []
     categories = {category.id: apply_category_texts(category, texts, problems) for category in library.categories}
     topics = []
     for bank in library.topics:
-        localized, more = apply_texts(bank, texts, language, category=categories.get(bank.category.id) or bank.category)
+        localized, more = apply_texts(bank, texts, language, category=categories.get(bank.category.id) or bank.category, fields=fields)
         problems += more
         topics.append(localized)
     if problems:
@@ -131,13 +137,15 @@ def _set(data, loc: tuple, value) -> None:
     data[loc[-1]] = value
 
 
-def localize_question(question, texts: dict[str, str], problems: list):
-    """``question`` with the texts of ``texts`` (msgctxt → msgstr) applied through its validators."""
+def localize_question(question, texts: dict[str, str], problems: list, fields=None):
+    """``question`` with the texts of ``texts`` (msgctxt → msgstr) applied through its validators
+    (``fields``: its :func:`~.fields.question_fields`, when the caller has them)."""
     from pathlib import Path
 
     from ..kinds import kind_of
 
-    fields = question_fields(question, None, Path())
+    if not fields:
+        fields = question_fields(question, None, Path())
     data = question.model_dump()
     changed = False
     for field in fields:
@@ -152,7 +160,7 @@ def localize_question(question, texts: dict[str, str], problems: list):
     return _validated(question, data, _question_key(fields), problems)
 
 
-def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=None):
+def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=None, fields: dict[str, list] | None = None):
     """(``bank`` with every text whose key is in ``texts`` replaced, or None; field-rule problems).
 
     Each problem is (msgctxt, pydantic error type, message). ``category`` is the bank's category
@@ -168,7 +176,8 @@ def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=No
     }, _topic_key(tid, [p.id for p in entry.key_points]), problems)
     if category is None:
         category = apply_category_texts(bank.category, texts, problems)
-    questions = [localize_question(question, texts, problems) for question in bank.questions]
+    fields = fields or {}
+    questions = [localize_question(question, texts, problems, fields.get(question.id)) for question in bank.questions]
     if problems:
         return None, problems
     return bank.model_copy(update={"topic": topic, "category": category, "questions": tuple(questions), "lang": language}), []
