@@ -25,7 +25,6 @@ from typing import Mapping
 from ..exporters import ExportedFile, ExportTree
 from .store import Store, key_of
 from ..model import Library
-from ..options import ExportOptions
 
 MAX_OUTPUT_BYTES = 1 << 30
 
