@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import Diagnostic, Location, error
 from .kinds import NAMES as KINDS
@@ -26,6 +27,28 @@ _PYDANTIC_CODES = {
 }
 
 
+class FileSummary(NamedTuple):
+    """What the rules across files read of one question file, kept apart from its record in
+    the per-file store (:mod:`aistack_bank.cache.questionfiles`) so that a run in which the
+    file did not change reads these few values instead of its whole record (document, model,
+    fields). A pure function of the file's path, document and model
+    (:func:`aistack_bank.rules.validate.file_summary`)."""
+
+    question_id: str | None
+    """The id of its model, or None when the file has no valid model."""
+    located: bool
+    """Whether it has both a model and a document: the files the rules across files look at."""
+    key: tuple[str, tuple[str, ...]] | None
+    """The text of its key and its declared key terms (what another question could leak), or None."""
+    texts: bytes
+    """A digest of its learner-facing texts with their fields (what the leak rule reads of them)."""
+    cue: tuple[tuple[int, ...], bool] | None
+    """The positions of its right options and whether they are the strictly longest (the
+    answer-cue figures), or None for a question those figures do not measure."""
+    catalog: bytes
+    """A digest of what a catalog's verification reads of it (its fields, model and check)."""
+
+
 @dataclass
 class QuestionSource:
     """One question file as read: where it is, its located data, and the model if valid."""
@@ -36,6 +59,8 @@ class QuestionSource:
     derived: dict = field(default_factory=dict, repr=False, compare=False)
     """What rules derived from this file alone (e.g. its translatable fields), kept with it in
     the per-file store (:mod:`aistack_bank.cache.questionfiles`); a pure function of path, doc and model."""
+    summary: FileSummary | None = field(default=None, repr=False, compare=False)
+    """What the rules across files read of it, when the file's own rules have run (see :class:`FileSummary`)."""
 
 
 @dataclass
@@ -230,7 +255,10 @@ def question_files(root: Path) -> list[Path]:
     folder = root / QUESTIONS_DIR
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
+    # sorted by name (the order of the paths, which compare by their parts, without comparing Paths)
+    names = sorted(name for name in os.listdir(folder) if name.endswith((".yaml", ".yml")) and not name.startswith(".")
+                   and Path(name).suffix in (".yaml", ".yml"))
+    return [folder / name for name in names]
 
 
 def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | None = None, read_files=None) -> BankSource:
@@ -238,6 +266,13 @@ def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | No
 
     ``read_files(paths, root, topic, project)``, when given, reads the question files instead of
     :func:`read_question` (same results, in the same order: a cache or a process pool)."""
+    source, files = _start_bank(root, files, project)
+    results = read_files(files, root, source.topic, project) if read_files is not None else (read_question(path, root=root, project=project) for path in files)
+    return _finish_bank(source, results)
+
+
+def _start_bank(root: Path, files: list[Path] | None, project: Path | None) -> tuple[BankSource, list[Path]]:
+    """A topic folder's topic read, and the question files to read."""
     source = BankSource(root=root)
     source.topic, source.topic_doc, diags = read_topic(root, project=project)
     source.diagnostics.extend(diags)
@@ -247,7 +282,10 @@ def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | No
         except OSError as exc:
             source.diagnostics.append(error("E101", f"cannot list the question files: {exc.strerror or exc}", Location.of(root / QUESTIONS_DIR)))
             files = []
-    results = read_files(files, root, source.topic, project) if read_files is not None else (read_question(path, root=root, project=project) for path in files)
+    return source, files
+
+
+def _finish_bank(source: BankSource, results) -> BankSource:
     for qsource, diags in results:
         source.questions.append(qsource)
         source.diagnostics.extend(diags)
@@ -363,10 +401,12 @@ def is_topic_folder(path: Path) -> bool:
     return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
 
 
-def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None) -> LibrarySource:
+def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None, read_topics=None) -> LibrarySource:
     """Read a whole bank: `categories.yaml` and every topic folder (or only ``topics``); raise nothing.
 
-    ``read_files`` reads each topic's question files (see :func:`read_bank`).
+    ``read_files`` reads each topic's question files (see :func:`read_bank`); or
+    ``read_topics([(paths, root, topic, project), …])`` those of every topic at once, a list of
+    results per topic (:meth:`aistack_bank.cache.questionfiles.QuestionFiles.read_topics`).
 
     The former single-topic layout is reported (E312) and nothing else is read."""
     root = Path(root)
@@ -386,8 +426,13 @@ def read_library(root: Path, *, topics: list[Path] | None = None, read_files=Non
         except OSError as exc:
             source.diagnostics.append(error("E101", f"cannot list the topic folders: {exc.strerror or exc}", Location.of(root)))
             topics = []
-    for folder in topics:
-        topic = read_bank(folder, project=project, read_files=read_files)
+    if read_topics is not None:  # every topic's files read at once (in one process pool when many)
+        started = [_start_bank(folder, None, project) for folder in topics]
+        found = read_topics([(files, bank.root, bank.topic, project) for bank, files in started])
+        banks = [_finish_bank(bank, results) for (bank, _), results in zip(started, found)]
+    else:
+        banks = [read_bank(folder, project=project, read_files=read_files) for folder in topics]
+    for topic in banks:
         source.topics.append(topic)
         source.diagnostics.extend(topic.diagnostics)
     return source

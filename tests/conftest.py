@@ -23,15 +23,18 @@ os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 LONGEST = (
     "tests/test_benchmark_smoke.py::test_run_quick",
     "tests/test_wheel.py::",
-    "tests/test_po_msgcat.py::test_writer_matches_msgcat_byte_for_byte",
+    "tests/test_properties_kinds.py::",
+    "tests/test_cache_safety.py::test_the_per_file_stores_give_the_verdict_of_a_run_without_cache",
     "tests/test_unicode_property.py::",
     "tests/test_translation_history.py::",
+    "tests/test_po_msgcat.py::test_writer_matches_msgcat_byte_for_byte",
 )
-"""The tests that ran longest in `--durations` (from 14 s to 77 s each with -n 0 on a loaded
-two-core machine, where most tests take under a second). They are collected first: pytest-xdist
-hands tests out in collection order, in batches it never takes back, so one of them handed out
-last (test_wheel.py comes after all but 80 of 1 600 tests) keeps one core busy while the other
-has nothing left to do. A stale entry only changes the order."""
+"""The tests that ran longest in `--durations` (from 7 s to 25 s each with -n 0 on an idle
+two-core machine, where most tests take under a second). They are collected first, so that they
+start first: pytest-xdist (`--dist worksteal` in pyproject.toml) hands each worker half of the
+tests in collection order and lets a worker that runs out take not-yet-started tests from the
+other, but a test already running is not shared, and one of these started last would keep one
+core busy while the other has nothing left to do. A stale entry only changes the order."""
 
 
 def pytest_collection_modifyitems(items):
@@ -50,6 +53,20 @@ def _user_cache(tmp_path_factory, monkeypatch):
     """The validation cache of tests goes to a scratch folder, not the user's ~/.cache."""
     if "XDG_CACHE_HOME" not in os.environ or not os.environ["XDG_CACHE_HOME"].startswith(str(tmp_path_factory.getbasetemp())):
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One Playwright driver and one Chromium per test process, for every browser test module
+    (tests/sitebrowser.py's ``browser``): started with the first browser test, closed at the end.
+    Started per module, the two took one to four seconds each time, on each worker that ran some of
+    a module's tests."""
+    from sitebrowser import launch, sync_api
+
+    with sync_api.sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()
 
 
 @pytest.fixture

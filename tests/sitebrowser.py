@@ -1,7 +1,9 @@
 """Shared helpers of the practice-site browser tests (Playwright driving Debian's Chromium).
 
-Each test module launches one browser (module-scoped fixture) and keeps the number of page
-loads small; screenshots go to test-artifacts/ at the repository root (git-ignored).
+One Chromium serves every test module of a test process (conftest.chromium, started by the
+first browser test); each test opens its own contexts and closes them. Tests keep the number of
+page loads small. With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to
+test-artifacts/ at the repository root (git-ignored).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ if IN_CI:
     import playwright.sync_api as sync_api
 else:
     sync_api = pytest.importorskip("playwright.sync_api")
+
+# The auto-retrying assertions (expect) wait as long as actions do (Session's default timeout):
+# their own default, 5 s, is short for a loaded two-core machine. A failing one fails after that.
+sync_api.expect.set_options(timeout=30000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -86,7 +92,14 @@ class Session:
         self.context.close()
 
 
+SCREENSHOTS = os.environ.get("AISTACK_BANK_TEST_SCREENSHOTS") == "1"
+"""Screenshots are taken only when asked for: they are for a person to look at, no test reads
+them, and the thirty-odd of test_site_browser.py took a fifth of its time."""
+
+
 def shot(page, name: str, *, full_page: bool = True) -> None:
+    if not SCREENSHOTS:
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=full_page, timeout=60000)
 
@@ -178,12 +191,10 @@ __all__ = [
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """One Chromium per test module (import this fixture into the module)."""
-    with sync_api.sync_playwright() as playwright:
-        launched = launch(playwright)
-        yield launched
-        launched.close()
+def browser(chromium):
+    """The Chromium of this test process (conftest.chromium), shared by the modules that import
+    this fixture."""
+    return chromium
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats as sps
 
 import irt_simulate as sim_mod
 from aistack_bank.analyze import Thresholds, analyze
@@ -86,6 +85,8 @@ def _matrix(sim, lang):
 
 @pytest.mark.parametrize("lang", ["en", "fr", "nl"])
 def test_statistics_match_numpy_and_scipy(simulated, lang):
+    from scipy import stats as sps  # here, not at the top: importing it takes seconds of every worker's collection
+
     sim, _, report = simulated
     choices, x = _matrix(sim, lang)
     n, k = x.shape

@@ -85,7 +85,7 @@ def test_every_kind_gets_item_statistics(every_kind_results):
     report = analyze([root], EVERY_KIND / "bank", EVERY_KIND / "translations")
     assert not report.errors, report.errors
     assert {q.kind for item in info.items.values() for q in item.questions.values()} >= {
-        "single-choice", "multiple-response", "true-false", "numerical", "short-answer", "matching"}
+        "single-choice", "multiple-response", "true-false", "numerical", "short-answer", "matching", "ordering"}
     assert set(report.analysis.items) == set(facility)
     for key, expected in facility.items():
         stats = report.analysis.items[key]

@@ -340,6 +340,54 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     assert len({frozenset(codes) for codes in seen}) >= 6  # the steps really changed the verdict
 
 
+def test_leak_findings_kept_between_runs_follow_every_edit(project, run_cli, monkeypatch):
+    """The answer-leak rule matches again only the texts of the files whose texts changed (the
+    rest of its findings kept from the latest run): a text edited to give another question's key
+    away, the edit undone and redone, the leaking file renamed, the leaked key changed and
+    restored, the leaking file deleted and restored; after each, what the stores serve equals a
+    run without any cache, at the same locations."""
+    cache = project / "user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    code, out = _store_verdict(run_cli, cache)
+    assert code == 0, out
+    q002, q003 = question_file(project, "q002"), question_file(project, "q003")
+    q002_original, q003_original = q002.read_bytes(), q003.read_bytes()
+    key = "Each step keeps the gradients of all earlier steps, since momentum optimizers need that history."
+    leaking = q003_original.replace(b"explanation: >-\n  ", f"explanation: >-\n  {key}\n  ".encode(), 1)
+    assert leaking != q003_original
+
+    def step(name: str, expect: str | None = None, absent: str | None = None) -> str:
+        code, out = _store_verdict(run_cli, cache)
+        codes = _codes(out)
+        assert expect is None or expect in codes, (name, out)
+        assert absent is None or absent not in codes, (name, out)
+        return out
+
+    q003.write_bytes(leaking)
+    assert "gives away the answer of q002" in step("a text of q003 now holds q002's key", expect="W322")
+    q003.write_bytes(q003_original)
+    step("undone", absent="W322")
+    q003.write_bytes(leaking)
+    step("redone", expect="W322")
+    q003.write_bytes(leaking.replace(b"moments, so 4", b"moments, so 4", 1) + b"# a comment\n")
+    step("the leaking file edited elsewhere", expect="W322")
+    renamed = q003.with_name("q003-renamed.yaml")
+    q003.rename(renamed)
+    assert "q003-renamed.yaml" in step("the leaking file renamed", expect="W322")
+    renamed.rename(q003)
+    _replace(q002, "Each step keeps the gradients of all earlier steps, since momentum optimizers need that",
+             "Every update holds the slopes of all earlier steps, as some optimizers might want that")
+    step("the leaked key changed", absent="W322")
+    q002.write_bytes(q002_original)
+    step("the leaked key restored", expect="W322")
+    q003.unlink()
+    step("the leaking file deleted", expect="E306", absent="W322")
+    q003.write_bytes(leaking)
+    step("restored", expect="W322")
+    q003.write_bytes(q003_original)
+    step("and undone", absent="W322")
+
+
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "wrong entries", "unwritable"])
 def test_a_damaged_store_never_breaks_validation(project, run_cli, monkeypatch, damage):
     """Corrupt, truncated or unwritable stores: the command works as without a cache."""

@@ -69,3 +69,19 @@ def test_multilingual_files_are_all_languages(banks):
     tree = FORMATS["moodle-xml"](banks, ExportOptions())
     assert tree.language(PurePosixPath("aistack-multilang.xml")) == ALL
     assert FORMATS["json"](banks, ExportOptions()).language(PurePosixPath("aistack.json")) == ALL
+
+
+def test_a_language_file_is_named_in_one_place():
+    """``<stem>-<lang>`` (``<stem>-<lang>-with-en``) is made by ``Format.language_name`` alone:
+    the topic's files, the whole-bank files and the exports' README all ask it."""
+    import ast
+
+    found = []
+    for path in sorted((REPO / "aistack_bank").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "per_language"):
+                found.append(path.relative_to(REPO).as_posix())
+    assert found == ["aistack_bank/exporters/record.py"]
+    english = {"de": {"q001.stem": "Which one?"}}
+    assert FORMATS["gift"].language_name("bank", "de", english) == "bank-de-with-en.gift" and FORMATS["gift"].language_name("bank", "de") == "bank-de.gift"

@@ -290,9 +290,19 @@ def test_a_unit_s_duplicate_id_and_a_near_miss_without_one_are_located(example, 
 
 def test_one_migration_moves_a_single_topic_bank_and_gives_its_items_ids(example, run_cli):
     """A bank from before topics and before item ids: `bank migrate` does both steps in one run."""
+    migrated = {p.relative_to(example): p.read_bytes() for p in [*(example / "bank").rglob("*"), *(example / "translations").glob("*.po*")] if p.is_file()}
+    _single_topic(example)
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    assert "moved     bank/topic.yaml -> bank/every-kind/topic.yaml" in out
+    for path, data in migrated.items():
+        assert path.read_bytes() == data, path
+
+
+def _single_topic(example: Path) -> None:
+    """The examples bank as written before topics and before item ids (one topic: bank/topic.yaml, bank/questions/)."""
     from aistack_bank.i18n.catalog import read_catalog, render_catalog
 
-    migrated = {p.relative_to(example): p.read_bytes() for p in [*(example / "bank").rglob("*"), *(example / "translations").glob("*.po*")] if p.is_file()}
     _without_ids(example)
     bank = example / "bank"
     topic = (bank / "every-kind" / "topic.yaml").read_text(encoding="utf-8")
@@ -311,11 +321,6 @@ def test_one_migration_moves_a_single_topic_bank_and_gives_its_items_ids(example
             elif entry.msgctxt.startswith("topic.every-kind."):
                 entry.msgctxt = "topic." + entry.msgctxt[len("topic.every-kind."):]
         path.write_bytes(render_catalog(po))
-    code, out = run_cli("migrate")
-    assert code == 0, out
-    assert "moved     bank/topic.yaml -> bank/every-kind/topic.yaml" in out
-    for path, data in migrated.items():
-        assert path.read_bytes() == data, path
 
 
 def test_migrate_moves_a_translation_keyed_by_position_to_an_id_given_by_hand(example, run_cli):
@@ -364,3 +369,65 @@ def test_migrate_of_a_single_topic_bank_whose_key_points_are_not_a_list_is_refus
     code, out = run_cli("migrate")
     assert code != 0 and "error E203: key_points: input should be a valid list (got 5)" in out and "put back as it was" in out and "Traceback" not in out, out
     assert {p: p.read_bytes() for p in example.rglob("*") if p.is_file()} == before
+
+
+def test_migrate_moves_translations_keyed_by_position_when_every_key_point_has_an_id_by_hand(example, run_cli):
+    """The author gave every key point its id by hand (`memory`) before migrating: the catalogs,
+    still keyed by position, are renamed to those ids, and no translation goes obsolete."""
+    path = example / TOPIC
+    path.write_text(path.read_text(encoding="utf-8").replace("  - id: k1\n", "  - id: memory\n", 1), encoding="utf-8")
+    for catalog in (example / "translations").glob("*.po*"):
+        text = catalog.read_text(encoding="utf-8")
+        catalog.write_text(re.sub(r'(msgctxt "topic\.every-kind\.key_point\.)k(\d+)', r"\1\2", text), encoding="utf-8")
+    french = {e.msgctxt: e.msgstr for e in polib.pofile("translations/fr.po") if "key_point" in (e.msgctxt or "")}
+    assert list(french) == ["topic.every-kind.key_point.1"]
+    topic = path.read_bytes()
+    code, out = run_cli("migrate")
+    assert code == 0, out
+    assert path.read_bytes() == topic  # nothing to give: only the catalogs change
+    po = polib.pofile("translations/fr.po")
+    assert po.find("topic.every-kind.key_point.memory", by="msgctxt").msgstr == french["topic.every-kind.key_point.1"]
+    assert not [e for e in po.obsolete_entries() if "key_point" in (e.msgctxt or "")]
+    code, out = run_cli("migrate")
+    assert code == 1 and "E319" in out and "nothing to do" in out, out
+
+
+def test_a_failed_migration_locates_its_errors_in_the_files_as_they_are_on_disk(example, run_cli):
+    """The migration gives the answers ids (six lines more above `difficulty:`), then finds an
+    error it does not fix: it puts every file back and reports the error at its line in the file
+    as the author has it, not in the text it had rewritten."""
+    _without_ids(example)
+    path = example / SHORT
+    path.write_text(path.read_text(encoding="utf-8").replace("difficulty: 2\n", "difficulty: 7\n"), encoding="utf-8")
+    before = {p: p.read_bytes() for p in example.rglob("*") if p.is_file()}
+    line = path.read_text(encoding="utf-8").split("\n").index("difficulty: 7") + 1
+    code, out = run_cli("migrate")
+    assert code == 1 and "put back as it was" in out and "Traceback" not in out, out
+    assert f"{SHORT.as_posix()}:{line}:13: error E2" in out, out
+    assert {p: p.read_bytes() for p in example.rglob("*") if p.is_file()} == before
+
+
+def test_a_failed_move_to_topic_folders_locates_its_errors_where_the_files_were(example, run_cli):
+    """A single-topic bank moves to bank/every-kind/ and its answers get ids before the error is
+    found: it is reported in bank/questions/…, at its line there."""
+    _single_topic(example)
+    path = example / "bank" / "questions" / SHORT.name
+    path.write_text(path.read_text(encoding="utf-8").replace("difficulty: 2\n", "difficulty: 7\n"), encoding="utf-8")
+    before = {p: p.read_bytes() for p in example.rglob("*") if p.is_file()}
+    line = path.read_text(encoding="utf-8").split("\n").index("difficulty: 7") + 1
+    code, out = run_cli("migrate")
+    assert code == 1 and "put back as it was" in out and "Traceback" not in out, out
+    assert f"bank/questions/{SHORT.name}:{line}:13: error E2" in out, out
+    assert {p: p.read_bytes() for p in example.rglob("*") if p.is_file()} == before
+
+
+def test_a_line_of_a_rewritten_file_is_found_where_it_was():
+    from aistack_bank.project.topics import line_before
+
+    before = "id: t\nkey_points:\n  - >-\n    Memory and\n    bandwidth\n  - text: two\n"
+    after = "id: t\nkey_points:\n  - id: k1\n    text: >-\n      Memory and\n      bandwidth\n  - id: k2\n    text: two\n"
+    assert line_before(before, after, 5, 7) == (4, 5)  # "Memory", two columns further in
+    assert line_before(before, after, 6, 9) == (5, 7)
+    assert line_before(before, after, 8, 11) == (6, 11)  # "two": "  - text:" and "    text:" indent alike
+    assert line_before(before, after, 3, 5) == (3, 1)  # the id the rewrite added: where it was added
+    assert line_before(before, after, 1, 1) == (1, 1) and line_before(before, after, 2, 0) == (2, 0)

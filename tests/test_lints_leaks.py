@@ -286,3 +286,52 @@ def test_near_leaks_by_words_equal_the_window_test_on_every_key():
                 if qid != t.question_id and len(key) >= lints.NEAR_MIN_TERMS and not figure_of_key(info.text) and _window(key, words):
                     expected.add((t.text, t.question_id, qid))
         assert found == expected
+
+
+def test_findings_kept_by_file_equal_the_findings_of_the_whole_topic_after_every_edit(tmp_path):
+    """Random edits of a topic's texts and keys (a text changed, a key changed, given or taken
+    away, a question added or removed), one after the other: the findings matched again only
+    for the files whose texts changed (:func:`leak_findings_by_file`) are, as a set, the
+    findings of the whole topic matched afresh, and the texts of an unchanged file are not read."""
+    import hashlib
+
+    rng = random.Random(5)
+    vocabulary = ["weights", "memory", "bandwidth", "kernel", "cache", "tokens", "batch", "tensor", "compute", "layer", "14 GB", "7 ms"]
+
+    def sentence(low: int, high: int) -> str:
+        return " ".join(rng.choices(vocabulary, k=rng.randint(low, high)))
+
+    keys = {f"q{n:02d}": KeyInfo(sentence(1, 9)) for n in range(12)}
+    texts = {qid: [sentence(2, 20) for _ in range(3)] for qid in keys}
+    read: list[str] = []
+
+    def files():
+        def reader(qid):
+            read.append(qid)
+            return [LeakText(qid, ("options", i, "text"), text) for i, text in enumerate(texts[qid])]
+        return [(qid, hashlib.blake2b(repr(texts[qid]).encode()).digest(), lambda qid=qid: reader(qid)) for qid in texts]
+
+    for round_ in range(60):
+        change = rng.choice(["text", "text", "text", "key", "no key", "add", "remove", "none"])
+        qid = rng.choice(sorted(texts))
+        if change == "text":
+            texts[qid][rng.randrange(3)] = sentence(2, 20) if rng.random() < 0.7 else keys[rng.choice(sorted(keys))].text + " " + sentence(0, 3)
+        elif change == "key":
+            keys[qid] = KeyInfo(sentence(1, 9))
+        elif change == "no key":
+            keys.pop(qid, None)
+        elif change == "add":
+            new = f"q{round_ + 50}"
+            texts[new] = [sentence(2, 20) for _ in range(3)]
+            keys[new] = KeyInfo(sentence(1, 9))
+        elif change == "remove" and len(texts) > 3:
+            del texts[qid]
+            keys.pop(qid, None)
+        read.clear()
+        kept = lints.leak_findings_by_file(keys, files(), scope=tmp_path)
+        all_texts = [LeakText(q, ("options", i, "text"), text) for q in texts for i, text in enumerate(texts[q])]
+        assert sorted(kept) == sorted(lints.leak_findings(keys, all_texts)), (round_, change)
+        if change == "none":
+            assert read == []
+        elif change == "text":
+            assert read in ([], [qid])

@@ -38,6 +38,31 @@ def test_pool_and_serial_runs_give_the_same_diagnostics(project, monkeypatch):
     assert sum(d["severity"] == "error" for d in serial) >= 4 and any(d["severity"] == "warning" for d in serial)
 
 
+def test_the_question_files_of_every_topic_are_read_in_one_pool(project, monkeypatch):
+    """A bank of several small topics, none above the pool's threshold but all together: their
+    question files are read and checked in one pool (whatever topic each is in), and the
+    verdict is the serial one, each record in its topic."""
+    from aistack_bank.cache import questionfiles
+    from conftest import topic_dir
+
+    other = project / "bank" / "second-topic"
+    (other / "questions").mkdir(parents=True)
+    moved = sorted((topic_dir(project) / "questions").glob("*.yaml"))[:5]
+    for path in moved:
+        path.rename(other / "questions" / path.name)
+    (other / "topic.yaml").write_text("id: second-topic\ncategory: computer-systems\ntitle: A second topic\n"
+                                     "summary: Questions moved here.\nkey_points:\n  - id: k1\n    text: One point.\nquestions: []\n", encoding="utf-8")
+    serial = _verdict(project, monkeypatch, "1", 0)
+    assert any("second-topic" in (d["path"] or "") for d in serial)
+    calls = []
+    real = questionfiles.run_all
+    monkeypatch.setattr(questionfiles, "run_all", lambda tasks, work, min_work: calls.append(work) or real(tasks, work, min_work))
+    total = sum(1 for _ in (project / "bank").glob("*/questions/*.yaml"))
+    monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", total)  # more than either topic has
+    assert _verdict(project, monkeypatch, "2", 0) == serial
+    assert calls == [total]
+
+
 def test_tasks_run_in_workers_and_come_back_in_order(monkeypatch):
     import os
 

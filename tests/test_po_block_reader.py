@@ -170,7 +170,7 @@ def test_light_entries_hold_what_polib_entries_hold():
         assert isinstance(light, LightCatalog) and len(light) == len(full)
         for catalog in (light, pickle.loads(pickle.dumps(light))):
             for a, b in zip(full, catalog):
-                assert [getattr(a, name) for name in LightEntry.__slots__] == [getattr(b, name) for name in LightEntry.__slots__], text
+                assert [getattr(a, name) for name in LightEntry.FIELDS] == [getattr(b, name) for name in LightEntry.FIELDS], text
             for name in ("header", "metadata", "metadata_is_fuzzy", "wrapwidth"):
                 assert getattr(full, name) == getattr(catalog, name), (name, text)
             for name in ("header_lines", "raw_header", "raw_metadata", "header_index", "header_line"):

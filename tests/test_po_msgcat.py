@@ -9,6 +9,7 @@ same bytes too.
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -37,14 +38,30 @@ WORDS = [
 SEPARATORS = [" ", " ", " ", "  ", "\n", " \n", "\t", '"', "\\", "", "/", "-", ". ", ", ", "\u3000"]
 
 
+def _lengths(most: int) -> list[int]:
+    """256 lengths, shortest first (a drawn length shrinks towards none): none once, then mostly
+    a few (a geometric law of mean 6, as a list Hypothesis draws), the last few up to ``most``."""
+    return [0] + [min(most, max(1 + int(-5 * math.log(1 - k / 256)), most - 255 + k if k >= 248 else 0)) for k in range(1, 256)]
+
+
+def _drawn(most: int, pick):
+    """A list of up to ``most`` items as one draw of bytes (its first byte the length, one or two
+    bytes an item): Hypothesis draws one byte string many times faster than a list of drawn
+    items, and drawing took most of this test's time. The bytes shrink towards the shortest
+    list of the first word and separator, as a list would."""
+    lengths = _lengths(most)
+    width = 2 if pick.__code__.co_argcount == 2 else 1
+    return st.binary(min_size=1 + width * most, max_size=1 + width * most).map(
+        lambda raw: [pick(*raw[i:i + width]) for i in range(1, 1 + width * lengths[raw[0]], width)])
+
+
 def _texts(max_words: int = 40):
-    piece = st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)).map("".join)
-    return st.lists(piece, max_size=max_words).map("".join)
+    return _drawn(max_words, lambda word, separator: WORDS[word % len(WORDS)] + SEPARATORS[separator % len(SEPARATORS)]).map("".join)
 
 
 _text = _texts()
 _short = _texts(6)
-_comment = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
+_comment = _drawn(12, lambda word: WORDS[word % len(WORDS)]).map(" ".join)
 # python-brace-format is left out: with a "{name}" directive in the string msgcat 0.21 sometimes
 # keeps a too-long word on the previous line, a layout not reproduced here (see powrap).
 _flags = st.lists(st.sampled_from(["fuzzy", "c-format", "python-format", "no-c-format", "no-python-format"]), max_size=3, unique=True)
@@ -63,46 +80,62 @@ PLURAL_FORMS = {
 }
 
 
+# The strategies a catalog is drawn from, built once (one built inside the composite is built and
+# validated again at every draw).
+_NPLURALS = st.sampled_from(sorted(PLURAL_FORMS))
+_comments3 = st.lists(_comment, max_size=3).map("\n".join)
+_comments2 = st.lists(_comment, max_size=2).map("\n".join)
+_bool = st.booleans()
+_PROJECTS = st.sampled_from(["aistack-bank", "aistack-bank 1.0 with a rather long version string for wrapping tests"])
+_TRANSLATORS = st.sampled_from(["Zoë Ünal <zoe@example.org>", "Anonymous <noreply@weblate.org>"])
+_TEAMS = st.sampled_from(LANGUAGE_TEAMS)
+_LANGUAGES = st.sampled_from(["fr", "pl", "ar", "zh_Hans", "nl"])
+_GENERATORS = st.sampled_from(["Weblate 5.8.4", "Poedit 3.5", "Lokalize 23.08.5"])
+_ENTRIES = st.integers(0, 12)
+_ctxt = st.one_of(st.none(), _short)
+_nonempty = _text.filter(bool)
+
+
 @st.composite
 def catalogs(draw):
-    nplurals = draw(st.sampled_from(sorted(PLURAL_FORMS)))
+    nplurals = draw(_NPLURALS)
     po = polib.POFile(wrapwidth=79)
-    po.header = draw(st.lists(_comment, max_size=3).map("\n".join))
-    po.metadata_is_fuzzy = ["fuzzy"] if draw(st.booleans()) else []
+    po.header = draw(_comments3)
+    po.metadata_is_fuzzy = ["fuzzy"] if draw(_bool) else []
     po.metadata = {
-        "Project-Id-Version": draw(st.sampled_from(["aistack-bank", "aistack-bank 1.0 with a rather long version string for wrapping tests"])),
+        "Project-Id-Version": draw(_PROJECTS),
         "Report-Msgid-Bugs-To": "",
         "PO-Revision-Date": "2026-11-29 12:00+0000",
-        "Last-Translator": draw(st.sampled_from(["Zoë Ünal <zoe@example.org>", "Anonymous <noreply@weblate.org>"])),
-        "Language-Team": draw(st.sampled_from(LANGUAGE_TEAMS)),
-        "Language": draw(st.sampled_from(["fr", "pl", "ar", "zh_Hans", "nl"])),
+        "Last-Translator": draw(_TRANSLATORS),
+        "Language-Team": draw(_TEAMS),
+        "Language": draw(_LANGUAGES),
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
         "Plural-Forms": PLURAL_FORMS[nplurals],
-        "X-Generator": draw(st.sampled_from(["Weblate 5.8.4", "Poedit 3.5", "Lokalize 23.08.5"])),
+        "X-Generator": draw(_GENERATORS),
     }
     seen = set()
-    for _ in range(draw(st.integers(0, 12))):
-        obsolete = draw(st.booleans()) and draw(st.booleans())
-        ctxt = draw(st.one_of(st.none(), _short))
-        msgid = draw(_text.filter(bool))
+    for _ in range(draw(_ENTRIES)):
+        obsolete = draw(_bool) and draw(_bool)
+        ctxt = draw(_ctxt)
+        msgid = draw(_nonempty)
         if (ctxt, msgid) in seen:
             continue
         seen.add((ctxt, msgid))
         entry = polib.POEntry(
             msgctxt=ctxt, msgid=msgid, obsolete=obsolete,
-            tcomment=draw(st.lists(_comment, max_size=2).map("\n".join)), comment=draw(st.lists(_comment, max_size=2).map("\n".join)),
+            tcomment=draw(_comments2), comment=draw(_comments2),
             occurrences=draw(_refs), flags=draw(_flags),
         )
-        if draw(st.booleans()):
+        if draw(_bool):
             entry.previous_msgid = draw(_text)
-            if draw(st.booleans()):
+            if draw(_bool):
                 entry.previous_msgctxt = draw(_short)
-        if draw(st.booleans()):
-            entry.msgid_plural = draw(_text.filter(bool))
+        if draw(_bool):
+            entry.msgid_plural = draw(_nonempty)
             entry.msgstr_plural = {i: draw(_text) for i in range(nplurals)}
-            if entry.previous_msgid is not None and draw(st.booleans()):
+            if entry.previous_msgid is not None and draw(_bool):
                 entry.previous_msgid_plural = draw(_text)
         else:
             entry.msgstr = draw(_text)

@@ -206,6 +206,17 @@ def test_canvas_essay_without_words_for_its_language_warns(banks):
     assert "<strong>Model answer:</strong>" in item.find(f"{Q}itemfeedback").findtext(f".//{Q}mattext")
 
 
+def test_canvas_says_what_words_each_question_lacks_in_question_order(banks):
+    """W662 for an essay's label comes out of the same walk as the True/False labels and the unit
+    sentence: language by language, question by question (the writers' table of words used)."""
+    en = banks["en"]
+    lacking = {lang: en.model_copy(update={"lang": lang}) for lang in ("sv", "sw")}
+    notes = [d.message for d in export_notes(["canvas-qti12"], {"en": en, **lacking}, ExportOptions()) if d.code == "W662"]
+    said = [re.match(r"canvas-qti12: (q\d+) \((\w+)\)", note).groups() for note in notes]
+    assert said == sorted(said, key=lambda found: (found[1], found[0])) and {qid for qid, _ in said} >= {"q013"}
+    assert len(said) == len(set(said)) and {lang for _, lang in said} == {"sv", "sw"}
+
+
 def test_cartridge_essay_follows_the_essay_profile(banks):
     """cc.essay.v0p1 as Moodle's cartridge writer writes it (scoring permitted, not computer
     scored, a render_fib of rows), no varequal (the profile's rule 8c), and the explanation's rule

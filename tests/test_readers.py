@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -216,9 +217,35 @@ def test_qti_12_responses_with_their_labels_and_the_stem_beside_them():
         ("a", ["A"], ("render_choice", "response_label")), (None, ["B"], ("render_choice", "flow_label", "response_label"))]
     assert (text.name, text.ident, text.rcardinality, text.labels) == ("response_str", "s1", None, ())
     assert [label.ident for label in qti.response_labels(presentation)] == ["a", None]
-    assert [[m.value for m in mats] for mats in qti.materials_outside(presentation, ("response_lid",))] == [["Stem"], ["Type"]]
-    assert [[m.value for m in mats] for mats in qti.materials_outside(presentation, ("response_lid", "response_str"))] == [["Stem"]]
-    assert qti.responses(None) == [] and qti.materials_outside(None, ()) == []
+    assert qti.responses(None) == []
+    item = parse(b"<item>" + ET.tostring(presentation) + b"<itemmetadata><presentation><material><mattext>Deep</mattext></material></presentation></itemmetadata></item>")
+    read, deep = qti.presentations(item, placed=False)
+    assert qti.presentations(item, placed=True) == [read] and read.flow and not deep.flow
+    assert read.responses == tuple(qti.responses(presentation)) and [m.value for m in read.material] == ["Stem", "Left", "A", "B", "Type"]
+    assert [path for path, _ in read.materials] == [("material",), ("flow", "response_lid", "material"),
+                                                    ("flow", "response_lid", "render_choice", "response_label", "material"),
+                                                    ("flow", "response_lid", "render_choice", "flow_label", "response_label", "material"),
+                                                    ("flow", "response_str", "material")]
+    assert [[m.value for m in mats] for mats in read.materials_outside(("response_lid",))] == [["Stem"], ["Type"]]
+    assert [[m.value for m in mats] for mats in read.materials_outside(("response_lid", "response_str"))] == [["Stem"]]
+    assert [[m.value for m in mats] for mats in deep.materials_outside(())] == [["Deep"]]
+
+
+def test_qti_12_items_where_they_sit_their_types_and_the_container_title():
+    from aistack_bank.readers import qti
+
+    root = parse(b'<questestinterop><objectbank title=""><item ident="b1"><itemmetadata><bbmd_questiontype>Essay</bbmd_questiontype>'
+                 b'<qmd_itemtype>Logical Identifier</qmd_itemtype><bbmd_questiontype> Matching </bbmd_questiontype></itemmetadata></item>'
+                 b'</objectbank><assessment title="Quiz"><section title="S"><item ident="s1"/><flow><item ident="deep"/></flow></section></assessment>'
+                 b'</questestinterop>')
+    assert [i.get("ident") for i in qti.items(root)] == ["b1", "s1", "deep"]
+    assert [i.get("ident") for i in qti.items(root, ("objectbank",))] == ["b1"]
+    assert [i.get("ident") for i in qti.items(root, ("assessment", "section"))] == ["s1"]
+    assert qti.item_types(qti.items(root)[0]) == [("bbmd_questiontype", "Essay"), ("bbmd_questiontype", " Matching "),
+                                                  ("qmd_itemtype", "Logical Identifier")]
+    assert qti.container_title(root) == "Quiz"
+    assert qti.container_title(parse(b'<questestinterop><section title="S"/><objectbank title="B"/></questestinterop>')) == "B"
+    assert qti.container_title(parse(b"<item/>")) is None
 
 
 def test_qti_12_records_tell_where_an_element_sits_in_an_lxml_tree_too():
@@ -301,3 +328,16 @@ def test_analyze_of_results_in_an_unknown_encoding_says_so_where_the_file_does(t
     results.write_bytes(b'<?xml version="1.0" encoding="bogus"?>\n<assessmentResult/>\n')
     code, out = run_cli("analyze", str(results))
     assert code != 0 and "results.xml:1:1: error E903: XML syntax error: the XML declaration's encoding: unknown encoding: bogus" in out, out
+
+
+def test_manifest_resources_as_written():
+    from aistack_bank.readers import qti
+
+    manifest = parse(b'<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:bb="http://www.blackboard.com/content-packaging/">'
+                     b'<resources><resource identifier="r1" type="imsqti_xmlv1p2" xml:base="quiz"><file href="q.xml"/><file/>'
+                     b'<dependency identifierref="r2"/></resource>'
+                     b'<resource identifier="r2" type="webcontent" href="meta.xml" bb:file="res1.dat"/></resources></manifest>')
+    first, second = qti.manifest_resources(manifest)
+    assert (first.identifier, first.type, first.href, first.base, first.bb_file, first.files, first.dependencies) == (
+        "r1", "imsqti_xmlv1p2", None, "quiz", None, ("q.xml", None), ("r2",))
+    assert (second.href, second.base, second.bb_file, second.files, second.dependencies) == ("meta.xml", None, "res1.dat", (), ())

@@ -4,17 +4,9 @@ a real browser: the page's script sets it on the stem and the options it draws).
 from __future__ import annotations
 
 import polib
-import pytest
 
-from sitebrowser import CHROMIUM, IN_CI, Session, launch, needs_chromium, sync_api
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        instance = launch(playwright)
-        yield instance
-        instance.close()
+from sitebrowser import browser  # noqa: F401  (fixture)
+from sitebrowser import CHROMIUM, IN_CI, Session, needs_chromium
 
 
 @needs_chromium

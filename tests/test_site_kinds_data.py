@@ -28,7 +28,7 @@ KEYS = {
     "short-answer": {"answers", "caseSensitive", "foldDiacritics"},
     "matching": {"pairs", "distractors"},
     "ordering": {"items"},
-    "essay": {"modelAnswer", "responseTemplate"},
+    "essay": {"modelAnswer", "responseTemplate", "unscored"},
 }
 
 
@@ -96,6 +96,37 @@ def test_progress_counts_the_questions_whose_answers_are_kept():
     page = export({"en": bank}, ExportOptions())
     html = next(data for path, data in page.items() if str(path) == "en/index.html").decode("utf-8")
     assert f'<span id="stat-answered" class="figure">0 / {len(scored)}</span>' in html
+
+
+def test_a_kind_the_model_does_not_score_is_marked_unscored_for_the_page(monkeypatch):
+    """The page learns which questions it never scores nor stores from the model's SCORED, through
+    each question's record: a kind made unscored is marked so, and counted out of the progress."""
+    from aistack_bank.kinds import TrueFalseQuestion
+
+    bank = kinds_bank()
+    assert [r["id"] for r in page_data(bank, ExportOptions())["questions"] if r.get("unscored")] == [q.id for q in bank.questions if q.kind == "essay"]
+    monkeypatch.setattr(TrueFalseQuestion, "SCORED", False)
+    marked = [r["kind"] for r in page_data(bank, ExportOptions())["questions"] if r.get("unscored")]
+    assert marked == ["true-false", "essay"]
+    html = next(data for path, data in export({"en": bank}, ExportOptions()).items() if str(path) == "en/index.html").decode("utf-8")
+    assert f'<span id="stat-answered" class="figure">0 / {len(bank.questions) - 2}</span>' in html
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not on PATH")
+def test_the_page_scores_no_question_the_page_data_marks_unscored():
+    """practice.js asks the question's record, not a list of kinds of its own: a question marked
+    unscored is never given to its kind's scorer, every other one is."""
+    text = (REPO / "aistack_bank" / "exporters" / "site" / "practice.js").read_text(encoding="utf-8")
+    found = re.search(r"\n  function outcomeOf\(q, response\) \{.*?\n  \}\n", text, re.S)
+    assert found, "practice.js lost its outcomeOf"
+    assert not re.search(r"UNSCORED|unscored: true \}\)", text.replace(found.group(0), "")), "practice.js decides elsewhere what it does not score"
+    script = "const SCORERS = { \"true-false\": (q, r) => ({ score: r === q.answer ? 1 : 0 }), \"essay\": () => ({ score: 1 }) };\n" + found.group(0) + """
+process.stdout.write(JSON.stringify([
+  outcomeOf({ kind: "true-false", answer: true }, true), outcomeOf({ kind: "true-false", answer: true, unscored: true }, true),
+  outcomeOf({ kind: "essay", unscored: true }, "text")]));
+"""
+    run = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(run.stdout) == [{"score": 1}, {"score": 0, "unscored": True}, {"score": 0, "unscored": True}]
 
 
 def _matching_source() -> str:

@@ -18,8 +18,10 @@ import pytest
 from sitebrowser import browser  # noqa: F401  (fixture)
 from sitebrowser import (
     DESKTOP, PHONE, Session, active_id, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, load_banks,
-    load_options, needs_chromium, squash, tab_into_options, tab_to, text, ui, write_site,
+    load_options, needs_chromium, squash, sync_api, tab_into_options, tab_to, text, ui, write_site,
 )
+
+expect = sync_api.expect
 
 pytestmark = needs_chromium
 
@@ -321,6 +323,30 @@ def run_key(page) -> list[str]:
     return [key for key in page.evaluate("Object.keys(sessionStorage)") if key.startswith("aistack-bank/")]
 
 
+def test_a_run_started_at_once_after_quit_keeps_history_in_step(desktop, site):
+    # Quit goes back in history (the browser does it after the click has returned); a new run
+    # started before that Back has happened must still be the entry Back leaves and Forward
+    # brings back, and Back must not leave the topic's page.
+    page = open_topic(desktop, site)
+    url = page.url
+    page.click("#practice-all")
+    expect(page.locator("#quiz")).to_be_visible()
+    page.evaluate("() => { document.getElementById('quiz-quit').click(); document.getElementById('practice-10').click(); }")
+    expect(page.locator("#quiz")).to_be_visible()
+    page.wait_for_function("() => history.state && history.state.view === 'quiz'")
+    page.wait_for_timeout(300)  # the Back of Quit, if it were still to come, lands in this time
+    expect(page.locator("#quiz")).to_be_visible()
+    run = page.evaluate("() => history.state.attempt")
+    page.go_back()
+    expect(page.locator("#topic")).to_be_visible()
+    assert page.url == url
+    expect(page.locator("#resume")).to_be_visible()
+    page.go_forward()
+    expect(page.locator("#quiz")).to_be_visible()
+    assert page.evaluate("() => history.state.attempt") == run
+    desktop.check_clean()
+
+
 def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, options):
     bank = banks["en"]
     page = desktop.page
@@ -338,14 +364,20 @@ def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, 
     before = shown_question(page)
     assert before[2] == "Question 3 of 10"
 
-    # The browser's Back keeps the run; Resume and Forward bring it back as it was.
+    # The browser's Back keeps the run; Resume and Forward bring it back as it was. Back and
+    # Forward return once the history entry is reached: the view each one leads to is awaited
+    # (an auto-retrying assertion) before anything is read or the next step taken.
     page.go_back()
-    assert page.url == url and page.locator("#topic").is_visible() and page.locator("#resume").is_visible()
+    expect(page.locator("#topic")).to_be_visible()
+    expect(page.locator("#resume")).to_be_visible()
+    assert page.url == url
     page.click("#resume")
     assert shown_question(page) == before
     page.go_back()
+    expect(page.locator("#topic")).to_be_visible()
     page.go_forward()
-    assert page.locator("#quiz").is_visible() and shown_question(page) == before
+    expect(page.locator("#quiz")).to_be_visible()
+    assert shown_question(page) == before
 
     # Reloaded on a question: the same question, the same order of options, focus in the options.
     page.clock.fast_forward(3 * 60_000)
@@ -365,11 +397,13 @@ def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, 
 
     # Back to the topic, reload there: the run can still be resumed, with the button or Forward.
     page.go_back()
+    expect(page.locator("#topic")).to_be_visible()
     page.reload()
     assert page.locator("#topic").is_visible() and page.locator("#resume").is_visible()
     assert "4" in text(page, "#resume")
     page.go_forward()
-    assert page.locator("#quiz").is_visible() and text(page, "#quiz-count") == "Question 4 of 10"
+    expect(page.locator("#quiz")).to_be_visible()
+    assert text(page, "#quiz-count") == "Question 4 of 10"
     while page.locator("#quiz").is_visible():
         qid, correct, _ = correct_position(page, bank)
         seen.append(qid)
@@ -398,6 +432,9 @@ def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, 
     other.close()
     page.click("#quiz-quit")
     assert run_key(page) == []
+    # Quit goes back in the tab's history too (the page calls history.back(), which the browser
+    # carries out after the click has returned): wait for it, or the reload may race it.
+    page.wait_for_function("() => !(history.state && history.state.view)")
     page.reload()
     assert page.locator("#topic").is_visible() and not page.locator("#resume").is_visible()
     desktop.check_clean()

@@ -16,6 +16,7 @@ from sitebrowser import DESKTOP, needs_chromium, sync_api
 from topics_sample import CATEGORIES, libraries
 
 pytestmark = needs_chromium
+expect = sync_api.expect
 
 
 @pytest.fixture(scope="module")
@@ -41,18 +42,20 @@ def test_home_other_topics_and_category_practice(session, site, libs):
     assert page.locator(".home-category h2").all_inner_texts() == [c.title for c in fr.categories]
     assert page.locator(".home-category .topic > a").all_inner_texts() == [b.topic.title for b in fr.topics]
 
-    # Home → a topic → another topic of its category, by the page's own links.
+    # Home → a topic → another topic of its category, by the page's own links. A click on a link
+    # returns once the next page has started to arrive, not once it is all there: what follows
+    # each one waits for the page (an auto-retrying assertion) instead of reading it at once.
     first = fr.topics_in(CATEGORIES[1])[0]
     page.locator(f'.topic[data-topic="{first.topic.id}"] > a').click()
-    assert page.locator("h1#topic-title").inner_text() == first.topic.title
+    expect(page.locator("h1#topic-title")).to_have_text(first.topic.title, use_inner_text=True)
     others = [b.topic.title for b in fr.topics_in(CATEGORIES[1])[1:]]
-    assert page.locator("ul.other-topics a").all_inner_texts() == others
+    expect(page.locator("ul.other-topics a")).to_have_text(others, use_inner_text=True)
     page.locator("ul.other-topics a").nth(1).click()
-    assert page.locator("h1#topic-title").inner_text() == others[1]
+    expect(page.locator("h1#topic-title")).to_have_text(others[1], use_inner_text=True)
 
     # The category page practises every question of the category; an answer counts for its topic.
     page.locator("a.button", has_text=fr.category(CATEGORIES[1]).title).click()
-    assert page.locator("h1#topic-title").inner_text() == fr.category(CATEGORIES[1]).title
+    expect(page.locator("h1#topic-title")).to_have_text(fr.category(CATEGORIES[1]).title, use_inner_text=True)
     page.locator("#practice-all").click()
     stem = page.locator("#stem").inner_text()
     answered = next(q for q in fr.questions if q.stem == stem)
@@ -63,6 +66,6 @@ def test_home_other_topics_and_category_practice(session, site, libs):
     page.locator(".home-link").click()
     # The home page is served showing "0 / 5" and its script fills in what this browser kept:
     # wait for that, as a learner would, rather than read the figure before the script ran.
-    sync_api.expect(page.locator(f'[data-progress="{topic}"]')).to_have_text("1 / 5")
+    expect(page.locator(f'[data-progress="{topic}"]')).to_have_text("1 / 5")
     assert page.locator(f'[data-progress]:not([data-progress="{topic}"])', has_text="1 / 5").count() == 0
     s.check_clean()

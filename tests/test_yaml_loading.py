@@ -115,3 +115,25 @@ def test_positions_of_keys_and_values():
     assert doc.locate(("options", 1, "text")).line == 10
     assert doc.locate(("options", 1, "text"), key=True).column == 5
     assert doc.locate(("options", 7)).line == 6  # nearest located ancestor
+
+
+def test_the_whole_text_checks_give_the_line_by_line_diagnostics(monkeypatch):
+    """The character rules are tried on the whole text before its lines: on random texts made
+    of what they look for (tabs in and after indentation, merge-conflict markers, controls,
+    bidi overrides, decomposed accents, CRLF), check_source gives exactly what walking every
+    line gives."""
+    import random
+    import re
+
+    from aistack_bank import yamlsource
+
+    rng = random.Random(3)
+    pieces = ["id: q001", "  text: ok", "\t- a", "  x\ty", "<<<<<<< HEAD", "=======", ">>>>>>> b", "|||||||", "<<<<<<<x",
+              "caf\u00e9", "cafe\u0301", "\u0301 start", "a\u202eb", "nul\x00", "\x85", "é à ü", "  - \ufeffz", "plain words", ""]
+    texts = ["\n".join(rng.choices(pieces, k=rng.randint(1, 8))) + rng.choice(["", "\n"]) for _ in range(600)]
+    texts += [t.replace("\n", "\r\n") for t in texts[:50]]
+    fast = [yamlsource.check_source(t.encode("utf-8"), Path("q.yaml")) for t in texts]
+    monkeypatch.setattr(yamlsource, "_CONFLICT_ANY", re.compile(""))  # every text walked line by line
+    slow = [yamlsource.check_source(t.encode("utf-8"), Path("q.yaml")) for t in texts]
+    assert [(text, [str(d) for d in diags]) for text, diags in fast] == [(text, [str(d) for d in diags]) for text, diags in slow]
+    assert sum(1 for _, diags in slow if diags) > 300 and sum(1 for _, diags in slow if not diags) > 20

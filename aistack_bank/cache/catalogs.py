@@ -18,32 +18,70 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .store import file_digest, key_of
+from ..i18n.fields import category_fields, topic_fields
 from ..i18n.glossary import GLOSSARY_NAME
 
 if TYPE_CHECKING:
-    from ..load import BankSource
+    from ..load import BankSource, LibrarySource
     from ..i18n.fields import TextField
 
 
 def fields_digest(fields: list[TextField]) -> str:
     digest = hashlib.blake2b(digest_size=20)
-    for f in fields:
-        digest.update(repr((f.key, f.text, str(f.path), f.line, f.notes, f.question_id, f.key_bearing)).encode("utf-8", "surrogateescape"))
+    _digest_fields(digest, fields)
     return digest.hexdigest()
 
 
-def inputs_digest(source: BankSource, fields: list[TextField], translations: Path, *, run_checks: bool) -> str | None:
-    """The bank's share of every catalog's key (None: do not cache this run's verdicts)."""
+def _digest_fields(digest, fields: list[TextField]) -> None:
+    for f in fields:
+        digest.update(repr((f.key, f.text, str(f.path), f.line, f.notes, f.question_id, f.key_bearing)).encode("utf-8", "surrogateescape"))
+
+
+def question_inputs(qs, fields: list[TextField]) -> bytes:
+    """What the verification reads of one question file, digested: its translatable fields
+    (``fields``), and its model (kind, key, credits, units, tolerance, case sensitivity, check)
+    with, for a numeric check, the script's place in the file. Kept in the file's summary
+    (:class:`~aistack_bank.load.FileSummary`), so that :func:`inputs_digest` reads no model."""
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(fields_digest(fields).encode())
+    _digest_fields(digest, fields)
+    digest.update(b"\0model\0")
+    if qs.question is not None and qs.doc is not None:
+        digest.update(qs.question.model_dump_json().encode("utf-8", "surrogateescape"))
+        if qs.question.check is not None:
+            digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
+    return digest.digest()
+
+
+def inputs_digest(source: BankSource | LibrarySource, translations: Path, *, run_checks: bool) -> str | None:
+    """The bank's share of every catalog's key (None: do not cache this run's verdicts).
+
+    The bank's fields in bank order (:func:`~aistack_bank.i18n.fields.bank_fields`), each
+    question's as the digest of :func:`question_inputs` taken from its file's summary."""
+    from ..i18n.fields import question_fields
+    from ..load import LibrarySource, ordered_topics
+
+    def question_part(qs) -> bytes:
+        if qs.summary is not None:
+            return qs.summary.catalog
+        known = qs.derived.get("fields")
+        return question_inputs(qs, known if known is not None else question_fields(qs.question, qs.doc, qs.path))
+
+    digest = hashlib.blake2b(digest_size=20)
+    if isinstance(source, LibrarySource):
+        _digest_fields(digest, category_fields(source.categories, source.categories_doc, source.categories_path))
+        topics = ordered_topics(source)
+    else:
+        topics = [source]
+    for topic in topics:
+        digest.update(b"\0topic\0")
+        if topic.topic is not None:
+            _digest_fields(digest, topic_fields(topic.topic, topic.topic_doc, topic.root / "topic.yaml"))
+        order = {qid: i for i, qid in enumerate(topic.topic.questions)} if topic.topic is not None else {}
+        ids = [(qs.summary.question_id if qs.summary is not None else qs.question.id if qs.question is not None else None, qs) for qs in topic.questions]
+        ids = sorted(((qid, qs) for qid, qs in ids if qid is not None), key=lambda pair: (order.get(pair[0], len(order)), pair[0]))
+        for _, qs in ids:
+            digest.update(question_part(qs))
     digest.update(f"\0{run_checks}\0{translations}\0{translations.resolve().parent}\0".encode("utf-8", "surrogateescape"))
-    for qs in source.questions:
-        if qs.question is not None and qs.doc is not None:
-            # the verification reads more of a question than its texts: its kind, key, credits,
-            # units, tolerance, case sensitivity and check
-            digest.update(qs.question.model_dump_json().encode("utf-8", "surrogateescape"))
-            if qs.question.check is not None:
-                digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
     glossary = translations / GLOSSARY_NAME
     if os.path.lexists(glossary):
         found = file_digest(glossary)

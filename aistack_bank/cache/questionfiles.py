@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from ..errors import Diagnostic
 from .store import Store, file_digest, key_of
-from ..load import QuestionSource, read_question
+from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_all
 
 FILE_POOL_MIN = 1500
@@ -54,44 +54,93 @@ class QuestionFiles:
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
         qs, read_diags = read_question(path, root=root, project=project)
-        return pickle.dumps((qs, read_diags, self.rules(qs, root, topic, self.run_checks)), protocol=pickle.HIGHEST_PROTOCOL)
+        rule_diags = self.rules(qs, root, topic, self.run_checks)
+        summary, qs.summary = qs.summary, None
+        record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps((summary, read_diags, rule_diags, record), protocol=pickle.HIGHEST_PROTOCOL)
 
-    def _compute(self, paths: list[Path], root: Path, topic: Any, project: Path | None) -> list[bytes]:
-        if len(paths) < FILE_POOL_MIN or jobs() < 2:
-            return [self._one(path, root, topic, project) for path in paths]
-        size = max(50, len(paths) // (jobs() * 8))
-        chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
-        tasks = [lambda chunk=chunk: [self._one(path, root, topic, project) for path in chunk] for chunk in chunks]
-        return [blob for found in run_all(tasks, work=len(paths), min_work=FILE_POOL_MIN) for blob in found]
+    def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
+        """The stored form of each (path, topic folder, topic, project), in order; in the process
+        pool when there are many, whichever topics they belong to."""
+        if len(items) < FILE_POOL_MIN or jobs() < 2:
+            return [self._one(*item) for item in items]
+        size = max(50, len(items) // (jobs() * 8))
+        chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        tasks = [lambda chunk=chunk: [self._one(*item) for item in chunk] for chunk in chunks]
+        return [blob for found in run_all(tasks, work=len(items), min_work=FILE_POOL_MIN) for blob in found]
 
     def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
-        """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`)."""
-        store = Store("questions", root, enabled=self.use_cache)
-        keys = [self.key(path, root, topic, project) for path in paths]
-        results: list[Any] = [None] * len(paths)
+        """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`).
+
+        Each record is a :class:`StoredQuestion`: its summary at once, the rest when first used."""
+        return self.read_topics([(paths, root, topic, project)])[0]
+
+    def read_topics(self, topics: list[tuple[list[Path], Path, Any, Path | None]]) -> list[list[tuple[QuestionSource, list[Diagnostic]]]]:
+        """:meth:`read` for several topics (paths, topic folder, topic, project) at once: the
+        files no store holds are read and checked together (in the pool when there are many
+        in all), each topic's results in its files' order (see :func:`~aistack_bank.load.read_library`)."""
+        stores = [Store("questions", root, enabled=self.use_cache) for _, root, _, _ in topics]
+        keys = [[self.key(path, root, topic, project) for path in paths] for paths, root, topic, project in topics]
+        results: list[list[Any]] = [[None] * len(paths) for paths, _, _, _ in topics]
         todo = []
-        for index, key in enumerate(keys):
-            found = store.get(key) if key is not None else None
-            if _well_formed(found):
-                results[index] = found
-            else:
-                todo.append(index)
-        blobs = self._compute([paths[i] for i in todo], root, topic, project)
-        for index, blob in zip(todo, blobs):
-            results[index] = pickle.loads(blob)
-            key = keys[index]
+        for t, (store, topic_keys) in enumerate(zip(stores, keys)):
+            for index, key in enumerate(topic_keys):
+                found = store.get(key) if key is not None else None
+                if _well_formed(found):
+                    results[t][index] = found
+                else:
+                    todo.append((t, index))
+        blobs = self._compute([(topics[t][0][index], *topics[t][1:]) for t, index in todo])
+        for (t, index), blob in zip(todo, blobs):
+            results[t][index] = pickle.loads(blob)
+            key = keys[t][index]
+            paths, root, topic, project = topics[t]
             # stored only if the file still has the bytes the key was made from
             if key is not None and self.key(paths[index], root, topic, project) == key:
-                store.put_blob(key, blob)
-        store.save()
+                stores[t].put_blob(key, blob)
         out = []
-        for qs, read_diags, rule_diags in results:
-            self._rule_diags += rule_diags
-            out.append((qs, read_diags))
+        for store, (paths, _, _, _), found in zip(stores, topics, results):
+            store.save()
+            records = []
+            for path, (summary, read_diags, rule_diags, record) in zip(paths, found):
+                self._rule_diags += rule_diags
+                records.append((StoredQuestion(path, summary, record), read_diags))
+            out.append(records)
         return out
 
 
+def _unpickled(name: str) -> property:
+    """An attribute of the record, unpickled with the others when one of them is first read."""
+
+    def get(self):
+        if name not in self.__dict__:
+            full = pickle.loads(self.__dict__.pop("_record"))
+            self.__dict__.update(doc=full.doc, question=full.question, derived=full.derived)
+        return self.__dict__[name]
+
+    def set(self, value) -> None:
+        self.__dict__[name] = value
+
+    return property(get, set)
+
+
+class StoredQuestion(QuestionSource):
+    """A question file's record as the per-file store keeps it: its summary
+    (:class:`~aistack_bank.load.FileSummary`, what the rules across files read) at once, its
+    document, model and derived values unpickled when one of them is first read (a rule that
+    reports, the catalogs' verification, the build)."""
+
+    doc = _unpickled("doc")
+    question = _unpickled("question")
+    derived = _unpickled("derived")
+
+    def __init__(self, path: Path, summary: FileSummary | None, record: bytes) -> None:
+        self.path = path
+        self.summary = summary
+        self._record = record
+
+
 def _well_formed(found: Any) -> bool:
-    return (isinstance(found, tuple) and len(found) == 3 and isinstance(found[0], QuestionSource)
-            and isinstance(found[1], list) and isinstance(found[2], list)
+    return (isinstance(found, tuple) and len(found) == 4 and (found[0] is None or isinstance(found[0], FileSummary))
+            and isinstance(found[1], list) and isinstance(found[2], list) and isinstance(found[3], bytes)
             and all(isinstance(d, Diagnostic) for d in found[1] + found[2]))

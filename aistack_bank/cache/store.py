@@ -135,11 +135,44 @@ def package_digest() -> str:
     return digest.hexdigest()
 
 
+_SETTLED: list[tuple[dict, int]] = []
+"""Content digests this process already took: ({file name: (identity, digest)}, when they were taken)."""
+
+
+def identity(st: os.stat_result) -> tuple:
+    """What any write to a file changes: device, inode, size, modification and change times."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def remember_digests(entries: dict, now_ns: int) -> None:
+    """Let :func:`file_digest` reuse, in this process, the content digests of ``entries``
+    ({file name as walked: (identity, blake2b digest of 20 bytes of its content)}, taken at
+    ``now_ns``): for a file of the same name and identity (:func:`identity`) that was last
+    written more than :data:`RACY_NS` before they were taken (a later write then changes its
+    modification or change time)."""
+    _SETTLED[:] = [(entries, now_ns)]
+
+
+def _remembered(path: Path | str, st: os.stat_result) -> str | None:
+    for entries, now_ns in _SETTLED:
+        known = entries.get(str(path))
+        if (type(known) is tuple and len(known) == 2 and known[0] == identity(st) and type(known[1]) is bytes
+                and now_ns - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS):
+            return known[1].hex()
+    return None
+
+
+RACY_NS = 3_000_000_000
+"""A file written this recently is digested again: a second write in the same timestamp tick
+would leave its identity unchanged."""
+
+
 def file_digest(path: Path | str) -> str | None:
     """The content digest of a regular file that is not a symbolic link, else None.
 
     None means "do not cache": links (whose verdict depends on where they lead), special files,
-    unreadable and oversized files are always read and checked afresh."""
+    unreadable and oversized files are always read and checked afresh. A digest this process
+    already took of the same file, unchanged since (:func:`remember_digests`), is not taken again."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -148,6 +181,9 @@ def file_digest(path: Path | str) -> str | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
             return None
+        known = _remembered(path, st) if _SETTLED else None
+        if known is not None:
+            return known
         digest = hashlib.blake2b(digest_size=20)
         total = 0
         while True:
@@ -207,6 +243,12 @@ class Store:
             return None
         self._used[key] = blob
         return value
+
+    def forget(self, key: str) -> None:
+        """Drop what was read or put under ``key`` from memory (it is not saved again): for a
+        large result that the caller holds unpickled and will put anew or not at all."""
+        self._load().pop(key, None)
+        self._used.pop(key, None)
 
     def put(self, key: str, value: Any) -> None:
         if not self.enabled:

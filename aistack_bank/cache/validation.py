@@ -17,12 +17,13 @@ import hashlib
 import json
 import os
 import stat
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import cache_dir
+from .store import RACY_NS, cache_dir, remember_digests
 from .store import package_digest as _package_digest
 
 if TYPE_CHECKING:
@@ -61,9 +62,6 @@ def _hash_file(digest, name: str) -> None:
         digest.update(f"unreadable {exc.errno}".encode())
 
 
-RACY_NS = 3_000_000_000
-"""A file changed this recently (before the memo is written) is hashed again next time: a write in
-the same timestamp tick as the hashing would leave its size and times unchanged."""
 
 
 class _StatMemo:
@@ -77,6 +75,7 @@ class _StatMemo:
         self.path = cache_dir() / "stat" / f"{name}.pickle"
         self.old: dict[str, tuple] = {}
         self.new: dict[str, tuple] = {}
+        self.now = time.time_ns()
         try:
             import pickle
 
@@ -108,8 +107,6 @@ class _StatMemo:
         return value
 
     def save(self) -> None:
-        import time
-
         now = time.time_ns()
         keep = {name: entry for name, entry in self.new.items() if now - max(entry[0][3], entry[0][4]) > RACY_NS}
         if keep == self.old:
@@ -150,6 +147,7 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
             digest.update(memo.digest(name))
             digest.update(b"\0")
     memo.save()
+    remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
     return digest.hexdigest()
 
 
@@ -239,7 +237,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_library(bank, read_files=QuestionFiles(question_file_rules).read)
+        source = read_library(bank, read_topics=QuestionFiles(question_file_rules).read_topics)
         if input_digest(bank, translations) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)

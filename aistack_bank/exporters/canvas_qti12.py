@@ -14,10 +14,9 @@ from typing import Mapping
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
 from ..options import ExportOptions
-from .qti_common import bank_title, language_notes, ncname
+from .qti_common import WORDS_USED as qti_words_used, bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CANVAS_TYPES, POINTS, assessment_ident, canvas_essay_item, questestinterop_open, render_item
-from .words import has_words
+from .qti12_common import CANVAS_TYPES, ITEM_PARTS, POINTS, assessment_ident, canvas_essay_item, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_paragraph, html_text
 
@@ -138,51 +137,64 @@ def bank_package(library: Library, options: ExportOptions) -> bytes:
     return deterministic_zip(files)
 
 
+def _multiple_response_notes(q) -> list[Diagnostic]:
+    if q.scoring != "all-or-nothing":
+        return []
+    return [warning("W663", f"{NAME}: {q.id} is all-or-nothing, but Canvas grades a multiple-answers question partially "
+                            "(right picks minus wrong picks, over the right options)")]
+
+
+def _numerical_notes(q) -> list[Diagnostic]:
+    if not q.near_misses:
+        return []
+    return [warning("W663", f"{NAME}: {q.id}'s near misses are left out: Canvas gives every numerical answer full marks, "
+                            "so a near miss would be marked right")]
+
+
+def _short_answer_notes(q) -> list[Diagnostic]:
+    out = []
+    dropped = [a.text for a in q.answers if a.credit < 1]
+    if dropped:
+        out.append(warning("W663", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
+                                   "Canvas gives every short answer full marks"))
+    if q.case_sensitive:
+        out.append(warning("W663", f"{NAME}: {q.id} is case-sensitive, but Canvas compares short answers ignoring case"))
+    starred = [a.text for a in q.answers if a.credit >= 1 and has_wildcard(a.text)]
+    if starred:
+        how = ("they are written as they are, and Canvas credits only that text" if len(starred) == len([a for a in q.answers if a.credit >= 1])
+               else "they are left out")
+        out.append(warning("W663", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} use Moodle's wildcard *, which Canvas "
+                                   f"does not have (it compares exactly): {how}"))
+    return out
+
+
+SCORING_NOTES = {"multiple-response": _multiple_response_notes, "numerical": _numerical_notes, "short-answer": _short_answer_notes}
+"""What Canvas's importer and grader do otherwise than the bank with a question of each kind (W663)."""
+
+
 def scoring_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
     """What Canvas's importer and grader do otherwise than the bank, question by question (W663)."""
     if not banks:
         return []
-    out = []
-    for q in banks[languages(banks)[0]].questions:
-        kind = q.kind
-        if kind == "multiple-response" and q.scoring == "all-or-nothing":
-            out.append(warning("W663", f"{NAME}: {q.id} is all-or-nothing, but Canvas grades a multiple-answers question partially "
-                                       "(right picks minus wrong picks, over the right options)"))
-        elif kind == "numerical" and q.near_misses:
-            out.append(warning("W663", f"{NAME}: {q.id}'s near misses are left out: Canvas gives every numerical answer full marks, "
-                                       "so a near miss would be marked right"))
-        elif kind == "short-answer":
-            dropped = [a.text for a in q.answers if a.credit < 1]
-            if dropped:
-                out.append(warning("W663", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
-                                           "Canvas gives every short answer full marks"))
-            if q.case_sensitive:
-                out.append(warning("W663", f"{NAME}: {q.id} is case-sensitive, but Canvas compares short answers ignoring case"))
-            starred = [a.text for a in q.answers if a.credit >= 1 and has_wildcard(a.text)]
-            if starred:
-                how = ("they are written as they are, and Canvas credits only that text" if len(starred) == len([a for a in q.answers if a.credit >= 1])
-                       else "they are left out")
-                out.append(warning("W663", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} use Moodle's wildcard *, which Canvas "
-                                           f"does not have (it compares exactly): {how}"))
-    return out
+    return [note for q in banks[languages(banks)[0]].questions if q.kind in SCORING_NOTES for note in SCORING_NOTES[q.kind](q)]
 
 
-def essay_notes(banks: Mapping[str, Bank]) -> list[Diagnostic]:
-    """An essay's model answer goes into Canvas's general comment after a label in the question's
-    language: English for a language the exporter has no words for (W662)."""
-    return [warning("W662", f"{NAME}: {q.id} ({lang}): no label for the model answer in {lang}; the English words are used")
-            for lang in languages(banks) for q in banks[lang].questions
-            if q.kind == "essay" and q.model_answer is not None and not has_words(lang)]
+WORDS_USED = {
+    **qti_words_used,
+    # An essay's model answer goes into Canvas's general comment after a label in the question's language.
+    "essay": lambda q, lang: f"no label for the model answer in {lang}" if q.model_answer is not None else None,
+}
+"""What the Canvas writer of each kind takes from the exporter's words (W662 when it has none for a language)."""
 
 
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     """A warning for each question, or part of one, that Canvas cannot carry as the bank scores it."""
-    return scoring_notes(banks) + language_notes(NAME, banks) + essay_notes(banks)
+    return scoring_notes(banks) + language_notes(NAME, banks, words=WORDS_USED)
 
 
 FORMAT = Format(
     name=NAME, folder="canvas-qti12", honours=frozenset({"shuffle"}),
-    writers={**{kind: render_item for kind in CANVAS_TYPES if kind != "essay"}, "essay": canvas_essay_item}, left_out_code="W651",
+    writers={kind: render_item if kind in ITEM_PARTS else canvas_essay_item for kind in CANVAS_TYPES}, left_out_code="W651",
     render=lambda banks, options: package(banks[0], options), per_language="{stem}-{lang}.zip", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0], options),
     platforms="Canvas Classic Quizzes: *Course → Settings → Import Course Content → Content Type: QTI .zip file* (one quiz per topic; Canvas New Quizzes can migrate it or import the same package). Blackboard Learn: *Course Tools → Tests, Surveys, and Pools → Pools → Import QTI 1.2 Pool*.",

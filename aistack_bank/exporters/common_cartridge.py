@@ -16,7 +16,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CC_PROFILES, assessment_ident, cartridge_essay_item, questestinterop_open, render_item
+from .qti12_common import CC_PROFILES, ITEM_PARTS, assessment_ident, cartridge_essay_item, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_text
 
@@ -135,49 +135,61 @@ def bank_package(library: Library) -> bytes:
     return deterministic_zip(files)
 
 
+def _multiple_response_notes(q) -> list[Diagnostic]:
+    if q.scoring == "partial":
+        return [warning("W664", f"{NAME}: {q.id} scores partially, but the profile's multiple response is all-or-nothing "
+                                "(Moodle's restore gives each right option 1/n and takes nothing for a wrong one)")]
+    return [warning("W664", f"{NAME}: {q.id} is all-or-nothing, but Moodle's restore gives each right option 1/n and takes "
+                            "nothing for a wrong one: part of the right options earns part of the marks, and ticking every option full marks")]
+
+
+def _short_answer_notes(q) -> list[Diagnostic]:
+    out = []
+    kept = [a for a in q.answers if a.credit >= 1]
+    dropped = [a.text for a in q.answers if a.credit < 1]
+    if dropped:
+        out.append(warning("W664", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
+                                   "the profile's fill-in-the-blank gives every answer full marks"))
+    if q.case_sensitive:
+        out.append(warning("W664", f"{NAME}: {q.id} is case-sensitive, but the profile's fill-in-the-blank ignores case"))
+    if any(a.feedback is not None for a in kept):
+        out.append(warning("W664", f"{NAME}: {q.id}'s answer feedback is lost in Moodle's restore (its converter drops the "
+                                   "feedback of right answers); the explanation is kept"))
+    starred = [a.text for a in kept if "*" in a.text and not has_wildcard(a.text)]
+    if starred:
+        out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} hold a '*', which Moodle's "
+                                   "restore reads as its wildcard (any characters)"))
+    wild = [a.text for a in kept if has_wildcard(a.text)]
+    if wild:
+        out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in wild)} use Moodle's wildcard *, which the "
+                                   "profile's fill-in-the-blank does not have: Moodle's restore keeps it a wildcard, other LMSs credit "
+                                   "only the text as written"))
+    return out
+
+
+def _essay_notes(q) -> list[Diagnostic]:
+    lost = [name for name, value in (("model answer", q.model_answer), ("response template", q.response_template)) if value is not None]
+    if not lost:
+        return []
+    return [warning("W664", f"{NAME}: {q.id}'s {' and '.join(lost)} {'are' if len(lost) > 1 else 'is'} left out: the profile's essay has no place for {'them' if len(lost) > 1 else 'it'} "
+                            "(Moodle's restore gives the essay its default options, an empty grader information and template)")]
+
+
+KIND_NOTES = {"multiple-response": _multiple_response_notes, "short-answer": _short_answer_notes, "essay": _essay_notes}
+"""What the profile scores otherwise than the bank, or Moodle's restore changes, in a question of each kind (W664)."""
+
+
 def notes(banks: Mapping[str, Bank], options: ExportOptions) -> list[Diagnostic]:
     """What the profile scores otherwise than the bank, and what Moodle's converter (its restore
     of a cartridge) changes in a question (a question of a kind the profile lacks is left out
     with W652 by the format record)."""
-    out = []
-    for q in banks[languages(banks)[0]].questions if banks else ():
-        kind = q.kind
-        if kind == "multiple-response" and q.scoring == "partial":
-            out.append(warning("W664", f"{NAME}: {q.id} scores partially, but the profile's multiple response is all-or-nothing "
-                                       "(Moodle's restore gives each right option 1/n and takes nothing for a wrong one)"))
-        elif kind == "multiple-response":
-            out.append(warning("W664", f"{NAME}: {q.id} is all-or-nothing, but Moodle's restore gives each right option 1/n and takes "
-                                       "nothing for a wrong one: part of the right options earns part of the marks, and ticking every option full marks"))
-        elif kind == "short-answer":
-            kept = [a for a in q.answers if a.credit >= 1]
-            dropped = [a.text for a in q.answers if a.credit < 1]
-            if dropped:
-                out.append(warning("W664", f"{NAME}: {q.id}'s partial-credit answer(s) {', '.join(repr(t) for t in dropped)} are left out: "
-                                           "the profile's fill-in-the-blank gives every answer full marks"))
-            if q.case_sensitive:
-                out.append(warning("W664", f"{NAME}: {q.id} is case-sensitive, but the profile's fill-in-the-blank ignores case"))
-            if any(a.feedback is not None for a in kept):
-                out.append(warning("W664", f"{NAME}: {q.id}'s answer feedback is lost in Moodle's restore (its converter drops the "
-                                           "feedback of right answers); the explanation is kept"))
-            starred = [a.text for a in kept if "*" in a.text and not has_wildcard(a.text)]
-            if starred:
-                out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in starred)} hold a '*', which Moodle's "
-                                           "restore reads as its wildcard (any characters)"))
-            wild = [a.text for a in kept if has_wildcard(a.text)]
-            if wild:
-                out.append(warning("W664", f"{NAME}: {q.id}'s answer(s) {', '.join(repr(t) for t in wild)} use Moodle's wildcard *, which the "
-                                           "profile's fill-in-the-blank does not have: Moodle's restore keeps it a wildcard, other LMSs credit "
-                                           "only the text as written"))
-        elif kind == "essay" and (q.model_answer is not None or q.response_template is not None):
-            lost = [name for name, value in (("model answer", q.model_answer), ("response template", q.response_template)) if value is not None]
-            out.append(warning("W664", f"{NAME}: {q.id}'s {' and '.join(lost)} {'are' if len(lost) > 1 else 'is'} left out: the profile's essay has no place for {'them' if len(lost) > 1 else 'it'} "
-                                       "(Moodle's restore gives the essay its default options, an empty grader information and template)"))
+    out = [note for q in (banks[languages(banks)[0]].questions if banks else ()) if q.kind in KIND_NOTES for note in KIND_NOTES[q.kind](q)]
     return out + language_notes(NAME, banks, kinds=frozenset(FORMAT.writers))
 
 
 FORMAT = Format(
     name=NAME, folder="common-cartridge", honours=frozenset(),
-    writers={**{kind: render_item for kind in CC_PROFILES if kind != "essay"}, "essay": cartridge_essay_item}, left_out_code="W652",
+    writers={kind: render_item if kind in ITEM_PARTS else cartridge_essay_item for kind in CC_PROFILES}, left_out_code="W652",
     render=lambda banks, options: package(banks[0]), per_language="{stem}-{lang}.imscc", notes=notes,
     render_bank=lambda libraries, options: bank_package(libraries[0]),
     platforms="IMS Common Cartridge 1.1, as a question bank and a quiz: D2L Brightspace (*Course Admin → Import/Export/Copy Components → Import Components → from a package*), Blackboard Learn (*Course Management → Packages and Utilities → Import Package*; Ultra: *Course Content → ⋯ → Import Content → Import Course Package*), Canvas (*Import Course Content → Common Cartridge 1.x Package*), Schoology (*Course Options → Import → Common Cartridge*).",

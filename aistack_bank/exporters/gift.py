@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Sequence
 
 from ..model import Bank, Library
@@ -44,10 +45,10 @@ def _feedback(text: str) -> str:
     return "#" + text if text else ""
 
 
-def _choices(q, index, banks, html, options) -> list[str]:
-    """Single choice: ``=right ~wrong``. Multiple response: only ``~%grade%`` weights, since
-    Moodle reads a block holding any ``=`` as single choice."""
-    if q.kind == "multiple-response":
+def _choices(q, index, banks, html, options, *, multi: bool) -> list[str]:
+    """Single choice: ``=right ~wrong``. Multiple response (``multi``): only ``~%grade%`` weights,
+    since Moodle reads a block holding any ``=`` as single choice."""
+    if multi:
         marks = [f"~%{moodle_percent(f)}%" for f in multiple_response_fractions(q)]
     else:
         marks = ["=" if o.id in q.right_ids() else "~" for o in q.options]
@@ -116,7 +117,7 @@ def _essay(q, index, banks, html, options) -> list[str]:
     return []
 
 
-WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+WRITERS = {"single-choice": partial(_choices, multi=False), "multiple-response": partial(_choices, multi=True), "true-false": _true_false,
            "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "essay": _essay}
 
 

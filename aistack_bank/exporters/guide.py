@@ -47,7 +47,7 @@ def _files(name: str, libraries: Mapping[str, Library], english: Mapping[str, ob
     if export_format.multilingual is not None and (len(order) > 1 or export_format.multilingual_with_one_language):
         found.append(f"`{folder / export_format.multilingual.format(stem=stem)}` (every language)")
     if export_format.per_language is not None:
-        found += [f"`{folder / export_format.per_language.format(stem=stem, lang=file_language(lang, english))}`" for lang in order]
+        found += [f"`{folder / export_format.language_name(stem, lang, english)}`" for lang in order]
     if several:
         found.append(f"`{folder}/<topic-id>/…` (each topic on its own)")
     return found

@@ -181,10 +181,12 @@ def _options_record(options) -> list[dict]:
 
 
 def _question_record(q) -> dict:
-    """One question's record in ``#bank-data``: common fields, then its kind's own."""
+    """One question's record in ``#bank-data``: common fields, then its kind's own; a question of
+    a kind a person grades (the model's ``SCORED``) is marked ``unscored``, which the page never
+    scores nor stores."""
     record: dict = {"id": q.id, "kind": q.kind, "stem": q.stem}
     record |= WRITERS[q.kind](q)
-    return record | {"explanation": q.explanation, "tags": list(q.tags)}
+    return record | {"explanation": q.explanation, "tags": list(q.tags)} | ({} if q.SCORED else {"unscored": True})
 
 
 WRITERS = {

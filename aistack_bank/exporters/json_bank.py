@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Sequence
 
 from ..exchange import (
@@ -111,7 +112,7 @@ def _question(index: int, q, banks: Sequence[Bank], texts):
     return FORMAT.writer(q)(q, common, banks, texts, of, optional)
 
 
-def _choices(q, common, banks, texts, of, optional):
+def _choices(q, common, banks, texts, of, optional, *, multi: bool):
     right = set(q.right_ids())
     options = [
         ExportedOption(
@@ -122,7 +123,7 @@ def _choices(q, common, banks, texts, of, optional):
         )
         for i, o in enumerate(q.options)
     ]
-    if q.kind == "single-choice":
+    if not multi:
         return ExportedSingleChoice(**common, options=options, correct=q.correct)
     return ExportedMultipleResponse(**common, options=options, correct=list(q.correct), scoring=q.scoring)
 
@@ -172,7 +173,7 @@ def _essay(q, common, banks, texts, of, optional):
     return ExportedEssay(**common, model_answer=optional(lambda x: x.model_answer), response_template=optional(lambda x: x.response_template))
 
 
-WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+WRITERS = {"single-choice": partial(_choices, multi=False), "multiple-response": partial(_choices, multi=True), "true-false": _true_false,
            "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "ordering": _ordering, "essay": _essay}
 """The contract's record of a question of each kind."""
 

@@ -85,6 +85,38 @@ def numerical_units(questions: Sequence[NumericalQuestion]) -> list[tuple[str, f
     return list(units.items())
 
 
+def _all_or_nothing(name: str, q) -> list[Diagnostic]:
+    if q.scoring != "all-or-nothing":
+        return []
+    k = len(q.correct)
+    return [warning("W655", f"{name}: {q.id} is all-or-nothing, which Moodle core's multiple choice cannot grade: it is exported with "
+                            f"each right option at {100 / k:.5g} % and each wrong one at -100 %, so a learner who picks only some of "
+                            f"the right options (and no wrong one) earns part of the marks")]
+
+
+SCORING_NOTES = {"multiple-response": _all_or_nothing}
+"""What Moodle grades otherwise than the bank in a question of each kind (W655): ``(format name, question)``."""
+
+CREDITS = {
+    "numerical": lambda q, banks, index: [near.credit for near in q.near_misses],
+    "short-answer": lambda q, banks, index: [a.credit for bank in banks.values() for a in bank.questions[index].answers],
+}
+"""The credits a question of each kind gives, which Moodle must accept as a grade (W656):
+``(question, the banks by language, its index in them)``."""
+
+GIFT_LOSES = {
+    "numerical": lambda q, banks, index: ["its units (a learner types the number alone, in " + q.units[0].name + ")"] if q.units else [],
+    "short-answer": lambda q, banks, index: (
+        (["case sensitivity (GIFT short answers ignore case)"] if q.case_sensitive else [])
+        + (["an accepted answer holding \"->\", which Moodle's GIFT reader takes for a matching question (the question is left out)"]
+           if any("->" in a.text for bank in banks.values() for a in bank.questions[index].answers) else [])),
+    "essay": lambda q, banks, index: (
+        ["its model answer and response template (Moodle's grader information and the answer box's starting text)"]
+        if q.model_answer is not None or q.response_template is not None else []),
+}
+"""What GIFT cannot carry of a question of each kind that Moodle XML carries (W657)."""
+
+
 def notes(name: str, banks: Mapping[str, Bank], *, gift: bool = False) -> list[Diagnostic]:
     """Warnings naming each question Moodle (or GIFT) cannot carry exactly."""
     out: list[Diagnostic] = []
@@ -92,41 +124,25 @@ def notes(name: str, banks: Mapping[str, Bank], *, gift: bool = False) -> list[D
         return out
     order = languages(banks)
     for index, q in enumerate(banks[order[0]].questions):
-        if q.kind == "multiple-response" and q.scoring == "all-or-nothing":
-            k = len(q.correct)
-            out.append(warning("W655", f"{name}: {q.id} is all-or-nothing, which Moodle core's multiple choice cannot grade: it is exported with "
-                                       f"each right option at {100 / k:.5g} % and each wrong one at -100 %, so a learner who picks only some of "
-                                       f"the right options (and no wrong one) earns part of the marks"))
-        credits: list[float] = []
-        if q.kind == "numerical":
-            credits = [near.credit for near in q.near_misses]
-        elif q.kind == "short-answer":
-            credits = [a.credit for bank in banks.values() for a in bank.questions[index].answers]
+        if q.kind in SCORING_NOTES:
+            out += SCORING_NOTES[q.kind](name, q)
+        credits = CREDITS[q.kind](q, banks, index) if q.kind in CREDITS else []
         moved = sorted({c for c in credits if not moodle_fraction(c)[1]})
         if moved:
             listed = ", ".join(f"{c:g} as {moodle_fraction(c)[0]:g}" for c in moved)
             out.append(warning("W656", f"{name}: {q.id} has a credit Moodle does not accept (its grades are 100, 90, 83.33333, 80, …, 5 and 0 %): exported {listed}"))
         if not gift:
             continue
-        lost = []
-        if q.kind == "numerical" and q.units:
-            lost.append("its units (a learner types the number alone, in " + q.units[0].name + ")")
-        if q.kind == "short-answer" and q.case_sensitive:
-            lost.append("case sensitivity (GIFT short answers ignore case)")
-        if q.kind == "short-answer" and any("->" in a.text for bank in banks.values() for a in bank.questions[index].answers):
-            lost.append("an accepted answer holding \"->\", which Moodle's GIFT reader takes for a matching question (the question is left out)")
-        if q.kind == "essay" and (q.model_answer is not None or q.response_template is not None):
-            lost.append("its model answer and response template (Moodle's grader information and the answer box's starting text)")
-        for what in lost:
+        for what in GIFT_LOSES[q.kind](q, banks, index) if q.kind in GIFT_LOSES else []:
             out.append(warning("W657", f"{name}: {q.id}: GIFT cannot carry {what}; use the Moodle XML file for it"))
     return out
 
 
+GIFT_CANNOT_WRITE = {"short-answer": lambda q: any("->" in a.text for a in q.answers)}
+"""Per kind, whether GIFT cannot write a question of it at all (an accepted answer with ``->``,
+which Moodle's GIFT reader takes for a matching question)."""
+
+
 def gift_leaves_out(banks: Mapping[str, Bank]) -> set[str]:
-    """Ids of questions GIFT cannot write at all (an accepted answer with ``->``)."""
-    out = set()
-    for bank in banks.values():
-        for q in bank.questions:
-            if q.kind == "short-answer" and any("->" in a.text for a in q.answers):
-                out.add(q.id)
-    return out
+    """Ids of questions GIFT cannot write at all (:data:`GIFT_CANNOT_WRITE`), in any language."""
+    return {q.id for bank in banks.values() for q in bank.questions if q.kind in GIFT_CANNOT_WRITE and GIFT_CANNOT_WRITE[q.kind](q)}

@@ -10,6 +10,7 @@ them unique per course: every language's file can be imported into the same cour
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Sequence
 
 from ..model import Bank, Library
@@ -44,10 +45,9 @@ def _combined_feedback() -> list[str]:
     ]
 
 
-def _choices(q, index, group, langs, html, plain, options) -> list[str]:
-    """``multichoice``: single choice (one answer at 100) or multiple response (``single`` false,
-    each option at its listed grade)."""
-    multi = q.kind == "multiple-response"
+def _choices(q, index, group, langs, html, plain, options, *, multi: bool) -> list[str]:
+    """``multichoice``: single choice (one answer at 100) or multiple response (``multi``:
+    ``single`` false, each option at its listed grade)."""
     fractions = multiple_response_fractions(q) if multi else [1.0 if o.id in q.right_ids() else 0.0 for o in q.options]
     out = [
         f"    <single>{'false' if multi else 'true'}</single>",
@@ -192,8 +192,12 @@ def _essay(q, index, group, langs, html, plain, options) -> list[str]:
     ]
 
 
-WRITERS = {"single-choice": _choices, "multiple-response": _choices, "true-false": _true_false,
+WRITERS = {"single-choice": partial(_choices, multi=False), "multiple-response": partial(_choices, multi=True), "true-false": _true_false,
            "numerical": _numerical, "short-answer": _short_answer, "matching": _matching, "ordering": _ordering, "essay": _essay}
+
+PENALTIES = {"true-false": 1.0}
+"""The penalty of a question of each kind that does not take ``ExportOptions.penalty``: a true-false
+question has two answers, so a second try is no test."""
 
 
 def _category(path: str, info_html: str, idnumber: str) -> list[str]:
@@ -261,7 +265,7 @@ def _topic(banks: Sequence[Bank], category_name: str, options: ExportOptions) ->
             out.append('    <generalfeedback format="html">\n      <text></text>\n    </generalfeedback>')
         else:
             out.append(_text("generalfeedback", html(lambda b: b.questions[index].explanation), "    "))
-        penalty = 1.0 if q.kind == "true-false" else options.penalty  # two answers: a second try is no test
+        penalty = PENALTIES.get(q.kind, options.penalty)
         out += [
             "    <defaultgrade>1.0000000</defaultgrade>",
             f"    <penalty>{penalty:.7f}</penalty>",

@@ -8,10 +8,13 @@ into one course never collide):
 Canvas reads ``general_fb`` as the neutral comment and ``<answer>_fb`` as the answer's comment.
 In the cartridge a true/false item's answers are ``true`` and ``false`` (Moodle's converter
 accepts no other), and its response rules follow Moodle's own cartridge writer
-(``_cartridge_rules``).
+(the ``cartridge_rules`` of :data:`ITEM_PARTS`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
 
 from ..kinds.short_answer import has_wildcard, literal, spellings
 from ..model import AcceptedAnswer, Bank
@@ -125,123 +128,202 @@ def match_idents(q, lang: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
 SCORE_100 = '<setvar action="Set" varname="SCORE">100</setvar>'
 
 
-def _cartridge_rules(i: str, kind: str, answers: list[tuple[str, str, str | None]], right: set[str]) -> list[str]:
-    """The response rules of a cartridge item after the explanation's, in the layout of Moodle's
-    own cartridge writer (``backup/cc/cc_lib/cc_asssesment.php``): Moodle's converter makes the
-    feedback of every rule marked ``continue="Yes"`` part of the general feedback, so only the
-    explanation's rule is marked so.
+# Each kind's part of an item, in the order an item is written. An answer is ``(ident, text,
+# feedback)`` in the order shown; ``right`` the idents of the right ones.
 
-    - single choice, true/false: the scoring rule holds the right answer's feedback, then each
-      wrong answer with feedback has its own rule setting SCORE to 0, all ``continue="No"``;
-    - multiple response: the scoring rule (every right option picked, no wrong one; the keys
-      marked ``case="Yes"``, which the converter needs to find them), then a rule per option
-      with feedback, all ``continue="No"``;
-    - fill in the blank: the scoring rule (any accepted answer) goes on to a rule per answer
-      with feedback, each ``continue="No"``: Moodle's converter keeps the answers from the
-      first rule setting SCORE to 100 and would drop their feedback wherever it stood."""
-    with_feedback = [(answer, text_raw) for answer, text_raw, feedback in answers if feedback is not None]
-    if kind in ("single-choice", "true-false"):
-        key = next(iter(right))
-        shown = [_show(f"{key}_fb")] if any(answer == key for answer, _ in with_feedback) else []
-        out = _condition(i, [_equal(key)], [SCORE_100, *shown], "No")
-        for answer, _ in with_feedback:
-            if answer != key:
-                out += _condition(i, [_equal(answer)], ['<setvar action="Set" varname="SCORE">0</setvar>', _show(f"{answer}_fb")], "No")
-        return out
-    if kind == "multiple-response":
-        tests = ["<and>"] + [f"  {_equal(answer, case=True)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
-        out = _condition(i, tests, [SCORE_100], "No")
-        for answer, _ in with_feedback:
-            out += _condition(i, [_equal(answer, case=True)], [_show(f"{answer}_fb")], "No")
-        return out
-    out = _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "Yes")
-    for answer, text_raw in with_feedback:
-        out += _condition(i, [_equal(text_raw)], [_show(f"{answer}_fb")], "No")
+def _option_answers(q, lang: str, canvas: bool) -> tuple[list, set, str]:
+    answers = [(answer_ident(q.id, lang, o.id), o.text, o.feedback) for o in q.options]
+    return answers, {answer_ident(q.id, lang, c) for c in q.right_ids()}, q.stem
+
+
+def _true_false_answers(q, lang: str, canvas: bool) -> tuple[list, set, str]:
+    # The cartridge names the answers ``true`` and ``false``, as Moodle's own cartridge writer
+    # does: its converter throws on any other identifier and the whole restore is lost.
+    labels = words(lang)
+    name = (lambda value: value) if not canvas else (lambda value: answer_ident(q.id, lang, value))
+    answers = [(name("true"), labels.true, q.feedback_true), (name("false"), labels.false, q.feedback_false)]
+    return answers, {name("true" if q.answer else "false")}, q.stem
+
+
+def _short_answers(q, lang: str, canvas: bool) -> tuple[list, set, str]:
+    answers = [(answer_ident(q.id, lang, str(n)), a.text, a.feedback) for n, a in enumerate(full_credit_answers(q, canvas), start=1)]
+    return answers, {a[0] for a in answers}, q.stem
+
+
+def _numerical_answers(q, lang: str, canvas: bool) -> tuple[list, set, str]:
+    return [(answer_ident(q.id, lang, "1"), _number(q.answer), None)], set(), numerical_stem(q, lang)
+
+
+def _matching_answers(q, lang: str, canvas: bool) -> tuple[list, set, str]:
+    return [(answer_ident(q.id, lang, pair.id), pair.prompt, None) for pair in q.pairs], set(), q.stem
+
+
+def _choice_response(cardinality: str):
+    def response(i: str, q, lang: str, answers: list) -> list[str]:
+        out = [f'{i}    <response_lid ident="response1" rcardinality="{cardinality}">', f"{i}      <render_choice>"]
+        for answer, text_raw, _ in answers:
+            out += [f'{i}        <response_label ident="{answer}">', _mattext(text_raw, i + "          ", html=False), f"{i}        </response_label>"]
+        return out + [f"{i}      </render_choice>", f"{i}    </response_lid>"]
+    return response
+
+
+def _text_response(fib: str, label: str):
+    def response(i: str, q, lang: str, answers: list) -> list[str]:
+        return [f'{i}    <response_str ident="response1" rcardinality="Single">', f"{i}      <render_fib{fib}>", f"{i}        {label}",
+                f"{i}      </render_fib>", f"{i}    </response_str>"]
+    return response
+
+
+def _matching_response(i: str, q, lang: str, answers: list) -> list[str]:
+    _, offered = match_idents(q, lang)
+    out = []
+    for answer, text_raw, _ in answers:
+        out += [f'{i}    <response_lid ident="response_{answer}">', _mattext(text_raw, i + "      ", html=False), f"{i}      <render_choice>"]
+        for match, match_text in offered:
+            out += [f'{i}        <response_label ident="{match}">', _mattext(match_text, i + "          ", html=False), f"{i}        </response_label>"]
+        out += [f"{i}      </render_choice>", f"{i}    </response_lid>"]
     return out
+
+
+def _feedback_rules(by_text: bool):
+    """Canvas: a rule per answer with feedback, naming it by its ident (by its text for a short answer)."""
+    def rules(i: str, answers: list) -> list[str]:
+        out = []
+        for answer, text_raw, feedback in answers:
+            if feedback is not None:
+                out += _condition(i, [_equal(text_raw if by_text else answer)], [_show(f"{answer}_fb")])
+        return out
+    return rules
+
+
+def _no_rules(i: str, answers: list) -> list[str]:
+    return []
+
+
+def _one_key_scoring(i: str, q, lang: str, answers: list, right: set) -> list[str]:
+    return _condition(i, [_equal(next(iter(right)))], [SCORE_100], "No")
+
+
+def _every_key_scoring(i: str, q, lang: str, answers: list, right: set) -> list[str]:
+    tests = ["<and>"] + [f"  {_equal(answer)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
+    return _condition(i, tests, [SCORE_100], "No")
+
+
+def _any_text_scoring(i: str, q, lang: str, answers: list, right: set) -> list[str]:
+    return _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "No")
+
+
+def _range_scoring(i: str, q, lang: str, answers: list, right: set) -> list[str]:
+    low, high = q.answer - q.absolute_tolerance, q.answer + q.absolute_tolerance
+    tests = ["<or>", f"  {_equal(_number(q.answer))}", "  <and>", f'    <vargte respident="response1">{_number(low)}</vargte>',
+             f'    <varlte respident="response1">{_number(high)}</varlte>', "  </and>", "</or>"]
+    return _condition(i, tests, [SCORE_100], "No")
+
+
+def _pairs_scoring(i: str, q, lang: str, answers: list, right: set) -> list[str]:
+    match_of, _ = match_idents(q, lang)
+    share = "%.2f" % (100 / len(q.pairs))
+    out = []
+    for pair, (answer, _, _) in zip(q.pairs, answers):
+        out += _condition(i, [_equal(match_of[pair.id], respident=f"response_{answer}")], [f'<setvar action="Add" varname="SCORE">{share}</setvar>'], None)
+    return out
+
+
+# The response rules of a cartridge item after the explanation's, in the layout of Moodle's own
+# cartridge writer (``backup/cc/cc_lib/cc_asssesment.php``): Moodle's converter makes the feedback
+# of every rule marked ``continue="Yes"`` part of the general feedback, so only the explanation's
+# rule is marked so.
+
+def _one_key_cartridge(i: str, answers: list, right: set) -> list[str]:
+    """Single choice, true/false: the scoring rule holds the right answer's feedback, then each
+    wrong answer with feedback has its own rule setting SCORE to 0, all ``continue="No"``."""
+    key = next(iter(right))
+    shown = [_show(f"{key}_fb")] if any(answer == key and feedback is not None for answer, _, feedback in answers) else []
+    out = _condition(i, [_equal(key)], [SCORE_100, *shown], "No")
+    for answer, _, feedback in answers:
+        if feedback is not None and answer != key:
+            out += _condition(i, [_equal(answer)], ['<setvar action="Set" varname="SCORE">0</setvar>', _show(f"{answer}_fb")], "No")
+    return out
+
+
+def _every_key_cartridge(i: str, answers: list, right: set) -> list[str]:
+    """Multiple response: the scoring rule (every right option picked, no wrong one; the keys
+    marked ``case="Yes"``, which the converter needs to find them), then a rule per option with
+    feedback, all ``continue="No"``."""
+    tests = ["<and>"] + [f"  {_equal(answer, case=True)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
+    out = _condition(i, tests, [SCORE_100], "No")
+    for answer, _, feedback in answers:
+        if feedback is not None:
+            out += _condition(i, [_equal(answer, case=True)], [_show(f"{answer}_fb")], "No")
+    return out
+
+
+def _fib_cartridge(i: str, answers: list, right: set) -> list[str]:
+    """Fill in the blank: the scoring rule (any accepted answer) goes on to a rule per answer with
+    feedback, each ``continue="No"``: Moodle's converter keeps the answers from the first rule
+    setting SCORE to 100 and would drop their feedback wherever it stood."""
+    out = _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "Yes")
+    for answer, text_raw, feedback in answers:
+        if feedback is not None:
+            out += _condition(i, [_equal(text_raw)], [_show(f"{answer}_fb")], "No")
+    return out
+
+
+@dataclass(frozen=True)
+class ItemParts:
+    """What an item of one kind holds, part by part (see :func:`render_item`)."""
+
+    answers: Callable
+    """``(question, lang, canvas)`` → (answers, the right answers' idents, the stem shown)."""
+    response: Callable
+    """``(indent, question, lang, answers)`` → the response element(s) of the presentation."""
+    feedback_rules: Callable
+    """Canvas: ``(indent, answers)`` → the rules showing each answer's feedback."""
+    scoring: Callable
+    """Canvas: ``(indent, question, lang, answers, right)`` → the scoring rule(s)."""
+    cartridge_rules: Callable | None = None
+    """The cartridge: ``(indent, answers, right)`` → every rule after the explanation's (None for a kind the profile lacks)."""
+
+
+ITEM_PARTS = {
+    "single-choice": ItemParts(_option_answers, _choice_response("Single"), _feedback_rules(by_text=False), _one_key_scoring, _one_key_cartridge),
+    "multiple-response": ItemParts(_option_answers, _choice_response("Multiple"), _feedback_rules(by_text=False), _every_key_scoring, _every_key_cartridge),
+    "true-false": ItemParts(_true_false_answers, _choice_response("Single"), _feedback_rules(by_text=False), _one_key_scoring, _one_key_cartridge),
+    "short-answer": ItemParts(_short_answers, _text_response("", '<response_label ident="answer1" rshuffle="No"/>'), _feedback_rules(by_text=True),
+                              _any_text_scoring, _fib_cartridge),
+    "numerical": ItemParts(_numerical_answers, _text_response(' fibtype="Decimal"', '<response_label ident="answer1"/>'), _no_rules, _range_scoring),
+    "matching": ItemParts(_matching_answers, _matching_response, _no_rules, _pairs_scoring),
+}
+"""The parts of an item of each kind :func:`render_item` writes (the essay has its own writers)."""
 
 
 def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "") -> list[str]:
     """One ``<item>`` of any kind the target carries: Canvas's metadata (``question_type``,
     ``points_possible``, ``original_answer_ids``) or the cartridge profile's (``cc_profile``,
-    ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them."""
+    ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them
+    (each kind's parts from :data:`ITEM_PARTS`)."""
     q = bank.questions[index]
-    kind = q.kind
+    parts = ITEM_PARTS[q.kind]
     i = indent
     ident = item_ident(q.id, bank.lang) + suffix
     lang = bank.lang
-    stem = q.stem
-    # Each answer: (ident, text, feedback) in the order shown.
-    if kind in ("single-choice", "multiple-response"):
-        answers = [(answer_ident(q.id, lang, o.id), o.text, o.feedback) for o in q.options]
-        right = {answer_ident(q.id, lang, c) for c in q.right_ids()}
-    elif kind == "true-false":
-        # The cartridge names the answers ``true`` and ``false``, as Moodle's own cartridge writer
-        # does: its converter throws on any other identifier and the whole restore is lost.
-        labels = words(lang)
-        name = (lambda value: value) if not canvas else (lambda value: answer_ident(q.id, lang, value))
-        answers = [(name("true"), labels.true, q.feedback_true), (name("false"), labels.false, q.feedback_false)]
-        right = {name("true" if q.answer else "false")}
-    elif kind == "short-answer":
-        answers = [(answer_ident(q.id, lang, str(n)), a.text, a.feedback) for n, a in enumerate(full_credit_answers(q, canvas), start=1)]
-        right = {a[0] for a in answers}
-    elif kind == "numerical":
-        answers, right = [(answer_ident(q.id, lang, "1"), _number(q.answer), None)], set()
-        stem = numerical_stem(q, lang)
-    else:
-        answers = [(answer_ident(q.id, lang, pair.id), pair.prompt, None) for pair in q.pairs]
-        right = set()
+    answers, right, stem = parts.answers(q, lang, canvas)
     out = [f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">', f"{i}  <itemmetadata>", f"{i}    <qtimetadata>"]
     if canvas:
-        fields = [("question_type", CANVAS_TYPES[kind]), ("points_possible", f"{POINTS:.1f}"),
+        fields = [("question_type", CANVAS_TYPES[q.kind]), ("points_possible", f"{POINTS:.1f}"),
                   ("original_answer_ids", ",".join(a[0] for a in answers)), ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
     else:
-        fields = [("cc_profile", CC_PROFILES[kind]), ("cc_weighting", str(POINTS)), ("question_type", CANVAS_TYPES[kind])]
+        fields = [("cc_profile", CC_PROFILES[q.kind]), ("cc_weighting", str(POINTS)), ("question_type", CANVAS_TYPES[q.kind])]
     out += [_field(label, entry, i + "      ") for label, entry in fields]
     out += [f"{i}    </qtimetadata>", f"{i}  </itemmetadata>", f"{i}  <presentation>", _mattext(stem, i + "    ")]
-    if kind in ("single-choice", "multiple-response", "true-false"):
-        out += [f'{i}    <response_lid ident="response1" rcardinality="{"Multiple" if kind == "multiple-response" else "Single"}">', f"{i}      <render_choice>"]
-        for answer, text_raw, _ in answers:
-            out += [f'{i}        <response_label ident="{answer}">', _mattext(text_raw, i + "          ", html=False), f"{i}        </response_label>"]
-        out += [f"{i}      </render_choice>", f"{i}    </response_lid>"]
-    elif kind in ("short-answer", "numerical"):
-        fib = ' fibtype="Decimal"' if kind == "numerical" else ""
-        label = '<response_label ident="answer1"/>' if kind == "numerical" else '<response_label ident="answer1" rshuffle="No"/>'
-        out += [f'{i}    <response_str ident="response1" rcardinality="Single">', f"{i}      <render_fib{fib}>", f"{i}        {label}", f"{i}      </render_fib>", f"{i}    </response_str>"]
-    else:
-        _, offered = match_idents(q, lang)
-        for answer, text_raw, _ in answers:
-            out += [f'{i}    <response_lid ident="response_{answer}">', _mattext(text_raw, i + "      ", html=False), f"{i}      <render_choice>"]
-            for match, match_text in offered:
-                out += [f'{i}        <response_label ident="{match}">', _mattext(match_text, i + "          ", html=False), f"{i}        </response_label>"]
-            out += [f"{i}      </render_choice>", f"{i}    </response_lid>"]
+    out += parts.response(i, q, lang, answers)
     out += [f"{i}  </presentation>", f"{i}  <resprocessing>", f"{i}    <outcomes>",
             f'{i}      <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>', f"{i}    </outcomes>"]
     out += _condition(i, ["<other/>"], [_show("general_fb")])
-    if not canvas and kind in CC_PROFILES:
-        out += _cartridge_rules(i, kind, answers, right)
-    elif kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
-        for answer, text_raw, feedback in answers:
-            if feedback is not None:
-                out += _condition(i, [_equal(text_raw if kind == "short-answer" else answer)], [_show(f"{answer}_fb")])
-    if not canvas and kind in CC_PROFILES:
-        pass
-    elif kind in ("single-choice", "true-false"):
-        out += _condition(i, [_equal(next(iter(right)))], [SCORE_100], "No")
-    elif kind == "multiple-response":
-        tests = ["<and>"] + [f"  {_equal(answer)}" if answer in right else f"  <not>{_equal(answer)}</not>" for answer, _, _ in answers] + ["</and>"]
-        out += _condition(i, tests, [SCORE_100], "No")
-    elif kind == "short-answer":
-        out += _condition(i, [_equal(text_raw) for _, text_raw, _ in answers], [SCORE_100], "No")
-    elif kind == "numerical":
-        low, high = q.answer - q.absolute_tolerance, q.answer + q.absolute_tolerance
-        tests = ["<or>", f"  {_equal(_number(q.answer))}", "  <and>", f'    <vargte respident="response1">{_number(low)}</vargte>',
-                 f'    <varlte respident="response1">{_number(high)}</varlte>', "  </and>", "</or>"]
-        out += _condition(i, tests, [SCORE_100], "No")
+    if not canvas and parts.cartridge_rules is not None:
+        out += parts.cartridge_rules(i, answers, right)
     else:
-        match_of, _ = match_idents(q, lang)
-        share = "%.2f" % (100 / len(q.pairs))
-        for pair, (answer, _, _) in zip(q.pairs, answers):
-            out += _condition(i, [_equal(match_of[pair.id], respident=f"response_{answer}")], [f'<setvar action="Add" varname="SCORE">{share}</setvar>'], None)
+        out += parts.feedback_rules(i, answers) + parts.scoring(i, q, lang, answers, right)
     out.append(f"{i}  </resprocessing>")
     if q.explanation is not None:
         out += [f'{i}  <itemfeedback ident="general_fb">', f"{i}    <flow_mat>", _mattext(q.explanation, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..kinds.short_answer import has_wildcard, literal, spellings, xsd_pattern
 from ..model import AnyQuestion, Bank, Library
@@ -277,19 +278,23 @@ def _outcomes(d: Dialect, item: ET.Element) -> None:
     d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
 
 
-def _choices(q, kind: str, lang: str) -> list[tuple[str, str, str | None]]:
-    """(key, text, feedback) of each choice: the options, or true and false in ``lang``."""
-    if kind == "true-false":
-        labels = words(lang)
-        return [("true", labels.true, q.feedback_true), ("false", labels.false, q.feedback_false)]
-    return [(o.id, o.text, o.feedback) for o in q.options]
+def _option_choices(q, lang: str) -> tuple[list[tuple[str, str, str | None]], list[str]]:
+    """(key, text, feedback) of each option, and the right options' keys."""
+    return [(o.id, o.text, o.feedback) for o in q.options], list(q.right_ids())
 
 
-def _choice_item(d: Dialect, item: ET.Element, q, kind: str, lang: str, options: ExportOptions, feedbacks: list) -> None:
-    choices = _choices(q, kind, lang)
+def _true_false_choices(q, lang: str) -> tuple[list[tuple[str, str, str | None]], list[str]]:
+    """True and false in ``lang`` as two choices, and the right one's key."""
+    labels = words(lang)
+    return [("true", labels.true, q.feedback_true), ("false", labels.false, q.feedback_false)], ["true" if q.answer else "false"]
+
+
+def _choice_item(d: Dialect, item: ET.Element, q, lang: str, options: ExportOptions, feedbacks: list, *,
+                 choices_of: Callable, multiple: bool, shuffled: bool) -> None:
+    """A choice interaction: ``choices_of`` gives the choices and the right ones' keys;
+    ``multiple``: any number of picks; ``shuffled``: the choices shuffled when the export shuffles."""
+    choices, keys = choices_of(q, lang)
     choice_id = {key: choice_identifier(key) for key, _, _ in choices}
-    multiple = kind == "multiple-response"
-    keys = ["true" if q.answer else "false"] if kind == "true-false" else list(q.right_ids())
     declaration = d.element(item, "responseDeclaration", {
         "identifier": "RESPONSE", "cardinality": "multiple" if multiple else "single", "baseType": "identifier"})
     correct = d.element(declaration, "correctResponse")
@@ -306,7 +311,7 @@ def _choice_item(d: Dialect, item: ET.Element, q, kind: str, lang: str, options:
     numbering = d.numbering_classes.get(options.answer_numbering)
     interaction = d.element(d.element(item, "itemBody"), "choiceInteraction", {
         **({"class": numbering} if numbering else {}),
-        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle and kind != "true-false" else "false",
+        "responseIdentifier": "RESPONSE", "shuffle": "true" if options.shuffle and shuffled else "false",
         "maxChoices": "0" if multiple else "1",
     })
     d.element(interaction, "prompt", text=q.stem)
@@ -603,32 +608,55 @@ def package_files(*, d: Dialect, library: Library, options: ExportOptions = Expo
     return files
 
 
-def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, kinds: frozenset[str] | None = None) -> list[Diagnostic]:
+WORDS_USED: Mapping[str, Callable] = {
+    "true-false": lambda q, lang: f"no True/False labels for {lang}",
+    "numerical": lambda q, lang: f"no unit sentence for {lang}" if q.units else None,
+}
+"""What the QTI writers of each kind take from the exporter's words (``exporters/words.py``): per
+kind, a function of the question and the language saying what is missing when the exporter has
+no words for the language (None: the question takes none); W662 says it."""
+
+
+def _number_notes(name: str, q, lang: str, *, first: bool, units: bool) -> list[Diagnostic]:
+    out = []
+    if units and q.units and first:
+        extra = f"; other units ({', '.join(u.name for u in q.units[1:])}) are not accepted" if len(q.units) > 1 else ""
+        out.append(warning("W660", f"{name}: {q.id} has units, which {name} cannot read: the prompt asks for {q.units[0].name}{extra}"))
+    if writes_decimal_comma(lang):
+        out.append(warning("W661", f"{name}: {q.id} ({lang}) takes a number, which {name} reads with a decimal point only; "
+                                   f"a learner's decimal comma (3,5) is not accepted" + (" (the prompt asks for a point)" if units else "")))
+    return out
+
+
+NUMBER_NOTES: Mapping[str, Callable] = {"numerical": _number_notes}
+"""What a QTI format changes of a question of each kind that takes a number: its units (W660,
+in the first language only), a decimal comma (W661); ``(format name, question, language, *,
+first, units)``, ``units`` False for a format whose prompt does not name the unit."""
+
+
+def language_notes(name: str, banks: Mapping[str, Bank], *, units: bool = True, kinds: frozenset[str] | None = None,
+                   words: Mapping[str, Callable] = WORDS_USED) -> list[Diagnostic]:
     """What a format without units and with point-only numbers changes, question by question:
-    units (W660), a decimal comma (W661), and the exporter's own words missing for a language (W662)."""
+    units (W660), a decimal comma (W661), and the exporter's own words missing for a language
+    (W662; ``words``: what the format's writer of each kind takes of them, :data:`WORDS_USED`)."""
     out: list[Diagnostic] = []
     for lang in languages(banks):
         for q in banks[lang].questions:
             kind = q.kind
             if kinds is not None and kind not in kinds:
                 continue
-            if kind == "numerical":
-                if units and q.units and lang == languages(banks)[0]:
-                    extra = f"; other units ({', '.join(u.name for u in q.units[1:])}) are not accepted" if len(q.units) > 1 else ""
-                    out.append(warning("W660", f"{name}: {q.id} has units, which {name} cannot read: the prompt asks for {q.units[0].name}{extra}"))
-                if writes_decimal_comma(lang):
-                    out.append(warning("W661", f"{name}: {q.id} ({lang}) takes a number, which {name} reads with a decimal point only; "
-                                               f"a learner's decimal comma (3,5) is not accepted" + (" (the prompt asks for a point)" if units else "")))
-            if kind in ("true-false", "numerical") and not has_words(lang) and (kind == "true-false" or q.units):
-                out.append(warning("W662", f"{name}: {q.id} ({lang}): no {'True/False labels' if kind == 'true-false' else 'unit sentence'} "
-                                           f"for {lang}; the English words are used"))
+            if kind in NUMBER_NOTES:
+                out += NUMBER_NOTES[kind](name, q, lang, first=lang == languages(banks)[0], units=units)
+            missing = words[kind](q, lang) if kind in words and not has_words(lang) else None
+            if missing:
+                out.append(warning("W662", f"{name}: {q.id} ({lang}): {missing}; the English words are used"))
     return out
 
 
 WRITERS = {
-    "single-choice": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
-    "multiple-response": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
-    "true-false": lambda d, item, q, lang, options, feedbacks: _choice_item(d, item, q, q.kind, lang, options, feedbacks),
+    "single-choice": partial(_choice_item, choices_of=_option_choices, multiple=False, shuffled=True),
+    "multiple-response": partial(_choice_item, choices_of=_option_choices, multiple=True, shuffled=True),
+    "true-false": partial(_choice_item, choices_of=_true_false_choices, multiple=False, shuffled=False),  # true, then false
     "numerical": lambda d, item, q, lang, options, feedbacks: _numerical_item(d, item, q, lang, feedbacks),
     "short-answer": lambda d, item, q, lang, options, feedbacks: _short_answer_item(d, item, q, feedbacks),
     "matching": lambda d, item, q, lang, options, feedbacks: _matching_item(d, item, q, options, feedbacks),

@@ -193,8 +193,14 @@ class Format:
         """Where the file of language ``lang`` goes (formats with ``per_language`` only); a
         language with English fallbacks (``english``: ``ExportOptions.english``) is named so
         (``aistack-de-with-en.xml``)."""
+        return PurePosixPath(self.language_name(file_stem(topic), lang, english))
+
+    def language_name(self, stem: str, lang: str, english: Mapping[str, object] | None = None) -> str:
+        """The name of the file of language ``lang`` for ``stem`` (formats with ``per_language``
+        only): ``aistack-de.xml``, or ``aistack-de-with-en.xml`` for a language with English
+        fallbacks (``english``: ``ExportOptions.english``); the one place such a name is made."""
         assert self.per_language is not None, self.name
-        return PurePosixPath(self.per_language.format(stem=file_stem(topic), lang=file_language(lang, english or {})))
+        return self.per_language.format(stem=stem, lang=file_language(lang, english or {}))
 
     def files(self, banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
         """One file per language, then the multilingual file; or the format's own layout. The
@@ -237,7 +243,7 @@ class Format:
             order = languages(libraries)
             for lang in order:
                 with english_fallback(options.english, [lang]):
-                    name = self.per_language.format(stem=WHOLE_BANK_STEM, lang=file_language(lang, options.english))
+                    name = self.language_name(WHOLE_BANK_STEM, lang, options.english)
                     out.append(ExportedFile(PurePosixPath(name), lang, self.render_bank([libraries[lang]], options)))
             if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
                 path = PurePosixPath(self.multilingual.format(stem=WHOLE_BANK_STEM))

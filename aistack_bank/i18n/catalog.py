@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
-from .pofile import WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, read_entries, write_po
+from .pofile import (LINENUM, WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, light_catalog, light_rows, pack_rows, read_blocks, read_entries,
+                     unpack_rows, write_po)
 
 if TYPE_CHECKING:
     import polib
@@ -43,6 +45,30 @@ _PLURAL_SYNTAX = re.compile(r"^\s*nplurals\s*=\s*[1-9][0-9]*\s*;\s*plural\s*=\s*
 
 
 @dataclass(frozen=True)
+class Changes:
+    """What an edit changed in a catalog read with ``light`` and ``use_cache``, against the
+    latest read of the same file (``before``: its token; None when there is none to compare
+    with). Lines before ``first_line`` are where they were, lines from ``after_line`` of the
+    latest read are ``moved`` lines further, and the entries in between, before and after the
+    edit, have the contexts ``keys`` (an entry without a context counts as the key None)."""
+
+    token: str
+    before: str | None = None
+    first_line: int = 0
+    after_line: int = 0
+    moved: int = 0
+    keys: frozenset = frozenset()
+
+    def where(self, line: int) -> int | None:
+        """The line now of ``line`` of the latest read, outside the changed entries (else None)."""
+        if line < self.first_line:
+            return line
+        if line >= self.after_line:
+            return line + self.moved
+        return None
+
+
+@dataclass(frozen=True)
 class Catalog:
     """A read catalog: where it came from, its entries (``po``) and what is wrong with it.
 
@@ -54,6 +80,8 @@ class Catalog:
     language: str
     po: polib.POFile | None
     diagnostics: list[Diagnostic]
+    changes: Changes | None = field(default=None, compare=False)
+    """How the file differs from its latest read (kept reads only: see :func:`read_catalog`)."""
     _text: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def file_lines(self) -> list[str]:
@@ -88,21 +116,18 @@ def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False,
     :class:`~.pofile.LightCatalog` (for checks that only read it; kept in a store of its own).
     """
     language = "" if template else path.stem
+    if use_cache and light:
+        return _read_light_kept(path, language, template)
     if use_cache:
         from ..cache.store import Store, file_digest, key_of
 
-        kind = "catalog-light" if light else "catalog-read"
-        store = Store(kind, path, keep=1)
+        store = Store("catalog-read", path, keep=1)
         digest = file_digest(path)
-        key = key_of(kind, str(path), template, digest) if digest is not None else None
+        key = key_of("catalog-read", str(path), template, digest) if digest is not None else None
         found = store.get(key) if key is not None else None
-        if light:
-            made = LightCatalog
-        else:
-            import polib
+        import polib
 
-            made = polib.POFile
-        if (isinstance(found, tuple) and len(found) == 2 and (found[0] is None or isinstance(found[0], made))
+        if (isinstance(found, tuple) and len(found) == 2 and (found[0] is None or isinstance(found[0], polib.POFile))
                 and isinstance(found[1], list) and all(isinstance(d, Diagnostic) for d in found[1])):
             return Catalog(path=path, language=language, po=found[0], diagnostics=found[1])
         catalog = _read_and_check(path, language, light)
@@ -113,17 +138,168 @@ def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False,
     return _read_and_check(path, language, light)
 
 
+def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
+    """:func:`read_catalog` with ``light`` and ``use_cache``: the light entries of the file,
+    read again only where its bytes differ from the latest read of the same file.
+
+    The user cache keeps, per file, the bytes of the latest read (in a file of their own), its
+    entries (:func:`.pofile.light_rows`) and where each entry's block starts, under one token
+    that ties the two together. A new text is compared with those bytes (the common start and
+    end); only the blocks that the difference touches, and one block on each side, are read
+    again (:func:`.pofile.read_blocks`), and the entries after them keep their values with
+    their line numbers moved. Anything else than blocks of the common shape on either side, or
+    bytes that do not decode, mean reading the whole file as :func:`read_catalog` does; the
+    catalog's checks always run on the whole."""
+    from ..cache.store import Store, key_of
+
+    raw, failed = _read_raw(path)
+    if raw is None:
+        return Catalog(path=path, language=language, po=None, diagnostics=failed)
+    added = not raw.endswith(b"\n")
+    if added:
+        raw += b"\n"  # as read_entries's block reader reads a text without a final newline
+    store = Store("catalog-state", path, keep=1)
+    key = key_of("catalog-state", str(path), template)
+    kept = store.get(key)
+    store.forget(key)
+    rows = changes = None
+    if (isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[0], str) and isinstance(kept[1], tuple) and len(kept[1]) == 10
+            and all(isinstance(column, list) and len(column) == len(kept[2]) for column in kept[1][:9]) and isinstance(kept[1][9], dict)
+            and isinstance(kept[2], list)):
+        old = _kept_bytes(store, kept[0])
+        if old == raw:
+            rows, changes = unpack_rows(kept[1]), Changes(kept[0], kept[0], 0, 0, 0)
+        elif old is not None:
+            found = _read_again((old, kept[1], kept[2]), raw, path)
+            del old
+            if found is not None:
+                packed, starts, (first_line, after_line, moved, keys) = found
+                changes = Changes(_keep_bytes(store, raw), kept[0], first_line, after_line, moved, frozenset(keys))
+                store.put(key, (changes.token, packed, starts))
+                rows = unpack_rows(packed)
+                del packed
+    del kept
+    if rows is not None:
+        del raw
+    if rows is None:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return Catalog(path=path, language=language, po=None, diagnostics=[_not_utf8(raw, exc, path)])
+        token = _keep_bytes(store, raw)
+        del raw  # neither the bytes nor the text are held longer than needed
+        blocks = read_blocks(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
+        if blocks is None:
+            entries, diags = read_entries(text[:-1] if added else text, path)
+            del text
+            if entries is None:
+                return Catalog(path=path, language=language, po=None, diagnostics=diags)
+            return _checked(Catalog(path=path, language=language, po=catalog_of(entries, light=True), diagnostics=[]))
+        entries, starts, _ = blocks
+        starts = _byte_offsets(text, starts)
+        del text
+        rows = light_rows(entries)
+        changes = Changes(token)
+        store.put(key, (token, pack_rows(rows), starts))
+    store.save()
+    store.forget(key)
+    po = light_catalog(rows)
+    del rows
+    return _checked(Catalog(path=path, language=language, po=po, diagnostics=[], changes=changes))
+
+
+def _token(raw: bytes) -> str:
+    import hashlib
+
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _kept_bytes(store, token: str) -> bytes | None:
+    """The bytes of the latest read kept beside ``store``, if they are those of ``token`` (their digest)."""
+    from ..cache.store import read_private
+
+    found = read_private(store.path.with_suffix(".bytes"), MAX_CATALOG_BYTES)
+    return found if found is not None and _token(found) == token else None
+
+
+def _keep_bytes(store, raw: bytes) -> str:
+    """Keep ``raw`` beside ``store`` as the latest read; its token (digest)."""
+    from ..cache.store import write_private
+
+    try:
+        write_private(store.path.with_suffix(".bytes"), raw)
+    except OSError:
+        pass
+    return _token(raw)
+
+
+def _read_again(kept: tuple[bytes, tuple, list[int]], raw: bytes, path: Path) -> tuple[tuple, list[int], tuple] | None:
+    """(entries, starts, what changed) of ``raw`` from the latest read ``kept`` of the same
+    file (its bytes, entries as :func:`.pofile.pack_rows` columns and block starts): only the
+    blocks the difference touches read again; None when they are not all blocks of the common
+    shape. What changed is (the first line read again, the first line of the latest read
+    after those read again, how many lines that one moved, the contexts of the entries read
+    again and of those they replace)."""
+    old, packed, starts = kept
+    lines = packed[8]
+    if not starts:
+        return None
+    p = _common_prefix(old, raw)
+    q = len(old) - _common_suffix(old, raw, min(len(old), len(raw)) - p)  # old[p:q] became raw[p:q + shift]
+    shift = len(raw) - len(old)
+    # From the block before the one holding the first changed byte (the match of a block reads
+    # the first character of the next one) to the first block that starts after the last
+    # changed byte, which is read again too.
+    first = bisect_right(starts, p) - 2
+    after = min(bisect_right(starts, q) + 1, len(starts))
+    start, line = (starts[first], lines[first]) if first > 0 else (0, 1)
+    end = (starts[after] if after < len(starts) else len(old)) + shift
+    if end < start:
+        return None
+    try:
+        text = raw[start:end].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    pos = 0
+    if first <= 0:
+        pos = len(text) - len(text.lstrip("\n"))
+        line += pos
+    blocks = read_blocks(text, pos, line, path)
+    if blocks is None:
+        return None
+    entries, inner, next_line = blocks
+    first = max(first, 0)
+    moved = next_line - lines[after] if after < len(starts) else 0
+    region = pack_rows(light_rows(entries))
+    keys = set(region[0]) | set(packed[0][first:after])
+    after_line = lines[after] if after < len(starts) else 1 << 62
+    columns = [old_column[:first] + new_column + old_column[after:] for old_column, new_column in zip(packed[:8], region[:8])]
+    columns.append(lines[:first] + region[8] + ([n + moved for n in lines[after:]] if moved else lines[after:]))
+    count = len(region[8])
+    other = {i: r for i, r in packed[9].items() if i < first}
+    other.update((first + i, r) for i, r in region[9].items())
+    other.update((i - after + first + count, r[:LINENUM] + (r[LINENUM] + moved,)) for i, r in packed[9].items() if i >= after)
+    columns.append(other)
+    new_starts = starts[:first] + [start + s for s in _byte_offsets(text, inner)]
+    new_starts += [s + shift for s in starts[after:]]
+    return tuple(columns), new_starts, (line if first > 0 else 0, after_line, moved, keys)
+
+
 def _read_and_check(path: Path, language: str, light: bool = False) -> Catalog:
     po, diagnostics = _read_po_file(path, light)
     catalog = Catalog(path=path, language=language, po=po, diagnostics=diagnostics)
-    if po is not None:
-        for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):
-            diagnostics += check(catalog)
+    return catalog if po is None else _checked(catalog)
+
+
+def _checked(catalog: Catalog) -> Catalog:
+    """``catalog`` with the findings of the catalog checks (header, duplicates, contexts, plurals)."""
+    for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):
+        catalog.diagnostics.extend(check(catalog))
     return catalog
 
 
-def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | LightCatalog | None, list[Diagnostic]]:
-    """The entries of the file at ``path`` and its read errors (safety, encoding, grammar)."""
+def _read_raw(path: Path) -> tuple[bytes | None, list[Diagnostic]]:
+    """The bytes of the catalog at ``path`` without a byte-order mark, or (None, why not)."""
     from ..safety import UnsafeFile, read_regular
 
     try:
@@ -131,17 +307,75 @@ def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | Light
         raw = read_regular(path, MAX_CATALOG_BYTES, root=path.absolute().parent.parent, what="catalog")
     except UnsafeFile as exc:
         return None, [error("E115" if exc.code == "E115" else "E501", exc.message, Location.of(path))]
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
+    return (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw), []
+
+
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError, path: Path) -> Diagnostic:
+    line = raw.count(b"\n", 0, exc.start) + 1
+    return error("E501", "catalog is not valid UTF-8; save it as UTF-8", Location.of(path, line, exc.start - raw.rfind(b"\n", 0, exc.start)))
+
+
+def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | LightCatalog | None, list[Diagnostic]]:
+    """The entries of the file at ``path`` and its read errors (safety, encoding, grammar)."""
+    raw, failed = _read_raw(path)
+    if raw is None:
+        return None, failed
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        return None, [error("E501", "catalog is not valid UTF-8; save it as UTF-8", Location.of(path, line, exc.start - raw.rfind(b"\n", 0, exc.start)))]
+        return None, [_not_utf8(raw, exc, path)]
     del raw  # neither the bytes nor the text are held longer than needed
     entries, diags = read_entries(text, path)
     del text
     return (None, diags) if entries is None else (catalog_of(entries, light=light), [])
+
+
+def _byte_offsets(text: str, starts: list[int]) -> list[int]:
+    """The UTF-8 byte offsets of the character offsets ``starts`` (ascending) of ``text``."""
+    if text.isascii():
+        return starts
+    found, at, before = [], 0, 0
+    for start in starts:
+        at += len(text[before:start].encode("utf-8"))
+        found.append(at)
+        before = start
+    return found
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """How many first bytes ``a`` and ``b`` share (compared a chunk at a time, in C)."""
+    n = min(len(a), len(b))
+    lo, step = 0, 1 << 16
+    while lo < n and a[lo:lo + step] == b[lo:lo + step]:
+        lo += step
+    hi = min(lo + step, n)
+    if lo >= n:
+        return n
+    while lo < hi:  # a[:lo] == b[:lo] and a[:hi] != b[:hi]
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """How many last bytes ``a`` and ``b`` share, up to ``limit``."""
+    la, lb = len(a), len(b)
+    lo, step = 0, 1 << 16
+    while lo < limit and a[max(la - lo - step, la - limit):la - lo] == b[max(lb - lo - step, lb - limit):lb - lo]:
+        lo = min(lo + step, limit)
+    if lo >= limit:
+        return limit
+    hi = min(lo + step, limit)
+    while lo < hi:  # the last lo bytes agree, the last hi do not
+        mid = (lo + hi + 1) // 2
+        if a[la - mid:la - lo] == b[lb - mid:lb - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 class Catalogs:

@@ -15,6 +15,7 @@ into `.mo` files; its parser and writer are not used.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -135,17 +136,31 @@ def read_entries(text: str, path: Path) -> tuple[list[_Entry] | None, list[Diagn
 def _read_entries_by_block(text: str, path: Path) -> list[_Entry] | None:
     """The entries of ``text`` (which ends with a newline) when every block has the common
     shape and no string breaks a character rule; otherwise None."""
+    pos = len(text) - len(text.lstrip("\n"))
+    found = read_blocks(text, pos, pos + 1, path)
+    return None if found is None else found[0]
+
+
+def read_blocks(text: str, pos: int, lineno: int, path: Path) -> tuple[list[_Entry], list[int], int] | None:
+    """The entries of ``text[pos:]`` (which starts a block, at line ``lineno``, and ends with a
+    newline), where each block starts in ``text`` and the line after the last, when every block has the common shape
+    (:data:`_FAST_BLOCK`) and no string breaks a character rule; otherwise None.
+
+    A block's match reads nothing past the first character of the next block, so the blocks
+    of a text are those of any text that shares its bytes up to that character (what
+    :func:`aistack_bank.i18n.catalog.read_catalog` relies on to read again only the blocks
+    an edit touched)."""
     diags: list[Diagnostic] = []
     entries: list[_Entry] = []
+    starts: list[int] = []
     match = _FAST_BLOCK.match
     pieces = _FAST_PIECE.findall
-    pos = len(text) - len(text.lstrip("\n"))
-    lineno = pos + 1
     end = len(text)
     while pos < end:
         m = match(text, pos)
         if m is None or m.end() == pos:
             return None
+        starts.append(pos)
         pos = m.end()
         comments, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
         e = _Entry(lineno)
@@ -171,7 +186,7 @@ def _read_entries_by_block(text: str, path: Path) -> list[_Entry] | None:
         e.has_msgstr = True
         lineno += len(blank)
         entries.append(e)
-    return entries
+    return entries, starts, lineno
 
 
 def _comment(e: _Entry, line: str) -> None:
@@ -293,22 +308,38 @@ def read_po(text: str, path: Path) -> tuple[polib.POFile | None, list[Diagnostic
     return catalog_of(entries), []
 
 
-class LightEntry:
-    """One entry with polib's attribute names and values, and nothing else (see :class:`LightCatalog`)."""
+class LightEntry(tuple):
+    """One entry with polib's attribute names and values, and nothing else (see
+    :class:`LightCatalog`): a tuple of :data:`FIELDS`, read by name, made from a row of
+    :func:`light_rows` without a call per entry."""
 
-    __slots__ = ("msgctxt", "msgid", "msgstr", "msgid_plural", "msgstr_plural", "occurrences", "comment", "tcomment", "flags",
-                 "previous_msgctxt", "previous_msgid", "previous_msgid_plural", "obsolete", "linenum", "comment_lines", "plural_lines")
+    __slots__ = ()
+    FIELDS = ("msgctxt", "msgid", "msgstr", "msgid_plural", "msgstr_plural", "occurrences", "comment", "tcomment", "flags",
+              "previous_msgctxt", "previous_msgid", "previous_msgid_plural", "obsolete", "comment_lines", "plural_lines", "linenum")
 
-    def __init__(self, *values) -> None:
-        for name, value in zip(self.__slots__, values):
-            setattr(self, name, value)
+    msgctxt = property(itemgetter(0))
+    msgid = property(itemgetter(1))
+    msgstr = property(itemgetter(2))
+    msgid_plural = property(itemgetter(3))
+    msgstr_plural = property(itemgetter(4))
+    occurrences = property(itemgetter(5))
+    comment = property(itemgetter(6))
+    tcomment = property(itemgetter(7))
+    flags = property(itemgetter(8))
+    previous_msgctxt = property(itemgetter(9))
+    previous_msgid = property(itemgetter(10))
+    previous_msgid_plural = property(itemgetter(11))
+    obsolete = property(itemgetter(12))
+    comment_lines = property(itemgetter(13))
+    plural_lines = property(itemgetter(14))
+    linenum = property(itemgetter(15))
 
-    def __getstate__(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__slots__)
+    def __reduce__(self):
+        return LightEntry, (tuple(self),)
 
-    def __setstate__(self, state: tuple) -> None:
-        for name, value in zip(self.__slots__, state):
-            setattr(self, name, value)
+
+LINENUM = 15
+"""Where a row of :func:`light_rows` (and a :class:`LightEntry`) holds its line number: the last place."""
 
 
 class LightCatalog(list):
@@ -328,15 +359,114 @@ class LightCatalog(list):
         return [e for e in self if e.obsolete]
 
 
+def _set_header(po, tcomment: list[str], flags: list[str], raw: str, index: int, line: int) -> None:
+    """The header entry's comments, flags and msgstr as polib's catalog attributes."""
+    po.header = "\n".join(tcomment)
+    po.header_lines = list(tcomment)
+    po.metadata_is_fuzzy = ["fuzzy"] if "fuzzy" in flags else []
+    for meta_line in raw.split("\n"):
+        key, sep, value = meta_line.partition(":")
+        if sep:
+            po.metadata[key.strip()] = value.strip()
+    po.raw_header = raw
+    po.raw_metadata = dict(po.metadata)
+    po.header_index = index
+    po.header_line = line
+
+
+def _is_header(e) -> bool:
+    """GNU takes the first active entry with an empty msgid and no context as the header,
+    wherever it is, and msgcat writes it back in the same place among active entries."""
+    return e.fields.get("msgid", "") == "" and "msgctxt" not in e.fields and not e.obsolete
+
+
+def light_rows(entries: list[_Entry]) -> list[tuple]:
+    """Every reader entry (the header too) as a plain tuple of :data:`LightEntry.FIELDS` (it
+    empties ``entries``): what :func:`light_catalog` makes a catalog of, and what a store keeps."""
+    rows = []
+    # Each reader entry is dropped as soon as its row is made, and the notes that many entries
+    # share ("Question stem.", the same file's reference) are kept once.
+    shared: dict[str, str] = {}
+    entries.reverse()
+    while entries:
+        e = entries.pop()
+        fields = e.fields
+        comment = "\n".join(e.comment)
+        rows.append((
+            fields.get("msgctxt"), fields.get("msgid", ""), fields.get("msgstr", ""), fields.get("msgid_plural", ""),
+            {int(k[7:-1]): v for k, v in fields.items() if k.startswith("msgstr[")},
+            [(shared.setdefault(p, p), n) for p, n in e.occurrences], shared.setdefault(comment, comment), "\n".join(e.tcomment),
+            e.flags, e.previous.get("msgctxt"), e.previous.get("msgid"), e.previous.get("msgid_plural"), e.obsolete,
+            (e.tcomment, e.comment), [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")], e.line))
+    return rows
+
+
+_NO_PLURALS: dict = {}
+"""The msgstr_plural of every stored entry without plural forms (one object: light entries are read, never changed)."""
+
+
+def pack_rows(rows: list[tuple]) -> tuple:
+    """Rows of :func:`light_rows` as columns of strings, which pickle many times faster than
+    the rows: an entry of the usual shape (one reference, no plural, previous or obsolete
+    part, comment lines as their joined text holds them) is its strings; any other is kept
+    whole by its index. :func:`unpack_rows` gives the rows back, equal to these."""
+    ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines = [], [], [], [], [], [], [], [], []
+    other = {}
+    for index, r in enumerate(rows):
+        msgctxt, msgid, msgstr, plural_id, plurals, occurrences, comment, tcomment, flag, p1, p2, p3, obsolete, comment_lines, plural_lines, line = r
+        if (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
+                and not plural_lines and "," not in "".join(flag) and "" not in flag
+                and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
+            path, number = occurrences[0]
+        else:
+            other[index] = r
+            path = number = ""
+        ctx.append(msgctxt)
+        ids.append(msgid)
+        strs.append(msgstr)
+        paths.append(path)
+        numbers.append(number)
+        comments.append(comment)
+        tcomments.append(tcomment)
+        flags.append(",".join(flag))
+        lines.append(line)
+    return ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines, other
+
+
+def unpack_rows(packed: tuple) -> list[tuple]:
+    """The rows of :func:`pack_rows`' columns."""
+    ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines, other = packed
+    shared: dict[str, str] = {}
+    rows = [(c, i, m, "", _NO_PLURALS, [(shared.setdefault(p, p), n)], shared.setdefault(cm, cm), tc, f.split(",") if f else [], None, None, None,
+             False, (tc.split("\n") if tc else [], cm.split("\n") if cm else []), [], ln)
+            for c, i, m, p, n, cm, tc, f, ln in zip(ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines)]
+    for index, row in other.items():
+        rows[index] = row
+    return rows
+
+
+def light_catalog(rows: list[tuple]) -> LightCatalog:
+    """The :class:`LightCatalog` of :func:`light_rows`' rows (which it does not change)."""
+    po = LightCatalog()
+    header = next((i for i, r in enumerate(rows) if r[1] == "" and r[0] is None and not r[12]), None)
+    if header is None:
+        po.extend(map(LightEntry, rows))
+        return po
+    h = rows[header]
+    _set_header(po, h[13][0], h[8], h[2], sum(1 for r in rows[:header] if not r[12]), h[LINENUM])
+    po.extend(map(LightEntry, rows[:header]))
+    po.extend(map(LightEntry, rows[header + 1:]))
+    return po
+
+
 def catalog_of(entries: list[_Entry], *, light: bool = False) -> polib.POFile | LightCatalog:
     """The polib catalog of the reader's ``entries`` (which it empties); with ``light``, the
     same entries as a :class:`LightCatalog`."""
     if light:
-        po = LightCatalog()
-    else:
-        import polib
+        return light_catalog(light_rows(entries))
+    import polib
 
-        po = polib.POFile(wrapwidth=WRAP_WIDTH)
+    po = polib.POFile(wrapwidth=WRAP_WIDTH)
     header_found = False
     # Each entry of the reader is dropped as soon as its polib entry is made (the two are never
     # held together for the whole catalog), and the notes that many entries share ("Question
@@ -346,32 +476,11 @@ def catalog_of(entries: list[_Entry], *, light: bool = False) -> polib.POFile | 
     while entries:
         e = entries.pop()
         msgid = e.fields.get("msgid", "")
-        if msgid == "" and "msgctxt" not in e.fields and not e.obsolete and not header_found:
-            # GNU takes the first active entry with an empty msgid and no context as the header,
-            # wherever it is, and msgcat writes it back in the same place among active entries.
+        if not header_found and _is_header(e):
             header_found = True
-            po.header = "\n".join(e.tcomment)
-            po.header_lines = list(e.tcomment)
-            po.metadata_is_fuzzy = ["fuzzy"] if "fuzzy" in e.flags else []
-            raw = e.fields.get("msgstr", "")
-            for meta_line in raw.split("\n"):
-                key, sep, value = meta_line.partition(":")
-                if sep:
-                    po.metadata[key.strip()] = value.strip()
-            po.raw_header = raw
-            po.raw_metadata = dict(po.metadata)
-            po.header_index = sum(1 for x in po if not x.obsolete)
-            po.header_line = e.line
+            _set_header(po, e.tcomment, e.flags, e.fields.get("msgstr", ""), sum(1 for x in po if not x.obsolete), e.line)
             continue
         plural = {int(k[7:-1]): v for k, v in e.fields.items() if k.startswith("msgstr[")}
-        if light:
-            comment = "\n".join(e.comment)
-            po.append(LightEntry(
-                e.fields.get("msgctxt"), msgid, e.fields.get("msgstr", ""), e.fields.get("msgid_plural", ""), plural,
-                [(shared.setdefault(p, p), n) for p, n in e.occurrences], shared.setdefault(comment, comment), "\n".join(e.tcomment),
-                e.flags, e.previous.get("msgctxt"), e.previous.get("msgid"), e.previous.get("msgid_plural"), e.obsolete, e.line,
-                (e.tcomment, e.comment), [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")]))
-            continue
         entry = polib.POEntry(
             msgctxt=e.fields.get("msgctxt"), msgid=msgid, msgstr=e.fields.get("msgstr", ""),
             msgid_plural=e.fields.get("msgid_plural", ""), msgstr_plural=plural,

@@ -9,17 +9,18 @@ again on the translated options.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..rules.checks import answer_texts, check_question
-from ..rules.cues import answer_cue_stats, length_warnings
+from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import run_all
 from ..rules.quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import template_path
-from .catalog import Catalog, Catalogs
+from .catalog import Catalog, Catalogs, Changes
 from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
@@ -125,57 +126,192 @@ def entry_diagnostics(field: TextField, entry: POEntry, language: str, where) ->
     return diags
 
 
-def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True, memo: bool = False) -> list[Diagnostic]:
+def field_owner(field: TextField) -> str:
+    """What a field belongs to: its question id, else ``topic.<id>`` or ``category.<id>``."""
+    return field.question_id or ".".join(field.key.split(".")[:2])
+
+
+def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True,
+                   memo: bool = False, inputs: str | None = None) -> list[Diagnostic]:
     """Every translation diagnostic for one read catalog.
 
     With ``memo``, each entry's own findings come from the catalog's entry memo when the entry
-    and its field are those of the latest run (:mod:`aistack_bank.cache.entries`), located in the catalog as read now."""
+    and its field are those of the latest run (:mod:`aistack_bank.cache.entries`), located in the catalog as read now.
+    With ``memo`` and ``inputs`` (the digest of what verification reads of the bank), a catalog
+    read again after an edit (:attr:`.catalog.Catalog.changes`) is verified again only for the
+    questions (topics, categories) whose entries the edit touched: the findings of the others
+    are those of the latest run of the same bank, each at its line moved as the edit moved it
+    (see :class:`_Owners`). Missing entries and the glossary's own errors are looked for every
+    time; the length cue (W302) counts the questions verified again with the kept figures of
+    the others."""
     from ..cache.entries import EntryMemo, located
 
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
-    diags: list[Diagnostic] = []
-    active = catalog.active()
     lang = catalog.language
+    active = catalog.active()
+    owners = _Owners(catalog, fields, inputs, run_checks) if memo and inputs is not None and bank_checks and catalog.changes is not None else None
+    affected = owners.affected() if owners is not None else None
     known = {field.key for field in fields}
-    entries = EntryMemo(catalog.path, lang, enabled=memo)
+    diags: list[Diagnostic] = []  # the rules over the whole catalog
+    owned: dict[str, list[Diagnostic]] = {}
+    mine = fields if affected is None else [field for field in fields if field_owner(field) in affected]
+    questions = [qs for qs in source.questions if qs.question is not None and (affected is None or qs.question.id in affected)]
     for field in fields:
+        if field.key not in active:
+            diags.append(warning("W501", f"{field.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
+    entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
+    for field in mine:
         entry = active.get(field.key)
         if entry is None:
-            diags.append(warning("W501", f"{field.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
             continue
         parts = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
         found = entries.findings(parts, lambda field=field, entry=entry: entry_diagnostics(field, entry, lang, None))
         if found:
-            diags += located(found, msgstr_location(catalog, entry))
+            owned.setdefault(field_owner(field), []).extend(located(found, msgstr_location(catalog, entry)))
     entries.save()
     if bank_checks:
         from ..rules.lints import translation_lints
 
-        diags += length_cue_diagnostics(source, catalog)
-        diags += duplicate_text_diagnostics(source, catalog)
-        diags += translation_lints(catalog, active, fields, memo=memo)
+        diags += length_cue_diagnostics(source, catalog) if owners is None else owners.length_cues(source, questions, active)
+        for owner, found in _duplicate_texts(questions, catalog, active):
+            owned.setdefault(owner, []).extend(found)
+        lints = translation_lints(catalog, active, mine, memo=memo and affected is None)
+        if owners is None:
+            diags += lints
+        else:
+            for d in lints:
+                owner = owners.owner_at(d)
+                if owner is None:
+                    diags.append(d)
+                else:
+                    owned.setdefault(owner, []).append(d)
     for key, entry in active.items():
-        if key not in known:
-            diags.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
+        if key not in known and (affected is None or key in affected):
+            owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
     if run_checks and bank_checks:
-        diags += translated_check_diagnostics(source, catalog)[1]
+        for owner, _, found in _translated_checks(questions, catalog, active):
+            owned.setdefault(owner, []).extend(found)
+    if owners is not None:
+        if affected is not None and not owners.keep_others(owned):
+            # a kept finding on a line the edit changed: verify the whole catalog
+            whole = replace(catalog, changes=Changes(catalog.changes.token))
+            return verify_catalog(source, fields, whole, run_checks=run_checks, bank_checks=bank_checks, memo=memo, inputs=inputs)
+        owners.save(owned)
+    for found in owned.values():
+        diags += found
     return diags
+
+
+class _Owners:
+    """The findings of the latest verification of one catalog by what they belong to (a
+    question, a topic or category, or for an entry the bank no longer has, its context): kept
+    per catalog file for the bank's inputs (``inputs``), the options and the read of the catalog
+    they were made from (:attr:`.catalog.Changes.token`).
+
+    A catalog read again after an edit of that read is verified again only for the owners of
+    the entries the edit touched (:meth:`affected`); every other owner's findings are kept, each
+    catalog line moved as the edit moved it (:meth:`keep_others`). A finding in the catalog
+    belongs to the owner of the entry whose lines hold it; one elsewhere (a numeric check's
+    script) to the question whose check found it. Findings of the whole catalog are not kept."""
+
+    def __init__(self, catalog: Catalog, fields: list[TextField], inputs: str, run_checks: bool) -> None:
+        from ..cache.store import Store, key_of
+
+        self.catalog = catalog
+        self.changes = catalog.changes
+        self.store = Store("catalog-owners", catalog.path, keep=1)
+        self.key = key_of("catalog-owners", str(catalog.path), catalog.language, inputs, run_checks)
+        self.owner_of = {field.key: field_owner(field) for field in fields}
+        self.where = Location.of(catalog.path).path
+        self.lines: list[int] | None = None
+        self.previous: dict = {}
+        self.verified: set[str] = set()
+        self.delta = False
+        self.cues: tuple[int, frozenset] = (0, frozenset())
+        """Of the length cue (W302): the questions measured, and those whose key is the longest option in this language."""
+
+    def affected(self) -> set[str] | None:
+        """The owners to verify again (None: all of them, nothing kept applies)."""
+        if self.changes.before is None:
+            return None
+        found = self.store.get(self.key)
+        if not (isinstance(found, tuple) and len(found) == 3 and found[0] == self.changes.before and isinstance(found[1], dict)
+                and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
+                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)):
+            return None
+        self.previous, self.cues, self.delta = found[1], found[2], True
+        self.verified = {self.owner_of.get(key, key) for key in self.changes.keys if key is not None}
+        return self.verified
+
+    def owner_at(self, d: Diagnostic) -> str | None:
+        """The owner of the entry whose lines hold ``d`` (None: not on a line of the catalog)."""
+        from bisect import bisect_right
+
+        if d.location is None or d.location.path != self.where or d.location.line <= 0:
+            return None
+        if self.lines is None:
+            self.lines = [e.linenum or 0 for e in self.catalog.po]
+        index = bisect_right(self.lines, d.location.line) - 1
+        key = self.catalog.po[index].msgctxt if index >= 0 else None
+        return None if key is None else self.owner_of.get(key, key)
+
+    def keep_others(self, owned: dict[str, list[Diagnostic]]) -> bool:
+        """Add the kept findings of every owner not verified again (False: one of them is on a
+        changed line, so they cannot be kept)."""
+        for owner, found in self.previous.items():
+            if owner in self.verified:
+                continue
+            moved = []
+            for d in found:
+                loc = d.location
+                if loc is not None and loc.path == self.where and loc.line > 0:
+                    line = self.changes.where(loc.line)
+                    if line is None:
+                        return False
+                    if line != loc.line:
+                        d = replace(d, location=replace(loc, line=line))
+                moved.append(d)
+            owned[owner] = moved
+        return True
+
+    def length_cues(self, source: BankSource, questions: list, active: dict) -> list[Diagnostic]:
+        """:func:`length_cue_diagnostics`, from the kept figures of the questions not verified again."""
+        def texts_of(question: AnyQuestion) -> dict[str, str]:
+            return _translated_options(question, active)
+
+        measured, longest = self.cues if self.delta else (0, frozenset())
+        if not self.delta:
+            questions = [qs for qs in source.questions if qs.question is not None]
+        longest = set(longest) - {qs.question.id for qs in questions}
+        for qs in questions:
+            stats = answer_cue_stats([qs.question], texts_of)
+            if not self.delta:
+                measured += stats.measured
+            if stats.key_longest:
+                longest.add(qs.question.id)
+        self.cues = (measured, frozenset(longest))
+        return length_warnings(AnswerCueStats(measured=measured, key_longest=len(longest)), Location.of(self.catalog.path), self.catalog.language)
+
+    def save(self, owned: dict[str, list[Diagnostic]]) -> None:
+        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues))
+        self.store.save()
 
 
 def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
     """W302 when, in this language, the key is too often the strictly longest option."""
     active = catalog.active()
-
-    def translated_texts(question: AnyQuestion) -> dict[str, str]:
-        texts = {}
-        for option in question.options:
-            entry = active.get(f"{question.id}.option.{option.id}")
-            texts[option.id] = entry.msgstr if entry is not None and entry.msgstr else option.text
-        return texts
-
-    stats = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None], translated_texts)
+    stats = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None], lambda question: _translated_options(question, active))
     return length_warnings(stats, Location.of(catalog.path), catalog.language)
+
+
+def _translated_options(question: AnyQuestion, active: dict) -> dict[str, str]:
+    """The option texts of ``question`` in the catalog's language (English where not translated)."""
+    texts = {}
+    for option in question.options:
+        entry = active.get(f"{question.id}.option.{option.id}")
+        texts[option.id] = entry.msgstr if entry is not None and entry.msgstr else option.text
+    return texts
 
 
 def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[int, list[Diagnostic]]:
@@ -185,18 +321,23 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
     translated accepted answers (each spelling of a line counts); a numerical question's key is
     a number the catalog cannot change, so what is checked in each language is that every
     translated unit is the same unit as the English one (``Go`` for ``GB``, never ``Mo``)."""
-    active = catalog.active()
-    diags: list[Diagnostic] = []
-    checked = 0
-    for qs in source.questions:
+    checked, diags = 0, []
+    for _, counted, found in _translated_checks(source.questions, catalog, catalog.active()):
+        checked += counted
+        diags += found
+    return checked, diags
+
+
+def _translated_checks(questions: list, catalog: Catalog, active: dict):
+    """(question id, 1 if checked else 0, findings) of :func:`translated_check_diagnostics`
+    for each question with a check."""
+    for qs in questions:
         question = qs.question
         if question is None or question.check is None:
             continue
         if question.NUMERIC_KEY:
             found = _translated_unit_diagnostics(question, catalog, active)
-            if found is not None:
-                checked += 1
-                diags += found
+            yield question.id, int(found is not None), found or []
             continue
         target = answer_texts(question)
         if target is None:
@@ -211,12 +352,12 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
             options += [(option_id, line) for line in lines]
             entries[option_id] = entry
         else:
-            checked += 1
+            diags = []
             for finding in check_question(question, options, catalog.language):
                 entry = entries.get(finding.option_id) if finding.option_id else None
                 where = msgstr_location(catalog, entry) if entry is not None else qs.doc.locate_in_scalar(("check", "script"), finding.script_line or 1, finding.script_column or 1)
                 diags.append(error(finding.code, f"{question.id} ({catalog.language}): {finding.message}", where))
-    return checked, diags
+            yield question.id, 1, diags
 
 
 def _translated_unit_diagnostics(question, catalog: Catalog, active: dict) -> list[Diagnostic] | None:
@@ -240,12 +381,14 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
     (two options, two match answers or prompts, two accepted spellings, two units); E750 where
     they differ although they are one in English (an answer two matching prompts share); W326 where a
     translated stem contains an accepted answer of the language."""
-    active = catalog.active()
-    diags: list[Diagnostic] = []
-    for qs in source.questions:
+    return [d for _, found in _duplicate_texts([qs for qs in source.questions if qs.question is not None], catalog, catalog.active()) for d in found]
+
+
+def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
+    """(question id, its findings of :func:`duplicate_text_diagnostics`) for each question."""
+    for qs in questions:
         question = qs.question
-        if question is None:
-            continue
+        diags: list[Diagnostic] = []
         english = {field.key: field.text for field in question_fields(question, None, None)}
 
         def text_of(key: str) -> str | None:
@@ -262,7 +405,7 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
             shown = giveaway(question, stem, text_of)
             if shown is not None:
                 diags.append(warning("W326", f"{question.id}.stem ({catalog.language}): the stem contains the accepted answer {shown!r}; a learner can copy it", msgstr_location(catalog, active[f"{question.id}.stem"])))
-    return diags
+        yield question.id, diags
 
 
 def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False) -> list[Diagnostic]:
@@ -278,9 +421,10 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..cache.catalogs import catalog_key, inputs_digest
 
     diags: list[Diagnostic] = []
-    fields = bank_fields(source)
     store = Store("catalogs", translations, enabled=use_cache)
-    inputs = inputs_digest(source, fields, translations, run_checks=run_checks) if use_cache else None
+    # the bank's share of the keys from each question file's summary: the fields (and the
+    # models they come from) are listed only if some verdict must be computed
+    inputs = inputs_digest(source, translations, run_checks=run_checks) if use_cache else None
     pot = template_path(translations)
     root = translations.resolve().parent
     template_key = catalog_key("template", pot, inputs)
@@ -298,13 +442,15 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         found = store.get(key) if key is not None else None
         verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
     todo = [i for i, found in enumerate(verdicts) if found is None]
+    fields = bank_fields(source) if todo or fresh else []
     if catalogs is not None:
         read = {i: catalogs.read(paths[i]) for i in todo}
-        tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks, memo=use_cache) for i in todo]
+        tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks, memo=use_cache, inputs=inputs) for i in todo]
     else:
         # a Catalogs of its own per task: the catalog is dropped once verified; its entries are
         # read as light entries (nothing here localizes or writes them)
-        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache, light=True).read(p), run_checks=run_checks, memo=use_cache) for i in todo]
+        tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache, light=True).read(p), run_checks=run_checks,
+                                                   memo=use_cache, inputs=inputs) for i in todo]
     results = run_all(fresh + tasks, work=len(fields) * len(todo))
     if fresh:
         current = results.pop(0)

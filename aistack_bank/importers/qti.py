@@ -21,7 +21,7 @@ from ..errors import BankError
 from ..kinds.short_answer import fold, xsd_pattern
 from ..exporters import qti12_common
 from ._kinds import MAX_CHOICES, MAX_OPTIONS, MAX_PAIRS, MIN_CHOICES, MIN_OPTIONS, MIN_PAIRS, NotImported, ordering
-from ..readers.qti import attr, children, descendants, item_feedback, materials_outside, metadata_fields, qti_name, response_conditions, responses
+from ..readers.qti import attr, children, container_title, manifest_resources, descendants, item_feedback, item_types, items, metadata_fields, presentations, qti_name, response_conditions
 from ..readers.xml import MAX_DEPTH, XmlMalformed, XmlRefused, depth_of, parse
 from .records import ImportedQuestion, Skipped
 from ._archive import Package, open_package
@@ -57,15 +57,15 @@ def _resources(package: Package) -> list[tuple[str, str]]:
     if qti_name(root.tag) != "manifest":
         raise BankError(f"{MANIFEST} is not an IMS manifest (its root is <{qti_name(root.tag)}>)", package.where(MANIFEST), code="E722")
     found = []
-    for resource in descendants(root, "resource"):
-        kind = resource.get("type", "")
+    for resource in manifest_resources(root):
+        kind = resource.type or ""
         low = kind.lower()
         if "qti" not in low or "test" in low.rsplit("/", 1)[-1] and "x-bb" not in low:
             continue
-        base = resource.get("{http://www.w3.org/XML/1998/namespace}base", "")
-        hrefs = [(base, resource.get("href"))] + [(base, f.get("href")) for f in children(resource, "file")]
+        base = resource.base or ""
+        hrefs = [(base, resource.href)] + [(base, href) for href in resource.files]
         # Blackboard names a resource's file at the package's top (its xml:base is for attachments).
-        hrefs.append(("", resource.get("{http://www.blackboard.com/content-packaging/}file")))
+        hrefs.append(("", resource.bb_file))
         for base, href in dict.fromkeys((b, h) for b, h in hrefs if h):
             if not href.lower().endswith((".xml", ".dat", ".qti")):
                 continue
@@ -100,7 +100,7 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             continue
         else:
             raise BankError(f"not a QTI file: its root element is <{top}>", package.where(name), code="E723")
-        category = _category(root)
+        category = container_title(root)
         for item in found:
             label = f"{name}: {item.name}"
             if isinstance(item, Skipped):
@@ -114,15 +114,6 @@ def read(path: Path, language: str = "en") -> tuple[list[ImportedQuestion], list
             item.category = item.category or category
             questions.append(item)
     return questions, skipped
-
-
-def _category(root) -> str | None:
-    for tag in ("assessment", "objectbank", "section"):
-        for el in descendants(root, tag):
-            title = el.get("title")
-            if title:
-                return title
-    return None
 
 
 # --- QTI 1.2 -----------------------------------------------------------------------------
@@ -152,15 +143,14 @@ def _metadata(item) -> dict[str, str]:
     for f in metadata_fields(item):
         if f.label_text:
             fields[f.label_text.strip()] = (f.entry_text or "").strip()
-    for local in ("bbmd_questiontype", "qmd_itemtype"):
-        for el in descendants(item, local):
-            fields[local] = (el.text or "").strip()
+    for name, text in item_types(item):
+        fields[name] = (text or "").strip()
     return fields
 
 
 def _read_qti12(root, language: str) -> list:
     out = []
-    for index, item in enumerate(descendants(root, "item"), 1):
+    for index, item in enumerate(items(root), 1):
         out.append(_item12(item, language, index))
     return out
 
@@ -179,10 +169,10 @@ def _item12(item, language: str, index: int):
         return _kind12(item, language, name, qtype, profile)
     if bbtype and bbtype not in ("Multiple Choice", "True/False", "Either/Or"):
         return Skipped(name, f"Blackboard question type {bbtype!r}; only single-choice questions are imported")
-    presentation = next(iter(descendants(item, "presentation")), None)
+    presentation = next(iter(presentations(item, placed=False)), None)
     if presentation is None:
         return Skipped(name, "no presentation (a text-only item); only single-choice questions are imported")
-    found = responses(presentation)
+    found = presentation.responses
     lids = [r for r in found if r.name == "response_lid"]
     others = [r.name for r in found if r.name != "response_lid"]
     if others or len(lids) != 1:
@@ -194,7 +184,7 @@ def _item12(item, language: str, index: int):
     response_id = lid.ident or ""
     dropped: set[str] = set()
     stem_parts = []
-    for mats in materials_outside(presentation, ("response_lid",)):  # the one lid's are its options
+    for mats in presentation.materials_outside(("response_lid",)):  # the one lid's are its options
         text, d = _mattext_of(mats, language)
         dropped |= d
         if text:
@@ -455,14 +445,14 @@ def _split_model_answer(text: str) -> tuple[str, str | None]:
 def _kind12(item, language: str, name: str, qtype: str, profile: str):
     """A QTI 1.2 multiple-answers, numerical, short-answer, matching or essay item (Canvas's forms
     and the cartridge profile's)."""
-    presentation = next(iter(descendants(item, "presentation")), None)
+    presentation = next(iter(presentations(item, placed=False)), None)
     if presentation is None:
         return Skipped(name, "no presentation")
     dropped: set[str] = set()
-    lids = [r for r in responses(presentation) if r.name == "response_lid"]
+    lids = [r for r in presentation.responses if r.name == "response_lid"]
     inside = ("response_lid", "response_str", "response_num") if qtype == "matching_question" else ("response_lid",)
     stem_parts = []
-    for mats in materials_outside(presentation, inside):
+    for mats in presentation.materials_outside(inside):
         text, d = _mattext_of(mats, language)
         dropped |= d
         if text:

@@ -20,6 +20,12 @@ def _tag(tag: str) -> str:
     return slugify(tag, words=6) if tag else IMPORTED_TAG
 
 
+def _one_key(model) -> bool:
+    """Whether a question of ``model``'s kind picks one of its lettered options (single choice):
+    an imported one is given as its options and the index of the right one."""
+    return model.PICKS_OPTIONS and model.ONE_KEY
+
+
 def _question_data(qid: str, question: ImportedQuestion) -> dict:
     options = []
     for index, (text, feedback) in enumerate(question.options):
@@ -28,18 +34,18 @@ def _question_data(qid: str, question: ImportedQuestion) -> dict:
             option["feedback"] = feedback
         options.append(option)
     tags = list(dict.fromkeys(_tag(t) for t in question.tags)) or [IMPORTED_TAG]
-    if question.kind == "single-choice":
+    kind = REGISTRY.get(question.kind)
+    if kind is not None and _one_key(kind.model):
         body = {"options": options, "correct": chr(ord("a") + question.correct)}
     else:
         body = {**({"options": options} if options else {}), **question.fields}
-    kind = REGISTRY.get(question.kind)
     for ids in kind.item_ids if kind is not None else ():
         items = body.get(ids.field)
         if isinstance(items, list):
             body[ids.field] = [item if "id" in item else {"id": item_id_for(ids.prefix, position, ()), **item}
                                for position, item in enumerate(items, 1)]
-    if question.kind == "numerical" and "check" not in body:
-        # The kind's check is mandatory: restate the imported value, for the author to replace.
+    if kind is not None and kind.model.model_fields["check"].is_required() and "check" not in body:
+        # The kind's check is mandatory (a numerical question's): restate the imported value, for the author to replace.
         body["check"] = {"script": f"answer({yaml_number(body['answer'])})"}
     return {
         "id": qid, "kind": question.kind, "stem": question.stem, **body,
@@ -92,7 +98,8 @@ def _scalar(key: str, value, indent: int) -> str:
 def render_imported_yaml(data: dict) -> bytes:
     """A question file of any kind for ``data``, in the bundled bank's style: lists of records
     as block sequences, texts as :func:`~aistack_bank.project.authoring.yaml_text` writes them."""
-    if data["kind"] == "single-choice":
+    kind = REGISTRY.get(data["kind"])
+    if kind is not None and _one_key(kind.model):
         return render_question_yaml(data)
     out = [QUESTION_SCHEMA_COMMENT]
     for key, value in data.items():

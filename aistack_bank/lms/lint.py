@@ -19,6 +19,7 @@ from ..exporters import get_format
 from ..exporters.record import languages
 from ..model import Bank
 from ..options import ExportOptions
+from ..readers.qti import descendants as qti_descendants, manifest_resources
 from . import models
 
 if TYPE_CHECKING:
@@ -225,37 +226,61 @@ def _question_of(bank: Bank, identifier: str):
     return next((q for q in bank.questions if identifier in (q.id, f"{q.id}-{bank.lang}")), None)
 
 
-def _canvas_expected(q, lang: str) -> list:
-    """What Canvas should read of each answer of ``q`` in the Canvas QTI 1.2 quiz (what the export
-    says it leaves out, W663, is not expected)."""
-    from ..exporters.qti12_common import full_credit_answers
+def _said(text) -> str:
     from ..exporters.common import html_paragraph
+
+    return html_paragraph(text) if text else ""
+
+
+def _canvas_options(q, lang: str) -> list:
+    return [(o.text, 100 if o.id in q.right_ids() else 0, _said(o.feedback)) for o in q.options]
+
+
+def _canvas_true_false(q, lang: str) -> list:
     from ..exporters.words import words
 
-    said = lambda text: html_paragraph(text) if text else ""  # noqa: E731
-    kind = q.kind
-    if kind in ("single-choice", "multiple-response"):
-        return [(o.text, 100 if o.id in q.right_ids() else 0, said(o.feedback)) for o in q.options]
-    if kind == "true-false":
-        labels = words(lang)
-        return [(labels.true, 100 if q.answer else 0, said(q.feedback_true)), (labels.false, 0 if q.answer else 100, said(q.feedback_false))]
-    if kind == "short-answer":
-        return [(a.text, 100, said(a.feedback)) for a in full_credit_answers(q, canvas=True)]
-    if kind == "numerical":
-        return [(float(q.answer), float(q.absolute_tolerance))]
-    if kind == "essay":  # nothing to score with: Canvas reads it as an essay only without answers
-        return [("essay_question",)]
-    return [(pair.prompt, pair.answer) for pair in q.pairs]
+    labels = words(lang)
+    return [(labels.true, 100 if q.answer else 0, _said(q.feedback_true)), (labels.false, 0 if q.answer else 100, _said(q.feedback_false))]
 
 
-def _canvas_read(read: dict, kind: str) -> list:
-    if kind == "essay":
-        return [(read["question_type"],)] + [(a["text"],) for a in read["answers"]]
-    if kind in ("single-choice", "multiple-response", "true-false", "short-answer"):
-        return [(a["text"], a["weight"], a["comments"]) for a in read["answers"]]
-    if kind == "numerical":
-        return [(a["exact"], round(a["margin"], 12)) for a in read["answers"]]
-    return [(a["left"], a["right"]) for a in read["answers"]]
+def _canvas_short_answer(q, lang: str) -> list:
+    from ..exporters.qti12_common import full_credit_answers
+
+    return [(a.text, 100, _said(a.feedback)) for a in full_credit_answers(q, canvas=True)]
+
+
+def _canvas_general(q, lang: str) -> tuple[str, str]:
+    return (_said(q.explanation), "the explanation")
+
+
+def _canvas_essay_general(q, lang: str) -> tuple[str, str]:
+    from ..exporters.qti12_common import canvas_general_feedback
+
+    # the explanation, then the model answer (Canvas's essay has no other place for it)
+    return (canvas_general_feedback(q, lang) or "", "the explanation and the model answer")
+
+
+def _read_answers(read: dict) -> list:
+    return [(a["text"], a["weight"], a["comments"]) for a in read["answers"]]
+
+
+CANVAS = {
+    "single-choice": (_canvas_options, _read_answers, _canvas_general),
+    "multiple-response": (_canvas_options, _read_answers, _canvas_general),
+    "true-false": (_canvas_true_false, _read_answers, _canvas_general),
+    "short-answer": (_canvas_short_answer, _read_answers, _canvas_general),
+    "numerical": (lambda q, lang: [(float(q.answer), round(float(q.absolute_tolerance), 12))],
+                  lambda read: [(a["exact"], round(a["margin"], 12)) for a in read["answers"]], _canvas_general),
+    "matching": (lambda q, lang: [(pair.prompt, pair.answer) for pair in q.pairs],
+                 lambda read: [(a["left"], a["right"]) for a in read["answers"]], _canvas_general),
+    # nothing to score with: Canvas reads it as an essay only without answers
+    "essay": (lambda q, lang: [("essay_question",)],
+              lambda read: [(read["question_type"],)] + [(a["text"],) for a in read["answers"]], _canvas_essay_general),
+}
+"""Per kind the Canvas export carries: what Canvas should read of each answer of a question in
+the Canvas QTI 1.2 quiz (what the export says it leaves out, W663, is not expected), the same
+taken from what its import read (:func:`.models.canvas_read_qti12_item`), and the general
+feedback it should keep, with what that holds."""
 
 
 def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
@@ -263,8 +288,8 @@ def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnosti
     Classic Quizzes import reads it: the package's cross-references, then each question's
     answers, weights, per-answer feedback and explanation. ``english``: the texts each language
     shows in English (``ExportOptions.english``), marked so in the package as in the expectation."""
-    from ..exporters.qti12_common import canvas_general_feedback, item_ident
-    from ..exporters.common import english_fallback, html_paragraph
+    from ..exporters.qti12_common import item_ident
+    from ..exporters.common import english_fallback
 
     out = []
     for lang, bank in banks.items():
@@ -281,43 +306,47 @@ def _canvas(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnosti
                     q = by_ident.get(read["migration_id"] or "")
                     if q is None:
                         continue
-                    kind = q.kind
-                    expected, found = _canvas_expected(q, lang), _canvas_read(read, kind)
-                    round_expected = [(e[0], round(e[1], 12)) for e in expected] if kind == "numerical" else expected
-                    if found != round_expected:
-                        wrong = [str(n + 1) for n, (a, b) in enumerate(zip(found, round_expected)) if a != b]
-                        detail = f"answer(s) {', '.join(wrong)}" if wrong and len(found) == len(round_expected) else f"{len(found)} answer(s) instead of {len(round_expected)}"
+                    expect, read_back, general = CANVAS[q.kind]
+                    expected, found = expect(q, lang), read_back(read)
+                    if found != expected:
+                        wrong = [str(n + 1) for n, (a, b) in enumerate(zip(found, expected)) if a != b]
+                        detail = f"answer(s) {', '.join(wrong)}" if wrong and len(found) == len(expected) else f"{len(found)} answer(s) instead of {len(expected)}"
                         out.append(warning("W807", f"question {q.id}: Canvas reads another key, weight or answer feedback ({detail})", here(member)))
                     for key in ("correct_comments", "incorrect_comments"):
                         if read[key]:
                             out.append(warning("W807", f"question {q.id}: Canvas shows {read[key][:60]!r} as its {key.replace('_', ' ')} (an identifier matches its correct/incorrect pattern)", here(member)))
-                    if kind == "essay":  # the explanation, then the model answer (Canvas's essay has no other place for it)
-                        if read["neutral_comments"] != (canvas_general_feedback(q, lang) or ""):
-                            out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation and the model answer as general feedback", here(member)))
-                    elif read["neutral_comments"] != (html_paragraph(q.explanation) if q.explanation else ""):
-                        out.append(warning("W807", f"question {q.id}: Canvas does not keep the explanation as general feedback", here(member)))
+                    kept, what = general(q, lang)
+                    if read["neutral_comments"] != kept:
+                        out.append(warning("W807", f"question {q.id}: Canvas does not keep {what} as general feedback", here(member)))
     return out
 
 
 _OPENOLAT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
-def _qti_key(q):
-    """The right response to a QTI item of ``q`` (not single choice), as the QTI exports name it."""
-    from ..exporters.qti_common import choice_identifier, match_targets, ncname
+def _qti_matching_key(q):
+    from ..exporters.qti_common import match_targets, ncname
 
-    if q.kind == "multiple-response":
-        return [choice_identifier(c) for c in q.right_ids()]
-    if q.kind == "true-false":
-        return choice_identifier("true" if q.answer else "false")
-    if q.kind == "numerical":
-        return repr(q.answer)
-    if q.kind == "short-answer":
-        return next(a.text for a in q.answers if a.credit >= 1) if any(a.credit >= 1 for a in q.answers) else q.answers[0].text
-    if q.kind == "ordering":
-        return [choice_identifier(item.id) for item in q.items]
     target = {text: identifier for identifier, text, _ in match_targets(q)}
     return [f"{ncname('source-' + pair.id)} {target[pair.answer]}" for pair in q.pairs]
+
+
+def _choice(identifier: str) -> str:
+    from ..exporters.qti_common import choice_identifier
+
+    return choice_identifier(identifier)
+
+
+QTI_KEYS = {
+    "multiple-response": lambda q: [_choice(c) for c in q.right_ids()],
+    "true-false": lambda q: _choice("true" if q.answer else "false"),
+    "numerical": lambda q: repr(q.answer),
+    "short-answer": lambda q: next(a.text for a in q.answers if a.credit >= 1) if any(a.credit >= 1 for a in q.answers) else q.answers[0].text,
+    "ordering": lambda q: [_choice(item.id) for item in q.items],
+    "matching": _qti_matching_key,
+}
+"""The right response to a QTI item of each scored kind (single choice aside: each option is
+tried), as the QTI exports name it."""
 
 
 def _qti(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
@@ -334,7 +363,7 @@ def _qti(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
         manifest = models.parse_xml(files["imsmanifest.xml"])
         if not any(models.local(e.tag) == "lom" for e in manifest.iter()):
             out.append(warning("W808", "the manifest has no LOM metadata: players show identifiers instead of titles", here("imsmanifest.xml")))
-        identifiers = [manifest.get("identifier"), test.get("identifier")] + [r.get("identifier") for r in models.descendants(manifest, "resource")]
+        identifiers = [manifest.get("identifier"), test.get("identifier")] + [r.identifier for r in manifest_resources(manifest)]
         for member, data, doc in _items(files):
             identifiers.append(doc.get("identifier"))
             stem = PurePosixPath(member).stem
@@ -346,11 +375,11 @@ def _qti(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
             if not q.SCORED:  # graded by a person: no response is right or wrong here
                 continue
             if not (q.PICKS_OPTIONS and q.ONE_KEY):
-                score = models.qti_outcomes(doc, _qti_key(q)).get("SCORE")
+                score = models.qti_outcomes(doc, QTI_KEYS[q.kind](q)).get("SCORE")
                 if score != 1.0:
                     out.append(warning("W808", f"question {q.id}: its right answer scores {score}", here(member)))
                 continue
-            choices = [e for e in doc.iter() if models.local(e.tag) in ("simpleChoice", "qti-simple-choice")]
+            choices = qti_descendants(doc, "simpleChoice")
             for option, choice in zip(q.options, choices):
                 outcomes = models.qti_outcomes(doc, choice.get("identifier"))
                 if outcomes.get("SCORE") != q.score(option.id):

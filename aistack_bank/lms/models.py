@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
-from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, attr as qti_attr, item_feedback, material, metadata_fields, qti_name, response_conditions, response_labels, responses
+from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, attr as qti_attr, item_feedback, items, manifest_resources, metadata_fields, presentations, qti_name, response_conditions, response_labels, responses
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
@@ -595,15 +595,15 @@ def canvas_read_qti12_package(members: dict[str, bytes]) -> list[dict]:
     resource, the ``assessment ident`` and the ``quiz identifier`` of ``assessment_meta.xml``
     agree (Canvas drops the quiz's settings when they do not), and its questions."""
     manifest = parse_xml(members["imsmanifest.xml"])
-    resources = {r.get("identifier"): r for r in descendants(manifest, "resource")}
+    resources = {r.identifier: r for r in manifest_resources(manifest)}
     quizzes = []
     for identifier, resource in resources.items():
-        if resource.get("type") != "imsqti_xmlv1p2":
+        if resource.type != "imsqti_xmlv1p2":
             continue
-        href = next((f.get("href") for f in children(resource, "file")), "")
+        href = next(iter(resource.files), "")
         quiz = {"resource": identifier, "file": href, "problems": [], "questions": []}
-        deps = [resources.get(d.get("identifierref")) for d in children(resource, "dependency")]
-        meta_href = next((d.get("href") for d in deps if d is not None and (d.get("href") or "").endswith("assessment_meta.xml")), None)
+        deps = [resources.get(ref) for ref in resource.dependencies]
+        meta_href = next((d.href for d in deps if d is not None and (d.href or "").endswith("assessment_meta.xml")), None)
         if meta_href is None or meta_href not in members:
             quiz["problems"].append("the quiz resource has no assessment_meta.xml dependency")
         else:
@@ -618,7 +618,7 @@ def canvas_read_qti12_package(members: dict[str, bytes]) -> list[dict]:
         assessment = next(iter(children(doc, "assessment")), None)
         if assessment is None or assessment.get("ident") != identifier:
             quiz["problems"].append(f"the assessment ident is {assessment.get('ident') if assessment is not None else None!r}, the manifest's {identifier!r}")
-        quiz["questions"] = [canvas_read_qti12_item(item) for item in descendants(doc, "item")]
+        quiz["questions"] = [canvas_read_qti12_item(item) for item in items(doc)]
         quizzes.append(quiz)
     return quizzes
 
@@ -866,9 +866,8 @@ class _QtiFile:
     def __init__(self, root: Element):
         self.root = root
         self.by_ident: dict[str, list[Element]] = {}
-        for element in root.iter():
-            if local(element.tag) == "item":
-                self.by_ident.setdefault(element.get("ident") or "", []).append(element)
+        for item in items(root):
+            self.by_ident.setdefault(item.get("ident") or "", []).append(item)
 
 
 def _items_named(doc: _QtiFile, ident: str) -> list[Element]:
@@ -977,8 +976,8 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
     moodle_type = CC_MOODLE_TYPES.get(profile, "")
     if not moodle_type:
         return None
-    presentation = next(iter(children(item, "presentation")), None)
-    mats = material(presentation)
+    presentation = next(iter(presentations(item, placed=True)), None)
+    mats = presentation.material if presentation is not None else ()
     texts = [m for m in mats if m.path == ("flow", "material", "mattext")] or [m for m in mats if m.path == ("material", "mattext")]
     grade = 1  # get_defaultgrade: the first cc_weighting, kept if 0-99
     weighting = [f for f in _metadata_fields(doc, ident, deep=True) if f.label == "cc_weighting"]
@@ -995,10 +994,10 @@ def _cc_question(doc: _QtiFile, item: Element) -> CcQuestion | None:
     else:
         labels = []
         for found in _items_named(doc, ident):
-            for pres in children(found, "presentation"):
+            for pres in presentations(found, placed=True):
                 # presentation/flow/response_lid, or presentation/response_lid when it has no flow
-                where = ("flow", "response_lid") if children(pres, "flow") else ("response_lid",)
-                labels += [label for lid in responses(pres) if lid.path == where
+                where = ("flow", "response_lid") if pres.flow else ("response_lid",)
+                labels += [label for lid in pres.responses if lid.path == where
                            for label in lid.labels if label.path == ("render_choice", "response_label")]
         right: dict[str, bool] = {}
         share = 0.0
@@ -1052,23 +1051,20 @@ def moodle_cc11_restore(members: dict[str, bytes]) -> list[CcInstance]:
         raise MoodleRestoreFailed("not detected as Common Cartridge 1.1 (imscc11_converter::detect_format)")
     manifest = parse_xml(manifest_data)
     found: dict[bool, list[tuple[str, str]]] = {False: [], True: []}
-    for resource in descendants(manifest, "resource"):
-        kind = resource.get("type")
+    for resource in manifest_resources(manifest):
+        kind = resource.type
         if kind in (CC_QUIZ_RESOURCE, CC_BANK_RESOURCE):
-            href = next((f.get("href") for f in children(resource, "file") if f.get("href")), "")
-            found[kind == CC_BANK_RESOURCE].append((resource.get("identifier") or "", href))
+            href = next((href for href in resource.files if href), "")
+            found[kind == CC_BANK_RESOURCE].append((resource.identifier or "", href))
     instances = []
     for is_bank in (False, True):  # generate_instances: quizzes first, then question banks
         for identifier, href in found[is_bank]:
             if not href or href not in members:
                 continue
             root = parse_xml(members[href])
-            if is_bank:
-                items = [i for bank in children(root, "objectbank") for i in children(bank, "item")]
-            else:
-                items = [i for a in children(root, "assessment") for s in children(a, "section") for i in children(s, "item")]
+            placed = items(root, ("objectbank",) if is_bank else ("assessment", "section"))
             doc = _QtiFile(root)
-            questions = [q for q in (_cc_question(doc, item) for item in items) if q is not None]
+            questions = [q for q in (_cc_question(doc, item) for item in placed) if q is not None]
             if questions:
                 instances.append(CcInstance(identifier, is_bank, questions))
     return instances

@@ -183,7 +183,7 @@ def new_question(root: Path, translations: Path | None, slug: str, topic: str | 
         return _new_question(root, translations, slug, topic, kind)
 
 
-def _new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = "single-choice") -> Path:
+def _new_question(root: Path, translations: Path | None, slug: str, topic: str | None = None, kind: str = DEFAULT_KIND) -> Path:
     if kind not in KIND_TEMPLATES:
         raise UsageError(f"--kind {kind!r} is not a question kind; use one of: {', '.join(KIND_TEMPLATES)}")
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug):

@@ -13,11 +13,11 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from ..errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError
+from ..errors import BankError, Diagnostic, DiagnosticsError, Location, Severity, UsageError, display_path
 from ..load import CATEGORIES_FILE, QUESTIONS_DIR, TOPIC_FILE, question_files, read_library, reserved_topic_id, topic_folders
 from ..kinds import item_id_for
 from ..model import SLUG
@@ -42,6 +42,8 @@ class Transaction:
 
     def __init__(self) -> None:
         self._undo: list[Callable[[], None]] = []
+        self._done: list[tuple[str, Path, Path | bytes | None, Path | bytes]] = []
+        """Each move (``("move", src, src, dst)``) and write (``("write", path, old bytes or None, new bytes)``), in order."""
 
     def mkdir(self, path: Path) -> None:
         path.mkdir()
@@ -52,6 +54,7 @@ class Transaction:
             raise refuse(f"{dst.as_posix()} already exists; nothing was moved", dst)
         os.rename(src, dst)
         self._undo.append(lambda: os.rename(dst, src))
+        self._done.append(("move", src, src, dst))
 
     def write(self, path: Path, data: bytes) -> None:
         from ..writing import write_atomic
@@ -59,6 +62,26 @@ class Transaction:
         old = path.read_bytes() if path.exists() else None
         write_atomic(path, data)
         self._undo.append(lambda: write_atomic(path, old) if old is not None else path.unlink())
+        self._done.append(("write", path, old, data))
+
+    def as_before(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        """``diagnostics`` found in the files as this transaction changed them, located in the
+        files as they were before it (as they are again after :meth:`rollback`): a line of a
+        rewritten file at its line there, a file moved at the place it came from."""
+        out = []
+        for diagnostic in diagnostics:
+            where = diagnostic.location
+            if where is not None:
+                for step, path, before, after in reversed(self._done):
+                    if step == "write" and isinstance(before, bytes) and display_path(path) == where.path and where.line > 0:
+                        line, column = line_before(before.decode("utf-8", "replace"), after.decode("utf-8", "replace"), where.line, where.column)
+                        where = Location(where.path, line, column)
+                    elif step == "move":
+                        src, dst = display_path(before), display_path(after)
+                        if where.path == dst or where.path.startswith(dst + "/"):
+                            where = Location(src + where.path[len(dst):], where.line, where.column)
+            out.append(diagnostic if where is diagnostic.location else replace(diagnostic, location=where))
+        return out
 
     def rollback(self) -> None:
         for undo in reversed(self._undo):
@@ -67,6 +90,26 @@ class Transaction:
             except OSError:
                 pass
         self._undo.clear()
+
+
+def line_before(before: str, after: str, line: int, column: int) -> tuple[int, int]:
+    """Where ``line``:``column`` of ``after`` (a rewrite of ``before`` that added ids and indented
+    what it wrapped) was in ``before``: lines are matched on what they hold past their indent and
+    list dash; a line the rewrite added is placed at the line it was added before."""
+    from difflib import SequenceMatcher
+
+    def body(text: str) -> str:
+        return text.lstrip(" -")
+
+    old, new = before.split("\n"), after.split("\n")
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, [body(t) for t in old], [body(t) for t in new], autojunk=False).get_opcodes():
+        if j1 <= line - 1 < j2:
+            if tag != "equal":
+                return min(i1, len(old) - 1) + 1, 1 if column > 0 else 0
+            was, now = old[i1 + line - 1 - j1], new[line - 1]
+            shift = (len(now) - len(body(now))) - (len(was) - len(body(was)))
+            return i1 + line - j1, max(1, column - shift) if column > 0 else 0
+    return line, column
 
 
 @dataclass
@@ -180,6 +223,18 @@ def catalog_problems(translations: Path) -> list[Diagnostic]:
     return problems
 
 
+def catalog_keys(translations: Path) -> list[set[str]]:
+    """The keys (msgctxt) of the entries, obsolete ones aside, of each catalog of ``translations``
+    that reads without errors (:func:`catalog_problems` reports the others)."""
+    from ..i18n.catalog import read_catalog
+    from ..i18n.update import catalog_paths
+
+    if not translations.is_dir():
+        return []
+    catalogs = [read_catalog(path) for path in catalog_paths(translations)]
+    return [{entry.msgctxt for entry in catalog.po if entry.msgctxt and not entry.obsolete} for catalog in catalogs if not catalog.diagnostics]
+
+
 def plan_glossary(translations: Path, renames: dict[str, str]) -> list[tuple[Path, bytes]]:
     """The glossary (``translations/glossary.yaml``) with the catalog keys its terms name
     (``published:``) renamed by ``renames``, comments and layout kept; nothing when it names none
@@ -216,6 +271,7 @@ def _finish(tx: Transaction, change: TopicChange, bank_dir: Path, translations: 
     ``change.renamed_keys``); undo everything if the bank or a catalog has errors."""
     planned, problems = plan_catalogs(bank_dir, translations, change.renamed_keys)
     if problems:
+        problems = tx.as_before(problems)
         tx.rollback()
         raise DiagnosticsError(problems, "the result would have errors; every file was put back as it was")
     planned += plan_glossary(translations, change.renamed_keys)
@@ -323,23 +379,35 @@ def with_key_point_ids(path: Path, text: str, *, old_prefix: str | None = None) 
     paragraph becomes ``- id: k2`` with the paragraph as ``text:``), comments and layout kept,
     and the catalog keys renamed (``topic.<topic-id>.key_point.2`` → ``….key_point.k2``, or
     from ``old_prefix`` + ``key_point.2`` when the keys had another prefix); (None, {}) when
-    every key point has its id (or the file cannot be read here: `bank validate` reports it)."""
+    every key point has its id (or the file cannot be read here: `bank validate` reports it); the
+    renames are given then too (a translation keyed by position moves to the id its key point was
+    given by hand), for the catalogs that still hold such keys."""
     def needed(data) -> bool:
         points = data.get("key_points") if isinstance(data, dict) else None
         return isinstance(points, list) and any(isinstance(p, str) or (isinstance(p, dict) and "id" not in p) for p in points)
 
-    try:
-        if not needed(round_trip_yaml().load(text)):
-            return None, {}
-    except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
-        return None, {}
     renames: dict[str, str] = {}
 
-    def give_ids(data) -> None:
-        topic_id, points = data.get("id"), data["key_points"]
+    def rename(data, given: list[tuple[int, str]]) -> None:
+        topic_id = data.get("id")
         before = old_prefix if old_prefix is not None else f"topic.{topic_id}."
-        for position, point_id in ids_given(points, KEY_POINT_PREFIX, paragraphs=True):
-            renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{point_id}"
+        ids = {point_id for _, point_id in given}
+        for position, point_id in given:
+            if str(position) not in ids:  # a key point whose id is a number keeps its key
+                renames[f"{before}key_point.{position}"] = f"topic.{topic_id}.key_point.{point_id}"
+
+    try:
+        data = round_trip_yaml().load(text)
+    except Exception:  # ruamel raises many types for a broken file: left to `bank validate`
+        return None, {}
+    if not needed(data):
+        points = data.get("key_points") if isinstance(data, dict) else None
+        if isinstance(points, list) and isinstance(data.get("id"), str):
+            rename(data, [(position, p["id"]) for position, p in enumerate(points, 1) if isinstance(p, dict) and isinstance(p.get("id"), str)])
+        return None, renames
+
+    def give_ids(data) -> None:
+        rename(data, ids_given(data["key_points"], KEY_POINT_PREFIX, paragraphs=True))
 
     return rewrite_yaml(path, text, give_ids, width=4096), renames
 
@@ -353,6 +421,7 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
     problems = catalog_problems(translations)
     planned: list[tuple[Path, bytes]] = []
     renames: dict[str, str] = {}
+    by_hand: dict[str, str] = {}
     for folder in topic_folders(bank_dir):
         topic_path = folder / TOPIC_FILE
         if topic_path.is_file() and not topic_path.is_symlink():
@@ -360,6 +429,8 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
             if data is not None:
                 planned.append((topic_path, data))
                 renames |= renamed
+            else:  # every key point has its id: only the catalogs still keyed by position change
+                by_hand |= renamed
         for path in question_files(folder):
             if path.is_symlink() or not path.is_file():
                 continue
@@ -367,7 +438,9 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
             if data is not None:
                 planned.append((path, data))
                 renames |= renamed
-    if not planned:
+    held = catalog_keys(translations) if by_hand else []
+    renames |= {old: new for old, new in by_hand.items() if any(old in keys and new not in keys for keys in held)}
+    if not planned and not renames:
         raise refuse(f"the bank is already migrated: it has {CATEGORIES_FILE} and every list item and key point has its id; nothing to do", bank_dir / CATEGORIES_FILE)
     if problems:
         raise DiagnosticsError(problems, "a catalog has errors; fix them first (nothing was changed)")

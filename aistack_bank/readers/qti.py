@@ -40,6 +40,87 @@ def descendants(element: Element, name: str) -> list[Element]:
     return [c for c in element.iter() if qti_name(c.tag) == name]
 
 
+def _walk(holder: Element):
+    """Each node under ``holder`` (not itself, comments included) as ``(its parent, it, the names
+    of the path from below holder down to it)``, in document order; the one walk of this module,
+    without recursion (no nesting makes it overflow the stack)."""
+    stack = [(holder, child, (local(child.tag),)) for child in reversed(list(holder))]
+    while stack:
+        parent, node, path = stack.pop()
+        yield parent, node, path
+        stack.extend((node, child, path + (local(child.tag),)) for child in reversed(list(node)))
+
+
+# --- the package's manifest ------------------------------------------------------------------
+
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
+BB_FILE = "{http://www.blackboard.com/content-packaging/}file"
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A ``resource`` of a package's ``imsmanifest.xml``, every value as written (None when absent)."""
+
+    identifier: str | None
+    type: str | None
+    href: str | None
+    base: str | None
+    """Its ``xml:base``."""
+    bb_file: str | None
+    """Blackboard's ``bb:file``: the resource's file at the package's top."""
+    files: tuple[str | None, ...]
+    """The ``href`` of each of its ``file`` children, in order."""
+    dependencies: tuple[str | None, ...]
+    """The ``identifierref`` of each of its ``dependency`` children, in order."""
+
+
+def manifest_resources(manifest: Element) -> list[Resource]:
+    """Every ``resource`` under a manifest's root element, in document order."""
+    return [Resource(r.get("identifier"), r.get("type"), r.get("href"), r.get(XML_BASE), r.get(BB_FILE),
+                     tuple(f.get("href") for f in children(r, "file")), tuple(d.get("identifierref") for d in children(r, "dependency")))
+            for r in descendants(manifest, "resource")]
+
+
+# --- QTI 1.2 items -------------------------------------------------------------------------
+
+def items(root: Element, at: tuple[str, ...] = ()) -> list[Element]:
+    """The ``item`` elements of a QTI 1.2 file: every one under ``root`` (itself included), in
+    document order; with ``at``, only those at that path of elements below ``root``
+    (``("objectbank",)``: ``root/objectbank/item``; ``("assessment", "section")``)."""
+    if not at:
+        return xml_descendants(root, "item")
+    holders = [root]
+    for name in at:
+        holders = [child for holder in holders for child in xml_children(holder, name)]
+    return [item for holder in holders for item in xml_children(holder, "item")]
+
+
+CONTAINERS = ("assessment", "objectbank", "section")
+"""The QTI 1.2 elements that hold items, in the order :func:`container_title` asks them."""
+
+
+def container_title(root: Element) -> str | None:
+    """The ``title`` of the first assessment under ``root`` that has one, else of the first
+    object bank, else of the first section (None without any)."""
+    for name in CONTAINERS:
+        for element in descendants(root, name):
+            title = element.get("title")
+            if title:
+                return title
+    return None
+
+
+ITEM_TYPE_ELEMENTS = ("bbmd_questiontype", "qmd_itemtype")
+"""Where a QTI 1.2 item names its type outside ``qtimetadatafield``: Blackboard's
+``bbmd_questiontype``, QTI 1.2's own ``qmd_itemtype``."""
+
+
+def item_types(item: Element) -> list[tuple[str, str | None]]:
+    """Each :data:`ITEM_TYPE_ELEMENTS` element under ``item``: ``(its name, its own text as
+    written)``, by name in that order, then in document order."""
+    return [(name, element.text) for name in ITEM_TYPE_ELEMENTS for element in xml_descendants(item, name)]
+
+
 @dataclass(frozen=True)
 class Qti12Field:
     """A ``qtimetadatafield`` of a QTI 1.2 item: its first ``fieldlabel`` and ``fieldentry``."""
@@ -129,14 +210,8 @@ class Qti12Condition:
 
 
 def _tests_under(conditionvar: Element, index: int) -> list[Qti12Test]:
-    out, stack = [], [(conditionvar, child, 1) for child in reversed(list(conditionvar))]
-    while stack:
-        parent, node, depth = stack.pop()
-        if isinstance(node.tag, str):
-            out.append(Qti12Test(local(node.tag), node.get("respident"), node.get("case"), node.text, text_of(node),
-                                 local(parent.tag), depth, index))
-        stack.extend((node, child, depth + 1) for child in reversed(list(node)))
-    return out
+    return [Qti12Test(path[-1], node.get("respident"), node.get("case"), node.text, text_of(node), local(parent.tag), len(path), index)
+            for parent, node, path in _walk(conditionvar) if isinstance(node.tag, str)]
 
 
 def response_conditions(item: Element) -> list[Qti12Condition]:
@@ -189,13 +264,9 @@ def material(holder: Element | None) -> tuple[Qti12Mat, ...]:
     for None."""
     if holder is None:
         return ()
-    out, stack = [], [(holder, ())]
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node.tag, str) and local(node.tag) in MATERIAL_ELEMENTS:
-            out.append(Qti12Mat(local(node.tag), node.get("texttype"), node.text, text_of(node), path))
-        stack.extend((child, path + (local(child.tag),)) for child in reversed(list(node)))
-    return tuple(out)
+    found = [(holder, ())] + [(node, path) for _, node, path in _walk(holder)]
+    return tuple(Qti12Mat(local(node.tag), node.get("texttype"), node.text, text_of(node), path)
+                 for node, path in found if local(node.tag) in MATERIAL_ELEMENTS)
 
 
 @dataclass(frozen=True)
@@ -252,23 +323,13 @@ class Qti12Response:
     """The names of the elements from below the holder down to it (``("flow", "response_lid")``)."""
 
 
-def _under(holder: Element):
-    """Each element under ``holder`` (not itself) with the names of the path down to it, in
-    document order."""
-    stack = [(child, (local(child.tag),)) for child in reversed(list(holder))]
-    while stack:
-        node, path = stack.pop()
-        yield node, path
-        stack.extend((child, path + (local(child.tag),)) for child in reversed(list(node)))
-
-
 def responses(holder: Element | None) -> list[Qti12Response]:
     """Every response element under ``holder`` (an item's ``presentation``, or the item), in
     document order; ``[]`` for None."""
     if holder is None:
         return []
     out = []
-    for node, path in _under(holder):
+    for _, node, path in _walk(holder):
         if path[-1] in RESPONSE_ELEMENTS:
             prompt = next(iter(xml_children(node, "material")), None)
             labels = tuple(response_labels(node))
@@ -277,20 +338,37 @@ def responses(holder: Element | None) -> list[Qti12Response]:
     return out
 
 
-def materials_outside(holder: Element | None, responses: tuple[str, ...]) -> list[tuple[Qti12Mat, ...]]:
-    """The material of each ``material`` element under ``holder`` (itself included) that is not
-    inside an element named in ``responses`` (a question's stem beside its responses), in
-    document order; ``[]`` for None."""
-    if holder is None:
-        return []
-    out = [material(holder)] if local(holder.tag) == "material" else []
-    for node, path in _under(holder):
-        if path[-1] == "material" and not any(name in responses for name in path[:-1]):
-            out.append(material(node))
-    return out
-
-
 def response_labels(holder: Element) -> list[Qti12Label]:
     """Every ``response_label`` under ``holder`` (an item), in any response or none, in document
     order."""
-    return [Qti12Label(node.get("ident"), material(node), path) for node, path in _under(holder) if path[-1] == "response_label"]
+    return [Qti12Label(node.get("ident"), material(node), path) for _, node, path in _walk(holder) if path[-1] == "response_label"]
+
+
+@dataclass(frozen=True)
+class Qti12Presentation:
+    """A ``presentation`` of a QTI 1.2 item: what the learner is shown and asked."""
+
+    flow: bool
+    """Whether it has a ``flow`` child (Moodle reads its responses at ``presentation/flow/…``
+    then, else at ``presentation/…``)."""
+    material: tuple[Qti12Mat, ...]
+    """Every material element under it (:func:`material`)."""
+    materials: tuple[tuple[tuple[str, ...], tuple[Qti12Mat, ...]], ...]
+    """Each ``material`` element under it, in document order: the names of the path down to it
+    (``("flow", "material")``) and its material."""
+    responses: tuple[Qti12Response, ...]
+    """Its responses (:func:`responses`)."""
+
+    def materials_outside(self, responses: tuple[str, ...]) -> list[tuple[Qti12Mat, ...]]:
+        """The material of each ``material`` element not inside an element named in ``responses``
+        (a question's stem beside its responses), in document order."""
+        return [mats for path, mats in self.materials if not any(name in responses for name in path[:-1])]
+
+
+def presentations(item: Element, *, placed: bool) -> list[Qti12Presentation]:
+    """The ``presentation`` elements of a QTI 1.2 item, in document order: its direct children
+    (``placed``, where QTI puts them), or every one under it."""
+    found = xml_children(item, "presentation") if placed else [p for p in xml_descendants(item, "presentation") if p is not item]
+    return [Qti12Presentation(bool(xml_children(p, "flow")), material(p),
+                              tuple((path, material(node)) for _, node, path in _walk(p) if path[-1] == "material"),
+                              tuple(responses(p))) for p in found]

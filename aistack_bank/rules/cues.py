@@ -66,22 +66,35 @@ def answer_cue_stats(questions: Iterable[AnyQuestion], texts_of=None) -> AnswerC
     A multiple-response question counts each right option's position, and counts as "longest"
     when its right options are all strictly longer than its wrong ones. ``texts_of(question)``
     gives the option texts to measure ({option id: text}); by default the English texts."""
+    return cue_stats(question_cue(question, texts_of) for question in questions)
+
+
+def question_cue(question: AnyQuestion, texts_of=None) -> tuple[tuple[int, ...], bool] | None:
+    """What one question adds to :func:`answer_cue_stats`: the positions of its right options
+    and whether they are the strictly longest, or None for a question not measured."""
+    if not question.PICKS_OPTIONS:
+        return None
+    correct = question.right_ids()
+    if not correct:
+        return None
+    ids = [option.id for option in question.options]
+    texts = texts_of(question) if texts_of is not None else {option.id: option.text for option in question.options}
+    return tuple(ids.index(option_id) for option_id in correct), keys_are_longest(correct, texts)
+
+
+def cue_stats(cues: Iterable[tuple[tuple[int, ...], bool] | None]) -> AnswerCueStats:
+    """The figures of :func:`answer_cue_stats` from each question's :func:`question_cue`."""
     stats = AnswerCueStats()
-    for question in questions:
+    for cue in cues:
         stats.questions += 1
-        if not question.PICKS_OPTIONS:
+        if cue is None:
             continue
-        correct = question.right_ids()
-        if not correct:
-            continue
-        ids = [option.id for option in question.options]
+        positions, longest = cue
         stats.measured += 1
-        for option_id in correct:
-            position = ids.index(option_id)
+        for position in positions:
             stats.positions[position] = stats.positions.get(position, 0) + 1
             stats.keys += 1
-        texts = texts_of(question) if texts_of is not None else {option.id: option.text for option in question.options}
-        stats.key_longest += keys_are_longest(correct, texts)
+        stats.key_longest += longest
     for position in range(max(stats.positions, default=-1) + 1):
         stats.positions.setdefault(position, 0)
     return stats

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from ..errors import Diagnostic, Location, warning
 
 if TYPE_CHECKING:
-    from ..load import BankSource
+    from ..load import BankSource, FileSummary, QuestionSource
     from ..yamlsource import YamlDocument
 
 LETTERS = "a-j"
@@ -369,13 +369,55 @@ def _key_text(question) -> str | None:
     return key.text if key is not None else None
 
 
-def question_reference_lints(question, doc: YamlDocument) -> list[Diagnostic]:
-    """W320 and W321 in the English texts of one question (a rule of the file alone)."""
+def question_reference_lints(question, doc: YamlDocument, fields=None) -> list[Diagnostic]:
+    """W320 and W321 in the English texts of one question (a rule of the file alone); ``fields``:
+    its translatable fields when already listed."""
     diags: list[Diagnostic] = []
-    for path, text in question_texts(question):
+    for path, text in (question_texts(question) if fields is None else _leak_texts(fields)):
         for hit in reference_hits(text, "en", own_id=question.id, options=question.PICKS_OPTIONS):
             diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
     return diags
+
+
+def key_info(question) -> tuple[str, tuple[str, ...]] | None:
+    """(text of its key, its declared key terms): what another question of its topic could leak, or None."""
+    key = _key_text(question)
+    return None if key is None else (key, tuple(getattr(question, "key_terms", ()) or ()))
+
+
+def _leak_texts(fields) -> list[tuple[tuple, str]]:
+    """(field, text) of each text the leak rule reads among a question's translatable fields."""
+    return [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
+
+
+def leak_texts_digest(fields) -> bytes:
+    """A digest of the texts the leak rule reads of one question, with their fields."""
+    import hashlib
+
+    return hashlib.blake2b(repr(_leak_texts(fields)).encode("utf-8", "surrogatepass"), digest_size=20).digest()
+
+
+def file_summary(qs: QuestionSource) -> FileSummary:
+    """What the rules across files read of one read question file (see
+    :class:`~aistack_bank.load.FileSummary`): its id, its key for the leak rule, a digest of its
+    texts, its answer-cue figures and a digest of what the catalogs' verification reads."""
+    from ..cache.catalogs import question_inputs
+    from ..i18n.fields import question_fields
+    from ..load import FileSummary
+    from .cues import question_cue
+
+    question, doc = qs.question, qs.doc
+    if question is None or doc is None:
+        return FileSummary(question.id if question is not None else None, False, None, b"", question_cue(question) if question is not None else None, b"")
+    fields = qs.derived.get("fields")
+    if fields is None:
+        fields = question_fields(question, doc, qs.path)
+    return FileSummary(question.id, True, key_info(question), leak_texts_digest(fields), question_cue(question), question_inputs(qs, fields))
+
+
+def summary_of(qs: QuestionSource) -> FileSummary:
+    """The file's summary as its own rules kept it, or made now from its record."""
+    return qs.summary if qs.summary is not None else file_summary(qs)
 
 
 def content_lints(source: BankSource, *, references: bool = True, memo: bool = False) -> list[Diagnostic]:
@@ -387,41 +429,51 @@ def content_lints(source: BankSource, *, references: bool = True, memo: bool = F
     question's answer), and a text that leaks only what its own question's stem already shows
     (it adds nothing to the stem).
 
-    With ``memo``, which text gives away which key comes from the per-bank store when every
-    key and text (with its question and field) is exactly that of a stored run
-    (:func:`leak_findings`); the warnings are located in the files as read now."""
+    The keys and which texts changed are read from each file's summary
+    (:class:`~aistack_bank.load.FileSummary`). With ``memo``, the findings of the latest run
+    in this topic are kept (:func:`leak_findings_by_file`): only the texts of the questions
+    whose texts changed are matched again, unless a key changed; the warnings are located in
+    the files as read now."""
     diags: list[Diagnostic] = []
     keys: dict[str, KeyInfo] = {}
-    leak_texts: list[LeakText] = []
-    docs = {}
+    sources = {}
+    files: list[tuple[str, bytes, object]] = []
     for qs in source.questions:
-        question, doc = qs.question, qs.doc
-        if question is None or doc is None:
+        summary = summary_of(qs)
+        if not summary.located:
             continue
-        docs[question.id] = doc
-        key = _key_text(question)
-        if key is not None:
-            keys[question.id] = KeyInfo(key, tuple(getattr(question, "key_terms", ()) or ()))
+        qid = summary.question_id
+        sources[qid] = qs
+        if summary.key is not None:
+            keys[qid] = KeyInfo(*summary.key)
         if references:
-            diags += question_reference_lints(question, doc)
-        fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
-        texts = question_texts(question) if fields is None else [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
-        leak_texts += [LeakText(question.id, path, text) for path, text in texts]
+            diags += question_reference_lints(qs.question, qs.doc)
+        files.append((qid, summary.texts, qs))
     group_of: dict[str, int] = {}
     topic = getattr(source, "topic", None)
     for index, group in enumerate(getattr(topic, "groups", ()) or ()):
         for qid in group.questions:
             group_of.setdefault(qid, index)
-    found = dict(leak_findings(keys, leak_texts, memo=memo, scope=getattr(source, "root", None)))
+    scope = getattr(source, "root", None)
+    if memo and scope is not None and len(sources) == len(files):  # (ids unique in the topic)
+        found = dict(leak_findings_by_file(keys, [(qid, digest, lambda qs=qs: _question_leak_texts(qs)) for qid, digest, qs in files], scope=scope))
+    else:
+        found = dict(leak_findings(keys, [text for _, _, qs in files for text in _question_leak_texts(qs)]))
     stem_leaks = {(qid, other) for qid, field, other in found if field == ("stem",)}
     for (qid, field, other), what in found.items():
         if field == ("stem",) and qid in group_of and group_of.get(other) == group_of[qid]:
             continue  # a published stem the topic declares
         if field != ("stem",) and (qid, other) in stem_leaks:
             continue  # repeats what its own stem shows
-        where = docs[qid].locate(field)
+        where = sources[qid].doc.locate(field)
         diags.append(warning("W322", f"{qid}: this text gives away the answer of {other} ({keys[other].text!r}: {what}); a learner who sees both gets {other}'s answer", where))
     return diags
+
+
+def _question_leak_texts(qs) -> list[LeakText]:
+    fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
+    texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
+    return [LeakText(qs.question.id, path, text) for path, text in texts]
 
 
 def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
@@ -449,16 +501,62 @@ def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool
         stored = store.get(key)
         if _well_formed_findings(stored):
             return stored
-    found: dict[tuple[str, tuple, str], str] = {}
-    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, texts):
-        found[(item.question_id, item.field, other)] = "its words"
-    for item, other, what in near_leaks(keys, texts):
-        found.setdefault((item.question_id, item.field, other), what)
-    result = list(found.items())
+    result = _match(keys, texts)
     if store is not None:
         store.put(key, result)
         store.save()
     return result
+
+
+def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
+    found: dict[tuple[str, tuple, str], str] = {}
+    if not texts:  # (the keys are indexed only for texts to match)
+        return []
+    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, texts):
+        found[(item.question_id, item.field, other)] = "its words"
+    for item, other, what in near_leaks(keys, texts):
+        found.setdefault((item.question_id, item.field, other), what)
+    return list(found.items())
+
+
+def leak_findings_by_file(keys: dict[str, KeyInfo], files: list, *, scope) -> list[tuple[tuple[str, tuple, str], str]]:
+    """The findings of :func:`leak_findings` over the texts of ``files`` ((question id, digest
+    of its texts, a function giving its :class:`LeakText` list), ids unique), matching again
+    only what changed since the latest run in ``scope`` (a topic folder).
+
+    Each finding is a pair of one text and one key of another question, decided by the two
+    alone. So when every key (with its declared terms) is that of the latest run, the latest
+    findings stand for the texts whose digest did not change (a finding whose key is gone is
+    dropped), and only the texts of the other questions are matched, against every key. When a
+    key was added or changed, every text is matched again. The texts of a question are read
+    (from its record) only when they are matched."""
+    from ..cache.store import Store, key_of
+
+    store = Store("leaks", scope, keep=1)
+    key = key_of("leak-findings-by-file")
+    digests = {qid: digest for qid, digest, _ in files}
+    now_keys = {qid: (info.text, info.terms) for qid, info in keys.items()}
+    old = store.get(key)
+    todo = files
+    kept: list = []
+    if _well_formed_state(old):
+        old_keys, old_digests, old_found = old
+        if all(old_keys.get(qid) == value for qid, value in now_keys.items()):
+            todo = [entry for entry in files if old_digests.get(entry[0]) != entry[1]]
+            again = {qid for qid, _, _ in todo}
+            kept = [item for item in old_found if item[0][0] in digests and item[0][0] not in again and item[0][2] in now_keys]
+    result = kept + _match(keys, [text for _, _, texts in todo for text in texts()])
+    if not (_well_formed_state(old) and old[0] == now_keys and old[1] == digests and old[2] == result):
+        store.put(key, (now_keys, digests, result))
+        store.save()
+    return result
+
+
+def _well_formed_state(found) -> bool:
+    return (type(found) is tuple and len(found) == 3 and type(found[0]) is dict and type(found[1]) is dict
+            and _well_formed_findings(found[2])
+            and all(type(k) is str and type(v) is tuple and len(v) == 2 and type(v[0]) is str and type(v[1]) is tuple for k, v in found[0].items())
+            and all(type(k) is str and type(v) is bytes for k, v in found[1].items()))
 
 
 def _well_formed_findings(found) -> bool:

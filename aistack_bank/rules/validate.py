@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .checks import check_diagnostics
-from .cues import AnswerCueStats, answer_cue_stats, cue_warnings
+from .cues import AnswerCueStats, answer_cue_stats, cue_stats, cue_warnings
 from ..errors import Diagnostic, Location, Severity, error, warning
 from ..kinds import item_id_rules, kind_rules
-from .lints import content_lints, question_reference_lints
+from .lints import content_lints, file_summary, question_reference_lints, summary_of
 from ..load import CATEGORIES_FILE, QUESTIONS_DIR, BankSource, LibrarySource, QuestionSource, is_topic_folder, read_bank, read_library
 from ..model import slug_of
 
@@ -61,7 +61,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     root = Path(root)
     only = root if is_topic_folder(root) else None
     checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache)
-    source = read_library(root.parent if only is not None else root, read_files=checked.read)
+    source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
     diags += library_rules(source, cross_file_only=True)
@@ -70,9 +70,9 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
             continue
         diags += content_lints(topic, references=False, memo=use_cache)  # W320/W321 are rules of each file
         if topic.topic is not None:
-            diags += cue_warnings(answer_cue_stats([qs.question for qs in topic.questions if qs.question is not None]), Location.of(topic.topic_path))
+            diags += cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path))
     questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
-    cues = answer_cue_stats([qs.question for qs in questions if qs.question is not None])
+    cues = summary_cue_stats(questions)
     if only is not None:
         diags = [d for d in diags if _inside(d, only)]
         translations = None
@@ -82,6 +82,12 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
         diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache)
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=source, diagnostics=diags, cues=cues)
+
+
+def summary_cue_stats(questions: list[QuestionSource]) -> AnswerCueStats:
+    """:func:`~.cues.answer_cue_stats` of the questions with a model, from their summaries."""
+    summaries = [summary_of(qs) for qs in questions]
+    return cue_stats(s.cue for s in summaries if s.question_id is not None)
 
 
 def library_rules(source: LibrarySource, *, cross_file_only: bool = False) -> list[Diagnostic]:
@@ -125,8 +131,9 @@ def library_rules(source: LibrarySource, *, cross_file_only: bool = False) -> li
     file_topic: dict[str, BankSource] = {}
     for topic in source.topics:
         for qs in topic.questions:
-            if qs.question is not None:
-                file_topic.setdefault(qs.question.id, topic)
+            qid = summary_of(qs).question_id
+            if qid is not None:
+                file_topic.setdefault(qid, topic)
     listed_by: dict[str, BankSource] = {}  # the first topic that lists each question
     for topic in source.topics:
         if topic.topic is not None and topic.topic_doc is not None:
@@ -146,6 +153,16 @@ def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] 
     vocabulary = set(source.topic.tags) if source.topic is not None else None
     first_seen = {} if first_seen is None else first_seen
     for qs in source.questions:
+        if cross_file_only:  # from the file's summary: its record is read only to locate a finding
+            summary = summary_of(qs)
+            if not summary.located:
+                continue
+            if summary.question_id in first_seen:
+                other = first_seen[summary.question_id]
+                diags.append(error("E302", f"id {summary.question_id!r} is also used by {Location.of(other.path)}", qs.doc.locate(("id",))))
+            else:
+                first_seen[summary.question_id] = qs
+            continue
         question, doc = qs.question, qs.doc
         if question is None or doc is None:
             continue
@@ -154,8 +171,6 @@ def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] 
             diags.append(error("E302", f"id {question.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
         else:
             first_seen[question.id] = qs
-        if cross_file_only:
-            continue
         name = qs.path.name
         if slug_of(name) is None:
             diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
@@ -175,12 +190,14 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
     """The rules of one read question file on its own (with its topic's tag vocabulary), and
     its numeric check: what a file's cached verdict keeps (see :mod:`aistack_bank.cache.questionfiles`)."""
     if qs.question is None or qs.doc is None:
+        qs.summary = file_summary(qs)
         return []
     diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
-    diags += question_reference_lints(qs.question, qs.doc)
     from ..i18n.fields import question_fields
 
     qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
+    diags += question_reference_lints(qs.question, qs.doc, qs.derived["fields"])
+    qs.summary = file_summary(qs)  # kept apart from it
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
     return diags
@@ -201,8 +218,9 @@ def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None =
         if "\n" in getattr(topic, name):
             diags.append(error("E116", f"{name} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", doc.locate((name,))))
     diags += item_id_rules(topic.key_points, "key_points", "key point", doc)
-    on_disk = {qs.question.id for qs in source.questions if qs.question is not None}
-    unreadable = {qs.path.name.split("-", 1)[0] for qs in source.questions if qs.question is None}
+    summaries = [(qs, summary_of(qs)) for qs in source.questions]
+    on_disk = {s.question_id for qs, s in summaries if s.question_id is not None}
+    unreadable = {qs.path.name.split("-", 1)[0] for qs, s in summaries if s.question_id is None}
     seen: dict[str, int] = {}
     for index, qid in enumerate(topic.questions):
         if qid in seen:
@@ -231,12 +249,12 @@ def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None =
                 diags.append(error("E380", f"{qid} is already in group {grouped[qid] + 1}; a question belongs to one group at most (merge the two groups)", where))
             else:
                 grouped[qid] = g
-    for qs in source.questions:
-        if qs.question is not None and qs.question.id not in seen:
-            lister = listed_by.get(qs.question.id)
+    for qs, s in summaries:
+        if s.question_id is not None and s.question_id not in seen:
+            lister = listed_by.get(s.question_id)
             if lister is not None and lister is not source:
                 continue  # E318, at the topic that lists it
-            diags.append(error("E307", f"{qs.question.id} is not listed in the `questions:` of {Location.of(source.topic_path)} (nor of any other topic)", Location.of(qs.path, 1, 1) if qs.doc is None else qs.doc.locate(("id",))))
+            diags.append(error("E307", f"{s.question_id} is not listed in the `questions:` of {Location.of(source.topic_path)} (nor of any other topic)", Location.of(qs.path, 1, 1) if qs.doc is None else qs.doc.locate(("id",))))
     return diags
 
 

@@ -9,8 +9,6 @@
   // Texts of the bank shown in English for want of a translation: marked lang="en".
   const english = new Set(data.english || []);
   const LETTERS = "ABCDEFGHIJ";
-  // The kinds a person grades: never scored here, never stored.
-  const UNSCORED = new Set(["essay"]);
   const DAY = 86400000;
   // Leitner boxes: a wrong answer puts a question back in box 1 (due at once), each right
   // answer moves it up one box; the box sets how many days pass before it is due again.
@@ -299,11 +297,26 @@
     }
   }
 
+  // The browser goes back after the click that asked for it has returned: a view entered
+  // before then (a run started at once after Quit) gets its history entry once that Back is
+  // done, or the Back would leave the new view's entry instead of the old one.
+  let pushAfterBack = null;
+
+  function pushView(state) {
+    if (ignorePop) pushAfterBack = state;
+    else history.pushState(state, "");
+  }
+
   window.addEventListener("popstate", (event) => {
     if (ignorePop) {
       ignorePop -= 1;
+      if (!ignorePop && pushAfterBack) {
+        history.pushState(pushAfterBack, "");
+        pushAfterBack = null;
+      }
       return;
     }
+    pushAfterBack = null;
     const state = event.state || {};
     if (state.view === "quiz" && session && session.id === state.attempt) {
       resume(false);
@@ -333,7 +346,7 @@
     figure("stat-last", lastRight, ids.length, "site.stats.last.detail");
     figure("stat-alltime", p.right, p.count, "site.stats.alltime.detail");
     // Out of the questions whose answers are kept: a written answer (an essay) is never scored nor stored.
-    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.filter((q) => !UNSCORED.has(q.kind)).length });
+    $("stat-answered").textContent = t("site.stats.answered.value", { answered: ids.length, total: questions.filter((q) => !q.unscored).length });
     $("reset").hidden = ids.length === 0;
     $("export").hidden = store.answers.length === 0;
 
@@ -414,7 +427,7 @@
     };
     finished = null;
     runStore.save();
-    history.pushState({ view: "quiz", attempt: session.id }, "");
+    pushView({ view: "quiz", attempt: session.id });
     resume(false);
   }
 
@@ -505,7 +518,7 @@
 
   function resume(push) {
     if (!session) return;
-    if (push) history.pushState({ view: "quiz", attempt: session.id }, "");
+    if (push) pushView({ view: "quiz", attempt: session.id });
     $("quiz-title").textContent = session.title;
     $("quiz-bar").max = session.ids.length;
     show("quiz");
@@ -980,8 +993,6 @@
       const right = q.pairs.map((p) => matchText(q, response[p.id]) === p.answer);
       return { score: right.filter(Boolean).length / q.pairs.length, right: right };
     },
-    // response: the text written; graded by a person, never here (not in any score).
-    "essay": () => ({ score: 0, unscored: true }),
     // response: the items' ids in the learner's order; all or nothing.
     "ordering": (q, response) => {
       const right = q.items.map((item, i) => response[i] === item.id);
@@ -989,8 +1000,10 @@
     },
   };
 
+  // A question of a kind a person grades (an essay: the page data marks it "unscored") is never
+  // scored here, nor stored, nor in any score.
   function outcomeOf(q, response) {
-    return SCORERS[q.kind](q, response);
+    return q.unscored ? { score: 0, unscored: true } : SCORERS[q.kind](q, response);
   }
 
   // A run's record of an answer to a question of any kind but single-choice.
