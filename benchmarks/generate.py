@@ -9,14 +9,19 @@
   difficulty; about a third carry a numeric check (memory in GB, decode time in ms, or a
   FLOP-count formula) whose options show distinct values;
 * ``translations/aistack.pot``, ``fr.po`` and ``nl.po`` (and any other catalog ``update``
-  writes, such as the practice site's ``translations/site/*.po``): made by running
-  ``bank i18n update --lang fr --lang nl`` in the project, then every ``msgstr`` filled with a
-  deterministic pseudo-translation (numbers, units and formulas kept, decimal comma and, for
-  French, ``Go``/``To`` and no-break spaces) and written back with
-  :func:`aistack_bank.i18n.catalog.render_catalog`.
+  writes, such as the practice site's ``translations/site/*.po``): what
+  ``bank i18n update --lang fr --lang nl`` writes in the project, with every ``msgstr`` filled
+  with a deterministic pseudo-translation (numbers, units and formulas kept, decimal comma and,
+  for French, ``Go``/``To`` and no-break spaces), laid out as
+  :func:`aistack_bank.i18n.catalog.render_catalog` lays it out. The bank's catalogs are written
+  straight from the questions, a block per entry (at N = 100 000 they hold a million entries
+  each: reading and rewriting them through polib took most of an hour); their headers and the
+  practice site's catalogs come from that command and :func:`fill_catalog` run in a
+  one-question project. ``bank i18n update --compare`` finds nothing to change
+  (tests/test_benchmark_smoke.py).
 
-The result passes ``bank validate`` with no error and ``bank i18n status --fail-under 100``.
-The same ``n`` and ``seed`` give byte-identical files.
+The result passes ``bank validate`` with no error and no warning and
+``bank i18n status --fail-under 100``. The same ``n`` and ``seed`` give byte-identical files.
 
 Command line::
 
@@ -33,6 +38,8 @@ import subprocess
 import sys
 import textwrap
 import time
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -221,8 +228,14 @@ class Question:
     check_variables: list[str] = field(default_factory=list)
 
 
-def _place(rng: random.Random, correct: tuple[str, str], wrong: list[tuple[str, str]], position: int) -> tuple[list[Option], str]:
-    """Options a–d with the key at ``position`` and the key never strictly the longest text."""
+PADS = (", in most practical settings", ", in most practical settings and on most current hardware")
+
+
+def _place(rng: random.Random, correct: tuple[str, str], wrong: list[tuple[str, str]], position: int,
+           longest_ok: bool = True) -> tuple[list[Option], str]:
+    """Options a–d with the key at ``position``. When the key is strictly the longest text, the
+    longest distractor is padded (``PADS[0]``); without ``longest_ok``, enough that the key is
+    not strictly the longest any more."""
     texts = list(wrong)
     rng.shuffle(texts)
     texts.insert(position, correct)
@@ -231,12 +244,16 @@ def _place(rng: random.Random, correct: tuple[str, str], wrong: list[tuple[str, 
         # Pad the longest distractor so the key does not stand out by its length.
         j = max((i for i in range(len(texts)) if i != position), key=lambda i: len(texts[i][0]))
         t, f = texts[j]
-        texts[j] = (t.rstrip(".") + ", in most practical settings" + ("." if t.endswith(".") else ""), f)
+        for pad in PADS if not longest_ok else PADS[:1]:
+            padded = t.rstrip(".") + pad + ("." if t.endswith(".") else "")
+            if len(padded) >= key_len:
+                break
+        texts[j] = (padded, f)
     options = [Option(chr(ord("a") + i), t, f) for i, (t, f) in enumerate(texts)]
     return options, options[position].id
 
 
-def _memory_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+def _memory_question(rng: random.Random, qid: str, name: str, position: int, longest_ok: bool = True) -> Question:
     params = rng.choice(PARAM_COUNTS)
     fmt, bpp = rng.choice(FORMATS)
     others = [m for m in BYTE_MULTIPLIERS if m != bpp]
@@ -251,7 +268,7 @@ def _memory_question(rng: random.Random, qid: str, name: str, position: int) -> 
     for m in wrong_m:
         wrong.append((f"About {_fmt(params * m)} GB for the {name} {name[::-1].lower()} weights",
                       f"This uses {_fmt(m)} {'byte' if m == 1 else 'bytes'} per parameter, which does not match {fmt}."))
-    options, key = _place(rng, correct, wrong, position)
+    options, key = _place(rng, correct, wrong, position, longest_ok)
     explanation = (f"Weight memory is the number of parameters times the bytes per parameter: "
                    f"{params} billion × {_fmt(bpp)} bytes = {_fmt(total)} GB. "
                    f"The most tempting wrong option uses the size of another number format; "
@@ -262,7 +279,7 @@ def _memory_question(rng: random.Random, qid: str, name: str, position: int) -> 
                     translator_note=f"Keep \"{fmt}\" as it is.", check_script=script)
 
 
-def _decode_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+def _decode_question(rng: random.Random, qid: str, name: str, position: int, longest_ok: bool = True) -> Question:
     bw = rng.choice(BANDWIDTHS)
     t = rng.choice(TOKEN_TIMES)
     weights = t * bw / 1000
@@ -274,7 +291,7 @@ def _decode_question(rng: random.Random, qid: str, name: str, position: int) -> 
         (f"About {_fmt(t / 2)} ms per {name} token", "This halves the traffic, as if only half of the weights were read."),
         (f"About {_fmt(t * 4)} ms per {name} token", "This uses a quarter of the stated bandwidth."),
     ]
-    options, key = _place(rng, correct, wrong, position)
+    options, key = _place(rng, correct, wrong, position, longest_ok)
     explanation = (f"At batch size one, decoding is memory-bound: every token reads all the weights, "
                    f"so the time is {_fmt(weights)} GB divided by {bw} GB/s, that is {_fmt(t)} ms. "
                    f"The compute units wait on memory, so more compute would not help.")
@@ -284,7 +301,7 @@ def _decode_question(rng: random.Random, qid: str, name: str, position: int) -> 
                     sorted({"llm-inference", "memory", rng.choice(TAG_NAMES)}), 3, check_script=script)
 
 
-def _formula_question(rng: random.Random, qid: str, name: str, position: int) -> Question:
+def _formula_question(rng: random.Random, qid: str, name: str, position: int, longest_ok: bool = True) -> Question:
     fragment, variables, script, right, wrong_f = rng.choice(FORMULAS)
     stem = f"In the {name} kernel, how many operations does {fragment} take?"
     correct = (f"{right} operations in the {name} {name[::-1].lower()} kernel", f"Right: this counts every multiply and every add once.")
@@ -293,14 +310,14 @@ def _formula_question(rng: random.Random, qid: str, name: str, position: int) ->
         (f"{wrong_f[1]} operations in the {name} {name[::-1].lower()} kernel", "This counts every product term twice over."),
         (f"{wrong_f[2]} operations in the {name} {name[::-1].lower()} kernel", "This drops one of the dimensions of the product."),
     ]
-    options, key = _place(rng, correct, wrong, position)
+    options, key = _place(rng, correct, wrong, position, longest_ok)
     explanation = (f"Each product term needs one multiply and one add, so the count is {right}. "
                    f"The most tempting wrong option counts only the multiplies.")
     return Question(qid, f"operation-count-{name.lower()}", stem, options, key, explanation,
                     sorted({"arithmetic-intensity", "kernels"}), 2, check_script=script, check_variables=list(variables))
 
 
-def _concept_question(rng: random.Random, qid: str, name: str, position: int, parts: str) -> Question:
+def _concept_question(rng: random.Random, qid: str, name: str, position: int, parts: str, longest_ok: bool = True) -> Question:
     tag = rng.choice(TAG_NAMES)
     concept = rng.choice(CONCEPTS[tag])
     setting = rng.choice(SETTINGS)
@@ -313,7 +330,7 @@ def _concept_question(rng: random.Random, qid: str, name: str, position: int, pa
     reason = rng.choice(REASONS)
     correct = (f"For {parts}, {concept} {true_claim}.", _sentence(f"right: {reason}."))
     wrong = [(f"For {parts}, {concept} {claim}.", _sentence(f"this {rng.choice(MISCONCEPTIONS)}.")) for claim in false_claims]
-    options, key = _place(rng, correct, wrong, position)
+    options, key = _place(rng, correct, wrong, position, longest_ok)
     explanation = (_sentence(f"{concept} {true_claim}, because {reason}. ")
                    + _sentence(f"the most tempting wrong option claims that it {false_claims[0]}, which {rng.choice(MISCONCEPTIONS)}."))
     tags = sorted({tag, rng.choice(TAG_NAMES)})
@@ -321,13 +338,24 @@ def _concept_question(rng: random.Random, qid: str, name: str, position: int, pa
     return Question(qid, slug, stem, options, key, explanation, tags, rng.choice([1, 2]))
 
 
-def make_questions(n: int, seed: int = 0) -> list[Question]:
-    """The ``n`` questions of the synthetic bank, deterministic in ``n`` and ``seed``."""
+def make_questions(n: int, seed: int = 0, topics: int = 1) -> list[Question]:
+    """The ``n`` questions of the synthetic bank, deterministic in ``n`` and ``seed``.
+
+    With ``topics``, the questions of each topic (split as :func:`generate_project` splits them)
+    have the key strictly the longest option in at most a third of them (W302 is a rule of
+    each topic): past that share, a distractor is padded to the key's length."""
     rng = random.Random(f"aistack-bench:{seed}")
     width = max(3, len(str(n)))
     positions: list[int] = []
     questions = []
+    topic = longest = 0
+    end = n // topics
     for i in range(1, n + 1):
+        if i > end:
+            topic += 1
+            longest = 0
+            end = (topic + 1) * n // topics
+        longest_ok = longest < (end - topic * n // topics) // 3
         if not positions:  # keys spread evenly over a–d, in shuffled blocks of four
             positions = [0, 1, 2, 3]
             rng.shuffle(positions)
@@ -336,15 +364,25 @@ def make_questions(n: int, seed: int = 0) -> list[Question]:
         name = _name(i, seed)
         roll = rng.random()
         if roll < 0.20:
-            q = _memory_question(rng, qid, name, position)
+            q = _memory_question(rng, qid, name, position, longest_ok)
         elif roll < 0.30:
-            q = _decode_question(rng, qid, name, position)
+            q = _decode_question(rng, qid, name, position, longest_ok)
         elif roll < 0.38:
-            q = _formula_question(rng, qid, name, position)
+            q = _formula_question(rng, qid, name, position, longest_ok)
         else:
-            q = _concept_question(rng, qid, name, position, _parts(i, seed))
+            q = _concept_question(rng, qid, name, position, _parts(i, seed), longest_ok)
+        if key_is_longest(q):
+            if not longest_ok:
+                raise RuntimeError(f"{qid}: the key is still the longest option")
+            longest += 1
         questions.append(q)
     return questions
+
+
+def key_is_longest(q: Question) -> bool:
+    """Whether the key is strictly longer than every other option (what W302 counts)."""
+    key = next(len(o.text) for o in q.options if o.id == q.correct)
+    return all(key > len(o.text) for o in q.options if o.id != q.correct)
 
 
 # --------------------------------------------------------------------------------------------
@@ -367,14 +405,24 @@ def _scalar(key: str, text: str, indent: str) -> list[str]:
 
 
 def render_question(q: Question) -> str:
+    return question_yaml(q)[0]
+
+
+def question_yaml(q: Question) -> tuple[str, tuple[int, ...]]:
+    """The question file's text and the line of each of its translatable fields, in catalog
+    order (stem, each option's text and feedback, explanation): the ``#:`` references."""
     out = ["# yaml-language-server: $schema=../../../schema/question.schema.json", f"id: {q.id}", "kind: single-choice"]
+    lines = [len(out) + 1]
     out += _scalar("stem", q.stem, "")
     out.append("options:")
     for o in q.options:
         out.append(f"  - id: {o.id}")
+        lines.append(len(out) + 1)
         out += _scalar("text", o.text, "    ")
+        lines.append(len(out) + 1)
         out += _scalar("feedback", o.feedback, "    ")
     out.append(f"correct: {q.correct}")
+    lines.append(len(out) + 1)
     out += _scalar("explanation", q.explanation, "")
     out.append(f"tags: [{', '.join(q.tags)}]")
     out.append(f"difficulty: {q.difficulty}")
@@ -386,7 +434,7 @@ def render_question(q: Question) -> str:
             out.append(f"  variables: [{', '.join(q.check_variables)}]")
         out.append("  script: |")
         out += [f"    {line}" for line in q.check_script.rstrip("\n").split("\n")]
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", tuple(lines)
 
 
 TOPIC_TITLE = "AI Hardware & Software Stack (synthetic benchmark bank)"
@@ -412,28 +460,43 @@ def topic_ids(topics: int) -> list[tuple[str, str]]:
     return [(f"topic-{i + 1:03d}", f"category-{i // TOPICS_PER_CATEGORY + 1:02d}") for i in range(topics)]
 
 
+def _category_title(category: str) -> str:
+    return "Computer systems" if category == "computer-systems" else f"Computer systems, part {int(category.rsplit('-', 1)[1])}"
+
+
 def render_categories(topics: int) -> str:
     ids = sorted({category for _, category in topic_ids(topics)})
     out = ["# yaml-language-server: $schema=../schema/categories.schema.json", "categories:"]
     for category in ids:
-        title = "Computer systems" if category == "computer-systems" else f"Computer systems, part {int(category.rsplit('-', 1)[1])}"
-        out += [f"  - id: {category}", f"    title: {title}"]
+        out += [f"  - id: {category}", f"    title: {_category_title(category)}"]
     return "\n".join(out) + "\n"
 
 
 def render_topic(questions: list[Question], topic_id: str = "ai-stack-benchmark", category: str = "computer-systems", number: int = 0) -> str:
+    return topic_yaml(questions, topic_id, category, number)[0]
+
+
+def topic_yaml(questions: list[Question], topic_id: str = "ai-stack-benchmark", category: str = "computer-systems",
+               number: int = 0) -> tuple[str, list[tuple[str, str, int]]]:
+    """The topic file's text and its translatable fields: (field, text, line) of the title, the
+    summary and each key point, in catalog order."""
     out = ["# yaml-language-server: $schema=../../schema/topic.schema.json", f"id: {topic_id}", f"category: {category}"]
-    out += _scalar("title", TOPIC_TITLE + (f", part {number}" if number else ""), "")
+    title = TOPIC_TITLE + (f", part {number}" if number else "")
+    fields = [("title", title, len(out) + 1)]
+    out += _scalar("title", title, "")
+    fields.append(("summary", TOPIC_SUMMARY, len(out) + 1))
     out += _scalar("summary", TOPIC_SUMMARY, "")
     out.append("key_points:")
-    for number, point in enumerate(TOPIC_KEY_POINTS, 1):
+    for k, point in enumerate(TOPIC_KEY_POINTS, 1):
         lines = textwrap.wrap(point, width=90, break_long_words=False, break_on_hyphens=False)
-        out += [f"  - id: k{number}", "    text: >-"] + [f"      {line}" for line in lines]
+        out.append(f"  - id: k{k}")
+        fields.append((f"key_point.k{k}", point, len(out) + 1))
+        out += ["    text: >-"] + [f"      {line}" for line in lines]
     out.append("tags:")
     out += [f'  {tag}: "{meaning}"' for tag, meaning in TAGS.items()]
     out.append("questions:")
     out += [f"  - {q.id}" for q in questions]
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", fields
 
 
 # --------------------------------------------------------------------------------------------
@@ -531,21 +594,225 @@ def pseudo_translate(text: str, lang: str) -> str:
     >>> pseudo_translate("All {title} questions ({count}) in <b>bold</b> %s", "fr")
     'Àll {title} qûestions ({count}) dans <b>bôld</b> %s'
     """
+    return _TOKEN.sub(_replacer(lang), text)
+
+
+_REPLACERS: dict[str, Callable[[re.Match], str]] = {}
+
+
+def _replacer(lang: str) -> Callable[[re.Match], str]:
+    """The replacement of each token of :data:`_TOKEN` in ``lang`` (words translated once each)."""
+    replace = _REPLACERS.get(lang)
+    if replace is not None:
+        return replace
+    words: dict[str, str] = {}
+
     def replace(m: re.Match) -> str:
+        word = m.group("word")
+        if word is not None:
+            out = words.get(word)
+            if out is None:
+                if len(words) > 1 << 20:
+                    words.clear()
+                out = words[word] = _word(word, lang)
+            return out
         if m.group("keep") is not None:  # placeholders and markup stay as they are
             return m.group("keep")
-        if m.group("num") is not None:
-            num = _number(m.group("num"), lang)
-            unit = m.group("unit")
-            if not unit:
-                return num
-            unit = unit.strip()
-            if lang == "fr":
-                return num + "\u00a0" + FR_UNITS.get(unit, unit)
-            return num + " " + unit
-        return _word(m.group("word"), lang)
+        num = _number(m.group("num"), lang)
+        unit = m.group("unit")
+        if not unit:
+            return num
+        unit = unit.strip()
+        if lang == "fr":
+            return num + "\u00a0" + FR_UNITS.get(unit, unit)
+        return num + " " + unit
 
-    return _TOKEN.sub(replace, text)
+    _REPLACERS[lang] = replace
+    return replace
+
+
+# --------------------------------------------------------------------------------------------
+# Catalogs
+# --------------------------------------------------------------------------------------------
+
+# The notes for translators of each field, as `bank i18n update` writes them (``#.`` lines);
+# tests/test_benchmark_smoke.py checks that `bank i18n update --compare` finds the generated
+# catalogs current.
+CATEGORY_NOTE = "Title of a category of topics."
+TOPIC_NOTES = {"title": "Topic title.", "summary": "Topic summary shown under the title.",
+               "key_point": "A key point of the topic, one paragraph."}
+STEM_NOTE = "Question stem."
+EXPLANATION_NOTE = "Explanation shown after answering."
+
+
+def catalog_fields(questions: list[Question], lines: list[tuple[int, ...]], topics: int) -> Iterator[tuple[str, str, str, tuple[str, ...]]]:
+    """(msgctxt, msgid, reference, notes) of every translatable text of the bank, in the
+    order of its catalogs: the categories, then each topic's own texts and its questions'.
+    ``lines[i]`` are the field lines of ``questions[i]`` (:func:`question_yaml`)."""
+    from aistack_bank.i18n.fields import KEEP_NUMBERS
+
+    n = len(questions)
+    layout = topic_ids(topics)
+    for index, category in enumerate(sorted({category for _, category in layout})):
+        yield f"category.{category}.title", _category_title(category), f"bank/categories.yaml:{4 + 2 * index}", (CATEGORY_NOTE,)
+    for index, (topic_id, category) in enumerate(layout):
+        for name, text, line in topic_yaml([], topic_id, category, index + 1 if topics > 1 else 0)[1]:
+            yield f"topic.{topic_id}.{name}", text, f"bank/{topic_id}/topic.yaml:{line}", (TOPIC_NOTES[name.split(".")[0]],)
+        for i in range(index * n // topics, (index + 1) * n // topics):
+            q = questions[i]
+            at = iter(lines[i])
+            path = f"bank/{topic_id}/questions/{q.id}-{q.slug}.yaml:"
+            base = (q.translator_note,) if q.translator_note else ()
+            checked = base + (KEEP_NUMBERS,) if q.check_script else base
+            yield f"{q.id}.stem", q.stem, path + str(next(at)), (STEM_NOTE,) + checked
+            for o in q.options:
+                role = "the correct option" if o.id == q.correct else "a wrong option"
+                yield f"{q.id}.option.{o.id}", o.text, path + str(next(at)), (f"Option {o.id} ({role}).",) + checked
+                yield (f"{q.id}.option.{o.id}.feedback", o.feedback, path + str(next(at)),
+                       (f"Feedback shown when option {o.id} ({role}) is chosen.",) + base)
+            yield f"{q.id}.explanation", q.explanation, path + str(next(at)), (EXPLANATION_NOTE,) + checked
+
+
+class FastWrap:
+    """``keyword "text"`` in lines as :func:`aistack_bank.i18n.powrap.wrap` lays it out at the
+    catalogs' width, computed a word at a time.
+
+    The line-break opportunities of a text whose characters are each one column wide and none a
+    mark, a joiner, a mandatory break, a regional indicator, a Hebrew letter or a space other
+    than U+0020 (every text of these banks) depend, inside a run of non-space characters, on
+    that run alone, and before it on its first character and the last one of the run before:
+    both are asked of ``powrap.break_opportunities`` once and kept. Any other text, or a text
+    with a line feed, goes to ``powrap.wrap`` itself. No format flag is taken: the bank's
+    catalogs have none. (tests/test_benchmark_smoke.py compares the two on every text of a
+    generated bank and on random texts.)"""
+
+    _ESCAPE = str.maketrans({'"': '\\"', "\\": "\\\\"})
+    _ESCAPE_SEQUENCE = re.compile(r"\\.")
+
+    def __init__(self) -> None:
+        from aistack_bank.i18n import powrap
+        from aistack_bank.i18n.pofile import WRAP_WIDTH
+
+        self._powrap = powrap
+        self.width = WRAP_WIDTH
+        self._unsafe = {powrap.BK, powrap.CR, powrap.LF, powrap.CM, powrap.ZWJ, powrap.ZW, powrap.RI, powrap.HL, powrap.SP}
+        self._safe: dict[str, bool] = {}
+        # letters and digits (classes AL and NU): never a break between two of them
+        self._joined = dict.fromkeys(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"))
+        self._inner: dict[str, tuple[int, ...]] = {}
+        self._start: dict[tuple[str, str], bool] = {}
+
+    def _plain(self, text: str) -> bool:
+        if text.isascii():
+            return text.isprintable()
+        safe = self._safe
+        for c in set(text):
+            ok = safe.get(c)
+            if ok is None:
+                cls = self._powrap.line_break_class(c)
+                ok = safe[c] = c == " " or (self._powrap.char_width(c) == 1 and unicodedata.category(c)[0] != "C"
+                                            and cls not in self._unsafe)
+                if ok and cls in (self._powrap.AL, self._powrap.NU):
+                    self._joined[ord(c)] = None
+            if not ok:
+                return False
+        return True
+
+    def _breaks(self, text: str) -> list[int]:
+        """The indexes of ``text`` (escaped) before which a line may break."""
+        breaks: list[int] = []
+        pos = 0
+        last = ""
+        inner, start = self._inner, self._start
+        for word in text.split(" "):
+            if word:
+                if last:
+                    ok = start.get((last, word[0]))
+                    if ok is None:
+                        ok = start[last, word[0]] = self._powrap.break_opportunities(f"{last} {word[0]}")[2]
+                    if ok:
+                        breaks.append(pos)
+                if word.translate(self._joined):  # not only letters and digits
+                    at = inner.get(word)
+                    if at is None:
+                        can = self._powrap.break_opportunities(word)
+                        for m in self._ESCAPE_SEQUENCE.finditer(word):
+                            can[m.start() + 1] = False  # an escape sequence is never broken
+                        if len(inner) > 1 << 20:
+                            inner.clear()
+                        at = inner[word] = tuple(k for k, c in enumerate(can) if c)
+                    breaks.extend(pos + k for k in at)
+                last = word[-1]
+            pos += len(word) + 1
+        return breaks
+
+    @staticmethod
+    def _break(text: str, breaks: list[int], column: int, last: int) -> list[str]:
+        # powrap._break with every character one column wide and no mandatory break
+        if column + len(text) <= last:
+            return [text]
+        lines = []
+        start = run = 0
+        col = column
+        for b in breaks:
+            width = b - run
+            if run > start and col + width > last:
+                lines.append(text[start:run])
+                start, col = run, column
+            col += width
+            run = b
+        if run > start and col + len(text) - run > last:
+            lines.append(text[start:run])
+            start = run
+        lines.append(text[start:])
+        return lines
+
+    def __call__(self, keyword: str, value: str) -> list[str]:
+        if "\n" in value or not self._plain(value):
+            return self._powrap.wrap(keyword, value, "", self.width)
+        head = f"{keyword} "
+        last = self.width - 1
+        text = value.translate(self._ESCAPE) if '"' in value or "\\" in value else value
+        if len(head) + 1 + len(text) <= last:
+            return [f'{head}"{text}"']
+        breaks = self._breaks(text)
+        first = self._break(text, breaks, len(head) + 1, last)
+        if len(first) == 1:
+            return [f'{head}"{first[0]}"']
+        return [f'{head}""'] + [f'"{line}"' for line in self._break(text, breaks, 1, last)]
+
+
+def write_catalog(path: Path, header: str, fields: Iterable[tuple[str, str, str, tuple[str, ...]]], lang: str | None) -> int:
+    """Write the template (``lang`` None) or the ``lang`` catalog of ``fields`` after ``header``
+    (its first block, as `bank i18n update` writes it), every msgstr the pseudo-translation of
+    its msgid, laid out as :func:`aistack_bank.i18n.catalog.render_catalog` lays it out.
+    Returns the number of entries."""
+    from aistack_bank.i18n.typography import fix_typography
+
+    wrap = FastWrap()
+    count = 0
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        f.write(header)
+        blocks: list[str] = []
+        for msgctxt, msgid, reference, notes in fields:
+            lines = [f"#. {note}" for note in notes]
+            lines.append(f"#: {reference}")
+            lines += wrap("msgctxt", msgctxt)
+            lines += wrap("msgid", msgid)
+            if lang is None:
+                lines.append('msgstr ""')
+            else:
+                msgstr = pseudo_translate(msgid, lang)
+                lines += wrap("msgstr", fix_typography(msgstr) if lang == "fr" else msgstr)
+            blocks.append("\n".join(lines))
+            count += 1
+            if len(blocks) >= 4096:
+                f.write("\n\n" + "\n\n".join(blocks))
+                blocks.clear()
+        if blocks:
+            f.write("\n\n" + "\n\n".join(blocks))
+        f.write("\n")
+    return count
 
 
 # --------------------------------------------------------------------------------------------
@@ -598,6 +865,11 @@ def generate_project(root: Path, n: int, seed: int = 0, topics: int = 1) -> Path
 
     ``bank/``, ``translations/`` and ``exports/`` under ``root`` are replaced; nothing else in
     ``root`` is touched. Returns ``root``.
+
+    The catalogs are what ``bank i18n update --lang fr --lang nl`` would write for this bank,
+    filled by :func:`fill_catalog`, but written straight from the questions
+    (:func:`write_catalog`): their headers and the practice site's catalogs are taken from
+    that command run on a one-question project (:func:`catalog_headers`).
     """
     if n < 1:
         raise ValueError("n must be at least 1")
@@ -608,34 +880,88 @@ def generate_project(root: Path, n: int, seed: int = 0, topics: int = 1) -> Path
     for sub in ("bank", "translations", "exports", ".bank-cache"):
         if (root / sub).is_dir():
             shutil.rmtree(root / sub)
-    questions = make_questions(n, seed)
-    (root / "bank").mkdir(parents=True)
-    (root / "bank" / "categories.yaml").write_text(render_categories(topics), encoding="utf-8")
-    for index, (topic_id, category) in enumerate(topic_ids(topics)):
-        part = questions[index * n // topics:(index + 1) * n // topics]
-        folder = root / "bank" / topic_id / "questions"
-        folder.mkdir(parents=True)
-        (folder.parent / "topic.yaml").write_text(render_topic(part, topic_id, category, index + 1 if topics > 1 else 0), encoding="utf-8")
-        for q in part:
-            (folder / f"{q.id}-{q.slug}.yaml").write_text(render_question(q), encoding="utf-8")
-    (root / "translations").mkdir()
-    subprocess.run([*bank_command(), "i18n", "update", "--lang", "fr", "--lang", "nl"], cwd=root, check=True,
-                   stdout=subprocess.DEVNULL)
-    # Every catalog `update` wrote: the bank's, and any other (the practice site's interface).
-    _fill_all([(path, path.stem) for path in sorted((root / "translations").rglob("*.po"))])
+    questions = make_questions(n, seed, topics)
+    lines = write_bank(root / "bank", questions, topics)
+    headers, site = catalog_headers(seed)
+    translations = root / "translations"
+    for relative, data in site.items():
+        (translations / relative).parent.mkdir(parents=True, exist_ok=True)
+        (translations / relative).write_bytes(data)
+    jobs = [(translations / "fr.po", headers["fr.po"], "fr"), (translations / "nl.po", headers["nl.po"], "nl"),
+            (translations / "aistack.pot", headers["aistack.pot"], None)]
+    _write_catalogs(jobs, (questions, lines, topics))
     return root
 
 
-def _fill_all(jobs: list[tuple[Path, str]]) -> None:
-    """Fill the catalogs, one process each where ``fork`` is available (they are independent)."""
+def write_bank(bank: Path, questions: list[Question], topics: int) -> list[tuple[int, ...]]:
+    """Write ``bank/`` (categories, topics, question files); return each question's field lines."""
+    n = len(questions)
+    bank.mkdir(parents=True)
+    (bank / "categories.yaml").write_text(render_categories(topics), encoding="utf-8")
+    lines = []
+    for index, (topic_id, category) in enumerate(topic_ids(topics)):
+        part = questions[index * n // topics:(index + 1) * n // topics]
+        folder = bank / topic_id / "questions"
+        folder.mkdir(parents=True)
+        (folder.parent / "topic.yaml").write_text(render_topic(part, topic_id, category, index + 1 if topics > 1 else 0), encoding="utf-8")
+        for q in part:
+            text, at = question_yaml(q)
+            (folder / f"{q.id}-{q.slug}.yaml").write_bytes(text.encode("utf-8"))
+            lines.append(at)
+    return lines
+
+
+def catalog_headers(seed: int = 0) -> tuple[dict[str, str], dict[Path, bytes]]:
+    """The first block of ``aistack.pot``, ``fr.po`` and ``nl.po``, and every file of
+    ``translations/site/`` (the practice site's catalogs, filled), as
+    ``bank i18n update --lang fr --lang nl`` and :func:`fill_catalog` write them in a project of
+    one question (none of them depends on the bank's questions)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bench-headers-") as tmp:
+        root = Path(tmp)
+        write_bank(root / "bank", make_questions(1, seed), 1)
+        translations = root / "translations"
+        translations.mkdir()
+        subprocess.run([*bank_command(), "i18n", "update", "--lang", "fr", "--lang", "nl"], cwd=root, check=True,
+                       stdout=subprocess.DEVNULL)
+        for path in sorted(translations.rglob("*.po")):
+            fill_catalog(path, path.stem)
+        headers = {}
+        for name in ("aistack.pot", "fr.po", "nl.po"):
+            head = (translations / name).read_text(encoding="utf-8").split("\n\n", 1)[0]
+            if 'msgid ""' not in head or "msgctxt" in head:
+                raise RuntimeError(f"unexpected first block in {name}: {head[:200]!r}")
+            headers[name] = head
+        site = {path.relative_to(translations): path.read_bytes()
+                for path in sorted(translations.rglob("*")) if path.is_file() and path.parent != translations}
+    return headers, site
+
+
+_BANK: tuple | None = None
+"""(questions, field lines, topics) for the catalog workers (inherited through ``fork``)."""
+
+
+def _write_one(path: Path, header: str, lang: str | None) -> int:
+    questions, lines, topics = _BANK
+    return write_catalog(path, header, catalog_fields(questions, lines, topics), lang)
+
+
+def _write_catalogs(jobs: list[tuple[Path, str, str | None]], bank: tuple) -> None:
+    """Write the catalogs, two at a time where ``fork`` is available (they are independent)."""
     import multiprocessing as mp
 
-    if len(jobs) > 1 and "fork" in mp.get_all_start_methods():
-        with mp.get_context("fork").Pool(min(len(jobs), 2)) as pool:
-            pool.starmap(fill_catalog, jobs)
-    else:
-        for path, lang in jobs:
-            fill_catalog(path, lang)
+    global _BANK
+    _BANK = bank
+    try:
+        if "fork" in mp.get_all_start_methods():
+            with mp.get_context("fork").Pool(2) as pool:
+                pool.starmap(_write_one, jobs, chunksize=1)
+        else:
+            for job in jobs:
+                _write_one(*job)
+    finally:
+        _BANK = None
 
 
 RESPONSES = 1_000_000

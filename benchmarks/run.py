@@ -431,7 +431,7 @@ def prepare_columns(args, work: Path, budget: Budget) -> tuple[list[Column], dic
             elapsed = time.perf_counter() - began
             if proc.poll() is None and (elapsed > args.gen_timeout or budget.remaining() < 0):
                 try:
-                    os.killpg(proc.pid, signal.SIGKILL)  # the generator and its `bank i18n update`
+                    os.killpg(proc.pid, signal.SIGKILL)  # the generator, its workers and its `bank i18n update`
                 except ProcessLookupError:
                     pass
                 proc.wait()
@@ -604,7 +604,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "default 50,1000,10000,10000x100")
     p.add_argument("--large", action="store_true", help=f"also N={LARGE_SIZE}")
     p.add_argument("--huge", action="store_true", help=f"also N={HUGE_LABEL} ({HUGE_SIZE[0]} questions in {HUGE_SIZE[1]} topics; "
-                                                      "measure it with --only validate: generating it takes tens of minutes)")
+                                                      "measure it with --only validate: generating it takes a few minutes)")
     p.add_argument("--repeat", type=int, default=None,
                    help=f"runs per operation below N={SINGLE_RUN_FROM} (default 5 up to N=100, 3 above); one run from N={SINGLE_RUN_FROM} on")
     p.add_argument("--repeat-time", type=float, default=10.0,

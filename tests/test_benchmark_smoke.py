@@ -39,16 +39,19 @@ def bank_script() -> list[str]:
 def generated(tmp_path_factory) -> Path:
     generate = _load_generator()
     root = tmp_path_factory.mktemp("bench") / "project"
-    assert generate.generate_project(root, 20, seed=0, topics=3) == root
+    # 30 questions in 3 topics: each topic has the 8 questions the answer-cue rules need (W301,
+    # W302 are rules of each topic), and in the second one the draw makes the key the longest
+    # option in 4 of 10 questions, one more than W302 lets pass
+    assert generate.generate_project(root, 30, seed=0, topics=3) == root
     return root
 
 
 def test_generated_bank_shape(generated):
     questions = sorted((generated / "bank").glob("*/questions/q*.yaml"))
-    assert len(questions) == 20
+    assert len(questions) == 30
     assert (generated / "bank" / "categories.yaml").is_file()
     assert sorted(p.parent.name for p in (generated / "bank").glob("*/topic.yaml")) == ["topic-001", "topic-002", "topic-003"]
-    assert sorted(len(list(p.glob("*.yaml"))) for p in (generated / "bank").glob("*/questions")) == [6, 7, 7]
+    assert sorted(len(list(p.glob("*.yaml"))) for p in (generated / "bank").glob("*/questions")) == [10, 10, 10]
     for lang in ("fr", "nl"):
         assert (generated / "translations" / f"{lang}.po").is_file()
     assert (generated / "translations" / "aistack.pot").is_file()
@@ -58,7 +61,52 @@ def test_generated_bank_shape(generated):
 def test_generated_bank_validates(generated, bank_script):
     result = subprocess.run([*bank_script, "validate"], cwd=generated, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "0 error(s)" in result.stdout
+    assert "0 error(s), 0 warning(s)" in result.stdout, result.stdout
+
+
+def test_generated_catalogs_are_what_update_writes(generated, bank_script):
+    # the generator writes the catalogs itself: `bank i18n update` must find nothing to change
+    result = subprocess.run([*bank_script, "i18n", "update", "--compare"], cwd=generated, capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "stale" not in result.stdout and result.stdout.count("up to date") == 6, result.stdout
+
+
+def _wrap_cases(generate) -> list[str]:
+    """Every text of a generated bank in English, French and Dutch, and random texts of the
+    characters these banks use and of characters the fast layout leaves to powrap."""
+    import random
+
+    from aistack_bank.i18n.typography import fix_typography
+
+    questions = generate.make_questions(150, seed=5)
+    lines = [generate.question_yaml(q)[1] for q in questions]
+    english = [msgid for _, msgid, _, _ in generate.catalog_fields(questions, lines, 3)]
+    texts = english + [fix_typography(generate.pseudo_translate(t, "fr")) for t in english]
+    texts += [generate.pseudo_translate(t, "nl") for t in english]
+    rng = random.Random(7)
+    words = ["word", "Wörd", "à", "12", "3.5", "2MNK", "{x}", "<b>"]
+    marks = ["-", "/", "(", ")", ",", ".", ":", ";", "?", "!", '"', "'", "\\", "\u00a0", "\u202f", "\u00d7", "\u00b2", "%", "+",
+             "=", "\u2014", "\u2026", "\u00ab", "\u00bb", "$", "#", "&", "*", "@", "[", "]", "_"]
+    foreign = ["\u200b", "\u0301", "\u6f22", "\u05d0", "\n", "\t", "\uff62", "\U0001f600"]  # left to powrap's own layout
+    for k in range(2000):
+        pieces = words * 3 + marks + (foreign if k % 10 == 0 else [])
+        text = ""
+        for _ in range(rng.randrange(0, 40)):
+            text += "".join(rng.choices(pieces, k=rng.randrange(1, 4))) + rng.choice([" ", " ", " ", "  ", ""])
+        texts.append(rng.choice(["", " "]) + text)
+    return texts
+
+
+def test_fast_wrap_lays_out_every_text_as_powrap():
+    from aistack_bank.i18n import powrap
+    from aistack_bank.i18n.pofile import WRAP_WIDTH
+
+    generate = _load_generator()
+    wrap = generate.FastWrap()
+    for k, text in enumerate(_wrap_cases(generate)):
+        keyword = ("msgid", "msgstr[0]")[k % 2]
+        assert wrap(keyword, text) == powrap.wrap(keyword, text, "", WRAP_WIDTH), (keyword, text)
 
 
 def test_generated_catalogs_are_complete(generated, bank_script):
@@ -75,6 +123,21 @@ def test_generator_is_deterministic():
 
     assert render(30, 0) == render(30, 0)
     assert render(30, 0) != render(30, 1)
+
+
+def test_no_topic_has_the_key_longest_in_more_than_a_third_of_its_questions():
+    generate = _load_generator()
+    n, topics = 1000, 10
+
+    def longest(questions):
+        return [sum(map(generate.key_is_longest, questions[t * n // topics:(t + 1) * n // topics])) for t in range(topics)]
+
+    alone, split = generate.make_questions(n, 0), generate.make_questions(n, 0, topics)
+    assert max(longest(alone)) > 100 / 3  # the draw alone puts one topic over the limit
+    assert max(longest(split)) <= 100 / 3
+    changed = [i for i, (a, b) in enumerate(zip(alone, split)) if a != b]
+    assert changed and all(not generate.key_is_longest(split[i]) for i in changed)
+    assert [q.id for q in alone] == [q.id for q in split]
 
 
 def test_pseudo_translation_keeps_numbers():
