@@ -595,8 +595,8 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     del source
     options = with_english(options, in_english, translations)
     langs = list(banks)
-    del catalogs  # every language's catalog has been read: the parsed entries go before the rendering
-    interface = Catalogs()  # the practice site's catalogs, whose translated entries polib lists
+    interface = catalogs  # (each language's catalog was dropped once localized; the site's, read whole, remain)
+    del catalogs
     if any("ui" in f.honours for f in FORMATS.values()) and not options.ui:
         notes += ui_fallback_notes(translations, langs, interface)
     options = with_ui(options, list(FORMATS), translations, langs, interface)

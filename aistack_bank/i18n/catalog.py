@@ -390,14 +390,20 @@ class Catalogs:
     def __init__(self, *, use_cache: bool = True, light: bool = False) -> None:
         self._read: dict[str, Catalog] = {}
         self.use_cache = use_cache
-        self.light = light  # each ``po`` a LightCatalog: for checks that only read the catalogs
+        # Each language catalog's ``po`` a LightCatalog (for validation and localization, which
+        # only read them); the practice site's interface catalogs (``site/``) are small and a
+        # build lists their translated entries with polib, so they are read whole either way.
+        self.light = light
 
     def read(self, path: Path) -> Catalog:
         """The catalog at ``path`` (a target-language catalog), read on the first call (from
         the per-file store of parsed catalogs when its bytes are those of a stored read)."""
+        from .site import SITE_DIR
+
         key = os.path.abspath(path)
         if key not in self._read:
-            self._read[key] = read_catalog(path, use_cache=self.use_cache, light=self.light)
+            light = self.light and Path(key).parent.name != SITE_DIR
+            self._read[key] = read_catalog(path, use_cache=self.use_cache, light=light)
         return self._read[key]
 
     def forget(self, path: Path) -> None:
