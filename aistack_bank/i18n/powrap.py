@@ -275,14 +275,29 @@ _ESCAPE_TABLE = str.maketrans({c: "\\" + e for c, e in _ESCAPES.items()})
 
 def wrap(keyword: str, value: str, prefix: str = "", page_width: int = 79, do_wrap: bool = True, flags=()) -> list[str]:
     """The lines of ``prefix keyword "value"`` as msgcat writes them; ``flags``: the entry's
-    flags (the first of ``c-format``/``python-format`` protects its directives)."""
+    flags (the first of ``c-format``/``python-format`` protects its directives).
+
+    Laid out a word at a time (:func:`_wrap_words`) when the string allows it, else a character
+    at a time (:func:`wrap_by_character`); the two give the same lines."""
     fmt = next((f for f in flags or () if f in DIRECTIVES), "")
-    return list(_wrap(keyword, value, prefix, page_width if do_wrap else 1 << 62, fmt))
+    width = page_width if do_wrap else 1 << 62
+    if "\n" not in value and not (fmt and "%" in value) and _plain(value):
+        return _wrap_words(keyword, value, prefix, width)
+    return list(_wrap(keyword, value, prefix, width, fmt))
 
 
-@lru_cache(maxsize=1 << 16)
+def wrap_by_character(keyword: str, value: str, prefix: str = "", page_width: int = 79, do_wrap: bool = True,
+                      flags=()) -> list[str]:
+    """:func:`wrap` computed a character at a time, whatever the string: the reference the
+    word-at-a-time layout is compared with (tests/test_powrap_words.py)."""
+    fmt = next((f for f in flags or () if f in DIRECTIVES), "")
+    return list(_wrap.__wrapped__(keyword, value, prefix, page_width if do_wrap else 1 << 62, fmt))
+
+
+@lru_cache(maxsize=1 << 12)
 def _wrap(keyword: str, value: str, prefix: str, page_width: int, fmt: str) -> tuple[str, ...]:
-    # a catalog and its template share most strings: each is laid out once per process
+    # only the strings the word-at-a-time layout leaves here (line feeds, wide characters,
+    # marks, format directives...): few in a catalog, and kept while the same ones come again
     head = f"{prefix}{keyword} "
     last = page_width - 1  # the last column a piece may reach: the closing quote ends the line
     if "\n" not in value[:-1]:
@@ -354,3 +369,104 @@ def _break(piece: str, offset: int, directives: list[tuple[int, int]], column: i
         start = run
     lines.append(text[start:])
     return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# The same layout a word at a time
+#
+# In a string without a line feed, whose characters are each one column wide and none a mark,
+# a joiner, a character of mandatory break, a zero-width space, a regional indicator, a Hebrew
+# letter or a space other than U+0020 (no format directive kept whole either), the break
+# opportunities inside a run of non-space characters depend on that run alone, and the one
+# before a run on its first character and the last character of the run before (one space or
+# several between them, as UAX #14 reads spaces). Both are asked of break_opportunities once per
+# distinct run or pair and kept for the process: the cost of a catalog grows with its length,
+# not with the number of strings a memo of whole strings would have to hold.
+
+_UNPLAIN = frozenset((BK, CR, LF, CM, ZWJ, ZW, RI, HL, SP))
+_PLAIN: dict[str, bool] = {}  # per character: may a string with it be laid out a word at a time
+_JOINED = dict.fromkeys(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"))
+"""Letters and digits (classes AL and NU): never a break between two of them (str.translate
+drops them, so a word of only these has no break inside)."""
+_INNER: dict[str, tuple[int, ...]] = {}  # run -> the indexes inside it where a line may break
+_BEFORE: dict[tuple[str, str], bool] = {}  # (last of a run, first of the next) -> break before the next
+_QUOTE_TABLE = str.maketrans({'"': '\\"', "\\": "\\\\"})
+
+
+def _plain(text: str) -> bool:
+    if text.isascii():
+        return text.isprintable()
+    plain = _PLAIN
+    for c in set(text):
+        ok = plain.get(c)
+        if ok is None:
+            cls = line_break_class(c)
+            ok = plain[c] = c == " " or (char_width(c) == 1 and unicodedata.category(c)[0] != "C" and cls not in _UNPLAIN)
+            if ok and cls in (AL, NU):
+                _JOINED[ord(c)] = None
+        if not ok:
+            return False
+    return True
+
+
+def _word_breaks(text: str) -> list[int]:
+    """The indexes of the escaped ``text`` before which a line may break."""
+    breaks: list[int] = []
+    pos = 0
+    last = ""  # the last character of the run before; "": none (no break after opening spaces)
+    inner, before = _INNER, _BEFORE
+    for word in text.split(" "):
+        if word:
+            if last:
+                ok = before.get((last, word[0]))
+                if ok is None:
+                    ok = before[last, word[0]] = break_opportunities(f"{last} {word[0]}")[2]
+                if ok:
+                    breaks.append(pos)
+            if word.translate(_JOINED):  # not only letters and digits
+                at = inner.get(word)
+                if at is None:
+                    can = break_opportunities(word)
+                    for m in _ESCAPE_SEQUENCE.finditer(word):
+                        can[m.start() + 1] = False  # an escape sequence is never broken
+                    if len(inner) > 1 << 20:
+                        inner.clear()
+                    at = inner[word] = tuple(k for k, c in enumerate(can) if c)
+                breaks.extend(pos + k for k in at)
+            last = word[-1]
+        pos += len(word) + 1
+    return breaks
+
+
+def _break_words(text: str, breaks: list[int], column: int, last: int) -> list[str]:
+    # _break with every character one column wide and no mandatory break
+    if column + len(text) <= last:
+        return [text]
+    lines = []
+    start = run = 0
+    col = column
+    for b in breaks:
+        width = b - run
+        if run > start and col + width > last:
+            lines.append(text[start:run])
+            start, col = run, column
+        col += width
+        run = b
+    if run > start and col + len(text) - run > last:
+        lines.append(text[start:run])
+        start = run
+    lines.append(text[start:])
+    return lines
+
+
+def _wrap_words(keyword: str, value: str, prefix: str, page_width: int) -> list[str]:
+    head = f"{prefix}{keyword} "
+    last = page_width - 1
+    text = value.translate(_QUOTE_TABLE) if '"' in value or "\\" in value else value
+    if len(head) + 1 + len(text) <= last:
+        return [f'{head}"{text}"']
+    breaks = _word_breaks(text)
+    first = _break_words(text, breaks, len(head) + 1, last)
+    if len(first) == 1:
+        return [f'{head}"{first[0]}"']  # a word too long for the line, alone on it
+    return [f'{head}""'] + [f'{prefix}"{line}"' for line in _break_words(text, breaks, len(prefix) + 1, last)]
