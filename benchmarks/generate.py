@@ -38,7 +38,6 @@ import subprocess
 import sys
 import textwrap
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -673,123 +672,18 @@ def catalog_fields(questions: list[Question], lines: list[tuple[int, ...]], topi
             yield f"{q.id}.explanation", q.explanation, path + str(next(at)), (EXPLANATION_NOTE,) + checked
 
 
-class FastWrap:
-    """``keyword "text"`` in lines as :func:`aistack_bank.i18n.powrap.wrap` lays it out at the
-    catalogs' width, computed a word at a time.
-
-    The line-break opportunities of a text whose characters are each one column wide and none a
-    mark, a joiner, a mandatory break, a regional indicator, a Hebrew letter or a space other
-    than U+0020 (every text of these banks) depend, inside a run of non-space characters, on
-    that run alone, and before it on its first character and the last one of the run before:
-    both are asked of ``powrap.break_opportunities`` once and kept. Any other text, or a text
-    with a line feed, goes to ``powrap.wrap`` itself. No format flag is taken: the bank's
-    catalogs have none. (tests/test_benchmark_smoke.py compares the two on every text of a
-    generated bank and on random texts.)"""
-
-    _ESCAPE = str.maketrans({'"': '\\"', "\\": "\\\\"})
-    _ESCAPE_SEQUENCE = re.compile(r"\\.")
-
-    def __init__(self) -> None:
-        from aistack_bank.i18n import powrap
-        from aistack_bank.i18n.pofile import WRAP_WIDTH
-
-        self._powrap = powrap
-        self.width = WRAP_WIDTH
-        self._unsafe = {powrap.BK, powrap.CR, powrap.LF, powrap.CM, powrap.ZWJ, powrap.ZW, powrap.RI, powrap.HL, powrap.SP}
-        self._safe: dict[str, bool] = {}
-        # letters and digits (classes AL and NU): never a break between two of them
-        self._joined = dict.fromkeys(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"))
-        self._inner: dict[str, tuple[int, ...]] = {}
-        self._start: dict[tuple[str, str], bool] = {}
-
-    def _plain(self, text: str) -> bool:
-        if text.isascii():
-            return text.isprintable()
-        safe = self._safe
-        for c in set(text):
-            ok = safe.get(c)
-            if ok is None:
-                cls = self._powrap.line_break_class(c)
-                ok = safe[c] = c == " " or (self._powrap.char_width(c) == 1 and unicodedata.category(c)[0] != "C"
-                                            and cls not in self._unsafe)
-                if ok and cls in (self._powrap.AL, self._powrap.NU):
-                    self._joined[ord(c)] = None
-            if not ok:
-                return False
-        return True
-
-    def _breaks(self, text: str) -> list[int]:
-        """The indexes of ``text`` (escaped) before which a line may break."""
-        breaks: list[int] = []
-        pos = 0
-        last = ""
-        inner, start = self._inner, self._start
-        for word in text.split(" "):
-            if word:
-                if last:
-                    ok = start.get((last, word[0]))
-                    if ok is None:
-                        ok = start[last, word[0]] = self._powrap.break_opportunities(f"{last} {word[0]}")[2]
-                    if ok:
-                        breaks.append(pos)
-                if word.translate(self._joined):  # not only letters and digits
-                    at = inner.get(word)
-                    if at is None:
-                        can = self._powrap.break_opportunities(word)
-                        for m in self._ESCAPE_SEQUENCE.finditer(word):
-                            can[m.start() + 1] = False  # an escape sequence is never broken
-                        if len(inner) > 1 << 20:
-                            inner.clear()
-                        at = inner[word] = tuple(k for k, c in enumerate(can) if c)
-                    breaks.extend(pos + k for k in at)
-                last = word[-1]
-            pos += len(word) + 1
-        return breaks
-
-    @staticmethod
-    def _break(text: str, breaks: list[int], column: int, last: int) -> list[str]:
-        # powrap._break with every character one column wide and no mandatory break
-        if column + len(text) <= last:
-            return [text]
-        lines = []
-        start = run = 0
-        col = column
-        for b in breaks:
-            width = b - run
-            if run > start and col + width > last:
-                lines.append(text[start:run])
-                start, col = run, column
-            col += width
-            run = b
-        if run > start and col + len(text) - run > last:
-            lines.append(text[start:run])
-            start = run
-        lines.append(text[start:])
-        return lines
-
-    def __call__(self, keyword: str, value: str) -> list[str]:
-        if "\n" in value or not self._plain(value):
-            return self._powrap.wrap(keyword, value, "", self.width)
-        head = f"{keyword} "
-        last = self.width - 1
-        text = value.translate(self._ESCAPE) if '"' in value or "\\" in value else value
-        if len(head) + 1 + len(text) <= last:
-            return [f'{head}"{text}"']
-        breaks = self._breaks(text)
-        first = self._break(text, breaks, len(head) + 1, last)
-        if len(first) == 1:
-            return [f'{head}"{first[0]}"']
-        return [f'{head}""'] + [f'"{line}"' for line in self._break(text, breaks, 1, last)]
-
-
 def write_catalog(path: Path, header: str, fields: Iterable[tuple[str, str, str, tuple[str, ...]]], lang: str | None) -> int:
     """Write the template (``lang`` None) or the ``lang`` catalog of ``fields`` after ``header``
     (its first block, as `bank i18n update` writes it), every msgstr the pseudo-translation of
     its msgid, laid out as :func:`aistack_bank.i18n.catalog.render_catalog` lays it out.
     Returns the number of entries."""
+    from functools import partial
+
+    from aistack_bank.i18n.pofile import WRAP_WIDTH
+    from aistack_bank.i18n.powrap import wrap as lay_out
     from aistack_bank.i18n.typography import fix_typography
 
-    wrap = FastWrap()
+    wrap = partial(lay_out, prefix="", page_width=WRAP_WIDTH)
     count = 0
     with path.open("w", encoding="utf-8", newline="\n") as f:
         f.write(header)

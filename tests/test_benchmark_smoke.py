@@ -74,7 +74,8 @@ def test_generated_catalogs_are_what_update_writes(generated, bank_script):
 
 def _wrap_cases(generate) -> list[str]:
     """Every text of a generated bank in English, French and Dutch, and random texts of the
-    characters these banks use and of characters the fast layout leaves to powrap."""
+    characters these banks use and of characters the word-at-a-time layout leaves to the
+    character-at-a-time one."""
     import random
 
     from aistack_bank.i18n.typography import fix_typography
@@ -88,7 +89,7 @@ def _wrap_cases(generate) -> list[str]:
     words = ["word", "Wörd", "à", "12", "3.5", "2MNK", "{x}", "<b>"]
     marks = ["-", "/", "(", ")", ",", ".", ":", ";", "?", "!", '"', "'", "\\", "\u00a0", "\u202f", "\u00d7", "\u00b2", "%", "+",
              "=", "\u2014", "\u2026", "\u00ab", "\u00bb", "$", "#", "&", "*", "@", "[", "]", "_"]
-    foreign = ["\u200b", "\u0301", "\u6f22", "\u05d0", "\n", "\t", "\uff62", "\U0001f600"]  # left to powrap's own layout
+    foreign = ["\u200b", "\u0301", "\u6f22", "\u05d0", "\n", "\t", "\uff62", "\U0001f600"]  # laid out a character at a time
     for k in range(2000):
         pieces = words * 3 + marks + (foreign if k % 10 == 0 else [])
         text = ""
@@ -98,15 +99,16 @@ def _wrap_cases(generate) -> list[str]:
     return texts
 
 
-def test_fast_wrap_lays_out_every_text_as_powrap():
+def test_generated_texts_are_laid_out_as_a_character_at_a_time():
+    """The catalogs the generator writes (with powrap.wrap, a word at a time where it can) are
+    laid out as the character-at-a-time layout that tests/test_po_msgcat.py compares with msgcat."""
     from aistack_bank.i18n import powrap
     from aistack_bank.i18n.pofile import WRAP_WIDTH
 
     generate = _load_generator()
-    wrap = generate.FastWrap()
     for k, text in enumerate(_wrap_cases(generate)):
         keyword = ("msgid", "msgstr[0]")[k % 2]
-        assert wrap(keyword, text) == powrap.wrap(keyword, text, "", WRAP_WIDTH), (keyword, text)
+        assert powrap.wrap(keyword, text, "", WRAP_WIDTH) == powrap.wrap_by_character(keyword, text, "", WRAP_WIDTH), (keyword, text)
 
 
 def test_generated_catalogs_are_complete(generated, bank_script):
