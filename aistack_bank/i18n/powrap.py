@@ -24,6 +24,11 @@ non-starters, no break after the spaces that open a piece, and after a character
 break (U+2028, U+0085) the columns counted again from the start of a line, without a break.
 Columns come from the East Asian width and the general category of Python's ``unicodedata``.
 
+Most strings of a catalog (one-column characters, no line feed, mark, joiner or format
+directive) are laid out a word at a time, with break opportunities asked once per distinct word
+(see the end of this module); the others a character at a time. The two give the same lines
+(tests/test_powrap_words.py), and the time to write a catalog grows with its size only.
+
 Measured with ``benchmarks/msgcat_rate.py`` (docs/performance.md): the catalogs shipped in the
 wheels of Django 5.2 (1 179), Wagtail 8.0 (1 013) and Sphinx 9.0 (67) are each written byte
 for byte as msgcat writes them (0 of 2 259 differ). On 20 000 strings of the test alphabet
