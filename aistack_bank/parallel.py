@@ -8,6 +8,10 @@ their results (diagnostics: plain data) travel back. Otherwise, or when a worker
 they run one after the other in this process. Either way the results are the same and in the
 same order: parallelism changes the time, never the verdict.
 
+:class:`Workers` are processes forked early, before the caller reads its large inputs, and
+given picklable calls later: each holds what its calls are sent, not the pages the parent
+filled after forking it.
+
 ``AISTACK_BANK_JOBS`` sets the number of processes (``1`` turns the pool off).
 """
 
@@ -81,3 +85,52 @@ def run_each(tasks: list[Callable[[], Any]], work: int, min_work: int | None = N
     finally:
         gc.unfreeze()
         _TASKS.clear()
+
+
+def _call(call: tuple[Callable[..., Any], tuple]) -> Any:
+    function, args = call
+    return function(*args)
+
+
+class Workers:
+    """A pool of processes forked now, while the parent is small, for work that comes later.
+
+    Started only when ``wanted`` (the caller's guess that the work will be big enough), the
+    machine has more than one core and the operating system can fork; otherwise, or when a
+    process cannot start, :attr:`started` is False and the caller runs its work as before.
+    The calls given to :meth:`run_all` are module-level functions with picklable arguments:
+    what a worker holds is what it is sent. Use as a context manager (the processes end with it)."""
+
+    def __init__(self, wanted: bool) -> None:
+        self.pool = None
+        count = jobs()
+        if not wanted or count < 2:
+            return
+        import multiprocessing
+
+        try:
+            context = multiprocessing.get_context("fork")
+            self.pool = context.Pool(count)
+        except (ValueError, OSError):
+            self.pool = None
+
+    @property
+    def started(self) -> bool:
+        return self.pool is not None
+
+    def run_all(self, calls: list[tuple[Callable[..., Any], tuple]]) -> list[Any]:
+        """The result of each ``(function, arguments)``, in order, computed in the workers."""
+        assert self.pool is not None
+        return list(self.pool.imap(_call, calls, chunksize=1))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -145,3 +145,73 @@ class _Broken:
 
     def bank_files(self, libraries, options):
         raise OSError("the exporter broke")
+
+
+def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project, monkeypatch, tmp_path):
+    """With catalogs large enough, `bank validate` forks the catalogs' workers before it reads
+    the question files (so that they do not hold the parent's pages), sends them the bank's
+    fields, and gets the serial run's diagnostics, with and without the cache, and after a
+    catalog edit verified from the kept findings."""
+    from aistack_bank.rules import validate
+
+    _break_translations(project)
+    events = []
+    real_init, real_run, real_read = parallel.Workers.__init__, parallel.Workers.run_all, validate.read_library
+
+    def init(self, wanted):
+        real_init(self, wanted)
+        events.append(("fork", self.started))
+
+    def run(self, calls):
+        results = real_run(self, calls)
+        events.append(("run", [function.__name__ for function, _ in calls]))
+        return results
+
+    monkeypatch.setattr(parallel.Workers, "__init__", init)
+    monkeypatch.setattr(parallel.Workers, "run_all", run)
+    monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+
+    def verdict(jobs: str, use_cache: bool, cache: str):
+        monkeypatch.setenv("AISTACK_BANK_JOBS", jobs)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / cache))
+        monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+        report = validate_bank(Path("bank"), translations=Path("translations"), use_cache=use_cache)
+        return [d.as_dict() for d in report.diagnostics]
+
+    serial = verdict("1", False, "serial")
+    assert events == [("fork", False), ("read",)]
+    events.clear()
+    assert verdict("2", False, "pooled") == serial
+    assert events == [("fork", True), ("read",), ("run", ["_template_sent", "_verify_sent", "_verify_sent"])]
+    events.clear()
+    assert verdict("2", True, "pooled") == serial
+    assert events[-1] == ("run", ["_template_sent", "_verify_sent", "_verify_sent"])
+    # a catalog edit: the edited catalog verified again in a worker, from the kept findings
+    po = project / "translations" / "fr.po"
+    lines = po.read_text(encoding="utf-8").split("\n")
+    edited = [i for i, ln in enumerate(lines) if ln.startswith('msgstr "') and ln != 'msgstr ""' and i > 60][0]
+    lines[edited] = lines[edited][:-1] + ' 4096 GB"'
+    po.write_text("\n".join(lines), encoding="utf-8")
+    events.clear()
+    after = verdict("2", True, "pooled")
+    assert events[-1] == ("run", ["_verify_sent"])
+    assert after == verdict("1", False, "serial") and after != serial
+
+
+def test_a_catalog_worker_locates_in_a_check_script_as_the_whole_document_does(project):
+    """What a catalog worker is sent of a question's document with a numeric check places a
+    line and column of the script where the whole document places them."""
+    import pickle
+
+    from aistack_bank.i18n import verify
+    from aistack_bank.load import read_library
+
+    checked = [qs for qs in read_library(Path("bank")).questions if qs.question is not None and qs.question.check is not None]
+    assert checked
+    for qs in checked:
+        sent = pickle.loads(pickle.dumps(verify._script_doc(qs.doc)))
+        assert sent.data is None and len(sent.values) <= 3
+        for line in range(1, len(qs.question.check.script.split("\n")) + 2):
+            for column in (1, 5):
+                assert sent.locate_in_scalar(("check", "script"), line, column) == qs.doc.locate_in_scalar(("check", "script"), line, column)

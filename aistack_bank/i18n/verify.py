@@ -8,6 +8,7 @@ again on the translated options.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from ..rules.checks import answer_texts, check_question
 from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..kinds import kind_of, translation_duplicates, translation_splits
-from ..parallel import run_all
+from ..parallel import Workers, run_all
 from ..rules.quantities import formula_tokens, markup_tokens, numbers, quantities
 from . import template_path
 from .catalog import Catalog, Catalogs, Changes
@@ -408,14 +409,20 @@ def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
         yield question.id, diags
 
 
-def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False) -> list[Diagnostic]:
+def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
+                    workers: Workers | None = None) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness).
 
     The catalogs are read through ``catalogs`` when given, so that a command that goes on to
     localize them reads each file once; otherwise each is read where it is verified and
     dropped after. With ``use_cache``, a catalog's verdict (and the template's freshness) comes
     from the per-language store when the catalog's bytes and what the verification reads of the
-    bank are exactly those of a stored one (see :mod:`.verdicts`)."""
+    bank are exactly those of a stored one (see :mod:`.verdicts`).
+
+    With ``workers`` started (:class:`~aistack_bank.parallel.Workers`, forked before the bank
+    was read) and a large bank, the catalogs (read by the workers) and the template are
+    verified there, each worker sent only the fields and the questions' models (with the
+    documents of those with a numeric check), not the parent's pages."""
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest
@@ -451,7 +458,18 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         # read as light entries (nothing here localizes or writes them)
         tasks = [lambda p=paths[i]: verify_catalog(source, fields, Catalogs(use_cache=use_cache, light=True).read(p), run_checks=run_checks,
                                                    memo=use_cache, inputs=inputs) for i in todo]
-    results = run_all(fresh + tasks, work=len(fields) * len(todo))
+    from ..parallel import POOL_MIN_WORK  # read now: tests lower it
+
+    work = len(fields) * len(todo)
+    if workers is not None and workers.started and catalogs is None and work >= POOL_MIN_WORK:
+        payload, token = _payload(source, fields), os.urandom(8).hex()
+        # each call's payload in a list of its own, which the worker empties (see _received)
+        calls = [(_template_sent, ([payload], token, pot, root))] if fresh else []
+        calls += [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        del payload
+        results = workers.run_all(calls)
+    else:
+        results = run_all(fresh + tasks, work=work)
     if fresh:
         current = results.pop(0)
         if template_key is not None and catalog_key("template", pot, inputs) == template_key:
@@ -468,6 +486,68 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         diags += found
     diags += verify_site_catalogs(source, translations, catalogs if catalogs is not None else Catalogs(use_cache=use_cache))
     return diags
+
+
+class _SentBank:
+    """What a catalog worker is sent of the bank beside its fields: the questions with a model,
+    each with, when it has a numeric check, what of its document locates a place in the script
+    (:func:`_script_doc`)."""
+
+    def __init__(self, source: BankSource) -> None:
+        from ..load import QuestionSource
+
+        self.questions = [QuestionSource(path=qs.path, doc=_script_doc(qs.doc) if qs.question.check is not None else None, question=qs.question)
+                          for qs in source.questions if qs.question is not None]
+
+
+def _script_doc(doc):
+    """A copy of ``doc`` that answers ``locate_in_scalar(("check", "script"), ...)`` as it
+    does: its path, text and the positions of the check, its script and the document (not its data, nor the
+    positions of its other values and keys)."""
+    from ..yamlsource import YamlDocument
+
+    if doc is None:
+        return None
+    values = {path: doc.values[path] for path in (("check", "script"), ("check",), ()) if path in doc.values}
+    return YamlDocument(path=doc.path, data=None, text=doc.text, values=values, keys={})
+
+
+def _payload(source: BankSource, fields: list[TextField]) -> bytes:
+    import pickle
+
+    return pickle.dumps((_SentBank(source), fields), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+_RECEIVED: list = [None, None]
+"""In a worker: the token and the unpickled payload of the latest call (each call of one run
+carries the same payload; it is unpickled once per worker)."""
+
+
+def _received(payload: list[bytes], token: str):
+    """The payload of this call, unpickled once per worker; the bytes are taken out of their
+    list and dropped, so that the worker does not hold them while it verifies a catalog."""
+    import pickle
+
+    blob = payload.pop()
+    if _RECEIVED[0] != token:
+        _RECEIVED[:] = [None, None]
+        _RECEIVED[:] = [token, pickle.loads(blob)]
+    del blob
+    return _RECEIVED[1]
+
+
+def _verify_sent(payload: list[bytes], token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None) -> list[Diagnostic]:
+    """In a worker: :func:`verify_catalog` of the catalog at ``path``, read here."""
+    bank, fields = _received(payload, token)
+    return verify_catalog(bank, fields, Catalogs(use_cache=use_cache, light=True).read(path), run_checks=run_checks, memo=use_cache, inputs=inputs)
+
+
+def _template_sent(payload: list[bytes], token: str, pot: Path, root: Path) -> bool:
+    """In a worker: :func:`template_is_current` of the bank's fields."""
+    from .extract import reference
+
+    _, fields = _received(payload, token)
+    return template_is_current(pot, fields, lambda f: reference(f.path, root))
 
 
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:

@@ -55,11 +55,45 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     reported, without the catalogs. Catalogs are read through ``catalogs`` when given, so that
     the caller can localize from the same reads. With ``use_cache``, each question file's own
     verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.cache.questionfiles`)
-    when their inputs are byte for byte those of a stored one."""
-    from ..cache.questionfiles import QuestionFiles
+    when their inputs are byte for byte those of a stored one.
+
+    For a large bank the catalogs are verified in worker processes forked before the bank is
+    read (:class:`~aistack_bank.parallel.Workers`), so that they do not hold its pages."""
+
+    from ..parallel import Workers
 
     root = Path(root)
     only = root if is_topic_folder(root) else None
+    # the catalogs' workers forked now, before the bank is read, when the catalogs are large
+    # enough to be verified in parallel (see verify_catalogs)
+    with Workers(only is None and translations is not None and catalogs is None and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES) as workers:
+        return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
+
+
+POOL_MIN_CATALOG_BYTES = 4_000_000
+"""Least size of a bank's catalogs together for which :func:`validate_bank` forks the catalogs'
+workers before reading the bank: about the size of two catalogs of 10 000 entries, the work
+(fields × catalogs) from which the catalogs are verified in parallel (:data:`~aistack_bank.parallel.POOL_MIN_WORK`)."""
+
+
+def catalog_bytes(translations: Path) -> int:
+    """The size of the catalogs (``*.po``) in ``translations`` together (0 when unreadable)."""
+    import os
+
+    total = 0
+    try:
+        with os.scandir(translations) as found:
+            for entry in found:
+                if entry.name.endswith(".po") and entry.is_file(follow_symlinks=False):
+                    total += entry.stat(follow_symlinks=False).st_size
+    except OSError:
+        return 0
+    return total
+
+
+def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers) -> ValidationReport:
+    from ..cache.questionfiles import QuestionFiles
+
     checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache)
     source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics)
     diags = list(source.diagnostics)
@@ -79,7 +113,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from ..i18n.verify import verify_catalogs
 
-        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache)
+        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=source, diagnostics=diags, cues=cues)
 
