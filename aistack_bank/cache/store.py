@@ -89,13 +89,12 @@ def read_private(path: Path, max_bytes: int) -> bytes | None:
     replaced, are unpickled."""
     if not private_folder(path.parent, create=False):
         return None
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    opened = _open_regular(path)
+    if opened is None:
         return None
+    fd, st = opened
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not _private(st) or st.st_size > max_bytes:
+        if not _private(st) or st.st_size > max_bytes:
             return None
         chunks, total = [], 0
         while total <= max_bytes:
@@ -109,6 +108,23 @@ def read_private(path: Path, max_bytes: int) -> bytes | None:
         return None
     finally:
         os.close(fd)
+
+
+def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
+    """A descriptor of ``path`` and its status when it is a regular file, opened without following
+    a symbolic link or blocking on a FIFO; else None, with nothing left open."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        st = None
+    if st is None or not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        return None
+    return fd, st
 
 
 def write_private(path: Path, data: bytes) -> bool:
@@ -173,13 +189,12 @@ def file_digest(path: Path | str) -> str | None:
     None means "do not cache": links (whose verdict depends on where they lead), special files,
     unreadable and oversized files are always read and checked afresh. A digest this process
     already took of the same file, unchanged since (:func:`remember_digests`), is not taken again."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    opened = _open_regular(path)
+    if opened is None:
         return None
+    fd, st = opened
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+        if st.st_size > MAX_FILE_BYTES:
             return None
         known = _remembered(path, st) if _SETTLED else None
         if known is not None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
+from .site import SITE_DIR
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
 from .pofile import (LINENUM, WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, light_catalog, light_rows, pack_rows, read_blocks, read_entries,
                      unpack_rows, write_po)
@@ -398,8 +399,6 @@ class Catalogs:
     def read(self, path: Path) -> Catalog:
         """The catalog at ``path`` (a target-language catalog), read on the first call (from
         the per-file store of parsed catalogs when its bytes are those of a stored read)."""
-        from .site import SITE_DIR
-
         key = os.path.abspath(path)
         if key not in self._read:
             light = self.light and Path(key).parent.name != SITE_DIR
