@@ -133,7 +133,7 @@ def field_owner(field: TextField) -> str:
 
 
 def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True,
-                   memo: bool = False, inputs: str | None = None) -> list[Diagnostic]:
+                   memo: bool = False, inputs: str | None = None, owners: _Owners | None = None) -> list[Diagnostic] | None:
     """Every translation diagnostic for one read catalog.
 
     With ``memo``, each entry's own findings come from the catalog's entry memo when the entry
@@ -144,23 +144,34 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     are those of the latest run of the same bank, each at its line moved as the edit moved it
     (see :class:`_Owners`). Missing entries and the glossary's own errors are looked for every
     time; the length cue (W302) counts the questions verified again with the kept figures of
-    the others."""
+    the others.
+
+    With ``owners`` (whose :meth:`_Owners.affected` found what to verify again: see
+    :func:`_verify_kept`), ``fields`` are only the fields of those owners, the bank's other
+    keys are those ``owners`` kept, and None means that the whole catalog must be verified."""
     from ..cache.entries import EntryMemo, located
 
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
     lang = catalog.language
     active = catalog.active()
-    owners = _Owners(catalog, fields, inputs, run_checks) if memo and inputs is not None and bank_checks and catalog.changes is not None else None
-    affected = owners.affected() if owners is not None else None
-    known = {field.key for field in fields}
+    partial = owners is not None
+    if owners is None:
+        owners = _Owners(catalog, fields, inputs, run_checks) if memo and inputs is not None and bank_checks and catalog.changes is not None else None
+        affected = owners.affected() if owners is not None else None
+    else:
+        affected = owners.verified
+    keys = owners.keys if partial else [field.key for field in fields]
+    known = set(keys)
     diags: list[Diagnostic] = []  # the rules over the whole catalog
     owned: dict[str, list[Diagnostic]] = {}
     mine = fields if affected is None else [field for field in fields if field_owner(field) in affected]
-    questions = [qs for qs in source.questions if qs.question is not None and (affected is None or qs.question.id in affected)]
-    for field in fields:
-        if field.key not in active:
-            diags.append(warning("W501", f"{field.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
+    # (the questions' models only for the bank's checks, and only those verified again: a
+    # record is unpickled when its model is first read)
+    questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
+    for key in keys:
+        if key not in active:
+            diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     for field in mine:
         entry = active.get(field.key)
@@ -196,6 +207,8 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     if owners is not None:
         if affected is not None and not owners.keep_others(owned):
             # a kept finding on a line the edit changed: verify the whole catalog
+            if partial:
+                return None  # (with every field of the bank)
             whole = replace(catalog, changes=Changes(catalog.changes.token))
             return verify_catalog(source, fields, whole, run_checks=run_checks, bank_checks=bank_checks, memo=memo, inputs=inputs)
         owners.save(owned)
@@ -216,14 +229,18 @@ class _Owners:
     belongs to the owner of the entry whose lines hold it; one elsewhere (a numeric check's
     script) to the question whose check found it. Findings of the whole catalog are not kept."""
 
-    def __init__(self, catalog: Catalog, fields: list[TextField], inputs: str, run_checks: bool) -> None:
+    def __init__(self, catalog: Catalog, fields: list[TextField] | None, inputs: str, run_checks: bool) -> None:
         from ..cache.store import Store, key_of
 
         self.catalog = catalog
         self.changes = catalog.changes
         self.store = Store("catalog-owners", catalog.path, keep=1)
         self.key = key_of("catalog-owners", str(catalog.path), catalog.language, inputs, run_checks)
-        self.owner_of = {field.key: field_owner(field) for field in fields}
+        # Every field key of the bank in order and the owner of each: from ``fields``, or
+        # without them (None) as kept with the findings, for the same bank's inputs.
+        self.keys: list[str] = [field.key for field in fields] if fields is not None else []
+        self.owners: list[str] = [field_owner(field) for field in fields] if fields is not None else []
+        self.owner_of = dict(zip(self.keys, self.owners))
         self.where = Location.of(catalog.path).path
         self.lines: list[int] | None = None
         self.previous: dict = {}
@@ -237,11 +254,16 @@ class _Owners:
         if self.changes.before is None:
             return None
         found = self.store.get(self.key)
-        if not (isinstance(found, tuple) and len(found) == 3 and found[0] == self.changes.before and isinstance(found[1], dict)
+        if not (isinstance(found, tuple) and len(found) == 5 and found[0] == self.changes.before and isinstance(found[1], dict)
                 and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
-                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)):
+                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)
+                and isinstance(found[3], list) and isinstance(found[4], list) and len(found[3]) == len(found[4])
+                and all(type(k) is str for k in found[3]) and all(type(o) is str for o in found[4])):
             return None
         self.previous, self.cues, self.delta = found[1], found[2], True
+        if not self.keys:  # made without the fields: the kept ones (the same bank's)
+            self.keys, self.owners = found[3], found[4]
+            self.owner_of = dict(zip(self.keys, self.owners))
         self.verified = {self.owner_of.get(key, key) for key in self.changes.keys if key is not None}
         return self.verified
 
@@ -295,8 +317,63 @@ class _Owners:
         return length_warnings(AnswerCueStats(measured=measured, key_longest=len(longest)), Location.of(self.catalog.path), self.catalog.language)
 
     def save(self, owned: dict[str, list[Diagnostic]]) -> None:
-        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues))
+        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues, self.keys, self.owners))
         self.store.save()
+
+
+def _question_id(qs) -> str | None:
+    """The id of a read question file's model, from its summary when it has one (no record unpickled)."""
+    if qs.summary is not None:
+        return qs.summary.question_id
+    return qs.question.id if qs.question is not None else None
+
+
+def _owners_fields(source: BankSource, affected: set[str]) -> list[TextField]:
+    """The fields of the owners ``affected`` (questions, topics, categories), in bank order
+    (:func:`~.fields.bank_fields`): only the records of those questions are unpickled."""
+    from .fields import category_fields, topic_fields
+    from ..load import LibrarySource, ordered_topics
+
+    fields: list[TextField] = []
+    if isinstance(source, LibrarySource):
+        fields += [f for f in category_fields(source.categories, source.categories_doc, source.categories_path) if field_owner(f) in affected]
+        topics = ordered_topics(source)
+    else:
+        topics = [source]
+    for topic in topics:
+        if topic.topic is not None:
+            fields += [f for f in topic_fields(topic.topic, topic.topic_doc, topic.root / "topic.yaml") if field_owner(f) in affected]
+        order = {qid: i for i, qid in enumerate(topic.topic.questions)} if topic.topic is not None else {}
+        mine = [(qid, qs) for qs in topic.questions if (qid := _question_id(qs)) in affected and qs.question is not None]
+        mine.sort(key=lambda pair: (order.get(pair[0], len(order)), pair[0]))
+        for _, qs in mine:
+            known = qs.derived.get("fields")
+            fields += known if known is not None else question_fields(qs.question, qs.doc, qs.path)
+    return fields
+
+
+def _verify_kept(source: BankSource, path: Path, run_checks: bool, inputs: str) -> list[Diagnostic] | None:
+    """:func:`verify_catalog` of the catalog at ``path`` in this process when its latest
+    verification for the same bank's ``inputs`` is kept and the catalog changed only since the
+    read it was made from: only the owners of the entries the edit touched are verified again,
+    and only their fields are listed (the records of the other questions stay unread). None
+    when that does not apply: the caller verifies the catalog with every field."""
+    from ..cache.store import Store, key_of
+
+    probe = Store("catalog-owners", path, keep=1)
+    if probe.get(key_of("catalog-owners", str(path), path.stem, inputs, run_checks)) is None:
+        return None  # nothing kept for this bank: do not read the catalog here for nothing
+    del probe
+    catalog = Catalogs(use_cache=True, light=True).read(path)
+    if catalog.po is None or catalog.diagnostics:
+        return list(catalog.diagnostics)
+    if catalog.changes is None:
+        return None
+    owners = _Owners(catalog, None, inputs, run_checks)
+    affected = owners.affected()
+    if affected is None:
+        return None
+    return verify_catalog(source, _owners_fields(source, affected), catalog, run_checks=run_checks, memo=True, inputs=inputs, owners=owners)
 
 
 def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
@@ -449,6 +526,15 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         found = store.get(key) if key is not None else None
         verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
     todo = [i for i, found in enumerate(verdicts) if found is None]
+    if len(todo) == 1 and not fresh and catalogs is None and inputs is not None:
+        # One catalog edited since its latest verification for this bank: verified again here,
+        # where it changed (no worker is sent the whole bank, no other record is unpickled).
+        found = _verify_kept(source, paths[todo[0]], run_checks, inputs)
+        if found is not None:
+            verdicts[todo[0]] = found
+            if catalog_key("catalog", paths[todo[0]], inputs) == keys[todo[0]]:
+                store.put(keys[todo[0]], found)
+            todo = []
     fields = bank_fields(source) if todo or fresh else []
     if catalogs is not None:
         read = {i: catalogs.read(paths[i]) for i in todo}
@@ -461,7 +547,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..parallel import POOL_MIN_WORK  # read now: tests lower it
 
     work = len(fields) * len(todo)
-    if workers is not None and workers.started and catalogs is None and work >= POOL_MIN_WORK:
+    if workers is not None and workers.started and catalogs is None and (fresh or todo) and work >= POOL_MIN_WORK:
         payload, token = _payload(source, fields), os.urandom(8).hex()
         # each call's payload in a list of its own, which the worker empties (see _received)
         calls = [(_template_sent, ([payload], token, pot, root))] if fresh else []
