@@ -72,13 +72,18 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path]) -> None:
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None) -> None:
         scope = "\0".join(os.path.abspath(root) for root in roots)
         name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.path = cache_dir() / "stat" / f"{name}.pickle"
         self.old: dict[str, tuple] = {}
         self.new: dict[str, tuple] = {}
         self.now = time.time_ns()
+        if after is not None:
+            # A second pass of this process over the same roots: the digests the first took, of
+            # the files written more than RACY_NS before it (as the memo file would have kept them).
+            self.old = {name: entry for name, entry in after.new.items() if after.now - max(entry[0][3], entry[0][4]) > RACY_NS}
+            return
         try:
             import pickle
 
@@ -124,17 +129,29 @@ class StatMemo:
             pass
 
 
-def input_digest(bank: Path, translations: Path | None, extra: str = "") -> str:
+_LAST: list[tuple[tuple, StatMemo]] = []
+"""The roots and stat memo of this process's latest :func:`input_digest` (see ``again``)."""
+
+
+def input_digest(bank: Path, translations: Path | None, extra: str = "", *, again: bool = False) -> str:
     """A digest of every file validation reads (its path, whether it is a link and where to, and
     its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
-    inode and times did not change are taken from a memo (see :class:`StatMemo`)."""
+    inode and times did not change are taken from a memo (see :class:`StatMemo`).
+
+    With ``again`` (the check, after validating, that no input changed meanwhile), the memo is
+    the one this process's latest digest of the same folders made, in memory: the same digests
+    the memo file would give, without reading it again or writing it."""
     digest = hashlib.blake2b(digest_size=32)
     digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
     roots = [bank] + ([translations] if translations is not None else [])
-    memo = StatMemo(roots)
+    scope = tuple(os.path.abspath(root) for root in roots)
+    previous = _LAST[0][1] if again and _LAST and _LAST[0][0] == scope else None
+    memo = StatMemo(roots, after=previous)
     for root in roots:
         _digest_tree(digest, root, memo)
-    memo.save()
+    if previous is None:
+        memo.save()
+        _LAST[:] = [(scope, memo)]
     remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
     return digest.hexdigest()
 
@@ -153,19 +170,50 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     digest.update(f"\0root {root.as_posix()}\0".encode())
     if not root.exists():
         return
-    entries = []
-    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode())):
-        dirnames.sort()
-        entries += [os.path.join(dirpath, name) for name in filenames]
-    for name in sorted(entries):
+    entries: list[tuple[str, bool]] = []  # (file name, whether it is a symbolic link)
+    _list_files(os.fspath(root), entries, lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode()))
+    entries.sort()
+    for name, link in entries:
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-        if os.path.islink(name):
+        if link:
             try:
                 digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
             except OSError:
                 digest.update(b"link ?\0")
         digest.update(memo.digest(name))
         digest.update(b"\0")
+
+
+def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
+    """The files under ``top`` as :func:`os.walk` lists them (a folder, or a link to one, is not
+    a file; links to folders are not followed), each with whether it is a symbolic link, from
+    the folder listing's entry types (no call per file)."""
+    folders = []
+    try:
+        with os.scandir(top) as listing:
+            for entry in listing:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if not is_dir:
+                    try:
+                        link = entry.is_symlink()
+                    except OSError:
+                        link = False
+                    entries.append((os.path.join(top, entry.name), link))
+                else:
+                    try:
+                        link = entry.is_symlink()
+                    except OSError:
+                        link = False
+                    if not link:
+                        folders.append(os.path.join(top, entry.name))
+    except OSError as exc:
+        onerror(exc)
+        return
+    for folder in sorted(folders):
+        _list_files(folder, entries, onerror)
 
 
 def _cache_file(bank: Path, key: str) -> Path:
@@ -223,7 +271,7 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None)
     summary = summary_of(report)
-    if key is not None and Path(bank).is_dir() and input_digest(bank, translations) == key:
+    if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
         store(bank, key, report.diagnostics, summary)
     return report, summary
 
@@ -255,7 +303,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
         source = read_library(bank, read_topics=QuestionFiles(question_file_rules).read_topics)
-        if input_digest(bank, translations) == key:
+        if input_digest(bank, translations, again=True) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)
     if report.errors:
