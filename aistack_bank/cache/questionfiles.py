@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Diagnostic
-from .store import Store, file_digest, key_of
+from .store import SplitStore, file_digest, key_of
 from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_all
 
@@ -79,25 +79,27 @@ class QuestionFiles:
         """:meth:`read` for several topics (paths, topic folder, topic, project) at once: the
         files no store holds are read and checked together (in the pool when there are many
         in all), each topic's results in its files' order (see :func:`~aistack_bank.load.read_library`)."""
-        stores = [Store("questions", root, enabled=self.use_cache) for _, root, _, _ in topics]
+        # each topic's store: the summaries and diagnostics of its files in one index, their
+        # records (read when first used) in a records file that a run appends its new ones to
+        stores = [SplitStore("questions", root, enabled=self.use_cache) for _, root, _, _ in topics]
         keys = [[self.key(path, root, topic, project) for path in paths] for paths, root, topic, project in topics]
         results: list[list[Any]] = [[None] * len(paths) for paths, _, _, _ in topics]
         todo = []
         for t, (store, topic_keys) in enumerate(zip(stores, keys)):
             for index, key in enumerate(topic_keys):
                 found = store.get(key) if key is not None else None
-                if _well_formed(found):
-                    results[t][index] = found
+                if found is not None and _well_formed(found[0]):
+                    results[t][index] = (*found[0], found[1])
                 else:
                     todo.append((t, index))
         blobs = self._compute([(topics[t][0][index], *topics[t][1:]) for t, index in todo])
         for (t, index), blob in zip(todo, blobs):
-            results[t][index] = pickle.loads(blob)
+            results[t][index] = found = pickle.loads(blob)
             key = keys[t][index]
             paths, root, topic, project = topics[t]
             # stored only if the file still has the bytes the key was made from
             if key is not None and self.key(paths[index], root, topic, project) == key:
-                stores[t].put_blob(key, blob)
+                stores[t].put(key, found[:3], found[3])
         out = []
         for store, (paths, _, _, _), found in zip(stores, topics, results):
             store.save()
@@ -134,13 +136,18 @@ class StoredQuestion(QuestionSource):
     question = _unpickled("question")
     derived = _unpickled("derived")
 
-    def __init__(self, path: Path, summary: FileSummary | None, record: bytes) -> None:
+    def __init__(self, path: Path, summary: FileSummary | None, record: bytes | memoryview) -> None:
         self.path = path
         self.summary = summary
-        self._record = record
+        self._record = record  # (a view into the store's records file as read)
+
+    def __reduce__(self):
+        # pickled as the plain record it stands for
+        return (QuestionSource, (self.path, self.doc, self.question, self.derived, self.summary))
 
 
 def _well_formed(found: Any) -> bool:
-    return (isinstance(found, tuple) and len(found) == 4 and (found[0] is None or isinstance(found[0], FileSummary))
-            and isinstance(found[1], list) and isinstance(found[2], list) and isinstance(found[3], bytes)
+    """Whether a stored entry's small part is (summary, read diagnostics, rule diagnostics)."""
+    return (isinstance(found, tuple) and len(found) == 3 and (found[0] is None or isinstance(found[0], FileSummary))
+            and isinstance(found[1], list) and isinstance(found[2], list)
             and all(isinstance(d, Diagnostic) for d in found[1] + found[2]))

@@ -98,12 +98,15 @@ def read_private(path: Path, max_bytes: int) -> bytes | None:
             return None
         chunks, total = [], 0
         while total <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            # the whole file in one read when it can (no copy to join), else a chunk at a time
+            chunk = os.read(fd, min(max(st.st_size + 1 - total, 1 << 20), max_bytes + 1 - total, 1 << 30))
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
-        return b"".join(chunks) if total <= max_bytes else None
+        if total > max_bytes:
+            return None
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     except OSError:
         return None
     finally:
@@ -188,7 +191,18 @@ def file_digest(path: Path | str) -> str | None:
 
     None means "do not cache": links (whose verdict depends on where they lead), special files,
     unreadable and oversized files are always read and checked afresh. A digest this process
-    already took of the same file, unchanged since (:func:`remember_digests`), is not taken again."""
+    already took of the same file, unchanged since (:func:`remember_digests`), is not taken again
+    (one ``lstat``: a regular file, not a link, with the identity it had)."""
+    if _SETTLED:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+            return None
+        known = _remembered(path, st)
+        if known is not None:
+            return known
     opened = _open_regular(path)
     if opened is None:
         return None
@@ -196,9 +210,6 @@ def file_digest(path: Path | str) -> str | None:
     try:
         if st.st_size > MAX_FILE_BYTES:
             return None
-        known = _remembered(path, st) if _SETTLED else None
-        if known is not None:
-            return known
         digest = hashlib.blake2b(digest_size=20)
         total = 0
         while True:
@@ -216,10 +227,18 @@ def file_digest(path: Path | str) -> str | None:
         os.close(fd)
 
 
+_KEY_BASE: list = [None, None]
+"""The working directory and the digest of the package and that directory, ready to be copied."""
+
+
 def key_of(*parts: object) -> str:
     """One key for the given parts, the package (version and source) and the working directory."""
-    digest = hashlib.blake2b(digest_size=20)
-    digest.update(f"{package_digest()}\0{os.getcwd()}\0".encode("utf-8", "surrogateescape"))
+    cwd = os.getcwd()
+    if _KEY_BASE[0] != cwd:
+        base = hashlib.blake2b(digest_size=20)
+        base.update(f"{package_digest()}\0{cwd}\0".encode("utf-8", "surrogateescape"))
+        _KEY_BASE[:] = [cwd, base]
+    digest = _KEY_BASE[1].copy()
     for part in parts:
         digest.update(repr(part).encode("utf-8", "surrogateescape"))
         digest.update(b"\0")
@@ -323,3 +342,157 @@ def cached(store: Store, key: str | None, compute: Callable[[], Any]) -> Any:
     if key is not None:
         store.put(key, value)
     return value
+
+
+MAX_RECORDS_BYTES = 1 << 31
+"""A records file larger than this is not read (its entries are then computed again)."""
+_TOKEN_BYTES = 16
+
+
+class SplitStore:
+    """Results by key, each a small part and a large one (bytes), for one namespace and folder.
+
+    The small parts of every entry are pickled together in an index (read at once, as a
+    :class:`Store` is); the large parts lie one after another in a records file beside it, which
+    a run appends its new ones to instead of writing every entry again. The records file starts
+    with a random token that the index names, with the size it had: a records file replaced,
+    truncated or of another index means no large part is served (each entry is then a miss).
+    Appended bytes are flushed to disk before the index that points to them is written; a
+    records file holding more than twice the bytes its index uses is written anew."""
+
+    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES) -> None:
+        name = hashlib.blake2b(f"{namespace}\0{os.path.abspath(scope)}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        self.path = cache_dir() / "files" / f"{namespace}-{name}.pickle"
+        self.records_path = self.path.with_suffix(".records")
+        self.enabled = enabled
+        self.keep = keep
+        self._entries: dict[str, tuple] | None = None
+        self._token: bytes | None = None
+        self._size = 0
+        self._records: memoryview | None = None
+        self._used: dict[str, tuple] = {}
+        self._new: dict[str, bytes] = {}
+        self._dirty = False
+
+    def _load(self) -> dict[str, tuple]:
+        if self._entries is None:
+            self._entries = {}
+            if self.enabled:
+                raw = read_private(self.path, MAX_STORE_BYTES)
+                try:
+                    data = pickle.loads(raw) if raw is not None else None
+                except Exception:
+                    data = None
+                if (isinstance(data, dict) and data.get("format") == _FORMAT and data.get("package") == package_digest()
+                        and type(data.get("token")) is bytes and len(data["token"]) == _TOKEN_BYTES and type(data.get("size")) is int
+                        and isinstance(data.get("entries"), dict)):
+                    self._token, self._size, self._entries = data["token"], data["size"], data["entries"]
+        return self._entries
+
+    def _record_bytes(self) -> memoryview | None:
+        """The records file as read, if it is the one the index names (else None: no hit)."""
+        if self._records is None and self._token is not None:
+            raw = read_private(self.records_path, MAX_RECORDS_BYTES)
+            if raw is not None and len(raw) >= self._size and raw[:_TOKEN_BYTES] == self._token:
+                self._records = memoryview(raw)
+            else:
+                self._token = None
+        return self._records
+
+    def get(self, key: str) -> tuple[Any, memoryview] | None:
+        """(small part, large part) stored under ``key``, or None (also for an entry that cannot be read)."""
+        if not self.enabled:
+            return None
+        found = self._load().get(key)
+        if not (type(found) is tuple and len(found) == 3 and type(found[1]) is int and type(found[2]) is int
+                and _TOKEN_BYTES <= found[1] and found[2] >= 0 and found[1] + found[2] <= self._size):
+            return None
+        records = self._record_bytes()
+        if records is None:
+            return None
+        self._used[key] = found
+        return found[0], records[found[1]:found[1] + found[2]]
+
+    def put(self, key: str, small: Any, large: bytes) -> None:
+        """Store ``small`` (pickled with the index) and ``large`` (appended to the records file)."""
+        if self.enabled:
+            self._used[key] = (small, -1, len(large))
+            self._new[key] = large
+            self._dirty = True
+
+    def save(self) -> None:
+        """Write what this run added (atomically for the index); never raises."""
+        if not (self.enabled and self._dirty):
+            return
+        self._dirty = False
+        entries = dict(self._used)
+        for key, found in self._load().items():
+            if len(entries) >= max(self.keep, len(self._used)):
+                break
+            if type(found) is tuple and len(found) == 3 and type(found[1]) is int and type(found[2]) is int and found[1] + found[2] <= self._size:
+                entries.setdefault(key, found)
+        try:
+            live = sum(found[2] for found in entries.values())
+            token, size = self._append(entries) if self._token is not None and self._size <= 2 * live + (4 << 20) else (None, 0)
+            if token is None:
+                token, size = self._rewrite(entries)
+            if token is None:
+                return
+            data = pickle.dumps({"format": _FORMAT, "package": package_digest(), "token": token, "size": size, "entries": entries},
+                                protocol=pickle.HIGHEST_PROTOCOL)
+            write_private(self.path, data)
+        except Exception:  # unwritable cache folder, full disk: work on without a store
+            pass
+
+    def _append(self, entries: dict[str, tuple]) -> tuple[bytes | None, int]:
+        """Append the new large parts to the records file the index names (their places set in
+        ``entries``); (token, size now), or (None, 0) when that file is not there as it was."""
+        if not private_folder(self.records_path.parent, create=False):
+            return None, 0
+        try:
+            fd = os.open(self.records_path, os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return None, 0
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or not _private(st) or st.st_size < self._size or os.pread(fd, _TOKEN_BYTES, 0) != self._token:
+                return None, 0
+        except OSError:
+            os.close(fd)
+            return None, 0
+        try:
+            blob = b"".join(self._new[key] for key in entries if key in self._new)
+            if blob:
+                if os.write(fd, blob) != len(blob):  # (then the records file is written anew)
+                    return None, 0
+                os.fsync(fd)  # before the index that points to them
+            end = os.lseek(fd, 0, os.SEEK_CUR) if blob else st.st_size
+        finally:
+            os.close(fd)
+        at = end - len(blob)
+        for key in entries:
+            if key in self._new:
+                small, _, length = entries[key]
+                entries[key] = (small, at, length)
+                at += length
+        return self._token, end
+
+    def _rewrite(self, entries: dict[str, tuple]) -> tuple[bytes | None, int]:
+        """Write a records file anew with every large part ``entries`` use (their places set)."""
+        records = self._record_bytes()
+        token = os.urandom(_TOKEN_BYTES)
+        parts, at = [token], _TOKEN_BYTES
+        for key, (small, offset, length) in list(entries.items()):
+            if key in self._new:
+                part = self._new[key]
+            elif records is not None and offset >= _TOKEN_BYTES and offset + length <= len(records):
+                part = records[offset:offset + length]
+            else:
+                del entries[key]
+                continue
+            parts.append(part)
+            entries[key] = (small, at, length)
+            at += length
+        if not write_private(self.records_path, b"".join(parts)):
+            return None, 0
+        return token, at
