@@ -154,3 +154,55 @@ def test_an_edit_reads_only_the_blocks_it_touched(tmp_path, monkeypatch):
     assert _state(kept) == _state(read_catalog(path, light=True))
     assert kept.active()["q250.stem"].msgstr == "Question numéro 250sur deux lignes"
     assert kept.active()["q400.stem"].linenum == read_catalog(path).active()["q400.stem"].linenum
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_kept_read_of_edits_on_a_base_equals_a_read_from_scratch_whatever_happens_to_its_files(tmp_path, monkeypatch, seed):
+    """The latest read is kept as a base and the edits since (up to ``MAX_PATCHES``): random
+    edits, with now and then the base's entries or bytes, or the store of edits, removed,
+    truncated, swapped for an older one or replaced by garbage, give the read from scratch."""
+    import shutil
+
+    from aistack_bank.cache.store import cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    rng = random.Random(7700 + seed)
+    folder = tmp_path / "translations"
+    folder.mkdir()
+    path = folder / "fr.po"
+    counter = [40]
+    blocks = [HEADER] + [_block(rng, n) for n in range(40)]
+    old_copies: dict = {}
+    patched = 0
+    for step in range(60):
+        if rng.random() < 0.2:
+            _edit(rng, blocks, counter)
+        else:  # an entry of the common shape changed, added or removed
+            counter[0] += 1
+            i = rng.randrange(1, len(blocks) + 1)
+            if i < len(blocks) and rng.random() < 0.7:
+                blocks[i] = _block(rng, counter[0])
+            elif i < len(blocks) and rng.random() < 0.5:
+                del blocks[i]
+            else:
+                blocks.insert(i, _block(rng, counter[0]))
+        path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+        kept_files = sorted((cache_dir() / "files").glob("catalog-state-*")) if (cache_dir() / "files").is_dir() else []
+        if kept_files and rng.random() < 0.25:
+            target = rng.choice(kept_files)
+            how = rng.randrange(4)
+            if how == 0:
+                target.unlink()
+            elif how == 1:
+                target.write_bytes(target.read_bytes()[: target.stat().st_size // 2])
+            elif how == 2 and target in old_copies:
+                target.write_bytes(old_copies[target])
+            else:
+                target.write_bytes(b"\x80\x05garbage")
+        elif kept_files and rng.random() < 0.2:
+            old_copies = {f: f.read_bytes() for f in kept_files}
+        kept = read_catalog(path, use_cache=True, light=True)
+        assert _state(kept) == _state(read_catalog(path, light=True)), step
+        patched += kept.changes is not None and kept.changes.before is not None and kept.changes.before != kept.changes.token
+    assert patched > 15  # many reads were made from a base with edits on it
+    shutil.rmtree(cache_dir())

@@ -150,7 +150,11 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
     again (:func:`.pofile.read_blocks`), and the entries after them keep their values with
     their line numbers moved. Anything else than blocks of the common shape on either side, or
     bytes that do not decode, mean reading the whole file as :func:`read_catalog` does; the
-    catalog's checks always run on the whole."""
+    catalog's checks always run on the whole.
+
+    The latest read is kept as a base (bytes and entries, written whole) and the edits made
+    since (each read's changed bytes and entries, up to :data:`MAX_PATCHES`): an edit adds its
+    own to the store instead of writing the 100 000 entries and the file's bytes again."""
     from ..cache.store import Store, key_of
 
     raw, failed = _read_raw(path)
@@ -161,25 +165,25 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
         raw += b"\n"  # as read_entries's block reader reads a text without a final newline
     store = Store("catalog-state", path, keep=1)
     key = key_of("catalog-state", str(path), template)
-    kept = store.get(key)
-    store.forget(key)
+    kept = _kept_state(store, store.get(key))
     rows = changes = None
-    if (isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[0], str) and isinstance(kept[1], tuple) and len(kept[1]) == 10
-            and all(isinstance(column, list) and len(column) == len(kept[2]) for column in kept[1][:9]) and isinstance(kept[1][9], dict)
-            and isinstance(kept[2], list)):
-        old = _kept_bytes(store, kept[0])
+    if kept is not None:
+        token, base, patches, old, packed, starts = kept
+        del kept
         if old == raw:
-            rows, changes = unpack_rows(kept[1]), Changes(kept[0], kept[0], 0, 0, 0)
-        elif old is not None:
-            found = _read_again((old, kept[1], kept[2]), raw, path)
+            rows, changes = unpack_rows(packed), Changes(token, token, 0, 0, 0)
+        else:
+            found = _read_again((old, packed, starts), raw, path)
             del old
             if found is not None:
-                packed, starts, (first_line, after_line, moved, keys) = found
-                changes = Changes(_keep_bytes(store, raw), kept[0], first_line, after_line, moved, frozenset(keys))
-                store.put(key, (changes.token, packed, starts))
+                packed, starts, (first_line, after_line, moved, keys), patch = found
+                changes = Changes(_token(raw), token, first_line, after_line, moved, frozenset(keys))
+                if len(patches) < MAX_PATCHES:
+                    store.put(key, (changes.token, base, patches + [patch]))
+                else:  # a new base: this read whole
+                    store.put(key, (changes.token, _keep_base(store, raw, changes.token, packed, starts), []))
                 rows = unpack_rows(packed)
-                del packed
-    del kept
+            del packed, starts
     if rows is not None:
         del raw
     if rows is None:
@@ -201,12 +205,97 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
         del text
         rows = light_rows(entries)
         changes = Changes(token)
-        store.put(key, (token, pack_rows(rows), starts))
+        store.put(key, (token, _keep_base(store, None, token, pack_rows(rows), starts), []))
     store.save()
     store.forget(key)
     po = light_catalog(rows)
     del rows
     return _checked(Catalog(path=path, language=language, po=po, diagnostics=[], changes=changes))
+
+
+MAX_PATCHES = 6
+"""Edits kept on top of a catalog's base read before the latest read becomes the base."""
+
+
+def _keep_base(store, raw: bytes | None, token: str, packed: tuple, starts: list[int]) -> str:
+    """Keep a read as the base beside ``store``: its bytes (unless ``raw`` is None: already kept
+    by :func:`_keep_bytes`) and its entries; the token they are kept under."""
+    import pickle
+
+    from ..cache.store import write_private
+
+    if raw is not None:
+        token = _keep_bytes(store, raw)
+    try:
+        write_private(store.path.with_suffix(".base"), pickle.dumps((token, packed, starts), protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:  # an unwritable cache folder: no base (the next read is whole)
+        pass
+    return token
+
+
+def _kept_state(store, entry) -> tuple | None:
+    """(token, base token, patches, bytes, packed entries, block starts) of the latest read kept
+    in ``store``'s ``entry`` (the base with its patches replayed), or None when anything of it
+    is missing or not of its shape."""
+    import pickle
+
+    from ..cache.store import read_private
+
+    if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str) and isinstance(entry[1], str)
+            and isinstance(entry[2], list) and all(_is_patch(patch) for patch in entry[2])):
+        return None
+    token, base, patches = entry
+    found = read_private(store.path.with_suffix(".base"), MAX_CATALOG_BYTES)
+    try:
+        state = pickle.loads(found) if found is not None else None
+    except Exception:
+        return None
+    del found
+    if not (isinstance(state, tuple) and len(state) == 3 and state[0] == base and _is_packed(state[1], state[2])):
+        return None
+    old = _kept_bytes(store, base)
+    if old is None:
+        return None
+    _, packed, starts = state
+    del state
+    for patch in patches:
+        (p, q, inserted), splice = patch
+        if not (0 <= p <= q <= len(old)):
+            return None
+        old = old[:p] + inserted + old[q:]
+        packed, starts = _splice(packed, starts, *splice)
+        if not _is_packed(packed, starts):
+            return None
+    return token, base, patches, old, packed, starts
+
+
+def _is_packed(packed, starts) -> bool:
+    return (isinstance(packed, tuple) and len(packed) == 10 and isinstance(starts, list)
+            and all(isinstance(column, list) and len(column) == len(starts) for column in packed[:9]) and isinstance(packed[9], dict))
+
+
+def _is_patch(patch) -> bool:
+    return (isinstance(patch, tuple) and len(patch) == 2 and isinstance(patch[0], tuple) and len(patch[0]) == 3
+            and type(patch[0][0]) is int and type(patch[0][1]) is int and type(patch[0][2]) is bytes
+            and isinstance(patch[1], tuple) and len(patch[1]) == 6 and all(type(patch[1][i]) is int for i in (0, 1, 3, 5))
+            and isinstance(patch[1][2], tuple) and len(patch[1][2]) == 10 and isinstance(patch[1][4], list))
+
+
+def _splice(packed: tuple, starts: list[int], first: int, after: int, region: tuple, moved: int, inner: list[int], shift: int) -> tuple[tuple, list[int]]:
+    """The entries and block starts of a read whose entries ``first`` to ``after`` (excluded)
+    were read again as ``region`` (packed, starting at the byte offsets ``inner``), the later
+    ones ``moved`` lines and ``shift`` bytes further."""
+    lines = packed[8]
+    if first < 0 or after < first or after > len(starts) or len(region[8]) != len(inner):
+        return (), []
+    columns = [old_column[:first] + new_column + old_column[after:] for old_column, new_column in zip(packed[:8], region[:8])]
+    columns.append(lines[:first] + region[8] + ([n + moved for n in lines[after:]] if moved else lines[after:]))
+    count = len(region[8])
+    other = {i: r for i, r in packed[9].items() if i < first}
+    other.update((first + i, r) for i, r in region[9].items())
+    other.update((i - after + first + count, r[:LINENUM] + (r[LINENUM] + moved,)) for i, r in packed[9].items() if i >= after)
+    columns.append(other)
+    return tuple(columns), starts[:first] + inner + [s + shift for s in starts[after:]]
 
 
 def _token(raw: bytes) -> str:
@@ -234,13 +323,14 @@ def _keep_bytes(store, raw: bytes) -> str:
     return _token(raw)
 
 
-def _read_again(kept: tuple[bytes, tuple, list[int]], raw: bytes, path: Path) -> tuple[tuple, list[int], tuple] | None:
-    """(entries, starts, what changed) of ``raw`` from the latest read ``kept`` of the same
-    file (its bytes, entries as :func:`.pofile.pack_rows` columns and block starts): only the
-    blocks the difference touches read again; None when they are not all blocks of the common
-    shape. What changed is (the first line read again, the first line of the latest read
-    after those read again, how many lines that one moved, the contexts of the entries read
-    again and of those they replace)."""
+def _read_again(kept: tuple[bytes, tuple, list[int]], raw: bytes, path: Path) -> tuple[tuple, list[int], tuple, tuple] | None:
+    """(entries, starts, what changed, patch) of ``raw`` from the latest read ``kept`` of the
+    same file (its bytes, entries as :func:`.pofile.pack_rows` columns and block starts): only
+    the blocks the difference touches read again; None when they are not all blocks of the
+    common shape. What changed is (the first line read again, the first line of the latest
+    read after those read again, how many lines that one moved, the contexts of the entries
+    read again and of those they replace); the patch is what makes ``raw`` and its entries of
+    the latest read's (the changed bytes, and the arguments of :func:`_splice`)."""
     old, packed, starts = kept
     lines = packed[8]
     if not starts:
@@ -274,16 +364,10 @@ def _read_again(kept: tuple[bytes, tuple, list[int]], raw: bytes, path: Path) ->
     region = pack_rows(light_rows(entries))
     keys = set(region[0]) | set(packed[0][first:after])
     after_line = lines[after] if after < len(starts) else 1 << 62
-    columns = [old_column[:first] + new_column + old_column[after:] for old_column, new_column in zip(packed[:8], region[:8])]
-    columns.append(lines[:first] + region[8] + ([n + moved for n in lines[after:]] if moved else lines[after:]))
-    count = len(region[8])
-    other = {i: r for i, r in packed[9].items() if i < first}
-    other.update((first + i, r) for i, r in region[9].items())
-    other.update((i - after + first + count, r[:LINENUM] + (r[LINENUM] + moved,)) for i, r in packed[9].items() if i >= after)
-    columns.append(other)
-    new_starts = starts[:first] + [start + s for s in _byte_offsets(text, inner)]
-    new_starts += [s + shift for s in starts[after:]]
-    return tuple(columns), new_starts, (line if first > 0 else 0, after_line, moved, keys)
+    splice = (first, after, region, moved, [start + s for s in _byte_offsets(text, inner)], shift)
+    columns, new_starts = _splice(packed, starts, *splice)
+    patch = ((p, q, raw[p:q + shift]), splice)
+    return columns, new_starts, (line if first > 0 else 0, after_line, moved, keys), patch
 
 
 def _read_and_check(path: Path, language: str, light: bool = False) -> Catalog:
