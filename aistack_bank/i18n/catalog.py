@@ -253,16 +253,18 @@ def _kept_state(store, entry) -> tuple | None:
     del found
     if not (isinstance(state, tuple) and len(state) == 3 and state[0] == base and _is_packed(state[1], state[2])):
         return None
-    old = _kept_bytes(store, base)
-    if old is None:
+    kept = _kept_bytes(store, base)
+    if kept is None:
         return None
+    old = bytearray(kept)  # (each patch's bytes put in place; compared in C, as a view is not)
+    del kept
     _, packed, starts = state
     del state
     for patch in patches:
         (p, q, inserted), splice = patch
         if not (0 <= p <= q <= len(old)):
             return None
-        old = old[:p] + inserted + old[q:]
+        old[p:q] = inserted
         packed, starts = _splice(packed, starts, *splice)
         if not _is_packed(packed, starts):
             return None
@@ -304,23 +306,26 @@ def _token(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
-def _kept_bytes(store, token: str) -> bytes | None:
-    """The bytes of the latest read kept beside ``store``, if they are those of ``token`` (their digest)."""
+def _kept_bytes(store, token: str) -> memoryview | None:
+    """The bytes of the latest read kept beside ``store``, if they are those of ``token`` (their
+    digest, which the file starts with: it is written whole, atomically, so the two agree)."""
     from ..cache.store import read_private
 
-    found = read_private(store.path.with_suffix(".bytes"), MAX_CATALOG_BYTES)
-    return found if found is not None and _token(found) == token else None
+    head = token.encode("ascii") + b"\n"
+    found = read_private(store.path.with_suffix(".bytes"), MAX_CATALOG_BYTES + len(head))
+    return memoryview(found)[len(head):] if found is not None and found.startswith(head) else None
 
 
 def _keep_bytes(store, raw: bytes) -> str:
-    """Keep ``raw`` beside ``store`` as the latest read; its token (digest)."""
+    """Keep ``raw`` beside ``store`` as the latest read, after its token (digest); the token."""
     from ..cache.store import write_private
 
+    token = _token(raw)
     try:
-        write_private(store.path.with_suffix(".bytes"), raw)
+        write_private(store.path.with_suffix(".bytes"), token.encode("ascii") + b"\n" + raw)
     except OSError:
         pass
-    return _token(raw)
+    return token
 
 
 def _read_again(kept: tuple[bytes, tuple, list[int]], raw: bytes, path: Path) -> tuple[tuple, list[int], tuple, tuple] | None:
