@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Diagnostic
-from .store import SplitStore, file_digest, key_of
+from .store import SplitStore, file_digest, key_hasher, key_with
 from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_all
 
@@ -41,6 +41,7 @@ class QuestionFiles:
         self.run_checks = run_checks
         self.use_cache = use_cache
         self._rule_diags: list[Diagnostic] = []
+        self._hashers: dict[tuple, Any] = {}
 
     def rule_diagnostics(self) -> list[Diagnostic]:
         return list(self._rule_diags)
@@ -50,7 +51,11 @@ class QuestionFiles:
         if digest is None:
             return None
         vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
-        return key_of("question-file", str(path), str(root), str(project), digest, vocabulary, self.run_checks)
+        shared = (str(root), str(project), vocabulary, self.run_checks)  # the same for every file of a topic
+        hasher = self._hashers.get(shared)
+        if hasher is None:
+            hasher = self._hashers[shared] = key_hasher("question-file", *shared)
+        return key_with(hasher, str(path), digest)
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
         qs, read_diags = read_question(path, root=root, project=project)

@@ -233,6 +233,22 @@ _KEY_BASE: list = [None, None]
 
 def key_of(*parts: object) -> str:
     """One key for the given parts, the package (version and source) and the working directory."""
+    return key_hasher(*parts).hexdigest()
+
+
+def key_with(hasher, *parts: object) -> str:
+    """:func:`key_of` of the parts ``hasher`` (:func:`key_hasher`) was made of, then ``parts``:
+    for many keys that share their first parts (the files of one folder)."""
+    digest = hasher.copy()
+    for part in parts:
+        digest.update(repr(part).encode("utf-8", "surrogateescape"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def key_hasher(*parts: object):
+    """The digest of the package, the working directory and ``parts``, to be copied and given
+    more parts (:func:`key_with`)."""
     cwd = os.getcwd()
     if _KEY_BASE[0] != cwd:
         base = hashlib.blake2b(digest_size=20)
@@ -242,7 +258,7 @@ def key_of(*parts: object) -> str:
     for part in parts:
         digest.update(repr(part).encode("utf-8", "surrogateescape"))
         digest.update(b"\0")
-    return digest.hexdigest()
+    return digest
 
 
 class Store:

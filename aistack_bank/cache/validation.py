@@ -140,7 +140,8 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
 
     With ``again`` (the check, after validating, that no input changed meanwhile), the memo is
     the one this process's latest digest of the same folders made, in memory: the same digests
-    the memo file would give, without reading it again or writing it."""
+    the memo file would give, without reading it again (it is written again when files
+    written just before the first pass have settled since)."""
     digest = hashlib.blake2b(digest_size=32)
     digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
     roots = [bank] + ([translations] if translations is not None else [])
@@ -149,8 +150,8 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     memo = StatMemo(roots, after=previous)
     for root in roots:
         _digest_tree(digest, root, memo)
+    memo.save()  # (again: with the files that have settled since the first pass)
     if previous is None:
-        memo.save()
         _LAST[:] = [(scope, memo)]
     remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
     return digest.hexdigest()
