@@ -109,6 +109,39 @@ def quantities(text: str, lang: str) -> list[Quantity]:
     return found
 
 
+_UNIT_AFTER = re.compile(rf"(?:[{_SPACES}]|-(?=bits?\b|bytes?\b))?({_UNIT_ALTERNATION})(?![\w/])")
+"""What makes a number a quantity: the unit right after it (as in :data:`_QUANTITY`)."""
+
+
+TOKEN_HINT = re.compile(r"[\d²³⁴·×/^<{%]")
+"""A character that every number, quantity, formula token (without ``variables``) and markup
+token holds: a text without one has none of them (:func:`numbers`, :func:`quantities`,
+:func:`formula_tokens` and :func:`markup_tokens` all find nothing in it)."""
+
+
+def numbers_and_quantities(text: str, lang: str) -> tuple[list[float], list[tuple[str, float]]]:
+    """:func:`numbers` of ``text``, and of its :func:`quantities` each as (dimension, base
+    rounded to 9 decimals), in one scan.
+
+    A quantity is a number followed by a unit: its number is one that :func:`numbers` finds
+    (a shorter start of it is followed by a separator or a digit, never by a unit; a start
+    inside it, after a French thousands space, ends where it ends), so each number found is
+    looked at once for a unit after it."""
+    if not _DIGIT.search(text):
+        return [], []
+    lang = _language(lang)
+    found, units = [], []
+    unit_after = _UNIT_AFTER.match
+    for m in _NUMBER_RE[lang].finditer(text):
+        value = parse_number(m.group(), lang)
+        found.append(value)
+        u = unit_after(text, m.end())
+        if u is not None:
+            dimension, factor = UNITS[u.group(1)]
+            units.append((dimension, round(value * factor, 9)))
+    return found, units
+
+
 def unit_dimension(unit: str) -> tuple[str, float] | None:
     """The dimension and factor of a unit token, or None if it is not a known unit."""
     return UNITS.get(unit)
