@@ -585,28 +585,37 @@ def _template_sent(payload: list[bytes], token: str, pot: Path, root: Path) -> b
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references).
 
-    Compared on the reader's entries as parsed (:func:`.pofile.read_entries`), without making
-    a catalog of them: the template's active entries but its header, in order."""
+    Compared on the reader's rows (:func:`.pofile.read_light_rows`), without making a catalog
+    of them: the template's active entries but its header, in order. ``ref(field)`` is the
+    reference of a field's file: it is asked once per file (``field.path``)."""
     from ..safety import UnsafeFile, read_regular
     from .catalog import MAX_CATALOG_BYTES
-    from .pofile import read_entries
+    from .pofile import read_light_rows
 
     try:
-        parsed, errors = read_entries(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+        rows, errors = read_light_rows(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
     except (UnsafeFile, UnicodeError):
         return False
-    if parsed is None:
+    if rows is None:
         return False
-    entries = [e for e in parsed if not e.obsolete]
-    header = next((i for i, e in enumerate(entries) if e.fields.get("msgid", "") == "" and "msgctxt" not in e.fields), None)
+    # a row: (msgctxt, msgid, …, occurrences (5), comment (6), …, obsolete (12), …)
+    rows = [r for r in rows if not r[12]]
+    header = next((i for i, r in enumerate(rows) if r[1] == "" and r[0] is None), None)
     if header is not None:
-        del entries[header]
-    if len(entries) != len(fields):
+        del rows[header]
+    if len(rows) != len(fields):
         return False
-    for entry, field in zip(entries, fields):
-        if (entry.fields.get("msgctxt"), entry.fields.get("msgid", ""), "\n".join(entry.comment)) != (field.key, field.text, "\n".join(field.notes)):
+    refs: dict = {}
+    for row, field in zip(rows, fields):
+        if row[0] != field.key or row[1] != field.text or row[6] != "\n".join(field.notes):
             return False
-        if entry.occurrences != [(ref(field), str(field.line))]:
+        occurrences = row[5]
+        if len(occurrences) != 1:
+            return False
+        path = field.path
+        if path not in refs:
+            refs[path] = ref(field)
+        if occurrences[0] != (refs[path], str(field.line)):
             return False
     return True
 

@@ -150,6 +150,8 @@ def unit_dimension(unit: str) -> tuple[str, float] | None:
 _FORMULA_CHARS = "0-9A-Z²³⁴·×/^()"
 _SQUEEZE = re.compile(rf"[{_SPACES}]*([×·])[{_SPACES}]*")
 _FORMULA_TOKEN = re.compile(rf"(?<![\w])[{_FORMULA_CHARS}]+(?![\w])")
+_FORMULA_CANDIDATE = re.compile(rf"(?<![\w])(?=[{_FORMULA_CHARS}]*[A-Z])(?=[{_FORMULA_CHARS}]*[0-9²³⁴·×/^])[{_FORMULA_CHARS}]+(?![\w])")
+""":data:`_FORMULA_TOKEN` where the token characters from its start hold a capital letter and a digit or an operator."""
 _DIGIT = re.compile(r"\d")
 _FORMULA_HINT = re.compile(r"[0-9²³⁴·×/^]")
 """What every formula token without ``variables`` holds: a digit it starts with (``str.isdigit``
@@ -166,9 +168,12 @@ def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[
     """
     if variables is None and not _FORMULA_HINT.search(text):
         return []  # no token could start with a digit or hold an operator
-    squeezed = _SQUEEZE.sub(r"\1", text)
+    squeezed = _SQUEEZE.sub(r"\1", text) if "×" in text or "·" in text else text
     found = []
-    for m in _FORMULA_TOKEN.finditer(squeezed):
+    # Without variables, only the tokens with a capital letter and a digit or an operator can
+    # be kept: the others are not matched at all (from a place where no run of token
+    # characters holds both, no token the full pattern finds could be kept).
+    for m in (_FORMULA_TOKEN if variables is not None else _FORMULA_CANDIDATE).finditer(squeezed):
         token = m.group()
         while token and token[-1] == ")" and token.count(")") > token.count("("):
             token = token[:-1]
