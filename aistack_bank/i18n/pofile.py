@@ -221,7 +221,6 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     starts: list[int] = []
     common = _COMMON_BLOCK.match
     match = _FAST_BLOCK.match
-    pieces = _FAST_PIECE.findall
     forbidden = FORBIDDEN.search
     shared: dict[str, str] = {}
     share = shared.setdefault
@@ -244,40 +243,63 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
         notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
         line = lineno
         lineno += 1 + (notes.count("\n") if notes else 0) + (1 if fuzzy else 0)
-        values = []
-        for first, more in ((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)):
-            if "\\" in first or (more and "\\" in more):
-                # escapes: each string decoded and checked as _block does it
-                parts = []
-                for piece in (first, *pieces(more)) if more else (first,):
-                    diags: list[Diagnostic] = []
-                    parts.append(_decode_checked(piece, lineno, 0, path, diags))
-                    if diags:
-                        return None
-                    lineno += 1
-                values.append("".join(parts))
-                continue
-            # The character rules hold for each string iff they hold for the keyword's string
-            # and for its continuation lines as written (quotes and newlines between them):
-            # neither a quote nor a newline is forbidden, and both are starters that compose
-            # with nothing, so a text is NFC iff the parts between them are.
-            for part in (first, more) if more else (first,):
+        if ctxt_more or msgid_more or msgstr_more or "\\" in ctxt or "\\" in msgid or "\\" in msgstr:
+            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), lineno, path)
+            if found is None:
+                return None
+            ctxt, msgid, msgstr, lineno = found
+        else:
+            # one line each, no escape: the strings are their values (checked as _block checks them)
+            for part in (ctxt, msgid, msgstr):
                 if part.isascii():
                     if not part.isprintable() and forbidden(part):
                         return None
                 elif forbidden(part) or not is_normalized("NFC", part):
                     return None
-            if more:
-                values.append(first + more[1:-2].replace('"\n"', ""))
-                lineno += 1 + more.count("\n")
-            else:
-                values.append(first)
-                lineno += 1
+            lineno += 3
         lineno += len(blank)
         comment = notes[3:-1].replace("\n#. ", "\n") if notes else ""
-        rows.append((values[0], values[1], values[2], "", {}, [(share(ref, ref), number)], share(comment, comment), "",
+        rows.append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], share(comment, comment), "",
                      ["fuzzy"] if fuzzy else [], None, None, None, False, ([], comment.split("\n") if notes else []), [], line))
     return rows, starts, lineno
+
+
+def _strings(strings, lineno: int, path: Path) -> tuple[str, str, str, int] | None:
+    """The values of a block's msgctxt, msgid and msgstr (each its keyword's string and its
+    continuation lines) and the line after them, each string decoded and checked as
+    :func:`_block` does it; None when one breaks a rule."""
+    from unicodedata import is_normalized
+
+    forbidden = FORBIDDEN.search
+    values = []
+    for first, more in strings:
+        if "\\" in first or (more and "\\" in more):
+            parts = []
+            for piece in (first, *_FAST_PIECE.findall(more)) if more else (first,):
+                diags: list[Diagnostic] = []
+                parts.append(_decode_checked(piece, lineno, 0, path, diags))
+                if diags:
+                    return None
+                lineno += 1
+            values.append("".join(parts))
+            continue
+        # The character rules hold for each string iff they hold for the keyword's string and
+        # for its continuation lines as written (quotes and newlines between them): neither a
+        # quote nor a newline is forbidden, and both are starters that compose with nothing,
+        # so a text is NFC iff the parts between them are.
+        for part in (first, more) if more else (first,):
+            if part.isascii():
+                if not part.isprintable() and forbidden(part):
+                    return None
+            elif forbidden(part) or not is_normalized("NFC", part):
+                return None
+        if more:
+            values.append(first + more[1:-2].replace('"\n"', ""))
+            lineno += 1 + more.count("\n")
+        else:
+            values.append(first)
+            lineno += 1
+    return values[0], values[1], values[2], lineno
 
 
 def read_light_rows(text: str, path: Path) -> tuple[list[tuple] | None, list[Diagnostic]]:
