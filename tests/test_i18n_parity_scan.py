@@ -105,3 +105,20 @@ def test_text_rule_is_the_models():
             refused += 1
         assert text_rule_problem(text) == expected, repr(text)
     assert refused > 100
+
+
+def test_number_typography_finds_what_it_found_without_the_digit_refusal(monkeypatch):
+    """number_issues refuses a text without a decimal digit at once (it looked for any
+    character str.isdigit accepts, superscripts and other scripts' digits included): the same
+    issues as with the refusal let through."""
+    import re
+
+    from aistack_bank.i18n import typography
+
+    rng = random.Random(11)
+    pieces = ["12", "65 504", "10000", "²", "³", "٣", "①", " ", "\u00a0", "\u202f", "Go", "ms", "%", "a", "`", "x"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(5_000)]
+    found = [typography.number_issues(text) for text in texts]
+    monkeypatch.setattr(typography, "_DIGIT", re.compile(""))  # every text goes through
+    assert [typography.number_issues(text) for text in texts] == found
+    assert sum(map(bool, found)) > 500

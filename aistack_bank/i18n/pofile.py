@@ -243,20 +243,29 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
         notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
         line = lineno
         lineno += 1 + (notes.count("\n") if notes else 0) + (1 if fuzzy else 0)
-        if ctxt_more or msgid_more or msgstr_more or "\\" in ctxt or "\\" in msgid or "\\" in msgstr:
+        if "\\" in ctxt or "\\" in msgid or "\\" in msgstr or "\\" in ctxt_more or "\\" in msgid_more or "\\" in msgstr_more:
             found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), lineno, path)
             if found is None:
                 return None
             ctxt, msgid, msgstr, lineno = found
         else:
-            # one line each, no escape: the strings are their values (checked as _block checks them)
-            for part in (ctxt, msgid, msgstr):
+            # no escape: each string is its value, checked as _strings checks it
+            for part in (ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more):
                 if part.isascii():
                     if not part.isprintable() and forbidden(part):
                         return None
                 elif forbidden(part) or not is_normalized("NFC", part):
                     return None
             lineno += 3
+            if ctxt_more:
+                ctxt += ctxt_more[1:-2].replace('"\n"', "")
+                lineno += ctxt_more.count("\n")
+            if msgid_more:
+                msgid += msgid_more[1:-2].replace('"\n"', "")
+                lineno += msgid_more.count("\n")
+            if msgstr_more:
+                msgstr += msgstr_more[1:-2].replace('"\n"', "")
+                lineno += msgstr_more.count("\n")
         lineno += len(blank)
         comment = notes[3:-1].replace("\n#. ", "\n") if notes else ""
         rows.append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], share(comment, comment), "",
