@@ -138,14 +138,14 @@ def test_an_edit_reads_only_the_blocks_it_touched(tmp_path, monkeypatch):
     path.write_text("\n\n".join([HEADER] + entries) + "\n", encoding="utf-8")
     read_catalog(path, use_cache=True, light=True)
     read = []
-    original = pofile.read_blocks
+    original = pofile.read_rows
 
     def counted(text, pos, line, where):
         found = original(text, pos, line, where)
         read.append(len(found[0]))
         return found
 
-    monkeypatch.setattr(catalog_module, "read_blocks", counted)
+    monkeypatch.setattr(catalog_module, "read_rows", counted)
     entries[250] = entries[250].replace("Quêstion 250", "Question numéro 250\"\n\"sur deux lignes")
     entries.insert(100, '# added\nmsgctxt "new"\nmsgid "New"\nmsgstr ""')
     path.write_text("\n\n".join([HEADER] + entries) + "\n", encoding="utf-8")

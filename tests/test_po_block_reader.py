@@ -195,3 +195,62 @@ def test_the_bundled_catalogs_verify_the_same_from_light_entries():
         full, light = read_catalog(path), read_catalog(path, light=True)
         assert verify_catalog(source, fields, light) == verify_catalog(source, fields, full)
         assert light.active().keys() == full.active().keys()
+
+
+NOTES = ["#. Stem of a question.", "#. ", "#.  two spaces", "#.", "#.x", "#. « Note » é", "#. a\tb"]
+REFERENCES = ["#: bank/t/q1.yaml:4", "#: bank/t/q1.yaml:4 bank/t/q2.yaml:5", "#: bank/t/é.yaml:4", "#: a:b:4", "#: bank/t/q1.yaml", "#:  x.yaml:3",
+              "#: x.yaml:3 ", "#: x.yaml:٣"]
+
+
+def _bank_entry(rng: random.Random) -> list[str]:
+    """An entry of the shape a bank's catalogs have (notes, one reference, maybe fuzzy), now and then not quite."""
+    lines = [rng.choice(NOTES[:2] if rng.random() < 0.8 else NOTES) for _ in range(rng.choice([0, 1, 1, 2, 3]))]
+    lines.append(REFERENCES[0] if rng.random() < 0.8 else rng.choice(REFERENCES))
+    if rng.random() < 0.2:
+        lines.append(rng.choice(["#, fuzzy", "#, fuzzy", "#, python-format", "#,  fuzzy"]))
+    if rng.random() < 0.1:
+        rng.shuffle(lines)
+    def strings(keyword: str) -> list[str]:
+        if rng.random() < 0.1:
+            return _strings(rng, keyword)
+        # without the escapes of a refused character, with a combining accent that starts a
+        # string (allowed: each string is NFC on its own) and now and then one that is not NFC
+        words = [w for w in WORDS if w not in ("\\x4", "\\1")] + ["\u0301", "x\u0301"] + (["e\u0301", "\u200b"] if rng.random() < 0.05 else [])
+        return [f'{keyword} "{"".join(rng.choice(words) for _ in range(rng.randint(0, 4)))}"'] + [
+            f'"{"".join(rng.choice(words) for _ in range(rng.randint(1, 4)))}"' for _ in range(rng.choice([0, 0, 1, 3]))]
+
+    if rng.random() < 0.95:
+        lines += strings("msgctxt")
+    return lines + strings("msgid") + strings("msgstr")
+
+
+def _bank_catalog(rng: random.Random) -> str:
+    entries = [_bank_entry(rng) if rng.random() < 0.9 else _entry(rng, rng.random() < 0.3) for _ in range(rng.randint(0, 8))]
+    blocks = ['# Header\nmsgid ""\nmsgstr ""\n"Language: fr\\n"'] + ["\n".join(lines) for lines in entries]
+    return rng.choice(["", "\n"]) + rng.choice(["\n\n", "\n\n\n"]).join(blocks) + rng.choice(["\n", ""])
+
+
+def test_the_row_reader_reads_the_rows_of_the_entry_reader():
+    """read_rows (no entry object per block of the bank's shape) gives the rows light_rows makes
+    of read_blocks' entries, the same block starts and last line, and refuses what it refuses;
+    read_light_rows gives light_rows of read_entries' entries, or the same errors."""
+    from aistack_bank.i18n.pofile import light_rows, read_blocks, read_light_rows, read_rows
+
+    rng = random.Random(20261203)
+    read = common = 0
+    for n in range(2000):
+        text = _bank_catalog(rng) if n % 3 else _catalog(rng)
+        full = text if text.endswith("\n") else text + "\n"
+        pos = len(full) - len(full.lstrip("\n"))
+        blocks = read_blocks(full, pos, pos + 1, PATH)
+        rows = read_rows(full, pos, pos + 1, PATH)
+        if blocks is None:
+            assert rows is None, text
+        else:
+            entries, starts, line = blocks
+            assert rows == (light_rows(entries), starts, line), text
+            read += 1
+            common += sum(1 for start in starts if pofile._COMMON_BLOCK.match(full, start))
+        entries, diags = read_entries(text, PATH)
+        assert read_light_rows(text, PATH) == (None if entries is None else light_rows(entries), diags), text
+    assert read > 550 and common > 600  # both readers took many catalogs, with many entries of the bank's shape

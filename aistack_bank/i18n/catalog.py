@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..errors import Diagnostic, Location, error
 from .site import SITE_DIR
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
-from .pofile import (LINENUM, WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, light_catalog, light_rows, pack_rows, read_blocks, read_entries,
+from .pofile import (LINENUM, WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, light_catalog, pack_rows, read_entries, read_light_rows, read_rows,
                      unpack_rows, write_po)
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
     entries (:func:`.pofile.light_rows`) and where each entry's block starts, under one token
     that ties the two together. A new text is compared with those bytes (the common start and
     end); only the blocks that the difference touches, and one block on each side, are read
-    again (:func:`.pofile.read_blocks`), and the entries after them keep their values with
+    again (:func:`.pofile.read_rows`), and the entries after them keep their values with
     their line numbers moved. Anything else than blocks of the common shape on either side, or
     bytes that do not decode, mean reading the whole file as :func:`read_catalog` does; the
     catalog's checks always run on the whole.
@@ -193,17 +193,16 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
             return Catalog(path=path, language=language, po=None, diagnostics=[_not_utf8(raw, exc, path)])
         token = _keep_bytes(store, raw)
         del raw  # neither the bytes nor the text are held longer than needed
-        blocks = read_blocks(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
+        blocks = read_rows(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
         if blocks is None:
-            entries, diags = read_entries(text[:-1] if added else text, path)
+            rows, diags = read_light_rows(text[:-1] if added else text, path)
             del text
-            if entries is None:
+            if rows is None:
                 return Catalog(path=path, language=language, po=None, diagnostics=diags)
-            return _checked(Catalog(path=path, language=language, po=catalog_of(entries, light=True), diagnostics=[]))
-        entries, starts, _ = blocks
+            return _checked(Catalog(path=path, language=language, po=light_catalog(rows), diagnostics=[]))
+        rows, starts, _ = blocks
         starts = _byte_offsets(text, starts)
         del text
-        rows = light_rows(entries)
         changes = Changes(token)
         store.put(key, (token, _keep_base(store, None, token, pack_rows(rows), starts), []))
     store.save()
@@ -360,13 +359,13 @@ def _read_again(kept: tuple[bytes, tuple, list[int]], raw: bytes, path: Path) ->
     if first <= 0:
         pos = len(text) - len(text.lstrip("\n"))
         line += pos
-    blocks = read_blocks(text, pos, line, path)
+    blocks = read_rows(text, pos, line, path)
     if blocks is None:
         return None
-    entries, inner, next_line = blocks
+    rows, inner, next_line = blocks
     first = max(first, 0)
     moved = next_line - lines[after] if after < len(starts) else 0
-    region = pack_rows(light_rows(entries))
+    region = pack_rows(rows)
     keys = set(region[0]) | set(packed[0][first:after])
     after_line = lines[after] if after < len(starts) else 1 << 62
     splice = (first, after, region, moved, [start + s for s in _byte_offsets(text, inner)], shift)
@@ -415,9 +414,13 @@ def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | Light
     except UnicodeDecodeError as exc:
         return None, [_not_utf8(raw, exc, path)]
     del raw  # neither the bytes nor the text are held longer than needed
+    if light:
+        rows, diags = read_light_rows(text, path)
+        del text
+        return (None, diags) if rows is None else (light_catalog(rows), [])
     entries, diags = read_entries(text, path)
     del text
-    return (None, diags) if entries is None else (catalog_of(entries, light=light), [])
+    return (None, diags) if entries is None else (catalog_of(entries), [])
 
 
 def _byte_offsets(text: str, starts: list[int]) -> list[int]:

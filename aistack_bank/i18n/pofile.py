@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error
-from ..safety import character_problem
+from ..safety import FORBIDDEN, character_problem
 
 if TYPE_CHECKING:
     import polib
@@ -150,11 +150,9 @@ def read_blocks(text: str, pos: int, lineno: int, path: Path) -> tuple[list[_Ent
     of a text are those of any text that shares its bytes up to that character (what
     :func:`aistack_bank.i18n.catalog.read_catalog` relies on to read again only the blocks
     an edit touched)."""
-    diags: list[Diagnostic] = []
     entries: list[_Entry] = []
     starts: list[int] = []
     match = _FAST_BLOCK.match
-    pieces = _FAST_PIECE.findall
     end = len(text)
     while pos < end:
         m = match(text, pos)
@@ -162,31 +160,168 @@ def read_blocks(text: str, pos: int, lineno: int, path: Path) -> tuple[list[_Ent
             return None
         starts.append(pos)
         pos = m.end()
-        comments, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
-        e = _Entry(lineno)
-        if comments:
-            for line in comments[:-1].split("\n"):
-                _comment(e, line)
-            lineno += comments.count("\n")
-        for keyword, first, more in (("msgctxt", ctxt, ctxt_more), ("msgid", msgid, msgid_more), ("msgstr", msgstr, msgstr_more)):
-            if first is None:
-                continue
-            e.order.append((keyword, lineno))
-            # plain printable ASCII is its own value; the rest as the line reader decodes it
-            value = first if first.isascii() and first.isprintable() and "\\" not in first else _decode_checked(first, lineno, 0, path, diags)
-            lineno += 1
-            if more:
-                for piece in pieces(more):
-                    value += piece if piece.isascii() and piece.isprintable() and "\\" not in piece else _decode_checked(piece, lineno, 0, path, diags)
-                    lineno += 1
-            e.fields[keyword] = value
-        if diags:
+        e, lineno = _block(m, lineno, path)
+        if e is None:
             return None
-        e.last = "msgstr"
-        e.has_msgstr = True
-        lineno += len(blank)
         entries.append(e)
     return entries, starts, lineno
+
+
+def _block(m: re.Match, lineno: int, path: Path) -> tuple[_Entry | None, int]:
+    """The entry of a match of :data:`_FAST_BLOCK` that starts at line ``lineno`` (None when a
+    string breaks a character rule), and the line after the block."""
+    diags: list[Diagnostic] = []
+    pieces = _FAST_PIECE.findall
+    comments, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+    e = _Entry(lineno)
+    if comments:
+        for line in comments[:-1].split("\n"):
+            _comment(e, line)
+        lineno += comments.count("\n")
+    for keyword, first, more in (("msgctxt", ctxt, ctxt_more), ("msgid", msgid, msgid_more), ("msgstr", msgstr, msgstr_more)):
+        if first is None:
+            continue
+        e.order.append((keyword, lineno))
+        # plain printable ASCII is its own value; the rest as the line reader decodes it
+        value = first if first.isascii() and first.isprintable() and "\\" not in first else _decode_checked(first, lineno, 0, path, diags)
+        lineno += 1
+        if more:
+            for piece in pieces(more):
+                value += piece if piece.isascii() and piece.isprintable() and "\\" not in piece else _decode_checked(piece, lineno, 0, path, diags)
+                lineno += 1
+        e.fields[keyword] = value
+    if diags:
+        return None, lineno
+    e.last = "msgstr"
+    e.has_msgstr = True
+    return e, lineno + len(blank)
+
+
+_COMMON_BLOCK = re.compile(
+    r'((?:#\. [^\n\r]*\n)*)'
+    r'#: ([!-9;-~]+):([0-9]+)\n'
+    r'(#, fuzzy\n)?'
+    r'msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
+    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
+    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
+    r'(\n*)')
+"""The entry of a bank's catalog as written: notes (``#.`` and a space), one reference
+(``path:line``, printable ASCII without a colon or space in the path), maybe ``#, fuzzy``, a
+msgctxt, msgid and msgstr: a block of :data:`_FAST_BLOCK` whose comment lines need no reading one by one."""
+
+
+def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple], list[int], int] | None:
+    """:func:`read_blocks` with the entries as the rows :func:`light_rows` makes of them
+    (the same rows, without an entry object per block of the bank's shape,
+    :data:`_COMMON_BLOCK`): the rows of ``text[pos:]``, where each block starts and the line
+    after the last, or None where :func:`read_blocks` gives None."""
+    from unicodedata import is_normalized
+
+    rows: list[tuple] = []
+    starts: list[int] = []
+    common = _COMMON_BLOCK.match
+    match = _FAST_BLOCK.match
+    forbidden = FORBIDDEN.search
+    shared: dict[str, str] = {}
+    share = shared.setdefault
+    end = len(text)
+    while pos < end:
+        m = common(text, pos)
+        if m is None:
+            m = match(text, pos)
+            if m is None or m.end() == pos:
+                return None
+            starts.append(pos)
+            pos = m.end()
+            e, lineno = _block(m, lineno, path)
+            if e is None:
+                return None
+            rows.append(_row(e, shared))
+            continue
+        starts.append(pos)
+        pos = m.end()
+        notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+        line = lineno
+        lineno += 1 + (notes.count("\n") if notes else 0) + (1 if fuzzy else 0)
+        if "\\" in ctxt or "\\" in msgid or "\\" in msgstr or "\\" in ctxt_more or "\\" in msgid_more or "\\" in msgstr_more:
+            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), lineno, path)
+            if found is None:
+                return None
+            ctxt, msgid, msgstr, lineno = found
+        else:
+            # no escape: each string is its value, checked as _strings checks it
+            for part in (ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more):
+                if part.isascii():
+                    if not part.isprintable() and forbidden(part):
+                        return None
+                elif forbidden(part) or not is_normalized("NFC", part):
+                    return None
+            lineno += 3
+            if ctxt_more:
+                ctxt += ctxt_more[1:-2].replace('"\n"', "")
+                lineno += ctxt_more.count("\n")
+            if msgid_more:
+                msgid += msgid_more[1:-2].replace('"\n"', "")
+                lineno += msgid_more.count("\n")
+            if msgstr_more:
+                msgstr += msgstr_more[1:-2].replace('"\n"', "")
+                lineno += msgstr_more.count("\n")
+        lineno += len(blank)
+        comment = notes[3:-1].replace("\n#. ", "\n") if notes else ""
+        rows.append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], share(comment, comment), "",
+                     ["fuzzy"] if fuzzy else [], None, None, None, False, ([], comment.split("\n") if notes else []), [], line))
+    return rows, starts, lineno
+
+
+def _strings(strings, lineno: int, path: Path) -> tuple[str, str, str, int] | None:
+    """The values of a block's msgctxt, msgid and msgstr (each its keyword's string and its
+    continuation lines) and the line after them, each string decoded and checked as
+    :func:`_block` does it; None when one breaks a rule."""
+    from unicodedata import is_normalized
+
+    forbidden = FORBIDDEN.search
+    values = []
+    for first, more in strings:
+        if "\\" in first or (more and "\\" in more):
+            parts = []
+            for piece in (first, *_FAST_PIECE.findall(more)) if more else (first,):
+                diags: list[Diagnostic] = []
+                parts.append(_decode_checked(piece, lineno, 0, path, diags))
+                if diags:
+                    return None
+                lineno += 1
+            values.append("".join(parts))
+            continue
+        # The character rules hold for each string iff they hold for the keyword's string and
+        # for its continuation lines as written (quotes and newlines between them): neither a
+        # quote nor a newline is forbidden, and both are starters that compose with nothing,
+        # so a text is NFC iff the parts between them are.
+        for part in (first, more) if more else (first,):
+            if part.isascii():
+                if not part.isprintable() and forbidden(part):
+                    return None
+            elif forbidden(part) or not is_normalized("NFC", part):
+                return None
+        if more:
+            values.append(first + more[1:-2].replace('"\n"', ""))
+            lineno += 1 + more.count("\n")
+        else:
+            values.append(first)
+            lineno += 1
+    return values[0], values[1], values[2], lineno
+
+
+def read_light_rows(text: str, path: Path) -> tuple[list[tuple] | None, list[Diagnostic]]:
+    """(``light_rows`` of the entries of :func:`read_entries`, []), or (None, every error):
+    a text whose blocks all have the common shape is read by :func:`read_rows`."""
+    full = text if text.endswith("\n") else text + "\n"
+    pos = len(full) - len(full.lstrip("\n"))
+    found = read_rows(full, pos, pos + 1, path)
+    del full
+    if found is not None:
+        return found[0], []
+    entries, diags = _read_entries_by_line(text, path)
+    return (None, diags) if entries is None else (light_rows(entries), [])
 
 
 def _comment(e: _Entry, line: str) -> None:
@@ -380,6 +515,18 @@ def _is_header(e) -> bool:
     return e.fields.get("msgid", "") == "" and "msgctxt" not in e.fields and not e.obsolete
 
 
+def _row(e: _Entry, shared: dict[str, str]) -> tuple:
+    """One reader entry as a row of :func:`light_rows` (``shared``: the notes and references
+    already kept, each kept once)."""
+    fields = e.fields
+    comment = "\n".join(e.comment)
+    return (fields.get("msgctxt"), fields.get("msgid", ""), fields.get("msgstr", ""), fields.get("msgid_plural", ""),
+            {int(k[7:-1]): v for k, v in fields.items() if k.startswith("msgstr[")},
+            [(shared.setdefault(p, p), n) for p, n in e.occurrences], shared.setdefault(comment, comment), "\n".join(e.tcomment),
+            e.flags, e.previous.get("msgctxt"), e.previous.get("msgid"), e.previous.get("msgid_plural"), e.obsolete,
+            (e.tcomment, e.comment), [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")], e.line)
+
+
 def light_rows(entries: list[_Entry]) -> list[tuple]:
     """Every reader entry (the header too) as a plain tuple of :data:`LightEntry.FIELDS` (it
     empties ``entries``): what :func:`light_catalog` makes a catalog of, and what a store keeps."""
@@ -389,15 +536,7 @@ def light_rows(entries: list[_Entry]) -> list[tuple]:
     shared: dict[str, str] = {}
     entries.reverse()
     while entries:
-        e = entries.pop()
-        fields = e.fields
-        comment = "\n".join(e.comment)
-        rows.append((
-            fields.get("msgctxt"), fields.get("msgid", ""), fields.get("msgstr", ""), fields.get("msgid_plural", ""),
-            {int(k[7:-1]): v for k, v in fields.items() if k.startswith("msgstr[")},
-            [(shared.setdefault(p, p), n) for p, n in e.occurrences], shared.setdefault(comment, comment), "\n".join(e.tcomment),
-            e.flags, e.previous.get("msgctxt"), e.previous.get("msgid"), e.previous.get("msgid_plural"), e.obsolete,
-            (e.tcomment, e.comment), [(int(k[7:-1]), n) for k, n in e.order if k.startswith("msgstr[")], e.line))
+        rows.append(_row(entries.pop(), shared))
     return rows
 
 

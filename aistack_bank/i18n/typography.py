@@ -37,6 +37,7 @@ _UNIT_SPACE = re.compile(
     rf"(?<![\w.,]){_NUMBER}([ \u202f\u2009\u2007])(?=(?:{'|'.join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))})(?![\w]))")
 _LONG_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f\u2009\u2007]\d{3})+(?![\w])|(?<![\w.,])\d{5,}(?![\w])")
 
+_DIGIT = re.compile(r"\d")
 _WRONG_SPACES = " \u202f\u2009\u2007"
 _BEFORE = "?!:;"
 _MARKS = re.compile("[?!:;«»]")
@@ -151,8 +152,8 @@ _SPACE_NAMES = {" ": "an ordinary space", NBSP: "a no-break space (U+00A0)", "\u
 
 def number_issues(text: str) -> list[NumberIssue]:
     """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
-    if not any(map(str.isdigit, text)):
-        return []
+    if not _DIGIT.search(text):
+        return []  # both patterns start a number with a decimal digit
     spans = _protected_spans(text)
     issues = []
     for match in _UNIT_SPACE.finditer(text):

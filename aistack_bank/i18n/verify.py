@@ -9,7 +9,6 @@ again on the translated options.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +18,7 @@ from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import Workers, run_all
-from ..rules.quantities import formula_tokens, markup_tokens, numbers, quantities
+from ..rules.quantities import TOKEN_HINT, formula_tokens, markup_tokens, numbers_and_quantities, quantities
 from . import template_path
 from .catalog import Catalog, Catalogs, Changes
 from .fields import TextField, bank_fields, question_fields
@@ -61,49 +60,82 @@ def _where(where) -> Location:
 
 def text_rule_problem(text: str) -> tuple[str, str] | None:
     """(pydantic error type, message) when ``text`` breaks the model's rules for a text field."""
-    from pydantic import TypeAdapter, ValidationError
+    global _TEXT_RULE
+    if _TEXT_RULE is None:
+        _TEXT_RULE = _text_rule()
+    return _TEXT_RULE(text)
+
+
+def _text_rule():
+    """:func:`text_rule_problem` as one function. The model's ``Text`` is a ``str`` with one
+    after-validator: a ``str`` it accepts is one its validator returns for, so that validator
+    is called directly, and pydantic only for a text it refuses (to give its error as pydantic
+    words it). Any other shape of ``Text``: pydantic for every text."""
+    from typing import get_args
+
+    from pydantic import AfterValidator, TypeAdapter, ValidationError
 
     from ..model import Text
 
-    global _TEXT_ADAPTER
-    if _TEXT_ADAPTER is None:
-        _TEXT_ADAPTER = TypeAdapter(Text)
-    try:
-        _TEXT_ADAPTER.validate_python(text)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        return first["type"], first["msg"]
-    return None
+    adapter = TypeAdapter(Text)
+
+    def validated(text: str) -> tuple[str, str] | None:
+        try:
+            adapter.validate_python(text)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            return first["type"], first["msg"]
+        return None
+
+    args = get_args(Text)
+    if not (len(args) == 2 and args[0] is str and type(args[1]) is AfterValidator):
+        return validated
+    check = args[1].func
+
+    def rule(text: str) -> tuple[str, str] | None:
+        if type(text) is str:
+            try:
+                check(text)
+                return None
+            except Exception:  # noqa: BLE001 - pydantic words the error (or finds none)
+                pass
+        return validated(text)
+
+    return rule
 
 
-_TEXT_ADAPTER = None
+_TEXT_RULE = None
 
 
 def parity_diagnostics(field: TextField, translation: str, language: str, where: Location) -> list[Diagnostic]:
     """Numbers, units, formulas and markup of ``translation`` against the English."""
+    english = field.text
+    if TOKEN_HINT.search(translation) is None and TOKEN_HINT.search(english) is None:
+        return []  # neither text holds a number, a formula or markup
     diags = []
-    where_raw = where
-    where = None
-
-    def loc():
-        return _where(where_raw)
-
-    en_numbers, tr_numbers = sorted(numbers(field.text, "en")), sorted(numbers(translation, language))
+    en_numbers, en_q = numbers_and_quantities(english, "en")
+    tr_numbers, tr_q = numbers_and_quantities(translation, language)
+    en_numbers.sort()
+    tr_numbers.sort()
     if en_numbers != tr_numbers:
-        diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", loc()))
+        diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", _where(where)))
     else:
-        en_q = Counter((q.dimension, round(q.base, 9)) for q in quantities(field.text, "en"))
-        tr_q = Counter((q.dimension, round(q.base, 9)) for q in quantities(translation, language))
+        # the same quantities as a multiset: (dimension, base) pairs sorted
+        en_q.sort()
+        tr_q.sort()
         if en_q != tr_q:
-            en_text = ", ".join(q.text for q in quantities(field.text, "en")) or "none"
+            en_text = ", ".join(q.text for q in quantities(english, "en")) or "none"
             tr_text = ", ".join(q.text for q in quantities(translation, language)) or "none"
-            diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", loc()))
-    en_f, tr_f = Counter(formula_tokens(field.text)), Counter(formula_tokens(translation))
-    if en_f != tr_f:
-        diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(sorted(en_f.elements())) or 'none'}, {language} has {', '.join(sorted(tr_f.elements())) or 'none'}", loc()))
-    en_m, tr_m = markup_tokens(field.text), markup_tokens(translation)
+            diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", _where(where)))
+    en_f, tr_f = formula_tokens(english), formula_tokens(translation)
+    if en_f or tr_f:
+        en_f.sort()
+        tr_f.sort()
+        if en_f != tr_f:
+            diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(en_f) or 'none'}, {language} has {', '.join(tr_f) or 'none'}", _where(where)))
+    en_m, tr_m = markup_tokens(english), markup_tokens(translation)
     if en_m != tr_m:
-        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {en_m or 'none'}, {language} has {tr_m or 'none'}", loc()))
+        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {en_m or 'none'}, {language} has {tr_m or 'none'}", _where(where)))
     return diags
 
 
@@ -639,28 +671,37 @@ def _template_sent(payload: list[bytes], token: str, pot: Path, root: Path) -> b
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references).
 
-    Compared on the reader's entries as parsed (:func:`.pofile.read_entries`), without making
-    a catalog of them: the template's active entries but its header, in order."""
+    Compared on the reader's rows (:func:`.pofile.read_light_rows`), without making a catalog
+    of them: the template's active entries but its header, in order. ``ref(field)`` is the
+    reference of a field's file: it is asked once per file (``field.path``)."""
     from ..safety import UnsafeFile, read_regular
     from .catalog import MAX_CATALOG_BYTES
-    from .pofile import read_entries
+    from .pofile import read_light_rows
 
     try:
-        parsed, errors = read_entries(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+        rows, errors = read_light_rows(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
     except (UnsafeFile, UnicodeError):
         return False
-    if parsed is None:
+    if rows is None:
         return False
-    entries = [e for e in parsed if not e.obsolete]
-    header = next((i for i, e in enumerate(entries) if e.fields.get("msgid", "") == "" and "msgctxt" not in e.fields), None)
+    # a row: (msgctxt, msgid, …, occurrences (5), comment (6), …, obsolete (12), …)
+    rows = [r for r in rows if not r[12]]
+    header = next((i for i, r in enumerate(rows) if r[1] == "" and r[0] is None), None)
     if header is not None:
-        del entries[header]
-    if len(entries) != len(fields):
+        del rows[header]
+    if len(rows) != len(fields):
         return False
-    for entry, field in zip(entries, fields):
-        if (entry.fields.get("msgctxt"), entry.fields.get("msgid", ""), "\n".join(entry.comment)) != (field.key, field.text, "\n".join(field.notes)):
+    refs: dict = {}
+    for row, field in zip(rows, fields):
+        if row[0] != field.key or row[1] != field.text or row[6] != "\n".join(field.notes):
             return False
-        if entry.occurrences != [(ref(field), str(field.line))]:
+        occurrences = row[5]
+        if len(occurrences) != 1:
+            return False
+        path = field.path
+        if path not in refs:
+            refs[path] = ref(field)
+        if occurrences[0] != (refs[path], str(field.line)):
             return False
     return True
 

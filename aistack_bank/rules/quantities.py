@@ -109,6 +109,39 @@ def quantities(text: str, lang: str) -> list[Quantity]:
     return found
 
 
+_UNIT_AFTER = re.compile(rf"(?:[{_SPACES}]|-(?=bits?\b|bytes?\b))?({_UNIT_ALTERNATION})(?![\w/])")
+"""What makes a number a quantity: the unit right after it (as in :data:`_QUANTITY`)."""
+
+
+TOKEN_HINT = re.compile(r"[\d²³⁴·×/^<{%]")
+"""A character that every number, quantity, formula token (without ``variables``) and markup
+token holds: a text without one has none of them (:func:`numbers`, :func:`quantities`,
+:func:`formula_tokens` and :func:`markup_tokens` all find nothing in it)."""
+
+
+def numbers_and_quantities(text: str, lang: str) -> tuple[list[float], list[tuple[str, float]]]:
+    """:func:`numbers` of ``text``, and of its :func:`quantities` each as (dimension, base
+    rounded to 9 decimals), in one scan.
+
+    A quantity is a number followed by a unit: its number is one that :func:`numbers` finds
+    (a shorter start of it is followed by a separator or a digit, never by a unit; a start
+    inside it, after a French thousands space, ends where it ends), so each number found is
+    looked at once for a unit after it."""
+    if not _DIGIT.search(text):
+        return [], []
+    lang = _language(lang)
+    found, units = [], []
+    unit_after = _UNIT_AFTER.match
+    for m in _NUMBER_RE[lang].finditer(text):
+        value = parse_number(m.group(), lang)
+        found.append(value)
+        u = unit_after(text, m.end())
+        if u is not None:
+            dimension, factor = UNITS[u.group(1)]
+            units.append((dimension, round(value * factor, 9)))
+    return found, units
+
+
 def unit_dimension(unit: str) -> tuple[str, float] | None:
     """The dimension and factor of a unit token, or None if it is not a known unit."""
     return UNITS.get(unit)
@@ -117,6 +150,8 @@ def unit_dimension(unit: str) -> tuple[str, float] | None:
 _FORMULA_CHARS = "0-9A-Z²³⁴·×/^()"
 _SQUEEZE = re.compile(rf"[{_SPACES}]*([×·])[{_SPACES}]*")
 _FORMULA_TOKEN = re.compile(rf"(?<![\w])[{_FORMULA_CHARS}]+(?![\w])")
+_FORMULA_CANDIDATE = re.compile(rf"(?<![\w])(?=[{_FORMULA_CHARS}]*[A-Z])(?=[{_FORMULA_CHARS}]*[0-9²³⁴·×/^])[{_FORMULA_CHARS}]+(?![\w])")
+""":data:`_FORMULA_TOKEN` where the token characters from its start hold a capital letter and a digit or an operator."""
 _DIGIT = re.compile(r"\d")
 _FORMULA_HINT = re.compile(r"[0-9²³⁴·×/^]")
 """What every formula token without ``variables`` holds: a digit it starts with (``str.isdigit``
@@ -133,9 +168,12 @@ def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[
     """
     if variables is None and not _FORMULA_HINT.search(text):
         return []  # no token could start with a digit or hold an operator
-    squeezed = _SQUEEZE.sub(r"\1", text)
+    squeezed = _SQUEEZE.sub(r"\1", text) if "×" in text or "·" in text else text
     found = []
-    for m in _FORMULA_TOKEN.finditer(squeezed):
+    # Without variables, only the tokens with a capital letter and a digit or an operator can
+    # be kept: the others are not matched at all (from a place where no run of token
+    # characters holds both, no token the full pattern finds could be kept).
+    for m in (_FORMULA_TOKEN if variables is not None else _FORMULA_CANDIDATE).finditer(squeezed):
         token = m.group()
         while token and token[-1] == ")" and token.count(")") > token.count("("):
             token = token[:-1]
