@@ -155,9 +155,43 @@ def test_pseudo_translation_keeps_numbers():
         assert formula_tokens(translated) == formula_tokens(text)
 
 
+def _load_run():
+    if "bench_run" in sys.modules:
+        return sys.modules["bench_run"]
+    spec = importlib.util.spec_from_file_location("bench_run", BENCHMARKS / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = run  # dataclasses look their module up there
+    spec.loader.exec_module(run)
+    return run
+
+
+def test_every_format_exports_every_language_of_a_generated_bank(generated, run_cli, tmp_path):
+    """What the benchmark's `bank export FORMAT --lang all` rows run, for every format (in this
+    process: test_run_quick runs one of these rows through the harness, the one command line
+    they all share)."""
+    from aistack_bank.exporters import FORMATS
+
+    ops = {op.key: op for op in _load_run().make_ops(["bank"], list(FORMATS), None)}
+    assert {k for k in ops if k.startswith("export_")} == {f"export_{name}" for name in FORMATS}
+    column = _load_run().Column("30", 30, "synthetic", generated)
+    for name in FORMATS:
+        argv = ops[f"export_{name}"].argv(column)
+        assert argv[:5] == ["bank", "export", name, "--lang", "all"], argv
+        code, out = run_cli("-C", generated, *argv[1:-1], tmp_path / name)
+        assert code == 0, (name, out)
+        written = [p for p in (tmp_path / name).rglob("*") if p.is_file()]
+        assert written and all(p.stat().st_size for p in written), name
+
+
 def test_run_quick(tmp_path):
+    """The harness end to end at N = 50: every row but the per-format export rows, of which one
+    (they differ only in the format's name, and each format's command is run by the test above)."""
+    from aistack_bank.exporters import FORMATS
+
     out = tmp_path / "bench.json"
-    result = subprocess.run([sys.executable, str(BENCHMARKS / "run.py"), "--quick", "--json", str(out)],
+    exports = [f"export_{name}" for name in FORMATS]
+    only = [op.key for op in _load_run().make_ops(["bank"], list(FORMATS), None) if op.key not in exports[1:]]
+    result = subprocess.run([sys.executable, str(BENCHMARKS / "run.py"), "--quick", "--json", str(out), "--only", ",".join(only)],
                             cwd=REPO, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "operation" in result.stdout and "bank validate (cold)" in result.stdout
@@ -168,11 +202,10 @@ def test_run_quick(tmp_path):
     assert [c["label"] for c in data["columns"]] == ["50"]
     column = data["results"]["50"]
     keys = {op["key"] for op in data["operations"]}
-    assert {"help", "validate", "validate_unchanged", "build", "i18n_status", "i18n_update", "text2qti"} <= keys
-    from aistack_bank.exporters import FORMATS
-
+    assert {"help", "validate", "validate_unchanged", "validate_file", "validate_edit_question", "validate_edit_catalog", "build",
+            "build_unchanged", "build_edit_question", "i18n_status", "i18n_update", "analyze", "text2qti", exports[0]} == keys
     assert "could not read the exporter registry" not in result.stderr, result.stderr
-    assert {k for k in keys if k.startswith("export_")} == {f"export_{name}" for name in FORMATS}
+    assert data["meta"]["formats"] == list(FORMATS)  # the registry, read in a child process
     for key in keys - {"text2qti", "analyze"}:
         assert column[key]["status"] == "ok", (key, column[key])
         assert column[key]["wall_s"] > 0 and column[key]["peak_mb"] > 0
@@ -192,10 +225,7 @@ def test_the_analyze_row_reads_one_learner_per_response(tmp_path):
 
 
 def test_the_huge_row_is_judged_on_cold_validation_time_and_memory():
-    spec = importlib.util.spec_from_file_location("bench_run", BENCHMARKS / "run.py")
-    run = importlib.util.module_from_spec(spec)
-    sys.modules["bench_run"] = run  # dataclasses look their module up there
-    spec.loader.exec_module(run)
+    run = _load_run()
     assert (100000, 1000) in run.parse_args(["--huge"]).sizes and (100000, 1000) not in run.parse_args([]).sizes
 
     def verdicts(wall: float, peak: float) -> dict[str, str]:

@@ -7,6 +7,7 @@ a stem, an option's feedback, an explanation and the topic title.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import polib
@@ -23,11 +24,26 @@ from aistack_bank.rules.validate import validate_bank
 BLANKS = ["   ", "\u00a0\t", "\n"]
 
 
-def _key_of_kind(kind: str) -> str:
-    """The first key of a field kind in the bundled bank (so the test follows the content)."""
+@pytest.fixture
+def project(project) -> Path:
+    """conftest's scratch copy of the bank cut down to conftest.SAMPLE: each test validates,
+    localizes or builds the whole bank once to find one blank text, which is in q001, the
+    topic or the category (every kind of field is there)."""
+    from conftest import keep_only
+
+    return keep_only(project)
+
+
+@lru_cache(maxsize=None)
+def _bundled_keys() -> tuple[str, ...]:
     from conftest import REPO
 
-    keys = [f.key for f in bank_fields(read_library(REPO / "bank"))]
+    return tuple(f.key for f in bank_fields(read_library(REPO / "bank")))
+
+
+def _key_of_kind(kind: str) -> str:
+    """The first key of a field kind in the bundled bank (so the test follows the content)."""
+    keys = _bundled_keys()
     suffix = {"option": r".option.", "stem": ".stem", "feedback": ".feedback", "explanation": ".explanation", "title": "topic.ai-hardware-software-stack.title", "category": "category.computer-systems.title"}[kind]
     if kind == "option":
         return next(k for k in keys if ".option." in k and not k.endswith(".feedback"))

@@ -2,7 +2,9 @@
 exported, no input crashes or hangs.
 
 Cases that could hang or exhaust memory on a broken implementation run the CLI in a child
-process under a memory limit (the limit bounds the damage; nothing asserts on time).
+process under a memory limit (the limit bounds the damage; nothing asserts on time). Tests that
+validate or build the whole bank to reach what they are about (a folder, a link, a FIFO, a cache
+entry) cut their copy down to twelve questions first (`conftest.keep_only`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, question_file
+from conftest import REPO, keep_only, question_file
 
 SRC = str(REPO)
 
@@ -71,6 +73,7 @@ def test_build_refuses_a_format_folder_that_is_a_symlink_and_deletes_nothing(pro
 
 
 def test_build_refuses_a_symlink_inside_a_format_folder(project, run_cli):
+    keep_only(project)
     assert run_cli("build", "--out", "exports", "-q")[0] == 0
     outside = project / "outside"
     outside.mkdir()
@@ -83,6 +86,7 @@ def test_build_refuses_a_symlink_inside_a_format_folder(project, run_cli):
 
 
 def test_build_never_deletes_files_it_did_not_write(project, run_cli):
+    keep_only(project)
     assert run_cli("build", "--out", "exports", "-q")[0] == 0
     mine = project / "exports" / "gift" / "notes.txt"
     mine.write_text("the maintainer's notes")
@@ -94,6 +98,7 @@ def test_build_never_deletes_files_it_did_not_write(project, run_cli):
 
 
 def test_build_still_prunes_what_it_wrote_before(project, run_cli):
+    keep_only(project)
     assert run_cli("build", "--out", "exports", "-q")[0] == 0
     (project / "translations" / "nl.po").unlink()
     (project / "translations" / "site" / "nl.po").unlink(missing_ok=True)
@@ -120,6 +125,7 @@ def test_build_reports_a_folder_it_cannot_create(project, run_cli):
 
 
 def test_build_reports_a_full_disk_and_leaves_no_temporary_file(project, run_cli, monkeypatch):
+    keep_only(project)
     import aistack_bank.writing as writing
 
     def full(fd):
@@ -214,30 +220,38 @@ def test_catalog_values_meet_the_character_rules(project, case):
 
 
 def test_a_catalog_nul_never_reaches_an_export(project, run_cli):
+    keep_only(project)
     _set_msgstr(project / "translations" / "fr.po", "q001.stem", '"Pourquoi\\x00 ?"')
     code, out = run_cli("build", "--out", "exports")
     assert code == 1 and "E540" in out and LOCATED.search(out), out
     assert not (project / "exports").exists()
 
 
-def _bank_with(text: str):
+@pytest.fixture(scope="module")
+def english():
+    """The bundled bank in English, read once for the exporter cases below."""
     from aistack_bank.build import load_localized
 
     banks, _ = load_localized(REPO / "bank", REPO / "translations", ["en"])
-    english = banks["en"]
+    return banks["en"]
+
+
+def _bank_with(english, text: str):
+    """The English bank cut down to its first two questions, the first one's stem ``text``: an
+    exporter meets the text in the first question it writes, as in the whole bank."""
     q = english.questions[0]
     q = q.model_copy(update={"stem": text})
-    return {"en": english.model_copy(update={"questions": (q, *english.questions[1:])})}
+    return {"en": english.model_copy(update={"questions": (q, english.questions[1])})}
 
 
 @pytest.mark.parametrize("fmt", ["moodle-xml", "gift", "qti21", "qti30", "json", "html"])
 @pytest.mark.parametrize("bad", ["\x00", "\ud800", "\x1b", "\ufffe"])
-def test_every_exporter_refuses_text_its_format_cannot_carry(fmt, bad, tmp_path):
+def test_every_exporter_refuses_text_its_format_cannot_carry(fmt, bad, tmp_path, english):
     from aistack_bank.build import render, write_outputs
     from aistack_bank.errors import ExportError
     from aistack_bank.options import ExportOptions
 
-    banks = _bank_with(f"Why{bad} now?")
+    banks = _bank_with(english, f"Why{bad} now?")
     with pytest.raises(ExportError) as info:
         trees = render([fmt], banks, ExportOptions())
         write_outputs(trees, {fmt: tmp_path / "out"}, banks)
@@ -248,6 +262,7 @@ def test_every_exporter_refuses_text_its_format_cannot_carry(fmt, bad, tmp_path)
 # 3. language codes from catalog file names ---------------------------------------------------------
 
 def test_a_catalog_name_that_is_not_a_language_code_is_refused(project, run_cli):
+    keep_only(project)
     shutil.copy(project / "translations" / "fr.po", project / "translations" / 'x" onmouseover="alert(1).po')
     code, out = run_cli("validate", "--no-cache")
     assert code == 1 and "E541" in out, out
@@ -297,6 +312,7 @@ def test_dashes_in_the_title_keep_the_moodle_xml_comment_well_formed(project, ru
 # 5. only regular files, size before reading, bounded reads ----------------------------------------
 
 def test_a_fifo_as_a_question_file_is_refused(project):
+    keep_only(project)
     path = question_file(project, "q001")
     path.unlink()
     os.mkfifo(path)
@@ -305,6 +321,7 @@ def test_a_fifo_as_a_question_file_is_refused(project):
 
 
 def test_a_fifo_as_a_catalog_is_refused(project):
+    keep_only(project)
     (project / "translations" / "fr.po").unlink()
     os.mkfifo(project / "translations" / "fr.po")
     code, out = run_child("build", "--out", "exports", cwd=project)
@@ -318,6 +335,7 @@ def test_a_fifo_as_an_import_file_is_refused(project):
 
 
 def test_a_symlink_to_dev_zero_is_refused(project):
+    keep_only(project)
     path = question_file(project, "q002")
     path.unlink()
     path.symlink_to("/dev/zero")
@@ -334,6 +352,7 @@ def test_a_device_named_directly_is_not_read():
 
 
 def test_a_huge_sparse_file_is_never_read_whole(project):
+    keep_only(project)
     big = project / "bank" / "ai-hardware-software-stack" / "questions" / "q999-huge.yaml"
     with open(big, "wb") as fh:
         fh.truncate(2 << 30)
@@ -364,6 +383,7 @@ def test_a_planted_cache_cannot_pass_a_broken_bank(project, run_cli, monkeypatch
 
 @pytest.mark.parametrize("entry", [{"key": "K"}, {"key": "K", "diagnostics": [{"x": 1}], "summary": {}}, {"key": "K", "diagnostics": "no", "summary": 3}, ["K"]])
 def test_a_malformed_cache_entry_is_ignored(project, run_cli, monkeypatch, entry):
+    keep_only(project)
     from aistack_bank.cache import validation as cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
@@ -379,6 +399,7 @@ def test_a_malformed_cache_entry_is_ignored(project, run_cli, monkeypatch, entry
 
 
 def test_the_cache_lives_outside_the_repository(project, run_cli, monkeypatch):
+    keep_only(project)
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     assert run_cli("validate")[0] == 0
     assert not (project / ".bank-cache").exists()
@@ -386,6 +407,7 @@ def test_the_cache_lives_outside_the_repository(project, run_cli, monkeypatch):
 
 
 def test_github_annotations_escape_properties_and_data(project, run_cli):
+    keep_only(project)
     evil = project / "bank" / "ai-hardware-software-stack" / "questions" / "q998-a\n::error file=x.yaml::forged,b:c%.yaml"
     shutil.copy(question_file(project, "q001"), evil)
     code, out = run_cli("validate", "--no-cache", "--format", "github")
@@ -612,6 +634,7 @@ def test_a_moodle_xml_import_keeps_escaped_markup_as_text(project, run_cli):
 
 
 def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(project):
+    keep_only(project)
     assert run_child("build", "--out", "exports", "-q", cwd=project)[0] == 0
     target = project / "exports" / "gift" / "aistack-en.gift"
     target.unlink()

@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -94,9 +93,10 @@ def test_two_imports_at_once_one_is_refused_and_the_bank_validates(project, run_
     (project / "b.gift").write_text(_gift(3, start=10))
     first = child("import", "gift", "a.gift", cwd=project, env={"AISTACK_BANK_FAULT": "staged:STOP"}, wait=False)
     try:
-        deadline = time.monotonic() + 60
-        while not (project / ".bank.import").is_dir() and time.monotonic() < deadline:  # stopped, holding the lock
-            time.sleep(0.05)
+        # Stopped, holding the lock: waited for as a stop (not for its staging folder, which it
+        # makes before it stops; on a loaded machine the SIGCONT below could come first).
+        _, status = os.waitpid(first.pid, os.WUNTRACED)
+        assert os.WIFSTOPPED(status) and (project / ".bank.import").is_dir(), status
         code, out = run_cli("import", "gift", "b.gift")
         assert code == 1 and "E604" in out, out
         code, out = run_cli("build", "--out", "exports", "-q")
