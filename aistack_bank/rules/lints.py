@@ -71,6 +71,36 @@ _COMPILED = {
 }
 
 
+# Words one of which every match of a pattern holds (its letters lower case): a text holding none
+# of them (nearly every text) is not scanned with that pattern. Each is looked for in the text
+# lowered as the patterns' IGNORECASE compares it (:func:`_folded`); W321's ``q\d{3,}`` needs a
+# "q" before a digit (:data:`_Q_DIGIT`).
+_NEEDS = {
+    "letter": {"en": ("option", "answer", "choice", "alternative"), "fr": ("option", "proposition", "réponse", "choix"),
+               "nl": ("optie", "antwoord", "keuze", "alternatie")},
+    "position": {"en": ("option", "answer", "choice", "above", "below"), "fr": ("option", "proposition", "réponse"),
+                 "nl": ("optie", "antwoord", "keuze")},
+    "question": {"en": ("question",), "fr": ("question",), "nl": ("vraag", "vragen")},
+}
+_Q_DIGIT = re.compile(r"q\d")
+# The only characters an IGNORECASE pattern takes for a letter of these words that str.lower()
+# does not lower to it: dotted capital I ("i" and a combining dot), dotless i and long s.
+_ODD_CASE = re.compile("[\u0130\u0131\u017f]")
+_ODD_FOLD = {0x130: "i", 0x131: "i", 0x17F: "s"}
+
+
+def _folded(text: str) -> str:
+    """``text`` lowered so that a word an IGNORECASE pattern finds in ``text`` is in it as written."""
+    if not text.isascii() and _ODD_CASE.search(text):
+        text = text.translate(_ODD_FOLD)
+    return text.lower()
+
+
+def _may_match(kind: str, lang: str, folded: str) -> bool:
+    """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
+    return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
+
+
 @dataclass(frozen=True)
 class Hit:
     """One lint finding inside a text: its code, message and character offset."""
@@ -95,14 +125,20 @@ def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, op
     short-answer, matching): W320 is then not looked for."""
     lang = _language(lang)
     text = _clean(text)
+    folded = _folded(text)
+    letter = options and _may_match("letter", lang, folded)
+    position = options and _may_match("position", lang, folded)
+    question = _may_match("question", lang, folded)
+    if not (letter or position or question):
+        return []
     hits = []
-    for match in (_COMPILED["letter"][lang].finditer(text) if options else ()):
+    for match in (_COMPILED["letter"][lang].finditer(text) if letter else ()):
         if match.group(1).lower() == "a" and _NOT_A_LETTER_AFTER_A.match(text, match.end()):
             continue  # "an option a learner picks", "la proposition a été"
         hits.append(Hit("W320", f"refers to an option by its letter ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
-    for match in (_COMPILED["position"][lang].finditer(text) if options else ()):
+    for match in (_COMPILED["position"][lang].finditer(text) if position else ()):
         hits.append(Hit("W320", f"refers to an option by its position ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
-    for match in _COMPILED["question"][lang].finditer(text):
+    for match in (_COMPILED["question"][lang].finditer(text) if question else ()):
         if own_id is not None and match.group(0).lower() == own_id.lower():
             continue
         hits.append(Hit("W321", f"refers to another question ({match.group(0)!r}); questions are drawn at random, so each must stand alone", match.start()))
