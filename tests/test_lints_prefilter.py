@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 
 from aistack_bank.rules.lints import _COMPILED, _NEEDS, _NOT_A_LETTER_AFTER_A, Hit, _clean, _folded, _language, reference_hits
 
@@ -110,3 +111,29 @@ def test_folding_keeps_every_letter_the_patterns_take_case_insensitively():
             for letter, pattern in one.items():
                 if pattern.fullmatch(ch):
                     assert _folded(ch) == letter, (hex(code), letter)
+
+
+def _quantities_spelled_out(text: str) -> set[tuple[str, str]]:
+    from aistack_bank.rules.lints import _FORMULA, _NUMBER_UNIT, _number
+
+    text = unicodedata.normalize("NFKC", _clean(text)).replace("μ", "µ")
+    found = {(_number(m.group(1)), m.group(2).casefold()) for m in _NUMBER_UNIT.finditer(text)}
+    found |= {("", m.group(1)) for m in _FORMULA.finditer(text) if any(c.isdigit() for c in m.group(1))}
+    return found
+
+
+def test_figures_are_found_as_without_the_quick_refusals():
+    """The leak rules' figures (a text without a digit has none; a formula token needs a digit
+    before a capital) on random texts of digits, capitals, units and separators."""
+    from aistack_bank.rules.lints import quantities
+
+    rng = random.Random(4)
+    alphabet = ["1", "2", "14", "0.5", "3,5", "٣", "²", "³", "N", "GB", "B", "FP", "x", "ms", "μs", "µ", "%", "/", "s", " ", " ",
+                "\u00a0", "\u202f", ".", ",", "-", "About", "2N", "ＧＢ", "①"]
+    seen = 0
+    for _ in range(8000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+        expected = _quantities_spelled_out(text)
+        assert quantities(text) == expected, text
+        seen += bool(expected)
+    assert seen > 1000

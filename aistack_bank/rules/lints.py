@@ -151,8 +151,17 @@ _WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*|[²³×÷→≈∝]")
 
 
 def _words(text: str) -> list[str]:
-    text = unicodedata.normalize("NFKC", _clean(text)).casefold()
-    return _WORD.findall(text)
+    return _words_of(_normal(text))
+
+
+def _normal(text: str) -> str:
+    """``text`` as the leak rules read it: non-breaking spaces as spaces, in NFKC."""
+    return unicodedata.normalize("NFKC", _clean(text))
+
+
+def _words_of(normal: str) -> list[str]:
+    """The words of a text read by :func:`_normal`, case folded."""
+    return _WORD.findall(normal.casefold())
 
 
 def _ngrams(words: list[str], size: int) -> set[tuple[str, ...]]:
@@ -178,6 +187,12 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
     first words, so each text costs two look-ups per word instead of one comparison per key:
     the bank's size does not multiply.
     """
+    match = _run_matcher(keys)
+    return [found for item in texts for found in match(item, _words(item.text))]
+
+
+def _run_matcher(keys: dict[str, str]):
+    """:func:`answer_leaks` of one text (given with its words), with the keys indexed once."""
     order = {qid: i for i, qid in enumerate(keys)}
     by_run: dict[tuple[str, ...], list[str]] = {}
     by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
@@ -187,11 +202,10 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
             by_run.setdefault(gram, []).append(qid)
         if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
             by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
-    found = []
-    for item in texts:
-        words = _words(item.text)
+
+    def match(item: LeakText, words: list[str]) -> list[tuple[LeakText, str]]:
         if len(words) < LEAK_MIN_KEY_WORDS:
-            continue
+            return []
         hits: set[str] = set()
         # The text's runs are compared with the index as sets (in C); the rare runs that start a
         # short key are then matched at each of their positions.
@@ -204,8 +218,9 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
                     if words[i:i + len(key_words)] == key_words:
                         hits.add(qid)
         hits.discard(item.question_id)
-        found += [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
-    return found
+        return [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
+
+    return match
 
 
 def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
@@ -224,6 +239,8 @@ _NUMBER_UNIT = re.compile(
     r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?:\s|\u00a0|\u202f)?"
     r"(%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?![\w/])")
 _FORMULA = re.compile(r"(?<![\w.])(\d*[A-Z]{1,3}[²³]?)(?![\w])")
+_DIGIT = re.compile(r"\d")
+_DIGIT_CAPITAL = re.compile(r"\d[A-Z]")
 
 STOPWORDS = frozenset("""
 a an the of to in on for and or but nor so as at by with from into onto than then that this these
@@ -250,7 +267,11 @@ def _stem(word: str) -> str:
 
 
 def _content(text: str) -> list[str]:
-    return [_stem(w) for w in _words(text) if w not in STOPWORDS and not w.isdigit()]
+    return _content_of(_words(text))
+
+
+def _content_of(words: list[str]) -> list[str]:
+    return [_stem(w) for w in words if w not in STOPWORDS and not w.isdigit()]
 
 
 def _number(text: str) -> str:
@@ -260,9 +281,17 @@ def _number(text: str) -> str:
 
 def quantities(text: str) -> set[tuple[str, str]]:
     """The figures of a text: (number, unit) pairs ("3.5 GB", "7 ms") and formula tokens ("2N")."""
-    text = unicodedata.normalize("NFKC", _clean(text)).replace("μ", "µ")
+    return _figures(_normal(text))
+
+
+def _figures(normal: str) -> set[tuple[str, str]]:
+    """:func:`quantities` of a text read by :func:`_normal`."""
+    if _DIGIT.search(normal) is None:  # (both need a digit)
+        return set()
+    text = normal.replace("μ", "µ")
     found = {(_number(m.group(1)), m.group(2).casefold()) for m in _NUMBER_UNIT.finditer(text)}
-    found |= {("", m.group(1)) for m in _FORMULA.finditer(text) if any(c.isdigit() for c in m.group(1))}
+    if _DIGIT_CAPITAL.search(text) is not None:  # a formula token with a digit has one before a capital
+        found |= {("", m.group(1)) for m in _FORMULA.finditer(text) if any(c.isdigit() for c in m.group(1))}
     return found
 
 
@@ -305,6 +334,17 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
     Keys are indexed by their rarest content words (a text holding :data:`NEAR_SHARE` of a key's
     words holds at least one of them), and by their figures, so a text costs a few look-ups per
     word whatever the size of the bank; the few declared terms are searched in every text."""
+    match = _near_matcher(keys)
+    found = []
+    for item in texts:
+        normal = _normal(item.text)
+        found += match(item, normal, _words_of(normal))
+    return found
+
+
+def _near_matcher(keys: dict[str, KeyInfo]):
+    """:func:`near_leaks` of one text (given read by :func:`_normal`, and its words), with the
+    keys indexed once."""
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
     contents: dict[str, list[str]] = {}
@@ -323,28 +363,30 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
             for word in sorted(words, key=lambda w: (frequency[w], w))[: int(missing) + 1]:
                 by_word.setdefault(word, []).append(qid)
     declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
-    found = []
-    for item in texts:
+
+    def match(item: LeakText, normal: str, text_words: list[str]) -> list[tuple[LeakText, str, str]]:
         hits: dict[str, str] = {}
-        for figure in quantities(item.text) & figures.keys():
+        for figure in _figures(normal) & figures.keys():
             for qid in figures[figure]:
                 hits.setdefault(qid, "its figure")
-        words = _content(item.text)
+        words = _content_of(text_words)
         present = set(words)
         candidates = {qid for word in present for qid in by_word.get(word, ())}
         for qid in candidates - hits.keys():
             if _close_together(contents[qid], words, present):
                 hits[qid] = "most of its words"
+        cleaned = _clean(item.text) if declared else ""
         for qid, entries in declared.items():
             if qid in hits:
                 continue
             for patterns in entries:
-                if all(p.search(_clean(item.text)) for p in patterns):
+                if all(p.search(cleaned) for p in patterns):
                     hits[qid] = "its key terms"
                     break
         hits.pop(item.question_id, None)
-        found += [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__)]
-    return found
+        return [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__)]
+
+    return match
 
 
 def _needed(count: int) -> int:
@@ -548,9 +590,17 @@ def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[
     found: dict[tuple[str, tuple, str], str] = {}
     if not texts:  # (the keys are indexed only for texts to match)
         return []
-    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, texts):
+    # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
+    runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}), _near_matcher(keys)
+    by_runs, by_near = [], []
+    for item in texts:
+        normal = _normal(item.text)
+        words = _words_of(normal)
+        by_runs += runs(item, words)
+        by_near += near(item, normal, words)
+    for item, other in by_runs:
         found[(item.question_id, item.field, other)] = "its words"
-    for item, other, what in near_leaks(keys, texts):
+    for item, other, what in by_near:
         found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
 
