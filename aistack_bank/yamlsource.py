@@ -81,16 +81,19 @@ class YamlDocument:
 
     def locate(self, path: YamlPath = (), *, key: bool = False) -> Location:
         """Where ``path`` is (its key with ``key=True``), or its nearest located ancestor."""
+        return Location.of(self.path, *self.position(path, key=key))
+
+    def position(self, path: YamlPath = (), *, key: bool = False) -> tuple[int, int]:
+        """(line, column) of :meth:`locate`, without the file's name."""
         p = tuple(path)
         table = self.keys if key else self.values
         while p:
             if p in table:
-                return Location.of(self.path, *table[p])
+                return table[p]
             if p in self.values:
-                return Location.of(self.path, *self.values[p])
+                return self.values[p]
             p = p[:-1]
-        line, col = self.values.get((), (1, 1))
-        return Location.of(self.path, line, col)
+        return self.values.get((), (1, 1))
 
     def locate_in_scalar(self, path: YamlPath, line: int, column: int) -> Location:
         """Where line/column (1-based) of the text of the scalar at ``path`` is in the file."""
