@@ -53,21 +53,30 @@ class QuestionFiles:
         return key_of("question-file", str(path), str(root), str(project), digest, vocabulary, self.run_checks)
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
+        """The stored form of one file's verdict (as a worker process returns it)."""
+        return self._checked(path, root, topic, project, stored=True)[0]
+
+    def _checked(self, path: Path, root: Path, topic: Any, project: Path | None, *, stored: bool) -> tuple[bytes | None, tuple, QuestionSource]:
+        """(stored form or None, its (summary, read diagnostics, rule diagnostics, pickled record
+        or None), the record itself): read and checked in this process, the record is used as it
+        is, and pickled only to be stored (``stored``)."""
         qs, read_diags = read_question(path, root=root, project=project)
         rule_diags = self.rules(qs, root, topic, self.run_checks)
         summary, qs.summary = qs.summary, None
-        record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL)
-        return pickle.dumps((summary, read_diags, rule_diags, record), protocol=pickle.HIGHEST_PROTOCOL)
+        record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL) if stored else None
+        found = (summary, read_diags, rule_diags, record)
+        return (pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL) if stored else None), found, qs
 
-    def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
-        """The stored form of each (path, topic folder, topic, project), in order; in the process
-        pool when there are many, whichever topics they belong to."""
+    def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[tuple[bytes | None, tuple | None, QuestionSource | None]]:
+        """(stored form, its values, record) of each (path, topic folder, topic, project), in
+        order; in the process pool when there are many, whichever topics they belong to (then
+        only the stored form: the values and the record are unpickled from it)."""
         if len(items) < FILE_POOL_MIN or jobs() < 2:
-            return [self._one(*item) for item in items]
+            return [self._checked(*item, stored=self.use_cache) for item in items]
         size = max(50, len(items) // (jobs() * 8))
         chunks = [items[i:i + size] for i in range(0, len(items), size)]
         tasks = [lambda chunk=chunk: [self._one(*item) for item in chunk] for chunk in chunks]
-        return [blob for found in run_all(tasks, work=len(items), min_work=FILE_POOL_MIN) for blob in found]
+        return [(blob, None, None) for found in run_all(tasks, work=len(items), min_work=FILE_POOL_MIN) for blob in found]
 
     def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
         """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`).
@@ -90,21 +99,24 @@ class QuestionFiles:
                     results[t][index] = found
                 else:
                     todo.append((t, index))
-        blobs = self._compute([(topics[t][0][index], *topics[t][1:]) for t, index in todo])
-        for (t, index), blob in zip(todo, blobs):
-            results[t][index] = pickle.loads(blob)
+        computed = self._compute([(topics[t][0][index], *topics[t][1:]) for t, index in todo])
+        live: dict[tuple[int, int], QuestionSource] = {}
+        for (t, index), (blob, found, qs) in zip(todo, computed):
+            results[t][index] = found if found is not None else pickle.loads(blob)
+            if qs is not None:
+                live[(t, index)] = qs
             key = keys[t][index]
             paths, root, topic, project = topics[t]
             # stored only if the file still has the bytes the key was made from
-            if key is not None and self.key(paths[index], root, topic, project) == key:
+            if blob is not None and key is not None and self.key(paths[index], root, topic, project) == key:
                 stores[t].put_blob(key, blob)
         out = []
-        for store, (paths, _, _, _), found in zip(stores, topics, results):
+        for t, (store, (paths, _, _, _), found) in enumerate(zip(stores, topics, results)):
             store.save()
             records = []
-            for path, (summary, read_diags, rule_diags, record) in zip(paths, found):
+            for index, (path, (summary, read_diags, rule_diags, record)) in enumerate(zip(paths, found)):
                 self._rule_diags += rule_diags
-                records.append((StoredQuestion(path, summary, record), read_diags))
+                records.append((StoredQuestion(path, summary, record, live.get((t, index))), read_diags))
             out.append(records)
         return out
 
@@ -128,16 +140,20 @@ class StoredQuestion(QuestionSource):
     """A question file's record as the per-file store keeps it: its summary
     (:class:`~aistack_bank.load.FileSummary`, what the rules across files read) at once, its
     document, model and derived values unpickled when one of them is first read (a rule that
-    reports, the catalogs' verification, the build)."""
+    reports, the catalogs' verification, the build), or, for a file read and checked in this
+    process, taken as they are (``live``)."""
 
     doc = _unpickled("doc")
     question = _unpickled("question")
     derived = _unpickled("derived")
 
-    def __init__(self, path: Path, summary: FileSummary | None, record: bytes) -> None:
+    def __init__(self, path: Path, summary: FileSummary | None, record: bytes | None, live: QuestionSource | None = None) -> None:
         self.path = path
         self.summary = summary
-        self._record = record
+        if live is not None:  # read and checked in this process: nothing to unpickle
+            self.__dict__.update(doc=live.doc, question=live.question, derived=live.derived)
+        else:
+            self._record = record
 
 
 def _well_formed(found: Any) -> bool:
