@@ -25,6 +25,7 @@ from ..errors import Diagnostic
 from .store import Store, file_digest, key_of
 from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_all
+from ..safety import folders_settled
 
 FILE_POOL_MIN = 1500
 """Question files to read and check before a process pool pays for itself (measured on 2 cores)."""
@@ -67,15 +68,20 @@ class QuestionFiles:
         found = (summary, read_diags, rule_diags, record)
         return (pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL) if stored else None), found, qs
 
+    def _chunk(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
+        with folders_settled():
+            return [self._one(*item) for item in items]
+
     def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[tuple[bytes | None, tuple | None, QuestionSource | None]]:
         """(stored form, its values, record) of each (path, topic folder, topic, project), in
         order; in the process pool when there are many, whichever topics they belong to (then
         only the stored form: the values and the record are unpickled from it)."""
         if len(items) < FILE_POOL_MIN or jobs() < 2:
-            return [self._checked(*item, stored=self.use_cache) for item in items]
+            with folders_settled():
+                return [self._checked(*item, stored=self.use_cache) for item in items]
         size = max(50, len(items) // (jobs() * 8))
         chunks = [items[i:i + size] for i in range(0, len(items), size)]
-        tasks = [lambda chunk=chunk: [self._one(*item) for item in chunk] for chunk in chunks]
+        tasks = [lambda chunk=chunk: self._chunk(chunk) for chunk in chunks]
         return [(blob, None, None) for found in run_all(tasks, work=len(items), min_work=FILE_POOL_MIN) for blob in found]
 
     def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
