@@ -22,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Diagnostic, Location, warning
 
@@ -168,9 +168,9 @@ def _ngrams(words: list[str], size: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
 
 
-@dataclass(frozen=True)
-class LeakText:
-    """A text that may leak an answer: which question and field it belongs to."""
+class LeakText(NamedTuple):
+    """A text that may leak an answer: which question and field it belongs to (a named tuple:
+    a bank has ten of them per question, made on every cold run)."""
 
     question_id: str
     field: tuple
