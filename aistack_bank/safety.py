@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import unicodedata
+from contextlib import contextmanager
 from pathlib import Path
 
 FORBIDDEN = re.compile(
@@ -53,6 +54,36 @@ class UnsafeFile(Exception):
         self.message, self.code = message, code
 
 
+_REAL_FOLDERS: dict[str, str] | None = None
+
+
+@contextmanager
+def folders_settled():
+    """Within it, the real path of each folder :func:`check_link` meets is worked out once (the
+    question files of a topic share their folders): for reading many files in one go, during
+    which a folder is not expected to become a link (a file itself is looked at each time)."""
+    global _REAL_FOLDERS
+    outer, _REAL_FOLDERS = _REAL_FOLDERS, ({} if _REAL_FOLDERS is None else _REAL_FOLDERS)
+    try:
+        yield
+    finally:
+        _REAL_FOLDERS = outer
+
+
+def _realpath(absolute: str) -> str:
+    """``os.path.realpath`` of an absolute path, its folder's from :func:`folders_settled` when inside one."""
+    known = _REAL_FOLDERS
+    if known is None:
+        return os.path.realpath(absolute)
+    folder, name = os.path.split(absolute)
+    if name in ("", ".", "..") or os.path.islink(absolute):
+        return os.path.realpath(absolute)
+    real = known.get(folder)
+    if real is None:
+        real = known[folder] = os.path.realpath(folder)
+    return os.path.join(real, name)
+
+
 def check_link(path: Path, root: Path | None) -> None:
     """Refuse (E115) a path that is, or passes through, a symbolic link leading outside ``root``."""
     if root is None:
@@ -60,7 +91,7 @@ def check_link(path: Path, root: Path | None) -> None:
     absolute, top = os.path.abspath(path), os.path.abspath(root)
     if not (absolute + os.sep).startswith(top.rstrip(os.sep) + os.sep):
         return  # not under root: the caller named this path explicitly
-    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    real, real_root = _realpath(absolute), _realpath(top)
     if not (real + os.sep).startswith(real_root.rstrip(os.sep) + os.sep):
         raise UnsafeFile(f"is a symbolic link to {Path(real).as_posix()}, outside the project; copy the file in instead", "E115")
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,8 @@ _INT16 = re.compile(r"0x[0-9a-fA-F]+")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
 _INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
 _NAN = frozenset({".nan", ".NaN", ".NAN"})
+_CAN_START_OTHER = frozenset("0123456789+-.~nNtTfF")
+"""The first characters of every plain scalar that is not a string: any other is one at once."""
 # C0 and C1 controls other than tab and newline, bidi embeddings/overrides/isolates, and
 # stray BOMs / zero-width no-break spaces.
 _CONFLICT = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?: |$)")
@@ -78,16 +81,19 @@ class YamlDocument:
 
     def locate(self, path: YamlPath = (), *, key: bool = False) -> Location:
         """Where ``path`` is (its key with ``key=True``), or its nearest located ancestor."""
+        return Location.of(self.path, *self.position(path, key=key))
+
+    def position(self, path: YamlPath = (), *, key: bool = False) -> tuple[int, int]:
+        """(line, column) of :meth:`locate`, without the file's name."""
         p = tuple(path)
         table = self.keys if key else self.values
         while p:
             if p in table:
-                return Location.of(self.path, *table[p])
+                return table[p]
             if p in self.values:
-                return Location.of(self.path, *self.values[p])
+                return self.values[p]
             p = p[:-1]
-        line, col = self.values.get((), (1, 1))
-        return Location.of(self.path, line, col)
+        return self.values.get((), (1, 1))
 
     def locate_in_scalar(self, path: YamlPath, line: int, column: int) -> Location:
         """Where line/column (1-based) of the text of the scalar at ``path`` is in the file."""
@@ -203,7 +209,7 @@ def parse_yaml(text: str, path: Path) -> tuple[YamlDocument | None, list[Diagnos
     doc = YamlDocument(path=path, data=None, text=text)
     diags: list[Diagnostic] = []
     try:
-        doc.data = _convert(root, (), doc, diags, set(), 0)
+        doc.data = _Converter(doc, diags, _police_all(text)).convert(root, (), 0)
     except _Refused as exc:
         return None, diags + [error(exc.code, exc.message, Location.of(path, exc.line, exc.column))]
     if "&" in text:
@@ -240,13 +246,51 @@ def _anchors(text: str, path: Path) -> list[Diagnostic]:
 def _compose(text: str):
     import yaml
 
-    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return yaml.compose(text, Loader=loader_cls)
+        return _composer()(text).get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc) from None
     except yaml.YAMLError as exc:
         raise _Refused("E105", str(exc).strip(), 1, 1) from None
+
+
+_STR_TAG, _SEQ_TAG, _MAP_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_MERGE_TAG, _VALUE_TAG, _YAML_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:value", "tag:yaml.org,2002:yaml"
+UNSAFE_IMPLICIT_TAGS = {"<<": _MERGE_TAG, "=": _VALUE_TAG, "!": _YAML_TAG, "&": _YAML_TAG, "*": _YAML_TAG}
+"""The plain scalars PyYAML's resolver gives a tag outside the standard ones (merge, value, and
+yaml, which no plain scalar can have), which the converter refuses; every other scalar is
+converted by its style and text alone (:func:`resolve_scalar`), whatever tag a resolver would
+give it."""
+
+
+@lru_cache(maxsize=1)
+def _composer():
+    """libyaml's composer (PyYAML's pure-Python one without libyaml), with a resolver that gives
+    each node only what the converter reads of its tag: the plain scalars of
+    :data:`UNSAFE_IMPLICIT_TAGS` theirs, every other scalar, sequence and mapping a standard one.
+    PyYAML's resolver tries a list of patterns on each scalar: a Python call and several
+    regular expressions per value, a good part of composing a file."""
+    import yaml
+    from yaml.nodes import ScalarNode, SequenceNode
+
+    try:
+        from yaml._yaml import CParser as parser
+    except ImportError:  # pragma: no cover - PyYAML without libyaml
+        parser = yaml.SafeLoader
+
+    class Composer(parser):
+        def resolve(self, kind, value, implicit):
+            if kind is ScalarNode:
+                return UNSAFE_IMPLICIT_TAGS.get(value, _STR_TAG) if implicit[0] else _STR_TAG
+            return _SEQ_TAG if kind is SequenceNode else _MAP_TAG
+
+        def descend_resolver(self, current_node, current_index):
+            pass
+
+        def ascend_resolver(self):
+            pass
+
+    return Composer
 
 
 def _yaml_error(exc) -> _Refused:
@@ -263,48 +307,84 @@ def _yaml_error(exc) -> _Refused:
     return _Refused("E105", problem, (mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1)
 
 
+def _police_all(text: str) -> bool:
+    """Whether the character rules must be applied to every parsed value of ``text``, not only to
+    its double-quoted ones.
+
+    A value that is not double-quoted is made of the characters of the text, in their order, some
+    left out (indentation, a quote doubled in single quotes, trailing spaces) and line breaks
+    folded to spaces: it holds a forbidden character only if the text does, and it is in NFC when
+    the text is (nothing is joined that the text kept apart; a composing pair needs the two
+    characters side by side). Only escapes (``"\\0"``, ``"\\u202E"``) make characters that the
+    text does not hold, and only in double quotes."""
+    from .safety import FORBIDDEN
+
+    return FORBIDDEN.search(text) is not None or not (text.isascii() or unicodedata.is_normalized("NFC", text))
+
+
+class _Converter:
+    """Nodes composed by libyaml turned into plain data, with the position of every key and value
+    recorded in the document (see :func:`parse_yaml`)."""
+
+    def __init__(self, doc: YamlDocument, diags: list[Diagnostic], police_all: bool) -> None:
+        from yaml.nodes import ScalarNode, SequenceNode
+
+        self.doc, self.diags, self.police_all = doc, diags, police_all
+        self.values, self.keys = doc.values, doc.keys
+        self.seen: set[int] = set()
+        self.scalar, self.sequence = ScalarNode, SequenceNode
+
+    def convert(self, node, path: YamlPath, depth: int) -> Any:
+        mark = node.start_mark
+        line, col = mark.line + 1, mark.column + 1
+        self.values[path] = (line, col)
+        if id(node) in self.seen:
+            # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
+            raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
+        self.seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise _Refused("E113", f"nesting deeper than {MAX_DEPTH} levels", line, col)
+        tag = node.tag
+        if tag not in _STD_TAGS:
+            tag = str(getattr(tag, "value", tag))
+            if tag not in _STD_TAGS:
+                self.diags.append(error("E108", f"explicit YAML tag {tag!r} is not allowed", Location.of(self.doc.path, line, col)))
+                return None
+        kind = type(node)
+        if kind is self.scalar:
+            value, style = node.value, node.style
+            if self.police_all or style == '"':
+                _police(value, self.doc, self.diags, line, col)
+            return value if style else resolve_scalar(value)
+        depth += 1
+        if kind is self.sequence:
+            return [self.convert(item, path + (i,), depth) for i, item in enumerate(node.value)]
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            mark = key_node.start_mark
+            kline, kcol = mark.line + 1, mark.column + 1
+            if type(key_node) is not self.scalar:
+                self.diags.append(error("E112", "mapping keys must be plain words", Location.of(self.doc.path, kline, kcol)))
+                continue
+            key = key_node.value
+            if _tag(key_node) == _MERGE_TAG or key == "<<" and not key_node.style:
+                self.diags.append(error("E108", "merge keys (<<) are not allowed", Location.of(self.doc.path, kline, kcol)))
+                continue
+            if self.police_all or key_node.style == '"':
+                _police(key, self.doc, self.diags, kline, kcol)
+            key_path = path + (key,)
+            if key in result:
+                first = self.keys[key_path]
+                self.diags.append(error("E106", f"duplicate key {key!r} (first defined at line {first[0]})", Location.of(self.doc.path, kline, kcol)))
+                continue
+            self.keys[key_path] = (kline, kcol)
+            result[key] = self.convert(value_node, key_path, depth)
+        return result
+
+
 def _tag(node) -> str:
     tag = node.tag
     return str(getattr(tag, "value", tag))
-
-
-def _convert(node, path: YamlPath, doc: YamlDocument, diags: list[Diagnostic], seen: set[int], depth: int) -> Any:
-    line, col = node.start_mark.line + 1, node.start_mark.column + 1
-    doc.values[path] = (line, col)
-    if id(node) in seen:
-        # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
-        raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
-    seen.add(id(node))
-    if depth > MAX_DEPTH:
-        raise _Refused("E113", f"nesting deeper than {MAX_DEPTH} levels", line, col)
-    tag = _tag(node)
-    if tag not in _STD_TAGS:
-        diags.append(error("E108", f"explicit YAML tag {tag!r} is not allowed", Location.of(doc.path, line, col)))
-        return None
-    kind = type(node).__name__
-    if kind == "ScalarNode":
-        _police(node.value, doc, diags, line, col)
-        return _scalar(node)
-    if kind == "SequenceNode":
-        return [_convert(item, path + (i,), doc, diags, seen, depth + 1) for i, item in enumerate(node.value)]
-    result: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        kline, kcol = key_node.start_mark.line + 1, key_node.start_mark.column + 1
-        if type(key_node).__name__ != "ScalarNode":
-            diags.append(error("E112", "mapping keys must be plain words", Location.of(doc.path, kline, kcol)))
-            continue
-        if _tag(key_node) == "tag:yaml.org,2002:merge" or key_node.value == "<<" and not key_node.style:
-            diags.append(error("E108", "merge keys (<<) are not allowed", Location.of(doc.path, kline, kcol)))
-            continue
-        key = key_node.value
-        _police(key, doc, diags, kline, kcol)
-        if key in result:
-            first = doc.keys[path + (key,)]
-            diags.append(error("E106", f"duplicate key {key!r} (first defined at line {first[0]})", Location.of(doc.path, kline, kcol)))
-            continue
-        doc.keys[path + (key,)] = (kline, kcol)
-        result[key] = _convert(value_node, path + (key,), doc, diags, seen, depth + 1)
-    return result
 
 
 def _police(value: str, doc: YamlDocument, diags: list[Diagnostic], line: int, col: int) -> None:
@@ -324,12 +404,6 @@ MAX_NUMBER_DIGITS = 100
 """Longer digit strings stay text (and fail the field's type check) instead of being converted."""
 
 
-def _scalar(node) -> Any:
-    if node.style not in (None, ""):
-        return node.value
-    return resolve_scalar(node.value)
-
-
 def resolve_scalar(value: str) -> Any:
     """A plain (unquoted) scalar by the YAML 1.2 core schema; anything else stays a string.
 
@@ -338,7 +412,7 @@ def resolve_scalar(value: str) -> Any:
     ``1e9``, ``.inf``, ``-.inf``, ``.nan`` floats; ``012`` is the integer 12. The YAML 1.1
     forms (``yes``/``no``/``on``/``off``, ``0b1``, ``1_000``, ``1:20``, dates) are strings.
     """
-    if len(value) > MAX_NUMBER_DIGITS:
+    if len(value) > MAX_NUMBER_DIGITS or value and value[0] not in _CAN_START_OTHER:
         return value
     if value in _NULL:
         return None

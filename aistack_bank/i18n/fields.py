@@ -78,7 +78,7 @@ def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> lis
     from ..kinds import kind_of
 
     def field(key: str, text: str, loc: tuple, notes: tuple[str, ...], key_bearing: bool = False) -> TextField:
-        line = doc.locate(loc).line if doc is not None else 0
+        line = doc.position(loc)[0] if doc is not None else 0
         return TextField(f"{question.id}.{key}", text, path, line, notes, question.id, key_bearing, loc)
 
     kind = kind_of(question)

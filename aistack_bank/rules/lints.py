@@ -22,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Diagnostic, Location, warning
 
@@ -71,6 +71,36 @@ _COMPILED = {
 }
 
 
+# Words one of which every match of a pattern holds (its letters lower case): a text holding none
+# of them (nearly every text) is not scanned with that pattern. Each is looked for in the text
+# lowered as the patterns' IGNORECASE compares it (:func:`_folded`); W321's ``q\d{3,}`` needs a
+# "q" before a digit (:data:`_Q_DIGIT`).
+_NEEDS = {
+    "letter": {"en": ("option", "answer", "choice", "alternative"), "fr": ("option", "proposition", "réponse", "choix"),
+               "nl": ("optie", "antwoord", "keuze", "alternatie")},
+    "position": {"en": ("option", "answer", "choice", "above", "below"), "fr": ("option", "proposition", "réponse"),
+                 "nl": ("optie", "antwoord", "keuze")},
+    "question": {"en": ("question",), "fr": ("question",), "nl": ("vraag", "vragen")},
+}
+_Q_DIGIT = re.compile(r"q\d")
+# The only characters an IGNORECASE pattern takes for a letter of these words that str.lower()
+# does not lower to it: dotted capital I ("i" and a combining dot), dotless i and long s.
+_ODD_CASE = re.compile("[\u0130\u0131\u017f]")
+_ODD_FOLD = {0x130: "i", 0x131: "i", 0x17F: "s"}
+
+
+def _folded(text: str) -> str:
+    """``text`` lowered so that a word an IGNORECASE pattern finds in ``text`` is in it as written."""
+    if not text.isascii() and _ODD_CASE.search(text):
+        text = text.translate(_ODD_FOLD)
+    return text.lower()
+
+
+def _may_match(kind: str, lang: str, folded: str) -> bool:
+    """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
+    return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
+
+
 @dataclass(frozen=True)
 class Hit:
     """One lint finding inside a text: its code, message and character offset."""
@@ -95,14 +125,20 @@ def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, op
     short-answer, matching): W320 is then not looked for."""
     lang = _language(lang)
     text = _clean(text)
+    folded = _folded(text)
+    letter = options and _may_match("letter", lang, folded)
+    position = options and _may_match("position", lang, folded)
+    question = _may_match("question", lang, folded)
+    if not (letter or position or question):
+        return []
     hits = []
-    for match in (_COMPILED["letter"][lang].finditer(text) if options else ()):
+    for match in (_COMPILED["letter"][lang].finditer(text) if letter else ()):
         if match.group(1).lower() == "a" and _NOT_A_LETTER_AFTER_A.match(text, match.end()):
             continue  # "an option a learner picks", "la proposition a été"
         hits.append(Hit("W320", f"refers to an option by its letter ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
-    for match in (_COMPILED["position"][lang].finditer(text) if options else ()):
+    for match in (_COMPILED["position"][lang].finditer(text) if position else ()):
         hits.append(Hit("W320", f"refers to an option by its position ({match.group(0)!r}); options are shuffled in every export, so name the idea instead", match.start()))
-    for match in _COMPILED["question"][lang].finditer(text):
+    for match in (_COMPILED["question"][lang].finditer(text) if question else ()):
         if own_id is not None and match.group(0).lower() == own_id.lower():
             continue
         hits.append(Hit("W321", f"refers to another question ({match.group(0)!r}); questions are drawn at random, so each must stand alone", match.start()))
@@ -115,17 +151,26 @@ _WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*|[²³×÷→≈∝]")
 
 
 def _words(text: str) -> list[str]:
-    text = unicodedata.normalize("NFKC", _clean(text)).casefold()
-    return _WORD.findall(text)
+    return _words_of(_normal(text))
+
+
+def _normal(text: str) -> str:
+    """``text`` as the leak rules read it: non-breaking spaces as spaces, in NFKC."""
+    return unicodedata.normalize("NFKC", _clean(text))
+
+
+def _words_of(normal: str) -> list[str]:
+    """The words of a text read by :func:`_normal`, case folded."""
+    return _WORD.findall(normal.casefold())
 
 
 def _ngrams(words: list[str], size: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
 
 
-@dataclass(frozen=True)
-class LeakText:
-    """A text that may leak an answer: which question and field it belongs to."""
+class LeakText(NamedTuple):
+    """A text that may leak an answer: which question and field it belongs to (a named tuple:
+    a bank has ten of them per question, made on every cold run)."""
 
     question_id: str
     field: tuple
@@ -142,6 +187,12 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
     first words, so each text costs two look-ups per word instead of one comparison per key:
     the bank's size does not multiply.
     """
+    match = _run_matcher(keys)
+    return [found for item in texts for found in match(item, _words(item.text))]
+
+
+def _run_matcher(keys: dict[str, str]):
+    """:func:`answer_leaks` of one text (given with its words), with the keys indexed once."""
     order = {qid: i for i, qid in enumerate(keys)}
     by_run: dict[tuple[str, ...], list[str]] = {}
     by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
@@ -151,11 +202,10 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
             by_run.setdefault(gram, []).append(qid)
         if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
             by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
-    found = []
-    for item in texts:
-        words = _words(item.text)
+
+    def match(item: LeakText, words: list[str]) -> list[tuple[LeakText, str]]:
         if len(words) < LEAK_MIN_KEY_WORDS:
-            continue
+            return []
         hits: set[str] = set()
         # The text's runs are compared with the index as sets (in C); the rare runs that start a
         # short key are then matched at each of their positions.
@@ -168,8 +218,9 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
                     if words[i:i + len(key_words)] == key_words:
                         hits.add(qid)
         hits.discard(item.question_id)
-        found += [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
-    return found
+        return [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
+
+    return match
 
 
 def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
@@ -188,6 +239,8 @@ _NUMBER_UNIT = re.compile(
     r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?:\s|\u00a0|\u202f)?"
     r"(%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?![\w/])")
 _FORMULA = re.compile(r"(?<![\w.])(\d*[A-Z]{1,3}[²³]?)(?![\w])")
+_DIGIT = re.compile(r"\d")
+_DIGIT_CAPITAL = re.compile(r"\d[A-Z]")
 
 STOPWORDS = frozenset("""
 a an the of to in on for and or but nor so as at by with from into onto than then that this these
@@ -214,7 +267,11 @@ def _stem(word: str) -> str:
 
 
 def _content(text: str) -> list[str]:
-    return [_stem(w) for w in _words(text) if w not in STOPWORDS and not w.isdigit()]
+    return _content_of(_words(text))
+
+
+def _content_of(words: list[str]) -> list[str]:
+    return [_stem(w) for w in words if w not in STOPWORDS and not w.isdigit()]
 
 
 def _number(text: str) -> str:
@@ -224,9 +281,17 @@ def _number(text: str) -> str:
 
 def quantities(text: str) -> set[tuple[str, str]]:
     """The figures of a text: (number, unit) pairs ("3.5 GB", "7 ms") and formula tokens ("2N")."""
-    text = unicodedata.normalize("NFKC", _clean(text)).replace("μ", "µ")
+    return _figures(_normal(text))
+
+
+def _figures(normal: str) -> set[tuple[str, str]]:
+    """:func:`quantities` of a text read by :func:`_normal`."""
+    if _DIGIT.search(normal) is None:  # (both need a digit)
+        return set()
+    text = normal.replace("μ", "µ")
     found = {(_number(m.group(1)), m.group(2).casefold()) for m in _NUMBER_UNIT.finditer(text)}
-    found |= {("", m.group(1)) for m in _FORMULA.finditer(text) if any(c.isdigit() for c in m.group(1))}
+    if _DIGIT_CAPITAL.search(text) is not None:  # a formula token with a digit has one before a capital
+        found |= {("", m.group(1)) for m in _FORMULA.finditer(text) if any(c.isdigit() for c in m.group(1))}
     return found
 
 
@@ -269,6 +334,17 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
     Keys are indexed by their rarest content words (a text holding :data:`NEAR_SHARE` of a key's
     words holds at least one of them), and by their figures, so a text costs a few look-ups per
     word whatever the size of the bank; the few declared terms are searched in every text."""
+    match = _near_matcher(keys)
+    found = []
+    for item in texts:
+        normal = _normal(item.text)
+        found += match(item, normal, _words_of(normal))
+    return found
+
+
+def _near_matcher(keys: dict[str, KeyInfo]):
+    """:func:`near_leaks` of one text (given read by :func:`_normal`, and its words), with the
+    keys indexed once."""
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
     contents: dict[str, list[str]] = {}
@@ -287,28 +363,30 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
             for word in sorted(words, key=lambda w: (frequency[w], w))[: int(missing) + 1]:
                 by_word.setdefault(word, []).append(qid)
     declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
-    found = []
-    for item in texts:
+
+    def match(item: LeakText, normal: str, text_words: list[str]) -> list[tuple[LeakText, str, str]]:
         hits: dict[str, str] = {}
-        for figure in quantities(item.text) & figures.keys():
+        for figure in _figures(normal) & figures.keys():
             for qid in figures[figure]:
                 hits.setdefault(qid, "its figure")
-        words = _content(item.text)
+        words = _content_of(text_words)
         present = set(words)
         candidates = {qid for word in present for qid in by_word.get(word, ())}
         for qid in candidates - hits.keys():
             if _close_together(contents[qid], words, present):
                 hits[qid] = "most of its words"
+        cleaned = _clean(item.text) if declared else ""
         for qid, entries in declared.items():
             if qid in hits:
                 continue
             for patterns in entries:
-                if all(p.search(_clean(item.text)) for p in patterns):
+                if all(p.search(cleaned) for p in patterns):
                     hits[qid] = "its key terms"
                     break
         hits.pop(item.question_id, None)
-        found += [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__)]
-    return found
+        return [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__)]
+
+    return match
 
 
 def _needed(count: int) -> int:
@@ -512,9 +590,17 @@ def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[
     found: dict[tuple[str, tuple, str], str] = {}
     if not texts:  # (the keys are indexed only for texts to match)
         return []
-    for item, other in answer_leaks({qid: info.text for qid, info in keys.items()}, texts):
+    # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
+    runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}), _near_matcher(keys)
+    by_runs, by_near = [], []
+    for item in texts:
+        normal = _normal(item.text)
+        words = _words_of(normal)
+        by_runs += runs(item, words)
+        by_near += near(item, normal, words)
+    for item, other in by_runs:
         found[(item.question_id, item.field, other)] = "its words"
-    for item, other, what in near_leaks(keys, texts):
+    for item, other, what in by_near:
         found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
 
