@@ -40,10 +40,12 @@ def test_a_question_edited_unpickles_no_other_record(project, monkeypatch):
     path.write_text(path.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
     report = _validate(project)
     assert not report.errors
-    # the edited file is read and checked again (its record pickled as the others are kept);
-    # no record is unpickled, the site's interface catalogs' verification included (they are
-    # verified against the interface's texts only)
-    assert _unread(report) == _ids(report)
+    # the edited file is read and checked again in this process (its record used as it is, and
+    # pickled to be kept as the others are); no other record is unpickled, the site's interface
+    # catalogs' verification included (they are verified against the interface's texts only)
+    edited = next(qs for qs in report.source.questions if qs.summary.question_id == "q003")
+    assert "_record" not in edited.__dict__ and "doc" in edited.__dict__
+    assert _unread(report) == _ids(report) - {"q003"}
 
 
 def test_a_catalog_entry_edited_unpickles_only_its_question(project, monkeypatch):
