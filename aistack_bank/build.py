@@ -353,10 +353,15 @@ def _release_memory() -> None:
     import gc
 
     gc.collect()
+    _trim()
+
+
+def _trim() -> None:
+    """Give the pages freed since the last call back to the system (glibc keeps them for reuse until told)."""
     try:
         import ctypes
 
-        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed memory for reuse until told
+        ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass
 
@@ -849,7 +854,9 @@ def _notes_sent(payload: tuple, names: list[str], options_sent: dict, scan: bool
 
 
 def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict):
-    """In a worker: the files of piece ``part`` of format ``name`` (:meth:`~.exporters.Format.parts`)."""
+    """In a worker: the files of piece ``part`` of format ``name`` (:meth:`~.exporters.Format.parts`).
+    What the worker freed of the pieces before is given back to the system first."""
+    _trim()
     return get_format(name).part_files(_received(payload), _options_received(options_sent), part)
 
 
