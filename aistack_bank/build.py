@@ -97,7 +97,7 @@ def load_libraries(bank: Path, translations: Path | None, languages: list[str], 
     return libraries, notes
 
 
-def load_exported(bank: Path, translations: Path | None, languages: list[str], policy: LanguagePolicy, *, allow_fallback: bool = False, catalogs: Catalogs | None = None, topic: str | None = None, source=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
+def load_exported(bank: Path, translations: Path | None, languages: list[str], policy: LanguagePolicy, *, allow_fallback: bool = False, catalogs: Catalogs | None = None, topic: str | None = None, source=None, keep=None, fields=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
     """What `bank build`, `bank export` and `bank lint` export: the bank in each *ready* language
     (``policy``, the ``[languages]`` table of bank.toml), with the English texts each language
     shows for want of a translation (by language; only languages that have some).
@@ -107,8 +107,17 @@ def load_exported(bank: Path, translations: Path | None, languages: list[str], p
     (``policy.fallback`` or ``allow_fallback``); a language exported with texts in English gets
     one warning (W559) counting them. Refuses (DiagnosticsError) when the bank or an exported
     language has errors. ``source``: the bank as :func:`validated_bank` gave it, when the caller
-    has it already."""
+    has it already. ``keep(lang, library)``: what to hold of each exported language's library,
+    called as soon as that language is localized (the returned mapping holds what it returns;
+    every topic only), so that the caller need not hold every localized library at once.
+    ``fields``: the read bank's :func:`~aistack_bank.i18n.fields.bank_fields`, when the caller
+    has them (then ``source`` need only hold the English library: ``(None, english)``)."""
 
+    return _load(bank, translations, languages, catalogs=catalogs, topic=topic, decide=_exported_decision(policy, allow_fallback), policy=policy, source=source, keep=keep, fields=fields)
+
+
+def _exported_decision(policy: LanguagePolicy, allow_fallback: bool):
+    """What :func:`load_exported` does with a language, by its status (see :func:`_load`)."""
     def decide(lang: str, status) -> str:
         if not status.translated:
             return "unstarted"
@@ -116,10 +125,10 @@ def load_exported(bank: Path, translations: Path | None, languages: list[str], p
             return "in progress"
         return "fallback"
 
-    return _load(bank, translations, languages, catalogs=catalogs, topic=topic, decide=decide, policy=policy, source=source)
+    return decide
 
 
-def _load(bank: Path, translations: Path | None, languages: list[str], *, decide, catalogs: Catalogs | None = None, topic: str | None = None, policy=None, source=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
+def _load(bank: Path, translations: Path | None, languages: list[str], *, decide, catalogs: Catalogs | None = None, topic: str | None = None, policy=None, source=None, keep=None, fields=None) -> tuple[dict[str, Library], list[Diagnostic], dict[str, frozenset[str]]]:
     """The work of :func:`load_libraries` and :func:`load_exported`: ``decide(lang, status)``
     says what becomes of each language: ``unstarted`` or ``in progress`` (left out with a
     warning), ``fallback`` (missing texts in English) or ``strict`` (a missing text is an error).
@@ -127,56 +136,70 @@ def _load(bank: Path, translations: Path | None, languages: list[str], *, decide
     verdict cached for exactly these input bytes is reused instead of validating again."""
     from .i18n.catalog import Catalogs
     from .i18n.fields import bank_fields
-    from .i18n.localize import localize
-    from .i18n.status import entry_state, language_status
 
     catalogs = catalogs if catalogs is not None else Catalogs()
     source, english = validated_bank(bank, translations, catalogs) if source is None else source
     restrict(english, topic)  # an unknown topic: fail before reading the catalogs
+    assert keep is None or topic is None
+    keep = keep if keep is not None else (lambda lang, library: library)
     banks: dict[str, Library] = {}
     notes: list[Diagnostic] = []
     problems: list[Diagnostic] = []
     in_english: dict[str, frozenset[str]] = {}
-    fields = None
     for lang in languages:
         if lang == "en":
-            banks[lang] = english
-            continue
-        catalog = catalogs.read(translations / f"{lang}.po")
-        if catalog.diagnostics:
-            problems += catalog.diagnostics
+            banks[lang] = keep(lang, english)
             continue
         fields = fields if fields is not None else bank_fields(source)
-        status = language_status(fields, catalog)
-        state = decide(lang, status)
-        if state == "unstarted":
-            notes.append(warning("W552", f"nothing in {lang} is translated yet; {lang} is left out of the exports until its translation starts", Location.of(catalog.path)))
-            continue
-        if state == "in progress":
-            notes.append(warning("W558", f"{lang} is {status.percent:.1f}% translated (ready at {policy.ready:g}%); it is left out of the exports until it is ready. "
-                                         f"`bank i18n todo {lang}` lists what is missing; `fallback = true` under [languages] in bank.toml exports it with English for the missing texts",
-                                 Location.of(catalog.path)))
-            continue
-        localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields)
-        problems += [d for d in diags if d.severity is Severity.ERROR]
-        if state == "fallback":
-            active = catalog.active()
-            missing = frozenset(f.text for f in fields if entry_state(active.get(f.key), f.text) != "translated")
-            if missing:
-                in_english[lang] = missing
-                count = status.total - status.translated
-                notes.append(warning("W559", f"{lang} is {status.percent:.1f}% translated: {count} text{'' if count == 1 else 's'} {'is' if count == 1 else 'are'} exported in English, "
-                                             f"marked as English where the format can say so (`bank i18n todo {lang}` lists them)", Location.of(catalog.path)))
-            notes += [d for d in diags if d.severity is Severity.WARNING and d.code not in ("W501", "W502")]
-        else:
-            notes += [d for d in diags if d.severity is Severity.WARNING]
-        if localized is not None:
-            banks[lang] = localized
-        catalogs.forget(catalog.path)  # localized: the parsed entries go before the next language's are read
-        del catalog, localized
+        more, wrong, missing, localized = _one_language(lang, translations, catalogs, fields, source, english, decide, policy)
+        notes += more
+        problems += wrong
+        if missing:
+            in_english[lang] = missing
+        if localized is not None and not problems:
+            banks[lang] = keep(lang, localized)
+        del localized
     if problems:
         raise DiagnosticsError(problems, "some languages are not ready; nothing was exported")
     return {lang: restrict(library, topic) for lang, library in banks.items()}, notes, in_english
+
+
+def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, source, english: Library, decide, policy):
+    """What :func:`_load` makes of one translated language: (its notes, its errors, the English
+    texts it shows for want of a translation (or None), its localized library (or None)). Its
+    catalog is dropped once it is localized."""
+    from .i18n.localize import localize
+    from .i18n.status import entry_state, language_status
+
+    notes: list[Diagnostic] = []
+    catalog = catalogs.read(translations / f"{lang}.po")
+    if catalog.diagnostics:
+        return notes, list(catalog.diagnostics), None, None
+    status = language_status(fields, catalog)
+    state = decide(lang, status)
+    if state == "unstarted":
+        notes.append(warning("W552", f"nothing in {lang} is translated yet; {lang} is left out of the exports until its translation starts", Location.of(catalog.path)))
+        return notes, [], None, None
+    if state == "in progress":
+        notes.append(warning("W558", f"{lang} is {status.percent:.1f}% translated (ready at {policy.ready:g}%); it is left out of the exports until it is ready. "
+                                     f"`bank i18n todo {lang}` lists what is missing; `fallback = true` under [languages] in bank.toml exports it with English for the missing texts",
+                             Location.of(catalog.path)))
+        return notes, [], None, None
+    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields)
+    problems = [d for d in diags if d.severity is Severity.ERROR]
+    missing = None
+    if state == "fallback":
+        active = catalog.active()
+        missing = frozenset(f.text for f in fields if entry_state(active.get(f.key), f.text) != "translated")
+        if missing:
+            count = status.total - status.translated
+            notes.append(warning("W559", f"{lang} is {status.percent:.1f}% translated: {count} text{'' if count == 1 else 's'} {'is' if count == 1 else 'are'} exported in English, "
+                                         f"marked as English where the format can say so (`bank i18n todo {lang}` lists them)", Location.of(catalog.path)))
+        notes += [d for d in diags if d.severity is Severity.WARNING and d.code not in ("W501", "W502")]
+    else:
+        notes += [d for d in diags if d.severity is Severity.WARNING]
+    catalogs.forget(catalog.path)  # localized: the parsed entries go before the next language's are read
+    return notes, problems, missing, localized
 
 
 def validated_bank(bank: Path, translations: Path | None, catalogs: Catalogs):
@@ -303,13 +326,9 @@ def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank
     Validation refuses these characters where they are written; this is the exporters' own
     guard, so nothing unparseable is written whatever the path the text came by.
     """
-    from .errors import ExportError
-    from .safety import describe
-
     found = first_uncarriable(libraries)
     if found:
-        key, lang, char, index = found
-        raise ExportError(f"{name}: {key} ({lang}) holds {describe(char)} at character {index + 1}, which the format cannot carry; nothing was written", code="E606")
+        _refuse(name, found)
 
 
 def render(formats: list[str], libraries: dict[str, Library] | dict[str, Bank], options: ExportOptions, *, scanned: bool = False) -> dict[str, ExportTree]:
@@ -334,10 +353,15 @@ def _release_memory() -> None:
     import gc
 
     gc.collect()
+    _trim()
+
+
+def _trim() -> None:
+    """Give the pages freed since the last call back to the system (glibc keeps them for reuse until told)."""
     try:
         import ctypes
 
-        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed memory for reuse until told
+        ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass
 
@@ -443,10 +467,13 @@ def write_outputs(trees: dict[str, ExportTree], targets: dict[str, Path], banks:
         folder = targets[name]
         _no_links(folder, list(tree) + ([PurePosixPath(MANIFEST)] if prune else []), include_folder=prune)
         standing = getattr(tree, "standing", False)  # files found on disk with the bytes the format writes
+        written = getattr(tree, "written", False)  # files written as they were rendered (``write_pieces``)
         for rel in sorted(tree, key=str):
             path = folder / str(rel)
             if standing:
                 outputs.append(OutputFile(name, tree.language(rel), count, tree.size(rel), path, False))
+            elif written:
+                outputs.append(OutputFile(name, tree.language(rel), count, tree.size(rel), path, tree.changed(rel)))
             else:
                 data = tree[rel]
                 changed = _write(path, data, compare, staged)
@@ -561,17 +588,43 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
 
 def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     from .errors import DiagnosticsError
-    from .i18n.catalog import Catalogs
-    from .project.settings import LanguagePolicy
+    from .parallel import Workers
     from .writing import leftover_diagnostics
 
     interrupted = [d for d in leftover_diagnostics(bank) if d.severity.value == "error"]
     if interrupted:
         raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
+    # a large bank's rendering workers forked now, before the bank is read: each then holds
+    # what it is sent of the localized banks, not the parent's pages
+    with Workers(expected_texts(translations) >= PARALLEL_MIN_TEXTS) as workers:
+        return _build_with(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy, workers=workers)
+
+
+CATALOG_BYTES_PER_TEXT = 4_000
+"""About the size of one question's entries in one catalog (about 20 entries): what
+:func:`expected_texts` divides the catalogs' size by."""
+
+
+def expected_texts(translations: Path | None) -> int:
+    """A guess, before the bank is read, at the questions × translated languages a build
+    renders: the size of the language catalogs over :data:`CATALOG_BYTES_PER_TEXT`."""
+    from .rules.validate import catalog_bytes
+
+    return catalog_bytes(translations) // CATALOG_BYTES_PER_TEXT if translations is not None else 0
+
+
+def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers) -> tuple[list[OutputFile], list[Diagnostic]]:
+    from .i18n.catalog import Catalogs
+    from .project.settings import LanguagePolicy
+
     policy = policy or LanguagePolicy()
     langs = available_languages(translations)
-    catalogs = Catalogs(light=True)  # validation and localization only read the language catalogs: light entries
-    source = validated_bank(bank, translations, catalogs)
+    catalogs = Catalogs(light=True, use_cache=not workers.started)  # validation and localization only read the language catalogs: light entries
+    # Localization reuses validation's reads of the catalogs, unless the bank is large: then
+    # validation verifies each catalog in its own workers, forked before the bank is read, and
+    # localization reads each again, holding one at a time (see "This round: build, third part"
+    # in docs/performance.md)
+    source = validated_bank(bank, translations, catalogs if not workers.started else None)
     from .cache.outputs import OutputMemo
 
     memo = OutputMemo(out, source[1], translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand
@@ -591,8 +644,19 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
                     outputs.append(_write_guide(out, plan["guide"], plan["count"], compare=compare, staged=staged))
             memo.save()
             return outputs, list(plan["notes"])
-    banks, notes, in_english = load_exported(bank, translations, langs, policy, allow_fallback=allow_fallback, catalogs=catalogs, source=source)
-    del source
+    scan = not all(memo.known(name) for name in FORMATS)  # (a format kept for these very inputs was made after they passed the uncarriable-text scan)
+    if workers.started:  # each language localized in a worker from the bank's fields and the English library; the read bank dropped first
+        from .i18n.fields import bank_fields
+
+        sent, fields, english = _Sent(), bank_fields(source[0]), source[1]
+        del source
+        _release_memory()
+        banks, notes, in_english = _localized_in(workers, sent, translations, langs, policy, allow_fallback, english, fields)
+        del english, fields
+    else:
+        sent = None
+        banks, notes, in_english = load_exported(bank, translations, langs, policy, allow_fallback=allow_fallback, catalogs=catalogs, source=source)
+        del source
     options = with_english(options, in_english, translations)
     langs = list(banks)
     interface = catalogs  # (each language's catalog was dropped once localized; the site's, read whole, remain)
@@ -601,41 +665,230 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
         notes += ui_fallback_notes(translations, langs, interface)
     options = with_ui(options, list(FORMATS), translations, langs, interface)
     del interface
-    if _texts(as_libraries(banks)) >= PARALLEL_MIN_TEXTS:  # (about 25 ms: worth it only before a large rendering)
-        _release_memory()
     from .project.settings import option_notes
 
     notes = notes + option_notes(options, list(FORMATS))
+    if sent is not None:  # the localized banks, sent to the workers forked before they were read
+        payload = sent.payload(banks)
+        del banks
+        _release_memory()
+        count = sent.count
+        todo = [name for name in FORMATS if (standing[name] if name in standing else memo.stored(name, out / FORMATS[name].folder)) is None]
+        sent_options = _options_sent(options)
+        pieces = [(name, part, index == len(parts) - 1) for name in todo for parts in [FORMATS[name].parts(langs, sent.topics)] for index, part in enumerate(parts)]
+        results = workers.run_each([(_notes_sent, (payload, list(FORMATS), sent_options, scan)), *[(_render_sent, (payload, name, part, sent_options)) for name, part, _ in pieces]])
+        more, found = next(results)
+        if found:
+            _refuse(next(iter(FORMATS)), found)
+        notes += more
+        outputs = _render_and_write(out, memo, standing, todo, ((name, files, last) for (name, _, last), files in zip(pieces, results)), notes, count,
+                                    compare=compare, progress=progress, guide=lambda: workers.run_all([(_guide_sent, (payload, notes, dict(options.english)))])[0])
+        memo.remember_plan(notes, outputs.guide, count)
+        memo.save()
+        return outputs.files, notes
+    if _texts(as_libraries(banks)) >= PARALLEL_MIN_TEXTS:  # (about 25 ms: worth it only before a large rendering)
+        _release_memory()
     notes += library_notes(list(FORMATS), banks, options)
     count = len(next(iter(as_libraries(banks).values())).questions) if banks else 0
-
-    outputs: list[OutputFile] = []
-    if not all(memo.known(name) for name in FORMATS):  # (a format kept for these very inputs was made after they passed this scan)
+    if scan:
         refuse_uncarriable(next(iter(FORMATS)), banks)  # before anything is written, in any format
+    todo = [name for name in FORMATS if (standing[name] if name in standing else memo.stored(name, out / FORMATS[name].folder)) is None]
+    outputs = _render_and_write(out, memo, standing, todo, ((name, files, True) for name, files in zip(todo, render_each(todo, banks, options))), notes, count, compare=compare, progress=progress,
+                                guide=lambda: render_guide_of(banks, notes, options.english))
+    memo.remember_plan(notes, outputs.guide, count)
+    memo.save()
+    return outputs.files, notes
+
+
+@dataclass
+class _Written:
+    files: list[OutputFile]
+    guide: bytes
+
+
+def _render_and_write(out: Path, memo, standing: dict, todo: list[str], rendered, notes: list[Diagnostic], count: int, *, compare: bool, progress, guide) -> _Written:
+    """Write every format: the files on disk that stand, and those of the formats in ``todo``
+    as ``rendered`` yields them (``(name, files, last)`` in ``todo``'s order: a format's files
+    in one piece, or in several, ``last`` on its last), each piece written and dropped before
+    the next; then the exports' README (``guide()``). All or nothing."""
     staged = _staged()  # every format made ready beside its files, then all renamed in together
     with build_lock(out, compare=compare):
         with _all_or_nothing(staged, out):
             written: dict[str, list[OutputFile]] = {}
 
             def take(name: str, trees: dict[str, ExportTree]) -> None:
-                written[name] = write_outputs(trees, {name: out / FORMATS[name].folder}, banks, compare=compare, prune=True, progress=progress, staged=staged)
+                written[name] = write_outputs(trees, {name: out / FORMATS[name].folder}, {}, compare=compare, prune=True, progress=progress, staged=staged, count=count)
                 memo.remember(name, trees)
 
-            todo = []
             for name, export_format in FORMATS.items():  # the files on disk that stand, one format at a time
-                trees = standing[name] if name in standing else memo.stored(name, out / export_format.folder)
-                if trees is None:
-                    todo.append(name)
-                else:
-                    take(name, trees)
-            for name, files in zip(todo, render_each(todo, banks, options)):
-                take(name, {name: ExportTree(files)})
-            outputs += [output for name in FORMATS for output in written[name]]
-            guide = render_guide_of(banks, notes, options.english)
-            outputs.append(_write_guide(out, guide, count, compare=compare, staged=staged))
-    memo.remember_plan(notes, guide, count)
-    memo.save()
-    return outputs, notes
+                if name not in todo:
+                    take(name, standing[name] if name in standing else memo.stored(name, out / export_format.folder))
+            pieces: list = []  # what was written of the format whose pieces are coming
+            for name, files, last in rendered:
+                if last and not pieces:  # the whole format at once
+                    take(name, {name: ExportTree(files)})
+                    continue
+                pieces += write_piece(out / FORMATS[name].folder, files, compare=compare, staged=staged)
+                del files
+                if last:
+                    from .cache.outputs import WrittenTree
+
+                    take(name, {name: WrittenTree(pieces)})
+                    pieces = []
+            outputs = [output for name in FORMATS for output in written[name]]
+            data = guide()
+            outputs.append(_write_guide(out, data, count, compare=compare, staged=staged))
+    return _Written(outputs, data)
+
+
+def _localized_in(workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, english: Library, fields) -> tuple[dict[str, bytes], list[Diagnostic], dict[str, frozenset[str]]]:
+    """:func:`load_exported` of every topic, each translated language localized in a worker
+    (sent the English library and the bank's fields once), and kept pickled: the same banks,
+    notes and English texts, the same refusal (DiagnosticsError) of a language with errors."""
+    import pickle
+
+    banks: dict[str, bytes] = {}
+    notes: list[Diagnostic] = []
+    problems: list[Diagnostic] = []
+    in_english: dict[str, frozenset[str]] = {}
+    others = [lang for lang in languages if lang != "en"]
+    read = (sent.token(), sent.keep("en", english), pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL))
+    results = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback)) for lang in others]) if others else [])
+    for lang in languages:
+        if lang == "en":
+            banks[lang] = read[1]
+            continue
+        more, wrong, missing, localized = next(results)
+        notes += more
+        problems += wrong
+        if missing:
+            in_english[lang] = missing
+        if localized is not None and not problems:
+            banks[lang] = localized
+            sent.counted(pickle.loads(localized) if not sent.count else None)
+    if problems:
+        raise DiagnosticsError(problems, "some languages are not ready; nothing was exported")
+    return banks, notes, in_english
+
+
+def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool):
+    """In a worker: :func:`_one_language` of ``lang``, its library pickled (when it has no error)."""
+    import pickle
+
+    from .i18n.catalog import Catalogs
+
+    token, english, fields = read
+    if _RECEIVED.get("token") != token:
+        _RECEIVED.clear()
+        _RECEIVED["read"] = (pickle.loads(english), pickle.loads(fields))
+        _RECEIVED["token"] = token
+    english, fields = _RECEIVED["read"]
+    notes, problems, missing, localized = _one_language(lang, translations, Catalogs(light=True), fields, None, english, _exported_decision(policy, allow_fallback), policy)
+    return notes, problems, missing, pickle.dumps(localized, protocol=pickle.HIGHEST_PROTOCOL) if localized is not None and not problems else None
+
+
+def write_piece(folder: Path, files, *, compare: bool, staged) -> list[tuple[PurePosixPath, str, int, bool, str]]:
+    """Write (or compare) some of a format's files under ``folder`` as :func:`write_outputs`
+    does, links refused first; what a :class:`~.cache.outputs.WrittenTree` keeps of each."""
+    from .cache.outputs import output_digest
+
+    _no_links(folder, [file.path for file in files] + [PurePosixPath(MANIFEST)])
+    return [(file.path, file.language, len(file.data), _write(folder / str(file.path), file.data, compare, staged), output_digest(file.data)) for file in files]
+
+
+class _Sent:
+    """What the parent keeps of the localized banks when workers render them: each language's
+    library pickled as soon as it is localized (the next language's localization reuses its
+    memory), and its number of questions."""
+
+    def __init__(self) -> None:
+        self.count = self.topics = 0
+        self._first = True
+
+    def keep(self, lang: str, library: Library) -> bytes:
+        import pickle
+
+        self.counted(library)
+        return pickle.dumps(library, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def counted(self, library: Library | None) -> None:
+        """Count the questions and topics of the first library kept (English, when it is exported)."""
+        if self._first and library is not None:
+            self.count, self.topics, self._first = len(library.questions), len(library.topics), False
+
+    def token(self) -> str:
+        """A name for what is sent next, unique in this process: a worker keeps what it last unpickled by it."""
+        import os
+
+        global _SENT_COUNTER
+        _SENT_COUNTER += 1
+        return f"{os.getpid()}-{_SENT_COUNTER}"
+
+    def payload(self, banks: dict[str, bytes]) -> tuple:
+        """What each worker call is sent: the pickled libraries by language, with a token naming them."""
+        return (self.token(), tuple(banks.items()))
+
+
+_SENT_COUNTER = 0
+
+_RECEIVED: dict = {}
+"""In a rendering worker: the libraries of the last payload received, by its token."""
+
+
+def _received(payload: tuple) -> dict[str, Library]:
+    """The libraries of ``payload`` by language (unpickled once per worker and payload)."""
+    import pickle
+
+    token, pickled = payload
+    if _RECEIVED.get("token") != token:
+        _RECEIVED.clear()
+        _RECEIVED["libraries"] = {lang: pickle.loads(data) for lang, data in pickled}
+        _RECEIVED["token"] = token
+    return _RECEIVED["libraries"]
+
+
+def _notes_sent(payload: tuple, names: list[str], options_sent: dict, scan: bool):
+    """In a worker: the formats' notes (:func:`library_notes`) and the first uncarriable text (or None, when not ``scan``)."""
+    libraries = _received(payload)
+    return library_notes(names, libraries, _options_received(options_sent)), first_uncarriable(libraries) if scan else None
+
+
+def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict):
+    """In a worker: the files of piece ``part`` of format ``name`` (:meth:`~.exporters.Format.parts`).
+    What the worker freed of the pieces before is given back to the system first."""
+    _trim()
+    return get_format(name).part_files(_received(payload), _options_received(options_sent), part)
+
+
+def _guide_sent(payload: tuple, notes: list[Diagnostic], english: dict):
+    """In a worker: the exports' README."""
+    return render_guide_of(_received(payload), notes, english)
+
+
+def _options_sent(options: ExportOptions) -> dict:
+    """``options`` as a worker is sent them (a read-only mapping does not pickle: sent as a dict)."""
+    from dataclasses import fields
+    from types import MappingProxyType
+
+    sent = {}
+    for f in fields(options):
+        value = getattr(options, f.name)
+        sent[f.name] = ("proxy", dict(value)) if isinstance(value, MappingProxyType) else ("value", value)
+    return sent
+
+
+def _options_received(sent: dict) -> ExportOptions:
+    """The options :func:`_options_sent` sent."""
+    from types import MappingProxyType
+
+    return ExportOptions(**{name: MappingProxyType(value) if how == "proxy" else value for name, (how, value) in sent.items()})
+
+
+def _refuse(name: str, found: tuple[str, str, str, int]) -> None:
+    from .safety import describe
+
+    key, lang, char, index = found
+    raise ExportError(f"{name}: {key} ({lang}) holds {describe(char)} at character {index + 1}, which the format cannot carry; nothing was written", code="E606")
 
 
 def _staged():

@@ -120,8 +120,14 @@ class Workers:
 
     def run_all(self, calls: list[tuple[Callable[..., Any], tuple]]) -> list[Any]:
         """The result of each ``(function, arguments)``, in order, computed in the workers."""
+        return list(self.run_each(calls))
+
+    def run_each(self, calls: list[tuple[Callable[..., Any], tuple]]):
+        """The result of each ``(function, arguments)``, in order, each yielded as soon as it
+        and those before it are done (the caller can use one result and drop it before the
+        next arrives)."""
         assert self.pool is not None
-        return list(self.pool.imap(_call, calls, chunksize=1))
+        yield from self.pool.imap(_call, calls, chunksize=1)
 
     def close(self) -> None:
         if self.pool is not None:

@@ -146,6 +146,9 @@ class _Broken:
     def bank_files(self, libraries, options):
         raise OSError("the exporter broke")
 
+    def part_files(self, libraries, options, part):  # (a piece of its files, rendered in a worker)
+        raise OSError("the exporter broke")
+
 
 def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project, monkeypatch, tmp_path):
     """With catalogs large enough, `bank validate` forks the catalogs' workers before it reads
@@ -216,3 +219,63 @@ def test_a_catalog_worker_locates_in_a_check_script_as_the_whole_document_does(p
         for line in range(1, len(qs.question.check.script.split("\n")) + 2):
             for column in (1, 5):
                 assert sent.locate_in_scalar(("check", "script"), line, column) == qs.doc.locate_in_scalar(("check", "script"), line, column)
+
+
+@pytest.mark.parametrize("root", ["", "examples/every-kind"])
+def test_a_formats_pieces_are_its_files(root):
+    """Every format's files rendered piece by piece (each language's file, then the
+    multilingual one, as workers render them) are the files of the whole format, in order."""
+    from conftest import REPO
+
+    from aistack_bank.build import available_languages, load_libraries
+    from aistack_bank.exporters import FORMATS
+    from aistack_bank.exporters.record import ALL
+    from aistack_bank.options import ExportOptions
+
+    project = REPO / root
+    libraries, _ = load_libraries(project / "bank", project / "translations", available_languages(project / "translations"), allow_fallback=True)
+    options = ExportOptions()
+    split = 0
+    for name, export_format in FORMATS.items():
+        parts = export_format.parts(list(libraries), len(libraries["en"].topics))
+        pieces = [file for part in parts for file in export_format.part_files(libraries, options, part)]
+        assert pieces == export_format.bank_files(libraries, options), name
+        split += len(parts) > 1
+        if len(parts) > 1:
+            assert parts[: len(libraries)] == list(libraries) and set(parts[len(libraries):]) <= {ALL}
+    assert split >= 6  # most formats write one file per language
+
+
+def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monkeypatch, tmp_path):
+    """A large build forks its workers before validation reads the bank, has each language
+    localized in them, sends them the localized banks and has each format rendered piece by
+    piece: the serial build's files, the parent never holding a catalog or a localized bank."""
+    from aistack_bank import build
+    from aistack_bank.rules import validate
+
+    events = []
+    real_init, real_each, real_read = parallel.Workers.__init__, parallel.Workers.run_each, validate.read_library
+
+    def init(self, wanted):
+        real_init(self, wanted)
+        events.append(("fork", self.started))
+
+    def each(self, calls):
+        events.append(("run", [function.__name__ for function, _ in calls]))
+        return real_each(self, calls)
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    serial, serial_outputs = _build_files(monkeypatch, "1", "serial")
+    monkeypatch.setattr(parallel.Workers, "__init__", init)
+    monkeypatch.setattr(parallel.Workers, "run_each", each)
+    monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-pooled"))  # validated again, from the bank's files
+    pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")
+    assert pooled == serial
+    assert pooled_outputs == [(f, lang, path.replace("serial", "pooled", 1)) for f, lang, path in serial_outputs]
+    assert events[:2] == [("fork", True), ("fork", False)] and events[2] == ("read",)  # (the second: validation's catalog workers, not needed here)
+    runs = [names for event, *names in events if event == "run" for names in names]
+    assert runs[0] == ["_localize_sent", "_localize_sent"]  # French and Dutch, each localized in a worker
+    rendered = runs[1]
+    assert rendered[0] == "_notes_sent" and rendered.count("_render_sent") > len(build.FORMATS)  # in pieces
+    assert runs[-1] == ["_guide_sent"]

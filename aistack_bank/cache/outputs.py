@@ -33,6 +33,10 @@ def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
+output_digest = _digest
+"""The digest the memo keeps of a file's bytes (for a tree whose bytes are already written: :class:`WrittenTree`)."""
+
+
 class OutputMemo:
     """The files each format wrote for given inputs, checked against the disk before reuse."""
 
@@ -133,7 +137,8 @@ class OutputMemo:
         key = self._key(name)
         if key is not None and name not in self._served:  # files served by stored(): already kept, with these digests
             tree = trees[name]
-            self.store.put(key, [(str(rel), tree.language(rel), _digest(tree[rel])) for rel in tree])
+            digest = tree.digest if isinstance(tree, WrittenTree) else (lambda rel: _digest(tree[rel]))
+            self.store.put(key, [(str(rel), tree.language(rel), digest(rel)) for rel in tree])
 
     def save(self) -> None:
         self.store.save()
@@ -156,3 +161,27 @@ class StandingTree(ExportTree):
 
     def size(self, path: PurePosixPath) -> int:
         return self._sizes[path]
+
+
+class WrittenTree(ExportTree):
+    """A format's files already written (or, with ``--compare``, compared) as they were
+    rendered, piece by piece, their bytes dropped: their names, languages, sizes, digests and
+    whether each changed (:meth:`~.build.write_outputs` reports them and writes the manifest)."""
+
+    written = True
+
+    def __init__(self, files: list[tuple[PurePosixPath, str, int, bool, str]]):
+        super().__init__(ExportedFile(rel, language, b"") for rel, language, _, _, _ in files)
+        self._facts = {rel: (size, changed, digest) for rel, _, size, changed, digest in files}
+
+    def __getitem__(self, path: PurePosixPath) -> bytes:
+        raise TypeError("the bytes of a written file are on disk, not in its tree")
+
+    def size(self, path: PurePosixPath) -> int:
+        return self._facts[path][0]
+
+    def changed(self, path: PurePosixPath) -> bool:
+        return self._facts[path][1]
+
+    def digest(self, path: PurePosixPath) -> str:
+        return self._facts[path][2]

@@ -32,8 +32,10 @@ def render_quiz(bank: Bank, options: ExportOptions) -> bytes:
            f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
            "      <qtimetadatafield>\n        <fieldlabel>cc_maxattempts</fieldlabel>\n        <fieldentry>1</fieldentry>\n      </qtimetadatafield>",
            "    </qtimetadata>", '    <section ident="root_section">']
-    for index in FORMAT.carried(bank):
-        out += FORMAT.writer(bank.questions[index])(bank, index, canvas=True)
+    for index in FORMAT.carried(bank):  # each item's lines joined at once: a large quiz holds one string per item
+        lines = FORMAT.writer(bank.questions[index])(bank, index, canvas=True)
+        if lines:
+            out.append("\n".join(lines))
     out += ["    </section>", "  </assessment>", "</questestinterop>"]
     return ("\n".join(out) + "\n").encode("utf-8")
 
@@ -119,10 +121,10 @@ def render_bank_manifest(banks: list[Bank], *, ident: str, title: str, lang: str
 
 def package(bank: Bank, options: ExportOptions) -> bytes:
     ident = assessment_ident(bank)
-    return deterministic_zip({
-        "imsmanifest.xml": render_manifest(bank),
-        f"{ident}/{ident}.xml": render_quiz(bank, options),
-        f"{ident}/assessment_meta.xml": render_meta(bank, options),
+    return deterministic_zip({  # (each member rendered when the zip comes to it)
+        "imsmanifest.xml": lambda: render_manifest(bank),
+        f"{ident}/{ident}.xml": lambda: render_quiz(bank, options),
+        f"{ident}/assessment_meta.xml": lambda: render_meta(bank, options),
     })
 
 

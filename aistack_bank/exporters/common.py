@@ -7,7 +7,7 @@ import zipfile
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import PurePosixPath
-from typing import Mapping
+from typing import Callable, Mapping
 
 from ..i18n.languages import is_rtl, moodle_code
 
@@ -194,8 +194,10 @@ def category_idnumber(topic_id: str, langs: list[str]) -> str:
     return f"{topic_id}-{langs[0] if len(langs) == 1 else 'multilang'}"
 
 
-def deterministic_zip(files: Mapping[PurePosixPath | str, bytes]) -> bytes:
-    """A zip of ``files`` with sorted members, fixed timestamps and fixed compression."""
+def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], bytes]"]) -> bytes:
+    """A zip of ``files`` with sorted members, fixed timestamps and fixed compression. A member
+    given as a function is rendered when its turn comes, and dropped once compressed: a large
+    package holds one uncompressed member at a time."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         for name in sorted(files, key=str):
@@ -203,7 +205,9 @@ def deterministic_zip(files: Mapping[PurePosixPath | str, bytes]) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3
-            zf.writestr(info, files[name], compresslevel=9)
+            data = files[name]
+            zf.writestr(info, data() if callable(data) else data, compresslevel=9)
+            del data
     return buffer.getvalue()
 
 

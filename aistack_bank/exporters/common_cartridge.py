@@ -42,8 +42,10 @@ def render_assessment(bank: Bank) -> bytes:
            _field("cc_profile", "cc.exam.v0p1"), _field("qmd_assessmenttype", "Examination"), _field("qmd_scoretype", "Percentage"),
            _field("qmd_feedbackpermitted", "Yes"), _field("qmd_hintspermitted", "No"), _field("qmd_solutionspermitted", "Yes"),
            _field("cc_maxattempts", "unlimited"), "    </qtimetadata>", '    <section ident="root_section">']
-    for index in FORMAT.carried(bank):
-        out += FORMAT.writer(bank.questions[index])(bank, index, canvas=False)
+    for index in FORMAT.carried(bank):  # each item's lines joined at once: a large assessment holds one string per item
+        lines = FORMAT.writer(bank.questions[index])(bank, index, canvas=False)
+        if lines:
+            out.append("\n".join(lines))
     out += ["    </section>", "  </assessment>", "</questestinterop>"]
     return ("\n".join(out) + "\n").encode("utf-8")
 
@@ -53,7 +55,9 @@ def render_bank(bank: Bank) -> bytes:
     out = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <objectbank ident="{ident}">', "    <qtimetadata>",
            _field("cc_profile", "cc.exam.v0p1"), "    </qtimetadata>"]
     for index in FORMAT.carried(bank):
-        out += FORMAT.writer(bank.questions[index])(bank, index, canvas=False, indent="    ", suffix="-bank")
+        lines = FORMAT.writer(bank.questions[index])(bank, index, canvas=False, indent="    ", suffix="-bank")
+        if lines:
+            out.append("\n".join(lines))
     out += ["  </objectbank>", "</questestinterop>"]
     return ("\n".join(out) + "\n").encode("utf-8")
 
@@ -121,7 +125,7 @@ def render_bank_manifest(banks: list[Bank], *, ident: str, title: str, lang: str
 
 def package(bank: Bank) -> bytes:
     assessment_path, bank_path = paths(bank)
-    return deterministic_zip({"imsmanifest.xml": render_manifest(bank), assessment_path: render_assessment(bank), bank_path: render_bank(bank)})
+    return deterministic_zip({"imsmanifest.xml": lambda: render_manifest(bank), assessment_path: lambda: render_assessment(bank), bank_path: lambda: render_bank(bank)})  # (each member rendered when the zip comes to it)
 
 
 def bank_package(library: Library) -> bytes:

@@ -202,11 +202,14 @@ class Format:
         assert self.per_language is not None, self.name
         return self.per_language.format(stem=stem, lang=file_language(lang, english or {}))
 
-    def files(self, banks: Mapping[str, Bank], options: ExportOptions) -> list[ExportedFile]:
+    def files(self, banks: Mapping[str, Bank], options: ExportOptions, only: str | None = None) -> list[ExportedFile]:
         """One file per language, then the multilingual file; or the format's own layout. The
-        questions of a kind the format does not carry are left out before it renders."""
+        questions of a kind the format does not carry are left out before it renders. With
+        ``only`` (a piece of :meth:`parts`), only that language's file, or (:data:`ALL`) only
+        the multilingual file."""
         banks = {lang: self.carried_bank(bank) for lang, bank in banks.items()}
         if self.layout is not None:
+            assert only is None, self.name
             with english_fallback(options.english, languages(banks)):
                 return list(self.layout(banks, options))
         assert self.render is not None
@@ -214,9 +217,11 @@ class Format:
         topic = banks[order[0]].topic
         out = []
         for lang in order:
+            if only is not None and only != lang:
+                continue
             with english_fallback(options.english, [lang]):
                 out.append(ExportedFile(self.language_file(topic, lang, options.english), lang, self.render([banks[lang]], options)))
-        if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language):
+        if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language) and only in (None, ALL):
             path = PurePosixPath(self.multilingual.format(stem=file_stem(topic)))
             with english_fallback(options.english, order):
                 out.append(ExportedFile(path, ALL, self.render([banks[lang] for lang in order], options)))
@@ -250,6 +255,24 @@ class Format:
                 with english_fallback(options.english, order):
                     out.append(ExportedFile(path, ALL, self.render_bank([libraries[lang] for lang in order], options)))
         return out
+
+    def parts(self, langs: Sequence[str], topics: int) -> list[str | None]:
+        """The pieces in which :meth:`bank_files` can be rendered, each on its own
+        (:meth:`part_files`), in the order of its files: for a bank of one topic (``topics``) in
+        a format of one file per language, each language of ``langs`` (in export order), then
+        :data:`ALL` for the multilingual file if the format writes one; otherwise one piece,
+        None: every file."""
+        if self.layout is not None or self.render is None or topics != 1:
+            return [None]
+        order = languages(dict.fromkeys(langs))
+        return [*order, *([ALL] if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language) else [])]
+
+    def part_files(self, libraries: Mapping[str, Library], options: ExportOptions, part: str | None) -> list[ExportedFile]:
+        """The files of piece ``part`` of :meth:`parts` (None: :meth:`bank_files`, every file)."""
+        if part is None:
+            return self.bank_files(libraries, options)
+        (banks,) = topic_banks({lang: self.carried_library(library) for lang, library in libraries.items()})
+        return self.files(banks, options, only=part)
 
     def __call__(self, banks: Mapping[str, Bank], options: ExportOptions) -> ExportTree:
         """The format's virtual file tree for ``banks`` (by language); nothing is written."""
