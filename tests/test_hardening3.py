@@ -30,9 +30,16 @@ def _gift(count: int, start: int = 0) -> str:
     return "\n\n".join(f"::Q{i}::What is {i}? {{\n=yes\n~no\n}}" for i in range(start, start + count)) + "\n"
 
 
+# `bank` as started from a terminal, whatever the test process inherited: a process started in
+# the background by a shell without job control has SIGINT ignored, and would pass that on
+AS_FROM_A_TERMINAL = ("import signal, runpy, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                      "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}); "
+                      "sys.argv[0] = 'bank'; runpy.run_module('aistack_bank', run_name='__main__', alter_sys=True)")
+
+
 def child(*args: str, cwd: Path, env: dict | None = None, wait: bool = True):
     environment = {**os.environ, "PYTHONPATH": SRC, **(env or {})}
-    proc = subprocess.Popen([sys.executable, "-m", "aistack_bank", *args], cwd=cwd, env=environment,
+    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, *args], cwd=cwd, env=environment,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if not wait:
         return proc
