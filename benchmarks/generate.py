@@ -456,7 +456,11 @@ def topic_ids(topics: int) -> list[tuple[str, str]]:
     """(topic id, category id) of each topic: one topic keeps the historical id."""
     if topics == 1:
         return [("ai-stack-benchmark", "computer-systems")]
-    return [(f"topic-{i + 1:03d}", f"category-{i // TOPICS_PER_CATEGORY + 1:02d}") for i in range(topics)]
+    # ids as wide as the largest number, so that they sort in the order they are written in
+    # (the bank orders categories and topics by id; the catalogs are written in this order)
+    categories = -(-topics // TOPICS_PER_CATEGORY)
+    topic_width, category_width = max(3, len(str(topics))), max(2, len(str(categories)))
+    return [(f"topic-{i + 1:0{topic_width}d}", f"category-{i // TOPICS_PER_CATEGORY + 1:0{category_width}d}") for i in range(topics)]
 
 
 def _category_title(category: str) -> str:
