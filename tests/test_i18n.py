@@ -91,6 +91,9 @@ def test_template_and_catalogs_are_up_to_date(project, run_cli):
 
 
 def test_changed_english_turns_only_that_entry_fuzzy(project, run_cli):
+    from conftest import SAMPLE
+
+    keep_only(project, (*SAMPLE, "q013"))
     path = question_file(project, "q013")
     text = path.read_text(encoding="utf-8")
     old_stem = "What is the role of the KV cache in LLM inference?"
