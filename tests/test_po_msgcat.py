@@ -55,17 +55,7 @@ def _drawn(most: int, pick):
         lambda raw: [pick(*raw[i:i + width]) for i in range(1, 1 + width * lengths[raw[0]], width)])
 
 
-def _texts(max_words: int = 40):
-    return _drawn(max_words, lambda word, separator: WORDS[word % len(WORDS)] + SEPARATORS[separator % len(SEPARATORS)]).map("".join)
-
-
-_text = _texts()
-_short = _texts(6)
 _comment = _drawn(12, lambda word: WORDS[word % len(WORDS)]).map(" ".join)
-# python-brace-format is left out: with a "{name}" directive in the string msgcat 0.21 sometimes
-# keeps a too-long word on the previous line, a layout not reproduced here (see powrap).
-_flags = st.lists(st.sampled_from(["fuzzy", "c-format", "python-format", "no-c-format", "no-python-format"]), max_size=3, unique=True)
-_refs = st.lists(st.tuples(st.sampled_from(["bank/questions/q001-a-long-file-name.yaml", "bank/topic.yaml", "src/x.py"]), st.integers(1, 9999).map(str)), max_size=8)
 
 LANGUAGE_TEAMS = [
     "French <https://hosted.weblate.org/projects/aistack/bank/fr/>",
@@ -84,7 +74,6 @@ PLURAL_FORMS = {
 # validated again at every draw).
 _NPLURALS = st.sampled_from(sorted(PLURAL_FORMS))
 _comments3 = st.lists(_comment, max_size=3).map("\n".join)
-_comments2 = st.lists(_comment, max_size=2).map("\n".join)
 _bool = st.booleans()
 _PROJECTS = st.sampled_from(["aistack-bank", "aistack-bank 1.0 with a rather long version string for wrapping tests"])
 _TRANSLATORS = st.sampled_from(["Zoë Ünal <zoe@example.org>", "Anonymous <noreply@weblate.org>"])
@@ -92,8 +81,83 @@ _TEAMS = st.sampled_from(LANGUAGE_TEAMS)
 _LANGUAGES = st.sampled_from(["fr", "pl", "ar", "zh_Hans", "nl"])
 _GENERATORS = st.sampled_from(["Weblate 5.8.4", "Poedit 3.5", "Lokalize 23.08.5"])
 _ENTRIES = st.integers(0, 12)
-_ctxt = st.one_of(st.none(), _short)
-_nonempty = _text.filter(bool)
+# python-brace-format is left out: with a "{name}" directive in the string msgcat 0.21 sometimes
+# keeps a too-long word on the previous line, a layout not reproduced here (see powrap).
+FLAGS = ["fuzzy", "c-format", "python-format", "no-c-format", "no-python-format"]
+REF_FILES = ["bank/questions/q001-a-long-file-name.yaml", "bank/topic.yaml", "src/x.py"]
+# An entry is two draws, its shape (one byte: which parts it has) and then the bytes of exactly
+# those parts, read below as the strategies above would draw them: a few hundred small draws per
+# catalog took most of this test's time. Zero bytes shrink to the simplest entry, as before.
+_SHAPE = st.integers(0, 127)
+_TEXT, _SHORT, _COMMENT, _COMMENTS, _REFS, _FLAGS = 81, 13, 13, 1 + 2 * 13, 1 + 8 * 3, 1 + 3
+_LENGTHS = {most: _lengths(most) for most in (40, 6, 12)}
+
+
+class _Reader:
+    """The parts of one entry, read in order from its drawn bytes."""
+
+    def __init__(self, raw: bytes):
+        self.raw, self.at = raw, 0
+
+    def take(self, size: int) -> bytes:
+        self.at += size
+        return self.raw[self.at - size:self.at]
+
+    def text(self, most: int = 40, nonempty: bool = False) -> str:
+        raw = self.take(1 + 2 * most)
+        count = max(_LENGTHS[most][raw[0]], 1 if nonempty else 0)
+        return "".join(WORDS[raw[i] % len(WORDS)] + SEPARATORS[raw[i + 1] % len(SEPARATORS)] for i in range(1, 1 + 2 * count, 2))
+
+    def comment(self) -> str:
+        raw = self.take(_COMMENT)
+        return " ".join(WORDS[b % len(WORDS)] for b in raw[1:1 + _LENGTHS[12][raw[0]]])
+
+    def comments(self) -> str:  # up to two comment lines
+        count = self.take(1)[0] % 3
+        lines = [self.comment() for _ in range(2)]
+        return "\n".join(lines[:count])
+
+    def refs(self) -> list[tuple[str, str]]:  # up to eight references, half of them on lines 1-4 (so some repeat)
+        raw = self.take(_REFS)
+        return [(REF_FILES[raw[i] % 3], str(1 + (raw[i + 1] * 256 + raw[i + 2]) % 9999 if raw[i + 1] & 1 else 1 + raw[i + 2] % 4))
+                for i in range(1, 1 + 3 * (raw[0] % 9), 3)]
+
+    def flags(self) -> list[str]:  # up to three distinct flags, in the order drawn
+        raw, left, picked = self.take(_FLAGS), list(FLAGS), []
+        for b in raw[1:1 + raw[0] % 4]:
+            picked.append(left.pop(b % len(left)))
+        return picked
+
+
+def _entry_size(shape: int, nplurals: int) -> int:
+    ctxt, previous, previous_ctxt, plural, previous_plural = (shape >> bit & 1 for bit in (2, 3, 4, 5, 6))
+    size = _SHORT * ctxt + _TEXT + 2 * _COMMENTS + _REFS + _FLAGS + (_TEXT + _SHORT * previous_ctxt) * previous
+    return size + (_TEXT + nplurals * _TEXT + _TEXT * (previous and previous_plural) if plural else _TEXT)
+
+
+@st.composite
+def entries(draw, nplurals: int) -> polib.POEntry:
+    shape = draw(_SHAPE)
+    size = _entry_size(shape, nplurals)
+    read = _Reader(draw(st.binary(min_size=size, max_size=size)))
+    ctxt = read.text(6) if shape & 4 else None
+    entry = polib.POEntry(
+        msgctxt=ctxt, msgid=read.text(nonempty=True), obsolete=shape & 3 == 3,
+        tcomment=read.comments(), comment=read.comments(), occurrences=read.refs(), flags=read.flags(),
+    )
+    if shape & 8:
+        entry.previous_msgid = read.text()
+        if shape & 16:
+            entry.previous_msgctxt = read.text(6)
+    if shape & 32:
+        entry.msgid_plural = read.text(nonempty=True)
+        entry.msgstr_plural = {i: read.text() for i in range(nplurals)}
+        if entry.previous_msgid is not None and shape & 64:
+            entry.previous_msgid_plural = read.text()
+    else:
+        entry.msgstr = read.text()
+    assert read.at == len(read.raw)
+    return entry
 
 
 @st.composite
@@ -117,28 +181,10 @@ def catalogs(draw):
     }
     seen = set()
     for _ in range(draw(_ENTRIES)):
-        obsolete = draw(_bool) and draw(_bool)
-        ctxt = draw(_ctxt)
-        msgid = draw(_nonempty)
-        if (ctxt, msgid) in seen:
+        entry = draw(entries(nplurals))
+        if (entry.msgctxt, entry.msgid) in seen:
             continue
-        seen.add((ctxt, msgid))
-        entry = polib.POEntry(
-            msgctxt=ctxt, msgid=msgid, obsolete=obsolete,
-            tcomment=draw(_comments2), comment=draw(_comments2),
-            occurrences=draw(_refs), flags=draw(_flags),
-        )
-        if draw(_bool):
-            entry.previous_msgid = draw(_text)
-            if draw(_bool):
-                entry.previous_msgctxt = draw(_short)
-        if draw(_bool):
-            entry.msgid_plural = draw(_nonempty)
-            entry.msgstr_plural = {i: draw(_text) for i in range(nplurals)}
-            if entry.previous_msgid is not None and draw(_bool):
-                entry.previous_msgid_plural = draw(_text)
-        else:
-            entry.msgstr = draw(_text)
+        seen.add((entry.msgctxt, entry.msgid))
         if "c-format" in entry.flags:  # a valid C format string ("%(name)d" is Python only)
             for attr in ("msgid", "msgstr", "msgid_plural", "previous_msgid", "previous_msgid_plural", "msgctxt", "previous_msgctxt"):
                 if isinstance(getattr(entry, attr), str):
