@@ -64,11 +64,16 @@ def _join(header: list[str], blocks: list[list[str]]) -> list[str]:
     return "\n\n".join("\n".join(b) for b in [header, *blocks]).split("\n") + [""]
 
 
+def _category(block: list[str]) -> bool:
+    return any(line.startswith('msgctxt "category.') for line in block)
+
+
 CHANGES = {
     "broken": _break,
     "an entry missing": lambda lines: _join(*(lambda h, b: (h, b[:40] + b[41:]))(*_blocks(lines))),
     "an entry the bank does not have": lambda lines: _join(*(lambda h, b: (h, b[:30] + [["msgctxt \"q999.stem\"", "msgid \"Gone.\"", "msgstr \"Parti.\""]] + b[30:]))(*_blocks(lines))),
     "an entry out of order": lambda lines: _join(*(lambda h, b: (h, b[:20] + b[21:] + [b[20]]))(*_blocks(lines))),
+    "the parts of the bank in another order": lambda lines: _join(*(lambda h, b: (h, [x for x in b if not _category(x)] + [x for x in b if _category(x)]))(*_blocks(lines))),
     "entries shuffled": lambda lines: _join(*(lambda h, b: (h, random.Random(4).sample(b, len(b))))(*_blocks(lines))),
     "an entry twice": lambda lines: _join(*(lambda h, b: (h, b[:50] + [b[10]] + b[50:]))(*_blocks(lines))),
     "a context with two msgids": lambda lines: _join(*(lambda h, b: (h, b[:50] + [[*b[10][:-2], 'msgid "Other."', 'msgstr "Autre."']] + b[50:]))(*_blocks(lines))),
@@ -136,6 +141,8 @@ def test_the_streamed_way_is_taken_and_holds_no_whole_catalog(project, monkeypat
             pass
 
     monkeypatch.setattr(parallel, "Workers", Started)
+    # the categories' entries last: the parts of the bank need not come in the bank's order
+    _edit(project / "translations" / "nl.po", CHANGES["the parts of the bank in another order"])
     validate_bank(Path("bank"), translations=Path("translations"))
     assert sorted(calls) == ["fr.po", "nl.po"]
     assert [path for path in reads if path.parent.name == "translations"] == []  # (the site's own catalogs are small)

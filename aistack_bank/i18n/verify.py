@@ -553,18 +553,18 @@ def _verify_sent(payload, token: str, path: Path, run_checks: bool, use_cache: b
 
 
 def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
-    """In a worker: :func:`template_is_current` of the bank's fields (a large template
-    compared a piece at a time with the fields of a :class:`_Manifest`, a part at a time)."""
+    """In a worker: :func:`template_is_current` of the bank's fields (with a :class:`_Manifest`,
+    the template read a piece at a time and compared with the fields a part at a time)."""
     from .extract import reference
 
     def ref(f):
         return reference(f.path, root)
 
     if isinstance(payload, _Manifest):
-        if _file_size(pot) >= STREAM_MIN_BYTES:
-            found = _template_streamed(payload, pot, ref)
-            if found is not None:
-                return found
+        # whatever its size: nothing of a template's read is kept for a later run
+        found = _template_streamed(payload, pot, ref)
+        if found is not None:
+            return found
         _, fields = _manifest_bank(payload, token)
     else:
         _, fields = _received(payload, token)
@@ -572,8 +572,8 @@ def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
 
 
 STREAM_MIN_BYTES = 64 << 20
-"""Size from which a catalog (or the template) verified in a worker from a :class:`_Manifest` is
-read a piece at a time (:mod:`.stream`) instead of whole: about a bank of 15 000 questions.
+"""Size from which a catalog verified in a worker from a :class:`_Manifest` is read a piece at
+a time (:mod:`.stream`) instead of whole: about a bank of 15 000 questions (the template always is).
 What is kept for a later run then is each entry's findings (:mod:`aistack_bank.cache.entries`)
 and the verdict, not the parsed catalog (a catalog edit is verified again whole, each entry
 from its kept findings)."""
@@ -585,11 +585,11 @@ CHUNK_QUESTIONS = 200
 class _Manifest:
     """What a catalog worker is sent of a bank whose question records are in a spill file
     (:class:`aistack_bank.cache.questionfiles.Spill`): the file's path and, in the order of
-    :func:`.fields.bank_fields`, parts of the bank: (the categories' or a topic's fields, where
-    the records of up to :data:`CHUNK_QUESTIONS` of its questions with a model are, in its
-    fields' order). The worker reads the records a part at a time."""
+    :func:`.fields.bank_fields`, parts of the bank: (the categories' or a topic's fields, the id
+    and the place of the record of up to :data:`CHUNK_QUESTIONS` of its questions with a model,
+    in its fields' order). The worker reads the records a part at a time."""
 
-    def __init__(self, spill: str, chunks: list[tuple[list[TextField], list[tuple[int, int]]]]) -> None:
+    def __init__(self, spill: str, chunks: list[tuple[list[TextField], list[tuple[str, int, int]]]]) -> None:
         self.spill = spill
         self.chunks = chunks
 
@@ -615,34 +615,40 @@ def _manifest(source) -> _Manifest | None:
             if qs.summary.question_id is not None:
                 refs.append((qs.summary.question_id, where.at, where.length))
         refs.sort(key=lambda ref: (order.get(ref[0], len(order)), ref[0]))
-        places = [(at, length) for _, at, length in refs]
-        chunks.append((head, places[:CHUNK_QUESTIONS]))
-        chunks += [([], places[i:i + CHUNK_QUESTIONS]) for i in range(CHUNK_QUESTIONS, len(places), CHUNK_QUESTIONS)]
+        chunks.append((head, refs[:CHUNK_QUESTIONS]))
+        chunks += [([], refs[i:i + CHUNK_QUESTIONS]) for i in range(CHUNK_QUESTIONS, len(refs), CHUNK_QUESTIONS)]
     return None if spill is None else _Manifest(spill.path, chunks)
 
 
 def _bank_parts(manifest: _Manifest):
-    """(fields, questions) of each part of ``manifest``, read from the spill file: each
-    question with, when it has a numeric check, what of its document locates in the script."""
+    """(fields, questions) of each part of ``manifest``, in order (see :func:`_read_part`)."""
+    fd = os.open(manifest.spill, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        for chunk in manifest.chunks:
+            yield _read_part(fd, chunk)
+    finally:
+        os.close(fd)
+
+
+def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
+    """(fields, questions) of one part of a :class:`_Manifest`, its records read from the spill
+    file ``fd``: each question with, when it has a numeric check, what of its document locates
+    in the script."""
     import pickle
 
     from ..cache.questionfiles import read_at
     from ..load import QuestionSource
 
-    fd = os.open(manifest.spill, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        for head, places in manifest.chunks:
-            fields, questions = list(head), []
-            for at, length in places:
-                record = pickle.loads(read_at(fd, at, length))
-                known = record.derived.get("fields")
-                fields += known if known is not None else question_fields(record.question, record.doc, record.path)
-                doc = _script_doc(record.doc) if record.question.check is not None else None
-                questions.append(QuestionSource(path=record.path, doc=doc, question=record.question))
-                del record
-            yield fields, questions
-    finally:
-        os.close(fd)
+    head, refs = chunk
+    fields, questions = list(head), []
+    for _, at, length in refs:
+        record = pickle.loads(read_at(fd, at, length))
+        known = record.derived.get("fields")
+        fields += known if known is not None else question_fields(record.question, record.doc, record.path)
+        doc = _script_doc(record.doc) if record.question.check is not None else None
+        questions.append(QuestionSource(path=record.path, doc=doc, question=record.question))
+        del record
+    return fields, questions
 
 
 class _Bank:
@@ -674,7 +680,7 @@ def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bo
     large catalog of the common shape a piece at a time (:func:`verify_streamed`), any other
     read whole."""
     if _file_size(path) >= STREAM_MIN_BYTES:
-        found = verify_streamed(_bank_parts(manifest), path, run_checks=run_checks, memo=use_cache)
+        found = verify_streamed(manifest, path, run_checks=run_checks, memo=use_cache)
         if found is not None:
             return found
     bank, fields = _manifest_bank(manifest, token)
@@ -685,21 +691,29 @@ class _OutOfOrder(Exception):
     """An entry came after the part of the bank its field is in had been verified."""
 
 
-def verify_streamed(parts, path: Path, *, run_checks: bool = True, memo: bool = False) -> list[Diagnostic] | None:
-    """What :func:`verify_catalog` finds in the catalog at ``path`` for a whole bank given as
-    ``parts`` ((fields, questions) in the order of :func:`.fields.bank_fields`), reading the
-    catalog a piece at a time (:class:`.stream.BlockStream`); None when it cannot be (a catalog
-    not of the common shape, or whose entries are not in the bank's order: read it whole).
+def _owner_of_key(key: str) -> str:
+    """The owner (:func:`field_owner`) a catalog key would have: a question id (they have no
+    dot), ``topic.<id>`` or ``category.<id>``."""
+    head, _, rest = key.partition(".")
+    if head in ("topic", "category"):
+        return head + "." + rest.partition(".")[0]
+    return head
 
-    Each part is verified with the catalog's entries read so far that it has not used: the
-    catalog is read on until every field of the part has its entry, or the next part's
-    entries start, or the file ends. A field without an entry then has none (W501), unless its
-    entry comes later: then the catalog is not in the bank's order and None is returned. What
-    is held is a part's questions and fields, the entries read ahead and not yet used (in a
-    catalog in the template's order, about one piece), the catalog checks' digest per entry and
-    the per-entry memos (:mod:`aistack_bank.cache.entries`), saved at the end."""
+
+def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True, memo: bool = False) -> list[Diagnostic] | None:
+    """What :func:`verify_catalog` finds in the catalog at ``path`` for the bank of ``manifest``,
+    reading the catalog a piece at a time (:class:`.stream.BlockStream`); None when it cannot
+    be (a catalog not of the common shape, or whose entries of one part of the bank are not
+    together: it is read whole).
+
+    Each part of the bank (the categories, a topic's first questions with its own texts, its
+    next questions) is verified once the catalog's entries have moved on from it to another
+    part's, in the catalog's order (parts without any entry at the end); an entry of a part
+    already verified means the catalog is not in parts, and None is returned. What is held is
+    one part's questions, fields and entries, the entries of keys the bank does not have
+    (W503), the catalog checks' digest per entry and the per-entry memos
+    (:mod:`aistack_bank.cache.entries`), saved at the end."""
     from ..cache.entries import EntryMemo, located
-    from ..rules.cues import AnswerCueStats
     from ..rules.lints import catalog_reference_diagnostics
     from .catalog import MAX_CATALOG_BYTES
     from .glossary import catalog_glossary_diagnostics, read_glossary
@@ -707,53 +721,34 @@ def verify_streamed(parts, path: Path, *, run_checks: bool = True, memo: bool = 
     from .typography import catalog_typography_diagnostics
 
     lang = path.stem
+    part_of: dict[str, int] = {}
+    for index, (head, refs) in enumerate(manifest.chunks):
+        for field in head:
+            part_of.setdefault(_owner_of_key(field.key), index)
+        for qid, _, _ in refs:
+            part_of.setdefault(qid, index)
     try:
         stream = BlockStream(path, MAX_CATALOG_BYTES)
     except NotStreamable:
         return None
-    with stream:
-        catalog = StreamedCatalog(path, lang, FileLines(path, stream))
-        checks = StreamChecks()
-        entries = EntryMemo(path, lang, enabled=memo)
-        references = EntryMemo(path, lang, enabled=memo, kind="references")
-        glossary, diags = read_glossary(path.parent)
-        diags = list(diags)
-        owned: list[Diagnostic] = []
-        measured = longest = 0
-        buffer: dict = {}  # entries read and not yet used, by context (the latest of a context)
-        pending: set[str] = set()  # the fields found without an entry
-        pieces = stream.pieces()
-        ended = False
+    fd = os.open(manifest.spill, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        with stream:
+            catalog = StreamedCatalog(path, lang, FileLines(path, stream))
+            checks = StreamChecks()
+            entries = EntryMemo(path, lang, enabled=memo)
+            references = EntryMemo(path, lang, enabled=memo, kind="references")
+            glossary, diags = read_glossary(path.parent)
+            diags = list(diags)
+            owned: list[Diagnostic] = []
+            cues = [0, 0]
+            unknown: dict = {}  # entries of keys no part has, by context (the latest of a context)
+            done: set[int] = set()
 
-        def take(piece, wanted: set, after: set) -> bool:
-            """Add a piece's entries; whether one of them is of the next part."""
-            checks.add(piece)
-            reached = False
-            for e in piece:
-                key = e.msgctxt
-                if key is None:
-                    continue
-                if key in pending:
-                    raise _OutOfOrder
-                buffer[key] = e
-                wanted.discard(key)
-                reached = reached or key in after
-            return reached
-
-        try:
-            parts = iter(parts)
-            part = next(parts, None)
-            while part is not None:
-                fields, questions = part
-                part = next(parts, None)
-                wanted = {field.key for field in fields if field.key not in buffer}
-                after = {field.key for field in part[0]} if part is not None else set()
-                while wanted and not ended:
-                    piece = next(pieces, None)
-                    if piece is None:
-                        ended = True
-                    elif take(piece, wanted, after):
-                        break
+            def verify_part(index: int, buffer: dict) -> None:
+                """Verify one part of the bank with its entries (by context); what its fields do not use is unknown."""
+                done.add(index)
+                fields, questions = _read_part(fd, manifest.chunks[index])
                 for field in fields:
                     if field.key not in buffer:
                         diags.append(warning("W501", f"{field.key} has no entry in {path.name}; run `bank i18n update`", Location.of(path)))
@@ -764,47 +759,69 @@ def verify_streamed(parts, path: Path, *, run_checks: bool = True, memo: bool = 
                     parts_read = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
                     found = entries.findings(parts_read, lambda field=field, entry=entry: entry_diagnostics(field, entry, lang, None))
                     if found:
-                        owned += located(found, msgstr_location(catalog, entry))
+                        owned.extend(located(found, msgstr_location(catalog, entry)))
                 stats = answer_cue_stats([qs.question for qs in questions], lambda question: _translated_options(question, buffer))
-                measured += stats.measured
-                longest += stats.key_longest
+                cues[0] += stats.measured
+                cues[1] += stats.key_longest
                 for _, found in _duplicate_texts(questions, catalog, buffer):
-                    owned += found
-                diags += catalog_reference_diagnostics(catalog, buffer, fields, memo=memo, kept=references)
-                diags += catalog_typography_diagnostics(catalog, buffer, fields)
-                diags += catalog_glossary_diagnostics(glossary, catalog, buffer, fields)
+                    owned.extend(found)
+                diags.extend(catalog_reference_diagnostics(catalog, buffer, fields, memo=memo, kept=references))
+                diags.extend(catalog_typography_diagnostics(catalog, buffer, fields))
+                diags.extend(catalog_glossary_diagnostics(glossary, catalog, buffer, fields))
                 if run_checks:
                     for _, _, found in _translated_checks(questions, catalog, buffer):
-                        owned += found
+                        owned.extend(found)
                 for field in fields:
-                    if buffer.pop(field.key, None) is None:
-                        pending.add(field.key)
-                del fields, questions
-            if not ended:
-                for piece in pieces:
-                    take(piece, set(), set())
-        except NotStreamable:
-            return None
-        except _OutOfOrder:
-            return None
-        for key, entry in buffer.items():
-            owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
-        del buffer
+                    buffer.pop(field.key, None)
+                unknown.update(buffer)  # a key of this part's owner that no field has
 
-        def again():
-            with BlockStream(path, MAX_CATALOG_BYTES) as second:
-                yield from second.pieces()
+            try:
+                current, buffer = None, {}
+                for piece in stream.pieces():
+                    checks.add(piece)
+                    for e in piece:
+                        key = e.msgctxt
+                        if key is None:
+                            continue
+                        index = part_of.get(_owner_of_key(key))
+                        if index is None:
+                            unknown[key] = e
+                            continue
+                        if index != current:
+                            if index in done:
+                                raise _OutOfOrder
+                            if current is not None:
+                                verify_part(current, buffer)
+                            current, buffer = index, {}
+                        buffer[key] = e
+                    del piece
+                if current is not None:
+                    verify_part(current, buffer)
+                for index in range(len(manifest.chunks)):
+                    if index not in done:
+                        verify_part(index, {})
+            except (NotStreamable, _OutOfOrder):
+                return None
+            for key, entry in unknown.items():
+                owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
+            del unknown
 
-        try:
-            found = checks.diagnostics(path, lang, stream, again)
-        except NotStreamable:
-            return None
-        if found:
-            return found
-        entries.save()
-        references.save()
-        diags += length_warnings(AnswerCueStats(measured=measured, key_longest=longest), Location.of(path), lang)
-        return diags + owned
+            def again():
+                with BlockStream(path, MAX_CATALOG_BYTES) as second:
+                    yield from second.pieces()
+
+            try:
+                found = checks.diagnostics(path, lang, stream, again)
+            except NotStreamable:
+                return None
+            if found:
+                return found
+            entries.save()
+            references.save()
+            diags += length_warnings(AnswerCueStats(measured=cues[0], key_longest=cues[1]), Location.of(path), lang)
+            return diags + owned
+    finally:
+        os.close(fd)
 
 
 def _template_streamed(manifest: _Manifest, pot: Path, ref) -> bool | None:
