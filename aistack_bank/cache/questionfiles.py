@@ -174,12 +174,13 @@ class Spill:
     @classmethod
     def create(cls) -> "Spill | None":
         """A new spill file, or None (records are then kept in memory) when the cache folder cannot hold one."""
+        import os
         import tempfile
 
         from .store import cache_dir, private_folder
 
         folder = cache_dir() / "files"
-        if not private_folder(folder):
+        if not (hasattr(os, "pwrite") and hasattr(os, "pread")) or not private_folder(folder):
             return None
         try:
             fd, path = tempfile.mkstemp(prefix="spill-", suffix=".tmp", dir=folder)
