@@ -55,8 +55,8 @@ def test_the_question_files_of_every_topic_are_read_in_one_pool(project, monkeyp
     serial = _verdict(project, monkeypatch, "1", 0)
     assert any("second-topic" in (d["path"] or "") for d in serial)
     calls = []
-    real = questionfiles.run_all
-    monkeypatch.setattr(questionfiles, "run_all", lambda tasks, work, min_work: calls.append(work) or real(tasks, work, min_work))
+    real = questionfiles.run_each
+    monkeypatch.setattr(questionfiles, "run_each", lambda tasks, work, min_work: calls.append(work) or real(tasks, work, min_work))
     total = sum(1 for _ in (project / "bank").glob("*/questions/*.yaml"))
     monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", total)  # more than either topic has
     assert _verdict(project, monkeypatch, "2", 0) == serial

@@ -25,11 +25,24 @@ from typing import Any, Callable
 from ..errors import Diagnostic
 from .store import SplitStore, file_digest, key_hasher, key_with
 from ..load import FileSummary, QuestionSource, read_question
-from ..parallel import jobs, run_all
+from ..parallel import jobs, run_each
 from ..safety import folders_settled
 
 FILE_POOL_MIN = 1500
 """Question files to read and check before a process pool pays for itself (measured on 2 cores)."""
+
+FILE_CHUNK_MAX = 250
+"""Most question files read and checked by one task of the pool: a task's results travel back
+to the parent together, and are written out before the next ones arrive."""
+
+SPILL_MIN_FILES = 2000
+"""Question files read together from which :class:`QuestionFiles` with ``spill`` keeps each
+record in a :class:`Spill` file instead of in memory (a 100 000-question bank holds about
+2.7 GB of records)."""
+
+RECENT_RECORDS = 512
+"""Spilled records kept unpickled, the latest used first: the questions of a topic, which the
+rules of a topic read together."""
 
 Rules = Callable[[QuestionSource, Path, Any, bool], list[Diagnostic]]
 
@@ -38,12 +51,15 @@ class QuestionFiles:
     """Reads question files through the per-file store; :meth:`rule_diagnostics` gives what
     the files' own rules found, in the order the files were read."""
 
-    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True) -> None:
+    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False) -> None:
         self.rules = rules
         self.run_checks = run_checks
         self.use_cache = use_cache
         self._rule_diags: list[Diagnostic] = []
         self._hashers: dict[tuple, Any] = {}
+        self.spill_wanted = spill
+        self.spill: Spill | None = None
+        """Where the records are, when they were spilled (see :class:`Spill`)."""
 
     def rule_diagnostics(self) -> list[Diagnostic]:
         return list(self._rule_diags)
@@ -77,17 +93,22 @@ class QuestionFiles:
         with folders_settled():
             return [self._one(*item) for item in items]
 
-    def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[tuple[bytes | None, tuple | None, QuestionSource | None]]:
-        """(stored form, its values, record) of each (path, topic folder, topic, project), in
-        order; in the process pool when there are many, whichever topics they belong to (then
-        only the stored form: the values and the record are unpickled from it)."""
+    def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]):
+        """(stored form, its values, record) of each (path, topic folder, topic, project),
+        yielded in order; in the process pool when there are many, whichever topics they belong
+        to (then only the stored form: the values and the record are unpickled from it). Read
+        in this process, the record is pickled only to be stored or spilled."""
         if len(items) < FILE_POOL_MIN or jobs() < 2:
+            stored = self.use_cache or self.spill is not None
             with folders_settled():
-                return [(None, *self._checked(*item, stored=self.use_cache)) for item in items]
-        size = max(50, len(items) // (jobs() * 8))
+                for item in items:
+                    yield (None, *self._checked(*item, stored=stored))
+            return
+        size = min(FILE_CHUNK_MAX, max(50, len(items) // (jobs() * 8)))
         chunks = [items[i:i + size] for i in range(0, len(items), size)]
         tasks = [lambda chunk=chunk: self._chunk(chunk) for chunk in chunks]
-        return [(blob, None, None) for found in run_all(tasks, work=len(items), min_work=FILE_POOL_MIN) for blob in found]
+        for found in run_each(tasks, work=len(items), min_work=FILE_POOL_MIN):
+            yield from ((blob, None, None) for blob in found)
 
     def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
         """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`).
@@ -98,36 +119,55 @@ class QuestionFiles:
     def read_topics(self, topics: list[tuple[list[Path], Path, Any, Path | None]]) -> list[list[tuple[QuestionSource, list[Diagnostic]]]]:
         """:meth:`read` for several topics (paths, topic folder, topic, project) at once: the
         files no store holds are read and checked together (in the pool when there are many
-        in all), each topic's results in its files' order (see :func:`~aistack_bank.load.read_library`)."""
+        in all), each topic's results in its files' order (see :func:`~aistack_bank.load.read_library`).
+
+        Each topic's store is written, and dropped from memory, as soon as its files are done;
+        with ``spill`` and many files, each record goes to the :class:`Spill` file as it comes
+        (then no record is kept in memory, not even one read in this process)."""
+        if self.spill_wanted and sum(len(paths) for paths, _, _, _ in topics) >= SPILL_MIN_FILES:
+            self.spill = Spill.create()
         # each topic's store: the summaries and diagnostics of its files in one index, their
         # records (read when first used) in a records file that a run appends its new ones to
-        stores = [SplitStore("questions", root, enabled=self.use_cache) for _, root, _, _ in topics]
+        # (with a spill file, a stored record is read from the records file by position and
+        # copied to the spill file: the records file is never read whole into memory)
+        stores: list[SplitStore | None] = [SplitStore("questions", root, enabled=self.use_cache, positional=self.spill is not None)
+                                           for _, root, _, _ in topics]
         keys = [[self.key(path, root, topic, project) for path in paths] for paths, root, topic, project in topics]
         results: list[list[Any]] = [[None] * len(paths) for paths, _, _, _ in topics]
         todo = []
-        for t, (store, topic_keys) in enumerate(zip(stores, keys)):
+        left = [0] * len(topics)
+        for t, topic_keys in enumerate(keys):
+            store = stores[t]
             for index, key in enumerate(topic_keys):
                 found = store.get(key) if key is not None else None
                 if found is not None and _well_formed(found[0]):
-                    results[t][index] = (*found[0], found[1])
+                    results[t][index] = self._kept((*found[0], found[1]))
                 else:
                     todo.append((t, index))
+                    left[t] += 1
+            if not left[t]:
+                self._done(stores, t)
         computed = self._compute([(topics[t][0][index], *topics[t][1:]) for t, index in todo])
         live: dict[tuple[int, int], QuestionSource] = {}
         for (t, index), (blob, found, qs) in zip(todo, computed):
             if found is None:
                 found = pickle.loads(blob)
-            results[t][index] = found
-            if qs is not None:
+            del blob
+            if qs is not None and self.spill is None:
                 live[(t, index)] = qs
+            del qs
             key = keys[t][index]
             paths, root, topic, project = topics[t]
             # stored only if the file still has the bytes the key was made from
             if found[3] is not None and key is not None and self.key(paths[index], root, topic, project) == key:
                 stores[t].put(key, found[:3], found[3])
+            results[t][index] = self._kept(found)
+            del found
+            left[t] -= 1
+            if not left[t]:
+                self._done(stores, t)
         out = []
-        for t, (store, (paths, _, _, _), found) in enumerate(zip(stores, topics, results)):
-            store.save()
+        for t, ((paths, _, _, _), found) in enumerate(zip(topics, results)):
             records = []
             for index, (path, (summary, read_diags, rule_diags, record)) in enumerate(zip(paths, found)):
                 self._rule_diags += rule_diags
@@ -135,12 +175,139 @@ class QuestionFiles:
             out.append(records)
         return out
 
+    def _kept(self, found: tuple) -> tuple:
+        """A stored form with its record in the spill file (when there is one)."""
+        if self.spill is None:
+            return found
+        summary, read_diags, rule_diags, record = found
+        return summary, read_diags, rule_diags, self.spill.add(record)
+
+    @staticmethod
+    def _done(stores: list, t: int) -> None:
+        stores[t].save()
+        stores[t] = None  # its blobs are not held for the other topics
+
+    def close(self) -> None:
+        """Remove the spill file's name (the records stay readable by this process)."""
+        if self.spill is not None:
+            self.spill.unlink()
+
+
+class Spill:
+    """Records written to a file of the user's cache folder as they are read, and read back
+    by position: what the parent holds of a question file is its summary and where its record
+    is, not the record. The file is private like the stores (the records are pickles) and
+    removed when the command is done with it (:meth:`unlink`, or when the object goes); the
+    catalogs' workers, forked before it was made, open it by :attr:`path`."""
+
+    def __init__(self, fd: int, path: str) -> None:
+        import weakref
+
+        self.fd, self.path, self.size = fd, path, 0
+        self.recent: dict[int, tuple] = {}
+        self._finalizer = weakref.finalize(self, Spill._release, fd, path)
+
+    @classmethod
+    def create(cls) -> "Spill | None":
+        """A new spill file, or None (records are then kept in memory) when the cache folder cannot hold one."""
+        import os
+        import tempfile
+
+        from .store import cache_dir, private_folder
+
+        folder = cache_dir() / "files"
+        if not (hasattr(os, "pwrite") and hasattr(os, "pread")) or not private_folder(folder):
+            return None
+        try:
+            fd, path = tempfile.mkstemp(prefix="spill-", suffix=".tmp", dir=folder)
+        except OSError:
+            return None
+        return cls(fd, path)
+
+    def add(self, blob: bytes) -> "Spilled | bytes":
+        """Where ``blob`` now is (``blob`` itself when it cannot be written)."""
+        import os
+
+        try:
+            written = os.pwrite(self.fd, blob, self.size)
+        except OSError:
+            return blob
+        if written != len(blob):
+            return blob
+        at, self.size = self.size, self.size + len(blob)
+        return Spilled(self, at, len(blob))
+
+    def read(self, at: int, length: int) -> bytes:
+        return read_at(self.fd, at, length)
+
+    def unlink(self) -> None:
+        import os
+
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+    @staticmethod
+    def _release(fd: int, path: str) -> None:
+        import os
+
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def read_at(fd: int, at: int, length: int) -> bytes:
+    """``length`` bytes of the open file ``fd`` from offset ``at``."""
+    import os
+
+    chunks = []
+    while length > 0:
+        chunk = os.pread(fd, length, at)
+        if not chunk:
+            raise OSError("spill file shorter than expected")
+        chunks.append(chunk)
+        at += len(chunk)
+        length -= len(chunk)
+    return b"".join(chunks)
+
+
+class Spilled:
+    """Where one record is in a :class:`Spill` file."""
+
+    __slots__ = ("spill", "at", "length")
+
+    def __init__(self, spill: Spill, at: int, length: int) -> None:
+        self.spill, self.at, self.length = spill, at, length
+
+    def load(self) -> tuple:
+        """(doc, question, derived) of the record, from the latest used when it is one of them."""
+        recent = self.spill.recent
+        found = recent.pop(self.at, None)
+        if found is None:
+            full = _loads_uncollected(self.spill.read(self.at, self.length))
+            found = (full.doc, full.question, full.derived)
+            if len(recent) >= RECENT_RECORDS:
+                del recent[next(iter(recent))]
+        recent[self.at] = found
+        return found
+
 
 def _unpickled(name: str) -> property:
     """An attribute of the record, unpickled with the others when one of them is first read."""
 
+    index = ("doc", "question", "derived").index(name)
+
     def get(self):
         if name not in self.__dict__:
+            record = self.__dict__["_record"]
+            if isinstance(record, Spilled):  # read again when it is no longer among the latest used
+                return record.load()[index]
             full = _loads_uncollected(self.__dict__.pop("_record"))
             self.__dict__.update(doc=full.doc, question=full.question, derived=full.derived)
         return self.__dict__[name]
@@ -170,13 +337,15 @@ class StoredQuestion(QuestionSource):
     (:class:`~aistack_bank.load.FileSummary`, what the rules across files read) at once, its
     document, model and derived values unpickled when one of them is first read (a rule that
     reports, the catalogs' verification, the build), or, for a file read and checked in this
-    process, taken as they are (``live``)."""
+    process, taken as they are (``live``). A record in a :class:`Spill` file is read from it,
+    and only the latest used are kept unpickled (a value set on the record stays)."""
 
     doc = _unpickled("doc")
     question = _unpickled("question")
     derived = _unpickled("derived")
 
-    def __init__(self, path: Path, summary: FileSummary | None, record: bytes | memoryview | None, live: QuestionSource | None = None) -> None:
+    def __init__(self, path: Path, summary: FileSummary | None, record: "bytes | memoryview | Spilled | None",
+                 live: QuestionSource | None = None) -> None:
         self.path = path
         self.summary = summary
         if live is not None:  # read and checked in this process: nothing to unpickle
@@ -187,6 +356,12 @@ class StoredQuestion(QuestionSource):
     def __reduce__(self):
         # pickled as the plain record it stands for
         return (QuestionSource, (self.path, self.doc, self.question, self.derived, self.summary))
+
+    @property
+    def spilled(self) -> "Spilled | None":
+        """Where the record is in the spill file (None: it is in memory)."""
+        record = self.__dict__.get("_record")
+        return record if isinstance(record, Spilled) else None
 
 
 def _well_formed(found: Any) -> bool:

@@ -264,8 +264,11 @@ def key_hasher(*parts: object):
 class Store:
     """Pickled results by key for one namespace and folder; read on first use, saved by :meth:`save`."""
 
-    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES) -> None:
+    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES, positional: bool = False) -> None:
         name = hashlib.blake2b(f"{namespace}\0{os.path.abspath(scope)}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        self.positional = positional
+        """Large parts read one at a time from the records file (:class:`_FileRecords`), which is
+        then never read whole into memory."""
         self.path = cache_dir() / "files" / f"{namespace}-{name}.pickle"
         self.enabled = enabled
         self.keep = keep
@@ -376,8 +379,11 @@ class SplitStore:
     Appended bytes are flushed to disk before the index that points to them is written; a
     records file holding more than twice the bytes its index uses is written anew."""
 
-    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES) -> None:
+    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES, positional: bool = False) -> None:
         name = hashlib.blake2b(f"{namespace}\0{os.path.abspath(scope)}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        self.positional = positional
+        """Large parts read one at a time from the records file (:class:`_FileRecords`), which is
+        then never read whole into memory."""
         self.path = cache_dir() / "files" / f"{namespace}-{name}.pickle"
         self.records_path = self.path.with_suffix(".records")
         self.enabled = enabled
@@ -405,8 +411,13 @@ class SplitStore:
                     self._token, self._size, self._entries = data["token"], data["size"], data["entries"]
         return self._entries
 
-    def _record_bytes(self) -> memoryview | None:
+    def _record_bytes(self) -> "memoryview | _FileRecords | None":
         """The records file as read, if it is the one the index names (else None: no hit)."""
+        if self._records is None and self._token is not None and self.positional:
+            records = _FileRecords.open(self.records_path, self._size, self._token)
+            if records is None:
+                self._token = None
+            self._records = records
         if self._records is None and self._token is not None:
             raw = read_private(self.records_path, MAX_RECORDS_BYTES)
             if raw is not None and len(raw) >= self._size and raw[:_TOKEN_BYTES] == self._token:
@@ -426,8 +437,12 @@ class SplitStore:
         records = self._record_bytes()
         if records is None:
             return None
+        try:
+            large = records[found[1]:found[1] + found[2]]
+        except OSError:  # (a records file read by position, cut short since)
+            return None
         self._used[key] = found
-        return found[0], records[found[1]:found[1] + found[2]]
+        return found[0], large
 
     def put(self, key: str, small: Any, large: bytes) -> None:
         """Store ``small`` (pickled with the index) and ``large`` (appended to the records file)."""
@@ -512,3 +527,46 @@ class SplitStore:
         if not write_private(self.records_path, b"".join(parts)):
             return None, 0
         return token, at
+
+
+class _FileRecords:
+    """A records file read by position (``records[at:at + length]`` gives those bytes), held open:
+    what :class:`SplitStore` with ``positional`` reads its large parts from, a part at a time."""
+
+    def __init__(self, fd: int, size: int) -> None:
+        import weakref
+
+        self.fd, self.size = fd, size
+        self._finalizer = weakref.finalize(self, os.close, fd)
+
+    @classmethod
+    def open(cls, path: Path, size: int, token: bytes) -> "_FileRecords | None":
+        """The records file at ``path`` if it is private, a regular file of at least ``size``
+        bytes starting with ``token`` (as :func:`read_private` would read it); else None."""
+        if not hasattr(os, "pread") or not private_folder(path.parent, create=False):
+            return None
+        opened = _open_regular(path)
+        if opened is None:
+            return None
+        fd, st = opened
+        try:
+            if _private(st) and size <= st.st_size <= MAX_RECORDS_BYTES and os.pread(fd, _TOKEN_BYTES, 0) == token:
+                return cls(fd, st.st_size)
+        except OSError:
+            pass
+        os.close(fd)
+        return None
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, part: slice) -> bytes:
+        at, end, _ = part.indices(self.size)
+        chunks = []
+        while at < end:
+            chunk = os.pread(self.fd, end - at, at)
+            if not chunk:
+                raise OSError("records file shorter than expected")
+            chunks.append(chunk)
+            at += len(chunk)
+        return b"".join(chunks)

@@ -567,7 +567,9 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
             if catalog_key("catalog", paths[todo[0]], inputs) == keys[todo[0]]:
                 store.put(keys[todo[0]], found)
             todo = []
-    fields = bank_fields(source) if todo or fresh else []
+    # with the bank's records in a spill file, the workers read them from it a part at a time
+    manifest = _manifest(source) if (todo or fresh) and workers is not None and workers.started and catalogs is None else None
+    fields = bank_fields(source) if (todo or fresh) and manifest is None else []
     if catalogs is not None:
         read = {i: catalogs.read(paths[i]) for i in todo}
         tasks = [lambda c=read[i]: verify_catalog(source, fields, c, run_checks=run_checks, memo=use_cache, inputs=inputs) for i in todo]
@@ -579,7 +581,12 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..parallel import POOL_MIN_WORK  # read now: tests lower it
 
     work = len(fields) * len(todo)
-    if workers is not None and workers.started and catalogs is None and (fresh or todo) and work >= POOL_MIN_WORK:
+    if manifest is not None:
+        token = os.urandom(8).hex()
+        calls = [(_template_sent, (manifest, token, pot, root))] if fresh else []
+        calls += [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        results = workers.run_all(calls)
+    elif workers is not None and workers.started and catalogs is None and (fresh or todo) and work >= POOL_MIN_WORK:
         payload, token = _payload(source, fields), os.urandom(8).hex()
         # each call's payload in a list of its own, which the worker empties (see _received)
         calls = [(_template_sent, ([payload], token, pot, root))] if fresh else []
@@ -654,18 +661,310 @@ def _received(payload: list[bytes], token: str):
     return _RECEIVED[1]
 
 
-def _verify_sent(payload: list[bytes], token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None) -> list[Diagnostic]:
-    """In a worker: :func:`verify_catalog` of the catalog at ``path``, read here."""
+def _verify_sent(payload, token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None) -> list[Diagnostic]:
+    """In a worker: :func:`verify_catalog` of the catalog at ``path``, read here (``payload``
+    the bank pickled, or a :class:`_Manifest` of its records: see :func:`_verify_manifest`)."""
+    if isinstance(payload, _Manifest):
+        return _verify_manifest(payload, token, path, run_checks, use_cache, inputs)
     bank, fields = _received(payload, token)
     return verify_catalog(bank, fields, Catalogs(use_cache=use_cache, light=True).read(path), run_checks=run_checks, memo=use_cache, inputs=inputs)
 
 
-def _template_sent(payload: list[bytes], token: str, pot: Path, root: Path) -> bool:
-    """In a worker: :func:`template_is_current` of the bank's fields."""
+def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
+    """In a worker: :func:`template_is_current` of the bank's fields (with a :class:`_Manifest`,
+    the template read a piece at a time and compared with the fields a part at a time)."""
     from .extract import reference
 
-    _, fields = _received(payload, token)
-    return template_is_current(pot, fields, lambda f: reference(f.path, root))
+    def ref(f):
+        return reference(f.path, root)
+
+    if isinstance(payload, _Manifest):
+        # whatever its size: nothing of a template's read is kept for a later run
+        found = _template_streamed(payload, pot, ref)
+        if found is not None:
+            return found
+        _, fields = _manifest_bank(payload, token)
+    else:
+        _, fields = _received(payload, token)
+    return template_is_current(pot, fields, ref)
+
+
+STREAM_MIN_BYTES = 64 << 20
+"""Size from which a catalog verified in a worker from a :class:`_Manifest` is read a piece at
+a time (:mod:`.stream`) instead of whole: about a bank of 15 000 questions (the template always is).
+What is kept for a later run then is each entry's findings (:mod:`aistack_bank.cache.entries`)
+and the verdict, not the parsed catalog (a catalog edit is verified again whole, each entry
+from its kept findings)."""
+
+CHUNK_QUESTIONS = 200
+"""Most questions in one part of a :class:`_Manifest`."""
+
+
+class _Manifest:
+    """What a catalog worker is sent of a bank whose question records are in a spill file
+    (:class:`aistack_bank.cache.questionfiles.Spill`): the file's path and, in the order of
+    :func:`.fields.bank_fields`, parts of the bank: (the categories' or a topic's fields, the id
+    and the place of the record of up to :data:`CHUNK_QUESTIONS` of its questions with a model,
+    in its fields' order). The worker reads the records a part at a time."""
+
+    def __init__(self, spill: str, chunks: list[tuple[list[TextField], list[tuple[str, int, int]]]]) -> None:
+        self.spill = spill
+        self.chunks = chunks
+
+
+def _manifest(source) -> _Manifest | None:
+    """The :class:`_Manifest` of a whole bank whose records are all in one spill file (else None)."""
+    from ..load import LibrarySource, ordered_topics
+    from .fields import category_fields, topic_fields
+
+    if not isinstance(source, LibrarySource):
+        return None
+    spill = None
+    chunks = [(category_fields(source.categories, source.categories_doc, source.categories_path), [])]
+    for topic in ordered_topics(source):
+        head = topic_fields(topic.topic, topic.topic_doc, topic.root / "topic.yaml") if topic.topic is not None else []
+        order = {qid: i for i, qid in enumerate(topic.topic.questions)} if topic.topic is not None else {}
+        refs = []
+        for qs in topic.questions:
+            where = getattr(qs, "spilled", None)
+            if where is None or qs.summary is None or (spill is not None and where.spill is not spill):
+                return None
+            spill = where.spill
+            if qs.summary.question_id is not None:
+                refs.append((qs.summary.question_id, where.at, where.length))
+        refs.sort(key=lambda ref: (order.get(ref[0], len(order)), ref[0]))
+        chunks.append((head, refs[:CHUNK_QUESTIONS]))
+        chunks += [([], refs[i:i + CHUNK_QUESTIONS]) for i in range(CHUNK_QUESTIONS, len(refs), CHUNK_QUESTIONS)]
+    return None if spill is None else _Manifest(spill.path, chunks)
+
+
+def _bank_parts(manifest: _Manifest):
+    """(fields, questions) of each part of ``manifest``, in order (see :func:`_read_part`)."""
+    fd = os.open(manifest.spill, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        for chunk in manifest.chunks:
+            yield _read_part(fd, chunk)
+    finally:
+        os.close(fd)
+
+
+def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
+    """(fields, questions) of one part of a :class:`_Manifest`, its records read from the spill
+    file ``fd``: each question with, when it has a numeric check, what of its document locates
+    in the script."""
+    import pickle
+
+    from ..cache.questionfiles import read_at
+    from ..load import QuestionSource
+
+    head, refs = chunk
+    fields, questions = list(head), []
+    for _, at, length in refs:
+        record = pickle.loads(read_at(fd, at, length))
+        known = record.derived.get("fields")
+        fields += known if known is not None else question_fields(record.question, record.doc, record.path)
+        doc = _script_doc(record.doc) if record.question.check is not None else None
+        questions.append(QuestionSource(path=record.path, doc=doc, question=record.question))
+        del record
+    return fields, questions
+
+
+class _Bank:
+    def __init__(self, questions: list) -> None:
+        self.questions = questions
+
+
+def _manifest_bank(manifest: _Manifest, token: str):
+    """The whole bank of ``manifest`` (a :class:`_Bank` and its fields), read once per worker and run."""
+    if _RECEIVED[0] != token:
+        _RECEIVED[:] = [None, None]
+        fields, questions = [], []
+        for part_fields, part_questions in _bank_parts(manifest):
+            fields += part_fields
+            questions += part_questions
+        _RECEIVED[:] = [token, (_Bank(questions), fields)]
+    return _RECEIVED[1]
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None) -> list[Diagnostic]:
+    """:func:`verify_catalog` of the catalog at ``path`` against the bank of ``manifest``: a
+    large catalog of the common shape a piece at a time (:func:`verify_streamed`), any other
+    read whole."""
+    if _file_size(path) >= STREAM_MIN_BYTES:
+        found = verify_streamed(manifest, path, run_checks=run_checks, memo=use_cache)
+        if found is not None:
+            return found
+    bank, fields = _manifest_bank(manifest, token)
+    return verify_catalog(bank, fields, Catalogs(use_cache=use_cache, light=True).read(path), run_checks=run_checks, memo=use_cache, inputs=inputs)
+
+
+class _OutOfOrder(Exception):
+    """An entry came after the part of the bank its field is in had been verified."""
+
+
+def _owner_of_key(key: str) -> str:
+    """The owner (:func:`field_owner`) a catalog key would have: a question id (they have no
+    dot), ``topic.<id>`` or ``category.<id>``."""
+    head, _, rest = key.partition(".")
+    if head in ("topic", "category"):
+        return head + "." + rest.partition(".")[0]
+    return head
+
+
+def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True, memo: bool = False) -> list[Diagnostic] | None:
+    """What :func:`verify_catalog` finds in the catalog at ``path`` for the bank of ``manifest``,
+    reading the catalog a piece at a time (:class:`.stream.BlockStream`); None when it cannot
+    be (a catalog not of the common shape, or whose entries of one part of the bank are not
+    together: it is read whole).
+
+    Each part of the bank (the categories, a topic's first questions with its own texts, its
+    next questions) is verified once the catalog's entries have moved on from it to another
+    part's, in the catalog's order (parts without any entry at the end); an entry of a part
+    already verified means the catalog is not in parts, and None is returned. What is held is
+    one part's questions, fields and entries, the entries of keys the bank does not have
+    (W503), the catalog checks' digest per entry and the per-entry memos
+    (:mod:`aistack_bank.cache.entries`), saved at the end."""
+    from ..cache.entries import EntryMemo, located
+    from ..rules.lints import catalog_reference_diagnostics
+    from .catalog import MAX_CATALOG_BYTES
+    from .glossary import catalog_glossary_diagnostics, read_glossary
+    from .stream import BlockStream, FileLines, NotStreamable, StreamChecks, StreamedCatalog
+    from .typography import catalog_typography_diagnostics
+
+    lang = path.stem
+    part_of: dict[str, int] = {}
+    for index, (head, refs) in enumerate(manifest.chunks):
+        for field in head:
+            part_of.setdefault(_owner_of_key(field.key), index)
+        for qid, _, _ in refs:
+            part_of.setdefault(qid, index)
+    try:
+        stream = BlockStream(path, MAX_CATALOG_BYTES)
+    except NotStreamable:
+        return None
+    fd = os.open(manifest.spill, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        with stream:
+            catalog = StreamedCatalog(path, lang, FileLines(path, stream))
+            checks = StreamChecks()
+            entries = EntryMemo(path, lang, enabled=memo)
+            references = EntryMemo(path, lang, enabled=memo, kind="references")
+            glossary, diags = read_glossary(path.parent)
+            diags = list(diags)
+            owned: list[Diagnostic] = []
+            cues = [0, 0]
+            unknown: dict = {}  # entries of keys no part has, by context (the latest of a context)
+            done: set[int] = set()
+
+            def verify_part(index: int, buffer: dict) -> None:
+                """Verify one part of the bank with its entries (by context); what its fields do not use is unknown."""
+                done.add(index)
+                fields, questions = _read_part(fd, manifest.chunks[index])
+                for field in fields:
+                    if field.key not in buffer:
+                        diags.append(warning("W501", f"{field.key} has no entry in {path.name}; run `bank i18n update`", Location.of(path)))
+                for field in fields:
+                    entry = buffer.get(field.key)
+                    if entry is None:
+                        continue
+                    parts_read = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
+                    found = entries.findings(parts_read, lambda field=field, entry=entry: entry_diagnostics(field, entry, lang, None))
+                    if found:
+                        owned.extend(located(found, msgstr_location(catalog, entry)))
+                stats = answer_cue_stats([qs.question for qs in questions], lambda question: _translated_options(question, buffer))
+                cues[0] += stats.measured
+                cues[1] += stats.key_longest
+                for _, found in _duplicate_texts(questions, catalog, buffer):
+                    owned.extend(found)
+                diags.extend(catalog_reference_diagnostics(catalog, buffer, fields, memo=memo, kept=references))
+                diags.extend(catalog_typography_diagnostics(catalog, buffer, fields))
+                diags.extend(catalog_glossary_diagnostics(glossary, catalog, buffer, fields))
+                if run_checks:
+                    for _, _, found in _translated_checks(questions, catalog, buffer):
+                        owned.extend(found)
+                for field in fields:
+                    buffer.pop(field.key, None)
+                unknown.update(buffer)  # a key of this part's owner that no field has
+
+            try:
+                current, buffer = None, {}
+                for piece in stream.pieces():
+                    checks.add(piece)
+                    for e in piece:
+                        key = e.msgctxt
+                        if key is None:
+                            continue
+                        index = part_of.get(_owner_of_key(key))
+                        if index is None:
+                            unknown[key] = e
+                            continue
+                        if index != current:
+                            if index in done:
+                                raise _OutOfOrder
+                            if current is not None:
+                                verify_part(current, buffer)
+                            current, buffer = index, {}
+                        buffer[key] = e
+                    del piece
+                if current is not None:
+                    verify_part(current, buffer)
+                for index in range(len(manifest.chunks)):
+                    if index not in done:
+                        verify_part(index, {})
+            except (NotStreamable, _OutOfOrder):
+                return None
+            for key, entry in unknown.items():
+                owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
+            del unknown
+
+            def again():
+                with BlockStream(path, MAX_CATALOG_BYTES) as second:
+                    yield from second.pieces()
+
+            try:
+                found = checks.diagnostics(path, lang, stream, again)
+            except NotStreamable:
+                return None
+            if found:
+                return found
+            entries.save()
+            references.save()
+            diags += length_warnings(AnswerCueStats(measured=cues[0], key_longest=cues[1]), Location.of(path), lang)
+            return diags + owned
+    finally:
+        os.close(fd)
+
+
+def _template_streamed(manifest: _Manifest, pot: Path, ref) -> bool | None:
+    """:func:`template_is_current` of the bank of ``manifest``, the template read a piece at a
+    time and compared with the fields a part at a time (None: it is not of the common shape)."""
+    from .catalog import MAX_CATALOG_BYTES
+    from .stream import BlockStream, NotStreamable
+
+    try:
+        stream = BlockStream(pot, MAX_CATALOG_BYTES)
+    except NotStreamable:
+        return None
+    with stream:
+        fields = (field for part, _ in _bank_parts(manifest) for field in part)
+        try:
+            for piece in stream.pieces():
+                for entry in piece:
+                    field = next(fields, None)
+                    if field is None or (entry.msgctxt, entry.msgid, entry.comment) != (field.key, field.text, "\n".join(field.notes)):
+                        return False
+                    if entry.occurrences != [(ref(field), str(field.line))]:
+                        return False
+        except NotStreamable:
+            return None
+        return next(fields, None) is None
 
 
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:

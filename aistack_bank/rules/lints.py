@@ -651,16 +651,18 @@ def _well_formed_findings(found) -> bool:
         and type(item[0][0]) is str and type(item[0][1]) is tuple and type(item[0][2]) is str for item in found)
 
 
-def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
+def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False, kept=None) -> list[Diagnostic]:
     """W320 and W321 in the translations of one catalog, with that language's wording (with
-    ``memo``, each translation's hits from the catalog's memo: :mod:`aistack_bank.cache.entries`)."""
+    ``memo``, each translation's hits from the catalog's memo: :mod:`aistack_bank.cache.entries`;
+    with ``kept``, from that memo, which the caller saves: a catalog verified a part at a time)."""
     from ..cache.entries import EntryMemo
     from ..i18n.locations import translation_warnings
 
     fields = list(fields)
     with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
     lang = catalog.language.split("_")[0]
-    kept = EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
+    shared = kept is not None
+    kept = kept if shared else EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
 
     def hits(field, msgstr: str):
         if field.question_id is None:
@@ -670,7 +672,8 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
 
     diags = translation_warnings(catalog, active, fields, hits)
-    kept.save()
+    if not shared:
+        kept.save()
     return diags
 
 

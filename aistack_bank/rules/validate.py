@@ -58,7 +58,11 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     when their inputs are byte for byte those of a stored one.
 
     For a large bank the catalogs are verified in worker processes forked before the bank is
-    read (:class:`~aistack_bank.parallel.Workers`), so that they do not hold its pages."""
+    read (:class:`~aistack_bank.parallel.Workers`), so that they do not hold its pages. Without
+    ``catalogs`` (nothing is localized after), the records of a bank of many question files
+    are kept in a spill file as they are read (:class:`~aistack_bank.cache.questionfiles.Spill`),
+    not in memory, and the workers read them from it a part at a time, a large catalog a piece
+    at a time (:func:`~aistack_bank.i18n.verify.verify_streamed`)."""
 
     from ..parallel import Workers
 
@@ -94,7 +98,16 @@ def catalog_bytes(translations: Path) -> int:
 def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers) -> ValidationReport:
     from ..cache.questionfiles import QuestionFiles
 
-    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache)
+    # A large bank's records go to a spill file as they are read (the catalogs' workers read
+    # them there), unless the caller goes on to localize the bank (it passes its catalogs).
+    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache, spill=catalogs is None)
+    try:
+        return _validate_read(root, only, checked, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
+    finally:
+        checked.close()
+
+
+def _validate_read(root: Path, only: Path | None, checked, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers) -> ValidationReport:
     source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
