@@ -922,7 +922,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                 return None
             for key, entry in unknown.items():
                 owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
-            del unknown
+            unknown.clear()  # (the entries it held are not kept while the findings are sorted)
 
             def again():
                 with BlockStream(path, MAX_CATALOG_BYTES) as second:
