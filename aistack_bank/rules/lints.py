@@ -170,6 +170,12 @@ def _words_of(normal: str) -> list[str]:
     return _WORD.findall(folded)
 
 
+def _read(text: str) -> tuple[str, list[str]]:
+    """``text`` read by :func:`_normal`, and its words."""
+    normal = _normal(text)
+    return normal, _words_of(normal)
+
+
 def _ngrams(words: list[str], size: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
 
@@ -200,23 +206,23 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
     return found
 
 
-def _run_matcher(keys: dict[str, str]):
+def _run_matcher(keys: dict[str, str], read=_read):
     """:func:`answer_leaks` of one text (given with its words), with the keys indexed once.
 
     Each run of a key (and each short key) is also filed under its anchor, the word of it that
     the fewest keys hold: a text can hold the run only if it holds that word, so a text is
     matched only when its words include the anchor of another question's key; most texts hold
     none, and cost one intersection of sets. What a text matches is kept by its text (the same
-    text in several questions is matched once)."""
+    text in several questions is matched once). ``read`` gives a text's :func:`_read`."""
     order = {qid: i for i, qid in enumerate(keys)}
     by_run: dict[tuple[str, ...], list[str]] = {}
     by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
     frequency: dict[str, int] = {}
     for qid, text in keys.items():
-        words = _words(text)
+        words = read(text)[1]
         for word in set(words):
             frequency[word] = frequency.get(word, 0) + 1
-        for gram in _ngrams(words, LEAK_WORDS):
+        for gram in _grams(words, LEAK_WORDS):
             by_run.setdefault(gram, []).append(qid)
         if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
             by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
@@ -386,30 +392,35 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
     return found
 
 
-def _near_matcher(keys: dict[str, KeyInfo]):
+def _near_matcher(keys: dict[str, KeyInfo], read=_read):
     """:func:`near_leaks` of one text (given read by :func:`_normal`, and its words), with the
     keys indexed once.
 
     The words of the texts that stand for an indexed content word are kept as they are met, so a
     text's candidates are one intersection of sets; a text with no candidate, no figure of
     another question's key and no declared terms to search costs nothing more. What a text
-    matches is kept by its text (the same text in several questions is matched once)."""
+    matches is kept by its text (the same text in several questions is matched once). ``read``
+    gives a text's :func:`_read`."""
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
     contents: dict[str, list[str]] = {}
     frequency: dict[str, int] = {}
     for qid, info in keys.items():
-        for figure in figure_of_key(info.text):
-            figures.setdefault(figure, []).append(qid)
-        words = list(dict.fromkeys(_content(info.text)))
+        normal, key_words = read(info.text)
+        key_figures = _figures(normal)  # (as figure_of_key)
+        if key_figures and len([w for w in key_words if w not in _HEDGES]) <= 3:
+            for figure in key_figures:
+                figures.setdefault(figure, []).append(qid)
+        words = list(dict.fromkeys(_content_of(key_words)))
         contents[qid] = words
         for word in words:
             frequency[word] = frequency.get(word, 0) + 1
+    rank = {word: i for i, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
     by_word: dict[str, list[str]] = {}
     for qid, words in contents.items():
         if len(words) >= NEAR_MIN_TERMS:
             missing = len(words) - _needed(len(words))
-            for word in sorted(words, key=lambda w: (frequency[w], w))[: int(missing) + 1]:
+            for word in sorted(words, key=rank.__getitem__)[: int(missing) + 1]:
                 by_word.setdefault(word, []).append(qid)
     declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
     seen: set[str] = set()  # words of the texts met so far
@@ -671,19 +682,37 @@ def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool
 
 
 def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
+    """The findings of :func:`leak_findings`, with the cyclic garbage collector paused: the
+    indexes and the texts' words are many small objects that stay until the end (nothing to
+    collect), made while the command holds the whole bank, which a collection would walk."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _match_uncollected(keys, texts)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
     found: dict[tuple[str, tuple, str], str] = {}
     if not texts:  # (the keys are indexed only for texts to match)
         return []
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
-    runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}), _near_matcher(keys)
+    known: dict[str, tuple[str, list[str]]] = {}  # each text (and key) read once, however often it is used
+
+    def read(text: str) -> tuple[str, list[str]]:
+        found = known.get(text)
+        if found is None:
+            found = known[text] = _read(text)
+        return found
+
+    runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}, read), _near_matcher(keys, read)
     by_runs, by_near = [], []
-    read: dict[str, tuple[str, list[str]]] = {}  # each text read once, however often it is used
     for item in texts:
-        seen = read.get(item.text)
-        if seen is None:
-            normal = _normal(item.text)
-            seen = read[item.text] = (normal, _words_of(normal))
-        normal, words = seen
+        normal, words = read(item.text)
         by_runs += runs(item, words)
         by_near += near(item, normal, words)
     for item, other in by_runs:
