@@ -701,7 +701,7 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     if not texts:  # (the keys are indexed only for texts to match)
         return []
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
-    known: dict[str, tuple[str, list[str]]] = {}  # each text (and key) read once, however often it is used
+    known: dict[str, tuple[str, list[str]]] = {}  # the keys, read once for both indexes (and as texts)
 
     def read(text: str) -> tuple[str, list[str]]:
         found = known.get(text)
@@ -710,15 +710,29 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         return found
 
     runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}, read), _near_matcher(keys, read)
-    by_runs, by_near = [], []
-    for item in texts:
-        normal, words = read(item.text)
-        by_runs += runs(item, words)
-        by_near += near(item, normal, words)
-    for item, other in by_runs:
-        found[(item.question_id, item.field, other)] = "its words"
-    for item, other, what in by_near:
-        found.setdefault((item.question_id, item.field, other), what)
+    # each distinct text read once, for all the questions and fields that hold it, and its words
+    # dropped once matched; the findings are then taken in the order of the texts
+    where: dict[str, list[int]] = {}
+    for index, item in enumerate(texts):
+        where.setdefault(item.text, []).append(index)
+    by_runs: dict[int, list] = {}
+    by_near: dict[int, list] = {}
+    for text, indexes in where.items():
+        normal, words = known.get(text) or _read(text)
+        for index in indexes:
+            item = texts[index]
+            hits = runs(item, words)
+            if hits:
+                by_runs[index] = hits
+            hits = near(item, normal, words)
+            if hits:
+                by_near[index] = hits
+    for index in sorted(by_runs):
+        for item, other in by_runs[index]:
+            found[(item.question_id, item.field, other)] = "its words"
+    for index in sorted(by_near):
+        for item, other, what in by_near[index]:
+            found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
 
 
