@@ -238,6 +238,7 @@ def _run_matcher(keys: dict[str, str], read=_read):
     for entries in by_start.values():
         for qid, key_words in entries:
             anchors.setdefault(anchor(key_words), set()).add(qid)
+    anchors = {word: tuple(qids) for word, qids in anchors.items()}  # (smaller than sets)
     anchor_words = frozenset(anchors)
     matched: dict[str, list[str]] = {}
 
@@ -712,14 +713,18 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}, read), _near_matcher(keys, read)
     # each distinct text read once, for all the questions and fields that hold it, and its words
     # dropped once matched; the findings are then taken in the order of the texts
-    where: dict[str, list[int]] = {}
+    where: dict[str, int | list[int]] = {}  # (one index, or several)
     for index, item in enumerate(texts):
-        where.setdefault(item.text, []).append(index)
+        first = where.setdefault(item.text, index)
+        if first != index:
+            if type(first) is int:
+                where[item.text] = first = [first]
+            first.append(index)
     by_runs: dict[int, list] = {}
     by_near: dict[int, list] = {}
     for text, indexes in where.items():
         normal, words = known.get(text) or _read(text)
-        for index in indexes:
+        for index in ((indexes,) if type(indexes) is int else indexes):
             item = texts[index]
             hits = runs(item, words)
             if hits:
