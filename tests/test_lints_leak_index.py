@@ -238,6 +238,7 @@ def test_the_indexed_matchers_find_what_the_plain_ones_find_in_the_same_order():
         findings += len(found)
     assert findings > 1000  # the banks do leak, by every rule
     assert {how for seed in range(0, 24, 4) for _, how in lints._match(*_bank_without_terms(seed))} == {"its words", "its figure", "most of its words"}
+    assert {how for _, how in lints._match(*_bank(1, n_keys=63, n_texts=150))} == {"its words", "its figure", "most of its words", "its key terms"}
 
 
 def _bank_without_terms(seed: int):
