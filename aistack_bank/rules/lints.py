@@ -148,6 +148,9 @@ def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, op
 # ----------------------------------------------------------------------------- answer leaks
 
 _WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*|[²³×÷→≈∝]")
+_PLAIN_WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*")
+""":data:`_WORD` in a text without its symbols (most texts: the same words, found faster)."""
+_SYMBOL = re.compile(r"[²³×÷→≈∝]")
 
 
 def _words(text: str) -> list[str]:
@@ -161,7 +164,16 @@ def _normal(text: str) -> str:
 
 def _words_of(normal: str) -> list[str]:
     """The words of a text read by :func:`_normal`, case folded."""
-    return _WORD.findall(normal.casefold())
+    folded = normal.casefold()
+    if folded.isascii() or _SYMBOL.search(folded) is None:
+        return _PLAIN_WORD.findall(folded)
+    return _WORD.findall(folded)
+
+
+def _read(text: str) -> tuple[str, list[str]]:
+    """``text`` read by :func:`_normal`, and its words."""
+    normal = _normal(text)
+    return normal, _words_of(normal)
 
 
 def _ngrams(words: list[str], size: int) -> set[tuple[str, ...]]:
@@ -188,24 +200,49 @@ def answer_leaks(keys: dict[str, str], texts: list[LeakText]) -> list[tuple[Leak
     the bank's size does not multiply.
     """
     match = _run_matcher(keys)
-    return [found for item in texts for found in match(item, _words(item.text))]
+    found = []
+    for item in texts:
+        found += match(item, _words(item.text))
+    return found
 
 
-def _run_matcher(keys: dict[str, str]):
-    """:func:`answer_leaks` of one text (given with its words), with the keys indexed once."""
+def _run_matcher(keys: dict[str, str], read=_read):
+    """:func:`answer_leaks` of one text (given with its words), with the keys indexed once.
+
+    Each run of a key (and each short key) is also filed under its anchor, the word of it that
+    the fewest keys hold: a text can hold the run only if it holds that word, so a text is
+    matched only when its words include the anchor of another question's key; most texts hold
+    none, and cost one intersection of sets. What a text matches is kept by its text (the same
+    text in several questions is matched once). ``read`` gives a text's :func:`_read`."""
     order = {qid: i for i, qid in enumerate(keys)}
     by_run: dict[tuple[str, ...], list[str]] = {}
     by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
+    frequency: dict[str, int] = {}
     for qid, text in keys.items():
-        words = _words(text)
-        for gram in _ngrams(words, LEAK_WORDS):
+        words = read(text)[1]
+        for word in set(words):
+            frequency[word] = frequency.get(word, 0) + 1
+        for gram in _grams(words, LEAK_WORDS):
             by_run.setdefault(gram, []).append(qid)
         if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
             by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
 
-    def match(item: LeakText, words: list[str]) -> list[tuple[LeakText, str]]:
-        if len(words) < LEAK_MIN_KEY_WORDS:
-            return []
+    rank = {word: i for i, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+
+    def anchor(words) -> str:
+        return min(words, key=rank.__getitem__)
+
+    anchors: dict[str, set[str]] = {}
+    for gram, qids in by_run.items():
+        anchors.setdefault(anchor(gram), set()).update(qids)
+    for entries in by_start.values():
+        for qid, key_words in entries:
+            anchors.setdefault(anchor(key_words), set()).add(qid)
+    anchors = {word: tuple(qids) for word, qids in anchors.items()}  # (smaller than sets)
+    anchor_words = frozenset(anchors)
+    matched: dict[str, list[str]] = {}
+
+    def all_hits(words: list[str]) -> list[str]:
         hits: set[str] = set()
         # The text's runs are compared with the index as sets (in C); the rare runs that start a
         # short key are then matched at each of their positions.
@@ -217,8 +254,22 @@ def _run_matcher(keys: dict[str, str]):
                 for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
                     if words[i:i + len(key_words)] == key_words:
                         hits.add(qid)
-        hits.discard(item.question_id)
-        return [(item, qid) for qid in sorted(hits, key=order.__getitem__)]
+        return sorted(hits, key=order.__getitem__)
+
+    def match(item: LeakText, words: list[str]) -> list[tuple[LeakText, str]]:
+        if len(words) < LEAK_MIN_KEY_WORDS:
+            return []
+        own = item.question_id
+        for word in anchor_words.intersection(words):
+            qids = anchors[word]
+            if len(qids) > 1 or own not in qids:
+                break
+        else:  # no anchor of another question's key: nothing to match
+            return []
+        hits = matched.get(item.text)
+        if hits is None:
+            hits = matched[item.text] = all_hits(words)
+        return [(item, qid) for qid in hits if qid != own]
 
     return match
 
@@ -342,29 +393,43 @@ def near_leaks(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[Le
     return found
 
 
-def _near_matcher(keys: dict[str, KeyInfo]):
+def _near_matcher(keys: dict[str, KeyInfo], read=_read):
     """:func:`near_leaks` of one text (given read by :func:`_normal`, and its words), with the
-    keys indexed once."""
+    keys indexed once.
+
+    The words of the texts that stand for an indexed content word are kept as they are met, so a
+    text's candidates are one intersection of sets; a text with no candidate, no figure of
+    another question's key and no declared terms to search costs nothing more. What a text
+    matches is kept by its text (the same text in several questions is matched once). ``read``
+    gives a text's :func:`_read`."""
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
     contents: dict[str, list[str]] = {}
     frequency: dict[str, int] = {}
     for qid, info in keys.items():
-        for figure in figure_of_key(info.text):
-            figures.setdefault(figure, []).append(qid)
-        words = list(dict.fromkeys(_content(info.text)))
+        normal, key_words = read(info.text)
+        key_figures = _figures(normal)  # (as figure_of_key)
+        if key_figures and len([w for w in key_words if w not in _HEDGES]) <= 3:
+            for figure in key_figures:
+                figures.setdefault(figure, []).append(qid)
+        words = list(dict.fromkeys(_content_of(key_words)))
         contents[qid] = words
         for word in words:
             frequency[word] = frequency.get(word, 0) + 1
+    rank = {word: i for i, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
     by_word: dict[str, list[str]] = {}
     for qid, words in contents.items():
         if len(words) >= NEAR_MIN_TERMS:
             missing = len(words) - _needed(len(words))
-            for word in sorted(words, key=lambda w: (frequency[w], w))[: int(missing) + 1]:
+            for word in sorted(words, key=rank.__getitem__)[: int(missing) + 1]:
                 by_word.setdefault(word, []).append(qid)
     declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
+    seen: set[str] = set()  # words of the texts met so far
+    triggers: dict[str, list[str]] = {}  # those whose stem is indexed: the keys it is filed under
+    trigger_words: set[str] = set()
+    matched: dict[str, dict[str, str]] = {}
 
-    def match(item: LeakText, normal: str, text_words: list[str]) -> list[tuple[LeakText, str, str]]:
+    def all_hits(item: LeakText, normal: str, text_words: list[str]) -> dict[str, str]:
         hits: dict[str, str] = {}
         for figure in _figures(normal) & figures.keys():
             for qid in figures[figure]:
@@ -383,8 +448,39 @@ def _near_matcher(keys: dict[str, KeyInfo]):
                 if all(p.search(cleaned) for p in patterns):
                     hits[qid] = "its key terms"
                     break
-        hits.pop(item.question_id, None)
-        return [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__)]
+        return hits
+
+    def others(qids, own: str) -> bool:
+        return len(qids) > 1 or (len(qids) == 1 and own not in qids)
+
+    def match(item: LeakText, normal: str, text_words: list[str]) -> list[tuple[LeakText, str, str]]:
+        own = item.question_id
+        hits = matched.get(item.text)
+        if hits is None:
+            worth = bool(declared)
+            if not worth:
+                if not seen.issuperset(text_words):
+                    new = set(text_words).difference(seen)
+                    seen.update(new)
+                    for word in new:
+                        if word not in STOPWORDS and not word.isdigit():
+                            qids = by_word.get(_stem(word))
+                            if qids is not None:
+                                triggers[word] = qids
+                                trigger_words.add(word)
+                for word in trigger_words.intersection(text_words):
+                    if others(triggers[word], own):
+                        worth = True
+                        break
+            if not worth and figures:
+                for figure in _figures(normal) & figures.keys():
+                    if others(figures[figure], own):
+                        worth = True
+                        break
+            if not worth:  # nothing of another question's key can be in this text
+                return []
+            hits = matched[item.text] = all_hits(item, normal, text_words)
+        return [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__) if qid != own]
 
     return match
 
@@ -587,21 +683,61 @@ def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool
 
 
 def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
+    """The findings of :func:`leak_findings`, with the cyclic garbage collector paused: the
+    indexes and the texts' words are many small objects that stay until the end (nothing to
+    collect), made while the command holds the whole bank, which a collection would walk."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _match_uncollected(keys, texts)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
     found: dict[tuple[str, tuple, str], str] = {}
     if not texts:  # (the keys are indexed only for texts to match)
         return []
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
-    runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}), _near_matcher(keys)
-    by_runs, by_near = [], []
-    for item in texts:
-        normal = _normal(item.text)
-        words = _words_of(normal)
-        by_runs += runs(item, words)
-        by_near += near(item, normal, words)
-    for item, other in by_runs:
-        found[(item.question_id, item.field, other)] = "its words"
-    for item, other, what in by_near:
-        found.setdefault((item.question_id, item.field, other), what)
+    known: dict[str, tuple[str, list[str]]] = {}  # the keys, read once for both indexes (and as texts)
+
+    def read(text: str) -> tuple[str, list[str]]:
+        found = known.get(text)
+        if found is None:
+            found = known[text] = _read(text)
+        return found
+
+    runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}, read), _near_matcher(keys, read)
+    # each distinct text read once, for all the questions and fields that hold it, and its words
+    # dropped once matched; the findings are then taken in the order of the texts
+    where: dict[str, int | list[int]] = {}  # (one index, or several)
+    for index, item in enumerate(texts):
+        first = where.setdefault(item.text, index)
+        if first != index:
+            if type(first) is int:
+                where[item.text] = first = [first]
+            first.append(index)
+    by_runs: dict[int, list] = {}
+    by_near: dict[int, list] = {}
+    for text, indexes in where.items():
+        normal, words = known.get(text) or _read(text)
+        for index in ((indexes,) if type(indexes) is int else indexes):
+            item = texts[index]
+            hits = runs(item, words)
+            if hits:
+                by_runs[index] = hits
+            hits = near(item, normal, words)
+            if hits:
+                by_near[index] = hits
+    for index in sorted(by_runs):
+        for item, other in by_runs[index]:
+            found[(item.question_id, item.field, other)] = "its words"
+    for index in sorted(by_near):
+        for item, other, what in by_near[index]:
+            found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
 
 
