@@ -14,6 +14,7 @@ from aistack_bank.cache import questionfiles
 from aistack_bank.i18n import stream, verify
 from aistack_bank.rules import validate
 from aistack_bank.rules.validate import validate_bank
+from conftest import keep_only
 
 
 def _verdict(monkeypatch, tmp_path, *, bounded: bool, use_cache: bool = False, cache: str = "cache", piece: int = 1500):
@@ -88,6 +89,7 @@ CHANGES = {
 
 @pytest.mark.parametrize("change", list(CHANGES))
 def test_a_catalog_verified_a_piece_at_a_time_gives_the_whole_reads_verdict(project, monkeypatch, tmp_path, change):
+    keep_only(project)  # a dozen questions: still some thirty pieces of 1 500 bytes per catalog
     _edit(project / "translations" / "fr.po", CHANGES[change])
     _edit(project / "translations" / "nl.po", _break)
     whole = _verdict(monkeypatch, tmp_path, bounded=False)
