@@ -18,14 +18,19 @@ REPO = Path(__file__).resolve().parents[1]
 BENCHMARKS = REPO / "benchmarks"
 
 
-def _load_generator():
-    if "bench_generate" in sys.modules:
-        return sys.modules["bench_generate"]
-    spec = importlib.util.spec_from_file_location("bench_generate", BENCHMARKS / "generate.py")
+def _load_script(name: str, file: str):
+    """A script of benchmarks/ imported as the module ``name`` (once)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / file)
     module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_generate"] = module  # dataclasses look their module up there
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
+
+
+def _load_generator():
+    return _load_script("bench_generate", "generate.py")
 
 
 @pytest.fixture(scope="module")
@@ -156,13 +161,7 @@ def test_pseudo_translation_keeps_numbers():
 
 
 def _load_run():
-    if "bench_run" in sys.modules:
-        return sys.modules["bench_run"]
-    spec = importlib.util.spec_from_file_location("bench_run", BENCHMARKS / "run.py")
-    run = importlib.util.module_from_spec(spec)
-    sys.modules["bench_run"] = run  # dataclasses look their module up there
-    spec.loader.exec_module(run)
-    return run
+    return _load_script("bench_run", "run.py")
 
 
 def test_every_format_exports_every_language_of_a_generated_bank(generated, run_cli, tmp_path):

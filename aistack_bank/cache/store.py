@@ -261,15 +261,17 @@ def key_hasher(*parts: object):
     return digest
 
 
+def _store_path(namespace: str, scope: Path) -> Path:
+    """The index file of a store of ``namespace`` for the folder ``scope``."""
+    name = hashlib.blake2b(f"{namespace}\0{os.path.abspath(scope)}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    return cache_dir() / "files" / f"{namespace}-{name}.pickle"
+
+
 class Store:
     """Pickled results by key for one namespace and folder; read on first use, saved by :meth:`save`."""
 
-    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES, positional: bool = False) -> None:
-        name = hashlib.blake2b(f"{namespace}\0{os.path.abspath(scope)}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
-        self.positional = positional
-        """Large parts read one at a time from the records file (:class:`_FileRecords`), which is
-        then never read whole into memory."""
-        self.path = cache_dir() / "files" / f"{namespace}-{name}.pickle"
+    def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES) -> None:
+        self.path = _store_path(namespace, scope)
         self.enabled = enabled
         self.keep = keep
         self._entries: dict[str, bytes] | None = None
@@ -380,11 +382,10 @@ class SplitStore:
     records file holding more than twice the bytes its index uses is written anew."""
 
     def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES, positional: bool = False) -> None:
-        name = hashlib.blake2b(f"{namespace}\0{os.path.abspath(scope)}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.positional = positional
         """Large parts read one at a time from the records file (:class:`_FileRecords`), which is
         then never read whole into memory."""
-        self.path = cache_dir() / "files" / f"{namespace}-{name}.pickle"
+        self.path = _store_path(namespace, scope)
         self.records_path = self.path.with_suffix(".records")
         self.enabled = enabled
         self.keep = keep

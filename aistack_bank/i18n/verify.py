@@ -164,6 +164,18 @@ def field_owner(field: TextField) -> str:
     return field.question_id or ".".join(field.key.split(".")[:2])
 
 
+def _entry_findings(entries, field, entry, lang: str, catalog) -> list[Diagnostic]:
+    """One entry's findings against its field, located at its msgstr (from the entry memo
+    ``entries`` when it holds the same parts)."""
+    parts = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
+    found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None))
+    if not found:
+        return []
+    from ..cache.entries import located
+
+    return located(found, msgstr_location(catalog, entry))
+
+
 def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True,
                    memo: bool = False, inputs: str | None = None, owners: _Owners | None = None) -> list[Diagnostic] | None:
     """Every translation diagnostic for one read catalog.
@@ -181,7 +193,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     With ``owners`` (whose :meth:`_Owners.affected` found what to verify again: see
     :func:`_verify_kept`), ``fields`` are only the fields of those owners, the bank's other
     keys are those ``owners`` kept, and None means that the whole catalog must be verified."""
-    from ..cache.entries import EntryMemo, located
+    from ..cache.entries import EntryMemo
 
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
@@ -209,10 +221,9 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         entry = active.get(field.key)
         if entry is None:
             continue
-        parts = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
-        found = entries.findings(parts, lambda field=field, entry=entry: entry_diagnostics(field, entry, lang, None))
+        found = _entry_findings(entries, field, entry, lang, catalog)
         if found:
-            owned.setdefault(field_owner(field), []).extend(located(found, msgstr_location(catalog, entry)))
+            owned.setdefault(field_owner(field), []).extend(found)
     entries.save()
     if bank_checks:
         from ..rules.lints import translation_lints
@@ -831,7 +842,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
     one part's questions, fields and entries, the entries of keys the bank does not have
     (W503), the catalog checks' digest per entry and the per-entry memos
     (:mod:`aistack_bank.cache.entries`), saved at the end."""
-    from ..cache.entries import EntryMemo, located
+    from ..cache.entries import EntryMemo
     from ..rules.lints import catalog_reference_diagnostics
     from .catalog import MAX_CATALOG_BYTES
     from .glossary import catalog_glossary_diagnostics, read_glossary
@@ -874,10 +885,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                     entry = buffer.get(field.key)
                     if entry is None:
                         continue
-                    parts_read = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
-                    found = entries.findings(parts_read, lambda field=field, entry=entry: entry_diagnostics(field, entry, lang, None))
-                    if found:
-                        owned.extend(located(found, msgstr_location(catalog, entry)))
+                    owned.extend(_entry_findings(entries, field, entry, lang, catalog))
                 stats = answer_cue_stats([qs.question for qs in questions], lambda question: _translated_options(question, buffer))
                 cues[0] += stats.measured
                 cues[1] += stats.key_longest
