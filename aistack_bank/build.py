@@ -622,7 +622,7 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     catalogs = Catalogs(light=True, use_cache=not workers.started)  # validation and localization only read the language catalogs: light entries
     # Localization reuses validation's reads of the catalogs, unless the bank is large: then
     # validation verifies each catalog in its own workers, forked before the bank is read, and
-    # localization reads each again, holding one at a time (see "This round: build, third part"
+    # localization reads each again, holding one at a time (see "Round 2: build, third part"
     # in docs/performance.md)
     source = validated_bank(bank, translations, catalogs if not workers.started else None)
     from .cache.outputs import OutputMemo
