@@ -63,6 +63,7 @@ LOCATED = re.compile(r"^\S[^\n]*:\d+:\d+: error E\d{3}: ", re.M)
 # 1. bank build never deletes or writes outside its output folders ------------------------------
 
 def test_build_refuses_a_format_folder_that_is_a_symlink_and_deletes_nothing(project, run_cli):
+    keep_only(project)
     (project / "exports").mkdir()
     (project / "exports" / "gift").symlink_to("../translations")
     before = sorted(p.relative_to(project).as_posix() for p in (project / "translations").rglob("*"))
@@ -108,6 +109,7 @@ def test_build_still_prunes_what_it_wrote_before(project, run_cli):
 
 
 def test_build_refuses_while_another_build_holds_the_lock(project, run_cli):
+    keep_only(project)
     (project / "exports").mkdir()
     fd = os.open(project / "exports", os.O_RDONLY)
     try:
@@ -120,6 +122,7 @@ def test_build_refuses_while_another_build_holds_the_lock(project, run_cli):
 
 
 def test_build_reports_a_folder_it_cannot_create(project, run_cli):
+    keep_only(project)
     code, out = run_cli("build", "--out", "/proc/x")
     assert code == 1 and "E605" in out and "/proc/x" in out, out
 
@@ -292,6 +295,7 @@ def test_a_newline_in_the_title_is_refused_at_validation(project, run_cli):
 
 
 def test_a_newline_in_a_translated_title_is_refused_at_the_msgstr(project, run_cli):
+    keep_only(project)
     po = project / "translations" / "fr.po"
     line = _set_msgstr(po, "topic.ai-hardware-software-stack.title", '"Pile IA\\n$CATEGORY: $course$/top/Evil"')
     code, out = run_cli("validate", "--no-cache")
@@ -301,6 +305,7 @@ def test_a_newline_in_a_translated_title_is_refused_at_the_msgstr(project, run_c
 def test_dashes_in_the_title_keep_the_moodle_xml_comment_well_formed(project, run_cli):
     from lxml import etree
 
+    keep_only(project)
     topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     topic.write_text(topic.read_text(encoding="utf-8").replace("title: AI Hardware & Software Stack", "title: AI stack --- a -- b -"), encoding="utf-8")
     code, out = run_cli("export", "moodle-xml", "--lang", "en", "--out", "m", "--translations", "none")
@@ -544,6 +549,7 @@ def test_a_question_file_that_links_outside_the_repository_is_refused(project, t
 
 
 def test_a_catalog_that_links_outside_the_repository_is_refused(project, tmp_path, run_cli):
+    keep_only(project)
     outside = tmp_path / "elsewhere.po"
     shutil.copy(project / "translations" / "fr.po", outside)
     (project / "translations" / "fr.po").unlink()
@@ -633,9 +639,9 @@ def test_a_moodle_xml_import_keeps_escaped_markup_as_text(project, run_cli):
     assert written and "Write &lt;b&gt; to show a tag" in written[0].read_text(encoding="utf-8")
 
 
-def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(project):
+def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(project, run_cli):
     keep_only(project)
-    assert run_child("build", "--out", "exports", "-q", cwd=project)[0] == 0
+    assert run_cli("build", "--out", "exports", "-q")[0] == 0  # the exports, written in this process: no FIFO yet
     target = project / "exports" / "gift" / "aistack-en.gift"
     target.unlink()
     os.mkfifo(target)
