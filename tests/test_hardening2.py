@@ -286,6 +286,7 @@ def test_language_code_syntax(code, ok):
 # 4. line-based formats: newlines in titles, "--" in XML comments ---------------------------------
 
 def test_a_newline_in_the_title_is_refused_at_validation(project, run_cli):
+    keep_only(project)
     topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     text = topic.read_text(encoding="utf-8")
     line = text.split("\n").index("title: AI Hardware & Software Stack") + 1
@@ -375,6 +376,7 @@ def _break_q001(project: Path) -> None:
 def test_a_planted_cache_cannot_pass_a_broken_bank(project, run_cli, monkeypatch):
     from aistack_bank.cache import validation as cache
 
+    keep_only(project)
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     _break_q001(project)
     bank, tr = Path("bank"), Path("translations")
@@ -426,6 +428,7 @@ def test_github_annotations_escape_properties_and_data(project, run_cli):
 # 7. tracebacks become located errors ----------------------------------------------------------------
 
 def test_a_5000_digit_difficulty_is_a_located_error(project, run_cli):
+    keep_only(project)
     path = question_file(project, "q001")
     text = path.read_text(encoding="utf-8")
     line = text.split("\n").index("difficulty: 1") + 1 if "difficulty: 1" in text else text.split("\n").index("difficulty: 2") + 1
@@ -444,6 +447,7 @@ def _set_script(project: Path, qid: str, script: str) -> Path:
 
 
 def test_a_400_digit_integer_in_a_check_script_is_a_located_error(project, run_cli):
+    keep_only(project)
     path = _set_script(project, "q004", "x = " + "9" * 400 + "\nanswer(x, unit='GB')")
     code, out = run_cli("validate", "--no-cache", "--no-translations")
     line = path.read_text(encoding="utf-8").split("\n").index("  script: |") + 2
@@ -470,6 +474,7 @@ def test_an_unreadable_questions_folder_is_a_located_error(run_cli, monkeypatch)
     top = Path(tempfile.mkdtemp(prefix="bank-perm-"))
     try:
         shutil.copytree(REPO / "bank", top / "bank")
+        keep_only(top)  # two validations: a dozen questions are enough
         for path in [top, *top.rglob("*")]:
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
         monkeypatch.chdir(top)
@@ -539,6 +544,7 @@ def test_an_import_over_the_count_limit_is_refused(project, run_cli, monkeypatch
 # 8. the smaller ones ---------------------------------------------------------------------------------
 
 def test_a_question_file_that_links_outside_the_repository_is_refused(project, tmp_path, run_cli):
+    keep_only(project)
     outside = tmp_path / "elsewhere.yaml"
     path = question_file(project, "q003")
     shutil.copy(path, outside)
@@ -559,6 +565,7 @@ def test_a_catalog_that_links_outside_the_repository_is_refused(project, tmp_pat
 
 
 def test_a_link_inside_the_repository_is_followed(project, run_cli):
+    keep_only(project)
     path = question_file(project, "q003")
     (project / "linked.yaml").write_bytes(path.read_bytes())
     path.unlink()
