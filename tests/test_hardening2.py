@@ -62,6 +62,36 @@ LOCATED = re.compile(r"^\S[^\n]*:\d+:\d+: error E\d{3}: ", re.M)
 
 # 1. bank build never deletes or writes outside its output folders ------------------------------
 
+@pytest.fixture(scope="module")
+def built_template(tmp_path_factory) -> Path:
+    """The bundled bank cut to a dozen questions and built once per module (`bank build --out
+    exports`, in this process); read-only: each test works on its own copy (``built``)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    root = tmp_path_factory.mktemp("built") / "project"
+    shutil.copytree(REPO / "bank", root / "bank")
+    shutil.copytree(REPO / "translations", root / "translations")
+    keep_only(root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        result = CliRunner().invoke(app, ["build", "--out", "exports", "-q"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture
+def built(built_template, tmp_path, monkeypatch) -> Path:
+    """A scratch copy of the built dozen-question bank (its exports as `bank build` wrote them),
+    with the working directory set to it."""
+    root = tmp_path / "project"
+    shutil.copytree(built_template, root, symlinks=True)
+    monkeypatch.chdir(root)
+    return root
+
+
 def test_build_refuses_a_format_folder_that_is_a_symlink_and_deletes_nothing(project, run_cli):
     keep_only(project)
     (project / "exports").mkdir()
@@ -73,9 +103,8 @@ def test_build_refuses_a_format_folder_that_is_a_symlink_and_deletes_nothing(pro
     assert sorted(p.relative_to(project).as_posix() for p in (project / "translations").rglob("*")) == before
 
 
-def test_build_refuses_a_symlink_inside_a_format_folder(project, run_cli):
-    keep_only(project)
-    assert run_cli("build", "--out", "exports", "-q")[0] == 0
+def test_build_refuses_a_symlink_inside_a_format_folder(built, run_cli):
+    project = built
     outside = project / "outside"
     outside.mkdir()
     (outside / "keep.txt").write_text("mine")
@@ -86,9 +115,8 @@ def test_build_refuses_a_symlink_inside_a_format_folder(project, run_cli):
     assert [p.name for p in outside.iterdir()] == ["keep.txt"]
 
 
-def test_build_never_deletes_files_it_did_not_write(project, run_cli):
-    keep_only(project)
-    assert run_cli("build", "--out", "exports", "-q")[0] == 0
+def test_build_never_deletes_files_it_did_not_write(built, run_cli):
+    project = built
     mine = project / "exports" / "gift" / "notes.txt"
     mine.write_text("the maintainer's notes")
     (project / "exports" / "site" / "extra").mkdir()
@@ -98,9 +126,8 @@ def test_build_never_deletes_files_it_did_not_write(project, run_cli):
     assert (project / "exports" / "site" / "extra" / "page.html").exists()
 
 
-def test_build_still_prunes_what_it_wrote_before(project, run_cli):
-    keep_only(project)
-    assert run_cli("build", "--out", "exports", "-q")[0] == 0
+def test_build_still_prunes_what_it_wrote_before(built, run_cli):
+    project = built
     (project / "translations" / "nl.po").unlink()
     (project / "translations" / "site" / "nl.po").unlink(missing_ok=True)
     assert run_cli("build", "--out", "exports", "-q")[0] == 0
@@ -646,9 +673,8 @@ def test_a_moodle_xml_import_keeps_escaped_markup_as_text(project, run_cli):
     assert written and "Write &lt;b&gt; to show a tag" in written[0].read_text(encoding="utf-8")
 
 
-def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(project, run_cli):
-    keep_only(project)
-    assert run_cli("build", "--out", "exports", "-q")[0] == 0  # the exports, written in this process: no FIFO yet
+def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(built):
+    project = built  # built in this process: only the runs that meet a FIFO are child processes
     target = project / "exports" / "gift" / "aistack-en.gift"
     target.unlink()
     os.mkfifo(target)
