@@ -63,8 +63,15 @@ def imported(tmp_path_factory) -> tuple[dict[str, bytes], dict[str, bytes]]:
     keep_only(root)
     before = snapshot(root)
     (root / "in.gift").write_text(_gift(3))
-    code, out = child("import", "gift", "in.gift", cwd=root)
-    assert code == 0, out
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    with pytest.MonkeyPatch.context() as patch:  # a reference: imported in this process, uninterrupted
+        patch.chdir(root)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        result = CliRunner().invoke(app, ["import", "gift", "in.gift"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
     return before, snapshot(root)
 
 
