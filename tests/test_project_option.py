@@ -20,7 +20,9 @@ def project_template(tmp_path_factory) -> Path:
     """A project (French half translated) made by `bank init` once per module; read-only: each
     test works on its own copy (``layout``)."""
     project = tmp_path_factory.mktemp("project-template") / "proj"
-    init_project(project, languages="fr,nl", title="Every kind", category="Examples", force=False)
+    with pytest.MonkeyPatch.context() as patch:  # (set up before conftest's function-scoped cache folder)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        init_project(project, languages="fr,nl", title="Every kind", category="Examples", force=False)
     return project
 
 
