@@ -48,6 +48,7 @@ def test_the_question_files_of_every_topic_are_read_in_one_pool(project, monkeyp
     from aistack_bank.cache import questionfiles
     from conftest import topic_dir
 
+    keep_only(project)  # two validations: a dozen questions, five of them moved, are enough
     other = project / "bank" / "second-topic"
     (other / "questions").mkdir(parents=True)
     moved = sorted((topic_dir(project) / "questions").glob("*.yaml"))[:5]
