@@ -20,10 +20,11 @@ from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import Workers, run_all
 from ..rules.quantities import TOKEN_HINT, formula_tokens, markup_tokens, numbers_and_quantities, quantities
 from . import template_path
-from .catalog import Catalog, Catalogs, Changes
+from .catalog import Catalog, Catalogs, Changes, read_catalog
 from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
+from .pofile import ColumnCatalog
 from .status import entry_state
 from .update import catalog_paths, misnamed_catalogs
 
@@ -213,8 +214,9 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     # (the questions' models only for the bank's checks, and only those verified again: a
     # record is unpickled when its model is first read)
     questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
+    present = active.keys()
     for key in keys:
-        if key not in active:
+        if key not in present:
             diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     for field in mine:
@@ -241,8 +243,11 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                     diags.append(d)
                 else:
                     owned.setdefault(owner, []).append(d)
-    for key, entry in active.items():
-        if key not in known and (affected is None or key in affected):
+    # (verified again: only the contexts of the entries the edit touched can be theirs)
+    unknown = active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
+                                                             key=lambda pair: pair[1].linenum or 0)
+    for key, entry in unknown:
+        if key not in known:
             owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
     if run_checks and bank_checks:
         for owner, _, found in _translated_checks(questions, catalog, active):
@@ -317,9 +322,10 @@ class _Owners:
         if d.location is None or d.location.path != self.where or d.location.line <= 0:
             return None
         if self.lines is None:
-            self.lines = [e.linenum or 0 for e in self.catalog.po]
+            po = self.catalog.po
+            self.lines, self.contexts = po.positions() if isinstance(po, ColumnCatalog) else ([e.linenum or 0 for e in po], [e.msgctxt for e in po])
         index = bisect_right(self.lines, d.location.line) - 1
-        key = self.catalog.po[index].msgctxt if index >= 0 else None
+        key = self.contexts[index] if index >= 0 else None
         return None if key is None else self.owner_of.get(key, key)
 
     def keep_others(self, owned: dict[str, list[Diagnostic]]) -> bool:
@@ -407,7 +413,8 @@ def _verify_kept(source: BankSource, path: Path, run_checks: bool, inputs: str) 
     if probe.get(key_of("catalog-owners", str(path), path.stem, inputs, run_checks)) is None:
         return None  # nothing kept for this bank: do not read the catalog here for nothing
     del probe
-    catalog = Catalogs(use_cache=True, light=True).read(path)
+    # the entries made only for the owners verified again (see ColumnCatalog)
+    catalog = read_catalog(path, use_cache=True, light=True, columns=True)
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
     if catalog.changes is None:
@@ -546,6 +553,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest
+    from ..cache.store import note_read
 
     diags: list[Diagnostic] = []
     store = Store("catalogs", translations, enabled=use_cache)
@@ -554,7 +562,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     inputs = inputs_digest(source, translations, run_checks=run_checks) if use_cache else None
     pot = template_path(translations)
     root = translations.resolve().parent
-    template_key = catalog_key("template", pot, inputs)
+    template_key = catalog_key("template", pot, inputs, lookup=True)
     current = store.get(template_key) if template_key is not None else None
     # The template's freshness is one more task beside the catalogs' (in a worker when they run
     # in parallel, so that the parent does not hold the template's parse when it forks them).
@@ -563,7 +571,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     # Each catalog is verified on its own, from its stored verdict when it has one; with a large
     # bank the others run in parallel (see aistack_bank.parallel).
     paths = catalog_paths(translations)
-    keys = [catalog_key("catalog", path, inputs) for path in paths]
+    keys = [catalog_key("catalog", path, inputs, lookup=True) for path in paths]
     verdicts: list[list[Diagnostic] | None] = []
     for key in keys:
         found = store.get(key) if key is not None else None
@@ -575,9 +583,11 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         found = _verify_kept(source, paths[todo[0]], run_checks, inputs)
         if found is not None:
             verdicts[todo[0]] = found
-            if catalog_key("catalog", paths[todo[0]], inputs) == keys[todo[0]]:
+            if catalog_key("catalog", paths[todo[0]], inputs, read=True) == keys[todo[0]]:
                 store.put(keys[todo[0]], found)
             todo = []
+    for i in todo:  # verified below, perhaps from another read (a worker's): nothing is known of the bytes used
+        note_read(paths[i], None)
     # with the bank's records in a spill file, the workers read them from it a part at a time
     manifest = _manifest(source) if (todo or fresh) and workers is not None and workers.started and catalogs is None else None
     fields = bank_fields(source) if (todo or fresh) and manifest is None else []
