@@ -329,6 +329,10 @@ class Store:
         self._used[key] = blob
         return value
 
+    def has(self, key: str) -> bool:
+        """Whether a result is stored under ``key`` (without unpickling it: :meth:`get` may still miss)."""
+        return self.enabled and key in self._load()
+
     def forget(self, key: str) -> None:
         """Drop what was read or put under ``key`` from memory (it is not saved again): for a
         large result that the caller holds unpickled and will put anew or not at all."""

@@ -302,18 +302,27 @@ def _is_patch(patch) -> bool:
 def _splice(packed: tuple, starts: list[int], first: int, after: int, region: tuple, moved: int, inner: list[int], shift: int) -> tuple[tuple, list[int]]:
     """The entries and block starts of a read whose entries ``first`` to ``after`` (excluded)
     were read again as ``region`` (packed, starting at the byte offsets ``inner``), the later
-    ones ``moved`` lines and ``shift`` bytes further."""
+    ones ``moved`` lines and ``shift`` bytes further. The columns and ``starts`` are changed in
+    place (the caller's own: a kept read just unpickled, whose earlier state nothing keeps), so
+    that an edit costs copies of pointers, not a new list per column."""
     lines = packed[8]
     if first < 0 or after < first or after > len(starts) or len(region[8]) != len(inner):
         return (), []
-    columns = [old_column[:first] + new_column + old_column[after:] for old_column, new_column in zip(packed[:8], region[:8])]
-    columns.append(lines[:first] + region[8] + ([n + moved for n in lines[after:]] if moved else lines[after:]))
+    columns = list(packed[:9])
+    for old_column, new_column in zip(columns[:8], region[:8]):
+        old_column[first:after] = new_column
+    if moved:
+        lines[after:] = map(moved.__add__, lines[after:])
+    lines[first:after] = region[8]
     count = len(region[8])
     other = {i: r for i, r in packed[9].items() if i < first}
     other.update((first + i, r) for i, r in region[9].items())
     other.update((i - after + first + count, r[:LINENUM] + (r[LINENUM] + moved,)) for i, r in packed[9].items() if i >= after)
     columns.append(other)
-    return tuple(columns), starts[:first] + inner + [s + shift for s in starts[after:]]
+    if shift:
+        starts[after:] = map(shift.__add__, starts[after:])
+    starts[first:after] = inner
+    return tuple(columns), starts
 
 
 def _token(raw: bytes, bom: bool, added: bool) -> str:

@@ -207,7 +207,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     else:
         affected = owners.verified
     keys = owners.keys if partial else [field.key for field in fields]
-    known = set(keys)
+    known = owners.owner_of if partial else set(keys)  # (the bank's keys)
     diags: list[Diagnostic] = []  # the rules over the whole catalog
     owned: dict[str, list[Diagnostic]] = {}
     mine = fields if affected is None else [field for field in fields if field_owner(field) in affected]
@@ -277,12 +277,12 @@ class _Owners:
     belongs to the owner of the entry whose lines hold it; one elsewhere (a numeric check's
     script) to the question whose check found it. Findings of the whole catalog are not kept."""
 
-    def __init__(self, catalog: Catalog, fields: list[TextField] | None, inputs: str, run_checks: bool) -> None:
+    def __init__(self, catalog: Catalog, fields: list[TextField] | None, inputs: str, run_checks: bool, store=None) -> None:
         from ..cache.store import Store, key_of
 
         self.catalog = catalog
         self.changes = catalog.changes
-        self.store = Store("catalog-owners", catalog.path, keep=1)
+        self.store = store if store is not None else Store("catalog-owners", catalog.path, keep=1)
         self.key = key_of("catalog-owners", str(catalog.path), catalog.language, inputs, run_checks)
         # Every field key of the bank in order and the owner of each: from ``fields``, or
         # without them (None) as kept with the findings, for the same bank's inputs.
@@ -306,7 +306,7 @@ class _Owners:
                 and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
                 and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)
                 and isinstance(found[3], list) and isinstance(found[4], list) and len(found[3]) == len(found[4])
-                and all(type(k) is str for k in found[3]) and all(type(o) is str for o in found[4])):
+                and set(map(type, found[3])) <= {str} and set(map(type, found[4])) <= {str}):
             return None
         self.previous, self.cues, self.delta = found[1], found[2], True
         if not self.keys:  # made without the fields: the kept ones (the same bank's)
@@ -410,16 +410,15 @@ def _verify_kept(source: BankSource, path: Path, run_checks: bool, inputs: str) 
     from ..cache.store import Store, key_of
 
     probe = Store("catalog-owners", path, keep=1)
-    if probe.get(key_of("catalog-owners", str(path), path.stem, inputs, run_checks)) is None:
+    if not probe.has(key_of("catalog-owners", str(path), path.stem, inputs, run_checks)):
         return None  # nothing kept for this bank: do not read the catalog here for nothing
-    del probe
     # the entries made only for the owners verified again (see ColumnCatalog)
     catalog = read_catalog(path, use_cache=True, light=True, columns=True)
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
     if catalog.changes is None:
         return None
-    owners = _Owners(catalog, None, inputs, run_checks)
+    owners = _Owners(catalog, None, inputs, run_checks, store=probe)
     affected = owners.affected()
     if affected is None:
         return None
