@@ -50,7 +50,7 @@ def _active(po) -> list:
 HEADER_NAMES = ("header", "metadata", "metadata_is_fuzzy", "header_lines", "raw_header", "raw_metadata", "header_index", "header_line")
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_a_column_catalog_answers_as_its_entries_made_whole(seed):
     rng = random.Random(4242 + seed)
     path = Path("translations/fr.po")
