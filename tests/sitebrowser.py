@@ -8,6 +8,7 @@ test-artifacts/ at the repository root (git-ignored).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -43,14 +44,34 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 needs_chromium = pytest.mark.skipif(not CHROMIUM.exists() and not IN_CI, reason="needs Chromium at /usr/bin/chromium (apt install chromium)")
 
 
-def load_banks() -> dict[str, Bank]:
+@functools.cache
+def _bundled_banks() -> dict[str, Bank]:
     return load_localized(REPO / "bank", REPO / "translations", LANGS)[0]
 
 
+def load_banks() -> dict[str, Bank]:
+    """The bundled bank in each of LANGS, read once per test process (its models are frozen;
+    each caller gets a dict of its own)."""
+    return dict(_bundled_banks())
+
+
+@functools.cache
 def load_options() -> ExportOptions:
-    texts, problems = load_ui_texts(REPO / "translations", LANGS)  # as `bank build` reads them
+    """The site's interface strings as `bank build` reads them, once per test process (frozen)."""
+    texts, problems = load_ui_texts(REPO / "translations", LANGS)
     assert not problems
     return ExportOptions(ui=texts)
+
+
+_SITE: list[Path] = []
+
+
+def bundled_site(tmp_path_factory) -> Path:
+    """The practice site of the bundled bank in LANGS, written once per test process for every
+    module that only reads it (a test that needs other pages writes its own)."""
+    if not _SITE:
+        _SITE.append(write_site(tmp_path_factory.mktemp("site"), load_banks(), load_options()))
+    return _SITE[0]
 
 
 def write_site(folder: Path, banks, options) -> Path:
@@ -184,7 +205,7 @@ def axe_check(page, label: str) -> None:
 
 
 __all__ = [
-    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "correct_position", "download_answers", "focus_is_visible",
+    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "bundled_site", "correct_position", "download_answers", "focus_is_visible",
     "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "shot", "squash", "sync_api",
     "tab_into_options", "tab_to", "text", "ui", "write_site",
 ]

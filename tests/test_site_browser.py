@@ -19,7 +19,7 @@ from aistack_bank.options import ExportOptions
 
 from sitebrowser import browser, session  # noqa: F401  (fixtures)
 from sitebrowser import (
-    DESKTOP, LANGS, PHONE, active_id, axe_check, correct_position, download_answers, focus_is_visible, in_view, load_banks,
+    DESKTOP, LANGS, PHONE, active_id, axe_check, bundled_site, correct_position, download_answers, focus_is_visible, in_view, load_banks,
     load_options, needs_chromium, shot, squash, sync_api, tab_to, text, ui, write_site,
 )
 
@@ -43,8 +43,8 @@ def options() -> ExportOptions:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, banks, options):
-    return write_site(tmp_path_factory.mktemp("site"), banks, options)
+def site(tmp_path_factory):
+    return bundled_site(tmp_path_factory)
 
 
 
