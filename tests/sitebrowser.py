@@ -20,7 +20,7 @@ from aistack_bank.exporters.html_site import export, fill, ui_text
 from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
 
-from conftest import REPO
+from conftest import REPO, SAMPLE
 
 # In CI (.ci/run installs Chromium and Playwright) a missing browser is a failure, not a skip.
 IN_CI = bool(os.environ.get("CI"))
@@ -61,6 +61,13 @@ def load_options() -> ExportOptions:
     texts, problems = load_ui_texts(REPO / "translations", LANGS)
     assert not problems
     return ExportOptions(ui=texts)
+
+
+def sample_bank(bank: Bank) -> Bank:
+    """``bank`` cut to conftest.SAMPLE (twelve questions, both of the topic's groups whole), for
+    tests that walk a run question by question and are about what the page does, not about fifty
+    questions."""
+    return bank.model_copy(update={"questions": tuple(q for q in bank.questions if q.id in SAMPLE)})
 
 
 _SITE: list[Path] = []
@@ -206,7 +213,7 @@ def axe_check(page, label: str) -> None:
 
 __all__ = [
     "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "bundled_site", "correct_position", "download_answers", "focus_is_visible",
-    "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "shot", "squash", "sync_api",
+    "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "sample_bank", "shot", "squash", "sync_api",
     "tab_into_options", "tab_to", "text", "ui", "write_site",
 ]
 

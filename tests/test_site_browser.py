@@ -20,7 +20,7 @@ from aistack_bank.options import ExportOptions
 from sitebrowser import browser, session  # noqa: F401  (fixtures)
 from sitebrowser import (
     DESKTOP, LANGS, PHONE, active_id, axe_check, bundled_site, correct_position, download_answers, focus_is_visible, in_view, load_banks,
-    load_options, needs_chromium, shot, squash, sync_api, tab_to, text, ui, write_site,
+    load_options, needs_chromium, sample_bank, shot, squash, sync_api, tab_to, text, ui, write_site,
 )
 
 expect = sync_api.expect
@@ -297,9 +297,10 @@ def test_phone_dark_mode_and_axe(session, site, banks, options, lang):
     s.check_clean()
 
 
-def test_spaced_review_brings_wrong_answers_back_sooner_and_known_ones_later(session, site, banks):
+def test_spaced_review_brings_wrong_answers_back_sooner_and_known_ones_later(session, tmp_path, banks, options):
     """Leitner boxes: wrong → due at once; each right answer moves the question to a longer interval."""
-    bank = banks["en"]
+    bank = sample_bank(banks["en"])  # a run of every question is walked through: twelve are enough
+    site = write_site(tmp_path, {"en": bank}, options)
     s = session(**DESKTOP)
     page = s.page
     start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -407,7 +408,7 @@ def test_without_javascript_the_links_and_content_still_work(session, site, bank
 
 def test_a_hostile_stem_is_shown_as_text(session, tmp_path, banks):
     hostile = "<script>alert(1)</script> ]]> \"quotes\" 'single' <img src=x onerror=alert(2)>"
-    english = banks["en"]
+    english = sample_bank(banks["en"])  # the run is walked through to the hostile question: twelve are enough
     first = english.questions[0].model_copy(update={"stem": hostile})
     option = first.options[0].model_copy(update={"text": hostile + " (a)", "feedback": hostile + " (feedback)"})
     first = first.model_copy(update={"options": [option, *first.options[1:]]})
