@@ -188,9 +188,9 @@ def focused_in_view(page) -> bool:
 
 
 def correct_position(page, bank: Bank) -> tuple[str, int, list[str]]:
-    """The question on screen: its id, where its correct option is shown, the shown option ids."""
-    qid = page.locator("#question").get_attribute("data-qid")
-    shown = page.locator("#options .option").evaluate_all("els => els.map(e => e.dataset.option)")
+    """The question on screen: its id, where its correct option is shown, the shown option ids
+    (read in one round trip)."""
+    qid, shown = page.evaluate("() => [document.getElementById('question').dataset.qid, Array.from(document.querySelectorAll('#options .option'), e => e.dataset.option)]")
     return qid, shown.index(bank.question(qid).correct), shown
 
 

@@ -19,7 +19,7 @@ from aistack_bank.options import ExportOptions
 
 from sitebrowser import browser, session  # noqa: F401  (fixtures)
 from sitebrowser import (
-    DESKTOP, LANGS, PHONE, active_id, axe_check, bundled_site, correct_position, download_answers, focus_is_visible, in_view, load_banks,
+    DESKTOP, IN_VIEW, LANGS, PHONE, active_id, axe_check, bundled_site, correct_position, download_answers, focus_is_visible, in_view, load_banks,
     load_options, needs_chromium, sample_bank, shot, squash, sync_api, tab_to, text, ui, write_site,
 )
 
@@ -58,27 +58,50 @@ def answer_current(page, bank: Bank, *, right: bool, key_style: str) -> tuple[st
     return qid, position
 
 
+FEEDBACK = f"""position => {{
+  const feedback = document.getElementById('feedback');
+  const focused = document.activeElement;
+  const style = getComputedStyle(focused);
+  return {{
+    classes: feedback.className.split(/\\s+/), verdict: document.getElementById('verdict').innerText, body: feedback.innerText,
+    chosen: document.querySelectorAll('#options .option')[position].dataset.option,
+    marked_correct: document.querySelectorAll('#options .option.is-correct').length,
+    marked_wrong: document.querySelectorAll('#options .option.is-wrong').length,
+    focused: focused.id, focus_visible: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+    next_in_view: ({IN_VIEW})(document.getElementById('next')),
+  }};
+}}"""
+"""What the page shows after an answer, read in one round trip (focus_is_visible, in_view)."""
+
+
 def expect_feedback(page, bank: Bank, lang: str, options: ExportOptions, qid: str, position: int, right: bool) -> None:
     question = bank.question(qid)
-    assert ("is-right" if right else "is-wrong") in page.locator("#feedback").get_attribute("class").split()
-    assert text(page, "#verdict").endswith(ui(options, lang, "site.feedback.right" if right else "site.feedback.wrong"))
-    body = squash(page.locator("#feedback").inner_text())
+    shown = page.evaluate(FEEDBACK, position)
+    assert ("is-right" if right else "is-wrong") in shown["classes"]
+    assert squash(shown["verdict"]).endswith(ui(options, lang, "site.feedback.right" if right else "site.feedback.wrong"))
+    body = squash(shown["body"])
     assert squash(question.correct_option.text) in body and squash(question.explanation) in body
-    chosen = question.options[[o.id for o in question.options].index(page.locator("#options .option").nth(position).get_attribute("data-option"))]
+    chosen = question.options[[o.id for o in question.options].index(shown["chosen"])]
     if chosen.feedback:
         assert squash(chosen.feedback) in body
-    assert page.locator("#options .option.is-correct").count() == 1
-    assert page.locator("#options .option.is-wrong").count() == (0 if right else 1)
-    assert active_id(page) == "next" and focus_is_visible(page) and in_view(page, "#next")
+    assert shown["marked_correct"] == 1
+    assert shown["marked_wrong"] == (0 if right else 1)
+    assert shown["focused"] == "next" and shown["focus_visible"] and shown["next_in_view"]
+
+
+STATS = """() => ['stat-last', 'stat-alltime', 'stat-answered'].map(id => {
+  const node = document.getElementById(id);
+  const marks = node.querySelectorAll('[aria-hidden=true]');
+  return [marks.length, (marks.length ? marks[0] : node).innerText];
+})"""
 
 
 def stats(page) -> tuple[str, str, str]:
-    """The three figures as shown (the dash of "no answers yet" stands alone, its words are for screen readers)."""
-    def shown(selector):
-        node = page.locator(selector)
-        mark = node.locator("[aria-hidden=true]")
-        return squash((mark if mark.count() else node).inner_text())
-    return shown("#stat-last"), shown("#stat-alltime"), text(page, "#stat-answered")
+    """The three figures as shown (the dash of "no answers yet" stands alone, its words are for
+    screen readers), read in one round trip."""
+    (last_marks, last), (alltime_marks, alltime), (_, answered) = page.evaluate(STATS)
+    assert last_marks <= 1 and alltime_marks <= 1
+    return squash(last), squash(alltime), squash(answered)
 
 
 @pytest.mark.parametrize("lang", LANGS)
