@@ -1,9 +1,11 @@
 """Shared helpers of the practice-site browser tests (Playwright driving Debian's Chromium).
 
 One Chromium serves every test module of a test process (conftest.chromium, started by the
-first browser test); each test opens its own contexts and closes them. Tests keep the number of
-page loads small. With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to
-test-artifacts/ at the repository root (git-ignored).
+first browser test); each test opens its own contexts and closes them. The bundled bank and its
+practice site are read and written once per test process (bundled_site), for the modules that
+only read them. Tests keep the number of page loads, browser contexts and round trips small.
+With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to test-artifacts/ at the
+repository root (git-ignored).
 """
 
 from __future__ import annotations
