@@ -499,7 +499,10 @@ def test_the_practice_10_button_draws_apart_the_questions_of_a_group(session, si
         document.getElementById('practice-10').click();
         if (document.getElementById('quiz').hidden) throw new Error('Practice 10 did not start a run');
         draws.push(JSON.parse(sessionStorage.getItem(key)).ids);
-        const back = new Promise(resolve => addEventListener('popstate', resolve, {once: true}));
+        const back = new Promise((resolve, reject) => {
+          addEventListener('popstate', resolve, {once: true});
+          setTimeout(() => reject(new Error('Quit did not go back in history')), 10000);
+        });
         document.getElementById('quiz-quit').click();  // nothing answered: the next draw starts from the same state
         await back;
       }
