@@ -630,9 +630,9 @@ def content_lints(source: BankSource, *, references: bool = True, memo: bool = F
             group_of.setdefault(qid, index)
     scope = getattr(source, "root", None)
     if memo and scope is not None and len(sources) == len(files):  # (ids unique in the topic)
-        found = dict(leak_findings_by_file(keys, [(qid, digest, lambda qs=qs: _question_leak_texts(qs)) for qid, digest, qs in files], scope=scope))
+        found = dict(leak_findings_by_file(keys, [(qid, digest, lambda qid=qid, qs=qs: _question_leak_texts(qid, qs)) for qid, digest, qs in files], scope=scope))
     else:
-        found = dict(leak_findings(keys, [text for _, _, qs in files for text in _question_leak_texts(qs)]))
+        found = dict(leak_findings(keys, [text for qid, _, qs in files for text in _question_leak_texts(qid, qs)]))
     stem_leaks = {(qid, other) for qid, field, other in found if field == ("stem",)}
     for (qid, field, other), what in found.items():
         if field == ("stem",) and qid in group_of and group_of.get(other) == group_of[qid]:
@@ -644,10 +644,20 @@ def content_lints(source: BankSource, *, references: bool = True, memo: bool = F
     return diags
 
 
-def _question_leak_texts(qs) -> list[LeakText]:
-    fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
-    texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
-    return [LeakText(qs.question.id, path, text) for path, text in texts]
+def file_leak_texts(qs: QuestionSource) -> tuple[tuple[tuple, str], ...] | None:
+    """(field, text) of each text the leak rule reads of a file whose own rules have run (None
+    without a model): sent back by the worker that checked it, so that the rule reads them
+    without unpickling the file's record (:attr:`~aistack_bank.cache.questionfiles.QuestionFiles.texts`)."""
+    fields = qs.derived.get("fields")
+    return None if qs.question is None or qs.doc is None or fields is None else tuple(_leak_texts(fields))
+
+
+def _question_leak_texts(qid: str, qs) -> list[LeakText]:
+    texts = getattr(qs, "texts", None)  # as the worker that checked the file listed them
+    if texts is None:
+        fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
+        texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
+    return [LeakText(qid, path, text) for path, text in texts]
 
 
 def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
