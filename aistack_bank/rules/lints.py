@@ -96,6 +96,12 @@ def _folded(text: str) -> str:
     return text.lower()
 
 
+_ANY_NEED = {lang: re.compile("|".join(sorted({re.escape(word) for table in _NEEDS.values() for word in table[lang]})) + r"|q\d")
+             for lang in _NEEDS["letter"]}
+"""Per language, any word of :data:`_NEEDS` (or W321's "q" before a digit): a text holding none
+of them (nearly every text) is refused by one search instead of one per pattern."""
+
+
 def _may_match(kind: str, lang: str, folded: str) -> bool:
     """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
     return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
@@ -126,6 +132,8 @@ def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, op
     lang = _language(lang)
     text = _clean(text)
     folded = _folded(text)
+    if _ANY_NEED[lang].search(folded) is None:
+        return []
     letter = options and _may_match("letter", lang, folded)
     position = options and _may_match("position", lang, folded)
     question = _may_match("question", lang, folded)
