@@ -1,6 +1,7 @@
 """The answer-leak rule (W322) of a bank whose files were read in the process pool reads each
-file's texts as the worker that checked it sent them back, not from the file's record: the
-same findings as a serial run, and no record unpickled for them."""
+file's texts as the worker that checked it sent them back (kept in the spill file with the
+records), not from the file's record: the same findings as a serial run, and no record
+unpickled for them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from aistack_bank import parallel
 from aistack_bank.cache import questionfiles
-from aistack_bank.load import read_question
+from aistack_bank.load import QuestionSource, read_question
 from aistack_bank.rules.lints import key_info
 from aistack_bank.rules.validate import validate_bank
 from conftest import topic_dir
@@ -29,9 +30,11 @@ def _plant_leak(project: Path) -> str:
     return question.id
 
 
-def _verdict(monkeypatch, jobs: str) -> list[dict]:
+def _verdict(monkeypatch, jobs: str, reports: list | None = None) -> list[dict]:
     monkeypatch.setenv("AISTACK_BANK_JOBS", jobs)
     report = validate_bank(Path("bank"), translations=None, use_cache=False)
+    if reports is not None:
+        reports.append(report)
     return [d.as_dict() for d in report.diagnostics]
 
 
@@ -42,10 +45,20 @@ def test_the_leak_rule_reads_the_texts_the_workers_sent_back(project, monkeypatc
     monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
     monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", 1)
     monkeypatch.setattr(questionfiles, "SPILL_MIN_FILES", 1)  # every record in the spill file
-    loads = []
+    records = []
     real = questionfiles._loads_uncollected
-    monkeypatch.setattr(questionfiles, "_loads_uncollected", lambda blob: loads.append(1) or real(blob))
-    assert _verdict(monkeypatch, "2") == serial
+
+    def loads(blob):
+        found = real(blob)
+        if isinstance(found, QuestionSource):
+            records.append(found.path)
+        return found
+
+    monkeypatch.setattr(questionfiles, "_loads_uncollected", loads)
+    reports: list = []
+    assert _verdict(monkeypatch, "2", reports) == serial
+    # the texts wait in the spill file with the records, not in memory
+    assert all(isinstance(qs.__dict__["_texts"], questionfiles.Spilled) for qs in reports[0].source.questions)
     # only the records of the files a finding is located in are read (the W322 warnings')
     located = {d["path"] for d in serial}
-    assert 0 < len(loads) <= len(located) < 10
+    assert 0 < len(records) <= len(located) < 10

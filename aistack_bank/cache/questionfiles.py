@@ -56,8 +56,10 @@ class QuestionFiles:
         self.rules = rules
         self.texts = texts
         """What a rule across files reads of a file checked in this run (``texts(record)``, after
-        its own rules), sent back with its verdict and kept beside its record for the run
-        (:attr:`StoredQuestion.texts`): that rule then does not unpickle the record. Not stored."""
+        its own rules), pickled apart by the worker, sent back with its verdict and kept beside
+        its record for the run, in the spill file when the records are
+        (:attr:`StoredQuestion.texts`): that rule then reads a few strings instead of unpickling
+        the record. Not stored."""
         self.run_checks = run_checks
         self.use_cache = use_cache
         self._rule_diags: list[Diagnostic] = []
@@ -85,14 +87,14 @@ class QuestionFiles:
         return pickle.dumps(self._checked(path, root, topic, project, stored=True)[0], protocol=pickle.HIGHEST_PROTOCOL)
 
     def _checked(self, path: Path, root: Path, topic: Any, project: Path | None, *, stored: bool) -> tuple[tuple, QuestionSource]:
-        """((summary, read diagnostics, rule diagnostics, pickled record or None, texts or None),
-        the record itself): read and checked in this process, the record is used as it is, and
-        pickled only to be stored (``stored``)."""
+        """((summary, read diagnostics, rule diagnostics, pickled record or None, pickled texts
+        or None), the record itself): read and checked in this process, the record is used as it
+        is, and pickled only to be stored (``stored``; its texts only then)."""
         qs, read_diags = read_question(path, root=root, project=project)
         rule_diags = self.rules(qs, root, topic, self.run_checks)
         summary, qs.summary = qs.summary, None
         record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL) if stored else None
-        texts = self.texts(qs) if self.texts is not None else None
+        texts = pickle.dumps(self.texts(qs), protocol=pickle.HIGHEST_PROTOCOL) if stored and self.texts is not None else None
         return (summary, read_diags, rule_diags, record, texts), qs
 
     def _chunk(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
@@ -177,7 +179,8 @@ class QuestionFiles:
             records = []
             for index, (path, (summary, read_diags, rule_diags, record, texts)) in enumerate(zip(paths, found)):
                 self._rule_diags += rule_diags
-                records.append((StoredQuestion(path, summary, record, live.get((t, index)), texts), read_diags))
+                kept = live.get((t, index))  # (its texts are in it)
+                records.append((StoredQuestion(path, summary, record, kept, texts if kept is None else None), read_diags))
             out.append(records)
         return out
 
@@ -186,7 +189,7 @@ class QuestionFiles:
         if self.spill is None:
             return found
         summary, read_diags, rule_diags, record, texts = found
-        return summary, read_diags, rule_diags, self.spill.add(record), texts
+        return summary, read_diags, rule_diags, self.spill.add(record), (None if texts is None else self.spill.add(texts))
 
     @staticmethod
     def _done(stores: list, t: int) -> None:
@@ -291,6 +294,9 @@ class Spilled:
     def __init__(self, spill: Spill, at: int, length: int) -> None:
         self.spill, self.at, self.length = spill, at, length
 
+    def blob(self) -> bytes:
+        return self.spill.read(self.at, self.length)
+
     def load(self) -> tuple:
         """(doc, question, derived) of the record, from the latest used when it is one of them."""
         recent = self.spill.recent
@@ -351,12 +357,10 @@ class StoredQuestion(QuestionSource):
     derived = _unpickled("derived")
 
     def __init__(self, path: Path, summary: FileSummary | None, record: "bytes | memoryview | Spilled | None",
-                 live: QuestionSource | None = None, texts: Any = None) -> None:
+                 live: QuestionSource | None = None, texts: "bytes | Spilled | None" = None) -> None:
         self.path = path
         self.summary = summary
-        self.texts = texts
-        """What :attr:`QuestionFiles.texts` gave for the file when it was checked in this run
-        (None when it was not, or for a file read from the store): read without the record."""
+        self._texts = texts
         if live is not None:  # read and checked in this process: nothing to unpickle
             self.__dict__.update(doc=live.doc, question=live.question, derived=live.derived)
         else:
@@ -365,6 +369,15 @@ class StoredQuestion(QuestionSource):
     def __reduce__(self):
         # pickled as the plain record it stands for
         return (QuestionSource, (self.path, self.doc, self.question, self.derived, self.summary))
+
+    @property
+    def texts(self) -> Any:
+        """What :attr:`QuestionFiles.texts` gave for the file when it was checked in this run,
+        unpickled now (None when it was not checked in this run, or its record was kept as it is)."""
+        texts = self.__dict__.get("_texts")
+        if texts is None:
+            return None
+        return _loads_uncollected(texts.blob() if isinstance(texts, Spilled) else texts)
 
     @property
     def spilled(self) -> "Spilled | None":
