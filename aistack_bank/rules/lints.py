@@ -96,6 +96,18 @@ def _folded(text: str) -> str:
     return text.lower()
 
 
+_MAY_REFER = {lang: re.compile("|".join(sorted({re.escape(word) for table in _NEEDS.values() for word in table[lang]})) + r"|q\d")
+               for lang in _NEEDS["letter"]}
+"""Per language, one pattern of every word of :data:`_NEEDS` and :data:`_Q_DIGIT`: a lowered
+text it does not find in can match none of the reference patterns (:func:`may_refer`)."""
+
+
+def may_refer(text: str, lang: str = "en") -> bool:
+    """False when :func:`reference_hits` of ``text`` in ``lang`` finds nothing, whatever its
+    other arguments (one search of the lowered text; True: it may find something)."""
+    return _MAY_REFER[_language(lang)].search(_folded(_clean(text))) is not None
+
+
 def _may_match(kind: str, lang: str, folded: str) -> bool:
     """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
     return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
@@ -801,8 +813,8 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     kept = kept if shared else EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
 
     def hits(field, msgstr: str):
-        if field.question_id is None:
-            return ()
+        if field.question_id is None or not may_refer(msgstr, lang):
+            return ()  # (most translations: no word the patterns need, not looked up in the memo either)
         options = field.question_id in with_options
         return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
