@@ -104,8 +104,9 @@ text it does not find in can match none of the reference patterns (:func:`may_re
 
 def may_refer(text: str, lang: str = "en") -> bool:
     """False when :func:`reference_hits` of ``text`` in ``lang`` finds nothing, whatever its
-    other arguments (one search of the lowered text; True: it may find something)."""
-    return _MAY_REFER[_language(lang)].search(_folded(_clean(text))) is not None
+    other arguments (one search of the lowered text; True: it may find something). No word
+    looked for holds a space, so the non-breaking spaces need no replacing first."""
+    return _MAY_REFER[_language(lang)].search(_folded(text)) is not None
 
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:
