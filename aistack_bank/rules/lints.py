@@ -96,10 +96,17 @@ def _folded(text: str) -> str:
     return text.lower()
 
 
-_ANY_NEED = {lang: re.compile("|".join(sorted({re.escape(word) for table in _NEEDS.values() for word in table[lang]})) + r"|q\d")
-             for lang in _NEEDS["letter"]}
-"""Per language, any word of :data:`_NEEDS` (or W321's "q" before a digit): a text holding none
-of them (nearly every text) is refused by one search instead of one per pattern."""
+_MAY_REFER = {lang: re.compile("|".join(sorted({re.escape(word) for table in _NEEDS.values() for word in table[lang]})) + r"|q\d")
+               for lang in _NEEDS["letter"]}
+"""Per language, one pattern of every word of :data:`_NEEDS` and :data:`_Q_DIGIT`: a lowered
+text it does not find in can match none of the reference patterns (:func:`may_refer`)."""
+
+
+def may_refer(text: str, lang: str = "en") -> bool:
+    """False when :func:`reference_hits` of ``text`` in ``lang`` finds nothing, whatever its
+    other arguments (one search of the lowered text; True: it may find something). No word
+    looked for holds a space, so the non-breaking spaces need no replacing first."""
+    return _MAY_REFER[_language(lang)].search(_folded(text)) is not None
 
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:
@@ -132,7 +139,7 @@ def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, op
     lang = _language(lang)
     text = _clean(text)
     folded = _folded(text)
-    if _ANY_NEED[lang].search(folded) is None:
+    if _MAY_REFER[lang].search(folded) is None:
         return []
     letter = options and _may_match("letter", lang, folded)
     position = options and _may_match("position", lang, folded)
@@ -819,8 +826,8 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     kept = kept if shared else EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
 
     def hits(field, msgstr: str):
-        if field.question_id is None:
-            return ()
+        if field.question_id is None or not may_refer(msgstr, lang):
+            return ()  # (most translations: no word the patterns need, not looked up in the memo either)
         options = field.question_id in with_options
         return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
