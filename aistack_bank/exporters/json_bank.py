@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Sequence
 
@@ -13,6 +12,7 @@ from ..exchange import (
 )
 from ..model import Bank, Library
 from ..options import ExportOptions
+from .common import json_utf8
 from .record import Format, by_category
 
 
@@ -93,7 +93,7 @@ def _with_fallbacks(data: dict) -> dict:
 def render_json(document: ExportDocument) -> bytes:
     data = document.model_dump(mode="json", exclude_none=True)
     data["questions"] = [_ordered(q) for q in data["questions"]]
-    return (json.dumps(_with_fallbacks(data), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return json_utf8(_with_fallbacks(data))
 
 
 def _question(index: int, q, banks: Sequence[Bank], texts):
@@ -202,7 +202,7 @@ def render_bank_json(document: ExportBankDocument) -> bytes:
     data = document.model_dump(mode="json", exclude_none=True)
     for topic in data["topics"]:
         topic["questions"] = [_ordered(q) for q in topic["questions"]]
-    return (json.dumps(_with_fallbacks(data), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return json_utf8(_with_fallbacks(data))
 
 
 def _render_bank(libraries: Sequence[Library], options: ExportOptions) -> bytes:
