@@ -112,14 +112,11 @@ def _without_fallbacks(texts_raw: Mapping[str, str]) -> Mapping[str, str]:
     return {lang: text for lang, text in texts_raw.items() if lang == "en" or not in_english(text, lang)}
 
 
-_ANGLES = str.maketrans({"<": "\u2039", ">": "\u203a"})
-
-
 def plain_field(text_raw: str) -> str:
     """Text for a field Moodle stores as plain text (names, categories): written as it is, but
     with ``<`` and ``>`` as ``‹ ›``, since ``clean_param(PARAM_TEXT)`` deletes anything that looks
     like a tag (and a ``<`` would end a multilang block early)."""
-    return text_raw.translate(_ANGLES)
+    return text_raw.replace("<", "\u2039").replace(">", "\u203a")  # (``str.translate`` would look each character up)
 
 
 def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:

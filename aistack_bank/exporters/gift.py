@@ -11,9 +11,6 @@ from .record import Format, as_library, by_category
 from .moodle_common import credit, gift_leaves_out, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, short_answers
 from .common import EncodedLines, category_path, category_title, html_paragraph, html_text, moodle_percent, multilang_html, multilang_plain, plain_field, plain_number, question_name
 
-_SPECIAL = {"~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}", ":": "\\:", "\\": "\\\\", "\n": "\\n", "\r": ""}
-_SPECIAL_TABLE = str.maketrans(_SPECIAL)
-
 
 def _questions(count: int) -> str:
     return f"{count} question{'' if count == 1 else 's'}"
@@ -25,7 +22,11 @@ def gift_escape(text: str) -> str:
     >>> gift_escape('a=b {c} #1: ~x \\\\')
     'a\\\\=b \\\\{c\\\\} \\\\#1\\\\: \\\\~x \\\\\\\\'
     """
-    return text.translate(_SPECIAL_TABLE)
+    # One replacement per character (a line break as ``\n``, a carriage return dropped), the
+    # backslash first (the others add one), each a scan of the text in C: ``str.translate``
+    # with a table of these maps character by character through a dict, several times slower.
+    return (text.replace("\\", "\\\\").replace("~", "\\~").replace("=", "\\=").replace("#", "\\#").replace("{", "\\{")
+            .replace("}", "\\}").replace(":", "\\:").replace("\n", "\\n").replace("\r", ""))
 
 
 def _html(banks: Sequence[Bank], get, options: ExportOptions) -> str:
