@@ -176,6 +176,12 @@ class Element:
         """A child written as ``markup``, on one line."""
         self._enter().append(_pad(self.depth + 1) + markup)
 
+    def block(self, lines: tuple[str, ...]) -> None:
+        """Children written as ``lines`` (each indented as a child's, and as much again as it
+        starts with): what :func:`_block` made once."""
+        pad = _pad(self.depth + 1)
+        self._enter().extend([pad + line for line in lines])
+
     def document_bytes(self) -> bytes:
         """The whole document (this element its root), every element closed, as UTF-8."""
         document = self.document
@@ -239,18 +245,48 @@ def _root(d: Dialect, name: str, attributes: Mapping[str, str]) -> Element:
     return d.element(None, name, {"xmlns": d.namespace, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": f"{d.namespace} {d.schema_location}", **attributes})
 
 
+_BLOCKS: dict[tuple, tuple[str, ...]] = {}
+"""Lines that recur in every item (a score set, a feedback added, the outcomes), by dialect and
+what they say: written once by the element writer, then copied."""
+
+
+def _block(d: Dialect, key: tuple, write: Callable[[Element], None]) -> tuple[str, ...]:
+    """The lines ``write(parent)`` adds under a parent, indented from the parent's children on
+    (made once per dialect and ``key``, which holds every value ``write`` writes)."""
+    key = (d.namespace, *key)
+    found = _BLOCKS.get(key)
+    if found is None:
+        scratch = Element(_Document(), 0, "<scratch", "scratch")
+        write(scratch)
+        lines = scratch.document_bytes().decode("utf-8").split("\n")
+        assert lines[1] == "<scratch>" and lines[-2] == "</scratch>" and lines[-1] == "", lines
+        found = tuple(line[2:] for line in lines[2:-2])
+        if len(_BLOCKS) >= 1 << 12:
+            _BLOCKS.clear()
+        _BLOCKS[key] = found
+    return found
+
+
 def _match_rule(d: Dialect, parent: Element, branch: str, second: tuple[str, Mapping[str, str], str | None]) -> Element:
     """``<branch><match><variable identifier="RESPONSE"/>second</match>…`` (the caller adds the action)."""
     rule = d.element(parent, branch)
-    match = d.element(rule, "match")
-    d.element(match, "variable", {"identifier": "RESPONSE"})
-    d.element(match, second[0], second[1], second[2])
+    name, attributes, text = second
+
+    def write(rule: Element) -> None:
+        match = d.element(rule, "match")
+        d.element(match, "variable", {"identifier": "RESPONSE"})
+        d.element(match, name, attributes, text)
+
+    rule.block(_block(d, ("match", name, text, *attributes.items()), write))
     return rule
 
 
 def _set_score(d: Dialect, parent: Element, value: str) -> None:
-    setter = d.element(parent, "setOutcomeValue", {"identifier": "SCORE"})
-    d.element(setter, "baseValue", {"baseType": "float"}, value)
+    def write(parent: Element) -> None:
+        setter = d.element(parent, "setOutcomeValue", {"identifier": "SCORE"})
+        d.element(setter, "baseValue", {"baseType": "float"}, value)
+
+    parent.block(_block(d, ("score", value), write))
 
 
 def _number(value: float) -> str:
@@ -269,10 +305,13 @@ def _response(d: Dialect, parent: Element) -> Element:
 
 def _add_feedback(d: Dialect, parent: Element, identifiers: Sequence[str]) -> None:
     """``FEEDBACK`` := ``FEEDBACK`` with ``identifiers`` added (the action of a feedback rule)."""
-    several = d.element(d.element(parent, "setOutcomeValue", {"identifier": "FEEDBACK"}), "multiple")
-    d.element(several, "variable", {"identifier": "FEEDBACK"})
-    for identifier in identifiers:
-        _base(d, several, "identifier", identifier)
+    def write(parent: Element) -> None:
+        several = d.element(d.element(parent, "setOutcomeValue", {"identifier": "FEEDBACK"}), "multiple")
+        d.element(several, "variable", {"identifier": "FEEDBACK"})
+        for identifier in identifiers:
+            _base(d, several, "identifier", identifier)
+
+    parent.block(_block(d, ("feedback", *identifiers), write))
 
 
 def _in_range(d: Dialect, parent: Element, low: float, high: float) -> None:
@@ -316,9 +355,12 @@ def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = 
 
 
 def _outcomes(d: Dialect, item: Element) -> None:
-    score = d.element(item, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
-    d.element(d.element(score, "defaultValue"), "value", text="0")
-    d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
+    def write(item: Element) -> None:
+        score = d.element(item, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
+        d.element(d.element(score, "defaultValue"), "value", text="0")
+        d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
+
+    item.block(_block(d, ("outcomes",), write))
 
 
 def _option_choices(q, lang: str) -> tuple[list[tuple[str, str, str | None]], list[str]]:
