@@ -112,6 +112,32 @@ def keep_only(root: Path, kept: tuple[str, ...] = SAMPLE, topic: str = FLAGSHIP)
     return root
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cli_command_built_once():
+    """Typer's test runner builds the click command of `bank` from the app at every call (some
+    20 ms of signatures and type hints, more than a `bank validate` of a dozen questions takes);
+    the app does not change while the tests run, so each test process builds it once. Another
+    Typer app is built as before."""
+    import typer.main
+    import typer.testing
+
+    built: dict[int, object] = {}
+    build = typer.main.get_command
+
+    def get_command(typer_app):
+        from aistack_bank.cli import app
+
+        if typer_app is not app:
+            return build(typer_app)
+        if id(app) not in built:
+            built[id(app)] = build(app)
+        return built[id(app)]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(typer.testing, "_get_command", get_command)
+        yield
+
+
 @pytest.fixture
 def run_cli():
     """Run `bank ARGS` in-process; return (exit code, stdout+stderr)."""
