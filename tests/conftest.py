@@ -130,7 +130,7 @@ def _cli_command_built_once():
     import typer.main
     import typer.testing
 
-    built: dict[int, object] = {}
+    built: list[tuple[object, object]] = []  # (the app, its command)
     build = typer.main.get_command
 
     def get_command(typer_app):
@@ -138,9 +138,9 @@ def _cli_command_built_once():
 
         if typer_app is not app:
             return build(typer_app)
-        if id(app) not in built:
-            built[id(app)] = build(app)
-        return built[id(app)]
+        if not built or built[0][0] is not app:
+            built[:] = [(app, build(app))]
+        return built[0][1]
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(typer.testing, "_get_command", get_command)
