@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -14,6 +15,14 @@ import pytest
 # module again at collection (about 8.5 s of CPU per process instead of 3.5 s; pytest-xdist starts
 # one per core), and every `python -m aistack_bank` a test starts compiles the package again.
 sys.dont_write_bytecode = False
+
+# The tests run the commands in this process (run_cli), where `bank`'s main() does not set the
+# garbage collector's thresholds: set them as it does (a full collection after 1 000 of the
+# middle generation, not 10). A test process holds every collected test, module and memo while
+# the commands allocate, and each full collection walks all of it: with Python's default,
+# collections took about a tenth of the CPU time of test_analyze, test_i18n, test_validate and
+# the lms tests (2.8 s -> 1.1 s).
+gc.set_threshold(700, 10, 1000)
 
 REPO = Path(__file__).resolve().parents[1]
 FLAGSHIP = "ai-hardware-software-stack"
@@ -110,6 +119,32 @@ def keep_only(root: Path, kept: tuple[str, ...] = SAMPLE, topic: str = FLAGSHIP)
         catalog.write_text("\n\n".join(b for b in blocks if not (m := re.search(r'^(?:#~ )?msgctxt "(q\d+)\.', b, re.M)) or m[1] in kept),
                            encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cli_command_built_once():
+    """Typer's test runner builds the click command of `bank` from the app at every call (some
+    20 ms of signatures and type hints, more than a `bank validate` of a dozen questions takes);
+    the app does not change while the tests run, so each test process builds it once. Another
+    Typer app is built as before."""
+    import typer.main
+    import typer.testing
+
+    built: list[tuple[object, object]] = []  # (the app, its command)
+    build = typer.main.get_command
+
+    def get_command(typer_app):
+        from aistack_bank.cli import app
+
+        if typer_app is not app:
+            return build(typer_app)
+        if not built or built[0][0] is not app:
+            built[:] = [(app, build(app))]
+        return built[0][1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(typer.testing, "_get_command", get_command)
+        yield
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, keep_only
 
 
 def _libraries():
@@ -65,6 +65,7 @@ def test_the_scan_is_left_out_only_when_every_format_was_kept_for_the_same_banks
 
     from aistack_bank import build as build_module
 
+    keep_only(project)  # seven builds, each of every format: a dozen questions are banks enough
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     scans = []
     real = build_module.first_uncarriable

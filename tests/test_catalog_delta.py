@@ -75,7 +75,7 @@ def _edit(rng: random.Random, blocks: list[str], original: list[str], n: int) ->
     return "restored"
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", [0])  # a second seed found nothing the first did not (findings not moved, owners not verified again)
 def test_catalog_edits_give_the_verdict_of_a_run_without_cache(project, monkeypatch, seed):
     from aistack_bank.i18n import verify
     from aistack_bank.rules.validate import validate_bank

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import unicodedata
 import zipfile
@@ -31,7 +32,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
+from conftest import REPO, keep_only
 
 QUESTIONS = ("q001", "q002", "q003")
 FIELDS = ("q001.stem", "q002.explanation", "q003.option.b", "q001.option.c.feedback", "topic.ai-hardware-software-stack.summary", "topic.ai-hardware-software-stack.title")
@@ -55,17 +56,24 @@ unicode_text = st.one_of(raw_text, safe_text, safe_text)
 
 @pytest.fixture(scope="module")
 def small_project(tmp_path_factory) -> Path:
-    """bank/ with three questions and translations/ with the catalogs, ready to be copied."""
+    """bank/ with three questions and translations/ with the catalogs cut to their entries
+    (conftest.keep_only), ready to be copied."""
     root = tmp_path_factory.mktemp("unicode") / "template"
     (root / "bank" / "ai-hardware-software-stack" / "questions").mkdir(parents=True)
     for qid in QUESTIONS:
         src = next((REPO / "bank" / "ai-hardware-software-stack" / "questions").glob(f"{qid}-*.yaml"))
         shutil.copy(src, root / "bank" / "ai-hardware-software-stack" / "questions" / src.name)
     topic = (REPO / "bank" / "ai-hardware-software-stack" / "topic.yaml").read_text(encoding="utf-8")
-    head = topic.split("\nquestions:")[0]
+    head = re.sub(r"^groups:\n(?:[ -].*\n)*", "", topic.split("\nquestions:")[0] + "\n", flags=re.M).rstrip("\n")  # its groups name other questions
     (root / "bank" / "ai-hardware-software-stack" / "topic.yaml").write_text(head + "\nquestions:\n" + "".join(f"  - {q}\n" for q in QUESTIONS), encoding="utf-8")
     shutil.copy(REPO / "bank" / "categories.yaml", root / "bank" / "categories.yaml")
     shutil.copytree(REPO / "translations", root / "translations")
+    keep_only(root, QUESTIONS)
+    from aistack_bank.rules.validate import validate_bank
+
+    # Every example is the cases' text in one field of this bank: it must pass on its own, or each
+    # example ends at validation and no export is ever read back.
+    assert not validate_bank(root / "bank", translations=root / "translations", run_checks=False).errors
     return root
 
 
