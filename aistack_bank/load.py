@@ -47,6 +47,8 @@ class FileSummary(NamedTuple):
     answer-cue figures), or None for a question those figures do not measure."""
     catalog: bytes
     """A digest of what a catalog's verification reads of it (its fields, model and check)."""
+    model: bytes = b""
+    """A digest of its model as JSON (what the exports are made of), or empty without a model."""
 
 
 @dataclass

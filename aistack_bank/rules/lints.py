@@ -574,8 +574,11 @@ def leak_texts_digest(fields) -> bytes:
 def file_summary(qs: QuestionSource) -> FileSummary:
     """What the rules across files read of one read question file (see
     :class:`~aistack_bank.load.FileSummary`): its id, its key for the leak rule, a digest of its
-    texts, its answer-cue figures and a digest of what the catalogs' verification reads."""
-    from ..cache.catalogs import question_inputs
+    texts, its answer-cue figures, a digest of what the catalogs' verification reads and one of
+    its model (what the exports are made of)."""
+    import hashlib
+
+    from ..cache.catalogs import model_json_of, question_inputs
     from ..i18n.fields import question_fields
     from ..load import FileSummary
     from .cues import question_cue
@@ -586,7 +589,9 @@ def file_summary(qs: QuestionSource) -> FileSummary:
     fields = qs.derived.get("fields")
     if fields is None:
         fields = question_fields(question, doc, qs.path)
-    return FileSummary(question.id, True, key_info(question), leak_texts_digest(fields), question_cue(question), question_inputs(qs, fields))
+    dumped = model_json_of(question)
+    return FileSummary(question.id, True, key_info(question), leak_texts_digest(fields), question_cue(question), question_inputs(qs, fields, dumped),
+                       hashlib.blake2b(dumped, digest_size=20).digest())
 
 
 def summary_of(qs: QuestionSource) -> FileSummary:

@@ -1,0 +1,88 @@
+"""After one question file is edited, `bank build` pays for what the edit changed: an edit that
+leaves every model as it was (a comment) renders nothing and unpickles no record, and the
+output memo's key follows the English library exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import keep_only, question_file, topic_file
+
+
+@pytest.fixture
+def project(project) -> Path:
+    return keep_only(project)
+
+
+def _read(root: Path):
+    from aistack_bank.cache.questionfiles import QuestionFiles
+    from aistack_bank.load import read_library
+    from aistack_bank.rules.validate import question_file_rules
+
+    return read_library(root / "bank", read_topics=QuestionFiles(question_file_rules, use_cache=False).read_topics)
+
+
+def _library_json(source) -> str:
+    from aistack_bank.load import english_library
+
+    return english_library(source).model_dump_json()
+
+
+def test_the_english_digest_changes_exactly_when_the_english_library_does(project):
+    from aistack_bank.cache.outputs import english_digest
+
+    seen: dict[str, str] = {}  # digest -> the library's JSON
+
+    def check(step: str) -> None:
+        source = _read(project)
+        digest, library = english_digest(source), _library_json(source)
+        for qs in source.questions:  # the same digest from the records, without the summaries' model digests
+            qs.summary = qs.summary._replace(model=b"")
+        assert english_digest(source) == digest, step
+        assert seen.setdefault(digest, library) == library, step  # one digest, one library
+        assert sum(1 for value in seen.values() if value == library) == 1, step  # one library, one digest
+
+    check("as bundled")
+    q001 = question_file(project, "q001")
+    q001.write_text(q001.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    check("a comment")
+    assert len(seen) == 1
+    q001.write_text(q001.read_text(encoding="utf-8").replace("forward passes on fixed weights", "forward passes on frozen weights"), encoding="utf-8")
+    check("a stem edited")
+    topic = topic_file(project)
+    text = topic.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    listed = [i for i, line in enumerate(lines) if line.startswith("  - q0")]
+    lines[listed[0]], lines[listed[1]] = lines[listed[1]], lines[listed[0]]
+    topic.write_text("\n".join(lines), encoding="utf-8")
+    check("two questions swapped in the topic")
+    categories = project / "bank" / "categories.yaml"
+    categories.write_text(categories.read_text(encoding="utf-8").replace("title: Computer systems", "title: Computer engineering"), encoding="utf-8")
+    check("a category title edited")
+    assert len(seen) == 4
+
+
+def test_a_build_after_a_comment_is_added_renders_nothing_and_reads_no_model(project, run_cli, monkeypatch):
+    from aistack_bank import build, load
+
+    assert run_cli("build", "-q")[0] == 0
+    before = {path: path.read_bytes() for path in (project / "exports").rglob("*") if path.is_file()}
+    q001 = question_file(project, "q001")
+    q001.write_text(q001.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the English library was made: some output was to be rendered")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(load, "english_library", refused)
+        patched.setattr(build, "render_each", refused)
+        code, out = run_cli("build")
+    assert code == 0, out
+    assert {path: path.read_bytes() for path in (project / "exports").rglob("*") if path.is_file()} == before
+    q001.write_text(q001.read_text(encoding="utf-8").replace("forward passes on fixed weights", "forward passes on frozen weights"), encoding="utf-8")
+    assert run_cli("i18n", "update")[0] == 0  # (the catalogs follow the new stem)
+    with monkeypatch.context() as patched, pytest.raises(AssertionError, match="English library was made"):  # a model changed: made again
+        patched.setattr(load, "english_library", refused)
+        run_cli("build", "--allow-fallback")
