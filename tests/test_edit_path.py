@@ -86,3 +86,28 @@ def test_a_build_after_a_comment_is_added_renders_nothing_and_reads_no_model(pro
     with monkeypatch.context() as patched, pytest.raises(AssertionError, match="English library was made"):  # a model changed: made again
         patched.setattr(load, "english_library", refused)
         run_cli("build", "--allow-fallback")
+
+
+def test_a_spilling_run_copies_a_stored_record_to_the_spill_file_only_when_a_worker_is_to_read_it(project, monkeypatch):
+    """With a spill file (a large bank), the records the topics' stores hold stay in their
+    records files, read there by position when used; one is copied to the spill file only when
+    asked where it is there (what the catalogs' workers are sent)."""
+    from aistack_bank.cache import questionfiles
+    from aistack_bank.load import read_library
+    from aistack_bank.rules.validate import question_file_rules
+
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    whole = read_library(Path("bank")).questions
+    read_library(Path("bank"), read_topics=questionfiles.QuestionFiles(question_file_rules, use_cache=True).read_topics)  # fills the stores
+    monkeypatch.setattr(questionfiles, "SPILL_MIN_FILES", 0)
+    files = questionfiles.QuestionFiles(question_file_rules, use_cache=True, spill=True)
+    read = read_library(Path("bank"), read_topics=files.read_topics).questions
+    assert files.spill is not None and files.spill.size == 0 and len(read) == len(whole) == 12
+    for a, b in zip(whole, read):  # from the records files
+        assert b.question == a.question and b.doc.values == a.doc.values and b.derived["fields"]
+    assert files.spill.size == 0
+    assert all(qs.spilled is not None for qs in read) and files.spill.size > 0
+    files.spill.recent.clear()
+    for a, b in zip(whole, read):  # from the spill file
+        assert b.question == a.question and b.doc.values == a.doc.values and b.doc.text == a.doc.text
+    files.close()

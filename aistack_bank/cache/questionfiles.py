@@ -122,14 +122,17 @@ class QuestionFiles:
         in all), each topic's results in its files' order (see :func:`~aistack_bank.load.read_library`).
 
         Each topic's store is written, and dropped from memory, as soon as its files are done;
-        with ``spill`` and many files, each record goes to the :class:`Spill` file as it comes
-        (then no record is kept in memory, not even one read in this process)."""
+        with ``spill`` and many files, each record read now goes to the :class:`Spill` file as it
+        comes, and each record a store had stays in that store's records file (a
+        :class:`StoreRecord`) until a catalog worker is to read it (then no record is kept in
+        memory, not even one read in this process)."""
         if self.spill_wanted and sum(len(paths) for paths, _, _, _ in topics) >= SPILL_MIN_FILES:
             self.spill = Spill.create()
         # each topic's store: the summaries and diagnostics of its files in one index, their
         # records (read when first used) in a records file that a run appends its new ones to
-        # (with a spill file, a stored record is read from the records file by position and
-        # copied to the spill file: the records file is never read whole into memory)
+        # (with a spill file, a stored record stays in the records file, read by position when
+        # used and copied to the spill file only for the catalogs' workers: the records file is
+        # never read whole into memory)
         stores: list[SplitStore | None] = [SplitStore("questions", root, enabled=self.use_cache, positional=self.spill is not None)
                                            for _, root, _, _ in topics]
         keys = [[self.key(path, root, topic, project) for path in paths] for paths, root, topic, project in topics]
@@ -139,9 +142,13 @@ class QuestionFiles:
         for t, topic_keys in enumerate(keys):
             store = stores[t]
             for index, key in enumerate(topic_keys):
-                found = store.get(key) if key is not None else None
+                if self.spill is not None:  # where the record is: copied to the spill file only if a catalog worker is to read it
+                    placed = store.place(key) if key is not None else None
+                    found = (placed[0], StoreRecord(self.spill, *placed[1:])) if placed is not None else None
+                else:
+                    found = store.get(key) if key is not None else None
                 if found is not None and _well_formed(found[0]):
-                    results[t][index] = self._kept((*found[0], found[1]))
+                    results[t][index] = (*found[0], found[1]) if self.spill is not None else self._kept((*found[0], found[1]))
                 else:
                     todo.append((t, index))
                     left[t] += 1
@@ -204,7 +211,7 @@ class Spill:
         import weakref
 
         self.fd, self.path, self.size = fd, path, 0
-        self.recent: dict[int, tuple] = {}
+        self.recent: dict[object, tuple] = {}
         self._finalizer = weakref.finalize(self, Spill._release, fd, path)
 
     @classmethod
@@ -277,6 +284,35 @@ def read_at(fd: int, at: int, length: int) -> bytes:
     return b"".join(chunks)
 
 
+class StoreRecord:
+    """Where one record is in a per-file store's records file, read by position (the file held
+    open): what a run that spills keeps of a record the store had, instead of copying it to the
+    :class:`Spill` file at once; it is copied there (:meth:`spilled`) only when a catalog worker
+    is to read it (:attr:`StoredQuestion.spilled`)."""
+
+    __slots__ = ("spill", "records", "at", "length")
+
+    def __init__(self, spill: Spill, records, at: int, length: int) -> None:
+        self.spill, self.records, self.at, self.length = spill, records, at, length
+
+    def load(self) -> tuple:
+        """(doc, question, derived) of the record, as :meth:`Spilled.load` gives them."""
+        recent = self.spill.recent
+        place = (id(self.records), self.at)
+        found = recent.pop(place, None)
+        if found is None:
+            full = _loads_uncollected(self.records[self.at:self.at + self.length])
+            found = (full.doc, full.question, full.derived)
+            if len(recent) >= RECENT_RECORDS:
+                del recent[next(iter(recent))]
+        recent[place] = found
+        return found
+
+    def spilled(self) -> "Spilled | bytes":
+        """The record copied to the spill file (its bytes when they cannot be written there)."""
+        return self.spill.add(self.records[self.at:self.at + self.length])
+
+
 class Spilled:
     """Where one record is in a :class:`Spill` file."""
 
@@ -306,7 +342,7 @@ def _unpickled(name: str) -> property:
     def get(self):
         if name not in self.__dict__:
             record = self.__dict__["_record"]
-            if isinstance(record, Spilled):  # read again when it is no longer among the latest used
+            if isinstance(record, (Spilled, StoreRecord)):  # read again when it is no longer among the latest used
                 return record.load()[index]
             full = _loads_uncollected(self.__dict__.pop("_record"))
             self.__dict__.update(doc=full.doc, question=full.question, derived=full.derived)
@@ -344,7 +380,7 @@ class StoredQuestion(QuestionSource):
     question = _unpickled("question")
     derived = _unpickled("derived")
 
-    def __init__(self, path: Path, summary: FileSummary | None, record: "bytes | memoryview | Spilled | None",
+    def __init__(self, path: Path, summary: FileSummary | None, record: "bytes | memoryview | Spilled | StoreRecord | None",
                  live: QuestionSource | None = None) -> None:
         self.path = path
         self.summary = summary
@@ -359,8 +395,11 @@ class StoredQuestion(QuestionSource):
 
     @property
     def spilled(self) -> "Spilled | None":
-        """Where the record is in the spill file (None: it is in memory)."""
+        """Where the record is in the spill file (None: it is in memory); a record still in a
+        store's records file is copied to the spill file now."""
         record = self.__dict__.get("_record")
+        if isinstance(record, StoreRecord):
+            record = self.__dict__["_record"] = record.spilled()
         return record if isinstance(record, Spilled) else None
 
 

@@ -445,6 +445,21 @@ class SplitStore:
         self._used[key] = found
         return found[0], large
 
+    def place(self, key: str) -> tuple[Any, "_FileRecords", int, int] | None:
+        """(small part, records file, where its large part is, its length) stored under ``key``,
+        without reading the large part (a store with ``positional`` only), or None as :meth:`get`."""
+        if not (self.enabled and self.positional):
+            return None
+        found = self._load().get(key)
+        if not (type(found) is tuple and len(found) == 3 and type(found[1]) is int and type(found[2]) is int
+                and _TOKEN_BYTES <= found[1] and found[2] >= 0 and found[1] + found[2] <= self._size):
+            return None
+        records = self._record_bytes()
+        if not isinstance(records, _FileRecords):
+            return None
+        self._used[key] = found
+        return found[0], records, found[1], found[2]
+
     def put(self, key: str, small: Any, large: bytes) -> None:
         """Store ``small`` (pickled with the index) and ``large`` (appended to the records file)."""
         if self.enabled:
