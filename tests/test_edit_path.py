@@ -111,3 +111,50 @@ def test_a_spilling_run_copies_a_stored_record_to_the_spill_file_only_when_a_wor
     for a, b in zip(whole, read):  # from the spill file
         assert b.question == a.question and b.doc.values == a.doc.values and b.doc.text == a.doc.text
     files.close()
+
+
+def _well_formed_state_as_before(found) -> bool:
+    """The check of a kept leak state as it was written before it checked each type over all
+    values at once (:func:`aistack_bank.rules.lints._well_formed_state`)."""
+    from aistack_bank.rules.lints import _well_formed_findings
+
+    return (type(found) is tuple and len(found) == 3 and type(found[0]) is dict and type(found[1]) is dict
+            and _well_formed_findings(found[2])
+            and all(type(k) is str and type(v) is tuple and len(v) == 2 and type(v[0]) is str and type(v[1]) is tuple for k, v in found[0].items())
+            and all(type(k) is str and type(v) is bytes for k, v in found[1].items()))
+
+
+class _Str(str):
+    pass
+
+
+def test_the_kept_leak_state_is_checked_as_before():
+    """Random states, most of them well formed, each with one value of a wrong type or shape
+    in some: the check says what the former check said."""
+    import random
+
+    from aistack_bank.rules.lints import _well_formed_state
+
+    rng = random.Random(33)
+    wrong = [None, 1, b"x", "x", _Str("x"), (), ("a",), ("a", (), "c"), ["a", ()], ("a", []), (b"a", ()), (_Str("a"), ()), {}, [], ("a", ("t",))]
+    answers = {True: 0, False: 0}
+    for _ in range(3000):
+        keys = {f"q{i}": (f"key {i}", tuple(f"t{j}" for j in range(rng.randrange(3)))) for i in range(rng.randrange(6))}
+        digests = {f"q{i}": bytes([i]) * 4 for i in range(rng.randrange(6))}
+        findings = [((f"q{i}", ("stem",), f"q{i + 1}"), "its words") for i in range(rng.randrange(3))]
+        state = [keys, digests, findings]
+        if rng.random() < 0.7:
+            part = rng.randrange(4)
+            if part == 0 and keys:
+                keys[rng.choice(list(keys))] = rng.choice(wrong)
+            elif part == 1 and digests:
+                digests[rng.choice(list(digests))] = rng.choice(wrong)
+            elif part == 2:
+                (keys if rng.random() < 0.5 else digests)[rng.choice([1, b"q", _Str("q9"), ("q",)])] = rng.choice([("a", ()), b"d"])
+            else:
+                state = rng.choice([state[:2], state + [None], [rng.choice(wrong), digests, findings], [keys, rng.choice(wrong), findings]])
+        found = tuple(state) if rng.random() < 0.95 else state
+        expected = _well_formed_state_as_before(found)
+        assert _well_formed_state(found) is expected, found
+        answers[expected] += 1
+    assert min(answers.values()) > 300  # both answers drawn often
