@@ -158,3 +158,42 @@ def test_the_kept_leak_state_is_checked_as_before():
         assert _well_formed_state(found) is expected, found
         answers[expected] += 1
     assert min(answers.values()) > 300  # both answers drawn often
+
+
+def _question_files_as_before(root: Path) -> list[Path]:
+    """The question files of a topic folder as they were listed before the listing made the
+    paths (:func:`aistack_bank.load.question_files`)."""
+    import os
+
+    folder = root / "questions"
+    if not folder.is_dir():
+        return []
+    names = sorted(name for name in os.listdir(folder) if name.endswith((".yaml", ".yml")) and not name.startswith(".")
+                   and Path(name).suffix in (".yaml", ".yml"))
+    return [folder / name for name in names]
+
+
+def test_the_question_files_are_listed_as_before(tmp_path):
+    import random
+
+    from aistack_bank.load import question_files
+
+    rng = random.Random(33)
+    parts = ["q001", "q", ".", "..", "-", "a b", "é", "Q", "yaml", "yml", ".yaml", ".yml", ".YAML", ".bak", "~", ".tmp", "x"]
+    for trial in range(40):
+        root = tmp_path / f"t{trial}"
+        (root / "questions").mkdir(parents=True)
+        for _ in range(rng.randrange(25)):
+            name = "".join(rng.choice(parts) for _ in range(rng.randrange(1, 5)))
+            if name in (".", "..") or "/" in name:
+                continue
+            path = root / "questions" / name
+            if path.exists():
+                continue
+            if rng.random() < 0.1:
+                path.mkdir()
+            else:
+                path.write_text("id: q\n", encoding="utf-8")
+        assert question_files(root) == _question_files_as_before(root)
+        assert all(type(path) is type(root) for path in question_files(root))
+    assert question_files(tmp_path / "none") == []
