@@ -197,3 +197,29 @@ def test_the_question_files_are_listed_as_before(tmp_path):
         assert question_files(root) == _question_files_as_before(root)
         assert all(type(path) is type(root) for path in question_files(root))
     assert question_files(tmp_path / "none") == []
+
+
+def test_the_model_is_made_without_reading_its_source_and_the_schemas_still_describe_every_field():
+    """Importing the model (every command that reads the bank) reads no docstring from the
+    source of its classes; `bank schema` gives the fields their docstrings as descriptions (the
+    committed schemas are compared byte for byte by tests/test_schema_and_cli.py)."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    code = ("from pydantic._internal import _fields\n"
+            "def refused(*a, **k): raise AssertionError('a class source read')\n"
+            "_fields.extract_docstrings_from_cls = refused\n"
+            "import aistack_bank.model, aistack_bank.exchange, aistack_bank.rules.validate\n"
+            "from aistack_bank.load import question_from_data\n"
+            "print(question_from_data({'id': 'q1', 'kind': 'true_false'}, __import__('pathlib').Path('q1-x.yaml'))[1] != [])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+    from pathlib import PurePosixPath
+
+    from aistack_bank.project.schemas import render_schemas
+
+    topic = json.loads(render_schemas()[PurePosixPath("topic.schema.json")])
+    assert all("description" in field for field in topic["properties"].values())
