@@ -223,3 +223,90 @@ def test_the_model_is_made_without_reading_its_source_and_the_schemas_still_desc
 
     topic = json.loads(render_schemas()[PurePosixPath("topic.schema.json")])
     assert all("description" in field for field in topic["properties"].values())
+
+
+def _digest_tree_as_before(digest, root: Path, memo) -> None:
+    """The input digest's walk of one folder as it was written before it joined the parts and
+    took the listing's paths (:func:`aistack_bank.cache.validation._digest_tree`)."""
+    import os
+
+    digest.update(f"\0root {root.as_posix()}\0".encode())
+    if not root.exists():
+        return
+    entries: list[tuple[str, bool]] = []
+
+    def walk(top: str) -> None:
+        folders = []
+        try:
+            with os.scandir(top) as listing:
+                for entry in listing:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    try:
+                        link = entry.is_symlink()
+                    except OSError:
+                        link = False
+                    if not is_dir:
+                        entries.append((os.path.join(top, entry.name), link))
+                    elif not link:
+                        folders.append(os.path.join(top, entry.name))
+        except OSError as exc:
+            digest.update(f"unlistable {exc.filename} {exc.errno}".encode())
+            return
+        for folder in sorted(folders):
+            walk(folder)
+
+    walk(os.fspath(root))
+    entries.sort()
+    for name, link in entries:
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        if link:
+            try:
+                digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
+            except OSError:
+                digest.update(b"link ?\0")
+        digest.update(memo.digest(name))
+        digest.update(b"\0")
+
+
+def test_the_input_digest_walks_a_folder_as_before(tmp_path):
+    """Random trees of files, folders, links to files and to folders and dangling links, given
+    as relative and absolute paths: the same digest as the former walk."""
+    import hashlib
+    import os
+    import random
+
+    from aistack_bank.cache.validation import StatMemo, _digest_tree
+
+    rng = random.Random(33)
+    for trial in range(30):
+        root = tmp_path / f"t{trial}"
+        root.mkdir()
+        folders = [root]
+        made: list[Path] = []
+        for _ in range(rng.randrange(1, 30)):
+            parent = rng.choice(folders)
+            name = rng.choice(["a", "b", "q001-x.yaml", "é", "z z", ".hidden", "fr.po"]) + str(rng.randrange(5))
+            path = parent / name
+            if path.exists() or path.is_symlink():
+                continue
+            what = rng.random()
+            if what < 0.2:
+                path.mkdir()
+                folders.append(path)
+            elif what < 0.3 and made:
+                path.symlink_to(rng.choice(made))
+            elif what < 0.35:
+                path.symlink_to(rng.choice(folders))
+            elif what < 0.4:
+                path.symlink_to(root / "nowhere")
+            else:
+                path.write_bytes(bytes(rng.randrange(256) for _ in range(rng.randrange(40))))
+                made.append(path)
+        for given in (root, Path(os.path.relpath(root))):
+            old, new = hashlib.blake2b(), hashlib.blake2b()
+            _digest_tree_as_before(old, given, StatMemo([given]))
+            _digest_tree(new, given, StatMemo([given]))
+            assert new.hexdigest() == old.hexdigest(), trial

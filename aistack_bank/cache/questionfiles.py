@@ -68,12 +68,14 @@ class QuestionFiles:
         digest = file_digest(path) if self.use_cache else None
         if digest is None:
             return None
-        vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
-        shared = (str(root), str(project), vocabulary, self.run_checks)  # the same for every file of a topic
-        hasher = self._hashers.get(shared)
-        if hasher is None:
-            hasher = self._hashers[shared] = key_hasher("question-file", *shared)
-        return key_with(hasher, str(path), digest)
+        # the parts the files of a topic share, digested once per topic (the topic object is
+        # kept with its digest, so that its id names no other object)
+        known = self._hashers.get((id(topic), root, project))
+        if known is None or known[0] is not topic:
+            vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
+            shared = (str(root), str(project), vocabulary, self.run_checks)
+            known = self._hashers[(id(topic), root, project)] = (topic, key_hasher("question-file", *shared))
+        return key_with(known[1], str(path), digest)
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
         """The stored form of one file's verdict (as a worker process returns it)."""

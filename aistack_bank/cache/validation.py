@@ -18,6 +18,7 @@ import json
 import os
 import stat
 import time
+from stat import S_ISREG
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,11 +102,11 @@ class StatMemo:
             st = os.stat(name)
         except OSError as exc:
             return f"unreadable {exc.errno}".encode()
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+        if not S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
             return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
         identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         known = self.old.get(name)
-        if isinstance(known, tuple) and len(known) == 2 and known[0] == identity and isinstance(known[1], bytes):
+        if type(known) is tuple and len(known) == 2 and known[0] == identity and type(known[1]) is bytes:
             self.new[name] = known
             return known[1]
         file_digest = hashlib.blake2b(digest_size=20)
@@ -174,15 +175,18 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     entries: list[tuple[str, bool]] = []  # (file name, whether it is a symbolic link)
     _list_files(os.fspath(root), entries, lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode()))
     entries.sort()
+    parts = []  # (digested at once: the digest of the parts one after another)
+    add = parts.append
     for name, link in entries:
-        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        add(name.encode("utf-8", "surrogateescape") + b"\0")
         if link:
             try:
-                digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
+                add(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
             except OSError:
-                digest.update(b"link ?\0")
-        digest.update(memo.digest(name))
-        digest.update(b"\0")
+                add(b"link ?\0")
+        add(memo.digest(name))
+        add(b"\0")
+    digest.update(b"".join(parts))
 
 
 def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
@@ -202,14 +206,14 @@ def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
                         link = entry.is_symlink()
                     except OSError:
                         link = False
-                    entries.append((os.path.join(top, entry.name), link))
+                    entries.append((entry.path, link))  # (os.path.join(top, entry.name))
                 else:
                     try:
                         link = entry.is_symlink()
                     except OSError:
                         link = False
                     if not link:
-                        folders.append(os.path.join(top, entry.name))
+                        folders.append(entry.path)
     except OSError as exc:
         onerror(exc)
         return
