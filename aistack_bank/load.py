@@ -278,10 +278,10 @@ def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | No
     return _finish_bank(source, results)
 
 
-def _start_bank(root: Path, files: list[Path] | None, project: Path | None) -> tuple[BankSource, list[Path]]:
-    """A topic folder's topic read, and the question files to read."""
+def _start_bank(root: Path, files: list[Path] | None, project: Path | None, topic_reader=None) -> tuple[BankSource, list[Path]]:
+    """A topic folder's topic read (by ``topic_reader``, :func:`read_topic` when None), and the question files to read."""
     source = BankSource(root=root)
-    source.topic, source.topic_doc, diags = read_topic(root, project=project)
+    source.topic, source.topic_doc, diags = (topic_reader or read_topic)(root, project=project)
     source.diagnostics.extend(diags)
     if files is None:
         try:
@@ -408,12 +408,14 @@ def is_topic_folder(path: Path) -> bool:
     return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
 
 
-def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None, read_topics=None) -> LibrarySource:
+def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None, read_topics=None, topic_reader=None) -> LibrarySource:
     """Read a whole bank: `categories.yaml` and every topic folder (or only ``topics``); raise nothing.
 
     ``read_files`` reads each topic's question files (see :func:`read_bank`); or
     ``read_topics([(paths, root, topic, project), …])`` those of every topic at once, a list of
-    results per topic (:meth:`aistack_bank.cache.questionfiles.QuestionFiles.read_topics`).
+    results per topic (:meth:`aistack_bank.cache.questionfiles.QuestionFiles.read_topics`),
+    and then ``topic_reader``, when given, reads each topic file instead of :func:`read_topic`
+    (the same results: :meth:`aistack_bank.cache.questionfiles.QuestionFiles.read_topic`).
 
     The former single-topic layout is reported (E312) and nothing else is read."""
     root = Path(root)
@@ -434,7 +436,7 @@ def read_library(root: Path, *, topics: list[Path] | None = None, read_files=Non
             source.diagnostics.append(error("E101", f"cannot list the topic folders: {exc.strerror or exc}", Location.of(root)))
             topics = []
     if read_topics is not None:  # every topic's files read at once (in one process pool when many)
-        started = [_start_bank(folder, None, project) for folder in topics]
+        started = [_start_bank(folder, None, project, topic_reader) for folder in topics]
         found = read_topics([(files, bank.root, bank.topic, project) for bank, files in started])
         banks = [_finish_bank(bank, results) for (bank, _), results in zip(started, found)]
     else:

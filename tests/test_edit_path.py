@@ -310,3 +310,29 @@ def test_the_input_digest_walks_a_folder_as_before(tmp_path):
             _digest_tree_as_before(old, given, StatMemo([given]))
             _digest_tree(new, given, StatMemo([given]))
             assert new.hexdigest() == old.hexdigest(), trial
+
+
+def test_the_topic_file_is_read_again_only_when_its_bytes_change(project, run_cli, monkeypatch):
+    """`bank validate` takes the topic file's read from its store while its bytes are those of a
+    stored read (a question file edited), reads it when they are new, and prints what a run
+    without cache prints after each edit."""
+    from aistack_bank import load
+
+    reads: list[Path] = []
+    read_topic = load.read_topic
+    monkeypatch.setattr(load, "read_topic", lambda root, **kw: reads.append(root) or read_topic(root, **kw))
+    topic, q001 = topic_file(project), question_file(project, "q001")
+    text = topic.read_text(encoding="utf-8")
+    steps = [("as bundled", text, True), ("a comment", text + "# a comment\n", True), ("as bundled again", text, False),  # (the store keeps two reads)
+             ("a question listed twice", text.replace("  - q002\n", "  - q002\n  - q002\n"), True), ("an unknown field", text + "colour: blue\n", True)]
+    for number, (step, content, read) in enumerate(steps):
+        topic.write_text(content, encoding="utf-8")
+        expected = run_cli("validate", "--no-cache")
+        reads.clear()
+        assert run_cli("validate") == expected, step
+        assert bool(reads) == read, step
+        q001.write_text(q001.read_text(encoding="utf-8") + f"# edit {number}\n", encoding="utf-8")  # validated again, the topic file as it was
+        expected = run_cli("validate", "--no-cache")
+        reads.clear()
+        assert run_cli("validate") == expected, step
+        assert not reads, step

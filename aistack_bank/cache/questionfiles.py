@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Diagnostic
-from .store import SplitStore, file_digest, key_hasher, key_with
+from .store import SplitStore, Store, file_digest, key_of
 from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_each
 from ..safety import folders_settled
@@ -69,13 +69,14 @@ class QuestionFiles:
         if digest is None:
             return None
         # the parts the files of a topic share, digested once per topic (the topic object is
-        # kept with its digest, so that its id names no other object)
+        # kept with its digest, so that its id names no other object), then the file's path and
+        # content digest as they are (no path holds a NUL)
         known = self._hashers.get((id(topic), root, project))
         if known is None or known[0] is not topic:
             vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
             shared = (str(root), str(project), vocabulary, self.run_checks)
-            known = self._hashers[(id(topic), root, project)] = (topic, key_hasher("question-file", *shared))
-        return key_with(known[1], str(path), digest)
+            known = self._hashers[(id(topic), root, project)] = (topic, key_of("question-file", *shared) + "\0")
+        return f"{known[1]}{path}\0{digest}"
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
         """The stored form of one file's verdict (as a worker process returns it)."""
@@ -112,6 +113,29 @@ class QuestionFiles:
         for found in run_each(tasks, work=len(items), min_work=FILE_POOL_MIN):
             yield from ((blob, None, None) for blob in found)
 
+    def read_topic(self, root: Path, *, project: Path | None = None):
+        """:func:`~aistack_bank.load.read_topic` of the topic folder ``root``, from the store of
+        its topic file when that file's bytes, path, project folder, the working directory and
+        the package are those of a stored read (a topic of 10 000 questions: about 50 ms to read,
+        7 ms to unpickle). Without the cache, or for a topic file that is a link or not a
+        regular file, read as usual."""
+        from ..load import TOPIC_FILE, read_topic
+
+        path = root / TOPIC_FILE
+        digest = file_digest(path) if self.use_cache else None
+        if digest is None:
+            return read_topic(root, project=project)
+        store = Store("topic-file", root, keep=2)
+        key = key_of("topic-file", str(path), str(project), digest)
+        found = store.get(key)
+        if type(found) is tuple and len(found) == 3 and type(found[2]) is list and all(isinstance(d, Diagnostic) for d in found[2]):
+            return found
+        read = read_topic(root, project=project)
+        if file_digest(path) == digest:  # stored only if the file still has the bytes the key was made from
+            store.put(key, read)
+            store.save()
+        return read
+
     def read(self, paths: list[Path], root: Path, topic: Any, project: Path | None = None) -> list[tuple[QuestionSource, list[Diagnostic]]]:
         """(record, read diagnostics) of each file, in order (see :func:`~aistack_bank.load.read_bank`).
 
@@ -143,9 +167,10 @@ class QuestionFiles:
         left = [0] * len(topics)
         for t, topic_keys in enumerate(keys):
             store = stores[t]
+            placed_all = store.places(topic_keys) if self.spill is not None else None
             for index, key in enumerate(topic_keys):
-                if self.spill is not None:  # where the record is: copied to the spill file only if a catalog worker is to read it
-                    placed = store.place(key) if key is not None else None
+                if placed_all is not None:  # where the record is: copied to the spill file only if a catalog worker is to read it
+                    placed = placed_all[index]
                     found = (placed[0], StoreRecord(self.spill, *placed[1:])) if placed is not None else None
                 else:
                     found = store.get(key) if key is not None else None

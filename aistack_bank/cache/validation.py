@@ -307,7 +307,8 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_library(bank, read_topics=QuestionFiles(question_file_rules).read_topics)
+        files = QuestionFiles(question_file_rules)
+        source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)
