@@ -73,8 +73,11 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path], *, after: StatMemo | None = None) -> None:
-        scope = "\0".join(os.path.abspath(root) for root in roots)
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b") -> None:
+        # ``algorithm``: of the content digests (BLAKE2b of 20 bytes; the outputs of a build,
+        # hundreds of megabytes, are digested with SHA-256, which processors compute in hardware)
+        self.algorithm = after.algorithm if after is not None else algorithm
+        scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if self.algorithm == "blake2b" else f"\0{self.algorithm}")
         name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.path = cache_dir() / "stat" / f"{name}.pickle"
         self.old: dict[str, tuple] = {}
@@ -109,7 +112,7 @@ class StatMemo:
         if type(known) is tuple and len(known) == 2 and known[0] == identity and type(known[1]) is bytes:
             self.new[name] = known
             return known[1]
-        file_digest = hashlib.blake2b(digest_size=20)
+        file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
         _hash_file(file_digest, name)
         value = file_digest.digest()
         self.new[name] = (identity, value)
