@@ -2,7 +2,7 @@
 
 For each format, the digests of the files it wrote are kept (in the user cache folder, per
 exports folder) under a key made of everything the localized banks and the exporters are made
-from: the English bank (as JSON), every file of the translations folder (catalogs, interface
+from: the English bank (as JSON, from each question file's summary: :func:`english_digest`), every file of the translations folder (catalogs, interface
 catalogs, template) by path and content, the options and language policy, the format's name and
 the package (version and source). With them, the build's notes and the exports' README: a build
 whose inputs are those of the last one reads no catalog and localizes nothing when its files
