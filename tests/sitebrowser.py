@@ -1,13 +1,16 @@
 """Shared helpers of the practice-site browser tests (Playwright driving Debian's Chromium).
 
 One Chromium serves every test module of a test process (conftest.chromium, started by the
-first browser test); each test opens its own contexts and closes them. Tests keep the number of
-page loads small. With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to
-test-artifacts/ at the repository root (git-ignored).
+first browser test); each test opens its own contexts and closes them. The bundled bank and its
+practice site are read and written once per test process (bundled_site), for the modules that
+only read them. Tests keep the number of page loads, browser contexts and round trips small.
+With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to test-artifacts/ at the
+repository root (git-ignored).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -19,7 +22,7 @@ from aistack_bank.exporters.html_site import export, fill, ui_text
 from aistack_bank.model import Bank
 from aistack_bank.options import ExportOptions
 
-from conftest import REPO
+from conftest import REPO, SAMPLE
 
 # In CI (.ci/run installs Chromium and Playwright) a missing browser is a failure, not a skip.
 IN_CI = bool(os.environ.get("CI"))
@@ -43,14 +46,41 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 needs_chromium = pytest.mark.skipif(not CHROMIUM.exists() and not IN_CI, reason="needs Chromium at /usr/bin/chromium (apt install chromium)")
 
 
-def load_banks() -> dict[str, Bank]:
+@functools.cache
+def _bundled_banks() -> dict[str, Bank]:
     return load_localized(REPO / "bank", REPO / "translations", LANGS)[0]
 
 
+def load_banks() -> dict[str, Bank]:
+    """The bundled bank in each of LANGS, read once per test process (its models are frozen;
+    each caller gets a dict of its own)."""
+    return dict(_bundled_banks())
+
+
+@functools.cache
 def load_options() -> ExportOptions:
-    texts, problems = load_ui_texts(REPO / "translations", LANGS)  # as `bank build` reads them
+    """The site's interface strings as `bank build` reads them, once per test process (frozen)."""
+    texts, problems = load_ui_texts(REPO / "translations", LANGS)
     assert not problems
     return ExportOptions(ui=texts)
+
+
+def sample_bank(bank: Bank) -> Bank:
+    """``bank`` cut to conftest.SAMPLE (twelve questions, both of the topic's groups whole), for
+    tests that walk a run question by question and are about what the page does, not about fifty
+    questions."""
+    return bank.model_copy(update={"questions": tuple(q for q in bank.questions if q.id in SAMPLE)})
+
+
+_SITE: list[Path] = []
+
+
+def bundled_site(tmp_path_factory) -> Path:
+    """The practice site of the bundled bank in LANGS, written once per test process for every
+    module that only reads it (a test that needs other pages writes its own)."""
+    if not _SITE:
+        _SITE.append(write_site(tmp_path_factory.mktemp("site"), load_banks(), load_options()))
+    return _SITE[0]
 
 
 def write_site(folder: Path, banks, options) -> Path:
@@ -160,9 +190,9 @@ def focused_in_view(page) -> bool:
 
 
 def correct_position(page, bank: Bank) -> tuple[str, int, list[str]]:
-    """The question on screen: its id, where its correct option is shown, the shown option ids."""
-    qid = page.locator("#question").get_attribute("data-qid")
-    shown = page.locator("#options .option").evaluate_all("els => els.map(e => e.dataset.option)")
+    """The question on screen: its id, where its correct option is shown, the shown option ids
+    (read in one round trip)."""
+    qid, shown = page.evaluate("() => [document.getElementById('question').dataset.qid, Array.from(document.querySelectorAll('#options .option'), e => e.dataset.option)]")
     return qid, shown.index(bank.question(qid).correct), shown
 
 
@@ -184,8 +214,8 @@ def axe_check(page, label: str) -> None:
 
 
 __all__ = [
-    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "correct_position", "download_answers", "focus_is_visible",
-    "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "shot", "squash", "sync_api",
+    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "bundled_site", "correct_position", "download_answers", "focus_is_visible",
+    "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "sample_bank", "shot", "squash", "sync_api",
     "tab_into_options", "tab_to", "text", "ui", "write_site",
 ]
 

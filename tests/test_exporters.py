@@ -334,6 +334,7 @@ def test_cdata_end_marker_is_split():
 # --- CLI --------------------------------------------------------------------------------
 
 def test_export_one_format_and_language(project, run_cli):
+    keep_only(project)
     code, out = run_cli("export", "gift", "--lang", "nl", "--out", "gift-out")
     assert code == 0, out
     assert sorted(p.name for p in Path("gift-out").iterdir()) == ["aistack-nl.gift"]
@@ -341,6 +342,7 @@ def test_export_one_format_and_language(project, run_cli):
 
 
 def test_export_refuses_an_invalid_bank_and_writes_nothing(project, run_cli):
+    keep_only(project)
     path = next((project / "bank" / "ai-hardware-software-stack" / "questions").glob("q001-*.yaml"))
     path.write_text(path.read_text(encoding="utf-8").replace("correct: a", "correct: x"), encoding="utf-8")
     code, out = run_cli("build", "--out", "exports")

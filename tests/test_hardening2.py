@@ -62,7 +62,38 @@ LOCATED = re.compile(r"^\S[^\n]*:\d+:\d+: error E\d{3}: ", re.M)
 
 # 1. bank build never deletes or writes outside its output folders ------------------------------
 
+@pytest.fixture(scope="module")
+def built_template(tmp_path_factory) -> Path:
+    """The bundled bank cut to a dozen questions and built once per module (`bank build --out
+    exports`, in this process); read-only: each test works on its own copy (``built``)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    root = tmp_path_factory.mktemp("built") / "project"
+    shutil.copytree(REPO / "bank", root / "bank")
+    shutil.copytree(REPO / "translations", root / "translations")
+    keep_only(root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        result = CliRunner().invoke(app, ["build", "--out", "exports", "-q"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture
+def built(built_template, tmp_path, monkeypatch) -> Path:
+    """A scratch copy of the built dozen-question bank (its exports as `bank build` wrote them),
+    with the working directory set to it."""
+    root = tmp_path / "project"
+    shutil.copytree(built_template, root, symlinks=True)
+    monkeypatch.chdir(root)
+    return root
+
+
 def test_build_refuses_a_format_folder_that_is_a_symlink_and_deletes_nothing(project, run_cli):
+    keep_only(project)
     (project / "exports").mkdir()
     (project / "exports" / "gift").symlink_to("../translations")
     before = sorted(p.relative_to(project).as_posix() for p in (project / "translations").rglob("*"))
@@ -72,9 +103,8 @@ def test_build_refuses_a_format_folder_that_is_a_symlink_and_deletes_nothing(pro
     assert sorted(p.relative_to(project).as_posix() for p in (project / "translations").rglob("*")) == before
 
 
-def test_build_refuses_a_symlink_inside_a_format_folder(project, run_cli):
-    keep_only(project)
-    assert run_cli("build", "--out", "exports", "-q")[0] == 0
+def test_build_refuses_a_symlink_inside_a_format_folder(built, run_cli):
+    project = built
     outside = project / "outside"
     outside.mkdir()
     (outside / "keep.txt").write_text("mine")
@@ -85,9 +115,8 @@ def test_build_refuses_a_symlink_inside_a_format_folder(project, run_cli):
     assert [p.name for p in outside.iterdir()] == ["keep.txt"]
 
 
-def test_build_never_deletes_files_it_did_not_write(project, run_cli):
-    keep_only(project)
-    assert run_cli("build", "--out", "exports", "-q")[0] == 0
+def test_build_never_deletes_files_it_did_not_write(built, run_cli):
+    project = built
     mine = project / "exports" / "gift" / "notes.txt"
     mine.write_text("the maintainer's notes")
     (project / "exports" / "site" / "extra").mkdir()
@@ -97,9 +126,8 @@ def test_build_never_deletes_files_it_did_not_write(project, run_cli):
     assert (project / "exports" / "site" / "extra" / "page.html").exists()
 
 
-def test_build_still_prunes_what_it_wrote_before(project, run_cli):
-    keep_only(project)
-    assert run_cli("build", "--out", "exports", "-q")[0] == 0
+def test_build_still_prunes_what_it_wrote_before(built, run_cli):
+    project = built
     (project / "translations" / "nl.po").unlink()
     (project / "translations" / "site" / "nl.po").unlink(missing_ok=True)
     assert run_cli("build", "--out", "exports", "-q")[0] == 0
@@ -108,6 +136,7 @@ def test_build_still_prunes_what_it_wrote_before(project, run_cli):
 
 
 def test_build_refuses_while_another_build_holds_the_lock(project, run_cli):
+    keep_only(project)
     (project / "exports").mkdir()
     fd = os.open(project / "exports", os.O_RDONLY)
     try:
@@ -120,6 +149,7 @@ def test_build_refuses_while_another_build_holds_the_lock(project, run_cli):
 
 
 def test_build_reports_a_folder_it_cannot_create(project, run_cli):
+    keep_only(project)
     code, out = run_cli("build", "--out", "/proc/x")
     assert code == 1 and "E605" in out and "/proc/x" in out, out
 
@@ -283,6 +313,7 @@ def test_language_code_syntax(code, ok):
 # 4. line-based formats: newlines in titles, "--" in XML comments ---------------------------------
 
 def test_a_newline_in_the_title_is_refused_at_validation(project, run_cli):
+    keep_only(project)
     topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     text = topic.read_text(encoding="utf-8")
     line = text.split("\n").index("title: AI Hardware & Software Stack") + 1
@@ -292,6 +323,7 @@ def test_a_newline_in_the_title_is_refused_at_validation(project, run_cli):
 
 
 def test_a_newline_in_a_translated_title_is_refused_at_the_msgstr(project, run_cli):
+    keep_only(project)
     po = project / "translations" / "fr.po"
     line = _set_msgstr(po, "topic.ai-hardware-software-stack.title", '"Pile IA\\n$CATEGORY: $course$/top/Evil"')
     code, out = run_cli("validate", "--no-cache")
@@ -301,6 +333,7 @@ def test_a_newline_in_a_translated_title_is_refused_at_the_msgstr(project, run_c
 def test_dashes_in_the_title_keep_the_moodle_xml_comment_well_formed(project, run_cli):
     from lxml import etree
 
+    keep_only(project)
     topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     topic.write_text(topic.read_text(encoding="utf-8").replace("title: AI Hardware & Software Stack", "title: AI stack --- a -- b -"), encoding="utf-8")
     code, out = run_cli("export", "moodle-xml", "--lang", "en", "--out", "m", "--translations", "none")
@@ -370,6 +403,7 @@ def _break_q001(project: Path) -> None:
 def test_a_planted_cache_cannot_pass_a_broken_bank(project, run_cli, monkeypatch):
     from aistack_bank.cache import validation as cache
 
+    keep_only(project)
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
     _break_q001(project)
     bank, tr = Path("bank"), Path("translations")
@@ -421,6 +455,7 @@ def test_github_annotations_escape_properties_and_data(project, run_cli):
 # 7. tracebacks become located errors ----------------------------------------------------------------
 
 def test_a_5000_digit_difficulty_is_a_located_error(project, run_cli):
+    keep_only(project)
     path = question_file(project, "q001")
     text = path.read_text(encoding="utf-8")
     line = text.split("\n").index("difficulty: 1") + 1 if "difficulty: 1" in text else text.split("\n").index("difficulty: 2") + 1
@@ -439,6 +474,7 @@ def _set_script(project: Path, qid: str, script: str) -> Path:
 
 
 def test_a_400_digit_integer_in_a_check_script_is_a_located_error(project, run_cli):
+    keep_only(project)
     path = _set_script(project, "q004", "x = " + "9" * 400 + "\nanswer(x, unit='GB')")
     code, out = run_cli("validate", "--no-cache", "--no-translations")
     line = path.read_text(encoding="utf-8").split("\n").index("  script: |") + 2
@@ -465,6 +501,7 @@ def test_an_unreadable_questions_folder_is_a_located_error(run_cli, monkeypatch)
     top = Path(tempfile.mkdtemp(prefix="bank-perm-"))
     try:
         shutil.copytree(REPO / "bank", top / "bank")
+        keep_only(top)  # two validations: a dozen questions are enough
         for path in [top, *top.rglob("*")]:
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
         monkeypatch.chdir(top)
@@ -534,6 +571,7 @@ def test_an_import_over_the_count_limit_is_refused(project, run_cli, monkeypatch
 # 8. the smaller ones ---------------------------------------------------------------------------------
 
 def test_a_question_file_that_links_outside_the_repository_is_refused(project, tmp_path, run_cli):
+    keep_only(project)
     outside = tmp_path / "elsewhere.yaml"
     path = question_file(project, "q003")
     shutil.copy(path, outside)
@@ -544,6 +582,7 @@ def test_a_question_file_that_links_outside_the_repository_is_refused(project, t
 
 
 def test_a_catalog_that_links_outside_the_repository_is_refused(project, tmp_path, run_cli):
+    keep_only(project)
     outside = tmp_path / "elsewhere.po"
     shutil.copy(project / "translations" / "fr.po", outside)
     (project / "translations" / "fr.po").unlink()
@@ -553,6 +592,7 @@ def test_a_catalog_that_links_outside_the_repository_is_refused(project, tmp_pat
 
 
 def test_a_link_inside_the_repository_is_followed(project, run_cli):
+    keep_only(project)
     path = question_file(project, "q003")
     (project / "linked.yaml").write_bytes(path.read_bytes())
     path.unlink()
@@ -633,9 +673,8 @@ def test_a_moodle_xml_import_keeps_escaped_markup_as_text(project, run_cli):
     assert written and "Write &lt;b&gt; to show a tag" in written[0].read_text(encoding="utf-8")
 
 
-def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(project):
-    keep_only(project)
-    assert run_child("build", "--out", "exports", "-q", cwd=project)[0] == 0
+def test_a_fifo_in_place_of_an_export_or_the_template_does_not_block(built):
+    project = built  # built in this process: only the runs that meet a FIFO are child processes
     target = project / "exports" / "gift" / "aistack-en.gift"
     target.unlink()
     os.mkfifo(target)

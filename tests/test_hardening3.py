@@ -4,7 +4,8 @@ and `bank topic` on hostile input.
 
 Interruptions are placed with the ``AISTACK_BANK_FAULT`` hook (``POINT:SIGNAL``, see
 ``aistack_bank.writing.FAULT_ENV``): the import sends itself the signal at that point of its
-transaction, so every run interrupts at the same moment.
+transaction, so every run interrupts at the same moment. Tests that import into the bundled bank and
+then validate or build it cut their copy down to twelve questions first (`conftest.keep_only`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, keep_only
 
 SRC = str(REPO)
 TOPIC = Path("bank") / "ai-hardware-software-stack"
@@ -54,14 +55,23 @@ def snapshot(project: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    """(before, after) of importing three GIFT questions into a copy of the bundled bank."""
+    """(before, after) of importing three GIFT questions into a copy of the bundled bank cut to a
+    dozen questions (`conftest.keep_only`, as the tests that compare with it cut theirs)."""
     root = tmp_path_factory.mktemp("reference")
     shutil.copytree(REPO / "bank", root / "bank")
     shutil.copytree(REPO / "translations", root / "translations")
+    keep_only(root)
     before = snapshot(root)
     (root / "in.gift").write_text(_gift(3))
-    code, out = child("import", "gift", "in.gift", cwd=root)
-    assert code == 0, out
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    with pytest.MonkeyPatch.context() as patch:  # a reference: imported in this process, uninterrupted
+        patch.chdir(root)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        result = CliRunner().invoke(app, ["import", "gift", "in.gift"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
     return before, snapshot(root)
 
 
@@ -96,6 +106,7 @@ def test_commands_that_change_the_bank_wait_for_no_import(project, run_cli, comm
 
 
 def test_two_imports_at_once_one_is_refused_and_the_bank_validates(project, run_cli):
+    keep_only(project)
     (project / "a.gift").write_text(_gift(3))
     (project / "b.gift").write_text(_gift(3, start=10))
     first = child("import", "gift", "a.gift", cwd=project, env={"AISTACK_BANK_FAULT": "staged:STOP"}, wait=False)
@@ -123,6 +134,7 @@ CASES = [("staged", "KILL"), ("journaled", "KILL"), ("moved-1", "KILL"), ("stagi
 @pytest.mark.parametrize("point,sig", CASES)
 def test_an_import_killed_leaves_the_bank_as_before_or_after_and_validate_says_so(project, run_cli, imported, point, sig):
     before, after = imported
+    keep_only(project)
     assert snapshot(project) == before
     (project / "in.gift").write_text(_gift(3))
     code, out = child("import", "gift", "in.gift", cwd=project, env={"AISTACK_BANK_FAULT": f"{point}:{sig}"})
@@ -154,12 +166,14 @@ def test_an_import_killed_leaves_the_bank_as_before_or_after_and_validate_says_s
 
 def test_the_next_import_completes_an_interrupted_one_first(project, run_cli, imported):
     _, after = imported
+    keep_only(project)
     (project / "in.gift").write_text(_gift(3))
     code, out = child("import", "gift", "in.gift", cwd=project, env={"AISTACK_BANK_FAULT": "moved-1:KILL"})
     assert code == -signal.SIGKILL or code == 137, out
     (project / "more.gift").write_text(_gift(1, start=20))
     code, out = run_cli("import", "gift", "more.gift")
-    assert code == 0 and "note: completed an interrupted import" in out and "q054" in out, out
+    following = max(int(n) for name in after for n in re.findall(r"/q(\d+)-[^/]*\.yaml$", name)) + 1  # after the interrupted import's ids
+    assert code == 0 and "note: completed an interrupted import" in out and f"q{following:03d}" in out, out
     assert all(snapshot(project).get(name) == data for name, data in after.items() if "topic.yaml" not in name)
 
 
@@ -181,6 +195,7 @@ def test_a_read_only_questions_folder_is_an_error_and_changes_nothing(run_cli, m
     try:
         shutil.copytree(REPO / "bank", project / "bank")
         shutil.copytree(REPO / "translations", project / "translations")
+        keep_only(project)
         monkeypatch.chdir(project)
         before = snapshot(project)
         (project / "in.gift").write_text(_gift(3))
@@ -246,6 +261,7 @@ HOSTILE_TEXT = {
 
 @pytest.mark.parametrize("case", sorted(HOSTILE_TEXT))
 def test_imported_text_is_normalised_with_a_located_note_and_validates(project, run_cli, case):
+    keep_only(project)  # the import, then a validation of the bank: a dozen questions are enough
     text, note = HOSTILE_TEXT[case]
     (project / "in.gift").write_text(_gift(1) + f"\n::Hostile::{text} {{\n=right{text[:5]}\n~wrong\n}}\n", encoding="utf-8")
     code, out = run_cli("import", "gift", "in.gift")
@@ -256,6 +272,7 @@ def test_imported_text_is_normalised_with_a_located_note_and_validates(project, 
 
 
 def test_a_stem_too_large_for_a_bank_file_is_skipped_not_written(project, run_cli):
+    keep_only(project)
     before = sorted(p.name for p in (project / TOPIC / "questions").iterdir())
     (project / "in.gift").write_text(_gift(1) + "\n::Huge::" + "word " * 250_000 + "{\n=yes\n~no\n}\n", encoding="utf-8")
     code, out = run_cli("import", "gift", "in.gift")
@@ -448,6 +465,7 @@ def test_a_read_only_format_folder_leaves_every_other_format_untouched(run_cli, 
     project = Path(tempfile.mkdtemp(prefix="bank-build-ro-"))
     try:
         shutil.copytree(REPO / "bank", project / "bank")
+        keep_only(project)  # three builds: a dozen questions are enough
         monkeypatch.chdir(project)
         monkeypatch.setenv("XDG_CACHE_HOME", str(project / "cache"))  # English only: a changed stem needs no translation
         assert run_cli("build", "--out", "exports", "-q")[0] == 0
@@ -556,6 +574,7 @@ def test_a_gift_file_of_several_categories_imports_one_topic_per_category(tmp_pa
 
 
 def test_several_categories_into_a_bank_reuse_its_categories_and_add_the_others(project, run_cli):
+    keep_only(project)
     (project / "in.gift").write_text("$CATEGORY: $course$/top/Computer systems/Caches\n\n" + _gift(2) + "\n$CATEGORY: $course$/top/Networks\n\n" + _gift(1, start=5))
     code, out = run_cli("import", "gift", "in.gift")
     assert code == 0 and "created bank/caches/topic.yaml" in out and "created bank/networks/topic.yaml" in out, out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import polib
@@ -17,14 +18,30 @@ from conftest import REPO
 LANGS = "fr,nl,de,ar,pl"
 
 
-@pytest.fixture
-def new_bank(tmp_path, monkeypatch, run_cli) -> Path:
-    monkeypatch.chdir(tmp_path)
-    code, out = run_cli("init", "physics-101", "--languages", LANGS, "--title", "Physik für Einsteiger", "--category", "Science")
+@pytest.fixture(scope="module")
+def new_bank_template(tmp_path_factory) -> Path:
+    """`bank init` run once per module; read-only: each test works on its own copy (``new_bank``)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    top = tmp_path_factory.mktemp("init-template")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(top)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        result = CliRunner().invoke(app, ["init", "physics-101", "--languages", LANGS, "--title", "Physik für Einsteiger", "--category", "Science"],
+                                    catch_exceptions=False)
+    code, out = result.exit_code, result.output
     assert code == 0, out
     assert "created a bank in physics-101" in out and "en, fr, nl, de, ar, pl" in out
     assert "physics-101/translations/de.po: warning W552:" in out
+    return top / "physics-101"
+
+
+@pytest.fixture
+def new_bank(new_bank_template, tmp_path, monkeypatch) -> Path:
     root = tmp_path / "physics-101"
+    shutil.copytree(new_bank_template, root, symlinks=True)
     monkeypatch.chdir(root)
     return root
 

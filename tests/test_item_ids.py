@@ -29,23 +29,41 @@ GERMAN = {"a1": "Gradienten-Checkpointing", "a2": "Aktivierungs-Checkpointing", 
           "a4": "Checkpointing", "a5": "Rematerialisierung", "a6": "Remat"}
 
 
-@pytest.fixture
-def example(tmp_path, monkeypatch, run_cli) -> Path:
-    """A scratch copy of the examples bank, with a German catalog beside the French and Dutch."""
-    root = tmp_path / "every-kind"
+@pytest.fixture(scope="module")
+def example_template(tmp_path_factory) -> Path:
+    """The examples bank with a German catalog beside the French and Dutch, made once per module
+    (`bank i18n update --lang de`, the short answer's accepted answers translated, `bank i18n
+    update`); read-only: each test works on its own copy (``example``)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    root = tmp_path_factory.mktemp("every-kind-template") / "every-kind"
     for name in ("bank", "translations", "bank.toml"):
         (shutil.copytree if (EXAMPLE / name).is_dir() else shutil.copy)(EXAMPLE / name, root / name)
+    runner = CliRunner()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        result = runner.invoke(app, ["i18n", "update", "--lang", "de"], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        po = polib.pofile("translations/de.po")
+        for entry in po:
+            found = re.fullmatch(r"q010\.answer\.(a\d)", entry.msgctxt or "")
+            if found:
+                entry.msgstr = GERMAN[found.group(1)]
+        po.save()
+        result = runner.invoke(app, ["i18n", "update"], catch_exceptions=False)  # written as the project writes its catalogs
+        assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture
+def example(example_template, tmp_path, monkeypatch) -> Path:
+    """A scratch copy of the examples bank, with a German catalog beside the French and Dutch."""
+    root = tmp_path / "every-kind"
+    shutil.copytree(example_template, root, symlinks=True)
     monkeypatch.chdir(root)
-    code, out = run_cli("i18n", "update", "--lang", "de")
-    assert code == 0, out
-    po = polib.pofile("translations/de.po")
-    for entry in po:
-        found = re.fullmatch(r"q010\.answer\.(a\d)", entry.msgctxt or "")
-        if found:
-            entry.msgstr = GERMAN[found.group(1)]
-    po.save()
-    code, out = run_cli("i18n", "update")  # written as the project writes its catalogs
-    assert code == 0, out
     return root
 
 

@@ -9,6 +9,8 @@ import pytest
 from aistack_bank import parallel
 from aistack_bank.rules.validate import validate_bank
 
+from conftest import keep_only
+
 
 def _break_translations(project: Path) -> None:
     """A few errors and warnings in both catalogs, so the verdict has something to order."""
@@ -31,6 +33,7 @@ def _verdict(project: Path, monkeypatch, jobs: str, pool_min: int):
 
 
 def test_pool_and_serial_runs_give_the_same_diagnostics(project, monkeypatch):
+    keep_only(project)  # the work is pooled whatever its size (POOL_MIN_WORK = 0): a dozen questions are enough
     _break_translations(project)
     serial = _verdict(project, monkeypatch, "1", 0)
     pooled = _verdict(project, monkeypatch, "2", 0)
@@ -45,6 +48,7 @@ def test_the_question_files_of_every_topic_are_read_in_one_pool(project, monkeyp
     from aistack_bank.cache import questionfiles
     from conftest import topic_dir
 
+    keep_only(project)  # two validations: a dozen questions, five of them moved, are enough
     other = project / "bank" / "second-topic"
     (other / "questions").mkdir(parents=True)
     moved = sorted((topic_dir(project) / "questions").glob("*.yaml"))[:5]
@@ -113,6 +117,7 @@ def _build_files(monkeypatch, jobs: str, out: str) -> dict:
 
 
 def test_a_build_rendered_in_workers_writes_the_serial_builds_bytes(project, monkeypatch, tmp_path):
+    keep_only(project)  # rendered in workers whatever its size (PARALLEL_MIN_TEXTS = 0)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     serial, serial_outputs = _build_files(monkeypatch, "1", "serial")
     pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")
@@ -124,6 +129,7 @@ def test_a_format_failing_in_a_worker_writes_nothing(project, monkeypatch, tmp_p
     from aistack_bank import build
     from aistack_bank.exporters import FORMATS
 
+    keep_only(project)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
     monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
@@ -158,6 +164,7 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
     questions the edit touched: no worker is sent the bank), with the same diagnostics."""
     from aistack_bank.rules import validate
 
+    keep_only(project)  # "large enough": POOL_MIN_CATALOG_BYTES = 0 below
     _break_translations(project)
     events = []
     real_init, real_run, real_read = parallel.Workers.__init__, parallel.Workers.run_all, validate.read_library
@@ -222,9 +229,12 @@ def test_a_catalog_worker_locates_in_a_check_script_as_the_whole_document_does(p
 
 
 @pytest.mark.parametrize("root", ["", "examples/every-kind"])
-def test_a_formats_pieces_are_its_files(root):
+def test_a_formats_pieces_are_its_files(root, tmp_path):
     """Every format's files rendered piece by piece (each language's file, then the
-    multilingual one, as workers render them) are the files of the whole format, in order."""
+    multilingual one, as workers render them) are the files of the whole format, in order
+    (the bundled bank cut to a dozen questions: its three languages, its topic)."""
+    import shutil
+
     from conftest import REPO
 
     from aistack_bank.build import available_languages, load_libraries
@@ -233,6 +243,11 @@ def test_a_formats_pieces_are_its_files(root):
     from aistack_bank.options import ExportOptions
 
     project = REPO / root
+    if not root:
+        project = tmp_path
+        shutil.copytree(REPO / "bank", project / "bank")
+        shutil.copytree(REPO / "translations", project / "translations")
+        keep_only(project)
     libraries, _ = load_libraries(project / "bank", project / "translations", available_languages(project / "translations"), allow_fallback=True)
     options = ExportOptions()
     split = 0
@@ -264,6 +279,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
         events.append(("run", [function.__name__ for function, _ in calls]))
         return real_each(self, calls)
 
+    keep_only(project)  # "large": PARALLEL_MIN_TEXTS = 0 in _build_files
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     serial, serial_outputs = _build_files(monkeypatch, "1", "serial")
     monkeypatch.setattr(parallel.Workers, "__init__", init)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,22 @@ def _files(root: Path) -> dict[str, bytes]:
     return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
 
 
+@pytest.fixture(scope="module")
+def project_template(tmp_path_factory) -> Path:
+    """A project (French half translated) made by `bank init` once per module; read-only: each
+    test works on its own copy (``layout``)."""
+    project = tmp_path_factory.mktemp("project-template") / "proj"
+    with pytest.MonkeyPatch.context() as patch:  # (set up before conftest's function-scoped cache folder)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        init_project(project, languages="fr,nl", title="Every kind", category="Examples", force=False)
+    return project
+
+
 @pytest.fixture
-def layout(tmp_path, monkeypatch):
+def layout(project_template, tmp_path, monkeypatch):
     """A project in tmp/proj (French half translated) and an empty working directory tmp/elsewhere."""
     project = tmp_path / "proj"
-    init_project(project, languages="fr,nl", title="Every kind", category="Examples", force=False)
+    shutil.copytree(project_template, project, symlinks=True)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)

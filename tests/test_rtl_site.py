@@ -131,16 +131,21 @@ def test_the_chooser_lists_every_language_by_its_own_name_and_follows_the_browse
     s.check_clean()
 
 
-@pytest.mark.parametrize("locale", ["pt-BR", "pt", "pt-PT"])
-def test_the_chooser_finds_a_regional_catalog(session, tmp_path, locale):
-    """A catalog named ``pt_BR`` is the page ``pt_BR/`` with ``lang="pt-BR"``: a browser asking
-    for pt-BR gets it, and so does one asking for Portuguese of another region or none."""
+@pytest.fixture(scope="module")
+def regional_site(tmp_path_factory):
+    """English and a catalog named ``pt_BR``, two questions each (the pages are only read)."""
     en = load_banks()["en"]
     en = en.model_copy(update={"questions": en.questions[:2]})
     banks = {"en": en, "pt_BR": en.model_copy(update={"lang": "pt_BR"})}
-    site = write_site(tmp_path, banks, ExportOptions())
+    return write_site(tmp_path_factory.mktemp("regional"), banks, ExportOptions())
+
+
+@pytest.mark.parametrize("locale", ["pt-BR", "pt", "pt-PT"])
+def test_the_chooser_finds_a_regional_catalog(session, regional_site, locale):
+    """A catalog named ``pt_BR`` is the page ``pt_BR/`` with ``lang="pt-BR"``: a browser asking
+    for pt-BR gets it, and so does one asking for Portuguese of another region or none."""
     s = session(locale=locale)
-    s.page.goto((site / "index.html").as_uri())
+    s.page.goto((regional_site / "index.html").as_uri())
     s.page.wait_for_url(re.compile(r"/pt_BR/index\.html$"))
     assert s.page.evaluate("document.documentElement.lang") == "pt-BR"
     assert s.page.locator("nav.languages a").all_inner_texts() == ["English", "Português (Brasil)"]

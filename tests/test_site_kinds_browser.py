@@ -428,8 +428,18 @@ SCORES = [
 ]
 
 
-def test_the_scoring_functions_follow_the_shared_semantics(desktop, site):
-    page = open_page(desktop, site)
+@pytest.fixture(scope="module")
+def functions_page(browser, site):
+    """One page for the tests that only call the page's pure functions (window.aistackPractice):
+    they store nothing and change nothing on screen."""
+    s = Session(browser, **DESKTOP)
+    open_page(s, site)
+    yield s
+    s.close()
+
+
+def test_the_scoring_functions_follow_the_shared_semantics(functions_page):
+    page = functions_page.page
     got = page.evaluate("cases => cases.map(([q, r]) => aistackPractice.score(q, r).score)", [[q, r] for q, r, _ in SCORES])
     assert got == pytest.approx([expected for _, _, expected in SCORES])
     reads = page.evaluate("""q => ['14', '14000 MB', '14 gb', '3,5', '14 TB', '', '1e3'].map(s => aistackPractice.readNumerical(q, s, 0))""",
@@ -438,18 +448,18 @@ def test_the_scoring_functions_follow_the_shared_semantics(desktop, site):
         {"response": {"value": 14, "unit": 0}}, {"response": {"value": 14000, "unit": 1}}, {"response": {"value": 14, "unit": 0}},
         {"error": "number"}, {"error": "unit", "unit": "TB"}, {"error": "number"}, {"response": {"value": 1000, "unit": 0}}]
     assert page.evaluate("['\u0663.\u0665', '\u06f1\u06f2', '3,500', '-2.5e-3', '\u22122'].map(aistackPractice.parseNumber)") == [3.5, 12, None, -0.0025, -2]
-    desktop.check_clean()
+    functions_page.check_clean()
 
 
-def test_the_short_answer_scorer_follows_the_folding_table(desktop, site):
+def test_the_short_answer_scorer_follows_the_folding_table(functions_page):
     """The cases of tests/data/short-answer-folding.json, through the page's own scorer (the
     bank's scoring runs the same table in test_short_answer_matching.py)."""
     table = json.loads((Path(__file__).parent / "data/short-answer-folding.json").read_text(encoding="utf-8"))["cases"]
-    page = open_page(desktop, site)
+    page = functions_page.page
     got = page.evaluate("""cases => cases.map(c => aistackPractice.score({kind: "short-answer", caseSensitive: !!c.case_sensitive,
         foldDiacritics: !!c.fold_diacritics, answers: [{text: c.answer, credit: 1}]}, c.response).score)""", table)
     assert [(c["answer"], c["response"], g) for c, g in zip(table, got)] == [(c["answer"], c["response"], 1 if c["matches"] else 0) for c in table]
-    desktop.check_clean()
+    functions_page.check_clean()
 
 
 def test_axe_finds_nothing_on_any_kind_before_and_after_answering(desktop, site):

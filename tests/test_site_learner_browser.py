@@ -17,8 +17,8 @@ import pytest
 
 from sitebrowser import browser  # noqa: F401  (fixture)
 from sitebrowser import (
-    DESKTOP, PHONE, Session, active_id, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, load_banks,
-    load_options, needs_chromium, squash, sync_api, tab_into_options, tab_to, text, ui, write_site,
+    DESKTOP, PHONE, Session, active_id, bundled_site, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, load_banks,
+    load_options, needs_chromium, squash, sync_api, tab_into_options, tab_to, text, ui,
 )
 
 expect = sync_api.expect
@@ -37,8 +37,8 @@ def options():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, banks, options):
-    return write_site(tmp_path_factory.mktemp("site"), banks, options)
+def site(tmp_path_factory):
+    return bundled_site(tmp_path_factory)
 
 
 @pytest.fixture

@@ -317,8 +317,22 @@ def single_topic_copy(root: Path) -> Path:
     return root
 
 
-def test_migration_of_the_single_topic_bank(tmp_path, run_cli, monkeypatch):
-    root = single_topic_copy(tmp_path / "old")
+@pytest.fixture(scope="module")
+def single_topic_template(tmp_path_factory) -> Path:
+    """:func:`single_topic_copy`, made once per module; read-only: each test works on its own copy."""
+    return single_topic_copy(tmp_path_factory.mktemp("single-topic") / "old")
+
+
+@pytest.fixture
+def single_topic(single_topic_template, tmp_path) -> Path:
+    """A scratch copy of the bundled bank as it was before topics (:func:`single_topic_copy`)."""
+    root = tmp_path / "old"
+    shutil.copytree(single_topic_template, root, symlinks=True)
+    return root
+
+
+def test_migration_of_the_single_topic_bank(single_topic, run_cli, monkeypatch):
+    root = single_topic
     monkeypatch.chdir(root)
     assert "topic.category" in (root / "translations" / "fr.po").read_text(encoding="utf-8")
     code, out = run_cli("validate", "--no-translations")
@@ -352,8 +366,8 @@ def test_migration_of_the_single_topic_bank(tmp_path, run_cli, monkeypatch):
     (lambda root: (root / "translations" / "fr.po").write_text('msgid "broken\n', encoding="utf-8"),
      "translations/fr.po:1"),
 ])
-def test_a_migration_in_an_unexpected_state_is_refused_and_touches_nothing(tmp_path, run_cli, monkeypatch, breakage, message):
-    root = single_topic_copy(tmp_path / "old")
+def test_a_migration_in_an_unexpected_state_is_refused_and_touches_nothing(single_topic, run_cli, monkeypatch, breakage, message):
+    root = single_topic
     monkeypatch.chdir(root)
     breakage(root)
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}

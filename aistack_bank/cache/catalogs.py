@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .store import file_digest, key_of
+from .store import file_digest, key_of, read_digest
 from ..i18n.fields import category_fields, topic_fields
 from ..i18n.glossary import GLOSSARY_NAME
 
@@ -110,9 +110,15 @@ def check_inputs(qs) -> str:
     return repr((str(qs.path), question.id, start, lines))
 
 
-def catalog_key(kind: str, path: Path, inputs: str | None) -> str | None:
-    """The key of ``path``'s verdict of ``kind`` given the bank's ``inputs`` (None: not cached)."""
+def catalog_key(kind: str, path: Path, inputs: str | None, *, lookup: bool = False, read: bool = False) -> str | None:
+    """The key of ``path``'s verdict of ``kind`` given the bank's ``inputs`` (None: not cached).
+
+    With ``lookup``, the key to look a verdict up with: the file's digest that this command's
+    input digest took, even of a file written just before (see :func:`.store.file_digest`).
+    Without, the key to keep a verdict just computed under: the file's digest taken now, or
+    with ``read`` (a verdict this process computed from its own read of the file), the digest
+    of the bytes it read (:func:`.store.read_digest`) when it noted them."""
     if inputs is None:
         return None
-    found = file_digest(path)
+    found = file_digest(path, lookup=True) if lookup else (read_digest(path) if read else None) or file_digest(path)
     return None if found is None else key_of(kind, str(path), found, inputs)

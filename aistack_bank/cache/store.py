@@ -173,18 +173,57 @@ def remember_digests(entries: dict, now_ns: int) -> None:
     _SETTLED[:] = [(entries, now_ns)]
 
 
+def _remembered(path: Path | str, st: os.stat_result, *, unsettled: bool = False) -> str | None:
+    for entries, now_ns in _SETTLED:
+        known = entries.get(str(path))
+        if (type(known) is tuple and len(known) == 2 and known[0] == identity(st) and type(known[1]) is bytes
+                and (unsettled or now_ns - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS)):
+            return known[1].hex()
+    return None
+
+
+_READ: dict[str, str | None] = {}
+"""The content digest of the bytes of a file that this command read and used whole, by absolute
+path (None: read twice with different bytes, or read again in part: see :func:`note_read`)."""
+
+
+def clear_reads() -> None:
+    """Forget the reads noted so far (a command's first input digest starts a new run)."""
+    _READ.clear()
+
+
+def note_read(path: Path | str, digest: str | None) -> None:
+    """Note that this command read the whole file at ``path`` and used those bytes, whose content
+    digest (as :func:`file_digest` gives it) is ``digest``; None: it also read some of it again
+    (then nothing is known of what it used). A second read with other bytes makes it None."""
+    name = os.path.abspath(path)
+    _READ[name] = digest if _READ.get(name, digest) == digest else None
+
+
+def read_digest(path: Path | str) -> str | None:
+    """The content digest of the bytes this command read of ``path`` (:func:`note_read`), if
+    every read of it this command made had those bytes; else None."""
+    return _READ.get(os.path.abspath(path))
+
+
 RACY_NS = 3_000_000_000
 """A file written this recently is digested again: a second write in the same timestamp tick
 would leave its identity unchanged."""
 
 
-def file_digest(path: Path | str) -> str | None:
+def file_digest(path: Path | str, *, lookup: bool = False) -> str | None:
     """The content digest of a regular file that is not a symbolic link, else None.
 
     None means "do not cache": links (whose verdict depends on where they lead), special files,
     unreadable and oversized files are always read and checked afresh. A digest this process
     already took of the same file, unchanged since (:func:`remember_digests`), is not taken again
-    (one ``lstat``: a regular file, not a link, with the identity it had)."""
+    (one ``lstat``: a regular file, not a link, with the identity it had).
+
+    With ``lookup`` (a key to look a result up with, never one to keep a result under), that
+    digest also when the file had been written just before it was taken: a write since in the
+    same timestamp tick could have left its identity unchanged, so a result is kept only under
+    a key whose digest is of the bytes it was computed from (:func:`read_digest`) or was taken
+    again after computing it."""
     if _SETTLED:
         try:
             st = os.lstat(path)
@@ -192,11 +231,9 @@ def file_digest(path: Path | str) -> str | None:
             return None
         if not S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
             return None
-        entries, now_ns = _SETTLED[0]  # (one entry: the latest input digest's)
-        known = entries.get(str(path))
-        if (type(known) is tuple and len(known) == 2 and known[0] == (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-                and type(known[1]) is bytes and now_ns - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS):
-            return known[1].hex()
+        known = _remembered(path, st, unsettled=lookup)
+        if known is not None:
+            return known
     opened = _open_regular(path)
     if opened is None:
         return None
@@ -282,6 +319,10 @@ class Store:
             return None
         self._used[key] = blob
         return value
+
+    def has(self, key: str) -> bool:
+        """Whether a result is stored under ``key`` (without unpickling it: :meth:`get` may still miss)."""
+        return self.enabled and key in self._load()
 
     def forget(self, key: str) -> None:
         """Drop what was read or put under ``key`` from memory (it is not saved again): for a

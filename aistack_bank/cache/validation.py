@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import RACY_NS, cache_dir, remember_digests
+from .store import RACY_NS, cache_dir, clear_reads, read_digest, remember_digests
+from .store import identity as file_identity
 from .store import package_digest as _package_digest
 
 if TYPE_CHECKING:
@@ -83,10 +84,12 @@ class StatMemo:
         self.old: dict[str, tuple] = {}
         self.new: dict[str, tuple] = {}
         self.now = time.time_ns()
+        self.first: dict[str, tuple] = {}
         if after is not None:
             # A second pass of this process over the same roots: the digests the first took, of
             # the files written more than RACY_NS before it (as the memo file would have kept them).
             self.old = {name: entry for name, entry in after.new.items() if after.now - max(entry[0][3], entry[0][4]) > RACY_NS}
+            self.first = after.new
             return
         try:
             import pickle
@@ -107,11 +110,17 @@ class StatMemo:
             return f"unreadable {exc.errno}".encode()
         if not S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
             return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
-        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        identity = file_identity(st)
         known = self.old.get(name)
         if type(known) is tuple and len(known) == 2 and known[0] == identity and type(known[1]) is bytes:
             self.new[name] = known
             return known[1]
+        first = self.first.get(name)
+        if first is not None and first[0] == identity and read_digest(name) == first[1].hex():
+            # Written just before the first pass, so its identity proves nothing; but the bytes
+            # this command read of it and used are those the first pass digested. (Not kept in
+            # the memo: its identity was taken while the file may still have been written.)
+            return first[1]
         file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
         _hash_file(file_digest, name)
         value = file_digest.digest()
@@ -151,6 +160,8 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     roots = [bank] + ([translations] if translations is not None else [])
     scope = tuple(os.path.abspath(root) for root in roots)
     previous = _LAST[0][1] if again and _LAST and _LAST[0][0] == scope else None
+    if not again:
+        clear_reads()  # a new run: the reads noted are this one's
     memo = StatMemo(roots, after=previous)
     for root in roots:
         _digest_tree(digest, root, memo)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..errors import Diagnostic, Location, error
 from .site import SITE_DIR
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
-from .pofile import (LINENUM, WRAP_WIDTH, LightCatalog, catalog_of, first_msgstr, light_catalog, pack_rows, read_entries, read_light_rows, read_rows,
+from .pofile import (LINENUM, WRAP_WIDTH, ColumnCatalog, LightCatalog, catalog_of, first_msgstr, light_catalog, pack_rows, read_entries, read_light_rows, read_rows,
                      unpack_rows, write_po)
 
 if TYPE_CHECKING:
@@ -89,6 +89,9 @@ class Catalog:
         """The lines of the file as it is now, read on first use: diagnostics that point into a
         string (a msgstr line, a column) are rare, so the reader does not keep the text."""
         if "lines" not in self._text:
+            from ..cache.store import note_read
+
+            note_read(self.path, None)  # (the bytes read now may not be those the entries were read from)
             try:
                 self._text["lines"] = self.path.read_text(encoding="utf-8", errors="replace").split("\n")
             except OSError:
@@ -96,7 +99,10 @@ class Catalog:
         return self._text["lines"]
 
     def active(self) -> dict[str, polib.POEntry]:
-        """Active (non-obsolete) entries by msgctxt."""
+        """Active (non-obsolete) entries by msgctxt (of a :class:`~.pofile.ColumnCatalog`, a
+        mapping that makes each entry when asked for)."""
+        if isinstance(self.po, ColumnCatalog):
+            return self.po.active()
         return {e.msgctxt: e for e in self.po if e.msgctxt is not None and not e.obsolete}
 
     def obsolete(self) -> dict[str, polib.POEntry]:
@@ -107,18 +113,20 @@ render_catalog = write_po
 """The bytes of a catalog's ``po``, as GNU msgcat writes them."""
 
 
-def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False, light: bool = False) -> Catalog:
+def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False, light: bool = False, columns: bool = False) -> Catalog:
     """Read and check the catalog at ``path`` (a template with ``template``: no language).
 
     Every call reads the file: to share one read between the steps of a command, pass a
     :class:`Catalogs` down. With ``use_cache``, the parsed entries and their diagnostics come
     from the per-file store when the file's bytes are those of a stored read (each call still
     returns new objects, which the caller owns). With ``light``, ``po`` is a
-    :class:`~.pofile.LightCatalog` (for checks that only read it; kept in a store of its own).
+    :class:`~.pofile.LightCatalog` (for checks that only read it; kept in a store of its own);
+    with ``columns`` too, a :class:`~.pofile.ColumnCatalog` when the file is of the common shape
+    (its entries made only when asked for: for checks that read a few of them by context).
     """
     language = "" if template else path.stem
     if use_cache and light:
-        return _read_light_kept(path, language, template)
+        return _read_light_kept(path, language, template, columns)
     if use_cache:
         from ..cache.store import Store, file_digest, key_of
 
@@ -139,7 +147,7 @@ def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False,
     return _read_and_check(path, language, light)
 
 
-def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
+def _read_light_kept(path: Path, language: str, template: bool, columns: bool = False) -> Catalog:
     """:func:`read_catalog` with ``light`` and ``use_cache``: the light entries of the file,
     read again only where its bytes differ from the latest read of the same file.
 
@@ -155,9 +163,9 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
     The latest read is kept as a base (bytes and entries, written whole) and the edits made
     since (each read's changed bytes and entries, up to :data:`MAX_PATCHES`): an edit adds its
     own to the store instead of writing the 100 000 entries and the file's bytes again."""
-    from ..cache.store import Store, key_of
+    from ..cache.store import Store, key_of, note_read
 
-    raw, failed = _read_raw(path)
+    raw, failed, bom = _read_raw(path)
     if raw is None:
         return Catalog(path=path, language=language, po=None, diagnostics=failed)
     added = not raw.endswith(b"\n")
@@ -166,32 +174,34 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
     store = Store("catalog-state", path, keep=1)
     key = key_of("catalog-state", str(path), template)
     kept = _kept_state(store, store.get(key))
-    rows = changes = None
+    found_packed = changes = None
     if kept is not None:
         token, base, patches, old, packed, starts = kept
         del kept
         if old == raw:
-            rows, changes = unpack_rows(packed), Changes(token, token, 0, 0, 0)
+            found_packed, changes = packed, Changes(token, token, 0, 0, 0)
         else:
             found = _read_again((old, packed, starts), raw, path)
             del old
             if found is not None:
                 packed, starts, (first_line, after_line, moved, keys), patch = found
-                changes = Changes(_token(raw), token, first_line, after_line, moved, frozenset(keys))
+                changes = Changes(_token(raw, bom, added), token, first_line, after_line, moved, frozenset(keys))
+                note_read(path, changes.token)
                 if len(patches) < MAX_PATCHES:
                     store.put(key, (changes.token, base, patches + [patch]))
                 else:  # a new base: this read whole
                     store.put(key, (changes.token, _keep_base(store, raw, changes.token, packed, starts), []))
-                rows = unpack_rows(packed)
+                found_packed = packed
             del packed, starts
-    if rows is not None:
+    if found_packed is not None:
         del raw
-    if rows is None:
+    else:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             return Catalog(path=path, language=language, po=None, diagnostics=[_not_utf8(raw, exc, path)])
-        token = _keep_bytes(store, raw)
+        token = _keep_bytes(store, raw, _token(raw, bom, added))
+        note_read(path, token)
         del raw  # neither the bytes nor the text are held longer than needed
         blocks = read_rows(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
         if blocks is None:
@@ -204,11 +214,18 @@ def _read_light_kept(path: Path, language: str, template: bool) -> Catalog:
         starts = _byte_offsets(text, starts)
         del text
         changes = Changes(token)
-        store.put(key, (token, _keep_base(store, None, token, pack_rows(rows), starts), []))
+        found_packed = pack_rows(rows)
+        store.put(key, (token, _keep_base(store, None, token, found_packed, starts), []))
+        if not columns:
+            found_packed = None  # (the rows read are the catalog's)
     store.save()
     store.forget(key)
-    po = light_catalog(rows)
-    del rows
+    if columns:
+        po = ColumnCatalog(found_packed)
+    else:
+        po = light_catalog(rows if found_packed is None else unpack_rows(found_packed))
+        rows = None
+    del found_packed
     return _checked(Catalog(path=path, language=language, po=po, diagnostics=[], changes=changes))
 
 
@@ -217,14 +234,14 @@ MAX_PATCHES = 6
 
 
 def _keep_base(store, raw: bytes | None, token: str, packed: tuple, starts: list[int]) -> str:
-    """Keep a read as the base beside ``store``: its bytes (unless ``raw`` is None: already kept
-    by :func:`_keep_bytes`) and its entries; the token they are kept under."""
+    """Keep a read as the base beside ``store`` under ``token`` (:func:`_token`): its bytes
+    (unless ``raw`` is None: already kept by :func:`_keep_bytes`) and its entries; the token."""
     import pickle
 
     from ..cache.store import write_private
 
     if raw is not None:
-        token = _keep_bytes(store, raw)
+        token = _keep_bytes(store, raw, token)
     try:
         write_private(store.path.with_suffix(".base"), pickle.dumps((token, packed, starts), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:  # an unwritable cache folder: no base (the next read is whole)
@@ -285,24 +302,40 @@ def _is_patch(patch) -> bool:
 def _splice(packed: tuple, starts: list[int], first: int, after: int, region: tuple, moved: int, inner: list[int], shift: int) -> tuple[tuple, list[int]]:
     """The entries and block starts of a read whose entries ``first`` to ``after`` (excluded)
     were read again as ``region`` (packed, starting at the byte offsets ``inner``), the later
-    ones ``moved`` lines and ``shift`` bytes further."""
+    ones ``moved`` lines and ``shift`` bytes further. The columns and ``starts`` are changed in
+    place (the caller's own: a kept read just unpickled, whose earlier state nothing keeps), so
+    that an edit costs copies of pointers, not a new list per column."""
     lines = packed[8]
     if first < 0 or after < first or after > len(starts) or len(region[8]) != len(inner):
         return (), []
-    columns = [old_column[:first] + new_column + old_column[after:] for old_column, new_column in zip(packed[:8], region[:8])]
-    columns.append(lines[:first] + region[8] + ([n + moved for n in lines[after:]] if moved else lines[after:]))
+    columns = list(packed[:9])
+    for old_column, new_column in zip(columns[:8], region[:8]):
+        old_column[first:after] = new_column
+    if moved:
+        lines[after:] = map(moved.__add__, lines[after:])
+    lines[first:after] = region[8]
     count = len(region[8])
     other = {i: r for i, r in packed[9].items() if i < first}
     other.update((first + i, r) for i, r in region[9].items())
     other.update((i - after + first + count, r[:LINENUM] + (r[LINENUM] + moved,)) for i, r in packed[9].items() if i >= after)
     columns.append(other)
-    return tuple(columns), starts[:first] + inner + [s + shift for s in starts[after:]]
+    if shift:
+        starts[after:] = map(shift.__add__, starts[after:])
+    starts[first:after] = inner
+    return tuple(columns), starts
 
 
-def _token(raw: bytes) -> str:
+def _token(raw: bytes, bom: bool, added: bool) -> str:
+    """The token of a read: the content digest of the file's bytes (as
+    :func:`aistack_bank.cache.store.file_digest` gives it), from ``raw`` read without its
+    byte-order mark (``bom``) and with a final newline ``added``."""
     import hashlib
 
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    digest = hashlib.blake2b(digest_size=20)
+    if bom:
+        digest.update(_BOM)
+    digest.update(memoryview(raw)[:len(raw) - 1] if added else raw)
+    return digest.hexdigest()
 
 
 def _kept_bytes(store, token: str) -> memoryview | None:
@@ -315,11 +348,10 @@ def _kept_bytes(store, token: str) -> memoryview | None:
     return memoryview(found)[len(head):] if found is not None and found.startswith(head) else None
 
 
-def _keep_bytes(store, raw: bytes) -> str:
-    """Keep ``raw`` beside ``store`` as the latest read, after its token (digest); the token."""
+def _keep_bytes(store, raw: bytes, token: str) -> str:
+    """Keep ``raw`` beside ``store`` as the latest read, after its ``token`` (:func:`_token`); the token."""
     from ..cache.store import write_private
 
-    token = _token(raw)
     try:
         write_private(store.path.with_suffix(".bytes"), token.encode("ascii") + b"\n" + raw)
     except OSError:
@@ -381,22 +413,33 @@ def _read_and_check(path: Path, language: str, light: bool = False) -> Catalog:
 
 
 def _checked(catalog: Catalog) -> Catalog:
-    """``catalog`` with the findings of the catalog checks (header, duplicates, contexts, plurals)."""
+    """``catalog`` with the findings of the catalog checks (header, duplicates, contexts, plurals).
+
+    Of a :class:`~.pofile.ColumnCatalog` whose contexts are distinct (and without plural
+    forms), the header's alone: the other three find nothing there (without making its entries)."""
+    if isinstance(catalog.po, ColumnCatalog) and catalog.po.distinct():
+        catalog.diagnostics.extend(check_header(catalog))
+        return catalog
     for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):
         catalog.diagnostics.extend(check(catalog))
     return catalog
 
 
-def _read_raw(path: Path) -> tuple[bytes | None, list[Diagnostic]]:
-    """The bytes of the catalog at ``path`` without a byte-order mark, or (None, why not)."""
+def _read_raw(path: Path) -> tuple[bytes | None, list[Diagnostic], bool]:
+    """The bytes of the catalog at ``path`` without a byte-order mark, or (None, why not); and
+    whether it had one."""
     from ..safety import UnsafeFile, read_regular
 
     try:
         # A catalog may be a symbolic link only within the folder above its own.
         raw = read_regular(path, MAX_CATALOG_BYTES, root=path.absolute().parent.parent, what="catalog")
     except UnsafeFile as exc:
-        return None, [error("E115" if exc.code == "E115" else "E501", exc.message, Location.of(path))]
-    return (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw), []
+        return None, [error("E115" if exc.code == "E115" else "E501", exc.message, Location.of(path))], False
+    bom = raw.startswith(_BOM)
+    return (raw[3:] if bom else raw), [], bom
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def _not_utf8(raw: bytes, exc: UnicodeDecodeError, path: Path) -> Diagnostic:
@@ -406,7 +449,7 @@ def _not_utf8(raw: bytes, exc: UnicodeDecodeError, path: Path) -> Diagnostic:
 
 def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | LightCatalog | None, list[Diagnostic]]:
     """The entries of the file at ``path`` and its read errors (safety, encoding, grammar)."""
-    raw, failed = _read_raw(path)
+    raw, failed, _ = _read_raw(path)
     if raw is None:
         return None, failed
     try:

@@ -15,6 +15,7 @@ into `.mo` files; its parser and writer are not used.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -582,6 +583,141 @@ def unpack_rows(packed: tuple) -> list[tuple]:
     for index, row in other.items():
         rows[index] = row
     return rows
+
+
+def _column_row(packed: tuple, index: int) -> tuple:
+    """Row ``index`` of :func:`pack_rows`' columns, as :func:`unpack_rows` gives it."""
+    found = packed[9].get(index)
+    if found is not None:
+        return found
+    c, i, m, p, n, cm, tc, f, ln = (column[index] for column in packed[:9])
+    return (c, i, m, "", _NO_PLURALS, [(p, n)], cm, tc, f.split(",") if f else [], None, None, None, False,
+            (tc.split("\n") if tc else [], cm.split("\n") if cm else []), [], ln)
+
+
+class ColumnCatalog:
+    """A :class:`LightCatalog` over :func:`pack_rows`' columns, for a check that asks for a few
+    entries by context (:meth:`active`): each entry is made when first asked for, and the
+    whole list (iteration, indexing, :meth:`obsolete_entries`) only when something asks for
+    it. The header's attributes (``metadata`` and the others) are those :func:`light_catalog`
+    sets; :meth:`distinct` and :meth:`positions` answer from the columns what the catalog
+    checks and the owner of a line would otherwise read from every entry."""
+
+    def __init__(self, packed: tuple) -> None:
+        self.packed = packed
+        ctx, ids, other = packed[0], packed[1], packed[9]
+        self.wrapwidth = WRAP_WIDTH
+        self.header = ""
+        self.metadata: dict[str, str] = {}
+        self.metadata_is_fuzzy: list[str] = []
+        self._whole: LightCatalog | None = None
+        self._made: dict[int, LightEntry] = {}
+        self._active: ActiveEntries | None = None
+        # the header as light_catalog finds it: the first active row with an empty msgid and no context
+        header, at = None, -1
+        while True:
+            try:
+                at = ids.index("", at + 1)
+            except ValueError:
+                break
+            if ctx[at] is None and not (at in other and other[at][12]):
+                header = at
+                break
+        self.header_row = header
+        if header is not None:
+            h = _column_row(packed, header)
+            obsolete_before = sum(1 for i, r in other.items() if i < header and r[12])
+            _set_header(self, h[13][0], h[8], h[2], header - obsolete_before, h[LINENUM])
+
+    def entry(self, index: int) -> LightEntry:
+        """The entry of row ``index`` (made once)."""
+        found = self._made.get(index)
+        if found is None:
+            found = self._made[index] = LightEntry(_column_row(self.packed, index))
+        return found
+
+    def whole(self) -> LightCatalog:
+        """Every entry, as :func:`light_catalog` makes them (made on first use)."""
+        if self._whole is None:
+            self._whole = light_catalog(unpack_rows(self.packed))
+        return self._whole
+
+    def __iter__(self):
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+    def __getitem__(self, index):
+        return self.whole()[index]
+
+    def obsolete_entries(self) -> list[LightEntry]:
+        return self.whole().obsolete_entries()
+
+    def active(self) -> ActiveEntries:
+        """The active (non-obsolete) entries by msgctxt, as ``Catalog.active`` maps them (the
+        last entry of a context; the contexts in the order they first appear)."""
+        if self._active is None:
+            ctx, other = self.packed[0], self.packed[9]
+            if any(r[12] for r in other.values()):
+                index: dict = {}
+                for i, c in enumerate(ctx):
+                    if c is not None and not (i in other and other[i][12]):
+                        index[c] = i
+            else:
+                index = dict(zip(ctx, range(len(ctx))))
+                index.pop(None, None)
+            self._active = ActiveEntries(self, index)
+        return self._active
+
+    def distinct(self) -> bool:
+        """Whether the entries' contexts are distinct, those without a context have distinct
+        msgids, and none has plural forms: then the catalog checks of duplicates, contexts and
+        plural counts find nothing."""
+        ctx, ids, other = self.packed[0], self.packed[1], self.packed[9]
+        if any(r[3] for r in other.values()):
+            return False
+        unnamed = ctx.count(None)
+        if len(set(ctx)) - (1 if unnamed else 0) != len(ctx) - unnamed:
+            return False
+        if unnamed > (1 if self.header_row is not None else 0):
+            loose = [m for i, (c, m) in enumerate(zip(ctx, ids)) if c is None and i != self.header_row]
+            return len(set(loose)) == len(loose)
+        return True
+
+    def positions(self) -> tuple[list[int], list]:
+        """(line number, msgctxt) of each entry in the order of the list (the header left out)."""
+        lines, ctx = list(self.packed[8]), list(self.packed[0])
+        if self.header_row is not None:
+            del lines[self.header_row], ctx[self.header_row]
+        return [n or 0 for n in lines], ctx
+
+
+class ActiveEntries(Mapping):
+    """The active entries of a :class:`ColumnCatalog` by msgctxt, each made when asked for."""
+
+    def __init__(self, catalog: ColumnCatalog, index: dict) -> None:
+        self._catalog = catalog
+        self._index = index
+
+    def __getitem__(self, key) -> LightEntry:
+        return self._catalog.entry(self._index[key])
+
+    def get(self, key, default=None):
+        found = self._index.get(key)
+        return default if found is None else self._catalog.entry(found)
+
+    def __contains__(self, key) -> bool:
+        return key in self._index
+
+    def __iter__(self):
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def keys(self):
+        return self._index.keys()
 
 
 def light_catalog(rows: list[tuple]) -> LightCatalog:

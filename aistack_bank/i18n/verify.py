@@ -20,10 +20,11 @@ from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import Workers, run_all
 from ..rules.quantities import TOKEN_HINT, formula_tokens, markup_tokens, numbers_and_quantities, quantities
 from . import template_path
-from .catalog import Catalog, Catalogs, Changes
+from .catalog import Catalog, Catalogs, Changes, read_catalog
 from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
+from .pofile import ColumnCatalog
 from .status import entry_state
 from .update import catalog_paths, misnamed_catalogs
 
@@ -206,15 +207,16 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     else:
         affected = owners.verified
     keys = owners.keys if partial else [field.key for field in fields]
-    known = set(keys)
+    known = owners.owner_of if partial else set(keys)  # (the bank's keys)
     diags: list[Diagnostic] = []  # the rules over the whole catalog
     owned: dict[str, list[Diagnostic]] = {}
     mine = fields if affected is None else [field for field in fields if field_owner(field) in affected]
     # (the questions' models only for the bank's checks, and only those verified again: a
     # record is unpickled when its model is first read)
     questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
+    present = active.keys()
     for key in keys:
-        if key not in active:
+        if key not in present:
             diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     for field in mine:
@@ -241,8 +243,11 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                     diags.append(d)
                 else:
                     owned.setdefault(owner, []).append(d)
-    for key, entry in active.items():
-        if key not in known and (affected is None or key in affected):
+    # (verified again: only the contexts of the entries the edit touched can be theirs)
+    unknown = active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
+                                                             key=lambda pair: pair[1].linenum or 0)
+    for key, entry in unknown:
+        if key not in known:
             owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
     if run_checks and bank_checks:
         for owner, _, found in _translated_checks(questions, catalog, active):
@@ -272,12 +277,12 @@ class _Owners:
     belongs to the owner of the entry whose lines hold it; one elsewhere (a numeric check's
     script) to the question whose check found it. Findings of the whole catalog are not kept."""
 
-    def __init__(self, catalog: Catalog, fields: list[TextField] | None, inputs: str, run_checks: bool) -> None:
+    def __init__(self, catalog: Catalog, fields: list[TextField] | None, inputs: str, run_checks: bool, store=None) -> None:
         from ..cache.store import Store, key_of
 
         self.catalog = catalog
         self.changes = catalog.changes
-        self.store = Store("catalog-owners", catalog.path, keep=1)
+        self.store = store if store is not None else Store("catalog-owners", catalog.path, keep=1)
         self.key = key_of("catalog-owners", str(catalog.path), catalog.language, inputs, run_checks)
         # Every field key of the bank in order and the owner of each: from ``fields``, or
         # without them (None) as kept with the findings, for the same bank's inputs.
@@ -301,7 +306,7 @@ class _Owners:
                 and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
                 and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)
                 and isinstance(found[3], list) and isinstance(found[4], list) and len(found[3]) == len(found[4])
-                and all(type(k) is str for k in found[3]) and all(type(o) is str for o in found[4])):
+                and set(map(type, found[3])) <= {str} and set(map(type, found[4])) <= {str}):
             return None
         self.previous, self.cues, self.delta = found[1], found[2], True
         if not self.keys:  # made without the fields: the kept ones (the same bank's)
@@ -317,9 +322,10 @@ class _Owners:
         if d.location is None or d.location.path != self.where or d.location.line <= 0:
             return None
         if self.lines is None:
-            self.lines = [e.linenum or 0 for e in self.catalog.po]
+            po = self.catalog.po
+            self.lines, self.contexts = po.positions() if isinstance(po, ColumnCatalog) else ([e.linenum or 0 for e in po], [e.msgctxt for e in po])
         index = bisect_right(self.lines, d.location.line) - 1
-        key = self.catalog.po[index].msgctxt if index >= 0 else None
+        key = self.contexts[index] if index >= 0 else None
         return None if key is None else self.owner_of.get(key, key)
 
     def keep_others(self, owned: dict[str, list[Diagnostic]]) -> bool:
@@ -404,15 +410,15 @@ def _verify_kept(source: BankSource, path: Path, run_checks: bool, inputs: str) 
     from ..cache.store import Store, key_of
 
     probe = Store("catalog-owners", path, keep=1)
-    if probe.get(key_of("catalog-owners", str(path), path.stem, inputs, run_checks)) is None:
+    if not probe.has(key_of("catalog-owners", str(path), path.stem, inputs, run_checks)):
         return None  # nothing kept for this bank: do not read the catalog here for nothing
-    del probe
-    catalog = Catalogs(use_cache=True, light=True).read(path)
+    # the entries made only for the owners verified again (see ColumnCatalog)
+    catalog = read_catalog(path, use_cache=True, light=True, columns=True)
     if catalog.po is None or catalog.diagnostics:
         return list(catalog.diagnostics)
     if catalog.changes is None:
         return None
-    owners = _Owners(catalog, None, inputs, run_checks)
+    owners = _Owners(catalog, None, inputs, run_checks, store=probe)
     affected = owners.affected()
     if affected is None:
         return None
@@ -546,6 +552,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest
+    from ..cache.store import note_read
 
     diags: list[Diagnostic] = []
     store = Store("catalogs", translations, enabled=use_cache)
@@ -554,7 +561,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     inputs = inputs_digest(source, translations, run_checks=run_checks) if use_cache else None
     pot = template_path(translations)
     root = translations.resolve().parent
-    template_key = catalog_key("template", pot, inputs)
+    template_key = catalog_key("template", pot, inputs, lookup=True)
     current = store.get(template_key) if template_key is not None else None
     # The template's freshness is one more task beside the catalogs' (in a worker when they run
     # in parallel, so that the parent does not hold the template's parse when it forks them).
@@ -563,7 +570,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     # Each catalog is verified on its own, from its stored verdict when it has one; with a large
     # bank the others run in parallel (see aistack_bank.parallel).
     paths = catalog_paths(translations)
-    keys = [catalog_key("catalog", path, inputs) for path in paths]
+    keys = [catalog_key("catalog", path, inputs, lookup=True) for path in paths]
     verdicts: list[list[Diagnostic] | None] = []
     for key in keys:
         found = store.get(key) if key is not None else None
@@ -575,9 +582,11 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         found = _verify_kept(source, paths[todo[0]], run_checks, inputs)
         if found is not None:
             verdicts[todo[0]] = found
-            if catalog_key("catalog", paths[todo[0]], inputs) == keys[todo[0]]:
+            if catalog_key("catalog", paths[todo[0]], inputs, read=True) == keys[todo[0]]:
                 store.put(keys[todo[0]], found)
             todo = []
+    for i in todo:  # verified below, perhaps from another read (a worker's): nothing is known of the bytes used
+        note_read(paths[i], None)
     # with the bank's records in a spill file, the workers read them from it a part at a time
     manifest = _manifest(source) if (todo or fresh) and workers is not None and workers.started and catalogs is None else None
     fields = bank_fields(source) if (todo or fresh) and manifest is None else []

@@ -1,0 +1,152 @@
+"""What `bank validate` does with a catalog edited just before it runs: no more than the edit needs.
+
+A file written moments before its digest is taken is not trusted by its size and times (a
+second write in the same timestamp tick leaves them unchanged), so it used to be digested again
+by every step that needed its digest: five times for one validation. Now its bytes are
+digested twice: by the verdict's input digest, and by the read that verifies it; the steps
+after take the digest of the bytes that were read and verified, and a verdict is kept only
+under the digest of the bytes it was computed from. The catalog is asked for the entries of
+the questions verified again only (none of the others is made). The diagnostics are those of
+a run without cache, also when the catalog is written again while it is validated.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import keep_only
+
+from aistack_bank.cache import store, validation
+from aistack_bank.i18n import catalog as catalog_module
+from aistack_bank.i18n import pofile
+
+
+def _lines(diags) -> list[str]:
+    return [f"{d.location} {d.code} {d.message}" for d in diags]
+
+
+def _edit(fr, n: int) -> None:
+    """A translator comment on the first entry, as the benchmark's edit makes it."""
+    text = re.sub(r"^# edit \d+\n", "", fr.read_text(encoding="utf-8"), flags=re.M)
+    head, sep, rest = text.partition("\nmsgctxt ")
+    fr.write_text(f"{head}\n# edit {n}{sep}{rest}", encoding="utf-8")
+
+
+def _counting(monkeypatch, fr) -> dict:
+    """Count the digests of ``fr``'s bytes and the catalogs made whole (every entry made)."""
+    counts = {"digests": 0, "whole": 0}
+    name = str(fr.resolve())
+    hash_file, open_regular, token, whole = validation._hash_file, store._open_regular, catalog_module._token, pofile.light_catalog
+
+    def hashed(digest, path):
+        counts["digests"] += str(path) == "translations/fr.po" or str(path) == name
+        return hash_file(digest, path)
+
+    def opened(path):
+        counts["digests"] += str(path) in ("translations/fr.po", name)
+        return open_regular(path)
+
+    def tokened(*args):
+        counts["digests"] += 1
+        return token(*args)
+
+    def made(rows):
+        counts["whole"] += 1
+        return whole(rows)
+
+    monkeypatch.setattr(validation, "_hash_file", hashed)
+    monkeypatch.setattr(store, "_open_regular", opened)
+    monkeypatch.setattr(catalog_module, "_token", tokened)
+    monkeypatch.setattr(pofile, "light_catalog", made)
+    monkeypatch.setattr(catalog_module, "light_catalog", made)
+    return counts
+
+
+def test_a_catalog_edited_just_before_is_digested_twice_and_gives_the_verdict_of_a_run_without_cache(project, monkeypatch):
+    keep_only(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    bank, translations = project / "bank", project / "translations"
+    fr = translations / "fr.po"
+    validation.validate_cached(bank, translations)
+    validation.validate_cached(bank, translations)
+    for n in range(2):  # (the second edit on top of the first's kept read)
+        _edit(fr, n)
+        counts = _counting(monkeypatch, fr)
+        diags, _ = validation.validate_cached(bank, translations)
+        assert counts == {"digests": 2, "whole": 0}, n  # (five digests before; the entries made whole before)
+        monkeypatch.undo()
+        monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+        assert _lines(diags) == _lines(validation.validate_cached(bank, translations, use_cache=False)[0])
+        assert _lines(validation.validate_cached(bank, translations)[0]) == _lines(diags)
+
+
+COARSE = 10**15
+"""A timestamp tick of some eleven days: every write of a test falls in the same one."""
+
+
+@pytest.mark.parametrize("when", ["before its read", "after its read"])
+def test_a_catalog_written_again_while_it_is_validated_gives_the_verdict_of_each_content(project, monkeypatch, when):
+    """On a file system whose timestamps cannot tell two writes apart (a tick of days, every
+    file as recent as the tick), the catalog written again while it is validated, to bytes of
+    the same size (a translation given other numbers), after the input digest or after its
+    read: the run gives the verdict of the bytes it read, and no verdict is kept under the
+    other content's digest (the next runs, of either content, give a run's without cache)."""
+    keep_only(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+
+    def coarse(st):
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns // COARSE * COARSE, st.st_ctime_ns // COARSE * COARSE)
+
+    monkeypatch.setattr(store, "identity", coarse)
+    monkeypatch.setattr(validation, "file_identity", coarse)
+    monkeypatch.setattr(store, "RACY_NS", 2 * COARSE)
+    monkeypatch.setattr(validation, "RACY_NS", 2 * COARSE)
+    bank, translations = project / "bank", project / "translations"
+    fr = translations / "fr.po"
+    validation.validate_cached(bank, translations)
+    _edit(fr, 1)
+    first = fr.read_bytes()
+    second = re.sub(rb'(msgctxt "q001\.stem"\nmsgid (?:.*\n)*?msgstr ""\n")([^"\n]*)', lambda m: m[1] + b"9" * len(m[2]), first, count=1)
+    assert second != first and len(second) == len(first)
+    read = catalog_module._read_light_kept
+
+    def written_again(*args, **kwargs):
+        if when == "before its read":
+            fr.write_bytes(second)
+        found = read(*args, **kwargs)
+        fr.write_bytes(second)
+        return found
+
+    monkeypatch.setattr(catalog_module, "_read_light_kept", written_again)
+    during, _ = validation.validate_cached(bank, translations)
+    monkeypatch.setattr(catalog_module, "_read_light_kept", read)
+    fr.write_bytes(first if when == "after its read" else second)
+    assert _lines(during) == _lines(validation.validate_cached(bank, translations, use_cache=False)[0])
+    for content in (first, second, first):
+        fr.write_bytes(content)
+        cold = _lines(validation.validate_cached(bank, translations, use_cache=False)[0])
+        assert _lines(validation.validate_cached(bank, translations)[0]) == cold
+        assert any(" E502 q001.stem: numbers differ" in line for line in cold) == (content == second)
+
+
+def test_the_bytes_read_are_known_only_while_every_read_had_them(tmp_path):
+    path = tmp_path / "fr.po"
+    store.clear_reads()
+    assert store.read_digest(path) is None
+    store.note_read(path, "ab")
+    store.note_read(tmp_path / "." / "fr.po", "ab")
+    assert store.read_digest(path) == "ab"
+    store.note_read(path, "cd")  # read again, other bytes
+    assert store.read_digest(path) is None
+    store.note_read(path, "ab")
+    assert store.read_digest(path) is None  # (for the rest of the run)
+    store.clear_reads()
+    store.note_read(path, "ab")
+    path.write_text('msgid ""\nmsgstr ""\n', encoding="utf-8")
+    catalog_module.Catalog(path=path, language="fr", po=None, diagnostics=[]).file_lines()  # read again to locate a finding
+    assert store.read_digest(path) is None
+    store.clear_reads()
