@@ -194,10 +194,10 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
     assert events == [("fork", False), ("read",)]
     events.clear()
     assert verdict("2", False, "pooled") == serial
-    assert events == [("fork", True), ("read",), ("run", ["_template_sent", "_verify_sent", "_verify_sent"])]
+    assert events == [("fork", True), ("read",), ("run", ["_verify_sent", "_verify_sent", "_template_sent"])]
     events.clear()
     assert verdict("2", True, "pooled") == serial
-    assert events[-1] == ("run", ["_template_sent", "_verify_sent", "_verify_sent"])
+    assert events[-1] == ("run", ["_verify_sent", "_verify_sent", "_template_sent"])
     # a catalog edit: the edited catalog verified again in the parent, from the kept findings
     po = project / "translations" / "fr.po"
     lines = po.read_text(encoding="utf-8").split("\n")

@@ -45,14 +45,21 @@ RECENT_RECORDS = 512
 rules of a topic read together."""
 
 Rules = Callable[[QuestionSource, Path, Any, bool], list[Diagnostic]]
+Texts = Callable[[QuestionSource], Any]
 
 
 class QuestionFiles:
     """Reads question files through the per-file store; :meth:`rule_diagnostics` gives what
     the files' own rules found, in the order the files were read."""
 
-    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False) -> None:
+    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False, texts: Texts | None = None) -> None:
         self.rules = rules
+        self.texts = texts
+        """What a rule across files reads of a file checked in this run (``texts(record)``, after
+        its own rules), pickled apart by the worker, sent back with its verdict and kept beside
+        its record for the run, in the spill file when the records are
+        (:attr:`StoredQuestion.texts`): that rule then reads a few strings instead of unpickling
+        the record. Not stored."""
         self.run_checks = run_checks
         self.use_cache = use_cache
         self._rule_diags: list[Diagnostic] = []
@@ -83,14 +90,15 @@ class QuestionFiles:
         return pickle.dumps(self._checked(path, root, topic, project, stored=True)[0], protocol=pickle.HIGHEST_PROTOCOL)
 
     def _checked(self, path: Path, root: Path, topic: Any, project: Path | None, *, stored: bool) -> tuple[tuple, QuestionSource]:
-        """((summary, read diagnostics, rule diagnostics, pickled record or None), the record
-        itself): read and checked in this process, the record is used as it is, and pickled only
-        to be stored (``stored``)."""
+        """((summary, read diagnostics, rule diagnostics, pickled record or None, pickled texts
+        or None), the record itself): read and checked in this process, the record is used as it
+        is, and pickled only to be stored (``stored``; its texts only then)."""
         qs, read_diags = read_question(path, root=root, project=project)
         rule_diags = self.rules(qs, root, topic, self.run_checks)
         summary, qs.summary = qs.summary, None
         record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL) if stored else None
-        return (summary, read_diags, rule_diags, record), qs
+        texts = pickle.dumps(self.texts(qs), protocol=pickle.HIGHEST_PROTOCOL) if stored and self.texts is not None else None
+        return (summary, read_diags, rule_diags, record, texts), qs
 
     def _chunk(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
         with folders_settled():
@@ -175,7 +183,7 @@ class QuestionFiles:
                 else:
                     found = store.get(key) if key is not None else None
                 if found is not None and _well_formed(found[0]):
-                    results[t][index] = (*found[0], found[1]) if self.spill is not None else self._kept((*found[0], found[1]))
+                    results[t][index] = (*found[0], found[1], None) if self.spill is not None else self._kept((*found[0], found[1], None))
                 else:
                     todo.append((t, index))
                     left[t] += 1
@@ -203,9 +211,10 @@ class QuestionFiles:
         out = []
         for t, ((paths, _, _, _), found) in enumerate(zip(topics, results)):
             records = []
-            for index, (path, (summary, read_diags, rule_diags, record)) in enumerate(zip(paths, found)):
+            for index, (path, (summary, read_diags, rule_diags, record, texts)) in enumerate(zip(paths, found)):
                 self._rule_diags += rule_diags
-                records.append((StoredQuestion(path, summary, record, live.get((t, index))), read_diags))
+                kept = live.get((t, index))  # (its texts are in it)
+                records.append((StoredQuestion(path, summary, record, kept, texts if kept is None else None), read_diags))
             out.append(records)
         return out
 
@@ -213,8 +222,8 @@ class QuestionFiles:
         """A stored form with its record in the spill file (when there is one)."""
         if self.spill is None:
             return found
-        summary, read_diags, rule_diags, record = found
-        return summary, read_diags, rule_diags, self.spill.add(record)
+        summary, read_diags, rule_diags, record, texts = found
+        return summary, read_diags, rule_diags, self.spill.add(record), (None if texts is None else self.spill.add(texts))
 
     @staticmethod
     def _done(stores: list, t: int) -> None:
@@ -348,6 +357,9 @@ class Spilled:
     def __init__(self, spill: Spill, at: int, length: int) -> None:
         self.spill, self.at, self.length = spill, at, length
 
+    def blob(self) -> bytes:
+        return self.spill.read(self.at, self.length)
+
     def load(self) -> tuple:
         """(doc, question, derived) of the record, from the latest used when it is one of them."""
         recent = self.spill.recent
@@ -408,9 +420,10 @@ class StoredQuestion(QuestionSource):
     derived = _unpickled("derived")
 
     def __init__(self, path: Path, summary: FileSummary | None, record: "bytes | memoryview | Spilled | StoreRecord | None",
-                 live: QuestionSource | None = None) -> None:
+                 live: QuestionSource | None = None, texts: "bytes | Spilled | None" = None) -> None:
         self.path = path
         self.summary = summary
+        self._texts = texts
         if live is not None:  # read and checked in this process: nothing to unpickle
             self.__dict__.update(doc=live.doc, question=live.question, derived=live.derived)
         else:
@@ -419,6 +432,15 @@ class StoredQuestion(QuestionSource):
     def __reduce__(self):
         # pickled as the plain record it stands for
         return (QuestionSource, (self.path, self.doc, self.question, self.derived, self.summary))
+
+    @property
+    def texts(self) -> Any:
+        """What :attr:`QuestionFiles.texts` gave for the file when it was checked in this run,
+        unpickled now (None when it was not checked in this run, or its record was kept as it is)."""
+        texts = self.__dict__.get("_texts")
+        if texts is None:
+            return None
+        return _loads_uncollected(texts.blob() if isinstance(texts, Spilled) else texts)
 
     @property
     def spilled(self) -> "Spilled | None":

@@ -244,19 +244,23 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
         notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
         line = lineno
         lineno += 1 + (notes.count("\n") if notes else 0) + (1 if fuzzy else 0)
-        if "\\" in ctxt or "\\" in msgid or "\\" in msgstr or "\\" in ctxt_more or "\\" in msgid_more or "\\" in msgstr_more:
+        # the three strings and their continuation lines as written, with the keywords, quotes
+        # and newlines between them (none of which is a backslash, a forbidden character or
+        # one that composes with a neighbour: see _strings)
+        strings = text[m.start(5):m.end(10)]
+        if "\\" in strings:
             found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), lineno, path)
             if found is None:
                 return None
             ctxt, msgid, msgstr, lineno = found
         else:
-            # no escape: each string is its value, checked as _strings checks it
-            for part in (ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more):
-                if part.isascii():
-                    if not part.isprintable() and forbidden(part):
-                        return None
-                elif forbidden(part) or not is_normalized("NFC", part):
+            # no escape: each string is its value, checked as _strings checks it (a text is
+            # free of forbidden characters and NFC iff each of its parts between them is)
+            if strings.isascii():
+                if not strings.isprintable() and forbidden(strings):
                     return None
+            elif forbidden(strings) or not is_normalized("NFC", strings):
+                return None
             lineno += 3
             if ctxt_more:
                 ctxt += ctxt_more[1:-2].replace('"\n"', "")

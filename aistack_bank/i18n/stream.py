@@ -2,8 +2,8 @@
 
 :class:`BlockStream` reads a catalog file in pieces of about :data:`PIECE_BYTES`, each cut where
 an entry block starts, and gives each piece's entries as :class:`~.pofile.LightEntry` items (the
-block reader of :func:`~.pofile.read_blocks`, which gives a whole text's entries when every
-block has the common shape). It stops (:class:`NotStreamable`) at anything else: a block of
+row reader of :func:`~.pofile.read_rows`, which gives a whole text's rows when every block has
+the common shape of :func:`~.pofile.read_blocks`). It stops (:class:`NotStreamable`) at anything else: a block of
 another shape, bytes that do not decode, a file that is not a plain regular file within the
 limits; the caller then reads the catalog whole, as :func:`~.catalog.read_catalog` does, and so
 reports exactly what that reader reports.
@@ -25,7 +25,7 @@ from bisect import bisect_right
 from pathlib import Path
 
 from ..errors import Diagnostic
-from .pofile import LightCatalog, LightEntry, light_catalog, light_rows, read_blocks
+from .pofile import LightCatalog, LightEntry, light_catalog, read_rows
 
 PIECE_BYTES = 4 << 20
 """Bytes read at a time (a piece ends where an entry block starts, so it may be longer)."""
@@ -139,12 +139,11 @@ class BlockStream:
                 except UnicodeDecodeError:
                     raise NotStreamable from None
                 del piece
-                found = read_blocks(text, 0, lineno, self.path)
+                found = read_rows(text, 0, lineno, self.path)  # (the rows light_rows makes of read_blocks' entries)
                 del text
                 if found is None:
                     raise NotStreamable
-                entries, _, lineno = found
-                rows = light_rows(entries)
+                rows, _, lineno = found
                 if self.header is None:
                     index = next((i for i, r in enumerate(rows) if _is_header(r)), None)
                     if index is not None:

@@ -512,11 +512,13 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
 
 
 def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
-    """(question id, its findings of :func:`duplicate_text_diagnostics`) for each question."""
+    """(question id, its findings of :func:`duplicate_text_diagnostics`) for each question
+    (its English from the fields its file's rules listed, when they are kept with it)."""
     for qs in questions:
         question = qs.question
         diags: list[Diagnostic] = []
-        english = {field.key: field.text for field in question_fields(question, None, None)}
+        listed = qs.derived.get("fields")
+        english = {field.key: field.text for field in (listed if listed is not None else question_fields(question, None, None))}
 
         def text_of(key: str) -> str | None:
             entry = active.get(key)
@@ -603,16 +605,22 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     work = len(fields) * len(todo)
     if manifest is not None:
         token = os.urandom(8).hex()
-        calls = [(_template_sent, (manifest, token, pot, root))] if fresh else []
-        calls += [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        # the template last: the worker that is done first with its catalog compares it with
+        # the bank's fields it already holds, and the two workers finish at about the same time
+        calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        calls += [(_template_sent, (manifest, token, pot, root))] if fresh else []
         results = workers.run_all(calls)
+        if fresh:
+            results.insert(0, results.pop())
     elif workers is not None and workers.started and catalogs is None and (fresh or todo) and work >= POOL_MIN_WORK:
         payload, token = _payload(source, fields), os.urandom(8).hex()
         # each call's payload in a list of its own, which the worker empties (see _received)
-        calls = [(_template_sent, ([payload], token, pot, root))] if fresh else []
-        calls += [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        calls += [(_template_sent, ([payload], token, pot, root))] if fresh else []  # (last, as above)
         del payload
         results = workers.run_all(calls)
+        if fresh:
+            results.insert(0, results.pop())
     else:
         results = run_all(fresh + tasks, work=work)
     if fresh:
@@ -641,8 +649,15 @@ class _SentBank:
     def __init__(self, source: BankSource) -> None:
         from ..load import QuestionSource
 
-        self.questions = [QuestionSource(path=qs.path, doc=_script_doc(qs.doc) if qs.question.check is not None else None, question=qs.question)
+        self.questions = [QuestionSource(path=qs.path, doc=_script_doc(qs.doc) if qs.question.check is not None else None, question=qs.question,
+                                         derived=_listed(qs.derived))
                           for qs in source.questions if qs.question is not None]
+
+
+def _listed(derived: dict) -> dict:
+    """Of what a question file's rules derived, its fields (sent with the fields, pickled once)."""
+    known = derived.get("fields")
+    return {} if known is None else {"fields": known}
 
 
 def _script_doc(doc):
@@ -699,8 +714,11 @@ def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
         return reference(f.path, root)
 
     if isinstance(payload, _Manifest):
-        # whatever its size: nothing of a template's read is kept for a later run
-        found = _template_streamed(payload, pot, ref)
+        # whatever its size: nothing of a template's read is kept for a later run; compared
+        # with the bank's fields this worker already holds for this run (it verified a catalog
+        # before), else with the fields read from the spill file a part at a time
+        held = _RECEIVED[1][1] if _RECEIVED[0] == token else None
+        found = _template_streamed(payload, pot, ref, held)
         if found is not None:
             return found
         _, fields = _manifest_bank(payload, token)
@@ -784,7 +802,7 @@ def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
         known = record.derived.get("fields")
         fields += known if known is not None else question_fields(record.question, record.doc, record.path)
         doc = _script_doc(record.doc) if record.question.check is not None else None
-        questions.append(QuestionSource(path=record.path, doc=doc, question=record.question))
+        questions.append(QuestionSource(path=record.path, doc=doc, question=record.question, derived=_listed(record.derived)))
         del record
     return fields, questions
 
@@ -959,9 +977,10 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
         os.close(fd)
 
 
-def _template_streamed(manifest: _Manifest, pot: Path, ref) -> bool | None:
+def _template_streamed(manifest: _Manifest, pot: Path, ref, held: list[TextField] | None = None) -> bool | None:
     """:func:`template_is_current` of the bank of ``manifest``, the template read a piece at a
-    time and compared with the fields a part at a time (None: it is not of the common shape)."""
+    time and compared with the fields a part at a time, or with ``held``, the bank's fields
+    already read (None: it is not of the common shape). ``ref`` is asked once per file."""
     from .catalog import MAX_CATALOG_BYTES
     from .stream import BlockStream, NotStreamable
 
@@ -969,15 +988,19 @@ def _template_streamed(manifest: _Manifest, pot: Path, ref) -> bool | None:
         stream = BlockStream(pot, MAX_CATALOG_BYTES)
     except NotStreamable:
         return None
+    refs: dict = {}
     with stream:
-        fields = (field for part, _ in _bank_parts(manifest) for field in part)
+        fields = iter(held) if held is not None else (field for part, _ in _bank_parts(manifest) for field in part)
         try:
             for piece in stream.pieces():
                 for entry in piece:
                     field = next(fields, None)
                     if field is None or (entry.msgctxt, entry.msgid, entry.comment) != (field.key, field.text, "\n".join(field.notes)):
                         return False
-                    if entry.occurrences != [(ref(field), str(field.line))]:
+                    path = field.path
+                    if path not in refs:
+                        refs[path] = ref(field)
+                    if entry.occurrences != [(refs[path], str(field.line))]:
                         return False
         except NotStreamable:
             return None

@@ -97,6 +97,19 @@ def _folded(text: str) -> str:
     return text.lower()
 
 
+_MAY_REFER = {lang: re.compile("|".join(sorted({re.escape(word) for table in _NEEDS.values() for word in table[lang]})) + r"|q\d")
+               for lang in _NEEDS["letter"]}
+"""Per language, one pattern of every word of :data:`_NEEDS` and :data:`_Q_DIGIT`: a lowered
+text it does not find in can match none of the reference patterns (:func:`may_refer`)."""
+
+
+def may_refer(text: str, lang: str = "en") -> bool:
+    """False when :func:`reference_hits` of ``text`` in ``lang`` finds nothing, whatever its
+    other arguments (one search of the lowered text; True: it may find something). No word
+    looked for holds a space, so the non-breaking spaces need no replacing first."""
+    return _MAY_REFER[_language(lang)].search(_folded(text)) is not None
+
+
 def _may_match(kind: str, lang: str, folded: str) -> bool:
     """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
     return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
@@ -127,6 +140,8 @@ def reference_hits(text: str, lang: str = "en", *, own_id: str | None = None, op
     lang = _language(lang)
     text = _clean(text)
     folded = _folded(text)
+    if _MAY_REFER[lang].search(folded) is None:
+        return []
     letter = options and _may_match("letter", lang, folded)
     position = options and _may_match("position", lang, folded)
     question = _may_match("question", lang, folded)
@@ -636,9 +651,9 @@ def content_lints(source: BankSource, *, references: bool = True, memo: bool = F
             group_of.setdefault(qid, index)
     scope = getattr(source, "root", None)
     if memo and scope is not None and len(sources) == len(files):  # (ids unique in the topic)
-        found = dict(leak_findings_by_file(keys, [(qid, digest, lambda qs=qs: _question_leak_texts(qs)) for qid, digest, qs in files], scope=scope))
+        found = dict(leak_findings_by_file(keys, [(qid, digest, lambda qid=qid, qs=qs: _question_leak_texts(qid, qs)) for qid, digest, qs in files], scope=scope))
     else:
-        found = dict(leak_findings(keys, [text for _, _, qs in files for text in _question_leak_texts(qs)]))
+        found = dict(leak_findings(keys, [text for qid, _, qs in files for text in _question_leak_texts(qid, qs)]))
     stem_leaks = {(qid, other) for qid, field, other in found if field == ("stem",)}
     for (qid, field, other), what in found.items():
         if field == ("stem",) and qid in group_of and group_of.get(other) == group_of[qid]:
@@ -650,10 +665,20 @@ def content_lints(source: BankSource, *, references: bool = True, memo: bool = F
     return diags
 
 
-def _question_leak_texts(qs) -> list[LeakText]:
-    fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
-    texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
-    return [LeakText(qs.question.id, path, text) for path, text in texts]
+def file_leak_texts(qs: QuestionSource) -> tuple[tuple[tuple, str], ...] | None:
+    """(field, text) of each text the leak rule reads of a file whose own rules have run (None
+    without a model): sent back by the worker that checked it, so that the rule reads them
+    without unpickling the file's record (:attr:`~aistack_bank.cache.questionfiles.QuestionFiles.texts`)."""
+    fields = qs.derived.get("fields")
+    return None if qs.question is None or qs.doc is None or fields is None else tuple(_leak_texts(fields))
+
+
+def _question_leak_texts(qid: str, qs) -> list[LeakText]:
+    texts = getattr(qs, "texts", None)  # as the worker that checked the file listed them
+    if texts is None:
+        fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
+        texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
+    return [LeakText(qid, path, text) for path, text in texts]
 
 
 def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
@@ -819,8 +844,8 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     kept = kept if shared else EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
 
     def hits(field, msgstr: str):
-        if field.question_id is None:
-            return ()
+        if field.question_id is None or not may_refer(msgstr, lang):
+            return ()  # (most translations: no word the patterns need, not looked up in the memo either)
         options = field.question_id in with_options
         return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))

@@ -10,7 +10,7 @@ from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_stats, cue_warnings
 from ..errors import Diagnostic, Location, Severity, error, warning
 from ..kinds import item_id_rules, kind_rules
-from .lints import content_lints, file_summary, question_reference_lints, summary_of
+from .lints import content_lints, file_leak_texts, file_summary, question_reference_lints, summary_of
 from ..load import CATEGORIES_FILE, QUESTIONS_DIR, BankSource, LibrarySource, QuestionSource, is_topic_folder, read_bank, read_library
 from ..model import slug_of
 
@@ -100,7 +100,7 @@ def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, 
 
     # A large bank's records go to a spill file as they are read (the catalogs' workers read
     # them there), unless the caller goes on to localize the bank (it passes its catalogs).
-    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache, spill=catalogs is None)
+    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache, spill=catalogs is None, texts=file_leak_texts)
     try:
         return _validate_read(root, only, checked, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
     finally:
