@@ -112,14 +112,11 @@ def _without_fallbacks(texts_raw: Mapping[str, str]) -> Mapping[str, str]:
     return {lang: text for lang, text in texts_raw.items() if lang == "en" or not in_english(text, lang)}
 
 
-_ANGLES = str.maketrans({"<": "\u2039", ">": "\u203a"})
-
-
 def plain_field(text_raw: str) -> str:
     """Text for a field Moodle stores as plain text (names, categories): written as it is, but
     with ``<`` and ``>`` as ``‹ ›``, since ``clean_param(PARAM_TEXT)`` deletes anything that looks
     like a tag (and a ``<`` would end a multilang block early)."""
-    return text_raw.translate(_ANGLES)
+    return text_raw.replace("<", "\u2039").replace(">", "\u203a")  # (``str.translate`` would look each character up)
 
 
 def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
@@ -209,6 +206,66 @@ def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], 
             zf.writestr(info, data() if callable(data) else data, compresslevel=9)
             del data
     return buffer.getvalue()
+
+
+class EncodedLines:
+    """The lines of a text file, encoded in UTF-8 a few hundred at a time as they come
+    (``append`` and ``+=`` as on a list): a large file is held as its bytes, never also as a
+    list of every line and their join. :meth:`data` is ``("\\n".join(lines) + end).encode("utf-8")``."""
+
+    __slots__ = ("_lines", "_chunks")
+
+    FLUSH = 1024
+    """Lines kept as text before they are encoded."""
+
+    def __init__(self, lines: list[str] | None = None) -> None:
+        self._lines: list[str] = list(lines or ())
+        self._chunks: list[bytes] = []
+
+    def _encode(self) -> None:  # every line but the last, each with its line break
+        lines = self._lines
+        if len(lines) < 2:
+            return
+        self._chunks.append(("\n".join(lines[:-1]) + "\n").encode("utf-8"))
+        self._lines = lines[-1:]
+
+    def append(self, line: str) -> None:
+        self._lines.append(line)
+        if len(self._lines) >= self.FLUSH:
+            self._encode()
+
+    def __iadd__(self, lines: list[str]) -> EncodedLines:
+        self._lines += lines
+        if len(self._lines) >= self.FLUSH:
+            self._encode()
+        return self
+
+    def data(self, end: str = "") -> bytes:
+        """The file: the lines joined by line breaks, then ``end``."""
+        self._chunks.append(("\n".join(self._lines) + end).encode("utf-8"))
+        self._lines = []
+        data = b"".join(self._chunks)
+        self._chunks = []
+        return data
+
+
+def json_utf8(data: object) -> bytes:
+    """``(json.dumps(data, ensure_ascii=False, indent=2) + "\\n").encode("utf-8")``, encoded a
+    few thousand pieces at a time as the encoder yields them (the same encoder
+    ``json.dumps`` uses with an indent), so that a large file is not also held as a list of
+    every piece and their join."""
+    import json
+
+    chunks: list[bytes] = []
+    pending: list[str] = []
+    for piece in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(data):
+        pending.append(piece)
+        if len(pending) >= 4096:
+            chunks.append("".join(pending).encode("utf-8"))
+            pending = []
+    pending.append("\n")
+    chunks.append("".join(pending).encode("utf-8"))
+    return b"".join(chunks)
 
 
 def short(text: str, limit: int = 80) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Sequence
 
@@ -13,6 +12,7 @@ from ..exchange import (
 )
 from ..model import Bank, Library
 from ..options import ExportOptions
+from .common import json_utf8
 from .record import Format, by_category
 
 
@@ -91,9 +91,21 @@ def _with_fallbacks(data: dict) -> dict:
 
 
 def render_json(document: ExportDocument) -> bytes:
+    return json_utf8(_document_data(document))
+
+
+def _document_data(document: ExportDocument) -> dict:
+    """What :func:`render_json` writes of ``document``: its records as plain data (the caller
+    that made the document for it alone drops it before encoding)."""
     data = document.model_dump(mode="json", exclude_none=True)
-    data["questions"] = [_ordered(q) for q in data["questions"]]
-    return (json.dumps(_with_fallbacks(data), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    _order_each(data["questions"])
+    return _with_fallbacks(data)
+
+
+def _order_each(records: list) -> None:
+    """Each record of ``records`` in the contract's order, replaced one at a time."""
+    for index, record in enumerate(records):
+        records[index] = _ordered(record)
 
 
 def _question(index: int, q, banks: Sequence[Bank], texts):
@@ -179,7 +191,8 @@ WRITERS = {"single-choice": partial(_choices, multi=False), "multiple-response":
 
 
 def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
-    return render_json(build_document(banks))
+    data = _document_data(build_document(banks))  # (the document is dropped before the file is encoded)
+    return json_utf8(data)
 
 
 def build_bank_document(libraries: Sequence[Library]) -> ExportBankDocument:
@@ -199,14 +212,20 @@ def build_bank_document(libraries: Sequence[Library]) -> ExportBankDocument:
 
 
 def render_bank_json(document: ExportBankDocument) -> bytes:
+    return json_utf8(_bank_data(document))
+
+
+def _bank_data(document: ExportBankDocument) -> dict:
+    """What :func:`render_bank_json` writes of ``document``, as :func:`_document_data`."""
     data = document.model_dump(mode="json", exclude_none=True)
     for topic in data["topics"]:
-        topic["questions"] = [_ordered(q) for q in topic["questions"]]
-    return (json.dumps(_with_fallbacks(data), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        _order_each(topic["questions"])
+    return _with_fallbacks(data)
 
 
 def _render_bank(libraries: Sequence[Library], options: ExportOptions) -> bytes:
-    return render_bank_json(build_bank_document(libraries))
+    data = _bank_data(build_bank_document(libraries))  # (the document is dropped before the file is encoded)
+    return json_utf8(data)
 
 
 FORMAT = Format(

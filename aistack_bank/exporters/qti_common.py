@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import PurePosixPath
@@ -65,15 +64,31 @@ class Dialect:
         assert set(self.elements) == set(ELEMENTS), sorted(set(self.elements) ^ set(ELEMENTS))
         assert set(self.attributes) == set(ATTRIBUTES), sorted(set(self.attributes) ^ set(ATTRIBUTES))
 
-    def element(self, parent: ET.Element | None, name: str, attributes: Mapping[str, str] = {}, text: str | None = None) -> ET.Element:
-        """A QTI element ``name`` (its QTI 2.1 name) under ``parent``, attribute names translated."""
-        attrib = {self.attributes.get(key, key): value for key, value in attributes.items()}
+    def element(self, parent: Element | None, name: str, attributes: Mapping[str, str] = {}, text: str | None = None) -> Element | None:
+        """A QTI element ``name`` (its QTI 2.1 name) under ``parent`` (None: the document's root),
+        attribute names translated, written as it is added (:class:`Element`). An element with
+        ``text`` is written whole on its line and can take no child (None is returned)."""
+        marked = text is not None and name in MARKABLE and in_english(text)  # an English fallback in a translated item says so
+        key = (self.namespace, name, marked, *attributes.items())
+        start = _STARTS.get(key)
+        if start is None:
+            attrib = {self.attributes.get(key, key): value for key, value in attributes.items()}
+            if marked:
+                attrib["xml:lang"] = "en"
+            start = _start(self.elements[name], attrib)
+            if len(_STARTS) >= 1 << 14:
+                _STARTS.clear()
+            _STARTS[key] = start
         tag = self.elements[name]
-        if text is not None and name in MARKABLE and in_english(text):
-            attrib["xml:lang"] = "en"  # an English fallback in a translated item says so
-        node = ET.Element(tag, attrib) if parent is None else ET.SubElement(parent, tag, attrib)
-        node.text = text
-        return node
+        if parent is None:
+            return Element(_Document(), 0, start, tag)
+        return parent.child(start, tag, text)
+
+    def inline(self, parent: Element, name: str, attributes: Mapping[str, str], inner: str) -> None:
+        """An element ``name`` holding the markup ``inner``, written on one line."""
+        key = (self.namespace, name, False, *attributes.items())
+        start = _STARTS.get(key) or _start(self.elements[name], {self.attributes.get(key, key): value for key, value in attributes.items()})
+        parent.line(start + ">" + inner + "</" + self.elements[name] + ">")
 
 
 MARKABLE = frozenset({"prompt", "simpleChoice", "simpleAssociableChoice", "inlineChoice", "gapText"})
@@ -86,79 +101,117 @@ _escape = html_text
 """Text and attribute values escaped as :func:`~.common.html_text` escapes them (``& < > " '``)."""
 
 
-_OPEN_TAGS: dict[tuple, str] = {}
-"""Opening tags already written, by element name and attributes: most recur in every item."""
+_STARTS: dict[tuple, str] = {}
+"""Start tags already made (``<name attr="value"`` without its ``>``), by dialect, element name
+and attributes: most recur in every item."""
 
 
-def _open_tag(node: ET.Element) -> str:
-    attrib = node.attrib
-    if not attrib:
-        return "<" + node.tag
-    key = (node.tag, *attrib.items())
-    found = _OPEN_TAGS.get(key)
-    if found is None:
-        found = "<" + node.tag + "".join([f' {name}="{_escape(value)}"' for name, value in attrib.items()])
-        if len(_OPEN_TAGS) >= 1 << 14:
-            _OPEN_TAGS.clear()
-        _OPEN_TAGS[key] = found
-    return found
+def _start(tag: str, attributes: Mapping[str, str]) -> str:
+    """``<tag name="value"…`` (without ``>``), each value escaped."""
+    return "<" + tag + "".join([f' {name}="{_escape(value)}"' for name, value in attributes.items()])
 
 
-def _one_line(node: ET.Element) -> str:
-    text = node.text
-    if text is None and not len(node):
-        return _open_tag(node) + "/>"
-    parts = [_open_tag(node), ">", _escape(text) if text else ""]
-    for child in node:
-        parts.append(_one_line(child))
-        if child.tail:
-            parts.append(_escape(child.tail))
-    parts += ("</", node.tag, ">")
-    return "".join(parts)
+_PADS = tuple("  " * depth for depth in range(32))
 
 
-def serialize(root: ET.Element, *, inline: frozenset[str] = frozenset()) -> bytes:
-    """``root`` as an XML document: two-space indentation, one element per line, except that
-    an element with text (mixed content) or named in ``inline`` is written on one line.
+class _Document:
+    """The lines of an XML document being written, and its elements still open (outermost first)."""
 
-    Text and attribute values are escaped as HTML text (``& < > " '``); an element without
-    text or children is written ``<name/>``, one whose text is ``""`` as ``<name></name>``.
-    """
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>']
-    append = lines.append
+    __slots__ = ("lines", "open")
 
-    def write(node: ET.Element, pad: str) -> None:  # an element on several lines
-        append(f"{pad}{_open_tag(node)}>")
-        inner = pad + "  "
-        for child in node:
-            if child.text is None and not len(child):
-                append(inner + _open_tag(child) + "/>")
-            elif child.text is not None or child.tag in inline:
-                append(inner + _one_line(child))
-            else:
-                write(child, inner)
-        append(f"{pad}</{node.tag}>")
-
-    if root.text is not None or not len(root) or root.tag in inline:
-        append(_one_line(root))
-    else:
-        write(root, "")
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    def __init__(self) -> None:
+        self.lines = ['<?xml version="1.0" encoding="UTF-8"?>']
+        self.open: list[Element] = []
 
 
-def paragraph(parent: ET.Element, text_raw: str) -> ET.Element:
+class Element:
+    """An element of an XML document written as its elements are added, in document order, in
+    the layout the element trees it replaces were serialized in: two-space indentation,
+    one element per line; an element without children ``<name/>``, one with text (or markup
+    written on one line, :meth:`line`) on its line.
+
+    Adding to an element closes the elements opened after it (its descendants): an element
+    can only be added to while it is open, which the writers' document order ensures (adding
+    to one already closed raises AssertionError, never a wrong file). An element's start tag is
+    written when its first child comes, its end tag when it is closed."""
+
+    __slots__ = ("document", "depth", "start", "tag", "started")
+
+    def __init__(self, document: _Document, depth: int, start: str, tag: str) -> None:
+        self.document, self.depth, self.start, self.tag, self.started = document, depth, start, tag, False
+        document.open.append(self)
+
+    def _enter(self) -> list[str]:
+        """Close what was opened after this element, write its start tag if not yet written:
+        the document's lines, ready for a child."""
+        document = self.document
+        opened = document.open
+        depth = self.depth
+        while len(opened) > depth + 1:
+            opened.pop()._end()
+        assert opened and opened[-1] is self, f"<{self.tag}> added to after it was closed"
+        lines = document.lines
+        if not self.started:
+            lines.append(_pad(depth) + self.start + ">")
+            self.started = True
+        return lines
+
+    def _end(self) -> None:
+        pad = _pad(self.depth)
+        self.document.lines.append(pad + "</" + self.tag + ">" if self.started else pad + self.start + "/>")
+
+    def child(self, start: str, tag: str, text: str | None = None) -> Element | None:
+        """A child element (``start``: its start tag without ``>``); with ``text``, written whole."""
+        lines = self._enter()
+        if text is not None:
+            lines.append(_pad(self.depth + 1) + start + ">" + _escape(text) + "</" + tag + ">")
+            return None
+        return Element(self.document, self.depth + 1, start, tag)
+
+    def sub(self, tag: str, attributes: Mapping[str, str] = {}, text: str | None = None) -> Element | None:
+        """A child element named ``tag`` as it is (no dialect), its attribute values escaped."""
+        return self.child(_start(tag, attributes) if attributes else "<" + tag, tag, text)
+
+    def line(self, markup: str) -> None:
+        """A child written as ``markup``, on one line."""
+        self._enter().append(_pad(self.depth + 1) + markup)
+
+    def block(self, lines: tuple[str, ...]) -> None:
+        """Children written as ``lines`` (each indented as a child's, and as much again as it
+        starts with): what :func:`_block` made once."""
+        pad = _pad(self.depth + 1)
+        self._enter().extend([pad + line for line in lines])
+
+    def document_bytes(self) -> bytes:
+        """The whole document (this element its root), every element closed, as UTF-8."""
+        document = self.document
+        assert document.open and document.open[0] is self
+        while document.open:
+            document.open.pop()._end()
+        return ("\n".join(document.lines) + "\n").encode("utf-8")
+
+
+def _pad(depth: int) -> str:
+    return _PADS[depth] if depth < len(_PADS) else "  " * depth
+
+
+def paragraph_markup(text_raw: str) -> str:
+    """Plain text as one HTML paragraph on one line, lines kept as ``<br/>``."""
+    start = '<p xml:lang="en">' if in_english(text_raw) else "<p>"
+    return start + "<br/>".join([_escape(line) for line in text_raw.split("\n")]) + "</p>"
+
+
+def paragraph(parent: Element, text_raw: str) -> None:
     """Plain text as one HTML paragraph under ``parent``, lines kept as ``<br/>``."""
-    first, *rest = text_raw.split("\n")
-    node = ET.SubElement(parent, "p", {"xml:lang": "en"} if in_english(text_raw) else {})
-    node.text = first
-    for line in rest:
-        ET.SubElement(node, "br").tail = line
-    return node
+    parent.line(paragraph_markup(text_raw))
+
+
+_NOT_NCNAME = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def ncname(value: str) -> str:
     """An identifier safe as an XML NCName and for OpenOlat: a letter first, then [A-Za-z0-9_-]."""
-    cleaned = re.sub(r"[^A-Za-z0-9_-]", "_", value)
+    cleaned = _NOT_NCNAME.sub("_", value)
     return cleaned if cleaned[:1].isalpha() else f"id_{cleaned}"
 
 
@@ -188,27 +241,52 @@ def feedback_identifier(option_id: str) -> str:
     return ncname(f"feedback-{option_id}")
 
 
-def _root(d: Dialect, name: str, attributes: Mapping[str, str]) -> ET.Element:
+def _root(d: Dialect, name: str, attributes: Mapping[str, str]) -> Element:
     return d.element(None, name, {"xmlns": d.namespace, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": f"{d.namespace} {d.schema_location}", **attributes})
 
 
-def _inline(d: Dialect) -> frozenset[str]:
-    """Elements written on one line: a modal feedback with its paragraph."""
-    return frozenset({d.elements["modalFeedback"], *([d.feedback_body] if d.feedback_body else [])})
+_BLOCKS: dict[tuple, tuple[str, ...]] = {}
+"""Lines that recur in every item (a score set, a feedback added, the outcomes), by dialect and
+what they say: written once by the element writer, then copied."""
 
 
-def _match_rule(d: Dialect, parent: ET.Element, branch: str, second: tuple[str, Mapping[str, str], str | None]) -> ET.Element:
+def _block(d: Dialect, key: tuple, write: Callable[[Element], None]) -> tuple[str, ...]:
+    """The lines ``write(parent)`` adds under a parent, indented from the parent's children on
+    (made once per dialect and ``key``, which holds every value ``write`` writes)."""
+    key = (d.namespace, *key)
+    found = _BLOCKS.get(key)
+    if found is None:
+        scratch = Element(_Document(), 0, "<scratch", "scratch")
+        write(scratch)
+        lines = scratch.document_bytes().decode("utf-8").split("\n")
+        assert lines[1] == "<scratch>" and lines[-2] == "</scratch>" and lines[-1] == "", lines
+        found = tuple(line[2:] for line in lines[2:-2])
+        if len(_BLOCKS) >= 1 << 12:
+            _BLOCKS.clear()
+        _BLOCKS[key] = found
+    return found
+
+
+def _match_rule(d: Dialect, parent: Element, branch: str, second: tuple[str, Mapping[str, str], str | None]) -> Element:
     """``<branch><match><variable identifier="RESPONSE"/>second</match>…`` (the caller adds the action)."""
     rule = d.element(parent, branch)
-    match = d.element(rule, "match")
-    d.element(match, "variable", {"identifier": "RESPONSE"})
-    d.element(match, second[0], second[1], second[2])
+    name, attributes, text = second
+
+    def write(rule: Element) -> None:
+        match = d.element(rule, "match")
+        d.element(match, "variable", {"identifier": "RESPONSE"})
+        d.element(match, name, attributes, text)
+
+    rule.block(_block(d, ("match", name, text, *attributes.items()), write))
     return rule
 
 
-def _set_score(d: Dialect, parent: ET.Element, value: str) -> None:
-    setter = d.element(parent, "setOutcomeValue", {"identifier": "SCORE"})
-    d.element(setter, "baseValue", {"baseType": "float"}, value)
+def _set_score(d: Dialect, parent: Element, value: str) -> None:
+    def write(parent: Element) -> None:
+        setter = d.element(parent, "setOutcomeValue", {"identifier": "SCORE"})
+        d.element(setter, "baseValue", {"baseType": "float"}, value)
+
+    parent.block(_block(d, ("score", value), write))
 
 
 def _number(value: float) -> str:
@@ -217,23 +295,26 @@ def _number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _base(d: Dialect, parent: ET.Element, base_type: str, value: str) -> ET.Element:
+def _base(d: Dialect, parent: Element, base_type: str, value: str) -> Element:
     return d.element(parent, "baseValue", {"baseType": base_type}, value)
 
 
-def _response(d: Dialect, parent: ET.Element) -> ET.Element:
+def _response(d: Dialect, parent: Element) -> Element:
     return d.element(parent, "variable", {"identifier": "RESPONSE"})
 
 
-def _add_feedback(d: Dialect, parent: ET.Element, identifiers: Sequence[str]) -> None:
+def _add_feedback(d: Dialect, parent: Element, identifiers: Sequence[str]) -> None:
     """``FEEDBACK`` := ``FEEDBACK`` with ``identifiers`` added (the action of a feedback rule)."""
-    several = d.element(d.element(parent, "setOutcomeValue", {"identifier": "FEEDBACK"}), "multiple")
-    d.element(several, "variable", {"identifier": "FEEDBACK"})
-    for identifier in identifiers:
-        _base(d, several, "identifier", identifier)
+    def write(parent: Element) -> None:
+        several = d.element(d.element(parent, "setOutcomeValue", {"identifier": "FEEDBACK"}), "multiple")
+        d.element(several, "variable", {"identifier": "FEEDBACK"})
+        for identifier in identifiers:
+            _base(d, several, "identifier", identifier)
+
+    parent.block(_block(d, ("feedback", *identifiers), write))
 
 
-def _in_range(d: Dialect, parent: ET.Element, low: float, high: float) -> None:
+def _in_range(d: Dialect, parent: Element, low: float, high: float) -> None:
     """``low <= RESPONSE <= high``: every engine evaluates ``gte``/``lte``, while ``equal`` with a
     tolerance is missing from some players and its relative mode is in percent and inverts for a
     negative key (the bounds are computed here instead)."""
@@ -244,7 +325,7 @@ def _in_range(d: Dialect, parent: ET.Element, low: float, high: float) -> None:
         _base(d, test, "float", _number(bound))
 
 
-def _general_when_answered(d: Dialect, processing: ET.Element, q) -> None:
+def _general_when_answered(d: Dialect, processing: Element, q) -> None:
     """The explanation, shown once the learner has answered."""
     if q.explanation is None:
         return
@@ -263,19 +344,23 @@ def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = 
     feedbacks: list[tuple[str, str]] = []
     """(identifier, text) of each modal feedback, in the order they are written."""
     WRITERS[kind](d, item, q, bank.lang, options, feedbacks)
-    for identifier, text_raw in feedbacks:
-        node = d.element(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": identifier})
-        paragraph(ET.SubElement(node, d.feedback_body) if d.feedback_body else node, text_raw)
     if q.explanation is not None:
-        node = d.element(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": GENERAL_FEEDBACK})
-        paragraph(ET.SubElement(node, d.feedback_body) if d.feedback_body else node, q.explanation)
-    return serialize(item, inline=_inline(d))
+        feedbacks.append((GENERAL_FEEDBACK, q.explanation))
+    for identifier, text_raw in feedbacks:  # each on one line, with its paragraph
+        inner = paragraph_markup(text_raw)
+        if d.feedback_body:
+            inner = f"<{d.feedback_body}>{inner}</{d.feedback_body}>"
+        d.inline(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": identifier}, inner)
+    return item.document_bytes()
 
 
-def _outcomes(d: Dialect, item: ET.Element) -> None:
-    score = d.element(item, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
-    d.element(d.element(score, "defaultValue"), "value", text="0")
-    d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
+def _outcomes(d: Dialect, item: Element) -> None:
+    def write(item: Element) -> None:
+        score = d.element(item, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
+        d.element(d.element(score, "defaultValue"), "value", text="0")
+        d.element(item, "outcomeDeclaration", {"identifier": "FEEDBACK", "cardinality": "multiple", "baseType": "identifier"})
+
+    item.block(_block(d, ("outcomes",), write))
 
 
 def _option_choices(q, lang: str) -> tuple[list[tuple[str, str, str | None]], list[str]]:
@@ -289,7 +374,7 @@ def _true_false_choices(q, lang: str) -> tuple[list[tuple[str, str, str | None]]
     return [("true", labels.true, q.feedback_true), ("false", labels.false, q.feedback_false)], ["true" if q.answer else "false"]
 
 
-def _choice_item(d: Dialect, item: ET.Element, q, lang: str, options: ExportOptions, feedbacks: list, *,
+def _choice_item(d: Dialect, item: Element, q, lang: str, options: ExportOptions, feedbacks: list, *,
                  choices_of: Callable, multiple: bool, shuffled: bool) -> None:
     """A choice interaction: ``choices_of`` gives the choices and the right ones' keys;
     ``multiple``: any number of picks; ``shuffled``: the choices shuffled when the export shuffles."""
@@ -347,7 +432,7 @@ def _choice_item(d: Dialect, item: ET.Element, q, lang: str, options: ExportOpti
     feedbacks += [(feedback_identifier(key), feedback) for key, _, feedback in choices if feedback]
 
 
-def _numerical_item(d: Dialect, item: ET.Element, q, lang: str, feedbacks: list) -> None:
+def _numerical_item(d: Dialect, item: Element, q, lang: str, feedbacks: list) -> None:
     declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "float"})
     d.element(d.element(declaration, "correctResponse"), "value", text=_number(q.answer))
     _outcomes(d, item)
@@ -357,7 +442,7 @@ def _numerical_item(d: Dialect, item: ET.Element, q, lang: str, feedbacks: list)
     asked = ([labels.unit.format(unit=q.units[0].name)] if q.units else []) + ([labels.point] if writes_decimal_comma(lang) else [])
     if asked:
         paragraph(body, " ".join(asked))
-    entry = ET.SubElement(body, "p")
+    entry = body.sub("p")
     d.element(entry, "textEntryInteraction", {"responseIdentifier": "RESPONSE", "expectedLength": str(max(8, len(_number(q.answer)) + 2))})
     processing = d.element(item, "responseProcessing")
     scoring = d.element(processing, "responseCondition")
@@ -383,7 +468,7 @@ def _numerical_item(d: Dialect, item: ET.Element, q, lang: str, feedbacks: list)
         _add_feedback(d, otherwise, [GENERAL_FEEDBACK])
 
 
-def _short_answer_item(d: Dialect, item: ET.Element, q, feedbacks: list) -> None:
+def _short_answer_item(d: Dialect, item: Element, q, feedbacks: list) -> None:
     """``textEntryInteraction``: the accepted answers in the declaration's mapping (as written:
     a ``\\*`` as its star, an answer with Moodle's wildcard as it is, for readers of the file),
     scored by one rule per answer in order of credit (the first that matches sets the score, as
@@ -405,7 +490,7 @@ def _short_answer_item(d: Dialect, item: ET.Element, q, feedbacks: list) -> None
     _outcomes(d, item)
     body = d.element(item, "itemBody")
     paragraph(body, q.stem)
-    entry = ET.SubElement(body, "p")
+    entry = body.sub("p")
     d.element(entry, "textEntryInteraction", {"responseIdentifier": "RESPONSE", "expectedLength": str(max(10, max(len(a.text) for a in q.answers) + 2))})
     processing = d.element(item, "responseProcessing")
     rules = d.element(processing, "responseCondition")
@@ -442,7 +527,7 @@ def match_targets(q) -> list[tuple[str, str, int]]:
     return out + [(ncname(f"target-{x.id}"), x.text, 1) for x in q.distractors]
 
 
-def _matching_item(d: Dialect, item: ET.Element, q, options: ExportOptions, feedbacks: list) -> None:
+def _matching_item(d: Dialect, item: Element, q, options: ExportOptions, feedbacks: list) -> None:
     targets = match_targets(q)
     target_of = {text: identifier for identifier, text, _ in targets[: len(targets) - len(q.distractors)]}
     keys = [f"{ncname('source-' + pair.id)} {target_of[pair.answer]}" for pair in q.pairs]
@@ -469,7 +554,7 @@ def _matching_item(d: Dialect, item: ET.Element, q, options: ExportOptions, feed
     _general_when_answered(d, processing, q)
 
 
-def _ordering_item(d: Dialect, item: ET.Element, q, options: ExportOptions) -> None:
+def _ordering_item(d: Dialect, item: Element, q, options: ExportOptions) -> None:
     """``orderInteraction``: the items as choices, shuffled; the ordered response scores 1
     when it is exactly the right order (match_correct), else 0."""
     declaration = d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "ordered", "baseType": "identifier"})
@@ -489,7 +574,7 @@ def _ordering_item(d: Dialect, item: ET.Element, q, options: ExportOptions) -> N
     _general_when_answered(d, processing, q)
 
 
-def _essay_item(d: Dialect, item: ET.Element, q) -> None:
+def _essay_item(d: Dialect, item: Element, q) -> None:
     """``extendedTextInteraction``: a written answer for a person to grade; no automatic scoring
     (SCORE stays 0 until a grader sets it), the explanation shown once answered."""
     d.element(item, "responseDeclaration", {"identifier": "RESPONSE", "cardinality": "single", "baseType": "string"})
@@ -538,64 +623,61 @@ def render_test(*, d: Dialect, library: Library) -> bytes:
                 d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": str(item_path(q))})
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
-    return serialize(test)
+    return test.document_bytes()
 
 
-LOM_INLINE = frozenset({"identifier", "title", "description", "keyword"})
-"""LOM elements written on one line in the manifest."""
+def _lom(parent: Element, *, lang: str, entry: str | None, title: str, description: str | None, keywords: list[str]) -> None:
+    """IEEE LOM (IMS MD 1.3 loose binding) ``general`` metadata: what players list instead of
+    identifiers. Its identifier, title, description and keywords are each written on one line."""
+    language = ' language="' + _escape(lang) + '"'
 
-
-def _lom(parent: ET.Element, *, lang: str, entry: str | None, title: str, description: str | None, keywords: list[str]) -> None:
-    """IEEE LOM (IMS MD 1.3 loose binding) ``general`` metadata: what players list instead of identifiers."""
     def strings(name: str, text: str) -> None:
-        ET.SubElement(ET.SubElement(general, name), "string", {"language": lang}).text = text
+        general.line(f"<{name}><string{language}>{_escape(text)}</string></{name}>")
 
-    general = ET.SubElement(ET.SubElement(parent, "lom", {"xmlns": LOM_NS}), "general")
+    general = parent.sub("lom", {"xmlns": LOM_NS}).sub("general")
     if entry is not None:
-        identifier = ET.SubElement(general, "identifier")
-        ET.SubElement(identifier, "catalog").text = LOM_CATALOG
-        ET.SubElement(identifier, "entry").text = entry
+        general.line(f"<identifier><catalog>{LOM_CATALOG}</catalog><entry>{_escape(entry)}</entry></identifier>")
     strings("title", title)
-    ET.SubElement(general, "language").text = lang
+    general.sub("language", text=lang)
     if description is not None:
         strings("description", description)
     for keyword in keywords:
         strings("keyword", keyword)
 
 
-def _resource(parent: ET.Element, *, identifier: str, type: str, href: PurePosixPath) -> tuple[ET.Element, ET.Element]:
+def _resource(parent: Element, *, identifier: str, type: str, href: PurePosixPath) -> tuple[Element, Element]:
     """A manifest resource and its (empty) metadata element; the caller adds the LOM, then :func:`_file`."""
-    resource = ET.SubElement(parent, "resource", {"identifier": identifier, "type": type, "href": str(href)})
-    return resource, ET.SubElement(resource, "metadata")
+    resource = parent.sub("resource", {"identifier": identifier, "type": type, "href": str(href)})
+    return resource, resource.sub("metadata")
 
 
 def render_manifest(*, d: Dialect, library: Library) -> bytes:
     lang = library.lang
     questions = [q for _, topics in by_category(library) for bank in topics for q in bank.questions]
     tags = sorted({tag for q in questions for tag in q.tags})
-    manifest = ET.Element("manifest", {
+    manifest = Element(_Document(), 0, _start("manifest", {
         "xmlns": d.manifest_namespace, "xmlns:xsi": XSI_NS,
         "xsi:schemaLocation": f"{d.manifest_namespace} {d.manifest_schema_location}",
         "identifier": ncname("manifest-" + bank_id(library) + "-" + lang),
-    })
-    metadata = ET.SubElement(manifest, "metadata")
-    ET.SubElement(metadata, "schema").text = d.schema_name
-    ET.SubElement(metadata, "schemaversion").text = d.schema_version
+    }), "manifest")
+    metadata = manifest.sub("metadata")
+    metadata.sub("schema", text=d.schema_name)
+    metadata.sub("schemaversion", text=d.schema_version)
     summary = library.topics[0].topic.summary if len(library.topics) == 1 else None
     topic_lom = {"lang": lang, "entry": bank_id(library), "title": bank_title(library), "description": summary, "keywords": tags}
     _lom(metadata, **topic_lom)
-    ET.SubElement(manifest, "organizations")
-    resources = ET.SubElement(manifest, "resources")
+    manifest.sub("organizations")
+    resources = manifest.sub("resources")
     test, test_metadata = _resource(resources, identifier=ncname("test-" + bank_id(library) + "-" + lang), type=d.test_type, href=TEST_PATH)
     _lom(test_metadata, **topic_lom)
-    ET.SubElement(test, "file", {"href": str(TEST_PATH)})
+    test.sub("file", {"href": str(TEST_PATH)})
     for q in questions:
-        ET.SubElement(test, "dependency", {"identifierref": ncname("item-" + q.id + "-" + lang)})
+        test.sub("dependency", {"identifierref": ncname("item-" + q.id + "-" + lang)})
     for q in questions:
         item, item_metadata = _resource(resources, identifier=ncname("item-" + q.id + "-" + lang), type=d.item_type, href=item_path(q))
         _lom(item_metadata, lang=lang, entry=q.id, title=short(q.id + ": " + q.stem, 120), description=None, keywords=list(q.tags))
-        ET.SubElement(item, "file", {"href": str(item_path(q))})
-    return serialize(manifest, inline=LOM_INLINE)
+        item.sub("file", {"href": str(item_path(q))})
+    return manifest.document_bytes()
 
 
 def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, bytes]:

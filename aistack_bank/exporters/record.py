@@ -267,6 +267,13 @@ class Format:
         order = languages(dict.fromkeys(langs))
         return [*order, *([ALL] if self.multilingual is not None and (len(order) > 1 or self.multilingual_with_one_language) else [])]
 
+    def part_languages(self, part: str | None, langs: Sequence[str]) -> list[str]:
+        """The languages of ``langs`` whose libraries piece ``part`` of :meth:`parts` is
+        rendered from: a language's file from that language's alone (:meth:`part_files` gives
+        the same files from it as from every language), the multilingual file or every file
+        (None) from all."""
+        return [part] if part in langs else list(langs)
+
     def part_files(self, libraries: Mapping[str, Library], options: ExportOptions, part: str | None) -> list[ExportedFile]:
         """The files of piece ``part`` of :meth:`parts` (None: :meth:`bank_files`, every file)."""
         if part is None:
