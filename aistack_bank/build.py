@@ -202,13 +202,20 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
     return notes, problems, missing, localized
 
 
+def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None):
+    """The read bank once its validation verdict (cached or computed now) has no error
+    (DiagnosticsError otherwise)."""
+    from .cache.validation import validated_source as validated
+
+    return validated(bank, translations if translations is not None and translations.is_dir() else None, catalogs)
+
+
 def validated_bank(bank: Path, translations: Path | None, catalogs: Catalogs):
     """(the read bank, its English :class:`Library`) once its validation verdict (cached or
     computed now) has no error (DiagnosticsError otherwise)."""
-    from .cache.validation import validated_source
     from .load import english_library
 
-    source = validated_source(bank, translations if translations is not None and translations.is_dir() else None, catalogs)
+    source = validated_source(bank, translations, catalogs)
     return source, english_library(source)
 
 
@@ -624,10 +631,10 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     # validation verifies each catalog in its own workers, forked before the bank is read, and
     # localization reads each again, holding one at a time (see "Round 2: build, third part"
     # in docs/performance.md)
-    source = validated_bank(bank, translations, catalogs if not workers.started else None)
+    read = validated_source(bank, translations, catalogs if not workers.started else None)
     from .cache.outputs import OutputMemo
 
-    memo = OutputMemo(out, source[1], translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand
+    memo = OutputMemo(out, read, translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand
     plan = memo.plan()
     standing: dict[str, dict[str, ExportTree] | None] = {}
     if plan is not None:  # the same inputs as a build whose notes and README were kept: no catalog read, nothing localized if every format stands
@@ -644,6 +651,10 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
                     outputs.append(_write_guide(out, plan["guide"], plan["count"], compare=compare, staged=staged))
             memo.save()
             return outputs, list(plan["notes"])
+    from .load import english_library
+
+    source = (read, english_library(read))  # (no record of the bank is unpickled before: the files on disk may all stand)
+    del read
     scan = not all(memo.known(name) for name in FORMATS)  # (a format kept for these very inputs was made after they passed the uncarriable-text scan)
     if workers.started:  # each language localized in a worker from the bank's fields and the English library; the read bank dropped first
         from .i18n.fields import bank_fields

@@ -21,7 +21,7 @@ LocalizedText = dict[str, str]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)  # (the fields' docstrings are read for the schemas only: project/schemas.described)
 
 
 class ExportedOption(_Frozen):

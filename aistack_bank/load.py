@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -47,6 +47,8 @@ class FileSummary(NamedTuple):
     answer-cue figures), or None for a question those figures do not measure."""
     catalog: bytes
     """A digest of what a catalog's verification reads of it (its fields, model and check)."""
+    model: bytes = b""
+    """A digest of its model as JSON (what the exports are made of), or empty without a model."""
 
 
 @dataclass
@@ -255,10 +257,15 @@ def question_files(root: Path) -> list[Path]:
     folder = root / QUESTIONS_DIR
     if not folder.is_dir():
         return []
-    # sorted by name (the order of the paths, which compare by their parts, without comparing Paths)
-    names = sorted(name for name in os.listdir(folder) if name.endswith((".yaml", ".yml")) and not name.startswith(".")
-                   and Path(name).suffix in (".yaml", ".yml"))
-    return [folder / name for name in names]
+    # sorted by name (the order of the paths, which compare by their parts, without comparing
+    # Paths); each path made by the folder's listing, not parsed from a string (10 000 files:
+    # about 45 ms -> 18 ms). A name ending in .yaml or .yml and not starting with a dot has
+    # that suffix.
+    return sorted((path for path in folder.iterdir() if path.name.endswith((".yaml", ".yml")) and not path.name.startswith(".")),
+                  key=_name)
+
+
+_name = attrgetter("name")
 
 
 def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | None = None, read_files=None) -> BankSource:
@@ -271,10 +278,10 @@ def read_bank(root: Path, *, files: list[Path] | None = None, project: Path | No
     return _finish_bank(source, results)
 
 
-def _start_bank(root: Path, files: list[Path] | None, project: Path | None) -> tuple[BankSource, list[Path]]:
-    """A topic folder's topic read, and the question files to read."""
+def _start_bank(root: Path, files: list[Path] | None, project: Path | None, topic_reader=None) -> tuple[BankSource, list[Path]]:
+    """A topic folder's topic read (by ``topic_reader``, :func:`read_topic` when None), and the question files to read."""
     source = BankSource(root=root)
-    source.topic, source.topic_doc, diags = read_topic(root, project=project)
+    source.topic, source.topic_doc, diags = (topic_reader or read_topic)(root, project=project)
     source.diagnostics.extend(diags)
     if files is None:
         try:
@@ -401,12 +408,14 @@ def is_topic_folder(path: Path) -> bool:
     return (path / TOPIC_FILE).is_file() and (path.parent / CATEGORIES_FILE).is_file() and not (path / CATEGORIES_FILE).exists()
 
 
-def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None, read_topics=None) -> LibrarySource:
+def read_library(root: Path, *, topics: list[Path] | None = None, read_files=None, read_topics=None, topic_reader=None) -> LibrarySource:
     """Read a whole bank: `categories.yaml` and every topic folder (or only ``topics``); raise nothing.
 
     ``read_files`` reads each topic's question files (see :func:`read_bank`); or
     ``read_topics([(paths, root, topic, project), …])`` those of every topic at once, a list of
-    results per topic (:meth:`aistack_bank.cache.questionfiles.QuestionFiles.read_topics`).
+    results per topic (:meth:`aistack_bank.cache.questionfiles.QuestionFiles.read_topics`),
+    and then ``topic_reader``, when given, reads each topic file instead of :func:`read_topic`
+    (the same results: :meth:`aistack_bank.cache.questionfiles.QuestionFiles.read_topic`).
 
     The former single-topic layout is reported (E312) and nothing else is read."""
     root = Path(root)
@@ -427,7 +436,7 @@ def read_library(root: Path, *, topics: list[Path] | None = None, read_files=Non
             source.diagnostics.append(error("E101", f"cannot list the topic folders: {exc.strerror or exc}", Location.of(root)))
             topics = []
     if read_topics is not None:  # every topic's files read at once (in one process pool when many)
-        started = [_start_bank(folder, None, project) for folder in topics]
+        started = [_start_bank(folder, None, project, topic_reader) for folder in topics]
         found = read_topics([(files, bank.root, bank.topic, project) for bank, files in started])
         banks = [_finish_bank(bank, results) for (bank, _), results in zip(started, found)]
     else:

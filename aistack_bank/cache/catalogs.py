@@ -37,16 +37,23 @@ def _digest_fields(digest, fields: list[TextField]) -> None:
         digest.update(repr((f.key, f.text, str(f.path), f.line, f.notes, f.question_id, f.key_bearing)).encode("utf-8", "surrogateescape"))
 
 
-def question_inputs(qs, fields: list[TextField]) -> bytes:
+def model_json_of(model) -> bytes:
+    """A model's JSON, as bytes (what :func:`question_inputs` digests, and the file's summary
+    keeps a digest of: :attr:`~aistack_bank.load.FileSummary.model`)."""
+    return model.model_dump_json().encode("utf-8", "surrogateescape")
+
+
+def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None) -> bytes:
     """What the verification reads of one question file, digested: its translatable fields
     (``fields``), and its model (kind, key, credits, units, tolerance, case sensitivity, check)
     with, for a numeric check, the script's place in the file. Kept in the file's summary
-    (:class:`~aistack_bank.load.FileSummary`), so that :func:`inputs_digest` reads no model."""
+    (:class:`~aistack_bank.load.FileSummary`), so that :func:`inputs_digest` reads no model.
+    ``model_json``: the model's JSON (:func:`model_json`), when the caller has it."""
     digest = hashlib.blake2b(digest_size=20)
     _digest_fields(digest, fields)
     digest.update(b"\0model\0")
     if qs.question is not None and qs.doc is not None:
-        digest.update(qs.question.model_dump_json().encode("utf-8", "surrogateescape"))
+        digest.update(model_json if model_json is not None else model_json_of(qs.question))
         if qs.question.check is not None:
             digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
     return digest.digest()

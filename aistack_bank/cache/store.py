@@ -19,6 +19,7 @@ import hashlib
 import os
 import pickle
 import stat
+from stat import S_ISREG
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -228,7 +229,7 @@ def file_digest(path: Path | str, *, lookup: bool = False) -> str | None:
             st = os.lstat(path)
         except OSError:
             return None
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+        if not S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
             return None
         known = _remembered(path, st, unsettled=lookup)
         if known is not None:
@@ -266,19 +267,9 @@ def key_of(*parts: object) -> str:
     return key_hasher(*parts).hexdigest()
 
 
-def key_with(hasher, *parts: object) -> str:
-    """:func:`key_of` of the parts ``hasher`` (:func:`key_hasher`) was made of, then ``parts``:
-    for many keys that share their first parts (the files of one folder)."""
-    digest = hasher.copy()
-    for part in parts:
-        digest.update(repr(part).encode("utf-8", "surrogateescape"))
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
 def key_hasher(*parts: object):
-    """The digest of the package, the working directory and ``parts``, to be copied and given
-    more parts (:func:`key_with`)."""
+    """The digest of the package, the working directory and ``parts`` (what :func:`key_of` is
+    the hex digest of)."""
     cwd = os.getcwd()
     if _KEY_BASE[0] != cwd:
         base = hashlib.blake2b(digest_size=20)
@@ -478,6 +469,29 @@ class SplitStore:
             return None
         self._used[key] = found
         return found[0], large
+
+    def places(self, keys: list[str | None]) -> list[tuple[Any, "_FileRecords", int, int] | None]:
+        """For each of ``keys``: (small part, records file, where its large part is, its length),
+        without reading the large part (a store with ``positional`` only), or None as
+        :meth:`get` gives it (also for a key that is None); in one pass over the keys."""
+        if not (self.enabled and self.positional):
+            return [None] * len(keys)
+        entries, size, used = self._load(), self._size, self._used
+        records = None
+        out: list = []
+        for key in keys:
+            found = entries.get(key) if key is not None else None
+            if not (type(found) is tuple and len(found) == 3 and type(found[1]) is int and type(found[2]) is int
+                    and _TOKEN_BYTES <= found[1] and found[2] >= 0 and found[1] + found[2] <= size):
+                out.append(None)
+                continue
+            if records is None:
+                records = self._record_bytes()
+                if not isinstance(records, _FileRecords):  # no records file to serve from: every entry a miss
+                    return [None] * len(keys)
+            used[key] = found
+            out.append((found[0], records, found[1], found[2]))
+        return out
 
     def put(self, key: str, small: Any, large: bytes) -> None:
         """Store ``small`` (pickled with the index) and ``large`` (appended to the records file)."""

@@ -18,6 +18,7 @@ import json
 import os
 import stat
 import time
+from stat import S_ISREG
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,8 +74,11 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path], *, after: StatMemo | None = None) -> None:
-        scope = "\0".join(os.path.abspath(root) for root in roots)
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b") -> None:
+        # ``algorithm``: of the content digests (BLAKE2b of 20 bytes; the outputs of a build,
+        # hundreds of megabytes, are digested with SHA-256, which processors compute in hardware)
+        self.algorithm = after.algorithm if after is not None else algorithm
+        scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if self.algorithm == "blake2b" else f"\0{self.algorithm}")
         name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.path = cache_dir() / "stat" / f"{name}.pickle"
         self.old: dict[str, tuple] = {}
@@ -104,11 +108,11 @@ class StatMemo:
             st = os.stat(name)
         except OSError as exc:
             return f"unreadable {exc.errno}".encode()
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+        if not S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
             return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
         identity = file_identity(st)
         known = self.old.get(name)
-        if isinstance(known, tuple) and len(known) == 2 and known[0] == identity and isinstance(known[1], bytes):
+        if type(known) is tuple and len(known) == 2 and known[0] == identity and type(known[1]) is bytes:
             self.new[name] = known
             return known[1]
         first = self.first.get(name)
@@ -117,7 +121,7 @@ class StatMemo:
             # this command read of it and used are those the first pass digested. (Not kept in
             # the memo: its identity was taken while the file may still have been written.)
             return first[1]
-        file_digest = hashlib.blake2b(digest_size=20)
+        file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
         _hash_file(file_digest, name)
         value = file_digest.digest()
         self.new[name] = (identity, value)
@@ -185,15 +189,18 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     entries: list[tuple[str, bool]] = []  # (file name, whether it is a symbolic link)
     _list_files(os.fspath(root), entries, lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode()))
     entries.sort()
+    parts = []  # (digested at once: the digest of the parts one after another)
+    add = parts.append
     for name, link in entries:
-        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        add(name.encode("utf-8", "surrogateescape") + b"\0")
         if link:
             try:
-                digest.update(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
+                add(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
             except OSError:
-                digest.update(b"link ?\0")
-        digest.update(memo.digest(name))
-        digest.update(b"\0")
+                add(b"link ?\0")
+        add(memo.digest(name))
+        add(b"\0")
+    digest.update(b"".join(parts))
 
 
 def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
@@ -213,14 +220,14 @@ def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
                         link = entry.is_symlink()
                     except OSError:
                         link = False
-                    entries.append((os.path.join(top, entry.name), link))
+                    entries.append((entry.path, link))  # (os.path.join(top, entry.name))
                 else:
                     try:
                         link = entry.is_symlink()
                     except OSError:
                         link = False
                     if not link:
-                        folders.append(os.path.join(top, entry.name))
+                        folders.append(entry.path)
     except OSError as exc:
         onerror(exc)
         return
@@ -314,7 +321,8 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        source = read_library(bank, read_topics=QuestionFiles(question_file_rules).read_topics)
+        files = QuestionFiles(question_file_rules)
+        source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source
     report, _ = _validate_and_store(bank, translations, key, catalogs)

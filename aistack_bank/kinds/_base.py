@@ -43,7 +43,7 @@ ItemId = Annotated[str, Field(pattern=ITEM_ID, examples=["a1"])]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True, str_strip_whitespace=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)  # (the fields' docstrings are read for the schemas only: project/schemas.described)
 
 
 class Option(Strict):

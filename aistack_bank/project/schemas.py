@@ -26,12 +26,61 @@ def _question_schema(schema: dict) -> dict:
     return {"description": "One question file. `kind` selects the fields: " + ", ".join(REGISTRY) + " (see bank/README.md).", **schema}
 
 
+def described(models) -> None:
+    """Give the fields of ``models`` (model classes), and of the models they are made of, the
+    descriptions their attribute docstrings hold, as pydantic's ``use_attribute_docstrings``
+    would, and build them again with these descriptions (their base classes and the models of
+    their fields first).
+
+    The models are made without reading their docstrings: that reads the source of every model
+    class (tokenizes it and looks up its module), about a third of importing the model, which
+    every command that reads the bank pays; only the schemas show the descriptions."""
+    from pydantic import BaseModel
+    from pydantic._internal._docs_extraction import extract_docstrings_from_cls
+
+    done: set[type] = set()
+
+    def nested(annotation) -> list[type]:
+        from typing import get_args
+
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return [annotation]
+        return [model for arg in get_args(annotation) for model in nested(arg)]
+
+    def visit(cls: type) -> None:
+        if cls in done or not (isinstance(cls, type) and issubclass(cls, BaseModel)) or cls is BaseModel:
+            return
+        done.add(cls)
+        for base in cls.__bases__:
+            visit(base)
+        for info in cls.model_fields.values():
+            for model in nested(info.annotation):
+                visit(model)
+        docs = extract_docstrings_from_cls(cls, use_inspect=True)
+        own = cls.__dict__.get("__annotations__", {})
+        for name, info in cls.model_fields.items():
+            if info.description is not None:
+                continue
+            if name not in own:  # inherited: the description its base now has (pydantic copied the base's field)
+                info.description = next((base.model_fields[name].description for base in cls.__mro__[1:]
+                                         if isinstance(base, type) and issubclass(base, BaseModel) and name in getattr(base, "model_fields", {})), None)
+            if info.description is None and name in docs:
+                info.description = docs[name]
+        cls.model_rebuild(force=True)
+
+    for model in models:
+        for cls in nested(model):
+            visit(cls)
+
+
 def render_schemas() -> dict[PurePosixPath, bytes]:
     """Every committed schema, by file name."""
     from pydantic import TypeAdapter
 
     from ..exchange import CONTRACT_VERSION, ExportBankDocument, ExportDocument
     from ..model import Categories, Question, Topic
+
+    described([Categories, Topic, ExportDocument, ExportBankDocument, Question])
 
     return {
         PurePosixPath("categories.schema.json"): _document(TypeAdapter(Categories).json_schema(), "categories.schema.json", "aistack-bank categories file (bank/categories.yaml)"),

@@ -22,6 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Diagnostic, Location, warning
@@ -589,8 +590,11 @@ def leak_texts_digest(fields) -> bytes:
 def file_summary(qs: QuestionSource) -> FileSummary:
     """What the rules across files read of one read question file (see
     :class:`~aistack_bank.load.FileSummary`): its id, its key for the leak rule, a digest of its
-    texts, its answer-cue figures and a digest of what the catalogs' verification reads."""
-    from ..cache.catalogs import question_inputs
+    texts, its answer-cue figures, a digest of what the catalogs' verification reads and one of
+    its model (what the exports are made of)."""
+    import hashlib
+
+    from ..cache.catalogs import model_json_of, question_inputs
     from ..i18n.fields import question_fields
     from ..load import FileSummary
     from .cues import question_cue
@@ -601,7 +605,9 @@ def file_summary(qs: QuestionSource) -> FileSummary:
     fields = qs.derived.get("fields")
     if fields is None:
         fields = question_fields(question, doc, qs.path)
-    return FileSummary(question.id, True, key_info(question), leak_texts_digest(fields), question_cue(question), question_inputs(qs, fields))
+    dumped = model_json_of(question)
+    return FileSummary(question.id, True, key_info(question), leak_texts_digest(fields), question_cue(question), question_inputs(qs, fields, dumped),
+                       hashlib.blake2b(dumped, digest_size=20).digest())
 
 
 def summary_of(qs: QuestionSource) -> FileSummary:
@@ -784,26 +790,38 @@ def leak_findings_by_file(keys: dict[str, KeyInfo], files: list, *, scope) -> li
     digests = {qid: digest for qid, digest, _ in files}
     now_keys = {qid: (info.text, info.terms) for qid, info in keys.items()}
     old = store.get(key)
+    well_formed = _well_formed_state(old)
     todo = files
     kept: list = []
-    if _well_formed_state(old):
+    if well_formed:
         old_keys, old_digests, old_found = old
-        if all(old_keys.get(qid) == value for qid, value in now_keys.items()):
-            todo = [entry for entry in files if old_digests.get(entry[0]) != entry[1]]
+        if old_keys == now_keys or all(old_keys.get(qid) == value for qid, value in now_keys.items()):
+            todo = [] if old_digests == digests else [entry for entry in files if old_digests.get(entry[0]) != entry[1]]
             again = {qid for qid, _, _ in todo}
             kept = [item for item in old_found if item[0][0] in digests and item[0][0] not in again and item[0][2] in now_keys]
     result = kept + _match(keys, [text for _, _, texts in todo for text in texts()])
-    if not (_well_formed_state(old) and old[0] == now_keys and old[1] == digests and old[2] == result):
+    if not (well_formed and old[0] == now_keys and old[1] == digests and old[2] == result):
         store.put(key, (now_keys, digests, result))
         store.save()
     return result
 
 
 def _well_formed_state(found) -> bool:
-    return (type(found) is tuple and len(found) == 3 and type(found[0]) is dict and type(found[1]) is dict
-            and _well_formed_findings(found[2])
-            and all(type(k) is str and type(v) is tuple and len(v) == 2 and type(v[0]) is str and type(v[1]) is tuple for k, v in found[0].items())
-            and all(type(k) is str and type(v) is bytes for k, v in found[1].items()))
+    """Whether a kept state is ({question id: (key text, key terms)}, {question id: digest of
+    its texts}, findings), every value of the types named (type by type over all values at
+    once: the state holds a value of each per question of the topic)."""
+    if not (type(found) is tuple and len(found) == 3 and type(found[0]) is dict and type(found[1]) is dict and _well_formed_findings(found[2])):
+        return False
+    keys, digests = found[0], found[1]
+    values = keys.values()
+    return (_only(keys, str) and _only(values, tuple) and set(map(len, values)) <= {2}
+            and _only(map(itemgetter(0), values), str) and _only(map(itemgetter(1), values), tuple)
+            and _only(digests, str) and _only(digests.values(), bytes))
+
+
+def _only(items, kind: type) -> bool:
+    """Whether every item is of type ``kind`` exactly (not of a subclass)."""
+    return set(map(type, items)) <= {kind}
 
 
 def _well_formed_findings(found) -> bool:

@@ -108,7 +108,7 @@ def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, 
 
 
 def _validate_read(root: Path, only: Path | None, checked, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers) -> ValidationReport:
-    source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics)
+    source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics, topic_reader=checked.read_topic)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
     diags += library_rules(source, cross_file_only=True)
