@@ -1,7 +1,12 @@
 """Shared helpers of the practice-site browser tests (Playwright driving Debian's Chromium).
 
 One Chromium serves every test module of a test process (conftest.chromium, started by the
-first browser test); each test opens its own contexts and closes them. The bundled bank and its
+first browser test). A test that only needs a clean page gets the page of its test process kept
+for its context's settings (``session``: viewport, phone, locale), reset between tests: history
+and storage cleared, colour scheme and mouse put back. A fresh browser context with its page
+(a new renderer process) costs 0.5-1.2 s of CPU; the reset, about a tenth of that. A test that
+changes what a context carries into later pages (a clock or an init script, JavaScript off)
+asks for ``session(fresh=True, ...)`` and closes it. The bundled bank and its
 practice site are read and written once per test process (bundled_site), for the modules that
 only read them. Tests keep the number of page loads, browser contexts and round trips small.
 With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to test-artifacts/ at the
@@ -13,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -96,9 +102,10 @@ def launch(playwright):
 
 
 class Session:
-    """A fresh browser profile (context) with a page that records requests and console errors."""
+    """A browser profile (context) with a page that records requests and console errors."""
 
     def __init__(self, browser, **context_options):
+        self.color_scheme = context_options.get("color_scheme", "light")
         self.context = browser.new_context(**context_options)
         self.page = self.context.new_page()
         # Generous: a loaded two-core machine (the suite runs on every core) takes seconds to
@@ -120,6 +127,48 @@ class Session:
 
     def close(self) -> None:
         self.context.close()
+
+    def reset(self, blank: Path, color_scheme: str = "light") -> None:
+        """Make the kept page as a fresh one for the next test: other pages closed, storage of the
+        file:// pages cleared (local and session: the site keeps nothing else), back/forward
+        history emptied, colour scheme and mouse back, nothing recorded."""
+        for other in self.context.pages:
+            if other is not self.page:
+                other.close()
+        self.page.goto(blank.as_uri())
+        page_now = self.page.evaluate("localStorage.clear(); sessionStorage.clear(); Date.now()")
+        # a clock installed by a test lives on in the context: such a test asks for a fresh one
+        assert abs(page_now / 1000 - time.time()) < 600, "a clock was installed on a kept page: use session(fresh=True)"
+        self.page.goto("about:blank")
+        cdp = self.context.new_cdp_session(self.page)
+        try:
+            cdp.send("Page.resetNavigationHistory")
+        finally:
+            cdp.detach()
+        self.page.emulate_media(color_scheme=color_scheme)
+        self.page.mouse.move(0, 0)
+        self.color_scheme = color_scheme
+        self.requests.clear()
+        self.errors.clear()
+        self.dialogs.clear()
+
+
+KEPT = frozenset({"viewport", "device_scale_factor", "is_mobile", "has_touch", "locale", "color_scheme"})
+"""The context settings a kept page may have (the colour scheme is emulated on the page)."""
+
+_KEPT: dict[tuple, Session] = {}
+"""The kept pages of this test process, by browser and context settings."""
+
+
+def kept_session(browser, blank: Path, **context_options) -> Session:
+    """The kept page of this test process for these settings, reset (made on first use)."""
+    color_scheme = context_options.pop("color_scheme", "light")
+    key = (id(browser), json.dumps(context_options, sort_keys=True))
+    kept = _KEPT.get(key)
+    if kept is None or kept.page.is_closed() or not browser.is_connected():
+        kept = _KEPT[key] = Session(browser, **context_options)
+    kept.reset(blank, color_scheme)
+    return kept
 
 
 SCREENSHOTS = os.environ.get("AISTACK_BANK_TEST_SCREENSHOTS") == "1"
@@ -214,8 +263,8 @@ def axe_check(page, label: str) -> None:
 
 
 __all__ = [
-    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "bundled_site", "correct_position", "download_answers", "focus_is_visible",
-    "focused_in_view", "in_view", "launch", "load_banks", "load_options", "needs_chromium", "sample_bank", "shot", "squash", "sync_api",
+    "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "blank_page", "bundled_site", "correct_position", "download_answers", "focus_is_visible",
+    "focused_in_view", "in_view", "kept_session", "launch", "load_banks", "load_options", "needs_chromium", "sample_bank", "shot", "squash", "sync_api",
     "tab_into_options", "tab_to", "text", "ui", "write_site",
 ]
 
@@ -227,15 +276,34 @@ def browser(chromium):
     return chromium
 
 
-@pytest.fixture
-def session(browser):
-    """``session(**context_options)`` opens a fresh browser context; all are closed after the test."""
-    sessions = []
+_BLANK: list[Path] = []
 
-    def make(**context_options) -> Session:
-        sessions.append(Session(browser, **context_options))
-        return sessions[-1]
+
+def blank_page(tmp_path_factory) -> Path:
+    """An empty file:// page, written once per test process: the kept pages are reset from it
+    (every file:// page shares one storage)."""
+    if not _BLANK:
+        _BLANK.append(tmp_path_factory.mktemp("blank") / "blank.html")
+        _BLANK[0].write_text("<!doctype html><title>blank</title>", encoding="utf-8")
+    return _BLANK[0]
+
+
+@pytest.fixture
+def session(browser, tmp_path_factory):
+    """``session(**context_options)``: the kept page of this test process for these settings,
+    reset (``kept_session``); ``session(fresh=True, ...)``, or settings a kept page cannot have,
+    or the same settings twice in a test, open a fresh browser context, closed after the test."""
+    fresh_ones: list[Session] = []
+    used: set[str] = set()
+
+    def make(*, fresh: bool = False, **context_options) -> Session:
+        key = json.dumps({k: v for k, v in context_options.items() if k != "color_scheme"}, sort_keys=True)
+        if fresh or not KEPT.issuperset(context_options) or key in used:
+            fresh_ones.append(Session(browser, **context_options))
+            return fresh_ones[-1]
+        used.add(key)
+        return kept_session(browser, blank_page(tmp_path_factory), **context_options)
 
     yield make
-    for opened in sessions:
+    for opened in fresh_ones:
         opened.close()

@@ -324,7 +324,7 @@ def test_spaced_review_brings_wrong_answers_back_sooner_and_known_ones_later(ses
     """Leitner boxes: wrong → due at once; each right answer moves the question to a longer interval."""
     bank = sample_bank(banks["en"])  # a run of every question is walked through: twelve are enough
     site = write_site(tmp_path, {"en": bank}, options)
-    s = session(**DESKTOP)
+    s = session(fresh=True, **DESKTOP)  # the clock installed stays with the browser context
     page = s.page
     start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
     page.clock.install(time=start)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import polib
 
-from sitebrowser import browser  # noqa: F401  (fixture)
-from sitebrowser import CHROMIUM, IN_CI, Session, needs_chromium
+from sitebrowser import browser, session  # noqa: F401  (fixtures)
+from sitebrowser import CHROMIUM, IN_CI, needs_chromium
 
 
 @needs_chromium
-def test_fallback_texts_are_marked_english_on_the_page(browser, tmp_path, monkeypatch, run_cli):
+def test_fallback_texts_are_marked_english_on_the_page(session, tmp_path, monkeypatch, run_cli):
     assert CHROMIUM.exists() or IN_CI
     monkeypatch.chdir(tmp_path)
     assert run_cli("init", "course", "--languages", "de", "--title", "Statistics")[0] == 0
@@ -24,7 +24,7 @@ def test_fallback_texts_are_marked_english_on_the_page(browser, tmp_path, monkey
     code, out = run_cli("build", "--allow-fallback")
     assert code == 0 and "W559" in out, out
     stem = next(e.msgid for e in po if e.msgctxt == "q001.stem")
-    s = Session(browser)
+    s = session()
     page = s.page
     page.goto((tmp_path / "course" / "exports" / "site" / "de-with-en" / "index.html").as_uri())
     assert page.get_attribute("#list-q001 .text", "lang") == "en"

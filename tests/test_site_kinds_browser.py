@@ -23,7 +23,7 @@ from aistack_bank.kinds import REGISTRY
 from aistack_bank.model import Bank, Topic
 from banklayout import category
 
-from sitebrowser import browser  # noqa: F401  (fixture)
+from sitebrowser import browser, session  # noqa: F401  (fixtures)
 from sitebrowser import DESKTOP, Session, active_id, axe_check, focus_is_visible, load_options, needs_chromium, squash, tab_to, text, ui, write_site
 from test_kinds_model import EXAMPLES, question
 
@@ -74,10 +74,9 @@ def site(tmp_path_factory, options):
 
 
 @pytest.fixture
-def desktop(browser):
-    s = Session(browser, **DESKTOP)
-    yield s
-    s.close()
+def desktop(session):
+    """The kept desktop page of this test process, reset (sitebrowser.session)."""
+    return session(**DESKTOP)
 
 
 def open_page(s: Session, site, lang: str = "en"):

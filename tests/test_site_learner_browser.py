@@ -15,9 +15,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from sitebrowser import browser  # noqa: F401  (fixture)
+from sitebrowser import browser, session  # noqa: F401  (fixtures)
 from sitebrowser import (
-    DESKTOP, PHONE, Session, active_id, bundled_site, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, load_banks,
+    DESKTOP, PHONE, Session, active_id, blank_page, bundled_site, correct_position, download_answers, focus_is_visible, focused_in_view, in_view, kept_session, load_banks,
     load_options, needs_chromium, squash, sync_api, tab_into_options, tab_to, text, ui,
 )
 
@@ -42,17 +42,21 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture
-def desktop(browser):
-    s = Session(browser, **DESKTOP)
-    yield s
-    s.close()
+def desktop(session):
+    """The kept desktop page of this test process, reset (sitebrowser.session)."""
+    return session(**DESKTOP)
 
 
 @pytest.fixture
-def phone(browser):
-    s = Session(browser, **PHONE)
-    yield s
-    s.close()
+def phone(session):
+    return session(**PHONE)
+
+
+@pytest.fixture
+def fresh_desktop(session):
+    """A fresh desktop browser context, for a test that installs a clock or an init script
+    (both stay with the context)."""
+    return session(fresh=True, **DESKTOP)
 
 
 def open_topic(s: Session, site, lang: str = "en"):
@@ -158,18 +162,15 @@ def test_arrow_keys_move_between_options_like_a_radio_group(desktop, site):
     desktop.check_clean()
 
 
-def test_back_after_choosing_a_language_leaves_the_chooser(browser, site):
-    s = Session(browser, locale="de-DE", **DESKTOP)
-    try:
-        page = s.page
-        page.goto((site / "index.html").as_uri())
-        page.click("main a[hreflang=fr]")
-        assert page.url.endswith("/fr/index.html")
-        page.go_back()
-        assert page.url == "about:blank", page.url
-        s.check_clean()
-    finally:
-        s.close()
+def test_back_after_choosing_a_language_leaves_the_chooser(session, site):
+    s = session(locale="de-DE", **DESKTOP)  # a kept page starts, as a fresh one, at about:blank alone
+    page = s.page
+    page.goto((site / "index.html").as_uri())
+    page.click("main a[hreflang=fr]")
+    assert page.url.endswith("/fr/index.html")
+    page.go_back()
+    assert page.url == "about:blank", page.url
+    s.check_clean()
 
 
 def test_one_verdict_line_and_the_feedback_of_every_option(desktop, site, banks, options):
@@ -239,7 +240,8 @@ def local_keys(page) -> list[str]:
     return sorted(page.evaluate("Object.keys(localStorage)"))
 
 
-def test_progress_from_the_previous_version_is_kept(desktop, site, banks, options):
+def test_progress_from_the_previous_version_is_kept(fresh_desktop, site, banks, options):
+    desktop = fresh_desktop
     bank = banks["en"]
     topic = bank.topic.id
     ids = [q.id for q in bank.questions]
@@ -345,7 +347,8 @@ def test_a_run_started_at_once_after_quit_keeps_history_in_step(desktop, site):
     desktop.check_clean()
 
 
-def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, options):
+def test_back_forward_and_reload_keep_the_run_in_progress(fresh_desktop, site, banks, options):
+    desktop = fresh_desktop
     bank = banks["en"]
     page = desktop.page
     start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -436,3 +439,26 @@ def test_back_forward_and_reload_keep_the_run_in_progress(desktop, site, banks, 
     page.reload()
     assert page.locator("#topic").is_visible() and not page.locator("#resume").is_visible()
     desktop.check_clean()
+
+
+def test_a_kept_page_starts_as_a_fresh_one(browser, session, site, tmp_path_factory):
+    """The pages kept between tests (sitebrowser.session) are reset: what a test leaves behind
+    (answers and a run in storage, history, a dark scheme, another tab, a dialog, an error)
+    reaches no later test."""
+    s = session(color_scheme="dark", **DESKTOP)
+    page = open_topic(s, site)
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    page.click("#practice-all")
+    page.keyboard.press("1")
+    assert local_keys(page) != ["aistack-bank/lang"] and run_key(page)
+    s.context.new_page()
+    with page.expect_event("pageerror"):
+        page.evaluate("() => { setTimeout(() => { throw new Error('left behind') }, 0); }")
+    assert s.errors
+    again = kept_session(browser, blank_page(tmp_path_factory), **DESKTOP)
+    assert again is s and again.context.pages == [again.page]
+    assert again.page.evaluate("[history.length, matchMedia('(prefers-color-scheme: dark)').matches]") == [1, False]
+    page = open_topic(again, site)
+    assert local_keys(page) == ["aistack-bank/lang"] and run_key(page) == []  # what a first load writes
+    assert page.evaluate("history.length") == 2  # about:blank, then the page
+    again.check_clean()
