@@ -13,6 +13,7 @@ from aistack_bank.i18n.pofile import LightEntry
 from aistack_bank.kinds import kind_of, translation_duplicates, translation_splits
 from aistack_bank.rules.lints import _NEEDS, may_refer, reference_hits
 from conftest import keep_only
+from inprocess_workers import in_process_workers
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -146,28 +147,9 @@ def test_the_template_compared_with_the_fields_a_worker_holds(project, monkeypat
 
     calls, parts = [], []
 
-    class Started:  # the workers' calls made here, in order, as one worker would
-        started = True
-
-        def __init__(self, wanted):
-            pass
-
-        def run_all(self, sent):
-            calls.extend(function.__name__ for function, _ in sent)
-            return [function(*args) for function, args in sent]
-
-        def close(self):
-            pass
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            pass
-
     real_parts = verify._bank_parts
     monkeypatch.setattr(verify, "_bank_parts", lambda manifest: parts.append(1) or real_parts(manifest))
-    monkeypatch.setattr(parallel, "Workers", Started)
+    monkeypatch.setattr(parallel, "Workers", in_process_workers(calls))  # the workers' calls made here, in order
     monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
     monkeypatch.setattr(questionfiles, "SPILL_MIN_FILES", 0)
     assert verdict("1", "held") == whole

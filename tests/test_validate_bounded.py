@@ -15,6 +15,7 @@ from aistack_bank.i18n import stream, verify
 from aistack_bank.rules import validate
 from aistack_bank.rules.validate import validate_bank
 from conftest import keep_only
+from inprocess_workers import in_process_workers
 
 
 def _verdict(monkeypatch, tmp_path, *, bounded: bool, use_cache: bool = False, cache: str = "cache", piece: int = 1500):
@@ -124,25 +125,7 @@ def test_the_streamed_way_is_taken_and_holds_no_whole_catalog(project, monkeypat
     monkeypatch.setattr(questionfiles, "SPILL_MIN_FILES", 0)
     monkeypatch.setattr(verify, "STREAM_MIN_BYTES", 0)
 
-    class Started:  # the workers' calls made here, in order
-        started = True
-
-        def __init__(self, wanted):
-            pass
-
-        def run_all(self, calls):
-            return [function(*args) for function, args in calls]
-
-        def close(self):
-            pass
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            pass
-
-    monkeypatch.setattr(parallel, "Workers", Started)
+    monkeypatch.setattr(parallel, "Workers", in_process_workers())  # the workers' calls made here, in order
     # the categories' entries last: the parts of the bank need not come in the bank's order
     _edit(project / "translations" / "nl.po", CHANGES["the parts of the bank in another order"])
     validate_bank(Path("bank"), translations=Path("translations"))
