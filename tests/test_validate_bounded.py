@@ -18,8 +18,11 @@ from conftest import keep_only
 from inprocess_workers import in_process_workers
 
 
-def _verdict(monkeypatch, tmp_path, *, bounded: bool, use_cache: bool = False, cache: str = "cache", piece: int = 1500):
-    """The diagnostics of `bank validate` (as dicts), and which way the catalogs went."""
+def _verdict(monkeypatch, tmp_path, *, bounded: bool, use_cache: bool = False, cache: str = "cache", piece: int = 1500, forked: bool = True):
+    """The diagnostics of `bank validate` (as dicts), and which way the catalogs went. With
+    ``forked`` false, the calls a bounded run sends to its workers are made in this process
+    (tests/inprocess_workers.py): the same calls, pieces and spill file, without the processes."""
+    monkeypatch.setattr(parallel, "Workers", REAL_WORKERS if forked else in_process_workers())
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / cache))
     monkeypatch.setenv("AISTACK_BANK_JOBS", "2" if bounded else "1")
     monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
@@ -29,6 +32,9 @@ def _verdict(monkeypatch, tmp_path, *, bounded: bool, use_cache: bool = False, c
     monkeypatch.setattr(stream, "PIECE_BYTES", piece)  # many pieces, cut at many places
     report = validate_bank(Path("bank"), translations=Path("translations"), use_cache=use_cache)
     return [d.as_dict() for d in report.diagnostics]
+
+
+REAL_WORKERS = parallel.Workers
 
 
 def _edit(path: Path, change) -> None:
@@ -88,18 +94,26 @@ CHANGES = {
 }
 
 
+FORKED = ("broken",)
+"""The changes whose bounded runs fork the workers: the calls' arguments and results crossing
+the processes, and what a worker has (the spill file, the stores on disk) and has not (the
+parent's memos). The other changes are about where the pieces are cut and what they hold,
+which is the same work in this process, without forking the pool three times per change."""
+
+
 @pytest.mark.parametrize("change", list(CHANGES))
 def test_a_catalog_verified_a_piece_at_a_time_gives_the_whole_reads_verdict(project, monkeypatch, tmp_path, change):
     keep_only(project)  # a dozen questions: still some thirty pieces of 1 500 bytes per catalog
     _edit(project / "translations" / "fr.po", CHANGES[change])
     _edit(project / "translations" / "nl.po", _break)
+    forked = change in FORKED
     whole = _verdict(monkeypatch, tmp_path, bounded=False)
     assert whole  # something to compare
-    assert _verdict(monkeypatch, tmp_path, bounded=True, cache="bounded") == whole
+    assert _verdict(monkeypatch, tmp_path, bounded=True, cache="bounded", forked=forked) == whole
     # with the cache: the per-entry memos written in pieces serve the next run, unchanged
-    assert _verdict(monkeypatch, tmp_path, bounded=True, use_cache=True, cache="kept") == whole
+    assert _verdict(monkeypatch, tmp_path, bounded=True, use_cache=True, cache="kept", forked=forked) == whole
     _edit(project / "translations" / "nl.po", lambda lines: lines + ["# a comment"])  # the catalog's own verdict misses
-    again = _verdict(monkeypatch, tmp_path, bounded=True, use_cache=True, cache="kept")
+    again = _verdict(monkeypatch, tmp_path, bounded=True, use_cache=True, cache="kept", forked=forked)
     assert again == _verdict(monkeypatch, tmp_path, bounded=False, cache="whole-after")
 
 
