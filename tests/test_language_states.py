@@ -8,6 +8,7 @@ import io
 import json
 import re
 import shlex
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -19,21 +20,42 @@ import yaml
 from conftest import REPO
 
 
+@pytest.fixture(scope="module")
+def half_german_template(tmp_path_factory) -> Path:
+    """`bank init --languages de,es`, then every other German entry translated: made once per
+    module and never changed (each test works on its own copy, ``half_german``)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    top = tmp_path_factory.mktemp("half-german")
+    root = top / "course"
+
+    def run(*args: str) -> None:
+        result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(top / "user-cache"))
+        patch.chdir(top)
+        run("init", "course", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics")
+        patch.chdir(root)
+        po = polib.pofile(str(root / "translations" / "de.po"))
+        for index, entry in enumerate(po):
+            if index % 2 == 0:
+                entry.msgstr = "Auf Deutsch: " + entry.msgid
+        po.save()
+        run("i18n", "update")  # the catalog as the tool writes it (as msgmerge would)
+    return root
+
+
 @pytest.fixture
-def half_german(tmp_path, monkeypatch, run_cli) -> Path:
-    """`bank init --languages de,es`, then every other German entry translated."""
-    monkeypatch.chdir(tmp_path)
-    code, out = run_cli("init", "course", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics")
-    assert code == 0, out
+def half_german(half_german_template, tmp_path, monkeypatch) -> Path:
+    """A copy of ``half_german_template`` of the test's own (without the project's cache folder,
+    so that each test starts as the first command run on it), the working directory set to it."""
     root = tmp_path / "course"
+    shutil.copytree(half_german_template, root, symlinks=True, ignore=shutil.ignore_patterns(".bank-cache"))
     monkeypatch.chdir(root)
-    po = polib.pofile(str(root / "translations" / "de.po"))
-    for index, entry in enumerate(po):
-        if index % 2 == 0:
-            entry.msgstr = "Auf Deutsch: " + entry.msgid
-    po.save()
-    code, out = run_cli("i18n", "update")  # the catalog as the tool writes it (as msgmerge would)
-    assert code == 0, out
     return root
 
 
