@@ -4,6 +4,7 @@ without a published package."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,13 +12,32 @@ import pytest
 from conftest import REPO
 
 
+@pytest.fixture(scope="module")
+def course_template(tmp_path_factory) -> Path:
+    """`bank init stats-101` run once per module and never changed (each test works on its own
+    copy, ``course``)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    top = tmp_path_factory.mktemp("init-project")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(top / "user-cache"))
+        patch.chdir(top)
+        result = CliRunner().invoke(app, ["init", "stats-101", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics"],
+                                    catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return top / "stats-101"
+
+
 @pytest.fixture
-def course(tmp_path, monkeypatch, run_cli) -> Path:
-    monkeypatch.chdir(tmp_path)
-    code, out = run_cli("init", "stats-101", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics")
-    assert code == 0, out
-    monkeypatch.chdir(tmp_path / "stats-101")
-    return tmp_path / "stats-101"
+def course(course_template, tmp_path, monkeypatch) -> Path:
+    """A copy of ``course_template`` of the test's own (without the project's cache folder), the
+    working directory set to it."""
+    root = tmp_path / "stats-101"
+    shutil.copytree(course_template, root, symlinks=True, ignore=shutil.ignore_patterns(".bank-cache"))
+    monkeypatch.chdir(root)
+    return root
 
 
 def test_catalogs_and_headers_are_named_after_the_project(course):
