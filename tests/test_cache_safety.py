@@ -41,10 +41,12 @@ def _inputs() -> str:
 
 def _reference(run_cli, *args: str) -> tuple[int, str]:
     """`bank validate ARGS --no-cache`, run serially: what every cached run is compared with.
-    Steps that undo an edit come back to the inputs of an earlier step; their reference is that
-    step's, computed once (a run without cache reads nothing but those files). A test that
-    changes the package's rules for its next steps clears _REFERENCES first."""
-    key = (Path.cwd(), args, _inputs())
+    Steps that undo an edit come back to the inputs of an earlier step, and the serial and pool
+    variants of a test (and the damaged stores' cases) go through the same inputs: their
+    reference is computed once per test process (a run without cache reads nothing but those
+    files, named relative to the working directory, the project, as they are printed). A test
+    that changes the package's rules for its next steps calls _rules_changed() first."""
+    key = (tuple(_RULES), args, _inputs())
     if key not in _REFERENCES:
         jobs = os.environ.get("AISTACK_BANK_JOBS")
         os.environ["AISTACK_BANK_JOBS"] = "1"
@@ -58,10 +60,23 @@ def _reference(run_cli, *args: str) -> tuple[int, str]:
     return _REFERENCES[key]
 
 
+_RULES: list[str] = []
+"""Empty while the package's rules are its own; else what the running test changed them to."""
+
+
+def _rules_changed(how: str) -> None:
+    """The package's rules change for the test's next steps: its references from now on are
+    kept apart from those of the package's own rules (and dropped after it)."""
+    _RULES[:] = [how]
+
+
 @pytest.fixture(autouse=True)
 def _references():
     yield
-    _REFERENCES.clear()
+    if _RULES:
+        for key in [key for key in _REFERENCES if key[0] == tuple(_RULES)]:
+            del _REFERENCES[key]
+        _RULES.clear()
 
 
 def _same_verdict(run_cli) -> tuple[int, str]:
@@ -378,7 +393,7 @@ def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, ru
     monkeypatch.setattr(filecache, "package_digest", lambda: "a later version")
     monkeypatch.setattr(verdict_cache, "_package_digest", lambda: "a later version")
     monkeypatch.setattr(validate, "slug_of", lambda name: None)
-    _REFERENCES.clear()  # the same files now give another verdict
+    _rules_changed("every file name refused")  # the same files now give another verdict
     step("package version changed (with a rule that now refuses every file name)", expect="E310")
     assert len({frozenset(codes) for codes in seen}) >= 6  # the steps really changed the verdict
 
