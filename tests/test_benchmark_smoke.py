@@ -34,13 +34,6 @@ def _load_generator():
 
 
 @pytest.fixture(scope="module")
-def bank_script() -> list[str]:
-    """The `bank` of the package under test, through this interpreter: no console script on PATH
-    is needed (in a virtual environment that is not activated, or with PYTHONPATH)."""
-    return [sys.executable, "-m", "aistack_bank"]
-
-
-@pytest.fixture(scope="module")
 def generated(tmp_path_factory) -> Path:
     generate = _load_generator()
     root = tmp_path_factory.mktemp("bench") / "project"
@@ -63,18 +56,17 @@ def test_generated_bank_shape(generated):
     assert any("answer(" in q.read_text(encoding="utf-8") for q in questions), "no numeric check generated"
 
 
-def test_generated_bank_validates(generated, bank_script):
-    result = subprocess.run([*bank_script, "validate"], cwd=generated, capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "0 error(s), 0 warning(s)" in result.stdout, result.stdout
+def test_generated_bank_validates(generated, run_cli):
+    code, out = run_cli("-C", generated, "validate")
+    assert code == 0, out
+    assert "0 error(s), 0 warning(s)" in out, out
 
 
-def test_generated_catalogs_are_what_update_writes(generated, bank_script):
+def test_generated_catalogs_are_what_update_writes(generated, run_cli):
     # the generator writes the catalogs itself: `bank i18n update` must find nothing to change
-    result = subprocess.run([*bank_script, "i18n", "update", "--compare"], cwd=generated, capture_output=True, text=True,
-                            check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "stale" not in result.stdout and result.stdout.count("up to date") == 6, result.stdout
+    code, out = run_cli("-C", generated, "i18n", "update", "--compare")
+    assert code == 0, out
+    assert "stale" not in out and out.count("up to date") == 6, out
 
 
 def _wrap_cases(generate) -> list[str]:
@@ -116,9 +108,9 @@ def test_generated_texts_are_laid_out_as_a_character_at_a_time():
         assert powrap.wrap(keyword, text, "", WRAP_WIDTH) == powrap.wrap_by_character(keyword, text, "", WRAP_WIDTH), (keyword, text)
 
 
-def test_generated_catalogs_are_complete(generated, bank_script):
-    result = subprocess.run([*bank_script, "i18n", "status", "--fail-under", "100"], cwd=generated, capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_generated_catalogs_are_complete(generated, run_cli):
+    code, out = run_cli("-C", generated, "i18n", "status", "--fail-under", "100")
+    assert code == 0, out
 
 
 def test_generator_is_deterministic():
