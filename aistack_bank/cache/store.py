@@ -114,6 +114,29 @@ def read_private(path: Path, max_bytes: int) -> bytes | None:
         os.close(fd)
 
 
+def map_private(path: Path, max_bytes: int):
+    """The cache file ``path`` mapped read-only (an :class:`mmap.mmap`, whose slices are bytes),
+    on the conditions of :func:`read_private`; else None. For a large file of which a command
+    compares most bytes but keeps none: nothing is copied into the process's own memory. (A
+    cache file is replaced whole, never written in place: the mapped one stays as it was.)"""
+    import mmap
+
+    if not private_folder(path.parent, create=False):
+        return None
+    opened = _open_regular(path)
+    if opened is None:
+        return None
+    fd, st = opened
+    try:
+        if not _private(st) or st.st_size > max_bytes or st.st_size == 0:
+            return None
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
 def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
     """A descriptor of ``path`` and its status when it is a regular file, opened without following
     a symbolic link or blocking on a FIFO; else None, with nothing left open."""
@@ -190,6 +213,7 @@ path (None: read twice with different bytes, or read again in part: see :func:`n
 def clear_reads() -> None:
     """Forget the reads noted so far (a command's first input digest starts a new run)."""
     _READ.clear()
+    _BYTES.clear()
 
 
 def note_read(path: Path | str, digest: str | None) -> None:
@@ -198,6 +222,41 @@ def note_read(path: Path | str, digest: str | None) -> None:
     (then nothing is known of what it used). A second read with other bytes makes it None."""
     name = os.path.abspath(path)
     _READ[name] = digest if _READ.get(name, digest) == digest else None
+
+
+_BYTES: dict[str, tuple[tuple, bytes, str]] = {}
+"""The bytes of the one catalog the input digest read whole and digested this run (see
+:func:`keep_bytes`), by absolute path: (identity when read, bytes, their content digest)."""
+
+
+def keep_bytes(path: Path | str, ident: tuple, data: bytes, digest: str) -> None:
+    """Keep the bytes ``data`` just read of ``path`` (whose identity, :func:`identity`, was
+    ``ident`` while they were read) and their content ``digest``, for this command's read of
+    the same file to use instead of reading and digesting it again (:func:`take_bytes`): at
+    most one file's, dropped when a second is offered (then neither is read in this process)."""
+    name = os.path.abspath(path)
+    if _BYTES and name not in _BYTES:
+        _BYTES.clear()
+        _BYTES[""] = ((), b"", "")  # (a second file: keep none for the rest of this run)
+        return
+    if "" not in _BYTES:
+        _BYTES[name] = (ident, data, digest)
+
+
+def take_bytes(path: Path | str, st: os.stat_result) -> tuple[bytes, str] | None:
+    """(bytes, content digest) kept by :func:`keep_bytes` for ``path`` if the file still has the
+    identity it had when they were read (they are handed out once). A command that uses them
+    notes them as read (:func:`note_read`) with that digest: what it computes from them is
+    kept only under the digest of these bytes, whatever the file holds by then."""
+    found = _BYTES.pop(os.path.abspath(path), None)
+    if found is None or found[0] != identity(st):
+        return None
+    return found[1], found[2]
+
+
+def drop_bytes() -> None:
+    """Forget the bytes kept by :func:`keep_bytes` (a new run starts, or they are not needed)."""
+    _BYTES.clear()
 
 
 def read_digest(path: Path | str) -> str | None:

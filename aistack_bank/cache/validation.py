@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import RACY_NS, cache_dir, clear_reads, read_digest, remember_digests
+from .store import RACY_NS, cache_dir, clear_reads, keep_bytes, read_digest, remember_digests
 from .store import identity as file_identity
 from .store import package_digest as _package_digest
 
@@ -34,13 +34,17 @@ if TYPE_CHECKING:
 _FORMAT = 3
 MAX_HASHED_BYTES = 256 << 20
 """Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
+KEEP_MIN_BYTES = 1 << 20
+"""Least size of a changed catalog that the input digest keeps as read (see :meth:`StatMemo.digest`)."""
 MAX_ENTRY_BYTES = 64 << 20
 MAX_ENTRIES = 64
 """Verdicts kept; the oldest go first."""
 
 
-def _hash_file(digest, name: str) -> None:
-    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise."""
+def _hash_file(digest, name: str, keep: list | None = None) -> None:
+    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise.
+    With ``keep``, a regular file is read in one piece and [its identity while read, its
+    bytes] appended to ``keep``."""
     try:
         st = os.stat(name)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
@@ -48,16 +52,22 @@ def _hash_file(digest, name: str) -> None:
             return
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
                 digest.update(b"special")
                 return
-            total = 0
+            total, chunks = 0, []
             while total <= MAX_HASHED_BYTES:
-                chunk = os.read(fd, 1 << 20)
+                # (kept: in one read, as far as the file's size)
+                chunk = os.read(fd, 1 << 20 if keep is None else max(st.st_size + 1 - total, 1 << 20))
                 if not chunk:
                     break
                 total += len(chunk)
                 digest.update(chunk)
+                if keep is not None:
+                    chunks.append(chunk)
+            if keep is not None and total <= MAX_HASHED_BYTES:
+                keep += [file_identity(os.fstat(fd)), chunks[0] if len(chunks) == 1 else b"".join(chunks)]
         finally:
             os.close(fd)
     except OSError as exc:
@@ -122,9 +132,18 @@ class StatMemo:
             # the memo: its identity was taken while the file may still have been written.)
             return first[1]
         file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
-        _hash_file(file_digest, name)
+        # A large catalog digested by the first pass is kept in memory as read, for the
+        # catalog's read to use: one read and one digest of it per command (at most one
+        # catalog's bytes: see store.keep_bytes).
+        keep = [] if (not self.first and name.endswith(".po") and st.st_size >= KEEP_MIN_BYTES and self.algorithm == "blake2b") else None
+        if keep is None:
+            _hash_file(file_digest, name)
+        else:
+            _hash_file(file_digest, name, keep)
         value = file_digest.digest()
         self.new[name] = (identity, value)
+        if keep:
+            keep_bytes(name, keep[0], keep[1], value.hex())
         return value
 
     def save(self) -> None:
