@@ -726,7 +726,10 @@ class ColumnCatalog:
         if any(r[3] for r in other.values()):
             return False
         unnamed = ctx.count(None)
-        if len(set(ctx)) - (1 if unnamed else 0) != len(ctx) - unnamed:
+        # the contexts told apart by the active entries' map when no entry is obsolete (it is
+        # made for the checks anyway), else by a set of them
+        named = len(self.active()) if not any(r[12] for r in other.values()) else len(set(ctx)) - (1 if unnamed else 0)
+        if named != len(ctx) - unnamed:
             return False
         if unnamed > (1 if self.header_row is not None else 0):
             loose = [self._row(i)[1] for i, c in enumerate(ctx) if c is None and i != self.header_row]

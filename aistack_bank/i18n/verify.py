@@ -215,7 +215,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     # record is unpickled when its model is first read)
     questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
     present = active.keys()
-    for key in keys:
+    for key in keys if not all(map(present.__contains__, keys)) else ():  # (the loop only when one is missing)
         if key not in present:
             diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
@@ -302,16 +302,20 @@ class _Owners:
         if self.changes.before is None:
             return None
         found = self.store.get(self.key)
-        if not (isinstance(found, tuple) and len(found) == 5 and found[0] == self.changes.before and isinstance(found[1], dict)
+        if not (isinstance(found, tuple) and len(found) == 3 and found[0] == self.changes.before and isinstance(found[1], dict)
                 and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
-                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)
-                and isinstance(found[3], list) and isinstance(found[4], list) and len(found[3]) == len(found[4])
-                and set(map(type, found[3])) <= {str} and set(map(type, found[4])) <= {str}):
+                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)):
             return None
-        self.previous, self.cues, self.delta = found[1], found[2], True
         if not self.keys:  # made without the fields: the kept ones (the same bank's)
-            self.keys, self.owners = found[3], found[4]
+            kept = self._fields_store().get(self._fields_key())
+            if not (isinstance(kept, tuple) and len(kept) == 2 and type(kept[0]) is str and type(kept[1]) is str):
+                return None
+            keys, owners = kept[0].split("\0") if kept[0] else [], kept[1].split("\0") if kept[1] else []
+            if len(keys) != len(owners):
+                return None
+            self.keys, self.owners = keys, owners
             self.owner_of = dict(zip(self.keys, self.owners))
+        self.previous, self.cues, self.delta = found[1], found[2], True
         self.verified = {self.owner_of.get(key, key) for key in self.changes.keys if key is not None}
         return self.verified
 
@@ -365,9 +369,24 @@ class _Owners:
         self.cues = (measured, frozenset(longest))
         return length_warnings(AnswerCueStats(measured=measured, key_longest=len(longest)), Location.of(self.catalog.path), self.catalog.language)
 
+    def _fields_store(self):
+        from ..cache.store import Store
+
+        return Store("catalog-fields", self.catalog.path, keep=1)
+
+    def _fields_key(self) -> str:
+        return self.key + "\0fields"
+
     def save(self, owned: dict[str, list[Diagnostic]]) -> None:
-        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues, self.keys, self.owners))
+        """Keep the findings by owner; and, once for the bank's inputs, its field keys and their
+        owners (in a store of their own, each list as one string: an edit neither writes nor
+        unpickles 100 000 strings again)."""
+        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues))
         self.store.save()
+        fields = self._fields_store()
+        if not fields.has(self._fields_key()) and not any("\0" in text for text in (*self.keys, *self.owners)):
+            fields.put(self._fields_key(), ("\0".join(self.keys), "\0".join(self.owners)))
+            fields.save()
 
 
 def _question_id(qs) -> str | None:
