@@ -200,3 +200,25 @@ def test_the_kept_bytes_with_their_patches_in_place_are_those_of_a_copy_patched(
         assert catalog_module._common_prefix(pieces, other) == catalog_module._common_prefix(bytes(copy), other)
         limit = min(len(copy), len(other))
         assert catalog_module._common_suffix(pieces, other, limit) == catalog_module._common_suffix(bytes(copy), other, limit)
+
+
+def test_the_bytes_the_input_digest_kept_serve_one_read_of_the_same_unchanged_file(tmp_path):
+    """The bytes are handed out once, only for a file with the identity it had when they were
+    read (one replaced since is read again), and for one catalog at most."""
+    import os
+
+    fr, nl = tmp_path / "fr.po", tmp_path / "nl.po"
+    fr.write_bytes(b"one")
+    nl.write_bytes(b"two")
+    store.clear_reads()
+    store.keep_bytes(fr, store.identity(os.stat(fr)), b"one", "d1")
+    assert store.take_bytes(fr, os.stat(fr)) == (b"one", "d1")
+    assert store.take_bytes(fr, os.stat(fr)) is None  # (once)
+    store.keep_bytes(fr, store.identity(os.stat(fr)), b"one", "d1")
+    (tmp_path / "new").write_bytes(b"one")
+    os.replace(tmp_path / "new", fr)  # another file of the same bytes and size: another inode
+    assert store.take_bytes(fr, os.stat(fr)) is None
+    store.keep_bytes(fr, store.identity(os.stat(fr)), b"one", "d1")
+    store.keep_bytes(nl, store.identity(os.stat(nl)), b"two", "d2")  # a second catalog: neither kept
+    assert store.take_bytes(fr, os.stat(fr)) is None and store.take_bytes(nl, os.stat(nl)) is None
+    store.clear_reads()

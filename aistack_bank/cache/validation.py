@@ -84,10 +84,11 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b") -> None:
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b", keep: bool = False) -> None:
         # ``algorithm``: of the content digests (BLAKE2b of 20 bytes; the outputs of a build,
         # hundreds of megabytes, are digested with SHA-256, which processors compute in hardware)
         self.algorithm = after.algorithm if after is not None else algorithm
+        self.keep = keep and after is None and self.algorithm == "blake2b"  # (see digest)
         scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if self.algorithm == "blake2b" else f"\0{self.algorithm}")
         name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.path = cache_dir() / "stat" / f"{name}.pickle"
@@ -135,7 +136,7 @@ class StatMemo:
         # A large catalog digested by the first pass is kept in memory as read, for the
         # catalog's read to use: one read and one digest of it per command (at most one
         # catalog's bytes: see store.keep_bytes).
-        keep = [] if (not self.first and name.endswith(".po") and st.st_size >= KEEP_MIN_BYTES and self.algorithm == "blake2b") else None
+        keep = [] if (self.keep and name.endswith(".po") and st.st_size >= KEEP_MIN_BYTES) else None
         if keep is None:
             _hash_file(file_digest, name)
         else:
@@ -181,7 +182,7 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     previous = _LAST[0][1] if again and _LAST and _LAST[0][0] == scope else None
     if not again:
         clear_reads()  # a new run: the reads noted are this one's
-    memo = StatMemo(roots, after=previous)
+    memo = StatMemo(roots, after=previous, keep=not again)
     for root in roots:
         _digest_tree(digest, root, memo)
     memo.save()  # (again: with the files that have settled since the first pass)

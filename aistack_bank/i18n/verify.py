@@ -573,7 +573,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest
-    from ..cache.store import note_read
+    from ..cache.store import drop_bytes, note_read
 
     diags: list[Diagnostic] = []
     store = Store("catalogs", translations, enabled=use_cache)
@@ -654,6 +654,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         if keys[i] is not None and catalog_key("catalog", paths[i], inputs) == keys[i]:
             store.put(keys[i], found)
     store.save()
+    drop_bytes()  # (a catalog's bytes the input digest kept and no read here took: not held longer)
     for found in verdicts:
         diags += found
     diags += verify_site_catalogs(source, translations, catalogs if catalogs is not None else Catalogs(use_cache=use_cache))
