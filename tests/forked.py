@@ -8,7 +8,9 @@ forked child is a process of its own, as the fresh one was: it can be stopped, k
 hanging without harm to the test process, it runs under its own memory limit, and it runs `bank`
 through `aistack_bank.cli.main()` as `python -m aistack_bank` does, with the signal dispositions of
 a process started from a terminal, the real `os.fsync` and stdout and stderr on one pipe. An
-exception that escapes `main()` is printed as a traceback with exit code 1, as the interpreter does.
+exception that escapes `main()` is printed as a traceback with exit code 1, and the finalizers the
+command registered run at its end, as the interpreter does; nothing of the test process's own
+exit (its atexit handlers, its finalizers, its buffers) runs in the child.
 The tests of the installed entry point itself still start a fresh interpreter.
 """
 
@@ -95,8 +97,11 @@ def _run_in_child(args: tuple[str, ...], cwd: Path, env: dict, memory: int | Non
     os.chdir(cwd)
     os.environ.update(env)
     sys.argv = ["bank", *args]
+    import weakref
+
     from aistack_bank.cli import main
 
+    inherited = set(getattr(weakref.finalize, "_registry", ()))  # the test process's, left alone
     try:
         main()
         code = 0
@@ -111,6 +116,11 @@ def _run_in_child(args: tuple[str, ...], cwd: Path, env: dict, memory: int | Non
 
         traceback.print_exc()
         code = 1
+    # as the interpreter does at exit: the finalizers the command registered (a spill file
+    # removed, a descriptor closed) run; os._exit below runs nothing else
+    for finalizer in [f for f in list(getattr(weakref.finalize, "_registry", ())) if f not in inherited]:
+        if finalizer.atexit:
+            finalizer()
     sys.stdout.flush()
     sys.stderr.flush()
     return code
