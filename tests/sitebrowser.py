@@ -3,11 +3,11 @@
 One Chromium serves every test module of a test process (conftest.chromium, started by the
 first browser test). A test that only needs a clean page gets the page of its test process kept
 for its context's settings (``session``: viewport, phone), reset between tests: history and
-storage cleared, colour scheme, browser language and mouse put back. The colour scheme and the
-browser's language (``locale``) are emulated on the kept page, not made a context of their own.
-A fresh browser context with its page (a new renderer process) costs 0.5-1.2 s of CPU; the
-reset, about a tenth of that. A test that changes what a context carries into later pages (a
-clock or an init script, JavaScript off) asks for ``session(fresh=True, ...)`` and closes it. The bundled bank and its
+storage cleared, colour scheme, browser language, JavaScript and mouse put back. The colour
+scheme, the browser's language (``locale``) and JavaScript off are emulated on the kept page, not
+made a context of their own. A fresh browser context with its page (a new renderer process) costs
+0.5-1.2 s of CPU; the reset, about a tenth of that. A test that changes what a context carries
+into later pages (a clock or an init script) asks for ``session(fresh=True, ...)`` and closes it. The bundled bank and its
 practice site are read and written once per test process (bundled_site), for the modules that
 only read them. Tests keep the number of page loads, browser contexts and round trips small.
 With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to test-artifacts/ at the
@@ -108,7 +108,8 @@ class Session:
     def __init__(self, browser, **context_options):
         self.color_scheme = context_options.get("color_scheme", "light")
         self.locale = context_options.get("locale")
-        self._locale_session = None
+        self.java_script_enabled = context_options.get("java_script_enabled", True)
+        self._emulation = None
         self.context = browser.new_context(**context_options)
         self.page = self.context.new_page()
         # Generous: a loaded two-core machine (the suite runs on every core) takes seconds to
@@ -131,32 +132,37 @@ class Session:
     def close(self) -> None:
         self.context.close()
 
-    def emulate_locale(self, locale: str | None) -> None:
-        """The browser's language of the kept page from its next load on, set as Playwright sets a
-        context's ``locale`` on each of its pages (Emulation.setLocaleOverride, and
-        Emulation.setUserAgentOverride's acceptLanguage: navigator.language(s), Intl's default
-        locale), through a DevTools session of its own; detaching that session ends both, which
-        puts the browser's own language back (``None``). Only the kept page has it: a test that
-        opens other pages in a language asks for a fresh context."""
-        if self._locale_session is not None:
-            self._locale_session.detach()
-            self._locale_session = None
-        if locale:
+    def emulate(self, locale: str | None = None, java_script_enabled: bool = True) -> None:
+        """The browser's language, and JavaScript off, on the kept page from its next load on, set
+        as Playwright sets a context's ``locale`` and ``java_script_enabled=False`` on each of its
+        pages in Chromium (Emulation.setLocaleOverride and Emulation.setUserAgentOverride's
+        acceptLanguage: navigator.language(s), Intl's default locale; Emulation.
+        setScriptExecutionDisabled), through a DevTools session of its own; detaching that session
+        ends them all, which puts the browser's own language and JavaScript back (the defaults).
+        Only the kept page has them: a test that opens other pages in a language or without
+        JavaScript asks for a fresh context."""
+        if self._emulation is not None:
+            self._emulation.detach()
+            self._emulation = None
+        if locale or not java_script_enabled:
             cdp = self.context.new_cdp_session(self.page)
-            cdp.send("Emulation.setLocaleOverride", {"locale": locale})
-            cdp.send("Emulation.setUserAgentOverride", {"userAgent": "", "acceptLanguage": locale})
-            self._locale_session = cdp
-        self.locale = locale
+            if locale:
+                cdp.send("Emulation.setLocaleOverride", {"locale": locale})
+                cdp.send("Emulation.setUserAgentOverride", {"userAgent": "", "acceptLanguage": locale})
+            if not java_script_enabled:
+                cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+            self._emulation = cdp
+        self.locale, self.java_script_enabled = locale, java_script_enabled
 
-    def reset(self, blank: Path, color_scheme: str = "light", locale: str | None = None) -> None:
+    def reset(self, blank: Path, color_scheme: str = "light", **emulated) -> None:
         """Make the kept page as a fresh one for the next test: other pages closed, storage of the
         file:// pages cleared (local and session: the site keeps nothing else), back/forward
-        history emptied, colour scheme, browser language and mouse back, nothing recorded; then
-        the colour scheme and language asked for."""
+        history emptied, colour scheme, browser language, JavaScript and mouse back, nothing
+        recorded; then the colour scheme, language and JavaScript asked for (``emulate``)."""
         for other in self.context.pages:
             if other is not self.page:
                 other.close()
-        self.emulate_locale(None)
+        self.emulate()
         self.page.goto(blank.as_uri())
         page_now = self.page.evaluate("localStorage.clear(); sessionStorage.clear(); Date.now()")
         # a clock installed by a test lives on in the context: such a test asks for a fresh one
@@ -170,18 +176,18 @@ class Session:
         self.page.emulate_media(color_scheme=color_scheme)
         self.page.mouse.move(0, 0)
         self.color_scheme = color_scheme
-        self.emulate_locale(locale)
+        self.emulate(**emulated)
         self.requests.clear()
         self.errors.clear()
         self.dialogs.clear()
 
 
-KEPT = frozenset({"viewport", "device_scale_factor", "is_mobile", "has_touch", "locale", "color_scheme"})
+KEPT = frozenset({"viewport", "device_scale_factor", "is_mobile", "has_touch", "locale", "color_scheme", "java_script_enabled"})
 """The context settings a kept page may have."""
-EMULATED = frozenset({"locale", "color_scheme"})
-"""The settings emulated on a kept page (not part of which page is kept): the colour scheme and
-the browser's language. Each language had a browser context of its own before, about 1 s of CPU
-for a page or two."""
+EMULATED = frozenset({"locale", "color_scheme", "java_script_enabled"})
+"""The settings emulated on a kept page (not part of which page is kept): the colour scheme, the
+browser's language and JavaScript off. Each language had a browser context of its own before,
+about 1 s of CPU for a page or two."""
 
 _KEPT: dict[tuple, Session] = {}
 """The kept pages of this test process, by browser and context settings."""
@@ -197,7 +203,8 @@ def kept_session(browser, blank: Path, **context_options) -> Session:
     kept = _KEPT.get(key)
     if kept is None or kept.page.is_closed() or not browser.is_connected():
         kept = _KEPT[key] = Session(browser, **{k: v for k, v in context_options.items() if k not in EMULATED})
-    kept.reset(blank, context_options.get("color_scheme", "light"), context_options.get("locale"))
+    kept.reset(blank, context_options.get("color_scheme", "light"), locale=context_options.get("locale"),
+               java_script_enabled=context_options.get("java_script_enabled", True))
     return kept
 
 
@@ -340,4 +347,5 @@ def session(browser, tmp_path_factory):
     for opened in fresh_ones:
         opened.close()
     for page in kept:
-        assert not page.locale or page.context.pages == [page.page], "another page opened in a language the kept page emulates does not have it: use session(fresh=True, locale=...)"
+        emulated = page.locale or not page.java_script_enabled
+        assert not emulated or page.context.pages == [page.page], "another page opened beside a kept page in a language or without JavaScript has neither: use session(fresh=True, ...)"

@@ -414,7 +414,7 @@ def test_the_index_follows_the_browser_language(session, site):
 
 
 def test_without_javascript_the_links_and_content_still_work(session, site, banks):
-    s = session(java_script_enabled=False, locale="fr-FR")
+    s = session(java_script_enabled=False, locale="fr-FR", **DESKTOP)
     page = s.page
     page.goto((site / "index.html").as_uri())
     assert page.url.endswith("/index.html")

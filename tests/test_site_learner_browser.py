@@ -448,8 +448,11 @@ LANGUAGE = "[navigator.languages, Intl.DateTimeFormat().resolvedOptions().locale
 def test_a_kept_page_starts_as_a_fresh_one(browser, session, site, tmp_path_factory):
     """The pages kept between tests (sitebrowser.session) are reset: what a test leaves behind
     (answers and a run in storage, history, a dark scheme, a browser language, another tab, a
-    dialog, an error) reaches no later test."""
-    s = session(color_scheme="dark", locale="nl-BE", **DESKTOP)
+    dialog, an error, JavaScript off) reaches no later test."""
+    s = session(java_script_enabled=False, **DESKTOP)
+    page = open_topic(s, site)
+    assert page.locator("#practice-10").is_disabled()  # as the page is without its script
+    s = session(color_scheme="dark", locale="nl-BE", **DESKTOP)  # the same page, reset: the rest needs the script
     page = open_topic(s, site)
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
     assert page.evaluate(LANGUAGE) == [["nl-BE"], "nl-BE"]
