@@ -1,0 +1,126 @@
+"""After one question edited, `bank validate` keeps the edited file's verdict in a journal frame
+appended to the per-file store's records file instead of writing the store's index again.
+
+A stored verdict is only ever served for the bytes it was computed from: a frame cut short,
+damaged or followed by garbage serves nothing from there on (randomized against a model of
+what was stored, `test_random_puts_and_damage_never_serve_another_value`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import keep_only, question_file
+
+
+@pytest.fixture
+def store_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    scope = tmp_path / "scope"
+    scope.mkdir()
+    return scope
+
+
+def _open(scope, positional=False):
+    from aistack_bank.cache.store import SplitStore
+
+    return SplitStore("questions", scope, positional=positional)
+
+
+def _get(scope, key, positional=False):
+    found = _open(scope, positional).get(key)
+    return None if found is None else (found[0], bytes(found[1]))
+
+
+def test_a_few_new_entries_are_appended_as_a_frame_and_the_index_stays(store_dir):
+    store = _open(store_dir)
+    store.put("a", ("small a",), b"A" * 100)
+    store.save()  # no index yet: written whole
+    index = store.path.read_bytes()
+    for step in range(3):
+        store = _open(store_dir)
+        assert _get(store_dir, "a") == (("small a",), b"A" * 100)
+        store.put(f"k{step}", (f"small {step}",), bytes([step]) * 50)
+        store.save()
+        assert store.path.read_bytes() == index  # the index as it was: a frame appended instead
+    assert {key: _get(store_dir, key, positional) for key in ("a", "k0", "k1", "k2") for positional in (False, True)} == {
+        "a": (("small a",), b"A" * 100), "k0": (("small 0",), b"\0" * 50), "k1": (("small 1",), b"\1" * 50), "k2": (("small 2",), b"\2" * 50)}
+    # a later frame's entry stands over an earlier one's
+    store = _open(store_dir)
+    store.put("k0", ("again",), b"z" * 7)
+    store.save()
+    assert _get(store_dir, "k0") == (("again",), b"z" * 7)
+
+
+def test_the_index_is_written_anew_after_enough_frames(store_dir, monkeypatch):
+    from aistack_bank.cache import store as store_module
+
+    monkeypatch.setattr(store_module, "MAX_JOURNAL_FRAMES", 3)
+    store = _open(store_dir)
+    store.put("base", (0,), b"b")
+    store.save()
+    indexes = [store.path.read_bytes()]
+    for step in range(5):
+        store = _open(store_dir)
+        store.put(f"k{step}", (step,), b"x" * (step + 1))
+        store.save()
+        indexes.append(store.path.read_bytes())
+    # two frames after each index written; the third save writes the index with them
+    assert [indexes[i] == indexes[i - 1] for i in range(1, 6)] == [True, True, False, True, True]
+    assert all(_get(store_dir, f"k{step}") == ((step,), b"x" * (step + 1)) for step in range(5))
+
+
+def _damage(store, rng):
+    """Damage the records file: cut short anywhere, one bit of the journal changed (the records
+    the index names are not digested: a private cache file, not a defence against the disk),
+    garbage or a frame of the wrong digest appended."""
+    import pickle
+
+    path = store.records_path
+    raw = path.read_bytes()
+    named = pickle.loads(store.path.read_bytes())["size"]
+    how = rng.randrange(4)
+    if how == 0:
+        path.write_bytes(raw[: rng.randrange(16, len(raw) + 1)])  # cut short anywhere after the token
+    elif how == 1 and named < len(raw):
+        at = rng.randrange(named, len(raw))
+        path.write_bytes(raw[:at] + bytes([raw[at] ^ (1 << rng.randrange(8))]) + raw[at + 1:])  # one bit changed
+    elif how <= 2:
+        path.write_bytes(raw + rng.randbytes(rng.randrange(1, 80)))  # garbage appended
+    else:
+        from aistack_bank.cache.store import _FRAME, _FRAME_MARK
+
+        path.write_bytes(raw + _FRAME.pack(_FRAME_MARK, 3, 3, b"\0" * 20) + b"abcdef")  # a frame of the wrong digest
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_puts_and_damage_never_serve_another_value(store_dir, seed, monkeypatch):
+    """Runs that put random entries, the records file damaged now and then: every entry served
+    is the one put under its key (a key names its value, as a digest of the inputs does), and an
+    undamaged store serves every entry put since the last damage."""
+    from aistack_bank.cache import store as store_module
+
+    monkeypatch.setattr(store_module, "MAX_JOURNAL_FRAMES", 5)
+    monkeypatch.setattr(store_module, "MAX_JOURNAL_BYTES", 3000)
+    rng = random.Random(seed)
+    latest: dict[str, tuple] = {}
+    surely: set[str] = set()  # put since the records file was last damaged
+    for step in range(60):
+        store = _open(store_dir, positional=rng.random() < 0.5)
+        for _ in range(rng.randrange(1, 4)):
+            key = f"k{rng.randrange(40)}"
+            named = random.Random(key)
+            value = ((key, named.random()), named.randbytes(named.randrange(0, 300)))
+            store.put(key, *value)
+            latest[key] = value
+            surely.add(key)
+        store.save()
+        if store.records_path.exists() and rng.random() < 0.25:
+            _damage(store, rng)
+            surely.clear()
+        for key, value in latest.items():
+            found = _get(store_dir, key, positional=rng.random() < 0.5)
+            assert found is None or found == value, (step, key)
+            assert found is not None or key not in surely, (step, key)
