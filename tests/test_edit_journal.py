@@ -1,4 +1,5 @@
-"""After one question edited, `bank validate` keeps the edited file's verdict in a journal frame
+"""After one question edited, `bank validate` finds the other files' stored verdicts with the
+digests its input digest just took, and keeps the edited file's verdict in a journal frame
 appended to the per-file store's records file instead of writing the store's index again.
 
 A stored verdict is only ever served for the bytes it was computed from: a frame cut short,
@@ -124,3 +125,35 @@ def test_random_puts_and_damage_never_serve_another_value(store_dir, seed, monke
             found = _get(store_dir, key, positional=rng.random() < 0.5)
             assert found is None or found == value, (step, key)
             assert found is not None or key not in surely, (step, key)
+
+
+def test_a_question_edited_looks_no_other_file_up_again(project, run_cli, monkeypatch):
+    """The other files' verdicts are found with the digests the input digest took (no file
+    looked at again), the edited file's verdict is kept in a frame, and every run prints what a
+    run without cache prints."""
+    from aistack_bank.cache import questionfiles
+
+    keep_only(project)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    reference = run_cli("validate", "--no-cache")
+    assert run_cli("validate") == reference
+    (index,) = _indexes()
+    before = index.read_bytes()
+    looked: list = []
+    real = questionfiles.file_digest
+    monkeypatch.setattr(questionfiles, "file_digest", lambda path, **kw: looked.append(path) or real(path, **kw))
+    path = question_file(project, "q005")
+    path.write_text(path.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    assert run_cli("validate") == reference
+    assert {p.name for p in looked if p.parent.name == "questions"} == {path.name}  # only the edited file, to keep its new verdict
+    assert index.read_bytes() == before
+    looked.clear()
+    path.write_text(path.read_text(encoding="utf-8") + "# another\n", encoding="utf-8")
+    assert run_cli("validate") == reference
+    assert {p.name for p in looked if p.parent.name == "questions"} == {path.name}
+
+
+def _indexes():
+    from aistack_bank.cache.store import cache_dir
+
+    return sorted((cache_dir() / "files").glob("questions-*.pickle"))

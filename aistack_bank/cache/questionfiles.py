@@ -52,8 +52,14 @@ class QuestionFiles:
     """Reads question files through the per-file store; :meth:`rule_diagnostics` gives what
     the files' own rules found, in the order the files were read."""
 
-    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False, texts: Texts | None = None) -> None:
+    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False, texts: Texts | None = None,
+                 walked: Callable[[Path], str | None] | None = None) -> None:
         self.rules = rules
+        self.walked = walked
+        """``walked(path)``: the content digest the verdict's input digest just took of a question
+        file (:meth:`aistack_bank.cache.validation.StatMemo.walked`), or None: the key its stored
+        verdict is looked up with, without looking at the file again (a verdict computed now is
+        kept only under a digest of the bytes it was computed from)."""
         self.texts = texts
         """What a rule across files reads of a file checked in this run (``texts(record)``, after
         its own rules), pickled apart by the worker, sent back with its verdict and kept beside
@@ -71,8 +77,12 @@ class QuestionFiles:
     def rule_diagnostics(self) -> list[Diagnostic]:
         return list(self._rule_diags)
 
-    def key(self, path: Path, root: Path, topic: Any, project: Path | None = None) -> str | None:
-        digest = file_digest(path) if self.use_cache else None
+    def key(self, path: Path, root: Path, topic: Any, project: Path | None = None, *, lookup: bool = False) -> str | None:
+        """The key of a file's verdict in the store (None: not cached); with ``lookup``, the key
+        to look it up with (from :attr:`walked` when it has the file), never one to keep it under."""
+        if not self.use_cache:
+            return None
+        digest = (lookup and self.walked is not None and self.walked(path)) or file_digest(path)
         if digest is None:
             return None
         # the parts the files of a topic share, digested once per topic (the topic object is
@@ -169,7 +179,9 @@ class QuestionFiles:
         # never read whole into memory)
         stores: list[SplitStore | None] = [SplitStore("questions", root, enabled=self.use_cache, positional=self.spill is not None)
                                            for _, root, _, _ in topics]
-        keys = [[self.key(path, root, topic, project) for path in paths] for paths, root, topic, project in topics]
+        # looked up with the digests the verdict's input digest just took (kept, when read now,
+        # only under a digest taken again of the bytes read)
+        keys = [[self.key(path, root, topic, project, lookup=True) for path in paths] for paths, root, topic, project in topics]
         results: list[list[Any]] = [[None] * len(paths) for paths, _, _, _ in topics]
         todo = []
         left = [0] * len(topics)

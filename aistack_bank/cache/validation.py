@@ -31,7 +31,7 @@ from .store import package_digest as _package_digest
 if TYPE_CHECKING:
     from ..i18n.catalog import Catalogs
 
-_FORMAT = 3
+_FORMAT = 4
 MAX_HASHED_BYTES = 256 << 20
 """Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
 MAX_ENTRY_BYTES = 64 << 20
@@ -39,18 +39,19 @@ MAX_ENTRIES = 64
 """Verdicts kept; the oldest go first."""
 
 
-def _hash_file(digest, name: str) -> None:
-    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise."""
+def _hash_file(digest, name: str) -> bool:
+    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise.
+    True when ``digest`` took the file's whole content (and nothing else)."""
     try:
         st = os.stat(name)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
             digest.update(f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode())
-            return
+            return False
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 digest.update(b"special")
-                return
+                return False
             total = 0
             while total <= MAX_HASHED_BYTES:
                 chunk = os.read(fd, 1 << 20)
@@ -58,10 +59,12 @@ def _hash_file(digest, name: str) -> None:
                     break
                 total += len(chunk)
                 digest.update(chunk)
+            return total <= MAX_HASHED_BYTES
         finally:
             os.close(fd)
     except OSError as exc:
         digest.update(f"unreadable {exc.errno}".encode())
+        return False
 
 
 
@@ -85,6 +88,8 @@ class StatMemo:
         self.new: dict[str, tuple] = {}
         self.now = time.time_ns()
         self.first: dict[str, tuple] = {}
+        self.links: set[str] = set()
+        """The files walked that are symbolic links (see :meth:`walked`)."""
         if after is not None:
             # A second pass of this process over the same roots: the digests the first took, of
             # the files written more than RACY_NS before it (as the memo file would have kept them).
@@ -122,10 +127,28 @@ class StatMemo:
             # the memo: its identity was taken while the file may still have been written.)
             return first[1]
         file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
-        _hash_file(file_digest, name)
+        whole = _hash_file(file_digest, name)
         value = file_digest.digest()
-        self.new[name] = (identity, value)
+        if whole:  # (a file unreadable now, or that grew too large while read, is digested again next time)
+            self.new[name] = (identity, value)
         return value
+
+    def walked(self, name: str | Path) -> str | None:
+        """The content digest (hex, as :func:`~.store.file_digest` gives it) that this memo's walk
+        took, or found in the memo, of the regular file ``name`` that is not a symbolic link,
+        without looking at the file again; None for any other file.
+
+        A key to look a result up with, never one to keep a result under: the result found is
+        that of the bytes the file had when it was digested, whatever it has now. The verdict's
+        input digest is taken again after validating (:func:`_validate_and_store`), and the
+        verdict is kept only when it is the same (a file written since has another identity,
+        or, written in the same timestamp tick as the first digest, is digested again); a result
+        computed now is kept only under a digest of the bytes it was computed from."""
+        name = str(name)
+        found = self.new.get(name)
+        if found is None or name in self.links or self.algorithm != "blake2b":
+            return None
+        return found[1].hex()
 
     def save(self) -> None:
         now = time.time_ns()
@@ -172,6 +195,13 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     return digest.hexdigest()
 
 
+def _walked(bank: Path, translations: Path | None):
+    """:meth:`StatMemo.walked` of this process's latest input digest of ``bank`` and
+    ``translations`` (None when it was of other folders)."""
+    scope = tuple(os.path.abspath(root) for root in [bank] + ([translations] if translations is not None else []))
+    return _LAST[0][1].walked if _LAST and _LAST[0][0] == scope else None
+
+
 def tree_digest(root: Path) -> str:
     """A digest of every file under ``root`` (its path, whether it is a link and where to, and
     its content, through the stat memo of ``root``), as :func:`input_digest` takes it."""
@@ -194,6 +224,7 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     for name, link in entries:
         add(name.encode("utf-8", "surrogateescape") + b"\0")
         if link:
+            memo.links.add(name)
             try:
                 add(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
             except OSError:
@@ -288,7 +319,8 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
     from ..rules.validate import validate_bank
 
-    report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None)
+    report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
+                           walked=_walked(bank, translations) if key is not None else None)
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
         store(bank, key, report.diagnostics, summary)
@@ -321,7 +353,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        files = QuestionFiles(question_file_rules)
+        files = QuestionFiles(question_file_rules, walked=_walked(bank, translations))
         source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source
