@@ -4,11 +4,14 @@ appended to the per-file store's records file instead of writing the store's ind
 
 A stored verdict is only ever served for the bytes it was computed from: a frame cut short,
 damaged or followed by garbage serves nothing from there on (randomized against a model of
-what was stored, `test_random_puts_and_damage_never_serve_another_value`).
+what was stored, `test_random_puts_and_damage_never_serve_another_value`), and a file rewritten
+while a run validates, with its size and modification time set back, never lets that run's
+verdict stand for the bytes the file had before.
 """
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -157,3 +160,50 @@ def _indexes():
     from aistack_bank.cache.store import cache_dir
 
     return sorted((cache_dir() / "files").glob("questions-*.pickle"))
+
+
+@pytest.mark.parametrize("when", ["before the files are read", "after the files are read"])
+def test_a_file_rewritten_during_the_run_with_its_size_and_times_set_back_is_caught(project, run_cli, monkeypatch, when):
+    """A question file given new bytes, then rewritten while `bank validate` runs (after its
+    input digest was taken), same size and modification time, then set back to the bytes the
+    input digest took the same way: the next run prints what a run without cache prints for
+    those bytes, not the verdict of the bytes the file had during the run."""
+    from aistack_bank.cache import questionfiles
+
+    keep_only(project)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    assert run_cli("validate")[0] == 0
+    path = question_file(project, "q005")
+    edited = path.read_bytes() + b"# a comment\n"  # bytes no store has a verdict of
+    broken = edited.replace(b"correct: ", b"correct:_", 1)  # the same size, an error
+    assert broken != edited and len(broken) == len(edited)
+
+    def rewrite(data: bytes, times) -> None:
+        path.write_bytes(data)
+        os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+
+    path.write_bytes(edited)
+    settled = path.stat()
+    os.utime(path, ns=(settled.st_atime_ns - 60_000_000_000, settled.st_mtime_ns - 60_000_000_000))  # not in the racy window
+    settled = path.stat()
+    reference = run_cli("validate", "--no-cache")
+    assert reference[0] == 0
+    real = questionfiles.QuestionFiles.read_topics
+
+    def read_topics(self, topics):
+        if when.startswith("before"):
+            rewrite(broken, settled)
+        try:
+            return real(self, topics)
+        finally:
+            if when.startswith("after"):
+                rewrite(broken, settled)
+
+    monkeypatch.setattr(questionfiles.QuestionFiles, "read_topics", read_topics)
+    run_cli("validate")
+    monkeypatch.setattr(questionfiles.QuestionFiles, "read_topics", real)
+    assert path.stat().st_size == settled.st_size
+    rewrite(edited, settled)
+    assert run_cli("validate") == reference
+    rewrite(broken, settled)
+    assert run_cli("validate") == run_cli("validate", "--no-cache")

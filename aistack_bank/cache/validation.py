@@ -90,6 +90,18 @@ class StatMemo:
         self.first: dict[str, tuple] = {}
         self.links: set[str] = set()
         """The files walked that are symbolic links (see :meth:`walked`)."""
+        self.walks: list[tuple[str, bool, list]] = []
+        """What the walk of each root found: (root, whether it existed, its files as listed,
+        each with whether it is a link), or nothing when a folder could not be listed."""
+        self.values: dict[str, bytes] = {}
+        """What the walk digested for each file: its content digest, or what stands for it."""
+        self.targets: dict[str, bytes] = {}
+        """What the walk digested of where each link leads."""
+        self.complete = True
+        """Whether :attr:`walks`, :attr:`values` and :attr:`targets` hold all the walk digested."""
+        self.head = ""
+        self.result = ""
+        """What the input digest took besides the files, and the digest it gave (:func:`input_digest`)."""
         if after is not None:
             # A second pass of this process over the same roots: the digests the first took, of
             # the files written more than RACY_NS before it (as the memo file would have kept them).
@@ -174,25 +186,85 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
     inode and times did not change are taken from a memo (see :class:`StatMemo`).
 
-    With ``again`` (the check, after validating, that no input changed meanwhile), the memo is
-    the one this process's latest digest of the same folders made, in memory: the same digests
-    the memo file would give, without reading it again (it is written again when files
-    written just before the first pass have settled since)."""
-    digest = hashlib.blake2b(digest_size=32)
-    digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
+    With ``again`` (the check, after validating, that no input changed meanwhile), this
+    process's latest digest of the same folders is given again when every input is as it found
+    it (:func:`_unchanged`: the same listings and link targets, each file of the same identity
+    and last written long enough before that digest, or digested again); else the digest is
+    taken again whole, with the memo that digest made, in memory: the same digests the memo
+    file would give, without reading it again (it is written again when files written just
+    before the first pass have settled since)."""
+    head = f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0"
     roots = [bank] + ([translations] if translations is not None else [])
     scope = tuple(os.path.abspath(root) for root in roots)
     previous = _LAST[0][1] if again and _LAST and _LAST[0][0] == scope else None
+    if previous is not None and _unchanged(previous, head, roots):
+        return previous.result
+    digest = hashlib.blake2b(digest_size=32)
+    digest.update(head.encode())
     if not again:
         clear_reads()  # a new run: the reads noted are this one's
     memo = StatMemo(roots, after=previous)
     for root in roots:
         _digest_tree(digest, root, memo)
     memo.save()  # (again: with the files that have settled since the first pass)
+    memo.head, memo.result = head, digest.hexdigest()
     if previous is None:
         _LAST[:] = [(scope, memo)]
     remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
-    return digest.hexdigest()
+    return memo.result
+
+
+def _unchanged(first: StatMemo, head: str, roots: list[Path]) -> bool:
+    """Whether every input is as the input digest of ``first`` found it: what is digested
+    besides the files, each folder's listing, where each link leads, and each file's identity
+    (device, inode, size, modification and change times), for a file last written more than
+    :data:`~.store.RACY_NS` before that digest was taken; any other file (written just before
+    it, in a timestamp tick a later write could share) is digested again, unless this command
+    read and used its whole bytes and they have the digest taken then (as :meth:`StatMemo.digest`
+    decides for a second pass). True means the digest taken again would be the same; False
+    (at the first difference found) that it is to be taken again whole."""
+    if not first.complete or first.head != head or len(first.walks) != len(roots):
+        return False
+    settled_before = first.now - RACY_NS
+    known, values, targets = first.new, first.values, first.targets
+    for root, (posix, existed, entries) in zip(roots, first.walks):
+        if root.as_posix() != posix or root.exists() != existed:
+            return False
+        if not existed:
+            continue
+        listing: list[tuple[str, bool]] = []
+        failed: list = []
+        _list_files(os.fspath(root), listing, failed.append)
+        if failed:
+            return False
+        listing.sort()
+        if listing != entries:
+            return False
+        for name, link in listing:
+            if link and _link_part(name) != targets.get(name):
+                return False
+            try:
+                st = os.stat(name)
+            except OSError:
+                return False
+            entry = known.get(name)
+            if (entry is not None and entry[0] == file_identity(st) and S_ISREG(st.st_mode)
+                    and st.st_mtime_ns < settled_before and st.st_ctime_ns < settled_before):
+                continue
+            if entry is not None and entry[0] == file_identity(st) and read_digest(name) == entry[1].hex():
+                continue  # (the bytes this command used are those the first digest took)
+            found = hashlib.blake2b(digest_size=20) if first.algorithm == "blake2b" else hashlib.new(first.algorithm)
+            if not _hash_file(found, name) or found.digest() != values.get(name):
+                return False
+    return True
+
+
+def _link_part(name: str) -> bytes:
+    """What the input digest takes of where the link ``name`` leads."""
+    try:
+        return b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0"
+    except OSError:
+        return b"link ?\0"
 
 
 def _walked(bank: Path, translations: Path | None):
@@ -215,21 +287,28 @@ def tree_digest(root: Path) -> str:
 def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     digest.update(f"\0root {root.as_posix()}\0".encode())
     if not root.exists():
+        memo.walks.append((root.as_posix(), False, []))
         return
     entries: list[tuple[str, bool]] = []  # (file name, whether it is a symbolic link)
-    _list_files(os.fspath(root), entries, lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode()))
+
+    def unlistable(exc: OSError) -> None:
+        memo.complete = False
+        digest.update(f"unlistable {exc.filename} {exc.errno}".encode())
+
+    _list_files(os.fspath(root), entries, unlistable)
     entries.sort()
+    memo.walks.append((root.as_posix(), True, entries))
     parts = []  # (digested at once: the digest of the parts one after another)
     add = parts.append
+    values = memo.values
     for name, link in entries:
         add(name.encode("utf-8", "surrogateescape") + b"\0")
         if link:
             memo.links.add(name)
-            try:
-                add(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
-            except OSError:
-                add(b"link ?\0")
-        add(memo.digest(name))
+            part = memo.targets[name] = _link_part(name)
+            add(part)
+        value = values[name] = memo.digest(name)
+        add(value)
         add(b"\0")
     digest.update(b"".join(parts))
 
