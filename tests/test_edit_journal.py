@@ -207,3 +207,35 @@ def test_a_file_rewritten_during_the_run_with_its_size_and_times_set_back_is_cau
     assert run_cli("validate") == reference
     rewrite(broken, settled)
     assert run_cli("validate") == run_cli("validate", "--no-cache")
+
+
+def test_a_digest_that_is_not_of_the_whole_content_is_neither_kept_nor_looked_up_with(tmp_path, monkeypatch):
+    """A file that cannot be read when the input digest is taken: what stands for it in the
+    digest is not kept in the stat memo nor given as a lookup key, and the next digest reads it."""
+    from aistack_bank.cache import validation
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    locked, fine = bank / "locked.yaml", bank / "fine.yaml"
+    locked.write_text("id: q001\n", encoding="utf-8")
+    fine.write_text("id: q002\n", encoding="utf-8")
+    past = locked.stat().st_mtime_ns - 60_000_000_000
+    for path in (locked, fine):
+        os.utime(path, ns=(past, past))
+    real_open = os.open
+
+    def refusing(name, *args, **kwargs):
+        if os.fspath(name) == str(locked):
+            raise PermissionError(13, "Permission denied", os.fspath(name))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(validation.os, "open", refusing)
+    first = validation.input_digest(bank, None)
+    memo = validation._LAST[0][1]
+    assert str(locked) not in memo.new and memo.walked(locked) is None
+    assert memo.walked(fine) is not None
+    monkeypatch.setattr(validation.os, "open", real_open)
+    second = validation.input_digest(bank, None)  # read now: another digest
+    assert second != first
+    assert validation._LAST[0][1].walked(locked) is not None
