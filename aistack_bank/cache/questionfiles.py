@@ -85,15 +85,30 @@ class QuestionFiles:
         digest = (lookup and self.walked is not None and self.walked(path)) or file_digest(path)
         if digest is None:
             return None
-        # the parts the files of a topic share, digested once per topic (the topic object is
-        # kept with its digest, so that its id names no other object), then the file's path and
-        # content digest as they are (no path holds a NUL)
+        return f"{self._shared(root, topic, project)}{path}\0{digest}"
+
+    def _shared(self, root: Path, topic: Any, project: Path | None) -> str:
+        """The start of the keys of a topic's files: the digest of the parts they share, taken
+        once per topic (the topic object is kept with it, so that its id names no other
+        object); the file's path and content digest follow as they are (no path holds a NUL)."""
         known = self._hashers.get((id(topic), root, project))
         if known is None or known[0] is not topic:
             vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
             shared = (str(root), str(project), vocabulary, self.run_checks)
             known = self._hashers[(id(topic), root, project)] = (topic, key_of("question-file", *shared) + "\0")
-        return f"{known[1]}{path}\0{digest}"
+        return known[1]
+
+    def _lookup_keys(self, paths: list[Path], root: Path, topic: Any, project: Path | None) -> list[str | None]:
+        """:meth:`key` with ``lookup`` of each of a topic's files, in one pass."""
+        walked = self.walked
+        if not self.use_cache or walked is None:
+            return [self.key(path, root, topic, project, lookup=True) for path in paths]
+        shared = self._shared(root, topic, project)
+        keys = []
+        for path in paths:
+            digest = walked(path)
+            keys.append(f"{shared}{path}\0{digest}" if digest else self.key(path, root, topic, project))
+        return keys
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
         """The stored form of one file's verdict (as a worker process returns it)."""
@@ -181,7 +196,7 @@ class QuestionFiles:
                                            for _, root, _, _ in topics]
         # looked up with the digests the verdict's input digest just took (kept, when read now,
         # only under a digest taken again of the bytes read)
-        keys = [[self.key(path, root, topic, project, lookup=True) for path in paths] for paths, root, topic, project in topics]
+        keys = [self._lookup_keys(paths, root, topic, project) for paths, root, topic, project in topics]
         results: list[list[Any]] = [[None] * len(paths) for paths, _, _, _ in topics]
         todo = []
         left = [0] * len(topics)

@@ -165,7 +165,11 @@ class StatMemo:
     def save(self) -> None:
         now = time.time_ns()
         keep = {name: entry for name, entry in self.new.items() if now - max(entry[0][3], entry[0][4]) > RACY_NS}
-        if keep == self.old:
+        old = self.old
+        if len(keep) <= len(old) and all(old.get(name) == entry for name, entry in keep.items()):
+            # nothing to add (a file written just now is left out, and an entry the memo
+            # file keeps of a file since written or removed never matches again: each is
+            # checked against the file's identity when used)
             return
         try:
             import pickle
