@@ -239,3 +239,33 @@ def test_a_digest_that_is_not_of_the_whole_content_is_neither_kept_nor_looked_up
     second = validation.input_digest(bank, None)  # read now: another digest
     assert second != first
     assert validation._LAST[0][1].walked(locked) is not None
+
+
+def test_the_stat_memo_is_written_only_with_a_digest_to_add(tmp_path, monkeypatch):
+    """The input digest writes its stat memo again only when it took a digest the memo lacks
+    of a file written long enough before (not after an edit of a file written just now)."""
+    import pickle
+
+    from aistack_bank.cache import validation
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    for name in ("a.yaml", "b.yaml"):
+        (bank / name).write_text(f"id: {name}\n", encoding="utf-8")
+    monkeypatch.setattr(validation, "RACY_NS", -10**15)  # every file written long enough before
+    validation.input_digest(bank, None)
+    memo = validation.StatMemo([bank]).path
+    written = memo.stat()
+    assert set(pickle.loads(memo.read_bytes())) == {str(bank / "a.yaml"), str(bank / "b.yaml")}
+    validation.input_digest(bank, None)
+    assert memo.stat().st_mtime_ns == written.st_mtime_ns and memo.stat().st_ino == written.st_ino  # nothing to add
+    (bank / "a.yaml").write_text("id: changed\n", encoding="utf-8")
+    monkeypatch.setattr(validation, "RACY_NS", 10**15)  # every file written just now
+    validation.input_digest(bank, None)
+    assert memo.stat().st_ino == written.st_ino  # its new digest is not kept: nothing to add
+    monkeypatch.setattr(validation, "RACY_NS", -10**15)
+    validation.input_digest(bank, None)
+    kept = pickle.loads(memo.read_bytes())
+    assert memo.stat().st_ino != written.st_ino  # written anew, with the new digest
+    assert kept[str(bank / "a.yaml")][0][4] == (bank / "a.yaml").stat().st_ctime_ns
