@@ -580,18 +580,12 @@ def _leak_texts(fields) -> list[tuple[tuple, str]]:
     return [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
 
 
-def leak_texts_digest(fields) -> bytes:
-    """A digest of the texts the leak rule reads of one question, with their fields."""
-    import hashlib
-
-    return hashlib.blake2b(repr(_leak_texts(fields)).encode("utf-8", "surrogatepass"), digest_size=20).digest()
-
-
 def file_summary(qs: QuestionSource) -> FileSummary:
     """What the rules across files read of one read question file (see
-    :class:`~aistack_bank.load.FileSummary`): its id, its key for the leak rule, a digest of its
-    texts, its answer-cue figures, a digest of what the catalogs' verification reads and one of
-    its model (what the exports are made of)."""
+    :class:`~aistack_bank.load.FileSummary`): its id, its key for the leak rule, its answer-cue
+    figures, a digest of what the catalogs' verification reads, which stands for its texts too
+    (their fields, places in the model and texts are part of it), and one of its model (what
+    the exports are made of)."""
     import hashlib
 
     from ..cache.catalogs import model_json_of, question_inputs
@@ -606,8 +600,8 @@ def file_summary(qs: QuestionSource) -> FileSummary:
     if fields is None:
         fields = question_fields(question, doc, qs.path)
     dumped = model_json_of(question)
-    return FileSummary(question.id, True, key_info(question), leak_texts_digest(fields), question_cue(question), question_inputs(qs, fields, dumped),
-                       hashlib.blake2b(dumped, digest_size=20).digest())
+    inputs = question_inputs(qs, fields, dumped)
+    return FileSummary(question.id, True, key_info(question), inputs, question_cue(question), inputs, hashlib.blake2b(dumped, digest_size=20).digest())
 
 
 def summary_of(qs: QuestionSource) -> FileSummary:
