@@ -745,18 +745,33 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
             if type(first) is int:
                 where[item.text] = first = [first]
             first.append(index)
+    def scan(part: list) -> tuple[dict[int, list], dict[int, list]]:
+        """The findings of the distinct texts of ``part`` by their index in ``texts``: those of
+        runs of words, those of near leaks."""
+        by_runs: dict[int, list] = {}
+        by_near: dict[int, list] = {}
+        for text, indexes in part:
+            normal, words = known.get(text) or _read(text)
+            for index in ((indexes,) if type(indexes) is int else indexes):
+                item = texts[index]
+                hits = runs(item, words)
+                if hits:
+                    by_runs[index] = hits
+                hits = near(item, normal, words)
+                if hits:
+                    by_near[index] = hits
+        return by_runs, by_near
+
+    # Each finding is one text against the keys' index, whatever other texts are matched (what
+    # the matchers keep as they go only saves work): with many texts, the keys are indexed here
+    # and the texts matched a part at a time in processes forked after (on every core), each
+    # part's findings by their index; taken in the order of the texts, they are the same.
+    distinct = list(where.items())
     by_runs: dict[int, list] = {}
     by_near: dict[int, list] = {}
-    for text, indexes in where.items():
-        normal, words = known.get(text) or _read(text)
-        for index in ((indexes,) if type(indexes) is int else indexes):
-            item = texts[index]
-            hits = runs(item, words)
-            if hits:
-                by_runs[index] = hits
-            hits = near(item, normal, words)
-            if hits:
-                by_near[index] = hits
+    for part_runs, part_near in _scanned(scan, distinct, len(texts)):
+        by_runs.update(part_runs)
+        by_near.update(part_near)
     for index in sorted(by_runs):
         for item, other in by_runs[index]:
             found[(item.question_id, item.field, other)] = "its words"
@@ -764,6 +779,27 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         for item, other, what in by_near[index]:
             found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
+
+
+LEAK_POOL_MIN = 20_000
+"""Texts to match for the answer-leak lint from which they are matched in worker processes (a
+fork costs about what matching 2 000 to 5 000 texts does)."""
+
+
+def _scanned(scan, distinct: list, count: int) -> list:
+    """``scan`` of ``distinct`` (the distinct texts, with where they are) a part at a time: in
+    worker processes forked now (:func:`~aistack_bank.parallel.run_all`, which runs them here
+    when there are fewer than :data:`LEAK_POOL_MIN` texts in all, one core, or no fork), or,
+    inside a worker process (which may not start its own), here."""
+    import multiprocessing
+
+    from ..parallel import jobs, run_all
+
+    if count < LEAK_POOL_MIN or multiprocessing.current_process().daemon:
+        return [scan(distinct)]
+    pieces = max(1, jobs()) * 2
+    size = -(-len(distinct) // pieces)
+    return run_all([lambda part=distinct[i:i + size]: scan(part) for i in range(0, len(distinct), size)], work=count, min_work=LEAK_POOL_MIN)
 
 
 def leak_findings_by_file(keys: dict[str, KeyInfo], files: list, *, scope) -> list[tuple[tuple[str, tuple, str], str]]:
