@@ -261,10 +261,6 @@ def _kept_state(store, entry, columns: bool = False) -> tuple | None:
     is missing or not of its shape. With ``columns`` (a read whose entries are made from its
     bytes when asked for: :func:`.pofile.block_rows`), only the contexts, lines and rows kept
     whole are unpickled, the other columns None, unless this read is to become the next base."""
-    import pickle
-
-    from ..cache.store import read_private
-
     if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str) and isinstance(entry[1], str)
             and isinstance(entry[2], list) and all(_is_patch(patch) for patch in entry[2])):
         return None
