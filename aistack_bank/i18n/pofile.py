@@ -498,6 +498,23 @@ class LightCatalog(list):
     def obsolete_entries(self) -> list[LightEntry]:
         return [e for e in self if e.obsolete]
 
+    def distinct(self) -> bool:
+        """Whether the entries' contexts are distinct (obsolete entries included), those
+        without a context have distinct msgids, and none has plural forms: then the catalog
+        checks of duplicates, contexts and plural counts find nothing (as
+        :meth:`ColumnCatalog.distinct` answers for its columns), without a loop over the
+        entries in Python."""
+        if any(map(itemgetter(3), self)):
+            return False
+        contexts = list(map(itemgetter(0), self))
+        unnamed = contexts.count(None)
+        if len(set(contexts)) - (1 if unnamed else 0) != len(contexts) - unnamed:
+            return False
+        if unnamed:
+            loose = [e.msgid for e in self if e.msgctxt is None]
+            return len(set(loose)) == len(loose)
+        return True
+
 
 def _set_header(po, tcomment: list[str], flags: list[str], raw: str, index: int, line: int) -> None:
     """The header entry's comments, flags and msgstr as polib's catalog attributes."""
