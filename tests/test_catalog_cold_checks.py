@@ -15,13 +15,19 @@ import random
 from pathlib import Path
 
 import pytest
+from test_column_catalog import _catalog
 
 from aistack_bank.i18n import catalog as catalog_module
 from aistack_bank.i18n import typography
-from aistack_bank.i18n.catalog import Catalog, check_duplicates, check_header, check_one_context_per_field, check_plural_counts
+from aistack_bank.i18n.catalog import (
+    Catalog,
+    check_duplicates,
+    check_header,
+    check_one_context_per_field,
+    check_plural_counts,
+)
 from aistack_bank.i18n.pofile import light_catalog, read_light_rows
 from aistack_bank.i18n.typography import NBSP, NumberIssue, TypographyIssue
-from test_column_catalog import _catalog
 
 
 def _old_checked_diagnostics(catalog: Catalog) -> list:

@@ -16,8 +16,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from aistack_bank.i18n import stream, verify
 from aistack_bank.i18n.catalog import MAX_CATALOG_BYTES
 from aistack_bank.i18n.fields import TextField
@@ -175,7 +173,7 @@ def _template(rng: random.Random, fields: list[TextField]) -> tuple[str, str]:
 
 def test_the_lean_template_read_gives_the_verdict_of_the_rows(tmp_path, monkeypatch):
     rng = random.Random(7700)
-    ref = lambda field: field.path.as_posix()  # noqa: E731
+    ref = lambda field: field.path.as_posix()
     pot = tmp_path / "translations" / "aistack.pot"
     pot.parent.mkdir()
     monkeypatch.setattr(stream, "PIECE_BYTES", 64)  # several pieces per template
@@ -204,7 +202,7 @@ def test_the_lean_template_read_gives_the_verdict_of_the_rows(tmp_path, monkeypa
 
 
 def test_a_second_header_or_an_escape_sends_the_template_to_the_rows(tmp_path):
-    ref = lambda field: field.path.as_posix()  # noqa: E731
+    ref = lambda field: field.path.as_posix()
     field = TextField("q001.stem", "What?", Path("bank/t/questions/q1.yaml"), 3, ("Stem.",))
     block = '#. Stem.\n#: bank/t/questions/q1.yaml:3\nmsgctxt "q001.stem"\nmsgid "What?"\nmsgstr ""\n'
     pot = tmp_path / "aistack.pot"
