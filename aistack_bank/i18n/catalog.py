@@ -494,9 +494,10 @@ def _read_and_check(path: Path, language: str, light: bool = False) -> Catalog:
 def _checked(catalog: Catalog) -> Catalog:
     """``catalog`` with the findings of the catalog checks (header, duplicates, contexts, plurals).
 
-    Of a :class:`~.pofile.ColumnCatalog` whose contexts are distinct (and without plural
-    forms), the header's alone: the other three find nothing there (without making its entries)."""
-    if isinstance(catalog.po, ColumnCatalog) and catalog.po.distinct():
+    Of a :class:`~.pofile.ColumnCatalog` or :class:`~.pofile.LightCatalog` whose contexts are
+    distinct (and without plural forms), the header's alone: the other three find nothing there
+    (without making a column catalog's entries, or reading each light entry in Python)."""
+    if isinstance(catalog.po, (ColumnCatalog, LightCatalog)) and catalog.po.distinct():
         catalog.diagnostics.extend(check_header(catalog))
         return catalog
     for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):

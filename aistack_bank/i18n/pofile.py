@@ -278,6 +278,51 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     return rows, starts, lineno
 
 
+def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
+    """What the template's freshness compares of each block of ``text`` (a template, or a piece
+    of one cut where a block starts), without making its rows: of a block of the bank's shape
+    (:data:`_COMMON_BLOCK`) its (msgctxt, msgid, notes, reference path, reference line), each
+    as :func:`read_rows` reads it; None for a block without a context and with an empty msgid
+    (a header); and the line after the text. None when a block is of another shape or holds an
+    escape (the caller reads the text with :func:`read_rows`), or when a string breaks a
+    character rule (:func:`read_rows` gives None there too)."""
+    from unicodedata import is_normalized
+
+    items: list[tuple | None] = []
+    append = items.append
+    common = _COMMON_BLOCK.match
+    forbidden = FORBIDDEN.search
+    pos, end = 0, len(text)
+    while pos < end:
+        m = common(text, pos)
+        if m is None:
+            m = _FAST_BLOCK.match(text, pos)
+            if m is None or m.end() == pos:
+                return None
+            e, _ = _block(m, lineno, path)  # (its line is not compared: only its strings' rules matter)
+            if e is None or "msgctxt" in e.fields or e.fields.get("msgid", "") != "":
+                return None
+            append(None)
+            pos = m.end()
+            continue
+        pos = m.end()
+        notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more = m.group(1, 2, 3, 4, 5, 6, 7, 8)
+        strings = text[m.start(5):m.end(10)]
+        if "\\" in strings:
+            return None
+        if strings.isascii():
+            if not strings.isprintable() and forbidden(strings):
+                return None
+        elif forbidden(strings) or not is_normalized("NFC", strings):
+            return None
+        if ctxt_more:
+            ctxt += ctxt_more[1:-2].replace('"\n"', "")
+        if msgid_more:
+            msgid += msgid_more[1:-2].replace('"\n"', "")
+        append((ctxt, msgid, notes[3:-1].replace("\n#. ", "\n") if notes else "", ref, number))
+    return items, lineno + text.count("\n")
+
+
 def _strings(strings, lineno: int, path: Path) -> tuple[str, str, str, int] | None:
     """The values of a block's msgctxt, msgid and msgstr (each its keyword's string and its
     continuation lines) and the line after them, each string decoded and checked as
@@ -497,6 +542,23 @@ class LightCatalog(list):
 
     def obsolete_entries(self) -> list[LightEntry]:
         return [e for e in self if e.obsolete]
+
+    def distinct(self) -> bool:
+        """Whether the entries' contexts are distinct (obsolete entries included), those
+        without a context have distinct msgids, and none has plural forms: then the catalog
+        checks of duplicates, contexts and plural counts find nothing (as
+        :meth:`ColumnCatalog.distinct` answers for its columns), without a loop over the
+        entries in Python."""
+        if any(map(itemgetter(3), self)):
+            return False
+        contexts = list(map(itemgetter(0), self))
+        unnamed = contexts.count(None)
+        if len(set(contexts)) - (1 if unnamed else 0) != len(contexts) - unnamed:
+            return False
+        if unnamed:
+            loose = [e.msgid for e in self if e.msgctxt is None]
+            return len(set(loose)) == len(loose)
+        return True
 
 
 def _set_header(po, tcomment: list[str], flags: list[str], raw: str, index: int, line: int) -> None:

@@ -1000,10 +1000,16 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
 def _template_streamed(manifest: _Manifest, pot: Path, ref, held: list[TextField] | None = None) -> bool | None:
     """:func:`template_is_current` of the bank of ``manifest``, the template read a piece at a
     time and compared with the fields a part at a time, or with ``held``, the bank's fields
-    already read (None: it is not of the common shape). ``ref`` is asked once per file."""
+    already read (None: it is not of the common shape). ``ref`` is asked once per file.
+
+    Compared first with what :func:`.pofile.read_template_rows` reads of each block (no row
+    made); with the rows of :func:`.pofile.read_rows` when that reader gives up."""
     from .catalog import MAX_CATALOG_BYTES
     from .stream import BlockStream, NotStreamable
 
+    found = _template_read_lean(pot, iter(held) if held is not None else (field for part, _ in _bank_parts(manifest) for field in part), ref)
+    if found is not None:
+        return found
     try:
         stream = BlockStream(pot, MAX_CATALOG_BYTES)
     except NotStreamable:
@@ -1027,6 +1033,53 @@ def _template_streamed(manifest: _Manifest, pot: Path, ref, held: list[TextField
         return next(fields, None) is None
 
 
+def _template_read_lean(pot: Path, fields, ref) -> bool | None:
+    """Whether the template at ``pot``, read a piece at a time by
+    :func:`.pofile.read_template_rows`, holds exactly ``fields`` (an iterator), as
+    :func:`template_is_current` compares them; None when that reader gives up on a block, or
+    on a second header (the caller compares the rows of :func:`.pofile.read_rows`)."""
+    from .catalog import MAX_CATALOG_BYTES
+    from .pofile import read_template_rows
+    from .stream import BlockStream, NotStreamable
+
+    try:
+        stream = BlockStream(pot, MAX_CATALOG_BYTES)
+    except NotStreamable:
+        return None
+    with stream:
+        try:
+            return _template_compared(stream.pieces(read_template_rows), fields, ref)
+        except NotStreamable:
+            return None
+
+
+def _template_compared(pieces, fields, ref) -> bool | None:
+    """Whether the items of :func:`.pofile.read_template_rows` in ``pieces`` (the first header
+    left out) are exactly ``fields`` (an iterator), as :func:`template_is_current` compares
+    them; None on a second header. ``ref`` is asked once per file."""
+    refs: dict = {}
+    header = False
+    for items in pieces:
+        for item in items:
+            if item is None:
+                if header:
+                    return None
+                header = True
+                continue
+            field = next(fields, None)
+            if field is None:
+                return False
+            key, msgid, comment, reference, number = item
+            if key != field.key or msgid != field.text or comment != "\n".join(field.notes):
+                return False
+            path = field.path
+            if path not in refs:
+                refs[path] = ref(field)
+            if reference != refs[path] or number != str(field.line):
+                return False
+    return next(fields, None) is None
+
+
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references).
 
@@ -1035,12 +1088,25 @@ def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     reference of a field's file: it is asked once per file (``field.path``)."""
     from ..safety import UnsafeFile, read_regular
     from .catalog import MAX_CATALOG_BYTES
-    from .pofile import read_light_rows
+    from .pofile import read_light_rows, read_template_rows
 
     try:
-        rows, errors = read_light_rows(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+        text = read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8")
     except (UnsafeFile, UnicodeError):
         return False
+    # first without making its rows (as read_light_rows reads the text: a final newline added,
+    # the blank lines before the first block left out)
+    full = text if text.endswith("\n") else text + "\n"
+    pos = len(full) - len(full.lstrip("\n"))
+    found = read_template_rows(full[pos:] if pos else full, pos + 1, pot)
+    del full
+    if found is not None:
+        lean = _template_compared([found[0]], iter(fields), ref)
+        if lean is not None:
+            return lean
+    del found
+    rows, errors = read_light_rows(text, pot)
+    del text
     if rows is None:
         return False
     # a row: (msgctxt, msgid, …, occurrences (5), comment (6), …, obsolete (12), …)
