@@ -41,7 +41,9 @@ class FileSummary(NamedTuple):
     key: tuple[str, tuple[str, ...]] | None
     """The text of its key and its declared key terms (what another question could leak), or None."""
     texts: bytes
-    """A digest of its learner-facing texts with their fields (what the leak rule reads of them)."""
+    """A digest that changes whenever its learner-facing texts or their fields change (what the
+    leak rule reads of them): the same as :attr:`catalog`, which covers every translatable field
+    with its text and place in the model (and more: notes, lines, the model)."""
     cue: tuple[tuple[int, ...], bool] | None
     """The positions of its right options and whether they are the strictly longest (the
     answer-cue figures), or None for a question those figures do not measure."""

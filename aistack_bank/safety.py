@@ -96,8 +96,11 @@ def check_link(path: Path, root: Path | None) -> None:
         raise UnsafeFile(f"is a symbolic link to {Path(real).as_posix()}, outside the project; copy the file in instead", "E115")
 
 
-def read_regular(path: Path, max_bytes: int, *, root: Path | None = None, what: str = "file") -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most ``max_bytes`` (UnsafeFile if not)."""
+def read_regular(path: Path, max_bytes: int, *, root: Path | None = None, what: str = "file", kept=None) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``max_bytes`` (UnsafeFile if not).
+
+    ``kept``: a function of the open file's status giving its bytes as this command already
+    read them (None: read them now), once the file passed every check."""
     check_link(path, root)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
@@ -112,6 +115,9 @@ def read_regular(path: Path, max_bytes: int, *, root: Path | None = None, what: 
             raise UnsafeFile(f"not a regular file ({kind}); only regular files are read")
         if st.st_size > max_bytes:
             raise UnsafeFile(f"{what} is {st.st_size} bytes; the limit is {max_bytes} bytes", "E104")
+        found = kept(st) if kept is not None else None
+        if found is not None and len(found) <= max_bytes:
+            return found
         chunks, total = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))

@@ -2,11 +2,12 @@
 
 One Chromium serves every test module of a test process (conftest.chromium, started by the
 first browser test). A test that only needs a clean page gets the page of its test process kept
-for its context's settings (``session``: viewport, phone, locale), reset between tests: history
-and storage cleared, colour scheme and mouse put back. A fresh browser context with its page
-(a new renderer process) costs 0.5-1.2 s of CPU; the reset, about a tenth of that. A test that
-changes what a context carries into later pages (a clock or an init script, JavaScript off)
-asks for ``session(fresh=True, ...)`` and closes it. The bundled bank and its
+for its context's settings (``session``: viewport, phone), reset between tests: history and
+storage cleared, colour scheme, browser language, JavaScript and mouse put back. The colour
+scheme, the browser's language (``locale``) and JavaScript off are emulated on the kept page, not
+made a context of their own. A fresh browser context with its page (a new renderer process) costs
+0.5-1.2 s of CPU; the reset, about a tenth of that. A test that changes what a context carries
+into later pages (a clock or an init script) asks for ``session(fresh=True, ...)`` and closes it. The bundled bank and its
 practice site are read and written once per test process (bundled_site), for the modules that
 only read them. Tests keep the number of page loads, browser contexts and round trips small.
 With AISTACK_BANK_TEST_SCREENSHOTS=1, screenshots of each view go to test-artifacts/ at the
@@ -106,6 +107,9 @@ class Session:
 
     def __init__(self, browser, **context_options):
         self.color_scheme = context_options.get("color_scheme", "light")
+        self.locale = context_options.get("locale")
+        self.java_script_enabled = context_options.get("java_script_enabled", True)
+        self._emulation = None
         self.context = browser.new_context(**context_options)
         self.page = self.context.new_page()
         # Generous: a loaded two-core machine (the suite runs on every core) takes seconds to
@@ -128,13 +132,37 @@ class Session:
     def close(self) -> None:
         self.context.close()
 
-    def reset(self, blank: Path, color_scheme: str = "light") -> None:
+    def emulate(self, locale: str | None = None, java_script_enabled: bool = True) -> None:
+        """The browser's language, and JavaScript off, on the kept page from its next load on, set
+        as Playwright sets a context's ``locale`` and ``java_script_enabled=False`` on each of its
+        pages in Chromium (Emulation.setLocaleOverride and Emulation.setUserAgentOverride's
+        acceptLanguage: navigator.language(s), Intl's default locale; Emulation.
+        setScriptExecutionDisabled), through a DevTools session of its own; detaching that session
+        ends them all, which puts the browser's own language and JavaScript back (the defaults).
+        Only the kept page has them: a test that opens other pages in a language or without
+        JavaScript asks for a fresh context."""
+        if self._emulation is not None:
+            self._emulation.detach()
+            self._emulation = None
+        if locale or not java_script_enabled:
+            cdp = self.context.new_cdp_session(self.page)
+            if locale:
+                cdp.send("Emulation.setLocaleOverride", {"locale": locale})
+                cdp.send("Emulation.setUserAgentOverride", {"userAgent": "", "acceptLanguage": locale})
+            if not java_script_enabled:
+                cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+            self._emulation = cdp
+        self.locale, self.java_script_enabled = locale, java_script_enabled
+
+    def reset(self, blank: Path, color_scheme: str = "light", **emulated) -> None:
         """Make the kept page as a fresh one for the next test: other pages closed, storage of the
         file:// pages cleared (local and session: the site keeps nothing else), back/forward
-        history emptied, colour scheme and mouse back, nothing recorded."""
+        history emptied, colour scheme, browser language, JavaScript and mouse back, nothing
+        recorded; then the colour scheme, language and JavaScript asked for (``emulate``)."""
         for other in self.context.pages:
             if other is not self.page:
                 other.close()
+        self.emulate()
         self.page.goto(blank.as_uri())
         page_now = self.page.evaluate("localStorage.clear(); sessionStorage.clear(); Date.now()")
         # a clock installed by a test lives on in the context: such a test asks for a fresh one
@@ -148,26 +176,35 @@ class Session:
         self.page.emulate_media(color_scheme=color_scheme)
         self.page.mouse.move(0, 0)
         self.color_scheme = color_scheme
+        self.emulate(**emulated)
         self.requests.clear()
         self.errors.clear()
         self.dialogs.clear()
 
 
-KEPT = frozenset({"viewport", "device_scale_factor", "is_mobile", "has_touch", "locale", "color_scheme"})
-"""The context settings a kept page may have (the colour scheme is emulated on the page)."""
+KEPT = frozenset({"viewport", "device_scale_factor", "is_mobile", "has_touch", "locale", "color_scheme", "java_script_enabled"})
+"""The context settings a kept page may have."""
+EMULATED = frozenset({"locale", "color_scheme", "java_script_enabled"})
+"""The settings emulated on a kept page (not part of which page is kept): the colour scheme, the
+browser's language and JavaScript off. Each language had a browser context of its own before,
+about 1 s of CPU for a page or two."""
 
 _KEPT: dict[tuple, Session] = {}
 """The kept pages of this test process, by browser and context settings."""
 
 
+def kept_key(context_options: dict) -> str:
+    return json.dumps({k: v for k, v in context_options.items() if k not in EMULATED}, sort_keys=True)
+
+
 def kept_session(browser, blank: Path, **context_options) -> Session:
     """The kept page of this test process for these settings, reset (made on first use)."""
-    color_scheme = context_options.pop("color_scheme", "light")
-    key = (id(browser), json.dumps(context_options, sort_keys=True))
+    key = (id(browser), kept_key(context_options))
     kept = _KEPT.get(key)
     if kept is None or kept.page.is_closed() or not browser.is_connected():
-        kept = _KEPT[key] = Session(browser, **context_options)
-    kept.reset(blank, color_scheme)
+        kept = _KEPT[key] = Session(browser, **{k: v for k, v in context_options.items() if k not in EMULATED})
+    kept.reset(blank, context_options.get("color_scheme", "light"), locale=context_options.get("locale"),
+               java_script_enabled=context_options.get("java_script_enabled", True))
     return kept
 
 
@@ -264,7 +301,7 @@ def axe_check(page, label: str) -> None:
 
 __all__ = [
     "ARTIFACTS", "DESKTOP", "LANGS", "PHONE", "Session", "active_id", "axe_check", "blank_page", "bundled_site", "correct_position", "download_answers", "focus_is_visible",
-    "focused_in_view", "in_view", "kept_session", "launch", "load_banks", "load_options", "needs_chromium", "sample_bank", "shot", "squash", "sync_api",
+    "focused_in_view", "in_view", "kept_key", "kept_session", "launch", "load_banks", "load_options", "needs_chromium", "sample_bank", "shot", "squash", "sync_api",
     "tab_into_options", "tab_to", "text", "ui", "write_site",
 ]
 
@@ -291,19 +328,24 @@ def blank_page(tmp_path_factory) -> Path:
 @pytest.fixture
 def session(browser, tmp_path_factory):
     """``session(**context_options)``: the kept page of this test process for these settings,
-    reset (``kept_session``); ``session(fresh=True, ...)``, or settings a kept page cannot have,
-    or the same settings twice in a test, open a fresh browser context, closed after the test."""
+    reset (``kept_session``); asked for again in the same test (another language, say), the same
+    page, reset again: a fresh profile each time, and the Session asked for before is that page.
+    ``session(fresh=True, ...)``, or settings a kept page cannot have, open a fresh browser
+    context, closed after the test (a test that needs two pages of the same settings at once
+    asks for one of them fresh)."""
     fresh_ones: list[Session] = []
-    used: set[str] = set()
+    kept: list[Session] = []
 
     def make(*, fresh: bool = False, **context_options) -> Session:
-        key = json.dumps({k: v for k, v in context_options.items() if k != "color_scheme"}, sort_keys=True)
-        if fresh or not KEPT.issuperset(context_options) or key in used:
+        if fresh or not KEPT.issuperset(context_options):
             fresh_ones.append(Session(browser, **context_options))
             return fresh_ones[-1]
-        used.add(key)
-        return kept_session(browser, blank_page(tmp_path_factory), **context_options)
+        kept.append(kept_session(browser, blank_page(tmp_path_factory), **context_options))
+        return kept[-1]
 
     yield make
     for opened in fresh_ones:
         opened.close()
+    for page in kept:
+        emulated = page.locale or not page.java_script_enabled
+        assert not emulated or page.context.pages == [page.page], "another page opened beside a kept page in a language or without JavaScript has neither: use session(fresh=True, ...)"

@@ -19,7 +19,7 @@ import pytest
 
 from aistack_bank.i18n import catalog as catalog_module
 from aistack_bank.i18n.catalog import Catalog
-from aistack_bank.i18n.pofile import ColumnCatalog, light_catalog, pack_rows, read_light_rows, unpack_rows
+from aistack_bank.i18n.pofile import ColumnCatalog, block_rows, light_catalog, pack_rows, read_light_rows, read_rows, unpack_rows
 from test_catalog_reread import HEADER, _block
 
 OTHER_HEADERS = [HEADER.replace("Language: fr", "Language: nl"), HEADER.replace("nplurals=2", "nplurals=3"), 'msgid ""\nmsgstr ""']
@@ -50,11 +50,26 @@ def _active(po) -> list:
 HEADER_NAMES = ("header", "metadata", "metadata_is_fuzzy", "header_lines", "raw_header", "raw_metadata", "header_index", "header_line")
 
 
+def _kinds(text: str, packed: tuple, path: Path) -> list[tuple[str, object]]:
+    """The ways a ColumnCatalog is made of ``packed``: from its columns, and (for a text whose
+    blocks :func:`read_rows` reads) from its contexts and lines alone, each row read from the
+    text's bytes when asked for (``block_rows``, as a kept read after an edit is made)."""
+    made = [("columns", lambda: ColumnCatalog(packed))]
+    full = text if text.endswith("\n") else text + "\n"
+    pos = len(full) - len(full.lstrip("\n"))
+    blocks = read_rows(full, pos, pos + 1, path)
+    if blocks is not None:
+        raw, starts = full.encode("utf-8"), catalog_module._byte_offsets(full, blocks[1])
+        bare = (packed[0], *(None,) * 7, packed[8], packed[9])
+        made.append(("blocks", lambda: ColumnCatalog(bare, *block_rows(raw, starts, packed[8], path))))
+    return made
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_a_column_catalog_answers_as_its_entries_made_whole(seed):
     rng = random.Random(4242 + seed)
     path = Path("translations/fr.po")
-    compared = distinct = 0
+    compared, distinct, kinds = 0, 0, set()
     for _ in range(300):
         text = _catalog(rng)
         rows, _ = read_light_rows(text, path)
@@ -62,23 +77,28 @@ def test_a_column_catalog_answers_as_its_entries_made_whole(seed):
             continue
         packed = pack_rows(rows)
         whole = light_catalog(unpack_rows(packed))
-        columns = ColumnCatalog(packed)
-        # what the checks ask first, before anything makes the entries whole
-        active = columns.active()
-        assert [(key, tuple(active[key])) for key in active] == _active(whole), text
-        assert all(tuple(active.get(key)) == tuple(value) for key, value in active.items())
-        assert active.get("no such context") is None and "no such context" not in active
-        assert set(active.keys()) == {key for key, _ in _active(whole)}
-        assert columns.positions() == ([e.linenum or 0 for e in whole], [e.msgctxt for e in whole]), text
-        for name in HEADER_NAMES:
-            assert getattr(columns, name, None) == getattr(whole, name, None), (name, text)
-        checked = catalog_module._checked(Catalog(path=path, language="fr", po=ColumnCatalog(packed), diagnostics=[]))
-        assert checked.diagnostics == catalog_module._checked(Catalog(path=path, language="fr", po=whole, diagnostics=[])).diagnostics, text
-        distinct += ColumnCatalog(packed).distinct()
-        # made whole when asked for as a list
-        assert [tuple(e) for e in columns] == [tuple(e) for e in whole] and len(columns) == len(whole)
-        assert [tuple(e) for e in columns.obsolete_entries()] == [tuple(e) for e in whole.obsolete_entries()]
-        if len(whole):
-            assert tuple(columns[-1]) == tuple(whole[-1])
-        compared += 1
-    assert compared > 200 and 50 < distinct < compared - 50  # both ways of the checks were taken, many times
+        for kind, make in _kinds(text, packed, path):
+            kinds.add(kind)
+            columns = make()
+            # what the checks ask first, before anything makes the entries whole
+            active = columns.active()
+            assert [(key, tuple(active[key])) for key in active] == _active(whole), (kind, text)
+            assert all(tuple(active.get(key)) == tuple(value) for key, value in active.items())
+            assert active.get("no such context") is None and "no such context" not in active
+            assert set(active.keys()) == {key for key, _ in _active(whole)}
+            assert columns.positions() == ([e.linenum or 0 for e in whole], [e.msgctxt for e in whole]), (kind, text)
+            for name in HEADER_NAMES:
+                assert getattr(columns, name, None) == getattr(whole, name, None), (kind, name, text)
+            checked = catalog_module._checked(Catalog(path=path, language="fr", po=make(), diagnostics=[]))
+            assert checked.diagnostics == catalog_module._checked(Catalog(path=path, language="fr", po=whole, diagnostics=[])).diagnostics, (kind, text)
+            distinct += make().distinct()
+            # every entry read alone as the whole read reads it
+            assert [tuple(columns.entry(i)) for i in range(len(packed[0]))] == [tuple(r) for r in unpack_rows(packed)], (kind, text)
+            # made whole when asked for as a list
+            assert [tuple(e) for e in columns] == [tuple(e) for e in whole] and len(columns) == len(whole)
+            assert [tuple(e) for e in columns.obsolete_entries()] == [tuple(e) for e in whole.obsolete_entries()]
+            if len(whole):
+                assert tuple(columns[-1]) == tuple(whole[-1])
+            compared += 1
+    assert kinds == {"columns", "blocks"}
+    assert compared > 300 and 100 < distinct < compared - 100  # both ways of the checks were taken, many times

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import PurePosixPath
 
@@ -13,8 +14,15 @@ from conftest import REPO
 SNAPSHOTS = REPO / "tests" / "data" / "json-contract"
 
 
+@functools.cache
+def _rendered() -> dict:
+    """The schemas as `bank schema` writes them, rendered once per test process (each test reads
+    its own copy of the one it needs; nothing changes the models while the tests run)."""
+    return render_schemas()
+
+
 def _schema() -> dict:
-    return json.loads(render_schemas()[PurePosixPath("export.schema.json")])
+    return json.loads(_rendered()[PurePosixPath("export.schema.json")])
 
 
 def _fields(schema: dict) -> dict[str, object]:
@@ -120,7 +128,7 @@ BANK_SNAPSHOTS = SNAPSHOTS / "bank"
 
 
 def _bank_schema() -> dict:
-    return json.loads(render_schemas()[PurePosixPath("export-bank.schema.json")])
+    return json.loads(_rendered()[PurePosixPath("export-bank.schema.json")])
 
 
 def test_the_whole_bank_document_states_the_same_version_and_is_recorded():

@@ -14,43 +14,25 @@ import fcntl
 import json
 import os
 import re
-import resource
 import shutil
 import stat
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
+import forked
 from conftest import REPO, keep_only, question_file
 
-SRC = str(REPO)
 
-
-def _child_limits(memory: int = 1 << 30):
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    return limit
-
-
-def run_child(*args: str, cwd: Path, env: dict | None = None, user: int | None = None, timeout: int = 120):
-    """`bank ARGS` in a child process with 1 GB of address space; (exit code, output)."""
-    environment = {**os.environ, "PYTHONPATH": SRC, **(env or {})}
-
-    def preexec():
-        _child_limits()()
-        if user is not None:
-            os.setgid(user)
-            os.setuid(user)
-
+def run_child(*args: str, cwd: Path, env: dict | None = None, timeout: int = 120):
+    """`bank ARGS` in a child process (forked from this one, `forked.py`) with 1 GB of address
+    space more than this process has; (exit code, output). A child still running after
+    ``timeout`` seconds is killed and the test fails."""
     try:
-        done = subprocess.run([sys.executable, "-m", "aistack_bank", *args], cwd=cwd, env=environment, capture_output=True,
-                              text=True, preexec_fn=preexec, timeout=timeout)
-    except subprocess.TimeoutExpired:
+        return forked.run(*args, cwd=cwd, env=env, memory=1 << 30, timeout=timeout)
+    except TimeoutError:
         pytest.fail(f"`bank {' '.join(args)}` did not finish (hang)")
-    return done.returncode, done.stdout + done.stderr
 
 
 def assert_no_traceback(out: str) -> None:

@@ -16,14 +16,13 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import forked
 from conftest import REPO, keep_only
 
-SRC = str(REPO)
 TOPIC = Path("bank") / "ai-hardware-software-stack"
 
 
@@ -31,17 +30,12 @@ def _gift(count: int, start: int = 0) -> str:
     return "\n\n".join(f"::Q{i}::What is {i}? {{\n=yes\n~no\n}}" for i in range(start, start + count)) + "\n"
 
 
-# `bank` as started from a terminal, whatever the test process inherited: a process started in
-# the background by a shell without job control has SIGINT ignored, and would pass that on
-AS_FROM_A_TERMINAL = ("import signal, runpy, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                      "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}); "
-                      "sys.argv[0] = 'bank'; runpy.run_module('aistack_bank', run_name='__main__', alter_sys=True)")
-
-
 def child(*args: str, cwd: Path, env: dict | None = None, wait: bool = True):
-    environment = {**os.environ, "PYTHONPATH": SRC, **(env or {})}
-    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, *args], cwd=cwd, env=environment,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    """`bank ARGS` in a child process forked from this one, with the signal dispositions of a
+    process started from a terminal (`forked.py`; a process started in the background by a shell
+    without job control has SIGINT ignored, and would pass that on): (exit code, output), or the
+    running child if not ``wait``."""
+    proc = forked.start(*args, cwd=cwd, env=env)
     if not wait:
         return proc
     out, _ = proc.communicate(timeout=120)

@@ -126,7 +126,9 @@ def test_changed_english_turns_only_that_entry_fuzzy(project, run_cli):
 
 
 def test_deleted_question_becomes_obsolete_and_comes_back(project, run_cli):
-    fr = project / "translations" / "fr.po"
+    from conftest import SAMPLE
+
+    fr = keep_only(project, (*SAMPLE, "q050")) / "translations" / "fr.po"  # two updates and a validation: a dozen questions and q050
     kept = {k: e.msgstr for k, e in entries(fr).items() if k.startswith("q050.")}
     others = sum(1 for k, e in entries(fr).items() if k and e.msgstr and not k.startswith("q050."))
     q050 = question_file(project, "q050")
@@ -152,7 +154,7 @@ def test_deleted_question_becomes_obsolete_and_comes_back(project, run_cli):
 
 
 def test_changed_number_in_a_french_option_is_an_error(project, run_cli):
-    fr = project / "translations" / "fr.po"
+    fr = keep_only(project) / "translations" / "fr.po"  # q003 is kept
     text = fr.read_text(encoding="utf-8")
     match = re.search(r'msgctxt "q003\.option\.c"\nmsgid "[^"]*"\nmsgstr "([^"]*112[^"]*)"', text)
     assert match, "q003.option.c should show 112 GB"
@@ -262,7 +264,9 @@ def test_duplicate_entries_are_reported(project, run_cli):
 def test_translator_comments_and_headers_survive_update(project, run_cli):
     from aistack_bank.i18n.catalog import render_catalog
 
-    fr = project / "translations" / "fr.po"
+    from conftest import SAMPLE
+
+    fr = keep_only(project, (*SAMPLE, "q020")) / "translations" / "fr.po"
     catalog = read_catalog(fr)
     entry = next(e for e in catalog.po if e.msgctxt == "q020.explanation")
     entry.tcomment = "Relu par Camille : vérifier « repliement »."

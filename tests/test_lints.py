@@ -16,7 +16,7 @@ from aistack_bank.i18n.typography import NBSP, fix_typography, typography_issues
 from aistack_bank.rules.lints import LeakText, answer_leaks, reference_hits
 from aistack_bank.rules.validate import validate_bank
 
-from conftest import REPO, question_file
+from conftest import REPO, SAMPLE, keep_only, question_file
 
 
 def codes(text: str, lang: str = "en", own_id: str | None = None) -> list[str]:
@@ -143,7 +143,7 @@ def test_french_typography_near_misses(text):
 
 
 def test_fix_typography_command(project, run_cli):
-    path = project / "translations" / "fr.po"
+    path = keep_only(project) / "translations" / "fr.po"  # q001 is kept: six commands on a dozen questions
     po = polib.pofile(str(path))
     entry = next(e for e in po if e.msgctxt == "q001.stem")
     entry.msgstr = entry.msgstr.replace(f"{NBSP}?", " ?")
@@ -178,7 +178,7 @@ def test_glossary_flags_a_forbidden_variant_and_a_missing_term(project):
 
 
 def test_glossary_findings_are_located_in_the_catalog(project, run_cli):
-    path = project / "translations" / "nl.po"
+    path = keep_only(project) / "translations" / "nl.po"  # q001 is kept
     po = polib.pofile(str(path))
     entry = next(e for e in po if e.msgctxt == "q001.option.a")
     entry.msgstr = entry.msgstr.replace("backward passes", "achterwaartse doorgangen")
@@ -195,6 +195,7 @@ def test_glossary_findings_are_located_in_the_catalog(project, run_cli):
 
 
 def test_an_invalid_glossary_is_a_located_error(project, run_cli):
+    keep_only(project)  # the glossary is read whatever the questions: a dozen are enough
     (project / "translations" / "glossary.yaml").write_text("terms:\n  - en: [runtime]\n    fr: [runtime]\n", encoding="utf-8")
     code, out = run_cli("validate")
     assert code == 1
@@ -207,7 +208,7 @@ def test_an_invalid_glossary_is_a_located_error(project, run_cli):
 # ----------------------------------------------------------------------------- the bank
 
 def test_lints_are_located_in_the_question_file(project, run_cli):
-    path = question_file(project, "q050")
+    path = question_file(keep_only(project, (*SAMPLE, "q050")), "q050")
     text = path.read_text(encoding="utf-8")
     text = re.sub(r"\nexplanation: >-\n(?:  .*\n)+", "\nexplanation: >-\n  The driver launches every kernel on the hardware. Option d is tempting because compilers\n  generate code.\n", text)
     path.write_text(text, encoding="utf-8")
@@ -219,7 +220,7 @@ def test_lints_are_located_in_the_question_file(project, run_cli):
 
 
 def test_translated_letter_reference_is_located_in_the_catalog(project, run_cli):
-    path = project / "translations" / "fr.po"
+    path = keep_only(project, (*SAMPLE, "q048")) / "translations" / "fr.po"
     po = polib.pofile(str(path))
     entry = next(e for e in po if e.msgctxt == "q048.explanation")
     entry.msgstr = "L'option a est tentante. " + entry.msgstr

@@ -116,10 +116,28 @@ def _build_files(monkeypatch, jobs: str, out: str) -> dict:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}, [(o.format, o.language, str(o.path)) for o in outputs]
 
 
-def test_a_build_rendered_in_workers_writes_the_serial_builds_bytes(project, monkeypatch, tmp_path):
+@pytest.fixture(scope="module")
+def serial_build(tmp_path_factory) -> tuple[dict, list]:
+    """The serial build (AISTACK_BANK_JOBS=1) of the bundled bank cut to a dozen questions, made
+    once per module: (its files, its outputs), for the tests that compare a pooled build with it."""
+    import shutil
+
+    from conftest import REPO
+
+    root = tmp_path_factory.mktemp("serial") / "project"
+    shutil.copytree(REPO / "bank", root / "bank")
+    shutil.copytree(REPO / "translations", root / "translations")
+    keep_only(root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        return _build_files(patch, "1", "serial")
+
+
+def test_a_build_rendered_in_workers_writes_the_serial_builds_bytes(project, monkeypatch, tmp_path, serial_build):
     keep_only(project)  # rendered in workers whatever its size (PARALLEL_MIN_TEXTS = 0)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    serial, serial_outputs = _build_files(monkeypatch, "1", "serial")
+    serial, serial_outputs = serial_build
     pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")
     assert pooled == serial and len(serial) > 30
     assert pooled_outputs == [(f, lang, path.replace("serial", "pooled", 1)) for f, lang, path in serial_outputs]
@@ -261,7 +279,7 @@ def test_a_formats_pieces_are_its_files(root, tmp_path):
     assert split >= 6  # most formats write one file per language
 
 
-def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monkeypatch, tmp_path):
+def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monkeypatch, tmp_path, serial_build):
     """A large build forks its workers before validation reads the bank, has each language
     localized in them, sends them the localized banks and has each format rendered piece by
     piece: the serial build's files, the parent never holding a catalog or a localized bank."""
@@ -280,8 +298,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
         return real_each(self, calls)
 
     keep_only(project)  # "large": PARALLEL_MIN_TEXTS = 0 in _build_files
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    serial, serial_outputs = _build_files(monkeypatch, "1", "serial")
+    serial, serial_outputs = serial_build
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "run_each", each)
     monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))

@@ -33,6 +33,7 @@ from aistack_bank.options import ExportOptions
 import qti_kinds_bank as kinds_bank
 from conftest import QTI_XSD, REPO, qti_schema
 from sitebrowser import browser, needs_chromium  # noqa: F401  (fixture)
+from sitebrowser import DESKTOP, blank_page, kept_session
 
 pytestmark = needs_chromium
 
@@ -92,15 +93,28 @@ def items():
 
 
 @pytest.fixture(scope="module")
-def player(browser):  # noqa: F811
-    page = browser.new_page()
+def player(browser, tmp_path_factory):  # noqa: F811
+    """The player on the desktop page this test process keeps (sitebrowser.kept_session: a browser
+    context of its own cost about a second of CPU), loaded again should a test of another module
+    have reset that page in between."""
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(PLAYER.as_uri())
+    kept: list = []
+
+    def record(error) -> None:
+        errors.append(str(error))
+
+    def page_with_player():
+        if not kept or kept[0].page.url != PLAYER.as_uri():
+            if kept:
+                kept[0].page.remove_listener("pageerror", record)
+            kept[:] = [kept_session(browser, blank_page(tmp_path_factory), **DESKTOP)]
+            kept[0].page.on("pageerror", record)
+            kept[0].page.goto(PLAYER.as_uri())
+        return kept[0].page
 
     def score(xml: bytes, response) -> tuple[float, set[str]]:
-        outcomes = page.evaluate("([xml, responses]) => score(xml, responses, ['SCORE', 'FEEDBACK'])",
-                                 [xml.decode("utf-8"), {} if response is None else {"RESPONSE": response}])
+        outcomes = page_with_player().evaluate("([xml, responses]) => score(xml, responses, ['SCORE', 'FEEDBACK'])",
+                                               [xml.decode("utf-8"), {} if response is None else {"RESPONSE": response}])
         assert not errors, errors
         # The player keeps FEEDBACK as a list whose first value, from the empty variable, it
         # writes as "[object Object]"; the identifiers themselves are all there.
@@ -108,7 +122,8 @@ def player(browser):  # noqa: F811
         return float(outcomes["SCORE"]), shown
 
     yield score
-    page.close()
+    if kept:
+        kept[0].page.remove_listener("pageerror", record)
 
 
 CASES = kinds_bank.SCORING_CASES

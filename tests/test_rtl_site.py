@@ -117,7 +117,7 @@ def test_the_right_to_left_page_mirrors_and_practice_works_by_keyboard(session, 
 
 
 def test_the_chooser_lists_every_language_by_its_own_name_and_follows_the_browser(session, site):
-    s = session(locale="de-DE")  # a language the site does not have: the chooser stays
+    s = session(locale="de-DE", **DESKTOP)  # a language the site does not have: the chooser stays
     s.page.goto((site / "index.html").as_uri())
     items = s.page.locator("main li")
     assert s.page.locator("main li .autonym").all_inner_texts() == ENDONYMS
@@ -125,7 +125,7 @@ def test_the_chooser_lists_every_language_by_its_own_name_and_follows_the_browse
     assert s.page.locator('.prompt span[lang="ar"]').get_attribute("dir") == "rtl"
     axe_check(s.page, "chooser of four languages")
 
-    s = session(locale="ar-EG")  # a regional tag finds its language
+    s = session(locale="ar-EG", **DESKTOP)  # a regional tag finds its language
     s.page.goto((site / "index.html").as_uri())
     s.page.wait_for_url(re.compile(r"/ar/index\.html$"))
     s.check_clean()
@@ -144,7 +144,7 @@ def regional_site(tmp_path_factory):
 def test_the_chooser_finds_a_regional_catalog(session, regional_site, locale):
     """A catalog named ``pt_BR`` is the page ``pt_BR/`` with ``lang="pt-BR"``: a browser asking
     for pt-BR gets it, and so does one asking for Portuguese of another region or none."""
-    s = session(locale=locale)
+    s = session(locale=locale, **DESKTOP)
     s.page.goto((regional_site / "index.html").as_uri())
     s.page.wait_for_url(re.compile(r"/pt_BR/index\.html$"))
     assert s.page.evaluate("document.documentElement.lang") == "pt-BR"

@@ -387,13 +387,14 @@ def test_spaced_review_brings_wrong_answers_back_sooner_and_known_ones_later(ses
 
 
 def test_the_index_follows_the_browser_language(session, site):
-    s = session(locale="fr-FR")
+    # Each session(...) below is a fresh profile in the language asked for (sitebrowser.session).
+    s = session(locale="fr-FR", **DESKTOP)
     s.page.goto((site / "index.html").as_uri())
     s.page.wait_for_url(re.compile(r"/fr/index\.html$"))
     assert s.page.evaluate("document.documentElement.lang") == "fr"
     s.check_clean()
 
-    s = session(locale="nl-BE")
+    s = session(locale="nl-BE", **DESKTOP)
     s.page.goto((site / "index.html").as_uri())
     s.page.wait_for_url(re.compile(r"/nl/index\.html$"))
 
@@ -413,7 +414,7 @@ def test_the_index_follows_the_browser_language(session, site):
 
 
 def test_without_javascript_the_links_and_content_still_work(session, site, banks):
-    s = session(java_script_enabled=False, locale="fr-FR")
+    s = session(java_script_enabled=False, locale="fr-FR", **DESKTOP)
     page = s.page
     page.goto((site / "index.html").as_uri())
     assert page.url.endswith("/index.html")
@@ -437,7 +438,7 @@ def test_a_hostile_stem_is_shown_as_text(session, tmp_path, banks):
     first = first.model_copy(update={"options": [option, *first.options[1:]]})
     bank = english.model_copy(update={"questions": (first, *english.questions[1:])})
     folder = write_site(tmp_path, {"en": bank}, ExportOptions())
-    s = session()
+    s = session(**DESKTOP)
     page = s.page
     page.goto((folder / "en" / "index.html").as_uri())
     assert page.locator("#question-list li").first.text_content() == hostile
@@ -459,7 +460,7 @@ def test_a_hostile_stem_is_shown_as_text(session, tmp_path, banks):
 def test_ui_strings_reach_the_page(session, tmp_path, banks):
     ui_texts = {"fr": {"site.practice10.title": "S'entraîner sur 10 questions", "site.quiz.progress": "Question {current} sur {total}"}}
     folder = write_site(tmp_path, banks, ExportOptions(ui=ui_texts))
-    s = session()
+    s = session(**DESKTOP)
     page = s.page
     page.goto((folder / "fr" / "index.html").as_uri())
     page.click("#practice-10")
@@ -472,7 +473,7 @@ def test_ui_strings_reach_the_page(session, tmp_path, banks):
 def test_a_short_run_draws_at_most_one_question_of_a_group(session, site, banks):
     """The topic's groups (a stem stating another question's answer) reach the page, and the
     short runs hold back a second question of a group while others are left."""
-    page = session().page
+    page = session(**DESKTOP).page
     page.goto((site / "en" / "index.html").as_uri())
     groups = page.evaluate("JSON.parse(document.getElementById('bank-data').textContent).groups")
     assert groups == [list(g.questions) for g in banks["en"].topic.groups] and groups
@@ -487,7 +488,7 @@ def test_a_short_run_draws_at_most_one_question_of_a_group(session, site, banks)
 
 
 def test_the_practice_10_button_draws_apart_the_questions_of_a_group(session, site, banks):
-    page = session().page
+    page = session(**DESKTOP).page
     page.goto((site / "en" / "index.html").as_uri())
     groups = [list(g.questions) for g in banks["en"].topic.groups]
     # The draws are made by the page's own buttons in one evaluation (a round trip per click took

@@ -6,7 +6,7 @@ from __future__ import annotations
 import polib
 
 from sitebrowser import browser, session  # noqa: F401  (fixtures)
-from sitebrowser import CHROMIUM, IN_CI, needs_chromium
+from sitebrowser import CHROMIUM, DESKTOP, IN_CI, needs_chromium
 
 
 @needs_chromium
@@ -24,7 +24,7 @@ def test_fallback_texts_are_marked_english_on_the_page(session, tmp_path, monkey
     code, out = run_cli("build", "--allow-fallback")
     assert code == 0 and "W559" in out, out
     stem = next(e.msgid for e in po if e.msgctxt == "q001.stem")
-    s = session()
+    s = session(**DESKTOP)
     page = s.page
     page.goto((tmp_path / "course" / "exports" / "site" / "de-with-en" / "index.html").as_uri())
     assert page.get_attribute("#list-q001 .text", "lang") == "en"

@@ -427,14 +427,12 @@ SCORES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def functions_page(browser, site):
-    """One page for the tests that only call the page's pure functions (window.aistackPractice):
-    they store nothing and change nothing on screen."""
-    s = Session(browser, **DESKTOP)
-    open_page(s, site)
-    yield s
-    s.close()
+@pytest.fixture
+def functions_page(desktop, site):
+    """The page of the kept desktop page, for the tests that only call the page's pure functions
+    (window.aistackPractice). A browser context of their own cost a second of CPU, five page loads."""
+    open_page(desktop, site)
+    return desktop
 
 
 def test_the_scoring_functions_follow_the_shared_semantics(functions_page):

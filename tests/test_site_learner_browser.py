@@ -441,13 +441,21 @@ def test_back_forward_and_reload_keep_the_run_in_progress(fresh_desktop, site, b
     desktop.check_clean()
 
 
+LANGUAGE = "[navigator.languages, Intl.DateTimeFormat().resolvedOptions().locale]"
+"""The browser's language as a page sees it."""
+
+
 def test_a_kept_page_starts_as_a_fresh_one(browser, session, site, tmp_path_factory):
     """The pages kept between tests (sitebrowser.session) are reset: what a test leaves behind
-    (answers and a run in storage, history, a dark scheme, another tab, a dialog, an error)
-    reaches no later test."""
-    s = session(color_scheme="dark", **DESKTOP)
+    (answers and a run in storage, history, a dark scheme, a browser language, another tab, a
+    dialog, an error, JavaScript off) reaches no later test."""
+    s = session(java_script_enabled=False, **DESKTOP)
+    page = open_topic(s, site)
+    assert page.locator("#practice-10").is_disabled()  # as the page is without its script
+    s = session(color_scheme="dark", locale="nl-BE", **DESKTOP)  # the same page, reset: the rest needs the script
     page = open_topic(s, site)
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    assert page.evaluate(LANGUAGE) == [["nl-BE"], "nl-BE"]
     page.click("#practice-all")
     page.keyboard.press("1")
     assert local_keys(page) != ["aistack-bank/lang"] and run_key(page)
@@ -460,5 +468,7 @@ def test_a_kept_page_starts_as_a_fresh_one(browser, session, site, tmp_path_fact
     assert again.page.evaluate("[history.length, matchMedia('(prefers-color-scheme: dark)').matches]") == [1, False]
     page = open_topic(again, site)
     assert local_keys(page) == ["aistack-bank/lang"] and run_key(page) == []  # what a first load writes
+    languages, intl = page.evaluate(LANGUAGE)
+    assert "nl-BE" not in languages and intl != "nl-BE", (languages, intl)  # the browser's own language again
     assert page.evaluate("history.length") == 2  # about:blank, then the page
     again.check_clean()

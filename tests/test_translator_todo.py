@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import polib
@@ -12,20 +13,40 @@ import pytest
 import yaml
 
 
+@pytest.fixture(scope="module")
+def course_template(tmp_path_factory) -> Path:
+    """`bank init --languages de,es`, every other German entry translated, then `bank i18n
+    update`: made once per module (in this process); read-only: each test works on its own copy
+    (``course``)."""
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    runner = CliRunner()
+    top = tmp_path_factory.mktemp("course-template")
+    root = top / "course"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(top)
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        result = runner.invoke(app, ["init", "course", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics"], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        patch.chdir(root)
+        po = polib.pofile(str(root / "translations" / "de.po"))
+        for index, entry in enumerate(po):
+            if index % 2 == 0:
+                entry.msgstr = "Auf Deutsch: " + entry.msgid
+        po.save()
+        result = runner.invoke(app, ["i18n", "update"], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+    return root
+
+
 @pytest.fixture
-def course(tmp_path, monkeypatch, run_cli) -> Path:
-    """`bank init --languages de,es`, every other German entry translated."""
-    monkeypatch.chdir(tmp_path)
-    code, out = run_cli("init", "course", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics")
-    assert code == 0, out
+def course(course_template, tmp_path, monkeypatch) -> Path:
+    """A scratch copy of the course (``course_template``), with the working directory set to it."""
     root = tmp_path / "course"
+    shutil.copytree(course_template, root, symlinks=True)
     monkeypatch.chdir(root)
-    po = polib.pofile(str(root / "translations" / "de.po"))
-    for index, entry in enumerate(po):
-        if index % 2 == 0:
-            entry.msgstr = "Auf Deutsch: " + entry.msgid
-    po.save()
-    assert run_cli("i18n", "update")[0] == 0
     return root
 
 

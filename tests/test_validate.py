@@ -10,7 +10,14 @@ import pytest
 
 from aistack_bank.rules.validate import validate_bank
 
-from conftest import bank_figures, question_file
+from conftest import bank_figures, keep_only, question_file
+
+
+@pytest.fixture
+def sample(project) -> Path:
+    """The scratch copy cut to a dozen questions (`conftest.SAMPLE`), for the tests about what a
+    rule or the command does with one or two of them, not with fifty."""
+    return keep_only(project)
 
 
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:
@@ -52,29 +59,29 @@ RULES = [
 
 
 @pytest.mark.parametrize("qid,old,new,code,at", RULES, ids=[f"{r[3]}-{r[0]}" for r in RULES])
-def test_rule_reports_code_and_line(project, qid, old, new, code, at):
-    path = question_file(project, qid)
+def test_rule_reports_code_and_line(sample, qid, old, new, code, at):
+    path = question_file(sample, qid)
     edit(path, old, new)
-    report = validate_bank(project / "bank")
+    report = validate_bank(sample / "bank")
     assert (code, line_of(path, at)) in codes_at(report, path), [str(d) for d in report.diagnostics]
 
 
-def test_whitespace_only_text_is_refused(project):
-    path = question_file(project, "q010")
+def test_whitespace_only_text_is_refused(sample):
+    path = question_file(sample, "q010")
     text = path.read_text(encoding="utf-8")
     text = re.sub(r"(\n  - id: b\n    text: ).*?(\n    feedback:)", r'\1"   "\2', text, count=1, flags=re.S)
     path.write_text(text, encoding="utf-8")
-    report = validate_bank(project / "bank")
+    report = validate_bank(sample / "bank")
     assert ("E205", line_of(path, 'text: "   "')) in codes_at(report, path)
 
 
-def test_duplicate_option_ids_and_texts(project):
-    path = question_file(project, "q004")
+def test_duplicate_option_ids_and_texts(sample):
+    path = question_file(sample, "q004")
     text = path.read_text(encoding="utf-8")
     texts = re.findall(r"\n    text: (.*)", text)
     text = text.replace("  - id: c\n", "  - id: b\n", 1).replace(f"    text: {texts[2]}\n", f"    text: {texts[0]}\n", 1)
     path.write_text(text, encoding="utf-8")
-    report = validate_bank(project / "bank")
+    report = validate_bank(sample / "bank")
     found = codes_at(report, path)
     # reported at the second use of the id and at the second copy of the text
     assert [line for code, line in found if code == "E303"] == [lines_of(path, "  - id: b")[1]], found
@@ -83,43 +90,43 @@ def test_duplicate_option_ids_and_texts(project):
     assert [line for code, line in found if code == "E305"] == [lines_of(path, f"    text: {texts[0]}")[1]], found
 
 
-def test_topic_listing_rules(project):
-    topic = project / "bank" / "ai-hardware-software-stack" / "topic.yaml"
+def test_topic_listing_rules(sample):
+    topic = sample / "bank" / "ai-hardware-software-stack" / "topic.yaml"
     edit(topic, "  - q002\n", "  - q001\n  - q099\n")
-    report = validate_bank(project / "bank")
+    report = validate_bank(sample / "bank")
     found = codes_at(report, topic)
     assert ("E308", lines_of(topic, "  - q001")[1]) in found
     assert ("E306", line_of(topic, "  - q099")) in found
-    q002 = question_file(project, "q002")
+    q002 = question_file(sample, "q002")
     assert ("E307", line_of(q002, "id: q002")) in codes_at(report, q002)
 
 
-def test_bad_file_name_and_duplicate_id(project):
-    src = question_file(project, "q005")
+def test_bad_file_name_and_duplicate_id(sample):
+    src = question_file(sample, "q005")
     (src.parent / "Q5 copy.yaml").write_bytes(src.read_bytes())
-    report = validate_bank(project / "bank")
+    report = validate_bank(sample / "bank")
     codes = {d.code for d in report.diagnostics}
     assert {"E310", "E302"} <= codes
 
 
-def test_several_mistakes_in_one_file_all_reported(project):
-    path = question_file(project, "q007")
+def test_several_mistakes_in_one_file_all_reported(sample):
+    path = question_file(sample, "q007")
     edit(path, "difficulty: ", "colour: blue\ndifficulty: ")
     edit(path, "kind: single-choice", "kind: single-choice\nstem: duplicate")
     edit(path, "explanation:", "extra: 1\nexplanation:")
-    report = validate_bank(project / "bank")
+    report = validate_bank(sample / "bank")
     codes = sorted(c for c, _ in codes_at(report, path))
     assert codes == ["E106"], codes  # a duplicate key stops that file at the YAML level
     edit(path, "stem: duplicate\n", "")
-    report = validate_bank(project / "bank")
+    report = validate_bank(sample / "bank")
     found = codes_at(report, path)
     assert ("E202", line_of(path, "colour: blue")) in found
     assert ("E202", line_of(path, "extra: 1")) in found
 
 
-def test_missing_topic(project):
-    (project / "bank" / "ai-hardware-software-stack" / "topic.yaml").unlink()
-    report = validate_bank(project / "bank")
+def test_missing_topic(sample):
+    (sample / "bank" / "ai-hardware-software-stack" / "topic.yaml").unlink()
+    report = validate_bank(sample / "bank")
     assert [d.code for d in report.errors] == ["E311"]
 
 
@@ -135,29 +142,29 @@ def test_answer_cue_warnings(project):
 
 
 class TestCli:
-    def test_clean_bank_exits_0_with_summary(self, project, run_cli):
+    def test_clean_bank_exits_0_with_summary(self, sample, run_cli):
         code, out = run_cli("validate")
         assert code == 0
         assert out.strip().endswith("0 error(s), 0 warning(s).")
-        figures = bank_figures(project)
+        figures = bank_figures(sample)
         assert f"{figures['questions']} questions; key positions {figures['positions']};" in out
 
-    def test_errors_exit_1_and_are_located(self, project, run_cli):
-        path = question_file(project, "q001")
+    def test_errors_exit_1_and_are_located(self, sample, run_cli):
+        path = question_file(sample, "q001")
         edit(path, "difficulty: 1\n", "difficulty: 9\n")
         code, out = run_cli("validate")
         assert code == 1
-        assert f"{path.relative_to(project).as_posix()}:{line_of(path, 'difficulty: 9')}:13: error E203: difficulty: input should be less than or equal to 3 (got 9)" in out
+        assert f"{path.relative_to(sample).as_posix()}:{line_of(path, 'difficulty: 9')}:13: error E203: difficulty: input should be less than or equal to 3 (got 9)" in out
 
-    def test_warnings_fail_only_with_strict(self, project, run_cli):
-        path = question_file(project, "q001")
+    def test_warnings_fail_only_with_strict(self, sample, run_cli):
+        path = question_file(sample, "q001")
         path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
         assert run_cli("validate")[0] == 0
         code, out = run_cli("validate", "--strict")
         assert code == 1 and "W102" in out
 
-    def test_json_format(self, project, run_cli):
-        edit(question_file(project, "q003"), "difficulty:", "bogus: 1\ndifficulty:")
+    def test_json_format(self, sample, run_cli):
+        edit(question_file(sample, "q003"), "difficulty:", "bogus: 1\ndifficulty:")
         code, out = run_cli("validate", "--format", "json")
         data = json.loads(out)
         assert code == 1
@@ -165,8 +172,8 @@ class TestCli:
         (diag,) = data["diagnostics"]
         assert diag["code"] == "E202" and diag["path"].endswith(".yaml") and diag["line"] > 1
 
-    def test_github_format(self, project, run_cli):
-        edit(question_file(project, "q003"), "difficulty:", "bogus: 1\ndifficulty:")
+    def test_github_format(self, sample, run_cli):
+        edit(question_file(sample, "q003"), "difficulty:", "bogus: 1\ndifficulty:")
         code, out = run_cli("validate", "--format", "github")
         assert code == 1
         assert re.search(r"^::error file=bank/ai-hardware-software-stack/questions/q003-[a-z-]+\.yaml,line=\d+,col=1,title=E202::unknown field 'bogus'$", out, re.M)
@@ -182,18 +189,18 @@ class TestCli:
         assert run_cli("validate", "--format", "xml")[0] == 2
 
 
-def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cli, monkeypatch):
+def test_unchanged_bank_is_served_from_the_cache_and_never_stale(sample, run_cli, monkeypatch):
     import aistack_bank.rules.validate as validate_module
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(sample / "user-cache"))
     assert run_cli("validate")[0] == 0
-    assert list((project / "user-cache" / "aistack-bank").rglob("*.json"))
+    assert list((sample / "user-cache" / "aistack-bank").rglob("*.json"))
     calls = []
     real = validate_module.validate_bank
     monkeypatch.setattr(validate_module, "validate_bank", lambda *a, **k: calls.append(a) or real(*a, **k))
     assert run_cli("validate")[0] == 0
     assert calls == []  # nothing changed: the verdict came from the cache
-    path = question_file(project, "q002")
+    path = question_file(sample, "q002")
     edit(path, "difficulty: ", "difficulty: 7\nx_difficulty: ")
     code, out = run_cli("validate")
     assert code == 1 and "E202" in out and len(calls) == 1
@@ -201,15 +208,15 @@ def test_unchanged_bank_is_served_from_the_cache_and_never_stale(project, run_cl
     assert code == 1 and len(calls) == 2
 
 
-def test_a_question_without_an_explanation_is_valid_with_a_located_warning(project):
+def test_a_question_without_an_explanation_is_valid_with_a_located_warning(sample):
     from aistack_bank.rules.validate import validate_bank
 
-    path = question_file(project, "q004")
+    path = question_file(sample, "q004")
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     start = next(i for i, line in enumerate(lines) if line.startswith("explanation:"))
     end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))
     path.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
-    report = validate_bank(project / "bank", translations=project / "translations")
+    report = validate_bank(sample / "bank", translations=sample / "translations")
     assert [d.code for d in report.errors] == []
     [w] = [d for d in report.warnings if d.code == "W310"]
     assert str(w.location).endswith(f"{path.name}:2:5")

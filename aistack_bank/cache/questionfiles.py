@@ -52,8 +52,14 @@ class QuestionFiles:
     """Reads question files through the per-file store; :meth:`rule_diagnostics` gives what
     the files' own rules found, in the order the files were read."""
 
-    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False, texts: Texts | None = None) -> None:
+    def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False, texts: Texts | None = None,
+                 walked: Callable[[Path], str | None] | None = None) -> None:
         self.rules = rules
+        self.walked = walked
+        """``walked(path)``: the content digest the verdict's input digest just took of a question
+        file (:meth:`aistack_bank.cache.validation.StatMemo.walked`), or None: the key its stored
+        verdict is looked up with, without looking at the file again (a verdict computed now is
+        kept only under a digest of the bytes it was computed from)."""
         self.texts = texts
         """What a rule across files reads of a file checked in this run (``texts(record)``, after
         its own rules), pickled apart by the worker, sent back with its verdict and kept beside
@@ -71,19 +77,38 @@ class QuestionFiles:
     def rule_diagnostics(self) -> list[Diagnostic]:
         return list(self._rule_diags)
 
-    def key(self, path: Path, root: Path, topic: Any, project: Path | None = None) -> str | None:
-        digest = file_digest(path) if self.use_cache else None
+    def key(self, path: Path, root: Path, topic: Any, project: Path | None = None, *, lookup: bool = False) -> str | None:
+        """The key of a file's verdict in the store (None: not cached); with ``lookup``, the key
+        to look it up with (from :attr:`walked` when it has the file), never one to keep it under."""
+        if not self.use_cache:
+            return None
+        digest = (lookup and self.walked is not None and self.walked(path)) or file_digest(path)
         if digest is None:
             return None
-        # the parts the files of a topic share, digested once per topic (the topic object is
-        # kept with its digest, so that its id names no other object), then the file's path and
-        # content digest as they are (no path holds a NUL)
+        return f"{self._shared(root, topic, project)}{path}\0{digest}"
+
+    def _shared(self, root: Path, topic: Any, project: Path | None) -> str:
+        """The start of the keys of a topic's files: the digest of the parts they share, taken
+        once per topic (the topic object is kept with it, so that its id names no other
+        object); the file's path and content digest follow as they are (no path holds a NUL)."""
         known = self._hashers.get((id(topic), root, project))
         if known is None or known[0] is not topic:
             vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
             shared = (str(root), str(project), vocabulary, self.run_checks)
             known = self._hashers[(id(topic), root, project)] = (topic, key_of("question-file", *shared) + "\0")
-        return f"{known[1]}{path}\0{digest}"
+        return known[1]
+
+    def _lookup_keys(self, paths: list[Path], root: Path, topic: Any, project: Path | None) -> list[str | None]:
+        """:meth:`key` with ``lookup`` of each of a topic's files, in one pass."""
+        walked = self.walked
+        if not self.use_cache or walked is None:
+            return [self.key(path, root, topic, project, lookup=True) for path in paths]
+        shared = self._shared(root, topic, project)
+        keys = []
+        for path in paths:
+            digest = walked(path)
+            keys.append(f"{shared}{path}\0{digest}" if digest else self.key(path, root, topic, project))
+        return keys
 
     def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
         """The stored form of one file's verdict (as a worker process returns it)."""
@@ -169,7 +194,9 @@ class QuestionFiles:
         # never read whole into memory)
         stores: list[SplitStore | None] = [SplitStore("questions", root, enabled=self.use_cache, positional=self.spill is not None)
                                            for _, root, _, _ in topics]
-        keys = [[self.key(path, root, topic, project) for path in paths] for paths, root, topic, project in topics]
+        # looked up with the digests the verdict's input digest just took (kept, when read now,
+        # only under a digest taken again of the bytes read)
+        keys = [self._lookup_keys(paths, root, topic, project) for paths, root, topic, project in topics]
         results: list[list[Any]] = [[None] * len(paths) for paths, _, _, _ in topics]
         todo = []
         left = [0] * len(topics)

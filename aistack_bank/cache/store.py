@@ -19,6 +19,7 @@ import hashlib
 import os
 import pickle
 import stat
+import struct
 from stat import S_ISREG
 from functools import lru_cache
 from pathlib import Path
@@ -114,6 +115,29 @@ def read_private(path: Path, max_bytes: int) -> bytes | None:
         os.close(fd)
 
 
+def map_private(path: Path, max_bytes: int):
+    """The cache file ``path`` mapped read-only (an :class:`mmap.mmap`, whose slices are bytes),
+    on the conditions of :func:`read_private`; else None. For a large file of which a command
+    compares most bytes but keeps none: nothing is copied into the process's own memory. (A
+    cache file is replaced whole, never written in place: the mapped one stays as it was.)"""
+    import mmap
+
+    if not private_folder(path.parent, create=False):
+        return None
+    opened = _open_regular(path)
+    if opened is None:
+        return None
+    fd, st = opened
+    try:
+        if not _private(st) or st.st_size > max_bytes or st.st_size == 0:
+            return None
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
 def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
     """A descriptor of ``path`` and its status when it is a regular file, opened without following
     a symbolic link or blocking on a FIFO; else None, with nothing left open."""
@@ -190,6 +214,7 @@ path (None: read twice with different bytes, or read again in part: see :func:`n
 def clear_reads() -> None:
     """Forget the reads noted so far (a command's first input digest starts a new run)."""
     _READ.clear()
+    _BYTES.clear()
 
 
 def note_read(path: Path | str, digest: str | None) -> None:
@@ -198,6 +223,41 @@ def note_read(path: Path | str, digest: str | None) -> None:
     (then nothing is known of what it used). A second read with other bytes makes it None."""
     name = os.path.abspath(path)
     _READ[name] = digest if _READ.get(name, digest) == digest else None
+
+
+_BYTES: dict[str, tuple[tuple, bytes, str]] = {}
+"""The bytes of the one catalog the input digest read whole and digested this run (see
+:func:`keep_bytes`), by absolute path: (identity when read, bytes, their content digest)."""
+
+
+def keep_bytes(path: Path | str, ident: tuple, data: bytes, digest: str) -> None:
+    """Keep the bytes ``data`` just read of ``path`` (whose identity, :func:`identity`, was
+    ``ident`` while they were read) and their content ``digest``, for this command's read of
+    the same file to use instead of reading and digesting it again (:func:`take_bytes`): at
+    most one file's, dropped when a second is offered (then neither is read in this process)."""
+    name = os.path.abspath(path)
+    if _BYTES and name not in _BYTES:
+        _BYTES.clear()
+        _BYTES[""] = ((), b"", "")  # (a second file: keep none for the rest of this run)
+        return
+    if "" not in _BYTES:
+        _BYTES[name] = (ident, data, digest)
+
+
+def take_bytes(path: Path | str, st: os.stat_result) -> tuple[bytes, str] | None:
+    """(bytes, content digest) kept by :func:`keep_bytes` for ``path`` if the file still has the
+    identity it had when they were read (they are handed out once). A command that uses them
+    notes them as read (:func:`note_read`) with that digest: what it computes from them is
+    kept only under the digest of these bytes, whatever the file holds by then."""
+    found = _BYTES.pop(os.path.abspath(path), None)
+    if found is None or found[0] != identity(st):
+        return None
+    return found[1], found[2]
+
+
+def drop_bytes() -> None:
+    """Forget the bytes kept by :func:`keep_bytes` (a new run starts, or they are not needed)."""
+    _BYTES.clear()
 
 
 def read_digest(path: Path | str) -> str | None:
@@ -393,6 +453,15 @@ def cached(store: Store, key: str | None, compute: Callable[[], Any]) -> Any:
 MAX_RECORDS_BYTES = 1 << 31
 """A records file larger than this is not read (its entries are then computed again)."""
 _TOKEN_BYTES = 16
+_FRAME = struct.Struct("<8sQQ20s")
+"""A journal frame's head: its mark, the length of its large parts, that of its index part, and
+the BLAKE2b digest (20 bytes) of both, which follow it."""
+_FRAME_MARK = b"bankjnl1"
+MAX_JOURNAL_BYTES = 4 << 20
+"""Bytes of journal frames (with their large parts) after the index's records from which a save
+writes the index anew (then the frames are part of the records file it names)."""
+MAX_JOURNAL_FRAMES = 64
+"""Journal frames from which a save writes the index anew."""
 
 
 class SplitStore:
@@ -404,7 +473,16 @@ class SplitStore:
     with a random token that the index names, with the size it had: a records file replaced,
     truncated or of another index means no large part is served (each entry is then a miss).
     Appended bytes are flushed to disk before the index that points to them is written; a
-    records file holding more than twice the bytes its index uses is written anew."""
+    records file holding more than twice the bytes its index uses is written anew.
+
+    A run that adds a few entries to an index it read does not write the index again: it
+    appends one journal frame to the records file, after the bytes the index names (its new
+    large parts, then the index part of its new entries, after a head with their lengths and
+    the digest of both). Reading the index replays the frames that follow it, in order, up to
+    the first that is cut short, damaged or not a frame (the entries of the frames from there
+    are misses, and the next save writes the index anew); the index is written anew too once
+    the frames hold :data:`MAX_JOURNAL_BYTES` or number :data:`MAX_JOURNAL_FRAMES`. A frame
+    needs no flush to disk before it counts: one cut short by a crash fails its digest."""
 
     def __init__(self, namespace: str, scope: Path, *, enabled: bool = True, keep: int = MAX_KEPT_ENTRIES, positional: bool = False) -> None:
         self.positional = positional
@@ -421,6 +499,9 @@ class SplitStore:
         self._used: dict[str, tuple] = {}
         self._new: dict[str, bytes] = {}
         self._dirty = False
+        self._journal = (0, 0, False)
+        """(bytes, frames) of the journal frames replayed after the index's records, and whether
+        something that is not a whole frame follows them."""
 
     def _load(self) -> dict[str, tuple]:
         if self._entries is None:
@@ -435,7 +516,54 @@ class SplitStore:
                         and type(data.get("token")) is bytes and len(data["token"]) == _TOKEN_BYTES and type(data.get("size")) is int
                         and isinstance(data.get("entries"), dict)):
                     self._token, self._size, self._entries = data["token"], data["size"], data["entries"]
+                    self._replay()
         return self._entries
+
+    def _replay(self) -> None:
+        """Apply the journal frames that follow the index's records in the records file (when
+        it is the one the index names): their entries, and the records file's size to serve
+        from, extended to the end of the last whole frame."""
+        if not private_folder(self.records_path.parent, create=False):
+            return
+        opened = _open_regular(self.records_path)
+        if opened is None:
+            return
+        fd, st = opened
+        try:
+            if not (_private(st) and self._size <= st.st_size <= MAX_RECORDS_BYTES and os.pread(fd, _TOKEN_BYTES, 0) == self._token):
+                return  # (then no large part is served: see _record_bytes)
+            length = st.st_size - self._size
+            if length == 0:
+                return
+            if length > 2 * MAX_JOURNAL_BYTES:
+                self._journal = (0, 0, True)
+                return
+            tail = _read_at(fd, self._size, length)
+        except OSError:
+            return
+        finally:
+            os.close(fd)
+        at, frames, entries = 0, 0, self._entries
+        while at + _FRAME.size <= length:
+            mark, large, small, digest = _FRAME.unpack_from(tail, at)
+            start = at + _FRAME.size
+            end = start + large + small
+            if mark != _FRAME_MARK or end > length or hashlib.blake2b(tail[start:end], digest_size=20).digest() != digest:
+                break
+            try:
+                found = pickle.loads(tail[start + large:end])
+            except Exception:
+                break
+            if not isinstance(found, dict):
+                break
+            base = self._size + start
+            for key, entry in found.items():
+                if (type(key) is str and type(entry) is tuple and len(entry) == 3 and type(entry[1]) is int and type(entry[2]) is int
+                        and entry[1] >= 0 and entry[2] >= 0 and entry[1] + entry[2] <= large):
+                    entries[key] = (entry[0], base + entry[1], entry[2])
+            at, frames = end, frames + 1
+        self._size += at
+        self._journal = (at, frames, at < length)
 
     def _record_bytes(self) -> "memoryview | _FileRecords | None":
         """The records file as read, if it is the one the index names (else None: no hit)."""
@@ -501,10 +629,15 @@ class SplitStore:
             self._dirty = True
 
     def save(self) -> None:
-        """Write what this run added (atomically for the index); never raises."""
+        """Write what this run added (a journal frame, or the index anew, atomically); never raises."""
         if not (self.enabled and self._dirty):
             return
         self._dirty = False
+        try:
+            if self._append_frame():
+                return
+        except Exception:  # (then the index is written anew)
+            pass
         entries = dict(self._used)
         for key, found in self._load().items():
             if len(entries) >= max(self.keep, len(self._used)):
@@ -523,6 +656,45 @@ class SplitStore:
             write_private(self.path, data)
         except Exception:  # unwritable cache folder, full disk: work on without a store
             pass
+
+    def _append_frame(self) -> bool:
+        """Append this run's new entries to the records file the index names, as one journal
+        frame; False (nothing written) when the index is to be written anew instead."""
+        entries = self._load()
+        held, frames, damaged = self._journal
+        if self._token is None or damaged or frames + 1 >= MAX_JOURNAL_FRAMES:
+            return False
+        new = [key for key in self._used if key in self._new]
+        if len(entries) + len(new) > self.keep:
+            return False
+        parts, index, at = [], {}, 0
+        for key in new:
+            large = self._new[key]
+            parts.append(large)
+            index[key] = (self._used[key][0], at, len(large))
+            at += len(large)
+        small = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+        body = b"".join(parts) + small
+        if held + _FRAME.size + len(body) > MAX_JOURNAL_BYTES:
+            return False
+        frame = _FRAME.pack(_FRAME_MARK, at, len(small), hashlib.blake2b(body, digest_size=20).digest()) + body
+        if not private_folder(self.records_path.parent, create=False):
+            return False
+        try:
+            fd = os.open(self.records_path, os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return False
+        try:
+            st = os.fstat(fd)
+            # the file the index names, with no more than the frames read after its records
+            if not (stat.S_ISREG(st.st_mode) and _private(st) and st.st_size == self._size and os.pread(fd, _TOKEN_BYTES, 0) == self._token):
+                return False
+            written = os.write(fd, frame)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+        return written == len(frame)
 
     def _append(self, entries: dict[str, tuple]) -> tuple[bytes | None, int]:
         """Append the new large parts to the records file the index names (their places set in
@@ -576,6 +748,19 @@ class SplitStore:
         if not write_private(self.records_path, b"".join(parts)):
             return None, 0
         return token, at
+
+
+def _read_at(fd: int, at: int, length: int) -> bytes:
+    """``length`` bytes of the open file ``fd`` from offset ``at`` (OSError when it has fewer)."""
+    chunks = []
+    while length > 0:
+        chunk = os.pread(fd, length, at)
+        if not chunk:
+            raise OSError("file shorter than expected")
+        chunks.append(chunk)
+        at += len(chunk)
+        length -= len(chunk)
+    return b"".join(chunks)
 
 
 class _FileRecords:

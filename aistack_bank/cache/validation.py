@@ -24,44 +24,57 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import RACY_NS, cache_dir, clear_reads, read_digest, remember_digests
+from .store import RACY_NS, cache_dir, clear_reads, keep_bytes, read_digest, remember_digests
 from .store import identity as file_identity
 from .store import package_digest as _package_digest
 
 if TYPE_CHECKING:
     from ..i18n.catalog import Catalogs
 
-_FORMAT = 3
+_FORMAT = 4
 MAX_HASHED_BYTES = 256 << 20
 """Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
+KEEP_MIN_BYTES = 1 << 20
+"""Least size of a changed catalog that the input digest keeps as read (see :meth:`StatMemo.digest`)."""
 MAX_ENTRY_BYTES = 64 << 20
 MAX_ENTRIES = 64
 """Verdicts kept; the oldest go first."""
 
 
-def _hash_file(digest, name: str) -> None:
-    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise."""
+def _hash_file(digest, name: str, keep: list | None = None) -> bool:
+    """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise.
+    True when ``digest`` took the file's whole content (and nothing else). With ``keep``, a
+    regular file is read in one piece and [its identity while read, its bytes] appended to
+    ``keep``."""
     try:
         st = os.stat(name)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
             digest.update(f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode())
-            return
+            return False
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
                 digest.update(b"special")
-                return
-            total = 0
+                return False
+            total, chunks = 0, []
             while total <= MAX_HASHED_BYTES:
-                chunk = os.read(fd, 1 << 20)
+                # (kept: in one read, as far as the file's size)
+                chunk = os.read(fd, 1 << 20 if keep is None else max(st.st_size + 1 - total, 1 << 20))
                 if not chunk:
                     break
                 total += len(chunk)
                 digest.update(chunk)
+                if keep is not None:
+                    chunks.append(chunk)
+            if keep is not None and total <= MAX_HASHED_BYTES:
+                keep += [file_identity(os.fstat(fd)), chunks[0] if len(chunks) == 1 else b"".join(chunks)]
+            return total <= MAX_HASHED_BYTES
         finally:
             os.close(fd)
     except OSError as exc:
         digest.update(f"unreadable {exc.errno}".encode())
+        return False
 
 
 
@@ -74,10 +87,11 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b") -> None:
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b", keep: bool = False) -> None:
         # ``algorithm``: of the content digests (BLAKE2b of 20 bytes; the outputs of a build,
         # hundreds of megabytes, are digested with SHA-256, which processors compute in hardware)
         self.algorithm = after.algorithm if after is not None else algorithm
+        self.keep = keep and after is None and self.algorithm == "blake2b"  # (see digest)
         scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if self.algorithm == "blake2b" else f"\0{self.algorithm}")
         name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.path = cache_dir() / "stat" / f"{name}.pickle"
@@ -85,6 +99,20 @@ class StatMemo:
         self.new: dict[str, tuple] = {}
         self.now = time.time_ns()
         self.first: dict[str, tuple] = {}
+        self.links: set[str] = set()
+        """The files walked that are symbolic links (see :meth:`walked`)."""
+        self.walks: list[tuple[str, bool, list]] = []
+        """What the walk of each root found: (root, whether it existed, its files as listed,
+        each with whether it is a link), or nothing when a folder could not be listed."""
+        self.values: dict[str, bytes] = {}
+        """What the walk digested for each file: its content digest, or what stands for it."""
+        self.targets: dict[str, bytes] = {}
+        """What the walk digested of where each link leads."""
+        self.complete = True
+        """Whether :attr:`walks`, :attr:`values` and :attr:`targets` hold all the walk digested."""
+        self.head = ""
+        self.result = ""
+        """What the input digest took besides the files, and the digest it gave (:func:`input_digest`)."""
         if after is not None:
             # A second pass of this process over the same roots: the digests the first took, of
             # the files written more than RACY_NS before it (as the memo file would have kept them).
@@ -122,15 +150,46 @@ class StatMemo:
             # the memo: its identity was taken while the file may still have been written.)
             return first[1]
         file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
-        _hash_file(file_digest, name)
+        # A large catalog digested by the first pass is kept in memory as read, for the
+        # catalog's read to use: one read and one digest of it per command (at most one
+        # catalog's bytes: see store.keep_bytes).
+        keep = [] if (self.keep and name.endswith(".po") and st.st_size >= KEEP_MIN_BYTES) else None
+        if keep is None:
+            whole = _hash_file(file_digest, name)
+        else:
+            whole = _hash_file(file_digest, name, keep)
         value = file_digest.digest()
-        self.new[name] = (identity, value)
+        if whole:  # (a file unreadable now, or that grew too large while read, is digested again next time)
+            self.new[name] = (identity, value)
+        if keep:
+            keep_bytes(name, keep[0], keep[1], value.hex())
         return value
+
+    def walked(self, name: str | Path) -> str | None:
+        """The content digest (hex, as :func:`~.store.file_digest` gives it) that this memo's walk
+        took, or found in the memo, of the regular file ``name`` that is not a symbolic link,
+        without looking at the file again; None for any other file.
+
+        A key to look a result up with, never one to keep a result under: the result found is
+        that of the bytes the file had when it was digested, whatever it has now. The verdict's
+        input digest is taken again after validating (:func:`_validate_and_store`), and the
+        verdict is kept only when it is the same (a file written since has another identity,
+        or, written in the same timestamp tick as the first digest, is digested again); a result
+        computed now is kept only under a digest of the bytes it was computed from."""
+        name = str(name)
+        found = self.new.get(name)
+        if found is None or name in self.links or self.algorithm != "blake2b":
+            return None
+        return found[1].hex()
 
     def save(self) -> None:
         now = time.time_ns()
         keep = {name: entry for name, entry in self.new.items() if now - max(entry[0][3], entry[0][4]) > RACY_NS}
-        if keep == self.old:
+        old = self.old
+        if len(keep) <= len(old) and all(old.get(name) == entry for name, entry in keep.items()):
+            # nothing to add (a file written just now is left out, and an entry the memo
+            # file keeps of a file since written or removed never matches again: each is
+            # checked against the file's identity when used)
             return
         try:
             import pickle
@@ -151,25 +210,92 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
     inode and times did not change are taken from a memo (see :class:`StatMemo`).
 
-    With ``again`` (the check, after validating, that no input changed meanwhile), the memo is
-    the one this process's latest digest of the same folders made, in memory: the same digests
-    the memo file would give, without reading it again (it is written again when files
-    written just before the first pass have settled since)."""
-    digest = hashlib.blake2b(digest_size=32)
-    digest.update(f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0".encode())
+    With ``again`` (the check, after validating, that no input changed meanwhile), this
+    process's latest digest of the same folders is given again when every input is as it found
+    it (:func:`_unchanged`: the same listings and link targets, each file of the same identity
+    and last written long enough before that digest, or digested again); else the digest is
+    taken again whole, with the memo that digest made, in memory: the same digests the memo
+    file would give, without reading it again (it is written again when files written just
+    before the first pass have settled since)."""
+    head = f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0"
     roots = [bank] + ([translations] if translations is not None else [])
     scope = tuple(os.path.abspath(root) for root in roots)
     previous = _LAST[0][1] if again and _LAST and _LAST[0][0] == scope else None
+    if previous is not None and _unchanged(previous, head, roots):
+        return previous.result
+    digest = hashlib.blake2b(digest_size=32)
+    digest.update(head.encode())
     if not again:
         clear_reads()  # a new run: the reads noted are this one's
-    memo = StatMemo(roots, after=previous)
+    memo = StatMemo(roots, after=previous, keep=not again)
     for root in roots:
         _digest_tree(digest, root, memo)
     memo.save()  # (again: with the files that have settled since the first pass)
+    memo.head, memo.result = head, digest.hexdigest()
     if previous is None:
         _LAST[:] = [(scope, memo)]
     remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
-    return digest.hexdigest()
+    return memo.result
+
+
+def _unchanged(first: StatMemo, head: str, roots: list[Path]) -> bool:
+    """Whether every input is as the input digest of ``first`` found it: what is digested
+    besides the files, each folder's listing, where each link leads, and each file's identity
+    (device, inode, size, modification and change times), for a file last written more than
+    :data:`~.store.RACY_NS` before that digest was taken; any other file (written just before
+    it, in a timestamp tick a later write could share) is digested again, unless this command
+    read and used its whole bytes and they have the digest taken then (as :meth:`StatMemo.digest`
+    decides for a second pass). True means the digest taken again would be the same; False
+    (at the first difference found) that it is to be taken again whole."""
+    if not first.complete or first.head != head or len(first.walks) != len(roots):
+        return False
+    settled_before = first.now - RACY_NS
+    known, values, targets = first.new, first.values, first.targets
+    for root, (posix, existed, entries) in zip(roots, first.walks):
+        if root.as_posix() != posix or root.exists() != existed:
+            return False
+        if not existed:
+            continue
+        listing: list[tuple[str, bool]] = []
+        failed: list = []
+        _list_files(os.fspath(root), listing, failed.append)
+        if failed:
+            return False
+        listing.sort()
+        if listing != entries:
+            return False
+        for name, link in listing:
+            if link and _link_part(name) != targets.get(name):
+                return False
+            try:
+                st = os.stat(name)
+            except OSError:
+                return False
+            entry = known.get(name)
+            if (entry is not None and entry[0] == file_identity(st) and S_ISREG(st.st_mode)
+                    and st.st_mtime_ns < settled_before and st.st_ctime_ns < settled_before):
+                continue
+            if entry is not None and entry[0] == file_identity(st) and read_digest(name) == entry[1].hex():
+                continue  # (the bytes this command used are those the first digest took)
+            found = hashlib.blake2b(digest_size=20) if first.algorithm == "blake2b" else hashlib.new(first.algorithm)
+            if not _hash_file(found, name) or found.digest() != values.get(name):
+                return False
+    return True
+
+
+def _link_part(name: str) -> bytes:
+    """What the input digest takes of where the link ``name`` leads."""
+    try:
+        return b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0"
+    except OSError:
+        return b"link ?\0"
+
+
+def _walked(bank: Path, translations: Path | None):
+    """:meth:`StatMemo.walked` of this process's latest input digest of ``bank`` and
+    ``translations`` (None when it was of other folders)."""
+    scope = tuple(os.path.abspath(root) for root in [bank] + ([translations] if translations is not None else []))
+    return _LAST[0][1].walked if _LAST and _LAST[0][0] == scope else None
 
 
 def tree_digest(root: Path) -> str:
@@ -185,20 +311,28 @@ def tree_digest(root: Path) -> str:
 def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     digest.update(f"\0root {root.as_posix()}\0".encode())
     if not root.exists():
+        memo.walks.append((root.as_posix(), False, []))
         return
     entries: list[tuple[str, bool]] = []  # (file name, whether it is a symbolic link)
-    _list_files(os.fspath(root), entries, lambda exc: digest.update(f"unlistable {exc.filename} {exc.errno}".encode()))
+
+    def unlistable(exc: OSError) -> None:
+        memo.complete = False
+        digest.update(f"unlistable {exc.filename} {exc.errno}".encode())
+
+    _list_files(os.fspath(root), entries, unlistable)
     entries.sort()
+    memo.walks.append((root.as_posix(), True, entries))
     parts = []  # (digested at once: the digest of the parts one after another)
     add = parts.append
+    values = memo.values
     for name, link in entries:
         add(name.encode("utf-8", "surrogateescape") + b"\0")
         if link:
-            try:
-                add(b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0")
-            except OSError:
-                add(b"link ?\0")
-        add(memo.digest(name))
+            memo.links.add(name)
+            part = memo.targets[name] = _link_part(name)
+            add(part)
+        value = values[name] = memo.digest(name)
+        add(value)
         add(b"\0")
     digest.update(b"".join(parts))
 
@@ -288,7 +422,8 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
     from ..rules.validate import validate_bank
 
-    report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None)
+    report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
+                           walked=_walked(bank, translations) if key is not None else None)
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
         store(bank, key, report.diagnostics, summary)
@@ -321,7 +456,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     key = input_digest(bank, translations)
     cached = load(bank, key)
     if cached is not None and not any(d.severity is Severity.ERROR for d in cached[0]):
-        files = QuestionFiles(question_file_rules)
+        files = QuestionFiles(question_file_rules, walked=_walked(bank, translations))
         source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source

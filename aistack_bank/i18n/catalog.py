@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from ..errors import Diagnostic, Location, error
 from .site import SITE_DIR
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
-from .pofile import (LINENUM, WRAP_WIDTH, ColumnCatalog, LightCatalog, catalog_of, first_msgstr, light_catalog, pack_rows, read_entries, read_light_rows, read_rows,
-                     unpack_rows, write_po)
+from .pofile import (LINENUM, WRAP_WIDTH, ColumnCatalog, LightCatalog, block_rows, catalog_of, first_msgstr, light_catalog, pack_rows, read_entries, read_light_rows,
+                     read_rows, unpack_rows, write_po)
 
 if TYPE_CHECKING:
     import polib
@@ -165,7 +165,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
     own to the store instead of writing the 100 000 entries and the file's bytes again."""
     from ..cache.store import Store, key_of, note_read
 
-    raw, failed, bom = _read_raw(path)
+    raw, failed, bom, digest = _read_raw(path, kept=True)
     if raw is None:
         return Catalog(path=path, language=language, po=None, diagnostics=failed)
     added = not raw.endswith(b"\n")
@@ -173,34 +173,35 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         raw += b"\n"  # as read_entries's block reader reads a text without a final newline
     store = Store("catalog-state", path, keep=1)
     key = key_of("catalog-state", str(path), template)
-    kept = _kept_state(store, store.get(key))
+    kept = _kept_state(store, store.get(key), columns)
     found_packed = changes = None
     if kept is not None:
         token, base, patches, old, packed, starts = kept
         del kept
-        if old == raw:
+        if len(old) == len(raw) and _common_prefix(old, raw) == len(raw):
             found_packed, changes = packed, Changes(token, token, 0, 0, 0)
         else:
             found = _read_again((old, packed, starts), raw, path)
             del old
             if found is not None:
                 packed, starts, (first_line, after_line, moved, keys), patch = found
-                changes = Changes(_token(raw, bom, added), token, first_line, after_line, moved, frozenset(keys))
+                changes = Changes(digest or _token(raw, bom, added), token, first_line, after_line, moved, frozenset(keys))
                 note_read(path, changes.token)
                 if len(patches) < MAX_PATCHES:
                     store.put(key, (changes.token, base, patches + [patch]))
                 else:  # a new base: this read whole
                     store.put(key, (changes.token, _keep_base(store, raw, changes.token, packed, starts), []))
                 found_packed = packed
-            del packed, starts
+            del packed
     if found_packed is not None:
-        del raw
+        if not (columns and found_packed[1] is None):
+            del raw, starts
     else:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             return Catalog(path=path, language=language, po=None, diagnostics=[_not_utf8(raw, exc, path)])
-        token = _keep_bytes(store, raw, _token(raw, bom, added))
+        token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
         note_read(path, token)
         del raw  # neither the bytes nor the text are held longer than needed
         blocks = read_rows(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
@@ -220,7 +221,9 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
             found_packed = None  # (the rows read are the catalog's)
     store.save()
     store.forget(key)
-    if columns:
+    if columns and found_packed[1] is None:  # (the kept read's contexts and lines alone: the rows from the bytes)
+        po = ColumnCatalog(found_packed, *block_rows(raw, starts, found_packed[8], path))
+    elif columns:
         po = ColumnCatalog(found_packed)
     else:
         po = light_catalog(rows if found_packed is None else unpack_rows(found_packed))
@@ -243,36 +246,45 @@ def _keep_base(store, raw: bytes | None, token: str, packed: tuple, starts: list
     if raw is not None:
         token = _keep_bytes(store, raw, token)
     try:
-        write_private(store.path.with_suffix(".base"), pickle.dumps((token, packed, starts), protocol=pickle.HIGHEST_PROTOCOL))
+        # the texts apart from the contexts and lines, which are all that a read verified by
+        # context needs (see _kept_state); the texts first: the base is what points to them
+        write_private(store.path.with_suffix(".texts"), pickle.dumps((token, packed[1:8]), protocol=pickle.HIGHEST_PROTOCOL))
+        write_private(store.path.with_suffix(".base"), pickle.dumps((token, (packed[0], packed[8], packed[9]), starts), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:  # an unwritable cache folder: no base (the next read is whole)
         pass
     return token
 
 
-def _kept_state(store, entry) -> tuple | None:
+def _kept_state(store, entry, columns: bool = False) -> tuple | None:
     """(token, base token, patches, bytes, packed entries, block starts) of the latest read kept
     in ``store``'s ``entry`` (the base with its patches replayed), or None when anything of it
-    is missing or not of its shape."""
-    import pickle
-
-    from ..cache.store import read_private
-
+    is missing or not of its shape. With ``columns`` (a read whose entries are made from its
+    bytes when asked for: :func:`.pofile.block_rows`), only the contexts, lines and rows kept
+    whole are unpickled, the other columns None, unless this read is to become the next base."""
     if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str) and isinstance(entry[1], str)
             and isinstance(entry[2], list) and all(_is_patch(patch) for patch in entry[2])):
         return None
     token, base, patches = entry
-    found = read_private(store.path.with_suffix(".base"), MAX_CATALOG_BYTES)
-    try:
-        state = pickle.loads(found) if found is not None else None
-    except Exception:
+    state = _unpickled(store.path.with_suffix(".base"))
+    if not (isinstance(state, tuple) and len(state) == 3 and state[0] == base and isinstance(state[1], tuple) and len(state[1]) == 3):
         return None
-    del found
-    if not (isinstance(state, tuple) and len(state) == 3 and state[0] == base and _is_packed(state[1], state[2])):
+    if columns and len(patches) < MAX_PATCHES:
+        texts = (None,) * 7
+    else:
+        found = _unpickled(store.path.with_suffix(".texts"))
+        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == base and isinstance(found[1], tuple) and len(found[1]) == 7):
+            return None
+        texts = found[1]
+        del found
+    (ctx, lines, other), starts = state[1], state[2]
+    state = (base, (ctx, *texts, lines, other), starts)
+    del texts
+    if not _is_packed(state[1], state[2]):
         return None
     kept = _kept_bytes(store, base)
     if kept is None:
         return None
-    old = bytearray(kept)  # (each patch's bytes put in place; compared in C, as a view is not)
+    old = kept  # (each patch's bytes put in place as pieces: nothing is copied)
     del kept
     _, packed, starts = state
     del state
@@ -280,16 +292,33 @@ def _kept_state(store, entry) -> tuple | None:
         (p, q, inserted), splice = patch
         if not (0 <= p <= q <= len(old)):
             return None
-        old[p:q] = inserted
+        old.replace(p, q, inserted)
         packed, starts = _splice(packed, starts, *splice)
         if not _is_packed(packed, starts):
             return None
     return token, base, patches, old, packed, starts
 
 
+def _unpickled(path: Path):
+    """The object pickled in the private cache file ``path`` (None when it is missing or unreadable)."""
+    import pickle
+
+    from ..cache.store import read_private
+
+    found = read_private(path, MAX_CATALOG_BYTES)
+    try:
+        return pickle.loads(found) if found is not None else None
+    except Exception:
+        return None
+
+
 def _is_packed(packed, starts) -> bool:
+    """Whether ``packed`` are :func:`.pofile.pack_rows` columns of as many rows as ``starts``
+    (the texts, ``packed[1:8]``, all lists or all None: see :func:`_kept_state`)."""
     return (isinstance(packed, tuple) and len(packed) == 10 and isinstance(starts, list)
-            and all(isinstance(column, list) and len(column) == len(starts) for column in packed[:9]) and isinstance(packed[9], dict))
+            and all(isinstance(column, list) and len(column) == len(starts) for column in (packed[0], packed[8]))
+            and (all(column is None for column in packed[1:8]) or all(isinstance(column, list) and len(column) == len(starts) for column in packed[1:8]))
+            and isinstance(packed[9], dict))
 
 
 def _is_patch(patch) -> bool:
@@ -310,7 +339,8 @@ def _splice(packed: tuple, starts: list[int], first: int, after: int, region: tu
         return (), []
     columns = list(packed[:9])
     for old_column, new_column in zip(columns[:8], region[:8]):
-        old_column[first:after] = new_column
+        if old_column is not None:  # (None: texts not read, see _kept_state)
+            old_column[first:after] = new_column
     if moved:
         lines[after:] = map(moved.__add__, lines[after:])
     lines[first:after] = region[8]
@@ -338,14 +368,63 @@ def _token(raw: bytes, bom: bool, added: bool) -> str:
     return digest.hexdigest()
 
 
-def _kept_bytes(store, token: str) -> memoryview | None:
+def _kept_bytes(store, token: str) -> _Pieces | None:
     """The bytes of the latest read kept beside ``store``, if they are those of ``token`` (their
-    digest, which the file starts with: it is written whole, atomically, so the two agree)."""
-    from ..cache.store import read_private
+    digest, which the file starts with: it is written whole, atomically, so the two agree):
+    the file mapped, not read (see :class:`_Pieces`)."""
+    from ..cache.store import map_private
 
     head = token.encode("ascii") + b"\n"
-    found = read_private(store.path.with_suffix(".bytes"), MAX_CATALOG_BYTES + len(head))
-    return memoryview(found)[len(head):] if found is not None and found.startswith(head) else None
+    found = map_private(store.path.with_suffix(".bytes"), MAX_CATALOG_BYTES + len(head))
+    if found is None or found[:len(head)] != head:
+        return None
+    return _Pieces(found, len(head))
+
+
+class _Pieces:
+    """Bytes made of pieces of other buffers (a mapped file, the bytes of patches), which are
+    compared a slice at a time (:func:`_common_prefix`) and never joined whole: slicing gives
+    the bytes of that slice alone, and :meth:`replace` puts new bytes in place of a range
+    without moving the others."""
+
+    def __init__(self, buffer, start: int = 0) -> None:
+        self.pieces: list[tuple[object, int, int]] = [(buffer, start, len(buffer))]  # (buffer, from, to)
+        self.size = len(buffer) - start
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _cut(self, at: int) -> int:
+        """The index of the piece that starts at ``at`` (a piece split there if needed)."""
+        offset = 0
+        for i, (buffer, begin, end) in enumerate(self.pieces):
+            if offset == at:
+                return i
+            if at < offset + end - begin:
+                middle = begin + at - offset
+                self.pieces[i:i + 1] = [(buffer, begin, middle), (buffer, middle, end)]
+                return i + 1
+            offset += end - begin
+        return len(self.pieces)
+
+    def replace(self, p: int, q: int, inserted: bytes) -> None:
+        """``self[p:q] = inserted`` (0 <= p <= q <= len(self))."""
+        first = self._cut(p)
+        last = self._cut(q)
+        self.pieces[first:last] = [(inserted, 0, len(inserted))] if inserted else []
+        self.size += len(inserted) - (q - p)
+
+    def __getitem__(self, span: slice) -> bytes:
+        start, stop, _ = span.indices(self.size)
+        found, offset = [], 0
+        for buffer, begin, end in self.pieces:
+            length = end - begin
+            if offset + length > start and offset < stop:
+                found.append(buffer[begin + max(start - offset, 0):begin + min(stop - offset, length)])
+            offset += length
+            if offset >= stop:
+                break
+        return found[0] if len(found) == 1 else b"".join(found)
 
 
 def _keep_bytes(store, raw: bytes, token: str) -> str:
@@ -415,9 +494,10 @@ def _read_and_check(path: Path, language: str, light: bool = False) -> Catalog:
 def _checked(catalog: Catalog) -> Catalog:
     """``catalog`` with the findings of the catalog checks (header, duplicates, contexts, plurals).
 
-    Of a :class:`~.pofile.ColumnCatalog` whose contexts are distinct (and without plural
-    forms), the header's alone: the other three find nothing there (without making its entries)."""
-    if isinstance(catalog.po, ColumnCatalog) and catalog.po.distinct():
+    Of a :class:`~.pofile.ColumnCatalog` or :class:`~.pofile.LightCatalog` whose contexts are
+    distinct (and without plural forms), the header's alone: the other three find nothing there
+    (without making a column catalog's entries, or reading each light entry in Python)."""
+    if isinstance(catalog.po, (ColumnCatalog, LightCatalog)) and catalog.po.distinct():
         catalog.diagnostics.extend(check_header(catalog))
         return catalog
     for check in (check_header, check_duplicates, check_one_context_per_field, check_plural_counts):
@@ -425,18 +505,31 @@ def _checked(catalog: Catalog) -> Catalog:
     return catalog
 
 
-def _read_raw(path: Path) -> tuple[bytes | None, list[Diagnostic], bool]:
+def _read_raw(path: Path, kept: bool = False) -> tuple[bytes | None, list[Diagnostic], bool, str | None]:
     """The bytes of the catalog at ``path`` without a byte-order mark, or (None, why not); and
-    whether it had one."""
+    whether it had one. With ``kept``, the bytes this command's input digest read of it, if it
+    kept them and the file has the identity it had then (:func:`aistack_bank.cache.store.take_bytes`),
+    and their content digest (else None)."""
     from ..safety import UnsafeFile, read_regular
+
+    taken: list[str] = []
+
+    def kept_bytes(st) -> bytes | None:
+        from ..cache.store import take_bytes
+
+        found = take_bytes(path, st)
+        if found is None:
+            return None
+        taken.append(found[1])
+        return found[0]
 
     try:
         # A catalog may be a symbolic link only within the folder above its own.
-        raw = read_regular(path, MAX_CATALOG_BYTES, root=path.absolute().parent.parent, what="catalog")
+        raw = read_regular(path, MAX_CATALOG_BYTES, root=path.absolute().parent.parent, what="catalog", kept=kept_bytes if kept else None)
     except UnsafeFile as exc:
-        return None, [error("E115" if exc.code == "E115" else "E501", exc.message, Location.of(path))], False
+        return None, [error("E115" if exc.code == "E115" else "E501", exc.message, Location.of(path))], False, None
     bom = raw.startswith(_BOM)
-    return (raw[3:] if bom else raw), [], bom
+    return (raw[3:] if bom else raw), [], bom, (taken[0] if taken else None)
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -449,7 +542,7 @@ def _not_utf8(raw: bytes, exc: UnicodeDecodeError, path: Path) -> Diagnostic:
 
 def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | LightCatalog | None, list[Diagnostic]]:
     """The entries of the file at ``path`` and its read errors (safety, encoding, grammar)."""
-    raw, failed, _ = _read_raw(path)
+    raw, failed, _, _ = _read_raw(path)
     if raw is None:
         return None, failed
     try:

@@ -278,6 +278,51 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     return rows, starts, lineno
 
 
+def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
+    """What the template's freshness compares of each block of ``text`` (a template, or a piece
+    of one cut where a block starts), without making its rows: of a block of the bank's shape
+    (:data:`_COMMON_BLOCK`) its (msgctxt, msgid, notes, reference path, reference line), each
+    as :func:`read_rows` reads it; None for a block without a context and with an empty msgid
+    (a header); and the line after the text. None when a block is of another shape or holds an
+    escape (the caller reads the text with :func:`read_rows`), or when a string breaks a
+    character rule (:func:`read_rows` gives None there too)."""
+    from unicodedata import is_normalized
+
+    items: list[tuple | None] = []
+    append = items.append
+    common = _COMMON_BLOCK.match
+    forbidden = FORBIDDEN.search
+    pos, end = 0, len(text)
+    while pos < end:
+        m = common(text, pos)
+        if m is None:
+            m = _FAST_BLOCK.match(text, pos)
+            if m is None or m.end() == pos:
+                return None
+            e, _ = _block(m, lineno, path)  # (its line is not compared: only its strings' rules matter)
+            if e is None or "msgctxt" in e.fields or e.fields.get("msgid", "") != "":
+                return None
+            append(None)
+            pos = m.end()
+            continue
+        pos = m.end()
+        notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more = m.group(1, 2, 3, 4, 5, 6, 7, 8)
+        strings = text[m.start(5):m.end(10)]
+        if "\\" in strings:
+            return None
+        if strings.isascii():
+            if not strings.isprintable() and forbidden(strings):
+                return None
+        elif forbidden(strings) or not is_normalized("NFC", strings):
+            return None
+        if ctxt_more:
+            ctxt += ctxt_more[1:-2].replace('"\n"', "")
+        if msgid_more:
+            msgid += msgid_more[1:-2].replace('"\n"', "")
+        append((ctxt, msgid, notes[3:-1].replace("\n#. ", "\n") if notes else "", ref, number))
+    return items, lineno + text.count("\n")
+
+
 def _strings(strings, lineno: int, path: Path) -> tuple[str, str, str, int] | None:
     """The values of a block's msgctxt, msgid and msgstr (each its keyword's string and its
     continuation lines) and the line after them, each string decoded and checked as
@@ -498,6 +543,23 @@ class LightCatalog(list):
     def obsolete_entries(self) -> list[LightEntry]:
         return [e for e in self if e.obsolete]
 
+    def distinct(self) -> bool:
+        """Whether the entries' contexts are distinct (obsolete entries included), those
+        without a context have distinct msgids, and none has plural forms: then the catalog
+        checks of duplicates, contexts and plural counts find nothing (as
+        :meth:`ColumnCatalog.distinct` answers for its columns), without a loop over the
+        entries in Python."""
+        if any(map(itemgetter(3), self)):
+            return False
+        contexts = list(map(itemgetter(0), self))
+        unnamed = contexts.count(None)
+        if len(set(contexts)) - (1 if unnamed else 0) != len(contexts) - unnamed:
+            return False
+        if unnamed:
+            loose = [e.msgid for e in self if e.msgctxt is None]
+            return len(set(loose)) == len(loose)
+        return True
+
 
 def _set_header(po, tcomment: list[str], flags: list[str], raw: str, index: int, line: int) -> None:
     """The header entry's comments, flags and msgstr as polib's catalog attributes."""
@@ -599,17 +661,57 @@ def _column_row(packed: tuple, index: int) -> tuple:
             (tc.split("\n") if tc else [], cm.split("\n") if cm else []), [], ln)
 
 
+def block_rows(raw: bytes, starts: list[int], lines: list[int], path: Path):
+    """(the row of an index, every row) of the text ``raw`` (UTF-8, ending with a newline)
+    whose blocks, all of the shape :func:`read_rows` reads, start at the byte offsets
+    ``starts`` and the lines ``lines``: a row is read from its block's bytes alone when asked
+    for (a block's match reads nothing past the first character of the next block, so it is
+    the row a read of the whole text gives), for a :class:`ColumnCatalog` that keeps only the
+    contexts and lines of a catalog's entries."""
+    read: list = []
+
+    def rows() -> list[tuple]:
+        if not read:
+            text = raw.decode("utf-8")
+            pos = len(text) - len(text.lstrip("\n"))
+            found = read_rows(text, pos, pos + 1, path)
+            if found is None or len(found[0]) != len(starts):
+                raise ValueError(f"{path}: the kept blocks are not those of the text")
+            read.append(found[0])
+        return read[0]
+
+    def row_of(index: int) -> tuple:
+        if read:
+            return read[0][index]
+        end = starts[index + 1] if index + 1 < len(starts) else len(raw)
+        try:
+            found = read_rows(raw[starts[index]:end].decode("utf-8"), 0, lines[index], path)
+        except UnicodeDecodeError:
+            found = None
+        if found is None or len(found[0]) != 1:
+            return rows()[index]
+        return found[0][0]
+
+    return row_of, rows
+
+
 class ColumnCatalog:
     """A :class:`LightCatalog` over :func:`pack_rows`' columns, for a check that asks for a few
     entries by context (:meth:`active`): each entry is made when first asked for, and the
     whole list (iteration, indexing, :meth:`obsolete_entries`) only when something asks for
     it. The header's attributes (``metadata`` and the others) are those :func:`light_catalog`
     sets; :meth:`distinct` and :meth:`positions` answer from the columns what the catalog
-    checks and the owner of a line would otherwise read from every entry."""
+    checks and the owner of a line would otherwise read from every entry.
 
-    def __init__(self, packed: tuple) -> None:
+    With ``row_of`` (the row of an index as the whole read gives it) and ``rows`` (every row),
+    only the contexts, line numbers and rows kept whole (``packed[0]``, ``[8]`` and ``[9]``)
+    are read from ``packed``: the other columns may be None (see :func:`block_rows`)."""
+
+    def __init__(self, packed: tuple, row_of=None, rows=None) -> None:
         self.packed = packed
-        ctx, ids, other = packed[0], packed[1], packed[9]
+        ctx, other = packed[0], packed[9]
+        self._row_of = row_of if row_of is not None else (lambda index: _column_row(packed, index))
+        self._rows = rows if rows is not None else (lambda: unpack_rows(packed))
         self.wrapwidth = WRAP_WIDTH
         self.header = ""
         self.metadata: dict[str, str] = {}
@@ -621,29 +723,33 @@ class ColumnCatalog:
         header, at = None, -1
         while True:
             try:
-                at = ids.index("", at + 1)
+                at = ctx.index(None, at + 1)
             except ValueError:
                 break
-            if ctx[at] is None and not (at in other and other[at][12]):
+            if not (at in other and other[at][12]) and self._row(at)[1] == "":
                 header = at
                 break
         self.header_row = header
         if header is not None:
-            h = _column_row(packed, header)
+            h = self._row(header)
             obsolete_before = sum(1 for i, r in other.items() if i < header and r[12])
             _set_header(self, h[13][0], h[8], h[2], header - obsolete_before, h[LINENUM])
+
+    def _row(self, index: int) -> tuple:
+        found = self.packed[9].get(index)
+        return found if found is not None else self._row_of(index)
 
     def entry(self, index: int) -> LightEntry:
         """The entry of row ``index`` (made once)."""
         found = self._made.get(index)
         if found is None:
-            found = self._made[index] = LightEntry(_column_row(self.packed, index))
+            found = self._made[index] = LightEntry(self._row(index))
         return found
 
     def whole(self) -> LightCatalog:
         """Every entry, as :func:`light_catalog` makes them (made on first use)."""
         if self._whole is None:
-            self._whole = light_catalog(unpack_rows(self.packed))
+            self._whole = light_catalog(self._rows())
         return self._whole
 
     def __iter__(self):
@@ -678,14 +784,17 @@ class ColumnCatalog:
         """Whether the entries' contexts are distinct, those without a context have distinct
         msgids, and none has plural forms: then the catalog checks of duplicates, contexts and
         plural counts find nothing."""
-        ctx, ids, other = self.packed[0], self.packed[1], self.packed[9]
+        ctx, other = self.packed[0], self.packed[9]
         if any(r[3] for r in other.values()):
             return False
         unnamed = ctx.count(None)
-        if len(set(ctx)) - (1 if unnamed else 0) != len(ctx) - unnamed:
+        # the contexts told apart by the active entries' map when no entry is obsolete (it is
+        # made for the checks anyway), else by a set of them
+        named = len(self.active()) if not any(r[12] for r in other.values()) else len(set(ctx)) - (1 if unnamed else 0)
+        if named != len(ctx) - unnamed:
             return False
         if unnamed > (1 if self.header_row is not None else 0):
-            loose = [m for i, (c, m) in enumerate(zip(ctx, ids)) if c is None and i != self.header_row]
+            loose = [self._row(i)[1] for i, c in enumerate(ctx) if c is None and i != self.header_row]
             return len(set(loose)) == len(loose)
         return True
 

@@ -88,10 +88,12 @@ class BlockStream:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def pieces(self):
+    def pieces(self, reader=None):
         """Each piece's entries (a list of :class:`~.pofile.LightEntry`, the header left out),
         in file order. Raises :class:`NotStreamable` where the whole read would not use the
-        block reader."""
+        block reader. With ``reader`` (``reader(text, line, path)``, which gives what it reads
+        of a piece and the line after it, or None: :func:`~.pofile.read_template_rows`), what
+        it gives of each piece instead, the header not looked for."""
         offset = 0  # of the next byte to read, in the file
         held = b""  # bytes read, not yet parsed
         held_at = 0  # their offset in the file
@@ -139,6 +141,16 @@ class BlockStream:
                 except UnicodeDecodeError:
                     raise NotStreamable from None
                 del piece
+                if reader is not None:
+                    read = reader(text, lineno, self.path)
+                    del text
+                    if read is None:
+                        raise NotStreamable
+                    items, lineno = read
+                    yield items
+                    if not chunk:
+                        return
+                    continue
                 found = read_rows(text, 0, lineno, self.path)  # (the rows light_rows makes of read_blocks' entries)
                 del text
                 if found is None:

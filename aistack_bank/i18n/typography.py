@@ -75,50 +75,59 @@ def _inside(spans, index: int) -> bool:
 
 def typography_issues(text: str) -> list[TypographyIssue]:
     """Every place in a French ``text`` where the no-break space is missing or of the wrong kind."""
-    issues = []
+    issues: list[TypographyIssue] = []
     if not _MARKS.search(text):
         return issues
-    spans = _protected_spans(text)
-    size = len(text)
+    spans = None  # (the protected spans: looked for only when a mark gives an issue)
     for match in _MARKS.finditer(text):  # only these characters can give an issue
-        index, ch = match.start(), match.group()
-        if spans and _inside(spans, index):
+        issue = _mark_issue(text, match.start(), match.group())
+        if issue is None:
             continue
-        if ch in _BEFORE:
-            if index == 0:
-                continue
-            prev = text[index - 1]
-            nxt = text[index + 1] if index + 1 < size else ""
-            if prev == NBSP:
-                continue
-            if prev in _WRONG_SPACES:
-                # a lone mark between spaces after another mark ("?!" written "? !") still counts
-                issues.append(TypographyIssue(index - 1, ch, prev, False))
-                continue
-            if prev in _BEFORE or prev == "\n":
-                continue  # "?!", "!!": the space goes before the first one only
-            if nxt and not nxt.isspace() and nxt not in "»)]}\"'’.,":
-                continue  # 10:30, 2:4, a:b, x!=y: not punctuation
-            if prev in "([{/" or prev.isspace():
-                continue
-            issues.append(TypographyIssue(index, ch, "", True))
-        elif ch == "»":
-            prev = text[index - 1] if index else ""
-            if prev == NBSP or index == 0:
-                continue
-            if prev in _WRONG_SPACES:
-                issues.append(TypographyIssue(index - 1, ch, prev, False))
-            elif not prev.isspace():
-                issues.append(TypographyIssue(index, ch, "", True))
-        elif ch == "«":
-            nxt = text[index + 1] if index + 1 < size else ""
-            if nxt == NBSP or not nxt:
-                continue
-            if nxt in _WRONG_SPACES:
-                issues.append(TypographyIssue(index + 1, ch, nxt, False))
-            elif not nxt.isspace():
-                issues.append(TypographyIssue(index + 1, ch, "", True))
+        if spans is None:
+            spans = _protected_spans(text)
+        if spans and _inside(spans, match.start()):
+            continue
+        issues.append(issue)
     return issues
+
+
+def _mark_issue(text: str, index: int, ch: str) -> TypographyIssue | None:
+    """The issue of the mark ``ch`` at ``index`` of ``text``, were it outside a protected span."""
+    size = len(text)
+    if ch in _BEFORE:
+        if index == 0:
+            return None
+        prev = text[index - 1]
+        nxt = text[index + 1] if index + 1 < size else ""
+        if prev == NBSP:
+            return None
+        if prev in _WRONG_SPACES:
+            # a lone mark between spaces after another mark ("?!" written "? !") still counts
+            return TypographyIssue(index - 1, ch, prev, False)
+        if prev in _BEFORE or prev == "\n":
+            return None  # "?!", "!!": the space goes before the first one only
+        if nxt and not nxt.isspace() and nxt not in "»)]}\"'’.,":
+            return None  # 10:30, 2:4, a:b, x!=y: not punctuation
+        if prev in "([{/" or prev.isspace():
+            return None
+        return TypographyIssue(index, ch, "", True)
+    if ch == "»":
+        prev = text[index - 1] if index else ""
+        if prev == NBSP or index == 0:
+            return None
+        if prev in _WRONG_SPACES:
+            return TypographyIssue(index - 1, ch, prev, False)
+        if not prev.isspace():
+            return TypographyIssue(index, ch, "", True)
+        return None
+    nxt = text[index + 1] if index + 1 < size else ""  # «
+    if nxt == NBSP or not nxt:
+        return None
+    if nxt in _WRONG_SPACES:
+        return TypographyIssue(index + 1, ch, nxt, False)
+    if not nxt.isspace():
+        return TypographyIssue(index + 1, ch, "", True)
+    return None
 
 
 @dataclass(frozen=True)
@@ -154,12 +163,17 @@ def number_issues(text: str) -> list[NumberIssue]:
     """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
     if not _DIGIT.search(text):
         return []  # both patterns start a number with a decimal digit
-    spans = _protected_spans(text)
+    spans = None  # (the protected spans: looked for only when a number could give an issue)
     issues = []
     for match in _UNIT_SPACE.finditer(text):
-        if match.group(1) != NBSP and not _inside(spans, match.start()):
-            issues.append(NumberIssue(match.start(1), "unit", match.group(1), NBSP))
+        if match.group(1) != NBSP:
+            if spans is None:
+                spans = _protected_spans(text)
+            if not _inside(spans, match.start()):
+                issues.append(NumberIssue(match.start(1), "unit", match.group(1), NBSP))
     for match in _LONG_NUMBER.finditer(text):
+        if spans is None:
+            spans = _protected_spans(text)
         if _inside(spans, match.start()):
             continue
         digits = [i for i in range(match.start(), match.end()) if text[i].isdigit()]

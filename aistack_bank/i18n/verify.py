@@ -215,7 +215,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     # record is unpickled when its model is first read)
     questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
     present = active.keys()
-    for key in keys:
+    for key in keys if not all(map(present.__contains__, keys)) else ():  # (the loop only when one is missing)
         if key not in present:
             diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
@@ -302,16 +302,20 @@ class _Owners:
         if self.changes.before is None:
             return None
         found = self.store.get(self.key)
-        if not (isinstance(found, tuple) and len(found) == 5 and found[0] == self.changes.before and isinstance(found[1], dict)
+        if not (isinstance(found, tuple) and len(found) == 3 and found[0] == self.changes.before and isinstance(found[1], dict)
                 and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
-                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)
-                and isinstance(found[3], list) and isinstance(found[4], list) and len(found[3]) == len(found[4])
-                and set(map(type, found[3])) <= {str} and set(map(type, found[4])) <= {str}):
+                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)):
             return None
-        self.previous, self.cues, self.delta = found[1], found[2], True
         if not self.keys:  # made without the fields: the kept ones (the same bank's)
-            self.keys, self.owners = found[3], found[4]
+            kept = self._fields_store().get(self._fields_key())
+            if not (isinstance(kept, tuple) and len(kept) == 2 and type(kept[0]) is str and type(kept[1]) is str):
+                return None
+            keys, owners = kept[0].split("\0") if kept[0] else [], kept[1].split("\0") if kept[1] else []
+            if len(keys) != len(owners):
+                return None
+            self.keys, self.owners = keys, owners
             self.owner_of = dict(zip(self.keys, self.owners))
+        self.previous, self.cues, self.delta = found[1], found[2], True
         self.verified = {self.owner_of.get(key, key) for key in self.changes.keys if key is not None}
         return self.verified
 
@@ -365,9 +369,24 @@ class _Owners:
         self.cues = (measured, frozenset(longest))
         return length_warnings(AnswerCueStats(measured=measured, key_longest=len(longest)), Location.of(self.catalog.path), self.catalog.language)
 
+    def _fields_store(self):
+        from ..cache.store import Store
+
+        return Store("catalog-fields", self.catalog.path, keep=1)
+
+    def _fields_key(self) -> str:
+        return self.key + "\0fields"
+
     def save(self, owned: dict[str, list[Diagnostic]]) -> None:
-        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues, self.keys, self.owners))
+        """Keep the findings by owner; and, once for the bank's inputs, its field keys and their
+        owners (in a store of their own, each list as one string: an edit neither writes nor
+        unpickles 100 000 strings again)."""
+        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues))
         self.store.save()
+        fields = self._fields_store()
+        if not fields.has(self._fields_key()) and not any("\0" in text for text in (*self.keys, *self.owners)):
+            fields.put(self._fields_key(), ("\0".join(self.keys), "\0".join(self.owners)))
+            fields.save()
 
 
 def _question_id(qs) -> str | None:
@@ -554,7 +573,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest
-    from ..cache.store import note_read
+    from ..cache.store import drop_bytes, note_read
 
     diags: list[Diagnostic] = []
     store = Store("catalogs", translations, enabled=use_cache)
@@ -635,6 +654,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         if keys[i] is not None and catalog_key("catalog", paths[i], inputs) == keys[i]:
             store.put(keys[i], found)
     store.save()
+    drop_bytes()  # (a catalog's bytes the input digest kept and no read here took: not held longer)
     for found in verdicts:
         diags += found
     diags += verify_site_catalogs(source, translations, catalogs if catalogs is not None else Catalogs(use_cache=use_cache))
@@ -980,10 +1000,16 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
 def _template_streamed(manifest: _Manifest, pot: Path, ref, held: list[TextField] | None = None) -> bool | None:
     """:func:`template_is_current` of the bank of ``manifest``, the template read a piece at a
     time and compared with the fields a part at a time, or with ``held``, the bank's fields
-    already read (None: it is not of the common shape). ``ref`` is asked once per file."""
+    already read (None: it is not of the common shape). ``ref`` is asked once per file.
+
+    Compared first with what :func:`.pofile.read_template_rows` reads of each block (no row
+    made); with the rows of :func:`.pofile.read_rows` when that reader gives up."""
     from .catalog import MAX_CATALOG_BYTES
     from .stream import BlockStream, NotStreamable
 
+    found = _template_read_lean(pot, iter(held) if held is not None else (field for part, _ in _bank_parts(manifest) for field in part), ref)
+    if found is not None:
+        return found
     try:
         stream = BlockStream(pot, MAX_CATALOG_BYTES)
     except NotStreamable:
@@ -1007,6 +1033,53 @@ def _template_streamed(manifest: _Manifest, pot: Path, ref, held: list[TextField
         return next(fields, None) is None
 
 
+def _template_read_lean(pot: Path, fields, ref) -> bool | None:
+    """Whether the template at ``pot``, read a piece at a time by
+    :func:`.pofile.read_template_rows`, holds exactly ``fields`` (an iterator), as
+    :func:`template_is_current` compares them; None when that reader gives up on a block, or
+    on a second header (the caller compares the rows of :func:`.pofile.read_rows`)."""
+    from .catalog import MAX_CATALOG_BYTES
+    from .pofile import read_template_rows
+    from .stream import BlockStream, NotStreamable
+
+    try:
+        stream = BlockStream(pot, MAX_CATALOG_BYTES)
+    except NotStreamable:
+        return None
+    with stream:
+        try:
+            return _template_compared(stream.pieces(read_template_rows), fields, ref)
+        except NotStreamable:
+            return None
+
+
+def _template_compared(pieces, fields, ref) -> bool | None:
+    """Whether the items of :func:`.pofile.read_template_rows` in ``pieces`` (the first header
+    left out) are exactly ``fields`` (an iterator), as :func:`template_is_current` compares
+    them; None on a second header. ``ref`` is asked once per file."""
+    refs: dict = {}
+    header = False
+    for items in pieces:
+        for item in items:
+            if item is None:
+                if header:
+                    return None
+                header = True
+                continue
+            field = next(fields, None)
+            if field is None:
+                return False
+            key, msgid, comment, reference, number = item
+            if key != field.key or msgid != field.text or comment != "\n".join(field.notes):
+                return False
+            path = field.path
+            if path not in refs:
+                refs[path] = ref(field)
+            if reference != refs[path] or number != str(field.line):
+                return False
+    return next(fields, None) is None
+
+
 def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     """Whether the template holds exactly these fields (keys, English, notes, references).
 
@@ -1015,12 +1088,25 @@ def template_is_current(pot: Path, fields: list[TextField], ref) -> bool:
     reference of a field's file: it is asked once per file (``field.path``)."""
     from ..safety import UnsafeFile, read_regular
     from .catalog import MAX_CATALOG_BYTES
-    from .pofile import read_light_rows
+    from .pofile import read_light_rows, read_template_rows
 
     try:
-        rows, errors = read_light_rows(read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8"), pot)
+        text = read_regular(pot, MAX_CATALOG_BYTES).decode("utf-8")
     except (UnsafeFile, UnicodeError):
         return False
+    # first without making its rows (as read_light_rows reads the text: a final newline added,
+    # the blank lines before the first block left out)
+    full = text if text.endswith("\n") else text + "\n"
+    pos = len(full) - len(full.lstrip("\n"))
+    found = read_template_rows(full[pos:] if pos else full, pos + 1, pot)
+    del full
+    if found is not None:
+        lean = _template_compared([found[0]], iter(fields), ref)
+        if lean is not None:
+            return lean
+    del found
+    rows, errors = read_light_rows(text, pot)
+    del text
     if rows is None:
         return False
     # a row: (msgctxt, msgid, …, occurrences (5), comment (6), …, obsolete (12), …)

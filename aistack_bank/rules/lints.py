@@ -580,18 +580,12 @@ def _leak_texts(fields) -> list[tuple[tuple, str]]:
     return [(field.loc, field.text) for field in fields if field.loc[:1] != ("units",)]
 
 
-def leak_texts_digest(fields) -> bytes:
-    """A digest of the texts the leak rule reads of one question, with their fields."""
-    import hashlib
-
-    return hashlib.blake2b(repr(_leak_texts(fields)).encode("utf-8", "surrogatepass"), digest_size=20).digest()
-
-
 def file_summary(qs: QuestionSource) -> FileSummary:
     """What the rules across files read of one read question file (see
-    :class:`~aistack_bank.load.FileSummary`): its id, its key for the leak rule, a digest of its
-    texts, its answer-cue figures, a digest of what the catalogs' verification reads and one of
-    its model (what the exports are made of)."""
+    :class:`~aistack_bank.load.FileSummary`): its id, its key for the leak rule, its answer-cue
+    figures, a digest of what the catalogs' verification reads, which stands for its texts too
+    (their fields, places in the model and texts are part of it), and one of its model (what
+    the exports are made of)."""
     import hashlib
 
     from ..cache.catalogs import model_json_of, question_inputs
@@ -606,8 +600,8 @@ def file_summary(qs: QuestionSource) -> FileSummary:
     if fields is None:
         fields = question_fields(question, doc, qs.path)
     dumped = model_json_of(question)
-    return FileSummary(question.id, True, key_info(question), leak_texts_digest(fields), question_cue(question), question_inputs(qs, fields, dumped),
-                       hashlib.blake2b(dumped, digest_size=20).digest())
+    inputs = question_inputs(qs, fields, dumped)
+    return FileSummary(question.id, True, key_info(question), inputs, question_cue(question), inputs, hashlib.blake2b(dumped, digest_size=20).digest())
 
 
 def summary_of(qs: QuestionSource) -> FileSummary:
@@ -751,18 +745,33 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
             if type(first) is int:
                 where[item.text] = first = [first]
             first.append(index)
+    def scan(part: list) -> tuple[dict[int, list], dict[int, list]]:
+        """The findings of the distinct texts of ``part`` by their index in ``texts``: those of
+        runs of words, those of near leaks."""
+        by_runs: dict[int, list] = {}
+        by_near: dict[int, list] = {}
+        for text, indexes in part:
+            normal, words = known.get(text) or _read(text)
+            for index in ((indexes,) if type(indexes) is int else indexes):
+                item = texts[index]
+                hits = runs(item, words)
+                if hits:
+                    by_runs[index] = hits
+                hits = near(item, normal, words)
+                if hits:
+                    by_near[index] = hits
+        return by_runs, by_near
+
+    # Each finding is one text against the keys' index, whatever other texts are matched (what
+    # the matchers keep as they go only saves work): with many texts, the keys are indexed here
+    # and the texts matched a part at a time in processes forked after (on every core), each
+    # part's findings by their index; taken in the order of the texts, they are the same.
+    distinct = list(where.items())
     by_runs: dict[int, list] = {}
     by_near: dict[int, list] = {}
-    for text, indexes in where.items():
-        normal, words = known.get(text) or _read(text)
-        for index in ((indexes,) if type(indexes) is int else indexes):
-            item = texts[index]
-            hits = runs(item, words)
-            if hits:
-                by_runs[index] = hits
-            hits = near(item, normal, words)
-            if hits:
-                by_near[index] = hits
+    for part_runs, part_near in _scanned(scan, distinct, len(texts)):
+        by_runs.update(part_runs)
+        by_near.update(part_near)
     for index in sorted(by_runs):
         for item, other in by_runs[index]:
             found[(item.question_id, item.field, other)] = "its words"
@@ -770,6 +779,27 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         for item, other, what in by_near[index]:
             found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
+
+
+LEAK_POOL_MIN = 20_000
+"""Texts to match for the answer-leak lint from which they are matched in worker processes (a
+fork costs about what matching 2 000 to 5 000 texts does)."""
+
+
+def _scanned(scan, distinct: list, count: int) -> list:
+    """``scan`` of ``distinct`` (the distinct texts, with where they are) a part at a time: in
+    worker processes forked now (:func:`~aistack_bank.parallel.run_all`, which runs them here
+    when there are fewer than :data:`LEAK_POOL_MIN` texts in all, one core, or no fork), or,
+    inside a worker process (which may not start its own), here."""
+    import multiprocessing
+
+    from ..parallel import jobs, run_all
+
+    if count < LEAK_POOL_MIN or multiprocessing.current_process().daemon:
+        return [scan(distinct)]
+    pieces = max(1, jobs()) * 2
+    size = -(-len(distinct) // pieces)
+    return run_all([lambda part=distinct[i:i + size]: scan(part) for i in range(0, len(distinct), size)], work=count, min_work=LEAK_POOL_MIN)
 
 
 def leak_findings_by_file(keys: dict[str, KeyInfo], files: list, *, scope) -> list[tuple[tuple[str, tuple, str], str]]:

@@ -47,7 +47,8 @@ def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
     return diagnostic.location.path.startswith(prefix)
 
 
-def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False) -> ValidationReport:
+def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
+                  walked=None) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
@@ -55,7 +56,9 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     reported, without the catalogs. Catalogs are read through ``catalogs`` when given, so that
     the caller can localize from the same reads. With ``use_cache``, each question file's own
     verdict and each catalog's are taken from the per-file stores (:mod:`aistack_bank.cache.questionfiles`)
-    when their inputs are byte for byte those of a stored one.
+    when their inputs are byte for byte those of a stored one; ``walked(path)`` gives the digest
+    of a question file that the verdict's input digest just took, to look its verdict up with
+    (:attr:`~aistack_bank.cache.questionfiles.QuestionFiles.walked`).
 
     For a large bank the catalogs are verified in worker processes forked before the bank is
     read (:class:`~aistack_bank.parallel.Workers`), so that they do not hold its pages. Without
@@ -71,7 +74,8 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     # the catalogs' workers forked now, before the bank is read, when the catalogs are large
     # enough to be verified in parallel (see verify_catalogs)
     with Workers(only is None and translations is not None and catalogs is None and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES) as workers:
-        return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
+        return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
+                              walked=walked)
 
 
 POOL_MIN_CATALOG_BYTES = 4_000_000
@@ -95,12 +99,14 @@ def catalog_bytes(translations: Path) -> int:
     return total
 
 
-def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers) -> ValidationReport:
+def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers,
+                   walked=None) -> ValidationReport:
     from ..cache.questionfiles import QuestionFiles
 
     # A large bank's records go to a spill file as they are read (the catalogs' workers read
     # them there), unless the caller goes on to localize the bank (it passes its catalogs).
-    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache, spill=catalogs is None, texts=file_leak_texts)
+    checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache, spill=catalogs is None, texts=file_leak_texts,
+                           walked=walked)
     try:
         return _validate_read(root, only, checked, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
     finally:
