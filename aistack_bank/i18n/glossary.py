@@ -85,6 +85,17 @@ class Glossary:
             self._compiled[key] = [_form_pattern(f, english=english) for f in forms]
         return self._compiled[key]
 
+    def _mentioned(self, forms: tuple[str, ...]) -> re.Pattern:
+        """One search for the first word of each English form, without the forms' word
+        boundaries: a text it does not find cannot hold the term. (Leaving product names out
+        turns their letters into spaces, which never makes a word appear; the letters a form
+        matches in the masked text are the same at the same places in the text.)"""
+        key = (forms, "mentioned")
+        if key not in self._compiled:
+            firsts = {re.split(r"[\s-]+", form.strip("*$ "))[0] for form in forms}
+            self._compiled[key] = re.compile("|".join(sorted(map(re.escape, firsts))) if forms else "(?!)", re.IGNORECASE)
+        return self._compiled[key]
+
     def check(self, english: str, translation: str, language: str, key: str | None = None) -> list[tuple[str, str, int]]:
         """(code, message, offset in translation) for every glossary breach (``key``: the
         catalog key of the text, for the rules' ``published`` exceptions)."""
@@ -94,6 +105,8 @@ class Glossary:
         for term in self.terms:
             rule = term.rules.get(language) or term.rules.get(lang)
             if rule is None or (key is not None and key in rule.published):
+                continue
+            if not self._mentioned(term.english).search(english):
                 continue
             source, text = english, plain
             for name_pattern in self._patterns(term.names, english=True):  # same length: offsets stay
