@@ -1,0 +1,107 @@
+"""A large build's rendering workers write each file they render into a staging folder in the
+exports folder, and the build renames those files into place with its other writes: the files
+never travel back through the pipes, the bytes are those of a serial build, a file already
+right is left as it is, and no staging folder outlives the build, whether it succeeds or fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import keep_only
+
+
+def _pooled(monkeypatch, tmp_path: Path) -> None:
+    from aistack_bank import build
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _staging_left(root: Path) -> list[Path]:
+    from aistack_bank.build import STAGING_PREFIX
+
+    return [p for p in root.rglob("*") if p.name.startswith(STAGING_PREFIX)] if root.exists() else []
+
+
+def test_every_piece_is_written_by_its_worker_and_renamed_into_place(project, monkeypatch, tmp_path):
+    from aistack_bank import build
+
+    keep_only(project)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial-cache"))
+    build.build(Path("bank"), Path("translations"), Path("serial"))
+    serial = _files(Path("serial"))
+
+    _pooled(monkeypatch, tmp_path)
+    adopted = []
+    real = build.adopt_piece
+    monkeypatch.setattr(build, "adopt_piece", lambda folder, files, **k: adopted.append([f[0] for f in files]) or real(folder, files, **k))
+    outputs, _ = build.build(Path("bank"), Path("translations"), Path("pooled"))
+    assert _files(Path("pooled")) == serial
+    written = sum(len(paths) for paths in adopted)
+    assert len(adopted) > len(build.FORMATS) and written == len(serial) - 1 - len(build.FORMATS)  # every file but the README and the manifests
+    assert all(o.changed for o in outputs) and not _staging_left(Path("pooled"))
+
+
+def test_a_file_already_right_is_left_as_it_is_and_a_wrong_one_replaced(project, monkeypatch, tmp_path):
+    from aistack_bank import build
+
+    keep_only(project)
+    _pooled(monkeypatch, tmp_path)
+    build.build(Path("bank"), Path("translations"), Path("out"))
+    before = _files(Path("out"))
+    kept, wrong = Path("out/moodle").glob("*-en.xml").__next__(), next(Path("out/gift").glob("*-fr.gift"))
+    wrong.write_bytes(wrong.read_bytes()[:-1] + b"?")
+    inode = kept.stat().st_ino
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))  # (no memo of the outputs: every piece rendered again)
+    outputs, _ = build.build(Path("bank"), Path("translations"), Path("out"))
+    assert [o.path for o in outputs if o.changed] == [wrong]
+    assert kept.stat().st_ino == inode and _files(Path("out")) == before
+    assert not _staging_left(Path("out"))
+
+
+def test_a_failing_piece_leaves_no_staging_folder_and_no_file(project, monkeypatch, tmp_path):
+    from aistack_bank import build
+    from aistack_bank.exporters import FORMATS
+
+    keep_only(project)
+    _pooled(monkeypatch, tmp_path)
+    real = FORMATS["site" if "site" in FORMATS else "html"]
+
+    class Broken:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def part_files(self, libraries, options, part):
+            raise OSError("the exporter broke")
+
+    monkeypatch.setitem(FORMATS, real.name, Broken())
+    with pytest.raises(OSError, match="the exporter broke"):
+        build.build(Path("bank"), Path("translations"), Path("out"))
+    assert not _staging_left(Path("out")) and not [p for p in Path("out").rglob("*") if p.is_file()]  # the pieces before it: written into the staging folder, removed with it
+
+    Path("kept").mkdir()
+    (Path("kept") / "mine.txt").write_text("not the build's")
+    with pytest.raises(OSError, match="the exporter broke"):
+        build.build(Path("bank"), Path("translations"), Path("kept"))
+    assert not _staging_left(Path("kept")) and [p for p in Path("kept").rglob("*") if p.is_file()] == [Path("kept/mine.txt")]
+
+
+def test_compared_pieces_make_no_staging_folder(project, monkeypatch, tmp_path):
+    from aistack_bank import build
+
+    keep_only(project)
+    _pooled(monkeypatch, tmp_path)
+    build.build(Path("bank"), Path("translations"), Path("out"))
+    made = []
+    real = build._Staging.folder
+    monkeypatch.setattr(build._Staging, "folder", lambda self: made.append(1) or real(self))
+    outputs, _ = build.build(Path("bank"), Path("translations"), Path("out"), compare=True)
+    assert not made and not any(o.changed for o in outputs)
