@@ -733,14 +733,14 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
 
     notes = notes + option_notes(options, list(FORMATS))
     if sent is not None:  # the localized banks, sent to the workers forked before they were read
-        payload = sent.payload(banks)
+        folder = staging.folder() if staging is not None and not compare else None  # (compared: the bytes come back)
+        payload = sent.payload(banks, folder)
         del banks
         _release_memory()
         count = sent.count
         todo = [name for name in FORMATS if (standing[name] if name in standing else memo.stored(name, out / FORMATS[name].folder)) is None]
         sent_options = _options_sent(options)
         pieces = [(name, part, index == len(parts) - 1) for name in todo for parts in [FORMATS[name].parts(langs, sent.topics)] for index, part in enumerate(parts)]
-        folder = staging.folder() if staging is not None and not compare else None  # (compared: the bytes come back)
         results = workers.run_each([(_notes_sent, (payload, list(FORMATS), sent_options, scan)),
                                     *[(_render_sent, (_part_payload(payload, FORMATS[name].part_languages(part, langs)), name, part, sent_options, folder and str(folder), str(index)))
                                       for index, (name, part, _) in enumerate(pieces)]])
@@ -953,9 +953,34 @@ class _Sent:
         _SENT_COUNTER += 1
         return f"{os.getpid()}-{_SENT_COUNTER}"
 
-    def payload(self, banks: dict[str, bytes]) -> tuple:
-        """What each worker call is sent: the pickled libraries by language, with a token naming them."""
-        return (self.token(), tuple(banks.items()))
+    def payload(self, banks: dict[str, bytes], folder: Path | None = None) -> tuple:
+        """What each worker call is sent: the pickled libraries by language, with a token naming
+        them. With ``folder`` (the staging folder), each pickled library is written there and the
+        calls are sent where it is (:class:`_OnDisk`): a worker reads a library once, when it first
+        needs it, and no call holds the libraries' bytes while it renders, nor sends them through
+        a pipe."""
+        token = self.token()
+        if folder is None:
+            return (token, tuple(banks.items()))
+        sent = []
+        for lang, data in banks.items():
+            path = folder / f"{token}-{lang}.pickle"
+            path.write_bytes(data)
+            sent.append((lang, _OnDisk(str(path))))
+        return (token, tuple(sent))
+
+
+class _OnDisk:
+    """A pickled library sent as the file holding it (:meth:`_Sent.payload`)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def read(self) -> bytes:
+        with open(self.path, "rb") as fh:
+            return fh.read()
 
 
 def _part_payload(payload: tuple, langs: list[str]) -> tuple:
@@ -984,7 +1009,7 @@ def _received(payload: tuple) -> dict[str, Library]:
     held = _RECEIVED["libraries"]
     for lang, data in pickled:
         if lang not in held:
-            held[lang] = pickle.loads(data)
+            held[lang] = pickle.loads(data.read() if isinstance(data, _OnDisk) else data)
     return {lang: held[lang] for lang, _ in pickled}
 
 

@@ -105,3 +105,39 @@ def test_compared_pieces_make_no_staging_folder(project, monkeypatch, tmp_path):
     monkeypatch.setattr(build._Staging, "folder", lambda self: made.append(1) or real(self))
     outputs, _ = build.build(Path("bank"), Path("translations"), Path("out"), compare=True)
     assert not made and not any(o.changed for o in outputs)
+
+
+def test_the_localized_libraries_are_sent_as_files_in_the_staging_folder(project, monkeypatch, tmp_path):
+    """The rendering calls name the file of each pickled library instead of carrying its bytes;
+    a worker reads and unpickles each once; the files go with the staging folder."""
+    import pickle
+
+    from aistack_bank import build, parallel
+
+    keep_only(project)
+    _pooled(monkeypatch, tmp_path)
+    sent = []
+    real_each = parallel.Workers.run_each
+
+    def each(self, calls):
+        calls = list(calls)
+        for function, args in calls:
+            if function.__name__ in ("_render_sent", "_notes_sent", "_guide_sent"):
+                sent.append([(lang, data) for lang, data in args[0][1]])
+        return real_each(self, calls)
+
+    monkeypatch.setattr(parallel.Workers, "run_each", each)
+    build.build(Path("bank"), Path("translations"), Path("out"))
+    items = [item for call in sent for item in call]
+    assert len(sent) > len(build.FORMATS) and {lang for lang, _ in items} == {"en", "fr", "nl"}
+    assert all(isinstance(data, build._OnDisk) for _, data in items)
+    paths = {data.path for _, data in items}
+    assert len(paths) == 3 and all(Path(p).parent.name.startswith(build.STAGING_PREFIX) and not Path(p).exists() for p in paths)
+
+    monkeypatch.setattr(build, "_RECEIVED", {})  # what a worker does with such a call, in this process
+    library = pickle.dumps({"a": 1})
+    on_disk = tmp_path / "en.pickle"
+    on_disk.write_bytes(library)
+    assert build._received(("t", (("en", build._OnDisk(str(on_disk))),))) == {"en": {"a": 1}}
+    on_disk.unlink()  # (read once: the worker keeps what it unpickled)
+    assert build._received(("t", (("en", build._OnDisk(str(on_disk))),))) == {"en": {"a": 1}}
