@@ -31,7 +31,11 @@ def _staging_left(root: Path) -> list[Path]:
 
 
 def test_every_piece_is_written_by_its_worker_and_renamed_into_place(project, monkeypatch, tmp_path):
-    from aistack_bank import build
+    """Every piece goes through the staging folder and gives the serial build's bytes; the calls
+    name the file of each pickled library instead of carrying its bytes; nothing is left."""
+    import pickle
+
+    from aistack_bank import build, parallel
 
     keep_only(project)
     monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
@@ -40,24 +44,44 @@ def test_every_piece_is_written_by_its_worker_and_renamed_into_place(project, mo
     serial = _files(Path("serial"))
 
     _pooled(monkeypatch, tmp_path)
-    adopted = []
-    real = build.adopt_piece
-    monkeypatch.setattr(build, "adopt_piece", lambda folder, files, **k: adopted.append([f[0] for f in files]) or real(folder, files, **k))
+    adopted, sent = [], []
+    real_adopt, real_each = build.adopt_piece, parallel.Workers.run_each
+
+    def each(self, calls):
+        calls = list(calls)
+        sent.extend([(lang, data) for lang, data in args[0][1]] for function, args in calls if function.__name__ in ("_render_sent", "_notes_sent", "_guide_sent"))
+        return real_each(self, calls)
+
+    monkeypatch.setattr(build, "adopt_piece", lambda folder, files, **k: adopted.append([f[0] for f in files]) or real_adopt(folder, files, **k))
+    monkeypatch.setattr(parallel.Workers, "run_each", each)
     outputs, _ = build.build(Path("bank"), Path("translations"), Path("pooled"))
     assert _files(Path("pooled")) == serial
     written = sum(len(paths) for paths in adopted)
     assert len(adopted) > len(build.FORMATS) and written == len(serial) - 1 - len(build.FORMATS)  # every file but the README and the manifests
     assert all(o.changed for o in outputs) and not _staging_left(Path("pooled"))
 
+    items = [item for call in sent for item in call]
+    assert len(sent) > len(build.FORMATS) and {lang for lang, _ in items} == {"en", "fr", "nl"}
+    assert all(isinstance(data, build._OnDisk) for _, data in items)
+    paths = {data.path for _, data in items}
+    assert len(paths) == 3 and all(Path(p).parent.name.startswith(build.STAGING_PREFIX) and not Path(p).exists() for p in paths)
 
-def test_a_file_already_right_is_left_as_it_is_and_a_wrong_one_replaced(project, monkeypatch, tmp_path):
+    monkeypatch.setattr(build, "_RECEIVED", {})  # what a worker does with such a call, in this process
+    on_disk = tmp_path / "en.pickle"
+    on_disk.write_bytes(pickle.dumps({"a": 1}))
+    assert build._received(("t", (("en", build._OnDisk(str(on_disk))),))) == {"en": {"a": 1}}
+    on_disk.unlink()  # (read once: the worker keeps what it unpickled)
+    assert build._received(("t", (("en", build._OnDisk(str(on_disk))),))) == {"en": {"a": 1}}
+
+
+def test_a_file_already_right_is_left_as_it_is_a_wrong_one_replaced_and_a_comparison_stages_nothing(project, monkeypatch, tmp_path):
     from aistack_bank import build
 
     keep_only(project)
     _pooled(monkeypatch, tmp_path)
     build.build(Path("bank"), Path("translations"), Path("out"))
     before = _files(Path("out"))
-    kept, wrong = Path("out/moodle").glob("*-en.xml").__next__(), next(Path("out/gift").glob("*-fr.gift"))
+    kept, wrong = next(Path("out/moodle").glob("*-en.xml")), next(Path("out/gift").glob("*-fr.gift"))
     wrong.write_bytes(wrong.read_bytes()[:-1] + b"?")
     inode = kept.stat().st_ino
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))  # (no memo of the outputs: every piece rendered again)
@@ -66,40 +90,6 @@ def test_a_file_already_right_is_left_as_it_is_and_a_wrong_one_replaced(project,
     assert kept.stat().st_ino == inode and _files(Path("out")) == before
     assert not _staging_left(Path("out"))
 
-
-def test_a_failing_piece_leaves_no_staging_folder_and_no_file(project, monkeypatch, tmp_path):
-    from aistack_bank import build
-    from aistack_bank.exporters import FORMATS
-
-    keep_only(project)
-    _pooled(monkeypatch, tmp_path)
-    real = FORMATS["site" if "site" in FORMATS else "html"]
-
-    class Broken:
-        def __getattr__(self, name):
-            return getattr(real, name)
-
-        def part_files(self, libraries, options, part):
-            raise OSError("the exporter broke")
-
-    monkeypatch.setitem(FORMATS, real.name, Broken())
-    with pytest.raises(OSError, match="the exporter broke"):
-        build.build(Path("bank"), Path("translations"), Path("out"))
-    assert not _staging_left(Path("out")) and not [p for p in Path("out").rglob("*") if p.is_file()]  # the pieces before it: written into the staging folder, removed with it
-
-    Path("kept").mkdir()
-    (Path("kept") / "mine.txt").write_text("not the build's")
-    with pytest.raises(OSError, match="the exporter broke"):
-        build.build(Path("bank"), Path("translations"), Path("kept"))
-    assert not _staging_left(Path("kept")) and [p for p in Path("kept").rglob("*") if p.is_file()] == [Path("kept/mine.txt")]
-
-
-def test_compared_pieces_make_no_staging_folder(project, monkeypatch, tmp_path):
-    from aistack_bank import build
-
-    keep_only(project)
-    _pooled(monkeypatch, tmp_path)
-    build.build(Path("bank"), Path("translations"), Path("out"))
     made = []
     real = build._Staging.folder
     monkeypatch.setattr(build._Staging, "folder", lambda self: made.append(1) or real(self))
@@ -107,37 +97,24 @@ def test_compared_pieces_make_no_staging_folder(project, monkeypatch, tmp_path):
     assert not made and not any(o.changed for o in outputs)
 
 
-def test_the_localized_libraries_are_sent_as_files_in_the_staging_folder(project, monkeypatch, tmp_path):
-    """The rendering calls name the file of each pickled library instead of carrying its bytes;
-    a worker reads and unpickles each once; the files go with the staging folder."""
-    import pickle
-
-    from aistack_bank import build, parallel
+def test_a_failing_piece_leaves_no_staging_folder_and_no_file(project, monkeypatch, tmp_path):
+    from aistack_bank import build
+    from aistack_bank.exporters import FORMATS
 
     keep_only(project)
     _pooled(monkeypatch, tmp_path)
-    sent = []
-    real_each = parallel.Workers.run_each
+    real = FORMATS["html"]
 
-    def each(self, calls):
-        calls = list(calls)
-        for function, args in calls:
-            if function.__name__ in ("_render_sent", "_notes_sent", "_guide_sent"):
-                sent.append([(lang, data) for lang, data in args[0][1]])
-        return real_each(self, calls)
+    class Broken:  # the practice site, rendered after most pieces
+        def __getattr__(self, name):
+            return getattr(real, name)
 
-    monkeypatch.setattr(parallel.Workers, "run_each", each)
-    build.build(Path("bank"), Path("translations"), Path("out"))
-    items = [item for call in sent for item in call]
-    assert len(sent) > len(build.FORMATS) and {lang for lang, _ in items} == {"en", "fr", "nl"}
-    assert all(isinstance(data, build._OnDisk) for _, data in items)
-    paths = {data.path for _, data in items}
-    assert len(paths) == 3 and all(Path(p).parent.name.startswith(build.STAGING_PREFIX) and not Path(p).exists() for p in paths)
+        def part_files(self, libraries, options, part):
+            raise OSError("the exporter broke")
 
-    monkeypatch.setattr(build, "_RECEIVED", {})  # what a worker does with such a call, in this process
-    library = pickle.dumps({"a": 1})
-    on_disk = tmp_path / "en.pickle"
-    on_disk.write_bytes(library)
-    assert build._received(("t", (("en", build._OnDisk(str(on_disk))),))) == {"en": {"a": 1}}
-    on_disk.unlink()  # (read once: the worker keeps what it unpickled)
-    assert build._received(("t", (("en", build._OnDisk(str(on_disk))),))) == {"en": {"a": 1}}
+    monkeypatch.setitem(FORMATS, "html", Broken())
+    Path("kept").mkdir()
+    (Path("kept") / "mine.txt").write_text("not the build's")
+    with pytest.raises(OSError, match="the exporter broke"):
+        build.build(Path("bank"), Path("translations"), Path("kept"))
+    assert not _staging_left(Path("kept")) and [p for p in Path("kept").rglob("*") if p.is_file()] == [Path("kept/mine.txt")]
