@@ -963,10 +963,13 @@ class _Sent:
         if folder is None:
             return (token, tuple(banks.items()))
         sent = []
-        for lang, data in banks.items():
-            path = folder / f"{token}-{lang}.pickle"
-            path.write_bytes(data)
-            sent.append((lang, _OnDisk(str(path))))
+        try:
+            for lang, data in banks.items():
+                path = folder / f"{token}-{lang}.pickle"
+                path.write_bytes(data)
+                sent.append((lang, _OnDisk(str(path))))
+        except OSError:  # (a full disk, say: the bytes go with the calls, as without a staging folder)
+            return (token, tuple(banks.items()))
         return (token, tuple(sent))
 
 
@@ -1034,16 +1037,16 @@ def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict
     from .cache.outputs import output_digest
 
     made = StagedFiles()
-    files.reverse()
-    while files:
-        file = files.pop()
-        path = os.path.join(staging, f"{tag}-{len(made)}")
-        with open(path, "xb") as fh:
-            fh.write(file.data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        made.append((file.path, file.language, len(file.data), output_digest(file.data), path))
-        del file
+    try:
+        for file in files:
+            path = os.path.join(staging, f"{tag}-{len(made)}")
+            with open(path, "xb") as fh:
+                fh.write(file.data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            made.append((file.path, file.language, len(file.data), output_digest(file.data), path))
+    except OSError:  # (a full disk, say: the files go back to be written, and their error reported, by the build)
+        return files
     return made
 
 

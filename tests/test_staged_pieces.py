@@ -118,3 +118,22 @@ def test_a_failing_piece_leaves_no_staging_folder_and_no_file(project, monkeypat
     with pytest.raises(OSError, match="the exporter broke"):
         build.build(Path("bank"), Path("translations"), Path("kept"))
     assert not _staging_left(Path("kept")) and [p for p in Path("kept").rglob("*") if p.is_file()] == [Path("kept/mine.txt")]
+
+
+def test_a_staging_folder_that_cannot_be_written_sends_the_files_back(project, monkeypatch, tmp_path):
+    """When the libraries or a piece cannot be written into the staging folder (a full disk, say),
+    they travel through the pipes as before: the same files, and the build's own writing step
+    reports what fails there."""
+    from aistack_bank import build
+
+    keep_only(project)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial-cache"))
+    build.build(Path("bank"), Path("translations"), Path("serial"))
+    _pooled(monkeypatch, tmp_path)
+    adopted = []
+    real = build.adopt_piece
+    monkeypatch.setattr(build, "adopt_piece", lambda folder, files, **k: adopted.append(1) or real(folder, files, **k))
+    monkeypatch.setattr(build._Staging, "folder", lambda self: tmp_path / "no-such-folder")
+    build.build(Path("bank"), Path("translations"), Path("out"))
+    assert _files(Path("out")) == _files(Path("serial")) and not adopted
