@@ -603,8 +603,61 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
         raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
     # a large bank's rendering workers forked now, before the bank is read: each then holds
     # what it is sent of the localized banks, not the parent's pages
-    with Workers(expected_texts(translations) >= PARALLEL_MIN_TEXTS) as workers:
-        return _build_with(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy, workers=workers)
+    staging = _Staging(out)
+    try:
+        with Workers(expected_texts(translations) >= PARALLEL_MIN_TEXTS) as workers:
+            return _build_with(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy, workers=workers, staging=staging)
+    finally:
+        staging.remove()  # (the workers have stopped: nothing more is written into it)
+
+
+STAGING_PREFIX = ".bank-build-"
+"""The name of the folder, in the exports folder, where the rendering workers of a build write
+the files they render until the build renames them into place (:class:`_Staging`)."""
+
+
+class _Staging:
+    """A folder in the exports folder ``out`` where each rendering worker writes the files of its
+    pieces (:func:`_render_sent`), so that neither it nor the parent holds a rendered file longer
+    than it takes to write it, nor sends it through a pipe; the parent renames them into place
+    with the build's other writes (all or nothing). Made when first asked for; removed, with
+    anything left in it, once the workers have stopped (and ``out`` too, if it was made for it
+    and nothing else was put there)."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.path: Path | None = None
+        self._made_out = False
+
+    def folder(self) -> Path | None:
+        """The staging folder (made now if needed), or None where it cannot be made (then the
+        rendered files come back through the pipes, and the writing step reports the problem)."""
+        if self.path is None:
+            import tempfile
+
+            try:
+                if self.out.is_symlink():
+                    return None  # (refused by the writing step, E603)
+                if not self.out.exists():
+                    self.out.mkdir(parents=True)
+                    self._made_out = True
+                self.path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.out))
+            except OSError:
+                return None
+        return self.path
+
+    def remove(self) -> None:
+        import shutil
+
+        if self.path is not None:
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path = None
+        if self._made_out:
+            try:
+                self.out.rmdir()  # (only if empty: a build that wrote nothing leaves no folder)
+            except OSError:
+                pass
+            self._made_out = False
 
 
 CATALOG_BYTES_PER_TEXT = 4_000
@@ -620,7 +673,7 @@ def expected_texts(translations: Path | None) -> int:
     return catalog_bytes(translations) // CATALOG_BYTES_PER_TEXT if translations is not None else 0
 
 
-def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers) -> tuple[list[OutputFile], list[Diagnostic]]:
+def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers, staging: _Staging | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     from .i18n.catalog import Catalogs
     from .project.settings import LanguagePolicy
 
@@ -680,14 +733,17 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
 
     notes = notes + option_notes(options, list(FORMATS))
     if sent is not None:  # the localized banks, sent to the workers forked before they were read
-        payload = sent.payload(banks)
+        folder = staging.folder() if staging is not None and not compare else None  # (compared: the bytes come back)
+        payload = sent.payload(banks, folder)
         del banks
         _release_memory()
         count = sent.count
         todo = [name for name in FORMATS if (standing[name] if name in standing else memo.stored(name, out / FORMATS[name].folder)) is None]
         sent_options = _options_sent(options)
         pieces = [(name, part, index == len(parts) - 1) for name in todo for parts in [FORMATS[name].parts(langs, sent.topics)] for index, part in enumerate(parts)]
-        results = workers.run_each([(_notes_sent, (payload, list(FORMATS), sent_options, scan)), *[(_render_sent, (_part_payload(payload, FORMATS[name].part_languages(part, langs)), name, part, sent_options)) for name, part, _ in pieces]])
+        results = workers.run_each([(_notes_sent, (payload, list(FORMATS), sent_options, scan)),
+                                    *[(_render_sent, (_part_payload(payload, FORMATS[name].part_languages(part, langs)), name, part, sent_options, folder and str(folder), str(index)))
+                                      for index, (name, part, _) in enumerate(pieces)]])
         more, found = next(results)
         if found:
             _refuse(next(iter(FORMATS)), found)
@@ -736,10 +792,13 @@ def _render_and_write(out: Path, memo, standing: dict, todo: list[str], rendered
                     take(name, standing[name] if name in standing else memo.stored(name, out / export_format.folder))
             pieces: list = []  # what was written of the format whose pieces are coming
             for name, files, last in rendered:
-                if last and not pieces:  # the whole format at once
+                if isinstance(files, StagedFiles):  # written by the worker that rendered them
+                    pieces += adopt_piece(out / FORMATS[name].folder, files, staged=staged)
+                elif last and not pieces:  # the whole format at once
                     take(name, {name: ExportTree(files)})
                     continue
-                pieces += write_piece(out / FORMATS[name].folder, files, compare=compare, staged=staged)
+                else:
+                    pieces += write_piece(out / FORMATS[name].folder, files, compare=compare, staged=staged)
                 del files
                 if last:
                     from .cache.outputs import WrittenTree
@@ -807,6 +866,65 @@ def write_piece(folder: Path, files, *, compare: bool, staged) -> list[tuple[Pur
     return [(file.path, file.language, len(file.data), _write(folder / str(file.path), file.data, compare, staged), output_digest(file.data)) for file in files]
 
 
+class StagedFiles(list):
+    """The files of a piece as a rendering worker wrote them into the staging folder
+    (:func:`_render_sent`): ``(path in the format's folder, language, size, digest, staged file)``."""
+
+
+def adopt_piece(folder: Path, files: StagedFiles, *, staged) -> list[tuple[PurePosixPath, str, int, bool, str]]:
+    """Make the files a worker wrote into the staging folder ready to be renamed into place under
+    ``folder`` with the build's other writes (``staged``), as :func:`write_piece` makes ready
+    the files it is given: links refused first, a file whose bytes are already there left as it
+    is (its staged copy deleted); what a :class:`~.cache.outputs.WrittenTree` keeps of each."""
+    import os
+
+    _no_links(folder, [rel for rel, *_ in files] + [PurePosixPath(MANIFEST)])
+    kept = []
+    for rel, language, size, digest, path in files:
+        target = folder / str(rel)
+        try:
+            if _holds(target, size, digest):
+                os.unlink(path)
+                changed = False
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.chmod(path, target.stat().st_mode & 0o777 if target.exists() else 0o644)
+                staged.pending.append((path, target))
+                changed = True
+        except OSError as exc:
+            raise ExportError(f"cannot write: {exc.strerror or exc}", Location.of(target), code="E605") from None
+        kept.append((rel, language, size, changed, digest))
+    return kept
+
+
+def _holds(path: Path, size: int, digest: str) -> bool:
+    """Whether ``path`` is a regular file of ``size`` bytes whose digest is ``digest``
+    (:func:`~.cache.outputs.output_digest`; never blocks, reads at most its size, a megabyte at a time)."""
+    import os
+    import stat
+
+    from .cache.outputs import output_hasher
+
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != size:
+            return False
+        hasher, total = output_hasher(), 0
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            while total <= size:
+                chunk = os.read(fd, min(1 << 20, size + 1 - total))
+                if not chunk:
+                    break
+                hasher.update(chunk)
+                total += len(chunk)
+        finally:
+            os.close(fd)
+        return total == size and hasher.hexdigest() == digest
+    except OSError:
+        return False
+
+
 class _Sent:
     """What the parent keeps of the localized banks when workers render them: each language's
     library pickled as soon as it is localized (the next language's localization reuses its
@@ -835,9 +953,37 @@ class _Sent:
         _SENT_COUNTER += 1
         return f"{os.getpid()}-{_SENT_COUNTER}"
 
-    def payload(self, banks: dict[str, bytes]) -> tuple:
-        """What each worker call is sent: the pickled libraries by language, with a token naming them."""
-        return (self.token(), tuple(banks.items()))
+    def payload(self, banks: dict[str, bytes], folder: Path | None = None) -> tuple:
+        """What each worker call is sent: the pickled libraries by language, with a token naming
+        them. With ``folder`` (the staging folder), each pickled library is written there and the
+        calls are sent where it is (:class:`_OnDisk`): a worker reads a library once, when it first
+        needs it, and no call holds the libraries' bytes while it renders, nor sends them through
+        a pipe."""
+        token = self.token()
+        if folder is None:
+            return (token, tuple(banks.items()))
+        sent = []
+        try:
+            for lang, data in banks.items():
+                path = folder / f"{token}-{lang}.pickle"
+                path.write_bytes(data)
+                sent.append((lang, _OnDisk(str(path))))
+        except OSError:  # (a full disk, say: the bytes go with the calls, as without a staging folder)
+            return (token, tuple(banks.items()))
+        return (token, tuple(sent))
+
+
+class _OnDisk:
+    """A pickled library sent as the file holding it (:meth:`_Sent.payload`)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def read(self) -> bytes:
+        with open(self.path, "rb") as fh:
+            return fh.read()
 
 
 def _part_payload(payload: tuple, langs: list[str]) -> tuple:
@@ -866,7 +1012,7 @@ def _received(payload: tuple) -> dict[str, Library]:
     held = _RECEIVED["libraries"]
     for lang, data in pickled:
         if lang not in held:
-            held[lang] = pickle.loads(data)
+            held[lang] = pickle.loads(data.read() if isinstance(data, _OnDisk) else data)
     return {lang: held[lang] for lang, _ in pickled}
 
 
@@ -876,11 +1022,32 @@ def _notes_sent(payload: tuple, names: list[str], options_sent: dict, scan: bool
     return library_notes(names, libraries, _options_received(options_sent)), first_uncarriable(libraries) if scan else None
 
 
-def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict):
-    """In a worker: the files of piece ``part`` of format ``name`` (:meth:`~.exporters.Format.parts`).
-    What the worker freed of the pieces before is given back to the system first."""
+def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict, staging: str | None = None, tag: str = ""):
+    """In a worker: the files of piece ``part`` of format ``name`` (:meth:`~.exporters.Format.parts`);
+    with ``staging`` (the staging folder, :class:`_Staging`), each written there as soon as it is
+    rendered, named by ``tag`` (unique to the piece), and what it became returned instead
+    (:class:`StagedFiles`). What the worker freed of the pieces before is given back to the
+    system first."""
     _trim()
-    return get_format(name).part_files(_received(payload), _options_received(options_sent), part)
+    files = get_format(name).part_files(_received(payload), _options_received(options_sent), part)
+    if staging is None:
+        return files
+    import os
+
+    from .cache.outputs import output_digest
+
+    made = StagedFiles()
+    try:
+        for file in files:
+            path = os.path.join(staging, f"{tag}-{len(made)}")
+            with open(path, "xb") as fh:
+                fh.write(file.data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            made.append((file.path, file.language, len(file.data), output_digest(file.data), path))
+    except OSError:  # (a full disk, say: the files go back to be written, and their error reported, by the build)
+        return files
+    return made
 
 
 def _guide_sent(payload: tuple, notes: list[Diagnostic], english: dict):

@@ -38,6 +38,11 @@ def _digest(data: bytes) -> str:
 
 
 output_digest = _digest
+
+
+def output_hasher():
+    """A hasher of :data:`DIGEST`, to digest a file a piece at a time as :func:`output_digest` digests its bytes."""
+    return hashlib.new(DIGEST)
 """The digest the memo keeps of a file's bytes (for a tree whose bytes are already written: :class:`WrittenTree`)."""
 
 

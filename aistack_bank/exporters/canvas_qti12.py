@@ -9,7 +9,8 @@ resource (mismatched identifiers make Canvas drop the quiz's settings and descri
 
 from __future__ import annotations
 
-from typing import Mapping
+from itertools import chain
+from typing import Iterator, Mapping
 
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
@@ -18,7 +19,7 @@ from .qti_common import WORDS_USED as qti_words_used, bank_title, language_notes
 from ..kinds.short_answer import has_wildcard
 from .qti12_common import CANVAS_TYPES, ITEM_PARTS, POINTS, assessment_ident, canvas_essay_item, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
-from .common import deterministic_zip, html_paragraph, html_text
+from .common import deterministic_zip, html_paragraph, html_text, utf8_lines
 
 NAME = "canvas-qti12"
 CANVAS_NS = "http://canvas.instructure.com/xsd/cccv1p0"
@@ -27,17 +28,19 @@ IMSMD_NS = "http://www.imsglobal.org/xsd/imsmd_v1p2"
 
 
 def render_quiz(bank: Bank, options: ExportOptions) -> bytes:
+    return b"".join(quiz_pieces(bank, options))
+
+
+def quiz_pieces(bank: Bank, options: ExportOptions) -> Iterator[bytes]:
+    """The quiz file of ``bank`` (:func:`render_quiz`) in pieces of its bytes, each item's lines
+    joined at once and encoded a few hundred items at a time: a large quiz is never held whole."""
     ident = assessment_ident(bank)
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', questestinterop_open(),
-           f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
-           "      <qtimetadatafield>\n        <fieldlabel>cc_maxattempts</fieldlabel>\n        <fieldentry>1</fieldentry>\n      </qtimetadatafield>",
-           "    </qtimetadata>", '    <section ident="root_section">']
-    for index in FORMAT.carried(bank):  # each item's lines joined at once: a large quiz holds one string per item
-        lines = FORMAT.writer(bank.questions[index])(bank, index, canvas=True)
-        if lines:
-            out.append("\n".join(lines))
-    out += ["    </section>", "  </assessment>", "</questestinterop>"]
-    return ("\n".join(out) + "\n").encode("utf-8")
+    head = ['<?xml version="1.0" encoding="UTF-8"?>', questestinterop_open(),
+            f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
+            "      <qtimetadatafield>\n        <fieldlabel>cc_maxattempts</fieldlabel>\n        <fieldentry>1</fieldentry>\n      </qtimetadatafield>",
+            "    </qtimetadata>", '    <section ident="root_section">']
+    items = ("\n".join(lines) for lines in (FORMAT.writer(bank.questions[index])(bank, index, canvas=True) for index in FORMAT.carried(bank)) if lines)
+    return utf8_lines(chain(head, items, ["    </section>", "  </assessment>", "</questestinterop>"]))
 
 
 def render_meta(bank: Bank, options: ExportOptions) -> bytes:
@@ -123,7 +126,7 @@ def package(bank: Bank, options: ExportOptions) -> bytes:
     ident = assessment_ident(bank)
     return deterministic_zip({  # (each member rendered when the zip comes to it)
         "imsmanifest.xml": lambda: render_manifest(bank),
-        f"{ident}/{ident}.xml": lambda: render_quiz(bank, options),
+        f"{ident}/{ident}.xml": lambda: quiz_pieces(bank, options),
         f"{ident}/assessment_meta.xml": lambda: render_meta(bank, options),
     })
 
@@ -134,7 +137,7 @@ def bank_package(library: Library, options: ExportOptions) -> bytes:
     files = {"imsmanifest.xml": render_bank_manifest(banks, ident=ncname(f"{WHOLE_BANK_STEM}-{library.lang}"), title=bank_title(library), lang=library.lang)}
     for bank in banks:
         ident = assessment_ident(bank)
-        files[f"{ident}/{ident}.xml"] = render_quiz(bank, options)
+        files[f"{ident}/{ident}.xml"] = lambda bank=bank: quiz_pieces(bank, options)
         files[f"{ident}/assessment_meta.xml"] = render_meta(bank, options)
     return deterministic_zip(files)
 

@@ -7,7 +7,7 @@ import zipfile
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import PurePosixPath
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from ..i18n.languages import is_rtl, moodle_code
 
@@ -191,10 +191,12 @@ def category_idnumber(topic_id: str, langs: list[str]) -> str:
     return f"{topic_id}-{langs[0] if len(langs) == 1 else 'multilang'}"
 
 
-def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], bytes]"]) -> bytes:
+def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], bytes | Iterable[bytes]]"]) -> bytes:
     """A zip of ``files`` with sorted members, fixed timestamps and fixed compression. A member
     given as a function is rendered when its turn comes, and dropped once compressed: a large
-    package holds one uncompressed member at a time."""
+    package holds one uncompressed member at a time. A function may give the member as pieces
+    of its bytes (an iterable, :func:`utf8_lines`), each compressed as it comes: then the
+    package never holds the member whole (the bytes written are the same)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         for name in sorted(files, key=str):
@@ -203,9 +205,35 @@ def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], 
             info.external_attr = 0o644 << 16
             info.create_system = 3
             data = files[name]
-            zf.writestr(info, data() if callable(data) else data, compresslevel=9)
+            data = data() if callable(data) else data
+            if isinstance(data, (bytes, bytearray)):
+                zf.writestr(info, data, compresslevel=9)
+            else:  # as ``writestr`` writes it, its size and checksum counted as the pieces come
+                if hasattr(info, "compress_level"):
+                    info.compress_level = 9
+                else:
+                    info._compresslevel = 9
+                with zf.open(info, "w") as member:
+                    for piece in data:
+                        member.write(piece)
             del data
     return buffer.getvalue()
+
+
+def utf8_lines(lines: Iterable[str], batch: int = 512) -> Iterator[bytes]:
+    """``lines``, each followed by a line break, encoded in UTF-8 ``batch`` lines at a time:
+    ``b"".join(utf8_lines(lines))`` is ``("\\n".join(lines) + "\\n").encode("utf-8")`` for a
+    non-empty list, without the whole text ever held at once."""
+    pending: list[str] = []
+    for line in lines:
+        pending.append(line)
+        if len(pending) >= batch:
+            pending.append("")
+            yield "\n".join(pending).encode("utf-8")
+            pending = []
+    if pending:
+        pending.append("")
+        yield "\n".join(pending).encode("utf-8")
 
 
 class EncodedLines:

@@ -9,7 +9,8 @@ CC 1.1 is the version all three read; 1.3 adds nothing these question resources 
 
 from __future__ import annotations
 
-from typing import Mapping
+from itertools import chain
+from typing import Iterator, Mapping
 
 from ..errors import Diagnostic, warning
 from ..model import Bank, Library
@@ -18,7 +19,7 @@ from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
 from .qti12_common import CC_PROFILES, ITEM_PARTS, assessment_ident, cartridge_essay_item, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
-from .common import deterministic_zip, html_text
+from .common import deterministic_zip, html_text, utf8_lines
 
 NAME = "common-cartridge"
 CC_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
@@ -37,29 +38,32 @@ def _open() -> str:
 
 
 def render_assessment(bank: Bank) -> bytes:
+    return b"".join(assessment_pieces(bank))
+
+
+def assessment_pieces(bank: Bank) -> Iterator[bytes]:
+    """The assessment file of ``bank`` (:func:`render_assessment`) in pieces of its bytes, each
+    item's lines joined at once and encoded a few hundred items at a time."""
     ident = assessment_ident(bank)
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
-           _field("cc_profile", "cc.exam.v0p1"), _field("qmd_assessmenttype", "Examination"), _field("qmd_scoretype", "Percentage"),
-           _field("qmd_feedbackpermitted", "Yes"), _field("qmd_hintspermitted", "No"), _field("qmd_solutionspermitted", "Yes"),
-           _field("cc_maxattempts", "unlimited"), "    </qtimetadata>", '    <section ident="root_section">']
-    for index in FORMAT.carried(bank):  # each item's lines joined at once: a large assessment holds one string per item
-        lines = FORMAT.writer(bank.questions[index])(bank, index, canvas=False)
-        if lines:
-            out.append("\n".join(lines))
-    out += ["    </section>", "  </assessment>", "</questestinterop>"]
-    return ("\n".join(out) + "\n").encode("utf-8")
+    head = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
+            _field("cc_profile", "cc.exam.v0p1"), _field("qmd_assessmenttype", "Examination"), _field("qmd_scoretype", "Percentage"),
+            _field("qmd_feedbackpermitted", "Yes"), _field("qmd_hintspermitted", "No"), _field("qmd_solutionspermitted", "Yes"),
+            _field("cc_maxattempts", "unlimited"), "    </qtimetadata>", '    <section ident="root_section">']
+    items = ("\n".join(lines) for lines in (FORMAT.writer(bank.questions[index])(bank, index, canvas=False) for index in FORMAT.carried(bank)) if lines)
+    return utf8_lines(chain(head, items, ["    </section>", "  </assessment>", "</questestinterop>"]))
 
 
 def render_bank(bank: Bank) -> bytes:
+    return b"".join(bank_pieces(bank))
+
+
+def bank_pieces(bank: Bank) -> Iterator[bytes]:
+    """The question bank file of ``bank`` (:func:`render_bank`) in pieces of its bytes."""
     ident = ncname(assessment_ident(bank) + "-bank")
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <objectbank ident="{ident}">', "    <qtimetadata>",
-           _field("cc_profile", "cc.exam.v0p1"), "    </qtimetadata>"]
-    for index in FORMAT.carried(bank):
-        lines = FORMAT.writer(bank.questions[index])(bank, index, canvas=False, indent="    ", suffix="-bank")
-        if lines:
-            out.append("\n".join(lines))
-    out += ["  </objectbank>", "</questestinterop>"]
-    return ("\n".join(out) + "\n").encode("utf-8")
+    head = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <objectbank ident="{ident}">', "    <qtimetadata>",
+            _field("cc_profile", "cc.exam.v0p1"), "    </qtimetadata>"]
+    items = ("\n".join(lines) for lines in (FORMAT.writer(bank.questions[index])(bank, index, canvas=False, indent="    ", suffix="-bank") for index in FORMAT.carried(bank)) if lines)
+    return utf8_lines(chain(head, items, ["  </objectbank>", "</questestinterop>"]))
 
 
 def paths(bank: Bank) -> tuple[str, str]:
@@ -125,7 +129,7 @@ def render_bank_manifest(banks: list[Bank], *, ident: str, title: str, lang: str
 
 def package(bank: Bank) -> bytes:
     assessment_path, bank_path = paths(bank)
-    return deterministic_zip({"imsmanifest.xml": lambda: render_manifest(bank), assessment_path: lambda: render_assessment(bank), bank_path: lambda: render_bank(bank)})  # (each member rendered when the zip comes to it)
+    return deterministic_zip({"imsmanifest.xml": lambda: render_manifest(bank), assessment_path: lambda: assessment_pieces(bank), bank_path: lambda: bank_pieces(bank)})  # (each member rendered when the zip comes to it)
 
 
 def bank_package(library: Library) -> bytes:
@@ -134,8 +138,8 @@ def bank_package(library: Library) -> bytes:
     files = {"imsmanifest.xml": render_bank_manifest(banks, ident=ncname(f"{WHOLE_BANK_STEM}-{library.lang}"), title=bank_title(library), lang=library.lang)}
     for bank in banks:
         assessment_path, bank_path = paths(bank)
-        files[assessment_path] = render_assessment(bank)
-        files[bank_path] = render_bank(bank)
+        files[assessment_path] = lambda bank=bank: assessment_pieces(bank)
+        files[bank_path] = lambda bank=bank: bank_pieces(bank)
     return deterministic_zip(files)
 
 

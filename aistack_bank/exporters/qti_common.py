@@ -680,13 +680,15 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     return manifest.document_bytes()
 
 
-def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, bytes]:
-    """Every file of the content package of ``library`` (one topic or the whole bank), by its path inside the zip."""
-    files = {PurePosixPath("imsmanifest.xml"): render_manifest(d=d, library=library), TEST_PATH: render_test(d=d, library=library)}
+def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, Callable[[], bytes]]:
+    """Every file of the content package of ``library`` (one topic or the whole bank), by its
+    path inside the zip, as a function that renders it (:func:`~.common.deterministic_zip`
+    renders each item when it comes to it: a large package never holds every item at once)."""
+    files: dict[PurePosixPath, Callable[[], bytes]] = {PurePosixPath("imsmanifest.xml"): lambda: render_manifest(d=d, library=library), TEST_PATH: lambda: render_test(d=d, library=library)}
     for _, topics in by_category(library):
         for bank in topics:
             for index, q in enumerate(bank.questions):
-                files[item_path(q)] = render_item(d=d, bank=bank, index=index, options=options)
+                files[item_path(q)] = partial(render_item, d=d, bank=bank, index=index, options=options)
     return files
 
 
