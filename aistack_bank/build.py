@@ -542,6 +542,8 @@ def build_lock(out: Path, *, compare: bool = False):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ExportError("another `bank build` is writing this folder; wait for it to finish", Location.of(out), code="E604") from None
+        if not compare:
+            _remove_stale_staging(out)
         yield
     finally:
         os.close(fd)
@@ -616,23 +618,62 @@ STAGING_PREFIX = ".bank-build-"
 the files they render until the build renames them into place (:class:`_Staging`)."""
 
 
+STAGING_STALE_SECONDS = 60
+"""A staging folder nobody holds is removed by the next build only when it is at least this old
+(a build makes its folder, then locks it: never in the moment between)."""
+
+
+def _remove_stale_staging(out: Path) -> None:
+    """Remove the staging folders that builds killed outright (SIGKILL, a power cut) left in the
+    exports folder ``out``: those no running build holds a lock on (:class:`_Staging` locks its
+    own for as long as it exists) and older than :data:`STAGING_STALE_SECONDS`."""
+    import fcntl
+    import os
+    import shutil
+    import time
+
+    try:
+        entries = [entry for entry in os.scandir(out) if entry.name.startswith(STAGING_PREFIX) and entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            if time.time() - os.fstat(fd).st_mtime < STAGING_STALE_SECONDS:
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:  # (BlockingIOError: a running build's)
+            continue
+        finally:
+            os.close(fd)
+
+
 class _Staging:
     """A folder in the exports folder ``out`` where each rendering worker writes the files of its
     pieces (:func:`_render_sent`), so that neither it nor the parent holds a rendered file longer
     than it takes to write it, nor sends it through a pipe; the parent renames them into place
     with the build's other writes (all or nothing). Made when first asked for; removed, with
     anything left in it, once the workers have stopped (and ``out`` too, if it was made for it
-    and nothing else was put there)."""
+    and nothing else was put there). The folder is locked (flock) while it exists, so that the
+    next build removes it if this one is killed outright (:func:`_remove_stale_staging`)."""
 
     def __init__(self, out: Path) -> None:
         self.out = out
         self.path: Path | None = None
+        self._fd: int | None = None
         self._made_out = False
 
     def folder(self) -> Path | None:
         """The staging folder (made now if needed), or None where it cannot be made (then the
         rendered files come back through the pipes, and the writing step reports the problem)."""
         if self.path is None:
+            import fcntl
+            import os
+            import shutil
             import tempfile
 
             try:
@@ -642,16 +683,25 @@ class _Staging:
                     self.out.mkdir(parents=True)
                     self._made_out = True
                 self.path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.out))
+                self._fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
+                fcntl.flock(self._fd, fcntl.LOCK_EX)  # (held while the folder exists: no other build removes it)
             except OSError:
+                if self.path is not None:
+                    shutil.rmtree(self.path, ignore_errors=True)
+                    self.path = None
                 return None
         return self.path
 
     def remove(self) -> None:
+        import os
         import shutil
 
         if self.path is not None:
             shutil.rmtree(self.path, ignore_errors=True)
             self.path = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
         if self._made_out:
             try:
                 self.out.rmdir()  # (only if empty: a build that wrote nothing leaves no folder)

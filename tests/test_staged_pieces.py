@@ -137,3 +137,54 @@ def test_a_staging_folder_that_cannot_be_written_sends_the_files_back(project, m
     monkeypatch.setattr(build._Staging, "folder", lambda self: tmp_path / "no-such-folder")
     build.build(Path("bank"), Path("translations"), Path("out"))
     assert _files(Path("out")) == _files(Path("serial")) and not adopted
+
+
+def test_a_staging_folder_left_by_a_killed_build_is_removed_by_the_next_one_and_a_live_one_kept(project, tmp_path):
+    """A build killed outright (SIGKILL, power) cannot remove its staging folder; the next build
+    that writes the folder removes it, but never the folder of a build still running (it holds a
+    lock on it), nor a folder just made, and a comparison removes nothing."""
+    import fcntl
+    import os
+    import time
+
+    from aistack_bank import build
+    from aistack_bank.build import STAGING_PREFIX
+
+    keep_only(project)
+    out = Path("out")
+    build.build(Path("bank"), Path("translations"), out)
+    dead, live, new = (out / f"{STAGING_PREFIX}{name}" for name in ("dead", "live", "new"))
+    for folder in (dead, live, new):
+        folder.mkdir()
+        (folder / "piece.xml").write_text("<half/>")
+    old = time.time() - 3600
+    for folder in (dead, live):
+        os.utime(folder, (old, old))
+    held = os.open(live, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as the running build holds its own
+        build.build(Path("bank"), Path("translations"), out, compare=True)
+        assert dead.is_dir() and live.is_dir() and new.is_dir()
+        build.build(Path("bank"), Path("translations"), out)
+        assert not dead.exists() and (live / "piece.xml").is_file() and (new / "piece.xml").is_file()
+    finally:
+        os.close(held)
+
+
+def test_a_build_holds_a_lock_on_its_staging_folder_while_it_runs(project, monkeypatch, tmp_path):
+    import fcntl
+    import os
+
+    from aistack_bank import build
+
+    keep_only(project)
+    staging = build._Staging(Path("out"))
+    folder = staging.folder()
+    other = os.open(folder, os.O_RDONLY)
+    try:
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        staging.remove()
+        assert not folder.exists()
+    finally:
+        os.close(other)
