@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Diagnostic
-from .store import SplitStore, Store, file_digest, key_of
+from .store import SplitStore, Store, file_digest, key_of, read_at
 from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_each
 from ..safety import folders_settled
@@ -330,21 +330,6 @@ class Spill:
             os.close(fd)
         except OSError:
             pass
-
-
-def read_at(fd: int, at: int, length: int) -> bytes:
-    """``length`` bytes of the open file ``fd`` from offset ``at``."""
-    import os
-
-    chunks = []
-    while length > 0:
-        chunk = os.pread(fd, length, at)
-        if not chunk:
-            raise OSError("spill file shorter than expected")
-        chunks.append(chunk)
-        at += len(chunk)
-        length -= len(chunk)
-    return b"".join(chunks)
 
 
 class StoreRecord:

@@ -538,7 +538,7 @@ class SplitStore:
             if length > 2 * MAX_JOURNAL_BYTES:
                 self._journal = (0, 0, True)
                 return
-            tail = _read_at(fd, self._size, length)
+            tail = read_at(fd, self._size, length)
         except OSError:
             return
         finally:
@@ -750,7 +750,7 @@ class SplitStore:
         return token, at
 
 
-def _read_at(fd: int, at: int, length: int) -> bytes:
+def read_at(fd: int, at: int, length: int) -> bytes:
     """``length`` bytes of the open file ``fd`` from offset ``at`` (OSError when it has fewer)."""
     chunks = []
     while length > 0:

@@ -812,7 +812,7 @@ def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
     in the script."""
     import pickle
 
-    from ..cache.questionfiles import read_at
+    from ..cache.store import read_at
     from ..load import QuestionSource
 
     head, refs = chunk
