@@ -124,6 +124,35 @@ SAMPLE = ("q001", "q002", "q003", "q004", "q005", "q007", "q010", "q015", "q018"
 whole, a numeric check (q004), a runtime (the glossary), each key position three times (no W301)."""
 
 
+def half_german_course(top: Path) -> Path:
+    """`bank init course --languages de,es` in ``top`` (in this process, its user cache in
+    ``top``), every other German entry translated, then `bank i18n update`, as a translator's
+    tool leaves a catalog half done: the course's folder, for module-scoped starting points that
+    each test copies."""
+    import polib
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app
+
+    def run(*args: str) -> None:
+        result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+
+    root = top / "course"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(top / "user-cache"))
+        patch.chdir(top)
+        run("init", "course", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics")
+        patch.chdir(root)
+        po = polib.pofile(str(root / "translations" / "de.po"))
+        for index, entry in enumerate(po):
+            if index % 2 == 0:
+                entry.msgstr = "Auf Deutsch: " + entry.msgid
+        po.save()
+        run("i18n", "update")  # the catalog as the tool writes it (as msgmerge would)
+    return root
+
+
 def keep_only(root: Path, kept: tuple[str, ...] = SAMPLE, topic: str = FLAGSHIP) -> Path:
     """Cut the copy of the bundled bank under ``root`` down to the questions ``kept`` of its topic:
     the other question files, their lines in topic.yaml and their entries in the template and the

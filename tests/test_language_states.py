@@ -17,36 +17,14 @@ import polib
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import REPO, half_german_course
 
 
 @pytest.fixture(scope="module")
 def half_german_template(tmp_path_factory) -> Path:
     """`bank init --languages de,es`, then every other German entry translated: made once per
     module and never changed (each test works on its own copy, ``half_german``)."""
-    from typer.testing import CliRunner
-
-    from aistack_bank.cli import app
-
-    top = tmp_path_factory.mktemp("half-german")
-    root = top / "course"
-
-    def run(*args: str) -> None:
-        result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(top / "user-cache"))
-        patch.chdir(top)
-        run("init", "course", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics")
-        patch.chdir(root)
-        po = polib.pofile(str(root / "translations" / "de.po"))
-        for index, entry in enumerate(po):
-            if index % 2 == 0:
-                entry.msgstr = "Auf Deutsch: " + entry.msgid
-        po.save()
-        run("i18n", "update")  # the catalog as the tool writes it (as msgmerge would)
-    return root
+    return half_german_course(tmp_path_factory.mktemp("half-german"))
 
 
 @pytest.fixture

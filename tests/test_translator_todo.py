@@ -12,33 +12,15 @@ import polib
 import pytest
 import yaml
 
+from conftest import half_german_course
+
 
 @pytest.fixture(scope="module")
 def course_template(tmp_path_factory) -> Path:
     """`bank init --languages de,es`, every other German entry translated, then `bank i18n
     update`: made once per module (in this process); read-only: each test works on its own copy
     (``course``)."""
-    from typer.testing import CliRunner
-
-    from aistack_bank.cli import app
-
-    runner = CliRunner()
-    top = tmp_path_factory.mktemp("course-template")
-    root = top / "course"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(top)
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
-        result = runner.invoke(app, ["init", "course", "--languages", "de,es", "--title", "Statistics", "--category", "Mathematics"], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        patch.chdir(root)
-        po = polib.pofile(str(root / "translations" / "de.po"))
-        for index, entry in enumerate(po):
-            if index % 2 == 0:
-                entry.msgstr = "Auf Deutsch: " + entry.msgid
-        po.save()
-        result = runner.invoke(app, ["i18n", "update"], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-    return root
+    return half_german_course(tmp_path_factory.mktemp("course-template"))
 
 
 @pytest.fixture
