@@ -276,13 +276,17 @@ def test_the_catalog_workers_are_not_started_when_one_catalog_changed_alone(proj
         if folder.name != "stat":
             shutil.rmtree(folder)  # every stored verdict gone, the stat memo kept
     _edit(fr, 3)
+    assert run() is True  # no findings kept of that catalog: verified whole
+    _edit(fr, 4)
+    monkeypatch.setattr(validation, "RACY_NS", 10**15)  # written just now: never kept in the memo file
     assert run() is False
+    _edit(fr, 5)
+    assert run() is False
+    monkeypatch.setattr(validation, "RACY_NS", -10**15)
     shutil.rmtree(project / "user-cache" / "aistack-bank" / "validate")
     assert run() is False  # nothing changed (the verdict gone: validated again)
     new = translations / "es.po"
-    shutil.copy(fr, new)
-    assert run() is True  # a catalog the memo does not know
-    _edit(new, 4)
-    assert run() is False
+    new.write_text(fr.read_text(encoding="utf-8").replace('"Language: fr\\n"', '"Language: es\\n"', 1), encoding="utf-8")
+    assert run() is True  # a new catalog: no findings of it kept
     monkeypatch.setattr(validation, "_package_digest", lambda: "another version of the tool")
     assert run() is True  # every stored verdict's key changes with the tool

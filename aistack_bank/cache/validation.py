@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import RACY_NS, cache_dir, clear_reads, keep_bytes, read_digest, remember_digests
+from .store import RACY_NS, cache_dir, clear_reads, keep_bytes, read_digest, remember_digests, store_exists
 from .store import identity as file_identity
 from .store import package_digest as _package_digest
 
@@ -312,7 +312,8 @@ def _link_part(name: str) -> bytes:
 def edited_catalog_only(bank: Path, translations: Path | None) -> bool:
     """Whether this process's latest input digest of ``bank`` and ``translations`` found at
     most one input written since the memo file's digests, and that one a catalog (``*.po``)
-    directly in ``translations`` that the memo file already knew by name, with the same tool,
+    directly in ``translations`` whose findings some earlier run kept (its store of owners
+    exists: see :func:`~aistack_bank.i18n.verify._verify_kept`), with the same tool,
     package and options as the digest that wrote the memo file: no question file, template or
     other catalog changed, so at most that catalog needs verifying again. False when it cannot
     tell (no such digest, a folder it could not list, no memo file, another head).
@@ -330,8 +331,8 @@ def edited_catalog_only(bank: Path, translations: Path | None) -> bool:
     if not memo.fresh:
         return True
     name = memo.fresh[0]
-    return (name.endswith(".po") and name in memo.old and name not in memo.links
-            and os.path.dirname(name) == os.fspath(translations))
+    return (name.endswith(".po") and name not in memo.links and os.path.dirname(name) == os.fspath(translations)
+            and store_exists("catalog-owners", Path(name)))
 
 
 def _walked(bank: Path, translations: Path | None):
