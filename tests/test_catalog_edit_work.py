@@ -222,3 +222,71 @@ def test_the_bytes_the_input_digest_kept_serve_one_read_of_the_same_unchanged_fi
     store.keep_bytes(nl, store.identity(os.stat(nl)), b"two", "d2")  # a second catalog: neither kept
     assert store.take_bytes(fr, os.stat(fr)) is None and store.take_bytes(nl, os.stat(nl)) is None
     store.clear_reads()
+
+
+def test_the_catalog_workers_are_not_started_when_one_catalog_changed_alone(project, monkeypatch):
+    """The catalogs' workers (forked before the bank is read, for a large bank) are started
+    when the input digest found more than one input written since its memo file's digests, or
+    another one than a catalog; not when it found one known catalog alone (edited: verified
+    again in this process, for the owners of the entries the edit touched) or nothing. Either
+    way the diagnostics are those of a run without cache, also when the catalogs' stored
+    verdicts are gone (the work then runs without workers)."""
+    import shutil
+
+    from aistack_bank import parallel
+    from aistack_bank.rules import validate
+
+    keep_only(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / "user-cache"))
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setattr(validation, "RACY_NS", -10**15)  # every file counts as written long before
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    started: list[bool] = []
+
+    class Recorded(parallel.Workers):
+        def __init__(self, wanted):
+            started.append(wanted)
+            super().__init__(wanted)
+
+    monkeypatch.setattr(parallel, "Workers", Recorded)
+    bank, translations = project / "bank", project / "translations"
+    fr, nl = translations / "fr.po", translations / "nl.po"
+    question = sorted((bank).rglob("q*.yaml"))[0]
+
+    def run() -> bool:
+        started.clear()
+        diags, _ = validation.validate_cached(bank, translations)
+        assert len(started) == 1  # (validated, not served whole from the verdicts' cache)
+        assert _lines(diags) == _lines(validation.validate_cached(bank, translations, use_cache=False)[0])
+        return started[0]
+
+    assert run() is True  # no memo file yet: every input is new to it
+    _edit(fr, 0)
+    assert run() is False
+    _edit(fr, 1)
+    _edit(nl, 1)
+    assert run() is True  # two catalogs
+    _edit(fr, 2)
+    question.write_text(question.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    assert run() is True  # a catalog and a question file
+    text = fr.read_text(encoding="utf-8")
+    fr.write_text(text.replace('msgstr "', 'msgstr "4096 GB ', 3), encoding="utf-8")
+    assert run() is False
+    for folder in (project / "user-cache" / "aistack-bank").iterdir():
+        if folder.name != "stat":
+            shutil.rmtree(folder)  # every stored verdict gone, the stat memo kept
+    _edit(fr, 3)
+    assert run() is True  # no findings kept of that catalog: verified whole
+    _edit(fr, 4)
+    monkeypatch.setattr(validation, "RACY_NS", 10**15)  # written just now: never kept in the memo file
+    assert run() is False
+    _edit(fr, 5)
+    assert run() is False
+    monkeypatch.setattr(validation, "RACY_NS", -10**15)
+    shutil.rmtree(project / "user-cache" / "aistack-bank" / "validate")
+    assert run() is False  # nothing changed (the verdict gone: validated again)
+    new = translations / "es.po"
+    new.write_text(fr.read_text(encoding="utf-8").replace('"Language: fr\\n"', '"Language: es\\n"', 1), encoding="utf-8")
+    assert run() is True  # a new catalog: no findings of it kept
+    monkeypatch.setattr(validation, "_package_digest", lambda: "another version of the tool")
+    assert run() is True  # every stored verdict's key changes with the tool

@@ -348,6 +348,12 @@ def _store_path(namespace: str, scope: Path) -> Path:
     return cache_dir() / "files" / f"{namespace}-{name}.pickle"
 
 
+def store_exists(namespace: str, scope: Path) -> bool:
+    """Whether a store of ``namespace`` for the folder ``scope`` has an index file (a guess
+    about the work ahead: what it holds is read and checked only through :class:`Store`)."""
+    return os.path.isfile(_store_path(namespace, scope))
+
+
 class Store:
     """Pickled results by key for one namespace and folder; read on first use, saved by :meth:`save`."""
 

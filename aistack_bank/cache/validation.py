@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import RACY_NS, cache_dir, clear_reads, keep_bytes, read_digest, remember_digests
+from .store import RACY_NS, cache_dir, clear_reads, keep_bytes, read_digest, remember_digests, store_exists
 from .store import identity as file_identity
 from .store import package_digest as _package_digest
 
@@ -108,16 +108,23 @@ class StatMemo:
         """What the walk digested for each file: its content digest, or what stands for it."""
         self.targets: dict[str, bytes] = {}
         """What the walk digested of where each link leads."""
+        self.fresh: list[str] = []
+        """The files this memo's walk digested (or found unreadable or special) instead of
+        taking their digest from the memo file: the inputs written since the latest run (or
+        just before it, or never digested), as far as this memo can tell."""
         self.complete = True
         """Whether :attr:`walks`, :attr:`values` and :attr:`targets` hold all the walk digested."""
         self.head = ""
         self.result = ""
         """What the input digest took besides the files, and the digest it gave (:func:`input_digest`)."""
+        self.seen_head: str | None = None
+        """:attr:`head` of the input digest that last wrote the memo file (None: not known)."""
         if after is not None:
             # A second pass of this process over the same roots: the digests the first took, of
             # the files written more than RACY_NS before it (as the memo file would have kept them).
             self.old = {name: entry for name, entry in after.new.items() if after.now - max(entry[0][3], entry[0][4]) > RACY_NS}
             self.first = after.new
+            self.seen_head = after.seen_head
             return
         try:
             import pickle
@@ -128,6 +135,8 @@ class StatMemo:
             data = pickle.loads(raw) if raw is not None else None
             if isinstance(data, dict):
                 self.old = data
+                head = data.pop(_HEAD, None)
+                self.seen_head = head if type(head) is str else None
         except Exception:
             self.old = {}
 
@@ -135,14 +144,17 @@ class StatMemo:
         try:
             st = os.stat(name)
         except OSError as exc:
+            self.fresh.append(name)
             return f"unreadable {exc.errno}".encode()
         if not S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+            self.fresh.append(name)
             return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
         identity = file_identity(st)
         known = self.old.get(name)
         if type(known) is tuple and len(known) == 2 and known[0] == identity and type(known[1]) is bytes:
             self.new[name] = known
             return known[1]
+        self.fresh.append(name)
         first = self.first.get(name)
         if first is not None and first[0] == identity and read_digest(name) == first[1].hex():
             # Written just before the first pass, so its identity proves nothing; but the bytes
@@ -186,7 +198,7 @@ class StatMemo:
         now = time.time_ns()
         keep = {name: entry for name, entry in self.new.items() if now - max(entry[0][3], entry[0][4]) > RACY_NS}
         old = self.old
-        if len(keep) <= len(old) and all(old.get(name) == entry for name, entry in keep.items()):
+        if (self.seen_head or "") == self.head and len(keep) <= len(old) and all(old.get(name) == entry for name, entry in keep.items()):
             # nothing to add (a file written just now is left out, and an entry the memo
             # file keeps of a file since written or removed never matches again: each is
             # checked against the file's identity when used)
@@ -196,10 +208,15 @@ class StatMemo:
 
             from .store import write_private
 
+            if self.head:
+                keep[_HEAD] = self.head  # (never a file's name: every name is a path)
             write_private(self.path, pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # an unwritable cache folder: hash everything next time
             pass
 
+
+_HEAD = "\0head"
+"""The memo file's entry of :attr:`StatMemo.head`."""
 
 _LAST: list[tuple[tuple, StatMemo]] = []
 """The roots and stat memo of this process's latest :func:`input_digest` (see ``again``)."""
@@ -228,10 +245,11 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     if not again:
         clear_reads()  # a new run: the reads noted are this one's
     memo = StatMemo(roots, after=previous, keep=not again)
+    memo.head = head
     for root in roots:
         _digest_tree(digest, root, memo)
     memo.save()  # (again: with the files that have settled since the first pass)
-    memo.head, memo.result = head, digest.hexdigest()
+    memo.result = digest.hexdigest()
     if previous is None:
         _LAST[:] = [(scope, memo)]
     remember_digests(memo.new, memo.now)  # the per-file stores' keys reuse them (files settled before)
@@ -289,6 +307,32 @@ def _link_part(name: str) -> bytes:
         return b"link " + os.readlink(name).encode("utf-8", "surrogateescape") + b"\0"
     except OSError:
         return b"link ?\0"
+
+
+def edited_catalog_only(bank: Path, translations: Path | None) -> bool:
+    """Whether this process's latest input digest of ``bank`` and ``translations`` found at
+    most one input written since the memo file's digests, and that one a catalog (``*.po``)
+    directly in ``translations`` whose findings some earlier run kept (its store of owners
+    exists: see :func:`~aistack_bank.i18n.verify._verify_kept`), with the same tool,
+    package and options as the digest that wrote the memo file: no question file, template or
+    other catalog changed, so at most that catalog needs verifying again. False when it cannot
+    tell (no such digest, a folder it could not list, no memo file, another head).
+
+    A guess about the work ahead (whether to start the catalogs' workers), never a verdict:
+    what is verified is decided by the stored verdicts' keys, as before."""
+    if translations is None:
+        return False
+    scope = tuple(os.path.abspath(root) for root in [bank, translations])
+    if not _LAST or _LAST[0][0] != scope:
+        return False
+    memo = _LAST[0][1]
+    if not memo.complete or not memo.old or memo.seen_head != memo.head or len(memo.fresh) > 1:
+        return False
+    if not memo.fresh:
+        return True
+    name = memo.fresh[0]
+    return (name.endswith(".po") and name not in memo.links and os.path.dirname(name) == os.fspath(translations)
+            and store_exists("catalog-owners", Path(name)))
 
 
 def _walked(bank: Path, translations: Path | None):
@@ -423,7 +467,8 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     from ..rules.validate import validate_bank
 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
-                           walked=_walked(bank, translations) if key is not None else None)
+                           walked=_walked(bank, translations) if key is not None else None,
+                           one_catalog=key is not None and edited_catalog_only(bank, translations))
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
         store(bank, key, report.diagnostics, summary)

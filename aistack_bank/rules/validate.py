@@ -48,7 +48,7 @@ def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
 
 
 def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                  walked=None) -> ValidationReport:
+                  walked=None, one_catalog: bool = False) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
@@ -61,7 +61,12 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     (:attr:`~aistack_bank.cache.questionfiles.QuestionFiles.walked`).
 
     For a large bank the catalogs are verified in worker processes forked before the bank is
-    read (:class:`~aistack_bank.parallel.Workers`), so that they do not hold its pages. Without
+    read (:class:`~aistack_bank.parallel.Workers`), so that they do not hold its pages, unless
+    ``one_catalog`` (the caller's input digest found no input changed since its latest run but
+    one catalog, at most: :func:`~aistack_bank.cache.validation.edited_catalog_only`): that
+    catalog is then verified again in this process, for the owners of the entries the edit
+    touched, and the others' verdicts are kept; should more work turn up (a stored verdict
+    gone), it runs as without workers, with the same diagnostics. Without
     ``catalogs`` (nothing is localized after), the records of a bank of many question files
     are kept in a spill file as they are read (:class:`~aistack_bank.cache.questionfiles.Spill`),
     not in memory, and the workers read them from it a part at a time, a large catalog a piece
@@ -73,7 +78,8 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     only = root if is_topic_folder(root) else None
     # the catalogs' workers forked now, before the bank is read, when the catalogs are large
     # enough to be verified in parallel (see verify_catalogs)
-    with Workers(only is None and translations is not None and catalogs is None and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES) as workers:
+    wanted = only is None and translations is not None and catalogs is None and not (use_cache and one_catalog)
+    with Workers(wanted and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES) as workers:
         return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
                               walked=walked)
 
