@@ -1,0 +1,104 @@
+"""A question file is validated by its kind's own model, with the verdicts of the union of the
+question models on `kind` (`load.checked_question` against that union, on every kind's
+questions changed at random), and without building the union."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from hypothesis import given, settings, strategies as st
+from pydantic import ValidationError
+
+from aistack_bank.kinds import NAMES
+from aistack_bank.load import _adapters, checked_question, model_errors
+from aistack_bank.yamlsource import YamlDocument
+
+from conftest import REPO
+
+QUESTIONS = [yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted((REPO / "examples" / "every-kind" / "bank").glob("*/questions/q*.yaml"))]
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 300) | st.floats(allow_nan=False, width=32) | st.sampled_from(["", " ", "a", "b", "q001", "text", "kg", *NAMES]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["id", "text", "feedback", "value", "prompt", "answer", "bogus"]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(node, at=()):
+    """Every place in ``node`` (a path of keys and indexes), the root included."""
+    yield at
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*at, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _paths(value, (*at, index))
+
+
+@st.composite
+def questions(draw):
+    """A question of the bundled example of every kind, changed in up to four places: a value
+    replaced or removed, a key added, or its kind changed."""
+    data = copy.deepcopy(draw(st.sampled_from(QUESTIONS)))
+    for _ in range(draw(st.integers(0, 4))):
+        places = [p for p in _paths(data) if p]
+        action = draw(st.sampled_from(["replace", "remove", "add", "kind"]))
+        if action == "kind":
+            data["kind"] = draw(st.sampled_from([*NAMES, "essay ", "bogus", 3, None, ["essay"]]))
+            continue
+        if not places:
+            continue
+        place = draw(st.sampled_from(places))
+        parent = data
+        for step in place[:-1]:
+            parent = parent[step]
+        if action == "replace":
+            parent[place[-1]] = draw(values)
+        elif action == "remove":
+            del parent[place[-1]]
+        elif isinstance(parent, dict):
+            parent[draw(st.sampled_from(["bogus", "stem", "id", "kind", "single-choice", "options"]))] = draw(values)
+    return data
+
+
+def _union(data):
+    try:
+        return _adapters()[0].validate_python(data), []
+    except ValidationError as exc:
+        return None, exc.errors(include_url=False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(questions())
+def test_the_kinds_own_model_gives_the_unions_verdicts(data):
+    expected = _union(data)
+    got = checked_question(data)
+    assert got == expected
+    doc = YamlDocument(path=Path("q.yaml"), data=data, values={(): (1, 1)})
+    if expected[1]:
+        assert model_errors(got[1], doc, strip_union_tag=True) == model_errors(expected[1], doc, strip_union_tag=True)
+
+
+def test_every_kind_is_checked_and_a_refusal_is_located_after_the_kinds_name():
+    assert {q["kind"] for q in QUESTIONS} == set(NAMES)
+    for data in QUESTIONS:
+        question, refusals = checked_question(data)
+        assert refusals == [] and question == _union(data)[0] and question.kind == data["kind"]
+        wrong = {**data, "bogus": 1}
+        assert checked_question(wrong) == _union(wrong) != (None, [])
+        assert checked_question(wrong)[1][0]["loc"] == (data["kind"], "bogus")
+
+
+def test_reading_a_question_builds_no_union():
+    code = ("from pathlib import Path\n"
+            "from aistack_bank import load\n"
+            f"path = sorted(Path({str(REPO / 'bank')!r}).glob('*/questions/q*.yaml'))[0]\n"
+            "source, diags = load.read_question(path)\n"
+            "assert source.question is not None and not diags, diags\n"
+            "print(load._adapters.cache_info().currsize)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120, check=True).stdout
+    assert out.strip() == "0"
