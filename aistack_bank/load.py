@@ -141,13 +141,6 @@ def _topic_adapter():
     return TypeAdapter(Topic)
 
 
-@lru_cache(maxsize=None)
-def _kind_models() -> dict:
-    from .kinds import REGISTRY
-
-    return {name: kind.model for name, kind in REGISTRY.items()}
-
-
 def checked_question(data) -> tuple[Any, list[dict]]:
     """(the question model of ``data``, []) or (None, the refusals), as the union of the
     question models on `kind` (:func:`_adapters`) gives them, without building that union: a
@@ -156,8 +149,10 @@ def checked_question(data) -> tuple[Any, list[dict]]:
     :func:`model_errors` strips). Anything else goes to the union (its refusal names the kinds)."""
     from pydantic import ValidationError
 
+    from .kinds import REGISTRY
+
     kind = data.get("kind") if type(data) is dict else None
-    model = _kind_models().get(kind) if type(kind) is str else None
+    model = REGISTRY[kind].model if type(kind) is str and kind in REGISTRY else None
     try:
         if model is None:
             return _adapters()[0].validate_python(data), []
@@ -183,7 +178,8 @@ def _field_names() -> tuple[str, ...]:
 
     from . import model
 
-    names = {name for value in vars(model).values() if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
+    values = [*vars(model).values(), *(getattr(model, name) for name in dir(model))]
+    names = {name for value in values if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
              for name in value.model_fields}
     return tuple(sorted(names))
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 from pydantic import ValidationError
@@ -102,3 +103,61 @@ def test_reading_a_question_builds_no_union():
             "print(load._adapters.cache_info().currsize)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120, check=True).stdout
     assert out.strip() == "0"
+
+
+def test_a_kinds_module_is_imported_when_the_kind_is_asked_for():
+    code = ("import sys\n"
+            "from pathlib import Path\n"
+            "from aistack_bank import load, model\n"
+            "from aistack_bank.kinds import NAMES, REGISTRY\n"
+            "import aistack_bank.rules.validate, aistack_bank.i18n.verify\n"
+            "def loaded(): return sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('aistack_bank.kinds.') and not m.rsplit('.', 1)[1].startswith(('_', 'registry')))\n"
+            "assert tuple(REGISTRY) == NAMES and len(REGISTRY) == len(NAMES) and 'essay' in REGISTRY and 'bogus' not in REGISTRY\n"
+            "print(loaded())\n"
+            f"source, diags = load.read_question(Path({str(REPO / 'examples' / 'every-kind' / 'bank')!r}).glob('*/questions/q*.yaml').__next__())\n"
+            "print(source.question.kind, loaded())\n"
+            "model.AnyQuestion\n"
+            "print(loaded())\n")
+    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120, check=True).stdout.splitlines()
+    modules = sorted(name.replace("-", "_") for name in NAMES)
+    assert lines[0] == "[]"
+    kind, _, first = lines[1].partition(" ")
+    assert first == str([kind.replace("-", "_")])
+    assert lines[2] == str(modules)
+
+
+def test_the_registry_gives_each_kinds_record_once():
+    from aistack_bank import kinds, model
+
+    assert [kind.name for kind in kinds.REGISTRY.values()] == list(NAMES)
+    assert all(kinds.REGISTRY[name] is kind for name, kind in kinds.REGISTRY.items())
+    assert kinds.REGISTRY.get("bogus") is None and kinds.REGISTRY.get(3) is None
+    assert model.AnyQuestion.__args__ == tuple(kind.model for kind in kinds.REGISTRY.values())
+    assert model.SingleChoiceQuestion is kinds.REGISTRY["single-choice"].model and "Unit" in dir(model)
+
+
+def test_a_bank_holds_and_dumps_its_questions_as_the_union_of_the_kinds_did():
+    """`model.Bank` checks its questions as question models of any kind; a copy of the former
+    Bank (a tuple of the union) dumps every kind's question the same."""
+    from pydantic import BaseModel, ConfigDict
+
+    from aistack_bank import model
+
+    class FormerBank(BaseModel):
+        model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+        topic: model.Topic
+        questions: tuple[model.AnyQuestion, ...]
+        category: model.Category
+        lang: str = "en"
+
+    questions = tuple(checked_question(data)[0] for data in QUESTIONS)
+    topic = model.Topic(id="t", category="c", title="T", summary="S", tags={"x": "y"}, questions=[q.id for q in questions])
+    args = {"topic": topic, "questions": questions, "category": model.Category(id="c", title="C")}
+    bank, former = model.Bank(**args), FormerBank(**args)
+    assert all(a is b for a, b in zip(bank.questions, questions))
+    assert bank.model_dump_json() == former.model_dump_json()
+    assert bank.model_dump() == former.model_dump() and bank.model_dump(mode="json") == former.model_dump(mode="json")
+    library = model.Library(categories=(args["category"],), topics=(bank,))
+    assert library.model_dump_json() == model.Library(categories=(args["category"],), topics=(model.Bank(**args),)).model_dump_json()
+    with pytest.raises(ValidationError):
+        model.Bank(**{**args, "questions": (topic,)})
