@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, InstanceOf, SerializeAsAny
 from .kinds import OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, Option, OptionId, QuestionId, Tag, Text  # noqa: F401 (public names)
 from .kinds import NAMES as KINDS  # noqa: F401 (the kinds' names, read as model.KINDS)
 from .kinds import Strict as _Strict
-from .kinds import ItemId, QuestionBase
+from .kinds import ItemId, QuestionBase, no_items
 
 _FROM_THE_KINDS = (
     "AcceptedAnswer", "AnyQuestion", "Distractor", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion", "NumericalQuestion", "NumericRange",
@@ -85,13 +85,13 @@ class Topic(_Strict):
     """The topic title."""
     summary: Text
     """One-paragraph summary shown under the title."""
-    key_points: list[KeyPoint] = Field(default_factory=list)
+    key_points: list[KeyPoint] = Field(default_factory=no_items)
     """Key points, one paragraph each, each with its stable id."""
     tags: dict[Annotated[str, Field(pattern=TAG)], Text] = Field(min_length=1)
     """The tag vocabulary: tag → what it is for."""
-    questions: list[QuestionId] = Field(default_factory=list)
+    questions: list[QuestionId] = Field(default_factory=no_items)
     """Question ids in the order learners and exports see them (empty for a new topic)."""
-    groups: list[QuestionGroup] = Field(default_factory=list)
+    groups: list[QuestionGroup] = Field(default_factory=no_items)
     """Questions a published stem ties together (one stem states another's answer): the
     answer-leak lint accepts that stem, and the practice site draws at most one of a group
     into a short practice run."""

@@ -17,7 +17,7 @@ from pydantic import Field
 from . import NAMES
 from ._base import (  # noqa: F401 (a_kind: the kinds' names in messages)
     OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, ItemId, ItemIds, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
-    Strict, Tag, Text, a_kind, item_id_for, limits, missing_item_id,
+    Strict, Tag, Text, a_kind, item_id_for, limits, missing_item_id, no_items,
 )
 from ._rules import answer_key, item_id_rules, normalized, stem_giveaway, unit_key
 
@@ -162,5 +162,5 @@ __all__ = [
     "OPTION_ID", "QUESTION_ID", "REGISTRY", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemId", "ItemIds", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
+    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "no_items", "normalized", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
 ]
