@@ -159,8 +159,9 @@ def test_a_bank_holds_and_dumps_its_questions_as_the_union_of_the_kinds_did():
     assert bank.model_dump() == former.model_dump() and bank.model_dump(mode="json") == former.model_dump(mode="json")
     library = model.Library(categories=(args["category"],), topics=(bank,))
     assert library.model_dump_json() == model.Library(categories=(args["category"],), topics=(model.Bank(**args),)).model_dump_json()
-    with pytest.raises(ValidationError):
-        model.Bank(**{**args, "questions": (topic,)})
+    for not_a_question in (topic, QUESTIONS[0]):  # another model, a question's mapping
+        with pytest.raises(ValidationError):
+            model.Bank(**{**args, "questions": (not_a_question,)})
 
 
 def test_no_list_field_of_the_models_defaults_to_a_builtin():
