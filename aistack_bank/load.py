@@ -124,11 +124,42 @@ class LibrarySource:
 
 @lru_cache(maxsize=None)
 def _adapters():
+    """The union of the question models on `kind`, and the topic's adapter."""
     from pydantic import TypeAdapter
 
     from .model import Question, Topic
 
     return TypeAdapter(Question), TypeAdapter(Topic)
+
+
+@lru_cache(maxsize=None)
+def _topic_adapter():
+    from pydantic import TypeAdapter
+
+    from .model import Topic
+
+    return TypeAdapter(Topic)
+
+
+def checked_question(data) -> tuple[Any, list[dict]]:
+    """(the question model of ``data``, []) or (None, the refusals), as the union of the
+    question models on `kind` (:func:`_adapters`) gives them, without building that union: a
+    mapping whose `kind` names a kind is validated by that kind's model, which is what the union
+    picks, and each refusal is located as the union locates it (after the kind's name, which
+    :func:`model_errors` strips). Anything else goes to the union (its refusal names the kinds)."""
+    from pydantic import ValidationError
+
+    from .kinds import REGISTRY
+
+    kind = data.get("kind") if type(data) is dict else None
+    model = REGISTRY[kind].model if type(kind) is str and kind in REGISTRY else None
+    try:
+        if model is None:
+            return _adapters()[0].validate_python(data), []
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        return None, errors if model is None else [{**err, "loc": (kind, *err["loc"])} for err in errors]
 
 
 @lru_cache(maxsize=None)
@@ -147,7 +178,8 @@ def _field_names() -> tuple[str, ...]:
 
     from . import model
 
-    names = {name for value in vars(model).values() if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
+    values = [*vars(model).values(), *(getattr(model, name) for name in dir(model))]
+    names = {name for value in values if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
              for name in value.model_fields}
     return tuple(sorted(names))
 
@@ -174,12 +206,13 @@ def key_point_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
 
 
 def model_errors(exc, doc: YamlDocument, *, strip_union_tag: bool, special_error=None) -> list[Diagnostic]:
-    """Turn a pydantic ValidationError into located diagnostics (``special_error(loc, type,
-    data)``: the (code, message) of a refusal the file's kind words itself, or None)."""
+    """Turn a pydantic ValidationError (or the list of its errors) into located diagnostics
+    (``special_error(loc, type, data)``: the (code, message) of a refusal the file's kind words
+    itself, or None)."""
     from .kinds import model_error as kind_model_error
 
     diags = []
-    for err in exc.errors(include_url=False):
+    for err in exc if isinstance(exc, list) else exc.errors(include_url=False):
         loc = tuple(err["loc"])
         if strip_union_tag and loc and isinstance(loc[0], str) and not (loc[0] in (doc.data or {})):
             loc = loc[1:]
@@ -219,7 +252,7 @@ def read_topic(root: Path, *, project: Path | None = None):
     if doc is None:
         return None, None, diags
     try:
-        topic = _adapters()[1].validate_python(doc.data)
+        topic = _topic_adapter().validate_python(doc.data)
     except ValidationError as exc:
         return None, doc, diags + model_errors(exc, doc, strip_union_tag=False, special_error=key_point_error)
     return topic, doc, diags
@@ -237,8 +270,6 @@ def topic_project_of(topic_root: Path) -> Path:
 
 def read_question(path: Path, *, root: Path | None = None, project: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
     """One question file of the topic folder ``root``: its source record (model set when valid) and diagnostics."""
-    from pydantic import ValidationError
-
     if project is None and root is not None:
         project = topic_project_of(root)
     doc, diags = load_yaml(path, root=project)
@@ -247,10 +278,9 @@ def read_question(path: Path, *, root: Path | None = None, project: Path | None 
         return source, diags
     if "kind" not in doc.data:
         return source, diags + [error("E201", f"required field 'kind' is missing (one of: {', '.join(KINDS)})", doc.locate(()))]
-    try:
-        source.question = _adapters()[0].validate_python(doc.data)
-    except ValidationError as exc:
-        diags = diags + model_errors(exc, doc, strip_union_tag=True)
+    source.question, refusals = checked_question(doc.data)
+    if refusals:
+        diags = diags + model_errors(refusals, doc, strip_union_tag=True)
     return source, diags
 
 
@@ -315,8 +345,6 @@ def reserved_topic_id(topic_id: str) -> str | None:
 
 def read_question_bytes(raw: bytes, path: Path) -> tuple[QuestionSource, list[Diagnostic]]:
     """The checks of :func:`read_question` on the bytes of a file about to be written at ``path``."""
-    from pydantic import ValidationError
-
     from .yamlsource import check_source, parse_yaml
 
     text, diags = check_source(raw, path)
@@ -328,22 +356,17 @@ def read_question_bytes(raw: bytes, path: Path) -> tuple[QuestionSource, list[Di
     source.doc = doc
     if doc is None:
         return source, diags
-    try:
-        source.question = _adapters()[0].validate_python(doc.data)
-    except ValidationError as exc:
-        diags = diags + model_errors(exc, doc, strip_union_tag=True)
+    source.question, refusals = checked_question(doc.data)
+    if refusals:
+        diags = diags + model_errors(refusals, doc, strip_union_tag=True)
     return source, diags
 
 
 def question_from_data(data: dict, path: Path):
     """(the question, []) built from plain ``data`` by the model `bank validate` builds a
     question file at ``path`` with, or (None, its refusals as that file would get them)."""
-    from pydantic import ValidationError
-
-    try:
-        return _adapters()[0].validate_python(data), []
-    except ValidationError as exc:
-        return None, model_errors(exc, YamlDocument(path, data), strip_union_tag=True)
+    question, refusals = checked_question(data)
+    return (question, []) if not refusals else (None, model_errors(refusals, YamlDocument(path, data), strip_union_tag=True))
 
 
 def is_single_topic_layout(root: Path) -> bool:

@@ -8,16 +8,32 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, InstanceOf, SerializeAsAny
 
-from .kinds import (  # noqa: F401 (the public names of the question models, declared once per kind in kinds/)
-    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, AcceptedAnswer, AnyQuestion, Check, Distractor, MatchingQuestion, MatchPair,
-    MultipleResponseQuestion, NumericalQuestion, NumericRange, Option, OptionId, Question, QuestionId, ShortAnswerQuestion,
-    SingleChoiceQuestion, Tag, Text, TrueFalseQuestion, Unit,
-)
+from .kinds import OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, Option, OptionId, QuestionId, Tag, Text  # noqa: F401 (public names)
 from .kinds import NAMES as KINDS  # noqa: F401 (the kinds' names, read as model.KINDS)
 from .kinds import Strict as _Strict
-from .kinds import ItemId
+from .kinds import ItemId, QuestionBase, no_items
+
+_FROM_THE_KINDS = (
+    "AcceptedAnswer", "AnyQuestion", "Distractor", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion", "NumericalQuestion", "NumericRange",
+    "Question", "ShortAnswerQuestion", "SingleChoiceQuestion", "TrueFalseQuestion", "Unit",
+)
+"""The question models' public names read here too (declared once per kind in kinds/), each
+read from :mod:`aistack_bank.kinds` when first asked for: the union imports every kind."""
+
+
+def __getattr__(name: str):
+    if name not in _FROM_THE_KINDS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import kinds
+
+    value = globals()[name] = getattr(kinds, name)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FROM_THE_KINDS})
 
 
 class Category(_Strict):
@@ -69,13 +85,13 @@ class Topic(_Strict):
     """The topic title."""
     summary: Text
     """One-paragraph summary shown under the title."""
-    key_points: list[KeyPoint] = Field(default_factory=list)
+    key_points: list[KeyPoint] = Field(default_factory=no_items)
     """Key points, one paragraph each, each with its stable id."""
     tags: dict[Annotated[str, Field(pattern=TAG)], Text] = Field(min_length=1)
     """The tag vocabulary: tag → what it is for."""
-    questions: list[QuestionId] = Field(default_factory=list)
+    questions: list[QuestionId] = Field(default_factory=no_items)
     """Question ids in the order learners and exports see them (empty for a new topic)."""
-    groups: list[QuestionGroup] = Field(default_factory=list)
+    groups: list[QuestionGroup] = Field(default_factory=no_items)
     """Questions a published stem ties together (one stem states another's answer): the
     answer-leak lint accepts that stem, and the practice site draws at most one of a group
     into a short practice run."""
@@ -86,7 +102,7 @@ class Bank(BaseModel):
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     topic: Topic
-    questions: tuple[AnyQuestion, ...]
+    questions: tuple[SerializeAsAny[InstanceOf[QuestionBase]], ...]  # question models of any kind, dumped as their own kind dumps them (no kind module imported for it)
     category: Category
     lang: str = "en"
 

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..errors import Diagnostic, error, warning
-from ._base import Kind, OptionId, QuestionBase, ResponseError, Strict, Text, limits
+from ._base import Kind, OptionId, QuestionBase, ResponseError, Strict, Text, limits, no_items
 from ._rules import COMMON_EXAMPLE, normalized
 
 
@@ -39,7 +39,7 @@ class MatchingQuestion(QuestionBase):
     """The question kind."""
     pairs: list[MatchPair] = Field(min_length=2, max_length=12)
     """Two to twelve prompt–answer pairs."""
-    distractors: list[Distractor] = Field(default_factory=list)
+    distractors: list[Distractor] = Field(default_factory=no_items)
     """Extra answers that match no prompt."""
 
     def answer_groups(self) -> dict[str, list[str]]:

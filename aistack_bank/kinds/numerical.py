@@ -9,7 +9,7 @@ from pydantic import Field
 
 from ..errors import Diagnostic, error, warning
 from ..rules.quantities import numbers, quantities, unit_dimension
-from ._base import Check, ItemId, ItemIds, Kind, QuestionBase, ResponseError, Strict, Text, finite, missing_item_id, within
+from ._base import Check, ItemId, ItemIds, Kind, QuestionBase, ResponseError, Strict, Text, finite, missing_item_id, no_items, within
 from ._rules import COMMON_EXAMPLE, item_id_rules, unit_key
 
 
@@ -50,9 +50,9 @@ class NumericalQuestion(QuestionBase):
     """How far from `answer` a response is still right: absolute, or a fraction of it (see `tolerance_type`)."""
     tolerance_type: Literal["absolute", "relative"] = "absolute"
     """`absolute`: ±`tolerance`; `relative`: ±`tolerance` × |`answer`| (0.05 for 5 %)."""
-    units: list[Unit] = Field(default_factory=list)
+    units: list[Unit] = Field(default_factory=no_items)
     """Units the learner may answer in; the first, with multiplier 1, is the answer's own unit."""
-    near_misses: list[NumericRange] = Field(default_factory=list)
+    near_misses: list[NumericRange] = Field(default_factory=no_items)
     """Ranges for likely mistakes, each with partial credit and feedback."""
     check: Check
     """The assertion check that recomputes the answer (mandatory for numerical questions)."""

@@ -1,44 +1,93 @@
 """The registry of question kinds: every kind's record, the question union and what asks them.
 
 Read through :mod:`aistack_bank.kinds` (``from .kinds import REGISTRY``), which names the kinds
-without importing this module.
+without importing this module. A kind's module (and its model) is imported when its record is
+first asked for (``REGISTRY[name]``), so that a command that reads one question file builds
+one kind's model; the question union and the models' names import every kind.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 from typing import Annotated, Union
 
 from pydantic import Field
 
-from . import NAMES, essay, matching, multiple_response, numerical, ordering, short_answer, single_choice, true_false
+from . import NAMES
 from ._base import (  # noqa: F401 (a_kind: the kinds' names in messages)
     OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, ItemId, ItemIds, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
-    Strict, Tag, Text, a_kind, item_id_for, limits, missing_item_id,
+    Strict, Tag, Text, a_kind, item_id_for, limits, missing_item_id, no_items,
 )
 from ._rules import answer_key, item_id_rules, normalized, stem_giveaway, unit_key
-from .essay import EssayQuestion
-from .matching import Distractor, MatchingQuestion, MatchPair
-from .multiple_response import MultipleResponseQuestion
-from .numerical import NumericalQuestion, NumericRange, Unit
-from .ordering import OrderingQuestion, OrderItem
-from .short_answer import AcceptedAnswer, ShortAnswerQuestion
-from .single_choice import SingleChoiceQuestion
-from .true_false import TrueFalseQuestion
 
-REGISTRY: dict[str, Kind] = {kind.name: kind for kind in (
-    single_choice.KIND, multiple_response.KIND, true_false.KIND, numerical.KIND, short_answer.KIND, matching.KIND, ordering.KIND, essay.KIND,
-)}
+_MODULES = {name: name.replace("-", "_") for name in NAMES}
+"""Each kind's module in this package, by the kind's name (`single-choice`: :mod:`.single_choice`)."""
+
+
+class _Kinds(Mapping):
+    """Every kind's record by name, in the order of :data:`~aistack_bank.kinds.NAMES`; a kind's
+    module imported when its record is first asked for (listing the names imports none)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Kind] = {}
+
+    def __getitem__(self, name: str) -> Kind:
+        kind = self._loaded.get(name) if isinstance(name, str) else None
+        if kind is None:
+            if not isinstance(name, str) or name not in _MODULES:
+                raise KeyError(name)
+            kind = import_module(f"{__package__}.{_MODULES[name]}").KIND
+            assert kind.name == name, f"the module of kind {name!r} declares {kind.name!r}"  # noqa: S101
+            self._loaded[name] = kind
+        return kind
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in _MODULES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(NAMES)
+
+    def __len__(self) -> int:
+        return len(NAMES)
+
+    def __repr__(self) -> str:
+        return f"REGISTRY({', '.join(NAMES)})"
+
+
+REGISTRY: Mapping[str, Kind] = _Kinds()
 """Every question kind by name, in the order documentation and statistics list them."""
 
-assert tuple(REGISTRY) == NAMES, "kinds.NAMES must list the registry's kinds in its order"  # noqa: S101
+_OF_A_KIND = {
+    "SingleChoiceQuestion": "single_choice", "MultipleResponseQuestion": "multiple_response", "TrueFalseQuestion": "true_false",
+    "NumericalQuestion": "numerical", "NumericRange": "numerical", "Unit": "numerical", "ShortAnswerQuestion": "short_answer",
+    "AcceptedAnswer": "short_answer", "MatchingQuestion": "matching", "MatchPair": "matching", "Distractor": "matching",
+    "OrderingQuestion": "ordering", "OrderItem": "ordering", "EssayQuestion": "essay",
+}
+"""The module that declares each model class named here (imported when the name is first read)."""
 
-AnyQuestion = Union[SingleChoiceQuestion, MultipleResponseQuestion, TrueFalseQuestion, NumericalQuestion, ShortAnswerQuestion, MatchingQuestion, OrderingQuestion, EssayQuestion]
-"""Any question model (the union without the discriminator, for type hints)."""
 
-# A union on `kind`: a file names its kind, and only that kind's fields are allowed.
-Question = Annotated[AnyQuestion, Field(discriminator="kind")]
+def _union():
+    """(AnyQuestion, Question): the union of every kind's model, and the same on `kind`."""
+    models = tuple(kind.model for kind in REGISTRY.values())
+    any_question = Union[models]  # noqa: UP007 (a union of classes known at run time)
+    assert tuple(any_question.__args__) == models  # noqa: S101 (one list of kinds)
+    # A union on `kind`: a file names its kind, and only that kind's fields are allowed.
+    return any_question, Annotated[any_question, Field(discriminator="kind")]
 
-assert tuple(AnyQuestion.__args__) == tuple(kind.model for kind in REGISTRY.values())  # noqa: S101 (one list of kinds)
+
+def __getattr__(name: str):
+    """A kind's model class (importing its module), or the question union (importing every kind)."""
+    if name in _OF_A_KIND:
+        value = getattr(import_module(f"{__package__}.{_OF_A_KIND[name]}"), name)
+    elif name in ("AnyQuestion", "Question"):
+        any_question, question = _union()
+        globals().update(AnyQuestion=any_question, Question=question)
+        value = globals()[name]
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def kind_of(question) -> Kind:
@@ -113,5 +162,5 @@ __all__ = [
     "OPTION_ID", "QUESTION_ID", "REGISTRY", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemId", "ItemIds", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "normalized", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
+    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "no_items", "normalized", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
 ]
