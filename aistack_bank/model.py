@@ -6,7 +6,7 @@ module names them again and adds the topics, categories and banks that hold them
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, InstanceOf, SerializeAsAny
 
@@ -14,6 +14,9 @@ from .kinds import OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, Option, O
 from .kinds import NAMES as KINDS  # noqa: F401 (the kinds' names, read as model.KINDS)
 from .kinds import Strict as _Strict
 from .kinds import ItemId, QuestionBase, no_items
+
+if TYPE_CHECKING:  # (read from the kinds when first asked for: see __getattr__ below)
+    from .kinds import AnyQuestion
 
 _FROM_THE_KINDS = (
     "AcceptedAnswer", "AnyQuestion", "Distractor", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion", "NumericalQuestion", "NumericRange",
