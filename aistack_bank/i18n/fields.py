@@ -14,7 +14,10 @@ if TYPE_CHECKING:
 KEEP_NUMBERS = "Keep every number, unit and formula exactly as in the English: a numeric check reads them."
 
 
-@dataclass(frozen=True)
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class TextField:
     """One translatable text of the bank."""
 
@@ -34,6 +37,14 @@ class TextField:
     """True for stems, options and answers: a stale translation there can change the answer."""
     loc: tuple = ()
     """Where the text sits in its model (``("options", 2, "text")``); empty for topic fields."""
+
+    def __init__(self, key: str, text: str, path: Path, line: int, notes: tuple[str, ...] = (), question_id: str | None = None,
+                 key_bearing: bool = False, loc: tuple = ()) -> None:
+        # The attributes set as one dict: a frozen dataclass's own __init__ calls
+        # object.__setattr__ once per attribute, which is most of making a field (about ten per
+        # question file) and of unpickling one (every catalog worker unpickles every field).
+        _set(self, "__dict__", {"key": key, "text": text, "path": path, "line": line, "notes": notes, "question_id": question_id,
+                                "key_bearing": key_bearing, "loc": loc})
 
     def __reduce__(self):
         # Pickled as its values (a per-file store holds about 30 per question): unpickling
