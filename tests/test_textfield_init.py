@@ -1,15 +1,16 @@
 """A translatable field (:class:`~aistack_bank.i18n.fields.TextField`) is made with its
-attributes set as one dict instead of one ``object.__setattr__`` call each (the frozen
+attributes put in its dict instead of one ``object.__setattr__`` call each (the frozen
 dataclass's own ``__init__``). Compared on random values with a copy of the class before (kept
 here): the same attributes, ``repr``, equality, hash, order of fields, ``dataclasses.replace``
-and ``asdict``, the same pickle (apart from the class's name), still frozen, and a field pickled
-by the code before (a store or spill file written by it) unpickles to an equal field."""
+and ``asdict``, the same pickle (apart from the class's name), still frozen, no larger (its
+attributes in the class's shared-key dict), and a field pickled by the code before (a store or spill file written by it) unpickles to an equal field."""
 
 from __future__ import annotations
 
 import dataclasses
 import pickle
 import random
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,8 @@ def test_fields_as_before_on_random_values():
         assert _as_tuple(dataclasses.replace(new, **change)) == _as_tuple(dataclasses.replace(old, **change))
         with pytest.raises(dataclasses.FrozenInstanceError):
             new.text = "changed"
+        # its attributes in the class's shared-key dict, as before (a dict of its own is twice the size)
+        assert sys.getsizeof(new.__dict__) <= sys.getsizeof(old.__dict__)
         made.append((new, old))
     for (a, a_old), (b, b_old) in zip(made, made[1:] + made[:1]):
         assert (a == b) == (a_old == b_old)

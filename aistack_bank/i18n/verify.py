@@ -118,27 +118,27 @@ def parity_diagnostics(field: TextField, translation: str, language: str, where:
         if TOKEN_HINT.search(translation) is None and TOKEN_HINT.search(english) is None:
             return []  # neither text holds a number, a formula or markup
         side = english_parity(english)
-    en_numbers, en_q, en_f, en_m = side  # (sorted; shared: not changed here)
+    en_numbers, en_q, en_f, en_m = side  # (tuples, sorted but the markup)
     diags = []
     tr_numbers, tr_q = numbers_and_quantities(translation, language)
     tr_numbers.sort()
-    if en_numbers != tr_numbers:
+    if en_numbers != tuple(tr_numbers):
         diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", _where(where)))
     else:
         # the same quantities as a multiset: (dimension, base) pairs sorted
         tr_q.sort()
-        if en_q != tr_q:
+        if en_q != tuple(tr_q):
             en_text = ", ".join(q.text for q in quantities(english, "en")) or "none"
             tr_text = ", ".join(q.text for q in quantities(translation, language)) or "none"
             diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", _where(where)))
     tr_f = formula_tokens(translation)
     if en_f or tr_f:
         tr_f.sort()
-        if en_f != tr_f:
+        if en_f != tuple(tr_f):
             diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(en_f) or 'none'}, {language} has {', '.join(tr_f) or 'none'}", _where(where)))
     tr_m = markup_tokens(translation)
-    if en_m != tr_m:
-        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {en_m or 'none'}, {language} has {tr_m or 'none'}", _where(where)))
+    if en_m != tuple(tr_m):
+        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {list(en_m) or 'none'}, {language} has {tr_m or 'none'}", _where(where)))
     return diags
 
 

@@ -119,16 +119,17 @@ token holds: a text without one has none of them (:func:`numbers`, :func:`quanti
 :func:`formula_tokens` and :func:`markup_tokens` all find nothing in it)."""
 
 
-def english_parity(text: str) -> tuple[list[float], list[tuple[str, float]], list[str], list[str]]:
-    """What the translation parity checks compare of an English text: its :func:`numbers` and
-    its quantities (:func:`numbers_and_quantities`), each sorted, its :func:`formula_tokens`,
-    sorted, and its :func:`markup_tokens`, in order. The lists are shared: not to be changed."""
+def english_parity(text: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...], tuple[str, ...], tuple[str, ...]]:
+    """What the translation parity checks compare of an English text, as tuples (a bank keeps
+    one per text for the whole command): its :func:`numbers` and its quantities
+    (:func:`numbers_and_quantities`), each sorted, its :func:`formula_tokens`, sorted, and its
+    :func:`markup_tokens`, in order."""
     numbers, found = numbers_and_quantities(text, "en")
     numbers.sort()
     found.sort()
     formulas = formula_tokens(text)
     formulas.sort()
-    return numbers, found, formulas, markup_tokens(text)
+    return tuple(numbers), tuple(found), tuple(formulas), tuple(markup_tokens(text))
 
 
 def parity_sides(texts) -> dict[str, tuple]:
