@@ -103,3 +103,37 @@ def test_the_sides_travel_with_the_fields_and_are_read_by_text():
     assert _listed({"fields": fields}) == {"fields": fields}  # a record made before: none
     questions = [QuestionSource(path=Path("q.yaml"), doc=None, question=None, derived=_listed(derived)), QuestionSource(path=Path("r.yaml"), doc=None, question=None, derived={})]
     assert _parity_sides(questions) == derived["parity"]
+
+
+def test_the_catalogs_read_the_english_side_the_question_files_kept(project, monkeypatch, tmp_path):
+    """Through `bank validate` of the bundled bank, its records in the spill file and the
+    catalogs' workers' calls made here: each catalog reads again only the English of fields
+    whose file kept no side (topics, categories), and finds what it finds when it reads every
+    English text again."""
+    from aistack_bank import parallel
+    from aistack_bank.cache import questionfiles
+    from aistack_bank.i18n import verify
+    from aistack_bank.rules import validate
+    from inprocess_workers import in_process_workers
+
+    monkeypatch.setattr(parallel, "Workers", in_process_workers([]))
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(questionfiles, "SPILL_MIN_FILES", 0)
+    read_again: list[str] = []
+    real = verify.english_parity
+    monkeypatch.setattr(verify, "english_parity", lambda text: read_again.append(text) or real(text))
+
+    def verdict(cache: str):
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / cache))
+        monkeypatch.setattr(verify, "_RECEIVED", [None, None])
+        return [d.as_dict() for d in validate.validate_bank(Path("bank"), translations=Path("translations")).diagnostics]
+
+    kept = verdict("kept")
+    question_texts = {field.text for qs in validate.validate_bank(Path("bank")).source.questions if qs.question is not None
+                      for field in qs.derived["fields"]}
+    assert read_again and not set(read_again) & question_texts  # (topics' and categories' texts only)
+    read_again.clear()
+    monkeypatch.setattr(verify, "_parity_sides", lambda questions: {})  # as a record kept without the sides
+    assert verdict("again") == kept
+    assert set(read_again) & question_texts
