@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 KEEP_NUMBERS = "Keep every number, unit and formula exactly as in the English: a numeric check reads them."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TextField:
     """One translatable text of the bank."""
 
@@ -34,6 +34,23 @@ class TextField:
     """True for stems, options and answers: a stale translation there can change the answer."""
     loc: tuple = ()
     """Where the text sits in its model (``("options", 2, "text")``); empty for topic fields."""
+
+    def __init__(self, key: str, text: str, path: Path, line: int, notes: tuple[str, ...] = (), question_id: str | None = None,
+                 key_bearing: bool = False, loc: tuple = ()) -> None:
+        # Each attribute put in the instance's dict: a frozen dataclass's own __init__ calls
+        # object.__setattr__ once per attribute, which is most of making a field (about ten per
+        # question file) and of unpickling one (every catalog worker unpickles every field). The
+        # dict is the class's shared-key one (a new dict given whole would not share its keys:
+        # 136 more bytes per field).
+        attributes = self.__dict__
+        attributes["key"] = key
+        attributes["text"] = text
+        attributes["path"] = path
+        attributes["line"] = line
+        attributes["notes"] = notes
+        attributes["question_id"] = question_id
+        attributes["key_bearing"] = key_bearing
+        attributes["loc"] = loc
 
     def __reduce__(self):
         # Pickled as its values (a per-file store holds about 30 per question): unpickling

@@ -18,7 +18,7 @@ from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import Workers, run_all
-from ..rules.quantities import TOKEN_HINT, formula_tokens, markup_tokens, numbers_and_quantities, quantities
+from ..rules.quantities import TOKEN_HINT, english_parity, formula_tokens, markup_tokens, numbers_and_quantities, quantities
 from . import template_path
 from .catalog import Catalog, Catalogs, Changes, read_catalog
 from .fields import TextField, bank_fields, question_fields
@@ -108,39 +108,41 @@ def _text_rule():
 _TEXT_RULE = None
 
 
-def parity_diagnostics(field: TextField, translation: str, language: str, where: Location) -> list[Diagnostic]:
-    """Numbers, units, formulas and markup of ``translation`` against the English."""
+def parity_diagnostics(field: TextField, translation: str, language: str, where: Location, sides: dict | None = None) -> list[Diagnostic]:
+    """Numbers, units, formulas and markup of ``translation`` against the English (whose side
+    of the comparison is taken from ``sides``, :func:`~aistack_bank.rules.quantities.parity_sides`
+    of the question file's fields, when it holds the English text)."""
     english = field.text
-    if TOKEN_HINT.search(translation) is None and TOKEN_HINT.search(english) is None:
-        return []  # neither text holds a number, a formula or markup
+    side = sides.get(english) if sides else None
+    if side is None:
+        if TOKEN_HINT.search(translation) is None and TOKEN_HINT.search(english) is None:
+            return []  # neither text holds a number, a formula or markup
+        side = english_parity(english)
+    en_numbers, en_q, en_f, en_m = side  # (tuples, sorted but the markup)
     diags = []
-    en_numbers, en_q = numbers_and_quantities(english, "en")
     tr_numbers, tr_q = numbers_and_quantities(translation, language)
-    en_numbers.sort()
     tr_numbers.sort()
-    if en_numbers != tr_numbers:
+    if en_numbers != tuple(tr_numbers):
         diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", _where(where)))
     else:
         # the same quantities as a multiset: (dimension, base) pairs sorted
-        en_q.sort()
         tr_q.sort()
-        if en_q != tr_q:
+        if en_q != tuple(tr_q):
             en_text = ", ".join(q.text for q in quantities(english, "en")) or "none"
             tr_text = ", ".join(q.text for q in quantities(translation, language)) or "none"
             diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", _where(where)))
-    en_f, tr_f = formula_tokens(english), formula_tokens(translation)
+    tr_f = formula_tokens(translation)
     if en_f or tr_f:
-        en_f.sort()
         tr_f.sort()
-        if en_f != tr_f:
+        if en_f != tuple(tr_f):
             diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(en_f) or 'none'}, {language} has {', '.join(tr_f) or 'none'}", _where(where)))
-    en_m, tr_m = markup_tokens(english), markup_tokens(translation)
-    if en_m != tr_m:
-        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {en_m or 'none'}, {language} has {tr_m or 'none'}", _where(where)))
+    tr_m = markup_tokens(translation)
+    if en_m != tuple(tr_m):
+        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {list(en_m) or 'none'}, {language} has {tr_m or 'none'}", _where(where)))
     return diags
 
 
-def entry_diagnostics(field: TextField, entry: POEntry, language: str, where) -> list[Diagnostic]:
+def entry_diagnostics(field: TextField, entry: POEntry, language: str, where, sides: dict | None = None) -> list[Diagnostic]:
     """The checks of one catalog entry against its field (all located at ``where``, which may
     be None): they read the field's key, English and key-bearing flag, the entry's msgid,
     msgstr and fuzzy flag, and the language (see :mod:`aistack_bank.cache.entries`)."""
@@ -154,10 +156,22 @@ def entry_diagnostics(field: TextField, entry: POEntry, language: str, where) ->
     rule = text_rule_problem(entry.msgstr)
     if rule is not None:
         return [field_rule_error(field.key, *rule, where)]
-    diags = parity_diagnostics(field, entry.msgstr, language, where)
+    diags = parity_diagnostics(field, entry.msgstr, language, where, sides)
     if "\n" in entry.msgstr and is_one_line_key(field.key):
         diags.append(error("E116", f"{field.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", where))
     return diags
+
+
+def _parity_sides(questions) -> dict:
+    """The English side of the parity checks of the questions' fields, by English text, as
+    their files' rules made it (:func:`~aistack_bank.rules.quantities.parity_sides`; a record
+    without it: the checks read the English)."""
+    sides: dict = {}
+    for qs in questions:
+        found = qs.derived.get("parity")
+        if found:
+            sides.update(found)
+    return sides
 
 
 def field_owner(field: TextField) -> str:
@@ -165,11 +179,12 @@ def field_owner(field: TextField) -> str:
     return field.question_id or ".".join(field.key.split(".")[:2])
 
 
-def _entry_findings(entries, field, entry, lang: str, catalog) -> list[Diagnostic]:
+def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | None = None) -> list[Diagnostic]:
     """One entry's findings against its field, located at its msgstr (from the entry memo
-    ``entries`` when it holds the same parts)."""
+    ``entries`` when it holds the same parts; ``sides``: the English side of the parity checks
+    by English text, see :func:`parity_diagnostics`)."""
     parts = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
-    found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None))
+    found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None, sides))
     if not found:
         return []
     from ..cache.entries import located
@@ -219,11 +234,12 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         if key not in present:
             diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
+    sides = _parity_sides(questions)
     for field in mine:
         entry = active.get(field.key)
         if entry is None:
             continue
-        found = _entry_findings(entries, field, entry, lang, catalog)
+        found = _entry_findings(entries, field, entry, lang, catalog, sides)
         if found:
             owned.setdefault(field_owner(field), []).extend(found)
     entries.save()
@@ -675,9 +691,9 @@ class _SentBank:
 
 
 def _listed(derived: dict) -> dict:
-    """Of what a question file's rules derived, its fields (sent with the fields, pickled once)."""
-    known = derived.get("fields")
-    return {} if known is None else {"fields": known}
+    """Of what a question file's rules derived, its fields (sent with the fields, pickled once)
+    and the English side of their parity checks."""
+    return {name: derived[name] for name in ("fields", "parity") if name in derived}
 
 
 def _script_doc(doc):
@@ -928,11 +944,12 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                 for field in fields:
                     if field.key not in buffer:
                         diags.append(warning("W501", f"{field.key} has no entry in {path.name}; run `bank i18n update`", Location.of(path)))
+                sides = _parity_sides(questions)
                 for field in fields:
                     entry = buffer.get(field.key)
                     if entry is None:
                         continue
-                    owned.extend(_entry_findings(entries, field, entry, lang, catalog))
+                    owned.extend(_entry_findings(entries, field, entry, lang, catalog, sides))
                 stats = answer_cue_stats([qs.question for qs in questions], lambda question: _translated_options(question, buffer))
                 cues[0] += stats.measured
                 cues[1] += stats.key_longest

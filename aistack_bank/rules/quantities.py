@@ -119,6 +119,26 @@ token holds: a text without one has none of them (:func:`numbers`, :func:`quanti
 :func:`formula_tokens` and :func:`markup_tokens` all find nothing in it)."""
 
 
+def english_parity(text: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...], tuple[str, ...], tuple[str, ...]]:
+    """What the translation parity checks compare of an English text, as tuples (a bank keeps
+    one per text for the whole command): its :func:`numbers` and its quantities
+    (:func:`numbers_and_quantities`), each sorted, its :func:`formula_tokens`, sorted, and its
+    :func:`markup_tokens`, in order."""
+    numbers, found = numbers_and_quantities(text, "en")
+    numbers.sort()
+    found.sort()
+    formulas = formula_tokens(text)
+    formulas.sort()
+    return tuple(numbers), tuple(found), tuple(formulas), tuple(markup_tokens(text))
+
+
+def parity_sides(texts) -> dict[str, tuple]:
+    """:func:`english_parity` of each of ``texts`` in which :data:`TOKEN_HINT` finds a
+    character, by text: made once with a question file's fields, so that each language's
+    catalog compares its translations with it instead of reading the English again."""
+    return {text: english_parity(text) for text in texts if TOKEN_HINT.search(text) is not None}
+
+
 def numbers_and_quantities(text: str, lang: str) -> tuple[list[float], list[tuple[str, float]]]:
     """:func:`numbers` of ``text``, and of its :func:`quantities` each as (dimension, base
     rounded to 9 decimals), in one scan.

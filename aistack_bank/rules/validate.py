@@ -13,6 +13,7 @@ from ..kinds import item_id_rules, kind_rules
 from .lints import content_lints, file_leak_texts, file_summary, question_reference_lints, summary_of
 from ..load import CATEGORIES_FILE, QUESTIONS_DIR, BankSource, LibrarySource, QuestionSource, is_topic_folder, read_bank, read_library
 from ..model import slug_of
+from .quantities import parity_sides
 
 if TYPE_CHECKING:
     from ..i18n.catalog import Catalogs
@@ -256,6 +257,8 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
 
     qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
     diags += question_reference_lints(qs.question, qs.doc, qs.derived["fields"])
+    # the English side of the catalogs' parity checks, made once here for every language
+    qs.derived["parity"] = parity_sides([field.text for field in qs.derived["fields"]])
     qs.summary = file_summary(qs)  # kept apart from it
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
