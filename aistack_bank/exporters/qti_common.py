@@ -87,7 +87,12 @@ class Dialect:
     def inline(self, parent: Element, name: str, attributes: Mapping[str, str], inner: str) -> None:
         """An element ``name`` holding the markup ``inner``, written on one line."""
         key = (self.namespace, name, False, *attributes.items())
-        start = _STARTS.get(key) or _start(self.elements[name], {self.attributes.get(key, key): value for key, value in attributes.items()})
+        start = _STARTS.get(key)
+        if start is None:  # (a modal feedback's start tag recurs in every item that has that feedback)
+            start = _start(self.elements[name], {self.attributes.get(key, key): value for key, value in attributes.items()})
+            if len(_STARTS) >= 1 << 14:
+                _STARTS.clear()
+            _STARTS[key] = start
         parent.line(start + ">" + inner + "</" + self.elements[name] + ">")
 
 
