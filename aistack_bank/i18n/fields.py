@@ -112,9 +112,18 @@ def _topic_source_fields(source: BankSource) -> list[TextField]:
     if source.topic is not None:
         fields += topic_fields(source.topic, source.topic_doc, source.root / "topic.yaml")
     order = {qid: i for i, qid in enumerate(source.topic.questions)} if source.topic is not None else {}
-    questions = [qs for qs in source.questions if qs.question is not None]
-    questions.sort(key=lambda qs: (order.get(qs.question.id, len(order)), qs.question.id))
-    for qs in questions:
-        known = qs.derived.get("fields")
+    # Each record read once, its question and its kept fields together (a large bank's records
+    # are unpickled again whenever they are read after others: see cache/questionfiles.py)
+    keyed = []
+    for qs in source.questions:
+        question = qs.question
+        if question is not None:
+            keyed.append(((order.get(question.id, len(order)), question.id), qs.derived.get("fields"), qs))
+    keyed.sort(key=_first)  # (stable: questions of the same key stay in the order read)
+    for _, known, qs in keyed:
         fields += known if known is not None else question_fields(qs.question, qs.doc, qs.path)
     return fields
+
+
+def _first(item: tuple):
+    return item[0]
