@@ -4,7 +4,9 @@ the same fields in the same order as the old way (a copy of it below, kept as th
 which read each record again for the sort and again for its fields. Checked on the bundled bank
 and on every kind, with each topic's question files in a random order, questions left out of
 the topic's list, duplicated ids, files whose question did not validate, and questions whose
-fields were not kept."""
+fields were not kept. A large bank's build takes the English library and the fields in one
+pass (``english_library_and_fields``): the same library as ``load.english_library`` and the
+same fields."""
 
 from __future__ import annotations
 
