@@ -754,21 +754,22 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
                     outputs.append(_write_guide(out, plan["guide"], plan["count"], compare=compare, staged=staged))
             memo.save()
             return outputs, list(plan["notes"])
-    from .load import english_library
-
-    source = (read, english_library(read))  # (no record of the bank is unpickled before: the files on disk may all stand)
-    del read
     scan = not all(memo.known(name) for name in FORMATS)  # (a format kept for these very inputs was made after they passed the uncarriable-text scan)
     if workers.started:  # each language localized in a worker from the bank's fields and the English library; the read bank dropped first
-        from .i18n.fields import bank_fields
+        from .i18n.fields import english_library_and_fields
 
-        sent, fields, english = _Sent(), bank_fields(source[0]), source[1]
-        del source
+        english, fields = english_library_and_fields(read)  # (no record of the bank is unpickled before: the files on disk may all stand; each is read once here)
+        sent = _Sent()
+        del read
         _release_memory()
         banks, notes, in_english = _localized_in(workers, sent, translations, langs, policy, allow_fallback, english, fields)
         del english, fields
     else:
+        from .load import english_library
+
         sent = None
+        source = (read, english_library(read))
+        del read
         banks, notes, in_english = load_exported(bank, translations, langs, policy, allow_fallback=allow_fallback, catalogs=catalogs, source=source)
         del source
     options = with_english(options, in_english, translations)

@@ -87,7 +87,12 @@ class Dialect:
     def inline(self, parent: Element, name: str, attributes: Mapping[str, str], inner: str) -> None:
         """An element ``name`` holding the markup ``inner``, written on one line."""
         key = (self.namespace, name, False, *attributes.items())
-        start = _STARTS.get(key) or _start(self.elements[name], {self.attributes.get(key, key): value for key, value in attributes.items()})
+        start = _STARTS.get(key)
+        if start is None:  # (a modal feedback's start tag recurs in every item that has that feedback)
+            start = _start(self.elements[name], {self.attributes.get(key, key): value for key, value in attributes.items()})
+            if len(_STARTS) >= 1 << 14:
+                _STARTS.clear()
+            _STARTS[key] = start
         parent.line(start + ">" + inner + "</" + self.elements[name] + ">")
 
 
@@ -380,19 +385,10 @@ def _choice_item(d: Dialect, item: Element, q, lang: str, options: ExportOptions
     ``multiple``: any number of picks; ``shuffled``: the choices shuffled when the export shuffles."""
     choices, keys = choices_of(q, lang)
     choice_id = {key: choice_identifier(key) for key, _, _ in choices}
-    declaration = d.element(item, "responseDeclaration", {
-        "identifier": "RESPONSE", "cardinality": "multiple" if multiple else "single", "baseType": "identifier"})
-    correct = d.element(declaration, "correctResponse")
-    for key in [key for key, _, _ in choices if key in keys]:
-        d.element(correct, "value", text=choice_id[key])
     partial = multiple and q.scoring == "partial"
-    if partial:
-        # Each right pick +1/k, each wrong pick -1/k, the sum kept within [0, 1].
-        share = 1 / len(keys)
-        mapping = d.element(declaration, "mapping", {"lowerBound": "0", "upperBound": "1", "defaultValue": "0"})
-        for key, _, _ in choices:
-            d.element(mapping, "mapEntry", {"mapKey": choice_id[key], "mappedValue": _number(share if key in keys else -share)})
-    _outcomes(d, item)
+    order = tuple(key for key, _, _ in choices)  # (the declaration and the processing depend on the choices' keys, never on their texts)
+    right = tuple(key for key in order if key in keys)
+    item.block(_block(d, ("choice-declaration", multiple, partial, order, right, len(keys)), lambda item: _choice_declaration(d, item, order, right, len(keys), multiple, partial)))
     numbering = d.numbering_classes.get(options.answer_numbering)
     interaction = d.element(d.element(item, "itemBody"), "choiceInteraction", {
         **({"class": numbering} if numbering else {}),
@@ -402,7 +398,35 @@ def _choice_item(d: Dialect, item: Element, q, lang: str, options: ExportOptions
     d.element(interaction, "prompt", text=q.stem)
     for key, text_raw, _ in choices:
         d.element(interaction, "simpleChoice", {"identifier": choice_id[key]}, text_raw)
+    with_feedback = tuple(0 if feedback is None else 2 if feedback else 1 for _, _, feedback in choices)  # none, empty, a text
+    explained = q.explanation is not None
     processing = d.element(item, "responseProcessing")
+    processing.block(_block(d, ("choice-processing", multiple, partial, order, with_feedback, explained),
+                            lambda processing: _choice_processing(d, processing, order, with_feedback, explained, multiple, partial)))
+    feedbacks += [(feedback_identifier(key), feedback) for key, _, feedback in choices if feedback]
+
+
+def _choice_declaration(d: Dialect, item: Element, order: tuple[str, ...], right: tuple[str, ...], count: int, multiple: bool, partial: bool) -> None:
+    """A choice item's response declaration (``order``: the choices' keys, ``right``: the right
+    ones in that order, ``count``: how many keys are right) and its outcomes."""
+    declaration = d.element(item, "responseDeclaration", {
+        "identifier": "RESPONSE", "cardinality": "multiple" if multiple else "single", "baseType": "identifier"})
+    correct = d.element(declaration, "correctResponse")
+    for key in right:
+        d.element(correct, "value", text=choice_identifier(key))
+    if partial:
+        # Each right pick +1/k, each wrong pick -1/k, the sum kept within [0, 1].
+        share = 1 / count
+        mapping = d.element(declaration, "mapping", {"lowerBound": "0", "upperBound": "1", "defaultValue": "0"})
+        for key in order:
+            d.element(mapping, "mapEntry", {"mapKey": choice_identifier(key), "mappedValue": _number(share if key in right else -share)})
+    _outcomes(d, item)
+
+
+def _choice_processing(d: Dialect, processing: Element, order: tuple[str, ...], with_feedback: tuple[int, ...], explained: bool, multiple: bool, partial: bool) -> None:
+    """A choice item's response processing (``order``: the choices' keys, ``with_feedback``:
+    each one's feedback, 0 if it has none, 1 if it is empty, 2 if it has a text;
+    ``explained``: whether the question has an explanation)."""
     if partial:
         d.element(d.element(processing, "setOutcomeValue", {"identifier": "SCORE"}), "mapResponse", {"identifier": "RESPONSE"})
     else:
@@ -412,24 +436,26 @@ def _choice_item(d: Dialect, item: Element, q, lang: str, options: ExportOptions
         _set_score(d, d.element(scoring, "responseElse"), "0")
     if multiple:
         # Each picked option adds its feedback; then the explanation.
-        for key, _, feedback in choices:
-            if feedback is None:
+        for key, feedback in zip(order, with_feedback):
+            if feedback == 0:
                 continue
             rule = d.element(d.element(processing, "responseCondition"), "responseIf")
             member = d.element(rule, "member")
-            _base(d, member, "identifier", choice_id[key])
+            _base(d, member, "identifier", choice_identifier(key))
             _response(d, member)
             _add_feedback(d, rule, [feedback_identifier(key)])
-        _general_when_answered(d, processing, q)
+        if explained:  # the explanation, shown once the learner has answered
+            rule = d.element(d.element(processing, "responseCondition"), "responseIf")
+            _response(d, d.element(d.element(rule, "not"), "isNull"))
+            _add_feedback(d, rule, [GENERAL_FEEDBACK])
     else:
         # One rule per choice adding a fixed feedback identifier to FEEDBACK (the form Canvas's
         # importer reads as that choice's comment) and the general explanation.
         feedback_rules = d.element(processing, "responseCondition")
-        for position, (key, _, feedback) in enumerate(choices):
+        for position, (key, feedback) in enumerate(zip(order, with_feedback)):
             rule = _match_rule(d, feedback_rules, "responseIf" if position == 0 else "responseElseIf",
-                               ("baseValue", {"baseType": "identifier"}, choice_id[key]))
-            _add_feedback(d, rule, ([feedback_identifier(key)] if feedback else []) + ([GENERAL_FEEDBACK] if q.explanation is not None else []))
-    feedbacks += [(feedback_identifier(key), feedback) for key, _, feedback in choices if feedback]
+                               ("baseValue", {"baseType": "identifier"}, choice_identifier(key)))
+            _add_feedback(d, rule, ([feedback_identifier(key)] if feedback == 2 else []) + ([GENERAL_FEEDBACK] if explained else []))
 
 
 def _numerical_item(d: Dialect, item: Element, q, lang: str, feedbacks: list) -> None:

@@ -124,14 +124,42 @@ def bank_fields(source: BankSource | LibrarySource) -> list[TextField]:
     return _topic_source_fields(source)
 
 
-def _topic_source_fields(source: BankSource) -> list[TextField]:
+def english_library_and_fields(source: LibrarySource):
+    """``(english_library(source), bank_fields(source))`` (:func:`~aistack_bank.load.english_library`,
+    :func:`bank_fields`) of a source without errors, with one read of each question file's record."""
+    from ..load import ordered_topics
+    from ..model import Bank, Library
+
+    categories = {category.id: category for category in source.categories}
+    fields = category_fields(source.categories, source.categories_doc, source.categories_path)
+    banks = []
+    for topic in ordered_topics(source):
+        by_id: dict = {}
+        fields += _topic_source_fields(topic, by_id)
+        banks.append(Bank(topic=topic.topic, category=categories[topic.topic.category], questions=tuple(by_id[qid] for qid in topic.topic.questions), lang="en"))
+    return Library(categories=tuple(source.categories), topics=tuple(banks), lang="en"), fields
+
+
+def _topic_source_fields(source: BankSource, by_id: dict | None = None) -> list[TextField]:
+    """The fields of one topic; each valid question also put in ``by_id`` by its id, if given."""
     fields: list[TextField] = []
     if source.topic is not None:
         fields += topic_fields(source.topic, source.topic_doc, source.root / "topic.yaml")
     order = {qid: i for i, qid in enumerate(source.topic.questions)} if source.topic is not None else {}
-    questions = [qs for qs in source.questions if qs.question is not None]
-    questions.sort(key=lambda qs: (order.get(qs.question.id, len(order)), qs.question.id))
-    for qs in questions:
-        known = qs.derived.get("fields")
+    # Each record read once, its question and its kept fields together (a large bank's records
+    # are unpickled again whenever they are read after others: see cache/questionfiles.py)
+    keyed = []
+    for qs in source.questions:
+        question = qs.question
+        if question is not None:
+            if by_id is not None:
+                by_id[question.id] = question
+            keyed.append(((order.get(question.id, len(order)), question.id), qs.derived.get("fields"), qs))
+    keyed.sort(key=_first)  # (stable: questions of the same key stay in the order read)
+    for _, known, qs in keyed:
         fields += known if known is not None else question_fields(qs.question, qs.doc, qs.path)
     return fields
+
+
+def _first(item: tuple):
+    return item[0]
