@@ -83,21 +83,33 @@ def private_folder(folder: Path, *, create: bool = True) -> bool:
     return True
 
 
-def read_private(path: Path, max_bytes: int) -> bytes | None:
-    """The bytes of the cache file ``path`` if it and its folders are the user's own and
-    writable by no one else, a regular file (not a link) of at most ``max_bytes``; else None.
-
-    Pickles run code when loaded: only files this user wrote, and that no one else could have
-    replaced, are unpickled."""
+def _open_private(path: Path, max_bytes: int) -> tuple[int, os.stat_result] | None:
+    """The cache file ``path`` opened (its descriptor and stat, for the caller to close) if it
+    and its folders are the user's own and writable by no one else, and it is a regular file
+    (not a link) of at most ``max_bytes``; else None."""
     if not private_folder(path.parent, create=False):
         return None
     opened = _open_regular(path)
     if opened is None:
         return None
     fd, st = opened
+    if not _private(st) or st.st_size > max_bytes:
+        os.close(fd)
+        return None
+    return opened
+
+
+def read_private(path: Path, max_bytes: int) -> bytes | None:
+    """The bytes of the cache file ``path`` if it and its folders are the user's own and
+    writable by no one else, a regular file (not a link) of at most ``max_bytes``; else None.
+
+    Pickles run code when loaded: only files this user wrote, and that no one else could have
+    replaced, are unpickled."""
+    opened = _open_private(path, max_bytes)
+    if opened is None:
+        return None
+    fd, st = opened
     try:
-        if not _private(st) or st.st_size > max_bytes:
-            return None
         chunks, total = [], 0
         while total <= max_bytes:
             # the whole file in one read when it can (no copy to join), else a chunk at a time
@@ -122,14 +134,12 @@ def map_private(path: Path, max_bytes: int):
     cache file is replaced whole, never written in place: the mapped one stays as it was.)"""
     import mmap
 
-    if not private_folder(path.parent, create=False):
-        return None
-    opened = _open_regular(path)
+    opened = _open_private(path, max_bytes)
     if opened is None:
         return None
     fd, st = opened
     try:
-        if not _private(st) or st.st_size > max_bytes or st.st_size == 0:
+        if st.st_size == 0:
             return None
         return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
