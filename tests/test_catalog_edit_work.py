@@ -256,9 +256,12 @@ def test_the_catalog_workers_are_not_started_when_one_catalog_changed_alone(proj
     def run() -> bool:
         started.clear()
         diags, _ = validation.validate_cached(bank, translations)
-        assert len(started) == 1  # (validated, not served whole from the verdicts' cache)
+        # (validated, not served whole from the verdicts' cache; or, one catalog edited since a
+        # verdict of the same bank's files, the bank's own part taken from it: nothing started)
+        assert len(started) <= 1
+        found = bool(started) and started[0]
         assert _lines(diags) == _lines(validation.validate_cached(bank, translations, use_cache=False)[0])
-        return started[0]
+        return found
 
     assert run() is True  # no memo file yet: every input is new to it
     _edit(fr, 0)

@@ -79,7 +79,20 @@ def inputs_digest(source: BankSource | LibrarySource, translations: Path, *, run
     """The bank's share of every catalog's key (None: do not cache this run's verdicts).
 
     The bank's fields in bank order (:func:`~aistack_bank.i18n.fields.bank_fields`), each
-    question's as the digest of :func:`question_inputs` taken from its file's summary."""
+    question's as the digest of :func:`question_inputs` taken from its file's summary
+    (:func:`bank_share`), then the options, the catalogs' folder and the glossary
+    (:func:`inputs_of`)."""
+    return inputs_of(bank_share(source)[0], translations, run_checks=run_checks)
+
+
+def bank_share(source: BankSource | LibrarySource) -> tuple[str, list[TextField], list[str]]:
+    """What every catalog's key takes of the bank's files alone: (the digest of the bank's
+    fields in bank order, each question's as the digest of :func:`question_inputs` taken from
+    its file's summary; the fields of the categories and topics, in bank order; the ids of the
+    questions read with a model, as :func:`~aistack_bank.i18n.verify.verify_catalog` selects
+    them). The second and third are what a catalog edited since its latest verification needs
+    of the bank when none of its questions' entries changed (see
+    :mod:`aistack_bank.cache.validation`)."""
     from ..i18n.fields import question_fields
     from ..load import LibrarySource, ordered_topics
 
@@ -90,20 +103,33 @@ def inputs_digest(source: BankSource | LibrarySource, translations: Path, *, run
         return question_inputs(qs, known if known is not None else question_fields(qs.question, qs.doc, qs.path))
 
     digest = hashlib.blake2b(digest_size=20)
+    own: list[TextField] = []
     if isinstance(source, LibrarySource):
-        _digest_fields(digest, category_fields(source.categories, source.categories_doc, source.categories_path))
+        own += category_fields(source.categories, source.categories_doc, source.categories_path)
+        _digest_fields(digest, own)
         topics = ordered_topics(source)
     else:
         topics = [source]
     for topic in topics:
         digest.update(b"\0topic\0")
         if topic.topic is not None:
-            _digest_fields(digest, topic_fields(topic.topic, topic.topic_doc, topic.root / "topic.yaml"))
+            fields = topic_fields(topic.topic, topic.topic_doc, topic.root / "topic.yaml")
+            _digest_fields(digest, fields)
+            own += fields
         order = {qid: i for i, qid in enumerate(topic.topic.questions)} if topic.topic is not None else {}
         ids = [(qs.summary.question_id if qs.summary is not None else qs.question.id if qs.question is not None else None, qs) for qs in topic.questions]
         ids = sorted(((qid, qs) for qid, qs in ids if qid is not None), key=lambda pair: (order.get(pair[0], len(order)), pair[0]))
         for _, qs in ids:
             digest.update(question_part(qs))
+    questions = [qid for qs in source.questions
+                 if (qid := qs.summary.question_id if qs.summary is not None else qs.question.id if qs.question is not None else None) is not None]
+    return digest.hexdigest(), own, questions
+
+
+def inputs_of(share: str, translations: Path, *, run_checks: bool) -> str | None:
+    """:func:`inputs_digest` from the bank's share (:func:`bank_share`)."""
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(share.encode())
     digest.update(f"\0{run_checks}\0{translations}\0{translations.resolve().parent}\0".encode("utf-8", "surrogateescape"))
     glossary = translations / GLOSSARY_NAME
     if os.path.lexists(glossary):

@@ -114,6 +114,8 @@ class StatMemo:
         just before it, or never digested), as far as this memo can tell."""
         self.complete = True
         """Whether :attr:`walks`, :attr:`values` and :attr:`targets` hold all the walk digested."""
+        self.parts: dict[str, str] = {}
+        """The digest of what the walk of each root gave (:func:`_digest_tree`), by root."""
         self.head = ""
         self.result = ""
         """What the input digest took besides the files, and the digest it gave (:func:`input_digest`)."""
@@ -378,7 +380,9 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
         value = values[name] = memo.digest(name)
         add(value)
         add(b"\0")
-    digest.update(b"".join(parts))
+    joined = b"".join(parts)
+    digest.update(joined)
+    memo.parts[root.as_posix()] = hashlib.blake2b(joined, digest_size=32).hexdigest()
 
 
 def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
@@ -462,8 +466,9 @@ def summary_of(report) -> dict:
             "key_longest_share": cues.longest_share, "line": f"{cues.questions} question{'' if cues.questions == 1 else 's'}; {cues.summary()}"}
 
 
-def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None):
-    """Validate now; store the verdict under ``key`` if no input changed meanwhile."""
+def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None, own: str | None = None):
+    """Validate now; store the verdict under ``key`` if no input changed meanwhile (and the
+    bank's own part of it under ``own``, :func:`bank_key`)."""
     from ..rules.validate import validate_bank
 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
@@ -472,17 +477,147 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
         store(bank, key, report.diagnostics, summary)
+        if own is not None and report.bank_part is not None:
+            _store_bank_part(bank, own, report.bank_part, summary)
     return report, summary
+
+
+def bank_key(bank: Path, translations: Path | None) -> str | None:
+    """The key of the bank's own part of a verdict (:func:`validate_cached`): the tool, the
+    package, the options and the working directory (the input digest's head), the two folders
+    and what this process's latest input digest of them took of the bank folder's files alone
+    (their paths, links and contents). None when it cannot tell (no such digest, a folder it
+    could not list, no catalogs)."""
+    if translations is None:
+        return None
+    scope = tuple(os.path.abspath(root) for root in [bank, translations])
+    if not _LAST or _LAST[0][0] != scope:
+        return None
+    memo = _LAST[0][1]
+    part = memo.parts.get(Path(bank).as_posix())
+    if not memo.complete or part is None:
+        return None
+    from .store import key_of
+
+    return key_of("bank-verdict", memo.head, scope, part)
+
+
+def _bank_store(bank: Path):
+    from .store import Store
+
+    return Store("bank-verdict", bank, keep=4)
+
+
+def _store_bank_part(bank: Path, own: str, part: tuple, summary: dict) -> None:
+    """Keep the bank's own diagnostics, the verdict's figures and the catalogs' share of the
+    bank's inputs (:func:`~aistack_bank.cache.catalogs.bank_share`) under ``own``."""
+    diagnostics, share = part
+    found = _bank_store(bank)
+    found.put(own, (list(diagnostics), summary, share))
+    found.save()
+
+
+def _load_bank_part(bank: Path, own: str):
+    """(diagnostics, summary, share or None) kept under ``own``, or None (also for any malformed entry)."""
+    from ..i18n.fields import TextField
+
+    found = _bank_store(bank).get(own)
+    if not (isinstance(found, tuple) and len(found) == 3 and isinstance(found[0], list) and all(isinstance(d, Diagnostic) for d in found[0])):
+        return None
+    diagnostics, summary, share = found
+    if not (isinstance(summary, dict) and isinstance(summary.get("questions"), int) and isinstance(summary.get("line"), str)
+            and isinstance(summary.get("key_positions"), dict) and isinstance(summary.get("key_longest_share"), (int, float))):
+        return None
+    if share is not None and not (isinstance(share, tuple) and len(share) == 3 and type(share[0]) is str
+                                  and isinstance(share[1], list) and all(type(f) is TextField for f in share[1])
+                                  and isinstance(share[2], list) and all(type(q) is str for q in share[2])):
+        return None
+    return diagnostics, summary, share
+
+
+def _bank_unchanged(bank: Path) -> bool:
+    """Whether this process's latest input digest found no file of the bank folder written
+    since the memo file's digests (a guess about the work ahead, as :func:`edited_catalog_only`)."""
+    if not _LAST:
+        return False
+    memo = _LAST[0][1]
+    inside = os.path.join(os.path.abspath(bank), "")
+    return memo.complete and bool(memo.old) and not any(os.path.abspath(name).startswith(inside) for name in memo.fresh)
+
+
+def _catalog_edited(bank: Path, translations: Path, key: str, own: str, *, one_catalog: bool):
+    """(diagnostics, summary) of a bank whose files are those of a kept verdict's bank part
+    (under ``own``): the bank's own diagnostics and figures as kept; with errors among them,
+    nothing else (the catalogs are not verified); else, when at most one catalog changed since
+    (``one_catalog``: :func:`edited_catalog_only`), the catalogs verified as
+    :func:`~aistack_bank.i18n.verify.verify_catalogs` does (that one catalog again for the
+    owners of the entries the edit touched: see :func:`~aistack_bank.i18n.verify.verify_catalogs_kept`),
+    without running the bank's rules nor reading its files' summaries, unless an entry of a
+    question was touched. None when that does not apply (the caller validates the bank).
+    Stored under ``key`` as any verdict, when no input changed meanwhile."""
+    kept = _load_bank_part(bank, own)
+    if kept is None:
+        return None
+    diagnostics, summary, share = kept
+    if share is not None and not one_catalog:
+        return None
+    diagnostics = list(diagnostics)
+    with _BankReader(bank, translations) as reader:
+        if share is not None:
+            from ..i18n.verify import KeptBank, verify_catalogs_kept
+
+            found = verify_catalogs_kept(KeptBank(share[0], share[1], frozenset(share[2]), reader.read), translations)
+            if found is None:
+                return None
+            diagnostics += found
+    diagnostics.sort(key=Diagnostic.sort_key)
+    if Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
+        store(bank, key, diagnostics, summary)
+    return diagnostics, summary
+
+
+class _BankReader:
+    """The bank read as :func:`~aistack_bank.rules.validate.validate_bank` reads it (each file's
+    record from the per-file store), once, when :meth:`read` is first called."""
+
+    def __init__(self, bank: Path, translations: Path) -> None:
+        self.bank, self.translations = bank, translations
+        self.files = self.source = None
+
+    def read(self):
+        if self.source is None:
+            from .questionfiles import QuestionFiles
+            from ..load import read_library
+            from ..rules.lints import file_leak_texts
+            from ..rules.validate import question_file_rules
+
+            self.files = QuestionFiles(question_file_rules, use_cache=True, spill=True, texts=file_leak_texts, walked=_walked(self.bank, self.translations))
+            self.source = read_library(self.bank, read_topics=self.files.read_topics, topic_reader=self.files.read_topic)
+        return self.source
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.files is not None:
+            self.files.close()
 
 
 def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = True):
     """(diagnostics, summary) of validating ``bank``: from the cache when its inputs are byte
-    for byte those of a stored verdict, else validated now (and stored)."""
+    for byte those of a stored verdict, else validated now (and stored). When only catalogs
+    changed since a verdict of the same bank's files, the bank's own part of that verdict is
+    taken (:func:`_catalog_edited`)."""
     key = input_digest(bank, translations) if use_cache else None
     cached = load(bank, key) if key is not None else None
     if cached is not None:
         return cached
-    report, summary = _validate_and_store(bank, translations, key)
+    own = bank_key(bank, translations) if key is not None else None
+    if own is not None and _bank_unchanged(bank):
+        found = _catalog_edited(bank, translations, key, own, one_catalog=edited_catalog_only(bank, translations))
+        if found is not None:
+            return found
+    report, summary = _validate_and_store(bank, translations, key, own=own)
     return report.diagnostics, summary
 
 

@@ -436,7 +436,33 @@ def _owners_fields(source: BankSource, affected: set[str]) -> list[TextField]:
     return fields
 
 
-def _verify_kept(source: BankSource, path: Path, run_checks: bool, inputs: str) -> list[Diagnostic] | None:
+class KeptBank:
+    """What verifying one edited catalog again needs of a bank whose files did not change
+    since a verdict of it was kept (see :func:`verify_catalogs_kept`): its share of the
+    catalogs' keys, the fields of its categories and topics in bank order, the ids of its
+    questions, and ``read()``, which reads the bank (called only when the edit touched an
+    entry of one of its questions)."""
+
+    def __init__(self, share: str, fields: list[TextField], questions: frozenset[str], read) -> None:
+        self.share, self.fields, self.questions, self.read = share, fields, questions, read
+
+    def owners(self, affected: set[str]):
+        """(the bank or what stands for it, the fields of the owners ``affected`` in bank
+        order), as :func:`_owners_fields` lists them from the bank read."""
+        if not self.questions.isdisjoint(affected):
+            source = self.read()
+            return source, _owners_fields(source, affected)
+        # no question is verified again: none of their records, nor their fields, is needed
+        return _NoQuestions, [field for field in self.fields if field_owner(field) in affected]
+
+
+class _NoQuestions:
+    """A bank seen by :func:`verify_catalog` for owners that are none of its questions."""
+
+    questions: list = []
+
+
+def _verify_kept(source: BankSource | KeptBank, path: Path, run_checks: bool, inputs: str) -> list[Diagnostic] | None:
     """:func:`verify_catalog` of the catalog at ``path`` in this process when its latest
     verification for the same bank's ``inputs`` is kept and the catalog changed only since the
     read it was made from: only the owners of the entries the edit touched are verified again,
@@ -457,7 +483,11 @@ def _verify_kept(source: BankSource, path: Path, run_checks: bool, inputs: str) 
     affected = owners.affected()
     if affected is None:
         return None
-    return verify_catalog(source, _owners_fields(source, affected), catalog, run_checks=run_checks, memo=True, inputs=inputs, owners=owners)
+    if isinstance(source, KeptBank):
+        source, fields = source.owners(affected)
+    else:
+        fields = _owners_fields(source, affected)
+    return verify_catalog(source, fields, catalog, run_checks=run_checks, memo=True, inputs=inputs, owners=owners)
 
 
 def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
@@ -573,7 +603,7 @@ def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
 
 
 def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                    workers: Workers | None = None) -> list[Diagnostic]:
+                    workers: Workers | None = None, share: str | None = None) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness).
 
     The catalogs are read through ``catalogs`` when given, so that a command that goes on to
@@ -588,14 +618,15 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     documents of those with a numeric check), not the parent's pages."""
     from ..cache.store import Store
     from .extract import reference
-    from ..cache.catalogs import catalog_key, inputs_digest
+    from ..cache.catalogs import catalog_key, inputs_digest, inputs_of
     from ..cache.store import drop_bytes, note_read
 
     diags: list[Diagnostic] = []
     store = Store("catalogs", translations, enabled=use_cache)
     # the bank's share of the keys from each question file's summary: the fields (and the
     # models they come from) are listed only if some verdict must be computed
-    inputs = inputs_digest(source, translations, run_checks=run_checks) if use_cache else None
+    # (``share``: the bank's part of it, when the caller took it: see cache.catalogs.bank_share)
+    inputs = (inputs_digest(source, translations, run_checks=run_checks) if share is None else inputs_of(share, translations, run_checks=run_checks)) if use_cache else None
     pot = template_path(translations)
     root = translations.resolve().parent
     template_key = catalog_key("template", pot, inputs, lookup=True)
@@ -674,6 +705,55 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     for found in verdicts:
         diags += found
     diags += verify_site_catalogs(source, translations, catalogs if catalogs is not None else Catalogs(use_cache=use_cache))
+    return diags
+
+
+def verify_catalogs_kept(bank: KeptBank, translations: Path, *, run_checks: bool = True) -> list[Diagnostic] | None:
+    """:func:`verify_catalogs` (with the stores, no ``catalogs``) of a bank whose files did not
+    change since a verdict of it was kept (``bank``), when the template's freshness and every
+    catalog's verdict but one's are stored for its inputs, and that one catalog changed only
+    since the read its kept findings were made from: it is verified again for the owners of
+    the entries the edit touched, without reading the bank unless one of them is a question.
+    None when that does not apply (the caller validates the bank as without a kept verdict):
+    the same diagnostics as :func:`verify_catalogs` otherwise."""
+    from ..cache.catalogs import catalog_key, inputs_of
+    from ..cache.store import Store, drop_bytes
+
+    inputs = inputs_of(bank.share, translations, run_checks=run_checks)
+    if inputs is None:
+        return None
+    store = Store("catalogs", translations)
+    pot = template_path(translations)
+    template_key = catalog_key("template", pot, inputs, lookup=True)
+    current = store.get(template_key) if template_key is not None else None
+    if not isinstance(current, bool):
+        return None
+    paths = catalog_paths(translations)
+    keys = [catalog_key("catalog", path, inputs, lookup=True) for path in paths]
+    verdicts: list[list[Diagnostic] | None] = []
+    for key in keys:
+        found = store.get(key) if key is not None else None
+        verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
+    todo = [i for i, found in enumerate(verdicts) if found is None]
+    if len(todo) > 1:
+        return None
+    for i in todo:
+        found = _verify_kept(bank, paths[i], run_checks, inputs)
+        if found is None:
+            return None
+        verdicts[i] = found
+        if catalog_key("catalog", paths[i], inputs, read=True) == keys[i]:
+            store.put(keys[i], found)
+    store.save()
+    drop_bytes()
+    diags: list[Diagnostic] = []
+    if not current:
+        diags.append(warning("W504", "the template is missing or out of date with the bank; run `bank i18n update`", Location.of(pot)))
+    diags += misnamed_catalogs(translations)
+    for found in verdicts:
+        diags += found
+    # (the interface catalogs are verified without the bank: see verify_catalog's bank_checks)
+    diags += verify_site_catalogs(_NoQuestions, translations, Catalogs(use_cache=True))
     return diags
 
 

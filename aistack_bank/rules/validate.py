@@ -29,6 +29,11 @@ class ValidationReport:
     source: LibrarySource
     diagnostics: list[Diagnostic]
     cues: AnswerCueStats
+    bank_part: tuple | None = None
+    """With the stores, for a whole bank with catalogs: (the bank's own diagnostics, in the order
+    found, and, when none is an error, :func:`~aistack_bank.cache.catalogs.bank_share` of it,
+    else None), what :mod:`aistack_bank.cache.validation` keeps under the digest of the bank's
+    files alone."""
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -136,12 +141,22 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
     if only is not None:
         diags = [d for d in diags if _inside(d, only)]
         translations = None
+    bank_part = None
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from ..i18n.verify import verify_catalogs
 
-        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
+        share = None
+        if use_cache and catalogs is None:
+            from ..cache.catalogs import bank_share
+
+            share = bank_share(source)
+            bank_part = (list(diags), share)
+        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
+                                 share=share[0] if share is not None else None)
+    elif translations is not None and use_cache and catalogs is None:
+        bank_part = (list(diags), None)
     diags.sort(key=Diagnostic.sort_key)
-    return ValidationReport(source=source, diagnostics=diags, cues=cues)
+    return ValidationReport(source=source, diagnostics=diags, cues=cues, bank_part=bank_part)
 
 
 def summary_cue_stats(questions: list[QuestionSource]) -> AnswerCueStats:
