@@ -120,3 +120,31 @@ def test_a_bank_part_is_never_taken_for_other_bank_files(counted, monkeypatch):
     assert _run(project, counts) == (1, 1)
     _edit(project / "translations" / "fr.po", 1)
     assert _run(project, counts) == (0, 0)
+
+
+def test_a_catalog_written_again_while_the_bank_part_is_used_gives_the_verdict_of_each_content(counted, monkeypatch):
+    """The catalog rewritten after the input digest took its digest and before it is read:
+    the verdict of the bytes read is not kept under the digest of the earlier bytes (it fails
+    when the check that no input changed is skipped, or made of the bank folder alone)."""
+    project, counts = counted
+    fr = project / "translations" / "fr.po"
+    assert _run(project, counts) == (1, 1)
+    _edit(fr, 1)
+    before = fr.read_text(encoding="utf-8")
+    # (a topic's entry: the bank is not read)
+    after = re.sub(r'(msgctxt "topic\.[^"]*\.summary"\n(?:.*\n)*?msgstr ")', r"\g<1>4096 ", before, count=1)
+    assert after != before
+    load_part = validation._load_bank_part
+
+    def rewritten(*args):
+        fr.write_text(after, encoding="utf-8")
+        return load_part(*args)
+
+    monkeypatch.setattr(validation, "_load_bank_part", rewritten)
+    bank, translations = project / "bank", project / "translations"
+    counts.update(validated=0, read=0)
+    found, _ = validation.validate_cached(bank, translations)
+    assert any(d.code == "E502" for d in found) and counts == {"validated": 0, "read": 0}  # (the bytes read, by the bank's kept part)
+    monkeypatch.setattr(validation, "_load_bank_part", load_part)
+    fr.write_text(before, encoding="utf-8")  # the bytes the input digest took
+    _run(project, counts)

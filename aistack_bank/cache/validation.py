@@ -258,7 +258,7 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     return memo.result
 
 
-def _unchanged(first: StatMemo, head: str, roots: list[Path]) -> bool:
+def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None = None) -> bool:
     """Whether every input is as the input digest of ``first`` found it: what is digested
     besides the files, each folder's listing, where each link leads, and each file's identity
     (device, inode, size, modification and change times), for a file last written more than
@@ -266,12 +266,15 @@ def _unchanged(first: StatMemo, head: str, roots: list[Path]) -> bool:
     it, in a timestamp tick a later write could share) is digested again, unless this command
     read and used its whole bytes and they have the digest taken then (as :meth:`StatMemo.digest`
     decides for a second pass). True means the digest taken again would be the same; False
-    (at the first difference found) that it is to be taken again whole."""
+    (at the first difference found) that it is to be taken again whole. With ``only``, the
+    inputs under that root alone (its index in ``roots``)."""
     if not first.complete or first.head != head or len(first.walks) != len(roots):
         return False
     settled_before = first.now - RACY_NS
     known, values, targets = first.new, first.values, first.targets
-    for root, (posix, existed, entries) in zip(roots, first.walks):
+    for index, (root, (posix, existed, entries)) in enumerate(zip(roots, first.walks)):
+        if only is not None and index != only:
+            continue
         if root.as_posix() != posix or root.exists() != existed:
             return False
         if not existed:
@@ -570,10 +573,26 @@ def _catalog_edited(bank: Path, translations: Path, key: str, own: str, *, one_c
             if found is None:
                 return None
             diagnostics += found
+        read = reader.source is not None
     diagnostics.sort(key=Diagnostic.sort_key)
-    if Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
+    # Kept under the key of the inputs it comes from: the bank's files as the input digest
+    # found them (its part is the verdict kept for those bytes; unless the bank was read just
+    # now, nothing here read them), and the catalogs as read and verified here.
+    if Path(bank).is_dir() and ((not read and _translations_unchanged(bank, translations, key))
+                                or input_digest(bank, translations, again=True) == key):
         store(bank, key, diagnostics, summary)
     return diagnostics, summary
+
+
+def _translations_unchanged(bank: Path, translations: Path, key: str) -> bool:
+    """Whether every input under ``translations`` is as this process's latest input digest
+    (whose digest is ``key``) of ``bank`` and ``translations`` found it (:func:`_unchanged`
+    for that folder alone)."""
+    scope = tuple(os.path.abspath(root) for root in [bank, translations])
+    if not _LAST or _LAST[0][0] != scope or _LAST[0][1].result != key:
+        return False
+    memo = _LAST[0][1]
+    return _unchanged(memo, memo.head, [bank, translations], only=1)
 
 
 class _BankReader:

@@ -13,10 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..rules.checks import answer_texts, check_question
 from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
-from ..kinds import kind_of, translation_duplicates, translation_splits
 from ..parallel import Workers, run_all
 from ..rules.quantities import TOKEN_HINT, english_parity, formula_tokens, markup_tokens, numbers_and_quantities, quantities
 from . import template_path
@@ -523,6 +521,9 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
 def _translated_checks(questions: list, catalog: Catalog, active: dict):
     """(question id, 1 if checked else 0, findings) of :func:`translated_check_diagnostics`
     for each question with a check."""
+    from ..kinds import kind_of
+    from ..rules.checks import answer_texts, check_question  # (imported when a question is verified)
+
     for qs in questions:
         question = qs.question
         if question is None or question.check is None:
@@ -579,6 +580,8 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
 def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
     """(question id, its findings of :func:`duplicate_text_diagnostics`) for each question
     (its English from the fields its file's rules listed, when they are kept with it)."""
+    from ..kinds import kind_of, translation_duplicates, translation_splits  # (imported when a question is verified)
+
     for qs in questions:
         question = qs.question
         diags: list[Diagnostic] = []
