@@ -89,6 +89,8 @@ def test_a_catalog_edit_takes_the_bank_part_and_gives_the_verdict_of_a_run_witho
     blocks[gone] = blocks[gone].replace("msgctxt", "#. (stale)\nmsgctxt", 1).replace(".summary", ".stale", 1)
     fr.write_text("\n\n".join(blocks), encoding="utf-8")
     assert _run(project, counts)[0] == 0
+    _edit(fr, 9)  # elsewhere: the entry still missing (W501 kept from the findings' read)
+    assert _run(project, counts) == (0, 0)
     _edit(nl, 1)
     assert _run(project, counts)[0] == 0  # another catalog, alone
     _edit(fr, 3)

@@ -219,7 +219,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         affected = owners.affected() if owners is not None else None
     else:
         affected = owners.verified
-    keys = owners.keys if partial else [field.key for field in fields]
+    keys = owners.keys if partial else [field.key for field in fields]  # (partial: made only if needed below)
     known = owners.owner_of if partial else set(keys)  # (the bank's keys)
     diags: list[Diagnostic] = []  # the rules over the whole catalog
     owned: dict[str, list[Diagnostic]] = {}
@@ -228,9 +228,14 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     # record is unpickled when its model is first read)
     questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
     present = active.keys()
-    for key in keys if not all(map(present.__contains__, keys)) else ():  # (the loop only when one is missing)
-        if key not in present:
-            diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
+    missing = False
+    if not (partial and owners.none_missing(present)):  # (else: none was missing, and none of the touched contexts is)
+        if partial:
+            keys = owners.all_keys()
+        for key in keys if not all(map(present.__contains__, keys)) else ():  # (the loop only when one is missing)
+            if key not in present:
+                missing = True
+                diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     sides = _parity_sides(questions)
     for field in mine:
@@ -273,7 +278,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                 return None  # (with every field of the bank)
             whole = replace(catalog, changes=Changes(catalog.changes.token))
             return verify_catalog(source, fields, whole, run_checks=run_checks, bank_checks=bank_checks, memo=memo, inputs=inputs)
-        owners.save(owned)
+        owners.save(owned, missing)
     for found in owned.values():
         diags += found
     return diags
@@ -310,28 +315,43 @@ class _Owners:
         self.delta = False
         self.cues: tuple[int, frozenset] = (0, frozenset())
         """Of the length cue (W302): the questions measured, and those whose key is the longest option in this language."""
+        self.missing = True
+        """Whether the kept verification found a field key without an entry (W501)."""
+        self.joined = ""
+        """Without ``fields``: the bank's field keys as kept, one string (see :meth:`all_keys`)."""
 
     def affected(self) -> set[str] | None:
         """The owners to verify again (None: all of them, nothing kept applies)."""
         if self.changes.before is None:
             return None
         found = self.store.get(self.key)
-        if not (isinstance(found, tuple) and len(found) == 3 and found[0] == self.changes.before and isinstance(found[1], dict)
+        if not (isinstance(found, tuple) and len(found) == 4 and found[0] == self.changes.before and isinstance(found[1], dict)
                 and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v) for k, v in found[1].items())
-                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)):
+                and isinstance(found[2], tuple) and len(found[2]) == 2 and isinstance(found[2][0], int) and isinstance(found[2][1], frozenset)
+                and type(found[3]) is bool):
             return None
         if not self.keys:  # made without the fields: the kept ones (the same bank's)
             kept = self._fields_store().get(self._fields_key())
-            if not (isinstance(kept, tuple) and len(kept) == 2 and type(kept[0]) is str and type(kept[1]) is str):
+            if not (isinstance(kept, tuple) and len(kept) == 2 and type(kept[0]) is str and type(kept[1]) is str and kept[1][:1] == kept[1][-1:] == "\0"):
                 return None
-            keys, owners = kept[0].split("\0") if kept[0] else [], kept[1].split("\0") if kept[1] else []
-            if len(keys) != len(owners):
-                return None
-            self.keys, self.owners = keys, owners
-            self.owner_of = dict(zip(self.keys, self.owners))
-        self.previous, self.cues, self.delta = found[1], found[2], True
+            # (the owners looked up in the kept pairs, not made into a map of every key)
+            self.joined, self.owner_of = kept[0], _KeptOwners(kept[1])
+        self.previous, self.cues, self.missing, self.delta = found[1], found[2], found[3], True
         self.verified = {self.owner_of.get(key, key) for key in self.changes.keys if key is not None}
         return self.verified
+
+    def all_keys(self) -> list[str]:
+        """Every field key of the bank, in bank order."""
+        if not self.keys and self.joined:
+            self.keys = self.joined.split("\0")
+        return self.keys
+
+    def none_missing(self, present) -> bool:
+        """Whether no field key of the bank lacks an entry in ``present`` (the active entries'
+        contexts), as found from the kept verification: it found none missing, and each
+        touched context that is a key of the bank has an entry (the others' entries are those
+        of the kept read, moved)."""
+        return not self.missing and all(key in present for key in self.changes.keys if key is not None and key in self.owner_of)
 
     def owner_at(self, d: Diagnostic) -> str | None:
         """The owner of the entry whose lines hold ``d`` (None: not on a line of the catalog)."""
@@ -391,16 +411,50 @@ class _Owners:
     def _fields_key(self) -> str:
         return self.key + "\0fields"
 
-    def save(self, owned: dict[str, list[Diagnostic]]) -> None:
-        """Keep the findings by owner; and, once for the bank's inputs, its field keys and their
-        owners (in a store of their own, each list as one string: an edit neither writes nor
-        unpickles 100 000 strings again)."""
-        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues))
+    def save(self, owned: dict[str, list[Diagnostic]], missing: bool = True) -> None:
+        """Keep the findings by owner, and whether a field key had no entry (``missing``); and,
+        once for the bank's inputs, its field keys and their owners (in a store of their own,
+        as two strings: the keys, and each key with its owner, :class:`_KeptOwners`; an edit
+        neither writes nor unpickles 100 000 strings again). Not kept when a key or owner holds
+        a separator, or a key is there twice."""
+        self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues, missing))
         self.store.save()
         fields = self._fields_store()
-        if not fields.has(self._fields_key()) and not any("\0" in text for text in (*self.keys, *self.owners)):
-            fields.put(self._fields_key(), ("\0".join(self.keys), "\0".join(self.owners)))
+        if (not fields.has(self._fields_key()) and not any("\0" in text or "\1" in text for text in (*self.keys, *self.owners))
+                and len(set(self.keys)) == len(self.keys)):
+            pairs = "\0" + "\0".join(f"{key}\1{owner}" for key, owner in zip(self.keys, self.owners)) + "\0"
+            fields.put(self._fields_key(), ("\0".join(self.keys), pairs))
             fields.save()
+
+
+class _KeptOwners:
+    """The owner of each field key of the bank, from the kept string of ``\\0key\\1owner`` pairs
+    (every key once, no separator in a key or owner: :meth:`_Owners.save`): a few keys are
+    looked up in the string, without making the map of every key; after
+    :attr:`LOOKUPS` lookups, the map is made."""
+
+    LOOKUPS = 16
+
+    def __init__(self, pairs: str) -> None:
+        self.pairs = pairs
+        self.map: dict[str, str] | None = None
+        self.lookups = 0
+
+    def get(self, key, default=None):
+        if self.map is None:
+            if self.lookups < self.LOOKUPS and type(key) is str and "\0" not in key and "\1" not in key:
+                self.lookups += 1
+                at = self.pairs.find(f"\0{key}\1")
+                if at < 0:
+                    return default
+                start = at + len(key) + 2
+                return self.pairs[start:self.pairs.index("\0", start)]
+            inner = self.pairs[1:-1]
+            self.map = dict(pair.split("\1", 1) for pair in inner.split("\0")) if inner else {}
+        return self.map.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        return self.get(key) is not None
 
 
 def _question_id(qs) -> str | None:
