@@ -59,3 +59,51 @@ def test_the_help_names_every_kind_and_every_format_in_the_records_order():
     assert in_order(export_help, list(FORMATS))
     assert len(re.split(r", | or ", export_help)) == len(FORMATS), "a format named in the help that has no record"
     assert in_order(_help_of("lint", "target"), list(TARGETS))
+
+
+def _command_lines() -> list[list[str]]:
+    """`bank CMD --help` and `bank CMD --no-such-flag` for every command and command group of
+    `bank`, and the same for each command of a group."""
+    from aistack_bank.cli import app
+
+    lines = []
+    for name, command in typer.main.get_command(app).commands.items():
+        lines += [[name, "--help"], [name, "--no-such-flag"]]
+        for sub in getattr(command, "commands", {}):
+            lines += [[name, sub, "--help"], [name, sub, "--no-such-flag"]]
+    return lines
+
+
+def test_a_command_named_outright_is_built_alone_and_answers_as_among_every_command(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from aistack_bank.cli import app, invoked_app
+
+    monkeypatch.chdir(tmp_path)
+    whole = (list(app.registered_commands), list(app.registered_groups))
+    lines = _command_lines()
+    assert len(lines) > 40 and ["i18n", "update", "--help"] in lines
+    for args in lines:
+        lean = invoked_app(args)
+        assert lean is not app and len(lean.registered_commands) + len(lean.registered_groups) == 1, args
+        full, alone = CliRunner().invoke(app, args), CliRunner().invoke(lean, args)
+        assert (alone.exit_code, alone.output) == (full.exit_code, full.output), args
+    assert (app.registered_commands, app.registered_groups) == whole  # the app itself is left whole
+
+
+def test_only_a_command_named_outright_is_built_alone():
+    from aistack_bank.cli import app, invoked_app
+
+    def alone(args: list[str]) -> str | None:
+        lean = invoked_app(args)
+        if lean is app:
+            return None
+        [name] = [c.name or typer.main.get_command_name(c.callback.__name__) for c in lean.registered_commands] + [g.name for g in lean.registered_groups]
+        return name
+
+    assert alone(["validate", "bank/x"]) == "validate"
+    assert alone(["-C", "validate", "build"]) == "build"  # the value of -C is no command
+    assert alone(["--bank", "p", "i18n", "update"]) == "i18n"
+    assert alone(["--bank=p", "-Cq", "export", "json"]) == "export"
+    for args in ([], ["--help"], ["-h", "validate"], ["--version"], ["validat"], ["-C"], ["-C", "p"], ["--", "validate"], ["--bogus", "validate"]):
+        assert alone(args) is None, args
