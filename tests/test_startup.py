@@ -111,12 +111,14 @@ def test_only_a_command_named_outright_is_built_alone():
 
 def test_the_rules_and_the_catalogs_checks_import_no_pydantic():
     """What `bank validate` runs after a catalog entry is edited (the verdict's cache, the rules,
-    the catalogs' checks and their caches) imports no model and no pydantic until a model is read."""
+    the catalogs' checks and their caches, the field rule of a translation that is not blank)
+    imports no model and no pydantic until a model is read."""
     modules = ["aistack_bank.services", "aistack_bank.cache.validation", "aistack_bank.cache.catalogs", "aistack_bank.cache.questionfiles",
                "aistack_bank.cache.entries", "aistack_bank.rules.validate", "aistack_bank.rules.lints", "aistack_bank.i18n.verify",
                "aistack_bank.i18n.localize", "aistack_bank.i18n.catalog", "aistack_bank.i18n.glossary", "aistack_bank.i18n.typography"]
     code = (f"import importlib, sys\nfor name in {modules!r}:\n    importlib.import_module(name)\n"
             "from aistack_bank.kinds import a_kind, item_id_rules, kind_rules, slug_of, kind_of, translation_duplicates, translation_splits\n"
+            "from aistack_bank.i18n.verify import text_rule_problem\nassert text_rule_problem('Traduit') is None\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'pydantic_core') or m in ('aistack_bank.model', 'aistack_bank.kinds._base')))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.returncode == 0, result.stderr

@@ -15,13 +15,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ._plain import (  # noqa: F401 (the plain part, read from here too)
-    ITEM_ID, OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, AddField, ItemIds, Kind, ResponseError, a_kind, finite, item_id_for, limits, missing_item_id,
-    no_items, within,
+    ITEM_ID, OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, AddField, ItemIds, Kind, ResponseError, a_kind, blank, finite, item_id_for, limits,
+    missing_item_id, no_items, within,
 )
 
 
 def _not_blank(text: str) -> str:
-    if not text.strip():
+    if blank(text):
         raise PydanticCustomError("empty_text", "text must not be empty or only whitespace")
     return text
 

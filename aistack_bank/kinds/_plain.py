@@ -24,6 +24,12 @@ ITEM_ID = r"^[a-z][a-z0-9]{0,9}$"
 letter, then up to nine letters or digits (`a1`, `u2`, `n1`)."""
 
 
+def blank(text: str) -> bool:
+    """Whether ``text`` is empty or only whitespace: the one string the model's text type
+    (``Text``, :mod:`._base`) refuses."""
+    return not text.strip()
+
+
 def no_items() -> list:
     """A new empty list: the default of a list field (``Field(default_factory=no_items)``). A
     Python function, not the built-in ``list``: pydantic reads a default factory's signature,

@@ -13,7 +13,7 @@ from importlib import import_module
 
 from . import NAMES
 from ._plain import (  # noqa: F401 (a_kind: the kinds' names in messages)
-    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, ItemIds, Kind, ResponseError, a_kind, item_id_for, limits, missing_item_id, no_items, slug_of,
+    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, ItemIds, Kind, ResponseError, a_kind, blank, item_id_for, limits, missing_item_id, no_items, slug_of,
 )
 from ._rules import answer_key, item_id_rules, normalized, stem_giveaway, unit_key
 
@@ -168,5 +168,5 @@ __all__ = [
     "OPTION_ID", "QUESTION_ID", "REGISTRY", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemId", "ItemIds", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "no_items", "normalized", "slug_of", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
+    "Unit", "a_kind", "answer_key", "blank", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "no_items", "normalized", "slug_of", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
 ]
