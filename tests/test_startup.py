@@ -123,3 +123,14 @@ def test_the_rules_and_the_catalogs_checks_import_no_pydantic():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_validating_one_question_file_imports_no_multiprocessing():
+    """`bank validate FILE` (a few texts for the answer-leak lint) forks no worker, and so does
+    not import what forking them takes."""
+    code = ("import sys; from pathlib import Path; from aistack_bank.rules.validate import validate_files; "
+            "files = sorted(Path('bank').glob('*/questions/q*.yaml'))[:2]; report = validate_files(files); "
+            "assert report.cues.questions == 2; print('multiprocessing' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
