@@ -915,6 +915,41 @@ def topic_rename(
         typer.echo(f"wrote     {path.as_posix()}")
 
 
+_ROOT_OPTIONS_WITH_VALUE = ("-C", "--bank")
+"""The options of `bank` itself that take a value (written before the command's name)."""
+
+
+def invoked_app(args: list[str]) -> typer.Typer:
+    """The app that runs the command line ``args``: when they name a command of `bank` outright
+    (`bank -C PATH validate …`, `bank i18n update`), a copy of :data:`app` that holds that
+    command alone, so that typer builds one command from its function's signature instead of
+    every command (the same command, help and messages: a command runs without its siblings);
+    for anything else (`bank --help`, `bank --version`, a misspelt command), :data:`app`."""
+    index = 0
+    while index < len(args):
+        token = args[index]
+        if token in _ROOT_OPTIONS_WITH_VALUE:
+            index += 2
+        elif token.startswith("--bank=") or (token.startswith("-C") and len(token) > 2):
+            index += 1
+        elif token.startswith("-"):
+            return app  # --help, --version, `--` or an option `bank` does not take: as typer answers it
+        else:
+            break
+    if index >= len(args):
+        return app
+    name = args[index]
+    commands = [c for c in app.registered_commands if (c.name or typer.main.get_command_name(c.callback.__name__)) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if len(commands) + len(groups) != 1:
+        return app
+    import copy
+
+    lean = copy.copy(app)
+    lean.registered_commands, lean.registered_groups = commands, groups
+    return lean
+
+
 def main() -> None:
     import gc
 
@@ -924,7 +959,7 @@ def main() -> None:
     # garbage cycles are still collected as often as before.
     gc.set_threshold(700, 10, 1000)
     try:
-        app()
+        invoked_app(sys.argv[1:])()
     except KeyboardInterrupt:
         typer.echo("bank: interrupted", err=True)
         sys.exit(130)

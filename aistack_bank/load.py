@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
@@ -93,7 +94,7 @@ class LibrarySource:
 
     root: Path
     categories_doc: YamlDocument | None = None
-    categories: list = field(default_factory=list)  # list[Category], the valid entries in file order
+    categories: list = field(default_factory=list)  # list[CategoryEntry], the valid entries in file order
     topics: list[BankSource] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -398,20 +399,63 @@ def topic_folders(root: Path) -> list[Path]:
     return found
 
 
+class CategoryEntry(NamedTuple):
+    """One valid entry of `categories.yaml`, as read: what the rules and the catalogs read of a
+    category, without its model (:func:`category_models` builds the models, where a library is
+    built of them)."""
+
+    id: str
+    title: str
+
+
+_CATEGORY_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+"""The model's pattern of a category id (``SLUG``), matched against the whole id."""
+
+
+def plain_categories(data) -> list[CategoryEntry] | None:
+    """The entries of a `categories.yaml` document's ``data`` when the model of the file
+    (:class:`~aistack_bank.model.Categories`) takes it as it is, without pydantic: a mapping with
+    `categories:` alone, a non-empty list of mappings of an `id:` (a slug) and a non-blank
+    `title:`, each a string. None for anything else, which the model then checks (and refuses
+    or takes: this answers for the plain case only)."""
+    if type(data) is not dict or len(data) != 1 or type(items := data.get("categories")) is not list or not items:
+        return None
+    entries = []
+    for item in items:
+        if type(item) is not dict or len(item) != 2 or type(cid := item.get("id")) is not str or type(title := item.get("title")) is not str:
+            return None
+        if not _CATEGORY_ID.fullmatch(cid) or not title.strip():
+            return None
+        entries.append(CategoryEntry(cid, title))
+    return entries
+
+
+def category_models(categories) -> list:
+    """The :class:`~aistack_bank.model.Category` of each category read (:class:`CategoryEntry`)."""
+    from .model import Category
+
+    return [c if isinstance(c, Category) else Category(id=c.id, title=c.title) for c in categories]
+
+
 def read_categories(root: Path, *, project: Path | None = None):
-    """`categories.yaml` of the bank at ``root``: (categories, document or None, diagnostics).
+    """`categories.yaml` of the bank at ``root``: (categories, document or None, diagnostics),
+    each category a :class:`CategoryEntry`.
 
-    Entries that are not valid categories are reported and left out of the list."""
-    from pydantic import ValidationError
-
+    Entries that are not valid categories are reported and left out of the list. A file the
+    model takes as it is (:func:`plain_categories`) is read without pydantic."""
     path = root / CATEGORIES_FILE
     if not path.exists():
         return [], None, [error("E319", f"no {CATEGORIES_FILE} in {root.as_posix()}; it lists the categories of the topics (`categories:` then `- id: computer-systems` / `  title: Computer systems`)", Location.of(path))]
     doc, diags = load_yaml(path, root=project if project is not None else project_of(root))
     if doc is None:
         return [], None, diags
+    plain = plain_categories(doc.data)
+    if plain is not None:
+        return plain, doc, diags
+    from pydantic import ValidationError
+
     try:
-        return list(_categories_adapter().validate_python(doc.data).categories), doc, diags
+        return [CategoryEntry(c.id, c.title) for c in _categories_adapter().validate_python(doc.data).categories], doc, diags
     except ValidationError as exc:
         diags = diags + model_errors(exc, doc, strip_union_tag=False)
     from .model import Category
@@ -421,9 +465,10 @@ def read_categories(root: Path, *, project: Path | None = None):
     if isinstance(items, list):
         for item in items:
             try:
-                kept.append(Category.model_validate(item))
+                category = Category.model_validate(item)
             except ValidationError:
-                pass
+                continue
+            kept.append(CategoryEntry(category.id, category.title))
     return kept, doc, diags
 
 
@@ -487,9 +532,10 @@ def english_library(source: LibrarySource):
     Topics come in the order of :func:`ordered_topics`."""
     from .model import Bank, Library
 
-    categories = {category.id: category for category in source.categories}
+    models = category_models(source.categories)
+    categories = {category.id: category for category in models}
     banks = []
     for topic in ordered_topics(source):
         by_id = {qs.question.id: qs.question for qs in topic.questions if qs.question is not None}
         banks.append(Bank(topic=topic.topic, category=categories[topic.topic.category], questions=tuple(by_id[qid] for qid in topic.topic.questions), lang="en"))
-    return Library(categories=tuple(source.categories), topics=tuple(banks), lang="en")
+    return Library(categories=tuple(models), topics=tuple(banks), lang="en")

@@ -5,7 +5,6 @@ module names them again and adds the topics, categories and banks that hold them
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, InstanceOf, SerializeAsAny
@@ -14,6 +13,7 @@ from .kinds import OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, Option, O
 from .kinds import NAMES as KINDS  # noqa: F401 (the kinds' names, read as model.KINDS)
 from .kinds import Strict as _Strict
 from .kinds import ItemId, QuestionBase, no_items
+from .kinds import slug_of  # noqa: F401 (public name: a question file name's slug)
 
 if TYPE_CHECKING:  # (read from the kinds when first asked for: see __getattr__ below)
     from .kinds import AnyQuestion
@@ -155,9 +155,3 @@ class Library(BaseModel):
         """The same library restricted to one topic (and its category)."""
         bank = self.bank(topic_id)
         return Library(categories=(bank.category,), topics=(bank,), lang=self.lang)
-
-
-def slug_of(filename: str) -> str | None:
-    """The slug of a question file name `<id>-<slug>.yaml`, or None if it has another form."""
-    found = re.fullmatch(r"q[0-9]{3,}-([a-z0-9]+(?:-[a-z0-9]+)*)\.yaml", filename)
-    return found.group(1) if found else None

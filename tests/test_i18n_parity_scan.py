@@ -7,6 +7,7 @@ check spelled out as it was before: every scanner run on both texts, compared as
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import Counter
 from pathlib import Path
@@ -105,6 +106,22 @@ def test_text_rule_is_the_models():
             refused += 1
         assert text_rule_problem(text) == expected, repr(text)
     assert refused > 100
+
+
+def test_the_text_type_refuses_the_blank_strings_alone():
+    """What lets text_rule_problem answer a string that is not blank without pydantic: the
+    model's text type is a string with one after-validator, which refuses what kinds.blank finds."""
+    from typing import get_args
+
+    from pydantic import AfterValidator
+
+    from aistack_bank.kinds import blank
+    from aistack_bank.kinds._base import _not_blank
+    from aistack_bank.model import Text
+
+    assert get_args(Text) == (str, AfterValidator(_not_blank))
+    assert "blank(text)" in inspect.getsource(_not_blank) and _not_blank.__code__.co_names.count("blank") == 1
+    assert blank("") and blank(" \t\n\u3000") and not blank("a") and not blank("\u200b")
 
 
 def test_number_typography_finds_what_it_found_without_the_digit_refusal(monkeypatch):

@@ -55,14 +55,14 @@ def english_digest(source) -> str:
     (:attr:`~aistack_bank.load.FileSummary.model`), so that no record is unpickled: a file
     edited where its model does not change (a comment) leaves the digest as it was."""
     from .catalogs import model_json_of
-    from ..load import ordered_topics
+    from ..load import category_models, ordered_topics
 
     def part(model) -> bytes:
         return model_json_of(model) + b"\0"
 
     digest = hashlib.blake2b(digest_size=20)
     digest.update(b"library\0en\0categories\0")
-    for category in source.categories:
+    for category in category_models(source.categories):
         digest.update(part(category))
     for topic in ordered_topics(source):
         digest.update(b"\0topic\0" + part(topic.topic))

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..load import BankSource, LibrarySource
+    from ..load import BankSource, CategoryEntry, LibrarySource
     from ..model import AnyQuestion, Category, Topic
     from ..yamlsource import YamlDocument
 
@@ -68,7 +68,7 @@ def category_key(category_id: str) -> str:
     return f"category.{category_id}.title"
 
 
-def category_fields(categories: list[Category], doc: YamlDocument | None, path: Path) -> list[TextField]:
+def category_fields(categories: list[CategoryEntry | Category], doc: YamlDocument | None, path: Path) -> list[TextField]:
     def line(yaml_path):
         return doc.locate(yaml_path).line if doc is not None else 0
 
@@ -127,17 +127,18 @@ def bank_fields(source: BankSource | LibrarySource) -> list[TextField]:
 def english_library_and_fields(source: LibrarySource):
     """``(english_library(source), bank_fields(source))`` (:func:`~aistack_bank.load.english_library`,
     :func:`bank_fields`) of a source without errors, with one read of each question file's record."""
-    from ..load import ordered_topics
+    from ..load import category_models, ordered_topics
     from ..model import Bank, Library
 
-    categories = {category.id: category for category in source.categories}
+    models = category_models(source.categories)
+    categories = {category.id: category for category in models}
     fields = category_fields(source.categories, source.categories_doc, source.categories_path)
     banks = []
     for topic in ordered_topics(source):
         by_id: dict = {}
         fields += _topic_source_fields(topic, by_id)
         banks.append(Bank(topic=topic.topic, category=categories[topic.topic.category], questions=tuple(by_id[qid] for qid in topic.topic.questions), lang="en"))
-    return Library(categories=tuple(source.categories), topics=tuple(banks), lang="en"), fields
+    return Library(categories=tuple(models), topics=tuple(banks), lang="en"), fields
 
 
 def _topic_source_fields(source: BankSource, by_id: dict | None = None) -> list[TextField]:

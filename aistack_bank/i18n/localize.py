@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from ..errors import Diagnostic, Location, error, warning
 from .fields import bank_fields, category_key, question_fields, topic_key
 from .status import entry_state
@@ -77,6 +75,8 @@ def field_rule_error(key: str, kind: str, message: str, where: Location) -> Diag
 
 def _validated(model, update: dict, key_of, problems: list):
     """``model`` with ``update`` applied through its validators; problems as (key, type, message)."""
+    from pydantic import ValidationError  # (here: the catalogs' checks import this module and read no model)
+
     try:
         return type(model).model_validate({**model.model_dump(), **update})
     except ValidationError as exc:

@@ -25,6 +25,7 @@ from .locations import msgstr_location
 from .pofile import ColumnCatalog
 from .status import entry_state
 from .update import catalog_paths, misnamed_catalogs
+from ..kinds import blank  # (plain Python: the text rule of a translation that is not blank, without pydantic)
 
 if TYPE_CHECKING:
     from polib import POEntry
@@ -58,7 +59,11 @@ def _where(where) -> Location:
 
 
 def text_rule_problem(text: str) -> tuple[str, str] | None:
-    """(pydantic error type, message) when ``text`` breaks the model's rules for a text field."""
+    """(pydantic error type, message) when ``text`` breaks the model's rules for a text field.
+    A string that is not blank (:func:`~aistack_bank.kinds.blank`), which the model's text type
+    accepts, is answered without pydantic; pydantic words the refusals."""
+    if type(text) is str and not blank(text):
+        return None
     global _TEXT_RULE
     if _TEXT_RULE is None:
         _TEXT_RULE = _text_rule()

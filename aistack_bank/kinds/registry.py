@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
-from typing import Annotated, Union
-
-from pydantic import Field
 
 from . import NAMES
-from ._base import (  # noqa: F401 (a_kind: the kinds' names in messages)
-    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, Check, ItemId, ItemIds, Kind, Option, OptionId, QuestionBase, QuestionId, ResponseError,
-    Strict, Tag, Text, a_kind, item_id_for, limits, missing_item_id, no_items,
+from ._plain import (  # noqa: F401 (a_kind: the kinds' names in messages)
+    OPTION_ID, QUESTION_ID, SLUG, TAG, VARIABLE, ItemIds, Kind, ResponseError, a_kind, blank, item_id_for, limits, missing_item_id, no_items, slug_of,
 )
 from ._rules import answer_key, item_id_rules, normalized, stem_giveaway, unit_key
+
+_OF_THE_BASE = ("Check", "ItemId", "Option", "OptionId", "QuestionBase", "QuestionId", "Strict", "Tag", "Text")
+"""The shared models and text types, read from :mod:`._base` (with pydantic) when first asked
+for: what asks only the plain names above (the rules, a catalog's checks) imports no pydantic."""
 
 _MODULES = {name: name.replace("-", "_") for name in NAMES}
 """Each kind's module in this package, by the kind's name (`single-choice`: :mod:`.single_choice`)."""
@@ -69,6 +69,10 @@ _OF_A_KIND = {
 
 def _union():
     """(AnyQuestion, Question): the union of every kind's model, and the same on `kind`."""
+    from typing import Annotated, Union
+
+    from pydantic import Field
+
     models = tuple(kind.model for kind in REGISTRY.values())
     any_question = Union[models]  # noqa: UP007 (a union of classes known at run time)
     assert tuple(any_question.__args__) == models  # noqa: S101 (one list of kinds)
@@ -80,6 +84,8 @@ def __getattr__(name: str):
     """A kind's model class (importing its module), or the question union (importing every kind)."""
     if name in _OF_A_KIND:
         value = getattr(import_module(f"{__package__}.{_OF_A_KIND[name]}"), name)
+    elif name in _OF_THE_BASE:
+        value = getattr(import_module(f"{__package__}._base"), name)
     elif name in ("AnyQuestion", "Question"):
         any_question, question = _union()
         globals().update(AnyQuestion=any_question, Question=question)
@@ -162,5 +168,5 @@ __all__ = [
     "OPTION_ID", "QUESTION_ID", "REGISTRY", "SLUG", "TAG", "VARIABLE", "AcceptedAnswer", "AnyQuestion", "Check", "Distractor", "EssayQuestion", "ItemId", "ItemIds", "Kind",
     "MatchPair", "MatchingQuestion", "MultipleResponseQuestion", "NumericRange", "NumericalQuestion", "Option", "OptionId", "OrderItem", "OrderingQuestion", "Question",
     "QuestionBase", "QuestionId", "ResponseError", "ShortAnswerQuestion", "SingleChoiceQuestion", "Strict", "Tag", "Text", "TrueFalseQuestion",
-    "Unit", "a_kind", "answer_key", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "no_items", "normalized", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
+    "Unit", "a_kind", "answer_key", "blank", "item_id_for", "item_id_rules", "kind_of", "kind_rules", "limits", "missing_item_id", "model_error", "no_items", "normalized", "slug_of", "stem_giveaway", "translation_duplicates", "translation_splits", "unit_key",
 ]

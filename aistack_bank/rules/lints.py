@@ -791,11 +791,13 @@ def _scanned(scan, distinct: list, count: int) -> list:
     worker processes forked now (:func:`~aistack_bank.parallel.run_all`, which runs them here
     when there are fewer than :data:`LEAK_POOL_MIN` texts in all, one core, or no fork), or,
     inside a worker process (which may not start its own), here."""
+    if count < LEAK_POOL_MIN:
+        return [scan(distinct)]  # (without importing multiprocessing: a few files, as `bank validate FILE` checks)
     import multiprocessing
 
     from ..parallel import jobs, run_all
 
-    if count < LEAK_POOL_MIN or multiprocessing.current_process().daemon:
+    if multiprocessing.current_process().daemon:
         return [scan(distinct)]
     pieces = max(1, jobs()) * 2
     size = -(-len(distinct) // pieces)

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING
 from .checks import check_diagnostics
 from .cues import AnswerCueStats, answer_cue_stats, cue_stats, cue_warnings
 from ..errors import Diagnostic, Location, Severity, error, warning
-from ..kinds import item_id_rules, kind_rules
+from ..kinds import item_id_rules, kind_rules, slug_of
 from .lints import content_lints, file_leak_texts, file_summary, question_reference_lints, summary_of
 from ..load import CATEGORIES_FILE, QUESTIONS_DIR, BankSource, LibrarySource, QuestionSource, is_topic_folder, read_bank, read_library
-from ..model import slug_of
 from .quantities import parity_sides
 
 if TYPE_CHECKING:
