@@ -1,0 +1,143 @@
+"""The answer-leak lint's key index, built with integer ranks (each run's anchor the least rank
+of its words, each key's rarest content words its least ranks), is the index the code before
+built, word by word, with the same ranking; and the ranking, by the count of keys alone, stable,
+is one by count that the matching never depends on beyond it.
+
+:func:`lints._run_index` and :func:`lints._near_index` are compared, on random banks (those of
+``test_lints_leak_index``, whose matching is compared there with the matchers before any
+index), with the index-building code as it was before, kept here, given the same ranking."""
+
+from __future__ import annotations
+
+import random
+
+from aistack_bank.rules import lints
+from aistack_bank.rules.lints import LEAK_MIN_KEY_WORDS, LEAK_WORDS, NEAR_MIN_TERMS, KeyInfo
+
+from test_lints_leak_index import _bank
+
+
+def _old_run_index(keys: dict[str, str], rank: dict[str, int] | None = None):
+    """The index part of ``_run_matcher`` before, with ``rank`` given (None: its own ranking)."""
+    order = {qid: i for i, qid in enumerate(keys)}
+    by_run: dict = {}
+    by_start: dict = {}
+    frequency: dict[str, int] = {}
+    for qid, text in keys.items():
+        words = lints._read(text)[1]
+        for word in set(words):
+            frequency[word] = frequency.get(word, 0) + 1
+        for gram in lints._grams(words, LEAK_WORDS):
+            by_run.setdefault(gram, []).append(qid)
+        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
+            by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
+    if rank is None:
+        rank = {word: i for i, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+
+    def anchor(words) -> str:
+        return min(words, key=rank.__getitem__)
+
+    anchors: dict[str, set[str]] = {}
+    for gram, qids in by_run.items():
+        anchors.setdefault(anchor(gram), set()).update(qids)
+    for entries in by_start.values():
+        for qid, key_words in entries:
+            anchors.setdefault(anchor(key_words), set()).add(qid)
+    return order, by_run, by_start, anchors, frequency
+
+
+def _old_near_index(keys: dict[str, KeyInfo], rank: dict[str, int] | None = None):
+    """The index part of ``_near_matcher`` before, with ``rank`` given (None: its own ranking)."""
+    order = {qid: i for i, qid in enumerate(keys)}
+    figures: dict = {}
+    contents: dict[str, list[str]] = {}
+    frequency: dict[str, int] = {}
+    for qid, info in keys.items():
+        normal, key_words = lints._read(info.text)
+        key_figures = lints._figures(normal)
+        if key_figures and len([w for w in key_words if w not in lints._HEDGES]) <= 3:
+            for figure in key_figures:
+                figures.setdefault(figure, []).append(qid)
+        words = list(dict.fromkeys(lints._content_of(key_words)))
+        contents[qid] = words
+        for word in words:
+            frequency[word] = frequency.get(word, 0) + 1
+    if rank is None:
+        rank = {word: i for i, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+    by_word: dict[str, list[str]] = {}
+    for qid, words in contents.items():
+        if len(words) >= NEAR_MIN_TERMS:
+            missing = len(words) - lints._needed(len(words))
+            for word in sorted(words, key=rank.__getitem__)[: int(missing) + 1]:
+                by_word.setdefault(word, []).append(qid)
+    return order, figures, contents, by_word, frequency
+
+
+def _banks():
+    for seed in range(16):
+        keys, _ = _bank(seed, n_keys=40 + seed * 9, n_texts=0)
+        yield seed, keys
+    rng = random.Random(5)  # long keys of few words: many runs, many words held by as many keys
+    words = "memory kernel bandwidth fused tile cache weights tokens operand reuse".split()
+    yield "few words", {f"q{i}": KeyInfo(" ".join(rng.choice(words) for _ in range(rng.randint(1, 30)))) for i in range(120)}
+    yield "none", {}
+
+
+def test_ranks_are_by_the_count_of_keys_alone_stable():
+    for name, keys in _banks():
+        frequency = dict(sorted(_old_run_index({qid: info.text for qid, info in keys.items()})[4].items(), key=lambda item: item[0][::-1]))
+        ranked, rank = lints._ranked(frequency)
+        assert sorted(ranked) == sorted(frequency) and [rank[word] for word in ranked] == list(range(len(ranked))), name
+        counts = [frequency[word] for word in ranked]
+        assert counts == sorted(counts), name
+        first = {word: i for i, word in enumerate(frequency)}
+        for a, b in zip(ranked, ranked[1:]):  # equally rare words in the order they were first met
+            assert frequency[a] < frequency[b] or first[a] < first[b], name
+
+
+def test_the_run_index_is_the_one_built_word_by_word():
+    for name, keys in _banks():
+        plain = {qid: info.text for qid, info in keys.items()}
+        order, by_run, by_start, anchors = lints._run_index(plain)
+        counts = _old_run_index(plain)[4]
+        # the counts as before, ranked in the order the words are first met (key after key)
+        met = list(dict.fromkeys(w for text in plain.values() for w in lints._read(text)[1]))
+        assert sorted(met) == sorted(counts), name
+        rank = lints._ranked({word: counts[word] for word in met})[1]
+        old_order, old_by_run, old_by_start, old_anchors, _ = _old_run_index(plain, rank)
+        assert (order, by_run, by_start) == (old_order, old_by_run, old_by_start), name
+        assert list(by_run.items()) == list(old_by_run.items()), name
+        assert {word: set(qids) for word, qids in anchors.items()} == old_anchors, name
+        assert all(type(qids) is tuple and len(set(qids)) == len(qids) for qids in anchors.values()), name
+
+
+def test_the_near_index_is_the_one_built_word_by_word():
+    for name, keys in _banks():
+        order, figures, contents, by_word = lints._near_index(keys)
+        frequency = _old_near_index(keys)[4]
+        rank = lints._ranked(frequency)[1]
+        old = _old_near_index(keys, rank)
+        assert (order, figures, contents) == old[:3], name
+        assert list(by_word.items()) == list(old[3].items()), name  # the same words, in the same order
+
+
+def test_the_ranking_changes_no_finding():
+    """The findings with the index ranked by (count, word), as before, and by count alone."""
+    findings = 0
+    for seed in range(12):
+        keys, texts = _bank(seed, n_keys=60 + seed * 3, n_texts=150)
+        now = lints._match(keys, texts)
+        ranked = lints._ranked
+
+        def by_count_and_word(frequency):
+            words = sorted(frequency, key=lambda w: (frequency[w], w))
+            return words, {word: i for i, word in enumerate(words)}
+
+        lints._ranked = by_count_and_word
+        try:
+            before = lints._match(keys, texts)
+        finally:
+            lints._ranked = ranked
+        assert now == before, seed
+        findings += len(now)
+    assert findings > 400
