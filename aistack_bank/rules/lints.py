@@ -84,6 +84,17 @@ _NEEDS = {
     "question": {"en": ("question",), "fr": ("question",), "nl": ("vraag", "vragen")},
 }
 _Q_DIGIT = re.compile(r"q\d")
+# What every match of the position pattern holds besides (:data:`_POSITION_ORDINALS`) or instead
+# of (:data:`_POSITION_ALONE`) a word of :data:`_NEEDS`: "the first option" needs an ordinal and
+# the word option, "all of the above" and "the option below" need "above" or "below" (French
+# "ci-dessus"/"ci-dessous", Dutch "hierboven"/"hieronder", "bovenstaande"). Many texts say
+# "option" (a feedback, an explanation), few with an ordinal: most are then not scanned for it.
+_POSITION_ORDINALS = {
+    "en": ("first", "second", "third", "fourth", "fifth", "sixth", "last", "previous", "next", "preceding", "following"),
+    "fr": ("premi", "deuxi", "second", "troisi", "quatri", "cinqui", "derni", "dent", "suivant"),  # (pr[ée]c[ée]dente?: "dent")
+    "nl": ("eerste", "tweede", "derde", "vierde", "vijfde", "laatste", "vorige", "volgende", "voorgaande"),
+}
+_POSITION_ALONE = {"en": ("above", "below"), "fr": ("ci-dess",), "nl": ("hier", "bovenstaande")}
 # The only characters an IGNORECASE pattern takes for a letter of these words that str.lower()
 # does not lower to it: dotted capital I ("i" and a combining dot), dotless i and long s.
 _ODD_CASE = re.compile("[\u0130\u0131\u017f]")
@@ -112,7 +123,21 @@ def may_refer(text: str, lang: str = "en") -> bool:
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:
     """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
+    if kind == "letter":
+        return _LETTER_FOLDED[lang].search(folded) is not None
+    if kind == "position":
+        return (any(word in folded for word in _POSITION_ALONE[lang])
+                or (any(word in folded for word in _NEEDS[kind][lang]) and any(word in folded for word in _POSITION_ORDINALS[lang])))
     return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
+
+
+_LETTER_FOLDED = {lang: re.compile(pattern.replace(r"\b", "", 1).replace("(?![\\w'’-])", "(?![a-z])")) for lang, pattern in _LETTER_REF.items()}
+"""The letter pattern of each language, case-sensitive, for the text lowered by :func:`_folded`
+(which keeps each character in its place): where the case-insensitive pattern matches the text,
+this one matches the lowered text (a word of :data:`_NEEDS`, its letters lowered, the same
+spaces and brackets, a letter a to j lowered, then no letter a to z: only a character that is a
+word character lowers to one). "option" followed by a word ("the wrong option claims") is
+then refused without the case-insensitive scan."""
 
 
 @dataclass(frozen=True)
