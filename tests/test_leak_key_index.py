@@ -141,3 +141,21 @@ def test_the_ranking_changes_no_finding():
         assert now == before, seed
         findings += len(now)
     assert findings > 400
+
+
+def _old_stem(word: str) -> str:
+    for suffix in ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) >= 5 else word
+
+
+def test_stems_are_those_of_the_suffix_loop():
+    rng = random.Random(9)
+    pieces = ["a", "e", "i", "s", "l", "y", "n", "g", "d", "c", "t", "o", "ing", "ed", "es", "ly", "ation", "ically", "ingly", "edly", "é", "ß"]
+    words = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))) for _ in range(20000)]
+    words += "fuses fused fusing fuse uses used using kernels basically operations ation ations stations kasitodimi".split()
+    assert sum(lints._stem.__wrapped__(w) != w for w in words) > 5000
+    for word in words:
+        assert lints._stem.__wrapped__(word) == _old_stem(word), word

@@ -372,11 +372,18 @@ NEAR_MIN_TERMS = 4
 @lru_cache(maxsize=1 << 17)  # a bank's texts reuse few words many times
 def _stem(word: str) -> str:
     """A crude English stem, enough to match "fuses", "fused" and "fusing"."""
-    for suffix in ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
+    if len(word) < 5:  # (too short for a suffix to go, or an "e")
+        return word
+    if word.endswith(_SUFFIXES):  # one test in C first: most words end in none of them
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+                word = word[: -len(suffix)]
+                break
     return word[:-1] if word.endswith("e") and len(word) >= 5 else word
+
+
+_SUFFIXES = ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly")
+"""What :func:`_stem` takes off a word, the first that ends it and leaves four letters."""
 
 
 def _content(text: str) -> list[str]:
