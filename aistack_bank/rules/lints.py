@@ -618,7 +618,8 @@ def _key_text(question) -> str | None:
     one right option; the model knows which answers are right)."""
     if not (question.PICKS_OPTIONS and question.ONE_KEY):
         return None
-    key = next((o for o in question.choices() if o.id in question.right_ids()), None)
+    right = question.right_ids()  # (once, not once per option)
+    key = next((o for o in question.choices() if o.id in right), None)
     return key.text if key is not None else None
 
 
