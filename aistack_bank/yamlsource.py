@@ -357,17 +357,21 @@ class _Converter:
 
         self.doc, self.diags, self.police_all = doc, diags, police_all
         self.values, self.keys = doc.values, doc.keys
-        self.seen: set[int] = set()
+        self.seen: set[int] | None = set() if "*" in doc.text else None
+        """The nodes met (by id), to refuse an alias; None for a text without "*", which can hold
+        no alias (nothing else makes libyaml give one node twice)."""
         self.scalar, self.sequence = ScalarNode, SequenceNode
 
     def convert(self, node, path: YamlPath, depth: int) -> Any:
         mark = node.start_mark
         line, col = mark.line + 1, mark.column + 1
         self.values[path] = (line, col)
-        if id(node) in self.seen:
-            # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
-            raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
-        self.seen.add(id(node))
+        seen = self.seen
+        if seen is not None:
+            if id(node) in seen:
+                # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
+                raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
+            seen.add(id(node))
         if depth > MAX_DEPTH:
             raise _Refused("E113", f"nesting deeper than {MAX_DEPTH} levels", line, col)
         tag = node.tag
