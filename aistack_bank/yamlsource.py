@@ -122,17 +122,34 @@ def read_source(path: Path, *, max_bytes: int = MAX_FILE_BYTES, root: Path | Non
     Only a regular file is read, after its size is checked; with ``root``, a symbolic link
     that leads outside it is refused (E115).
     """
+    return _read_source(path, max_bytes, root)[:2]
+
+
+def _read_source(path: Path, max_bytes: int, root: Path | None) -> tuple[str | None, list[Diagnostic], bool]:
+    """:func:`read_source`, and :func:`_police_all` of the text (see :func:`_check_source`)."""
     from .safety import UnsafeFile, read_regular
 
     try:
         raw = read_regular(path, max_bytes, root=root)
     except UnsafeFile as exc:
-        return None, [error(exc.code, exc.message, Location.of(path))]
-    return check_source(raw, path)
+        return None, [error(exc.code, exc.message, Location.of(path))], True
+    return _check_source(raw, path)
 
 
 def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
     """Decode and police ``raw`` (see the module docstring); text is None on any error."""
+    return _check_source(raw, path)[:2]
+
+
+def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic], bool]:
+    """:func:`check_source`, and :func:`_police_all` of the text it gives (True without one).
+
+    A text it gives is in NFC (a line that is not is an error), so :func:`_police_all` of it is
+    whether it holds a character of :data:`~aistack_bank.safety.FORBIDDEN`: one search of the
+    text for both, since that set holds every character of :data:`_FORBIDDEN` (the line rules'
+    E110), a text without any needs no search for them either."""
+    from .safety import FORBIDDEN
+
     diags: list[Diagnostic] = []
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -142,9 +159,9 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, diags + [error("E102", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8", Location.of(path, line, col))]
+        return None, diags + [error("E102", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8", Location.of(path, line, col))], True
     if not text.strip():
-        return None, diags + [error("E103", "file is empty", Location.of(path))]
+        return None, diags + [error("E103", "file is empty", Location.of(path))], True
     crlf = text.count("\r\n")
     if "\r" in text:
         lone_cr = text.count("\r") - crlf
@@ -155,13 +172,14 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
             first_crlf = split[0].endswith("\r")
             first = next((i for i, ln in enumerate(split, 1) if ln.endswith("\r") != first_crlf or "\r" in ln[:-1]),
                          text.count("\n", 0, lone.start()) + 1 if lone else 1)
-            return None, diags + [error("E111", f"mixed line endings: {crlf} CRLF and {lf_only} LF line ends (and {lone_cr} lone CR); use LF throughout", Location.of(path, first, 1))]
+            return None, diags + [error("E111", f"mixed line endings: {crlf} CRLF and {lf_only} LF line ends (and {lone_cr} lone CR); use LF throughout", Location.of(path, first, 1))], True
         text = text.replace("\r\n", "\n")
         diags.append(warning("W102", "CRLF line endings are read as LF; save the file with LF line endings", Location.of(path, 1, 1)))
     # The rules below, on the whole text first: a text they all pass (nearly every file) is not
     # walked line by line; otherwise the lines locate each problem. ("\n" composes with
     # nothing, so the text is NFC exactly when each of its lines is.)
-    clean = (not _CONFLICT_ANY.search(text) and "\t" not in text and not _FORBIDDEN.search(text)
+    forbidden = FORBIDDEN.search(text) is not None
+    clean = (not _may_conflict(text) and "\t" not in text and not (forbidden and _FORBIDDEN.search(text))
              and (text.isascii() or unicodedata.is_normalized("NFC", text)))
     for lineno, line in enumerate(() if clean else text.split("\n"), 1):
         if _CONFLICT.match(line):
@@ -177,8 +195,14 @@ def check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
             col = _first_not_nfc(line)
             diags.append(error("E109", "text is not NFC-normalized (a decomposed accent, as copied from some PDFs); re-type it or normalize the file to NFC", Location.of(path, lineno, col)))
     if any(d.severity.value == "error" for d in diags):
-        return None, diags
-    return text, diags
+        return None, diags, True
+    return text, diags, forbidden
+
+
+def _may_conflict(text: str) -> bool:
+    """Whether ``text`` may hold a merge-conflict marker line (:data:`_CONFLICT_ANY`): each
+    begins with seven of the same character, which four substring searches look for first."""
+    return ("<<<<<<<" in text or "=======" in text or ">>>>>>>" in text or "|||||||" in text) and _CONFLICT_ANY.search(text) is not None
 
 
 def _first_not_nfc(line: str) -> int:
@@ -198,8 +222,9 @@ def _first_not_nfc(line: str) -> int:
     return 1
 
 
-def parse_yaml(text: str, path: Path) -> tuple[YamlDocument | None, list[Diagnostic]]:
-    """Compose ``text`` with libyaml and convert it to plain data with positions."""
+def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Compose ``text`` with libyaml and convert it to plain data with positions. ``police_all``:
+    :func:`_police_all` of ``text`` when the caller has it (from :func:`_check_source`)."""
     try:
         root = _compose(text)
     except _Refused as exc:
@@ -209,7 +234,7 @@ def parse_yaml(text: str, path: Path) -> tuple[YamlDocument | None, list[Diagnos
     doc = YamlDocument(path=path, data=None, text=text)
     diags: list[Diagnostic] = []
     try:
-        doc.data = _Converter(doc, diags, _police_all(text)).convert(root, (), 0)
+        doc.data = _Converter(doc, diags, _police_all(text) if police_all is None else police_all).convert(root, (), 0)
     except _Refused as exc:
         return None, diags + [error(exc.code, exc.message, Location.of(path, exc.line, exc.column))]
     if "&" in text:
@@ -221,10 +246,10 @@ def parse_yaml(text: str, path: Path) -> tuple[YamlDocument | None, list[Diagnos
 
 def load_yaml(path: Path, *, root: Path | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
     """Read, police and parse one YAML file; never raises for a user mistake."""
-    text, diags = read_source(path, root=root)
+    text, diags, police_all = _read_source(path, MAX_FILE_BYTES, root)
     if text is None:
         return None, diags
-    doc, more = parse_yaml(text, path)
+    doc, more = parse_yaml(text, path, police_all=police_all)
     return doc, diags + more
 
 
@@ -270,6 +295,8 @@ def _composer():
     :data:`UNSAFE_IMPLICIT_TAGS` theirs, every other scalar, sequence and mapping a standard one.
     PyYAML's resolver tries a list of patterns on each scalar: a Python call and several
     regular expressions per value, a good part of composing a file."""
+    import operator
+
     import yaml
     from yaml.nodes import ScalarNode, SequenceNode
 
@@ -284,11 +311,10 @@ def _composer():
                 return UNSAFE_IMPLICIT_TAGS.get(value, _STR_TAG) if implicit[0] else _STR_TAG
             return _SEQ_TAG if kind is SequenceNode else _MAP_TAG
 
-        def descend_resolver(self, current_node, current_index):
-            pass
-
-        def ascend_resolver(self):
-            pass
+        # No path resolvers: the composer calls these two around every node, here C functions
+        # that do nothing with what they are given (instead of two Python calls per node).
+        descend_resolver = staticmethod(operator.is_)
+        ascend_resolver = staticmethod(tuple)
 
     return Composer
 
@@ -331,17 +357,21 @@ class _Converter:
 
         self.doc, self.diags, self.police_all = doc, diags, police_all
         self.values, self.keys = doc.values, doc.keys
-        self.seen: set[int] = set()
+        self.seen: set[int] | None = set() if "*" in doc.text else None
+        """The nodes met (by id), to refuse an alias; None for a text without "*", which can hold
+        no alias (nothing else makes libyaml give one node twice)."""
         self.scalar, self.sequence = ScalarNode, SequenceNode
 
     def convert(self, node, path: YamlPath, depth: int) -> Any:
         mark = node.start_mark
         line, col = mark.line + 1, mark.column + 1
         self.values[path] = (line, col)
-        if id(node) in self.seen:
-            # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
-            raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
-        self.seen.add(id(node))
+        seen = self.seen
+        if seen is not None:
+            if id(node) in seen:
+                # Fatal: an alias can multiply the document (a "billion laughs"), so stop here.
+                raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", line, col)
+            seen.add(id(node))
         if depth > MAX_DEPTH:
             raise _Refused("E113", f"nesting deeper than {MAX_DEPTH} levels", line, col)
         tag = node.tag

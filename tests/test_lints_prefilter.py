@@ -12,7 +12,7 @@ import random
 import re
 import unicodedata
 
-from aistack_bank.rules.lints import _COMPILED, _NEEDS, _NOT_A_LETTER_AFTER_A, Hit, _clean, _folded, _language, reference_hits
+from aistack_bank.rules.lints import _COMPILED, _NEEDS, _NOT_A_LETTER_AFTER_A, _POSITION_ALONE, _POSITION_ORDINALS, Hit, _clean, _folded, _language, reference_hits
 
 
 def _reference_hits_spelled_out(text: str, lang: str = "en", *, own_id: str | None = None, options: bool = True) -> list[Hit]:
@@ -40,6 +40,7 @@ seconde précédente precedente suivante antérieure ci-dessus ci-dessous toutes
 optie opties antwoord antwoorden keuze keuzes alternatief alternatieven de het eerste tweede laatste vorige
 voorgaande volgende eerdere andere vraag vragen hierboven hieronder alle bovenstaande
 a b c d e j k an and or et ou en is est été learner apprenant q q004 q12 Q005 3 12 7B ( ) (b) b) , . ; ’
+fourth fifth sixth troisième quatrième cinquième derde vierde vijfde hier boven claims cost hidden ignores ) ( ' -
 """.split()
 ODD = ["İ", "ı", "ſ", "K", "É", "È", "\u00a0", "\u202f", "\t", "\n", "ß", "Σ"]
 
@@ -81,12 +82,36 @@ EXAMPLES = [
     "What is the question a compiler must answer first?", "This question is about decode.",
     "La question porte sur le décodage.", "Deze vraag gaat over decode.", "De vraag naar geheugen groeit.",
     "q005 asks about INT4.", "q004 asks about FP16.", "THE PREVİOUS QUESTİON", "the previous queſtion", "OPTİON B",
+    "The most tempting wrong option claims that it doubles", "option (c)-like", "Option C)", "OPTION İ", "option ı.",
+    "the option below", "De opties hierboven", "Les propositions ci-dessous", "la précédente réponse", "het vorige antwoord",
 ]
+
+
+# every ordinal and position word the position patterns know, each after an article and before
+# an option word (as they are written in the patterns, accents in both spellings)
+ORDINAL_PHRASES = [
+    (articles, ordinals, after)
+    for articles, ordinals, after in (
+        (["the"], "first second third fourth fifth sixth last previous next preceding following".split(), ["option", "answers", "choice"]),
+        (["la", "les", "l’", "l'"], "première premiere premier dernière derniere dernier deuxième deuxieme seconde second troisième troisieme "
+         "quatrième quatrieme cinquième cinquieme précédente precedente précedent suivante suivant".split(), ["option", "propositions", "réponse"]),
+        (["de", "het"], "eerste tweede derde vierde vijfde laatste vorige volgende voorgaande".split(), ["optie", "antwoorden", "keuze"]),
+    )
+]
+
+
+def _ordinal_texts(count: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        articles, ordinals, after = rng.choice(ORDINAL_PHRASES)
+        words = [rng.choice(articles), rng.choice(ordinals), rng.choice(after)]
+        phrase = " ".join(_spelled(word, rng) for word in words).replace("’ ", "’").replace("' ", "'")
+        yield f"{next(_texts(1, rng.random()))} {phrase} {next(_texts(1, rng.random()))}"
 
 
 def test_reference_hits_find_what_they_found_without_the_quick_refusal():
     found = 0
-    texts = EXAMPLES + list(_texts(6000, 3))
+    texts = EXAMPLES + list(_texts(6000, 3)) + list(_ordinal_texts(600, 5))
     for text in texts:
         for lang in ("en", "fr", "nl", "de"):
             for options in (True, False):
@@ -100,7 +125,8 @@ def test_reference_hits_find_what_they_found_without_the_quick_refusal():
 def test_folding_keeps_every_letter_the_patterns_take_case_insensitively():
     """Each character that a case-insensitive pattern takes for a letter of a needed word (or
     the "q" of q004) is, once folded, that letter: a text the refusal turns away cannot match."""
-    letters = sorted({c for table in _NEEDS.values() for words in table.values() for word in words for c in word} | {"q"})
+    tables = [*_NEEDS.values(), _POSITION_ORDINALS, _POSITION_ALONE]
+    letters = sorted({c for table in tables for words in table.values() for word in words for c in word if c.isalpha()} | {"q"})
     one = {c: re.compile(re.escape(c), re.IGNORECASE) for c in letters}
     any_letter = re.compile("[" + "".join(letters) + "]", re.IGNORECASE)
     for code in range(0x20000):  # every cased character is below U+20000

@@ -129,11 +129,46 @@ def test_the_whole_text_checks_give_the_line_by_line_diagnostics(monkeypatch):
 
     rng = random.Random(3)
     pieces = ["id: q001", "  text: ok", "\t- a", "  x\ty", "<<<<<<< HEAD", "=======", ">>>>>>> b", "|||||||", "<<<<<<<x",
-              "caf\u00e9", "cafe\u0301", "\u0301 start", "a\u202eb", "nul\x00", "\x85", "é à ü", "  - \ufeffz", "plain words", ""]
+              "caf\u00e9", "cafe\u0301", "\u0301 start", "a\u202eb", "nul\x00", "\x85", "é à ü", "  - \ufeffz", "plain words", "",
+              "a\u2028b", "\ufdd0", "x ======= y", "<<<<<<<", ">>>>>>> ", "|||||||  z", "=======\t"]
     texts = ["\n".join(rng.choices(pieces, k=rng.randint(1, 8))) + rng.choice(["", "\n"]) for _ in range(600)]
     texts += [t.replace("\n", "\r\n") for t in texts[:50]]
     fast = [yamlsource.check_source(t.encode("utf-8"), Path("q.yaml")) for t in texts]
-    monkeypatch.setattr(yamlsource, "_CONFLICT_ANY", re.compile(""))  # every text walked line by line
+    monkeypatch.setattr(yamlsource, "_may_conflict", lambda text: True)  # every text walked line by line
     slow = [yamlsource.check_source(t.encode("utf-8"), Path("q.yaml")) for t in texts]
     assert [(text, [str(d) for d in diags]) for text, diags in fast] == [(text, [str(d) for d in diags]) for text, diags in slow]
     assert sum(1 for _, diags in slow if diags) > 300 and sum(1 for _, diags in slow if not diags) > 20
+
+
+def test_a_read_file_is_parsed_as_its_text_alone_would_be(tmp_path):
+    """load_yaml hands the parser what the character rules found of the whole text (whether
+    every value must be policed); on random files of values with forbidden characters, escapes,
+    decomposed accents, merge-conflict-like lines and CRLF, it is :func:`_police_all` of the
+    text, and the document and diagnostics are those of parsing the text without it."""
+    import random
+
+    from aistack_bank import safety, yamlsource
+
+    # every character of the line rules' set is in the values' set
+    assert all(safety.FORBIDDEN.match(chr(c)) for c in range(0x30000) if not 0xD800 <= c <= 0xDFFF and yamlsource._FORBIDDEN.match(chr(c)))
+    rng = random.Random(11)
+    values = ["plain", "'single'", '"double \\u202e"', '"nul \\0"', "a\u2028b", "caf\u00e9", "cafe\u0301", "\ufdd0x", "x\u2029",
+              '"\\ud800"', "é à ü", '"\\u2028"', "x ======= y", ">-\n  folded\n  text", "|\n  kept\n  \u2028", "[a, b]", "\x85", "'\ufeff'"]
+    policed = 0
+    for number in range(400):
+        text = "".join(f"k{i}: {rng.choice(values)}\n" for i in range(rng.randint(1, 6)))
+        if rng.random() < 0.1:
+            text = text.replace("\n", "\r\n")
+        path = tmp_path / f"f{number}.yaml"
+        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        checked, diags, police_all = yamlsource._read_source(path, MAX_FILE_BYTES, None)
+        assert (checked, diags) == yamlsource.read_source(path)
+        if checked is None:
+            continue
+        assert police_all == yamlsource._police_all(checked), text
+        policed += police_all
+        doc, found = load_yaml(path)
+        alone, found_alone = parse_yaml(checked, path)
+        assert [str(d) for d in found] == [str(d) for d in diags + found_alone], text
+        assert (doc is None) == (alone is None) and (doc is None or (doc.data, doc.values, doc.keys) == (alone.data, alone.values, alone.keys)), text
+    assert policed > 50

@@ -84,6 +84,17 @@ _NEEDS = {
     "question": {"en": ("question",), "fr": ("question",), "nl": ("vraag", "vragen")},
 }
 _Q_DIGIT = re.compile(r"q\d")
+# What every match of the position pattern holds besides (:data:`_POSITION_ORDINALS`) or instead
+# of (:data:`_POSITION_ALONE`) a word of :data:`_NEEDS`: "the first option" needs an ordinal and
+# the word option, "all of the above" and "the option below" need "above" or "below" (French
+# "ci-dessus"/"ci-dessous", Dutch "hierboven"/"hieronder", "bovenstaande"). Many texts say
+# "option" (a feedback, an explanation), few with an ordinal: most are then not scanned for it.
+_POSITION_ORDINALS = {
+    "en": ("first", "second", "third", "fourth", "fifth", "sixth", "last", "previous", "next", "preceding", "following"),
+    "fr": ("premi", "deuxi", "second", "troisi", "quatri", "cinqui", "derni", "dent", "suivant"),  # (pr[ée]c[ée]dente?: "dent")
+    "nl": ("eerste", "tweede", "derde", "vierde", "vijfde", "laatste", "vorige", "volgende", "voorgaande"),
+}
+_POSITION_ALONE = {"en": ("above", "below"), "fr": ("ci-dess",), "nl": ("hier", "bovenstaande")}
 # The only characters an IGNORECASE pattern takes for a letter of these words that str.lower()
 # does not lower to it: dotted capital I ("i" and a combining dot), dotless i and long s.
 _ODD_CASE = re.compile("[\u0130\u0131\u017f]")
@@ -112,7 +123,21 @@ def may_refer(text: str, lang: str = "en") -> bool:
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:
     """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
+    if kind == "letter":
+        return _LETTER_FOLDED[lang].search(folded) is not None
+    if kind == "position":
+        return (any(word in folded for word in _POSITION_ALONE[lang])
+                or (any(word in folded for word in _NEEDS[kind][lang]) and any(word in folded for word in _POSITION_ORDINALS[lang])))
     return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
+
+
+_LETTER_FOLDED = {lang: re.compile(pattern.replace(r"\b", "", 1).replace("(?![\\w'’-])", "(?![a-z])")) for lang, pattern in _LETTER_REF.items()}
+"""The letter pattern of each language, case-sensitive, for the text lowered by :func:`_folded`
+(which keeps each character in its place): where the case-insensitive pattern matches the text,
+this one matches the lowered text (a word of :data:`_NEEDS`, its letters lowered, the same
+spaces and brackets, a letter a to j lowered, then no letter a to z: only a character that is a
+word character lowers to one). "option" followed by a word ("the wrong option claims") is
+then refused without the case-insensitive scan."""
 
 
 @dataclass(frozen=True)
@@ -230,31 +255,7 @@ def _run_matcher(keys: dict[str, str], read=_read):
     matched only when its words include the anchor of another question's key; most texts hold
     none, and cost one intersection of sets. What a text matches is kept by its text (the same
     text in several questions is matched once). ``read`` gives a text's :func:`_read`."""
-    order = {qid: i for i, qid in enumerate(keys)}
-    by_run: dict[tuple[str, ...], list[str]] = {}
-    by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
-    frequency: dict[str, int] = {}
-    for qid, text in keys.items():
-        words = read(text)[1]
-        for word in set(words):
-            frequency[word] = frequency.get(word, 0) + 1
-        for gram in _grams(words, LEAK_WORDS):
-            by_run.setdefault(gram, []).append(qid)
-        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
-            by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
-
-    rank = {word: i for i, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
-
-    def anchor(words) -> str:
-        return min(words, key=rank.__getitem__)
-
-    anchors: dict[str, set[str]] = {}
-    for gram, qids in by_run.items():
-        anchors.setdefault(anchor(gram), set()).update(qids)
-    for entries in by_start.values():
-        for qid, key_words in entries:
-            anchors.setdefault(anchor(key_words), set()).add(qid)
-    anchors = {word: tuple(qids) for word, qids in anchors.items()}  # (smaller than sets)
+    order, by_run, by_start, anchors = _run_index(keys, read)
     anchor_words = frozenset(anchors)
     matched: dict[str, list[str]] = {}
 
@@ -288,6 +289,51 @@ def _run_matcher(keys: dict[str, str], read=_read):
         return [(item, qid) for qid in hits if qid != own]
 
     return match
+
+
+def _run_index(keys: dict[str, str], read=_read):
+    """The index of :func:`_run_matcher`: (each key's place, the keys by each of their runs of
+    :data:`LEAK_WORDS` words, the short keys by their first :data:`LEAK_MIN_KEY_WORDS` words,
+    the keys by anchor word).
+
+    A key's anchors are the rarest word of each of its runs (and of the key, when short), by a
+    rank of the words by how many keys hold them (:func:`_ranked`): ranked once, each key's
+    words are their ranks, and the anchor of a run the least of its ranks (``min`` of a tuple of
+    integers, in C, instead of a comparison by a Python key per word of every run)."""
+    from collections import Counter
+    from itertools import chain
+
+    order = {qid: i for i, qid in enumerate(keys)}
+    by_run: dict[tuple[str, ...], list[str]] = {}
+    by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
+    read_keys: list[tuple[str, list[str]]] = []
+    for qid, text in keys.items():
+        words = read(text)[1]
+        read_keys.append((qid, words))
+        for gram in _grams(words, LEAK_WORDS):
+            by_run.setdefault(gram, []).append(qid)
+        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
+            by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
+    ranked, rank = _ranked(Counter(chain.from_iterable(dict.fromkeys(words) for _, words in read_keys)))
+    anchors: dict[str, set[str]] = {}
+    for qid, words in read_keys:
+        if len(words) >= LEAK_WORDS:
+            ranks = list(map(rank.__getitem__, words))
+            for least in set(map(min, zip(*(ranks[k:] for k in range(LEAK_WORDS))))):
+                anchors.setdefault(ranked[least], set()).add(qid)
+        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
+            anchors.setdefault(ranked[min(map(rank.__getitem__, words))], set()).add(qid)
+    return order, by_run, by_start, {word: tuple(qids) for word, qids in anchors.items()}  # (tuples: smaller than sets)
+
+
+def _ranked(frequency: dict[str, int]) -> tuple[list[str], dict[str, int]]:
+    """The words of ``frequency`` from the fewest keys to the most (words held by as many keys
+    in the order of ``frequency``: the first key's words first, each in its order), and each
+    word's place in that list. Which of two equally rare words is taken changes no finding
+    (any word of a run stands for it, any words of a key beyond the share stand for it);
+    sorting by the count alone, stable, is about twenty times cheaper than by (count, word)."""
+    ranked = sorted(frequency, key=frequency.__getitem__)
+    return ranked, dict(zip(ranked, range(len(ranked))))
 
 
 def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
@@ -326,11 +372,18 @@ NEAR_MIN_TERMS = 4
 @lru_cache(maxsize=1 << 17)  # a bank's texts reuse few words many times
 def _stem(word: str) -> str:
     """A crude English stem, enough to match "fuses", "fused" and "fusing"."""
-    for suffix in ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
+    if len(word) < 5:  # (too short for a suffix to go, or an "e")
+        return word
+    if word.endswith(_SUFFIXES):  # one test in C first: most words end in none of them
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+                word = word[: -len(suffix)]
+                break
     return word[:-1] if word.endswith("e") and len(word) >= 5 else word
+
+
+_SUFFIXES = ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly")
+"""What :func:`_stem` takes off a word, the first that ends it and leaves four letters."""
 
 
 def _content(text: str) -> list[str]:
@@ -418,27 +471,7 @@ def _near_matcher(keys: dict[str, KeyInfo], read=_read):
     another question's key and no declared terms to search costs nothing more. What a text
     matches is kept by its text (the same text in several questions is matched once). ``read``
     gives a text's :func:`_read`."""
-    order = {qid: i for i, qid in enumerate(keys)}
-    figures: dict[tuple[str, str], list[str]] = {}
-    contents: dict[str, list[str]] = {}
-    frequency: dict[str, int] = {}
-    for qid, info in keys.items():
-        normal, key_words = read(info.text)
-        key_figures = _figures(normal)  # (as figure_of_key)
-        if key_figures and len([w for w in key_words if w not in _HEDGES]) <= 3:
-            for figure in key_figures:
-                figures.setdefault(figure, []).append(qid)
-        words = list(dict.fromkeys(_content_of(key_words)))
-        contents[qid] = words
-        for word in words:
-            frequency[word] = frequency.get(word, 0) + 1
-    rank = {word: i for i, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
-    by_word: dict[str, list[str]] = {}
-    for qid, words in contents.items():
-        if len(words) >= NEAR_MIN_TERMS:
-            missing = len(words) - _needed(len(words))
-            for word in sorted(words, key=rank.__getitem__)[: int(missing) + 1]:
-                by_word.setdefault(word, []).append(qid)
+    order, figures, contents, by_word = _near_index(keys, read)
     declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
     seen: set[str] = set()  # words of the texts met so far
     triggers: dict[str, list[str]] = {}  # those whose stem is indexed: the keys it is filed under
@@ -501,6 +534,36 @@ def _near_matcher(keys: dict[str, KeyInfo], read=_read):
     return match
 
 
+def _near_index(keys: dict[str, KeyInfo], read=_read):
+    """The index of :func:`_near_matcher`: (each key's place, the keys that are a figure by
+    each of their figures, each key's distinct content words, the keys of
+    :data:`NEAR_MIN_TERMS` content words or more by each of their rarest ones: as many as a
+    text may lack and still hold :data:`NEAR_SHARE` of them, and one more).
+
+    The rarest words are taken by their rank (:func:`_ranked`), sorted as integers."""
+    from collections import Counter
+    from itertools import chain
+
+    order = {qid: i for i, qid in enumerate(keys)}
+    figures: dict[tuple[str, str], list[str]] = {}
+    contents: dict[str, list[str]] = {}
+    for qid, info in keys.items():
+        normal, key_words = read(info.text)
+        key_figures = _figures(normal)  # (as figure_of_key)
+        if key_figures and len([w for w in key_words if w not in _HEDGES]) <= 3:
+            for figure in key_figures:
+                figures.setdefault(figure, []).append(qid)
+        contents[qid] = list(dict.fromkeys(_content_of(key_words)))
+    ranked, rank = _ranked(Counter(chain.from_iterable(contents.values())))
+    by_word: dict[str, list[str]] = {}
+    for qid, words in contents.items():
+        if len(words) >= NEAR_MIN_TERMS:
+            missing = len(words) - _needed(len(words))
+            for least in sorted(map(rank.__getitem__, words))[: int(missing) + 1]:
+                by_word.setdefault(ranked[least], []).append(qid)
+    return order, figures, contents, by_word
+
+
 def _needed(count: int) -> int:
     """How many of a key's ``count`` content words make a near leak: :data:`NEAR_SHARE` of them, rounded up."""
     return int(-(-count * NEAR_SHARE // 1))
@@ -555,7 +618,8 @@ def _key_text(question) -> str | None:
     one right option; the model knows which answers are right)."""
     if not (question.PICKS_OPTIONS and question.ONE_KEY):
         return None
-    key = next((o for o in question.choices() if o.id in question.right_ids()), None)
+    right = question.right_ids()  # (once, not once per option)
+    key = next((o for o in question.choices() if o.id in right), None)
     return key.text if key is not None else None
 
 
