@@ -84,13 +84,8 @@ class StagedWrites:
     def write(self, path: Path, data: bytes) -> bool:
         if same_bytes(path, data):
             return False
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        self.pending.append((tmp, path))
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        self.unsynced.append((tmp, path))
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        stage_file(path, data, self.pending)
+        self.unsynced.append(self.pending[-1])
         return True
 
     def commit(self) -> None:
@@ -136,6 +131,19 @@ def _sync_file(tmp: str, target: Path) -> None:
         raise OSError(exc.errno, exc.strerror, str(target)) from None
 
 
+def stage_file(path: Path, data: bytes, pending: list[tuple[str, Path]]) -> str:
+    """Write ``data`` to a new temporary file beside ``path`` (``path``'s mode, or 0644), not
+    yet flushed to the disk, and add ``(temporary file, path)`` to ``pending`` as soon as it
+    exists (for the caller to remove it if anything fails); its name."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    pending.append((tmp, path))
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+    return tmp
+
+
 def sync_files(files: list[tuple[str, Path]]) -> None:
     """Flush each ``(file, target)`` to the disk; return when every one is there.
 
@@ -143,13 +151,25 @@ def sync_files(files: list[tuple[str, Path]]) -> None:
     transactions takes the waiting ones in one transaction, where one flush after the other
     waits for one transaction each. Raises the error of the first file in ``files`` that
     failed (its ``filename`` the target)."""
+    failed = sync_each(files)
+    if failed:
+        raise failed[min(failed)]
+
+
+def sync_each(files: list[tuple[str, Path]]) -> dict[int, BaseException]:
+    """Flush each ``(file, target)`` to the disk as :func:`sync_files` does; the error of each
+    one that failed, by its index in ``files``."""
     if len(files) < 2:
-        for tmp, target in files:
-            _sync_file(tmp, target)
-        return
+        failed = {}
+        for index, (tmp, target) in enumerate(files):
+            try:
+                _sync_file(tmp, target)
+            except OSError as exc:
+                failed[index] = exc
+        return failed
     import threading
 
-    todo, lock, failed = iter(enumerate(files)), threading.Lock(), []
+    todo, lock, failed = iter(enumerate(files)), threading.Lock(), {}
 
     def work() -> None:
         while True:
@@ -160,16 +180,15 @@ def sync_files(files: list[tuple[str, Path]]) -> None:
             index, (tmp, target) = item
             try:
                 _sync_file(tmp, target)
-            except BaseException as exc:  # handed to the caller's thread below
-                failed.append((index, exc))
+            except BaseException as exc:  # handed to the caller's thread
+                failed[index] = exc
 
     threads = [threading.Thread(target=work, daemon=True) for _ in range(min(SYNC_THREADS, len(files)))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    if failed:
-        raise min(failed, key=lambda found: found[0])[1]
+    return failed
 
 
 def write_or_compare(path: Path, data: bytes, *, compare: bool) -> bool:
