@@ -458,7 +458,7 @@ def _store_path(namespace: str, scope: Path) -> Path:
 def store_exists(namespace: str, scope: Path) -> bool:
     """Whether a store of ``namespace`` for the folder ``scope`` has an index file (a guess
     about the work ahead: what it holds is read and checked only through :class:`Store`)."""
-    return os.path.isfile(_store_path(namespace, scope))
+    return os.path.isfile(_current(_store_path(namespace, scope)))
 
 
 class Store:
