@@ -87,6 +87,23 @@ def test_a_forked_process_writes_as_without_the_block(cache):
     assert (cache / "parent.pickle").read_bytes() == b"parent"
 
 
+def test_a_forked_process_that_leaves_the_block_renames_nothing_of_its_parent(cache):
+    from aistack_bank.cache.store import deferred_writes, write_private
+
+    block = deferred_writes()
+    block.__enter__()
+    write_private(cache / "parent.pickle", b"parent")
+    pid = os.fork()
+    if pid == 0:  # the child leaves the parent's block as the parent's code would
+        block.__exit__(None, None, None)
+        os._exit(0 if not (cache / "parent.pickle").exists() else 1)
+    _, status = os.waitpid(pid, 0)
+    assert status == 0 and not (cache / "parent.pickle").exists()
+    block.__exit__(None, None, None)
+    assert (cache / "parent.pickle").read_bytes() == b"parent"
+    assert sorted(p.name for p in cache.iterdir()) == ["parent.pickle"]
+
+
 def _run(scope, ops, deferred: bool):
     """Apply ``ops`` to the stores of ``scope``; what every read inside gave, and what every key serves after."""
     from aistack_bank.cache.store import SplitStore, Store, deferred_writes

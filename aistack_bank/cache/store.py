@@ -212,9 +212,10 @@ class deferred_writes:
         global _DEFERRED
         if not self.owner or _DEFERRED is None:
             return
-        pending = list(_DEFERRED[1].values())
+        pid, pending = _DEFERRED
         _DEFERRED = None
-        _settle(pending)
+        if pid == os.getpid():  # (a forked process that leaves the block settles nothing of its parent's)
+            _settle(list(pending.values()))
 
 
 def _defer(path: Path, data: bytes, pending: dict[str, tuple[str, Path]]) -> None:
