@@ -92,14 +92,16 @@ def test_a_forked_process_that_leaves_the_block_renames_nothing_of_its_parent(ca
 
     block = deferred_writes()
     block.__enter__()
-    write_private(cache / "parent.pickle", b"parent")
-    pid = os.fork()
-    if pid == 0:  # the child leaves the parent's block as the parent's code would
+    try:
+        write_private(cache / "parent.pickle", b"parent")
+        pid = os.fork()
+        if pid == 0:  # the child leaves the parent's block as the parent's code would
+            block.__exit__(None, None, None)
+            os._exit(0 if not (cache / "parent.pickle").exists() else 1)
+        _, status = os.waitpid(pid, 0)
+        assert status == 0 and not (cache / "parent.pickle").exists()
+    finally:
         block.__exit__(None, None, None)
-        os._exit(0 if not (cache / "parent.pickle").exists() else 1)
-    _, status = os.waitpid(pid, 0)
-    assert status == 0 and not (cache / "parent.pickle").exists()
-    block.__exit__(None, None, None)
     assert (cache / "parent.pickle").read_bytes() == b"parent"
     assert sorted(p.name for p in cache.iterdir()) == ["parent.pickle"]
 
