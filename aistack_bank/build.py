@@ -589,9 +589,10 @@ def build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: b
     language into ``out`` (with ``compare``, only compare with the files there)
     (``policy``: the ``[languages]`` table of bank.toml; its defaults when None), holding the
     project lock shared (an import waits for no build: it is refused, E604)."""
+    from .cache.store import deferred_writes
     from .writing import bank_lock
 
-    with bank_lock(bank, shared=True, command="bank build"):
+    with bank_lock(bank, shared=True, command="bank build"), deferred_writes():  # (cache files flushed together at the end)
         return _build(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy)
 
 

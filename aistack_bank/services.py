@@ -70,12 +70,14 @@ def _import_leftovers(folder: Path) -> list[Diagnostic]:
 def _validate_folder(folder: Path, translations: Path | None, use_cache: bool) -> tuple[list[Diagnostic], dict]:
     """(diagnostics, figures) of one bank folder, from the content-hash cache when it is current
     (a verdict is stored only if no input changed while it was computed)."""
+    from .cache.store import deferred_writes
     from .cache.validation import validate_cached
     from .load import is_topic_folder  # (not validate: the verdict is looked up before the model is imported)
 
     if is_topic_folder(folder):  # one topic of a bank: its verdict depends on the rest of the bank
         use_cache = False
-    return validate_cached(folder, translations, use_cache=use_cache)
+    with deferred_writes():  # the cache files flushed to the disk together at the end
+        return validate_cached(folder, translations, use_cache=use_cache)
 
 
 def validate_project(targets: list[Path], bank_dir: Path, translations: Path, *, use_translations: bool = True, use_cache: bool = True,

@@ -150,9 +150,10 @@ def map_private(path: Path, max_bytes: int):
 
 def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
     """A descriptor of ``path`` and its status when it is a regular file, opened without following
-    a symbolic link or blocking on a FIFO; else None, with nothing left open."""
+    a symbolic link or blocking on a FIFO; else None, with nothing left open. (A cache file this
+    process wrote in :func:`deferred_writes` is read from its temporary file until it is renamed in.)"""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(_current(path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
@@ -167,13 +168,110 @@ def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
 
 def write_private(path: Path, data: bytes) -> bool:
     """Write the cache file ``path`` atomically (mode 0644) into a folder of the user's own;
-    False, writing nothing, when the folder is not (see :func:`private_folder`)."""
+    False, writing nothing, when the folder is not (see :func:`private_folder`). Within
+    :func:`deferred_writes`, the bytes are in a temporary file beside ``path``, flushed to the
+    disk and renamed in at the end of the block."""
     from ..writing import write_atomic
 
     if not private_folder(path.parent):
         return False
+    if _DEFERRED is not None and _DEFERRED[0] == os.getpid():
+        _defer(path, data, _DEFERRED[1])
+        return True
     write_atomic(path, data)
     return True
+
+
+_DEFERRED: tuple[int, dict[str, tuple[str, Path]]] | None = None
+"""While :func:`deferred_writes` runs: the process that runs it and the cache files it wrote,
+{path: (temporary file, path)} in the order of their latest writes."""
+
+
+class deferred_writes:
+    """The cache files a command writes (:func:`write_private`) flushed to the disk together at
+    its end, then each renamed into place, in the order they were last written.
+
+    One flush after the other waits for a journal transaction each (about 25 cache files in a
+    cold ``bank validate`` of a small bank: 0.1–0.2 s of waiting); flushed at once, a few
+    transactions take them all (:func:`~aistack_bank.writing.sync_each`). Each file is still on
+    the disk before it is renamed in, and the renames come in the order of the writes, so a
+    crash leaves what a crash between two writes left before. Until the end, this process reads
+    the files it wrote from their temporary files (:func:`_open_regular`, and a records file is
+    appended to there); another process (a worker forked from this one included) reads and
+    writes as without the block. A file that cannot be flushed or renamed is not written
+    (a cache that cannot be written is worked on without). Nested blocks are one."""
+
+    def __enter__(self):
+        global _DEFERRED
+        self.owner = _DEFERRED is None or _DEFERRED[0] != os.getpid()
+        if self.owner:
+            _DEFERRED = (os.getpid(), {})
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _DEFERRED
+        if not self.owner or _DEFERRED is None:
+            return
+        pid, pending = _DEFERRED
+        _DEFERRED = None
+        if pid == os.getpid():  # (a forked process that leaves the block settles nothing of its parent's)
+            _settle(list(pending.values()))
+
+
+def _defer(path: Path, data: bytes, pending: dict[str, tuple[str, Path]]) -> None:
+    from ..writing import same_bytes, stage_file
+
+    earlier = pending.pop(os.fspath(path), None)  # written again: only the latest bytes go in, in its place in the order
+    if earlier is not None:
+        _remove(earlier[0])
+    if same_bytes(path, data):
+        return
+    staged: list[tuple[str, Path]] = []
+    try:
+        stage_file(path, data, staged)
+    except BaseException:
+        for tmp, _ in staged:
+            _remove(tmp)
+        raise
+    pending[os.fspath(path)] = staged[0]
+
+
+def _settle(pending: list[tuple[str, Path]]) -> None:
+    """Flush every ``(temporary file, path)`` to the disk, then rename each that was into place,
+    in order; remove the others. Never raises an OSError."""
+    from ..writing import sync_each
+
+    done = 0
+    try:
+        failed = sync_each(pending)
+        for index, (tmp, path) in enumerate(pending):
+            done = index + 1
+            if index in failed:
+                _remove(tmp)
+                continue
+            try:
+                os.replace(tmp, path)
+            except OSError:
+                _remove(tmp)
+    finally:
+        for tmp, _ in pending[done:]:  # (interrupted)
+            _remove(tmp)
+
+
+def _remove(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def _current(path: Path | str) -> Path | str:
+    """The file that holds ``path``'s bytes for this process: its temporary file while
+    :func:`deferred_writes` holds it back, else ``path``."""
+    if _DEFERRED is None or _DEFERRED[0] != os.getpid():
+        return path
+    found = _DEFERRED[1].get(os.fspath(path))
+    return path if found is None else found[0]
 
 
 @lru_cache(maxsize=1)
@@ -361,7 +459,7 @@ def _store_path(namespace: str, scope: Path) -> Path:
 def store_exists(namespace: str, scope: Path) -> bool:
     """Whether a store of ``namespace`` for the folder ``scope`` has an index file (a guess
     about the work ahead: what it holds is read and checked only through :class:`Store`)."""
-    return os.path.isfile(_store_path(namespace, scope))
+    return os.path.isfile(_current(_store_path(namespace, scope)))
 
 
 class Store:
@@ -697,7 +795,7 @@ class SplitStore:
         if not private_folder(self.records_path.parent, create=False):
             return False
         try:
-            fd = os.open(self.records_path, os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+            fd = os.open(_current(self.records_path), os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
             return False
         try:
@@ -718,7 +816,7 @@ class SplitStore:
         if not private_folder(self.records_path.parent, create=False):
             return None, 0
         try:
-            fd = os.open(self.records_path, os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+            fd = os.open(_current(self.records_path), os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
             return None, 0
         try:

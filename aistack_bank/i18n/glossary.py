@@ -73,11 +73,17 @@ def _form_pattern(form: str, *, english: bool = False) -> re.Pattern:
     return re.compile(rf"{start}{body}{end}", re.IGNORECASE)
 
 
+ENGLISH_MEMO_TEXTS = 20_000
+"""English texts whose terms :meth:`Glossary.check` keeps (each catalog of a process checks the
+same English texts again); past this many, it finds them anew for each text."""
+
+
 @dataclass
 class Glossary:
     path: Path
     terms: list[Term]
     _compiled: dict = field(default_factory=dict)
+    _in_english: dict = field(default_factory=dict)
 
     def _patterns(self, forms: tuple[str, ...], english: bool = False) -> list[re.Pattern]:
         key = (forms, english)
@@ -96,26 +102,57 @@ class Glossary:
             self._compiled[key] = re.compile("|".join(sorted(map(re.escape, firsts))) if forms else "(?!)", re.IGNORECASE)
         return self._compiled[key]
 
+    def _ascii_firsts(self, forms: tuple[str, ...]) -> tuple[str, ...] | None:
+        """The first words :meth:`_mentioned` searches for, in lower case, when all are ASCII
+        (else None): in an ASCII text, ignoring case is comparing lower case, so a text whose
+        lower case holds none of them is one the search does not find."""
+        key = (forms, "ascii")
+        if key not in self._compiled:
+            firsts = {re.split(r"[\s-]+", form.strip("*$ "))[0] for form in forms}
+            self._compiled[key] = tuple(sorted(first.lower() for first in firsts)) if all(first.isascii() for first in firsts) else None
+        return self._compiled[key]
+
+    def english_terms(self, english: str) -> tuple[tuple[Term, bool], ...]:
+        """The terms ``english`` holds (after leaving their product names out), in the glossary's
+        order, each with whether it also holds one of the term's ``unless`` terms: what
+        :meth:`check` finds in the English, the same for every language (kept for the first
+        :data:`ENGLISH_MEMO_TEXTS` texts)."""
+        found = self._in_english.get(english)
+        if found is not None:
+            return found
+        held = []
+        lowered = english.lower() if english.isascii() else None
+        for term in self.terms:
+            if lowered is not None and (firsts := self._ascii_firsts(term.english)) is not None:
+                if not any(first in lowered for first in firsts):
+                    continue
+            elif not self._mentioned(term.english).search(english):
+                continue
+            source = english
+            for name_pattern in self._patterns(term.names, english=True):  # same length: offsets stay
+                source = name_pattern.sub(lambda m: " " * len(m.group(0)), source)
+            if not any(p.search(source) for p in self._patterns(term.english, english=True)):
+                continue
+            held.append((term, any(p.search(source) for p in self._patterns(term.unless, english=True))))
+        found = tuple(held)
+        if len(self._in_english) < ENGLISH_MEMO_TEXTS:
+            self._in_english[english] = found
+        return found
+
     def check(self, english: str, translation: str, language: str, key: str | None = None) -> list[tuple[str, str, int]]:
         """(code, message, offset in translation) for every glossary breach (``key``: the
         catalog key of the text, for the rules' ``published`` exceptions)."""
         lang = language.split("_")[0]
         found = []
         plain = translation.replace("\u00a0", " ").replace("\u202f", " ")
-        for term in self.terms:
+        for term, shared in self.english_terms(english):
             rule = term.rules.get(language) or term.rules.get(lang)
             if rule is None or (key is not None and key in rule.published):
                 continue
-            if not self._mentioned(term.english).search(english):
-                continue
-            source, text = english, plain
+            text = plain
             for name_pattern in self._patterns(term.names, english=True):  # same length: offsets stay
-                source = name_pattern.sub(lambda m: " " * len(m.group(0)), source)
                 text = name_pattern.sub(lambda m: " " * len(m.group(0)), text)
-            if not any(p.search(source) for p in self._patterns(term.english, english=True)):
-                continue
             name = term.english[0].rstrip("$")
-            shared = any(p.search(source) for p in self._patterns(term.unless, english=True))
             for form, pattern in zip(() if shared else rule.avoid, self._patterns(rule.avoid)):
                 match = pattern.search(text)
                 if match:
