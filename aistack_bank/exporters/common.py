@@ -63,7 +63,15 @@ def html_text(text_raw: str) -> str:
 def html_paragraph(text_raw: str) -> str:
     """Plain text as one HTML paragraph, lines kept as ``<br/>`` (well-formed in XML and in HTML)."""
     start = '<p lang="en">' if in_english(text_raw) else "<p>"  # an English fallback says so
-    return start + "<br/>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
+    return start + html_text(text_raw).replace("\n", "<br/>") + "</p>"  # (escaping leaves line breaks as they are)
+
+
+def html_paragraph_escaped(text_raw: str) -> str:
+    """``html_text(html_paragraph(text_raw))``: the paragraph as the character data of an XML
+    element (QTI 1.2's ``mattext``), its text escaped twice in one pass of replacements."""
+    start = "&lt;p lang=&quot;en&quot;&gt;" if in_english(text_raw) else "&lt;p&gt;"
+    return (start + text_raw.replace("&", "&amp;amp;").replace("<", "&amp;lt;").replace(">", "&amp;gt;").replace('"', "&amp;quot;")
+            .replace("'", "&amp;#x27;").replace("\n", "&lt;br/&gt;") + "&lt;/p&gt;")
 
 
 def cdata(html: str) -> str:

@@ -203,7 +203,7 @@ def _pad(depth: int) -> str:
 def paragraph_markup(text_raw: str) -> str:
     """Plain text as one HTML paragraph on one line, lines kept as ``<br/>``."""
     start = '<p xml:lang="en">' if in_english(text_raw) else "<p>"
-    return start + "<br/>".join([_escape(line) for line in text_raw.split("\n")]) + "</p>"
+    return start + _escape(text_raw).replace("\n", "<br/>") + "</p>"  # (escaping leaves line breaks as they are)
 
 
 def paragraph(parent: Element, text_raw: str) -> None:
