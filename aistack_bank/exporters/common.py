@@ -54,6 +54,12 @@ def in_english(text_raw: str, lang: str | None = None) -> bool:
     return any(text_raw in texts for texts in sets.values())
 
 
+def any_in_english() -> bool:
+    """Whether any text of the file being rendered is shown in English for want of a
+    translation (when not, :func:`in_english` is False for every text)."""
+    return any(_IN_ENGLISH.get().values())
+
+
 def html_text(text_raw: str) -> str:
     """Plain text as HTML character data (``&``, ``<``, ``>`` and quotes escaped): exactly
     ``html.escape(text_raw, quote=True)``, without its call."""
