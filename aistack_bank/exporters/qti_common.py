@@ -697,12 +697,33 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     test, test_metadata = _resource(resources, identifier=ncname("test-" + bank_id(library) + "-" + lang), type=d.test_type, href=TEST_PATH)
     _lom(test_metadata, **topic_lom)
     test.sub("file", {"href": str(TEST_PATH)})
+    # Each question's dependency and resource written as the element writer writes them
+    # (:func:`_resource`, :func:`_lom`), as lines: a few hundred thousand elements in a large bank.
+    lines = test._enter()
+    pad = _pad(test.depth + 1)
+    lines += [pad + '<dependency identifierref="' + _escape(ncname("item-" + q.id + "-" + lang)) + '"/>' for q in questions]
+    lines = resources._enter()
+    pads = [_pad(resources.depth + n) for n in range(7)]
+    language = _escape(lang)
+    string = '<string language="' + language + '">'
+    item_type = _escape(d.item_type)
     for q in questions:
-        test.sub("dependency", {"identifierref": ncname("item-" + q.id + "-" + lang)})
-    for q in questions:
-        item, item_metadata = _resource(resources, identifier=ncname("item-" + q.id + "-" + lang), type=d.item_type, href=item_path(q))
-        _lom(item_metadata, lang=lang, entry=q.id, title=short(q.id + ": " + q.stem, 120), description=None, keywords=list(q.tags))
-        item.sub("file", {"href": str(item_path(q))})
+        path = _escape(str(item_path(q)))
+        lines += [
+            pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + '" type="' + item_type + '" href="' + path + '">',
+            pads[2] + "<metadata>",
+            pads[3] + '<lom xmlns="' + LOM_NS + '">',
+            pads[4] + "<general>",
+            pads[5] + "<identifier><catalog>" + LOM_CATALOG + "</catalog><entry>" + _escape(q.id) + "</entry></identifier>",
+            pads[5] + "<title>" + string + _escape(short(q.id + ": " + q.stem, 120)) + "</string></title>",
+            pads[5] + "<language>" + language + "</language>",
+            *[pads[5] + "<keyword>" + string + _escape(keyword) + "</string></keyword>" for keyword in q.tags],
+            pads[4] + "</general>",
+            pads[3] + "</lom>",
+            pads[2] + "</metadata>",
+            pads[2] + '<file href="' + path + '"/>',
+            pads[1] + "</resource>",
+        ]
     return manifest.document_bytes()
 
 
