@@ -97,3 +97,20 @@ def test_which_writer(monkeypatch):
     for tiny in (1e-05, 2.5e-07, -3e-9):
         data = {"questions": [{"id": "q1", "multiplier": tiny}]}
         assert json_utf8(data) == old_json_utf8(data) and calls[-1] is data
+
+
+def test_a_version_that_writes_otherwise_is_not_used(monkeypatch):
+    """An installed ``pydantic_core`` that writes large floats otherwise (``1e16`` for
+    ``1e+16``), which the check of a file's bytes would not see, fails the check made once per
+    process: every file is then written by ``json.dumps``."""
+    import pydantic_core
+
+    real = pydantic_core.to_json
+    monkeypatch.setattr(pydantic_core, "to_json", lambda value, **kw: real(value, **kw).replace(b"e+", b"e"))
+    monkeypatch.setattr(common, "_AGREES", [])
+    data = {"questions": [{"id": "q1", "answer": 1e22, "stem": {"en": "x"}}]}
+    assert json_utf8(data) == old_json_utf8(data)
+    assert common._AGREES == [False]
+    monkeypatch.setattr(common, "_AGREES", [])
+    monkeypatch.setattr(pydantic_core, "to_json", real)
+    assert json_utf8(data) == old_json_utf8(data) and common._AGREES == [True]
