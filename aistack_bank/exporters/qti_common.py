@@ -611,8 +611,9 @@ def _essay_item(d: Dialect, item: Element, q) -> None:
         _general_when_answered(d, d.element(item, "responseProcessing"), q)
 
 
-def item_path(q: AnyQuestion) -> PurePosixPath:
-    return PurePosixPath("items") / f"{ncname(q.id)}.xml"
+def item_path(q: AnyQuestion) -> str:
+    """An item's path in its package (``items/<id>.xml``; an NCName has no ``/`` or ``.``)."""
+    return "items/" + ncname(q.id) + ".xml"
 
 
 TEST_PATH = PurePosixPath("assessment.xml")
@@ -646,7 +647,7 @@ def render_test(*, d: Dialect, library: Library) -> bytes:
             # Not visible: Canvas turns a visible, titled section into an extra text-only question.
             section = d.element(part, "assessmentSection", {"identifier": section_identifier(library, bank), "title": bank.topic.title, "visible": "false"})
             for q in bank.questions:
-                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": str(item_path(q))})
+                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": item_path(q)})
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
     return test.document_bytes()
@@ -708,7 +709,7 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     string = '<string language="' + language + '">'
     item_type = _escape(d.item_type)
     for q in questions:
-        path = _escape(str(item_path(q)))
+        path = _escape(item_path(q))
         lines += [
             pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + '" type="' + item_type + '" href="' + path + '">',
             pads[2] + "<metadata>",
@@ -727,11 +728,11 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     return manifest.document_bytes()
 
 
-def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, Callable[[], bytes]]:
+def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath | str, Callable[[], bytes]]:
     """Every file of the content package of ``library`` (one topic or the whole bank), by its
     path inside the zip, as a function that renders it (:func:`~.common.deterministic_zip`
     renders each item when it comes to it: a large package never holds every item at once)."""
-    files: dict[PurePosixPath, Callable[[], bytes]] = {PurePosixPath("imsmanifest.xml"): lambda: render_manifest(d=d, library=library), TEST_PATH: lambda: render_test(d=d, library=library)}
+    files: dict[PurePosixPath | str, Callable[[], bytes]] = {PurePosixPath("imsmanifest.xml"): lambda: render_manifest(d=d, library=library), TEST_PATH: lambda: render_test(d=d, library=library)}
     for _, topics in by_category(library):
         for bank in topics:
             for index, q in enumerate(bank.questions):
