@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -53,6 +54,12 @@ def in_english(text_raw: str, lang: str | None = None) -> bool:
     return any(text_raw in texts for texts in sets.values())
 
 
+def any_in_english() -> bool:
+    """Whether any text of the file being rendered is shown in English for want of a
+    translation (when not, :func:`in_english` is False for every text)."""
+    return any(_IN_ENGLISH.get().values())
+
+
 def html_text(text_raw: str) -> str:
     """Plain text as HTML character data (``&``, ``<``, ``>`` and quotes escaped): exactly
     ``html.escape(text_raw, quote=True)``, without its call."""
@@ -62,7 +69,15 @@ def html_text(text_raw: str) -> str:
 def html_paragraph(text_raw: str) -> str:
     """Plain text as one HTML paragraph, lines kept as ``<br/>`` (well-formed in XML and in HTML)."""
     start = '<p lang="en">' if in_english(text_raw) else "<p>"  # an English fallback says so
-    return start + "<br/>".join(html_text(line) for line in text_raw.split("\n")) + "</p>"
+    return start + html_text(text_raw).replace("\n", "<br/>") + "</p>"  # (escaping leaves line breaks as they are)
+
+
+def html_paragraph_escaped(text_raw: str) -> str:
+    """``html_text(html_paragraph(text_raw))``: the paragraph as the character data of an XML
+    element (QTI 1.2's ``mattext``), its text escaped twice in one pass of replacements."""
+    start = "&lt;p lang=&quot;en&quot;&gt;" if in_english(text_raw) else "&lt;p&gt;"
+    return (start + text_raw.replace("&", "&amp;amp;").replace("<", "&amp;lt;").replace(">", "&amp;gt;").replace('"', "&amp;quot;")
+            .replace("'", "&amp;#x27;").replace("\n", "&lt;br/&gt;") + "&lt;/p&gt;")
 
 
 def cdata(html: str) -> str:
@@ -278,10 +293,76 @@ class EncodedLines:
 
 
 def json_utf8(data: object) -> bytes:
-    """``(json.dumps(data, ensure_ascii=False, indent=2) + "\\n").encode("utf-8")``, encoded a
-    few thousand pieces at a time as the encoder yields them (the same encoder
-    ``json.dumps`` uses with an indent), so that a large file is not also held as a list of
-    every piece and their join."""
+    """``(json.dumps(data, ensure_ascii=False, indent=2) + "\\n").encode("utf-8")`` for ``data``
+    made of what ``model_dump(mode="json")`` gives (dicts with string keys, lists, strings,
+    numbers, booleans, None).
+
+    Written by ``pydantic_core.to_json`` (the same layout, strings escaped alike, in Rust: about
+    a fifth of the standard library's Python encoder's time, which ``json.dumps`` uses with an
+    indent), unless its bytes could differ: it writes a float under 1e-4 otherwise
+    (``0.00001`` and ``1e-7`` where ``json.dumps`` writes ``1e-05`` and ``1e-07``), and cannot
+    write a lone surrogate. A file where such a number may stand (:data:`_OTHER_FLOATS`, also
+    found, harmlessly, in a text that merely looks like one), or that it refuses, is written by
+    :func:`_json_utf8_stdlib`; so is every file when the installed ``pydantic_core`` fails the
+    check made once per process (:func:`_rust_json_agrees`)."""
+    if not _rust_json_agrees():
+        return _json_utf8_stdlib(data)
+    from pydantic_core import to_json
+
+    try:
+        text = to_json(data, indent=2)
+    except Exception:  # (a lone surrogate, say: the standard library's encoder and UTF-8 decide, as they always did)
+        return _json_utf8_stdlib(data)
+    if _json_may_differ(text):
+        return _json_utf8_stdlib(data)
+    return text + b"\n"
+
+
+def _json_may_differ(text: bytes) -> bool:
+    """Whether ``pydantic_core.to_json``'s ``text`` may hold a float that ``json.dumps`` writes otherwise."""
+    return b"0.0000" in text or _OTHER_FLOATS.search(text) is not None
+
+
+_OTHER_FLOATS = re.compile(rb"e-[1-9](?:[,\n]|\Z)")
+"""A float that ``pydantic_core.to_json`` writes with a one-digit negative exponent, and
+``json.dumps`` with two (``1e-7``, ``1e-07``); with ``0.0000`` (the floats from 1e-5 to 1e-4,
+which it writes without an exponent), every float on which the two differ: a number stands at
+the end of its line, before a comma or a line break (or ends a document that is one number)."""
+
+
+_AGREES: list[bool] = []
+"""Whether the installed ``pydantic_core`` writes as ``json.dumps`` does (:func:`_rust_json_agrees`), once known."""
+
+
+def _rust_json_agrees() -> bool:
+    """Whether the installed ``pydantic_core.to_json`` writes, as ``json.dumps`` does, a float of
+    every decimal magnitude (or its output is one :func:`_json_may_differ` sends to
+    ``json.dumps``), the infinities, NaN, large integers and a text of every control character,
+    the characters JSON escapes and a few beyond: checked once per process (a few
+    milliseconds), so that a version that writes them otherwise is never used."""
+    if not _AGREES:
+        import json
+
+        try:
+            from pydantic_core import to_json
+
+            texts = ["".join(map(chr, range(0x80))) + "\x85\xa0\u2028\u2029\ufeff\u2067\U0001F600é", ""]
+            floats = [float(f"{mantissa}e{exponent}") for exponent in range(-330, 309) for mantissa in ("1", "-3.7", "9.876543210123")]
+            band = [x for x in floats if 1e-10 < abs(x) < 1e-4]  # (the floats written otherwise: each must be one sent to json.dumps)
+            whole = [*texts, 0, -1, 2**70, -(2**64), True, False, None, {}, [], {"a": [1, {"b": None}]}, float("inf"), float("-inf"), float("nan"),
+                     *[x for x in floats if not 1e-10 < abs(x) < 1e-4]]
+            agrees = to_json(whole, indent=2) == json.dumps(whole, ensure_ascii=False, indent=2).encode("utf-8")
+            agrees = agrees and all(to_json(x) == json.dumps(x).encode("ascii") or _json_may_differ(to_json(x)) for x in band)
+        except Exception:
+            agrees = False
+        _AGREES.append(agrees)
+    return _AGREES[0]
+
+
+def _json_utf8_stdlib(data: object) -> bytes:
+    """:func:`json_utf8` by the standard library's encoder (the one ``json.dumps`` uses with an
+    indent), encoded a few thousand pieces at a time as it yields them, so that a large file is
+    not also held as a list of every piece and their join."""
     import json
 
     chunks: list[bytes] = []

@@ -55,8 +55,10 @@ def english_fallbacks(data: dict) -> list[str]:
     """The JSON Pointers of the texts of ``data`` (a dumped document) that stand under a
     language's code but are English fallbacks, in document order (none outside a fallback
     export). Tag vocabularies are not texts by language and are skipped."""
-    from .common import in_english
+    from .common import any_in_english, in_english
 
+    if not any_in_english():  # (no text to find: the document is not walked)
+        return []
     languages = set(data.get("languages", ())) - {"en"}
     found: list[str] = []
 

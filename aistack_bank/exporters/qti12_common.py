@@ -19,7 +19,7 @@ from typing import Callable
 from ..kinds.short_answer import has_wildcard, literal, spellings
 from ..model import AcceptedAnswer, Bank
 from .qti_common import ncname
-from .common import html_paragraph, html_text, short
+from .common import html_paragraph, html_paragraph_escaped, html_text, short
 from .words import words, writes_decimal_comma
 
 QTI12_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -41,7 +41,7 @@ def answer_ident(qid: str, lang: str, option_id: str) -> str:
 
 def _mattext(text_raw: str, indent: str, html: bool = True) -> str:
     if html:
-        return f'{indent}<material>\n{indent}  <mattext texttype="text/html">{html_text(html_paragraph(text_raw))}</mattext>\n{indent}</material>'
+        return f'{indent}<material>\n{indent}  <mattext texttype="text/html">{html_paragraph_escaped(text_raw)}</mattext>\n{indent}</material>'
     return f'{indent}<material>\n{indent}  <mattext texttype="text/plain">{html_text(text_raw)}</mattext>\n{indent}</material>'
 
 

@@ -203,7 +203,7 @@ def _pad(depth: int) -> str:
 def paragraph_markup(text_raw: str) -> str:
     """Plain text as one HTML paragraph on one line, lines kept as ``<br/>``."""
     start = '<p xml:lang="en">' if in_english(text_raw) else "<p>"
-    return start + "<br/>".join([_escape(line) for line in text_raw.split("\n")]) + "</p>"
+    return start + _escape(text_raw).replace("\n", "<br/>") + "</p>"  # (escaping leaves line breaks as they are)
 
 
 def paragraph(parent: Element, text_raw: str) -> None:
@@ -611,8 +611,9 @@ def _essay_item(d: Dialect, item: Element, q) -> None:
         _general_when_answered(d, d.element(item, "responseProcessing"), q)
 
 
-def item_path(q: AnyQuestion) -> PurePosixPath:
-    return PurePosixPath("items") / f"{ncname(q.id)}.xml"
+def item_path(q: AnyQuestion) -> str:
+    """An item's path in its package (``items/<id>.xml``; an NCName has no ``/`` or ``.``)."""
+    return "items/" + ncname(q.id) + ".xml"
 
 
 TEST_PATH = PurePosixPath("assessment.xml")
@@ -646,7 +647,7 @@ def render_test(*, d: Dialect, library: Library) -> bytes:
             # Not visible: Canvas turns a visible, titled section into an extra text-only question.
             section = d.element(part, "assessmentSection", {"identifier": section_identifier(library, bank), "title": bank.topic.title, "visible": "false"})
             for q in bank.questions:
-                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": str(item_path(q))})
+                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": item_path(q)})
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
     return test.document_bytes()
@@ -697,20 +698,41 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     test, test_metadata = _resource(resources, identifier=ncname("test-" + bank_id(library) + "-" + lang), type=d.test_type, href=TEST_PATH)
     _lom(test_metadata, **topic_lom)
     test.sub("file", {"href": str(TEST_PATH)})
+    # Each question's dependency and resource written as the element writer writes them
+    # (:func:`_resource`, :func:`_lom`), as lines: a few hundred thousand elements in a large bank.
+    lines = test._enter()
+    pad = _pad(test.depth + 1)
+    lines += [pad + '<dependency identifierref="' + _escape(ncname("item-" + q.id + "-" + lang)) + '"/>' for q in questions]
+    lines = resources._enter()
+    pads = [_pad(resources.depth + n) for n in range(7)]
+    language = _escape(lang)
+    string = '<string language="' + language + '">'
+    item_type = _escape(d.item_type)
     for q in questions:
-        test.sub("dependency", {"identifierref": ncname("item-" + q.id + "-" + lang)})
-    for q in questions:
-        item, item_metadata = _resource(resources, identifier=ncname("item-" + q.id + "-" + lang), type=d.item_type, href=item_path(q))
-        _lom(item_metadata, lang=lang, entry=q.id, title=short(q.id + ": " + q.stem, 120), description=None, keywords=list(q.tags))
-        item.sub("file", {"href": str(item_path(q))})
+        path = _escape(item_path(q))
+        lines += [
+            pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + '" type="' + item_type + '" href="' + path + '">',
+            pads[2] + "<metadata>",
+            pads[3] + '<lom xmlns="' + LOM_NS + '">',
+            pads[4] + "<general>",
+            pads[5] + "<identifier><catalog>" + LOM_CATALOG + "</catalog><entry>" + _escape(q.id) + "</entry></identifier>",
+            pads[5] + "<title>" + string + _escape(short(q.id + ": " + q.stem, 120)) + "</string></title>",
+            pads[5] + "<language>" + language + "</language>",
+            *[pads[5] + "<keyword>" + string + _escape(keyword) + "</string></keyword>" for keyword in q.tags],
+            pads[4] + "</general>",
+            pads[3] + "</lom>",
+            pads[2] + "</metadata>",
+            pads[2] + '<file href="' + path + '"/>',
+            pads[1] + "</resource>",
+        ]
     return manifest.document_bytes()
 
 
-def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath, Callable[[], bytes]]:
+def package_files(*, d: Dialect, library: Library, options: ExportOptions = ExportOptions()) -> dict[PurePosixPath | str, Callable[[], bytes]]:
     """Every file of the content package of ``library`` (one topic or the whole bank), by its
     path inside the zip, as a function that renders it (:func:`~.common.deterministic_zip`
     renders each item when it comes to it: a large package never holds every item at once)."""
-    files: dict[PurePosixPath, Callable[[], bytes]] = {PurePosixPath("imsmanifest.xml"): lambda: render_manifest(d=d, library=library), TEST_PATH: lambda: render_test(d=d, library=library)}
+    files: dict[PurePosixPath | str, Callable[[], bytes]] = {PurePosixPath("imsmanifest.xml"): lambda: render_manifest(d=d, library=library), TEST_PATH: lambda: render_test(d=d, library=library)}
     for _, topics in by_category(library):
         for bank in topics:
             for index, q in enumerate(bank.questions):
