@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..cache.entries import located, strip
 from ..rules.checks import answer_texts, check_question
 from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
@@ -182,13 +183,21 @@ def field_owner(field: TextField) -> str:
 def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | None = None) -> list[Diagnostic]:
     """One entry's findings against its field, located at its msgstr (from the entry memo
     ``entries`` when it holds the same parts; ``sides``: the English side of the parity checks
-    by English text, see :func:`parity_diagnostics`)."""
-    parts = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
+    by English text, see :func:`parity_diagnostics`).
+
+    An entry whose translation and English hold no character of
+    :data:`~aistack_bank.rules.quantities.TOKEN_HINT` (most of them) is checked again rather than
+    looked up: without numbers, formulas or markup its checks cost less than the memo's digest."""
+    msgstr = entry.msgstr
+    if not entries.enabled or not msgstr or (TOKEN_HINT.search(msgstr) is None and TOKEN_HINT.search(field.text) is None):
+        found = strip(entry_diagnostics(field, entry, lang, None, sides))
+        if not found:
+            return []
+        return located(found, msgstr_location(catalog, entry))
+    parts = (field.key, field.text, field.key_bearing, entry.msgid, msgstr, "fuzzy" in entry.flags, lang)
     found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None, sides))
     if not found:
         return []
-    from ..cache.entries import located
-
     return located(found, msgstr_location(catalog, entry))
 
 
