@@ -1084,6 +1084,7 @@ def _template_compared(pieces, fields, ref) -> bool | None:
     left out) are exactly ``fields`` (an iterator), as :func:`template_is_current` compares
     them; None on a second header. ``ref`` is asked once per file."""
     refs: dict = {}
+    last, last_ref = object(), None  # (no path is this object)
     header = False
     for items in pieces:
         for item in items:
@@ -1099,9 +1100,11 @@ def _template_compared(pieces, fields, ref) -> bool | None:
             if key != field.key or msgid != field.text or comment != "\n".join(field.notes):
                 return False
             path = field.path
-            if path not in refs:
-                refs[path] = ref(field)
-            if reference != refs[path] or number != str(field.line):
+            if path is not last:  # (a file's fields are one after the other, most often with one path object)
+                if path not in refs:
+                    refs[path] = ref(field)
+                last, last_ref = path, refs[path]
+            if reference != last_ref or number != str(field.line):
                 return False
     return next(fields, None) is None
 
