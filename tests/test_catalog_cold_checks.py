@@ -160,3 +160,22 @@ def test_french_typography_finds_what_it_found_before():
         found += bool(_old_typography_issues(text)) + bool(_old_number_issues(text))
         protected += bool(typography._protected_spans(text)) and bool(_old_typography_issues(text) or _old_number_issues(text))
     assert found > 2000 and protected > 300  # issues found, and found next to protected spans, many times
+
+
+NUMBER_PIECES = ["1", "12", "123", "4096", "65504", "000", "3,5", "²", "³", "⁻", "¹", " ", NBSP, "\u202f", "\u2009", "\u2007", "Go", "Mo/s",
+                 "ms", "%", "°C", "bits", "x", "FP16", ".", ",", "a", "٣", "`", "https://h/65 504"]
+
+
+def test_number_issues_with_the_hint_first_find_what_they_found_before():
+    """number_issues looks for its two patterns only in a text its hint finds something in (a
+    digit or an exponent then a space other than U+00A0, a digit, U+00A0 and three digits, or
+    five digits): compared with the code before on random texts made of numbers and spaces."""
+    rng = random.Random(6606)
+    skipped = found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(NUMBER_PIECES) for _ in range(rng.randint(0, 10)))
+        before = _old_number_issues(text)
+        assert typography.number_issues(text) == before, text
+        found += bool(before)
+        skipped += typography._DIGIT.search(text) is not None and typography._NUMBER_HINT.search(text) is None
+    assert found > 400 and skipped > 400, (found, skipped)  # (both ways taken many times)

@@ -30,6 +30,24 @@ def reference(path: Path, project_root: Path) -> str:
 
 @lru_cache(maxsize=65536)
 def _reference(path: str, project_root: str, cwd: str) -> str:
+    # A file's reference is its folder's and its name, when the folder is within the project
+    # root (the questions of one folder ask the folder once); else made whole.
+    folder, name = os.path.split(path)
+    if folder and name and name not in (".", ".."):
+        within = _folder_reference(folder, project_root, cwd)
+        if within == ".":
+            return name
+        if within != ".." and not within.startswith("../"):
+            return within + "/" + name
+    return _whole_reference(path, project_root, cwd)
+
+
+@lru_cache(maxsize=4096)
+def _folder_reference(folder: str, project_root: str, cwd: str) -> str:
+    return _whole_reference(folder, project_root, cwd)
+
+
+def _whole_reference(path: str, project_root: str, cwd: str) -> str:
     absolute = os.path.abspath(os.path.join(cwd, path))
     return Path(os.path.relpath(absolute, os.path.abspath(os.path.join(cwd, project_root)))).as_posix()
 

@@ -38,6 +38,10 @@ _UNIT_SPACE = re.compile(
 _LONG_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f\u2009\u2007]\d{3})+(?![\w])|(?<![\w.,])\d{5,}(?![\w])")
 
 _DIGIT = re.compile(r"\d")
+_NUMBER_HINT = re.compile("[\\d⁰¹²³⁴⁵⁶⁷⁸⁹⁻][ \u202f\u2009\u2007]|\\d\u00a0\\d{3}|\\d{5}")
+"""What a match of :data:`_UNIT_SPACE` (a digit or an exponent, then a space other than U+00A0)
+or of :data:`_LONG_NUMBER` (a digit, a space, three digits; or five digits) holds: a text
+without it has no number issue."""
 _WRONG_SPACES = " \u202f\u2009\u2007"
 _BEFORE = "?!:;"
 _MARKS = re.compile("[?!:;«»]")
@@ -161,8 +165,8 @@ _SPACE_NAMES = {" ": "an ordinary space", NBSP: "a no-break space (U+00A0)", "\u
 
 def number_issues(text: str) -> list[NumberIssue]:
     """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
-    if not _DIGIT.search(text):
-        return []  # both patterns start a number with a decimal digit
+    if not _DIGIT.search(text) or not _NUMBER_HINT.search(text):
+        return []  # both patterns start a number with a decimal digit, and hold a hint
     spans = None  # (the protected spans: looked for only when a number could give an issue)
     issues = []
     for match in _UNIT_SPACE.finditer(text):

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..cache.entries import located, strip
 from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..parallel import Workers, run_all
@@ -185,13 +186,21 @@ def field_owner(field: TextField) -> str:
 def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | None = None) -> list[Diagnostic]:
     """One entry's findings against its field, located at its msgstr (from the entry memo
     ``entries`` when it holds the same parts; ``sides``: the English side of the parity checks
-    by English text, see :func:`parity_diagnostics`)."""
-    parts = (field.key, field.text, field.key_bearing, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, lang)
+    by English text, see :func:`parity_diagnostics`).
+
+    An entry whose translation and English hold no character of
+    :data:`~aistack_bank.rules.quantities.TOKEN_HINT` (most of them) is checked again rather than
+    looked up: without numbers, formulas or markup its checks cost less than the memo's digest."""
+    msgstr = entry.msgstr
+    if not entries.enabled or not msgstr or (TOKEN_HINT.search(msgstr) is None and TOKEN_HINT.search(field.text) is None):
+        found = strip(entry_diagnostics(field, entry, lang, None, sides))
+        if not found:
+            return []
+        return located(found, msgstr_location(catalog, entry))
+    parts = (field.key, field.text, field.key_bearing, entry.msgid, msgstr, "fuzzy" in entry.flags, lang)
     found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None, sides))
     if not found:
         return []
-    from ..cache.entries import located
-
     return located(found, msgstr_location(catalog, entry))
 
 
@@ -1217,6 +1226,7 @@ def _template_compared(pieces, fields, ref) -> bool | None:
     left out) are exactly ``fields`` (an iterator), as :func:`template_is_current` compares
     them; None on a second header. ``ref`` is asked once per file."""
     refs: dict = {}
+    last, last_ref = object(), None  # (no path is this object)
     header = False
     for items in pieces:
         for item in items:
@@ -1232,9 +1242,11 @@ def _template_compared(pieces, fields, ref) -> bool | None:
             if key != field.key or msgid != field.text or comment != "\n".join(field.notes):
                 return False
             path = field.path
-            if path not in refs:
-                refs[path] = ref(field)
-            if reference != refs[path] or number != str(field.line):
+            if path is not last:  # (a file's fields are one after the other, most often with one path object)
+                if path not in refs:
+                    refs[path] = ref(field)
+                last, last_ref = path, refs[path]
+            if reference != last_ref or number != str(field.line):
                 return False
     return next(fields, None) is None
 
