@@ -882,7 +882,8 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
     in_english: dict[str, frozenset[str]] = {}
     others = [lang for lang in languages if lang != "en"]
     read = (sent.token(), sent.keep("en", english), _fields_sent(fields))
-    results = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback)) for lang in others]) if others else [])
+    render = sent.reserve()  # (the token of the libraries the rendering calls will be sent: each worker keeps those it holds already)
+    results = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render)) for lang in others]) if others else [])
     for lang in languages:
         if lang == "en":
             banks[lang] = read[1]
@@ -900,20 +901,46 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
     return banks, notes, in_english
 
 
-def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool):
-    """In a worker: :func:`_one_language` of ``lang``, its library pickled (when it has no error)."""
+def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool, render: str | None = None):
+    """In a worker: :func:`_one_language` of ``lang``, its library pickled (when it has no error).
+    With ``render`` (the token the rendering calls' libraries will be sent under), the English
+    library and the localized one are kept as that payload's (:func:`_received`): the pickled
+    bytes the build's process writes for them are those of these very objects, which this
+    worker then need not unpickle again to render."""
     import pickle
 
     from .i18n.catalog import Catalogs
 
     token, english, fields = read
+    if _LOCALIZING.get("token") != token:
+        _LOCALIZING.clear()
+        _LOCALIZING["read"] = (pickle.loads(english), _fields_received(fields))
+        _LOCALIZING["token"] = token
+    english, fields = _LOCALIZING["read"]
+    notes, problems, missing, localized = _one_language(lang, translations, Catalogs(light=True), fields, None, english, _exported_decision(policy, allow_fallback), policy)
+    if localized is None or problems:
+        return notes, problems, missing, None
+    if render is not None:
+        _hold(render, english, lang, localized)
+    return notes, problems, missing, pickle.dumps(localized, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+_LOCALIZING: dict = {}
+"""In a localizing worker: the English library and the bank's fields of the last call, by its token."""
+
+
+def _hold(token: str, english: Library, lang: str, localized: Library) -> None:
+    """In a worker: keep ``english`` and ``lang``'s ``localized`` library as those of the payload
+    named ``token`` (:func:`_received`); only one localized library (a worker that localizes a
+    second language keeps no more than one that localizes one, as it did before keeping any)."""
     if _RECEIVED.get("token") != token:
         _RECEIVED.clear()
-        _RECEIVED["read"] = (pickle.loads(english), _fields_received(fields))
+        _RECEIVED["libraries"] = {}
         _RECEIVED["token"] = token
-    english, fields = _RECEIVED["read"]
-    notes, problems, missing, localized = _one_language(lang, translations, Catalogs(light=True), fields, None, english, _exported_decision(policy, allow_fallback), policy)
-    return notes, problems, missing, pickle.dumps(localized, protocol=pickle.HIGHEST_PROTOCOL) if localized is not None and not problems else None
+    held = _RECEIVED["libraries"]
+    held["en"] = english
+    if len(held) == 1:
+        held[lang] = localized
 
 
 class LocalizedField:
@@ -1025,6 +1052,7 @@ class _Sent:
     def __init__(self) -> None:
         self.count = self.topics = 0
         self._first = True
+        self._reserved: str | None = None
 
     def keep(self, lang: str, library: Library) -> bytes:
         import pickle
@@ -1045,13 +1073,19 @@ class _Sent:
         _SENT_COUNTER += 1
         return f"{os.getpid()}-{_SENT_COUNTER}"
 
+    def reserve(self) -> str:
+        """The token :meth:`payload` will name the libraries by (made now, so that the localizing
+        workers can keep what they made under it)."""
+        self._reserved = self.token()
+        return self._reserved
+
     def payload(self, banks: dict[str, bytes], folder: Path | None = None) -> tuple:
         """What each worker call is sent: the pickled libraries by language, with a token naming
         them. With ``folder`` (the staging folder), each pickled library is written there and the
         calls are sent where it is (:class:`_OnDisk`): a worker reads a library once, when it first
         needs it, and no call holds the libraries' bytes while it renders, nor sends them through
         a pipe."""
-        token = self.token()
+        token, self._reserved = self._reserved or self.token(), None
         if folder is None:
             return (token, tuple(banks.items()))
         sent = []
@@ -1096,6 +1130,7 @@ def _received(payload: tuple) -> dict[str, Library]:
     a call may be sent some of the languages, :func:`_part_payload`)."""
     import pickle
 
+    _LOCALIZING.clear()  # (rendering: the bank's fields are no longer needed)
     token, pickled = payload
     if _RECEIVED.get("token") != token:
         _RECEIVED.clear()

@@ -66,3 +66,28 @@ def test_the_fields_sent_localize_as_the_fields(root, spoiled, tmp_path):
             seen |= {d.code for d in given[0] + given[1]} | ({"missing"} if given[2] else set())
     if spoiled:  # (left out as in progress, refused for a blank text, exported with English texts)
         assert {"W558", "E510"} <= seen
+
+
+def test_a_localizing_worker_keeps_its_libraries_for_the_rendering_calls(monkeypatch, tmp_path):
+    """The English library and the one language a worker localized are kept under the rendering
+    payload's token: a rendering call sent them is not unpickled again, and gets the libraries
+    whose pickled bytes the build's process wrote (those a fresh worker unpickles)."""
+    import pickle
+
+    monkeypatch.setattr(build, "_RECEIVED", {})
+    monkeypatch.setattr(build, "_LOCALIZING", {})
+    english, fields = english_library_and_fields(read_library(REPO / "bank"))
+    read = ("t1", pickle.dumps(english, protocol=pickle.HIGHEST_PROTOCOL), build._fields_sent(fields))
+    made = {lang: build._localize_sent(read, lang, REPO / "translations", LanguagePolicy(), False, "t2")[3] for lang in ("fr", "nl")}
+    payload = ("t2", (("en", read[1]), ("fr", made["fr"]), ("nl", made["nl"])))
+    loads = []
+    real_loads = pickle.loads
+    monkeypatch.setattr(pickle, "loads", lambda data: loads.append(data) or real_loads(data))
+    held = build._received(payload)
+    assert loads == [made["nl"]]  # (this worker localized French first, then Dutch: it keeps one language)
+    assert not build._LOCALIZING  # (the fields dropped once rendering starts)
+    fresh = {lang: real_loads(data) for lang, data in payload[1]}
+    assert list(held) == ["en", "fr", "nl"]
+    assert all(held[lang].model_dump_json() == fresh[lang].model_dump_json() for lang in fresh)
+    for name in build.FORMATS:  # every format renders the kept libraries as the unpickled ones
+        assert build.render([name], held, build.ExportOptions())[name].files() == build.render([name], fresh, build.ExportOptions())[name].files()
