@@ -766,12 +766,17 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     if workers.started:  # each language localized in a worker from the bank's fields and the English library; the read bank dropped first
         from .i18n.fields import english_library_and_fields
 
-        english, fields = english_library_and_fields(read)  # (no record of the bank is unpickled before: the files on disk may all stand; each is read once here)
-        sent = _Sent()
+        held = [read]
         del read
-        _release_pages()
-        banks, notes, in_english = _localized_in(workers, sent, translations, langs, policy, allow_fallback, english, fields)
-        del english, fields
+
+        def prepare():
+            english, fields = english_library_and_fields(held.pop())  # (no record of the bank is unpickled before: the files on disk may all stand; each is read once here)
+            _release_pages()  # (the read bank dropped)
+            return english, fields
+
+        sent = _Sent()
+        early = staging.folder() if staging is not None and not compare else None  # (compared: nothing is written, the calls carry the bytes)
+        banks, notes, in_english = _localized_in(workers, sent, translations, langs, policy, allow_fallback, prepare, early)
     else:
         from .load import english_library
 
@@ -870,10 +875,16 @@ def _render_and_write(out: Path, memo, standing: dict, todo: list[str], rendered
     return _Written(outputs, data)
 
 
-def _localized_in(workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, english: Library, fields) -> tuple[dict[str, bytes], list[Diagnostic], dict[str, frozenset[str]]]:
+def _localized_in(workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, prepare, folder: Path | None = None) -> tuple[dict[str, bytes], list[Diagnostic], dict[str, frozenset[str]]]:
     """:func:`load_exported` of every topic, each translated language localized in a worker
-    (sent the English library and the bank's fields once), and kept pickled: the same banks,
-    notes and English texts, the same refusal (DiagnosticsError) of a language with errors."""
+    (sent the English library and the bank's fields once, as ``prepare()`` makes them), and kept
+    pickled: the same banks, notes and English texts, the same refusal (DiagnosticsError) of a
+    language with errors.
+
+    With ``folder`` (the staging folder), the calls are handed to the workers before
+    ``prepare()``: each reads its catalog while this process makes the English library and the
+    fields, then waits for them in a file of that folder (:class:`_Awaited`); a call whose file
+    could not be written comes back and is sent them as before."""
     import pickle
 
     banks: dict[str, bytes] = {}
@@ -881,9 +892,24 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
     problems: list[Diagnostic] = []
     in_english: dict[str, frozenset[str]] = {}
     others = [lang for lang in languages if lang != "en"]
-    read = (sent.token(), sent.keep("en", english), _fields_sent(fields))
+    token = sent.token()
     render = sent.reserve()  # (the token of the libraries the rendering calls will be sent: each worker keeps those it holds already)
-    results = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render)) for lang in others]) if others else [])
+    awaited = _Awaited.make(folder, token) if others and folder is not None else None
+    early = workers.start([(_localize_sent, (awaited, lang, translations, policy, allow_fallback, render)) for lang in others]) if awaited is not None else None
+    english, fields = prepare()
+    read = (token, sent.keep("en", english), _fields_sent(fields))
+    del english, fields
+    if early is not None:
+        awaited.deliver(read)
+        results = list(early)
+        awaited.remove()
+        again = [lang for lang, result in zip(others, results) if result == _RESEND]
+        if again:  # (the file could not be written: these calls are sent the bytes)
+            redone = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render)) for lang in again]))
+            results = [next(redone) if result == _RESEND else result for result in results]
+        results = iter(results)
+    else:
+        results = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render)) for lang in others]) if others else [])
     for lang in languages:
         if lang == "en":
             banks[lang] = read[1]
@@ -901,6 +927,79 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
     return banks, notes, in_english
 
 
+_RESEND = "resend"
+"""What a localizing call returns when the file it waited for (:class:`_Awaited`) was not written."""
+
+
+class _Awaited:
+    """What a localizing call handed to a worker before the English library and the bank's fields
+    are made is sent instead of them: a file of the staging folder, made empty before the call
+    (:meth:`make`), that the build's process replaces, all at once, by the pickled
+    ``(token, English library, fields)`` (:meth:`deliver`), or removes when it cannot write it.
+    The worker reads its catalog first, then waits for the file (:meth:`wait`)."""
+
+    __slots__ = ("path",)
+
+    WAIT_SECONDS = 0.005
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    @classmethod
+    def make(cls, folder: Path, token: str) -> "_Awaited | None":
+        """The empty file in ``folder`` (None when it cannot be made: the calls then carry the bytes)."""
+        import os
+
+        path = os.path.join(folder, f"{token}-read.pickle")
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        except OSError:
+            return None
+        return cls(path)
+
+    def deliver(self, read: tuple) -> bool:
+        """Put ``read`` in the file (False, and the file removed, when it cannot be written)."""
+        import os
+        import pickle
+
+        part = self.path + ".part"
+        try:
+            with open(part, "xb") as fh:
+                pickle.dump(read, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(part, self.path)
+            return True
+        except OSError:
+            for path in (part, self.path):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+            return False
+
+    def wait(self) -> tuple | None:
+        """In a worker: what was delivered, once it is (None when the file was removed instead)."""
+        import os
+        import pickle
+        import time
+
+        while True:
+            try:
+                if os.stat(self.path).st_size:
+                    with open(self.path, "rb") as fh:
+                        return pickle.load(fh)
+            except OSError:
+                return None
+            time.sleep(self.WAIT_SECONDS)
+
+    def remove(self) -> None:
+        import os
+
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
 def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool, render: str | None = None):
     """In a worker: :func:`_one_language` of ``lang``, its library pickled (when it has no error).
     With ``render`` (the token the rendering calls' libraries will be sent under), the English
@@ -911,13 +1010,19 @@ def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguageP
 
     from .i18n.catalog import Catalogs
 
+    catalogs = Catalogs(light=True)
+    if isinstance(read, _Awaited):
+        catalogs.read(translations / f"{lang}.po")  # (while the build's process makes the English library and the fields)
+        read = read.wait()
+        if read is None:
+            return _RESEND
     token, english, fields = read
     if _LOCALIZING.get("token") != token:
         _LOCALIZING.clear()
         _LOCALIZING["read"] = (pickle.loads(english), _fields_received(fields))
         _LOCALIZING["token"] = token
     english, fields = _LOCALIZING["read"]
-    notes, problems, missing, localized = _one_language(lang, translations, Catalogs(light=True), fields, None, english, _exported_decision(policy, allow_fallback), policy)
+    notes, problems, missing, localized = _one_language(lang, translations, catalogs, fields, None, english, _exported_decision(policy, allow_fallback), policy)
     if localized is None or problems:
         return notes, problems, missing, None
     if render is not None:
