@@ -288,6 +288,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
 
     events = []
     real_init, real_each, real_read = parallel.Workers.__init__, parallel.Workers.run_each, validate.read_library
+    real_start = parallel.Workers.start
 
     def init(self, wanted):
         real_init(self, wanted)
@@ -301,6 +302,8 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
     serial, serial_outputs = serial_build
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "run_each", each)
+    sent_first = []
+    monkeypatch.setattr(parallel.Workers, "start", lambda self, calls: sent_first.extend(a for _, a in calls) or events.append(("run", [f.__name__ for f, _ in calls])) or real_start(self, calls))
     monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-pooled"))  # validated again, from the bank's files
     pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")
@@ -309,6 +312,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
     assert events[:2] == [("fork", True), ("fork", False)] and events[2] == ("read",)  # (the second: validation's catalog workers, not needed here)
     runs = [names for event, *names in events if event == "run" for names in names]
     assert runs[0] == ["_localize_sent", "_localize_sent"]  # French and Dutch, each localized in a worker
+    assert all(isinstance(args[0], build._Awaited) for args in sent_first)  # (handed over before the English library was made)
     rendered = runs[1]
     assert rendered[0] == "_notes_sent" and rendered.count("_render_sent") > len(build.FORMATS)  # in pieces
     assert runs[-1] == ["_guide_sent"]

@@ -188,3 +188,46 @@ def test_a_build_holds_a_lock_on_its_staging_folder_while_it_runs(project, monke
         assert not folder.exists()
     finally:
         os.close(other)
+
+
+def test_the_localizing_calls_wait_for_the_english_library_or_are_sent_it_again(project, monkeypatch, tmp_path):
+    """The localizing calls are handed to the workers before the English library and the fields
+    are made, and wait for them in a file of the staging folder; when that file cannot be
+    written, each call comes back and is sent them as before: the serial build's files either way."""
+    from aistack_bank import build
+
+    keep_only(project)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial-cache"))
+    build.build(Path("bank"), Path("translations"), Path("serial"))
+    _pooled(monkeypatch, tmp_path)
+    delivered = []
+    real = build._Awaited.deliver
+    monkeypatch.setattr(build._Awaited, "deliver", lambda self, read: delivered.append(real(self, read)) or delivered[-1])
+    build.build(Path("bank"), Path("translations"), Path("waited"))
+    assert delivered == [True] and _files(Path("waited")) == _files(Path("serial"))
+
+    def full_disk(self, read):
+        self.remove()  # (what deliver does when it cannot write the file)
+        delivered.append(False)
+        return False
+
+    monkeypatch.setattr(build._Awaited, "deliver", full_disk)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-again"))
+    build.build(Path("bank"), Path("translations"), Path("again"))
+    assert delivered == [True, False] and _files(Path("again")) == _files(Path("serial")) and not _staging_left(Path("again"))
+
+
+def test_an_awaited_file_gives_what_was_delivered_or_none_once_removed(tmp_path):
+    import threading
+
+    from aistack_bank import build
+
+    awaited = build._Awaited.make(tmp_path, "t")
+    assert build._Awaited.make(tmp_path, "t") is None  # (made once: never another's)
+    threading.Timer(0.05, awaited.deliver, [("t", b"en", b"fields")]).start()
+    assert awaited.wait() == ("t", b"en", b"fields")
+    gone = build._Awaited.make(tmp_path, "u")
+    threading.Timer(0.05, gone.remove).start()
+    assert gone.wait() is None
+    assert build._Awaited.make(tmp_path / "no-such-folder", "v") is None
