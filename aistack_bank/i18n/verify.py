@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..rules.checks import answer_texts, check_question
 from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
@@ -573,7 +573,7 @@ def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
 
 
 def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                    workers: Workers | None = None) -> list[Diagnostic]:
+                    workers: Workers | None = None, meanwhile: Callable[[], None] | None = None) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness).
 
     The catalogs are read through ``catalogs`` when given, so that a command that goes on to
@@ -585,7 +585,10 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     With ``workers`` started (:class:`~aistack_bank.parallel.Workers`, forked before the bank
     was read) and a large bank, the catalogs (read by the workers) and the template are
     verified there, each worker sent only the fields and the questions' models (with the
-    documents of those with a numeric check), not the parent's pages."""
+    documents of those with a numeric check), not the parent's pages.
+
+    ``meanwhile()``, when given, is called once, while the workers verify when they do (the
+    caller's own work on the bank, on the core the parent would leave idle)."""
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest
@@ -644,7 +647,8 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         # the bank's fields it already holds, and the two workers finish at about the same time
         calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, (manifest, token, pot, root))] if fresh else []
-        results = workers.run_all(calls)
+        results = _collected(workers.submit(calls), meanwhile)
+        meanwhile = None
         if fresh:
             results.insert(0, results.pop())
     elif workers is not None and workers.started and catalogs is None and (fresh or todo) and work >= POOL_MIN_WORK:
@@ -653,11 +657,14 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, ([payload], token, pot, root))] if fresh else []  # (last, as above)
         del payload
-        results = workers.run_all(calls)
+        results = _collected(workers.submit(calls), meanwhile)
+        meanwhile = None
         if fresh:
             results.insert(0, results.pop())
     else:
         results = run_all(fresh + tasks, work=work)
+    if meanwhile is not None:
+        meanwhile()
     if fresh:
         current = results.pop(0)
         if template_key is not None and catalog_key("template", pot, inputs) == template_key:
@@ -675,6 +682,14 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         diags += found
     diags += verify_site_catalogs(source, translations, catalogs if catalogs is not None else Catalogs(use_cache=use_cache))
     return diags
+
+
+def _collected(pending, meanwhile: Callable[[], None] | None) -> list:
+    """The results of calls sent to the workers (``pending``, an iterator of them), once
+    ``meanwhile()`` has been called here as they work."""
+    if meanwhile is not None:
+        meanwhile()
+    return list(pending)
 
 
 class _SentBank:

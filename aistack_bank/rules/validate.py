@@ -125,21 +125,37 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
     diags += library_rules(source, cross_file_only=True)
-    for topic in source.topics:
-        if only is not None and topic.root != only:
-            continue
-        diags += content_lints(topic, references=False, memo=use_cache)  # W320/W321 are rules of each file
-        if topic.topic is not None:
-            diags += cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path))
+    linted: list[Diagnostic] = []
+    done: list[bool] = []
+
+    def lint() -> None:
+        """The topics' answer-leak lint and answer-cue warnings (warnings only), once."""
+        if done:
+            return
+        done.append(True)
+        for topic in source.topics:
+            if only is not None and topic.root != only:
+                continue
+            linted.extend(content_lints(topic, references=False, memo=use_cache))  # W320/W321 are rules of each file
+            if topic.topic is not None:
+                linted.extend(cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path)))
+
+    # The catalogs are verified only for a bank without errors; the lints above give none, so
+    # with the catalogs' workers the lints run here while the workers verify (see
+    # verify_catalogs: ``meanwhile``), their findings listed before the catalogs' as before.
+    found: list[Diagnostic] = []
+    if translations is not None and only is None and not any(d.severity is Severity.ERROR for d in diags):
+        from ..i18n.verify import verify_catalogs
+
+        found = verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers, meanwhile=lint)
+    lint()
+    diags += linted
     questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
     cues = summary_cue_stats(questions)
     if only is not None:
         diags = [d for d in diags if _inside(d, only)]
-        translations = None
-    if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
-        from ..i18n.verify import verify_catalogs
-
-        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
+    if not any(d.severity is Severity.ERROR for d in diags):
+        diags += found
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=source, diagnostics=diags, cues=cues)
 
