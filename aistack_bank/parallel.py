@@ -122,6 +122,12 @@ class Workers:
         """The result of each ``(function, arguments)``, in order, computed in the workers."""
         return list(self.run_each(calls))
 
+    def submit(self, calls: list[tuple[Callable[..., Any], tuple]]):
+        """The calls sent to the workers now (the caller goes on while they work); iterating
+        the returned object gives the result of each, in order, as :meth:`run_each`."""
+        assert self.pool is not None
+        return self.pool.imap(_call, calls, chunksize=1)
+
     def run_each(self, calls: list[tuple[Callable[..., Any], tuple]]):
         """The result of each ``(function, arguments)``, in order, each yielded as soon as it
         and those before it are done (the caller can use one result and drop it before the

@@ -185,20 +185,22 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
     keep_only(project)  # "large enough": POOL_MIN_CATALOG_BYTES = 0 below
     _break_translations(project)
     events = []
-    real_init, real_run, real_read = parallel.Workers.__init__, parallel.Workers.run_all, validate.read_library
+    real_init, real_submit, real_read = parallel.Workers.__init__, parallel.Workers.submit, validate.read_library
 
     def init(self, wanted):
         real_init(self, wanted)
         events.append(("fork", self.started))
 
-    def run(self, calls):
-        results = real_run(self, calls)
+    def submit(self, calls):
         events.append(("run", [function.__name__ for function, _ in calls]))
-        return results
+        return real_submit(self, calls)
 
     monkeypatch.setattr(parallel.Workers, "__init__", init)
-    monkeypatch.setattr(parallel.Workers, "run_all", run)
+    monkeypatch.setattr(parallel.Workers, "submit", submit)
     monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))
+    real_lints = validate.content_lints
+    # the topics' leak lint runs in the parent while the workers verify the catalogs
+    monkeypatch.setattr(validate, "content_lints", lambda *a, **k: (events[-1:] != [("lint",)] and events.append(("lint",))) or real_lints(*a, **k))
     monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
 
     def verdict(jobs: str, use_cache: bool, cache: str):
@@ -209,13 +211,13 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
         return [d.as_dict() for d in report.diagnostics]
 
     serial = verdict("1", False, "serial")
-    assert events == [("fork", False), ("read",)]
+    assert events == [("fork", False), ("read",), ("lint",)]
     events.clear()
     assert verdict("2", False, "pooled") == serial
-    assert events == [("fork", True), ("read",), ("run", ["_verify_sent", "_verify_sent", "_template_sent"])]
+    assert events == [("fork", True), ("read",), ("run", ["_verify_sent", "_verify_sent", "_template_sent"]), ("lint",)]
     events.clear()
     assert verdict("2", True, "pooled") == serial
-    assert events[-1] == ("run", ["_verify_sent", "_verify_sent", "_template_sent"])
+    assert events[-2:] == [("run", ["_verify_sent", "_verify_sent", "_template_sent"]), ("lint",)]
     # a catalog edit: the edited catalog verified again in the parent, from the kept findings
     po = project / "translations" / "fr.po"
     lines = po.read_text(encoding="utf-8").split("\n")

@@ -207,3 +207,85 @@ def test_a_spilling_run_reads_the_stores_records_file_by_position(project, monke
     assert all(qs.spilled is not None for qs in spilled) and spilled[0].question is not None
     assert ".pickle" in whole_reads and ".records" not in whole_reads
     files.close()
+
+
+def test_the_template_is_compared_without_reading_the_records_a_third_time(project, monkeypatch, tmp_path):
+    """A worker that verified a catalog a piece at a time tells the template's freshness from
+    what it kept of each part's fields: the records are read once per catalog, not once more
+    for the template; a stale template is still found."""
+    keep_only(project)
+    parts_read = []
+    real = verify._read_part
+    monkeypatch.setattr(verify, "_read_part", lambda fd, chunk: parts_read.append(1) or real(fd, chunk))
+    fresh = _verdict(monkeypatch, tmp_path, bounded=True, cache="a", forked=False)
+    chunks = len(parts_read) // 2
+    assert chunks and len(parts_read) == 2 * chunks and not any(d["code"] == "W504" for d in fresh)
+    last = max(i for i, ln in enumerate((project / "translations" / "aistack.pot").read_text(encoding="utf-8").split("\n")) if ln.startswith('msgid "') and ln != 'msgid ""')
+    _edit(project / "translations" / "aistack.pot", lambda lines: [ln[:-1] + '!"' if i == last else ln for i, ln in enumerate(lines)])
+    parts_read.clear()
+    stale = _verdict(monkeypatch, tmp_path, bounded=True, cache="b", forked=False)
+    assert len(parts_read) == 2 * chunks and any(d["code"] == "W504" for d in stale)
+
+
+def _template_cases(rng: random.Random):
+    """(fields, their parts, the template's items) with the items changed at random."""
+    from aistack_bank.i18n.fields import TextField
+
+    words = ["a", "b", "é", "1.5", "x\ny", "", "12.", "3.4"]
+    files = [Path(f"bank/t/q{n}.yaml") for n in range(4)]
+    fields = []
+    for n in range(rng.randint(0, 14)):
+        path = files[min(n // 3, 3)] if rng.random() < 0.8 else rng.choice(files)
+        fields.append(TextField(rng.choice(["q1.stem", "q1.options.0", "topic.t.title", "q2.stem"]) + rng.choice(["", "x"]),
+                                rng.choice(words) + rng.choice(words), path, rng.randint(1, 12), tuple(rng.sample(words, rng.randint(0, 2)))))
+    cuts = sorted(rng.sample(range(len(fields) + 1), rng.randint(0, min(3, len(fields) + 1))))
+    parts = [fields[a:b] for a, b in zip([0, *cuts], [*cuts, len(fields)])]
+    items = [None] + [(f.key, f.text, "\n".join(f.notes), f"t/{f.path.name}", str(f.line)) for f in fields]
+    for _ in range(rng.randint(0, 2)):
+        change = rng.randrange(6)
+        if change == 0 and len(items) > 1:
+            del items[rng.randrange(1, len(items))]
+        elif change == 1:
+            items.insert(rng.randrange(1, len(items) + 1), ("q1.stem", "a", "", "t/q0.yaml", "1"))
+        elif change == 2 and any(items[1:]):
+            i = rng.choice([i for i, item in enumerate(items) if i and item is not None])
+            j = rng.randrange(5)
+            item = list(items[i])
+            item[j] = rng.choice([item[j] + "x", item[j][:-1], rng.choice(words), "t/q1.yaml", "1" + item[j]])
+            items[i] = tuple(item)
+        elif change == 3 and len(items) > 2:
+            i, j = rng.sample(range(1, len(items)), 2)
+            items[i], items[j] = items[j], items[i]
+        elif change == 4:
+            items.insert(rng.randrange(len(items) + 1), None)  # a second header
+        else:
+            items = items[:1] + items[2:] if len(items) > 1 else items
+    return fields, parts, items
+
+
+def test_the_template_compared_by_parts_as_with_the_fields():
+    """Randomized: the template's items compared with the parts' kept keys give what the
+    comparison with the fields themselves gives (None, a second header, only where it does or
+    where it would find the template stale: the caller then compares with the fields)."""
+    rng = random.Random(6)
+    asked = []
+
+    def ref_of_field(field):
+        return f"t/{field.path.name}"
+
+    def ref_of_path(name):
+        asked.append(name)
+        return f"t/{Path(name).name}"
+
+    for _ in range(1000):
+        fields, parts, items = _template_cases(rng)
+        cut = rng.randint(0, len(items))
+        pieces = [items[:cut], items[cut:]]
+        expected = verify._template_compared(iter(pieces), iter(fields), ref_of_field)
+        asked.clear()
+        found = verify._template_parts_compared(iter(pieces), [verify._part_key(part) for part in parts], ref_of_path)
+        if items.count(None) > 1:
+            assert found is None or found == expected
+        else:
+            assert found == expected, (fields, items)
+        assert len(asked) == len(set(asked))  # once per file

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..cache.entries import located, strip
 from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
@@ -674,7 +674,7 @@ def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
 
 
 def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                    workers: Workers | None = None, share: str | None = None) -> list[Diagnostic]:
+                    workers: Workers | None = None, share: str | None = None, meanwhile: Callable[[], None] | None = None) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness).
 
     The catalogs are read through ``catalogs`` when given, so that a command that goes on to
@@ -686,7 +686,10 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     With ``workers`` started (:class:`~aistack_bank.parallel.Workers`, forked before the bank
     was read) and a large bank, the catalogs (read by the workers) and the template are
     verified there, each worker sent only the fields and the questions' models (with the
-    documents of those with a numeric check), not the parent's pages."""
+    documents of those with a numeric check), not the parent's pages.
+
+    ``meanwhile()``, when given, is called once, while the workers verify when they do (the
+    caller's own work on the bank, on the core the parent would leave idle)."""
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest, inputs_of
@@ -746,7 +749,8 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         # the bank's fields it already holds, and the two workers finish at about the same time
         calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, (manifest, token, pot, root))] if fresh else []
-        results = workers.run_all(calls)
+        results = _collected(workers.submit(calls), meanwhile)
+        meanwhile = None
         if fresh:
             results.insert(0, results.pop())
     elif workers is not None and workers.started and catalogs is None and (fresh or todo) and work >= POOL_MIN_WORK:
@@ -755,11 +759,14 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, ([payload], token, pot, root))] if fresh else []  # (last, as above)
         del payload
-        results = workers.run_all(calls)
+        results = _collected(workers.submit(calls), meanwhile)
+        meanwhile = None
         if fresh:
             results.insert(0, results.pop())
     else:
         results = run_all(fresh + tasks, work=work)
+    if meanwhile is not None:
+        meanwhile()
     if fresh:
         current = results.pop(0)
         if template_key is not None and catalog_key("template", pot, inputs) == template_key:
@@ -826,6 +833,14 @@ def verify_catalogs_kept(bank: KeptBank, translations: Path, *, run_checks: bool
     # (the interface catalogs are verified without the bank: see verify_catalog's bank_checks)
     diags += verify_site_catalogs(_NoQuestions, translations, Catalogs(use_cache=True))
     return diags
+
+
+def _collected(pending, meanwhile: Callable[[], None] | None) -> list:
+    """The results of calls sent to the workers (``pending``, an iterator of them), once
+    ``meanwhile()`` has been called here as they work."""
+    if meanwhile is not None:
+        meanwhile()
+    return list(pending)
 
 
 class _SentBank:
@@ -905,6 +920,12 @@ def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
         # with the bank's fields this worker already holds for this run (it verified a catalog
         # before), else with the fields read from the spill file a part at a time
         held = _RECEIVED[1][1] if _RECEIVED[0] == token else None
+        if held is None and _PARTS[0] == token:
+            # or with what this worker kept of each part's fields when it verified a catalog
+            # a piece at a time (the records are not read a third time)
+            found = _template_by_parts(pot, _PARTS[1], lambda p: reference(p, root))
+            if found is not None:
+                return found
         found = _template_streamed(payload, pot, ref, held)
         if found is not None:
             return found
@@ -912,6 +933,122 @@ def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
     else:
         _, fields = _received(payload, token)
     return template_is_current(pot, fields, ref)
+
+
+_PARTS: list = [None, None]
+"""In a worker: the token of the latest run in which it verified a catalog a piece at a time,
+and each part's :func:`_part_key` (what the template's freshness compares of the part's fields)."""
+
+
+def _part_key(fields: list[TextField]) -> tuple[int, bytes, list[tuple[str, int]]]:
+    """What the template's freshness compares of a part's fields, without holding them: their
+    number, a digest of their keys, English texts, notes and lines (:func:`_fields_digest`),
+    and their files, in order (each file's path and its number of consecutive fields)."""
+    runs: list[list] = []
+    last, last_name = None, None
+    for field in fields:
+        path = field.path
+        if path is not last:
+            last, name = path, str(path)
+            if name != last_name or not runs:
+                runs.append([name, 0])
+                last_name = name
+        runs[-1][1] += 1
+    digest = _fields_digest((field.key, field.text, "\n".join(field.notes), str(field.line)) for field in fields)
+    return len(fields), digest, [(name, count) for name, count in runs]
+
+
+def _fields_digest(rows) -> bytes:
+    """A digest of a sequence of rows of four strings (key, English, notes, line), each string
+    written with its length before it, so that different rows never give the same text."""
+    import hashlib
+
+    text = "".join([f"{len(a)}.{a}{len(b)}.{b}{len(c)}.{c}{len(d)}.{d}" for a, b, c, d in rows])
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
+
+
+def _template_by_parts(pot: Path, parts: list, ref) -> bool | None:
+    """:func:`template_is_current` of a bank whose parts' fields are known by their
+    :func:`_part_key` (in order), the template read a piece at a time as
+    :func:`_template_streamed` reads it (first by :func:`.pofile.read_template_rows`, then,
+    should that reader give up on a block or on a second header, as entries); None when a part
+    is not known or the template is not of the common shape (the caller compares the fields
+    themselves). ``ref(path)``, the reference of a file, is asked once per file."""
+    from .catalog import MAX_CATALOG_BYTES
+    from .pofile import read_template_rows
+    from .stream import BlockStream, NotStreamable
+
+    if any(part is None for part in parts):
+        return None
+    for lean in (True, False):
+        try:
+            stream = BlockStream(pot, MAX_CATALOG_BYTES)
+        except NotStreamable:
+            return None
+        with stream:
+            try:
+                if lean:
+                    found = _template_parts_compared(stream.pieces(read_template_rows), parts, ref)
+                else:  # each entry as the lean reader's item (no header among them)
+                    found = _template_parts_compared(([_entry_item(entry) for entry in piece] for piece in stream.pieces()), parts, ref, headers=False)
+            except NotStreamable:  # (the lean reader gave up on a block: read again as entries)
+                found = None
+        if found is not None:
+            return found
+    return None
+
+
+def _entry_item(entry) -> tuple:
+    """A template entry as an item of :func:`.pofile.read_template_rows` (key, English, notes,
+    reference, line), or ``()`` when it has not exactly one reference (it matches no field)."""
+    occurrences = entry.occurrences
+    if len(occurrences) != 1 or len(occurrences[0]) != 2:
+        return ()
+    return (entry.msgctxt, entry.msgid, entry.comment, *occurrences[0])
+
+
+def _template_parts_compared(pieces, parts: list, ref, *, headers: bool = True) -> bool | None:
+    """Whether the items of :func:`.pofile.read_template_rows` in ``pieces`` (the first header
+    left out) are the fields of ``parts`` (each a :func:`_part_key`), as
+    :func:`_template_compared` compares items with fields; None on a second header (with
+    ``headers``; without, no item is a header)."""
+    refs: dict = {}
+    header = not headers
+
+    def items():
+        nonlocal header
+        for found in pieces:
+            for item in found:
+                if item is None:
+                    if header:
+                        raise _SecondHeader
+                    header = True
+                    continue
+                yield item
+
+    rest = items()
+    try:
+        for count, digest, runs in parts:
+            rows = []
+            for name, many in runs:
+                if name not in refs:
+                    refs[name] = ref(name)
+                reference = refs[name]
+                for _ in range(many):
+                    item = next(rest, None)
+                    # (an item of other than five strings matches no field)
+                    if item is None or len(item) != 5 or item[3] != reference or not all(isinstance(value, str) for value in item):
+                        return False
+                    rows.append((item[0], item[1], item[2], item[4]))
+            if len(rows) != count or _fields_digest(rows) != digest:
+                return False
+        return next(rest, None) is None
+    except _SecondHeader:
+        return None
+
+
+class _SecondHeader(Exception):
+    """A template piece held a second header (see :func:`_template_parts_compared`)."""
 
 
 STREAM_MIN_BYTES = 64 << 20
@@ -976,7 +1113,13 @@ def _bank_parts(manifest: _Manifest):
 def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
     """(fields, questions) of one part of a :class:`_Manifest`, its records read from the spill
     file ``fd``: each question with, when it has a numeric check, what of its document locates
-    in the script."""
+    in the script.
+
+    The records are unpickled with the cyclic garbage collector paused: a part is a few
+    thousand new objects that stay while the part is verified (nothing to collect), and a
+    worker reads every part of the bank once per catalog, during which the collector would
+    otherwise walk its ever larger per-entry memos again and again."""
+    import gc
     import pickle
 
     from ..cache.store import read_at
@@ -984,13 +1127,19 @@ def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
 
     head, refs = chunk
     fields, questions = list(head), []
-    for _, at, length in refs:
-        record = pickle.loads(read_at(fd, at, length))
-        known = record.derived.get("fields")
-        fields += known if known is not None else question_fields(record.question, record.doc, record.path)
-        doc = _script_doc(record.doc) if record.question.check is not None else None
-        questions.append(QuestionSource(path=record.path, doc=doc, question=record.question, derived=_listed(record.derived)))
-        del record
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        for _, at, length in refs:
+            record = pickle.loads(read_at(fd, at, length))
+            known = record.derived.get("fields")
+            fields += known if known is not None else question_fields(record.question, record.doc, record.path)
+            doc = _script_doc(record.doc) if record.question.check is not None else None
+            questions.append(QuestionSource(path=record.path, doc=doc, question=record.question, derived=_listed(record.derived)))
+            del record
+    finally:
+        if paused:
+            gc.enable()
     return fields, questions
 
 
@@ -1023,8 +1172,11 @@ def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bo
     large catalog of the common shape a piece at a time (:func:`verify_streamed`), any other
     read whole."""
     if _file_size(path) >= STREAM_MIN_BYTES:
-        found = verify_streamed(manifest, path, run_checks=run_checks, memo=use_cache)
+        parts: list = [None] * len(manifest.chunks)
+        found = verify_streamed(manifest, path, run_checks=run_checks, memo=use_cache, parts=parts)
         if found is not None:
+            if _PARTS[0] != token:  # (kept for the template: what this worker read of the bank's fields)
+                _PARTS[:] = [token, parts]
             return found
     bank, fields = _manifest_bank(manifest, token)
     return verify_catalog(bank, fields, Catalogs(use_cache=use_cache, light=True).read(path), run_checks=run_checks, memo=use_cache, inputs=inputs)
@@ -1043,7 +1195,8 @@ def _owner_of_key(key: str) -> str:
     return head
 
 
-def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True, memo: bool = False) -> list[Diagnostic] | None:
+def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True, memo: bool = False,
+                    parts: list | None = None) -> list[Diagnostic] | None:
     """What :func:`verify_catalog` finds in the catalog at ``path`` for the bank of ``manifest``,
     reading the catalog a piece at a time (:class:`.stream.BlockStream`); None when it cannot
     be (a catalog not of the common shape, or whose entries of one part of the bank are not
@@ -1055,7 +1208,10 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
     already verified means the catalog is not in parts, and None is returned. What is held is
     one part's questions, fields and entries, the entries of keys the bank does not have
     (W503), the catalog checks' digest per entry and the per-entry memos
-    (:mod:`aistack_bank.cache.entries`), saved at the end."""
+    (:mod:`aistack_bank.cache.entries`), saved at the end.
+
+    With ``parts`` (a list), each part's :func:`_part_key` is put at its index, so that the
+    template's freshness can then be told without reading the records again (:func:`_template_by_parts`)."""
     from ..cache.entries import EntryMemo
     from ..rules.lints import catalog_reference_diagnostics
     from .catalog import MAX_CATALOG_BYTES
@@ -1092,6 +1248,8 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                 """Verify one part of the bank with its entries (by context); what its fields do not use is unknown."""
                 done.add(index)
                 fields, questions = _read_part(fd, manifest.chunks[index])
+                if parts is not None:
+                    parts[index] = _part_key(fields)
                 for field in fields:
                     if field.key not in buffer:
                         diags.append(warning("W501", f"{field.key} has no entry in {path.name}; run `bank i18n update`", Location.of(path)))

@@ -129,31 +129,46 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
     diags += library_rules(source, cross_file_only=True)
-    for topic in source.topics:
-        if only is not None and topic.root != only:
-            continue
-        diags += content_lints(topic, references=False, memo=use_cache)  # W320/W321 are rules of each file
-        if topic.topic is not None:
-            diags += cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path))
-    questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
-    cues = summary_cue_stats(questions)
+    linted: list[Diagnostic] = []
+    done: list[bool] = []
+
+    def lint() -> None:
+        """The topics' answer-leak lint and answer-cue warnings (warnings only), once."""
+        if done:
+            return
+        done.append(True)
+        for topic in source.topics:
+            if only is not None and topic.root != only:
+                continue
+            linted.extend(content_lints(topic, references=False, memo=use_cache))  # W320/W321 are rules of each file
+            if topic.topic is not None:
+                linted.extend(cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path)))
+
+    # The catalogs are verified only for a bank without errors; the lints above give none, so
+    # with the catalogs' workers the lints run here while the workers verify (see
+    # verify_catalogs: ``meanwhile``), their findings listed before the catalogs' as before.
     if only is not None:
-        diags = [d for d in diags if _inside(d, only)]
         translations = None
-    bank_part = None
+    found: list[Diagnostic] = []
+    share = None
     if translations is not None and not any(d.severity is Severity.ERROR for d in diags):
         from ..i18n.verify import verify_catalogs
 
-        share = None
         if use_cache and catalogs is None:
             from ..cache.catalogs import bank_share
 
             share = bank_share(source)
-            bank_part = (list(diags), share)
-        diags += verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
-                                 share=share[0] if share is not None else None)
-    elif translations is not None and use_cache and catalogs is None:
-        bank_part = (list(diags), None)
+        found = verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
+                                share=share[0] if share is not None else None, meanwhile=lint)
+    lint()
+    diags += linted
+    questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
+    cues = summary_cue_stats(questions)
+    if only is not None:
+        diags = [d for d in diags if _inside(d, only)]
+    # the bank's own verdict (kept apart when the cache is used: see cache.validation)
+    bank_part = (list(diags), share) if translations is not None and use_cache and catalogs is None else None
+    diags += found
     diags.sort(key=Diagnostic.sort_key)
     return ValidationReport(source=source, diagnostics=diags, cues=cues, bank_part=bank_part)
 
