@@ -896,7 +896,7 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
     token = sent.token()
     render = sent.reserve()  # (the token of the libraries the rendering calls will be sent: each worker keeps those it holds already)
     awaited = _Awaited.make(folder, token) if others and folder is not None else None
-    early = workers.start([(_localize_sent, (awaited, lang, translations, policy, allow_fallback, render)) for lang in others]) if awaited is not None else None
+    early = workers.submit([(_localize_sent, (awaited, lang, translations, policy, allow_fallback, render)) for lang in others]) if awaited is not None else None
     english, fields = prepare()
     read = (token, sent.keep("en", english), _fields_sent(fields))
     del english, fields

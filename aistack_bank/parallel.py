@@ -135,12 +135,6 @@ class Workers:
         assert self.pool is not None
         yield from self.pool.imap(_call, calls, chunksize=1)
 
-    def start(self, calls: list[tuple[Callable[..., Any], tuple]]):
-        """:meth:`run_each`'s results, the calls handed to the workers now: they run while the
-        caller goes on, and the iterator waits for each result in order."""
-        assert self.pool is not None
-        return self.pool.imap(_call, calls, chunksize=1)
-
     def close(self) -> None:
         if self.pool is not None:
             self.pool.terminate()

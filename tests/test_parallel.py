@@ -290,7 +290,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
 
     events = []
     real_init, real_each, real_read = parallel.Workers.__init__, parallel.Workers.run_each, validate.read_library
-    real_start = parallel.Workers.start
+    real_submit = parallel.Workers.submit
 
     def init(self, wanted):
         real_init(self, wanted)
@@ -305,7 +305,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "run_each", each)
     sent_first = []
-    monkeypatch.setattr(parallel.Workers, "start", lambda self, calls: sent_first.extend(a for _, a in calls) or events.append(("run", [f.__name__ for f, _ in calls])) or real_start(self, calls))
+    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls: sent_first.extend(a for _, a in calls) or events.append(("run", [f.__name__ for f, _ in calls])) or real_submit(self, calls))
     monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-pooled"))  # validated again, from the bank's files
     pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")

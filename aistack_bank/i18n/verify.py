@@ -712,11 +712,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     # Each catalog is verified on its own, from its stored verdict when it has one; with a large
     # bank the others run in parallel (see aistack_bank.parallel).
     paths = catalog_paths(translations)
-    keys = [catalog_key("catalog", path, inputs, lookup=True) for path in paths]
-    verdicts: list[list[Diagnostic] | None] = []
-    for key in keys:
-        found = store.get(key) if key is not None else None
-        verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
+    keys, verdicts = _stored_verdicts(store, paths, inputs)
     todo = [i for i, found in enumerate(verdicts) if found is None]
     if len(todo) == 1 and not fresh and catalogs is None and inputs is not None:
         # One catalog edited since its latest verification for this bank: verified again here,
@@ -807,11 +803,7 @@ def verify_catalogs_kept(bank: KeptBank, translations: Path, *, run_checks: bool
     if not isinstance(current, bool):
         return None
     paths = catalog_paths(translations)
-    keys = [catalog_key("catalog", path, inputs, lookup=True) for path in paths]
-    verdicts: list[list[Diagnostic] | None] = []
-    for key in keys:
-        found = store.get(key) if key is not None else None
-        verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
+    keys, verdicts = _stored_verdicts(store, paths, inputs)
     todo = [i for i, found in enumerate(verdicts) if found is None]
     if len(todo) > 1:
         return None
@@ -833,6 +825,18 @@ def verify_catalogs_kept(bank: KeptBank, translations: Path, *, run_checks: bool
     # (the interface catalogs are verified without the bank: see verify_catalog's bank_checks)
     diags += verify_site_catalogs(_NoQuestions, translations, Catalogs(use_cache=True))
     return diags
+
+
+def _stored_verdicts(store, paths: list[Path], inputs) -> tuple[list[str | None], list[list[Diagnostic] | None]]:
+    """Each catalog's key for ``inputs`` and its verdict stored under it (None where none is)."""
+    from ..cache.catalogs import catalog_key
+
+    keys = [catalog_key("catalog", path, inputs, lookup=True) for path in paths]
+    verdicts: list[list[Diagnostic] | None] = []
+    for key in keys:
+        found = store.get(key) if key is not None else None
+        verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
+    return keys, verdicts
 
 
 def _collected(pending, meanwhile: Callable[[], None] | None) -> list:
