@@ -325,12 +325,9 @@ def edited_catalog_only(bank: Path, translations: Path | None) -> bool:
 
     A guess about the work ahead (whether to start the catalogs' workers), never a verdict:
     what is verified is decided by the stored verdicts' keys, as before."""
-    if translations is None:
+    memo = _latest_memo(bank, translations)
+    if memo is None:
         return False
-    scope = tuple(os.path.abspath(root) for root in [bank, translations])
-    if not _LAST or _LAST[0][0] != scope:
-        return False
-    memo = _LAST[0][1]
     if not memo.complete or not memo.old or memo.seen_head != memo.head or len(memo.fresh) > 1:
         return False
     if not memo.fresh:
@@ -485,23 +482,32 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     return report, summary
 
 
+def _latest_memo(bank: Path, translations: Path | None):
+    """This process's latest input digest's memo when it was of ``bank`` and ``translations``
+    (both given), else None."""
+    if translations is None:
+        return None
+    scope = tuple(os.path.abspath(root) for root in [bank, translations])
+    if not _LAST or _LAST[0][0] != scope:
+        return None
+    return _LAST[0][1]
+
+
 def bank_key(bank: Path, translations: Path | None) -> str | None:
     """The key of the bank's own part of a verdict (:func:`validate_cached`): the tool, the
     package, the options and the working directory (the input digest's head), the two folders
     and what this process's latest input digest of them took of the bank folder's files alone
     (their paths, links and contents). None when it cannot tell (no such digest, a folder it
     could not list, no catalogs)."""
-    if translations is None:
+    memo = _latest_memo(bank, translations)
+    if memo is None:
         return None
-    scope = tuple(os.path.abspath(root) for root in [bank, translations])
-    if not _LAST or _LAST[0][0] != scope:
-        return None
-    memo = _LAST[0][1]
     part = memo.parts.get(Path(bank).as_posix())
     if not memo.complete or part is None:
         return None
     from .store import key_of
 
+    scope = tuple(os.path.abspath(root) for root in [bank, translations])
     return key_of("bank-verdict", memo.head, scope, part)
 
 
@@ -588,10 +594,9 @@ def _translations_unchanged(bank: Path, translations: Path, key: str) -> bool:
     """Whether every input under ``translations`` is as this process's latest input digest
     (whose digest is ``key``) of ``bank`` and ``translations`` found it (:func:`_unchanged`
     for that folder alone)."""
-    scope = tuple(os.path.abspath(root) for root in [bank, translations])
-    if not _LAST or _LAST[0][0] != scope or _LAST[0][1].result != key:
+    memo = _latest_memo(bank, translations)
+    if memo is None or memo.result != key:
         return False
-    memo = _LAST[0][1]
     return _unchanged(memo, memo.head, [bank, translations], only=1)
 
 
