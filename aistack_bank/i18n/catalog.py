@@ -69,6 +69,61 @@ class Changes:
         return None
 
 
+class FileLines:
+    """The lines of a file's bytes as ``text.split("\\n")`` of its text gives them, the text
+    decoded as UTF-8 with replacement and its line ends read as a file opened as text reads
+    them (``\\r\\n`` and ``\\r`` as ``\\n``), by number (``len`` and ``[i]``).
+
+    Only the bytes are held, with where each window of about :attr:`WINDOW` bytes starts (at a
+    line's start) and its first line's number: a line is decoded with its window's, the latest
+    window's lines kept. A catalog's text split into a string per line took about four times the
+    file's size at its peak (the text, then every line an object): a finding located in a
+    100 000-entry catalog must not cost that."""
+
+    WINDOW = 1 << 16
+
+    def __init__(self, data: bytes) -> None:
+        from array import array
+
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        self._data = data
+        self._starts, self._firsts = array("q"), array("q")
+        start, first = 0, 0
+        while True:
+            self._starts.append(start)
+            self._firsts.append(first)
+            end = data.find(b"\n", start + self.WINDOW)
+            if end < 0:
+                break
+            first += data.count(b"\n", start, end + 1)
+            start = end + 1
+        self._count = first + data.count(b"\n", start) + 1
+        self._window: tuple[int, list[str]] = (-1, [])
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: int) -> str:
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        k = bisect_right(self._firsts, index) - 1
+        if self._window[0] != k:
+            last = k + 1 == len(self._starts)
+            end = len(self._data) if last else self._starts[k + 1]
+            lines = self._data[self._starts[k]:end].decode("utf-8", errors="replace").split("\n")
+            if not last:
+                lines.pop()  # (the window ends with a line end: the next window's first line starts there)
+            self._window = (k, lines)
+        return self._window[1][index - self._firsts[k]]
+
+    def held(self) -> int:
+        """How many decoded lines are held (those of one window at most)."""
+        return len(self._window[1])
+
+
 @dataclass(frozen=True)
 class Catalog:
     """A read catalog: where it came from, its entries (``po``) and what is wrong with it.
@@ -83,19 +138,20 @@ class Catalog:
     diagnostics: list[Diagnostic]
     changes: Changes | None = field(default=None, compare=False)
     """How the file differs from its latest read (kept reads only: see :func:`read_catalog`)."""
-    _text: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _text: dict[str, FileLines] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def file_lines(self) -> list[str]:
+    def file_lines(self) -> FileLines:
         """The lines of the file as it is now, read on first use: diagnostics that point into a
-        string (a msgstr line, a column) are rare, so the reader does not keep the text."""
+        string (a msgstr line, a column) are rare, so the reader does not keep the text. The
+        file's bytes are kept, not a string per line (:class:`FileLines`)."""
         if "lines" not in self._text:
             from ..cache.store import note_read
 
             note_read(self.path, None)  # (the bytes read now may not be those the entries were read from)
             try:
-                self._text["lines"] = self.path.read_text(encoding="utf-8", errors="replace").split("\n")
+                self._text["lines"] = FileLines(self.path.read_bytes())
             except OSError:
-                self._text["lines"] = []
+                self._text["lines"] = FileLines(b"")
         return self._text["lines"]
 
     def active(self) -> dict[str, polib.POEntry]:
