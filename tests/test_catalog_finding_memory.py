@@ -4,7 +4,7 @@ A catalog finding is reported at its entry's msgstr line (`locations.msgstr_loca
 in the catalog's lines read on first use (`Catalog.file_lines`). Those lines were the whole
 text split into a list of strings: for the 44 MB `fr.po` of a 10 000-question bank, about
 150 MB more at the peak of the worker that verifies it, for one finding. They are now the
-file's bytes, each line decoded with its window's (`catalog.FileLines`): the same lines as the
+file's bytes, each line decoded with its window's (`catalog.BytesLines`): the same lines as the
 text split (random files with line ends of every kind, bytes that are not UTF-8 and a
 byte-order mark, windows of every size), and a finding located near the end of a catalog of
 20 000 entries holds little more than the file's bytes.
@@ -18,7 +18,7 @@ import tracemalloc
 import pytest
 
 from aistack_bank.i18n import catalog as catalog_module
-from aistack_bank.i18n.catalog import FileLines, read_catalog
+from aistack_bank.i18n.catalog import BytesLines, read_catalog
 from aistack_bank.i18n.locations import msgstr_location, msgstr_offset_location
 
 PIECES = [b"a", b"bc", b" ", b"\xc3\xa9", b"\n", b"\n", b"\r", b"\r\n", b"\xe2\x82", b"\xff", b"\xef\xbb\xbf", b"\xf0\x9f\x98\x80", b'"', b"\\n"]
@@ -34,10 +34,10 @@ def test_the_lines_are_those_of_the_text_split(tmp_path, monkeypatch, seed):
     rng = random.Random(seed)
     path = tmp_path / "fr.po"
     for _ in range(60):
-        monkeypatch.setattr(FileLines, "WINDOW", rng.choice([1, 2, 3, 7, 16, 1 << 16]))
+        monkeypatch.setattr(BytesLines, "WINDOW", rng.choice([1, 2, 3, 7, 16, 1 << 16]))
         path.write_bytes(b"".join(rng.choice(PIECES) for _ in range(rng.choice([0, 1, 5, 40, 400]))))
         expected = _split(path)
-        lines = FileLines(path.read_bytes())
+        lines = BytesLines(path.read_bytes())
         assert len(lines) == len(expected)
         order = list(range(len(expected)))
         rng.shuffle(order)
@@ -76,4 +76,4 @@ def test_a_finding_located_near_the_end_of_a_large_catalog_holds_its_bytes_not_i
     assert (column.line, column.column) == (where.line + 1, 12)
     # the text split took about four times the file's size (the text, then a string per line)
     assert peak < 1.5 * size, (peak, size)
-    assert isinstance(catalog.file_lines(), catalog_module.FileLines) and catalog.file_lines().held() < len(lines) // 20
+    assert isinstance(catalog.file_lines(), catalog_module.BytesLines) and catalog.file_lines().held() < len(lines) // 20

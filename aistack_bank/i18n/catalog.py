@@ -69,7 +69,7 @@ class Changes:
         return None
 
 
-class FileLines:
+class BytesLines:
     """The lines of a file's bytes as ``text.split("\\n")`` of its text gives them, the text
     decoded as UTF-8 with replacement and its line ends read as a file opened as text reads
     them (``\\r\\n`` and ``\\r`` as ``\\n``), by number (``len`` and ``[i]``).
@@ -138,20 +138,20 @@ class Catalog:
     diagnostics: list[Diagnostic]
     changes: Changes | None = field(default=None, compare=False)
     """How the file differs from its latest read (kept reads only: see :func:`read_catalog`)."""
-    _text: dict[str, FileLines] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _text: dict[str, BytesLines] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def file_lines(self) -> FileLines:
+    def file_lines(self) -> BytesLines:
         """The lines of the file as it is now, read on first use: diagnostics that point into a
         string (a msgstr line, a column) are rare, so the reader does not keep the text. The
-        file's bytes are kept, not a string per line (:class:`FileLines`)."""
+        file's bytes are kept, not a string per line (:class:`BytesLines`)."""
         if "lines" not in self._text:
             from ..cache.store import note_read
 
             note_read(self.path, None)  # (the bytes read now may not be those the entries were read from)
             try:
-                self._text["lines"] = FileLines(self.path.read_bytes())
+                self._text["lines"] = BytesLines(self.path.read_bytes())
             except OSError:
-                self._text["lines"] = FileLines(b"")
+                self._text["lines"] = BytesLines(b"")
         return self._text["lines"]
 
     def active(self) -> dict[str, polib.POEntry]:
