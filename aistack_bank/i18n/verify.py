@@ -190,9 +190,19 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
 
     An entry whose translation and English hold no character of
     :data:`~aistack_bank.rules.quantities.TOKEN_HINT` (most of them) is checked again rather than
-    looked up: without numbers, formulas or markup its checks cost less than the memo's digest."""
+    looked up: without numbers, formulas or markup its checks cost less than the memo's digest;
+    one of them translated for its English, not fuzzy, one line and not blank (most of those)
+    has no finding, which is answered here without the checks' calls."""
     msgstr = entry.msgstr
-    if not entries.enabled or not msgstr or (TOKEN_HINT.search(msgstr) is None and TOKEN_HINT.search(field.text) is None):
+    if not msgstr:
+        plain = False
+    else:
+        plain = TOKEN_HINT.search(msgstr) is None and TOKEN_HINT.search(field.text) is None
+        if plain and entry.msgid == field.text and type(msgstr) is str and "\n" not in msgstr and "fuzzy" not in entry.flags and msgstr.strip():
+            # (what entry_diagnostics finds in it: nothing; translated, for this English, not
+            # fuzzy, a text the model takes, no number, formula or markup on either side, one line)
+            return []
+    if not entries.enabled or not msgstr or plain:
         found = strip(entry_diagnostics(field, entry, lang, None, sides))
         if not found:
             return []
