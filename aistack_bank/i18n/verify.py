@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..cache.entries import located, strip
-from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings
+from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings, question_cue
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..parallel import Workers, run_all
 from ..rules.quantities import TOKEN_HINT, english_parity, formula_tokens, markup_tokens, numbers_and_quantities, quantities
@@ -308,6 +308,16 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     return diags
 
 
+def _cues(questions: list, texts_of) -> Iterator[tuple[str, bool]]:
+    """(question id, whether its keys are the strictly longest options) of each question that
+    :func:`~aistack_bank.rules.cues.answer_cue_stats` measures, its options' texts from
+    ``texts_of``: what that function counts of the question alone, without its figures' object."""
+    for qs in questions:
+        cue = question_cue(qs.question, texts_of)
+        if cue is not None:
+            yield qs.question.id, bool(cue[1])
+
+
 class _Owners:
     """The findings of the latest verification of one catalog by what they belong to (a
     question, a topic or category, or for an entry the bank no longer has, its context): kept
@@ -418,12 +428,11 @@ class _Owners:
         if not self.delta:
             questions = [qs for qs in source.questions if qs.question is not None]
         longest = set(longest) - {qs.question.id for qs in questions}
-        for qs in questions:
-            stats = answer_cue_stats([qs.question], texts_of)
+        for question_id, keys_longest in _cues(questions, texts_of):
             if not self.delta:
-                measured += stats.measured
-            if stats.key_longest:
-                longest.add(qs.question.id)
+                measured += 1
+            if keys_longest:
+                longest.add(question_id)
         self.cues = (measured, frozenset(longest))
         return length_warnings(AnswerCueStats(measured=measured, key_longest=len(longest)), Location.of(self.catalog.path), self.catalog.language)
 
