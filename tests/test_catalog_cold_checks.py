@@ -179,3 +179,33 @@ def test_number_issues_with_the_hint_first_find_what_they_found_before():
         found += bool(before)
         skipped += typography._DIGIT.search(text) is not None and typography._NUMBER_HINT.search(text) is None
     assert found > 400 and skipped > 400, (found, skipped)  # (both ways taken many times)
+
+
+def test_french_typography_of_a_catalog_warns_as_before(tmp_path):
+    """The W520 and W528 of a French catalog's translations, made without a list for a text
+    without any (``typography._typography_hits``), compared with the finder before (spelled
+    out: both lists' issues through generators every time), on random translations, some fuzzy
+    or empty."""
+    import polib
+
+    from aistack_bank.i18n.catalog import new_catalog, read_catalog, render_catalog
+    from aistack_bank.i18n.fields import TextField
+    from aistack_bank.i18n.locations import translation_warnings
+
+    def before(field, msgstr):
+        return [*(("W520", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in typography.typography_issues(msgstr)),
+                *(("W528", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in typography.number_issues(msgstr))]
+
+    rng = random.Random(7707)
+    fields, po = [], new_catalog("fr", "test")
+    for index in range(1500):
+        key = f"q{index:04d}.stem"
+        fields.append(TextField(key, "English", Path("bank/t/q.yaml"), index + 1))
+        text = _text(rng).replace("\n", " ") if rng.random() < 0.9 else ""
+        po.append(polib.POEntry(msgctxt=key, msgid="English", msgstr=text, flags=["fuzzy"] if rng.random() < 0.05 else []))
+    path = tmp_path / "fr.po"
+    path.write_bytes(render_catalog(po))
+    catalog = read_catalog(path, light=True)
+    old = translation_warnings(catalog, catalog.active(), fields, before)
+    assert typography.catalog_typography_diagnostics(catalog, catalog.active(), fields) == old
+    assert {d.code for d in old} == {"W520", "W528"} and len(old) > 500
