@@ -6,7 +6,7 @@ of each block of the bank's shape only those five strings (and gives up on any o
 an escape or a second header: the rows of `read_rows` are then compared, as before). On random
 templates made from random fields, with one change or none (a note, a reference's line, an
 entry missing, added or moved, the header moved, doubled or missing, a translator comment, an
-obsolete entry, an escape, a fuzzy flag, a character the rules refuse, text that is not NFC,
+obsolete entry, an escape, a fuzzy flag, quotes and backslashes written escaped, a character the rules refuse, text that is not NFC,
 wrapped strings, blank lines, no final newline), the verdict is the one of the code before,
 spelled out below, read whole and a piece at a time.
 """
@@ -75,7 +75,7 @@ def _old_template_streamed(pot: Path, ref, held: list[TextField]) -> bool | None
         return next(fields, None) is None
 
 
-WORDS = ["What", "is", "the", "mémoire", "GB", "3.5", "«", "»", "{x}", "<b>", "N×N", "a", "é", " ", "(", ")", "?", ":"]
+WORDS = ["What", "is", "the", "mémoire", "GB", "3.5", "«", "»", "{x}", "<b>", "N×N", "a", "é", " ", "(", ")", "?", ":", '"', "\\"]
 HEADER = 'msgid ""\nmsgstr ""\n"Project-Id-Version: aistack-bank\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"'
 
 
@@ -92,11 +92,15 @@ def _fields(rng: random.Random) -> list[TextField]:
     return fields
 
 
+def _escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def _quoted(keyword: str, text: str, rng: random.Random) -> list[str]:
     if len(text) > 6 and rng.random() < 0.3:  # wrapped as msgcat wraps a long string
         cut = rng.randrange(1, len(text))
-        return [f'{keyword} ""', f'"{text[:cut]}"', f'"{text[cut:]}"']
-    return [f'{keyword} "{text}"']
+        return [f'{keyword} ""', f'"{_escaped(text[:cut])}"', f'"{_escaped(text[cut:])}"']
+    return [f'{keyword} "{_escaped(text)}"']
 
 
 def _block(field: TextField, rng: random.Random) -> list[str]:
@@ -201,13 +205,21 @@ def test_the_lean_template_read_gives_the_verdict_of_the_rows(tmp_path, monkeypa
     assert lean > 180 and fell_back > 30 and 80 < fresh < 270 and len(names) == 15  # (each change, and none)
 
 
-def test_a_second_header_or_an_escape_sends_the_template_to_the_rows(tmp_path):
+def test_a_second_header_sends_the_template_to_the_rows_an_escape_is_read_there(tmp_path):
     ref = lambda field: field.path.as_posix()
     field = TextField("q001.stem", "What?", Path("bank/t/questions/q1.yaml"), 3, ("Stem.",))
+    quoted = TextField("q001.stem", 'What "is"?', Path("bank/t/questions/q1.yaml"), 3, ("Stem.",))
     block = '#. Stem.\n#: bank/t/questions/q1.yaml:3\nmsgctxt "q001.stem"\nmsgid "What?"\nmsgstr ""\n'
     pot = tmp_path / "aistack.pot"
-    for text, lean in ((HEADER + "\n\n" + block, True), (block + "\n" + HEADER + "\n", True), (HEADER + "\n\n" + HEADER + "\n\n" + block, None),
-                       (HEADER + "\n\n" + block.replace("What?", 'What\\"?'), None), (HEADER + "\n\n# note\n" + block, None)):
+    for text, fields, lean in ((HEADER + "\n\n" + block, [field], True), (block + "\n" + HEADER + "\n", [field], True),
+                               (HEADER + "\n\n" + HEADER + "\n\n" + block, [field], None),
+                               (HEADER + "\n\n" + block.replace("What?", 'What \\"is\\"?'), [quoted], True),
+                               (HEADER + "\n\n" + block.replace("What?", 'What \\"is\\"?'), [field], False),
+                               (HEADER + "\n\n" + block.replace("What?", 'What \\qis?'), [field], None),  # an escape the reader refuses
+                               (HEADER + "\n\n# note\n" + block, [field], None)):
         pot.write_text(text, encoding="utf-8")
-        found = verify._template_read_lean(pot, iter([field]), ref)
+        found = verify._template_read_lean(pot, iter(fields), ref)
         assert found is lean, text
+        expected = _old_template_is_current(pot, fields, ref)
+        assert verify.template_is_current(pot, fields, ref) is expected, text
+        assert lean is None or lean is expected, text

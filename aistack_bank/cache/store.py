@@ -274,17 +274,48 @@ def _current(path: Path | str) -> Path | str:
     return path if found is None else found[0]
 
 
+_SOURCE_SUFFIXES = frozenset((".py", ".js", ".css", ".html"))
+"""The endings of the files :func:`package_digest` reads: the code and the assets it runs."""
+
+
 @lru_cache(maxsize=1)
 def package_digest() -> str:
     """A digest of the package's version and of every source file it runs (code and assets)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{_FORMAT}\0{__version__}\0".encode())
-    package = Path(__file__).parent.parent  # the whole package, not only cache/
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".js", ".css", ".html") and path.is_file():
-            digest.update(path.relative_to(package).as_posix().encode())
-            digest.update(path.read_bytes())
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the whole package, not only cache/
+    for name, path in _package_files(package):
+        digest.update(name.encode())
+        with open(path, "rb") as handle:
+            digest.update(handle.read())
     return digest.hexdigest()
+
+
+def _package_files(package: str) -> list[tuple[str, str]]:
+    """(its name under ``package``, with ``/``, its path) for every file :func:`package_digest`
+    reads, in the order of their paths (compared part by part, as ``sorted(Path.rglob("*"))``)."""
+    return [("/".join(parts), path) for parts, path in sorted(_source_files(package, ()))]
+
+
+def _source_files(folder: str, parts: tuple[str, ...]) -> list[tuple[tuple[str, ...], str]]:
+    """(its path's parts under the package, its path) for every file under ``folder`` whose name
+    ends with one of :data:`_SOURCE_SUFFIXES`: the files ``Path.rglob("*")`` lists there and
+    ``suffix`` and ``is_file()`` keep (a folder that is a symbolic link is not entered, one that
+    cannot be listed is left out); sorted, in the order of their sorted paths."""
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            listed = list(entries)
+    except PermissionError:
+        return found
+    for entry in listed:
+        name = entry.name
+        dot = name.rfind(".")  # (Path.suffix: the last dot, neither first nor last)
+        if 0 < dot < len(name) - 1 and name[dot:] in _SOURCE_SUFFIXES and entry.is_file():
+            found.append(((*parts, name), entry.path))
+        if entry.is_dir(follow_symlinks=False):
+            found += _source_files(entry.path, (*parts, name))
+    return found
 
 
 _SETTLED: list[tuple[dict, int]] = []

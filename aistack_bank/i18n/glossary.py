@@ -112,6 +112,23 @@ class Glossary:
             self._compiled[key] = tuple(sorted(first.lower() for first in firsts)) if all(first.isascii() for first in firsts) else None
         return self._compiled[key]
 
+    def _first_words(self) -> tuple[dict[str, tuple[int, ...]], frozenset[int]]:
+        """({first word in lower case: the indexes of the terms :meth:`_ascii_firsts` gives it},
+        the indexes of the terms it gives None: searched for with :meth:`_mentioned`)."""
+        key = ("first words", None)  # (the terms are fixed once read)
+        if key not in self._compiled:
+            by_first: dict[str, list[int]] = {}
+            searched = set()
+            for index, term in enumerate(self.terms):
+                firsts = self._ascii_firsts(term.english)
+                if firsts is None:
+                    searched.add(index)
+                    continue
+                for first in firsts:
+                    by_first.setdefault(first, []).append(index)
+            self._compiled[key] = ({first: tuple(indexes) for first, indexes in by_first.items()}, frozenset(searched))
+        return self._compiled[key]
+
     def english_terms(self, english: str) -> tuple[tuple[Term, bool], ...]:
         """The terms ``english`` holds (after leaving their product names out), in the glossary's
         order, each with whether it also holds one of the term's ``unless`` terms: what
@@ -121,12 +138,18 @@ class Glossary:
         if found is not None:
             return found
         held = []
-        lowered = english.lower() if english.isascii() else None
-        for term in self.terms:
-            if lowered is not None and (firsts := self._ascii_firsts(term.english)) is not None:
-                if not any(first in lowered for first in firsts):
-                    continue
-            elif not self._mentioned(term.english).search(english):
+        if english.isascii():
+            lowered = english.lower()
+            by_first, searched = self._first_words()
+            # the terms one of whose ASCII first words the lower case holds, with those searched
+            # for with case ignored, in the glossary's order
+            candidates = sorted({index for first, indexes in by_first.items() if first in lowered for index in indexes}.union(searched))
+        else:
+            candidates = range(len(self.terms))
+            searched = None
+        for index in candidates:
+            term = self.terms[index]
+            if (searched is None or index in searched) and not self._mentioned(term.english).search(english):
                 continue
             source = english
             for name_pattern in self._patterns(term.names, english=True):  # same length: offsets stay

@@ -283,9 +283,10 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
     of one cut where a block starts), without making its rows: of a block of the bank's shape
     (:data:`_COMMON_BLOCK`) its (msgctxt, msgid, notes, reference path, reference line), each
     as :func:`read_rows` reads it; None for a block without a context and with an empty msgid
-    (a header); and the line after the text. None when a block is of another shape or holds an
-    escape (the caller reads the text with :func:`read_rows`), or when a string breaks a
-    character rule (:func:`read_rows` gives None there too)."""
+    (a header); and the line after the text; a string with an escape decoded as
+    :func:`read_rows` decodes it. None when a block is of another shape (the caller reads the
+    text with :func:`read_rows`), or when a string breaks a character rule or holds an escape
+    it refuses (:func:`read_rows` gives None there too)."""
     from unicodedata import is_normalized
 
     items: list[tuple | None] = []
@@ -308,17 +309,21 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
         pos = m.end()
         notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more = m.group(1, 2, 3, 4, 5, 6, 7, 8)
         strings = text[m.start(5):m.end(10)]
-        if "\\" in strings:
-            return None
-        if strings.isascii():
-            if not strings.isprintable() and forbidden(strings):
+        if "\\" in strings:  # decoded and checked as read_rows does it
+            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), m.group(9, 10)), 0, path)
+            if found is None:
                 return None
-        elif forbidden(strings) or not is_normalized("NFC", strings):
-            return None
-        if ctxt_more:
-            ctxt += ctxt_more[1:-2].replace('"\n"', "")
-        if msgid_more:
-            msgid += msgid_more[1:-2].replace('"\n"', "")
+            ctxt, msgid = found[0], found[1]
+        else:
+            if strings.isascii():
+                if not strings.isprintable() and forbidden(strings):
+                    return None
+            elif forbidden(strings) or not is_normalized("NFC", strings):
+                return None
+            if ctxt_more:
+                ctxt += ctxt_more[1:-2].replace('"\n"', "")
+            if msgid_more:
+                msgid += msgid_more[1:-2].replace('"\n"', "")
         append((ctxt, msgid, notes[3:-1].replace("\n#. ", "\n") if notes else "", ref, number))
     return items, lineno + text.count("\n")
 

@@ -434,6 +434,31 @@ def _term_pattern(term: str) -> re.Pattern:
     return re.compile(r"(?<![\w])(?:" + "|".join(words) + r")(?![\w])", re.IGNORECASE)
 
 
+def _term_firsts(term: str) -> tuple[str, ...] | None:
+    """The first words of a term's alternatives in lower case, when all are ASCII (else None):
+    :func:`_term_pattern` finds the term only in a text that holds one of them, and in an ASCII
+    text ignoring case is comparing lower case."""
+    firsts = []
+    for alternative in term.split("|"):
+        words = alternative.strip().rstrip("*").split()
+        if not words or not words[0].isascii():
+            return None
+        firsts.append(words[0].lower())
+    return tuple(firsts)
+
+
+def _prefiltered(entry: str) -> list[tuple[re.Pattern, tuple[str, ...] | None]]:
+    """:func:`parse_key_terms` of an entry, each pattern with its :func:`_term_firsts`."""
+    return [(_term_pattern(term), _term_firsts(term)) for term in entry.split(" + ") if term.strip()]
+
+
+def _entry_found(patterns: list[tuple[re.Pattern, tuple[str, ...] | None]], cleaned: str, lowered: str | None) -> bool:
+    """Whether every term of a :func:`_prefiltered` entry is in ``cleaned`` (``lowered``: its
+    lower case when it is ASCII, else None)."""
+    return all((lowered is None or firsts is None or any(first in lowered for first in firsts)) and pattern.search(cleaned)
+               for pattern, firsts in patterns)
+
+
 def parse_key_terms(entry: str) -> list[re.Pattern]:
     """The terms of one `key_terms` entry, each a pattern (see the question's `key_terms`)."""
     return [_term_pattern(term) for term in entry.split(" + ") if term.strip()]
@@ -472,7 +497,7 @@ def _near_matcher(keys: dict[str, KeyInfo], read=_read):
     matches is kept by its text (the same text in several questions is matched once). ``read``
     gives a text's :func:`_read`."""
     order, figures, contents, by_word = _near_index(keys, read)
-    declared = {qid: [parse_key_terms(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
+    declared = {qid: [_prefiltered(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
     seen: set[str] = set()  # words of the texts met so far
     triggers: dict[str, list[str]] = {}  # those whose stem is indexed: the keys it is filed under
     trigger_words: set[str] = set()
@@ -490,11 +515,12 @@ def _near_matcher(keys: dict[str, KeyInfo], read=_read):
             if _close_together(contents[qid], words, present):
                 hits[qid] = "most of its words"
         cleaned = _clean(item.text) if declared else ""
+        lowered = cleaned.lower() if cleaned.isascii() else None  # (see _term_firsts)
         for qid, entries in declared.items():
             if qid in hits:
                 continue
             for patterns in entries:
-                if all(p.search(cleaned) for p in patterns):
+                if _entry_found(patterns, cleaned, lowered):
                     hits[qid] = "its key terms"
                     break
         return hits
