@@ -223,7 +223,8 @@ def test_the_model_is_made_without_reading_its_source_and_the_schemas_still_desc
 
 def _digest_tree_as_before(digest, root: Path, memo) -> None:
     """The input digest's walk of one folder as it was written before it joined the parts and
-    took the listing's paths (:func:`aistack_bank.cache.validation._digest_tree`)."""
+    took the listing's paths (:func:`aistack_bank.cache.validation._digest_tree`), with the
+    folders walked digested after the files (a folder without files can change a verdict)."""
     import os
 
     digest.update(f"\0root {root.as_posix()}\0".encode())
@@ -251,9 +252,11 @@ def _digest_tree_as_before(digest, root: Path, memo) -> None:
         except OSError as exc:
             digest.update(f"unlistable {exc.filename} {exc.errno}".encode())
             return
+        walked.extend(folders)
         for folder in sorted(folders):
             walk(folder)
 
+    walked: list[str] = []
     walk(os.fspath(root))
     entries.sort()
     for name, link in entries:
@@ -265,6 +268,8 @@ def _digest_tree_as_before(digest, root: Path, memo) -> None:
                 digest.update(b"link ?\0")
         digest.update(memo.digest(name))
         digest.update(b"\0")
+    for folder in sorted(walked):
+        digest.update(b"folder " + folder.encode("utf-8", "surrogateescape") + b"\0")
 
 
 def test_the_input_digest_walks_a_folder_as_before(tmp_path):
