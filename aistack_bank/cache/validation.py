@@ -393,11 +393,11 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     memo.parts[root.as_posix()] = hashlib.blake2b(joined, digest_size=32).hexdigest()
 
 
-def _list_files(top: str, entries: list[tuple[str, bool]], onerror, below: list[str] | None = None) -> None:
-    """The files under ``top`` as :func:`os.walk` lists them (a folder, or a link to one, is not
-    a file; links to folders are not followed), each with whether it is a symbolic link, from
-    the folder listing's entry types (no call per file); with ``below``, the folders walked
-    under ``top`` are added to it."""
+def _list_files(top: str, entries: list[tuple[str, bool]], onerror, below: list[str] | None = None, depth: int = 0) -> None:
+    """The files under ``top`` (a folder is not a file), each with whether it is a symbolic
+    link, from the folder listing's entry types (no call per file); with ``below``, the folders
+    walked under ``top`` are added to it. A link to a folder is walked as a folder where the bank
+    and its catalogs are read through one (:func:`_read_through`), and only there."""
     folders = []
     try:
         with os.scandir(top) as listing:
@@ -406,26 +406,36 @@ def _list_files(top: str, entries: list[tuple[str, bool]], onerror, below: list[
                     is_dir = entry.is_dir()
                 except OSError:
                     is_dir = False
+                try:
+                    link = entry.is_symlink()
+                except OSError:
+                    link = False
                 if not is_dir:
-                    try:
-                        link = entry.is_symlink()
-                    except OSError:
-                        link = False
                     entries.append((entry.path, link))  # (os.path.join(top, entry.name))
-                else:
-                    try:
-                        link = entry.is_symlink()
-                    except OSError:
-                        link = False
-                    if not link:
-                        folders.append(entry.path)
+                elif not link or _read_through(entry.path, entry.name, depth + 1):
+                    folders.append(entry.path)
     except OSError as exc:
         onerror(exc)
         return
+    folders.sort()
     if below is not None:
         below += folders
-    for folder in sorted(folders):
-        _list_files(folder, entries, onerror, below)
+    for folder in folders:
+        _list_files(folder, entries, onerror, below, depth + 1)
+
+
+def _read_through(path: str, name: str, depth: int) -> bool:
+    """Whether the link to a folder at ``path`` (``depth`` 1: directly in a root) is one the bank
+    or its catalogs are read through, which the input digest walks as a folder: a topic folder
+    (it holds topic.yaml or questions/, its name no dot or underscore first), a topic's
+    questions/, the catalogs' site/. Any other is not followed (a link to a large folder
+    elsewhere is not walked); a link is followed only at those two depths, so that none
+    leads the walk round in a circle."""
+    if depth == 1:
+        if name == "site":
+            return True
+        return not name.startswith((".", "_")) and (os.path.isfile(os.path.join(path, "topic.yaml")) or os.path.isdir(os.path.join(path, "questions")))
+    return depth == 2 and name == "questions"
 
 
 def _cache_file(bank: Path, key: str) -> Path:
