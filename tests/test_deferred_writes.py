@@ -162,17 +162,18 @@ def test_random_stores_read_and_serve_the_same_with_and_without_the_block(tmp_pa
 
 def test_what_a_command_killed_outright_left_is_removed_once_old(cache):
     """A command killed outright (SIGKILL, SIGTERM, a closed terminal) leaves the temporary files
-    of its cache writes in the cache folder; the next command that writes there removes those
-    older than a day, and leaves a younger one (perhaps a running command's) and any other file."""
+    of its cache writes in the cache folder, and its spill file; the next command that writes
+    there removes those older than a day, and leaves a younger one (perhaps a running
+    command's) and any other file."""
     import time
 
     from aistack_bank.cache import store
     from aistack_bank.cache.store import deferred_writes, write_private
 
     write_private(cache / "a.pickle", b"a")
-    old = [cache / ".questions-x.records.abc123.tmp", cache / ".b.pickle.zz_9.tmp"]
+    old = [cache / ".questions-x.records.abc123.tmp", cache / ".b.pickle.zz_9.tmp", cache / "spill-k2_x.tmp"]
     young = cache / ".c.pickle.young.tmp"
-    others = [cache / "spill-k2.tmp", cache / "notes.tmp", cache / "d.pickle"]
+    others = [cache / "notes.tmp", cache / "d.pickle", cache / "spill-k3.pickle"]
     for path in (*old, young, *others):
         path.write_bytes(b"left")
     then = time.time() - store.STALE_TEMP_SECONDS - 60

@@ -266,9 +266,10 @@ STALE_TEMP_SECONDS = 24 * 3600
 
 def _sweep(folders: set[str]) -> None:
     """Remove from the cache ``folders`` the temporary files (``.NAME.XXXXXXXX.tmp``) of cache
-    writes older than :data:`STALE_TEMP_SECONDS`: what a command killed outright (SIGKILL,
-    SIGTERM, a closed terminal) left of its :func:`deferred_writes` (a large bank's records
-    files among them), which no later command would rename in. Never raises an OSError."""
+    writes and the spill files (``spill-XXXXXXXX.tmp``, :class:`~.questionfiles.Spill`) older
+    than :data:`STALE_TEMP_SECONDS`: what a command killed outright (SIGKILL, SIGTERM, a closed
+    terminal) left of its :func:`deferred_writes` (a large bank's records files among them),
+    which no later command would rename in, and of the records it read. Never raises an OSError."""
     import time
 
     before = time.time() - STALE_TEMP_SECONDS
@@ -277,7 +278,7 @@ def _sweep(folders: set[str]) -> None:
             with os.scandir(folder) as listing:
                 for entry in listing:
                     name = entry.name
-                    if not (name.startswith(".") and name.endswith(".tmp") and name.count(".") >= 3):
+                    if not (name.endswith(".tmp") and ((name.startswith(".") and name.count(".") >= 3) or name.startswith("spill-"))):
                         continue
                     try:
                         if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < before:
