@@ -182,3 +182,25 @@ def test_what_a_command_killed_outright_left_is_removed_once_old(cache):
     with deferred_writes():
         write_private(cache / "a.pickle", b"new a")
     assert sorted(p.name for p in cache.iterdir()) == sorted(["a.pickle", young.name, *(p.name for p in others)])
+
+
+def test_interrupted_while_renaming_no_temporary_file_is_left(cache, monkeypatch):
+    """Ctrl-C while the files are renamed in: those renamed stay, the others are not written, and
+    no temporary file is left (the one whose rename was interrupted included)."""
+    from aistack_bank.cache.store import deferred_writes, write_private
+
+    real_replace, calls = os.replace, []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+
+    with pytest.raises(KeyboardInterrupt):
+        with deferred_writes():
+            for name in "abc":
+                write_private(cache / f"{name}.pickle", name.encode())
+            monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert sorted(p.name for p in cache.iterdir()) == ["a.pickle"]

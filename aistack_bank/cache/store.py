@@ -245,16 +245,16 @@ def _settle(pending: list[tuple[str, Path]]) -> None:
     try:
         failed = sync_each(pending)
         for index, (tmp, path) in enumerate(pending):
-            done = index + 1
             if index in failed:
                 _remove(tmp)
-                continue
-            try:
-                os.replace(tmp, path)
-            except OSError:
-                _remove(tmp)
+            else:
+                try:
+                    os.replace(tmp, path)
+                except OSError:
+                    _remove(tmp)
+            done = index + 1
     finally:
-        for tmp, _ in pending[done:]:  # (interrupted)
+        for tmp, _ in pending[done:]:  # (interrupted: the one being renamed included, if it was not)
             _remove(tmp)
     _sweep({os.fspath(path.parent) for _, path in pending})
 
