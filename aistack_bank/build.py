@@ -939,12 +939,14 @@ class _Awaited:
     ``(token, English library, fields)`` (:meth:`deliver`), or removes when it cannot write it.
     The worker reads its catalog first, then waits for the file (:meth:`wait`)."""
 
-    __slots__ = ("path",)
+    __slots__ = ("path", "parent")
 
     WAIT_SECONDS = 0.005
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, parent: int) -> None:
         self.path = path
+        self.parent = parent
+        """The build's process (the workers' parent)."""
 
     @classmethod
     def make(cls, folder: Path, token: str) -> "_Awaited | None":
@@ -956,7 +958,7 @@ class _Awaited:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
         except OSError:
             return None
-        return cls(path)
+        return cls(path, os.getpid())
 
     def deliver(self, read: tuple) -> bool:
         """Put ``read`` in the file (False, and the file removed, when it cannot be written)."""
@@ -978,7 +980,9 @@ class _Awaited:
             return False
 
     def wait(self) -> tuple | None:
-        """In a worker: what was delivered, once it is (None when the file was removed instead)."""
+        """In a worker: what was delivered, once it is (None when the file was removed instead).
+        The worker ends when the build's process is gone (killed outright before it delivered):
+        nothing would ever write the file, nor read what the worker returns."""
         import os
         import pickle
         import time
@@ -990,6 +994,8 @@ class _Awaited:
                         return pickle.load(fh)
             except OSError:
                 return None
+            if os.getppid() != self.parent and os.getpid() != self.parent:  # (a worker whose build's process is gone)
+                os._exit(1)
             time.sleep(self.WAIT_SECONDS)
 
     def remove(self) -> None:

@@ -158,3 +158,49 @@ def test_random_stores_read_and_serve_the_same_with_and_without_the_block(tmp_pa
     for deferred in (False, True):
         left = [p.name for p in (tmp_path / f"cache-{deferred}").rglob("*.tmp")]
         assert left == []
+
+
+def test_what_a_command_killed_outright_left_is_removed_once_old(cache):
+    """A command killed outright (SIGKILL, SIGTERM, a closed terminal) leaves the temporary files
+    of its cache writes in the cache folder, and its spill file; the next command that writes
+    there removes those older than a day, and leaves a younger one (perhaps a running
+    command's) and any other file."""
+    import time
+
+    from aistack_bank.cache import store
+    from aistack_bank.cache.store import deferred_writes, write_private
+
+    write_private(cache / "a.pickle", b"a")
+    old = [cache / ".questions-x.records.abc123.tmp", cache / ".b.pickle.zz_9.tmp", cache / "spill-k2_x.tmp"]
+    young = cache / ".c.pickle.young.tmp"
+    others = [cache / "notes.tmp", cache / "d.pickle", cache / "spill-k3.pickle"]
+    for path in (*old, young, *others):
+        path.write_bytes(b"left")
+    then = time.time() - store.STALE_TEMP_SECONDS - 60
+    for path in (*old, *others):
+        os.utime(path, (then, then))
+    with deferred_writes():
+        write_private(cache / "a.pickle", b"new a")
+    assert sorted(p.name for p in cache.iterdir()) == sorted(["a.pickle", young.name, *(p.name for p in others)])
+
+
+def test_interrupted_while_renaming_no_temporary_file_is_left(cache, monkeypatch):
+    """Ctrl-C while the files are renamed in: those renamed stay, the others are not written, and
+    no temporary file is left (the one whose rename was interrupted included)."""
+    from aistack_bank.cache.store import deferred_writes, write_private
+
+    real_replace, calls = os.replace, []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+
+    with pytest.raises(KeyboardInterrupt):
+        with deferred_writes():
+            for name in "abc":
+                write_private(cache / f"{name}.pickle", name.encode())
+            monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert sorted(p.name for p in cache.iterdir()) == ["a.pickle"]

@@ -223,7 +223,10 @@ def test_the_model_is_made_without_reading_its_source_and_the_schemas_still_desc
 
 def _digest_tree_as_before(digest, root: Path, memo) -> None:
     """The input digest's walk of one folder as it was written before it joined the parts and
-    took the listing's paths (:func:`aistack_bank.cache.validation._digest_tree`)."""
+    took the listing's paths (:func:`aistack_bank.cache.validation._digest_tree`), with the
+    folders walked digested after the files (a folder without files can change a verdict), and a
+    link to a folder walked as a folder where the bank is read through one (a topic folder, its
+    questions/, the catalogs' site/)."""
     import os
 
     digest.update(f"\0root {root.as_posix()}\0".encode())
@@ -231,7 +234,14 @@ def _digest_tree_as_before(digest, root: Path, memo) -> None:
         return
     entries: list[tuple[str, bool]] = []
 
-    def walk(top: str) -> None:
+    def read_through(path: str, depth: int) -> bool:
+        name = os.path.basename(path)
+        if depth == 1:
+            return name == "site" or (name[:1] not in (".", "_") and (os.path.isfile(os.path.join(path, "topic.yaml"))
+                                                                      or os.path.isdir(os.path.join(path, "questions"))))
+        return depth == 2 and name == "questions"
+
+    def walk(top: str, depth: int) -> None:
         folders = []
         try:
             with os.scandir(top) as listing:
@@ -246,15 +256,17 @@ def _digest_tree_as_before(digest, root: Path, memo) -> None:
                         link = False
                     if not is_dir:
                         entries.append((os.path.join(top, entry.name), link))
-                    elif not link:
+                    elif not link or read_through(os.path.join(top, entry.name), depth + 1):
                         folders.append(os.path.join(top, entry.name))
         except OSError as exc:
             digest.update(f"unlistable {exc.filename} {exc.errno}".encode())
             return
+        walked.extend(folders)
         for folder in sorted(folders):
-            walk(folder)
+            walk(folder, depth + 1)
 
-    walk(os.fspath(root))
+    walked: list[str] = []
+    walk(os.fspath(root), 0)
     entries.sort()
     for name, link in entries:
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
@@ -265,6 +277,8 @@ def _digest_tree_as_before(digest, root: Path, memo) -> None:
                 digest.update(b"link ?\0")
         digest.update(memo.digest(name))
         digest.update(b"\0")
+    for folder in sorted(walked):
+        digest.update(b"folder " + folder.encode("utf-8", "surrogateescape") + b"\0")
 
 
 def test_the_input_digest_walks_a_folder_as_before(tmp_path):

@@ -245,17 +245,48 @@ def _settle(pending: list[tuple[str, Path]]) -> None:
     try:
         failed = sync_each(pending)
         for index, (tmp, path) in enumerate(pending):
-            done = index + 1
             if index in failed:
                 _remove(tmp)
-                continue
-            try:
-                os.replace(tmp, path)
-            except OSError:
-                _remove(tmp)
+            else:
+                try:
+                    os.replace(tmp, path)
+                except OSError:
+                    _remove(tmp)
+            done = index + 1
     finally:
-        for tmp, _ in pending[done:]:  # (interrupted)
+        for tmp, _ in pending[done:]:  # (interrupted: the one being renamed included, if it was not)
             _remove(tmp)
+    _sweep({os.fspath(path.parent) for _, path in pending})
+
+
+STALE_TEMP_SECONDS = 24 * 3600
+"""Age from which a temporary file of a cache write that no command renamed in is removed
+(:func:`_sweep`): a command that runs this long after its write loses only that write."""
+
+
+def _sweep(folders: set[str]) -> None:
+    """Remove from the cache ``folders`` the temporary files (``.NAME.XXXXXXXX.tmp``) of cache
+    writes and the spill files (``spill-XXXXXXXX.tmp``, :class:`~.questionfiles.Spill`) older
+    than :data:`STALE_TEMP_SECONDS`: what a command killed outright (SIGKILL, SIGTERM, a closed
+    terminal) left of its :func:`deferred_writes` (a large bank's records files among them),
+    which no later command would rename in, and of the records it read. Never raises an OSError."""
+    import time
+
+    before = time.time() - STALE_TEMP_SECONDS
+    for folder in folders:
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    name = entry.name
+                    if not (name.endswith(".tmp") and ((name.startswith(".") and name.count(".") >= 3) or name.startswith("spill-"))):
+                        continue
+                    try:
+                        if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < before:
+                            os.unlink(entry.path)
+                    except OSError:
+                        pass
+        except OSError:
+            pass
 
 
 def _remove(tmp: str) -> None:

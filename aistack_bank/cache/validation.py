@@ -101,9 +101,10 @@ class StatMemo:
         self.first: dict[str, tuple] = {}
         self.links: set[str] = set()
         """The files walked that are symbolic links (see :meth:`walked`)."""
-        self.walks: list[tuple[str, bool, list]] = []
+        self.walks: list[tuple[str, bool, list, list]] = []
         """What the walk of each root found: (root, whether it existed, its files as listed,
-        each with whether it is a link), or nothing when a folder could not be listed."""
+        each with whether it is a link, the folders under it), or nothing when a folder could
+        not be listed."""
         self.values: dict[str, bytes] = {}
         """What the walk digested for each file: its content digest, or what stands for it."""
         self.targets: dict[str, bytes] = {}
@@ -272,7 +273,7 @@ def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None =
         return False
     settled_before = first.now - RACY_NS
     known, values, targets = first.new, first.values, first.targets
-    for index, (root, (posix, existed, entries)) in enumerate(zip(roots, first.walks)):
+    for index, (root, (posix, existed, entries, folders)) in enumerate(zip(roots, first.walks)):
         if only is not None and index != only:
             continue
         if root.as_posix() != posix or root.exists() != existed:
@@ -281,11 +282,12 @@ def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None =
             continue
         listing: list[tuple[str, bool]] = []
         failed: list = []
-        _list_files(os.fspath(root), listing, failed.append)
+        below: list[str] = []
+        _list_files(os.fspath(root), listing, failed.append, below)
         if failed:
             return False
         listing.sort()
-        if listing != entries:
+        if listing != entries or sorted(below) != folders:
             return False
         for name, link in listing:
             if link and _link_part(name) != targets.get(name):
@@ -357,7 +359,7 @@ def tree_digest(root: Path) -> str:
 def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
     digest.update(f"\0root {root.as_posix()}\0".encode())
     if not root.exists():
-        memo.walks.append((root.as_posix(), False, []))
+        memo.walks.append((root.as_posix(), False, [], []))
         return
     entries: list[tuple[str, bool]] = []  # (file name, whether it is a symbolic link)
 
@@ -365,9 +367,11 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
         memo.complete = False
         digest.update(f"unlistable {exc.filename} {exc.errno}".encode())
 
-    _list_files(os.fspath(root), entries, unlistable)
+    folders: list[str] = []
+    _list_files(os.fspath(root), entries, unlistable, folders)
     entries.sort()
-    memo.walks.append((root.as_posix(), True, entries))
+    folders.sort()
+    memo.walks.append((root.as_posix(), True, entries, folders))
     parts = []  # (digested at once: the digest of the parts one after another)
     add = parts.append
     values = memo.values
@@ -380,15 +384,20 @@ def _digest_tree(digest, root: Path, memo: StatMemo) -> None:
         value = values[name] = memo.digest(name)
         add(value)
         add(b"\0")
+    # the folders too: one that holds no file can still change the verdict (an empty
+    # questions/ folder makes its parent a topic, without its topic.yaml)
+    for folder in folders:
+        add(b"folder " + folder.encode("utf-8", "surrogateescape") + b"\0")
     joined = b"".join(parts)
     digest.update(joined)
     memo.parts[root.as_posix()] = hashlib.blake2b(joined, digest_size=32).hexdigest()
 
 
-def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
-    """The files under ``top`` as :func:`os.walk` lists them (a folder, or a link to one, is not
-    a file; links to folders are not followed), each with whether it is a symbolic link, from
-    the folder listing's entry types (no call per file)."""
+def _list_files(top: str, entries: list[tuple[str, bool]], onerror, below: list[str] | None = None, depth: int = 0) -> None:
+    """The files under ``top`` (a folder is not a file), each with whether it is a symbolic
+    link, from the folder listing's entry types (no call per file); with ``below``, the folders
+    walked under ``top`` are added to it. A link to a folder is walked as a folder where the bank
+    and its catalogs are read through one (:func:`_read_through`), and only there."""
     folders = []
     try:
         with os.scandir(top) as listing:
@@ -397,24 +406,36 @@ def _list_files(top: str, entries: list[tuple[str, bool]], onerror) -> None:
                     is_dir = entry.is_dir()
                 except OSError:
                     is_dir = False
+                try:
+                    link = entry.is_symlink()
+                except OSError:
+                    link = False
                 if not is_dir:
-                    try:
-                        link = entry.is_symlink()
-                    except OSError:
-                        link = False
                     entries.append((entry.path, link))  # (os.path.join(top, entry.name))
-                else:
-                    try:
-                        link = entry.is_symlink()
-                    except OSError:
-                        link = False
-                    if not link:
-                        folders.append(entry.path)
+                elif not link or _read_through(entry.path, entry.name, depth + 1):
+                    folders.append(entry.path)
     except OSError as exc:
         onerror(exc)
         return
-    for folder in sorted(folders):
-        _list_files(folder, entries, onerror)
+    folders.sort()
+    if below is not None:
+        below += folders
+    for folder in folders:
+        _list_files(folder, entries, onerror, below, depth + 1)
+
+
+def _read_through(path: str, name: str, depth: int) -> bool:
+    """Whether the link to a folder at ``path`` (``depth`` 1: directly in a root) is one the bank
+    or its catalogs are read through, which the input digest walks as a folder: a topic folder
+    (it holds topic.yaml or questions/, its name no dot or underscore first), a topic's
+    questions/, the catalogs' site/. Any other is not followed (a link to a large folder
+    elsewhere is not walked); a link is followed only at those two depths, so that none
+    leads the walk round in a circle."""
+    if depth == 1:
+        if name == "site":
+            return True
+        return not name.startswith((".", "_")) and (os.path.isfile(os.path.join(path, "topic.yaml")) or os.path.isdir(os.path.join(path, "questions")))
+    return depth == 2 and name == "questions"
 
 
 def _cache_file(bank: Path, key: str) -> Path:
