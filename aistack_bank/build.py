@@ -319,11 +319,40 @@ def first_uncarriable(libraries: dict[str, Library] | dict[str, Bank]) -> tuple[
     from .safety import UNCARRIABLE
 
     for lang, library in as_libraries(libraries).items():
+        if not UNCARRIABLE.search("\n".join(_library_texts(library))):  # (the usual case: a newline is carriable, so no text has one)
+            continue
         for key, text in (item for bank in library.topics for item in bank_texts(bank)):
             bad = UNCARRIABLE.search(text)
             if bad:
                 return key, lang, bad.group(), bad.start()
     return None
+
+
+def _library_texts(library: Library) -> list[str]:
+    """Every text :func:`bank_texts` yields for ``library``'s topics (and, of a question, any
+    other text its kind names), without their keys: each question's texts taken from its kind
+    without making its translatable fields (:func:`~.i18n.fields.question_fields`)."""
+    from .kinds import kind_of
+
+    texts: list[str] = []
+    add = texts.append
+
+    def take(key, text, *rest) -> None:
+        add(text)
+
+    for bank in library.topics:
+        t = bank.topic
+        texts += (t.id, t.title, bank.category.title, t.summary)
+        texts += [point.text for point in t.key_points]
+        for tag, text in t.tags.items():
+            texts += (tag, text)
+        for q in bank.questions:
+            add(q.stem)
+            if q.explanation is not None:
+                add(q.explanation)
+            texts += q.tags
+            kind_of(q).fields(q, take, (), ())
+    return texts
 
 
 def refuse_uncarriable(name: str, libraries: dict[str, Library] | dict[str, Bank]) -> None:
