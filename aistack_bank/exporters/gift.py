@@ -52,7 +52,8 @@ def _choices(q, index, banks, html, options, *, multi: bool) -> list[str]:
     if multi:
         marks = [f"~%{moodle_percent(f)}%" for f in multiple_response_fractions(q)]
     else:
-        marks = ["=" if o.id in q.right_ids() else "~" for o in q.options]
+        right = q.right_ids()
+        marks = ["=" if o.id in right else "~" for o in q.options]
     lines = []
     for o_index, option in enumerate(q.options):
         line = f"\t{marks[o_index]}" + html(lambda b: b.questions[index].options[o_index].text)

@@ -48,7 +48,8 @@ def _combined_feedback() -> list[str]:
 def _choices(q, index, group, langs, html, plain, options, *, multi: bool) -> list[str]:
     """``multichoice``: single choice (one answer at 100) or multiple response (``multi``:
     ``single`` false, each option at its listed grade)."""
-    fractions = multiple_response_fractions(q) if multi else [1.0 if o.id in q.right_ids() else 0.0 for o in q.options]
+    right = () if multi else q.right_ids()
+    fractions = multiple_response_fractions(q) if multi else [1.0 if o.id in right else 0.0 for o in q.options]
     out = [
         f"    <single>{'false' if multi else 'true'}</single>",
         f"    <shuffleanswers>{'true' if options.shuffle else 'false'}</shuffleanswers>",
