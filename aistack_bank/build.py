@@ -866,22 +866,23 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     return outputs.files, notes
 
 
-_LONGEST_FIRST = ("common-cartridge", "qti30", "qti21", "html", "canvas-qti12", "json", "moodle-xml", "gift", "aiken")
-"""The formats by how long one piece of each takes to render (a language's file; the
-multilingual file of a format, made of every language, before its languages' files), longest
-first: measured at 10 000 questions in three languages (docs/performance.md, "Round 7: the cold
-build"). A format not named goes first."""
+_LONGEST_FIRST = (("html", "all"), ("common-cartridge", "language"), ("qti30", "language"), ("qti21", "language"), ("moodle-xml", "all"), ("gift", "all"),
+                  ("json", "all"), ("canvas-qti12", "language"), ("json", "language"), ("moodle-xml", "language"), ("gift", "language"), ("aiken", "language"))
+"""The pieces of each format (``"all"``: its multilingual file, or its only piece; ``"language"``:
+one language's file) by how long one takes to render, longest first: measured at 10 000
+questions in three languages (docs/performance.md, "Round 7: the cold build"). A piece not
+named goes first."""
 
 
 def _longest_first(pieces: list[tuple[str, str | None, bool]]) -> list[int]:
     """The indices of ``pieces`` (``(format, part, last)``) in the order they are sent to the
-    workers: by :data:`_LONGEST_FIRST`, a format's multilingual file (or its only piece) before
-    its languages' files, then in their own order."""
+    workers: by :data:`_LONGEST_FIRST`, then in their own order."""
     from .exporters.record import ALL
 
-    def rank(index: int) -> tuple[int, int]:
+    def rank(index: int) -> int:
         name, part, _ = pieces[index]
-        return (_LONGEST_FIRST.index(name) + 1 if name in _LONGEST_FIRST else 0, 0 if part in (ALL, None) else 1)
+        kind = (name, "all" if part in (ALL, None) else "language")
+        return _LONGEST_FIRST.index(kind) + 1 if kind in _LONGEST_FIRST else 0
 
     return sorted(range(len(pieces)), key=rank)
 
