@@ -836,8 +836,9 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
         sent_options = _options_sent(options)
         pieces = [(name, part, index == len(parts) - 1) for name in todo for parts in [FORMATS[name].parts(langs, sent.topics)] for index, part in enumerate(parts)]
         # Staged, each piece comes back as the names of its files: the pieces go out longest
-        # first, so that the last to end are short, and are taken back in their own order
-        # (each piece comes back whole otherwise, and is taken as soon as it comes)
+        # first, so that the last to end are short, and are taken back in their own order (one
+        # its worker could not write, a full disk say, comes back whole and waits its turn).
+        # Not staged, each piece comes back whole, and is taken as soon as it comes
         order = _longest_first(pieces) if folder is not None else list(range(len(pieces)))
         results = workers.run_each([(_notes_sent, (payload, list(FORMATS), sent_options, scan)),
                                     *[(_render_sent, (_part_payload(payload, FORMATS[name].part_languages(part, langs)), name, part, sent_options, folder and str(folder), str(index)))
