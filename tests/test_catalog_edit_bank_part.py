@@ -115,7 +115,7 @@ def test_a_bank_part_is_never_taken_for_other_bank_files(counted, monkeypatch):
     """Even when the guess about the work ahead says that one catalog changed alone (here:
     always), a changed question file gives another key to the bank's part: validated."""
     project, counts = counted
-    monkeypatch.setattr(validation, "edited_catalog_only", lambda bank, translations: True)
+    monkeypatch.setattr(validation, "edited_catalog_only", lambda bank, translations, **_: True)
     assert _run(project, counts) == (1, 1)
     question = sorted((project / "bank").rglob("q003-*.yaml"))[0]
     question.write_text(question.read_text(encoding="utf-8").replace("\nid: q003", "\nid: q777", 1), encoding="utf-8")
@@ -150,3 +150,28 @@ def test_a_catalog_written_again_while_the_bank_part_is_used_gives_the_verdict_o
     monkeypatch.setattr(validation, "_load_bank_part", load_part)
     fr.write_text(before, encoding="utf-8")  # the bytes the input digest took
     _run(project, counts)
+
+
+def test_a_catalog_edit_after_a_question_file_validated_as_it_was_written_takes_the_bank_part(counted, monkeypatch):
+    """A question file edited and validated at once is not kept in the stat memo (written in
+    the tick of the digest: it is digested again next time); a catalog edited after it still
+    takes the bank's part kept for those bytes, neither validating nor reading the bank (it
+    fails when a question file digested again counts as a changed one)."""
+    import os
+    import time
+
+    project, counts = counted
+    monkeypatch.setattr(validation, "RACY_NS", 0)  # a file written in the future is "just written"
+    assert _run(project, counts) == (1, 1)
+    question = sorted((project / "bank").rglob("q001-*.yaml"))[0]
+    question.write_text(question.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    ahead = time.time_ns() + 3600 * 10**9
+    os.utime(question, ns=(ahead, ahead))
+    assert _run(project, counts) == (1, 1)
+    _edit(project / "translations" / "fr.po", 1)
+    assert _run(project, counts) == (0, 0)
+    # the question file changed again meanwhile: another bank, validated
+    question.write_text(question.read_text(encoding="utf-8") + "# another\n", encoding="utf-8")
+    os.utime(question, ns=(ahead, ahead))
+    _edit(project / "translations" / "fr.po", 2)
+    assert _run(project, counts) == (1, 1)

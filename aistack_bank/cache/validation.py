@@ -316,7 +316,7 @@ def _link_part(name: str) -> bytes:
         return b"link ?\0"
 
 
-def edited_catalog_only(bank: Path, translations: Path | None) -> bool:
+def edited_catalog_only(bank: Path, translations: Path | None, *, bank_kept: bool = False) -> bool:
     """Whether this process's latest input digest of ``bank`` and ``translations`` found at
     most one input written since the memo file's digests, and that one a catalog (``*.po``)
     directly in ``translations`` whose findings some earlier run kept (its store of owners
@@ -325,16 +325,24 @@ def edited_catalog_only(bank: Path, translations: Path | None) -> bool:
     other catalog changed, so at most that catalog needs verifying again. False when it cannot
     tell (no such digest, a folder it could not list, no memo file, another head).
 
+    With ``bank_kept`` (the bank folder's files are, byte for byte, those of a kept bank part:
+    see :func:`bank_key`), the bank's files that were digested again (written just before the
+    latest run, so not kept in the memo file) do not count: none of them changed since.
+
     A guess about the work ahead (whether to start the catalogs' workers), never a verdict:
     what is verified is decided by the stored verdicts' keys, as before."""
     memo = _latest_memo(bank, translations)
     if memo is None:
         return False
-    if not memo.complete or not memo.old or memo.seen_head != memo.head or len(memo.fresh) > 1:
+    fresh = memo.fresh
+    if bank_kept:
+        inside = os.path.join(os.path.abspath(bank), "")
+        fresh = [name for name in fresh if not os.path.abspath(name).startswith(inside)]
+    if not memo.complete or not memo.old or memo.seen_head != memo.head or len(fresh) > 1:
         return False
-    if not memo.fresh:
+    if not fresh:
         return True
-    name = memo.fresh[0]
+    name = fresh[0]
     return (name.endswith(".po") and name not in memo.links and os.path.dirname(name) == os.fspath(translations)
             and store_exists("catalog-owners", Path(name)))
 
@@ -658,8 +666,10 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
     if cached is not None:
         return cached
     own = bank_key(bank, translations) if key is not None else None
-    if own is not None and _bank_unchanged(bank):
-        found = _catalog_edited(bank, translations, key, own, one_catalog=edited_catalog_only(bank, translations))
+    # (a question file written just before the latest run is digested again: the bank's part
+    # kept for its bytes, when there is one, says that it did not change since)
+    if own is not None and (_bank_unchanged(bank) or _bank_store(bank).has(own)):
+        found = _catalog_edited(bank, translations, key, own, one_catalog=edited_catalog_only(bank, translations, bank_kept=True))
         if found is not None:
             return found
     report, summary = _validate_and_store(bank, translations, key, own=own)
