@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
+from unicodedata import is_normalized
 
 from ..errors import Diagnostic, Location, error
 from ..safety import FORBIDDEN, character_problem
@@ -216,13 +217,10 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     (the same rows, without an entry object per block of the bank's shape,
     :data:`_COMMON_BLOCK`): the rows of ``text[pos:]``, where each block starts and the line
     after the last, or None where :func:`read_blocks` gives None."""
-    from unicodedata import is_normalized
-
     rows: list[tuple] = []
     starts: list[int] = []
     common = _COMMON_BLOCK.match
     match = _FAST_BLOCK.match
-    forbidden = FORBIDDEN.search
     shared: dict[str, str] = {}
     share = shared.setdefault
     end = len(text)
@@ -254,12 +252,8 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
                 return None
             ctxt, msgid, msgstr, lineno = found
         else:
-            # no escape: each string is its value, checked as _strings checks it (a text is
-            # free of forbidden characters and NFC iff each of its parts between them is)
-            if strings.isascii():
-                if not strings.isprintable() and forbidden(strings):
-                    return None
-            elif forbidden(strings) or not is_normalized("NFC", strings):
+            # no escape: each string is its value, checked as _strings checks it
+            if _unescaped_refused(strings):
                 return None
             lineno += 3
             if ctxt_more:
@@ -278,6 +272,15 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     return rows, starts, lineno
 
 
+def _unescaped_refused(strings: str) -> bool:
+    """Whether strings written without an escape (their keywords, quotes and the newlines
+    between them included) break a character rule as :func:`_strings` checks it: a text is
+    free of forbidden characters and NFC iff each of its parts between them is."""
+    if strings.isascii():
+        return not strings.isprintable() and FORBIDDEN.search(strings) is not None
+    return FORBIDDEN.search(strings) is not None or not is_normalized("NFC", strings)
+
+
 def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
     """What the template's freshness compares of each block of ``text`` (a template, or a piece
     of one cut where a block starts), without making its rows: of a block of the bank's shape
@@ -287,12 +290,9 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
     :func:`read_rows` decodes it. None when a block is of another shape (the caller reads the
     text with :func:`read_rows`), or when a string breaks a character rule or holds an escape
     it refuses (:func:`read_rows` gives None there too)."""
-    from unicodedata import is_normalized
-
     items: list[tuple | None] = []
     append = items.append
     common = _COMMON_BLOCK.match
-    forbidden = FORBIDDEN.search
     pos, end = 0, len(text)
     while pos < end:
         m = common(text, pos)
@@ -314,12 +314,9 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
             if found is None:
                 return None
             ctxt, msgid = found[0], found[1]
+        elif _unescaped_refused(strings):
+            return None
         else:
-            if strings.isascii():
-                if not strings.isprintable() and forbidden(strings):
-                    return None
-            elif forbidden(strings) or not is_normalized("NFC", strings):
-                return None
             if ctxt_more:
                 ctxt += ctxt_more[1:-2].replace('"\n"', "")
             if msgid_more:
@@ -332,8 +329,6 @@ def _strings(strings, lineno: int, path: Path) -> tuple[str, str, str, int] | No
     """The values of a block's msgctxt, msgid and msgstr (each its keyword's string and its
     continuation lines) and the line after them, each string decoded and checked as
     :func:`_block` does it; None when one breaks a rule."""
-    from unicodedata import is_normalized
-
     forbidden = FORBIDDEN.search
     values = []
     for first, more in strings:
