@@ -573,16 +573,6 @@ def _load_bank_part(bank: Path, own: str):
     return diagnostics, summary, share
 
 
-def _bank_unchanged(bank: Path) -> bool:
-    """Whether this process's latest input digest found no file of the bank folder written
-    since the memo file's digests (a guess about the work ahead, as :func:`edited_catalog_only`)."""
-    if not _LAST:
-        return False
-    memo = _LAST[0][1]
-    inside = os.path.join(os.path.abspath(bank), "")
-    return memo.complete and bool(memo.old) and not any(os.path.abspath(name).startswith(inside) for name in memo.fresh)
-
-
 def _catalog_edited(bank: Path, translations: Path, key: str, own: str, *, one_catalog: bool):
     """(diagnostics, summary) of a bank whose files are those of a kept verdict's bank part
     (under ``own``): the bank's own diagnostics and figures as kept; with errors among them,
@@ -666,9 +656,10 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
     if cached is not None:
         return cached
     own = bank_key(bank, translations) if key is not None else None
-    # (a question file written just before the latest run is digested again: the bank's part
-    # kept for its bytes, when there is one, says that it did not change since)
-    if own is not None and (_bank_unchanged(bank) or _bank_store(bank).has(own)):
+    # The bank's part kept for the bank's files as they are now, when there is one, says that
+    # nothing in the bank changed (also for a file digested again because it was written just
+    # before the latest run): only catalogs did.
+    if own is not None:
         found = _catalog_edited(bank, translations, key, own, one_catalog=edited_catalog_only(bank, translations, bank_kept=True))
         if found is not None:
             return found
