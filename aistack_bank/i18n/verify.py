@@ -997,28 +997,32 @@ def _template_by_parts(pot: Path, parts: list, ref) -> bool | None:
     should that reader give up on a block or on a second header, as entries); None when a part
     is not known or the template is not of the common shape (the caller compares the fields
     themselves). ``ref(path)``, the reference of a file, is asked once per file."""
-    from .catalog import MAX_CATALOG_BYTES
     from .pofile import read_template_rows
-    from .stream import BlockStream, NotStreamable
 
     if any(part is None for part in parts):
         return None
-    for lean in (True, False):
+    found = _template_pieces(pot, lambda stream: _template_parts_compared(stream.pieces(read_template_rows), parts, ref))
+    if found is None:  # (the lean reader gave up on a block: read again as entries, no header among them)
+        found = _template_pieces(pot, lambda stream: _template_parts_compared(
+            ([_entry_item(entry) for entry in piece] for piece in stream.pieces()), parts, ref, headers=False))
+    return found
+
+
+def _template_pieces(pot: Path, compared) -> bool | None:
+    """``compared(stream)`` of the template at ``pot`` opened as a :class:`.stream.BlockStream`;
+    None when it cannot be streamed or its reader gives up on a block (``NotStreamable``)."""
+    from .catalog import MAX_CATALOG_BYTES
+    from .stream import BlockStream, NotStreamable
+
+    try:
+        stream = BlockStream(pot, MAX_CATALOG_BYTES)
+    except NotStreamable:
+        return None
+    with stream:
         try:
-            stream = BlockStream(pot, MAX_CATALOG_BYTES)
+            return compared(stream)
         except NotStreamable:
             return None
-        with stream:
-            try:
-                if lean:
-                    found = _template_parts_compared(stream.pieces(read_template_rows), parts, ref)
-                else:  # each entry as the lean reader's item (no header among them)
-                    found = _template_parts_compared(([_entry_item(entry) for entry in piece] for piece in stream.pieces()), parts, ref, headers=False)
-            except NotStreamable:  # (the lean reader gave up on a block: read again as entries)
-                found = None
-        if found is not None:
-            return found
-    return None
 
 
 def _entry_item(entry) -> tuple:
@@ -1387,19 +1391,9 @@ def _template_read_lean(pot: Path, fields, ref) -> bool | None:
     :func:`.pofile.read_template_rows`, holds exactly ``fields`` (an iterator), as
     :func:`template_is_current` compares them; None when that reader gives up on a block, or
     on a second header (the caller compares the rows of :func:`.pofile.read_rows`)."""
-    from .catalog import MAX_CATALOG_BYTES
     from .pofile import read_template_rows
-    from .stream import BlockStream, NotStreamable
 
-    try:
-        stream = BlockStream(pot, MAX_CATALOG_BYTES)
-    except NotStreamable:
-        return None
-    with stream:
-        try:
-            return _template_compared(stream.pieces(read_template_rows), fields, ref)
-        except NotStreamable:
-            return None
+    return _template_pieces(pot, lambda stream: _template_compared(stream.pieces(read_template_rows), fields, ref))
 
 
 def _template_compared(pieces, fields, ref) -> bool | None:
