@@ -8,13 +8,13 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, DiagnosticsError, ExportError, Location, Severity, UsageError, warning
-from .exporters import FORMATS, ExportTree, export_notes, get_format
+from .exporters import FORMATS, LISTED, ExportTree, export_notes, get_format
 from .i18n.fields import question_fields
-from .model import Bank, Library
 from .options import ExportOptions
 
 if TYPE_CHECKING:
     from .i18n.catalog import Catalogs
+    from .model import Bank, Library
     from .project.settings import LanguagePolicy
 
 
@@ -71,6 +71,8 @@ def restrict(library: Library, topic: str | None) -> Library:
 
 def as_libraries(banks: dict[str, Bank] | dict[str, Library]) -> dict[str, Library]:
     """``banks`` as libraries: a :class:`Bank` (one topic) becomes a library of that one topic."""
+    from .model import Bank, Library
+
     return {lang: Library(categories=(b.category,), topics=(b,), lang=b.lang) if isinstance(b, Bank) else b for lang, b in banks.items()}
 
 
@@ -645,7 +647,7 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     # what it is sent of the localized banks, not the parent's pages
     staging = _Staging(out)
     try:
-        with Workers(expected_texts(translations) >= PARALLEL_MIN_TEXTS) as workers:
+        with Workers(_writers_first(expected_texts(translations) >= PARALLEL_MIN_TEXTS)) as workers:
             return _build_with(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy, workers=workers, staging=staging)
     finally:
         staging.remove()  # (the workers have stopped: nothing more is written into it)
@@ -761,6 +763,14 @@ def expected_texts(translations: Path | None) -> int:
     return catalog_bytes(translations) // CATALOG_BYTES_PER_TEXT if translations is not None else 0
 
 
+def _writers_first(parallel: bool) -> bool:
+    """``parallel``, the writers (and the model) imported first when it is true: the rendering
+    workers about to be forked then inherit them rather than each importing them."""
+    if parallel:
+        FORMATS.load()
+    return parallel
+
+
 def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers, staging: _Staging | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     from .i18n.catalog import Catalogs
     from .project.settings import LanguagePolicy
@@ -779,16 +789,16 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     plan = memo.plan()
     standing: dict[str, dict[str, ExportTree] | None] = {}
     if plan is not None:  # the same inputs as a build whose notes and README were kept: no catalog read, nothing localized if every format stands
-        for name, export_format in FORMATS.items():
-            standing[name] = memo.stored(name, out / export_format.folder)
+        for name, listed in LISTED.items():  # (the formats' light table: no writer imported while every file stands)
+            standing[name] = memo.stored(name, out / listed.folder)
             if standing[name] is None:
                 break
         else:
             with build_lock(out, compare=compare):
                 outputs, staged = [], _staged()
                 with _all_or_nothing(staged, out):
-                    for name in FORMATS:
-                        outputs += write_outputs(standing[name], {name: out / FORMATS[name].folder}, {}, compare=compare, prune=True, progress=progress, staged=staged, count=plan["count"])
+                    for name, listed in LISTED.items():
+                        outputs += write_outputs(standing[name], {name: out / listed.folder}, {}, compare=compare, prune=True, progress=progress, staged=staged, count=plan["count"])
                     outputs.append(_write_guide(out, plan["guide"], plan["count"], compare=compare, staged=staged))
             memo.save()
             return outputs, list(plan["notes"])
