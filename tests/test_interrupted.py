@@ -116,3 +116,31 @@ def test_a_ctrl_c_interrupts_the_parent_and_no_worker(pool):
     result = subprocess.run([sys.executable, "-c", WORKERS_INTERRUPTED, pool], capture_output=True, text=True, cwd=REPO, timeout=60,
                             start_new_session=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert (result.stdout, result.stderr) == ("interrupted\n", "")
+
+
+def test_a_build_interrupted_while_it_writes_leaves_the_exports_as_they_were(tmp_path, monkeypatch):
+    """Interrupted after a dozen of its files were made ready: no file of the build is renamed
+    in, no temporary file is left, and the next build writes every file as a fresh one does."""
+    from aistack_bank import build
+
+    project = _copy(tmp_path / "project")
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    original, calls = build._write, []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 12:
+            os.kill(os.getpid(), signal.SIGINT)
+        return original(*args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(build, "_write", interrupted)
+        assert forked.run("build", cwd=project, env=env) == (130, INTERRUPTED)
+    assert not (project / "exports").exists() or not [p for p in (project / "exports").rglob("*") if p.is_file()]
+    assert _half_written(project, tmp_path / "cache") == []
+    code, out = forked.run("build", cwd=project, env=env)
+    assert code == 0 and "file(s) written, 0 unchanged" in out, out
+    fresh = _copy(tmp_path / "fresh")
+    assert forked.run("build", cwd=fresh, env={"XDG_CACHE_HOME": str(tmp_path / "fresh-cache")}) == (code, out)
+    assert {p.relative_to(project).as_posix(): p.read_bytes() for p in (project / "exports").rglob("*") if p.is_file()} == \
+        {p.relative_to(fresh).as_posix(): p.read_bytes() for p in (fresh / "exports").rglob("*") if p.is_file()}
