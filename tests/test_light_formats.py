@@ -78,8 +78,10 @@ def _imported(args: list[str], env: dict, listing) -> tuple[str, list[str]]:
 
 def test_a_build_with_nothing_changed_imports_no_writer(tmp_path):
     """Every file of the last build stands: the build reads the formats' names and folders from
-    the light table, and imports no format's writer, nothing the writers share, and no localizer."""
+    the light table, and imports no format's writer, nothing the writers share, no question kind's
+    module and no localizer."""
     from aistack_bank.exporters import LISTED
+    from aistack_bank.kinds import NAMES as KIND_NAMES
 
     project = tmp_path / "project"
     for part in ("bank", "translations"):
@@ -92,4 +94,5 @@ def test_a_build_with_nothing_changed_imports_no_writer(tmp_path):
     writers = {f"aistack_bank.exporters.{listed.module}" for listed in LISTED.values()}
     shared = {f"aistack_bank.exporters.{name}" for name in ("qti_common", "qti12_common", "moodle_common", "html_site", "words", "table")}
     assert "aistack_bank.exporters" in modules and "aistack_bank.build" in modules
-    assert sorted(m for m in modules if m in writers | shared or m in ("aistack_bank.exchange", "aistack_bank.site_strings", "aistack_bank.i18n.localize")) == []
+    kinds = {f"aistack_bank.kinds.{kind.replace('-', '_')}" for kind in KIND_NAMES}  # (each kind's model: what the writers import)
+    assert sorted(m for m in modules if m in writers | shared | kinds or m in ("aistack_bank.exchange", "aistack_bank.site_strings", "aistack_bank.i18n.localize")) == []
