@@ -18,6 +18,7 @@ A rule added to ``rules`` that reads more of the topic than its tags must add it
 from __future__ import annotations
 
 import gc
+import io
 import pickle
 from pathlib import Path
 from typing import Any, Callable
@@ -121,7 +122,7 @@ class QuestionFiles:
         qs, read_diags = read_question(path, root=root, project=project)
         rule_diags = self.rules(qs, root, topic, self.run_checks)
         summary, qs.summary = qs.summary, None
-        record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL) if stored else None
+        record = _dumped(qs) if stored else None
         texts = pickle.dumps(self.texts(qs), protocol=pickle.HIGHEST_PROTOCOL) if stored and self.texts is not None else None
         return (summary, read_diags, rule_diags, record, texts), qs
 
@@ -409,14 +410,36 @@ def _loads_uncollected(blob: bytes) -> Any:
     """``pickle.loads(blob)`` with the cyclic garbage collector paused: a record is a few hundred
     new objects that stay (nothing to collect), and a cold run unpickles every record of the
     bank in a row, during which the collector would otherwise walk the ever larger heap again
-    and again (at N = 10 000, 2.6 s -> 0.85 s of CPU for all the records)."""
+    and again (at N = 10 000, 2.6 s -> 0.85 s of CPU for all the records). A record
+    (:func:`_dumped`) is given with its document, which follows it."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return pickle.loads(blob)
+        unpickler = pickle.Unpickler(io.BytesIO(blob))
+        found = unpickler.load()
+        if type(found) is QuestionSource and found.doc is ...:
+            found.doc = unpickler.load()
+        return found
     finally:
         if paused:
             gc.enable()
+
+
+def _dumped(qs: QuestionSource) -> bytes:
+    """A record's stored form: ``qs`` pickled without its document, then the document, by one
+    pickler (what the first pickle holds is not written again in the second). ``pickle.loads``
+    of it gives the record with ``...`` for its document (what a catalog worker reads of most
+    records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    doc = qs.doc
+    qs.doc = ...
+    try:
+        pickler.dump(qs)
+    finally:
+        qs.doc = doc
+    pickler.dump(doc)
+    return out.getvalue()
 
 
 class StoredQuestion(QuestionSource):
