@@ -106,12 +106,15 @@ def _open_settled(path: Path, root: Path) -> int | None:
     link (opened without following one, instead of an ``lstat`` of the file first): what
     :func:`check_link` lets be opened. Otherwise None, and nothing is opened (a link, a path
     outside ``root``, any failure to open): the caller then checks and opens it as usual,
-    which decides and reports. The real path of ``root`` is worked out once, as a folder's is."""
+    which decides and reports. The real path of ``root`` (given as an absolute path, as the
+    question files' reader gives it) is worked out once, as a folder's is."""
     if not _NOFOLLOW:
         return None
     known = _REAL_FOLDERS
     found = known.get(root)
     if found is None:
+        if not os.path.isabs(root):
+            return None  # (kept only for a project given whole: a relative one depends on the working folder)
         top = os.path.abspath(root)
         found = known[root] = (top.rstrip(os.sep) + os.sep, os.path.realpath(top).rstrip(os.sep) + os.sep)
     top, real_root = found

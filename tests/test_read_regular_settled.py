@@ -137,3 +137,25 @@ def test_a_file_that_is_not_a_link_is_opened_without_a_look_first(tmp_path, monk
         for path in files:
             assert read_regular(path, 1 << 20, root=tmp_path) == b"id: x\n"
     assert not [p for p in looked if p.endswith(".yaml")], looked
+
+
+def test_a_relative_project_follows_the_working_folder(tmp_path, monkeypatch):
+    """A project given as a relative path is the folder of that name in the working folder of
+    each read, as before, also when the working folder changes within ``folders_settled``: here
+    into the project itself, where a project of the same name links its questions folder to the
+    outer project's (outside the inner one: refused)."""
+    outer = tmp_path / "p"
+    (outer / "other" / "questions").mkdir(parents=True)
+    (outer / "other" / "questions" / "q.yaml").write_text("id: q\n")
+    (outer / "questions").symlink_to(outer / "other" / "questions")  # (inside the outer project)
+    (outer / "sub" / "p").mkdir(parents=True)
+    (outer / "sub" / "p" / "questions").symlink_to(outer / "other" / "questions")  # (outside the inner one)
+    path, root = Path("p/questions/q.yaml"), Path("p")
+    seen = []
+    with folders_settled():
+        for folder in (tmp_path, outer / "sub", tmp_path):
+            monkeypatch.chdir(folder)
+            want = _outcome(_read_regular_before, path, root, 1 << 20)
+            assert _outcome(read_regular, path, root, 1 << 20) == want, folder
+            seen.append(want[0] if want[0] == "bytes" else want[1])
+    assert seen == ["bytes", "E115", "bytes"]
