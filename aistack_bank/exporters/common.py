@@ -75,8 +75,13 @@ def html_paragraph_escaped(text_raw: str) -> str:
     """``html_text(html_paragraph(text_raw))``: the paragraph as the character data of an XML
     element (QTI 1.2's ``mattext``), its text escaped twice in one pass of replacements."""
     start = "&lt;p lang=&quot;en&quot;&gt;" if in_english(text_raw) else "&lt;p&gt;"
-    return (start + text_raw.replace("&", "&amp;amp;").replace("<", "&amp;lt;").replace(">", "&amp;gt;").replace('"', "&amp;quot;")
-            .replace("'", "&amp;#x27;").replace("\n", "&lt;br/&gt;") + "&lt;/p&gt;")
+    return start + paragraph_escaped_body(text_raw) + "&lt;/p&gt;"
+
+
+def paragraph_escaped_body(text_raw: str) -> str:
+    """What :func:`html_paragraph_escaped` writes between its paragraph's tags."""
+    return (text_raw.replace("&", "&amp;amp;").replace("<", "&amp;lt;").replace(">", "&amp;gt;").replace('"', "&amp;quot;")
+            .replace("'", "&amp;#x27;").replace("\n", "&lt;br/&gt;"))
 
 
 def cdata(html: str) -> str:
