@@ -353,7 +353,15 @@ def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = 
 
 
 def _item_attributes(q, lang: str) -> dict[str, str]:
-    return {"identifier": item_identifier(q.id, lang), "title": short(q.id + ": " + q.stem, 120), "adaptive": "false", "timeDependent": "false", "xml:lang": lang}
+    return _item_root(item_identifier(q.id, lang), _item_title(q), lang)
+
+
+def _item_title(q) -> str:
+    return short(q.id + ": " + q.stem, 120)
+
+
+def _item_root(identifier: str, title: str, lang: str) -> dict[str, str]:
+    return {"identifier": identifier, "title": title, "adaptive": "false", "timeDependent": "false", "xml:lang": lang}
 
 
 def written_item(d: Dialect, q, lang: str, options: ExportOptions = ExportOptions()) -> bytes:
@@ -416,7 +424,7 @@ def _shape(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str | N
     if q.kind == "true-false":
         keys: tuple = (q.answer, in_english(words(lang).true), in_english(words(lang).false)) if marked is not None else (q.answer,)
     else:
-        keys = (tuple(o.id for o in q.options), tuple(q.right_ids()), getattr(q, "scoring", None))
+        keys = (tuple(o.id for o in q.options), tuple(q.right_ids()), q.scoring if q.kind == "multiple-response" else None)
     return (d.namespace, q.kind, lang, options.shuffle, options.answer_numbering, keys,
             tuple(text if not text else True for text in texts), marked)
 
@@ -435,12 +443,15 @@ def _template(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str 
     finally:
         _IN_ENGLISH.reset(token)
     first, _, rest = text.partition("\n")
-    _, _, rest = rest.partition("\n")  # (the root, made for each item)
+    _, _, rest = rest.partition("\n")  # (the root, made for each item from its own template)
+    root = {d.attributes.get(name, name): value for name, value in _root_attributes(d, _item_root("\ue000", "\ue001", lang)).items()}
+    head, _, tail = (_start(d.elements["assessmentItem"], root) + ">\n").partition("\ue000")
+    middle, _, tail = tail.partition("\ue001")
     pieces = _HOLE.split(rest)
     literals, slots = pieces[0::3], [(int(n), way != "\n") for n, way in zip(pieces[1::3], pieces[2::3])]
     if sorted(n for n, _ in slots) != [n for n, hole in enumerate(holes) if hole is not None] or any("\ue000" in piece or "\ue001" in piece for piece in literals):
         return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
-    return first + "\n", tuple(literals), tuple(slots)
+    return first + "\n" + head, middle, tail + literals[0], tuple(literals[1:]), tuple(slots)
 
 
 def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | None:
@@ -458,10 +469,9 @@ def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | 
         _TEMPLATES[key] = template
     if template is None:
         return None
-    first, literals, slots = template
-    root = {d.attributes.get(name, name): value for name, value in _root_attributes(d, _item_attributes(q, lang)).items()}
-    out = [first, _start(d.elements["assessmentItem"], root), ">\n", literals[0]]
-    for (n, paragraph), literal in zip(slots, literals[1:]):
+    head, middle, first, literals, slots = template
+    out = [head, item_identifier(q.id, lang), middle, _escape(_item_title(q)), first]  # (an identifier is an NCName: nothing in it to escape)
+    for (n, paragraph), literal in zip(slots, literals):
         escaped = _escape(texts[n])
         out.append(escaped.replace("\n", "<br/>") if paragraph else escaped)
         out.append(literal)
