@@ -120,8 +120,25 @@ def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
             for lang, text in texts_raw.items()
         )
     else:
-        body = "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{html_text(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
+        parts = ["<p>"]
+        for lang, text in texts_raw.items():
+            start, rtl = _span(lang)
+            parts += (start, html_text(f"{RLI}{text}{PDI}" if rtl else text), "</span>")
+        parts.append("</p>")
+        return "".join(parts)
     return f"<p>{body}</p>"
+
+
+_SPANS: dict[str, tuple[str, bool]] = {}
+"""By language: the start of its multilang block (``<span lang="pt_br" class="multilang">``)
+and whether it is written right to left (:func:`_isolated`), made once."""
+
+
+def _span(lang: str) -> tuple[str, bool]:
+    found = _SPANS.get(lang)
+    if found is None:
+        found = _SPANS[lang] = (f'<span lang="{moodle_code(lang)}" class="multilang">', is_rtl(lang))
+    return found
 
 
 def _without_fallbacks(texts_raw: Mapping[str, str]) -> Mapping[str, str]:
@@ -148,7 +165,11 @@ def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     texts_raw = _without_fallbacks(texts_raw)
     if syntax == "mlang":
         return "".join(f"{{mlang {moodle_code(lang)}}}{plain_field(_isolated(lang, text))}{{mlang}}" for lang, text in texts_raw.items())
-    return "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{plain_field(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
+    parts = []
+    for lang, text in texts_raw.items():
+        start, rtl = _span(lang)
+        parts += (start, plain_field(f"{RLI}{text}{PDI}" if rtl else text), "</span>")
+    return "".join(parts)
 
 
 MOODLE_NAME_MAX = 255
@@ -168,11 +189,29 @@ def multilang_name(prefix: str, texts_raw: Mapping[str, str], syntax: str = "spa
     first = next(iter(texts_raw.values()))
     if len(texts_raw) == 1:
         return prefix + plain_field(short(first, limit))
-    overhead = len(prefix) + len(multilang_plain({lang: "" for lang in texts_raw}, syntax))
+    overhead = len(prefix) + _markup_length(tuple(texts_raw), syntax)
     share = min(limit, (MOODLE_NAME_MAX - overhead) // len(texts_raw))
     if share < 8:
         return prefix + plain_field(short(first, min(limit, MOODLE_NAME_MAX - len(prefix))))
     return prefix + multilang_plain({lang: short(text, share) for lang, text in texts_raw.items()}, syntax)
+
+
+_MARKUP_LENGTHS: dict[tuple, int] = {}
+"""By languages and syntax: the length of :func:`multilang_plain`'s markup around empty texts."""
+
+
+def _markup_length(langs: tuple[str, ...], syntax: str) -> int:
+    """``len(multilang_plain({lang: "" for lang in langs}, syntax))``, kept once made while no
+    text is an English fallback (an empty text could be one, and lose its block)."""
+    if _IN_ENGLISH.get():
+        return len(multilang_plain(dict.fromkeys(langs, ""), syntax))
+    key = (langs, syntax)
+    found = _MARKUP_LENGTHS.get(key)
+    if found is None:
+        if len(_MARKUP_LENGTHS) >= 1 << 10:
+            _MARKUP_LENGTHS.clear()
+        found = _MARKUP_LENGTHS[key] = len(multilang_plain(dict.fromkeys(langs, ""), syntax))
+    return found
 
 
 def question_name(question_id: str, stems_raw: Mapping[str, str], syntax: str = "span") -> str:
