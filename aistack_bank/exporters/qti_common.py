@@ -827,23 +827,21 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     language = _escape(lang)
     string = '<string language="' + language + '">'
     item_type = _escape(d.item_type)
+    # Each resource's lines as one piece of text (the document's lines are joined by line breaks):
+    # its constant stretches made once.
+    type_ = '" type="' + item_type + '" href="'
+    entry = ('">\n' + pads[2] + "<metadata>\n" + pads[3] + '<lom xmlns="' + LOM_NS + '">\n' + pads[4] + "<general>\n"
+             + pads[5] + "<identifier><catalog>" + LOM_CATALOG + "</catalog><entry>")
+    title = "</entry></identifier>\n" + pads[5] + "<title>" + string
+    language_line = "</string></title>\n" + pads[5] + "<language>" + language + "</language>"
+    keyword = "\n" + pads[5] + "<keyword>" + string
+    tail = "\n" + pads[4] + "</general>\n" + pads[3] + "</lom>\n" + pads[2] + "</metadata>\n" + pads[2] + '<file href="'
+    end = '"/>\n' + pads[1] + "</resource>"
     for q in questions:
         path = _escape(item_path(q))
-        lines += [
-            pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + '" type="' + item_type + '" href="' + path + '">',
-            pads[2] + "<metadata>",
-            pads[3] + '<lom xmlns="' + LOM_NS + '">',
-            pads[4] + "<general>",
-            pads[5] + "<identifier><catalog>" + LOM_CATALOG + "</catalog><entry>" + _escape(q.id) + "</entry></identifier>",
-            pads[5] + "<title>" + string + _escape(short(q.id + ": " + q.stem, 120)) + "</string></title>",
-            pads[5] + "<language>" + language + "</language>",
-            *[pads[5] + "<keyword>" + string + _escape(keyword) + "</string></keyword>" for keyword in q.tags],
-            pads[4] + "</general>",
-            pads[3] + "</lom>",
-            pads[2] + "</metadata>",
-            pads[2] + '<file href="' + path + '"/>',
-            pads[1] + "</resource>",
-        ]
+        keywords = "".join([keyword + _escape(tag) + "</string></keyword>" for tag in q.tags])
+        lines.append(pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + type_ + path + entry + _escape(q.id)
+                     + title + _escape(short(q.id + ": " + q.stem, 120)) + language_line + keywords + tail + path + end)
     return manifest.document_bytes()
 
 
