@@ -1344,7 +1344,26 @@ def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict
     with ``staging`` (the staging folder, :class:`_Staging`), each written there as soon as it is
     rendered, named by ``tag`` (unique to the piece), and what it became returned instead
     (:class:`StagedFiles`). What the worker freed of the pieces before is given back to the
-    system first."""
+    system first.
+
+    The garbage collector is paused while the piece is rendered: the worker holds the bank's
+    libraries (a few million objects, unpickled here, out of ``gc.freeze``'s reach), which each
+    full collection would walk again while a large file's records pile up; a renderer's objects
+    are freed as they are dropped (it makes no cycles but a few short-lived ones, collected once
+    the collector runs again)."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _render_piece(payload, name, part, options_sent, staging, tag)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _render_piece(payload: tuple, name: str, part: str | None, options_sent: dict, staging: str | None, tag: str):
+    """:func:`_render_sent`'s work."""
     _trim()
     files = get_format(name).part_files(_received(payload), _options_received(options_sent), part)
     if staging is None:
