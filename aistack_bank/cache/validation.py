@@ -495,14 +495,15 @@ def summary_of(report) -> dict:
             "key_longest_share": cues.longest_share, "line": f"{cues.questions} question{'' if cues.questions == 1 else 's'}; {cues.summary()}"}
 
 
-def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None, own: str | None = None):
+def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None, own: str | None = None, meanwhile=None):
     """Validate now; store the verdict under ``key`` if no input changed meanwhile (and the
-    bank's own part of it under ``own``, :func:`bank_key`)."""
+    bank's own part of it under ``own``, :func:`bank_key`). ``meanwhile``: as for
+    :func:`~aistack_bank.rules.validate.validate_bank`."""
     from ..rules.validate import validate_bank
 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
                            walked=_walked(bank, translations) if key is not None else None,
-                           one_catalog=key is not None and edited_catalog_only(bank, translations))
+                           one_catalog=key is not None and edited_catalog_only(bank, translations), meanwhile=meanwhile)
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
         store(bank, key, report.diagnostics, summary)
@@ -667,13 +668,16 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
     return report.diagnostics, summary
 
 
-def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None):
+def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, cold=None, meanwhile=None):
     """The read bank, once its validation verdict (cached or computed now) has no error.
 
     Catalogs read while validating go through ``catalogs``, so that localization reuses them.
     Raises :class:`~aistack_bank.errors.DiagnosticsError` with the errors otherwise. With a
     cached verdict the bank is read and its inputs digested once more: a file changed since the
-    verdict was computed means validating now instead."""
+    verdict was computed means validating now instead. ``cold()`` is called just before the
+    bank is validated now (never with a verdict kept), ``meanwhile(source)`` as
+    :func:`~aistack_bank.rules.validate.validate_bank` says (the caller's work on the read
+    bank, beside the catalogs' verification)."""
     from ..errors import DiagnosticsError
     from .questionfiles import QuestionFiles
     from ..load import read_library
@@ -686,7 +690,9 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
         source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source
-    report, _ = _validate_and_store(bank, translations, key, catalogs)
+    if cold is not None:
+        cold()
+    report, _ = _validate_and_store(bank, translations, key, catalogs, meanwhile=meanwhile)
     if report.errors:
         raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
     return report.source
