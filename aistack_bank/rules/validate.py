@@ -119,8 +119,9 @@ def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, 
 
     # A large bank's records go to a spill file as they are read (the catalogs' workers read
     # them there), unless the caller goes on to localize the bank (it passes its catalogs).
+    # With the catalogs' workers, the question files' stores are written while they verify.
     checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache, spill=catalogs is None, texts=file_leak_texts,
-                           walked=walked)
+                           walked=walked, later=workers.started)
     try:
         return _validate_read(root, only, checked, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
                               meanwhile=meanwhile)
@@ -164,9 +165,11 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
 
             share = bank_share(source)
         def during() -> None:
-            """The caller's work on the read bank (see validate_bank), then the lints."""
+            """The caller's work on the read bank (see validate_bank), the question files'
+            stores written, then the lints."""
             if meanwhile is not None:
                 meanwhile(source)
+            checked.save_stores()
             lint()
 
         found = verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
