@@ -164,12 +164,13 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
             from ..cache.catalogs import bank_share
 
             share = bank_share(source)
+
         def during() -> None:
-            """The caller's work on the read bank (see validate_bank), the question files'
-            stores written, then the lints."""
+            """The question files' stores written, the caller's work on the read bank (see
+            validate_bank), then the lints."""
+            checked.save_stores()  # (their records dropped first)
             if meanwhile is not None:
                 meanwhile(source)
-            checked.save_stores()
             lint()
 
         found = verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
