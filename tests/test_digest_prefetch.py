@@ -86,3 +86,32 @@ def test_a_catalog_written_after_it_was_prefetched_is_digested_again(tmp_path, m
     for path in (tmp_path / "cache").rglob("*.pickle"):
         path.unlink()
     assert validation.input_digest(bank, translations) == key  # (the bytes the file has now)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_tree_digest_after_an_input_digest_is_the_one_taken_alone(tmp_path, monkeypatch, seed):
+    """`tree_digest` takes the digests the latest input digest took of files that have not
+    changed since (and were written long enough before it): the digest it gives alone."""
+    import shutil
+    import time
+
+    rng = random.Random(seed)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    bank, translations = tmp_path / "bank", tmp_path / "translations"
+    (bank / "t" / "questions").mkdir(parents=True)
+    (translations / "site").mkdir(parents=True)
+    names = [bank / "t" / "questions" / "q1.yaml", translations / "fr.po", translations / "nl.po", translations / "site" / "fr.po"]
+    for name in names:
+        _write(name, rng)
+    old = time.time() - 3600
+    for name in rng.sample(names, rng.randrange(0, 4)):  # (settled: borrowed)
+        os.utime(name, (old, old))
+    validation._LAST.clear()
+    validation.input_digest(bank, translations)
+    for name in rng.sample(names, rng.randrange(0, 3)):  # written since
+        _write(name, rng)
+    borrowed = validation.tree_digest(translations)
+    assert validation._LAST[0][1].new  # (there was something to borrow)
+    shutil.rmtree(tmp_path / "cache")
+    validation._LAST.clear()
+    assert validation.tree_digest(translations) == borrowed

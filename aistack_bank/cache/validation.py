@@ -90,7 +90,8 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b", keep: bool = False) -> None:
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b", keep: bool = False,
+                 borrowed: StatMemo | None = None) -> None:
         # ``algorithm``: of the content digests (BLAKE2b of 20 bytes; the outputs of a build,
         # hundreds of megabytes, are digested with SHA-256, which processors compute in hardware)
         self.algorithm = after.algorithm if after is not None else algorithm
@@ -125,6 +126,12 @@ class StatMemo:
         """What the input digest took besides the files, and the digest it gave (:func:`input_digest`)."""
         self.seen_head: str | None = None
         """:attr:`head` of the input digest that last wrote the memo file (None: not known)."""
+        self.borrowed: dict[str, tuple] = {}
+        """With ``borrowed`` (this process's latest input digest's memo, of the same algorithm):
+        the digests it took of files last written more than :data:`~.store.RACY_NS` before it,
+        used as the memo file's are (a file of the same identity has those bytes)."""
+        if borrowed is not None and borrowed.algorithm == self.algorithm and after is None:
+            self.borrowed = {name: entry for name, entry in borrowed.new.items() if borrowed.now - max(entry[0][3], entry[0][4]) > RACY_NS}
         self.prefetched: dict[str, list] = {}
         """What :meth:`prefetch` digests in its thread, by file: [identity, (whether whole,
         digest, kept or None) once done, the event set then]."""
@@ -161,6 +168,8 @@ class StatMemo:
             return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
         identity = file_identity(st)
         known = self.old.get(name)
+        if known is None and self.borrowed:
+            known = self.borrowed.get(name)
         if type(known) is tuple and len(known) == 2 and known[0] == identity and type(known[1]) is bytes:
             self.new[name] = known
             return known[1]
@@ -438,9 +447,10 @@ def _walked(bank: Path, translations: Path | None):
 
 def tree_digest(root: Path) -> str:
     """A digest of every file under ``root`` (its path, whether it is a link and where to, and
-    its content, through the stat memo of ``root``), as :func:`input_digest` takes it."""
+    its content, through the stat memo of ``root`` and the digests this process's latest input
+    digest took: see :attr:`StatMemo.borrowed`), as :func:`input_digest` takes it."""
     digest = hashlib.blake2b(digest_size=32)
-    memo = StatMemo([root])
+    memo = StatMemo([root], borrowed=_LAST[0][1] if _LAST else None)  # (files the input digest just took: not digested again)
     _digest_tree(digest, root, memo)
     memo.save()
     return digest.hexdigest()
