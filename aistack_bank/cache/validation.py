@@ -760,16 +760,15 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
     return report.diagnostics, summary
 
 
-def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, cold=None, meanwhile=None):
+def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, meanwhile=None):
     """The read bank, once its validation verdict (cached or computed now) has no error.
 
     Catalogs read while validating go through ``catalogs``, so that localization reuses them.
     Raises :class:`~aistack_bank.errors.DiagnosticsError` with the errors otherwise. With a
     cached verdict the bank is read and its inputs digested once more: a file changed since the
-    verdict was computed means validating now instead. ``cold()`` is called just before the
-    bank is validated now (never with a verdict kept), ``meanwhile(source)`` as
-    :func:`~aistack_bank.rules.validate.validate_bank` says (the caller's work on the read
-    bank, beside the catalogs' verification)."""
+    verdict was computed means validating now instead. ``meanwhile(source)``, when the bank is
+    validated now, as :func:`~aistack_bank.rules.validate.validate_bank` says (the caller's work
+    on the read bank, beside the catalogs' verification)."""
     from ..errors import DiagnosticsError
     from .questionfiles import QuestionFiles
     from ..load import read_library
@@ -782,8 +781,6 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
         source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source
-    if cold is not None:
-        cold()
     report, _ = _validate_and_store(bank, translations, key, catalogs, meanwhile=meanwhile)
     if report.errors:
         raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
