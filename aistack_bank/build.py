@@ -1024,9 +1024,10 @@ def _localized_in(localizing: _Localizing, languages: list[str]) -> tuple[dict[s
     in_english: dict[str, frozenset[str]] = {}
     sent = localizing.sent
     results = iter(localizing.results())
+    english, localizing.read = localizing.read[1], None  # (the fields' bytes not held while rendering)
     for lang in languages:
         if lang == "en":
-            banks[lang] = localizing.read[1]
+            banks[lang] = english
             continue
         more, wrong, missing, localized = next(results)
         notes += more
