@@ -54,8 +54,14 @@ class QuestionFiles:
     the files' own rules found, in the order the files were read."""
 
     def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False, texts: Texts | None = None,
-                 walked: Callable[[Path], str | None] | None = None) -> None:
+                 walked: Callable[[Path], str | None] | None = None, later: bool = False) -> None:
         self.rules = rules
+        self._later: list[SplitStore] | None = [] if later else None
+        """With ``later``: the store of the topic whose files were done last, written by
+        :meth:`save_stores` (or :meth:`close`) instead of at once (the caller then has other
+        processes' work to wait for, beside which it is written); each other topic's is written
+        as soon as the next topic's files are done (one topic's records held at most, as
+        before)."""
         self.walked = walked
         """``walked(path)``: the content digest the verdict's input digest just took of a question
         file (:meth:`aistack_bank.cache.validation.StatMemo.walked`), or None: the key its stored
@@ -253,13 +259,24 @@ class QuestionFiles:
         summary, read_diags, rule_diags, record, texts = found
         return summary, read_diags, rule_diags, self.spill.add(record), (None if texts is None else self.spill.add(texts))
 
-    @staticmethod
-    def _done(stores: list, t: int) -> None:
-        stores[t].save()
-        stores[t] = None  # its blobs are not held for the other topics
+    def _done(self, stores: list, t: int) -> None:
+        if self._later is not None:
+            self.save_stores()
+            self._later.append(stores[t])
+        else:
+            stores[t].save()
+        stores[t] = None  # its blobs are not held for the other topics (unless saved later)
+
+    def save_stores(self) -> None:
+        """Write the stores held back (``later``), each dropped once written."""
+        later = self._later or []
+        while later:
+            later.pop(0).save()
 
     def close(self) -> None:
-        """Remove the spill file's name (the records stay readable by this process)."""
+        """Write the stores held back, and remove the spill file's name (the records stay
+        readable by this process)."""
+        self.save_stores()
         if self.spill is not None:
             self.spill.unlink()
 
