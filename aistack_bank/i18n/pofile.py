@@ -216,59 +216,83 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     """:func:`read_blocks` with the entries as the rows :func:`light_rows` makes of them
     (the same rows, without an entry object per block of the bank's shape,
     :data:`_COMMON_BLOCK`): the rows of ``text[pos:]``, where each block starts and the line
-    after the last, or None where :func:`read_blocks` gives None."""
+    after the last, or None where :func:`read_blocks` gives None.
+
+    The character rules and the escapes are looked for in the whole text once: when no
+    character of it breaks a rule (:func:`_allowed_throughout`), no block's strings are
+    checked one by one (see :func:`_unescaped_refused`); a block's
+    strings are decoded only when a backslash is in them (the next backslash of the text is
+    kept, so a block without one costs a comparison)."""
     rows: list[tuple] = []
     starts: list[int] = []
+    append = rows.append
+    mark = starts.append
     common = _COMMON_BLOCK.match
     match = _FAST_BLOCK.match
+    count = text.count
     shared: dict[str, str] = {}
     share = shared.setdefault
+    notes_read: dict[str, tuple[str, list[str]]] = {}
     end = len(text)
+    checked = _allowed_throughout(text)  # (then no block's strings break a rule)
+    backslash = text.find("\\", pos)
+    if backslash < 0:
+        backslash = end
     while pos < end:
         m = common(text, pos)
         if m is None:
             m = match(text, pos)
             if m is None or m.end() == pos:
                 return None
-            starts.append(pos)
+            mark(pos)
             pos = m.end()
             e, lineno = _block(m, lineno, path)
             if e is None:
                 return None
-            rows.append(_row(e, shared))
+            append(_row(e, shared))
+            if backslash < pos:
+                backslash = text.find("\\", pos)
+                if backslash < 0:
+                    backslash = end
             continue
-        starts.append(pos)
-        pos = m.end()
-        notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+        mark(pos)
         line = lineno
-        lineno += 1 + (notes.count("\n") if notes else 0) + (1 if fuzzy else 0)
-        # the three strings and their continuation lines as written, with the keywords, quotes
-        # and newlines between them (none of which is a backslash, a forbidden character or
-        # one that composes with a neighbour: see _strings)
-        strings = text[m.start(5):m.end(10)]
-        if "\\" in strings:
-            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), lineno, path)
+        notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, _ = m.groups()
+        start = pos
+        pos = m.end()
+        if backslash < pos and text.find("\\", m.start(5), m.end(10)) >= 0:
+            # the strings with an escape: decoded and checked one by one
+            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), 0, path)
             if found is None:
                 return None
-            ctxt, msgid, msgstr, lineno = found
+            ctxt, msgid, msgstr, _ = found
         else:
             # no escape: each string is its value, checked as _strings checks it
-            if _unescaped_refused(strings):
+            if not checked and _unescaped_refused(text[m.start(5):m.end(10)]):
                 return None
-            lineno += 3
             if ctxt_more:
                 ctxt += ctxt_more[1:-2].replace('"\n"', "")
-                lineno += ctxt_more.count("\n")
             if msgid_more:
                 msgid += msgid_more[1:-2].replace('"\n"', "")
-                lineno += msgid_more.count("\n")
             if msgstr_more:
                 msgstr += msgstr_more[1:-2].replace('"\n"', "")
-                lineno += msgstr_more.count("\n")
-        lineno += len(blank)
-        comment = notes[3:-1].replace("\n#. ", "\n") if notes else ""
-        rows.append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], share(comment, comment), "",
-                     ["fuzzy"] if fuzzy else [], None, None, None, False, ([], comment.split("\n") if notes else []), [], line))
+        lineno += count("\n", start, pos)
+        if backslash < pos:
+            backslash = text.find("\\", pos)
+            if backslash < 0:
+                backslash = end
+        if notes:
+            found_notes = notes_read.get(notes)
+            if found_notes is None:
+                comment = notes[3:-1].replace("\n#. ", "\n")
+                found_notes = notes_read[notes] = (share(comment, comment), comment.split("\n"))
+            comment = found_notes[0]
+            comment_lines = ([], found_notes[1][:])
+        else:
+            comment = ""
+            comment_lines = ([], [])
+        append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], comment, "",
+                ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line))
     return rows, starts, lineno
 
 
@@ -279,6 +303,39 @@ def _unescaped_refused(strings: str) -> bool:
     if strings.isascii():
         return not strings.isprintable() and FORBIDDEN.search(strings) is not None
     return FORBIDDEN.search(strings) is not None or not is_normalized("NFC", strings)
+
+
+_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
+"""The characters a string may hold that need no look at their neighbours (as bytes)."""
+
+_INERT = frozenset(map(chr, [*range(0xA0, 0x300), *range(0x2010, 0x2028), *range(0x202F, 0x2060), *range(0x20A0, 0x20C0)]))
+"""Characters that are their own NFC, combine with no other (not one a composition takes as its
+second) and have no combining class: a text of them and printable ASCII, tab and newline is NFC
+whatever their order (`tests/test_catalog_read_text.py` checks each against unicodedata). Kept
+by the Unicode stability policy in every later version."""
+
+
+def _allowed_throughout(text: str) -> bool:
+    """Whether no character of ``text`` is forbidden and ``text`` is NFC: then no string of it
+    breaks a rule :func:`_unescaped_refused` checks (each is a part of the text between quotes
+    and newlines, which compose with nothing). False when that is not certain: the strings are
+    then checked one by one.
+
+    In C over the text's bytes: its printable ASCII, tabs and newlines left out, the characters
+    that remain (about 2 % of a bank's catalog) are searched for forbidden ones, and when all
+    are :data:`_INERT`, the text is NFC without asking unicodedata for the whole text."""
+    if text.isascii():
+        return not text.encode("ascii").translate(None, _PLAIN_ASCII)
+    try:
+        rest = text.encode("latin-1").translate(None, _PLAIN_ASCII).decode("latin-1")
+    except UnicodeEncodeError:
+        try:
+            rest = text.encode("utf-8").translate(None, _PLAIN_ASCII).decode("utf-8")
+        except UnicodeError:  # (a lone surrogate: forbidden)
+            return False
+    if FORBIDDEN.search(rest) is not None:
+        return False
+    return set(rest) <= _INERT or is_normalized("NFC", text)
 
 
 def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
@@ -294,6 +351,11 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
     append = items.append
     common = _COMMON_BLOCK.match
     pos, end = 0, len(text)
+    checked = _allowed_throughout(text)  # (as read_rows looks for the rules and the escapes)
+    backslash = text.find("\\")
+    if backslash < 0:
+        backslash = end
+    notes_read: dict[str, str] = {}
     while pos < end:
         m = common(text, pos)
         if m is None:
@@ -305,23 +367,32 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
                 return None
             append(None)
             pos = m.end()
-            continue
-        pos = m.end()
-        notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more = m.group(1, 2, 3, 4, 5, 6, 7, 8)
-        strings = text[m.start(5):m.end(10)]
-        if "\\" in strings:  # decoded and checked as read_rows does it
-            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), m.group(9, 10)), 0, path)
-            if found is None:
-                return None
-            ctxt, msgid = found[0], found[1]
-        elif _unescaped_refused(strings):
-            return None
         else:
-            if ctxt_more:
-                ctxt += ctxt_more[1:-2].replace('"\n"', "")
-            if msgid_more:
-                msgid += msgid_more[1:-2].replace('"\n"', "")
-        append((ctxt, msgid, notes[3:-1].replace("\n#. ", "\n") if notes else "", ref, number))
+            pos = m.end()
+            notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more = m.group(1, 2, 3, 4, 5, 6, 7, 8)
+            if backslash < pos and text.find("\\", m.start(5), m.end(10)) >= 0:  # decoded and checked as read_rows does it
+                found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), m.group(9, 10)), 0, path)
+                if found is None:
+                    return None
+                ctxt, msgid = found[0], found[1]
+            elif not checked and _unescaped_refused(text[m.start(5):m.end(10)]):
+                return None
+            else:
+                if ctxt_more:
+                    ctxt += ctxt_more[1:-2].replace('"\n"', "")
+                if msgid_more:
+                    msgid += msgid_more[1:-2].replace('"\n"', "")
+            if notes:
+                comment = notes_read.get(notes)
+                if comment is None:
+                    comment = notes_read[notes] = notes[3:-1].replace("\n#. ", "\n")
+            else:
+                comment = ""
+            append((ctxt, msgid, comment, ref, number))
+        if backslash < pos:
+            backslash = text.find("\\", pos)
+            if backslash < 0:
+                backslash = end
     return items, lineno + text.count("\n")
 
 
