@@ -14,6 +14,7 @@ without the cache) the same entries and the same located errors.
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from pathlib import Path
 
@@ -212,9 +213,9 @@ def test_the_inert_characters_compose_with_nothing():
 
 @pytest.mark.parametrize("seed", range(2))
 def test_read_catalog_reads_what_it_read_before(seed, tmp_path, monkeypatch):
-    """The whole read of a file (a byte-order mark, no final newline), cold with the cache, from
-    the kept read after an edit, and without the cache: the entries and diagnostics the old
-    readers give."""
+    """The whole read of a file (a byte-order mark, no final newline, bytes that are not UTF-8),
+    cold with the cache (its blocks read from the bytes), from the kept read after an edit, and
+    without the cache: the entries and diagnostics the old readers give from the text."""
     from aistack_bank.i18n import catalog as catalog_module
     from aistack_bank.i18n.catalog import read_catalog
 
@@ -240,11 +241,67 @@ def test_read_catalog_reads_what_it_read_before(seed, tmp_path, monkeypatch):
             if reader == "old":
                 monkeypatch.setattr(pofile, "read_rows", _old_read_rows)
                 monkeypatch.setattr(catalog_module, "read_rows", _old_read_rows)
+                monkeypatch.setattr(catalog_module, "read_rows_bytes", lambda *args: None)  # (the text read as before)
             got = []
             for text in texts:
                 data = text.encode("utf-8")
+                if n % 3 == 2:
+                    data = _damaged(random.Random(n), data)
                 path.write_bytes((b"\xef\xbb\xbf" if n % 5 == 0 else b"") + (data.rstrip(b"\n") if n % 7 == 0 else data))
                 got.append(read_all())
             results.append(got)
             monkeypatch.undo()
         assert results[0] == results[1], texts
+
+
+def _damaged(rng: random.Random, data: bytes) -> bytes:
+    """``data`` with now and then a byte that breaks its UTF-8 (a lead byte cut from its
+    continuation by a quote and newline, a stray continuation byte, a cut character)."""
+    for _ in range(rng.choice([0, 0, 0, 1, 2])):
+        at = rng.randrange(len(data) + 1)
+        data = data[:at] + rng.choice([b"\xc3", b"\xa9", b"\xc3\"\n\"\xa9", b"\xe2\x80", b"\xff", b"\xed\xa0\x80"]) + data[at:]
+    if rng.random() < 0.2:  # a character cut in two by the end of a string's line
+        cuts = [m.start() for m in re.finditer(b'"\n"', data)]
+        if cuts:
+            at = rng.choice(cuts)
+            data = data[:at] + b'\xc3"\n"\xa9' + data[at + 3:]
+    return data
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_bytes_reader_reads_the_rows_of_the_text(seed):
+    """read_rows_bytes of a text's UTF-8 bytes: the rows read_rows gives of the text, its block
+    starts as byte offsets; None for bytes that are not UTF-8."""
+    from aistack_bank.i18n.catalog import _byte_offsets
+
+    rng = random.Random(31337 + seed)
+    read = 0
+    for text in _texts(rng):
+        data = _damaged(rng, text.encode("utf-8", errors="surrogatepass"))
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        pos = len(data) - len(data.lstrip(b"\n"))
+        found = pofile.read_rows_bytes(data, pos, pos + 1, PATH)
+        try:
+            full = data.decode("utf-8")
+        except UnicodeDecodeError:
+            assert found is None, data
+            continue
+        old = _old_read_rows(full, pos, pos + 1, PATH)
+        if found is not None:
+            read += 1
+            assert old is not None, data
+            assert found == (old[0], _byte_offsets(full, old[1]), old[2]), data
+        else:
+            assert old is None, data
+    assert read > 300  # (the others: not UTF-8, or not of the rows' shapes)
+
+
+def test_a_character_cut_by_the_end_of_a_line_is_not_utf8():
+    """A string's lines are not joined before they are decoded: a character's bytes cut by a
+    quote and a newline are not UTF-8 (the text's decoding says so), not a character."""
+    for keyword in ("msgctxt", "msgid", "msgstr"):
+        data = '#: a.yaml:1\nmsgctxt "k"\nmsgid "x"\nmsgstr "y"\n'.replace(f'{keyword} "', f'{keyword} "ab\xc3"\n"\xa9cd').encode("latin-1")
+        assert pofile.read_rows_bytes(data, 0, 1, PATH) is None
+        data = data.replace(b"\xc3", b"\xc3\xa9").replace(b"\xa9cd", b"cd")
+        assert pofile.read_rows_bytes(data, 0, 1, PATH)[0] == _old_read_rows(data.decode("utf-8"), 0, 1, PATH)[0]

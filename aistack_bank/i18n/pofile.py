@@ -338,6 +338,122 @@ def _allowed_throughout(text: str) -> bool:
     return set(rest) <= _INERT or is_normalized("NFC", text)
 
 
+_COMMON_BYTES = re.compile(_COMMON_BLOCK.pattern.encode("ascii"))
+_FAST_BYTES = re.compile(_FAST_BLOCK.pattern.encode("ascii"))
+""":data:`_COMMON_BLOCK` and :data:`_FAST_BLOCK` over UTF-8 bytes: each of their classes holds
+or leaves out only ASCII characters, so over valid UTF-8 they match where the patterns match
+over the decoded text (the spans the same in bytes)."""
+
+
+def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list[tuple], list[int], int] | None:
+    """:func:`read_rows` of ``raw.decode("utf-8")`` read from the UTF-8 bytes: the same rows,
+    where each block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and
+    the line after the last; None where :func:`read_rows` gives None, and where a piece of
+    ``raw`` is not UTF-8 (the caller decodes the text, which reports where).
+
+    The text is never decoded whole (a catalog's text is once or twice its bytes, and their
+    byte offsets need no counting): a block's strings, notes and reference are decoded
+    from their bytes, a block of another shape than :data:`_COMMON_BLOCK` from its own bytes
+    (each of these pieces is cut at an ASCII character, so the bytes are UTF-8 iff every
+    piece is). The rules are looked for in the bytes once (:func:`_bytes_allowed_throughout`)."""
+    rows: list[tuple] = []
+    starts: list[int] = []
+    append = rows.append
+    mark = starts.append
+    common = _COMMON_BYTES.match
+    match = _FAST_BYTES.match
+    count = raw.count
+    shared: dict[str, str] = {}
+    share = shared.setdefault
+    notes_read: dict[bytes, tuple[str, list[str]]] = {}
+    end = len(raw)
+    checked = _bytes_allowed_throughout(raw)
+    backslash = raw.find(b"\\", pos)
+    if backslash < 0:
+        backslash = end
+    try:
+        while pos < end:
+            m = common(raw, pos)
+            if m is None:
+                m = match(raw, pos)
+                if m is None or m.end() == pos:
+                    return None
+                mark(pos)
+                block = raw[pos:m.end()].decode("utf-8")
+                pos = m.end()
+                m = _FAST_BLOCK.match(block)
+                if m is None or m.end() != len(block):
+                    return None
+                e, lineno = _block(m, lineno, path)
+                if e is None:
+                    return None
+                append(_row(e, shared))
+                if backslash < pos:
+                    backslash = raw.find(b"\\", pos)
+                    if backslash < 0:
+                        backslash = end
+                continue
+            mark(pos)
+            line = lineno
+            notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, _ = m.groups()
+            start = pos
+            pos = m.end()
+            if backslash < pos and raw.find(b"\\", m.start(5), m.end(10)) >= 0:
+                # the strings with an escape: decoded and checked one by one
+                found = _strings(((ctxt.decode("utf-8"), ctxt_more.decode("utf-8")), (msgid.decode("utf-8"), msgid_more.decode("utf-8")),
+                                  (msgstr.decode("utf-8"), msgstr_more.decode("utf-8"))), 0, path)
+                if found is None:
+                    return None
+                ctxt, msgid, msgstr, _ = found
+                backslash = raw.find(b"\\", pos)
+                if backslash < 0:
+                    backslash = end
+            else:
+                # no escape: each string is its value, checked as _strings checks it
+                if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode("utf-8")):
+                    return None
+                # (each string's bytes decoded apart: bytes that are not UTF-8 must not be
+                # joined into a character)
+                ctxt = ctxt.decode("utf-8") + ctxt_more.decode("utf-8")[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode("utf-8")
+                msgid = msgid.decode("utf-8") + msgid_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgid_more else msgid.decode("utf-8")
+                msgstr = msgstr.decode("utf-8") + msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgstr_more else msgstr.decode("utf-8")
+                if backslash < pos:  # (in a comment or the reference)
+                    backslash = raw.find(b"\\", pos)
+                    if backslash < 0:
+                        backslash = end
+            lineno += count(b"\n", start, pos)
+            if notes:
+                found_notes = notes_read.get(notes)
+                if found_notes is None:
+                    comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
+                    found_notes = notes_read[notes] = (share(comment, comment), comment.split("\n"))
+                comment = found_notes[0]
+                comment_lines = ([], found_notes[1][:])
+            else:
+                comment = ""
+                comment_lines = ([], [])
+            ref = ref.decode("ascii")
+            append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number.decode("ascii"))], comment, "",
+                    ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line))
+    except UnicodeDecodeError:
+        return None
+    return rows, starts, lineno
+
+
+def _bytes_allowed_throughout(raw: bytes) -> bool:
+    """:func:`_allowed_throughout` of the text whose UTF-8 bytes are ``raw`` (False when they
+    are not UTF-8), without the text: True only when the characters other than printable ASCII,
+    tab and newline are all :data:`_INERT`."""
+    rest = raw.translate(None, _PLAIN_ASCII)
+    if not rest:
+        return True
+    try:
+        chars = rest.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return FORBIDDEN.search(chars) is None and set(chars) <= _INERT
+
+
 def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
     """What the template's freshness compares of each block of ``text`` (a template, or a piece
     of one cut where a block starts), without making its rows: of a block of the bank's shape
