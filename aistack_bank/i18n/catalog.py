@@ -257,6 +257,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         # else (or bytes that are not UTF-8) from the text, as before
         pos = len(raw) - len(raw.lstrip(b"\n"))
         blocks = read_rows_bytes(raw, pos, pos + 1, path)
+        entries = blocks is not None  # (its rows are LightEntry items already)
         if blocks is not None:
             token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
             note_read(path, token)
@@ -292,7 +293,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
     elif columns:
         po = ColumnCatalog(found_packed)
     else:
-        po = light_catalog(rows if found_packed is None else unpack_rows(found_packed))
+        po = light_catalog(rows, entries=entries) if found_packed is None else light_catalog(unpack_rows(found_packed))
         rows = None
     del found_packed
     return _checked(Catalog(path=path, language=language, po=po, diagnostics=[], changes=changes))

@@ -345,9 +345,9 @@ or leaves out only ASCII characters, so over valid UTF-8 they match where the pa
 over the decoded text (the spans the same in bytes)."""
 
 
-def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list[tuple], list[int], int] | None:
+def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list[LightEntry], list[int], int] | None:
     """:func:`read_rows` of ``raw.decode("utf-8")`` read from the UTF-8 bytes: the same rows,
-    where each block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and
+    each made a :class:`LightEntry` (for :func:`light_catalog` with ``entries``), where each block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and
     the line after the last; None where :func:`read_rows` gives None, and where a piece of
     ``raw`` is not UTF-8 (the caller decodes the text, which reports where).
 
@@ -366,6 +366,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
     shared: dict[str, str] = {}
     share = shared.setdefault
     notes_read: dict[bytes, tuple[str, list[str]]] = {}
+    entry = LightEntry
     end = len(raw)
     checked = _bytes_allowed_throughout(raw)
     backslash = raw.find(b"\\", pos)
@@ -387,7 +388,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                 e, lineno = _block(m, lineno, path)
                 if e is None:
                     return None
-                append(_row(e, shared))
+                append(entry(_row(e, shared)))
                 if backslash < pos:
                     backslash = raw.find(b"\\", pos)
                     if backslash < 0:
@@ -433,8 +434,8 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                 comment = ""
                 comment_lines = ([], [])
             ref = ref.decode("ascii")
-            append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number.decode("ascii"))], comment, "",
-                    ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line))
+            append(entry((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number.decode("ascii"))], comment, "",
+                          ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line)))
     except UnicodeDecodeError:
         return None
     return rows, starts, lineno
@@ -812,7 +813,7 @@ def pack_rows(rows: list[tuple]) -> tuple:
                 and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
             path, number = occurrences[0]
         else:
-            other[index] = r
+            other[index] = r if type(r) is tuple else tuple(r)  # (a LightEntry's row kept as a row)
             path = number = ""
         ctx.append(msgctxt)
         ids.append(msgid)
@@ -1020,17 +1021,20 @@ class ActiveEntries(Mapping):
         return self._index.keys()
 
 
-def light_catalog(rows: list[tuple]) -> LightCatalog:
-    """The :class:`LightCatalog` of :func:`light_rows`' rows (which it does not change)."""
+def light_catalog(rows: list[tuple], *, entries: bool = False) -> LightCatalog:
+    """The :class:`LightCatalog` of :func:`light_rows`' rows (which it does not change); with
+    ``entries``, rows that are :class:`LightEntry` items already (:func:`read_rows_bytes`),
+    taken as they are."""
     po = LightCatalog()
+    made = (lambda part: part) if entries else (lambda part: map(LightEntry, part))
     header = next((i for i, r in enumerate(rows) if r[1] == "" and r[0] is None and not r[12]), None)
     if header is None:
-        po.extend(map(LightEntry, rows))
+        po.extend(made(rows))
         return po
     h = rows[header]
     _set_header(po, h[13][0], h[8], h[2], sum(1 for r in rows[:header] if not r[12]), h[LINENUM])
-    po.extend(map(LightEntry, rows[:header]))
-    po.extend(map(LightEntry, rows[header + 1:]))
+    po.extend(made(rows[:header]))
+    po.extend(made(rows[header + 1:]))
     return po
 
 
