@@ -255,11 +255,13 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
     else:
         # the blocks of the common shape read from the bytes (the text is not made); anything
         # else (or bytes that are not UTF-8) from the text, as before
+        # (the bytes kept first, while nothing else of the read is held: bytes that are not
+        # UTF-8 are kept too, under their own token, which no base read names)
+        token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
         pos = len(raw) - len(raw.lstrip(b"\n"))
         blocks = read_rows_bytes(raw, pos, pos + 1, path)
         entries = blocks is not None  # (its rows are LightEntry items already)
         if blocks is not None:
-            token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
             note_read(path, token)
             del raw
         else:
@@ -267,7 +269,6 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 return Catalog(path=path, language=language, po=None, diagnostics=[_not_utf8(raw, exc, path)])
-            token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
             note_read(path, token)
             del raw  # neither the bytes nor the text are held longer than needed
             blocks = read_rows(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
