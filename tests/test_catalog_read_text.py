@@ -1,7 +1,8 @@
 """The catalogs' readers, which look for the character rules and the escapes in the whole text
 once, read what they read before.
 
-`pofile.read_rows` and `pofile.read_template_rows` check a text's strings one by one only when
+`pofile.read_rows` and `pofile.read_template_rows` (whose patterns' repeats are possessive
+where Python has them) check a text's strings one by one only when
 its characters, all together, might break a rule (`pofile._allowed_throughout`), and decode a
 block's strings only when a backslash is in them. Random catalogs (escapes, multi-line strings,
 fuzzy and obsolete entries, plurals, contexts, comments, references with a backslash, combining
@@ -26,16 +27,33 @@ from aistack_bank.i18n.pofile import is_normalized  # noqa: F401  (the old code'
 
 PATH = Path("translations/fr.po")
 
+# the patterns before (their repeats not possessive)
+_OLD_STR = r'[^"\\\n\r]*(?:\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)[^"\\\n\r]*)*'
+_OLD_FAST_BLOCK = re.compile(
+    r'((?:#(?![~|])[^\n\r]*\n)*)'
+    r'(?:msgctxt "(' + _OLD_STR + r')"\n((?:"' + _OLD_STR + r'"\n)*))?'
+    r'msgid "(' + _OLD_STR + r')"\n((?:"' + _OLD_STR + r'"\n)*)'
+    r'msgstr "(' + _OLD_STR + r')"\n((?:"' + _OLD_STR + r'"\n)*)'
+    r'(\n*)')
+_OLD_COMMON_BLOCK = re.compile(
+    r'((?:#\. [^\n\r]*\n)*)'
+    r'#: ([!-9;-~]+):([0-9]+)\n'
+    r'(#, fuzzy\n)?'
+    r'msgctxt "(' + _OLD_STR + r')"\n((?:"' + _OLD_STR + r'"\n)*)'
+    r'msgid "(' + _OLD_STR + r')"\n((?:"' + _OLD_STR + r'"\n)*)'
+    r'msgstr "(' + _OLD_STR + r')"\n((?:"' + _OLD_STR + r'"\n)*)'
+    r'(\n*)')
+
 
 def _old_read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple], list[int], int] | None:
     """:func:`read_blocks` with the entries as the rows :func:`light_rows` makes of them
     (the same rows, without an entry object per block of the bank's shape,
-    :data:`pofile._COMMON_BLOCK`): the rows of ``text[pos:]``, where each block starts and the line
+    :data:`_OLD_COMMON_BLOCK`): the rows of ``text[pos:]``, where each block starts and the line
     after the last, or None where :func:`read_blocks` gives None."""
     rows: list[tuple] = []
     starts: list[int] = []
-    common = pofile._COMMON_BLOCK.match
-    match = pofile._FAST_BLOCK.match
+    common = _OLD_COMMON_BLOCK.match
+    match = _OLD_FAST_BLOCK.match
     shared: dict[str, str] = {}
     share = shared.setdefault
     end = len(text)
@@ -91,7 +109,7 @@ def _old_read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[t
 def _old_read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
     """What the template's freshness compares of each block of ``text`` (a template, or a piece
     of one cut where a block starts), without making its rows: of a block of the bank's shape
-    (:data:`pofile._COMMON_BLOCK`) its (msgctxt, msgid, notes, reference path, reference line), each
+    (:data:`_OLD_COMMON_BLOCK`) its (msgctxt, msgid, notes, reference path, reference line), each
     as :func:`read_rows` reads it; None for a block without a context and with an empty msgid
     (a header); and the line after the text; a string with an escape decoded as
     :func:`read_rows` decodes it. None when a block is of another shape (the caller reads the
@@ -99,12 +117,12 @@ def _old_read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tu
     it refuses (:func:`read_rows` gives None there too)."""
     items: list[tuple | None] = []
     append = items.append
-    common = pofile._COMMON_BLOCK.match
+    common = _OLD_COMMON_BLOCK.match
     pos, end = 0, len(text)
     while pos < end:
         m = common(text, pos)
         if m is None:
-            m = pofile._FAST_BLOCK.match(text, pos)
+            m = _OLD_FAST_BLOCK.match(text, pos)
             if m is None or m.end() == pos:
                 return None
             e, _ = pofile._block(m, lineno, path)  # (its line is not compared: only its strings' rules matter)
@@ -305,3 +323,32 @@ def test_a_character_cut_by_the_end_of_a_line_is_not_utf8():
         assert pofile.read_rows_bytes(data, 0, 1, PATH) is None
         data = data.replace(b"\xc3", b"\xc3\xa9").replace(b"\xa9cd", b"cd")
         assert pofile.read_rows_bytes(data, 0, 1, PATH)[0] == _old_read_rows(data.decode("utf-8"), 0, 1, PATH)[0]
+
+
+def _same_match(new, old) -> bool:
+    return (new is None and old is None) or (new is not None and old is not None and new.span() == old.span() and new.groups() == old.groups())
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_possessive_patterns_match_as_the_patterns_before(seed):
+    """At every line start of random catalogs (escapes such as \\1234, \\x4g and \\q among them),
+    each pattern matches the same span with the same groups as before, over the text and over its
+    UTF-8 bytes."""
+    rng = random.Random(8080 + seed)
+    extra = ['"\\\\1234"', '"\\\\x4g"', '"\\\\q"', '"a\\\\', '"\\\\\\\\"', '#. x\\\\', '#: a\\\\b:1', '#~ msgid "x"', "#|", '""']
+    compared = 0
+    for text in _texts(rng):
+        for _ in range(rng.choice([0, 1, 3])):
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + rng.choice(extra) + text[at:]
+        data = text.encode("utf-8", errors="surrogatepass")
+        starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        for new, old in ((pofile._COMMON_BLOCK, _OLD_COMMON_BLOCK), (pofile._FAST_BLOCK, _OLD_FAST_BLOCK)):
+            for pos in starts:
+                assert _same_match(new.match(text, pos), old.match(text, pos)), (text, pos)
+            old_bytes = re.compile(old.pattern.encode("ascii"))
+            new_bytes = pofile._COMMON_BYTES if new is pofile._COMMON_BLOCK else pofile._FAST_BYTES
+            for pos in [0] + [i + 1 for i, b in enumerate(data) if b == 10]:
+                assert _same_match(new_bytes.match(data, pos), old_bytes.match(data, pos)), (data, pos)
+                compared += 1
+    assert compared > 50000

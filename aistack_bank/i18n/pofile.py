@@ -15,6 +15,7 @@ into `.mo` files; its parser and writer are not used.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
 from operator import itemgetter
 from pathlib import Path
@@ -108,13 +109,19 @@ class _Entry:
         self.has_msgstr = False  # a msgstr or msgstr[N] keyword in ``order``
 
 
-_STR = r'[^"\\\n\r]*(?:\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)[^"\\\n\r]*)*'
+_OWN = "+" if sys.version_info >= (3, 11) else ""
+"""Makes the repeats of the patterns below possessive where Python has them (3.11): each is
+followed by what its repeated part cannot start with (a class without the quote before a
+quote, lines of one keyword before another), so giving a repeat back never lets a pattern
+match; possessive, they match the same, without keeping the places to go back to."""
+
+_STR = r'[^"\\\n\r]*' + _OWN + r'(?:\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)[^"\\\n\r]*' + _OWN + r')*' + _OWN
 _FAST_BLOCK = re.compile(
-    r'((?:#(?![~|])[^\n\r]*\n)*)'
-    r'(?:msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*))?'
-    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'(\n*)')
+    r'((?:#(?![~|])[^\n\r]*' + _OWN + r'\n)*' + _OWN + r')'
+    r'(?:msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r'))?'
+    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'(\n*' + _OWN + r')')
 """One entry as msgcat, Poedit and this project write it: comments other than ``#|`` and
 ``#~``, an optional msgctxt, msgid and msgstr (each a keyword line and continuation lines, no
 spaces around them), then blank lines."""
@@ -200,13 +207,13 @@ def _block(m: re.Match, lineno: int, path: Path) -> tuple[_Entry | None, int]:
 
 
 _COMMON_BLOCK = re.compile(
-    r'((?:#\. [^\n\r]*\n)*)'
-    r'#: ([!-9;-~]+):([0-9]+)\n'
+    r'((?:#\. [^\n\r]*' + _OWN + r'\n)*' + _OWN + r')'
+    r'#: ([!-9;-~]+' + _OWN + r'):([0-9]+' + _OWN + r')\n'
     r'(#, fuzzy\n)?'
-    r'msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'(\n*)')
+    r'msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'(\n*' + _OWN + r')')
 """The entry of a bank's catalog as written: notes (``#.`` and a space), one reference
 (``path:line``, printable ASCII without a colon or space in the path), maybe ``#, fuzzy``, a
 msgctxt, msgid and msgstr: a block of :data:`_FAST_BLOCK` whose comment lines need no reading one by one."""
