@@ -253,10 +253,10 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         if not (columns and found_packed[1] is None):
             del raw, starts
     else:
-        # the blocks of the common shape read from the bytes (the text is not made); anything
-        # else (or bytes that are not UTF-8) from the text, as before
-        # (the bytes kept first, while nothing else of the read is held: bytes that are not
-        # UTF-8 are kept too, under their own token, which no base read names)
+        # The bytes are kept first, while nothing else of the read is held (bytes that are not
+        # UTF-8 too, under their own token, which no base names). The blocks of the common shape
+        # are read from the bytes (the text is not made); anything else, and bytes that are not
+        # UTF-8, from the text as before.
         token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
         pos = len(raw) - len(raw.lstrip(b"\n"))
         blocks = read_rows_bytes(raw, pos, pos + 1, path)

@@ -227,9 +227,9 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
 
     The character rules and the escapes are looked for in the whole text once: when no
     character of it breaks a rule (:func:`_allowed_throughout`), no block's strings are
-    checked one by one (see :func:`_unescaped_refused`); a block's
-    strings are decoded only when a backslash is in them (the next backslash of the text is
-    kept, so a block without one costs a comparison)."""
+    checked one by one (see :func:`_unescaped_refused`); a block's strings are decoded only
+    when a backslash is in them (the next backslash of the text is kept, so a block without
+    one costs a comparison)."""
     rows: list[tuple] = []
     starts: list[int] = []
     append = rows.append
@@ -354,9 +354,10 @@ over the decoded text (the spans the same in bytes)."""
 
 def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list[LightEntry], list[int], int] | None:
     """:func:`read_rows` of ``raw.decode("utf-8")`` read from the UTF-8 bytes: the same rows,
-    each made a :class:`LightEntry` (for :func:`light_catalog` with ``entries``), where each block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and
-    the line after the last; None where :func:`read_rows` gives None, and where a piece of
-    ``raw`` is not UTF-8 (the caller decodes the text, which reports where).
+    each made a :class:`LightEntry` (for :func:`light_catalog` with ``entries``), where each
+    block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and the line after
+    the last; None where :func:`read_rows` gives None, and where a piece of ``raw`` is not
+    UTF-8 (the caller decodes the text, which reports where).
 
     The text is never decoded whole (a catalog's text is once or twice its bytes, and their
     byte offsets need no counting): a block's strings, notes and reference are decoded
