@@ -352,3 +352,15 @@ def test_the_possessive_patterns_match_as_the_patterns_before(seed):
                 assert _same_match(new_bytes.match(data, pos), old_bytes.match(data, pos)), (data, pos)
                 compared += 1
     assert compared > 50000
+
+
+def test_the_rules_are_looked_for_across_the_pieces_of_a_text(monkeypatch):
+    """A text looked at a few characters at a time gives what it gives whole."""
+    rng = random.Random(99)
+    texts = [_spiced(rng, _bank_catalog(rng)) for _ in range(300)]
+    whole = [pofile._allowed_throughout(text) for text in texts]
+    monkeypatch.setattr(pofile, "_PIECE", 7)
+    assert [pofile._allowed_throughout(text) for text in texts] == whole
+    assert 50 < sum(whole) < 250
+    for text in ("a\ud800b", "é" * 6 + "\x01", "e" * 7 + "\u0301", "x" * 13 + "\u2028"):
+        assert not pofile._allowed_throughout(text), repr(text)
