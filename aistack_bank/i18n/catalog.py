@@ -21,7 +21,7 @@ from ..errors import Diagnostic, Location, error
 from .site import SITE_DIR
 from .languages import LANGUAGES, TWO_FORMS, plural_forms, same_plural_rule
 from .pofile import (LINENUM, WRAP_WIDTH, ColumnCatalog, LightCatalog, block_rows, catalog_of, first_msgstr, light_catalog, pack_rows, read_entries, read_light_rows,
-                     read_rows, unpack_rows, write_po)
+                     read_rows, read_rows_bytes, unpack_rows, write_po)
 
 if TYPE_CHECKING:
     import polib
@@ -253,23 +253,35 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         if not (columns and found_packed[1] is None):
             del raw, starts
     else:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return Catalog(path=path, language=language, po=None, diagnostics=[_not_utf8(raw, exc, path)])
+        # The bytes are kept first, while nothing else of the read is held (bytes that are not
+        # UTF-8 too, under their own token, which no base names). The blocks of the common shape
+        # are read from the bytes (the text is not made); anything else, and bytes that are not
+        # UTF-8, from the text as before.
         token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
-        note_read(path, token)
-        del raw  # neither the bytes nor the text are held longer than needed
-        blocks = read_rows(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
-        if blocks is None:
-            rows, diags = read_light_rows(text[:-1] if added else text, path)
+        pos = len(raw) - len(raw.lstrip(b"\n"))
+        blocks = read_rows_bytes(raw, pos, pos + 1, path)
+        entries = blocks is not None  # (its rows are LightEntry items already)
+        if blocks is not None:
+            note_read(path, token)
+            del raw
+        else:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return Catalog(path=path, language=language, po=None, diagnostics=[_not_utf8(raw, exc, path)])
+            note_read(path, token)
+            del raw  # neither the bytes nor the text are held longer than needed
+            blocks = read_rows(text, len(text) - len(text.lstrip("\n")), len(text) - len(text.lstrip("\n")) + 1, path)
+            if blocks is None:
+                rows, diags = read_light_rows(text[:-1] if added else text, path)
+                del text
+                if rows is None:
+                    return Catalog(path=path, language=language, po=None, diagnostics=diags)
+                return _checked(Catalog(path=path, language=language, po=light_catalog(rows), diagnostics=[]))
+            blocks = (blocks[0], _byte_offsets(text, blocks[1]), blocks[2])
             del text
-            if rows is None:
-                return Catalog(path=path, language=language, po=None, diagnostics=diags)
-            return _checked(Catalog(path=path, language=language, po=light_catalog(rows), diagnostics=[]))
         rows, starts, _ = blocks
-        starts = _byte_offsets(text, starts)
-        del text
+        del blocks
         changes = Changes(token)
         found_packed = pack_rows(rows)
         store.put(key, (token, _keep_base(store, None, token, found_packed, starts), []))
@@ -282,7 +294,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
     elif columns:
         po = ColumnCatalog(found_packed)
     else:
-        po = light_catalog(rows if found_packed is None else unpack_rows(found_packed))
+        po = light_catalog(rows, entries=entries) if found_packed is None else light_catalog(unpack_rows(found_packed))
         rows = None
     del found_packed
     return _checked(Catalog(path=path, language=language, po=po, diagnostics=[], changes=changes))

@@ -15,6 +15,7 @@ into `.mo` files; its parser and writer are not used.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
 from operator import itemgetter
 from pathlib import Path
@@ -108,13 +109,19 @@ class _Entry:
         self.has_msgstr = False  # a msgstr or msgstr[N] keyword in ``order``
 
 
-_STR = r'[^"\\\n\r]*(?:\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)[^"\\\n\r]*)*'
+_OWN = "+" if sys.version_info >= (3, 11) else ""
+"""Makes the repeats of the patterns below possessive where Python has them (3.11): each is
+followed by what its repeated part cannot start with (a class without the quote before a
+quote, lines of one keyword before another), so giving a repeat back never lets a pattern
+match; possessive, they match the same, without keeping the places to go back to."""
+
+_STR = r'[^"\\\n\r]*' + _OWN + r'(?:\\(?:[\\"ntrabfv]|[0-7]{1,3}|x[0-9A-Fa-f]+)[^"\\\n\r]*' + _OWN + r')*' + _OWN
 _FAST_BLOCK = re.compile(
-    r'((?:#(?![~|])[^\n\r]*\n)*)'
-    r'(?:msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*))?'
-    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'(\n*)')
+    r'((?:#(?![~|])[^\n\r]*' + _OWN + r'\n)*' + _OWN + r')'
+    r'(?:msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r'))?'
+    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'(\n*' + _OWN + r')')
 """One entry as msgcat, Poedit and this project write it: comments other than ``#|`` and
 ``#~``, an optional msgctxt, msgid and msgstr (each a keyword line and continuation lines, no
 spaces around them), then blank lines."""
@@ -200,13 +207,13 @@ def _block(m: re.Match, lineno: int, path: Path) -> tuple[_Entry | None, int]:
 
 
 _COMMON_BLOCK = re.compile(
-    r'((?:#\. [^\n\r]*\n)*)'
-    r'#: ([!-9;-~]+):([0-9]+)\n'
+    r'((?:#\. [^\n\r]*' + _OWN + r'\n)*' + _OWN + r')'
+    r'#: ([!-9;-~]+' + _OWN + r'):([0-9]+' + _OWN + r')\n'
     r'(#, fuzzy\n)?'
-    r'msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*)'
-    r'(\n*)')
+    r'msgctxt "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'msgid "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'msgstr "(' + _STR + r')"\n((?:"' + _STR + r'"\n)*' + _OWN + r')'
+    r'(\n*' + _OWN + r')')
 """The entry of a bank's catalog as written: notes (``#.`` and a space), one reference
 (``path:line``, printable ASCII without a colon or space in the path), maybe ``#, fuzzy``, a
 msgctxt, msgid and msgstr: a block of :data:`_FAST_BLOCK` whose comment lines need no reading one by one."""
@@ -216,59 +223,83 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     """:func:`read_blocks` with the entries as the rows :func:`light_rows` makes of them
     (the same rows, without an entry object per block of the bank's shape,
     :data:`_COMMON_BLOCK`): the rows of ``text[pos:]``, where each block starts and the line
-    after the last, or None where :func:`read_blocks` gives None."""
+    after the last, or None where :func:`read_blocks` gives None.
+
+    The character rules and the escapes are looked for in the whole text once: when no
+    character of it breaks a rule (:func:`_allowed_throughout`), no block's strings are
+    checked one by one (see :func:`_unescaped_refused`); a block's strings are decoded only
+    when a backslash is in them (the next backslash of the text is kept, so a block without
+    one costs a comparison)."""
     rows: list[tuple] = []
     starts: list[int] = []
+    append = rows.append
+    mark = starts.append
     common = _COMMON_BLOCK.match
     match = _FAST_BLOCK.match
+    count = text.count
     shared: dict[str, str] = {}
     share = shared.setdefault
+    notes_read: dict[str, tuple[str, list[str]]] = {}
     end = len(text)
+    checked = _allowed_throughout(text)  # (then no block's strings break a rule)
+    backslash = text.find("\\", pos)
+    if backslash < 0:
+        backslash = end
     while pos < end:
         m = common(text, pos)
         if m is None:
             m = match(text, pos)
             if m is None or m.end() == pos:
                 return None
-            starts.append(pos)
+            mark(pos)
             pos = m.end()
             e, lineno = _block(m, lineno, path)
             if e is None:
                 return None
-            rows.append(_row(e, shared))
+            append(_row(e, shared))
+            if backslash < pos:
+                backslash = text.find("\\", pos)
+                if backslash < 0:
+                    backslash = end
             continue
-        starts.append(pos)
-        pos = m.end()
-        notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+        mark(pos)
         line = lineno
-        lineno += 1 + (notes.count("\n") if notes else 0) + (1 if fuzzy else 0)
-        # the three strings and their continuation lines as written, with the keywords, quotes
-        # and newlines between them (none of which is a backslash, a forbidden character or
-        # one that composes with a neighbour: see _strings)
-        strings = text[m.start(5):m.end(10)]
-        if "\\" in strings:
-            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), lineno, path)
+        notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, _ = m.groups()
+        start = pos
+        pos = m.end()
+        if backslash < pos and text.find("\\", m.start(5), m.end(10)) >= 0:
+            # the strings with an escape: decoded and checked one by one
+            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), (msgstr, msgstr_more)), 0, path)
             if found is None:
                 return None
-            ctxt, msgid, msgstr, lineno = found
+            ctxt, msgid, msgstr, _ = found
         else:
             # no escape: each string is its value, checked as _strings checks it
-            if _unescaped_refused(strings):
+            if not checked and _unescaped_refused(text[m.start(5):m.end(10)]):
                 return None
-            lineno += 3
             if ctxt_more:
                 ctxt += ctxt_more[1:-2].replace('"\n"', "")
-                lineno += ctxt_more.count("\n")
             if msgid_more:
                 msgid += msgid_more[1:-2].replace('"\n"', "")
-                lineno += msgid_more.count("\n")
             if msgstr_more:
                 msgstr += msgstr_more[1:-2].replace('"\n"', "")
-                lineno += msgstr_more.count("\n")
-        lineno += len(blank)
-        comment = notes[3:-1].replace("\n#. ", "\n") if notes else ""
-        rows.append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], share(comment, comment), "",
-                     ["fuzzy"] if fuzzy else [], None, None, None, False, ([], comment.split("\n") if notes else []), [], line))
+        lineno += count("\n", start, pos)
+        if backslash < pos:
+            backslash = text.find("\\", pos)
+            if backslash < 0:
+                backslash = end
+        if notes:
+            found_notes = notes_read.get(notes)
+            if found_notes is None:
+                comment = notes[3:-1].replace("\n#. ", "\n")
+                found_notes = notes_read[notes] = (share(comment, comment), comment.split("\n"))
+            comment = found_notes[0]
+            comment_lines = ([], found_notes[1][:])
+        else:
+            comment = ""
+            comment_lines = ([], [])
+        append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], comment, "",
+                ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line))
     return rows, starts, lineno
 
 
@@ -279,6 +310,159 @@ def _unescaped_refused(strings: str) -> bool:
     if strings.isascii():
         return not strings.isprintable() and FORBIDDEN.search(strings) is not None
     return FORBIDDEN.search(strings) is not None or not is_normalized("NFC", strings)
+
+
+_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
+"""The characters a string may hold that need no look at their neighbours (as bytes)."""
+
+_INERT = frozenset(map(chr, [*range(0xA0, 0x300), *range(0x2010, 0x2028), *range(0x202F, 0x2060), *range(0x20A0, 0x20C0)]))
+"""Characters that are their own NFC, combine with no other (not one a composition takes as its
+second) and have no combining class: a text of them and printable ASCII, tab and newline is NFC
+whatever their order (`tests/test_catalog_read_text.py` checks each against unicodedata). Kept
+by the Unicode stability policy in every later version."""
+
+
+def _allowed_throughout(text: str) -> bool:
+    """Whether no character of ``text`` is forbidden and ``text`` is NFC: then no string of it
+    breaks a rule :func:`_unescaped_refused` checks (each is a part of the text between quotes
+    and newlines, which compose with nothing). False when that is not certain: the strings are
+    then checked one by one.
+
+    In C over the text's bytes, a piece of :data:`_PIECE` characters at a time (no copy of
+    the whole text is made): its printable ASCII, tabs and newlines left out, the characters
+    that remain (about 2 % of a bank's catalog) are searched for forbidden ones, and when all
+    are :data:`_INERT`, the text is NFC without asking unicodedata for the whole text."""
+    found: set[str] = set()
+    for at in range(0, len(text), _PIECE):
+        # (a lone surrogate is encoded and decoded back as itself: FORBIDDEN holds it)
+        rest = text[at:at + _PIECE].encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII).decode("utf-8", "surrogatepass")
+        if rest:
+            if FORBIDDEN.search(rest) is not None:
+                return False
+            found.update(rest)
+    return found <= _INERT or is_normalized("NFC", text)
+
+
+_PIECE = 1 << 20
+"""Characters of a text encoded at a time by :func:`_allowed_throughout`."""
+
+
+_COMMON_BYTES = re.compile(_COMMON_BLOCK.pattern.encode("ascii"))
+_FAST_BYTES = re.compile(_FAST_BLOCK.pattern.encode("ascii"))
+""":data:`_COMMON_BLOCK` and :data:`_FAST_BLOCK` over UTF-8 bytes: each of their classes holds
+or leaves out only ASCII characters, so over valid UTF-8 they match where the patterns match
+over the decoded text (the spans the same in bytes)."""
+
+
+def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list[LightEntry], list[int], int] | None:
+    """:func:`read_rows` of ``raw.decode("utf-8")`` read from the UTF-8 bytes: the same rows,
+    each made a :class:`LightEntry` (for :func:`light_catalog` with ``entries``), where each
+    block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and the line after
+    the last; None where :func:`read_rows` gives None, and where a piece of ``raw`` is not
+    UTF-8 (the caller decodes the text, which reports where).
+
+    The text is never decoded whole (a catalog's text is once or twice its bytes, and their
+    byte offsets need no counting): a block's strings, notes and reference are decoded
+    from their bytes, a block of another shape than :data:`_COMMON_BLOCK` from its own bytes
+    (each of these pieces is cut at an ASCII character, so the bytes are UTF-8 iff every
+    piece is). The rules are looked for in the bytes once (:func:`_bytes_allowed_throughout`)."""
+    rows: list[tuple] = []
+    starts: list[int] = []
+    append = rows.append
+    mark = starts.append
+    common = _COMMON_BYTES.match
+    match = _FAST_BYTES.match
+    count = raw.count
+    shared: dict[str, str] = {}
+    share = shared.setdefault
+    notes_read: dict[bytes, tuple[str, list[str]]] = {}
+    entry = LightEntry
+    end = len(raw)
+    checked = _bytes_allowed_throughout(raw)
+    backslash = raw.find(b"\\", pos)
+    if backslash < 0:
+        backslash = end
+    try:
+        while pos < end:
+            m = common(raw, pos)
+            if m is None:
+                m = match(raw, pos)
+                if m is None or m.end() == pos:
+                    return None
+                mark(pos)
+                block = raw[pos:m.end()].decode("utf-8")
+                pos = m.end()
+                m = _FAST_BLOCK.match(block)
+                if m is None or m.end() != len(block):
+                    return None
+                e, lineno = _block(m, lineno, path)
+                if e is None:
+                    return None
+                append(entry(_row(e, shared)))
+                if backslash < pos:
+                    backslash = raw.find(b"\\", pos)
+                    if backslash < 0:
+                        backslash = end
+                continue
+            mark(pos)
+            line = lineno
+            notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, _ = m.groups()
+            start = pos
+            pos = m.end()
+            if backslash < pos and raw.find(b"\\", m.start(5), m.end(10)) >= 0:
+                # the strings with an escape: decoded and checked one by one
+                found = _strings(((ctxt.decode("utf-8"), ctxt_more.decode("utf-8")), (msgid.decode("utf-8"), msgid_more.decode("utf-8")),
+                                  (msgstr.decode("utf-8"), msgstr_more.decode("utf-8"))), 0, path)
+                if found is None:
+                    return None
+                ctxt, msgid, msgstr, _ = found
+                backslash = raw.find(b"\\", pos)
+                if backslash < 0:
+                    backslash = end
+            else:
+                # no escape: each string is its value, checked as _strings checks it
+                if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode("utf-8")):
+                    return None
+                # (each string's bytes decoded apart: bytes that are not UTF-8 must not be
+                # joined into a character)
+                ctxt = ctxt.decode("utf-8") + ctxt_more.decode("utf-8")[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode("utf-8")
+                msgid = msgid.decode("utf-8") + msgid_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgid_more else msgid.decode("utf-8")
+                msgstr = msgstr.decode("utf-8") + msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgstr_more else msgstr.decode("utf-8")
+                if backslash < pos:  # (in a comment or the reference)
+                    backslash = raw.find(b"\\", pos)
+                    if backslash < 0:
+                        backslash = end
+            lineno += count(b"\n", start, pos)
+            if notes:
+                found_notes = notes_read.get(notes)
+                if found_notes is None:
+                    comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
+                    found_notes = notes_read[notes] = (share(comment, comment), comment.split("\n"))
+                comment = found_notes[0]
+                comment_lines = ([], found_notes[1][:])
+            else:
+                comment = ""
+                comment_lines = ([], [])
+            ref = ref.decode("ascii")
+            append(entry((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number.decode("ascii"))], comment, "",
+                          ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line)))
+    except UnicodeDecodeError:
+        return None
+    return rows, starts, lineno
+
+
+def _bytes_allowed_throughout(raw: bytes) -> bool:
+    """:func:`_allowed_throughout` of the text whose UTF-8 bytes are ``raw`` (False when they
+    are not UTF-8), without the text: True only when the characters other than printable ASCII,
+    tab and newline are all :data:`_INERT`."""
+    rest = raw.translate(None, _PLAIN_ASCII)
+    if not rest:
+        return True
+    try:
+        chars = rest.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return FORBIDDEN.search(chars) is None and set(chars) <= _INERT
 
 
 def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
@@ -294,6 +478,11 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
     append = items.append
     common = _COMMON_BLOCK.match
     pos, end = 0, len(text)
+    checked = _allowed_throughout(text)  # (as read_rows looks for the rules and the escapes)
+    backslash = text.find("\\")
+    if backslash < 0:
+        backslash = end
+    notes_read: dict[str, str] = {}
     while pos < end:
         m = common(text, pos)
         if m is None:
@@ -305,23 +494,32 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
                 return None
             append(None)
             pos = m.end()
-            continue
-        pos = m.end()
-        notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more = m.group(1, 2, 3, 4, 5, 6, 7, 8)
-        strings = text[m.start(5):m.end(10)]
-        if "\\" in strings:  # decoded and checked as read_rows does it
-            found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), m.group(9, 10)), 0, path)
-            if found is None:
-                return None
-            ctxt, msgid = found[0], found[1]
-        elif _unescaped_refused(strings):
-            return None
         else:
-            if ctxt_more:
-                ctxt += ctxt_more[1:-2].replace('"\n"', "")
-            if msgid_more:
-                msgid += msgid_more[1:-2].replace('"\n"', "")
-        append((ctxt, msgid, notes[3:-1].replace("\n#. ", "\n") if notes else "", ref, number))
+            pos = m.end()
+            notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more = m.group(1, 2, 3, 4, 5, 6, 7, 8)
+            if backslash < pos and text.find("\\", m.start(5), m.end(10)) >= 0:  # decoded and checked as read_rows does it
+                found = _strings(((ctxt, ctxt_more), (msgid, msgid_more), m.group(9, 10)), 0, path)
+                if found is None:
+                    return None
+                ctxt, msgid = found[0], found[1]
+            elif not checked and _unescaped_refused(text[m.start(5):m.end(10)]):
+                return None
+            else:
+                if ctxt_more:
+                    ctxt += ctxt_more[1:-2].replace('"\n"', "")
+                if msgid_more:
+                    msgid += msgid_more[1:-2].replace('"\n"', "")
+            if notes:
+                comment = notes_read.get(notes)
+                if comment is None:
+                    comment = notes_read[notes] = notes[3:-1].replace("\n#. ", "\n")
+            else:
+                comment = ""
+            append((ctxt, msgid, comment, ref, number))
+        if backslash < pos:
+            backslash = text.find("\\", pos)
+            if backslash < 0:
+                backslash = end
     return items, lineno + text.count("\n")
 
 
@@ -625,7 +823,7 @@ def pack_rows(rows: list[tuple]) -> tuple:
                 and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
             path, number = occurrences[0]
         else:
-            other[index] = r
+            other[index] = r if type(r) is tuple else tuple(r)  # (a LightEntry's row kept as a row)
             path = number = ""
         ctx.append(msgctxt)
         ids.append(msgid)
@@ -833,17 +1031,20 @@ class ActiveEntries(Mapping):
         return self._index.keys()
 
 
-def light_catalog(rows: list[tuple]) -> LightCatalog:
-    """The :class:`LightCatalog` of :func:`light_rows`' rows (which it does not change)."""
+def light_catalog(rows: list[tuple], *, entries: bool = False) -> LightCatalog:
+    """The :class:`LightCatalog` of :func:`light_rows`' rows (which it does not change); with
+    ``entries``, rows that are :class:`LightEntry` items already (:func:`read_rows_bytes`),
+    taken as they are."""
     po = LightCatalog()
+    made = (lambda part: part) if entries else (lambda part: map(LightEntry, part))
     header = next((i for i, r in enumerate(rows) if r[1] == "" and r[0] is None and not r[12]), None)
     if header is None:
-        po.extend(map(LightEntry, rows))
+        po.extend(made(rows))
         return po
     h = rows[header]
     _set_header(po, h[13][0], h[8], h[2], sum(1 for r in rows[:header] if not r[12]), h[LINENUM])
-    po.extend(map(LightEntry, rows[:header]))
-    po.extend(map(LightEntry, rows[header + 1:]))
+    po.extend(made(rows[:header]))
+    po.extend(made(rows[header + 1:]))
     return po
 
 
