@@ -66,7 +66,12 @@ def restrict(library: Library, topic: str | None) -> Library:
     try:
         return library.only(topic)
     except KeyError:
-        raise UsageError(f"--topic {topic!r}: no such topic; the topics are: {', '.join(b.topic.id for b in library.topics) or 'none'}") from None
+        raise _no_such_topic(topic, [b.topic.id for b in library.topics]) from None
+
+
+def _no_such_topic(topic: str, topics: list[str]) -> UsageError:
+    """The refusal of ``--topic`` ``topic`` in a bank of the topics ``topics`` (in bank order)."""
+    return UsageError(f"--topic {topic!r}: no such topic; the topics are: {', '.join(topics) or 'none'}")
 
 
 def as_libraries(banks: dict[str, Bank] | dict[str, Library]) -> dict[str, Library]:
@@ -588,14 +593,36 @@ def build_lock(out: Path, *, compare: bool = False):
 
 def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None, topic: str | None = None, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``), for the
-    languages of ``languages`` that are ready (``policy``, as for `bank build`)."""
-    from .i18n.catalog import Catalogs
+    languages of ``languages`` that are ready (``policy``, as for `bank build`).
+
+    A large export (:func:`expected_texts` of the languages asked for, at least
+    :data:`PARALLEL_MIN_TEXTS`) goes the way of a large build (:func:`_export_in`): its workers
+    forked before the bank is read, each language localized in one, the format rendered piece by
+    piece in them into a staging folder; the same files, notes and refusals."""
+    from .parallel import Workers
     from .project.settings import LanguagePolicy
 
     get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
+    policy = policy or LanguagePolicy()
+    staging = _Staging(out)
+    try:
+        with Workers(expected_texts(translations, langs) >= PARALLEL_MIN_TEXTS) as workers:
+            if workers.started:
+                return _export_in(workers, staging, format_name, bank, translations, out, langs, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic, policy=policy)
+    finally:
+        staging.remove()  # (the workers have stopped: nothing more is written into it)
+    return _export_here(format_name, bank, translations, out, langs, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic, policy=policy)
+
+
+def _export_here(format_name: str, bank: Path, translations: Path | None, out: Path, langs: list[str], *, allow_fallback: bool, options: ExportOptions, progress, topic: str | None, policy: LanguagePolicy) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """:func:`export` in this process: every language's library held at once, the format rendered whole."""
+    from .i18n.catalog import Catalogs
+
     catalogs = Catalogs()
-    banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
+    banks, notes, in_english = load_exported(bank, translations, langs, policy, allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
+    if not banks:
+        raise _nothing_to_export(notes)
     options = with_english(options, in_english, translations)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, list(banks), catalogs))
     from .project.settings import option_notes
@@ -604,6 +631,82 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
         notes += ui_fallback_notes(translations, list(banks), catalogs)
     notes += library_notes([format_name], banks, options)
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
+
+
+def _nothing_to_export(notes: list[Diagnostic]) -> DiagnosticsError:
+    """The refusal of an export none of whose languages is exported (each left out: ``notes`` say why)."""
+    return DiagnosticsError(notes, "none of the languages asked for is ready; nothing was exported")
+
+
+def _export_in(workers, staging: _Staging, format_name: str, bank: Path, translations: Path | None, out: Path, langs: list[str], *, allow_fallback: bool, options: ExportOptions, progress, topic: str | None, policy: LanguagePolicy) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """:func:`export` with ``workers`` forked before the bank is read, as :func:`_build_with`
+    does a build: validated (its catalogs verified in validation's own workers), each translated
+    language localized in a worker (:func:`_localized_in`) and kept there, pickled here, and the
+    format's pieces rendered by the workers into the staging folder, then renamed into place
+    together (nothing written if any piece fails). The same files (sorted), notes (in the same
+    order) and refusals as :func:`_export_here`."""
+    from .cache.outputs import WrittenTree
+    from .i18n.catalog import Catalogs
+    from .i18n.fields import english_library_and_fields
+    from .load import ordered_topics
+    from .project.settings import option_notes
+
+    if not out.is_symlink() and out.is_dir():
+        _remove_stale_staging(out)  # (of an export or a build killed outright)
+    read = validated_source(bank, translations, None)
+    if topic is not None:  # an unknown topic: fail before reading the catalogs
+        topics = [source.topic.id for source in ordered_topics(read)]
+        if topic not in topics:
+            raise _no_such_topic(topic, topics)
+    held = [read]
+    del read
+    shape: dict[str, int] = {}
+
+    def prepare():
+        english, fields = english_library_and_fields(held.pop())
+        _release_pages()  # (the read bank dropped)
+        exported = restrict(english, topic)
+        shape["count"], shape["topics"] = len(exported.questions), len(exported.topics)
+        return english, fields
+
+    sent = _Sent()
+    banks, notes, in_english = _localized_in(workers, sent, translations, langs, policy, allow_fallback, prepare, staging.folder(), topic=topic)
+    if not banks:
+        raise _nothing_to_export(notes)
+    options = with_english(options, in_english, translations)
+    langs = list(banks)
+    interface = Catalogs()
+    rendered = with_ui(options, [format_name], translations, langs, interface)
+    if "ui" in FORMATS[format_name].honours and not options.ui:
+        notes += ui_fallback_notes(translations, langs, interface)
+    del interface
+    folder = staging.folder()
+    payload = sent.payload(banks, folder)
+    del banks
+    _release_pages()
+    export_format = FORMATS[format_name]
+    parts = export_format.parts(langs, shape["topics"])
+    pieces = [(format_name, part, index == len(parts) - 1) for index, part in enumerate(parts)]
+    order = _longest_first(pieces) if folder is not None else list(range(len(pieces)))  # (as a build sends its pieces)
+    sent_options = _options_sent(rendered)
+    results = workers.run_each([(_notes_sent, (payload, [format_name], _options_sent(options), True)),
+                                *[(_render_sent, (_part_payload(payload, export_format.part_languages(parts[index], langs)), format_name, parts[index], sent_options, folder and str(folder), str(index)))
+                                  for index in order]])
+    more, found = next(results)
+    if found:
+        _refuse(format_name, found)
+    notes += more
+    staged = _staged()
+    with _all_or_nothing(staged, out):
+        written = []
+        for files in _in_order(results, order):
+            if isinstance(files, StagedFiles):  # written by the worker that rendered them
+                written += adopt_piece(out, files, staged=staged, own_folder=False)
+            else:
+                written += write_piece(out, files, compare=False, staged=staged, own_folder=False)
+            del files
+        outputs = write_outputs({format_name: WrittenTree(written)}, {format_name: out}, {}, progress=progress, staged=staged, count=shape["count"])
+    return outputs, notes + option_notes(options, [format_name])
 
 
 def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]], translations: Path | None = None) -> ExportOptions:
@@ -753,12 +856,29 @@ CATALOG_BYTES_PER_TEXT = 4_000
 :func:`expected_texts` divides the catalogs' size by."""
 
 
-def expected_texts(translations: Path | None) -> int:
+def expected_texts(translations: Path | None, languages: list[str] | None = None) -> int:
     """A guess, before the bank is read, at the questions × translated languages a build
-    renders: the size of the language catalogs over :data:`CATALOG_BYTES_PER_TEXT`."""
+    renders: the size of the language catalogs over :data:`CATALOG_BYTES_PER_TEXT` (with
+    ``languages``, those of these languages only: what `bank export --lang` renders)."""
     from .rules.validate import catalog_bytes
 
-    return catalog_bytes(translations) // CATALOG_BYTES_PER_TEXT if translations is not None else 0
+    if translations is None:
+        return 0
+    if languages is None:
+        return catalog_bytes(translations) // CATALOG_BYTES_PER_TEXT
+    return sum(_file_size(translations / f"{lang}.po") for lang in languages if lang != "en") // CATALOG_BYTES_PER_TEXT
+
+
+def _file_size(path: Path) -> int:
+    """The size of the regular file ``path`` (0 when it is not one, or unreadable)."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return 0
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
 
 
 def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers, staging: _Staging | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
@@ -944,7 +1064,7 @@ def _render_and_write(out: Path, memo, standing: dict, todo: list[str], rendered
     return _Written(outputs, data)
 
 
-def _localized_in(workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, prepare, folder: Path | None = None) -> tuple[dict[str, bytes], list[Diagnostic], dict[str, frozenset[str]]]:
+def _localized_in(workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, prepare, folder: Path | None = None, topic: str | None = None) -> tuple[dict[str, bytes], list[Diagnostic], dict[str, frozenset[str]]]:
     """:func:`load_exported` of every topic, each translated language localized in a worker
     (sent the English library and the bank's fields once, as ``prepare()`` makes them), and kept
     pickled: the same banks, notes and English texts, the same refusal (DiagnosticsError) of a
@@ -953,7 +1073,11 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
     With ``folder`` (the staging folder), the calls are handed to the workers before
     ``prepare()``: each reads its catalog while this process makes the English library and the
     fields, then waits for them in a file of that folder (:class:`_Awaited`); a call whose file
-    could not be written comes back and is sent them as before."""
+    could not be written comes back and is sent them as before.
+
+    With ``topic``, each language is localized whole (its notes and English texts are those of
+    the whole bank) and kept with that topic only (:func:`restrict`), as :func:`load_exported`
+    does with ``topic``."""
     import pickle
 
     banks: dict[str, bytes] = {}
@@ -964,9 +1088,10 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
     token = sent.token()
     render = sent.reserve()  # (the token of the libraries the rendering calls will be sent: each worker keeps those it holds already)
     awaited = _Awaited.make(folder, token) if others and folder is not None else None
-    early = workers.submit([(_localize_sent, (awaited, lang, translations, policy, allow_fallback, render)) for lang in others]) if awaited is not None else None
+    early = workers.submit([(_localize_sent, (awaited, lang, translations, policy, allow_fallback, render, topic)) for lang in others]) if awaited is not None else None
     english, fields = prepare()
     read = (token, sent.keep("en", english), _fields_sent(fields))
+    shown = read[1] if topic is None else pickle.dumps(restrict(english, topic), protocol=pickle.HIGHEST_PROTOCOL)  # (the English library exported)
     del english, fields
     if early is not None:
         awaited.deliver(read)
@@ -974,14 +1099,14 @@ def _localized_in(workers, sent: _Sent, translations: Path | None, languages: li
         awaited.remove()
         again = [lang for lang, result in zip(others, results) if result == _RESEND]
         if again:  # (the file could not be written: these calls are sent the bytes)
-            redone = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render)) for lang in again]))
+            redone = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render, topic)) for lang in again]))
             results = [next(redone) if result == _RESEND else result for result in results]
         results = iter(results)
     else:
-        results = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render)) for lang in others]) if others else [])
+        results = iter(workers.run_all([(_localize_sent, (read, lang, translations, policy, allow_fallback, render, topic)) for lang in others]) if others else [])
     for lang in languages:
         if lang == "en":
-            banks[lang] = read[1]
+            banks[lang] = shown
             continue
         more, wrong, missing, localized = next(results)
         notes += more
@@ -1075,12 +1200,13 @@ class _Awaited:
             pass
 
 
-def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool, render: str | None = None):
+def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool, render: str | None = None, topic: str | None = None):
     """In a worker: :func:`_one_language` of ``lang``, its library pickled (when it has no error).
     With ``render`` (the token the rendering calls' libraries will be sent under), the English
     library and the localized one are kept as that payload's (:func:`_received`): the pickled
     bytes the build's process writes for them are those of these very objects, which this
-    worker then need not unpickle again to render."""
+    worker then need not unpickle again to render. With ``topic``, both are kept, and the
+    localized one returned, with that topic only (:func:`restrict`)."""
     import pickle
 
     from .i18n.catalog import Catalogs
@@ -1100,6 +1226,8 @@ def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguageP
     notes, problems, missing, localized = _one_language(lang, translations, catalogs, fields, None, english, _exported_decision(policy, allow_fallback), policy)
     if localized is None or problems:
         return notes, problems, missing, None
+    if topic is not None:
+        english, localized = restrict(english, topic), restrict(localized, topic)
     if render is not None:
         _hold(render, english, lang, localized)
     return notes, problems, missing, pickle.dumps(localized, protocol=pickle.HIGHEST_PROTOCOL)
@@ -1156,12 +1284,14 @@ def _fields_received(blob: bytes) -> list[LocalizedField]:
     return list(map(LocalizedField, keys, texts, questions, locs))
 
 
-def write_piece(folder: Path, files, *, compare: bool, staged) -> list[tuple[PurePosixPath, str, int, bool, str]]:
+def write_piece(folder: Path, files, *, compare: bool, staged, own_folder: bool = True) -> list[tuple[PurePosixPath, str, int, bool, str]]:
     """Write (or compare) some of a format's files under ``folder`` as :func:`write_outputs`
-    does, links refused first; what a :class:`~.cache.outputs.WrittenTree` keeps of each."""
+    does, links refused first; what a :class:`~.cache.outputs.WrittenTree` keeps of each.
+    ``own_folder``: ``folder`` is a build's (with its manifest), not `bank export`'s ``--out``,
+    which may be a link and holds no manifest."""
     from .cache.outputs import output_digest
 
-    _no_links(folder, [file.path for file in files] + [PurePosixPath(MANIFEST)])
+    _no_links(folder, [file.path for file in files] + ([PurePosixPath(MANIFEST)] if own_folder else []), include_folder=own_folder)
     return [(file.path, file.language, len(file.data), _write(folder / str(file.path), file.data, compare, staged), output_digest(file.data)) for file in files]
 
 
@@ -1170,14 +1300,15 @@ class StagedFiles(list):
     (:func:`_render_sent`): ``(path in the format's folder, language, size, digest, staged file)``."""
 
 
-def adopt_piece(folder: Path, files: StagedFiles, *, staged) -> list[tuple[PurePosixPath, str, int, bool, str]]:
+def adopt_piece(folder: Path, files: StagedFiles, *, staged, own_folder: bool = True) -> list[tuple[PurePosixPath, str, int, bool, str]]:
     """Make the files a worker wrote into the staging folder ready to be renamed into place under
     ``folder`` with the build's other writes (``staged``), as :func:`write_piece` makes ready
     the files it is given: links refused first, a file whose bytes are already there left as it
-    is (its staged copy deleted); what a :class:`~.cache.outputs.WrittenTree` keeps of each."""
+    is (its staged copy deleted); what a :class:`~.cache.outputs.WrittenTree` keeps of each
+    (``own_folder`` as for :func:`write_piece`)."""
     import os
 
-    _no_links(folder, [rel for rel, *_ in files] + [PurePosixPath(MANIFEST)])
+    _no_links(folder, [rel for rel, *_ in files] + ([PurePosixPath(MANIFEST)] if own_folder else []), include_folder=own_folder)
     kept = []
     for rel, language, size, digest, path in files:
         target = folder / str(rel)
