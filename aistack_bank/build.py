@@ -595,10 +595,11 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``), for the
     languages of ``languages`` that are ready (``policy``, as for `bank build`).
 
-    A large export (:func:`expected_texts` of the languages asked for, at least
-    :data:`PARALLEL_MIN_TEXTS`) goes the way of a large build (:func:`_export_in`): its workers
-    forked before the bank is read, each language localized in one, the format rendered piece by
-    piece in them into a staging folder; the same files, notes and refusals."""
+    A large bank (:func:`expected_texts` at least :data:`PARALLEL_MIN_TEXTS`, as for a build:
+    validation verifies every catalog whatever the languages asked for) is exported the way of
+    a large build (:func:`_export_in`): its workers forked before the bank is read, each language
+    localized in one, the format rendered piece by piece in them into a staging folder; the same
+    files, notes and refusals."""
     from .parallel import Workers
     from .project.settings import LanguagePolicy
 
@@ -607,7 +608,7 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
     policy = policy or LanguagePolicy()
     staging = _Staging(out)
     try:
-        with Workers(expected_texts(translations, langs) >= PARALLEL_MIN_TEXTS) as workers:
+        with Workers(expected_texts(translations) >= PARALLEL_MIN_TEXTS) as workers:
             if workers.started:
                 return _export_in(workers, staging, format_name, bank, translations, out, langs, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic, policy=policy)
     finally:
@@ -856,29 +857,12 @@ CATALOG_BYTES_PER_TEXT = 4_000
 :func:`expected_texts` divides the catalogs' size by."""
 
 
-def expected_texts(translations: Path | None, languages: list[str] | None = None) -> int:
+def expected_texts(translations: Path | None) -> int:
     """A guess, before the bank is read, at the questions × translated languages a build
-    renders: the size of the language catalogs over :data:`CATALOG_BYTES_PER_TEXT` (with
-    ``languages``, those of these languages only: what `bank export --lang` renders)."""
+    renders: the size of the language catalogs over :data:`CATALOG_BYTES_PER_TEXT`."""
     from .rules.validate import catalog_bytes
 
-    if translations is None:
-        return 0
-    if languages is None:
-        return catalog_bytes(translations) // CATALOG_BYTES_PER_TEXT
-    return sum(_file_size(translations / f"{lang}.po") for lang in languages if lang != "en") // CATALOG_BYTES_PER_TEXT
-
-
-def _file_size(path: Path) -> int:
-    """The size of the regular file ``path`` (0 when it is not one, or unreadable)."""
-    import os
-    import stat
-
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return 0
-    return st.st_size if stat.S_ISREG(st.st_mode) else 0
+    return catalog_bytes(translations) // CATALOG_BYTES_PER_TEXT if translations is not None else 0
 
 
 def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers, staging: _Staging | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:

@@ -66,7 +66,7 @@ def test_a_large_export_renders_in_workers_the_files_of_an_export_in_one_process
 
     keep_only(project)
     events = _watch(monkeypatch)
-    threshold = build.expected_texts(Path("translations"), ["en", "fr", "nl"])
+    threshold = build.expected_texts(Path("translations"))
     assert threshold > 0
     monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", threshold + 1)  # just too small: in this process
     alone = _export(monkeypatch, tmp_path, fmt, "alone", pooled=True)
@@ -88,21 +88,22 @@ def test_a_large_export_renders_in_workers_the_files_of_an_export_in_one_process
     assert again[2] == alone[2] and again[1] == alone[1] and not any(changed for *_, changed in again[0])
 
 
-def test_the_languages_asked_for_make_the_export_large_or_not(project, monkeypatch, tmp_path):
+def test_a_large_bank_exported_in_some_languages_or_english_alone_goes_through_the_workers_too(project, monkeypatch, tmp_path):
+    """The threshold is the build's, whatever the languages asked for: validation verifies every catalog."""
     from aistack_bank import build
 
     keep_only(project)
     events = _watch(monkeypatch)
-    both = build.expected_texts(Path("translations"), ["en", "fr", "nl"])
-    french = build.expected_texts(Path("translations"), ["fr"])
-    assert 0 < french < both and build.expected_texts(Path("translations"), ["en"]) == 0
-    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", french + 1)
-    _export(monkeypatch, tmp_path, "json", "french", pooled=True, languages="fr")  # one language: too small
-    assert events[0] == ("fork", False) and not [e for e in events if isinstance(e, list)]
-    pooled = _export(monkeypatch, tmp_path, "json", "pooled", pooled=True, languages="nl,fr")  # two: large enough
-    assert ("fork", True) in events and ["_localize_sent", "_localize_sent"] in events
-    alone = _export(monkeypatch, tmp_path, "json", "alone", pooled=False, languages="nl,fr")
-    assert pooled == alone and set(alone[2]) == {"aistack-fr.json", "aistack-nl.json", "aistack.json"}
+    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", build.expected_texts(Path("translations")))
+    for languages, localized in (("en", []), ("nl,fr", ["_localize_sent", "_localize_sent"]), ("fr", ["_localize_sent"])):
+        events.clear()
+        pooled = _export(monkeypatch, tmp_path, "json", "pooled", pooled=True, languages=languages)
+        batches = [e for e in events if isinstance(e, list)]
+        assert events[0] == ("fork", True) and (batches[0] if localized else []) == localized and batches[-1][0] == "_notes_sent"
+        assert pooled == _export(monkeypatch, tmp_path, "json", "alone", pooled=False, languages=languages)
+        assert set(pooled[2]) == {f"aistack-{lang}.json" for lang in languages.split(",")} | {"aistack.json"}  # (JSON: the multilingual file too, whatever the languages)
+        shutil.rmtree("pooled")
+        shutil.rmtree("alone")
 
 
 @pytest.fixture(scope="module")
