@@ -622,9 +622,9 @@ def _export_here(format_name: str, bank: Path, translations: Path | None, out: P
 
     catalogs = Catalogs()
     banks, notes, in_english = load_exported(bank, translations, langs, policy, allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
-    if not banks:
-        raise _nothing_to_export(notes)
     options = with_english(options, in_english, translations)
+    if not banks:
+        return _nothing_exported(format_name, notes, options)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, list(banks), catalogs))
     from .project.settings import option_notes
 
@@ -634,9 +634,12 @@ def _export_here(format_name: str, bank: Path, translations: Path | None, out: P
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
 
 
-def _nothing_to_export(notes: list[Diagnostic]) -> DiagnosticsError:
-    """The refusal of an export none of whose languages is exported (each left out: ``notes`` say why)."""
-    return DiagnosticsError(notes, "none of the languages asked for is ready; nothing was exported")
+def _nothing_exported(format_name: str, notes: list[Diagnostic], options: ExportOptions) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """What an export none of whose languages is exported (each left out: ``notes`` say why)
+    reports: no file, and the notes."""
+    from .project.settings import option_notes
+
+    return [], notes + option_notes(options, [format_name])
 
 
 def _export_in(workers, staging: _Staging, format_name: str, bank: Path, translations: Path | None, out: Path, langs: list[str], *, allow_fallback: bool, options: ExportOptions, progress, topic: str | None, policy: LanguagePolicy) -> tuple[list[OutputFile], list[Diagnostic]]:
@@ -672,9 +675,9 @@ def _export_in(workers, staging: _Staging, format_name: str, bank: Path, transla
 
     sent = _Sent()
     banks, notes, in_english = _localized_in(workers, sent, translations, langs, policy, allow_fallback, prepare, staging.folder(), topic=topic)
-    if not banks:
-        raise _nothing_to_export(notes)
     options = with_english(options, in_english, translations)
+    if not banks:
+        return _nothing_exported(format_name, notes, options)
     langs = list(banks)
     interface = Catalogs()
     rendered = with_ui(options, [format_name], translations, langs, interface)
