@@ -21,6 +21,10 @@ from .kinds import DEFAULT_KIND, NAMES as KIND_NAMES  # light: the kinds' names,
 from .options import ExportOptions  # light: the type of the options the export commands receive
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_STALE = 0, 1, 2, 4
+EXIT_INTERRUPTED = 130
+"""A command interrupted (SIGINT, Ctrl-C), as a shell reports a process its SIGINT ended."""
+INTERRUPTED = "bank: interrupted"
+"""What an interrupted command prints (to stderr), whenever the interrupt comes."""
 
 
 def _errors() -> list[tuple[type[BaseException], int, object]]:
@@ -76,6 +80,9 @@ class _Commands(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # (typer would end the command with its exit code and no word)
+            typer.echo(INTERRUPTED, err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except Exception as exc:
             code = handle_error(exc)
             if code is None:
@@ -960,6 +967,6 @@ def main() -> None:
     gc.set_threshold(700, 10, 1000)
     try:
         invoked_app(sys.argv[1:])()
-    except KeyboardInterrupt:
-        typer.echo("bank: interrupted", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt:  # (before a command runs: while the app is built)
+        typer.echo(INTERRUPTED, err=True)
+        sys.exit(EXIT_INTERRUPTED)

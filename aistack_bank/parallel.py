@@ -44,6 +44,28 @@ def _run(index: int) -> Any:
     return _TASKS[index]()
 
 
+def _leave_interrupts_to_the_parent() -> None:
+    """In a worker as it starts: SIGINT ignored. A Ctrl-C reaches every process of the command;
+    the parent stops the work and ends its workers (and says once that it was interrupted)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _pool(context, processes: int):
+    """``context.Pool(processes)``, each worker ignoring SIGINT: held back (blocked) in this
+    thread while the workers are forked, so that none is interrupted before it ignores it, and
+    delivered here once they are."""
+    import signal
+
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return context.Pool(processes, initializer=_leave_interrupts_to_the_parent)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def run_all(tasks: list[Callable[[], Any]], work: int, min_work: int | None = None) -> list[Any]:
     """The result of each task, in order; in worker processes when ``work`` is at least
     ``min_work`` (default :data:`POOL_MIN_WORK`, in the caller's unit): :func:`run_each`, all at once."""
@@ -74,7 +96,7 @@ def run_each(tasks: list[Callable[[], Any]], work: int, min_work: int | None = N
     gc.freeze()
     try:
         try:
-            pool = context.Pool(workers)
+            pool = _pool(context, workers)
         except OSError:
             pool = None
         if pool is None:
@@ -110,7 +132,7 @@ class Workers:
 
         try:
             context = multiprocessing.get_context("fork")
-            self.pool = context.Pool(count)
+            self.pool = _pool(context, count)
         except (ValueError, OSError):
             self.pool = None
 

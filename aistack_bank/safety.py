@@ -96,18 +96,59 @@ def check_link(path: Path, root: Path | None) -> None:
         raise UnsafeFile(f"is a symbolic link to {Path(real).as_posix()}, outside the project; copy the file in instead", "E115")
 
 
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open_settled(path: Path, root: Path) -> int | None:
+    """Within :func:`folders_settled`, ``path`` opened for :func:`read_regular` when it is a
+    file under ``root`` whose folder leads inside ``root`` and which is not itself a symbolic
+    link (opened without following one, instead of an ``lstat`` of the file first): what
+    :func:`check_link` lets be opened. Otherwise None, and nothing is opened (a link, a path
+    outside ``root``, any failure to open): the caller then checks and opens it as usual,
+    which decides and reports. The real path of ``root`` (given as an absolute path, as the
+    question files' reader gives it) is worked out once, as a folder's is."""
+    if not _NOFOLLOW:
+        return None
+    known = _REAL_FOLDERS
+    found = known.get(root)
+    if found is None:
+        if not os.path.isabs(root):
+            return None  # (kept only for a project given whole: a relative one depends on the working folder)
+        top = os.path.abspath(root)
+        found = known[root] = (top.rstrip(os.sep) + os.sep, os.path.realpath(top).rstrip(os.sep) + os.sep)
+    top, real_root = found
+    absolute = os.path.abspath(path)
+    if not (absolute + os.sep).startswith(top):
+        return None
+    folder, name = os.path.split(absolute)
+    if name in ("", ".", ".."):
+        return None
+    real = known.get(folder)
+    if real is None:
+        real = known[folder] = os.path.realpath(folder)
+    if not (os.path.join(real, name) + os.sep).startswith(real_root):
+        return None
+    try:
+        return os.open(path, _READ_FLAGS | _NOFOLLOW)
+    except OSError:
+        return None
+
+
 def read_regular(path: Path, max_bytes: int, *, root: Path | None = None, what: str = "file", kept=None) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``max_bytes`` (UnsafeFile if not).
 
     ``kept``: a function of the open file's status giving its bytes as this command already
     read them (None: read them now), once the file passed every check."""
-    check_link(path, root)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except IsADirectoryError:
-        raise UnsafeFile("is a directory, not a file") from None
-    except OSError as exc:
-        raise UnsafeFile(f"cannot read {what}: {exc.strerror or exc}") from None
+    fd = _open_settled(path, root) if _REAL_FOLDERS is not None and root is not None else None
+    if fd is None:
+        check_link(path, root)
+        try:
+            fd = os.open(path, _READ_FLAGS)
+        except IsADirectoryError:
+            raise UnsafeFile("is a directory, not a file") from None
+        except OSError as exc:
+            raise UnsafeFile(f"cannot read {what}: {exc.strerror or exc}") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

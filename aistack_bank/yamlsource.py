@@ -62,6 +62,11 @@ _FORBIDDEN = re.compile(
 )
 
 
+_ASCII_ALLOWED = bytes(range(0x20, 0x7F)) + b"\t\n"
+"""The ASCII characters :data:`~aistack_bank.safety.FORBIDDEN` does not hold (every other ASCII
+character it does)."""
+
+
 @dataclass
 class YamlDocument:
     """Plain data read from one file, with the position of every key and value."""
@@ -162,8 +167,8 @@ def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic],
         return None, diags + [error("E102", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8", Location.of(path, line, col))], True
     if not text.strip():
         return None, diags + [error("E103", "file is empty", Location.of(path))], True
-    crlf = text.count("\r\n")
     if "\r" in text:
+        crlf = text.count("\r\n")
         lone_cr = text.count("\r") - crlf
         lf_only = text.count("\n") - crlf
         if lone_cr or (crlf and lf_only):
@@ -178,7 +183,10 @@ def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic],
     # The rules below, on the whole text first: a text they all pass (nearly every file) is not
     # walked line by line; otherwise the lines locate each problem. ("\n" composes with
     # nothing, so the text is NFC exactly when each of its lines is.)
-    forbidden = FORBIDDEN.search(text) is not None
+    if text.isascii():  # (its bytes without the ASCII characters allowed: one C pass, faster than the pattern)
+        forbidden = bool(text.encode("ascii").translate(None, _ASCII_ALLOWED))
+    else:
+        forbidden = FORBIDDEN.search(text) is not None
     clean = (not _may_conflict(text) and "\t" not in text and not (forbidden and _FORBIDDEN.search(text))
              and (text.isascii() or unicodedata.is_normalized("NFC", text)))
     for lineno, line in enumerate(() if clean else text.split("\n"), 1):
@@ -381,26 +389,46 @@ class _Converter:
                 self.diags.append(error("E108", f"explicit YAML tag {tag!r} is not allowed", Location.of(self.doc.path, line, col)))
                 return None
         kind = type(node)
-        if kind is self.scalar:
+        scalar = self.scalar
+        if kind is scalar:
             value, style = node.value, node.style
             if self.police_all or style == '"':
                 _police(value, self.doc, self.diags, line, col)
             return value if style else resolve_scalar(value)
         depth += 1
+        # A child that is a scalar with a standard tag within the depth (nearly every value of a
+        # question file) is converted here as :meth:`convert` would, without a call.
+        inline = depth <= MAX_DEPTH
+        values, police_all = self.values, self.police_all
         if kind is self.sequence:
-            return [self.convert(item, path + (i,), depth) for i, item in enumerate(node.value)]
+            items = []
+            for i, item in enumerate(node.value):
+                if inline and type(item) is scalar and item.tag in _STD_TAGS:
+                    mark = item.start_mark
+                    values[path + (i,)] = (mark.line + 1, mark.column + 1)
+                    if seen is not None:
+                        if id(item) in seen:
+                            raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", mark.line + 1, mark.column + 1)
+                        seen.add(id(item))
+                    value, style = item.value, item.style
+                    if police_all or style == '"':
+                        _police(value, self.doc, self.diags, mark.line + 1, mark.column + 1)
+                    items.append(value if style else resolve_scalar(value))
+                else:
+                    items.append(self.convert(item, path + (i,), depth))
+            return items
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             mark = key_node.start_mark
             kline, kcol = mark.line + 1, mark.column + 1
-            if type(key_node) is not self.scalar:
+            if type(key_node) is not scalar:
                 self.diags.append(error("E112", "mapping keys must be plain words", Location.of(self.doc.path, kline, kcol)))
                 continue
-            key = key_node.value
-            if _tag(key_node) == _MERGE_TAG or key == "<<" and not key_node.style:
+            key, tag = key_node.value, key_node.tag
+            if (tag if type(tag) is str else _tag(key_node)) == _MERGE_TAG or key == "<<" and not key_node.style:
                 self.diags.append(error("E108", "merge keys (<<) are not allowed", Location.of(self.doc.path, kline, kcol)))
                 continue
-            if self.police_all or key_node.style == '"':
+            if police_all or key_node.style == '"':
                 _police(key, self.doc, self.diags, kline, kcol)
             key_path = path + (key,)
             if key in result:
@@ -408,7 +436,19 @@ class _Converter:
                 self.diags.append(error("E106", f"duplicate key {key!r} (first defined at line {first[0]})", Location.of(self.doc.path, kline, kcol)))
                 continue
             self.keys[key_path] = (kline, kcol)
-            result[key] = self.convert(value_node, key_path, depth)
+            if inline and type(value_node) is scalar and value_node.tag in _STD_TAGS:
+                mark = value_node.start_mark
+                values[key_path] = (mark.line + 1, mark.column + 1)
+                if seen is not None:
+                    if id(value_node) in seen:
+                        raise _Refused("E108", "alias (*name) refers to an anchor; write the value out instead", mark.line + 1, mark.column + 1)
+                    seen.add(id(value_node))
+                value, style = value_node.value, value_node.style
+                if police_all or style == '"':
+                    _police(value, self.doc, self.diags, mark.line + 1, mark.column + 1)
+                result[key] = value if style else resolve_scalar(value)
+            else:
+                result[key] = self.convert(value_node, key_path, depth)
         return result
 
 

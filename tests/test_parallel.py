@@ -314,7 +314,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
     assert events[:2] == [("fork", True), ("fork", False)] and events[2] == ("read",)  # (the second: validation's catalog workers, not needed here)
     runs = [names for event, *names in events if event == "run" for names in names]
     assert runs[0] == ["_localize_sent", "_localize_sent"]  # French and Dutch, each localized in a worker
-    assert all(isinstance(args[0], build._Awaited) for args in sent_first)  # (handed over before the English library was made)
+    assert sent_first and all(isinstance(args[0], build._Awaited) for args in sent_first)  # (the English library and fields waited for in a file)
     rendered = runs[1]
     assert rendered[0] == "_notes_sent" and rendered.count("_render_sent") > len(build.FORMATS)  # in pieces
     assert runs[-1] == ["_guide_sent"]

@@ -18,6 +18,7 @@ A rule added to ``rules`` that reads more of the topic than its tags must add it
 from __future__ import annotations
 
 import gc
+import io
 import pickle
 from pathlib import Path
 from typing import Any, Callable
@@ -53,8 +54,14 @@ class QuestionFiles:
     the files' own rules found, in the order the files were read."""
 
     def __init__(self, rules: Rules, *, run_checks: bool = True, use_cache: bool = True, spill: bool = False, texts: Texts | None = None,
-                 walked: Callable[[Path], str | None] | None = None) -> None:
+                 walked: Callable[[Path], str | None] | None = None, later: bool = False) -> None:
         self.rules = rules
+        self._later: list[SplitStore] | None = [] if later else None
+        """With ``later``: the store of the topic whose files were done last, written by
+        :meth:`save_stores` (or :meth:`close`) instead of at once (the caller then has other
+        processes' work to wait for, beside which it is written); each other topic's is written
+        as soon as the next topic's files are done (one topic's records held at most, as
+        before)."""
         self.walked = walked
         """``walked(path)``: the content digest the verdict's input digest just took of a question
         file (:meth:`aistack_bank.cache.validation.StatMemo.walked`), or None: the key its stored
@@ -121,7 +128,7 @@ class QuestionFiles:
         qs, read_diags = read_question(path, root=root, project=project)
         rule_diags = self.rules(qs, root, topic, self.run_checks)
         summary, qs.summary = qs.summary, None
-        record = pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL) if stored else None
+        record = _dumped(qs) if stored else None
         texts = pickle.dumps(self.texts(qs), protocol=pickle.HIGHEST_PROTOCOL) if stored and self.texts is not None else None
         return (summary, read_diags, rule_diags, record, texts), qs
 
@@ -252,13 +259,24 @@ class QuestionFiles:
         summary, read_diags, rule_diags, record, texts = found
         return summary, read_diags, rule_diags, self.spill.add(record), (None if texts is None else self.spill.add(texts))
 
-    @staticmethod
-    def _done(stores: list, t: int) -> None:
-        stores[t].save()
-        stores[t] = None  # its blobs are not held for the other topics
+    def _done(self, stores: list, t: int) -> None:
+        if self._later is not None:
+            self.save_stores()
+            self._later.append(stores[t])
+        else:
+            stores[t].save()
+        stores[t] = None  # its blobs are not held for the other topics (unless saved later)
+
+    def save_stores(self) -> None:
+        """Write the stores held back (``later``), each dropped once written."""
+        later = self._later or []
+        while later:
+            later.pop(0).save()
 
     def close(self) -> None:
-        """Remove the spill file's name (the records stay readable by this process)."""
+        """Write the stores held back, and remove the spill file's name (the records stay
+        readable by this process)."""
+        self.save_stores()
         if self.spill is not None:
             self.spill.unlink()
 
@@ -409,14 +427,36 @@ def _loads_uncollected(blob: bytes) -> Any:
     """``pickle.loads(blob)`` with the cyclic garbage collector paused: a record is a few hundred
     new objects that stay (nothing to collect), and a cold run unpickles every record of the
     bank in a row, during which the collector would otherwise walk the ever larger heap again
-    and again (at N = 10 000, 2.6 s -> 0.85 s of CPU for all the records)."""
+    and again (at N = 10 000, 2.6 s -> 0.85 s of CPU for all the records). A record
+    (:func:`_dumped`) is given with its document, which follows it."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return pickle.loads(blob)
+        unpickler = pickle.Unpickler(io.BytesIO(blob))
+        found = unpickler.load()
+        if type(found) is QuestionSource and found.doc is ...:
+            found.doc = unpickler.load()
+        return found
     finally:
         if paused:
             gc.enable()
+
+
+def _dumped(qs: QuestionSource) -> bytes:
+    """A record's stored form: ``qs`` pickled without its document, then the document, by one
+    pickler (what the first pickle holds is not written again in the second). ``pickle.loads``
+    of it gives the record with ``...`` for its document (what a catalog worker reads of most
+    records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    doc = qs.doc
+    qs.doc = ...
+    try:
+        pickler.dump(qs)
+    finally:
+        qs.doc = doc
+    pickler.dump(doc)
+    return out.getvalue()
 
 
 class StoredQuestion(QuestionSource):

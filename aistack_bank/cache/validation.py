@@ -36,6 +36,9 @@ MAX_HASHED_BYTES = 256 << 20
 """Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
 KEEP_MIN_BYTES = 1 << 20
 """Least size of a changed catalog that the input digest keeps as read (see :meth:`StatMemo.digest`)."""
+PREFETCH_MIN_BYTES = 1 << 20
+"""Least size of a catalog that the input digest starts digesting in a thread, while it digests
+the bank's files (see :meth:`StatMemo.prefetch`)."""
 MAX_ENTRY_BYTES = 64 << 20
 MAX_ENTRIES = 64
 """Verdicts kept; the oldest go first."""
@@ -87,7 +90,8 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b", keep: bool = False) -> None:
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b", keep: bool = False,
+                 borrowed: StatMemo | None = None) -> None:
         # ``algorithm``: of the content digests (BLAKE2b of 20 bytes; the outputs of a build,
         # hundreds of megabytes, are digested with SHA-256, which processors compute in hardware)
         self.algorithm = after.algorithm if after is not None else algorithm
@@ -122,6 +126,16 @@ class StatMemo:
         """What the input digest took besides the files, and the digest it gave (:func:`input_digest`)."""
         self.seen_head: str | None = None
         """:attr:`head` of the input digest that last wrote the memo file (None: not known)."""
+        self.borrowed: dict[str, tuple] = {}
+        """With ``borrowed`` (this process's latest input digest's memo, of the same algorithm):
+        the digests it took of files last written more than :data:`~.store.RACY_NS` before it,
+        used as the memo file's are (a file of the same identity has those bytes)."""
+        if borrowed is not None and borrowed.algorithm == self.algorithm and after is None:
+            self.borrowed = {name: entry for name, entry in borrowed.new.items() if borrowed.now - max(entry[0][3], entry[0][4]) > RACY_NS}
+        self.prefetched: dict[str, list] = {}
+        """What :meth:`prefetch` digests in its thread, by file: [identity, (whether whole,
+        digest, kept or None) once done, the event set then]."""
+        self._fetcher = None
         if after is not None:
             # A second pass of this process over the same roots: the digests the first took, of
             # the files written more than RACY_NS before it (as the memo file would have kept them).
@@ -154,6 +168,8 @@ class StatMemo:
             return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
         identity = file_identity(st)
         known = self.old.get(name)
+        if known is None and self.borrowed:
+            known = self.borrowed.get(name)
         if type(known) is tuple and len(known) == 2 and known[0] == identity and type(known[1]) is bytes:
             self.new[name] = known
             return known[1]
@@ -164,6 +180,20 @@ class StatMemo:
             # this command read of it and used are those the first pass digested. (Not kept in
             # the memo: its identity was taken while the file may still have been written.)
             return first[1]
+        fetched = self._fetched(name, identity)
+        if fetched is not None:
+            whole, value, keep = fetched
+        else:
+            whole, value, keep = self._hashed(name, st)
+        if whole:  # (a file unreadable now, or that grew too large while read, is digested again next time)
+            self.new[name] = (identity, value)
+        if keep:
+            keep_bytes(name, keep[0], keep[1], value.hex())
+        return value
+
+    def _hashed(self, name: str, st: os.stat_result) -> tuple[bool, bytes, list | None]:
+        """(whether the digest took the file's whole content, the digest, [identity, bytes] kept
+        or None) of the regular file ``name`` whose status was ``st``."""
         file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
         # A large catalog digested by the first pass is kept in memory as read, for the
         # catalog's read to use: one read and one digest of it per command (at most one
@@ -173,12 +203,69 @@ class StatMemo:
             whole = _hash_file(file_digest, name)
         else:
             whole = _hash_file(file_digest, name, keep)
-        value = file_digest.digest()
-        if whole:  # (a file unreadable now, or that grew too large while read, is digested again next time)
-            self.new[name] = (identity, value)
-        if keep:
-            keep_bytes(name, keep[0], keep[1], value.hex())
-        return value
+        return whole, file_digest.digest(), keep
+
+    def prefetch(self, roots: list[Path]) -> None:
+        """Start digesting, in a thread, the large regular files directly in ``roots`` (the
+        catalogs' folder) that the memo file does not know as they are: the digests (and the
+        bytes kept) are those :meth:`digest` would take, which takes them from there when the
+        file still has the identity it had then (else it digests the file itself). Reading and
+        digesting a large file leave the interpreter's lock to the walk of the bank's many
+        small files meanwhile, so both cores work on a cold input digest."""
+        if self.first:  # (a second pass: its digests come from the first, or files written since)
+            return
+        todo: list[tuple[str, os.stat_result]] = []
+        for root in roots:
+            try:
+                with os.scandir(root) as listing:
+                    found = sorted(entry.path for entry in listing)
+            except OSError:
+                continue
+            for name in found:
+                try:
+                    st = os.stat(name)
+                except OSError:
+                    continue
+                if not S_ISREG(st.st_mode) or not PREFETCH_MIN_BYTES <= st.st_size <= MAX_HASHED_BYTES:
+                    continue
+                known = self.old.get(name)
+                if type(known) is tuple and len(known) == 2 and known[0] == file_identity(st):
+                    continue
+                todo.append((name, st))
+        if not todo:
+            return
+        import threading
+
+        for name, st in todo:
+            self.prefetched[name] = [file_identity(st), None, threading.Event()]
+
+        def fetch() -> None:
+            for name, st in todo:
+                found = self.prefetched[name]
+                try:
+                    found[1] = self._hashed(name, st)
+                except BaseException:  # (then digested by the walk)
+                    pass
+                finally:
+                    found[2].set()
+
+        self._fetcher = threading.Thread(target=fetch, name="input-digest", daemon=True)
+        self._fetcher.start()
+
+    def _fetched(self, name: str, identity: tuple) -> tuple | None:
+        """What :meth:`prefetch` digested of ``name`` when the file had ``identity`` then (None otherwise)."""
+        found = self.prefetched.pop(name, None)
+        if found is None:
+            return None
+        found[2].wait()
+        return found[1] if found[0] == identity else None
+
+    def settle(self) -> None:
+        """Wait for :meth:`prefetch`'s thread, and drop what the walk did not use."""
+        if self._fetcher is not None:
+            self._fetcher.join()
+            self._fetcher = None
+        self.prefetched.clear()
 
     def walked(self, name: str | Path) -> str | None:
         """The content digest (hex, as :func:`~.store.file_digest` gives it) that this memo's walk
@@ -249,8 +336,12 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
         clear_reads()  # a new run: the reads noted are this one's
     memo = StatMemo(roots, after=previous, keep=not again)
     memo.head = head
-    for root in roots:
-        _digest_tree(digest, root, memo)
+    memo.prefetch(roots[1:])  # (the catalogs, while the bank's files are digested)
+    try:
+        for root in roots:
+            _digest_tree(digest, root, memo)
+    finally:
+        memo.settle()
     memo.save()  # (again: with the files that have settled since the first pass)
     memo.result = digest.hexdigest()
     if previous is None:
@@ -356,9 +447,10 @@ def _walked(bank: Path, translations: Path | None):
 
 def tree_digest(root: Path) -> str:
     """A digest of every file under ``root`` (its path, whether it is a link and where to, and
-    its content, through the stat memo of ``root``), as :func:`input_digest` takes it."""
+    its content, through the stat memo of ``root`` and the digests this process's latest input
+    digest took: see :attr:`StatMemo.borrowed`), as :func:`input_digest` takes it."""
     digest = hashlib.blake2b(digest_size=32)
-    memo = StatMemo([root])
+    memo = StatMemo([root], borrowed=_LAST[0][1] if _LAST else None)  # (files the input digest just took: not digested again)
     _digest_tree(digest, root, memo)
     memo.save()
     return digest.hexdigest()
@@ -495,14 +587,15 @@ def summary_of(report) -> dict:
             "key_longest_share": cues.longest_share, "line": f"{cues.questions} question{'' if cues.questions == 1 else 's'}; {cues.summary()}"}
 
 
-def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None, own: str | None = None):
+def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None, own: str | None = None, meanwhile=None):
     """Validate now; store the verdict under ``key`` if no input changed meanwhile (and the
-    bank's own part of it under ``own``, :func:`bank_key`)."""
+    bank's own part of it under ``own``, :func:`bank_key`). ``meanwhile``: as for
+    :func:`~aistack_bank.rules.validate.validate_bank`."""
     from ..rules.validate import validate_bank
 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
                            walked=_walked(bank, translations) if key is not None else None,
-                           one_catalog=key is not None and edited_catalog_only(bank, translations))
+                           one_catalog=key is not None and edited_catalog_only(bank, translations), meanwhile=meanwhile)
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
         store(bank, key, report.diagnostics, summary)
@@ -667,13 +760,15 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
     return report.diagnostics, summary
 
 
-def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None):
+def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, meanwhile=None):
     """The read bank, once its validation verdict (cached or computed now) has no error.
 
     Catalogs read while validating go through ``catalogs``, so that localization reuses them.
     Raises :class:`~aistack_bank.errors.DiagnosticsError` with the errors otherwise. With a
     cached verdict the bank is read and its inputs digested once more: a file changed since the
-    verdict was computed means validating now instead."""
+    verdict was computed means validating now instead. ``meanwhile(source)``, when the bank is
+    validated now, as :func:`~aistack_bank.rules.validate.validate_bank` says (the caller's work
+    on the read bank, beside the catalogs' verification)."""
     from ..errors import DiagnosticsError
     from .questionfiles import QuestionFiles
     from ..load import read_library
@@ -686,7 +781,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
         source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source
-    report, _ = _validate_and_store(bank, translations, key, catalogs)
+    report, _ = _validate_and_store(bank, translations, key, catalogs, meanwhile=meanwhile)
     if report.errors:
         raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
     return report.source

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import re
 import zipfile
 from contextlib import contextmanager
@@ -76,8 +75,13 @@ def html_paragraph_escaped(text_raw: str) -> str:
     """``html_text(html_paragraph(text_raw))``: the paragraph as the character data of an XML
     element (QTI 1.2's ``mattext``), its text escaped twice in one pass of replacements."""
     start = "&lt;p lang=&quot;en&quot;&gt;" if in_english(text_raw) else "&lt;p&gt;"
-    return (start + text_raw.replace("&", "&amp;amp;").replace("<", "&amp;lt;").replace(">", "&amp;gt;").replace('"', "&amp;quot;")
-            .replace("'", "&amp;#x27;").replace("\n", "&lt;br/&gt;") + "&lt;/p&gt;")
+    return start + paragraph_escaped_body(text_raw) + "&lt;/p&gt;"
+
+
+def paragraph_escaped_body(text_raw: str) -> str:
+    """What :func:`html_paragraph_escaped` writes between its paragraph's tags."""
+    return (text_raw.replace("&", "&amp;amp;").replace("<", "&amp;lt;").replace(">", "&amp;gt;").replace('"', "&amp;quot;")
+            .replace("'", "&amp;#x27;").replace("\n", "&lt;br/&gt;"))
 
 
 def cdata(html: str) -> str:
@@ -116,8 +120,25 @@ def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
             for lang, text in texts_raw.items()
         )
     else:
-        body = "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{html_text(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
+        parts = ["<p>"]
+        for lang, text in texts_raw.items():
+            start, rtl = _span(lang)
+            parts += (start, html_text(f"{RLI}{text}{PDI}" if rtl else text), "</span>")
+        parts.append("</p>")
+        return "".join(parts)
     return f"<p>{body}</p>"
+
+
+_SPANS: dict[str, tuple[str, bool]] = {}
+"""By language: the start of its multilang block (``<span lang="pt_br" class="multilang">``)
+and whether it is written right to left (:func:`_isolated`), made once."""
+
+
+def _span(lang: str) -> tuple[str, bool]:
+    found = _SPANS.get(lang)
+    if found is None:
+        found = _SPANS[lang] = (f'<span lang="{moodle_code(lang)}" class="multilang">', is_rtl(lang))
+    return found
 
 
 def _without_fallbacks(texts_raw: Mapping[str, str]) -> Mapping[str, str]:
@@ -144,7 +165,11 @@ def multilang_plain(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     texts_raw = _without_fallbacks(texts_raw)
     if syntax == "mlang":
         return "".join(f"{{mlang {moodle_code(lang)}}}{plain_field(_isolated(lang, text))}{{mlang}}" for lang, text in texts_raw.items())
-    return "".join(f'<span lang="{moodle_code(lang)}" class="multilang">{plain_field(_isolated(lang, text))}</span>' for lang, text in texts_raw.items())
+    parts = []
+    for lang, text in texts_raw.items():
+        start, rtl = _span(lang)
+        parts += (start, plain_field(f"{RLI}{text}{PDI}" if rtl else text), "</span>")
+    return "".join(parts)
 
 
 MOODLE_NAME_MAX = 255
@@ -164,11 +189,29 @@ def multilang_name(prefix: str, texts_raw: Mapping[str, str], syntax: str = "spa
     first = next(iter(texts_raw.values()))
     if len(texts_raw) == 1:
         return prefix + plain_field(short(first, limit))
-    overhead = len(prefix) + len(multilang_plain({lang: "" for lang in texts_raw}, syntax))
+    overhead = len(prefix) + _markup_length(tuple(texts_raw), syntax)
     share = min(limit, (MOODLE_NAME_MAX - overhead) // len(texts_raw))
     if share < 8:
         return prefix + plain_field(short(first, min(limit, MOODLE_NAME_MAX - len(prefix))))
     return prefix + multilang_plain({lang: short(text, share) for lang, text in texts_raw.items()}, syntax)
+
+
+_MARKUP_LENGTHS: dict[tuple, int] = {}
+"""By languages and syntax: the length of :func:`multilang_plain`'s markup around empty texts."""
+
+
+def _markup_length(langs: tuple[str, ...], syntax: str) -> int:
+    """``len(multilang_plain({lang: "" for lang in langs}, syntax))``, kept once made while no
+    text is an English fallback (an empty text could be one, and lose its block)."""
+    if _IN_ENGLISH.get():
+        return len(multilang_plain(dict.fromkeys(langs, ""), syntax))
+    key = (langs, syntax)
+    found = _MARKUP_LENGTHS.get(key)
+    if found is None:
+        if len(_MARKUP_LENGTHS) >= 1 << 10:
+            _MARKUP_LENGTHS.clear()
+        found = _MARKUP_LENGTHS[key] = len(multilang_plain(dict.fromkeys(langs, ""), syntax))
+    return found
 
 
 def question_name(question_id: str, stems_raw: Mapping[str, str], syntax: str = "span") -> str:
@@ -211,28 +254,88 @@ def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], 
     given as a function is rendered when its turn comes, and dropped once compressed: a large
     package holds one uncompressed member at a time. A function may give the member as pieces
     of its bytes (an iterable, :func:`utf8_lines`), each compressed as it comes: then the
-    package never holds the member whole (the bytes written are the same)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as zf:
-        for name in sorted(files, key=str):
-            info = zipfile.ZipInfo(str(name), date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            data = files[name]
-            data = data() if callable(data) else data
-            if isinstance(data, (bytes, bytearray)):
-                zf.writestr(info, data, compresslevel=9)
-            else:  # as ``writestr`` writes it, its size and checksum counted as the pieces come
-                if hasattr(info, "compress_level"):
-                    info.compress_level = 9
-                else:
-                    info._compresslevel = 9
-                with zf.open(info, "w") as member:
-                    for piece in data:
-                        member.write(piece)
-            del data
-    return buffer.getvalue()
+    package never holds the member whole (the bytes written are the same).
+
+    The bytes are exactly those :mod:`zipfile` writes for these members (``ZipInfo`` with
+    :data:`ZIP_DATE`, deflated at level 9, mode 0644 from a Unix system, written to a seekable
+    file; ZIP64 records where it writes them), without its work per member in Python: each
+    member's local header is made once its size and checksum are known, and the pieces are
+    joined at the end."""
+    import os
+    import struct
+    import zlib
+
+    limit = zipfile.ZIP64_LIMIT  # (read when called, as zipfile reads them)
+    dt = ZIP_DATE
+    dosdate = (dt[0] - 1980) << 9 | dt[1] << 5 | dt[2]
+    dostime = dt[3] << 11 | dt[4] << 5 | (dt[5] // 2)
+    pack = struct.pack
+    header_format, central_format = zipfile.structFileHeader, zipfile.structCentralDir
+    header_sign, central_sign = zipfile.stringFileHeader, zipfile.stringCentralDir
+    external = 0o644 << 16
+    chunks: list[bytes] = []
+    central: list[bytes] = []
+    offset = 0
+    for name in sorted(files, key=str):
+        arcname = str(name)
+        null = arcname.find(chr(0))  # (as ZipInfo cuts a name and turns a separator)
+        if null >= 0:
+            arcname = arcname[:null]
+        if os.sep != "/" and os.sep in arcname:
+            arcname = arcname.replace(os.sep, "/")
+        try:
+            encoded, flags = arcname.encode("ascii"), 0
+        except UnicodeEncodeError:
+            encoded, flags = arcname.encode("utf-8"), 0x800
+        data = files[name]
+        data = data() if callable(data) else data
+        compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+        if isinstance(data, (bytes, bytearray)):
+            size = len(data)
+            zip64 = size * 1.05 > limit
+            crc = zlib.crc32(data, 0)
+            body = [compressor.compress(data), compressor.flush()]
+        else:  # (the pieces compressed as they come; its header is made after them)
+            zip64 = False
+            size = crc = 0
+            body = []
+            for piece in data:
+                size += len(piece)
+                crc = zlib.crc32(piece, crc)
+                body.append(compressor.compress(piece))
+            body.append(compressor.flush())
+        del data
+        compressed = sum(map(len, body))
+        if not zip64:
+            if size > limit:
+                raise RuntimeError("File size too large, try using force_zip64")
+            if compressed > limit:
+                raise RuntimeError("Compressed size too large, try using force_zip64")
+            version, extra = 20, b""
+            header = pack(header_format, header_sign, 20, 0, flags, zipfile.ZIP_DEFLATED, dostime, dosdate, crc, compressed, size, len(encoded), 0)
+        else:
+            version, extra = zipfile.ZIP64_VERSION, pack("<HHQQ", 1, 16, size, compressed)
+            header = pack(header_format, header_sign, version, 0, flags, zipfile.ZIP_DEFLATED, dostime, dosdate, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(encoded), len(extra))
+        chunks += (header, encoded, extra, *body)
+        larger = [size, compressed] if size > limit or compressed > limit else []
+        if offset > limit:
+            larger.append(offset)
+        central_extra = pack("<HH" + "Q" * len(larger), 1, 8 * len(larger), *larger) if larger else b""
+        central_version = max(version, zipfile.ZIP64_VERSION) if larger else version
+        central.append(pack(central_format, central_sign, central_version, 3, central_version, 0, flags, zipfile.ZIP_DEFLATED, dostime, dosdate, crc,
+                            0xFFFFFFFF if size > limit or compressed > limit else compressed, 0xFFFFFFFF if size > limit or compressed > limit else size,
+                            len(encoded), len(central_extra), 0, 0, 0, external, 0xFFFFFFFF if offset > limit else offset) + encoded + central_extra)
+        offset += len(header) + len(encoded) + len(extra) + compressed
+    start = offset
+    size = sum(map(len, central))
+    count = len(central)
+    chunks += central
+    if count > zipfile.ZIP_FILECOUNT_LIMIT or start > limit or size > limit:
+        chunks.append(pack(zipfile.structEndArchive64, zipfile.stringEndArchive64, 44, 45, 45, 0, 0, count, count, size, start))
+        chunks.append(pack(zipfile.structEndArchive64Locator, zipfile.stringEndArchive64Locator, 0, start + size, 1))
+        count, size, start = min(count, 0xFFFF), min(size, 0xFFFFFFFF), min(start, 0xFFFFFFFF)
+    chunks.append(pack(zipfile.structEndArchive, zipfile.stringEndArchive, 0, 0, count, count, size, start, 0))
+    return b"".join(chunks)
 
 
 def utf8_lines(lines: Iterable[str], batch: int = 512) -> Iterator[bytes]:

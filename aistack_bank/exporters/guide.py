@@ -10,13 +10,15 @@ nothing that changes without the exports changing (no date, no percentage, no la
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from ..errors import Diagnostic
 from . import FORMATS
 from .record import WHOLE_BANK_STEM, file_stem, languages
 from .common import FALLBACK_MARK, file_language
-from ..model import Library
+
+if TYPE_CHECKING:
+    from ..model import Library
 
 README = "README.md"
 """The guide's name in the exports folder."""

@@ -119,21 +119,23 @@ def _question(index: int, q, banks: Sequence[Bank], texts):
     def optional(get) -> dict[str, str] | None:
         return texts(lambda b: get(of(b))) if get(q) is not None else None
 
+    group = [(b.lang, b.questions[index]) for b in banks]  # (each language's question, taken once)
     common = {
-        "id": q.id, "kind": q.kind, "stem": texts(lambda b: of(b).stem),
-        "explanation": optional(lambda x: x.explanation), "tags": list(q.tags), "difficulty": q.difficulty,
+        "id": q.id, "kind": q.kind, "stem": {lang: x.stem for lang, x in group},
+        "explanation": {lang: x.explanation for lang, x in group} if q.explanation is not None else None, "tags": list(q.tags), "difficulty": q.difficulty,
     }
     return FORMAT.writer(q)(q, common, banks, texts, of, optional)
 
 
 def _choices(q, common, banks, texts, of, optional, *, multi: bool):
     right = set(q.right_ids())
+    group = [(b.lang, of(b).options) for b in banks]  # (each language's options, taken once)
     options = [
         ExportedOption(
             id=o.id,
-            text=texts(lambda b, i=i: of(b).options[i].text),
+            text={lang: choices[i].text for lang, choices in group},
             correct=o.id in right,
-            feedback=optional(lambda x, i=i: x.options[i].feedback),
+            feedback={lang: choices[i].feedback for lang, choices in group} if o.feedback is not None else None,
         )
         for i, o in enumerate(q.options)
     ]

@@ -13,13 +13,14 @@ accepts no other), and its response rules follow Moodle's own cartridge writer
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
 from ..kinds.short_answer import has_wildcard, literal, spellings
 from ..model import AcceptedAnswer, Bank
 from .qti_common import ncname
-from .common import html_paragraph, html_paragraph_escaped, html_text, short
+from .common import html_paragraph, html_paragraph_escaped, html_text, in_english, paragraph_escaped_body, short
 from .words import words, writes_decimal_comma
 
 QTI12_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -303,12 +304,25 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them
     (each kind's parts from :data:`ITEM_PARTS`)."""
     q = bank.questions[index]
+    if q.kind in _SLOTTED:
+        made = _from_template(q, bank.lang, canvas, indent, suffix)
+        if made is not None:
+            return made
+    return written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)
+
+
+def _item_line(q, ident: str, i: str) -> str:
+    return f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">'
+
+
+def written_item(q, lang: str, *, canvas: bool, indent: str = "      ", suffix: str = "") -> list[str]:
+    """:func:`render_item`'s lines, each written for this question (a choice item is copied
+    from the template of its shape instead, :func:`_from_template`)."""
     parts = ITEM_PARTS[q.kind]
     i = indent
-    ident = item_ident(q.id, bank.lang) + suffix
-    lang = bank.lang
+    ident = item_ident(q.id, lang) + suffix
     answers, right, stem = parts.answers(q, lang, canvas)
-    out = [f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">', f"{i}  <itemmetadata>", f"{i}    <qtimetadata>"]
+    out = [_item_line(q, ident, i), f"{i}  <itemmetadata>", f"{i}    <qtimetadata>"]
     if canvas:
         fields = [("question_type", CANVAS_TYPES[q.kind]), ("points_possible", f"{POINTS:.1f}"),
                   ("original_answer_ids", ",".join(a[0] for a in answers)), ("assessment_question_identifierref", ncname(f"{ident}-bank"))]
@@ -333,6 +347,76 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
         out += [f'{i}  <itemfeedback ident="{answer}_fb">', f"{i}    <flow_mat>", _mattext(feedback, i + "      "), f"{i}    </flow_mat>", f"{i}  </itemfeedback>"]
     out.append(f"{i}</item>")
     return out
+
+
+# A choice item is the same text for every question of its shape but for its first line, its
+# identifiers (each starts with the question's, ``<qid>-<lang>``) and its texts: written once
+# per shape with a placeholder question (a placeholder for each text, an identifier of its own),
+# then split at them (as QTI 2.1 and 3.0 items are, ``qti_common._from_template``).
+
+_SLOTTED = frozenset({"single-choice", "multiple-response", "true-false"})
+
+_STAND_IN = "zqTemplateItemzq"
+"""The placeholder question's id: an NCName that no template holds but in its identifiers."""
+
+_TEMPLATES: dict[tuple, tuple | None] = {}
+"""By shape: the item's pieces after its first line and what goes between them (the question's
+identifier, -1, or a text's number and whether it is an escaped paragraph), or None when the
+shape cannot be split."""
+
+
+def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list, marked: tuple | None) -> tuple | None:
+    from .common import _IN_ENGLISH
+    from .qti_common import _with_texts
+
+    holes = [None if not text else f"\ue000{n}\n\ue001" for n, text in enumerate(texts)]
+    placeholders = [hole if hole is not None else text for hole, text in zip(holes, texts)]
+    fallbacks = frozenset(hole for hole, mark in zip(holes, marked or ()) if hole is not None and mark)
+    stand_in = _with_texts(q, placeholders).model_copy(update={"id": _STAND_IN})
+    token = _IN_ENGLISH.set({**_IN_ENGLISH.get(), "\ue000": fallbacks})
+    try:
+        text = "\n".join(written_item(stand_in, lang, canvas=canvas, indent=indent, suffix=suffix))
+    finally:
+        _IN_ENGLISH.reset(token)
+    _, _, rest = text.partition("\n")  # (the first line, made for each item)
+    prefix = item_ident(_STAND_IN, lang)
+    pieces = re.split("\ue000([0-9]+)(\n|&lt;br/&gt;)\ue001|(" + re.escape(prefix) + ")", rest)
+    literals = pieces[0::4]
+    slots = tuple(-1 if ident is not None else (int(n), way != "\n") for n, way, ident in zip(pieces[1::4], pieces[2::4], pieces[3::4]))
+    if sorted(slot[0] for slot in slots if slot != -1) != [n for n, hole in enumerate(holes) if hole is not None] or \
+            any("\ue000" in piece or "\ue001" in piece or _STAND_IN in piece for piece in literals):
+        return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
+    return tuple(literals), slots
+
+
+def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str) -> list[str] | None:
+    """``q``'s item (as one piece of text) copied from the template of its shape (None: none)."""
+    from .common import any_in_english
+    from .qti_common import _slot_texts
+
+    texts = _slot_texts(q)
+    marked = tuple(bool(text) and in_english(text) for text in texts) if any_in_english() else None
+    keys = (q.answer,) if q.kind == "true-false" else (tuple(o.id for o in q.options), tuple(q.right_ids()))
+    key = (canvas, indent, suffix, q.kind, lang, keys, tuple(text if not text else True for text in texts), marked)
+    template = _TEMPLATES.get(key, False)
+    if template is False:
+        template = _template(q, lang, canvas, indent, suffix, texts, marked)
+        if len(_TEMPLATES) >= 1 << 12:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = template
+    if template is None:
+        return None
+    literals, slots = template
+    prefix = item_ident(q.id, lang)
+    out = [_item_line(q, prefix + suffix, indent), "\n", literals[0]]
+    for slot, literal in zip(slots, literals[1:]):
+        if slot == -1:
+            out.append(prefix)
+        else:
+            n, paragraph = slot
+            out.append(paragraph_escaped_body(texts[n]) if paragraph else html_text(texts[n]))
+        out.append(literal)
+    return ["".join(out)]
 
 
 def canvas_general_feedback(q, lang: str) -> str | None:

@@ -247,7 +247,11 @@ def feedback_identifier(option_id: str) -> str:
 
 
 def _root(d: Dialect, name: str, attributes: Mapping[str, str]) -> Element:
-    return d.element(None, name, {"xmlns": d.namespace, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": f"{d.namespace} {d.schema_location}", **attributes})
+    return d.element(None, name, _root_attributes(d, attributes))
+
+
+def _root_attributes(d: Dialect, attributes: Mapping[str, str]) -> dict[str, str]:
+    return {"xmlns": d.namespace, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": f"{d.namespace} {d.schema_location}", **attributes}
 
 
 _BLOCKS: dict[tuple, tuple[str, ...]] = {}
@@ -341,14 +345,33 @@ def _general_when_answered(d: Dialect, processing: Element, q) -> None:
 
 def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = ExportOptions()) -> bytes:
     q = bank.questions[index]
+    if q.kind in _SLOTTED:
+        made = _from_template(d, q, bank.lang, options)
+        if made is not None:
+            return made
+    return written_item(d, q, bank.lang, options)
+
+
+def _item_attributes(q, lang: str) -> dict[str, str]:
+    return _item_root(item_identifier(q.id, lang), _item_title(q), lang)
+
+
+def _item_title(q) -> str:
+    return short(q.id + ": " + q.stem, 120)
+
+
+def _item_root(identifier: str, title: str, lang: str) -> dict[str, str]:
+    return {"identifier": identifier, "title": title, "adaptive": "false", "timeDependent": "false", "xml:lang": lang}
+
+
+def written_item(d: Dialect, q, lang: str, options: ExportOptions = ExportOptions()) -> bytes:
+    """An item written by the element writer (:func:`render_item` copies a choice item from
+    the template of its shape instead, :func:`_from_template`)."""
     kind = q.kind
-    item = _root(d, "assessmentItem", {
-        "identifier": item_identifier(q.id, bank.lang), "title": short(q.id + ": " + q.stem, 120),
-        "adaptive": "false", "timeDependent": "false", "xml:lang": bank.lang,
-    })
+    item = _root(d, "assessmentItem", _item_attributes(q, lang))
     feedbacks: list[tuple[str, str]] = []
     """(identifier, text) of each modal feedback, in the order they are written."""
-    WRITERS[kind](d, item, q, bank.lang, options, feedbacks)
+    WRITERS[kind](d, item, q, lang, options, feedbacks)
     if q.explanation is not None:
         feedbacks.append((GENERAL_FEEDBACK, q.explanation))
     for identifier, text_raw in feedbacks:  # each on one line, with its paragraph
@@ -357,6 +380,102 @@ def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = 
             inner = f"<{d.feedback_body}>{inner}</{d.feedback_body}>"
         d.inline(item, "modalFeedback", {"outcomeIdentifier": "FEEDBACK", "showHide": "show", "identifier": identifier}, inner)
     return item.document_bytes()
+
+
+# A choice item (single choice, multiple response, true/false) is the same lines for every
+# question of its shape but for its root (identifier and title) and its texts: the stem, the
+# choices, the feedbacks and the explanation. Each shape's lines are written once by the element
+# writer, from the question with a placeholder for each text, and split at the placeholders;
+# an item of that shape is then its root and the pieces with its texts escaped in between.
+
+_HOLE = re.compile("\ue000([0-9]+)(\n|<br/>)\ue001")
+"""A text's placeholder as the element writer leaves it: escaped (unchanged) as an element's
+text (its line break kept) or as a paragraph (its line break made ``<br/>``)."""
+
+_SLOTTED = frozenset({"single-choice", "multiple-response", "true-false"})
+"""The kinds whose items are copied from their shape's template."""
+
+_TEMPLATES: dict[tuple, tuple | None] = {}
+"""By shape (:func:`_shape`): the item's first line, then its pieces after the root (texts
+between them, and whether each is a paragraph), or None when the shape cannot be split."""
+
+
+def _slot_texts(q) -> list[str | None]:
+    """The texts of a choice item a template leaves open, in a fixed order."""
+    if q.kind == "true-false":
+        return [q.stem, q.feedback_true, q.feedback_false, q.explanation]
+    return [q.stem, *[text for o in q.options for text in (o.text, o.feedback)], q.explanation]
+
+
+def _with_texts(q, texts: list[str | None]):
+    """``q`` with the texts of :func:`_slot_texts` replaced by ``texts``."""
+    if q.kind == "true-false":
+        stem, feedback_true, feedback_false, explanation = texts
+        return q.model_copy(update={"stem": stem, "feedback_true": feedback_true, "feedback_false": feedback_false, "explanation": explanation})
+    options = [o.model_copy(update={"text": texts[1 + 2 * n], "feedback": texts[2 + 2 * n]}) for n, o in enumerate(q.options)]
+    return q.model_copy(update={"stem": texts[0], "options": options, "explanation": texts[-1]})
+
+
+def _shape(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str | None], marked: tuple[bool, ...] | None) -> tuple:
+    """Everything but the texts and the root that a choice item's lines depend on: the
+    dialect, the kind, the language (true/false's labels), the options it honours, the
+    choices' keys, the right ones, the scoring, which texts are missing or empty, and which
+    are English fallbacks (``marked``; None: none is)."""
+    if q.kind == "true-false":
+        keys: tuple = (q.answer, in_english(words(lang).true), in_english(words(lang).false)) if marked is not None else (q.answer,)
+    else:
+        keys = (tuple(o.id for o in q.options), tuple(q.right_ids()), q.scoring if q.kind == "multiple-response" else None)
+    return (d.namespace, q.kind, lang, options.shuffle, options.answer_numbering, keys,
+            tuple(text if not text else True for text in texts), marked)
+
+
+def _template(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str | None], marked: tuple[bool, ...] | None) -> tuple | None:
+    """The template of ``q``'s shape: the item written with a placeholder for each text that
+    is neither missing nor empty (an English fallback's placeholder counted as one), split."""
+    from .common import _IN_ENGLISH
+
+    holes = [None if not text else f"\ue000{n}\n\ue001" for n, text in enumerate(texts)]
+    placeholders = [hole if hole is not None else text for hole, text in zip(holes, texts)]
+    fallbacks = frozenset(hole for hole, mark in zip(holes, marked or ()) if hole is not None and mark)
+    token = _IN_ENGLISH.set({**_IN_ENGLISH.get(), "\ue000": fallbacks})
+    try:
+        text = written_item(d, _with_texts(q, placeholders), lang, options).decode("utf-8")
+    finally:
+        _IN_ENGLISH.reset(token)
+    first, _, rest = text.partition("\n")
+    _, _, rest = rest.partition("\n")  # (the root, made for each item from its own template)
+    root = {d.attributes.get(name, name): value for name, value in _root_attributes(d, _item_root("\ue000", "\ue001", lang)).items()}
+    head, _, tail = (_start(d.elements["assessmentItem"], root) + ">\n").partition("\ue000")
+    middle, _, tail = tail.partition("\ue001")
+    pieces = _HOLE.split(rest)
+    literals, slots = pieces[0::3], [(int(n), way != "\n") for n, way in zip(pieces[1::3], pieces[2::3])]
+    if sorted(n for n, _ in slots) != [n for n, hole in enumerate(holes) if hole is not None] or any("\ue000" in piece or "\ue001" in piece for piece in literals):
+        return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
+    return first + "\n" + head, middle, tail + literals[0], tuple(literals[1:]), tuple(slots)
+
+
+def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | None:
+    """``q``'s item copied from the template of its shape (None: the shape has none)."""
+    from .common import any_in_english
+
+    texts = _slot_texts(q)
+    marked = tuple(bool(text) and in_english(text) for text in texts) if any_in_english() else None
+    key = _shape(d, q, lang, options, texts, marked)
+    template = _TEMPLATES.get(key, False)
+    if template is False:
+        template = _template(d, q, lang, options, texts, marked)
+        if len(_TEMPLATES) >= 1 << 12:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = template
+    if template is None:
+        return None
+    head, middle, first, literals, slots = template
+    out = [head, item_identifier(q.id, lang), middle, _escape(_item_title(q)), first]  # (an identifier is an NCName: nothing in it to escape)
+    for (n, paragraph), literal in zip(slots, literals):
+        escaped = _escape(texts[n])
+        out.append(escaped.replace("\n", "<br/>") if paragraph else escaped)
+        out.append(literal)
+    return "".join(out).encode("utf-8")
 
 
 def _outcomes(d: Dialect, item: Element) -> None:
@@ -708,23 +827,21 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     language = _escape(lang)
     string = '<string language="' + language + '">'
     item_type = _escape(d.item_type)
+    # Each resource's lines as one piece of text (the document's lines are joined by line breaks):
+    # its constant stretches made once.
+    type_ = '" type="' + item_type + '" href="'
+    entry = ('">\n' + pads[2] + "<metadata>\n" + pads[3] + '<lom xmlns="' + LOM_NS + '">\n' + pads[4] + "<general>\n"
+             + pads[5] + "<identifier><catalog>" + LOM_CATALOG + "</catalog><entry>")
+    title = "</entry></identifier>\n" + pads[5] + "<title>" + string
+    language_line = "</string></title>\n" + pads[5] + "<language>" + language + "</language>"
+    keyword = "\n" + pads[5] + "<keyword>" + string
+    tail = "\n" + pads[4] + "</general>\n" + pads[3] + "</lom>\n" + pads[2] + "</metadata>\n" + pads[2] + '<file href="'
+    end = '"/>\n' + pads[1] + "</resource>"
     for q in questions:
         path = _escape(item_path(q))
-        lines += [
-            pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + '" type="' + item_type + '" href="' + path + '">',
-            pads[2] + "<metadata>",
-            pads[3] + '<lom xmlns="' + LOM_NS + '">',
-            pads[4] + "<general>",
-            pads[5] + "<identifier><catalog>" + LOM_CATALOG + "</catalog><entry>" + _escape(q.id) + "</entry></identifier>",
-            pads[5] + "<title>" + string + _escape(short(q.id + ": " + q.stem, 120)) + "</string></title>",
-            pads[5] + "<language>" + language + "</language>",
-            *[pads[5] + "<keyword>" + string + _escape(keyword) + "</string></keyword>" for keyword in q.tags],
-            pads[4] + "</general>",
-            pads[3] + "</lom>",
-            pads[2] + "</metadata>",
-            pads[2] + '<file href="' + path + '"/>',
-            pads[1] + "</resource>",
-        ]
+        keywords = "".join([keyword + _escape(tag) + "</string></keyword>" for tag in q.tags])
+        lines.append(pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + type_ + path + entry + _escape(q.id)
+                     + title + _escape(short(q.id + ": " + q.stem, 120)) + language_line + keywords + tail + path + end)
     return manifest.document_bytes()
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from pathlib import PurePosixPath
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import Diagnostic, warning
 from ..kinds import NAMES as KIND_NAMES, a_kind
-from ..model import Bank, Library, Topic
 from ..options import ExportOptions
 from .common import english_fallback, file_language
+
+if TYPE_CHECKING:  # (the model, and with it pydantic, is imported by the writers, not by the records' names)
+    from ..model import Bank, Library, Topic
 
 ALL = "all"
 """The language of a file that holds every language (a multilingual file, a whole-bank file)."""
@@ -36,6 +38,8 @@ def languages(banks: Mapping[str, object]) -> list[str]:
 
 def as_library(bank: Bank) -> Library:
     """One topic as a whole bank of one topic (in its category), in the topic's language."""
+    from ..model import Library
+
     return Library(categories=(bank.category,), topics=(bank,), lang=bank.lang)
 
 
@@ -93,11 +97,11 @@ class ExportTree(Mapping[PurePosixPath, bytes]):
         return list(self._files.values())
 
 
-Render = Callable[[Sequence[Bank], ExportOptions], bytes]
-Layout = Callable[[Mapping[str, Bank], ExportOptions], Iterable[ExportedFile]]
-RenderBank = Callable[[Sequence[Library], ExportOptions], bytes]
-BankLayout = Callable[[Mapping[str, Library], ExportOptions], Iterable[ExportedFile]]
-Notes = Callable[[Mapping[str, Bank], ExportOptions], list]
+Render = Callable[[Sequence["Bank"], ExportOptions], bytes]
+Layout = Callable[[Mapping[str, "Bank"], ExportOptions], Iterable[ExportedFile]]
+RenderBank = Callable[[Sequence["Library"], ExportOptions], bytes]
+BankLayout = Callable[[Mapping[str, "Library"], ExportOptions], Iterable[ExportedFile]]
+Notes = Callable[[Mapping[str, "Bank"], ExportOptions], list]
 
 
 @dataclass(frozen=True)
@@ -161,12 +165,14 @@ class Format:
 
     def carried(self, bank: Bank) -> list[int]:
         """Indexes of the questions of ``bank`` whose kind the format carries."""
-        return [index for index, question in enumerate(bank.questions) if self.carries(question)]
+        writers = self.writers  # (as :meth:`carries` asks, without its call per question)
+        return [index for index, question in enumerate(bank.questions) if question.kind in writers]
 
     def carried_bank(self, bank: Bank) -> Bank:
         """``bank`` without the questions of kinds the format does not carry (``bank`` itself
         when it carries them all)."""
-        if all(self.carries(q) for q in bank.questions):
+        writers = self.writers
+        if all(q.kind in writers for q in bank.questions):
             return bank
         kept = tuple(q for q in bank.questions if self.carries(q))
         ids = {q.id for q in kept}

@@ -32,16 +32,21 @@ UNITS = ("o", "Ko", "Mo", "Go", "To", "Po", "Kio", "Mio", "Gio", "Tio", "octet",
          "%", "W", "kW", "mW", "Hz", "kHz", "MHz", "GHz", "FLOP", "FLOPS", "GFLOPS", "TFLOPS", "PFLOPS",
          "TOPS", "Go/s", "To/s", "Mo/s", "FLOP/octet", "°C", "nm", "mm")
 """Unit symbols that a number before them is joined to with U+00A0."""
-_NUMBER = r"\d+(?:,\d+)?[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*"
+# A number not glued to a letter, digit, period or comma before it: its first digit, then the
+# character before that digit looked at (``(?<![\w.,]\d)``; the same as ``(?<![\w.,])`` before
+# the digit), so that each pattern starts with a digit and the search skips to the digits.
+_NUMBER = r"\d(?<![\w.,]\d)\d*(?:,\d+)?[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*"
 _UNIT_SPACE = re.compile(
-    rf"(?<![\w.,]){_NUMBER}([ \u202f\u2009\u2007])(?=(?:{'|'.join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))})(?![\w]))")
-_LONG_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f\u2009\u2007]\d{3})+(?![\w])|(?<![\w.,])\d{5,}(?![\w])")
+    rf"{_NUMBER}([ \u202f\u2009\u2007])(?=(?:{'|'.join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))})(?![\w]))")
+"""A number and an ordinary, narrow, thin or figure space before a unit symbol."""
+_LONG_NUMBER = re.compile(r"\d(?<![\w.,]\d)(?:\d{0,2}(?:[ \u00a0\u202f\u2009\u2007]\d{3})+(?![\w])|\d{4,}(?![\w]))")
+"""A number of one to three digits and groups of three after spaces, or of five digits or more."""
 
 _DIGIT = re.compile(r"\d")
-_NUMBER_HINT = re.compile("[\\d⁰¹²³⁴⁵⁶⁷⁸⁹⁻][ \u202f\u2009\u2007]|\\d\u00a0\\d{3}|\\d{5}")
+_NUMBER_HINT = re.compile("[\\d⁰¹²³⁴⁵⁶⁷⁸⁹⁻](?:[ \u202f\u2009\u2007]|(?<=\\d)\u00a0\\d{3}|(?<=\\d)\\d{4})")
 """What a match of :data:`_UNIT_SPACE` (a digit or an exponent, then a space other than U+00A0)
 or of :data:`_LONG_NUMBER` (a digit, a space, three digits; or five digits) holds: a text
-without it has no number issue."""
+without it has no number issue (one class first, so that the search skips to its characters)."""
 _WRONG_SPACES = " \u202f\u2009\u2007"
 _BEFORE = "?!:;"
 _MARKS = re.compile("[?!:;«»]")
@@ -165,7 +170,7 @@ _SPACE_NAMES = {" ": "an ordinary space", NBSP: "a no-break space (U+00A0)", "\u
 
 def number_issues(text: str) -> list[NumberIssue]:
     """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
-    if not _DIGIT.search(text) or not _NUMBER_HINT.search(text):
+    if not _NUMBER_HINT.search(text) or not _DIGIT.search(text):
         return []  # both patterns start a number with a decimal digit, and hold a hint
     spans = None  # (the protected spans: looked for only when a number could give an issue)
     issues = []

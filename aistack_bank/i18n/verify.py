@@ -1128,19 +1128,38 @@ def _manifest(source) -> _Manifest | None:
 
 
 def _bank_parts(manifest: _Manifest):
-    """(fields, questions) of each part of ``manifest``, in order (see :func:`_read_part`)."""
-    fd = os.open(manifest.spill, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        for chunk in manifest.chunks:
-            yield _read_part(fd, chunk)
-    finally:
-        os.close(fd)
+    """(fields, questions) of each part of ``manifest``, in order (see :func:`_read_part`; the
+    spill file stays open while a question read from it may read its document there)."""
+    spill = _SpillFile(manifest.spill)
+    for chunk in manifest.chunks:
+        yield _read_part(spill, chunk)
 
 
-def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
-    """(fields, questions) of one part of a :class:`_Manifest`, its records read from the spill
-    file ``fd``: each question with, when it has a numeric check, what of its document locates
-    in the script.
+class _SpillFile:
+    """The spill file of a :class:`_Manifest` open for reading: closed by :meth:`close`, or once
+    nothing read from it holds it (a question's document, :class:`_PickledDoc`)."""
+
+    def __init__(self, path: str) -> None:
+        import weakref
+
+        self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        self._closer = weakref.finalize(self, os.close, self.fd)
+
+    def read(self, at: int, length: int) -> bytes:
+        from ..cache.store import read_at
+
+        if not self._closer.alive:
+            raise ValueError("the spill file was closed")
+        return read_at(self.fd, at, length)
+
+    def close(self) -> None:
+        self._closer()
+
+
+def _read_part(spill: _SpillFile, chunk) -> tuple[list[TextField], list]:
+    """(fields, questions) of one part of a :class:`_Manifest`, its records read from
+    ``spill``: each question with, when it has a numeric check, what of its document locates
+    in the script (read from the spill file when a finding there is located).
 
     The records are unpickled with the cyclic garbage collector paused: a part is a few
     thousand new objects that stay while the part is verified (nothing to collect), and a
@@ -1152,22 +1171,56 @@ def _read_part(fd: int, chunk) -> tuple[list[TextField], list]:
     from ..cache.store import read_at
     from ..load import QuestionSource
 
+    fd = spill.fd
     head, refs = chunk
     fields, questions = list(head), []
     paused = gc.isenabled()
     gc.disable()
     try:
         for _, at, length in refs:
-            record = pickle.loads(read_at(fd, at, length))
+            blob = read_at(fd, at, length)
+            record = pickle.loads(blob)  # (without its document, which follows it: see cache.questionfiles._dumped)
+            doc = record.doc
             known = record.derived.get("fields")
-            fields += known if known is not None else question_fields(record.question, record.doc, record.path)
-            doc = _script_doc(record.doc) if record.question.check is not None else None
+            fields += known if known is not None else question_fields(record.question, _document(blob) if doc is ... else doc, record.path)
+            if record.question.check is None:
+                doc = None
+            else:
+                doc = _PickledDoc(spill, at, length) if doc is ... else _script_doc(doc)
+            del blob
             questions.append(QuestionSource(path=record.path, doc=doc, question=record.question, derived=_listed(record.derived)))
             del record
     finally:
         if paused:
             gc.enable()
     return fields, questions
+
+
+def _document(blob: bytes):
+    """The document of a record stored without it, then it (see :func:`_read_part`)."""
+    import io
+    import pickle
+
+    unpickler = pickle.Unpickler(io.BytesIO(blob))
+    unpickler.load()
+    return unpickler.load()
+
+
+class _PickledDoc:
+    """The document of a question with a numeric check, in its record at ``at`` in ``spill``,
+    which answers ``locate_in_scalar`` as :func:`_script_doc` of it does: read and unpickled only
+    when a finding in its script is located (most questions have none)."""
+
+    __slots__ = ("spill", "at", "length", "doc")
+
+    def __init__(self, spill: _SpillFile, at: int, length: int) -> None:
+        self.spill, self.at, self.length, self.doc = spill, at, length, None
+
+    def locate_in_scalar(self, path, line: int, column: int) -> Location:
+        if self.doc is None:
+            self.doc = _script_doc(_document(self.spill.read(self.at, self.length)))
+            self.spill = None
+        return self.doc.locate_in_scalar(path, line, column)
 
 
 class _Bank:
@@ -1257,7 +1310,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
         stream = BlockStream(path, MAX_CATALOG_BYTES)
     except NotStreamable:
         return None
-    fd = os.open(manifest.spill, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    spill = _SpillFile(manifest.spill)
     try:
         with stream:
             catalog = StreamedCatalog(path, lang, FileLines(path, stream))
@@ -1274,7 +1327,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
             def verify_part(index: int, buffer: dict) -> None:
                 """Verify one part of the bank with its entries (by context); what its fields do not use is unknown."""
                 done.add(index)
-                fields, questions = _read_part(fd, manifest.chunks[index])
+                fields, questions = _read_part(spill, manifest.chunks[index])
                 if parts is not None:
                     parts[index] = _part_key(fields)
                 for field in fields:
@@ -1347,7 +1400,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
             diags += length_warnings(AnswerCueStats(measured=cues[0], key_longest=cues[1]), Location.of(path), lang)
             return diags + owned
     finally:
-        os.close(fd)
+        spill.close()
 
 
 def _template_streamed(manifest: _Manifest, pot: Path, ref, held: list[TextField] | None = None) -> bool | None:

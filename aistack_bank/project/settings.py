@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from ..errors import Diagnostic, Location, SettingsError, warning
-from ..exporters import FORMATS
+from ..exporters import LISTED
 from ..options import ExportOptions
 
 SETTINGS_FILE = Path("bank.toml")
@@ -34,8 +34,8 @@ PENALTIES = (1.0, 0.5, 0.3333333, 0.25, 0.2, 0.1, 0.0)
 
 SETTABLE = ("shuffle", "answer_numbering", "multilang", "penalty")
 
-CARRIED_BY: dict[str, tuple[str, ...]] = {key: tuple(f.name for f in FORMATS.values() if key in f.honours) for key in ("shuffle", "answer_numbering", "penalty", "multilang")}
-"""The LMS formats that can carry each option. GIFT has no syntax for shuffling, numbering or a
+CARRIED_BY: dict[str, tuple[str, ...]] = {key: tuple(name for name, listed in LISTED.items() if key in listed.honours) for key in ("shuffle", "answer_numbering", "penalty", "multilang")}
+"""The LMS formats that can carry each option (from the formats' light table, which imports no writer). GIFT has no syntax for shuffling, numbering or a
 penalty (Moodle's GIFT importer takes the site defaults); QTI has no penalty and QTI 2.1 no
 numbering style; QTI 3.0 has no class for roman numerals."""
 

@@ -203,10 +203,28 @@ def _normal(text: str) -> str:
     return unicodedata.normalize("NFKC", _clean(text))
 
 
+_ASCII_SPACED = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789.,'" else 0x20 for c in range(256))
+"""For ``bytes.translate``: every ASCII character that is neither a lower-case letter, a digit nor
+a joiner of :data:`_PLAIN_WORD` (``.``, ``,``, ``'``) made a space."""
+_ASCII_LONE_JOINER = re.compile(r"[.,'](?:(?![a-z0-9])|(?<![a-z0-9].))")
+"""A joiner without a letter or digit on one of its sides (a word's end, a double joiner)."""
+
+
 def _words_of(normal: str) -> list[str]:
-    """The words of a text read by :func:`_normal`, case folded."""
+    """The words of a text read by :func:`_normal`, case folded.
+
+    An ASCII text (nearly every one), case folded, holds no upper-case letter, and
+    :data:`_PLAIN_WORD` finds in it the runs of letters and digits joined by single joiners
+    between two of them: the text with every other character made a space (a C translation of
+    its bytes) and every other joiner too is split on the spaces instead (two C passes instead
+    of the pattern's test of each character for a Unicode letter)."""
     folded = normal.casefold()
-    if folded.isascii() or _SYMBOL.search(folded) is None:
+    if folded.isascii():
+        spaced = folded.encode("ascii").translate(_ASCII_SPACED).decode("ascii")
+        if "." in spaced or "," in spaced or "'" in spaced:
+            spaced = _ASCII_LONE_JOINER.sub(" ", spaced)
+        return spaced.split()
+    if _SYMBOL.search(folded) is None:
         return _PLAIN_WORD.findall(folded)
     return _WORD.findall(folded)
 

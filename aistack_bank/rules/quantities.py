@@ -43,11 +43,14 @@ UNITS.update({"s": ("s", 1.0), "ms": ("s", 1e-3), "µs": ("s", 1e-6), "μs": ("s
               "%": ("%", 1.0), "bits": ("bits", 1.0), "bit": ("bits", 1.0)})
 
 _SPACES = "\u0020\u00a0\u202f\u2009"
-# A number not glued to a preceding letter or digit (so FP16, W4A16, q003 are not numbers).
+# A number not glued to a preceding letter or digit (so FP16, W4A16, q003 are not numbers):
+# its first digit, then the character before that digit looked at (``(?<![\w.,]\d)``, the same
+# as ``(?<![\w.,])`` before it), so that each pattern starts with a digit and a search skips to
+# the digits instead of trying every position.
 _NUMBER = {
-    "en": r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])",
-    "fr": r"(?<![\w.,])\d+(?:[\u00a0\u202f\u2009 ]\d{3})*(?:,\d+)?(?![\d])",
-    "nl": r"(?<![\w.,])\d+(?:\.\d{3})*(?:,\d+)?(?![\d])",
+    "en": r"\d(?<![\w.,]\d)\d*(?:,\d{3})*(?:\.\d+)?(?![\d])",
+    "fr": r"\d(?<![\w.,]\d)\d*(?:[\u00a0\u202f\u2009 ]\d{3})*(?:,\d+)?(?![\d])",
+    "nl": r"\d(?<![\w.,]\d)\d*(?:\.\d{3})*(?:,\d+)?(?![\d])",
 }
 _UNIT_ALTERNATION = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 
@@ -169,8 +172,11 @@ def unit_dimension(unit: str) -> tuple[str, float] | None:
 
 _FORMULA_CHARS = "0-9A-Z²³⁴·×/^()"
 _SQUEEZE = re.compile(rf"[{_SPACES}]*([×·])[{_SPACES}]*")
-_FORMULA_TOKEN = re.compile(rf"(?<![\w])[{_FORMULA_CHARS}]+(?![\w])")
-_FORMULA_CANDIDATE = re.compile(rf"(?<![\w])(?=[{_FORMULA_CHARS}]*[A-Z])(?=[{_FORMULA_CHARS}]*[0-9²³⁴·×/^])[{_FORMULA_CHARS}]+(?![\w])")
+# (each starts with a token character, then looks at the character before it, as the numbers do)
+_FORMULA_TOKEN = re.compile(rf"[{_FORMULA_CHARS}](?<![\w][{_FORMULA_CHARS}])[{_FORMULA_CHARS}]*(?![\w])")
+"""A run of token characters with no letter, digit or ``_`` on either side."""
+_FORMULA_CANDIDATE = re.compile(rf"[{_FORMULA_CHARS}](?<![\w][{_FORMULA_CHARS}])(?:(?<=[A-Z])|(?=[{_FORMULA_CHARS}]*[A-Z]))"
+                                rf"(?:(?<=[0-9²³⁴·×/^])|(?=[{_FORMULA_CHARS}]*[0-9²³⁴·×/^]))[{_FORMULA_CHARS}]*(?![\w])")
 """:data:`_FORMULA_TOKEN` where the token characters from its start hold a capital letter and a digit or an operator."""
 _DIGIT = re.compile(r"\d")
 _FORMULA_HINT = re.compile(r"[0-9²³⁴·×/^]")

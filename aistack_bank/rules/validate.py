@@ -53,7 +53,7 @@ def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
 
 
 def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                  walked=None, one_catalog: bool = False) -> ValidationReport:
+                  walked=None, one_catalog: bool = False, meanwhile=None) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
@@ -75,7 +75,10 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     ``catalogs`` (nothing is localized after), the records of a bank of many question files
     are kept in a spill file as they are read (:class:`~aistack_bank.cache.questionfiles.Spill`),
     not in memory, and the workers read them from it a part at a time, a large catalog a piece
-    at a time (:func:`~aistack_bank.i18n.verify.verify_streamed`)."""
+    at a time (:func:`~aistack_bank.i18n.verify.verify_streamed`).
+
+    ``meanwhile(source)``, when given, is called once with the read bank when the catalogs are
+    verified (a bank without errors), while the catalogs' workers verify when they do."""
 
     from ..parallel import Workers
 
@@ -86,7 +89,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     wanted = only is None and translations is not None and catalogs is None and not (use_cache and one_catalog)
     with Workers(wanted and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES) as workers:
         return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
-                              walked=walked)
+                              walked=walked, meanwhile=meanwhile)
 
 
 POOL_MIN_CATALOG_BYTES = 4_000_000
@@ -111,20 +114,23 @@ def catalog_bytes(translations: Path) -> int:
 
 
 def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers,
-                   walked=None) -> ValidationReport:
+                   walked=None, meanwhile=None) -> ValidationReport:
     from ..cache.questionfiles import QuestionFiles
 
     # A large bank's records go to a spill file as they are read (the catalogs' workers read
     # them there), unless the caller goes on to localize the bank (it passes its catalogs).
+    # With the catalogs' workers, the question files' stores are written while they verify.
     checked = QuestionFiles(question_file_rules, run_checks=run_checks, use_cache=use_cache, spill=catalogs is None, texts=file_leak_texts,
-                           walked=walked)
+                           walked=walked, later=workers.started)
     try:
-        return _validate_read(root, only, checked, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers)
+        return _validate_read(root, only, checked, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
+                              meanwhile=meanwhile)
     finally:
         checked.close()
 
 
-def _validate_read(root: Path, only: Path | None, checked, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers) -> ValidationReport:
+def _validate_read(root: Path, only: Path | None, checked, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers,
+                   meanwhile=None) -> ValidationReport:
     source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics, topic_reader=checked.read_topic)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
@@ -158,8 +164,17 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
             from ..cache.catalogs import bank_share
 
             share = bank_share(source)
+
+        def during() -> None:
+            """The question files' stores written, the caller's work on the read bank (see
+            validate_bank), then the lints."""
+            checked.save_stores()  # (their records dropped first)
+            if meanwhile is not None:
+                meanwhile(source)
+            lint()
+
         found = verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
-                                share=share[0] if share is not None else None, meanwhile=lint)
+                                share=share[0] if share is not None else None, meanwhile=during)
     lint()
     diags += linted
     questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
