@@ -66,7 +66,12 @@ def restrict(library: Library, topic: str | None) -> Library:
     try:
         return library.only(topic)
     except KeyError:
-        raise UsageError(f"--topic {topic!r}: no such topic; the topics are: {', '.join(b.topic.id for b in library.topics) or 'none'}") from None
+        raise _no_such_topic(topic, [b.topic.id for b in library.topics]) from None
+
+
+def _no_such_topic(topic: str, topics: list[str]) -> UsageError:
+    """The refusal of ``--topic`` ``topic`` in a bank of the topics ``topics`` (in bank order)."""
+    return UsageError(f"--topic {topic!r}: no such topic; the topics are: {', '.join(topics) or 'none'}")
 
 
 def as_libraries(banks: dict[str, Bank] | dict[str, Library]) -> dict[str, Library]:
@@ -590,15 +595,38 @@ def build_lock(out: Path, *, compare: bool = False):
 
 def export(format_name: str, bank: Path, translations: Path | None, out: Path, *, languages: str = "all", allow_fallback: bool = False, options: ExportOptions = ExportOptions(), progress=None, topic: str | None = None, policy: LanguagePolicy | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
     """`bank export FORMAT`: one format into ``out`` (every topic, or only ``topic``), for the
-    languages of ``languages`` that are ready (``policy``, as for `bank build`)."""
-    from .i18n.catalog import Catalogs
+    languages of ``languages`` that are ready (``policy``, as for `bank build`).
+
+    A large bank (:func:`expected_texts` at least :data:`PARALLEL_MIN_TEXTS`, as for a build:
+    validation verifies every catalog whatever the languages asked for) is exported the way of
+    a large build (:func:`_export_in`): its workers forked before the bank is read, each language
+    localized in one, the format rendered piece by piece in them into a staging folder; the same
+    files, notes and refusals."""
+    from .parallel import Workers
     from .project.settings import LanguagePolicy
 
     get_format(format_name)  # unknown format: fail before any work
     langs = resolve_languages(languages, translations)
+    policy = policy or LanguagePolicy()
+    staging = _Staging(out)
+    try:
+        with Workers(expected_texts(translations) >= PARALLEL_MIN_TEXTS) as workers:
+            if workers.started:
+                return _export_in(workers, staging, format_name, bank, translations, out, langs, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic, policy=policy)
+    finally:
+        staging.remove()  # (the workers have stopped: nothing more is written into it)
+    return _export_here(format_name, bank, translations, out, langs, allow_fallback=allow_fallback, options=options, progress=progress, topic=topic, policy=policy)
+
+
+def _export_here(format_name: str, bank: Path, translations: Path | None, out: Path, langs: list[str], *, allow_fallback: bool, options: ExportOptions, progress, topic: str | None, policy: LanguagePolicy) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """:func:`export` in this process: every language's library held at once, the format rendered whole."""
+    from .i18n.catalog import Catalogs
+
     catalogs = Catalogs()
-    banks, notes, in_english = load_exported(bank, translations, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
+    banks, notes, in_english = load_exported(bank, translations, langs, policy, allow_fallback=allow_fallback, catalogs=catalogs, topic=topic)
     options = with_english(options, in_english, translations)
+    if not banks:
+        return _nothing_exported(format_name, notes, options)
     trees = render([format_name], banks, with_ui(options, [format_name], translations, list(banks), catalogs))
     from .project.settings import option_notes
 
@@ -606,6 +634,79 @@ def export(format_name: str, bank: Path, translations: Path | None, out: Path, *
         notes += ui_fallback_notes(translations, list(banks), catalogs)
     notes += library_notes([format_name], banks, options)
     return write_outputs(trees, {format_name: out}, banks, progress=progress), notes + option_notes(options, [format_name])
+
+
+def _nothing_exported(format_name: str, notes: list[Diagnostic], options: ExportOptions) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """What an export none of whose languages is exported (each left out: ``notes`` say why)
+    reports: no file, and the notes."""
+    from .project.settings import option_notes
+
+    return [], notes + option_notes(options, [format_name])
+
+
+def _export_in(workers, staging: _Staging, format_name: str, bank: Path, translations: Path | None, out: Path, langs: list[str], *, allow_fallback: bool, options: ExportOptions, progress, topic: str | None, policy: LanguagePolicy) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """:func:`export` with ``workers`` forked before the bank is read, as :func:`_build_with`
+    does a build: validated (its catalogs verified in validation's own workers), each translated
+    language localized in a worker (:func:`_localized_in`) and kept there, pickled here, and the
+    format's pieces rendered by the workers into the staging folder, then renamed into place
+    together (nothing written if any piece fails). The same files (sorted), notes (in the same
+    order) and refusals as :func:`_export_here`."""
+    from .cache.outputs import WrittenTree
+    from .i18n.catalog import Catalogs
+    from .load import ordered_topics
+    from .project.settings import option_notes
+
+    if not out.is_symlink() and out.is_dir():
+        _remove_stale_staging(out)  # (of an export or a build killed outright)
+    localizing = _Localizing(workers, _Sent(), translations, langs, policy, allow_fallback, topic)
+    read = validated_source(bank, translations, None, meanwhile=localizing.prepare)  # (the English library and the fields made while validation's catalog workers verify)
+    if topic is not None:  # an unknown topic: fail before the catalogs are read to be localized
+        topics = [source.topic.id for source in ordered_topics(read)]
+        if topic not in topics:
+            raise _no_such_topic(topic, topics)
+    sent = localizing.sent
+    localizing.send(staging.folder())
+    localizing.prepare(read)  # (unless made while validating)
+    del read
+    _release_pages()  # (the read bank dropped)
+    count, topics_exported = localizing.shape
+    banks, notes, in_english = _localized_in(localizing, langs)
+    options = with_english(options, in_english, translations)
+    if not banks:
+        return _nothing_exported(format_name, notes, options)
+    langs = list(banks)
+    interface = Catalogs()
+    rendered = with_ui(options, [format_name], translations, langs, interface)
+    if "ui" in FORMATS[format_name].honours and not options.ui:
+        notes += ui_fallback_notes(translations, langs, interface)
+    del interface
+    folder = staging.folder()
+    payload = sent.payload(banks, folder)
+    del banks
+    _release_pages()
+    export_format = FORMATS[format_name]
+    parts = export_format.parts(langs, topics_exported)
+    pieces = [(format_name, part, index == len(parts) - 1) for index, part in enumerate(parts)]
+    order = _longest_first(pieces) if folder is not None else list(range(len(pieces)))  # (as a build sends its pieces)
+    sent_options = _options_sent(rendered)
+    results = workers.run_each([(_notes_sent, (payload, [format_name], _options_sent(options), True)),
+                                *[(_render_sent, (_part_payload(payload, export_format.part_languages(parts[index], langs)), format_name, parts[index], sent_options, folder and str(folder), str(index)))
+                                  for index in order]])
+    more, found = next(results)
+    if found:
+        _refuse(format_name, found)
+    notes += more
+    staged = _staged()
+    with _all_or_nothing(staged, out):
+        written = []
+        for files in _in_order(results, order):
+            if isinstance(files, StagedFiles):  # written by the worker that rendered them
+                written += adopt_piece(out, files, staged=staged, own_folder=False)
+            else:
+                written += write_piece(out, files, compare=False, staged=staged, own_folder=False)
+            del files
+        outputs = write_outputs({format_name: WrittenTree(written)}, {format_name: out}, {}, progress=progress, staged=staged, count=count)
+    return outputs, notes + option_notes(options, [format_name])
 
 
 def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]], translations: Path | None = None) -> ExportOptions:
@@ -971,9 +1072,17 @@ class _Localizing:
     than a first read; sent as validation started, the rendering workers peaked at 470–500 MB
     at 10 000 questions instead of 390–430 MB.)"""
 
-    def __init__(self, workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool) -> None:
+    def __init__(self, workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, topic: str | None = None) -> None:
         self.workers, self.sent = workers, sent
         self.translations, self.policy, self.allow_fallback = translations, policy, allow_fallback
+        self.topic = topic
+        """With a topic (`bank export --topic`), each language is localized whole (its notes and
+        English texts are those of the whole bank) and kept with that topic only
+        (:func:`restrict`), as :func:`load_exported` does with ``topic``."""
+        self.shown: bytes | None = None
+        """The English library exported, pickled (``read``'s, or that of the topic only)."""
+        self.shape: tuple[int, int] | None = None
+        """The questions and topics of the English library exported."""
         self.others = [lang for lang in languages if lang != "en"]
         self.token = sent.token()
         self.render = sent.reserve()  # (the token of the libraries the rendering calls will be sent: each worker keeps those it holds already)
@@ -982,7 +1091,7 @@ class _Localizing:
         self.read: tuple | None = None
 
     def calls(self, read, languages: list[str]) -> list:
-        return [(_localize_sent, (read, lang, self.translations, self.policy, self.allow_fallback, self.render)) for lang in languages]
+        return [(_localize_sent, (read, lang, self.translations, self.policy, self.allow_fallback, self.render, *([self.topic] if self.topic is not None else []))) for lang in languages]
 
     def send(self, folder: Path | None) -> None:
         """Hand the calls to the workers now, to wait in ``folder`` for what :meth:`prepare`
@@ -1004,7 +1113,16 @@ class _Localizing:
 
         english, fields = english_library_and_fields(source)
         self.read = (self.token, self.sent.keep("en", english), _fields_sent(fields))
-        del english, fields
+        exported = english if self.topic is None else next((bank for bank in english.topics if bank.topic.id == self.topic), None)  # (an unknown topic: refused by the caller)
+        if exported is not None and self.topic is not None:
+            import pickle
+
+            exported = restrict(english, self.topic)
+            self.shown = pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL)
+        else:
+            self.shown = self.read[1]
+        self.shape = (len(exported.questions), len(exported.topics)) if exported is not None else None
+        del english, fields, exported
         if self.awaited is not None:
             self.awaited.deliver(self.read)
 
@@ -1034,7 +1152,7 @@ def _localized_in(localizing: _Localizing, languages: list[str]) -> tuple[dict[s
     in_english: dict[str, frozenset[str]] = {}
     sent = localizing.sent
     results = iter(localizing.results())
-    english, localizing.read = localizing.read[1], None  # (the fields' bytes not held while rendering)
+    english, localizing.read, localizing.shown = localizing.shown, None, None  # (the fields' bytes not held while rendering)
     for lang in languages:
         if lang == "en":
             banks[lang] = english
@@ -1131,12 +1249,13 @@ class _Awaited:
             pass
 
 
-def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool, render: str | None = None):
+def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguagePolicy, allow_fallback: bool, render: str | None = None, topic: str | None = None):
     """In a worker: :func:`_one_language` of ``lang``, its library pickled (when it has no error).
     With ``render`` (the token the rendering calls' libraries will be sent under), the English
     library and the localized one are kept as that payload's (:func:`_received`): the pickled
     bytes the build's process writes for them are those of these very objects, which this
-    worker then need not unpickle again to render."""
+    worker then need not unpickle again to render. With ``topic``, both are kept, and the
+    localized one returned, with that topic only (:func:`restrict`)."""
     import pickle
 
     from .i18n.catalog import Catalogs
@@ -1156,6 +1275,8 @@ def _localize_sent(read: tuple, lang: str, translations: Path, policy: LanguageP
     notes, problems, missing, localized = _one_language(lang, translations, catalogs, fields, None, english, _exported_decision(policy, allow_fallback), policy)
     if localized is None or problems:
         return notes, problems, missing, None
+    if topic is not None:
+        english, localized = restrict(english, topic), restrict(localized, topic)
     if render is not None:
         _hold(render, english, lang, localized)
     return notes, problems, missing, pickle.dumps(localized, protocol=pickle.HIGHEST_PROTOCOL)
@@ -1212,12 +1333,14 @@ def _fields_received(blob: bytes) -> list[LocalizedField]:
     return list(map(LocalizedField, keys, texts, questions, locs))
 
 
-def write_piece(folder: Path, files, *, compare: bool, staged) -> list[tuple[PurePosixPath, str, int, bool, str]]:
+def write_piece(folder: Path, files, *, compare: bool, staged, own_folder: bool = True) -> list[tuple[PurePosixPath, str, int, bool, str]]:
     """Write (or compare) some of a format's files under ``folder`` as :func:`write_outputs`
-    does, links refused first; what a :class:`~.cache.outputs.WrittenTree` keeps of each."""
+    does, links refused first; what a :class:`~.cache.outputs.WrittenTree` keeps of each.
+    ``own_folder``: ``folder`` is a build's (with its manifest), not `bank export`'s ``--out``,
+    which may be a link and holds no manifest."""
     from .cache.outputs import output_digest
 
-    _no_links(folder, [file.path for file in files] + [PurePosixPath(MANIFEST)])
+    _no_links(folder, [file.path for file in files] + ([PurePosixPath(MANIFEST)] if own_folder else []), include_folder=own_folder)
     return [(file.path, file.language, len(file.data), _write(folder / str(file.path), file.data, compare, staged), output_digest(file.data)) for file in files]
 
 
@@ -1226,14 +1349,15 @@ class StagedFiles(list):
     (:func:`_render_sent`): ``(path in the format's folder, language, size, digest, staged file)``."""
 
 
-def adopt_piece(folder: Path, files: StagedFiles, *, staged) -> list[tuple[PurePosixPath, str, int, bool, str]]:
+def adopt_piece(folder: Path, files: StagedFiles, *, staged, own_folder: bool = True) -> list[tuple[PurePosixPath, str, int, bool, str]]:
     """Make the files a worker wrote into the staging folder ready to be renamed into place under
     ``folder`` with the build's other writes (``staged``), as :func:`write_piece` makes ready
     the files it is given: links refused first, a file whose bytes are already there left as it
-    is (its staged copy deleted); what a :class:`~.cache.outputs.WrittenTree` keeps of each."""
+    is (its staged copy deleted); what a :class:`~.cache.outputs.WrittenTree` keeps of each
+    (``own_folder`` as for :func:`write_piece`)."""
     import os
 
-    _no_links(folder, [rel for rel, *_ in files] + [PurePosixPath(MANIFEST)])
+    _no_links(folder, [rel for rel, *_ in files] + ([PurePosixPath(MANIFEST)] if own_folder else []), include_folder=own_folder)
     kept = []
     for rel, language, size, digest, path in files:
         target = folder / str(rel)
