@@ -31,6 +31,18 @@ def english_fallback(english: Mapping[str, "tuple[str, ...] | frozenset[str]"], 
         _IN_ENGLISH.reset(token)
 
 
+@contextmanager
+def placeholders_in_english(fallbacks: frozenset[str]):
+    """While an item's template is written: its placeholders ``fallbacks`` answer
+    :func:`in_english` as the English fallbacks they stand for (``qti_common`` and
+    ``qti12_common`` templates), beside the file's own fallbacks."""
+    token = _IN_ENGLISH.set({**_IN_ENGLISH.get(), "\ue000": fallbacks})
+    try:
+        yield
+    finally:
+        _IN_ENGLISH.reset(token)
+
+
 FALLBACK_MARK = "with-en"
 """What the file names of a language add when some of its texts are English fallbacks: its
 files are named for what they hold (`aistack-de-with-en.xml`, `site/de-with-en/`)."""

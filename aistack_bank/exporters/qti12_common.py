@@ -366,18 +366,15 @@ shape cannot be split."""
 
 
 def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list, marked: tuple | None) -> tuple | None:
-    from .common import _IN_ENGLISH
-    from .qti_common import _with_texts
+    from .common import placeholders_in_english
+    from .qti_common import with_texts
 
     holes = [None if not text else f"\ue000{n}\n\ue001" for n, text in enumerate(texts)]
     placeholders = [hole if hole is not None else text for hole, text in zip(holes, texts)]
     fallbacks = frozenset(hole for hole, mark in zip(holes, marked or ()) if hole is not None and mark)
-    stand_in = _with_texts(q, placeholders).model_copy(update={"id": _STAND_IN})
-    token = _IN_ENGLISH.set({**_IN_ENGLISH.get(), "\ue000": fallbacks})
-    try:
+    stand_in = with_texts(q, placeholders).model_copy(update={"id": _STAND_IN})
+    with placeholders_in_english(fallbacks):
         text = "\n".join(written_item(stand_in, lang, canvas=canvas, indent=indent, suffix=suffix))
-    finally:
-        _IN_ENGLISH.reset(token)
     _, _, rest = text.partition("\n")  # (the first line, made for each item)
     prefix = item_ident(_STAND_IN, lang)
     pieces = re.split("\ue000([0-9]+)(\n|&lt;br/&gt;)\ue001|(" + re.escape(prefix) + ")", rest)
@@ -392,9 +389,9 @@ def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list,
 def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str) -> list[str] | None:
     """``q``'s item (as one piece of text) copied from the template of its shape (None: none)."""
     from .common import any_in_english
-    from .qti_common import _slot_texts
+    from .qti_common import slot_texts
 
-    texts = _slot_texts(q)
+    texts = slot_texts(q)
     marked = tuple(bool(text) and in_english(text) for text in texts) if any_in_english() else None
     keys = (q.answer,) if q.kind == "true-false" else (tuple(o.id for o in q.options), tuple(q.right_ids()))
     key = (canvas, indent, suffix, q.kind, lang, keys, tuple(text if not text else True for text in texts), marked)

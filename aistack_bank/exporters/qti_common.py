@@ -400,15 +400,15 @@ _TEMPLATES: dict[tuple, tuple | None] = {}
 between them, and whether each is a paragraph), or None when the shape cannot be split."""
 
 
-def _slot_texts(q) -> list[str | None]:
+def slot_texts(q) -> list[str | None]:
     """The texts of a choice item a template leaves open, in a fixed order."""
     if q.kind == "true-false":
         return [q.stem, q.feedback_true, q.feedback_false, q.explanation]
     return [q.stem, *[text for o in q.options for text in (o.text, o.feedback)], q.explanation]
 
 
-def _with_texts(q, texts: list[str | None]):
-    """``q`` with the texts of :func:`_slot_texts` replaced by ``texts``."""
+def with_texts(q, texts: list[str | None]):
+    """``q`` with the texts of :func:`slot_texts` replaced by ``texts``."""
     if q.kind == "true-false":
         stem, feedback_true, feedback_false, explanation = texts
         return q.model_copy(update={"stem": stem, "feedback_true": feedback_true, "feedback_false": feedback_false, "explanation": explanation})
@@ -432,16 +432,13 @@ def _shape(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str | N
 def _template(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str | None], marked: tuple[bool, ...] | None) -> tuple | None:
     """The template of ``q``'s shape: the item written with a placeholder for each text that
     is neither missing nor empty (an English fallback's placeholder counted as one), split."""
-    from .common import _IN_ENGLISH
+    from .common import placeholders_in_english
 
     holes = [None if not text else f"\ue000{n}\n\ue001" for n, text in enumerate(texts)]
     placeholders = [hole if hole is not None else text for hole, text in zip(holes, texts)]
     fallbacks = frozenset(hole for hole, mark in zip(holes, marked or ()) if hole is not None and mark)
-    token = _IN_ENGLISH.set({**_IN_ENGLISH.get(), "\ue000": fallbacks})
-    try:
-        text = written_item(d, _with_texts(q, placeholders), lang, options).decode("utf-8")
-    finally:
-        _IN_ENGLISH.reset(token)
+    with placeholders_in_english(fallbacks):
+        text = written_item(d, with_texts(q, placeholders), lang, options).decode("utf-8")
     first, _, rest = text.partition("\n")
     _, _, rest = rest.partition("\n")  # (the root, made for each item from its own template)
     root = {d.attributes.get(name, name): value for name, value in _root_attributes(d, _item_root("\ue000", "\ue001", lang)).items()}
@@ -458,7 +455,7 @@ def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | 
     """``q``'s item copied from the template of its shape (None: the shape has none)."""
     from .common import any_in_english
 
-    texts = _slot_texts(q)
+    texts = slot_texts(q)
     marked = tuple(bool(text) and in_english(text) for text in texts) if any_in_english() else None
     key = _shape(d, q, lang, options, texts, marked)
     template = _TEMPLATES.get(key, False)
