@@ -304,7 +304,9 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them
     (each kind's parts from :data:`ITEM_PARTS`)."""
     q = bank.questions[index]
-    if q.kind in _SLOTTED:
+    from .qti_common import SLOTS
+
+    if q.kind in SLOTS:
         made = _from_template(q, bank.lang, canvas, indent, suffix)
         if made is not None:
             return made
@@ -354,7 +356,6 @@ def written_item(q, lang: str, *, canvas: bool, indent: str = "      ", suffix: 
 # per shape with a placeholder question (a placeholder for each text, an identifier of its own),
 # then split at them (as QTI 2.1 and 3.0 items are, ``qti_common._from_template``).
 
-_SLOTTED = frozenset({"single-choice", "multiple-response", "true-false"})
 
 _STAND_IN = "zqTemplateItemzq"
 """The placeholder question's id: an NCName that no template holds but in its identifiers."""
@@ -389,11 +390,11 @@ def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list,
 def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str) -> list[str] | None:
     """``q``'s item (as one piece of text) copied from the template of its shape (None: none)."""
     from .common import any_in_english
-    from .qti_common import slot_texts
+    from .qti_common import SLOTS, slot_texts
 
     texts = slot_texts(q)
     marked = tuple(bool(text) and in_english(text) for text in texts) if any_in_english() else None
-    keys = (q.answer,) if q.kind == "true-false" else (tuple(o.id for o in q.options), tuple(q.right_ids()))
+    keys = SLOTS[q.kind].keys(q, lang, marked)
     key = (canvas, indent, suffix, q.kind, lang, keys, tuple(text if not text else True for text in texts), marked)
     template = _TEMPLATES.get(key, False)
     if template is False:

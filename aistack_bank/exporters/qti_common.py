@@ -345,7 +345,7 @@ def _general_when_answered(d: Dialect, processing: Element, q) -> None:
 
 def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = ExportOptions()) -> bytes:
     q = bank.questions[index]
-    if q.kind in _SLOTTED:
+    if q.kind in SLOTS:
         made = _from_template(d, q, bank.lang, options)
         if made is not None:
             return made
@@ -392,8 +392,45 @@ _HOLE = re.compile("\ue000([0-9]+)(\n|<br/>)\ue001")
 """A text's placeholder as the element writer leaves it: escaped (unchanged) as an element's
 text (its line break kept) or as a paragraph (its line break made ``<br/>``)."""
 
-_SLOTTED = frozenset({"single-choice", "multiple-response", "true-false"})
-"""The kinds whose items are copied from their shape's template."""
+def _choice_texts(q) -> list[str | None]:
+    return [q.stem, *[text for o in q.options for text in (o.text, o.feedback)], q.explanation]
+
+
+def _choice_with(q, texts: list[str | None]):
+    options = [o.model_copy(update={"text": texts[1 + 2 * n], "feedback": texts[2 + 2 * n]}) for n, o in enumerate(q.options)]
+    return q.model_copy(update={"stem": texts[0], "options": options, "explanation": texts[-1]})
+
+
+def _true_false_texts(q) -> list[str | None]:
+    return [q.stem, q.feedback_true, q.feedback_false, q.explanation]
+
+
+def _true_false_with(q, texts: list[str | None]):
+    stem, feedback_true, feedback_false, explanation = texts
+    return q.model_copy(update={"stem": stem, "feedback_true": feedback_true, "feedback_false": feedback_false, "explanation": explanation})
+
+
+@dataclass(frozen=True)
+class Slots:
+    """How a kind's choice item is copied from the template of its shape: the texts the
+    template leaves open, in a fixed order (``texts``), the question with those texts replaced
+    (``with_texts``), and what else its lines depend on (``keys(q, lang, marked)``: the
+    choices' keys, the right ones, the scoring; true/false's answer and whether its labels are
+    English fallbacks)."""
+
+    texts: Callable
+    with_texts: Callable
+    keys: Callable
+
+
+SLOTS: dict[str, Slots] = {
+    "single-choice": Slots(_choice_texts, _choice_with, lambda q, lang, marked: (tuple(o.id for o in q.options), tuple(q.right_ids()), None)),
+    "multiple-response": Slots(_choice_texts, _choice_with, lambda q, lang, marked: (tuple(o.id for o in q.options), tuple(q.right_ids()), q.scoring)),
+    "true-false": Slots(_true_false_texts, _true_false_with, lambda q, lang, marked: (
+        (q.answer, in_english(words(lang).true), in_english(words(lang).false)) if marked is not None else (q.answer,))),
+}
+"""The kinds whose items are copied from their shape's template (QTI 2.1 and 3.0 here, QTI 1.2
+in ``qti12_common``), by kind."""
 
 _TEMPLATES: dict[tuple, tuple | None] = {}
 """By shape (:func:`_shape`): the item's first line, then its pieces after the root (texts
@@ -402,30 +439,20 @@ between them, and whether each is a paragraph), or None when the shape cannot be
 
 def slot_texts(q) -> list[str | None]:
     """The texts of a choice item a template leaves open, in a fixed order."""
-    if q.kind == "true-false":
-        return [q.stem, q.feedback_true, q.feedback_false, q.explanation]
-    return [q.stem, *[text for o in q.options for text in (o.text, o.feedback)], q.explanation]
+    return SLOTS[q.kind].texts(q)
 
 
 def with_texts(q, texts: list[str | None]):
     """``q`` with the texts of :func:`slot_texts` replaced by ``texts``."""
-    if q.kind == "true-false":
-        stem, feedback_true, feedback_false, explanation = texts
-        return q.model_copy(update={"stem": stem, "feedback_true": feedback_true, "feedback_false": feedback_false, "explanation": explanation})
-    options = [o.model_copy(update={"text": texts[1 + 2 * n], "feedback": texts[2 + 2 * n]}) for n, o in enumerate(q.options)]
-    return q.model_copy(update={"stem": texts[0], "options": options, "explanation": texts[-1]})
+    return SLOTS[q.kind].with_texts(q, texts)
 
 
 def _shape(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str | None], marked: tuple[bool, ...] | None) -> tuple:
     """Everything but the texts and the root that a choice item's lines depend on: the
     dialect, the kind, the language (true/false's labels), the options it honours, the
-    choices' keys, the right ones, the scoring, which texts are missing or empty, and which
-    are English fallbacks (``marked``; None: none is)."""
-    if q.kind == "true-false":
-        keys: tuple = (q.answer, in_english(words(lang).true), in_english(words(lang).false)) if marked is not None else (q.answer,)
-    else:
-        keys = (tuple(o.id for o in q.options), tuple(q.right_ids()), q.scoring if q.kind == "multiple-response" else None)
-    return (d.namespace, q.kind, lang, options.shuffle, options.answer_numbering, keys,
+    kind's keys (:data:`SLOTS`), which texts are missing or empty, and which are English
+    fallbacks (``marked``; None: none is)."""
+    return (d.namespace, q.kind, lang, options.shuffle, options.answer_numbering, SLOTS[q.kind].keys(q, lang, marked),
             tuple(text if not text else True for text in texts), marked)
 
 
