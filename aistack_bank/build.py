@@ -884,14 +884,20 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     # localization reads each again, holding one at a time (see "Round 2: build, third part"
     # in docs/performance.md)
     localizing = _Localizing(workers, _Sent(), translations, langs, policy, allow_fallback) if workers.started else None
-    if localizing is not None:
-        # validated now (no verdict kept): the English library and the fields are made while
-        # validation's catalog workers verify (see _Localizing)
-        read = validated_source(bank, translations, None, meanwhile=localizing.prepare)
-    else:
-        read = validated_source(bank, translations, catalogs)
     from .cache.outputs import OutputMemo
 
+    if localizing is not None:
+        # validated now (no verdict kept): the English library and the fields are made while
+        # validation's catalog workers verify (see _Localizing), unless an earlier build kept
+        # its plan for these very inputs: then its files most likely all stand, and nothing is
+        # localized (prepared below if one does not)
+        def meanwhile(source) -> None:
+            if OutputMemo(out, source, translations, (options, policy, allow_fallback), enabled=not compare).plan() is None:
+                localizing.prepare(source)
+
+        read = validated_source(bank, translations, None, meanwhile=meanwhile)
+    else:
+        read = validated_source(bank, translations, catalogs)
     memo = OutputMemo(out, read, translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand
     plan = memo.plan()
     standing: dict[str, dict[str, ExportTree] | None] = {}
