@@ -806,7 +806,8 @@ class _Staging:
         self.out = out
         self.path: Path | None = None
         self._fd: int | None = None
-        self._made_out = False
+        self._made_out: list[Path] = []
+        """The folders made for ``out`` (``out`` first, then each parent made with it)."""
 
     def folder(self) -> Path | None:
         """The staging folder (made now if needed), or None where it cannot be made (then the
@@ -821,8 +822,9 @@ class _Staging:
                 if self.out.is_symlink():
                     return None  # (refused by the writing step, E603)
                 if not self.out.exists():
+                    missing = [self.out, *[parent for parent in self.out.parents if not parent.exists()]]
                     self.out.mkdir(parents=True)
-                    self._made_out = True
+                    self._made_out = missing
                 self.path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.out))
                 self._fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
                 fcntl.flock(self._fd, fcntl.LOCK_EX)  # (held while the folder exists: no other build removes it)
@@ -843,12 +845,12 @@ class _Staging:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-        if self._made_out:
+        made, self._made_out = self._made_out, []
+        for folder in made:  # (each only if empty: a build that wrote nothing leaves no folder)
             try:
-                self.out.rmdir()  # (only if empty: a build that wrote nothing leaves no folder)
+                folder.rmdir()
             except OSError:
-                pass
-            self._made_out = False
+                break
 
 
 CATALOG_BYTES_PER_TEXT = 4_000

@@ -181,3 +181,18 @@ def test_a_language_with_an_error_and_a_linked_folder(project, monkeypatch, tmp_
     po.save()
     refusals = [_export(monkeypatch, tmp_path, "moodle-xml", "broken", pooled=pooled, cache=f"cache-{pooled}") for pooled in (False, True)]
     assert refusals[0] == refusals[1] and refusals[0][:2] == ("refused", "DiagnosticsError") and refusals[0][-1] is None
+
+
+def test_an_export_that_writes_nothing_leaves_no_folder_it_made_on_the_way(half_german_template, monkeypatch, tmp_path):
+    """`--out new/deep`, neither folder there: an export through the workers none of whose
+    languages is ready makes no folder, as the export in one process makes none (the staging
+    folder's parents are removed with it when it made them)."""
+    from aistack_bank import build
+
+    shutil.copytree(half_german_template, tmp_path / "course", symlinks=True, ignore=shutil.ignore_patterns(".bank-cache"))
+    monkeypatch.chdir(tmp_path / "course")
+    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
+    for pooled in (False, True):
+        outputs, _, files = _export(monkeypatch, tmp_path, "gift", "new/deep", pooled=pooled, languages="de,es")
+        assert outputs == [] and files is None
+        assert not Path("new").exists(), pooled
