@@ -893,14 +893,19 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
         # validation's catalog workers verify (see _Localizing), unless an earlier build kept
         # its plan for these very inputs: then its files most likely all stand, and nothing is
         # localized (prepared below if one does not)
+        # (the memo made then is the build's: the same read bank, its key taken before the
+        # catalogs could be saved again during the build)
         def meanwhile(source) -> None:
-            if OutputMemo(out, source, translations, (options, policy, allow_fallback), enabled=not compare).plan() is None:
+            made.append(OutputMemo(out, source, translations, (options, policy, allow_fallback), enabled=not compare))
+            if made[0].plan() is None:
                 localizing.prepare(source)
 
+        made: list[OutputMemo] = []
         read = validated_source(bank, translations, None, meanwhile=meanwhile)
     else:
+        made = []
         read = validated_source(bank, translations, catalogs)
-    memo = OutputMemo(out, read, translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand
+    memo = made[0] if made else OutputMemo(out, read, translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand
     plan = memo.plan()
     standing: dict[str, dict[str, ExportTree] | None] = {}
     if plan is not None:  # the same inputs as a build whose notes and README were kept: no catalog read, nothing localized if every format stands
