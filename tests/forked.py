@@ -65,13 +65,54 @@ class Forked:
             else:
                 os.close(self._fd)
                 self._fd = None
-        self._reap(0)
+        if self.returncode is None:  # (its output closed: waited for until the same deadline)
+            self._ended(waited(self.pid, max(deadline - time.monotonic(), 0)))
         return b"".join(self._chunks).decode("utf-8", "replace"), None
+
+    def wait_stopped(self, timeout: float) -> bool:
+        """Wait for the child to stop (SIGSTOP) or end: True when it stopped, False when it ended
+        (its exit code in ``returncode``); TimeoutError (after killing it) if it has done neither
+        within ``timeout`` seconds."""
+        if self.returncode is not None:
+            return False
+        try:
+            status = waited(self.pid, timeout, os.WUNTRACED)
+        except TimeoutError:
+            self.returncode = -signal.SIGKILL
+            raise
+        if os.WIFSTOPPED(status):
+            return True
+        self._ended(status)
+        return False
 
     def _reap(self, flags: int) -> None:
         if self.returncode is None:
             _, status = os.waitpid(self.pid, flags)
-            self.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+            self._ended(status)
+
+    def _ended(self, status: int) -> None:
+        self.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def waited(pid: int, timeout: float, flags: int = 0) -> int:
+    """The status ``os.waitpid(pid, flags)`` gives, waited for at most ``timeout`` seconds: a child
+    that has not changed state by then is killed and reaped, and TimeoutError raised (a test
+    fails instead of waiting for ever)."""
+    deadline = time.monotonic() + timeout
+    pause = 0.001
+    while True:
+        found, status = os.waitpid(pid, flags | os.WNOHANG)
+        if found:
+            return status
+        if time.monotonic() >= deadline:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+            raise TimeoutError(f"the child {pid} did not finish within {timeout} s")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _run_in_child(args: tuple[str, ...], cwd: Path, env: dict, memory: int | None, write: int) -> int:

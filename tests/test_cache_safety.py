@@ -529,7 +529,7 @@ def test_output_keys_are_the_same_in_every_process(project):
     env = dict(os.environ, XDG_CACHE_HOME=str(project / "user-cache"), PYTHONPATH=str(repo))
     for seed in ("1", "2"):
         done = subprocess.run([sys.executable, "-m", "aistack_bank", "build", "--out", "exports", "-q"], cwd=project,
-                              env=dict(env, PYTHONHASHSEED=seed), capture_output=True, text=True)
+                              env=dict(env, PYTHONHASHSEED=seed), capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
     [store] = (project / "user-cache" / "aistack-bank" / "files").glob("outputs-*.pickle")
     assert len(pickle.loads(store.read_bytes())["entries"]) == len(FORMATS) + 1  # each format's files, and the build's notes and README

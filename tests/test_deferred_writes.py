@@ -11,6 +11,8 @@ import random
 
 import pytest
 
+import forked
+
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
@@ -82,7 +84,7 @@ def test_a_forked_process_writes_as_without_the_block(cache):
         if pid == 0:  # the child: written and renamed in at once, the parent's file not touched
             write_private(path, b"child")
             os._exit(0 if path.read_bytes() == b"child" and not (cache / "parent.pickle").exists() else 1)
-        _, status = os.waitpid(pid, 0)
+        status = forked.waited(pid, timeout=60)
         assert status == 0 and not (cache / "parent.pickle").exists()
     assert (cache / "parent.pickle").read_bytes() == b"parent"
 
@@ -98,7 +100,7 @@ def test_a_forked_process_that_leaves_the_block_renames_nothing_of_its_parent(ca
         if pid == 0:  # the child leaves the parent's block as the parent's code would
             block.__exit__(None, None, None)
             os._exit(0 if not (cache / "parent.pickle").exists() else 1)
-        _, status = os.waitpid(pid, 0)
+        status = forked.waited(pid, timeout=60)
         assert status == 0 and not (cache / "parent.pickle").exists()
     finally:
         block.__exit__(None, None, None)

@@ -76,7 +76,8 @@ def test_a_catalog_written_after_it_was_prefetched_is_digested_again(tmp_path, m
 
     def prefetch(self, roots):
         real(self, roots)
-        self._fetcher.join()  # (digested as it was)
+        self._fetcher.join(timeout=60)  # (digested as it was)
+        assert not self._fetcher.is_alive()
         catalog.write_bytes(b"another, longer" * 1000)  # (then written: another identity)
 
     monkeypatch.setattr(validation.StatMemo, "prefetch", prefetch)

@@ -107,8 +107,7 @@ def test_two_imports_at_once_one_is_refused_and_the_bank_validates(project, run_
     try:
         # Stopped, holding the lock: waited for as a stop (not for its staging folder, which it
         # makes before it stops; on a loaded machine the SIGCONT below could come first).
-        _, status = os.waitpid(first.pid, os.WUNTRACED)
-        assert os.WIFSTOPPED(status) and (project / ".bank.import").is_dir(), status
+        assert first.wait_stopped(timeout=120) and (project / ".bank.import").is_dir(), first.returncode
         code, out = run_cli("import", "gift", "b.gift")
         assert code == 1 and "E604" in out, out
         code, out = run_cli("build", "--out", "exports", "-q")
@@ -434,7 +433,7 @@ def test_bank_init_prints_a_shell_quoted_next_step(tmp_path, run_cli, monkeypatc
     monkeypatch.chdir(tmp_path)
     code, out = run_cli("init", "my course (2026)")
     assert code == 0 and "next: cd 'my course (2026)' && bank validate" in out, out
-    done = subprocess.run(out.strip().split("\n")[-1].removeprefix("next: ").replace("bank validate", "pwd"), shell=True, cwd=tmp_path, capture_output=True, text=True)
+    done = subprocess.run(out.strip().split("\n")[-1].removeprefix("next: ").replace("bank validate", "pwd"), shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip().endswith("my course (2026)"), done
 
 

@@ -192,7 +192,7 @@ def _gettext_tool(name: str) -> str:
 
 @pytest.mark.parametrize("lang", ["fr", "nl"])
 def test_msgfmt_accepts_the_catalogs_and_agrees_with_status(lang, project, run_cli):
-    result = subprocess.run([_gettext_tool("msgfmt"), "--check", "--statistics", "-o", "/dev/null", f"translations/{lang}.po"], capture_output=True, text=True)
+    result = subprocess.run([_gettext_tool("msgfmt"), "--check", "--statistics", "-o", "/dev/null", f"translations/{lang}.po"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     status = {d["language"]: d for d in json.loads(run_cli("i18n", "status", "--format", "json")[1])["languages"]}[lang]
     assert f"{status['translated']} translated messages" in result.stderr
@@ -201,7 +201,7 @@ def test_msgfmt_accepts_the_catalogs_and_agrees_with_status(lang, project, run_c
 
 @pytest.mark.parametrize("name", ["aistack.pot", "fr.po", "nl.po"])
 def test_msgcat_rewrites_the_catalogs_without_churn(name):
-    result = subprocess.run([_gettext_tool("msgcat"), str(REPO / "translations" / name)], capture_output=True)
+    result = subprocess.run([_gettext_tool("msgcat"), str(REPO / "translations" / name)], capture_output=True, timeout=120)
     assert result.returncode == 0
     assert result.stdout == (REPO / "translations" / name).read_bytes()
 

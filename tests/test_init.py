@@ -267,5 +267,5 @@ def test_gnu_msgfmt_accepts_every_catalog_of_a_new_bank(new_bank):
     catalogs = sorted((new_bank / "translations").rglob("*.po"))
     assert len(catalogs) == 10
     for path in catalogs:
-        result = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+        result = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, (path, result.stderr)

@@ -32,7 +32,7 @@ def test_every_plural_rule_passes_msgfmt_check(tmp_path):
             'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
             f'"Language: {code}\\n"\n"Plural-Forms: {lang.plural_forms}\\n"\n\n'
             f'msgid "{{n}} file"\nmsgid_plural "{{n}} files"\n{forms}\n', encoding="utf-8")
-        result = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(po)], capture_output=True, text=True)
+        result = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(po)], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, (code, result.stderr)
 
 

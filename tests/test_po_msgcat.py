@@ -195,7 +195,7 @@ def catalogs(draw):
 
 
 def _msgcat(path: Path) -> bytes:
-    result = subprocess.run([MSGCAT, "--force-po", str(path)], capture_output=True)
+    result = subprocess.run([MSGCAT, "--force-po", str(path)], capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout
 

@@ -59,7 +59,7 @@ def test_help_lists_the_commands(run_cli):
 
 
 def test_python_dash_m_runs_the_cli():
-    result = subprocess.run([sys.executable, "-m", "aistack_bank", "codes"], capture_output=True, text=True, cwd=REPO)
+    result = subprocess.run([sys.executable, "-m", "aistack_bank", "codes"], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.returncode == 0 and "E101" in result.stdout
 
 

@@ -39,7 +39,7 @@ NOT_REFERENCES = {
 def tracked_files() -> list[str]:
     """The files a clone gets: `git ls-files`, or every file when this is not a git checkout."""
     try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True, timeout=120).stdout
         names = [n for n in out.decode("utf-8").split("\0") if n]
     except (OSError, subprocess.CalledProcessError):
         names = []

@@ -223,11 +223,21 @@ def test_an_awaited_file_gives_what_was_delivered_or_none_once_removed(tmp_path)
 
     from aistack_bank import build
 
+    def bounded(awaited):  # (a wait that went on: the file removed after a minute, and wait() gives None)
+        stop = threading.Timer(60, awaited.remove)
+        stop.daemon = True
+        stop.start()
+        return stop
+
     awaited = build._Awaited.make(tmp_path, "t")
     assert build._Awaited.make(tmp_path, "t") is None  # (made once: never another's)
     threading.Timer(0.05, awaited.deliver, [("t", b"en", b"fields")]).start()
+    stop = bounded(awaited)
     assert awaited.wait() == ("t", b"en", b"fields")
+    stop.cancel()
     gone = build._Awaited.make(tmp_path, "u")
     threading.Timer(0.05, gone.remove).start()
+    stop = bounded(gone)
     assert gone.wait() is None
+    stop.cancel()
     assert build._Awaited.make(tmp_path / "no-such-folder", "v") is None

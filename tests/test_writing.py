@@ -47,7 +47,7 @@ def test_killed_process_leaves_the_old_file(tmp_path):
         writing.os.replace = die
         writing.write_atomic(__import__("pathlib").Path({str(path)!r}), b"x" * 10_000_000)
     """)
-    result = subprocess.run([sys.executable, "-c", script])
+    result = subprocess.run([sys.executable, "-c", script], timeout=120)
     assert result.returncode != 0
     assert path.read_bytes() == b"good export"
 
