@@ -140,14 +140,25 @@ def topic_with(path: Path, text: str, question_ids: list[str], tags: dict[str, s
     return buffer.getvalue().encode("utf-8")
 
 
+def topic_text(path: Path) -> str:
+    """The text of the topic file ``path``, read as `bank validate` reads it: only a regular file
+    within the size limit (a FIFO in its place is refused, not waited on; a device is not read
+    without end); BankError, located, otherwise."""
+    from ..safety import UnsafeFile, read_regular
+    from ..yamlsource import MAX_FILE_BYTES
+
+    try:
+        return read_regular(path, MAX_FILE_BYTES, what="topic file").decode("utf-8")
+    except UnsafeFile as exc:
+        raise BankError(exc.message, Location.of(path), code=exc.code) from None
+    except UnicodeDecodeError as exc:
+        raise BankError(f"cannot update the topic file: {exc}", Location.of(path)) from None
+
+
 def append_to_topic(root: Path, question_ids: list[str]) -> None:
     """Append ids to the topic's `questions:` list, keeping the file's comments and layout."""
     path = root / TOPIC_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BankError(f"cannot update the topic file: {exc}", Location.of(path)) from None
-    write_atomic(path, topic_with(path, text, question_ids))
+    write_atomic(path, topic_with(path, topic_text(path), question_ids))
 
 
 _TEMPLATE_HEAD = """{schema}
@@ -192,7 +203,7 @@ def _new_question(root: Path, translations: Path | None, slug: str, topic: str |
     topic_path = folder / TOPIC_FILE
     if not topic_path.exists():
         raise BankError(f"no {TOPIC_FILE} in {folder.as_posix()}: create the topic with `bank topic new`", Location.of(topic_path))
-    tags = re.search(r"^tags:\n\s+([a-z0-9-]+):", topic_path.read_text(encoding="utf-8"), re.M)
+    tags = re.search(r"^tags:\n\s+([a-z0-9-]+):", topic_text(topic_path), re.M)
     (qid,) = next_ids(root, translations)
     path = folder / QUESTIONS_DIR / f"{qid}-{slug}.yaml"
     write_atomic(path, question_template(kind).format(schema=QUESTION_SCHEMA_COMMENT, qid=qid, tag=tags.group(1) if tags else "").encode("utf-8"))
