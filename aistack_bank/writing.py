@@ -368,6 +368,24 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def _read_file(path: Path, *, follow: bool = True, limit: int = -1) -> bytes:
+    """The bytes of the regular file ``path`` (at most ``limit``), opened without blocking and
+    without following a symbolic link unless ``follow``: anything else (a FIFO, a device) in its
+    place is refused with OSError, never waited on (recovery reads with SIGINT and SIGTERM held
+    back, and `bank validate` and `bank build` read an interrupted import's journal)."""
+    import errno
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0)))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        with open(fd, "rb", closefd=False) as fh:
+            return fh.read(limit)
+    finally:
+        os.close(fd)
+
+
 def _write_new(path: Path, data: bytes) -> None:
     with open(path, "xb") as fh:
         fh.write(data)
@@ -396,8 +414,7 @@ def _read_journal(staging: Path, bank: Path) -> tuple[str, list[tuple[Path, Path
     import json
 
     try:
-        with open(staging / JOURNAL, "rb") as fh:
-            data = json.loads(fh.read(16 << 20))
+        data = json.loads(_read_file(staging / JOURNAL, follow=False, limit=16 << 20))
         state, entries = data["state"], data["entries"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -429,13 +446,11 @@ def _apply(bank: Path, state: str, entries: list[tuple[Path, Path, Path | None, 
     each step can be repeated, so an interrupted recovery is completed by the next."""
     for index, (target, staged, backup, made) in enumerate(entries):
         if state == "commit":
-            with open(staged, "rb") as fh:
-                write_atomic(target, fh.read())
+            write_atomic(target, _read_file(staged, follow=False))
             if index == 0:
                 _fault("moved-1")
         elif backup is not None:
-            with open(backup, "rb") as fh:
-                write_atomic(target, fh.read())
+            write_atomic(target, _read_file(backup, follow=False))
         else:
             try:
                 target.unlink()
@@ -490,8 +505,7 @@ def commit_files(bank_dir: Path, changes: list[tuple[Path, bytes]]) -> None:
                 backup = None
                 if target.exists():
                     backup = staging / f"b{index:06d}"
-                    with open(target, "rb") as fh:
-                        _write_new(backup, fh.read())
+                    _write_new(backup, _read_file(target))
                 missing = [folder for folder in target.parents if (folder == bank or bank in folder.parents) and not folder.exists()]
                 made = missing[-1] if missing else None
                 journal.append({"target": target.relative_to(bank).as_posix(), "staged": staged.name, "backup": backup.name if backup else None,
