@@ -5,7 +5,8 @@ point of an import, a read that could block on a FIFO, a file that could exhaust
 about the interpreter starting: a fresh `python -m aistack_bank` spent about half a second of CPU
 importing the package before the command began, more than the command on a dozen questions. The
 forked child is a process of its own, as the fresh one was: it can be stopped, killed or left
-hanging without harm to the test process, it runs under its own memory limit, and it runs `bank`
+hanging without harm to the test process (in a process group of its own, killed whole with the
+processes it started when it has not finished in time), it runs under its own memory limit, and it runs `bank`
 through `aistack_bank.cli.main()` as `python -m aistack_bank` does, with the signal dispositions of
 a process started from a terminal, the real `os.fsync` and stdout and stderr on one pipe. An
 exception that escapes `main()` is printed as a traceback with exit code 1, and the finalizers the
@@ -54,8 +55,7 @@ class Forked:
         while self._fd is not None:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self._fd], [], [], left)[0]:
-                self.send_signal(signal.SIGKILL)
-                self._reap(0)
+                self._kill()
                 os.close(self._fd)
                 self._fd = None
                 raise TimeoutError(f"the child {self.pid} did not finish within {timeout} s")
@@ -66,7 +66,7 @@ class Forked:
                 os.close(self._fd)
                 self._fd = None
         if self.returncode is None:  # (its output closed: waited for until the same deadline)
-            self._ended(waited(self.pid, max(deadline - time.monotonic(), 0)))
+            self._ended(waited(self.pid, max(deadline - time.monotonic(), 0), group=True))
         return b"".join(self._chunks).decode("utf-8", "replace"), None
 
     def wait_stopped(self, timeout: float) -> bool:
@@ -76,7 +76,7 @@ class Forked:
         if self.returncode is not None:
             return False
         try:
-            status = waited(self.pid, timeout, os.WUNTRACED)
+            status = waited(self.pid, timeout, os.WUNTRACED, group=True)
         except TimeoutError:
             self.returncode = -signal.SIGKILL
             raise
@@ -85,19 +85,25 @@ class Forked:
         self._ended(status)
         return False
 
-    def _reap(self, flags: int) -> None:
+    def _kill(self) -> None:
+        """Kill the child and every process it started (its process group: a pool's workers
+        left waiting would otherwise outlive it, holding what they inherited), then reap it."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         if self.returncode is None:
-            _, status = os.waitpid(self.pid, flags)
+            _, status = os.waitpid(self.pid, 0)
             self._ended(status)
 
     def _ended(self, status: int) -> None:
         self.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
-def waited(pid: int, timeout: float, flags: int = 0) -> int:
+def waited(pid: int, timeout: float, flags: int = 0, *, group: bool = False) -> int:
     """The status ``os.waitpid(pid, flags)`` gives, waited for at most ``timeout`` seconds: a child
-    that has not changed state by then is killed and reaped, and TimeoutError raised (a test
-    fails instead of waiting for ever)."""
+    that has not changed state by then is killed (with ``group``, its whole process group) and
+    reaped, and TimeoutError raised (a test fails instead of waiting for ever)."""
     deadline = time.monotonic() + timeout
     pause = 0.001
     while True:
@@ -106,7 +112,7 @@ def waited(pid: int, timeout: float, flags: int = 0) -> int:
             return status
         if time.monotonic() >= deadline:
             try:
-                os.kill(pid, signal.SIGKILL)
+                (os.killpg if group else os.kill)(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             os.waitpid(pid, 0)
@@ -177,6 +183,7 @@ def start(*args: str, cwd: Path, env: dict | None = None, memory: int | None = N
     if pid == 0:  # the child: never returns into the test process
         code = 70
         try:
+            os.setpgid(0, 0)  # (a process group of its own, which a timeout kills whole)
             os.close(read)
             code = _run_in_child(tuple(str(a) for a in args), Path(cwd), dict(env or {}), memory, write)
         except BaseException:
@@ -189,6 +196,10 @@ def start(*args: str, cwd: Path, env: dict | None = None, memory: int | None = N
                 pass
         finally:
             os._exit(code)
+    try:
+        os.setpgid(pid, pid)  # (also here: set before this process could signal the group)
+    except OSError:
+        pass
     os.close(write)
     return Forked(pid, read)
 
