@@ -31,6 +31,7 @@ def _errors() -> list[tuple[type[BaseException], int, object]]:
     """The one table of the project's error types, most specific first (pandoc's handleError):
     each with its exit code and how it is printed."""
     from .errors import BankError, DiagnosticsError, InitError, SettingsError, UnknownFormatError, UsageError
+    from .parallel import WorkerLost
 
     def usage(exc) -> None:
         typer.echo(f"bank: {exc.message}", err=True)
@@ -49,6 +50,9 @@ def _errors() -> list[tuple[type[BaseException], int, object]]:
     def init_refused(exc) -> None:
         _print_diagnostics(exc.diagnostics, OutputFormat.text)
 
+    def lost(exc) -> None:
+        typer.echo(f"bank: {exc}; the command stopped and wrote nothing", err=True)
+
     return [
         (UsageError, EXIT_USAGE, usage),  # a flag or argument the command cannot use
         (UnknownFormatError, EXIT_USAGE, located),  # the FORMAT argument of export or import
@@ -56,6 +60,7 @@ def _errors() -> list[tuple[type[BaseException], int, object]]:
         (InitError, EXIT_USAGE, init_refused),  # `bank init` refused its folder, languages or title
         (DiagnosticsError, EXIT_ERRORS, refused),  # work refused: the bank or its catalogs have errors
         (BankError, EXIT_ERRORS, located),  # any other located problem of the user's files
+        (WorkerLost, EXIT_ERRORS, lost),  # a worker process killed (out of memory): nothing written
     ]
 
 

@@ -12,12 +12,22 @@ same order: parallelism changes the time, never the verdict.
 given picklable calls later: each holds what its calls are sent, not the pages the parent
 filled after forking it.
 
+The pool is this module's own (:class:`_Pool`), not ``multiprocessing.Pool``: each worker has a
+pipe of its own each way and no lock is shared between processes, so ending the workers at any
+point (an error, a Ctrl-C) leaves nothing waiting. (``multiprocessing.Pool.terminate`` waits
+forever when it kills a worker that holds the lock of the pool's shared result queue, which a
+worker handing back a large result does: seen as a hung `bank export` and a hung test run.) A
+worker that ends before handing back its result (killed, out of memory) fails that call with
+:class:`WorkerLost` instead of leaving the caller waiting.
+
 ``AISTACK_BANK_JOBS`` sets the number of processes (``1`` turns the pool off).
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from collections import deque
 from typing import Any, Callable
 
 POOL_MIN_WORK = 20_000
@@ -40,30 +50,9 @@ def jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _run(index: int) -> Any:
-    return _TASKS[index]()
-
-
-def _leave_interrupts_to_the_parent() -> None:
-    """In a worker as it starts: SIGINT ignored. A Ctrl-C reaches every process of the command;
-    the parent stops the work and ends its workers (and says once that it was interrupted)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _pool(context, processes: int):
-    """``context.Pool(processes)``, each worker ignoring SIGINT: held back (blocked) in this
-    thread while the workers are forked, so that none is interrupted before it ignores it, and
-    delivered here once they are."""
-    import signal
-
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        return context.Pool(processes, initializer=_leave_interrupts_to_the_parent)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+def in_worker() -> bool:
+    """Whether this process is a pool's worker (which starts no pool of its own)."""
+    return _IN_WORKER
 
 
 def run_all(tasks: list[Callable[[], Any]], work: int, min_work: int | None = None) -> list[Any]:
@@ -81,37 +70,32 @@ def run_each(tasks: list[Callable[[], Any]], work: int, min_work: int | None = N
     fork (``gc.freeze``): a collection in a worker would otherwise write to every page it
     shares with the parent, and each worker would come to hold a private copy of them."""
     workers = min(jobs(), len(tasks))
-    if workers < 2 or work < (POOL_MIN_WORK if min_work is None else min_work):
+    if workers < 2 or work < (POOL_MIN_WORK if min_work is None else min_work) or _IN_WORKER or not hasattr(os, "fork"):
         yield from (task() for task in tasks)
         return
     import gc
-    import multiprocessing
 
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform
-        yield from (task() for task in tasks)
-        return
     _TASKS[:] = tasks
     gc.freeze()
     try:
         try:
-            pool = _pool(context, workers)
+            pool = _Pool(workers)
         except OSError:
             pool = None
         if pool is None:
             yield from (task() for task in tasks)
             return
-        with pool:
-            yield from pool.imap(_run, range(len(tasks)), chunksize=1)
+        try:
+            yield from pool.imap([(_run, (index,)) for index in range(len(tasks))])
+        finally:
+            pool.terminate()
     finally:
         gc.unfreeze()
         _TASKS.clear()
 
 
-def _call(call: tuple[Callable[..., Any], tuple]) -> Any:
-    function, args = call
-    return function(*args)
+def _run(index: int) -> Any:
+    return _TASKS[index]()
 
 
 class Workers:
@@ -124,16 +108,13 @@ class Workers:
     what a worker holds is what it is sent. Use as a context manager (the processes end with it)."""
 
     def __init__(self, wanted: bool) -> None:
-        self.pool = None
+        self.pool: _Pool | None = None
         count = jobs()
-        if not wanted or count < 2:
+        if not wanted or count < 2 or _IN_WORKER or not hasattr(os, "fork"):
             return
-        import multiprocessing
-
         try:
-            context = multiprocessing.get_context("fork")
-            self.pool = _pool(context, count)
-        except (ValueError, OSError):
+            self.pool = _Pool(count)
+        except OSError:
             self.pool = None
 
     @property
@@ -148,19 +129,18 @@ class Workers:
         """The calls sent to the workers now (the caller goes on while they work); iterating
         the returned object gives the result of each, in order, as :meth:`run_each`."""
         assert self.pool is not None
-        return self.pool.imap(_call, calls, chunksize=1)
+        return self.pool.imap(calls)
 
     def run_each(self, calls: list[tuple[Callable[..., Any], tuple]]):
         """The result of each ``(function, arguments)``, in order, each yielded as soon as it
         and those before it are done (the caller can use one result and drop it before the
         next arrives)."""
         assert self.pool is not None
-        yield from self.pool.imap(_call, calls, chunksize=1)
+        yield from self.pool.imap(calls)
 
     def close(self) -> None:
         if self.pool is not None:
             self.pool.terminate()
-            self.pool.join()
             self.pool = None
 
     def __enter__(self) -> "Workers":
@@ -168,3 +148,350 @@ class Workers:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended (killed, out of memory) before it handed back a call's result."""
+
+
+class _RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker: its ``__cause__`` in this process."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+_IN_WORKER = False
+_OPEN: set[int] = set()
+"""The descriptors this process holds of its pools' pipes: a worker forked later closes those
+not its own, so that only a pool's parent and the worker at the other end hold a pipe's ends
+(a worker's end of file is seen, and a write to a worker killed fails, at once)."""
+
+
+class _Worker:
+    __slots__ = ("pid", "tasks", "results", "busy")
+
+    def __init__(self, pid: int, tasks: int, results: int) -> None:
+        self.pid: int | None = pid
+        self.tasks, self.results = tasks, results
+        self.busy: tuple[dict, int] | None = None  # (the results of its batch of calls, the call's index)
+
+
+class _Pool:
+    """Processes forked now, each with a pipe of its own each way, and a thread of this process
+    that sends each queued call to an idle worker (in order) and takes back its result.
+    :meth:`terminate` kills and reaps the workers whatever they are doing: no lock is shared
+    with them, so nothing is left held."""
+
+    def __init__(self, processes: int) -> None:
+        import signal
+        import threading
+
+        self.workers: list[_Worker] = []
+        self.pending: deque[tuple[dict, int, tuple]] = deque()
+        self.cond = threading.Condition()
+        self.stopping = False
+        self.failure: BaseException | None = None
+        self.wake_read, self.wake_write = os.pipe()
+        _OPEN.update((self.wake_read, self.wake_write))
+        os.set_blocking(self.wake_write, False)
+        # SIGINT held back in this thread while the workers are forked, so that none is
+        # interrupted before it ignores it, and delivered here once they are
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(processes):
+                self.workers.append(self._fork_worker())
+        except BaseException:
+            self._kill()
+            _close(*[fd for w in self.workers for fd in (w.tasks, w.results)], self.wake_read, self.wake_write)
+            raise
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        self.thread = threading.Thread(target=self._dispatch, name="pool-dispatch", daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _fork_worker() -> _Worker:
+        task_read, task_write = os.pipe()
+        result_read, result_write = os.pipe()
+        try:
+            pid = os.fork()
+        except BaseException:
+            for fd in (task_read, task_write, result_read, result_write):
+                os.close(fd)
+            raise
+        if pid == 0:  # the worker: never returns into the caller
+            code = 1
+            try:
+                _become_worker(keep={task_read, result_write})
+                _serve(task_read, result_write)
+                code = 0
+            finally:
+                for stream in (sys.stdout, sys.stderr):
+                    try:
+                        stream.flush()
+                    except BaseException:
+                        pass
+                os._exit(code)
+        os.close(task_read)
+        os.close(result_write)
+        _OPEN.update((task_write, result_read))
+        return _Worker(pid, task_write, result_read)
+
+    def imap(self, calls: list[tuple[Callable[..., Any], tuple]]):
+        """The calls queued now (idle workers start on them at once); iterating the returned
+        generator gives each result in order, or raises the exception its call raised."""
+        done: dict[int, tuple[bool, Any]] = {}
+        with self.cond:
+            self.pending.extend((done, index, call) for index, call in enumerate(calls))
+        self._wake()
+        return self._results(done, len(calls))
+
+    def _results(self, done: dict, count: int):
+        for index in range(count):
+            with self.cond:
+                while index not in done:
+                    if self.failure is not None:
+                        raise WorkerLost(f"the workers stopped: {self.failure!r}") from self.failure
+                    if not self.thread.is_alive():
+                        raise WorkerLost("the workers were ended")
+                    self.cond.wait(1.0)
+                ok, value = done.pop(index)
+            if ok:
+                yield value
+                value = None
+            else:
+                exc, remote = value
+                if remote:
+                    exc.__cause__ = _RemoteTraceback(remote)
+                raise exc
+
+    def _wake(self) -> None:
+        try:
+            os.write(self.wake_write, b"\0")
+        except OSError:  # (full: the thread is woken already; closed: it has ended)
+            pass
+
+    def _finish(self, worker: _Worker, ok: bool, value: Any) -> None:
+        done, index = worker.busy
+        worker.busy = None
+        with self.cond:
+            done[index] = (ok, value)
+            self.cond.notify_all()
+
+    def _dispatch(self) -> None:
+        import pickle
+        import select
+        import signal
+
+        # a write to a worker just killed fails here (EPIPE), whatever SIGPIPE does to the process
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGPIPE})
+        try:
+            while True:
+                with self.cond:
+                    if self.stopping:
+                        return
+                    sends = []
+                    for worker in self.workers:
+                        if worker.busy is None and self.pending:
+                            sends.append((worker, self.pending.popleft()))
+                for worker, (done, index, call) in sends:
+                    worker.busy = (done, index)
+                    try:
+                        data = pickle.dumps(call, pickle.HIGHEST_PROTOCOL)
+                    except BaseException as exc:
+                        self._finish(worker, False, (exc, ""))
+                        continue
+                    try:
+                        _send(worker.tasks, data)
+                    except OSError:
+                        self._lost(worker)
+                    data = None
+                busy = {w.results: w for w in self.workers if w.busy is not None}
+                poll = select.poll()
+                poll.register(self.wake_read, select.POLLIN)
+                for fd in busy:
+                    poll.register(fd, select.POLLIN)
+                for fd, _ in poll.poll():
+                    if fd == self.wake_read:
+                        os.read(self.wake_read, 1 << 16)
+                        continue
+                    worker = busy[fd]
+                    try:
+                        data = _receive(worker.results)
+                    except (EOFError, OSError):
+                        self._lost(worker)
+                        continue
+                    try:
+                        ok, value = pickle.loads(data)
+                    except BaseException as exc:
+                        ok, value = False, (exc, "")
+                    data = None
+                    self._finish(worker, ok, value)
+                    value = None
+                if not self.workers:
+                    raise WorkerLost("every worker process ended")
+        except BaseException as exc:
+            with self.cond:
+                if not self.stopping:
+                    self.failure = exc
+                self.cond.notify_all()
+
+    def _lost(self, worker: _Worker) -> None:
+        """``worker`` ended: its call fails; the others go on with the workers left."""
+        with self.cond:
+            if self.stopping:
+                return
+        how = "ended"
+        try:
+            _, status = os.waitpid(worker.pid, 0)
+            how = f"was killed (signal {os.WTERMSIG(status)})" if os.WIFSIGNALED(status) else f"exited (code {os.WEXITSTATUS(status)})"
+        except (ChildProcessError, TypeError):
+            pass
+        worker.pid = None
+        self.workers.remove(worker)
+        _close(worker.tasks, worker.results)
+        self._finish(worker, False, (WorkerLost(f"a worker process {how} before handing back its result"), ""))
+
+    def terminate(self) -> None:
+        """The workers killed and reaped, the thread ended, the pipes closed: whatever state
+        the work is in, nothing is left waiting."""
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+        self._kill()
+        self._wake()
+        if self.thread.is_alive():
+            self.thread.join()
+        _close(*[fd for w in self.workers for fd in (w.tasks, w.results)], self.wake_read, self.wake_write)
+        self.workers = []
+
+    def _kill(self) -> None:
+        import signal
+
+        workers = list(self.workers)
+        for worker in workers:
+            if worker.pid is not None:
+                try:
+                    os.kill(worker.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        for worker in workers:
+            pid = worker.pid
+            if pid is not None:
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+                worker.pid = None
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        if fd in _OPEN:
+            _OPEN.discard(fd)
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _become_worker(keep: set[int]) -> None:
+    """In a worker as it starts: SIGINT ignored (a Ctrl-C reaches every process of the command;
+    the parent stops the work and ends its workers, and says once that it was interrupted), the
+    ends of other workers' and pools' pipes closed, standard input read from /dev/null."""
+    import signal
+
+    global _IN_WORKER
+    _IN_WORKER = True
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    for fd in list(_OPEN):
+        if fd not in keep:
+            _OPEN.discard(fd)
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    _OPEN.clear()
+    try:
+        if sys.stdin is not None:
+            sys.stdin.close()
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    except (OSError, ValueError):
+        pass
+
+
+def _serve(tasks: int, results: int) -> None:
+    """A worker's loop: each message read from ``tasks`` is a pickled ``(function, args)``; the
+    result, or the exception the call raised (with its traceback), goes back pickled on
+    ``results``; until the end of ``tasks``."""
+    import pickle
+    import traceback
+
+    while True:
+        try:
+            message = _receive(tasks)
+        except EOFError:
+            return
+        try:
+            function, args = pickle.loads(message)
+            message = None
+            outcome = (True, function(*args))
+        except BaseException as exc:  # (handed back: raised where the result is used)
+            outcome = (False, (exc, traceback.format_exc()))
+        try:
+            data = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:
+            what = "result" if outcome[0] else f"exception ({outcome[1][0]!r})"
+            data = pickle.dumps((False, (RuntimeError(f"a worker's {what} could not be handed back: {exc!r}"), "")), pickle.HIGHEST_PROTOCOL)
+        outcome = None
+        _send(results, data)
+        data = None
+
+
+_HEADER = 8
+
+
+def _send(fd: int, data: bytes) -> None:
+    """``data`` written whole on the pipe ``fd``, after its length."""
+    header = len(data).to_bytes(_HEADER, "little")
+    if len(data) < 1 << 16:
+        _write_all(fd, memoryview(header + data))
+    else:
+        _write_all(fd, memoryview(header))
+        _write_all(fd, memoryview(data))
+
+
+def _write_all(fd: int, view: memoryview) -> None:
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _receive(fd: int) -> bytes | bytearray:
+    """The next message :func:`_send` wrote on the pipe ``fd``; EOFError at the pipe's end
+    (also when the writer ended within a message)."""
+    return _read_exactly(fd, int.from_bytes(_read_exactly(fd, _HEADER), "little"))
+
+
+def _read_exactly(fd: int, size: int) -> bytes | bytearray:
+    if size <= 1 << 16:
+        chunk = os.read(fd, size)
+        if len(chunk) == size:
+            return chunk
+        parts, got = [chunk], len(chunk)
+        while chunk and got < size:
+            chunk = os.read(fd, size - got)
+            parts.append(chunk)
+            got += len(chunk)
+        if got < size:
+            raise EOFError("the pipe ended")
+        return b"".join(parts)
+    buffer = bytearray(size)
+    view, got = memoryview(buffer), 0
+    while got < size:
+        n = os.readv(fd, [view[got:]])
+        if n == 0:
+            raise EOFError("the pipe ended within a message")
+        got += n
+    return buffer

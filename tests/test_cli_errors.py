@@ -1,6 +1,6 @@
 """One table from error type to exit code: each row, through the command that raises it.
 
-Exit codes: 0 done, 1 the user's files have errors, 2 a flag, argument or setting the command
+Exit codes: 0 done, 1 the user's files have errors (or a worker process was killed), 2 a flag, argument or setting the command
 cannot use, 4 `--compare` found stale files. A type missing from the table is a bug and shows
 its traceback.
 """
@@ -12,6 +12,7 @@ import pytest
 
 from aistack_bank.cli import EXIT_ERRORS, EXIT_USAGE, error_exits, handle_error
 from aistack_bank.errors import BankError, DiagnosticsError, Location, UnknownFormatError, UsageError, error
+from aistack_bank.parallel import WorkerLost
 from aistack_bank.project.init import InitError
 from aistack_bank.project.settings import SettingsError
 
@@ -22,6 +23,7 @@ SAMPLES = {
     InitError: InitError([error("E131", "the folder is not empty", Location("new"))]),
     DiagnosticsError: DiagnosticsError([error("E304", "correct option 'x' is not one of the options", Location("q.yaml", 9, 10))], "nothing was exported"),
     BankError: BankError("no topic.yaml in bank", Location("bank/ai-hardware-software-stack/topic.yaml")),
+    WorkerLost: WorkerLost("a worker process was killed (signal 9) before handing back its result"),
 }
 
 
@@ -103,3 +105,26 @@ def test_compare_and_its_deprecated_name_check(project, run_cli, tmp_path):
     assert "--compare" in out and "--check" not in out
     for args in (["i18n", "update", "--compare"], ["i18n", "extract", "--compare"], ["i18n", "fix-typography", "--compare"]):
         assert run_cli(*args)[0] == 0, args
+
+
+def test_a_worker_killed_exit_1_without_a_traceback(project, monkeypatch, tmp_path):
+    """A worker process killed while it reads the question files (as the kernel kills one when
+    memory runs out): the command says so, exits 1, and leaves no verdict or export behind."""
+    import os
+    import signal
+
+    import forked
+    from aistack_bank.cache import questionfiles
+
+    def killed(self, items):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", 0)
+    monkeypatch.setattr(questionfiles, "FILE_CHUNK_MAX", 10)  # (parts for both workers)
+    monkeypatch.setattr(questionfiles.QuestionFiles, "_chunk", killed)
+    env = {"AISTACK_BANK_JOBS": "2", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for command in (("validate",), ("build",)):
+        code, out = forked.run(*command, cwd=project, env=env)
+        assert (code, out) == (EXIT_ERRORS, "bank: a worker process was killed (signal 9) before handing back its result; "
+                                            "the command stopped and wrote nothing\n"), command
+    assert not (project / "exports").exists() or not [p for p in (project / "exports").rglob("*") if p.is_file()]

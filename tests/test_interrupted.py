@@ -144,3 +144,36 @@ def test_a_build_interrupted_while_it_writes_leaves_the_exports_as_they_were(tmp
     assert forked.run("build", cwd=fresh, env={"XDG_CACHE_HOME": str(tmp_path / "fresh-cache")}) == (code, out)
     assert {p.relative_to(project).as_posix(): p.read_bytes() for p in (project / "exports").rglob("*") if p.is_file()} == \
         {p.relative_to(fresh).as_posix(): p.read_bytes() for p in (fresh / "exports").rglob("*") if p.is_file()}
+
+
+INTERRUPTED_WHILE_LOADING = """
+import sys
+
+class CtrlC:  # a Ctrl-C arriving while the command-line module imports its libraries
+    def find_spec(self, name, path=None, target=None):
+        if name == "typer":
+            raise KeyboardInterrupt
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["bank", "validate"]
+from aistack_bank.__main__ import run
+run()
+"""
+
+
+def test_a_ctrl_c_while_the_command_loads_says_so_and_exits_130():
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", INTERRUPTED_WHILE_LOADING], capture_output=True, text=True, cwd=REPO, timeout=60,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert (result.returncode, result.stdout, result.stderr) == (130, "", INTERRUPTED)
+
+
+def test_the_installed_script_and_python_m_run_the_same_function():
+    """(The wheel test starts the installed `bank` script; this one ties its entry point to
+    ``__main__.run``, which the test above interrupts.)"""
+    import tomllib
+
+    with open(REPO / "pyproject.toml", "rb") as pyproject:
+        assert tomllib.load(pyproject)["project"]["scripts"] == {"bank": "aistack_bank.__main__:run"}

@@ -900,12 +900,10 @@ def _scanned(scan, distinct: list, count: int) -> list:
     when there are fewer than :data:`LEAK_POOL_MIN` texts in all, one core, or no fork), or,
     inside a worker process (which may not start its own), here."""
     if count < LEAK_POOL_MIN:
-        return [scan(distinct)]  # (without importing multiprocessing: a few files, as `bank validate FILE` checks)
-    import multiprocessing
+        return [scan(distinct)]  # (without starting workers: a few files, as `bank validate FILE` checks)
+    from ..parallel import in_worker, jobs, run_all
 
-    from ..parallel import jobs, run_all
-
-    if multiprocessing.current_process().daemon:
+    if in_worker():
         return [scan(distinct)]
     pieces = max(1, jobs()) * 2
     size = -(-len(distinct) // pieces)
