@@ -37,6 +37,16 @@ def test_bank_new_refuses_a_fifo_as_the_topic_file(project):
     assert "Traceback" not in out and not list(topic.parent.glob("questions/*-a-new-one.yaml"))
 
 
+def test_bank_new_does_not_read_a_device_as_the_topic_file(project):
+    keep_only(project)
+    topic = topic_file(project)
+    topic.unlink()
+    topic.symlink_to("/dev/zero")  # (read whole, it never ends)
+    code, out = run("new", "--slug", "a-new-one", cwd=project)
+    assert code == 1 and f"{topic.relative_to(project).as_posix()}: error E101: not a regular file (a device)" in out, out
+    assert "Traceback" not in out
+
+
 def test_a_fifo_as_the_journal_of_an_interrupted_import_is_refused(project):
     keep_only(project)
     staging = project / ".bank.import"
