@@ -79,3 +79,34 @@ def test_choice_items_from_templates_are_the_old_writers_bytes(seed):
                 rendered += 1
     assert rendered == 500
     assert any(template is not None for template in qti12_common._TEMPLATES.values())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_items_sharing_their_texts_between_layouts_are_the_old_writers_bytes(seed):
+    """The cartridge writes each item twice, its question bank's and its assessment's: the second
+    takes the first one's texts (``SharedTexts``). Each pair, written in either order, with a
+    question of another bank at the same index now and then (whose texts must not be taken), is
+    what the old writer writes for each layout."""
+    rng = random.Random(100 + seed)
+    banks = qti_kinds_bank.banks()
+    qti12_common._TEMPLATES.clear()
+    rendered = 0
+    for _ in range(12):
+        lang = rng.choice(sorted(banks))
+        bank = banks[lang]
+        choices = [q for q in bank.questions if q.kind in ("single-choice", "multiple-response", "true-false")]
+        questions = [shaped(rng.choice(choices), rng).model_copy(update={"id": rng.choice(IDS)}) for _ in range(16)]
+        shaped_bank = bank.model_copy(update={"questions": questions})
+        other_bank = bank.model_copy(update={"questions": [shaped(rng.choice(choices), rng) for _ in questions]})
+        english = frozenset(rng.sample(SHARED + ["True", "Waar", "Vrai"], 3)) if lang != "en" and rng.random() < 0.6 else frozenset()
+        layouts = [{}, {"indent": "    ", "suffix": "-bank"}]
+        with english_fallback({lang: english}, [lang]):
+            shared = qti12_common.SharedTexts()
+            for first in rng.sample(range(len(questions)), len(questions)):
+                order = rng.sample(layouts, 2)
+                for n, layout in enumerate(order):
+                    which = other_bank if n == 1 and rng.random() < 0.15 else shaped_bank
+                    made = "\n".join(qti12_common.render_item(which, first, canvas=False, shared=shared, **layout))
+                    assert made == "\n".join(reference_item(which, first, canvas=False, **layout)), (lang, layout, which.questions[first])
+                    rendered += 1
+    assert rendered == 12 * 16 * 2
