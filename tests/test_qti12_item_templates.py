@@ -84,9 +84,10 @@ def test_choice_items_from_templates_are_the_old_writers_bytes(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_items_sharing_their_texts_between_layouts_are_the_old_writers_bytes(seed):
     """The cartridge writes each item twice, its question bank's and its assessment's: the second
-    takes the first one's texts (``SharedTexts``). Each pair, written in either order, with a
-    question of another bank at the same index now and then (whose texts must not be taken), is
-    what the old writer writes for each layout."""
+    takes the first one's texts (``SharedTexts``). Each pair, written in either order, in UTF-8
+    (``render_item_utf8``, templates in bytes) or as text, with a question of another bank at
+    the same index now and then (whose texts must not be taken), is what the old writer writes
+    for each layout."""
     rng = random.Random(100 + seed)
     banks = qti_kinds_bank.banks()
     qti12_common._TEMPLATES.clear()
@@ -106,7 +107,27 @@ def test_items_sharing_their_texts_between_layouts_are_the_old_writers_bytes(see
                 order = rng.sample(layouts, 2)
                 for n, layout in enumerate(order):
                     which = other_bank if n == 1 and rng.random() < 0.15 else shaped_bank
-                    made = "\n".join(qti12_common.render_item(which, first, canvas=False, shared=shared, **layout))
-                    assert made == "\n".join(reference_item(which, first, canvas=False, **layout)), (lang, layout, which.questions[first])
+                    expected = "\n".join(reference_item(which, first, canvas=False, **layout))
+                    if rng.random() < 0.7:  # (in UTF-8, as the cartridge writes them; now and then the other way, or for Canvas)
+                        canvas = rng.random() < 0.2
+                        made = qti12_common.render_item_utf8(which, first, canvas=canvas, shared=None if canvas else shared, **layout)
+                        assert made == "\n".join(reference_item(which, first, canvas=canvas, **layout)).encode("utf-8"), (lang, layout, which.questions[first])
+                    else:
+                        made = "\n".join(qti12_common.render_item(which, first, canvas=False, shared=shared, **layout))
+                        assert made == expected, (lang, layout, which.questions[first])
                     rendered += 1
     assert rendered == 12 * 16 * 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lines_in_utf8_are_pieced_as_texts_are(seed):
+    """``utf8_pieces`` (lines as text or bytes) gives the pieces ``utf8_lines`` gives of the same lines as text."""
+    from aistack_bank.exporters.common import utf8_lines, utf8_pieces
+
+    rng = random.Random(seed)
+    alphabet = ["a", " ", "\n", "\u00e9", "\u2026", "\u202f", "\U0001f600", "<", "&"]
+    for _ in range(40):
+        lines = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12))) for _ in range(rng.randrange(0, 40))]
+        mixed = [line.encode("utf-8") if rng.random() < 0.5 else line for line in lines]
+        batch = rng.randrange(1, 9)
+        assert list(utf8_pieces(mixed, batch)) == list(utf8_lines(lines, batch)), (lines, batch)

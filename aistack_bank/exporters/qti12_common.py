@@ -313,6 +313,17 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     return written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)
 
 
+def render_item_utf8(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "", shared: SharedTexts | None = None) -> bytes:
+    """:func:`render_item`'s lines joined by line breaks, in UTF-8: a choice item copied from
+    its template in bytes (only the texts put in encoded), any other item's lines encoded."""
+    q = bank.questions[index]
+    if q.kind in SLOTS:
+        made = _from_template(q, bank.lang, canvas, indent, suffix, shared, index, encoded=True)
+        if made is not None:
+            return made
+    return "\n".join(written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)).encode("utf-8")
+
+
 def _item_line(q, ident: str, i: str) -> str:
     return f'{i}<item ident="{ident}" title="{html_text(short(q.id + " " + q.stem, 120))}">'
 
@@ -362,8 +373,8 @@ _STAND_IN = "zqTemplateItemzq"
 
 _TEMPLATES: dict[tuple, tuple | None] = {}
 """By shape: the item's pieces after its first line and what goes between them (the question's
-identifier, -1, or a text's number and whether it is an escaped paragraph), or None when the
-shape cannot be split."""
+identifier, -1, or a text's number and whether it is an escaped paragraph), then the same pieces
+in UTF-8 (the first one after the first line's break), or None when the shape cannot be split."""
 
 
 def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list, marked: tuple | None) -> tuple | None:
@@ -384,15 +395,16 @@ def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list,
     if sorted(slot[0] for slot in slots if slot != -1) != [n for n, hole in enumerate(holes) if hole is not None] or \
             any("\ue000" in piece or "\ue001" in piece or _STAND_IN in piece for piece in literals):
         return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
-    return tuple(literals), slots
+    return tuple(literals), slots, (("\n" + literals[0]).encode("utf-8"), *(literal.encode("utf-8") for literal in literals[1:]))
 
 
 class SharedTexts:
     """What a choice item's template puts in (the question's identifier, each text escaped as
-    its slot writes it, the title), kept by the question's index for the same question's item in
-    another layout: the cartridge writes every item twice (its question bank's and its
-    assessment's, indented otherwise and the bank's identifiers suffixed), and the second item
-    takes them from here instead of escaping the texts again. Each is taken once (and dropped)."""
+    its slot writes it, the title; in UTF-8 for :func:`render_item_utf8`), kept by the question's
+    index for the same question's item in another layout: the cartridge writes every item twice
+    (its question bank's and its assessment's, indented otherwise and the bank's identifiers
+    suffixed), and the second item takes them from here instead of escaping the texts again.
+    Each is taken once (and dropped)."""
 
     __slots__ = ("_kept",)
 
@@ -415,13 +427,15 @@ def _shape(q, lang: str) -> tuple[list, tuple | None, tuple]:
     return texts, marked, (q.kind, lang, SLOTS[q.kind].keys(q, lang, marked), tuple(text if not text else True for text in texts), marked)
 
 
-def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared: SharedTexts | None = None, index: int = -1) -> list[str] | None:
-    """``q``'s item (as one piece of text) copied from the template of its shape (None: none).
-    With ``shared``, what it put in is kept there by ``index``, or taken from there when the
-    same question's item in another layout kept it (:class:`SharedTexts`)."""
+def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared: SharedTexts | None = None, index: int = -1,
+                   encoded: bool = False) -> list[str] | bytes | None:
+    """``q``'s item (as one piece of text; with ``encoded``, its UTF-8 bytes, the template's own
+    pieces encoded once) copied from the template of its shape (None: none). With ``shared``,
+    what it put in is kept there by ``index``, or taken from there when the same question's item
+    in another layout kept it (:class:`SharedTexts`)."""
     made = shared.take(index) if shared is not None else None
-    if made is not None and made[0] is q:
-        _, shape, kept_slots, values, title, prefix = made
+    if made is not None and made[0] is q and made[-1] == encoded:
+        _, shape, kept_slots, values, title, prefix, _ = made
         texts = marked = None
     else:
         made = None
@@ -437,15 +451,25 @@ def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared:
         _TEMPLATES[key] = template
     if template is None:
         return None
-    literals, slots = template
+    literals, slots, utf8 = template
     if made is None or kept_slots != slots:
         if texts is None:
             texts = slot_texts(q)
         prefix = item_ident(q.id, lang)
-        values = [prefix if slot == -1 else paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]]) for slot in slots]
         title = html_text(short(q.id + " " + q.stem, 120))
+        if encoded:
+            prefix, title = prefix.encode("utf-8"), title.encode("utf-8")
+            values = [prefix if slot == -1 else (paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]])).encode("utf-8") for slot in slots]
+        else:
+            values = [prefix if slot == -1 else paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]]) for slot in slots]
         if shared is not None and made is None:
-            shared.keep(index, (q, shape, slots, values, title, prefix))
+            shared.keep(index, (q, shape, slots, values, title, prefix, encoded))
+    if encoded:
+        out = [indent.encode("utf-8"), b'<item ident="', prefix, suffix.encode("utf-8"), b'" title="', title, b'">', utf8[0]]
+        for value, literal in zip(values, utf8[1:]):
+            out.append(value)
+            out.append(literal)
+        return b"".join(out)
     out = [indent, '<item ident="', prefix, suffix, '" title="', title, '">\n', literals[0]]
     for value, literal in zip(values, literals[1:]):
         out.append(value)
