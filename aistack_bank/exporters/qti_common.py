@@ -785,12 +785,15 @@ def render_test(*, d: Dialect, library: Library) -> bytes:
     part = d.element(test, "testPart", {"identifier": "part1", "navigationMode": "nonlinear", "submissionMode": "individual"})
     # showFeedback defaults to false: without it a conforming player hides every modal feedback.
     d.element(part, "itemSessionControl", {"showFeedback": "true", "allowReview": "true"})
+    tag, identifier, href = d.elements["assessmentItemRef"], d.attributes.get("identifier", "identifier"), '" ' + d.attributes.get("href", "href") + '="'
     for _, topics in by_category(library):
         for bank in topics:
             # Not visible: Canvas turns a visible, titled section into an extra text-only question.
             section = d.element(part, "assessmentSection", {"identifier": section_identifier(library, bank), "title": bank.topic.title, "visible": "false"})
-            for q in bank.questions:
-                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": item_path(q)})
+            if bank.questions:  # (each item's reference written as the element writer writes an element without children, as lines)
+                lines = section._enter()
+                start = _pad(section.depth + 1) + "<" + tag + " " + identifier + '="'
+                lines += [start + _escape(item_identifier(q.id, bank.lang)) + href + _escape(item_path(q)) + '"/>' for q in bank.questions]
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
     return test.document_bytes()
