@@ -79,3 +79,55 @@ def test_choice_items_from_templates_are_the_old_writers_bytes(seed):
                 rendered += 1
     assert rendered == 500
     assert any(template is not None for template in qti12_common._TEMPLATES.values())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_items_sharing_their_texts_between_layouts_are_the_old_writers_bytes(seed):
+    """The cartridge writes each item twice, its question bank's and its assessment's: the second
+    takes the first one's texts (``SharedTexts``). Each pair, written in either order, in UTF-8
+    (``render_item_utf8``, templates in bytes) or as text, with a question of another bank at
+    the same index now and then (whose texts must not be taken), is what the old writer writes
+    for each layout."""
+    rng = random.Random(100 + seed)
+    banks = qti_kinds_bank.banks()
+    qti12_common._TEMPLATES.clear()
+    rendered = 0
+    for _ in range(12):
+        lang = rng.choice(sorted(banks))
+        bank = banks[lang]
+        choices = [q for q in bank.questions if q.kind in ("single-choice", "multiple-response", "true-false")]
+        questions = [shaped(rng.choice(choices), rng).model_copy(update={"id": rng.choice(IDS)}) for _ in range(16)]
+        shaped_bank = bank.model_copy(update={"questions": questions})
+        other_bank = bank.model_copy(update={"questions": [shaped(rng.choice(choices), rng) for _ in questions]})
+        english = frozenset(rng.sample(SHARED + ["True", "Waar", "Vrai"], 3)) if lang != "en" and rng.random() < 0.6 else frozenset()
+        layouts = [{}, {"indent": "    ", "suffix": "-bank"}]
+        with english_fallback({lang: english}, [lang]):
+            shared = qti12_common.SharedTexts()
+            for first in rng.sample(range(len(questions)), len(questions)):
+                order = rng.sample(layouts, 2)
+                for n, layout in enumerate(order):
+                    which = other_bank if n == 1 and rng.random() < 0.15 else shaped_bank
+                    expected = "\n".join(reference_item(which, first, canvas=False, **layout))
+                    if rng.random() < 0.7:  # (in UTF-8, as the cartridge writes them; now and then the other way, or for Canvas)
+                        canvas = rng.random() < 0.2
+                        made = qti12_common.render_item_utf8(which, first, canvas=canvas, shared=None if canvas else shared, **layout)
+                        assert made == "\n".join(reference_item(which, first, canvas=canvas, **layout)).encode("utf-8"), (lang, layout, which.questions[first])
+                    else:
+                        made = "\n".join(qti12_common.render_item(which, first, canvas=False, shared=shared, **layout))
+                        assert made == expected, (lang, layout, which.questions[first])
+                    rendered += 1
+    assert rendered == 12 * 16 * 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lines_in_utf8_are_pieced_as_texts_are(seed):
+    """``utf8_pieces`` (lines as text or bytes) gives the pieces ``utf8_lines`` gives of the same lines as text."""
+    from aistack_bank.exporters.common import utf8_lines, utf8_pieces
+
+    rng = random.Random(seed)
+    alphabet = ["a", " ", "\n", "\u00e9", "\u2026", "\u202f", "\U0001f600", "<", "&"]
+    for _ in range(40):
+        lines = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12))) for _ in range(rng.randrange(0, 40))]
+        mixed = [line.encode("utf-8") if rng.random() < 0.5 else line for line in lines]
+        batch = rng.randrange(1, 9)
+        assert list(utf8_pieces(mixed, batch)) == list(utf8_lines(lines, batch)), (lines, batch)

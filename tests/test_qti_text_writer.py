@@ -104,3 +104,46 @@ def test_an_element_closed_cannot_be_added_to():
     d.element(root, "outcomeDeclaration", {"identifier": "SCORE"})
     with pytest.raises(AssertionError, match="closed"):
         d.element(first, "correctResponse")
+
+
+def reference_test(*, d, library) -> bytes:
+    """``qti_common.render_test`` as it was: every item's reference added by the element writer."""
+    from aistack_bank.exporters.qti_common import _root, bank_id, bank_title, item_identifier, item_path, ncname, section_identifier
+    from aistack_bank.exporters.record import by_category
+
+    test = _root(d, "assessmentTest", {"identifier": ncname(f"{bank_id(library)}-{library.lang}"), "title": bank_title(library)})
+    d.element(test, "outcomeDeclaration", {"identifier": "SCORE", "cardinality": "single", "baseType": "float"})
+    part = d.element(test, "testPart", {"identifier": "part1", "navigationMode": "nonlinear", "submissionMode": "individual"})
+    d.element(part, "itemSessionControl", {"showFeedback": "true", "allowReview": "true"})
+    for _, topics in by_category(library):
+        for bank in topics:
+            section = d.element(part, "assessmentSection", {"identifier": section_identifier(library, bank), "title": bank.topic.title, "visible": "false"})
+            for q in bank.questions:
+                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": item_path(q)})
+    total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
+    d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
+    return test.document_bytes()
+
+
+@pytest.mark.parametrize("name", sorted(DIALECTS))
+def test_tests_of_several_topics_are_the_old_writers_bytes(name):
+    """The assessment test writes each item's reference as a line: with several topics (some
+    empty, their sections then written empty), hostile question ids, topic ids and titles, it
+    is what the element writer wrote and what the element-tree writer writes."""
+    from aistack_bank.model import Library
+
+    d = DIALECTS[name]
+    ids = ["q001", "q.x/\u00e9", "-z", "a b", "<&>", "q\"'", "\U0001F600", ""]
+    for seed in range(30):
+        rng = random.Random(seed)
+        lang = rng.choice(sorted(BANKS))
+        bank = BANKS[lang]
+        topics = []
+        for n in range(rng.randint(1, 4)):
+            questions = tuple(q.model_copy(update={"id": rng.choice(ids) + str(k)}) for k, q in enumerate(rng.sample(bank.questions, rng.randint(0, len(bank.questions)))))
+            topic = bank.topic.model_copy(update={"id": f"t{n}{rng.choice(ids)}", "title": hostile(rng), "questions": [q.id for q in questions]})
+            topics.append(bank.model_copy(update={"topic": topic, "questions": questions}))
+        library = Library(categories=(bank.category,), topics=tuple(topics), lang=lang)
+        made = qti_common.render_test(d=d, library=library)
+        assert made == reference_test(d=d, library=library), seed
+        assert made == tree.render_test(d=d, library=library), seed

@@ -366,6 +366,21 @@ def utf8_lines(lines: Iterable[str], batch: int = 512) -> Iterator[bytes]:
         yield "\n".join(pending).encode("utf-8")
 
 
+def utf8_pieces(lines: Iterable[str | bytes], batch: int = 512) -> Iterator[bytes]:
+    """:func:`utf8_lines` of lines given as text or already in UTF-8 (bytes): the same pieces,
+    each of ``batch`` lines joined as bytes, a text encoded on its own."""
+    pending: list[bytes] = []
+    for line in lines:
+        pending.append(line if isinstance(line, bytes) else line.encode("utf-8"))
+        if len(pending) >= batch:
+            pending.append(b"")
+            yield b"\n".join(pending)
+            pending = []
+    if pending:
+        pending.append(b"")
+        yield b"\n".join(pending)
+
+
 class EncodedLines:
     """The lines of a text file, encoded in UTF-8 a few hundred at a time as they come
     (``append`` and ``+=`` as on a list): a large file is held as its bytes, never also as a

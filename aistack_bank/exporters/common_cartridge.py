@@ -17,9 +17,9 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CC_PROFILES, ITEM_PARTS, assessment_ident, cartridge_essay_item, questestinterop_open, render_item
+from .qti12_common import CC_PROFILES, ITEM_PARTS, SharedTexts, assessment_ident, cartridge_essay_item, questestinterop_open, render_item, render_item_utf8
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
-from .common import deterministic_zip, html_text, utf8_lines
+from .common import deterministic_zip, html_text, utf8_pieces
 
 NAME = "common-cartridge"
 CC_NS = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
@@ -37,33 +37,48 @@ def _open() -> str:
     return questestinterop_open().replace("http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd", CC_QTI_XSD)
 
 
+def _items(bank: Bank, shared: SharedTexts | None, **layout) -> Iterator[bytes]:
+    """Each item of ``bank`` in the layout given, its lines joined, in UTF-8 (a choice item's
+    texts shared with the other file of the cartridge through ``shared``,
+    :class:`~.qti12_common.SharedTexts`)."""
+    questions, writers = bank.questions, FORMAT.writers
+    for index in FORMAT.carried(bank):
+        write = writers[questions[index].kind]
+        if write is render_item:
+            yield render_item_utf8(bank, index, canvas=False, shared=shared, **layout)
+            continue
+        lines = write(bank, index, canvas=False, **layout)
+        if lines:
+            yield "\n".join(lines).encode("utf-8")
+
+
 def render_assessment(bank: Bank) -> bytes:
     return b"".join(assessment_pieces(bank))
 
 
-def assessment_pieces(bank: Bank) -> Iterator[bytes]:
+def assessment_pieces(bank: Bank, shared: SharedTexts | None = None) -> Iterator[bytes]:
     """The assessment file of ``bank`` (:func:`render_assessment`) in pieces of its bytes, each
-    item's lines joined at once and encoded a few hundred items at a time."""
+    item's lines joined at once and encoded a few hundred items at a time; with ``shared``, a
+    choice item's texts are shared with the question bank's item (:func:`bank_pieces`)."""
     ident = assessment_ident(bank)
     head = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
             _field("cc_profile", "cc.exam.v0p1"), _field("qmd_assessmenttype", "Examination"), _field("qmd_scoretype", "Percentage"),
             _field("qmd_feedbackpermitted", "Yes"), _field("qmd_hintspermitted", "No"), _field("qmd_solutionspermitted", "Yes"),
             _field("cc_maxattempts", "unlimited"), "    </qtimetadata>", '    <section ident="root_section">']
-    items = ("\n".join(lines) for lines in (FORMAT.writer(bank.questions[index])(bank, index, canvas=False) for index in FORMAT.carried(bank)) if lines)
-    return utf8_lines(chain(head, items, ["    </section>", "  </assessment>", "</questestinterop>"]))
+    return utf8_pieces(chain(head, _items(bank, shared), ["    </section>", "  </assessment>", "</questestinterop>"]))
 
 
 def render_bank(bank: Bank) -> bytes:
     return b"".join(bank_pieces(bank))
 
 
-def bank_pieces(bank: Bank) -> Iterator[bytes]:
-    """The question bank file of ``bank`` (:func:`render_bank`) in pieces of its bytes."""
+def bank_pieces(bank: Bank, shared: SharedTexts | None = None) -> Iterator[bytes]:
+    """The question bank file of ``bank`` (:func:`render_bank`) in pieces of its bytes (with
+    ``shared``, as :func:`assessment_pieces`)."""
     ident = ncname(assessment_ident(bank) + "-bank")
     head = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <objectbank ident="{ident}">', "    <qtimetadata>",
             _field("cc_profile", "cc.exam.v0p1"), "    </qtimetadata>"]
-    items = ("\n".join(lines) for lines in (FORMAT.writer(bank.questions[index])(bank, index, canvas=False, indent="    ", suffix="-bank") for index in FORMAT.carried(bank)) if lines)
-    return utf8_lines(chain(head, items, ["  </objectbank>", "</questestinterop>"]))
+    return utf8_pieces(chain(head, _items(bank, shared, indent="    ", suffix="-bank"), ["  </objectbank>", "</questestinterop>"]))
 
 
 def paths(bank: Bank) -> tuple[str, str]:
@@ -129,7 +144,9 @@ def render_bank_manifest(banks: list[Bank], *, ident: str, title: str, lang: str
 
 def package(bank: Bank) -> bytes:
     assessment_path, bank_path = paths(bank)
-    return deterministic_zip({"imsmanifest.xml": lambda: render_manifest(bank), assessment_path: lambda: assessment_pieces(bank), bank_path: lambda: bank_pieces(bank)})  # (each member rendered when the zip comes to it)
+    shared = SharedTexts()  # (whichever of the two files the zip writes first keeps its choice items' texts for the other's)
+    return deterministic_zip({"imsmanifest.xml": lambda: render_manifest(bank), assessment_path: lambda: assessment_pieces(bank, shared),
+                              bank_path: lambda: bank_pieces(bank, shared)})  # (each member rendered when the zip comes to it)
 
 
 def bank_package(library: Library) -> bytes:
@@ -138,8 +155,9 @@ def bank_package(library: Library) -> bytes:
     files = {"imsmanifest.xml": render_bank_manifest(banks, ident=ncname(f"{WHOLE_BANK_STEM}-{library.lang}"), title=bank_title(library), lang=library.lang)}
     for bank in banks:
         assessment_path, bank_path = paths(bank)
-        files[assessment_path] = lambda bank=bank: assessment_pieces(bank)
-        files[bank_path] = lambda bank=bank: bank_pieces(bank)
+        shared = SharedTexts()
+        files[assessment_path] = lambda bank=bank, shared=shared: assessment_pieces(bank, shared)
+        files[bank_path] = lambda bank=bank, shared=shared: bank_pieces(bank, shared)
     return deterministic_zip(files)
 
 

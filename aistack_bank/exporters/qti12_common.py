@@ -19,8 +19,8 @@ from typing import Callable
 
 from ..kinds.short_answer import has_wildcard, literal, spellings
 from ..model import AcceptedAnswer, Bank
-from .qti_common import ncname
-from .common import html_paragraph, html_paragraph_escaped, html_text, in_english, paragraph_escaped_body, short
+from .qti_common import SLOTS, ncname, slot_texts
+from .common import any_in_english, html_paragraph, html_paragraph_escaped, html_text, in_english, paragraph_escaped_body, short
 from .words import words, writes_decimal_comma
 
 QTI12_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -298,19 +298,30 @@ ITEM_PARTS = {
 """The parts of an item of each kind :func:`render_item` writes (the essay has its own writers)."""
 
 
-def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "") -> list[str]:
+def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "", shared: SharedTexts | None = None) -> list[str]:
     """One ``<item>`` of any kind the target carries: Canvas's metadata (``question_type``,
     ``points_possible``, ``original_answer_ids``) or the cartridge profile's (``cc_profile``,
     ``cc_weighting``), the presentation and the scoring as Canvas's own quiz export writes them
-    (each kind's parts from :data:`ITEM_PARTS`)."""
+    (each kind's parts from :data:`ITEM_PARTS`). With ``shared``, a choice item's texts as its
+    template puts them in are kept there for the same question's item in the other layout
+    (:class:`SharedTexts`), or taken from there when that item was written first."""
     q = bank.questions[index]
-    from .qti_common import SLOTS
-
     if q.kind in SLOTS:
-        made = _from_template(q, bank.lang, canvas, indent, suffix)
+        made = _from_template(q, bank.lang, canvas, indent, suffix, shared, index)
         if made is not None:
             return made
     return written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)
+
+
+def render_item_utf8(bank: Bank, index: int, *, canvas: bool, indent: str = "      ", suffix: str = "", shared: SharedTexts | None = None) -> bytes:
+    """:func:`render_item`'s lines joined by line breaks, in UTF-8: a choice item copied from
+    its template in bytes (only the texts put in encoded), any other item's lines encoded."""
+    q = bank.questions[index]
+    if q.kind in SLOTS:
+        made = _from_template(q, bank.lang, canvas, indent, suffix, shared, index, encoded=True)
+        if made is not None:
+            return made
+    return "\n".join(written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)).encode("utf-8")
 
 
 def _item_line(q, ident: str, i: str) -> str:
@@ -362,8 +373,8 @@ _STAND_IN = "zqTemplateItemzq"
 
 _TEMPLATES: dict[tuple, tuple | None] = {}
 """By shape: the item's pieces after its first line and what goes between them (the question's
-identifier, -1, or a text's number and whether it is an escaped paragraph), or None when the
-shape cannot be split."""
+identifier, -1, or a text's number and whether it is an escaped paragraph), then the same pieces
+in UTF-8 (the first one after the first line's break), or None when the shape cannot be split."""
 
 
 def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list, marked: tuple | None) -> tuple | None:
@@ -384,35 +395,84 @@ def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list,
     if sorted(slot[0] for slot in slots if slot != -1) != [n for n, hole in enumerate(holes) if hole is not None] or \
             any("\ue000" in piece or "\ue001" in piece or _STAND_IN in piece for piece in literals):
         return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
-    return tuple(literals), slots
+    return tuple(literals), slots, (("\n" + literals[0]).encode("utf-8"), *(literal.encode("utf-8") for literal in literals[1:]))
 
 
-def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str) -> list[str] | None:
-    """``q``'s item (as one piece of text) copied from the template of its shape (None: none)."""
-    from .common import any_in_english
-    from .qti_common import SLOTS, slot_texts
+class SharedTexts:
+    """What a choice item's template puts in (the question's identifier, each text escaped as
+    its slot writes it, the title; in UTF-8 for :func:`render_item_utf8`), kept by the question's
+    index for the same question's item in another layout: the cartridge writes every item twice
+    (its question bank's and its assessment's, indented otherwise and the bank's identifiers
+    suffixed), and the second item takes them from here instead of escaping the texts again.
+    Each is taken once (and dropped)."""
 
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple] = {}
+
+    def keep(self, index: int, made: tuple) -> None:
+        self._kept[index] = made
+
+    def take(self, index: int) -> tuple | None:
+        return self._kept.pop(index, None)
+
+
+def _shape(q, lang: str) -> tuple[list, tuple | None, tuple]:
+    """``q``'s texts that a template leaves open, which are English fallbacks (None: none is),
+    and its shape but for the target and the layout (the kind, the language, the kind's keys,
+    which texts are missing or empty, and the fallbacks)."""
     texts = slot_texts(q)
     marked = tuple(bool(text) and in_english(text) for text in texts) if any_in_english() else None
-    keys = SLOTS[q.kind].keys(q, lang, marked)
-    key = (canvas, indent, suffix, q.kind, lang, keys, tuple(text if not text else True for text in texts), marked)
+    return texts, marked, (q.kind, lang, SLOTS[q.kind].keys(q, lang, marked), tuple(text if not text else True for text in texts), marked)
+
+
+def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared: SharedTexts | None = None, index: int = -1,
+                   encoded: bool = False) -> list[str] | bytes | None:
+    """``q``'s item (as one piece of text; with ``encoded``, its UTF-8 bytes, the template's own
+    pieces encoded once) copied from the template of its shape (None: none). With ``shared``,
+    what it put in is kept there by ``index``, or taken from there when the same question's item
+    in another layout kept it (:class:`SharedTexts`)."""
+    made = shared.take(index) if shared is not None else None
+    if made is not None and made[0] is q and made[-1] == encoded:
+        _, shape, kept_slots, values, title, prefix, _ = made
+        texts = marked = None
+    else:
+        made = None
+        texts, marked, shape = _shape(q, lang)
+    key = (canvas, indent, suffix, shape)
     template = _TEMPLATES.get(key, False)
     if template is False:
+        if texts is None:
+            texts, marked, _ = _shape(q, lang)
         template = _template(q, lang, canvas, indent, suffix, texts, marked)
         if len(_TEMPLATES) >= 1 << 12:
             _TEMPLATES.clear()
         _TEMPLATES[key] = template
     if template is None:
         return None
-    literals, slots = template
-    prefix = item_ident(q.id, lang)
-    out = [_item_line(q, prefix + suffix, indent), "\n", literals[0]]
-    for slot, literal in zip(slots, literals[1:]):
-        if slot == -1:
-            out.append(prefix)
+    literals, slots, utf8 = template
+    if made is None or kept_slots != slots:
+        if texts is None:
+            texts = slot_texts(q)
+        prefix = item_ident(q.id, lang)
+        title = html_text(short(q.id + " " + q.stem, 120))
+        if encoded:
+            prefix, title = prefix.encode("utf-8"), title.encode("utf-8")
+            values = [prefix if slot == -1 else (paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]])).encode("utf-8") for slot in slots]
         else:
-            n, paragraph = slot
-            out.append(paragraph_escaped_body(texts[n]) if paragraph else html_text(texts[n]))
+            values = [prefix if slot == -1 else paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]]) for slot in slots]
+        if shared is not None and made is None:
+            shared.keep(index, (q, shape, slots, values, title, prefix, encoded))
+    if encoded:
+        out = [indent.encode("utf-8"), b'<item ident="', prefix, suffix.encode("utf-8"), b'" title="', title, b'">', utf8[0]]
+        for value, literal in zip(values, utf8[1:]):
+            out.append(value)
+            out.append(literal)
+        return b"".join(out)
+    out = [indent, '<item ident="', prefix, suffix, '" title="', title, '">\n', literals[0]]
+    for value, literal in zip(values, literals[1:]):
+        out.append(value)
         out.append(literal)
     return ["".join(out)]
 

@@ -475,7 +475,7 @@ def _template(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str 
     literals, slots = pieces[0::3], [(int(n), way != "\n") for n, way in zip(pieces[1::3], pieces[2::3])]
     if sorted(n for n, _ in slots) != [n for n, hole in enumerate(holes) if hole is not None] or any("\ue000" in piece or "\ue001" in piece for piece in literals):
         return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
-    return first + "\n" + head, middle, tail + literals[0], tuple(literals[1:]), tuple(slots)
+    return (first + "\n" + head).encode("utf-8"), middle.encode("utf-8"), (tail + literals[0]).encode("utf-8"), tuple(literal.encode("utf-8") for literal in literals[1:]), tuple(slots)
 
 
 def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | None:
@@ -493,13 +493,13 @@ def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | 
         _TEMPLATES[key] = template
     if template is None:
         return None
-    head, middle, first, literals, slots = template
-    out = [head, item_identifier(q.id, lang), middle, _escape(_item_title(q)), first]  # (an identifier is an NCName: nothing in it to escape)
+    head, middle, first, literals, slots = template  # (in UTF-8: only the texts put in are encoded for each item)
+    out = [head, item_identifier(q.id, lang).encode("utf-8"), middle, _escape(_item_title(q)).encode("utf-8"), first]  # (an identifier is an NCName: nothing in it to escape)
     for (n, paragraph), literal in zip(slots, literals):
         escaped = _escape(texts[n])
-        out.append(escaped.replace("\n", "<br/>") if paragraph else escaped)
+        out.append((escaped.replace("\n", "<br/>") if paragraph else escaped).encode("utf-8"))
         out.append(literal)
-    return "".join(out).encode("utf-8")
+    return b"".join(out)
 
 
 def _outcomes(d: Dialect, item: Element) -> None:
@@ -785,12 +785,15 @@ def render_test(*, d: Dialect, library: Library) -> bytes:
     part = d.element(test, "testPart", {"identifier": "part1", "navigationMode": "nonlinear", "submissionMode": "individual"})
     # showFeedback defaults to false: without it a conforming player hides every modal feedback.
     d.element(part, "itemSessionControl", {"showFeedback": "true", "allowReview": "true"})
+    tag, identifier, href = d.elements["assessmentItemRef"], d.attributes.get("identifier", "identifier"), '" ' + d.attributes.get("href", "href") + '="'
     for _, topics in by_category(library):
         for bank in topics:
             # Not visible: Canvas turns a visible, titled section into an extra text-only question.
             section = d.element(part, "assessmentSection", {"identifier": section_identifier(library, bank), "title": bank.topic.title, "visible": "false"})
-            for q in bank.questions:
-                d.element(section, "assessmentItemRef", {"identifier": item_identifier(q.id, bank.lang), "href": item_path(q)})
+            if bank.questions:  # (each item's reference written as the element writer writes an element without children, as lines)
+                lines = section._enter()
+                start = _pad(section.depth + 1) + "<" + tag + " " + identifier + '="'
+                lines += [start + _escape(item_identifier(q.id, bank.lang)) + href + _escape(item_path(q)) + '"/>' for q in bank.questions]
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
     return test.document_bytes()
