@@ -446,7 +446,11 @@ def _dumped(qs: QuestionSource) -> bytes:
     """A record's stored form: ``qs`` pickled without its document, then the document, by one
     pickler (what the first pickle holds is not written again in the second). ``pickle.loads``
     of it gives the record with ``...`` for its document (what a catalog worker reads of most
-    records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole."""
+    records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole.
+
+    The document goes without the lines its text was split into (:meth:`~aistack_bank.yamlsource.YamlDocument.line`
+    splits it again when asked): the file's numeric check (a third of the files) split them, and
+    they were the text a second time in every such record."""
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     doc = qs.doc
@@ -455,7 +459,15 @@ def _dumped(qs: QuestionSource) -> bytes:
         pickler.dump(qs)
     finally:
         qs.doc = doc
-    pickler.dump(doc)
+    lines = getattr(doc, "_lines", None)
+    if lines is None:
+        pickler.dump(doc)
+    else:
+        doc._lines = None
+        try:
+            pickler.dump(doc)
+        finally:
+            doc._lines = lines
     return out.getvalue()
 
 
