@@ -127,8 +127,9 @@ def _may_refer_folded(folded: str, lang: str) -> bool:
 
 def may_refer(text: str, lang: str = "en") -> bool:
     """False when :func:`reference_hits` of ``text`` in ``lang`` finds nothing, whatever its
-    other arguments (one search of the lowered text; True: it may find something). No word
-    looked for holds a space, so the non-breaking spaces need no replacing first."""
+    other arguments (substring tests of the lowered text: :func:`_may_refer_folded`; True: it
+    may find something). No word looked for holds a space, so the non-breaking spaces need no
+    replacing first."""
     return _may_refer_folded(_folded(text), _language(lang))
 
 
