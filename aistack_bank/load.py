@@ -278,11 +278,13 @@ def topic_project_of(topic_root: Path) -> Path:
     return Path(topic_root).absolute().parent.parent
 
 
-def read_question(path: Path, *, root: Path | None = None, project: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
-    """One question file of the topic folder ``root``: its source record (model set when valid) and diagnostics."""
+def read_question(path: Path, *, root: Path | None = None, project: Path | None = None, read=None) -> tuple[QuestionSource, list[Diagnostic]]:
+    """One question file of the topic folder ``root``: its source record (model set when valid)
+    and diagnostics. ``read(raw)``, when given, is called with the bytes read of the file (see
+    :func:`~aistack_bank.yamlsource.load_yaml`)."""
     if project is None and root is not None:
         project = topic_project_of(root)
-    doc, diags = load_yaml(path, root=project)
+    doc, diags = load_yaml(path, root=project, read=read)
     source = QuestionSource(path=path, doc=doc)
     if doc is None:
         return source, diags
