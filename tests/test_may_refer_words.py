@@ -1,6 +1,8 @@
-"""The reference lints' first refusal (:func:`aistack_bank.rules.lints.may_refer`, and the same
-test at the start of :func:`~aistack_bank.rules.lints.reference_hits`) answers as the one search
-of a pattern of every needed word and ``q\\d`` it replaced, kept here.
+"""The reference lints' first refusal of a text at the start of
+:func:`~aistack_bank.rules.lints.reference_hits` (:func:`~aistack_bank.rules.lints._may_refer_folded`:
+a substring test of each needed word, then ``q\\d``) answers as the one search of a pattern of
+every needed word and ``q\\d`` it replaced, kept here (as :func:`~aistack_bank.rules.lints.may_refer`
+answers too).
 
 Compared on random lowered and unlowered texts made of the needed words of the three languages,
 their pieces and neighbours, "q" before every kind of Unicode digit, accents, non-breaking

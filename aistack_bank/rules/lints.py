@@ -108,29 +108,17 @@ def _folded(text: str) -> str:
     return text.lower()
 
 
-_REFER_WORDS = {lang: tuple(sorted({word for table in _NEEDS.values() for word in table[lang]})) for lang in _NEEDS["letter"]}
-"""Per language, every word of :data:`_NEEDS`: a lowered text that holds none of them and no
-:data:`_Q_DIGIT` can match none of the reference patterns (:func:`may_refer`)."""
-
-
-def _may_refer_folded(folded: str, lang: str) -> bool:
-    """Whether the lowered text ``folded`` holds a word of :data:`_REFER_WORDS` of ``lang`` (a
-    language of the tables) or a "q" before a digit: a substring test of each word, then
-    :data:`_Q_DIGIT` only in a text with a "q" (the same answer as one search of a pattern of the
-    words and ``q\\d``, which tries each word at each place one could start: a third cheaper on
-    the bank's texts, nearly all of which hold none)."""
-    for word in _REFER_WORDS[lang]:
-        if word in folded:
-            return True
-    return "q" in folded and _Q_DIGIT.search(folded) is not None
+_MAY_REFER = {lang: re.compile("|".join(sorted({re.escape(word) for table in _NEEDS.values() for word in table[lang]})) + r"|q\d")
+               for lang in _NEEDS["letter"]}
+"""Per language, one pattern of every word of :data:`_NEEDS` and :data:`_Q_DIGIT`: a lowered
+text it does not find in can match none of the reference patterns (:func:`may_refer`)."""
 
 
 def may_refer(text: str, lang: str = "en") -> bool:
     """False when :func:`reference_hits` of ``text`` in ``lang`` finds nothing, whatever its
-    other arguments (substring tests of the lowered text: :func:`_may_refer_folded`; True: it
-    may find something). No word looked for holds a space, so the non-breaking spaces need no
-    replacing first."""
-    return _may_refer_folded(_folded(text), _language(lang))
+    other arguments (one search of the lowered text; True: it may find something). No word
+    looked for holds a space, so the non-breaking spaces need no replacing first."""
+    return _MAY_REFER[_language(lang)].search(_folded(text)) is not None
 
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:
@@ -150,6 +138,21 @@ this one matches the lowered text (a word of :data:`_NEEDS`, its letters lowered
 spaces and brackets, a letter a to j lowered, then no letter a to z: only a character that is a
 word character lowers to one). "option" followed by a word ("the wrong option claims") is
 then refused without the case-insensitive scan."""
+
+
+_REFER_WORDS = {lang: tuple(sorted({word for table in _NEEDS.values() for word in table[lang]})) for lang in _NEEDS["letter"]}
+"""Per language, every word of :data:`_NEEDS`: the words of :data:`_MAY_REFER` besides ``q\\d``."""
+
+
+def _may_refer_folded(folded: str, lang: str) -> bool:
+    """Whether :data:`_MAY_REFER` of ``lang`` (a language of the tables) finds a match in the
+    lowered text ``folded``: a substring test of each of its words, then :data:`_Q_DIGIT` only in
+    a text with a "q" (the same answer as the pattern's search, which tries each word at each
+    place one could start: a third cheaper on the bank's texts, nearly all of which hold none)."""
+    for word in _REFER_WORDS[lang]:
+        if word in folded:
+            return True
+    return "q" in folded and _Q_DIGIT.search(folded) is not None
 
 
 @dataclass(frozen=True)
