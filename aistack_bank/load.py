@@ -148,10 +148,7 @@ def checked_question(data) -> tuple[Any, list[dict]]:
     mapping whose `kind` names a kind is validated by that kind's model, which is what the union
     picks, and each refusal is located as the union locates it (after the kind's name, which
     :func:`model_errors` strips). Anything else goes to the union (its refusal names the kinds)."""
-    from pydantic import ValidationError
-
-    from .kinds import REGISTRY
-
+    ValidationError, REGISTRY = _validation()
     kind = data.get("kind") if type(data) is dict else None
     model = REGISTRY[kind].model if type(kind) is str and kind in REGISTRY else None
     try:
@@ -161,6 +158,18 @@ def checked_question(data) -> tuple[Any, list[dict]]:
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         return None, errors if model is None else [{**err, "loc": (kind, *err["loc"])} for err in errors]
+
+
+@lru_cache(maxsize=None)
+def _validation():
+    """pydantic's ValidationError and the kinds' registry, imported once: a ``from`` import of a
+    package inside a function goes through importlib's Python code (and here through the
+    packages' lazy ``__getattr__``) on every call, once per question file."""
+    from pydantic import ValidationError
+
+    from .kinds import REGISTRY
+
+    return ValidationError, REGISTRY
 
 
 @lru_cache(maxsize=None)
@@ -269,11 +278,13 @@ def topic_project_of(topic_root: Path) -> Path:
     return Path(topic_root).absolute().parent.parent
 
 
-def read_question(path: Path, *, root: Path | None = None, project: Path | None = None) -> tuple[QuestionSource, list[Diagnostic]]:
-    """One question file of the topic folder ``root``: its source record (model set when valid) and diagnostics."""
+def read_question(path: Path, *, root: Path | None = None, project: Path | None = None, read=None) -> tuple[QuestionSource, list[Diagnostic]]:
+    """One question file of the topic folder ``root``: its source record (model set when valid)
+    and diagnostics. ``read(raw)``, when given, is called with the bytes read of the file (see
+    :func:`~aistack_bank.yamlsource.load_yaml`)."""
     if project is None and root is not None:
         project = topic_project_of(root)
-    doc, diags = load_yaml(path, root=project)
+    doc, diags = load_yaml(path, root=project, read=read)
     source = QuestionSource(path=path, doc=doc)
     if doc is None:
         return source, diags

@@ -130,14 +130,17 @@ def read_source(path: Path, *, max_bytes: int = MAX_FILE_BYTES, root: Path | Non
     return _read_source(path, max_bytes, root)[:2]
 
 
-def _read_source(path: Path, max_bytes: int, root: Path | None) -> tuple[str | None, list[Diagnostic], bool]:
-    """:func:`read_source`, and :func:`_police_all` of the text (see :func:`_check_source`)."""
+def _read_source(path: Path, max_bytes: int, root: Path | None, read=None) -> tuple[str | None, list[Diagnostic], bool]:
+    """:func:`read_source`, and :func:`_police_all` of the text (see :func:`_check_source`);
+    ``read(raw)``, when given, is called with the file's bytes once they are read."""
     from .safety import UnsafeFile, read_regular
 
     try:
         raw = read_regular(path, max_bytes, root=root)
     except UnsafeFile as exc:
         return None, [error(exc.code, exc.message, Location.of(path))], True
+    if read is not None:
+        read(raw)
     return _check_source(raw, path)
 
 
@@ -252,9 +255,10 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
     return (None if any(d.severity.value == "error" for d in diags) else doc), diags
 
 
-def load_yaml(path: Path, *, root: Path | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
-    """Read, police and parse one YAML file; never raises for a user mistake."""
-    text, diags, police_all = _read_source(path, MAX_FILE_BYTES, root)
+def load_yaml(path: Path, *, root: Path | None = None, read=None) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Read, police and parse one YAML file; never raises for a user mistake. ``read(raw)``,
+    when given, is called with the bytes read of the file (not at all when it could not be read)."""
+    text, diags, police_all = _read_source(path, MAX_FILE_BYTES, root, read)
     if text is None:
         return None, diags
     doc, more = parse_yaml(text, path, police_all=police_all)

@@ -165,3 +165,20 @@ def test_the_record_read_whole_is_the_record(records):
     assert questionfiles._loads_uncollected(texts) == ("a", ["b"], {"c": 1})
     no_doc = QuestionSource(path=Path("x.yaml"), doc=None)
     assert questionfiles._loads_uncollected(questionfiles._dumped(no_doc)) == no_doc
+
+
+def test_the_document_goes_without_its_split_lines(records):
+    """A numeric check's inputs split the document's text into lines (``YamlDocument.line``):
+    the stored record leaves them out (they were the text a second time), the record checked in
+    this process keeps them, and the document read back splits its text again, into the same
+    lines, when asked."""
+    split = [qs for qs in records if qs.doc._lines is not None]
+    assert split and all(qs.question.check is not None for qs in split)
+    for qs in split:
+        lines = qs.doc._lines
+        blob = questionfiles._dumped(qs)
+        assert qs.doc._lines is lines  # (left as it was)
+        whole = questionfiles._loads_uncollected(blob)
+        assert whole.doc._lines is None
+        assert [whole.doc.line(n) for n in range(len(lines) + 2)] == [qs.doc.line(n) for n in range(len(lines) + 2)]
+        assert len(blob) + len(qs.doc.text) // 2 < len(pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL))

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Diagnostic
-from .store import SplitStore, Store, file_digest, key_of, read_at
+from .store import SplitStore, Store, content_digest, file_digest, key_of, read_at
 from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_each
 from ..safety import folders_settled
@@ -123,14 +123,18 @@ class QuestionFiles:
 
     def _checked(self, path: Path, root: Path, topic: Any, project: Path | None, *, stored: bool) -> tuple[tuple, QuestionSource]:
         """((summary, read diagnostics, rule diagnostics, pickled record or None, pickled texts
-        or None), the record itself): read and checked in this process, the record is used as it
-        is, and pickled only to be stored (``stored``; its texts only then)."""
-        qs, read_diags = read_question(path, root=root, project=project)
+        or None, content digest of the bytes read or None), the record itself): read and checked
+        in this process, the record is used as it is, and pickled only to be stored (``stored``;
+        its texts only then, and the digest of the bytes it was computed from only for the
+        store: the key a verdict computed now may be kept under, see :meth:`read_topics`)."""
+        read: list[bytes] = []
+        qs, read_diags = read_question(path, root=root, project=project, read=read.append if stored and self.use_cache else None)
         rule_diags = self.rules(qs, root, topic, self.run_checks)
         summary, qs.summary = qs.summary, None
         record = _dumped(qs) if stored else None
         texts = pickle.dumps(self.texts(qs), protocol=pickle.HIGHEST_PROTOCOL) if stored and self.texts is not None else None
-        return (summary, read_diags, rule_diags, record, texts), qs
+        digest = content_digest(read[0]) if len(read) == 1 else None
+        return (summary, read_diags, rule_diags, record, texts, digest), qs
 
     def _chunk(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
         with folders_settled():
@@ -233,10 +237,11 @@ class QuestionFiles:
                 live[(t, index)] = qs
             del qs
             key = keys[t][index]
-            paths, root, topic, project = topics[t]
-            # stored only if the file still has the bytes the key was made from
-            if found[3] is not None and key is not None and self.key(paths[index], root, topic, project) == key:
+            # stored only under the key of the bytes it was computed from (the worker's digest of
+            # what it read: whatever the file holds now, or held when the key was looked up)
+            if found[3] is not None and key is not None and found[5] is not None and key.endswith("\0" + found[5]):
                 stores[t].put(key, found[:3], found[3])
+            found = found[:5]
             results[t][index] = self._kept(found)
             del found
             left[t] -= 1
@@ -446,7 +451,11 @@ def _dumped(qs: QuestionSource) -> bytes:
     """A record's stored form: ``qs`` pickled without its document, then the document, by one
     pickler (what the first pickle holds is not written again in the second). ``pickle.loads``
     of it gives the record with ``...`` for its document (what a catalog worker reads of most
-    records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole."""
+    records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole.
+
+    The document goes without the lines its text was split into (:meth:`~aistack_bank.yamlsource.YamlDocument.line`
+    splits it again when asked): the file's numeric check (a third of the files) split them, and
+    they were the text a second time in every such record."""
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     doc = qs.doc
@@ -455,7 +464,15 @@ def _dumped(qs: QuestionSource) -> bytes:
         pickler.dump(qs)
     finally:
         qs.doc = doc
-    pickler.dump(doc)
+    lines = getattr(doc, "_lines", None)
+    if lines is None:
+        pickler.dump(doc)
+    else:
+        doc._lines = None
+        try:
+            pickler.dump(doc)
+        finally:
+            doc._lines = lines
     return out.getvalue()
 
 

@@ -441,6 +441,11 @@ RACY_NS = 3_000_000_000
 would leave its identity unchanged."""
 
 
+def content_digest(data: bytes) -> str:
+    """The content digest of a file whose bytes are ``data``, as :func:`file_digest` gives it."""
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
 def file_digest(path: Path | str, *, lookup: bool = False) -> str | None:
     """The content digest of a regular file that is not a symbolic link, else None.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,21 +92,41 @@ def topic_fields(topic: Topic, doc: YamlDocument, path: Path) -> list[TextField]
 
 def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> list[TextField]:
     """The translatable fields of one question of any kind, in file order: the stem, the fields
-    of its kind (:attr:`~aistack_bank.kinds.Kind.fields`), the explanation."""
-    from ..kinds import kind_of
+    of its kind (:attr:`~aistack_bank.kinds.Kind.fields`), the explanation.
 
-    def field(key: str, text: str, loc: tuple, notes: tuple[str, ...], key_bearing: bool = False) -> TextField:
-        line = doc.position(loc)[0] if doc is not None else 0
-        return TextField(f"{question.id}.{key}", text, path, line, notes, question.id, key_bearing, loc)
+    Each field is made by one call of ``add`` (the kind's callback itself), its line the
+    position of its value when the document has one (as :meth:`~aistack_bank.yamlsource.YamlDocument.position`
+    gives it, which is asked only for a place the document does not hold)."""
+    qid = question.id
+    fields: list[TextField] = []
+    append = fields.append
+    values = doc.values if doc is not None else None
 
-    kind = kind_of(question)
+    def add(key: str, text: str, loc: tuple, notes: tuple[str, ...], key_bearing: bool = False) -> None:
+        if values is None:
+            line = 0
+        else:
+            found = values.get(loc)
+            line = found[0] if found is not None else doc.position(loc)[0]
+        append(TextField(f"{qid}.{key}", text, path, line, notes, qid, key_bearing, loc))
+
+    kind = _kind_of()(question)
     base_notes = (question.translator_note,) if question.translator_note else ()
     checked = base_notes + ((KEEP_NUMBERS,) if question.check is not None else ())
-    fields = [field("stem", question.stem, ("stem",), (kind.stem_note,) + checked, True)]
-    kind.fields(question, lambda *args: fields.append(field(*args)), checked, base_notes)
+    add("stem", question.stem, ("stem",), (kind.stem_note,) + checked, True)
+    kind.fields(question, add, checked, base_notes)
     if question.explanation is not None:
-        fields.append(field("explanation", question.explanation, ("explanation",), ("Explanation shown after answering.",) + checked))
+        add("explanation", question.explanation, ("explanation",), ("Explanation shown after answering.",) + checked)
     return fields
+
+
+@lru_cache(maxsize=None)
+def _kind_of():
+    """:func:`~aistack_bank.kinds.kind_of`, imported once (a ``from`` import of the kinds' package
+    inside :func:`question_fields` went through importlib's Python code on every question)."""
+    from ..kinds import kind_of
+
+    return kind_of
 
 
 def bank_fields(source: BankSource | LibrarySource) -> list[TextField]:
