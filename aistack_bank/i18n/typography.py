@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..rules.quantities import has_digit
+
 NBSP = "\u00a0"
 """The space the bank uses before high punctuation and inside guillemets."""
 NNBSP = "\u202f"
@@ -170,7 +172,7 @@ _SPACE_NAMES = {" ": "an ordinary space", NBSP: "a no-break space (U+00A0)", "\u
 
 def number_issues(text: str) -> list[NumberIssue]:
     """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
-    if not _NUMBER_HINT.search(text) or not _DIGIT.search(text):
+    if not has_digit(text) or not _NUMBER_HINT.search(text):
         return []  # both patterns start a number with a decimal digit, and hold a hint
     spans = None  # (the protected spans: looked for only when a number could give an issue)
     issues = []
@@ -229,13 +231,14 @@ def _space_kind_insensitive(text: str) -> str:
 
 # ----------------------------------------------------------------------------- catalogs
 
-def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
-    """W520 for every French msgstr whose spaces break French typography."""
+def catalog_typography_diagnostics(catalog, active: dict, fields, current: list | None = None) -> list:
+    """W520 for every French msgstr whose spaces break French typography (``current``: the
+    current translations of ``fields``, :func:`.locations.current_translations`, when the caller has them)."""
     from .locations import translation_warnings
 
     if not catalog.language.split("_")[0] == "fr":
         return []
-    return translation_warnings(catalog, active, fields, _typography_hits)
+    return translation_warnings(catalog, active, fields, _typography_hits, current)
 
 
 def _typography_hits(field, msgstr: str):
