@@ -5,14 +5,13 @@ then frozen (``gc.freeze``), so that no collection walks them again (before, the
 between and after the parts walked each object twice, a third of the time to read the bank).
 
 Compared with the bank as the parts read it (:func:`~aistack_bank.i18n.verify._read_part`, one
-after the other): the same fields and questions, in a worker (a process forked by
-:mod:`multiprocessing`, the objects frozen, the collector running again after) and in the
-command's own process (nothing frozen, the collector as it was)."""
+after the other): the same fields and questions, in a worker (of :class:`aistack_bank.parallel.Workers`:
+the objects frozen, the collector running again after) and in the command's own process (nothing
+frozen, the collector as it was)."""
 
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import random
 
@@ -59,28 +58,20 @@ def _by_parts(manifest) -> tuple:
     return _summary(verify._Bank(questions), fields)
 
 
-def _read_in_worker(manifest, sending) -> None:
+def _read_in_worker(manifest) -> tuple:
     frozen = gc.get_freeze_count()
     bank, fields = verify._manifest_bank(manifest, "token-worker")
-    sending.send((verify._in_worker(), gc.get_freeze_count() - frozen, gc.isenabled(), _summary(bank, fields)))
-    sending.close()
+    return verify._in_worker(), gc.get_freeze_count() - frozen, gc.isenabled(), _summary(bank, fields)
 
 
 def test_the_bank_read_in_a_worker_is_frozen_and_the_same(manifest):
+    from aistack_bank import parallel
+
     expected = _by_parts(manifest)
-    context = multiprocessing.get_context("fork")
-    receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_read_in_worker, args=(manifest, sending))
-    child.start()
-    sending.close()
-    try:
-        assert receiving.poll(120), "the worker sent nothing"
-        in_worker, frozen, enabled, summary = receiving.recv()
-    finally:
-        child.join(30)
-        if child.is_alive():
-            child.kill()
-            child.join(30)
+    with parallel.Workers(True) as workers:
+        if not workers.started:
+            pytest.skip("no worker process here (one core, or no fork)")
+        [(in_worker, frozen, enabled, summary)] = workers.run_all([(_read_in_worker, (manifest,))])
     assert in_worker and enabled
     assert frozen > 10 * len(expected[1])  # (the bank's objects, many per question)
     assert summary == expected
