@@ -1,13 +1,11 @@
 """The catalog workers' per-translation scans, made cheaper, answer what they answered before.
 
-- ``has_token_hint`` and ``has_digit`` (:mod:`aistack_bank.rules.quantities`) search one class
-  without a category (the hint's characters or 0-9, and every character from U+0660 on) and ask
-  ``TOKEN_HINT`` or ``\\d`` only of a character from U+0660 on; before, ``TOKEN_HINT.search`` and
-  ``\\d`` were searched for.
+- ``has_token_hint`` (:mod:`aistack_bank.rules.quantities`) searches one class without a
+  category (the hint's characters below U+0660, and every character from U+0660 on) and asks
+  ``TOKEN_HINT`` only of a character from U+0660 on; before, ``TOKEN_HINT`` was searched for.
 - ``may_refer`` (:mod:`aistack_bank.rules.lints`) searches the text lowered by ``str.lower``
   once for a word, a "q" before a digit or a character ``_folded`` replaces; before, the text was
   folded (its dotted capital I, dotless i and long s replaced) and lowered, then searched.
-- ``number_issues`` (French typography, W528) asks for a digit before its hint.
 - ``_Owners.save`` tells whether a field key or owner holds a separator from the strings joined
   (``verify._kept_fields``), not by asking each string.
 - The lints of a catalog (references, French typography, glossary) are given the translated,
@@ -26,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from aistack_bank.i18n import typography, verify
+from aistack_bank.i18n import verify
 from aistack_bank.rules import lints, quantities
-from aistack_bank.rules.quantities import TOKEN_HINT, has_digit, has_token_hint
+from aistack_bank.rules.quantities import TOKEN_HINT, has_token_hint
 
 DIGIT = re.compile(r"\d")
 
@@ -45,20 +43,22 @@ def _text(rng: random.Random, pieces=CHARS, longest: int = 12) -> str:
     return "".join(rng.choice(pieces) for _ in range(rng.randint(0, longest)))
 
 
-def test_the_hint_and_digit_searches_answer_as_before_for_every_character():
+def test_the_hint_search_answers_as_before_for_every_character():
+    has_token_hint("")  # (its class made: the characters below U+0660 of TOKEN_HINT, all from U+0660 on)
+    wide = quantities._WIDE["hint"]
+    assert all((wide.match(chr(code)) is not None) == (code >= 0x660 or TOKEN_HINT.match(chr(code)) is not None) for code in range(sys.maxunicode + 1))
     hint = digit = 0
     for code in range(sys.maxunicode + 1):
         char = chr(code)
         before = TOKEN_HINT.search(char) is not None
         assert has_token_hint(char) is before, hex(code)
-        assert has_digit(char) is (DIGIT.search(char) is not None), hex(code)
         hint += before
         digit += DIGIT.search(char) is not None
     assert digit > 600 and hint == digit + 10  # (every decimal digit, and ² ³ ⁴ · × / ^ < { %)
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_hint_and_digit_searches_answer_as_before_in_random_texts(seed):
+def test_the_hint_search_answers_as_before_in_random_texts(seed):
     rng = random.Random(3300 + seed)
     fewer = [c for c in CHARS if not ("0" <= c <= "9" or c in "²³·×/^<{%")]  # (no hint but ⁴ and other scripts' digits)
     found = high_first = 0
@@ -66,9 +66,8 @@ def test_the_hint_and_digit_searches_answer_as_before_in_random_texts(seed):
         text = _text(rng, CHARS if rng.random() < 0.4 else fewer)
         before = TOKEN_HINT.search(text) is not None
         assert has_token_hint(text) is before, text
-        assert has_digit(text) is (DIGIT.search(text) is not None), text
         found += before
-        first = quantities._HINT_OR_HIGH.search(text)
+        first = quantities._WIDE["hint"].search(text)
         high_first += first is not None and first.group() >= "\u0660" and TOKEN_HINT.match(text, first.start()) is None
     assert 3000 < found < 18000 and high_first > 5000  # (both answers, and a character from U+0660 on, not a hint, first many times)
 
@@ -101,33 +100,6 @@ def test_may_refer_answers_as_before(lang):
 def test_may_refer_keeps_the_lowered_search_for_every_language():
     # (a language whose words would break the argument of may_refer would be searched as before)
     assert set(lints._MAY_REFER_LOWERED) == set(lints._MAY_REFER)
-
-
-def _number_issues_before(text: str):
-    """typography.number_issues as it was: its hint asked first, then whether a digit is there."""
-    if not typography._NUMBER_HINT.search(text) or not typography._DIGIT.search(text):
-        return []
-    saved = typography.has_digit
-    typography.has_digit = lambda text: True  # (the rest of the function as it is)
-    try:
-        return typography.number_issues(text)
-    finally:
-        typography.has_digit = saved
-
-
-NUMBER_PIECES = ["1", "12", "123", "65504", "000", "3,5", "²", "⁻", "¹", " ", "\u00a0", "\u202f", "\u2009", "\u2007", "Go", "ms", "%", "x",
-                 "٣", "\U0001d7d9", "\U0001f600", "\u2019", "`", ".", ","]
-
-
-def test_number_issues_answer_as_before():
-    rng = random.Random(5500)
-    found = 0
-    for _ in range(20000):
-        text = _text(rng, NUMBER_PIECES, 10)
-        before = _number_issues_before(text)
-        assert typography.number_issues(text) == before, text
-        found += bool(before)
-    assert found > 2000
 
 
 def _kept_fields_before(keys: list[str], owners: list[str]):

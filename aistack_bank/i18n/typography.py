@@ -24,8 +24,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..rules.quantities import has_digit
-
 NBSP = "\u00a0"
 """The space the bank uses before high punctuation and inside guillemets."""
 NNBSP = "\u202f"
@@ -172,7 +170,7 @@ _SPACE_NAMES = {" ": "an ordinary space", NBSP: "a no-break space (U+00A0)", "\u
 
 def number_issues(text: str) -> list[NumberIssue]:
     """Every number in a French ``text`` whose unit space or digit grouping is wrong."""
-    if not has_digit(text) or not _NUMBER_HINT.search(text):
+    if not _NUMBER_HINT.search(text) or not _DIGIT.search(text):
         return []  # both patterns start a number with a decimal digit, and hold a hint
     spans = None  # (the protected spans: looked for only when a number could give an issue)
     issues = []
