@@ -260,16 +260,19 @@ def _parse_glossary(path: Path, text: str):
     return Glossary(path, terms), diags
 
 
-def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields) -> list:
+def catalog_glossary_diagnostics(glossary: Glossary | None, catalog, active: dict, fields, current: list | None = None) -> list:
     """W521/W522 for every translated, non-fuzzy entry of one catalog, except a short-answer
     question's accepted answers: they list what learners type (an English name, a spelling
-    variant), while the glossary governs the texts learners read."""
+    variant), while the glossary governs the texts learners read (``current``: the current
+    translations of ``fields``, :func:`.locations.current_translations`, when the caller has them)."""
     from .locations import translation_warnings
 
     if glossary is None:
         return []
-    return translation_warnings(catalog, active, [field for field in fields if not _accepted_answer(field)],
-                                lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language, field.key))
+    if current is not None:
+        current = [(field, entry) for field, entry in current if not _accepted_answer(field)]
+    return translation_warnings(catalog, active, [field for field in fields if not _accepted_answer(field)] if current is None else (),
+                                lambda field, msgstr: glossary.check(field.text, msgstr, catalog.language, field.key), current)
 
 
 def _accepted_answer(field) -> bool:

@@ -69,15 +69,24 @@ def _escaped_length(body: str, decoded_chars: int) -> int:
     return position
 
 
-def translation_warnings(catalog: Catalog, active: Mapping[str, POEntry], fields: Iterable[TextField],
-                         find: Callable[[TextField, str], Iterable[Hit]]) -> list[Diagnostic]:
-    """A warning at the exact character for each hit ``find(field, msgstr)`` reports in the
-    current (translated, not fuzzy) translations of ``fields``."""
-    found: list[Diagnostic] = []
+def current_translations(active: Mapping[str, POEntry], fields: Iterable[TextField]) -> list[tuple[TextField, POEntry]]:
+    """(field, entry) of each of ``fields`` whose entry in ``active`` is translated and not
+    fuzzy, in the order of ``fields``: the translations the lints look at."""
+    current = []
     for field in fields:
         entry = active.get(field.key)
-        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            continue
+        if entry is not None and entry.msgstr and "fuzzy" not in entry.flags:
+            current.append((field, entry))
+    return current
+
+
+def translation_warnings(catalog: Catalog, active: Mapping[str, POEntry], fields: Iterable[TextField],
+                         find: Callable[[TextField, str], Iterable[Hit]], current: list[tuple[TextField, POEntry]] | None = None) -> list[Diagnostic]:
+    """A warning at the exact character for each hit ``find(field, msgstr)`` reports in the
+    current (translated, not fuzzy) translations of ``fields`` (``current``, when given: their
+    :func:`current_translations`, which the caller made as it went through the fields)."""
+    found: list[Diagnostic] = []
+    for field, entry in current if current is not None else current_translations(active, fields):
         for code, message, offset in find(field, entry.msgstr):
             found.append(warning(code, f"{field.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
     return found

@@ -229,13 +229,14 @@ def _space_kind_insensitive(text: str) -> str:
 
 # ----------------------------------------------------------------------------- catalogs
 
-def catalog_typography_diagnostics(catalog, active: dict, fields) -> list:
-    """W520 for every French msgstr whose spaces break French typography."""
+def catalog_typography_diagnostics(catalog, active: dict, fields, current: list | None = None) -> list:
+    """W520 for every French msgstr whose spaces break French typography (``current``: the
+    current translations of ``fields``, :func:`.locations.current_translations`, when the caller has them)."""
     from .locations import translation_warnings
 
     if not catalog.language.split("_")[0] == "fr":
         return []
-    return translation_warnings(catalog, active, fields, _typography_hits)
+    return translation_warnings(catalog, active, fields, _typography_hits, current)
 
 
 def _typography_hits(field, msgstr: str):

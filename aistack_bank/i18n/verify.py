@@ -17,7 +17,7 @@ from ..cache.entries import located, strip
 from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings, question_cue
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..parallel import Workers, run_all
-from ..rules.quantities import TOKEN_HINT, english_parity, formula_tokens, markup_tokens, numbers_and_quantities, quantities
+from ..rules.quantities import english_parity, formula_tokens, has_token_hint, markup_tokens, numbers_and_quantities, quantities
 from . import template_path
 from .catalog import Catalog, Catalogs, Changes, read_catalog
 from .fields import TextField, bank_fields, question_fields
@@ -119,7 +119,7 @@ def parity_diagnostics(field: TextField, translation: str, language: str, where:
     english = field.text
     side = sides.get(english) if sides else None
     if side is None:
-        if TOKEN_HINT.search(translation) is None and TOKEN_HINT.search(english) is None:
+        if not has_token_hint(translation) and not has_token_hint(english):
             return []  # neither text holds a number, a formula or markup
         side = english_parity(english)
     en_numbers, en_q, en_f, en_m = side  # (tuples, sorted but the markup)
@@ -197,7 +197,7 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
     if not msgstr:
         plain = False
     else:
-        plain = TOKEN_HINT.search(msgstr) is None and TOKEN_HINT.search(field.text) is None
+        plain = not has_token_hint(msgstr) and not has_token_hint(field.text)
         if plain and entry.msgid == field.text and type(msgstr) is str and "\n" not in msgstr and "fuzzy" not in entry.flags and msgstr.strip():
             # (what entry_diagnostics finds in it: nothing; translated, for this English, not
             # fuzzy, a text the model takes, no number, formula or markup on either side, one line)
@@ -262,10 +262,13 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                 diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     sides = _parity_sides(questions)
+    current = []  # (the translated, not fuzzy entries with their fields, for the lints: see locations.current_translations)
     for field in mine:
         entry = active.get(field.key)
         if entry is None:
             continue
+        if entry.msgstr and "fuzzy" not in entry.flags:
+            current.append((field, entry))
         found = _entry_findings(entries, field, entry, lang, catalog, sides)
         if found:
             owned.setdefault(field_owner(field), []).extend(found)
@@ -276,7 +279,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         diags += length_cue_diagnostics(source, catalog) if owners is None else owners.length_cues(source, questions, active)
         for owner, found in _duplicate_texts(questions, catalog, active):
             owned.setdefault(owner, []).extend(found)
-        lints = translation_lints(catalog, active, mine, memo=memo and affected is None)
+        lints = translation_lints(catalog, active, mine, memo=memo and affected is None, current=current)
         if owners is None:
             diags += lints
         else:
@@ -340,7 +343,7 @@ class _Owners:
         # Every field key of the bank in order and the owner of each: from ``fields``, or
         # without them (None) as kept with the findings, for the same bank's inputs.
         self.keys: list[str] = [field.key for field in fields] if fields is not None else []
-        self.owners: list[str] = [field_owner(field) for field in fields] if fields is not None else []
+        self.owners: list[str] = [field.question_id or field_owner(field) for field in fields] if fields is not None else []
         self.owner_of = dict(zip(self.keys, self.owners))
         self.where = Location.of(catalog.path).path
         self.lines: list[int] | None = None
@@ -453,11 +456,29 @@ class _Owners:
         self.store.put(self.key, (self.changes.token, {owner: found for owner, found in owned.items() if found}, self.cues, missing))
         self.store.save()
         fields = self._fields_store()
-        if (not fields.has(self._fields_key()) and not any("\0" in text or "\1" in text for text in (*self.keys, *self.owners))
-                and len(set(self.keys)) == len(self.keys)):
-            pairs = "\0" + "\0".join(f"{key}\1{owner}" for key, owner in zip(self.keys, self.owners)) + "\0"
-            fields.put(self._fields_key(), ("\0".join(self.keys), pairs))
-            fields.save()
+        if not fields.has(self._fields_key()):
+            kept = _kept_fields(self.keys, self.owners)
+            if kept is not None:
+                fields.put(self._fields_key(), kept)
+                fields.save()
+
+
+def _kept_fields(keys: list[str], owners: list[str]) -> tuple[str, str] | None:
+    """What :meth:`_Owners.save` keeps of the bank's field keys and their owners: the keys
+    joined by ``\\0``, and ``\\0key\\1owner`` of each then ``\\0`` (:class:`_KeptOwners`); None
+    when a key or an owner holds a separator, or a key is there twice. Whether one holds a
+    separator is told from the strings joined (in which only the joins are ``\\0``), not
+    asked of each string."""
+    joined = "\0".join(keys)
+    if not (_unseparated(joined, len(keys)) and _unseparated("\0".join(owners), len(owners)) and len(set(keys)) == len(keys)):
+        return None
+    return joined, "\0" + "\0".join(map("\1".join, zip(keys, owners))) + "\0"
+
+
+def _unseparated(joined: str, count: int) -> bool:
+    """Whether none of the ``count`` strings joined by ``\\0`` into ``joined`` holds a
+    ``\\0`` or a ``\\1``."""
+    return "\1" not in joined and joined.count("\0") == max(count - 1, 0)
 
 
 class _KeptOwners:
@@ -1229,15 +1250,47 @@ class _Bank:
 
 
 def _manifest_bank(manifest: _Manifest, token: str):
-    """The whole bank of ``manifest`` (a :class:`_Bank` and its fields), read once per worker and run."""
+    """The whole bank of ``manifest`` (a :class:`_Bank` and its fields), read once per worker and run.
+
+    In a worker, the bank's objects are put out of the cyclic garbage collector's reach once
+    read (``gc.freeze``; the collector is paused while they are read): they stay for the
+    worker's run, and each collection of the young objects would otherwise walk those of the
+    parts read since the previous one, twice in all for every object (a third of the time to
+    read the bank). They are still freed as they are dropped; only a cycle among them would
+    wait for the worker's end (they hold none)."""
+    import gc
+
     if _RECEIVED[0] != token:
         _RECEIVED[:] = [None, None]
-        fields, questions = [], []
-        for part_fields, part_questions in _bank_parts(manifest):
-            fields += part_fields
-            questions += part_questions
-        _RECEIVED[:] = [token, (_Bank(questions), fields)]
+        worker = _in_worker()
+        paused = worker and gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            fields, questions = [], []
+            for part_fields, part_questions in _bank_parts(manifest):
+                fields += part_fields
+                questions += part_questions
+            _RECEIVED[:] = [token, (_Bank(questions), fields)]
+            if worker:
+                gc.freeze()
+        finally:
+            if paused:
+                gc.enable()
     return _RECEIVED[1]
+
+
+def _in_worker() -> bool:
+    """Whether this process is a worker (:func:`aistack_bank.parallel.in_worker` where the
+    module has it; else a process started by :mod:`multiprocessing`), not the command's own."""
+    from .. import parallel
+
+    asked = getattr(parallel, "in_worker", None)
+    if asked is not None:
+        return bool(asked())
+    import multiprocessing
+
+    return multiprocessing.parent_process() is not None
 
 
 def _file_size(path: Path) -> int:

@@ -114,11 +114,37 @@ _MAY_REFER = {lang: re.compile("|".join(sorted({re.escape(word) for table in _NE
 text it does not find in can match none of the reference patterns (:func:`may_refer`)."""
 
 
+_ODD_LOWERED = ("\u0307", "\u0131", "\u017f")
+"""What the characters :func:`_folded` replaces leave in a text lowered by ``str.lower`` alone:
+the combining dot of a dotted capital I lowered ("i" and U+0307), a dotless i, a long s."""
+_MAY_REFER_LOWERED = {lang: re.compile(pattern.pattern + "|" + "|".join(_ODD_LOWERED)) for lang, pattern in _MAY_REFER.items()
+                      if not any(word.endswith("i") or any(odd in word for odd in _ODD_LOWERED) for table in _NEEDS.values() for word in table[lang])}
+"""Per language, :data:`_MAY_REFER` or a character of :data:`_ODD_LOWERED`, for a text lowered
+by ``str.lower`` alone (see :func:`may_refer`; only for a language none of whose words ends in
+"i" or holds one of those characters)."""
+
+
 def may_refer(text: str, lang: str = "en") -> bool:
     """False when :func:`reference_hits` of ``text`` in ``lang`` finds nothing, whatever its
     other arguments (one search of the lowered text; True: it may find something). No word
-    looked for holds a space, so the non-breaking spaces need no replacing first."""
-    return _MAY_REFER[_language(lang)].search(_folded(text)) is not None
+    looked for holds a space, so the non-breaking spaces need no replacing first.
+
+    The text is lowered by ``str.lower`` and searched once for a word, a "q" before a digit or
+    a character :func:`_folded` would have replaced (:data:`_MAY_REFER_LOWERED`): nothing found,
+    the text holds none of those characters, its lowered and folded forms are the same, and
+    nothing would be found in the folded one either; a word or a "q" and digit found first, the
+    characters it is made of are lowered alike in both (the dotted capital I's "i" can end no
+    word: none ends in "i"), so it is in the folded text too; such a character found first, the
+    folded text is searched as before."""
+    lang = _language(lang)
+    lowered = _MAY_REFER_LOWERED.get(lang)
+    if lowered is not None:
+        found = lowered.search(text.lower())
+        if found is None:
+            return False
+        if found.group() not in _ODD_LOWERED:
+            return True
+    return _MAY_REFER[lang].search(_folded(text)) is not None
 
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:
@@ -983,10 +1009,12 @@ def _well_formed_findings(found) -> bool:
         and type(item[0][0]) is str and type(item[0][1]) is tuple and type(item[0][2]) is str for item in found)
 
 
-def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False, kept=None) -> list[Diagnostic]:
+def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool = False, kept=None, current: list | None = None) -> list[Diagnostic]:
     """W320 and W321 in the translations of one catalog, with that language's wording (with
     ``memo``, each translation's hits from the catalog's memo: :mod:`aistack_bank.cache.entries`;
-    with ``kept``, from that memo, which the caller saves: a catalog verified a part at a time)."""
+    with ``kept``, from that memo, which the caller saves: a catalog verified a part at a time;
+    ``current``: the current translations of ``fields``, :func:`~aistack_bank.i18n.locations.current_translations`,
+    when the caller has them)."""
     from ..cache.entries import EntryMemo
     from ..i18n.locations import translation_warnings
 
@@ -1003,20 +1031,22 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
         return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
 
-    diags = translation_warnings(catalog, active, fields, hits)
+    diags = translation_warnings(catalog, active, fields, hits, current)
     if not shared:
         kept.save()
     return diags
 
 
-def translation_lints(catalog, active: dict, fields, *, memo: bool = False) -> list[Diagnostic]:
-    """Every editorial lint of one bank catalog: references, French typography, glossary."""
+def translation_lints(catalog, active: dict, fields, *, memo: bool = False, current: list | None = None) -> list[Diagnostic]:
+    """Every editorial lint of one bank catalog: references, French typography, glossary
+    (``current``: the current translations of ``fields``, as
+    :func:`~aistack_bank.i18n.locations.current_translations` lists them, when the caller has them)."""
     from ..i18n.glossary import catalog_glossary_diagnostics, read_glossary
     from ..i18n.typography import catalog_typography_diagnostics
 
     glossary, diags = read_glossary(catalog.path.parent)
     diags = list(diags)
-    diags += catalog_reference_diagnostics(catalog, active, fields, memo=memo)
-    diags += catalog_typography_diagnostics(catalog, active, fields)
-    diags += catalog_glossary_diagnostics(glossary, catalog, active, fields)
+    diags += catalog_reference_diagnostics(catalog, active, fields, memo=memo, current=current)
+    diags += catalog_typography_diagnostics(catalog, active, fields, current)
+    diags += catalog_glossary_diagnostics(glossary, catalog, active, fields, current)
     return diags

@@ -120,6 +120,39 @@ TOKEN_HINT = re.compile(r"[\d²³⁴·×/^<{%]")
 """A character that every number, quantity, formula token (without ``variables``) and markup
 token holds: a text without one has none of them (:func:`numbers`, :func:`quantities`,
 :func:`formula_tokens` and :func:`markup_tokens` all find nothing in it)."""
+def _these_or_from_0660(pattern: re.Pattern) -> re.Pattern:
+    """One class of the characters below U+0660 that ``pattern`` matches and of every character
+    from U+0660 on (the first decimal digit after 0-9): a class without a category, which a
+    search tests character by character faster than ``\\d``. Written as the negation of the
+    other characters below U+0660, which compiles in a millisecond (a range up to U+10FFFF takes
+    ten); compiled on first use."""
+    ranges, start = [], 0
+    for code in [code for code in range(0x660) if pattern.match(chr(code))] + [0x660]:
+        if code > start:
+            ranges.append(re.escape(chr(start)) if code - 1 == start else f"{re.escape(chr(start))}-{re.escape(chr(code - 1))}")
+        start = code + 1
+    return re.compile("[^" + "".join(ranges) + "]")
+
+
+_WIDE: dict[str, re.Pattern] = {}
+"""The classes of :func:`_these_or_from_0660` made so far: of :data:`TOKEN_HINT` (``"hint"``)."""
+
+
+def has_token_hint(text: str) -> bool:
+    """Whether :data:`TOKEN_HINT` finds a character in ``text`` (the same answer, sooner: most
+    texts hold no character from U+0660 on, and for them one search of
+    :func:`_these_or_from_0660`'s class answers)."""
+    wide = _WIDE.get("hint")
+    if wide is None:
+        wide = _WIDE["hint"] = _these_or_from_0660(TOKEN_HINT)
+    search = wide.search
+    found = search(text)
+    while found is not None:
+        at = found.start()
+        if found.group() < "\u0660" or TOKEN_HINT.match(text, at) is not None:
+            return True
+        found = search(text, at + 1)
+    return False
 
 
 def english_parity(text: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...], tuple[str, ...], tuple[str, ...]]:
@@ -139,7 +172,7 @@ def parity_sides(texts) -> dict[str, tuple]:
     """:func:`english_parity` of each of ``texts`` in which :data:`TOKEN_HINT` finds a
     character, by text: made once with a question file's fields, so that each language's
     catalog compares its translations with it instead of reading the English again."""
-    return {text: english_parity(text) for text in texts if TOKEN_HINT.search(text) is not None}
+    return {text: english_parity(text) for text in texts if has_token_hint(text)}
 
 
 def numbers_and_quantities(text: str, lang: str) -> tuple[list[float], list[tuple[str, float]]]:
