@@ -18,6 +18,7 @@ import random
 import pytest
 from test_record_without_doc import ROOT, _records, _spill
 
+from aistack_bank import parallel
 from aistack_bank.cache import questionfiles
 from aistack_bank.i18n import verify
 
@@ -61,7 +62,7 @@ def _by_parts(manifest) -> tuple:
 def _read_in_worker(manifest) -> tuple:
     frozen = gc.get_freeze_count()
     bank, fields = verify._manifest_bank(manifest, "token-worker")
-    return verify._in_worker(), gc.get_freeze_count() - frozen, gc.isenabled(), _summary(bank, fields)
+    return parallel.in_worker(), gc.get_freeze_count() - frozen, gc.isenabled(), _summary(bank, fields)
 
 
 def test_the_bank_read_in_a_worker_is_frozen_and_the_same(manifest):
@@ -78,7 +79,7 @@ def test_the_bank_read_in_a_worker_is_frozen_and_the_same(manifest):
 
 
 def test_the_bank_read_in_the_command_s_process_is_not_frozen(manifest, monkeypatch):
-    assert not verify._in_worker()
+    assert not parallel.in_worker()
     monkeypatch.setattr(verify, "_RECEIVED", [None, None])
     frozen = gc.get_freeze_count()
     bank, fields = verify._manifest_bank(manifest, "token-here")

@@ -1262,7 +1262,9 @@ def _manifest_bank(manifest: _Manifest, token: str):
 
     if _RECEIVED[0] != token:
         _RECEIVED[:] = [None, None]
-        worker = _in_worker()
+        from ..parallel import in_worker
+
+        worker = in_worker()
         paused = worker and gc.isenabled()
         if paused:
             gc.disable()
@@ -1278,19 +1280,6 @@ def _manifest_bank(manifest: _Manifest, token: str):
             if paused:
                 gc.enable()
     return _RECEIVED[1]
-
-
-def _in_worker() -> bool:
-    """Whether this process is a worker (:func:`aistack_bank.parallel.in_worker` where the
-    module has it; else a process started by :mod:`multiprocessing`), not the command's own."""
-    from .. import parallel
-
-    asked = getattr(parallel, "in_worker", None)
-    if asked is not None:
-        return bool(asked())
-    import multiprocessing
-
-    return multiprocessing.parent_process() is not None
 
 
 def _file_size(path: Path) -> int:
