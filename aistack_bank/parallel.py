@@ -195,6 +195,14 @@ class _Pool:
         self.wake_read, self.wake_write = os.pipe()
         _OPEN.update((self.wake_read, self.wake_write))
         os.set_blocking(self.wake_write, False)
+        # what this process has buffered for its output written now, not once more by each
+        # worker that flushes its copy as it exits
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
         # SIGINT held back in this thread while the workers are forked, so that none is
         # interrupted before it ignores it, and delivered here once they are
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -223,6 +231,8 @@ class _Pool:
         if pid == 0:  # the worker: never returns into the caller
             code = 1
             try:
+                os.close(task_write)  # (the parent's ends: with them gone, the parent's end is seen here)
+                os.close(result_read)
                 _become_worker(keep={task_read, result_write})
                 _serve(task_read, result_write)
                 code = 0
