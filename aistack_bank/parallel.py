@@ -192,6 +192,7 @@ class _Pool:
         self.cond = threading.Condition()
         self.stopping = False
         self.failure: BaseException | None = None
+        self.thread: threading.Thread | None = None
         self.wake_read, self.wake_write = os.pipe()
         _OPEN.update((self.wake_read, self.wake_write))
         os.set_blocking(self.wake_write, False)
@@ -205,18 +206,24 @@ class _Pool:
                 pass
         # SIGINT held back in this thread while the workers are forked, so that none is
         # interrupted before it ignores it, and delivered here once they are
+        # (a KeyboardInterrupt raised as it is delivered, or a thread that cannot start, ends the
+        # workers forked)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            for _ in range(processes):
-                self.workers.append(self._fork_worker())
+            try:
+                for _ in range(processes):
+                    self.workers.append(self._fork_worker())
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            self.thread = threading.Thread(target=self._dispatch, name="pool-dispatch", daemon=True)
+            self.thread.start()
         except BaseException:
+            if self.thread is not None and self.thread.ident is not None:  # (started: ended as it ends)
+                self.terminate()
+                raise
             self._kill()
             _close(*[fd for w in self.workers for fd in (w.tasks, w.results)], self.wake_read, self.wake_write)
             raise
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        self.thread = threading.Thread(target=self._dispatch, name="pool-dispatch", daemon=True)
-        self.thread.start()
 
     @staticmethod
     def _fork_worker() -> _Worker:
