@@ -228,7 +228,12 @@ class _Pool:
     @staticmethod
     def _fork_worker() -> _Worker:
         task_read, task_write = os.pipe()
-        result_read, result_write = os.pipe()
+        try:
+            result_read, result_write = os.pipe()
+        except BaseException:
+            os.close(task_read)
+            os.close(task_write)
+            raise
         try:
             pid = os.fork()
         except BaseException:
