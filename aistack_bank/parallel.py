@@ -329,6 +329,8 @@ class _Pool:
                     except OSError:
                         self._lost(worker)
                     data = None
+                if not self.workers:
+                    raise WorkerLost("every worker process ended")
                 busy = {w.results: w for w in self.workers if w.busy is not None}
                 poll = select.poll()
                 poll.register(self.wake_read, select.POLLIN)
@@ -351,8 +353,6 @@ class _Pool:
                     data = None
                     self._finish(worker, ok, value)
                     value = None
-                if not self.workers:
-                    raise WorkerLost("every worker process ended")
         except BaseException as exc:
             with self.cond:
                 if not self.stopping:
