@@ -245,13 +245,20 @@ def test_workers_whose_parent_is_killed_end_and_write_nothing_of_the_parents():
     assert result.returncode == -signal.SIGKILL
     lines = result.stdout.splitlines()
     assert lines[0] == "before the workers" and len(lines) == 2, result.stdout
+    import time
+
+    deadline = time.monotonic() + 30  # (a worker's output is closed a moment before it has ended)
     for pid in map(int, lines[1].split()):
-        try:
-            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-                state = stat.read().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            continue
-        assert state == "Z", (pid, state)
+        while True:
+            try:
+                with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                    state = stat.read().rsplit(")", 1)[1].split()[0]
+            except FileNotFoundError:
+                break
+            if state == "Z":
+                break
+            assert time.monotonic() < deadline, (pid, state)
+            time.sleep(0.01)
 
 
 INTERRUPTED_WHILE_FORKING = """
