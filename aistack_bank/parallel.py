@@ -192,28 +192,48 @@ class _Pool:
         self.cond = threading.Condition()
         self.stopping = False
         self.failure: BaseException | None = None
+        self.thread: threading.Thread | None = None
         self.wake_read, self.wake_write = os.pipe()
         _OPEN.update((self.wake_read, self.wake_write))
         os.set_blocking(self.wake_write, False)
+        # what this process has buffered for its output written now, not once more by each
+        # worker that flushes its copy as it exits
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
         # SIGINT held back in this thread while the workers are forked, so that none is
         # interrupted before it ignores it, and delivered here once they are
+        # (a KeyboardInterrupt raised as it is delivered, or a thread that cannot start, ends the
+        # workers forked)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            for _ in range(processes):
-                self.workers.append(self._fork_worker())
+            try:
+                for _ in range(processes):
+                    self.workers.append(self._fork_worker())
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            self.thread = threading.Thread(target=self._dispatch, name="pool-dispatch", daemon=True)
+            self.thread.start()
         except BaseException:
+            if self.thread is not None and self.thread.ident is not None:  # (started: ended as it ends)
+                self.terminate()
+                raise
             self._kill()
             _close(*[fd for w in self.workers for fd in (w.tasks, w.results)], self.wake_read, self.wake_write)
             raise
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        self.thread = threading.Thread(target=self._dispatch, name="pool-dispatch", daemon=True)
-        self.thread.start()
 
     @staticmethod
     def _fork_worker() -> _Worker:
         task_read, task_write = os.pipe()
-        result_read, result_write = os.pipe()
+        try:
+            result_read, result_write = os.pipe()
+        except BaseException:
+            os.close(task_read)
+            os.close(task_write)
+            raise
         try:
             pid = os.fork()
         except BaseException:
@@ -223,6 +243,8 @@ class _Pool:
         if pid == 0:  # the worker: never returns into the caller
             code = 1
             try:
+                os.close(task_write)  # (the parent's ends: with them gone, the parent's end is seen here)
+                os.close(result_read)
                 _become_worker(keep={task_read, result_write})
                 _serve(task_read, result_write)
                 code = 0
@@ -307,6 +329,8 @@ class _Pool:
                     except OSError:
                         self._lost(worker)
                     data = None
+                if not self.workers:
+                    raise WorkerLost("every worker process ended")
                 busy = {w.results: w for w in self.workers if w.busy is not None}
                 poll = select.poll()
                 poll.register(self.wake_read, select.POLLIN)
@@ -329,8 +353,6 @@ class _Pool:
                     data = None
                     self._finish(worker, ok, value)
                     value = None
-                if not self.workers:
-                    raise WorkerLost("every worker process ended")
         except BaseException as exc:
             with self.cond:
                 if not self.stopping:

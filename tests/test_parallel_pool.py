@@ -223,3 +223,120 @@ def _sleep_then(seconds: float, value):
 
     time.sleep(seconds)
     return value
+
+
+PARENT_KILLED = """
+import os, signal, sys
+os.environ["AISTACK_BANK_JOBS"] = "2"
+from aistack_bank import parallel
+
+print("before the workers")  # (still in this process's buffer when they fork)
+workers = parallel.Workers(True)
+assert workers.started
+print(" ".join(str(worker.pid) for worker in workers.pool.workers), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # (as the out-of-memory killer would: nothing is cleaned up)
+"""
+
+
+def test_workers_whose_parent_is_killed_end_and_write_nothing_of_the_parents():
+    """A worker holds no end of its own pipes but its own: when the parent is killed, it sees the
+    end of its tasks and exits, instead of waiting for ever (holding the parent's output open)."""
+    result = _child(PARENT_KILLED, timeout=60)
+    assert result.returncode == -signal.SIGKILL
+    lines = result.stdout.splitlines()
+    assert lines[0] == "before the workers" and len(lines) == 2, result.stdout
+    import time
+
+    deadline = time.monotonic() + 30  # (a worker's output is closed a moment before it has ended)
+    for pid in map(int, lines[1].split()):
+        while True:
+            try:
+                with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                    state = stat.read().rsplit(")", 1)[1].split()[0]
+            except FileNotFoundError:
+                break
+            if state == "Z":
+                break
+            assert time.monotonic() < deadline, (pid, state)
+            time.sleep(0.01)
+
+
+INTERRUPTED_WHILE_FORKING = """
+import os, signal
+os.environ["AISTACK_BANK_JOBS"] = "2"
+from aistack_bank import parallel
+
+fork_worker = parallel._Pool._fork_worker
+
+def forked_then_interrupted():
+    worker = fork_worker()
+    os.kill(os.getpid(), signal.SIGINT)  # (a Ctrl-C while the workers are forked)
+    return worker
+
+parallel._Pool._fork_worker = staticmethod(forked_then_interrupted)
+try:
+    parallel._Pool(2)
+except KeyboardInterrupt:
+    print("interrupted")
+me = str(os.getpid())
+children = []
+for entry in os.listdir("/proc"):
+    if entry.isdigit():
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[1] == me:
+                    children.append(entry)
+        except (OSError, IndexError):
+            pass
+print("children:", len(children))
+"""
+
+
+def test_a_ctrl_c_while_the_workers_are_forked_leaves_no_worker():
+    result = _child(INTERRUPTED_WHILE_FORKING, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "interrupted\nchildren: 0\n", "")
+
+
+def test_a_pipe_that_cannot_be_made_leaves_no_descriptor(monkeypatch):
+    _pooled(monkeypatch)
+    pipe, made = os.pipe, []
+
+    def failing_pipe():
+        if len(made) == 2:  # (the wake-up pipe, then the first worker's task pipe)
+            raise OSError(24, "Too many open files")
+        made.append(pipe())
+        return made[-1]
+
+    fds = _fds()
+    monkeypatch.setattr(os, "pipe", failing_pipe)
+    with parallel.Workers(True) as workers:
+        assert not workers.started
+    monkeypatch.setattr(os, "pipe", pipe)
+    assert _fds() == fds
+
+
+EVERY_WORKER_GONE_WHILE_IDLE = """
+import os, signal, time
+os.environ["AISTACK_BANK_JOBS"] = "2"
+from aistack_bank import parallel
+
+pool = parallel._Pool(2)
+for worker in pool.workers:
+    os.kill(worker.pid, signal.SIGKILL)
+for worker in pool.workers:  # (until each is a zombie: gone, not yet reaped)
+    while open(f"/proc/{worker.pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":
+        time.sleep(0.01)
+with pool.cond:  # (three calls queued before the pool sends any)
+    results = [pool.imap([(os.getpid, ())]) for _ in range(3)]
+for each in results:
+    try:
+        next(each)
+    except parallel.WorkerLost as exc:
+        print("lost")
+pool.terminate()
+"""
+
+
+def test_calls_left_when_every_worker_is_gone_fail_instead_of_waiting():
+    result = _child(EVERY_WORKER_GONE_WHILE_IDLE, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "lost\nlost\nlost\n", "")
