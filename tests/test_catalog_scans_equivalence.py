@@ -45,7 +45,7 @@ def _text(rng: random.Random, pieces=CHARS, longest: int = 12) -> str:
 
 def test_the_hint_search_answers_as_before_for_every_character():
     has_token_hint("")  # (its class made: the characters below U+0660 of TOKEN_HINT, all from U+0660 on)
-    wide = quantities._WIDE["hint"]
+    wide = quantities._hint_class()
     assert all((wide.match(chr(code)) is not None) == (code >= 0x660 or TOKEN_HINT.match(chr(code)) is not None) for code in range(sys.maxunicode + 1))
     hint = digit = 0
     for code in range(sys.maxunicode + 1):
@@ -67,7 +67,7 @@ def test_the_hint_search_answers_as_before_in_random_texts(seed):
         before = TOKEN_HINT.search(text) is not None
         assert has_token_hint(text) is before, text
         found += before
-        first = quantities._WIDE["hint"].search(text)
+        first = quantities._hint_class().search(text)
         high_first += first is not None and first.group() >= "\u0660" and TOKEN_HINT.match(text, first.start()) is None
     assert 3000 < found < 18000 and high_first > 5000  # (both answers, and a character from U+0660 on, not a hint, first many times)
 

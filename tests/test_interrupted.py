@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,7 +112,6 @@ def test_a_ctrl_c_interrupts_the_parent_and_no_worker(pool):
     """A Ctrl-C reaches every process of the command's process group: the workers leave it to
     the parent, which stops; none of them prints a traceback of its own."""
     import subprocess
-    import sys
 
     result = subprocess.run([sys.executable, "-c", WORKERS_INTERRUPTED, pool], capture_output=True, text=True, cwd=REPO, timeout=60,
                             start_new_session=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
@@ -163,13 +163,13 @@ run()
 
 def test_a_ctrl_c_while_the_command_loads_says_so_and_exits_130():
     import subprocess
-    import sys
 
     result = subprocess.run([sys.executable, "-c", INTERRUPTED_WHILE_LOADING], capture_output=True, text=True, cwd=REPO, timeout=60,
                             env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert (result.returncode, result.stdout, result.stderr) == (130, "", INTERRUPTED)
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib")
 def test_the_installed_script_and_python_m_run_the_same_function():
     """(The wheel test starts the installed `bank` script; this one ties its entry point to
     ``__main__.run``, which the test above interrupts.)"""

@@ -17,7 +17,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .qti_common import WORDS_USED as qti_words_used, bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CANVAS_TYPES, ITEM_PARTS, POINTS, assessment_ident, canvas_essay_item, questestinterop_open, render_item, render_item_utf8
+from .qti12_common import CANVAS_TYPES, ITEM_PARTS, POINTS, assessment_ident, canvas_essay_item, items_utf8, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_paragraph, html_text, utf8_pieces
 
@@ -39,20 +39,7 @@ def quiz_pieces(bank: Bank, options: ExportOptions) -> Iterator[bytes]:
             f'  <assessment ident="{ident}" title="{html_text(bank.topic.title)}">', "    <qtimetadata>",
             "      <qtimetadatafield>\n        <fieldlabel>cc_maxattempts</fieldlabel>\n        <fieldentry>1</fieldentry>\n      </qtimetadatafield>",
             "    </qtimetadata>", '    <section ident="root_section">']
-    return utf8_pieces(chain(head, _items(bank), ["    </section>", "  </assessment>", "</questestinterop>"]))
-
-
-def _items(bank: Bank) -> Iterator[bytes]:
-    """Each item of ``bank``, its lines joined, in UTF-8 (a choice item copied from its template in bytes)."""
-    questions, writers = bank.questions, FORMAT.writers
-    for index in FORMAT.carried(bank):
-        write = writers[questions[index].kind]
-        if write is render_item:
-            yield render_item_utf8(bank, index, canvas=True)
-            continue
-        lines = write(bank, index, canvas=True)
-        if lines:
-            yield "\n".join(lines).encode("utf-8")
+    return utf8_pieces(chain(head, items_utf8(FORMAT, bank, canvas=True), ["    </section>", "  </assessment>", "</questestinterop>"]))
 
 
 def render_meta(bank: Bank, options: ExportOptions) -> bytes:

@@ -17,7 +17,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .qti_common import bank_title, language_notes, ncname
 from ..kinds.short_answer import has_wildcard
-from .qti12_common import CC_PROFILES, ITEM_PARTS, SharedTexts, assessment_ident, cartridge_essay_item, questestinterop_open, render_item, render_item_utf8
+from .qti12_common import CC_PROFILES, ITEM_PARTS, SharedTexts, assessment_ident, cartridge_essay_item, items_utf8, questestinterop_open, render_item
 from .record import WHOLE_BANK_STEM, Format, by_category, languages
 from .common import deterministic_zip, html_text, utf8_pieces
 
@@ -37,21 +37,6 @@ def _open() -> str:
     return questestinterop_open().replace("http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd", CC_QTI_XSD)
 
 
-def _items(bank: Bank, shared: SharedTexts | None, **layout) -> Iterator[bytes]:
-    """Each item of ``bank`` in the layout given, its lines joined, in UTF-8 (a choice item's
-    texts shared with the other file of the cartridge through ``shared``,
-    :class:`~.qti12_common.SharedTexts`)."""
-    questions, writers = bank.questions, FORMAT.writers
-    for index in FORMAT.carried(bank):
-        write = writers[questions[index].kind]
-        if write is render_item:
-            yield render_item_utf8(bank, index, canvas=False, shared=shared, **layout)
-            continue
-        lines = write(bank, index, canvas=False, **layout)
-        if lines:
-            yield "\n".join(lines).encode("utf-8")
-
-
 def render_assessment(bank: Bank) -> bytes:
     return b"".join(assessment_pieces(bank))
 
@@ -65,7 +50,7 @@ def assessment_pieces(bank: Bank, shared: SharedTexts | None = None) -> Iterator
             _field("cc_profile", "cc.exam.v0p1"), _field("qmd_assessmenttype", "Examination"), _field("qmd_scoretype", "Percentage"),
             _field("qmd_feedbackpermitted", "Yes"), _field("qmd_hintspermitted", "No"), _field("qmd_solutionspermitted", "Yes"),
             _field("cc_maxattempts", "unlimited"), "    </qtimetadata>", '    <section ident="root_section">']
-    return utf8_pieces(chain(head, _items(bank, shared), ["    </section>", "  </assessment>", "</questestinterop>"]))
+    return utf8_pieces(chain(head, items_utf8(FORMAT, bank, canvas=False, shared=shared), ["    </section>", "  </assessment>", "</questestinterop>"]))
 
 
 def render_bank(bank: Bank) -> bytes:
@@ -78,7 +63,7 @@ def bank_pieces(bank: Bank, shared: SharedTexts | None = None) -> Iterator[bytes
     ident = ncname(assessment_ident(bank) + "-bank")
     head = ['<?xml version="1.0" encoding="UTF-8"?>', _open(), f'  <objectbank ident="{ident}">', "    <qtimetadata>",
             _field("cc_profile", "cc.exam.v0p1"), "    </qtimetadata>"]
-    return utf8_pieces(chain(head, _items(bank, shared, indent="    ", suffix="-bank"), ["  </objectbank>", "</questestinterop>"]))
+    return utf8_pieces(chain(head, items_utf8(FORMAT, bank, canvas=False, shared=shared, indent="    ", suffix="-bank"), ["  </objectbank>", "</questestinterop>"]))
 
 
 def paths(bank: Bank) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..kinds.short_answer import has_wildcard, literal, spellings
 from ..model import AcceptedAnswer, Bank
@@ -322,6 +322,21 @@ def render_item_utf8(bank: Bank, index: int, *, canvas: bool, indent: str = "   
         if made is not None:
             return made
     return "\n".join(written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)).encode("utf-8")
+
+
+def items_utf8(fmt, bank: Bank, *, canvas: bool, shared: SharedTexts | None = None, **layout) -> Iterator[bytes]:
+    """Each item of ``bank`` that the format ``fmt`` carries, its lines joined, in UTF-8, in the
+    layout given: a choice item copied from its template in bytes (:func:`render_item_utf8`, its
+    texts shared through ``shared``), any other kind's item from the format's writer."""
+    questions, writers = bank.questions, fmt.writers
+    for index in fmt.carried(bank):
+        write = writers[questions[index].kind]
+        if write is render_item:
+            yield render_item_utf8(bank, index, canvas=canvas, shared=shared, **layout)
+            continue
+        lines = write(bank, index, canvas=canvas, **layout)
+        if lines:
+            yield "\n".join(lines).encode("utf-8")
 
 
 def _item_line(q, ident: str, i: str) -> str:

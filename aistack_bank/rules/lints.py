@@ -144,7 +144,7 @@ def may_refer(text: str, lang: str = "en") -> bool:
             return False
         if found.group() not in _ODD_LOWERED:
             return True
-    return _MAY_REFER[lang].search(_folded(text)) is not None
+    return _may_refer_folded(_folded(text), lang)
 
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:

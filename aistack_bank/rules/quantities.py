@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # unit token → (dimension, factor to base units)
 _BYTE_PREFIX = {"": 1.0, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15,
@@ -120,6 +121,8 @@ TOKEN_HINT = re.compile(r"[\d²³⁴·×/^<{%]")
 """A character that every number, quantity, formula token (without ``variables``) and markup
 token holds: a text without one has none of them (:func:`numbers`, :func:`quantities`,
 :func:`formula_tokens` and :func:`markup_tokens` all find nothing in it)."""
+
+
 def _these_or_from_0660(pattern: re.Pattern) -> re.Pattern:
     """One class of the characters below U+0660 that ``pattern`` matches and of every character
     from U+0660 on (the first decimal digit after 0-9): a class without a category, which a
@@ -134,18 +137,17 @@ def _these_or_from_0660(pattern: re.Pattern) -> re.Pattern:
     return re.compile("[^" + "".join(ranges) + "]")
 
 
-_WIDE: dict[str, re.Pattern] = {}
-"""The classes of :func:`_these_or_from_0660` made so far: of :data:`TOKEN_HINT` (``"hint"``)."""
+@lru_cache(maxsize=None)
+def _hint_class() -> re.Pattern:
+    """:func:`_these_or_from_0660` of :data:`TOKEN_HINT`, made on first use."""
+    return _these_or_from_0660(TOKEN_HINT)
 
 
 def has_token_hint(text: str) -> bool:
     """Whether :data:`TOKEN_HINT` finds a character in ``text`` (the same answer, sooner: most
     texts hold no character from U+0660 on, and for them one search of
     :func:`_these_or_from_0660`'s class answers)."""
-    wide = _WIDE.get("hint")
-    if wide is None:
-        wide = _WIDE["hint"] = _these_or_from_0660(TOKEN_HINT)
-    search = wide.search
+    search = _hint_class().search
     found = search(text)
     while found is not None:
         at = found.start()
