@@ -9,7 +9,9 @@ rows not made so (and those without a comment), and takes the columns with ``map
 read's msgids, msgstrs, contexts and lines are pickled with ``Pickler.fast``. Random catalogs
 (the bank's shape and every other, an empty note among them) must give the columns the old
 ``pack_rows`` (spelled out below) gives, the same rows back, the same bytes written, and
-``read_catalog`` the same entries from its kept read after edits.
+``read_catalog`` the same entries from its kept read after edits. `stream.BlockStream` reads
+each piece's rows from its bytes (`read_rows_bytes`) instead of decoding it for `read_rows`:
+the same pieces, header, checkpoints and stops as the code before (spelled out below).
 """
 
 from __future__ import annotations
@@ -155,3 +157,102 @@ def test_the_fast_pickle_reads_back_equal():
         from aistack_bank.i18n.catalog import _fast_pickled
 
         assert pickle.loads(_fast_pickled(value)) == pickle.loads(pickle.dumps(value)) == value
+
+
+def _old_pieces(stream):
+    """BlockStream.pieces() as it was: each piece decoded, its rows read from the text and
+    copied into LightEntry items."""
+    import os
+
+    from aistack_bank.i18n import stream as stream_module
+
+    held, held_at, lineno, started, total = b"", 0, 1, False, 0
+    while True:
+        chunk = os.read(stream.fd, stream_module.PIECE_BYTES)
+        total += len(chunk)
+        if total > stream.max_bytes:
+            raise stream_module.NotStreamable
+        data = held + chunk if held else chunk
+        at = held_at
+        if not started:
+            if data.startswith(b"\xef\xbb\xbf"):
+                data, at = data[3:], at + 3
+            stripped = data.lstrip(b"\n")
+            if not stripped and chunk:
+                held, held_at = data, at
+                continue
+            lineno += len(data) - len(stripped)
+            at += len(data) - len(stripped)
+            data = stripped
+            started = True
+        if chunk:
+            cut = stream_module._block_start(data)
+            if cut is None:
+                if len(data) > stream_module.MAX_PIECE_BYTES:
+                    raise stream_module.NotStreamable
+                held, held_at = data, at
+                continue
+            piece, held, held_at = data[:cut], data[cut:], at + cut
+            end = at + cut
+        else:
+            piece, held = data, b""
+            end = at + len(piece)
+            if piece and not piece.endswith(b"\n"):
+                piece += b"\n"
+        if piece:
+            stream.checkpoints.append((lineno, at if lineno > 1 else 0, end, not chunk))
+            try:
+                text = piece.decode("utf-8")
+            except UnicodeDecodeError:
+                raise stream_module.NotStreamable from None
+            found = pofile.read_rows(text, 0, lineno, stream.path)
+            if found is None:
+                raise stream_module.NotStreamable
+            rows, _, lineno = found
+            if stream.header is None:
+                index = next((i for i, r in enumerate(rows) if stream_module._is_header(r)), None)
+                if index is not None:
+                    stream.header = rows.pop(index)
+            stream.entries += len(rows)
+            yield list(map(pofile.LightEntry, rows))
+        if not chunk:
+            return
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_stream_reads_the_pieces_it_read_from_their_text(seed, tmp_path, monkeypatch):
+    """BlockStream.pieces() reads each piece's bytes (read_rows_bytes): the pieces' entries,
+    the header, the checkpoints and where it stops (NotStreamable) are those of the code
+    before, which decoded each piece and read its text (catalogs with bytes that are not UTF-8,
+    a byte-order mark, blank lines first, no final newline, pieces of a few hundred bytes)."""
+    from aistack_bank.i18n import stream as stream_module
+
+    rng = random.Random(6060 + seed)
+    path = tmp_path / "fr.po"
+    streamed = stopped = 0
+    for n in range(300):
+        text = "\n\n".join(_bank_catalog(rng) for _ in range(rng.randint(1, 4)))
+        if n % 2:
+            text = _spiced(rng, text)
+        data = text.encode("utf-8", errors="surrogatepass")
+        if n % 3 == 0:
+            data = _damaged(rng, data)
+        data = (b"\xef\xbb\xbf" if n % 5 == 0 else b"") + (b"\n\n" if n % 7 == 0 else b"") + (data.rstrip(b"\n") if n % 4 == 0 else data)
+        path.write_bytes(data)
+        monkeypatch.setattr(stream_module, "PIECE_BYTES", rng.choice([64, 300, 1000, 1 << 20]))
+        results = []
+        for pieces in (lambda s: s.pieces(), _old_pieces):
+            with stream_module.BlockStream(path, 1 << 20) as stream:
+                got = []
+                try:
+                    for piece in pieces(stream):
+                        assert all(type(e) is pofile.LightEntry for e in piece)
+                        got.append([tuple(e) for e in piece])
+                except stream_module.NotStreamable:
+                    got.append("not streamable")
+                header = None if stream.header is None else tuple(stream.header)
+                results.append((got, header, stream.checkpoints, stream.entries))
+        assert results[0] == results[1], data
+        streamed += results[0][0][-1:] != ["not streamable"]
+        stopped += results[0][0][-1:] == ["not streamable"]
+    assert streamed > 30 and stopped > 50
