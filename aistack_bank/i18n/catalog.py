@@ -404,7 +404,10 @@ def _fast_pickled(obj) -> bytes:
 
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.fast = True
+    try:
+        pickler.fast = True  # (documented as deprecated, still there in 3.13; without it, the same objects with the memo)
+    except AttributeError:
+        pass
     pickler.dump(obj)
     return buffer.getvalue()
 
