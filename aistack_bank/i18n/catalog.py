@@ -307,8 +307,6 @@ MAX_PATCHES = 6
 def _keep_base(store, raw: bytes | None, token: str, packed: tuple, starts: list[int]) -> str:
     """Keep a read as the base beside ``store`` under ``token`` (:func:`_token`): its bytes
     (unless ``raw`` is None: already kept by :func:`_keep_bytes`) and its entries; the token."""
-    import pickle
-
     from ..cache.store import write_private
 
     if raw is not None:
@@ -319,7 +317,7 @@ def _keep_base(store, raw: bytes | None, token: str, packed: tuple, starts: list
         # The msgids and msgstrs, a string of its own each, and the contexts, lines and rows
         # kept whole are pickled without the pickler's memo (_fast_pickled); the other texts,
         # which many entries share (notes, references), with it, after them.
-        write_private(store.path.with_suffix(".texts"), _fast_pickled((token, packed[1:3])) + pickle.dumps(packed[3:8], protocol=pickle.HIGHEST_PROTOCOL))
+        write_private(store.path.with_suffix(".texts"), _fast_pickled((token, packed[1:3]), packed[3:8]))
         write_private(store.path.with_suffix(".base"), _fast_pickled((token, (packed[0], packed[8], packed[9]), starts)))
     except Exception:  # an unwritable cache folder: no base (the next read is whole)
         pass
@@ -394,11 +392,12 @@ def _unpickled(path: Path, count: int = 0):
         return None
 
 
-def _fast_pickled(obj) -> bytes:
+def _fast_pickled(obj, *then) -> bytes:
     """``obj`` pickled without the pickler's memo (``Pickler.fast``): for objects without a
     cycle whose strings are each their own (a column of msgids), whose memo costs more than
     it saves (the strings shared are written once each time they are met, and unpickled as
-    copies: equal, not one object)."""
+    copies: equal, not one object); then each of ``then`` pickled after it, with the memo, in
+    the same buffer (its bytes are not copied to be joined)."""
     import io
     import pickle
 
@@ -409,6 +408,8 @@ def _fast_pickled(obj) -> bytes:
     except AttributeError:
         pass
     pickler.dump(obj)
+    for other in then:
+        pickle.dump(other, buffer, protocol=pickle.HIGHEST_PROTOCOL)
     return buffer.getvalue()
 
 
