@@ -307,17 +307,18 @@ MAX_PATCHES = 6
 def _keep_base(store, raw: bytes | None, token: str, packed: tuple, starts: list[int]) -> str:
     """Keep a read as the base beside ``store`` under ``token`` (:func:`_token`): its bytes
     (unless ``raw`` is None: already kept by :func:`_keep_bytes`) and its entries; the token."""
-    import pickle
-
     from ..cache.store import write_private
 
     if raw is not None:
         token = _keep_bytes(store, raw, token)
     try:
         # the texts apart from the contexts and lines, which are all that a read verified by
-        # context needs (see _kept_state); the texts first: the base is what points to them
-        write_private(store.path.with_suffix(".texts"), pickle.dumps((token, packed[1:8]), protocol=pickle.HIGHEST_PROTOCOL))
-        write_private(store.path.with_suffix(".base"), pickle.dumps((token, (packed[0], packed[8], packed[9]), starts), protocol=pickle.HIGHEST_PROTOCOL))
+        # context needs (see _kept_state); the texts first: the base is what points to them.
+        # The msgids and msgstrs, a string of its own each, and the contexts, lines and rows
+        # kept whole are pickled without the pickler's memo (_fast_pickled); the other texts,
+        # which many entries share (notes, references), with it, after them.
+        write_private(store.path.with_suffix(".texts"), _fast_pickled((token, packed[1:3]), packed[3:8]))
+        write_private(store.path.with_suffix(".base"), _fast_pickled((token, (packed[0], packed[8], packed[9]), starts)))
     except Exception:  # an unwritable cache folder: no base (the next read is whole)
         pass
     return token
@@ -339,10 +340,11 @@ def _kept_state(store, entry, columns: bool = False) -> tuple | None:
     if columns and len(patches) < MAX_PATCHES:
         texts = (None,) * 7
     else:
-        found = _unpickled(store.path.with_suffix(".texts"))
-        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == base and isinstance(found[1], tuple) and len(found[1]) == 7):
+        found = _unpickled(store.path.with_suffix(".texts"), 2)
+        if not (found is not None and isinstance(found[0], tuple) and len(found[0]) == 2 and found[0][0] == base and isinstance(found[0][1], tuple)
+                and len(found[0][1]) == 2 and isinstance(found[1], tuple) and len(found[1]) == 5):
             return None
-        texts = found[1]
+        texts = found[0][1] + found[1]
         del found
     (ctx, lines, other), starts = state[1], state[2]
     state = (base, (ctx, *texts, lines, other), starts)
@@ -367,17 +369,48 @@ def _kept_state(store, entry, columns: bool = False) -> tuple | None:
     return token, base, patches, old, packed, starts
 
 
-def _unpickled(path: Path):
-    """The object pickled in the private cache file ``path`` (None when it is missing or unreadable)."""
+def _unpickled(path: Path, count: int = 0):
+    """The object pickled in the private cache file ``path`` (None when it is missing or
+    unreadable); with ``count``, the ``count`` objects pickled one after the other in it, as a
+    list (None unless the file holds exactly those)."""
+    import io
     import pickle
 
     from ..cache.store import read_private
 
     found = read_private(path, MAX_CATALOG_BYTES)
+    if found is None:
+        return None
     try:
-        return pickle.loads(found) if found is not None else None
+        if not count:
+            return pickle.loads(found)
+        size, stream = len(found), io.BytesIO(found)
+        del found
+        objects = [pickle.load(stream) for _ in range(count)]
+        return objects if stream.tell() == size else None
     except Exception:
         return None
+
+
+def _fast_pickled(obj, *then) -> bytes:
+    """``obj`` pickled without the pickler's memo (``Pickler.fast``): for objects without a
+    cycle whose strings are each their own (a column of msgids), whose memo costs more than
+    it saves (the strings shared are written once each time they are met, and unpickled as
+    copies: equal, not one object); then each of ``then`` pickled after it, with the memo, in
+    the same buffer (its bytes are not copied to be joined)."""
+    import io
+    import pickle
+
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        pickler.fast = True  # (documented as deprecated, still there in 3.13; without it, the same objects with the memo)
+    except AttributeError:
+        pass
+    pickler.dump(obj)
+    for other in then:
+        pickle.dump(other, buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    return buffer.getvalue()
 
 
 def _is_packed(packed, starts) -> bool:

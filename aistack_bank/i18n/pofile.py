@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from operator import itemgetter
+from itertools import compress, count, repeat
+from operator import is_not, itemgetter, not_
 from pathlib import Path
 from typing import TYPE_CHECKING
 from unicodedata import is_normalized
@@ -239,7 +240,7 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
     count = text.count
     shared: dict[str, str] = {}
     share = shared.setdefault
-    notes_read: dict[str, tuple[str, list[str]]] = {}
+    notes_read: dict[str, tuple[str, tuple[list, list[str]]]] = {}
     end = len(text)
     checked = _allowed_throughout(text)  # (then no block's strings break a rule)
     backslash = text.find("\\", pos)
@@ -292,15 +293,26 @@ def read_rows(text: str, pos: int, lineno: int, path: Path) -> tuple[list[tuple]
             found_notes = notes_read.get(notes)
             if found_notes is None:
                 comment = notes[3:-1].replace("\n#. ", "\n")
-                found_notes = notes_read[notes] = (share(comment, comment), comment.split("\n"))
-            comment = found_notes[0]
-            comment_lines = ([], found_notes[1][:])
+                found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")))
+            comment, comment_lines = found_notes
         else:
-            comment = ""
-            comment_lines = ([], [])
-        append((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number)], comment, "",
-                ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line))
+            comment, comment_lines = "", _NO_COMMENT_LINES
+        append((ctxt, msgid, msgstr, "", _NO_PLURALS, [(share(ref, ref), number)], comment, "",
+                _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line))
     return rows, starts, lineno
+
+
+_NO_PLURALS: dict = {}
+"""The msgstr_plural of every stored entry without plural forms (one object: light entries are read, never changed)."""
+_NO_FLAGS: list[str] = []
+_FUZZY = ["fuzzy"]
+_NO_LINES: list = []
+_NO_COMMENT_LINES: tuple[list[str], list[str]] = ([], [])
+"""The flags, plural lines and comment lines (no translator comment, no note) that many rows of
+:func:`read_rows` and :func:`read_rows_bytes` hold, one object each, as :data:`_NO_PLURALS`
+(and a block's comment lines one object per notes: those of the same notes are equal): the
+checks never read most of them, and a row of the bank's shape is then three fresh objects (its
+entry, its reference's list and pair) instead of nine. Nothing changes a light entry's values."""
 
 
 def _unescaped_refused(strings: str) -> bool:
@@ -375,7 +387,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
     count = raw.count
     shared: dict[str, str] = {}
     share = shared.setdefault
-    notes_read: dict[bytes, tuple[str, list[str]]] = {}
+    notes_read: dict[bytes, tuple[str, tuple[list, list[str]]]] = {}
     entry = LightEntry
     end = len(raw)
     checked = _bytes_allowed_throughout(raw)
@@ -437,15 +449,13 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                 found_notes = notes_read.get(notes)
                 if found_notes is None:
                     comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
-                    found_notes = notes_read[notes] = (share(comment, comment), comment.split("\n"))
-                comment = found_notes[0]
-                comment_lines = ([], found_notes[1][:])
+                    found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")))
+                comment, comment_lines = found_notes
             else:
-                comment = ""
-                comment_lines = ([], [])
+                comment, comment_lines = "", _NO_COMMENT_LINES
             ref = ref.decode("ascii")
-            append(entry((ctxt, msgid, msgstr, "", {}, [(share(ref, ref), number.decode("ascii"))], comment, "",
-                          ["fuzzy"] if fuzzy else [], None, None, None, False, comment_lines, [], line)))
+            append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(share(ref, ref), number.decode("ascii"))], comment, "",
+                          _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
     except UnicodeDecodeError:
         return None
     return rows, starts, lineno
@@ -805,36 +815,44 @@ def light_rows(entries: list[_Entry]) -> list[tuple]:
     return rows
 
 
-_NO_PLURALS: dict = {}
-"""The msgstr_plural of every stored entry without plural forms (one object: light entries are read, never changed)."""
 
 
 def pack_rows(rows: list[tuple]) -> tuple:
     """Rows of :func:`light_rows` as columns of strings, which pickle many times faster than
     the rows: an entry of the usual shape (one reference, no plural, previous or obsolete
     part, comment lines as their joined text holds them) is its strings; any other is kept
-    whole by its index. :func:`unpack_rows` gives the rows back, equal to these."""
-    ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines = [], [], [], [], [], [], [], [], []
+    whole by its index. :func:`unpack_rows` gives the rows back, equal to these.
+
+    A row of the bank's shape as :func:`read_rows` and :func:`read_rows_bytes` make it (its
+    plural lines :data:`_NO_LINES`, which no other row holds) is of the usual shape unless its
+    notes are one empty line (its comment empty, its comment lines not
+    :data:`_NO_COMMENT_LINES`): only the other rows, and those without a comment, are looked at
+    one by one; they are found, and the columns taken from the rows, in C."""
     other = {}
-    for index, r in enumerate(rows):
+    # (the indices of the rows not of the readers' bank shape, and of those without a comment)
+    looked_at = sorted({*compress(count(), map(is_not, map(itemgetter(14), rows), repeat(_NO_LINES))),
+                        *compress(count(), map(not_, map(itemgetter(6), rows)))})
+    for index in looked_at:
+        r = rows[index]
+        if r[14] is _NO_LINES and (r[6] or r[13] is _NO_COMMENT_LINES):
+            continue
         msgctxt, msgid, msgstr, plural_id, plurals, occurrences, comment, tcomment, flag, p1, p2, p3, obsolete, comment_lines, plural_lines, line = r
-        if (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
+        if not (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
                 and not plural_lines and "," not in "".join(flag) and "" not in flag
                 and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
-            path, number = occurrences[0]
-        else:
             other[index] = r if type(r) is tuple else tuple(r)  # (a LightEntry's row kept as a row)
-            path = number = ""
-        ctx.append(msgctxt)
-        ids.append(msgid)
-        strs.append(msgstr)
-        paths.append(path)
-        numbers.append(number)
-        comments.append(comment)
-        tcomments.append(tcomment)
-        flags.append(",".join(flag))
-        lines.append(line)
-    return ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines, other
+    occurrences = list(map(itemgetter(5), rows))
+    for index in other:
+        occurrences[index] = _NO_PLACE
+    places = list(map(itemgetter(0), occurrences))
+    del occurrences
+    return (list(map(itemgetter(0), rows)), list(map(itemgetter(1), rows)), list(map(itemgetter(2), rows)),
+            list(map(itemgetter(0), places)), list(map(itemgetter(1), places)), list(map(itemgetter(6), rows)),
+            list(map(itemgetter(7), rows)), list(map(",".join, map(itemgetter(8), rows))), list(map(itemgetter(15), rows)), other)
+
+
+_NO_PLACE = [("", "")]
+"""The reference column's path and line of a row kept whole (see :func:`pack_rows`)."""
 
 
 def unpack_rows(packed: tuple) -> list[tuple]:

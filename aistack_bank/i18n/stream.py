@@ -2,8 +2,8 @@
 
 :class:`BlockStream` reads a catalog file in pieces of about :data:`PIECE_BYTES`, each cut where
 an entry block starts, and gives each piece's entries as :class:`~.pofile.LightEntry` items (the
-row reader of :func:`~.pofile.read_rows`, which gives a whole text's rows when every block has
-the common shape of :func:`~.pofile.read_blocks`). It stops (:class:`NotStreamable`) at anything else: a block of
+row reader of :func:`~.pofile.read_rows_bytes`, which gives the rows :func:`~.pofile.read_rows`
+gives of a whole text when every block has the common shape of :func:`~.pofile.read_blocks`). It stops (:class:`NotStreamable`) at anything else: a block of
 another shape, bytes that do not decode, a file that is not a plain regular file within the
 limits; the caller then reads the catalog whole, as :func:`~.catalog.read_catalog` does, and so
 reports exactly what that reader reports.
@@ -25,7 +25,7 @@ from bisect import bisect_right
 from pathlib import Path
 
 from ..errors import Diagnostic
-from .pofile import LightCatalog, LightEntry, light_catalog, read_rows
+from .pofile import LightCatalog, light_catalog, read_rows_bytes
 
 PIECE_BYTES = 4 << 20
 """Bytes read at a time (a piece ends where an entry block starts, so it may be longer)."""
@@ -136,12 +136,12 @@ class BlockStream:
             if piece:
                 # where the piece's first line starts (line 1 with its byte-order mark, as the whole text reads it)
                 self.checkpoints.append((lineno, at if lineno > 1 else 0, end, not chunk))
-                try:
-                    text = piece.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise NotStreamable from None
-                del piece
                 if reader is not None:
+                    try:
+                        text = piece.decode("utf-8")
+                    except UnicodeDecodeError:
+                        raise NotStreamable from None
+                    del piece
                     read = reader(text, lineno, self.path)
                     del text
                     if read is None:
@@ -151,8 +151,10 @@ class BlockStream:
                     if not chunk:
                         return
                     continue
-                found = read_rows(text, 0, lineno, self.path)  # (the rows light_rows makes of read_blocks' entries)
-                del text
+                # the rows read_rows gives of the piece's text, as LightEntry items, read from
+                # its bytes (None too where they are not UTF-8)
+                found = read_rows_bytes(piece, 0, lineno, self.path)
+                del piece
                 if found is None:
                     raise NotStreamable
                 rows, _, lineno = found
@@ -161,7 +163,7 @@ class BlockStream:
                     if index is not None:
                         self.header = rows.pop(index)
                 self.entries += len(rows)
-                yield list(map(LightEntry, rows))
+                yield rows
             if not chunk:
                 return
 
