@@ -68,7 +68,7 @@ identity, with the bank (kept so that its identity is not another's)."""
 def _kinds_of(bank: Bank) -> frozenset[str]:
     """The kinds of ``bank``'s questions, found once per bank: a bank and its questions are
     frozen, and every format's every piece asks about each language's bank again (twice a
-    piece), each time touching its 10 000 questions."""
+    piece), each time touching every question."""
     known = _KINDS.get(id(bank))
     if known is not None and known[0] is bank:
         return known[1]
