@@ -195,8 +195,98 @@ WRITERS = {"single-choice": partial(_choices, multi=False), "multiple-response":
 
 
 def _render(banks: Sequence[Bank], options: ExportOptions) -> bytes:
-    data = _document_data(build_document(banks))  # (the document is dropped before the file is encoded)
+    data = _plain_document_data(banks)
+    if data is None:  # (refused by the contract: the models refuse it again, with their own message)
+        data = _document_data(build_document(banks))  # (the document is dropped before the file is encoded)
     return json_utf8(data)
+
+
+def _plain_document_data(banks: Sequence[Bank]) -> dict | None:
+    """What :func:`_document_data` makes of ``build_document(banks)``, made as plain data and
+    checked against the contract in one call of its validator, or None when the contract
+    refuses it (:func:`_render` then builds the models, whose error says where).
+
+    A record of a choice question or a true/false one is written as the models dump it (each
+    of its values is already of the contract's type: a text, a flag, a whole number, lists and
+    maps of them; the fields in the contract's order, an absent text left out); a record of
+    another kind is its model, dumped. Building the models (a constructor call per option and
+    record, each validating its fields), then dumping them, took 0.25 s for a file of 10 000
+    questions in French; making the plain data and checking it, 0.18 s."""
+    from pydantic import ValidationError
+
+    from ..exchange import CONTRACT_VERSION
+
+    first = banks[0]
+    langs = [b.lang for b in banks]
+
+    def texts(get) -> dict[str, str]:
+        return {b.lang: get(b) for b in banks}
+
+    topic: dict = {"id": first.topic.id, "category": texts(lambda b: b.category.title), "title": texts(lambda b: b.topic.title),
+                   "summary": texts(lambda b: b.topic.summary),
+                   "key_points": [texts(lambda b, i=i: b.topic.key_points[i].text) for i in range(len(first.topic.key_points))],
+                   "tags": dict(first.topic.tags), "key_point_ids": [point.id for point in first.topic.key_points]}
+    if first.category.id is not None:
+        topic["category_id"] = first.category.id
+    questions = []
+    writers = FORMAT.writers
+    for index, q in enumerate(first.questions):
+        if q.kind not in writers:
+            continue
+        plain = _PLAIN.get(q.kind)
+        if plain is not None:
+            questions.append(plain(q, [(b.lang, b.questions[index]) for b in banks]))
+        else:
+            questions.append(_ordered(_question(index, q, banks, texts).model_dump(mode="json", exclude_none=True)))
+    data = {"format": "aistack-bank", "version": CONTRACT_VERSION, "languages": langs, "topic": topic, "questions": questions}
+    try:
+        ExportDocument.__pydantic_validator__.validate_python(data)
+    except ValidationError:
+        return None
+    return _with_fallbacks(data)
+
+
+def _plain_choices(q, group: list) -> dict:
+    """The dumped record of choice question ``q`` (``group``: each language's question), in the
+    contract's order (:func:`_ordered`)."""
+    right = set(q.right_ids())
+    group_options = [(lang, x.options) for lang, x in group]
+    options = []
+    for i, o in enumerate(q.options):
+        option = {"id": o.id, "text": {lang: choices[i].text for lang, choices in group_options}, "correct": o.id in right}
+        if o.feedback is not None:
+            option["feedback"] = {lang: choices[i].feedback for lang, choices in group_options}
+        options.append(option)
+    record = {"id": q.id, "kind": q.kind, "stem": {lang: x.stem for lang, x in group}, "options": options}
+    if q.kind == "single-choice":
+        record["correct"] = q.correct
+    else:
+        record["correct"] = list(q.correct)
+        record["scoring"] = q.scoring
+    return _plain_tail(q, group, record)
+
+
+def _plain_true_false(q, group: list) -> dict:
+    """The dumped record of true/false question ``q``, as :func:`_plain_choices`."""
+    record = {"id": q.id, "kind": q.kind, "stem": {lang: x.stem for lang, x in group}, "answer": q.answer}
+    if q.feedback_true is not None:
+        record["feedback_true"] = {lang: x.feedback_true for lang, x in group}
+    if q.feedback_false is not None:
+        record["feedback_false"] = {lang: x.feedback_false for lang, x in group}
+    return _plain_tail(q, group, record)
+
+
+def _plain_tail(q, group: list, record: dict) -> dict:
+    """``record`` with the fields every record ends with (:data:`_TAIL`)."""
+    if q.explanation is not None:
+        record["explanation"] = {lang: x.explanation for lang, x in group}
+    record["tags"] = list(q.tags)
+    record["difficulty"] = q.difficulty
+    return record
+
+
+_PLAIN = {"single-choice": _plain_choices, "multiple-response": _plain_choices, "true-false": _plain_true_false}
+"""The kinds whose records :func:`_plain_document_data` writes as plain data itself."""
 
 
 def build_bank_document(libraries: Sequence[Library]) -> ExportBankDocument:

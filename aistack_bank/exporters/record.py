@@ -60,6 +60,25 @@ WHOLE_BANK_STEM = "bank"
 """The start of the names of the whole-bank files of a bank of several topics (``bank-en.xml``)."""
 
 
+_KINDS: dict[int, tuple[Bank, frozenset[str]]] = {}
+"""The kinds of the questions of the banks asked about last (:func:`_kinds_of`), by the bank's
+identity, with the bank (kept so that its identity is not another's)."""
+
+
+def _kinds_of(bank: Bank) -> frozenset[str]:
+    """The kinds of ``bank``'s questions, found once per bank: a bank and its questions are
+    frozen, and every format's every piece asks about each language's bank again (twice a
+    piece), each time touching every question."""
+    known = _KINDS.get(id(bank))
+    if known is not None and known[0] is bank:
+        return known[1]
+    kinds = frozenset(q.kind for q in bank.questions)
+    if len(_KINDS) >= 16:  # (a few libraries' worth: a worker renders from the same few banks)
+        _KINDS.clear()
+    _KINDS[id(bank)] = (bank, kinds)
+    return kinds
+
+
 @dataclass(frozen=True)
 class ExportedFile:
     """One file of an export: where it goes (relative to the format's folder), its language, its bytes."""
@@ -171,8 +190,7 @@ class Format:
     def carried_bank(self, bank: Bank) -> Bank:
         """``bank`` without the questions of kinds the format does not carry (``bank`` itself
         when it carries them all)."""
-        writers = self.writers
-        if all(q.kind in writers for q in bank.questions):
+        if _kinds_of(bank) <= self.writers.keys():
             return bank
         kept = tuple(q for q in bank.questions if self.carries(q))
         ids = {q.id for q in kept}
