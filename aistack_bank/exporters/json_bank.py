@@ -246,9 +246,19 @@ def _plain_document_data(banks: Sequence[Bank]) -> dict | None:
     return _with_fallbacks(data)
 
 
-def _plain_choices(q, group: list) -> dict:
-    """The dumped record of choice question ``q`` (``group``: each language's question), in the
-    contract's order (:func:`_ordered`)."""
+def _plain_single(q, group: list) -> dict:
+    """The dumped record of single-choice question ``q`` (``group``: each language's question),
+    in the contract's order (:func:`_ordered`)."""
+    return _plain_choices(q, group, {"correct": q.correct})
+
+
+def _plain_multiple(q, group: list) -> dict:
+    """The dumped record of multiple-response question ``q``, as :func:`_plain_single`."""
+    return _plain_choices(q, group, {"correct": list(q.correct), "scoring": q.scoring})
+
+
+def _plain_choices(q, group: list, key: dict) -> dict:
+    """The dumped record of choice question ``q``, its key's fields ``key`` after its options."""
     right = set(q.right_ids())
     group_options = [(lang, x.options) for lang, x in group]
     options = []
@@ -257,12 +267,7 @@ def _plain_choices(q, group: list) -> dict:
         if o.feedback is not None:
             option["feedback"] = {lang: choices[i].feedback for lang, choices in group_options}
         options.append(option)
-    record = {"id": q.id, "kind": q.kind, "stem": {lang: x.stem for lang, x in group}, "options": options}
-    if q.kind == "single-choice":
-        record["correct"] = q.correct
-    else:
-        record["correct"] = list(q.correct)
-        record["scoring"] = q.scoring
+    record = {"id": q.id, "kind": q.kind, "stem": {lang: x.stem for lang, x in group}, "options": options, **key}
     return _plain_tail(q, group, record)
 
 
@@ -285,7 +290,7 @@ def _plain_tail(q, group: list, record: dict) -> dict:
     return record
 
 
-_PLAIN = {"single-choice": _plain_choices, "multiple-response": _plain_choices, "true-false": _plain_true_false}
+_PLAIN = {"single-choice": _plain_single, "multiple-response": _plain_multiple, "true-false": _plain_true_false}
 """The kinds whose records :func:`_plain_document_data` writes as plain data itself."""
 
 
