@@ -244,9 +244,10 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         affected = owners.affected() if owners is not None else None
     else:
         affected = owners.verified
-    # (the bank's keys, and a map or set of them: an owners' own, made from the same fields)
-    keys = owners.keys if owners is not None else [field.key for field in fields]  # (partial: made only if needed below)
-    known = owners.owner_of if owners is not None else set(keys)
+    # (the bank's keys, and a map or set of them: an owners' own, made from the same fields when it has any)
+    own = partial or (owners is not None and bool(owners.keys))
+    keys = owners.keys if own else [field.key for field in fields]  # (partial: made only if needed below)
+    known = owners.owner_of if own else set(keys)
     diags: list[Diagnostic] = []  # the rules over the whole catalog
     owned: dict[str, list[Diagnostic]] = {}
     whole = affected is None and not partial  # (every field verified: each one's missing entry found as it is looked up)
