@@ -229,20 +229,31 @@ def _space_kind_insensitive(text: str) -> str:
 
 # ----------------------------------------------------------------------------- catalogs
 
-def catalog_typography_diagnostics(catalog, active: dict, fields, current: list | None = None) -> list:
+def catalog_typography_diagnostics(catalog, active: dict, fields, current: list | None = None, hints: list[bool] | None = None) -> list:
     """W520 for every French msgstr whose spaces break French typography (``current``: the
-    current translations of ``fields``, :func:`.locations.current_translations`, when the caller has them)."""
-    from .locations import translation_warnings
+    current translations of ``fields``, :func:`.locations.current_translations`, when the caller
+    has them; ``hints``: for each of ``current``, whether
+    :func:`~aistack_bank.rules.quantities.has_token_hint` finds a character in its msgstr, when
+    the caller asked: one without has no decimal digit, and so no number issue to look for)."""
+    from .locations import msgstr_offset_location, translation_warnings
+    from ..errors import warning
 
     if not catalog.language.split("_")[0] == "fr":
         return []
-    return translation_warnings(catalog, active, fields, _typography_hits, current)
+    if current is None or hints is None:
+        return translation_warnings(catalog, active, fields, _typography_hits, current)
+    found: list = []  # (translation_warnings' loop, each text's hint beside it)
+    for (field, entry), hint in zip(current, hints):
+        for code, message, offset in _typography_hits(field, entry.msgstr, hint):
+            found.append(warning(code, f"{field.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
+    return found
 
 
-def _typography_hits(field, msgstr: str):
+def _typography_hits(field, msgstr: str, digits: bool = True):
     """(code, message, offset) of each W520 and W528 in one French ``msgstr``, marks first
-    (nothing made for a text without any: most of them)."""
-    marks, numbers = typography_issues(msgstr), number_issues(msgstr)
+    (nothing made for a text without any: most of them; ``digits`` False: the text holds no
+    decimal digit, so no number issue either)."""
+    marks, numbers = typography_issues(msgstr), number_issues(msgstr) if digits else ()
     if not marks and not numbers:
         return ()
     return [*(("W520", f"{issue.describe()}; run `bank i18n fix-typography --lang fr`", issue.offset) for issue in marks),

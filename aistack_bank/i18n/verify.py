@@ -183,7 +183,7 @@ def field_owner(field: TextField) -> str:
     return field.question_id or ".".join(field.key.split(".")[:2])
 
 
-def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | None = None) -> list[Diagnostic]:
+def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | None = None, hint: bool | None = None) -> list[Diagnostic]:
     """One entry's findings against its field, located at its msgstr (from the entry memo
     ``entries`` when it holds the same parts; ``sides``: the English side of the parity checks
     by English text, see :func:`parity_diagnostics`).
@@ -192,12 +192,13 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
     :data:`~aistack_bank.rules.quantities.TOKEN_HINT` (most of them) is checked again rather than
     looked up: without numbers, formulas or markup its checks cost less than the memo's digest;
     one of them translated for its English, not fuzzy, one line and not blank (most of those)
-    has no finding, which is answered here without the checks' calls."""
+    has no finding, which is answered here without the checks' calls (``hint``: whether the
+    caller found a character of ``TOKEN_HINT`` in the msgstr, when it looked)."""
     msgstr = entry.msgstr
     if not msgstr:
         plain = False
     else:
-        plain = not has_token_hint(msgstr) and not has_token_hint(field.text)
+        plain = not (has_token_hint(msgstr) if hint is None else hint) and not has_token_hint(field.text)
         if plain and entry.msgid == field.text and type(msgstr) is str and "\n" not in msgstr and "fuzzy" not in entry.flags and msgstr.strip():
             # (what entry_diagnostics finds in it: nothing; translated, for this English, not
             # fuzzy, a text the model takes, no number, formula or markup on either side, one line)
@@ -243,17 +244,20 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         affected = owners.affected() if owners is not None else None
     else:
         affected = owners.verified
-    keys = owners.keys if partial else [field.key for field in fields]  # (partial: made only if needed below)
-    known = owners.owner_of if partial else set(keys)  # (the bank's keys)
+    # (the bank's keys, and a map or set of them: an owners' own, made from the same fields when it has any)
+    own = partial or (owners is not None and bool(owners.keys))
+    keys = owners.keys if own else [field.key for field in fields]  # (partial: made only if needed below)
+    known = owners.owner_of if own else set(keys)
     diags: list[Diagnostic] = []  # the rules over the whole catalog
     owned: dict[str, list[Diagnostic]] = {}
+    whole = affected is None and not partial  # (every field verified: each one's missing entry found as it is looked up)
     mine = fields if affected is None else [field for field in fields if field_owner(field) in affected]
     # (the questions' models only for the bank's checks, and only those verified again: a
     # record is unpickled when its model is first read)
     questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
     present = active.keys()
     missing = False
-    if not (partial and owners.none_missing(present)):  # (else: none was missing, and none of the touched contexts is)
+    if not whole and not (partial and owners.none_missing(present)):  # (else: none was missing, and none of the touched contexts is)
         if partial:
             keys = owners.all_keys()
         for key in keys if not all(map(present.__contains__, keys)) else ():  # (the loop only when one is missing)
@@ -263,13 +267,20 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     sides = _parity_sides(questions)
     current = []  # (the translated, not fuzzy entries with their fields, for the lints: see locations.current_translations)
+    hints = []  # (for each of current: whether its msgstr holds a character of TOKEN_HINT, asked once for its checks and French typography's)
     for field in mine:
         entry = active.get(field.key)
         if entry is None:
+            if whole:  # (W501 in the order of the fields, before every other finding in diags)
+                missing = True
+                diags.append(warning("W501", f"{field.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
             continue
+        hint = None
         if entry.msgstr and "fuzzy" not in entry.flags:
             current.append((field, entry))
-        found = _entry_findings(entries, field, entry, lang, catalog, sides)
+            hint = has_token_hint(entry.msgstr)
+            hints.append(hint)
+        found = _entry_findings(entries, field, entry, lang, catalog, sides, hint)
         if found:
             owned.setdefault(field_owner(field), []).extend(found)
     entries.save()
@@ -279,7 +290,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         diags += length_cue_diagnostics(source, catalog) if owners is None else owners.length_cues(source, questions, active)
         for owner, found in _duplicate_texts(questions, catalog, active):
             owned.setdefault(owner, []).extend(found)
-        lints = translation_lints(catalog, active, mine, memo=memo and affected is None, current=current)
+        lints = translation_lints(catalog, active, mine, memo=memo and affected is None, current=current, hints=hints)
         if owners is None:
             diags += lints
         else:
@@ -290,7 +301,8 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                 else:
                     owned.setdefault(owner, []).append(d)
     # (verified again: only the contexts of the entries the edit touched can be theirs)
-    unknown = active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
+    # (every key of the bank has an entry, and there are as many entries as keys: none is unknown)
+    unknown = () if whole and not missing and len(active) == len(known) else active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
                                                              key=lambda pair: pair[1].linenum or 0)
     for key, entry in unknown:
         if key not in known:
@@ -430,7 +442,7 @@ class _Owners:
         measured, longest = self.cues if self.delta else (0, frozenset())
         if not self.delta:
             questions = [qs for qs in source.questions if qs.question is not None]
-        longest = set(longest) - {qs.question.id for qs in questions}
+        longest = set(longest) - {qs.question.id for qs in questions} if longest else set()  # (none kept: nothing to take out)
         for question_id, keys_longest in _cues(questions, texts_of):
             if not self.delta:
                 measured += 1

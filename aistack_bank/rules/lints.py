@@ -1019,14 +1019,17 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     from ..i18n.locations import translation_warnings
 
     fields = list(fields)
-    with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
+    with_options: set | None = None  # (the questions with an option field: made when a translation may refer, most catalogs never)
     lang = catalog.language.split("_")[0]
     shared = kept is not None
     kept = kept if shared else EntryMemo(catalog.path, catalog.language, enabled=memo, kind="references")
 
     def hits(field, msgstr: str):
+        nonlocal with_options
         if field.question_id is None or not may_refer(msgstr, lang):
             return ()  # (most translations: no word the patterns need, not looked up in the memo either)
+        if with_options is None:
+            with_options = {field.question_id for field in fields if field.question_id is not None and ".option." in field.key}
         options = field.question_id in with_options
         return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
@@ -1037,16 +1040,18 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     return diags
 
 
-def translation_lints(catalog, active: dict, fields, *, memo: bool = False, current: list | None = None) -> list[Diagnostic]:
+def translation_lints(catalog, active: dict, fields, *, memo: bool = False, current: list | None = None, hints: list[bool] | None = None) -> list[Diagnostic]:
     """Every editorial lint of one bank catalog: references, French typography, glossary
     (``current``: the current translations of ``fields``, as
-    :func:`~aistack_bank.i18n.locations.current_translations` lists them, when the caller has them)."""
+    :func:`~aistack_bank.i18n.locations.current_translations` lists them, when the caller has them;
+    ``hints``: whether each of their msgstrs holds a character of
+    :data:`~aistack_bank.rules.quantities.TOKEN_HINT`, when the caller asked)."""
     from ..i18n.glossary import catalog_glossary_diagnostics, read_glossary
     from ..i18n.typography import catalog_typography_diagnostics
 
     glossary, diags = read_glossary(catalog.path.parent)
     diags = list(diags)
     diags += catalog_reference_diagnostics(catalog, active, fields, memo=memo, current=current)
-    diags += catalog_typography_diagnostics(catalog, active, fields, current)
+    diags += catalog_typography_diagnostics(catalog, active, fields, current, hints)
     diags += catalog_glossary_diagnostics(glossary, catalog, active, fields, current)
     return diags
