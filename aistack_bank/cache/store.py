@@ -802,18 +802,35 @@ class SplitStore:
             out.append((found[0], records, found[1], found[2]))
         return out
 
-    def put(self, key: str, small: Any, large: bytes) -> None:
-        """Store ``small`` (pickled with the index) and ``large`` (appended to the records file)."""
+    def put(self, key: str, small: Any, large: Any) -> None:
+        """Store ``small`` (pickled with the index) and ``large`` (appended to the records file):
+        bytes, or where they are in a file of this run, whose bytes are read when the store is
+        written (an object with a length and a static ``read_parts(parts)`` giving the bytes of
+        each of a list of them, such as :class:`~.questionfiles.Spilled`): not held until then."""
         if self.enabled:
             self._used[key] = (small, -1, len(large))
             self._new[key] = large
             self._dirty = True
+
+    def _read_new(self) -> None:
+        """The large parts given by where they are (:meth:`put`) read, together."""
+        lazy: dict[type, list[str]] = {}
+        for key, large in self._new.items():
+            if not isinstance(large, (bytes, bytearray, memoryview)):
+                lazy.setdefault(type(large), []).append(key)
+        for kind, keys in lazy.items():
+            for key, large in zip(keys, kind.read_parts([self._new[key] for key in keys])):
+                self._new[key] = large
 
     def save(self) -> None:
         """Write what this run added (a journal frame, or the index anew, atomically); never raises."""
         if not (self.enabled and self._dirty):
             return
         self._dirty = False
+        try:
+            self._read_new()
+        except Exception:  # (a part that cannot be read: nothing is written)
+            return
         try:
             if self._append_frame():
                 return
