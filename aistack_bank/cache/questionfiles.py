@@ -461,6 +461,10 @@ class Spilled:
     def __len__(self) -> int:
         return self.length
 
+    def place(self) -> tuple[int, int, int]:
+        """(the spill file's descriptor, where this is in it, its length)."""
+        return self.spill.fd, self.at, self.length
+
     @staticmethod
     def read_parts(parts: list["Spilled"]) -> list:
         """The bytes of each of ``parts`` (the records a store keeps: :meth:`SplitStore.put`),
