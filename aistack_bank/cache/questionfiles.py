@@ -196,9 +196,10 @@ class QuestionFiles:
 
         Each topic's store is written, and dropped from memory, as soon as its files are done;
         with ``spill`` and many files, each record read now goes to the :class:`Spill` file as it
-        comes, and each record a store had stays in that store's records file (a
-        :class:`StoreRecord`) until a catalog worker is to read it (then no record is kept in
-        memory, not even one read in this process)."""
+        comes (written there by the worker that read it, which sends back where: the store is
+        given that place, and copies the record from there when it is written), and each record
+        a store had stays in that store's records file (a :class:`StoreRecord`) until a catalog
+        worker is to read it (then no record is kept in memory, not even one read in this process)."""
         if self.spill_wanted and sum(len(paths) for paths, _, _, _ in topics) >= SPILL_MIN_FILES:
             self.spill = Spill.create()
         # each topic's store: the summaries and diagnostics of its files in one index, their
