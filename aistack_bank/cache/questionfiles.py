@@ -117,10 +117,6 @@ class QuestionFiles:
             keys.append(f"{shared}{path}\0{digest}" if digest else self.key(path, root, topic, project))
         return keys
 
-    def _one(self, path: Path, root: Path, topic: Any, project: Path | None) -> bytes:
-        """The stored form of one file's verdict (as a worker process returns it)."""
-        return pickle.dumps(self._checked(path, root, topic, project, stored=True)[0], protocol=pickle.HIGHEST_PROTOCOL)
-
     def _checked(self, path: Path, root: Path, topic: Any, project: Path | None, *, stored: bool) -> tuple[tuple, QuestionSource]:
         """((summary, read diagnostics, rule diagnostics, pickled record or None, pickled texts
         or None, content digest of the bytes read or None), the record itself): read and checked
@@ -137,8 +133,15 @@ class QuestionFiles:
         return (summary, read_diags, rule_diags, record, texts, digest), qs
 
     def _chunk(self, items: list[tuple[Path, Path, Any, Path | None]]) -> list[bytes]:
+        """The stored form of each file's verdict (as a worker process returns it); with a spill file,
+        the records and texts of the files are written there together, here, and each verdict
+        carries where its record and texts are instead of their bytes (the parent never holds
+        them: :meth:`read_topics`)."""
         with folders_settled():
-            return [self._one(*item) for item in items]
+            found = [self._checked(*item, stored=True)[0] for item in items]
+        if self.spill is not None:
+            found = self.spill.append_verdicts(found)
+        return [pickle.dumps(verdict, protocol=pickle.HIGHEST_PROTOCOL) for verdict in found]
 
     def _compute(self, items: list[tuple[Path, Path, Any, Path | None]]):
         """(stored form, its values, record) of each (path, topic folder, topic, project),
@@ -193,9 +196,10 @@ class QuestionFiles:
 
         Each topic's store is written, and dropped from memory, as soon as its files are done;
         with ``spill`` and many files, each record read now goes to the :class:`Spill` file as it
-        comes, and each record a store had stays in that store's records file (a
-        :class:`StoreRecord`) until a catalog worker is to read it (then no record is kept in
-        memory, not even one read in this process)."""
+        comes (written there by the worker that read it, which sends back where: the store is
+        given that place, and copies the record from there when it is written), and each record
+        a store had stays in that store's records file (a :class:`StoreRecord`) until a catalog
+        worker is to read it (then no record is kept in memory, not even one read in this process)."""
         if self.spill_wanted and sum(len(paths) for paths, _, _, _ in topics) >= SPILL_MIN_FILES:
             self.spill = Spill.create()
         # each topic's store: the summaries and diagnostics of its files in one index, their
@@ -232,6 +236,8 @@ class QuestionFiles:
         for (t, index), (blob, found, qs) in zip(todo, computed):
             if found is None:
                 found = pickle.loads(blob)
+                if type(found[3]) is tuple or type(found[4]) is tuple:  # (written to the spill file by the worker)
+                    found = (*found[:3], self.spill.placed(found[3]), self.spill.placed(found[4]), found[5])
             del blob
             if qs is not None and self.spill is None:
                 live[(t, index)] = qs
@@ -262,7 +268,8 @@ class QuestionFiles:
         if self.spill is None:
             return found
         summary, read_diags, rule_diags, record, texts = found
-        return summary, read_diags, rule_diags, self.spill.add(record), (None if texts is None else self.spill.add(texts))
+        return (summary, read_diags, rule_diags, record if isinstance(record, Spilled) else self.spill.add(record),
+                texts if texts is None or isinstance(texts, Spilled) else self.spill.add(texts))
 
     def _done(self, stores: list, t: int) -> None:
         if self._later is not None:
@@ -296,9 +303,13 @@ class Spill:
     def __init__(self, fd: int, path: str) -> None:
         import weakref
 
-        self.fd, self.path, self.size = fd, path, 0
+        self.fd, self.path = fd, path
         self.recent: dict[object, tuple] = {}
-        self._finalizer = weakref.finalize(self, Spill._release, fd, path)
+        self._appending: tuple[int, int] | None = None
+        """(process, descriptor) this process appends to the file with (see :meth:`_append`)."""
+        self._appended: list[int] = []
+        """The descriptors opened for appending in the process that made this object (closed with it)."""
+        self._finalizer = weakref.finalize(self, Spill._release, fd, path, self._appended)
 
     @classmethod
     def create(cls) -> "Spill | None":
@@ -319,16 +330,68 @@ class Spill:
 
     def add(self, blob: bytes) -> "Spilled | bytes":
         """Where ``blob`` now is (``blob`` itself when it cannot be written)."""
+        at = self._append(blob)
+        return blob if at is None else Spilled(self, at, len(blob))
+
+    def _append(self, data: bytes) -> int | None:
+        """Write ``data`` at the end of the file; where it starts (None: not written whole).
+
+        The question files' workers append their records here as the command's own process
+        does (:meth:`append_verdicts`): each process through a descriptor of its own opened for
+        appending, so that each write lands after every other whole and where it landed is
+        this descriptor's offset after it (a descriptor inherited through a fork shares it)."""
         import os
 
+        pid = os.getpid()
+        if self._appending is None or self._appending[0] != pid:
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+            except OSError:
+                return None
+            self._appending = (pid, fd)
+            self._appended.append(fd)
+        fd = self._appending[1]
         try:
-            written = os.pwrite(self.fd, blob, self.size)
+            written = os.write(fd, data)
+            end = os.lseek(fd, 0, os.SEEK_CUR)
         except OSError:
-            return blob
-        if written != len(blob):
-            return blob
-        at, self.size = self.size, self.size + len(blob)
-        return Spilled(self, at, len(blob))
+            return None
+        if written != len(data):
+            return None
+        return end - written
+
+    def append_verdicts(self, verdicts: list[tuple]) -> list[tuple]:
+        """Each stored form of :meth:`QuestionFiles._checked` with its record and texts written to
+        this file, in one write (the records together, then the texts): their places instead of
+        their bytes, ``(at, length)``; the verdicts as given when that write fails."""
+        parts: list[bytes] = []
+        for verdict in verdicts:
+            if verdict[3] is not None:
+                parts.append(verdict[3])
+        for verdict in verdicts:
+            if verdict[4] is not None:
+                parts.append(verdict[4])
+        if not parts:
+            return verdicts
+        at = self._append(b"".join(parts))
+        if at is None:
+            return verdicts
+        out = []
+        for verdict in verdicts:
+            record = verdict[3]
+            if record is not None:
+                record, at = (at, len(record)), at + len(record)
+            out.append((*verdict[:3], record, *verdict[4:]))
+        for index, verdict in enumerate(out):
+            texts = verdict[4]
+            if texts is not None:
+                out[index] = (*verdict[:4], (at, len(texts)), verdict[5])
+                at += len(texts)
+        return out
+
+    def placed(self, place: "tuple[int, int] | bytes | None") -> "Spilled | bytes | None":
+        """A record's or texts' place ``(at, length)`` in this file as a worker sent it (bytes or None as they are)."""
+        return Spilled(self, *place) if type(place) is tuple else place
 
     def read(self, at: int, length: int) -> bytes:
         return read_at(self.fd, at, length)
@@ -342,17 +405,18 @@ class Spill:
             pass
 
     @staticmethod
-    def _release(fd: int, path: str) -> None:
+    def _release(fd: int, path: str, appending: list[int]) -> None:
         import os
 
         try:
             os.unlink(path)
         except OSError:
             pass
-        try:
-            os.close(fd)
-        except OSError:
-            pass
+        for one in (fd, *appending):
+            try:
+                os.close(one)
+            except OSError:
+                pass
 
 
 class StoreRecord:
@@ -394,6 +458,36 @@ class Spilled:
 
     def blob(self) -> bytes:
         return self.spill.read(self.at, self.length)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def place(self) -> tuple[int, int, int]:
+        """(the spill file's descriptor, where this is in it, its length)."""
+        return self.spill.fd, self.at, self.length
+
+    @staticmethod
+    def read_parts(parts: list["Spilled"]) -> list:
+        """The bytes of each of ``parts`` (the records a store keeps: :meth:`SplitStore.put`),
+        those that lie one after the other in a spill file read together (a worker's records
+        are written together)."""
+        out: list = [None] * len(parts)
+        order = sorted(range(len(parts)), key=lambda i: (id(parts[i].spill), parts[i].at))
+        start = 0
+        while start < len(order):
+            first = parts[order[start]]
+            end, stop = first.at + first.length, start + 1
+            while stop < len(order):
+                part = parts[order[stop]]
+                if part.spill is not first.spill or part.at != end:
+                    break
+                end, stop = end + part.length, stop + 1
+            data = memoryview(first.spill.read(first.at, end - first.at))
+            for i in order[start:stop]:
+                part = parts[i]
+                out[i] = data[part.at - first.at:part.at - first.at + part.length]
+            start = stop
+        return out
 
     def load(self) -> tuple:
         """(doc, question, derived) of the record, from the latest used when it is one of them."""

@@ -802,12 +802,28 @@ class SplitStore:
             out.append((found[0], records, found[1], found[2]))
         return out
 
-    def put(self, key: str, small: Any, large: bytes) -> None:
-        """Store ``small`` (pickled with the index) and ``large`` (appended to the records file)."""
+    def put(self, key: str, small: Any, large: Any) -> None:
+        """Store ``small`` (pickled with the index) and ``large`` (appended to the records file):
+        bytes, or where they are in a file of this run, not held until the store is written (an
+        object with a length, a ``place()`` giving the open file, offset and length, and a static
+        ``read_parts(parts)`` giving the bytes of each of a list of them, such as
+        :class:`~.questionfiles.Spilled`): a records file written anew then copies them from
+        there within the kernel (:func:`_write_parts`)."""
         if self.enabled:
             self._used[key] = (small, -1, len(large))
             self._new[key] = large
             self._dirty = True
+
+    def _read_new(self) -> None:
+        """The large parts given by where they are (:meth:`put`) read, together (to be appended
+        to a records file; one written anew copies them from where they are: :func:`_write_parts`)."""
+        lazy: dict[type, list[str]] = {}
+        for key, large in self._new.items():
+            if not isinstance(large, (bytes, bytearray, memoryview)):
+                lazy.setdefault(type(large), []).append(key)
+        for kind, keys in lazy.items():
+            for key, large in zip(keys, kind.read_parts([self._new[key] for key in keys])):
+                self._new[key] = large
 
     def save(self) -> None:
         """Write what this run added (a journal frame, or the index anew, atomically); never raises."""
@@ -848,6 +864,7 @@ class SplitStore:
         new = [key for key in self._used if key in self._new]
         if len(entries) + len(new) > self.keep:
             return False
+        self._read_new()
         parts, index, at = [], {}, 0
         for key in new:
             large = self._new[key]
@@ -894,6 +911,7 @@ class SplitStore:
             os.close(fd)
             return None, 0
         try:
+            self._read_new()
             blob = b"".join(self._new[key] for key in entries if key in self._new)
             if blob:
                 if os.write(fd, blob) != len(blob):  # (then the records file is written anew)
@@ -926,9 +944,81 @@ class SplitStore:
             parts.append(part)
             entries[key] = (small, at, length)
             at += length
-        if not write_private(self.records_path, b"".join(parts)):
+        if not _write_parts(self.records_path, parts):
             return None, 0
         return token, at
+
+
+def _write_parts(path: Path, parts: list) -> bool:
+    """:func:`write_private` of the bytes of ``parts`` one after the other: each bytes, or a part
+    given by where it is (:meth:`SplitStore.put`), copied from its file to this one within the
+    kernel (``os.copy_file_range``, those that follow one another in one go; read and written
+    where it cannot be), so that a records file of the run's new records is written without
+    holding them. The file starts with a new random token, so is never the one there already."""
+    from ..writing import sync_each
+
+    if not private_folder(path.parent):
+        return False
+    deferred = _DEFERRED is not None and _DEFERRED[0] == os.getpid()
+    if deferred:
+        earlier = _DEFERRED[1].pop(os.fspath(path), None)  # written again: only the latest bytes go in, in its place in the order
+        if earlier is not None:
+            _remove(earlier[0])
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        try:
+            _copy_parts(fd, parts)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        if deferred:
+            _DEFERRED[1][os.fspath(path)] = (tmp, path)
+            return True
+        failed = sync_each([(tmp, path)])
+        if failed:
+            raise failed[0]
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    return True
+
+
+def _copy_parts(fd: int, parts: list) -> None:
+    """Write each of ``parts`` (see :func:`_write_parts`) to the open file ``fd``, in order."""
+    index = 0
+    while index < len(parts):
+        part = parts[index]
+        index += 1
+        if isinstance(part, (bytes, bytearray, memoryview)):
+            view = memoryview(part)
+            while view:
+                view = view[os.write(fd, view):]
+            continue
+        source, at, length = part.place()
+        while index < len(parts) and not isinstance(parts[index], (bytes, bytearray, memoryview)):
+            more = parts[index].place()
+            if more[0] != source or more[1] != at + length:
+                break
+            length += more[2]
+            index += 1
+        while length > 0:
+            copied = 0
+            if hasattr(os, "copy_file_range"):
+                try:
+                    copied = os.copy_file_range(source, fd, length, at)
+                except OSError:  # (not between these files: read and written)
+                    copied = 0
+            if copied <= 0:
+                chunk = read_at(source, at, min(length, 1 << 24))
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
+                copied = len(chunk)
+            at += copied
+            length -= copied
 
 
 def read_at(fd: int, at: int, length: int) -> bytes:
