@@ -528,10 +528,12 @@ def read_library(root: Path, *, topics: list[Path] | None = None, read_files=Non
     return source
 
 
-TOPIC_POOL_MIN = 200
+TOPIC_POOL_MIN = 500
 """Least number of topics whose topic files :func:`read_library` (with ``read_topics``) reads in
-worker processes, before their question files are read: at 1 000 topics about 1.8 s of CPU
-(parsing and storing each topic file, listing its questions), 0.9 s to take back pickled."""
+worker processes, before their question files are read: at 1 000 topics about 2 s of CPU in this
+process (parsing and storing each topic file, listing its questions) against 1 s to take them
+back pickled, 2.2 s in the workers; at 250 topics 0.55 s against 0.27 s and 0.68 s (about as
+much wall time on two cores, for more CPU)."""
 
 
 def _started_banks(topics: list[Path], project: Path | None, topic_reader) -> list[tuple[BankSource, list[Path]]]:
