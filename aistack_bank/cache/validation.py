@@ -44,6 +44,12 @@ MAX_ENTRIES = 64
 """Verdicts kept; the oldest go first."""
 
 
+def _by_status(st: os.stat_result) -> bytes:
+    """What the input digest takes of a file it does not digest by content (not a regular
+    file, or larger than :data:`MAX_HASHED_BYTES`): its type, size, inode and modification time."""
+    return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
+
+
 def _hash_file(digest, name: str, keep: list | None = None) -> bool:
     """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise.
     True when ``digest`` took the file's whole content (and nothing else). With ``keep``, a
@@ -165,7 +171,7 @@ class StatMemo:
             return f"unreadable {exc.errno}".encode()
         if not S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
             self.fresh.append(name)
-            return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
+            return _by_status(st)
         identity = file_identity(st)
         known = self.old.get(name)
         if known is None and self.borrowed:
@@ -387,6 +393,12 @@ def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None =
                 st = os.stat(name)
             except OSError:
                 return False
+            if not S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+                # digested by its status, not its bytes (StatMemo.digest: a catalog of more than
+                # 256 MB): the digest taken again takes the same when the status is the same
+                if _by_status(st) != values.get(name):
+                    return False
+                continue
             entry = known.get(name)
             if (entry is not None and entry[0] == file_identity(st) and S_ISREG(st.st_mode)
                     and st.st_mtime_ns < settled_before and st.st_ctime_ns < settled_before):
@@ -425,11 +437,13 @@ def edited_catalog_only(bank: Path, translations: Path | None, *, bank_kept: boo
     memo = _latest_memo(bank, translations)
     if memo is None:
         return False
+    if not memo.complete or not memo.old or memo.seen_head != memo.head:
+        return False  # (before looking at the files digested: every file of a cold run's bank)
     fresh = memo.fresh
     if bank_kept:
         inside = os.path.join(os.path.abspath(bank), "")
         fresh = [name for name in fresh if not os.path.abspath(name).startswith(inside)]
-    if not memo.complete or not memo.old or memo.seen_head != memo.head or len(fresh) > 1:
+    if len(fresh) > 1:
         return False
     if not fresh:
         return True
