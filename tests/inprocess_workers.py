@@ -11,6 +11,7 @@ def in_process_workers(calls: list[str] | None = None) -> type:
 
     class InProcessWorkers:
         started = True
+        size = 2  # (as the real pool on two cores)
 
         def __init__(self, wanted):
             pass

@@ -797,7 +797,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         # the bank's fields it already holds, and the two workers finish at about the same time
         calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, (manifest, token, pot, root))] if fresh else []
-        results = _collected(workers.submit(calls), meanwhile)
+        results = _collected(workers.submit(calls), meanwhile, busy=len(todo) >= workers.size)
         meanwhile = None
         if fresh:
             results.insert(0, results.pop())
@@ -807,7 +807,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, ([payload], token, pot, root))] if fresh else []  # (last, as above)
         del payload
-        results = _collected(workers.submit(calls), meanwhile)
+        results = _collected(workers.submit(calls), meanwhile, busy=len(todo) >= workers.size)
         meanwhile = None
         if fresh:
             results.insert(0, results.pop())
@@ -891,11 +891,18 @@ def _stored_verdicts(store, paths: list[Path], inputs) -> tuple[list[str | None]
     return keys, verdicts
 
 
-def _collected(pending, meanwhile: Callable[[], None] | None) -> list:
+def _collected(pending, meanwhile: Callable[[], None] | None, *, busy: bool) -> list:
     """The results of calls sent to the workers (``pending``, an iterator of them), once
-    ``meanwhile()`` has been called here as they work."""
+    ``meanwhile()`` has been called here as they work: with ``busy`` (a catalog for every
+    worker), without forking processes of its own (:class:`~aistack_bank.parallel.cores_busy`)."""
     if meanwhile is not None:
-        meanwhile()
+        if busy:
+            from ..parallel import cores_busy
+
+            with cores_busy():
+                meanwhile()
+        else:
+            meanwhile()
     return list(pending)
 
 
