@@ -60,8 +60,8 @@ class cores_busy:
     caller's :class:`Workers` keep every core busy meanwhile (a catalog each while the parent
     lints), and processes forked now would only share those cores with them, each fork
     costing its page faults. On the 10 000-question bank, the answer-leak lint's matching
-    forked beside the catalogs' workers took 0.2-0.6 s more CPU than matching here (seven
-    alternated pairs of cold validates, the same output)."""
+    forked beside the catalogs' workers took 0.09-0.80 s more CPU than matching here in ten of
+    eleven alternated pairs of cold validates (the same output)."""
 
     def __enter__(self) -> "cores_busy":
         _BUSY[0] += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path, PurePosixPath
-from typing import Mapping
+from typing import Callable, Mapping
 
 Tree = Mapping[PurePosixPath | str, bytes]
 
@@ -131,15 +131,20 @@ def _sync_file(tmp: str, target: Path) -> None:
         raise OSError(exc.errno, exc.strerror, str(target)) from None
 
 
-def stage_file(path: Path, data: bytes, pending: list[tuple[str, Path]]) -> str:
+def stage_file(path: Path, data: bytes | Callable[[int], None], pending: list[tuple[str, Path]]) -> str:
     """Write ``data`` to a new temporary file beside ``path`` (``path``'s mode, or 0644), not
     yet flushed to the disk, and add ``(temporary file, path)`` to ``pending`` as soon as it
-    exists (for the caller to remove it if anything fails); its name."""
+    exists (for the caller to remove it if anything fails); its name. ``data`` is the bytes, or
+    a function that writes them through the open file's descriptor (bytes copied from another
+    file within the kernel, never held here)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     pending.append((tmp, path))
     with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
+        if callable(data):
+            data(fh.fileno())
+        else:
+            fh.write(data)
     os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
     return tmp
 

@@ -166,19 +166,31 @@ def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
     return fd, st
 
 
-def write_private(path: Path, data: bytes) -> bool:
+def write_private(path: Path, data: bytes | Callable[[int], None]) -> bool:
     """Write the cache file ``path`` atomically (mode 0644) into a folder of the user's own;
     False, writing nothing, when the folder is not (see :func:`private_folder`). Within
     :func:`deferred_writes`, the bytes are in a temporary file beside ``path``, flushed to the
-    disk and renamed in at the end of the block."""
-    from ..writing import write_atomic
+    disk and renamed in at the end of the block. ``data`` is the bytes, or a function that
+    writes them through a descriptor (:func:`~aistack_bank.writing.stage_file`)."""
+    from ..writing import stage_file, sync_files, write_atomic
 
     if not private_folder(path.parent):
         return False
     if _DEFERRED is not None and _DEFERRED[0] == os.getpid():
         _defer(path, data, _DEFERRED[1])
         return True
-    write_atomic(path, data)
+    if not callable(data):
+        write_atomic(path, data)
+        return True
+    staged: list[tuple[str, Path]] = []
+    try:
+        stage_file(path, data, staged)
+        sync_files(staged)
+        os.replace(staged[0][0], path)
+    except BaseException:
+        for tmp, _ in staged:
+            _remove(tmp)
+        raise
     return True
 
 
@@ -218,13 +230,13 @@ class deferred_writes:
             _settle(list(pending.values()))
 
 
-def _defer(path: Path, data: bytes, pending: dict[str, tuple[str, Path]]) -> None:
+def _defer(path: Path, data: bytes | Callable[[int], None], pending: dict[str, tuple[str, Path]]) -> None:
     from ..writing import same_bytes, stage_file
 
     earlier = pending.pop(os.fspath(path), None)  # written again: only the latest bytes go in, in its place in the order
     if earlier is not None:
         _remove(earlier[0])
-    if same_bytes(path, data):
+    if not callable(data) and same_bytes(path, data):
         return
     staged: list[tuple[str, Path]] = []
     try:
@@ -952,38 +964,10 @@ class SplitStore:
 def _write_parts(path: Path, parts: list) -> bool:
     """:func:`write_private` of the bytes of ``parts`` one after the other: each bytes, or a part
     given by where it is (:meth:`SplitStore.put`), copied from its file to this one within the
-    kernel (``os.copy_file_range``, those that follow one another in one go; read and written
-    where it cannot be), so that a records file of the run's new records is written without
-    holding them. The file starts with a new random token, so is never the one there already."""
-    from ..writing import sync_each
-
-    if not private_folder(path.parent):
-        return False
-    deferred = _DEFERRED is not None and _DEFERRED[0] == os.getpid()
-    if deferred:
-        earlier = _DEFERRED[1].pop(os.fspath(path), None)  # written again: only the latest bytes go in, in its place in the order
-        if earlier is not None:
-            _remove(earlier[0])
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        try:
-            _copy_parts(fd, parts)
-        finally:
-            os.close(fd)
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        if deferred:
-            _DEFERRED[1][os.fspath(path)] = (tmp, path)
-            return True
-        failed = sync_each([(tmp, path)])
-        if failed:
-            raise failed[0]
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)
-        raise
-    return True
+    kernel (:func:`_copy_parts`), so that a records file of the run's new records is written
+    without holding them. The file starts with a new random token, so is never the one there
+    already."""
+    return write_private(path, lambda fd: _copy_parts(fd, parts))
 
 
 def _copy_parts(fd: int, parts: list) -> None:

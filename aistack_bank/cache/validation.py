@@ -58,7 +58,7 @@ def _hash_file(digest, name: str, keep: list | None = None) -> bool:
     try:
         st = os.stat(name)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
-            digest.update(f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode())
+            digest.update(_by_status(st))
             return False
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
         try:
