@@ -315,3 +315,18 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 settings.register_profile("long", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(params=["serial", "pool"])
+def file_jobs(request, monkeypatch):
+    """Serially, or with question files and catalogs checked in a process pool even for a small bank."""
+    from aistack_bank.cache import questionfiles
+    from aistack_bank import parallel
+
+    if request.param == "pool":
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+        monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+        monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", 0)
+    else:
+        monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    return request.param

@@ -248,21 +248,6 @@ def _codes(out: str) -> set[str]:
     return {d["code"] for d in json.loads(out)["diagnostics"]}
 
 
-@pytest.fixture(params=["serial", "pool"])
-def file_jobs(request, monkeypatch):
-    """Serially, or with question files and catalogs checked in a process pool even for a small bank."""
-    from aistack_bank.cache import questionfiles
-    from aistack_bank import parallel
-
-    if request.param == "pool":
-        monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
-        monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
-        monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", 0)
-    else:
-        monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
-    return request.param
-
-
 def test_the_per_file_stores_give_the_verdict_of_a_run_without_cache(project, run_cli, monkeypatch, file_jobs):
     """Edits, renames, deletes and touches of question files, catalogs, the template, the
     glossary and the topic's tags, and a new package version, applied one after the other:

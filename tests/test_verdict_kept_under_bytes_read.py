@@ -29,19 +29,11 @@ def _verdict(bank: Path, *, use_cache: bool) -> list[str]:
     return [str(d) for d in validate_bank(bank, use_cache=use_cache).diagnostics]
 
 
-@pytest.fixture(params=["in process", "pool"])
-def bank(request, tmp_path, monkeypatch):
-    from aistack_bank import parallel
-
+@pytest.fixture
+def bank(tmp_path, file_jobs):
     project = tmp_path / "project"
     project.mkdir()
     shutil.copytree(ROOT / "bank", project / "bank")
-    if request.param == "pool":
-        monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
-        monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
-        monkeypatch.setattr(questionfiles, "FILE_POOL_MIN", 0)
-    else:
-        monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
     return project / "bank"
 
 
