@@ -1,5 +1,5 @@
 """Zip members written as pieces of their bytes (``deterministic_zip`` given an iterable,
-``utf8_lines``) are byte for byte the members written whole, as the package writers did
+``utf8_pieces``) are byte for byte the members written whole, as the package writers did
 before they streamed: compared, at random, with a copy of the old writer kept here."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import io
 import random
 import zipfile
 
-from aistack_bank.exporters.common import ZIP_DATE, deterministic_zip, utf8_lines
+from aistack_bank.exporters.common import ZIP_DATE, deterministic_zip, utf8_pieces
 
 ALPHABET = "abc XYZ 012 <>&\"' é ß € ☃ 𝔘 \u2067ع\u2069 \t"
 
@@ -30,13 +30,13 @@ def _lines(rng: random.Random) -> list[str]:
     return ["".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 40))) for _ in range(rng.randrange(1, 600))]
 
 
-def test_utf8_lines_are_the_joined_text():
+def test_utf8_pieces_are_the_joined_text():
     rng = random.Random(7)
     for _ in range(20):
         lines = _lines(rng)
         batch = rng.choice([1, 2, 3, 7, 512])
-        assert b"".join(utf8_lines(lines, batch)) == ("\n".join(lines) + "\n").encode("utf-8")
-        assert b"".join(utf8_lines(iter(lines), batch)) == ("\n".join(lines) + "\n").encode("utf-8")
+        assert b"".join(utf8_pieces(lines, batch)) == ("\n".join(lines) + "\n").encode("utf-8")
+        assert b"".join(utf8_pieces(iter(lines), batch)) == ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def test_streamed_members_are_the_members_written_whole():
@@ -44,7 +44,7 @@ def test_streamed_members_are_the_members_written_whole():
     for _ in range(8):
         members = {f"d{rng.randrange(3)}/m{i}.xml": _lines(rng) for i in range(rng.randrange(1, 5))}
         whole = {name: ("\n".join(lines) + "\n").encode("utf-8") for name, lines in members.items()}
-        streamed = {name: (lambda lines=lines: utf8_lines(lines, rng.choice([1, 5, 512]))) for name, lines in members.items()}
+        streamed = {name: (lambda lines=lines: utf8_pieces(lines, rng.choice([1, 5, 512]))) for name, lines in members.items()}
         mixed = {name: (streamed[name] if rng.random() < 0.5 else (lambda data=data: data)) for name, data in whole.items()}
         expected = _old_zip(whole)
         assert deterministic_zip(streamed) == expected

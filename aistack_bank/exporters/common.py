@@ -265,7 +265,7 @@ def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], 
     """A zip of ``files`` with sorted members, fixed timestamps and fixed compression. A member
     given as a function is rendered when its turn comes, and dropped once compressed: a large
     package holds one uncompressed member at a time. A function may give the member as pieces
-    of its bytes (an iterable, :func:`utf8_lines`), each compressed as it comes: then the
+    of its bytes (an iterable, :func:`utf8_pieces`), each compressed as it comes: then the
     package never holds the member whole (the bytes written are the same).
 
     The bytes are exactly those :mod:`zipfile` writes for these members (``ZipInfo`` with
@@ -350,25 +350,11 @@ def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], 
     return b"".join(chunks)
 
 
-def utf8_lines(lines: Iterable[str], batch: int = 512) -> Iterator[bytes]:
-    """``lines``, each followed by a line break, encoded in UTF-8 ``batch`` lines at a time:
-    ``b"".join(utf8_lines(lines))`` is ``("\\n".join(lines) + "\\n").encode("utf-8")`` for a
-    non-empty list, without the whole text ever held at once."""
-    pending: list[str] = []
-    for line in lines:
-        pending.append(line)
-        if len(pending) >= batch:
-            pending.append("")
-            yield "\n".join(pending).encode("utf-8")
-            pending = []
-    if pending:
-        pending.append("")
-        yield "\n".join(pending).encode("utf-8")
-
-
 def utf8_pieces(lines: Iterable[str | bytes], batch: int = 512) -> Iterator[bytes]:
-    """:func:`utf8_lines` of lines given as text or already in UTF-8 (bytes): the same pieces,
-    each of ``batch`` lines joined as bytes, a text encoded on its own."""
+    """``lines`` (texts, or already in UTF-8: bytes), each followed by a line break, in UTF-8
+    ``batch`` lines a piece (a text encoded on its own): ``b"".join(utf8_pieces(lines))`` is
+    ``("\\n".join(lines) + "\\n").encode("utf-8")`` for a non-empty list of texts, without the
+    whole text ever held at once."""
     pending: list[bytes] = []
     for line in lines:
         pending.append(line if isinstance(line, bytes) else line.encode("utf-8"))

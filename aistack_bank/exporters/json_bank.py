@@ -6,7 +6,7 @@ from functools import partial
 from typing import Sequence
 
 from ..exchange import (
-    ExportBankDocument, ExportDocument, ExportedAcceptedAnswer, ExportedBankTopic, ExportedCategory, ExportedDistractor, ExportedMatching, ExportedMultipleResponse, ExportedNearMiss,
+    CONTRACT_VERSION, ExportBankDocument, ExportDocument, ExportedAcceptedAnswer, ExportedBankTopic, ExportedCategory, ExportedDistractor, ExportedMatching, ExportedMultipleResponse, ExportedNearMiss,
     ExportedEssay, ExportedItem, ExportedNumerical, ExportedOption, ExportedOrdering, ExportedPair, ExportedShortAnswer, ExportedSingleChoice, ExportedTopic, ExportedTrueFalse,
     ExportedUnit,
 )
@@ -22,18 +22,19 @@ def build_document(banks: Sequence[Bank]) -> ExportDocument:
     def texts(get) -> dict[str, str]:
         return {b.lang: get(b) for b in banks}
 
-    topic = ExportedTopic(
-        id=first.topic.id,
-        category=texts(lambda b: b.category.title),
-        category_id=first.category.id,
-        title=texts(lambda b: b.topic.title),
-        summary=texts(lambda b: b.topic.summary),
-        key_points=[texts(lambda b, i=i: b.topic.key_points[i].text) for i in range(len(first.topic.key_points))],
-        tags=dict(first.topic.tags),
-        key_point_ids=[point.id for point in first.topic.key_points],
-    )
+    topic = ExportedTopic(**_topic_fields(banks, texts))
     questions = [_question(index, q, banks, texts) for index, q in enumerate(first.questions) if FORMAT.carries(q)]
     return ExportDocument(languages=[b.lang for b in banks], topic=topic, questions=questions)
+
+
+def _topic_fields(banks: Sequence[Bank], texts) -> dict:
+    """The fields of the contract's topic (:class:`~aistack_bank.exchange.ExportedTopic`) of
+    ``banks``, in its order, as plain data (``category_id`` None when the category has none)."""
+    first = banks[0]
+    return {"id": first.topic.id, "category": texts(lambda b: b.category.title), "title": texts(lambda b: b.topic.title),
+            "summary": texts(lambda b: b.topic.summary),
+            "key_points": [texts(lambda b, i=i: b.topic.key_points[i].text) for i in range(len(first.topic.key_points))],
+            "tags": dict(first.topic.tags), "key_point_ids": [point.id for point in first.topic.key_points], "category_id": first.category.id}
 
 
 _HEAD = ("id", "kind", "stem")
@@ -214,20 +215,13 @@ def _plain_document_data(banks: Sequence[Bank]) -> dict | None:
     questions in French; making the plain data and checking it, 0.18 s."""
     from pydantic import ValidationError
 
-    from ..exchange import CONTRACT_VERSION
-
     first = banks[0]
     langs = [b.lang for b in banks]
 
     def texts(get) -> dict[str, str]:
         return {b.lang: get(b) for b in banks}
 
-    topic: dict = {"id": first.topic.id, "category": texts(lambda b: b.category.title), "title": texts(lambda b: b.topic.title),
-                   "summary": texts(lambda b: b.topic.summary),
-                   "key_points": [texts(lambda b, i=i: b.topic.key_points[i].text) for i in range(len(first.topic.key_points))],
-                   "tags": dict(first.topic.tags), "key_point_ids": [point.id for point in first.topic.key_points]}
-    if first.category.id is not None:
-        topic["category_id"] = first.category.id
+    topic = {key: value for key, value in _topic_fields(banks, texts).items() if value is not None}  # (as the model dumps it)
     questions = []
     writers = FORMAT.writers
     for index, q in enumerate(first.questions):

@@ -309,7 +309,7 @@ def render_item(bank: Bank, index: int, *, canvas: bool, indent: str = "      ",
     if q.kind in SLOTS:
         made = _from_template(q, bank.lang, canvas, indent, suffix, shared, index)
         if made is not None:
-            return made
+            return [made.decode("utf-8")]
     return written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)
 
 
@@ -318,7 +318,7 @@ def render_item_utf8(bank: Bank, index: int, *, canvas: bool, indent: str = "   
     its template in bytes (only the texts put in encoded), any other item's lines encoded."""
     q = bank.questions[index]
     if q.kind in SLOTS:
-        made = _from_template(q, bank.lang, canvas, indent, suffix, shared, index, encoded=True)
+        made = _from_template(q, bank.lang, canvas, indent, suffix, shared, index)
         if made is not None:
             return made
     return "\n".join(written_item(q, bank.lang, canvas=canvas, indent=indent, suffix=suffix)).encode("utf-8")
@@ -387,9 +387,9 @@ _STAND_IN = "zqTemplateItemzq"
 """The placeholder question's id: an NCName that no template holds but in its identifiers."""
 
 _TEMPLATES: dict[tuple, tuple | None] = {}
-"""By shape: the item's pieces after its first line and what goes between them (the question's
-identifier, -1, or a text's number and whether it is an escaped paragraph), then the same pieces
-in UTF-8 (the first one after the first line's break), or None when the shape cannot be split."""
+"""By shape: what goes between the item's pieces (the question's identifier, -1, or a text's
+number and whether it is an escaped paragraph), then the pieces after its first line, in UTF-8
+(the first one after the first line's break), or None when the shape cannot be split."""
 
 
 def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list, marked: tuple | None) -> tuple | None:
@@ -410,12 +410,12 @@ def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list,
     if sorted(slot[0] for slot in slots if slot != -1) != [n for n, hole in enumerate(holes) if hole is not None] or \
             any("\ue000" in piece or "\ue001" in piece or _STAND_IN in piece for piece in literals):
         return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
-    return tuple(literals), slots, (("\n" + literals[0]).encode("utf-8"), *(literal.encode("utf-8") for literal in literals[1:]))
+    return slots, (("\n" + literals[0]).encode("utf-8"), *(literal.encode("utf-8") for literal in literals[1:]))
 
 
 class SharedTexts:
     """What a choice item's template puts in (the question's identifier, each text escaped as
-    its slot writes it, the title; in UTF-8 for :func:`render_item_utf8`), kept by the question's
+    its slot writes it, the title; in UTF-8), kept by the question's
     index for the same question's item in another layout: the cartridge writes every item twice
     (its question bank's and its assessment's, indented otherwise and the bank's identifiers
     suffixed), and the second item takes them from here instead of escaping the texts again.
@@ -442,15 +442,14 @@ def _shape(q, lang: str) -> tuple[list, tuple | None, tuple]:
     return texts, marked, (q.kind, lang, SLOTS[q.kind].keys(q, lang, marked), tuple(text if not text else True for text in texts), marked)
 
 
-def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared: SharedTexts | None = None, index: int = -1,
-                   encoded: bool = False) -> list[str] | bytes | None:
-    """``q``'s item (as one piece of text; with ``encoded``, its UTF-8 bytes, the template's own
-    pieces encoded once) copied from the template of its shape (None: none). With ``shared``,
+def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared: SharedTexts | None = None, index: int = -1) -> bytes | None:
+    """``q``'s item in UTF-8 (the template's own pieces encoded once, only the texts put in
+    encoded for each item) copied from the template of its shape (None: none). With ``shared``,
     what it put in is kept there by ``index``, or taken from there when the same question's item
     in another layout kept it (:class:`SharedTexts`)."""
     made = shared.take(index) if shared is not None else None
-    if made is not None and made[0] is q and made[-1] == encoded:
-        _, shape, kept_slots, values, title, prefix, _ = made
+    if made is not None and made[0] is q:
+        _, shape, kept_slots, values, title, prefix = made
         texts = marked = None
     else:
         made = None
@@ -466,30 +465,20 @@ def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared:
         _TEMPLATES[key] = template
     if template is None:
         return None
-    literals, slots, utf8 = template
+    slots, utf8 = template
     if made is None or kept_slots != slots:
         if texts is None:
             texts = slot_texts(q)
-        prefix = item_ident(q.id, lang)
-        title = html_text(short(q.id + " " + q.stem, 120))
-        if encoded:
-            prefix, title = prefix.encode("utf-8"), title.encode("utf-8")
-            values = [prefix if slot == -1 else (paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]])).encode("utf-8") for slot in slots]
-        else:
-            values = [prefix if slot == -1 else paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]]) for slot in slots]
+        prefix = item_ident(q.id, lang).encode("utf-8")
+        title = html_text(short(q.id + " " + q.stem, 120)).encode("utf-8")
+        values = [prefix if slot == -1 else (paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]])).encode("utf-8") for slot in slots]
         if shared is not None and made is None:
-            shared.keep(index, (q, shape, slots, values, title, prefix, encoded))
-    if encoded:
-        out = [indent.encode("utf-8"), b'<item ident="', prefix, suffix.encode("utf-8"), b'" title="', title, b'">', utf8[0]]
-        for value, literal in zip(values, utf8[1:]):
-            out.append(value)
-            out.append(literal)
-        return b"".join(out)
-    out = [indent, '<item ident="', prefix, suffix, '" title="', title, '">\n', literals[0]]
-    for value, literal in zip(values, literals[1:]):
+            shared.keep(index, (q, shape, slots, values, title, prefix))
+    out = [indent.encode("utf-8"), b'<item ident="', prefix, suffix.encode("utf-8"), b'" title="', title, b'">', utf8[0]]
+    for value, literal in zip(values, utf8[1:]):
         out.append(value)
         out.append(literal)
-    return ["".join(out)]
+    return b"".join(out)
 
 
 def canvas_general_feedback(q, lang: str) -> str | None:

@@ -815,8 +815,6 @@ def light_rows(entries: list[_Entry]) -> list[tuple]:
     return rows
 
 
-
-
 def pack_rows(rows: list[tuple]) -> tuple:
     """Rows of :func:`light_rows` as columns of strings, which pickle many times faster than
     the rows: an entry of the usual shape (one reference, no plural, previous or obsolete

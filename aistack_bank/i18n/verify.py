@@ -178,6 +178,11 @@ def _parity_sides(questions) -> dict:
     return sides
 
 
+def _no_entry(key: str, path: Path) -> Diagnostic:
+    """W501 for field key ``key``, which has no entry in the catalog ``path``."""
+    return warning("W501", f"{key} has no entry in {path.name}; run `bank i18n update`", Location.of(path))
+
+
 def field_owner(field: TextField) -> str:
     """What a field belongs to: its question id, else ``topic.<id>`` or ``category.<id>``."""
     return field.question_id or ".".join(field.key.split(".")[:2])
@@ -250,20 +255,20 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     known = owners.owner_of if own else set(keys)
     diags: list[Diagnostic] = []  # the rules over the whole catalog
     owned: dict[str, list[Diagnostic]] = {}
-    whole = affected is None and not partial  # (every field verified: each one's missing entry found as it is looked up)
+    every = affected is None and not partial  # (every field verified: each one's missing entry found as it is looked up)
     mine = fields if affected is None else [field for field in fields if field_owner(field) in affected]
     # (the questions' models only for the bank's checks, and only those verified again: a
     # record is unpickled when its model is first read)
     questions = [qs for qs in source.questions if (affected is None or _question_id(qs) in affected) and qs.question is not None] if bank_checks else []
     present = active.keys()
     missing = False
-    if not whole and not (partial and owners.none_missing(present)):  # (else: none was missing, and none of the touched contexts is)
+    if not every and not (partial and owners.none_missing(present)):  # (else: none was missing, and none of the touched contexts is)
         if partial:
             keys = owners.all_keys()
         for key in keys if not all(map(present.__contains__, keys)) else ():  # (the loop only when one is missing)
             if key not in present:
                 missing = True
-                diags.append(warning("W501", f"{key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
+                diags.append(_no_entry(key, catalog.path))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     sides = _parity_sides(questions)
     current = []  # (the translated, not fuzzy entries with their fields, for the lints: see locations.current_translations)
@@ -271,9 +276,9 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     for field in mine:
         entry = active.get(field.key)
         if entry is None:
-            if whole:  # (W501 in the order of the fields, before every other finding in diags)
+            if every:  # (W501 in the order of the fields, before every other finding in diags)
                 missing = True
-                diags.append(warning("W501", f"{field.key} has no entry in {catalog.path.name}; run `bank i18n update`", Location.of(catalog.path)))
+                diags.append(_no_entry(field.key, catalog.path))
             continue
         hint = None
         if entry.msgstr and "fuzzy" not in entry.flags:
@@ -302,7 +307,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                     owned.setdefault(owner, []).append(d)
     # (verified again: only the contexts of the entries the edit touched can be theirs)
     # (every key of the bank has an entry, and there are as many entries as keys: none is unknown)
-    unknown = () if whole and not missing and len(active) == len(known) else active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
+    unknown = () if every and not missing and len(active) == len(known) else active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
                                                              key=lambda pair: pair[1].linenum or 0)
     for key, entry in unknown:
         if key not in known:
@@ -1393,7 +1398,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                     parts[index] = _part_key(fields)
                 for field in fields:
                     if field.key not in buffer:
-                        diags.append(warning("W501", f"{field.key} has no entry in {path.name}; run `bank i18n update`", Location.of(path)))
+                        diags.append(_no_entry(field.key, path))
                 sides = _parity_sides(questions)
                 for field in fields:
                     entry = buffer.get(field.key)
