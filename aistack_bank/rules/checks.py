@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .checklang import AnswerCall, Program, compile_script, run_program
 from ..errors import CheckError, Diagnostic, Location, error
 from ..kinds import a_kind
-from .quantities import FormulaSyntaxError, evaluate_formula, formula_tokens, quantities, unit_dimension
+from .quantities import FormulaSyntaxError, formula_tokens, formula_values, quantities, unit_dimension
 
 if TYPE_CHECKING:
     from ..load import QuestionSource
@@ -161,12 +161,13 @@ def _missed(missed: list[Finding], hits: int, any_of: bool, expected: str, line:
 def _check_formula(calls: list[AnswerCall], variables: tuple[str, ...], correct: frozenset[str], options: list[tuple[str, str]], any_of: bool, field: str) -> list[Finding]:
     line = calls[0].line
     findings, missed, hits = [], [], 0
+    samples = [_sample(variables, i) for i in range(len(calls))]  # (made once: every token is evaluated with them)
     for option_id, text in options:
         tokens = formula_tokens(text, variables)
         hit = False
         for token in tokens:
             try:
-                values = [evaluate_formula(token, _sample(variables, i)) for i in range(len(calls))]
+                values = formula_values(token, samples)  # (each token read once for every sample)
             except (FormulaSyntaxError, ZeroDivisionError, OverflowError):
                 continue
             if all(math.isclose(v, c.value, rel_tol=max(c.rel, 1e-9)) for v, c in zip(values, calls)):

@@ -16,6 +16,7 @@ translation checks (does the translation show the same numbers, units and formul
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -335,6 +336,134 @@ def evaluate_formula(token: str, values: dict[str, float]) -> float:
     if pos != len(token):
         raise FormulaSyntaxError(f"unexpected {token[pos]!r} in formula {token!r}")
     return result
+
+
+def formula_values(token: str, samples: list[dict[str, float]]) -> list[float]:
+    """``[evaluate_formula(token, values) for values in samples]`` (samples that all name the
+    same symbols), the token read once: the same values, and for a token it cannot evaluate
+    an exception as that list would raise one (a :class:`FormulaSyntaxError`, a
+    ``ZeroDivisionError`` or an ``OverflowError``, each a token the checks pass over).
+
+    The token is parsed into a function of the values (:func:`_formula_program`), which makes
+    the same operations in the same order as :func:`evaluate_formula`. Where the parse
+    fails with a :class:`FormulaSyntaxError`, the list raises one too, or a numeric error met
+    before that place with the first sample: either is passed over. Any other failure of the
+    parse (a digit run ``float`` refuses, such as ``2²`` in ``N2²``) is left to
+    :func:`evaluate_formula` itself, sample after sample."""
+    if not samples:
+        return []
+    try:
+        program = _formula_program(token, samples[0])
+    except FormulaSyntaxError:
+        raise
+    except Exception:  # noqa: BLE001 - what evaluate_formula does with it, as it does it
+        return [evaluate_formula(token, values) for values in samples]
+    return [program(values) for values in samples]
+
+
+_POWERS = {"²": 2.0, "³": 3.0, "⁴": 4.0}
+
+
+def _formula_program(token: str, names) -> Callable[[dict[str, float]], float]:
+    """:func:`evaluate_formula` of ``token`` as a function of the values of ``names`` (the
+    symbols the values will give), parsed now: the parse's errors are raised here, the
+    arithmetic's (division by zero, a power too large) when the function is called."""
+    pos = 0
+    depth = 0
+    end = len(token)
+
+    def peek() -> str:
+        return token[pos] if pos < end else ""
+
+    def atom():
+        nonlocal pos, depth
+        ch = peek()
+        if ch.isdigit():
+            start = pos
+            while peek().isdigit() or peek() == ".":
+                pos += 1
+            value = float(token[start:pos])
+            return lambda values: value
+        if ch.isalpha():
+            pos += 1
+            if ch not in names:
+                raise FormulaSyntaxError(f"unknown symbol {ch!r}")
+            return lambda values: float(values[ch])
+        if ch == "(":
+            depth += 1
+            if depth > MAX_FORMULA_DEPTH:
+                raise FormulaSyntaxError(f"parentheses nested deeper than {MAX_FORMULA_DEPTH} levels")
+            pos += 1
+            inner = expr()
+            depth -= 1
+            if peek() != ")":
+                raise FormulaSyntaxError("missing ')'")
+            pos += 1
+            return inner
+        raise FormulaSyntaxError(f"unexpected {ch or 'end'!r}")
+
+    def factor():
+        nonlocal pos
+        base = atom()
+        powers: list = []  # (a power's float, or the function of its atom)
+        while True:
+            ch = peek()
+            if ch in _POWERS:
+                powers.append(_POWERS[ch])
+                pos += 1
+            elif ch == "^":
+                pos += 1
+                powers.append(atom())
+            else:
+                break
+        if not powers:
+            return base
+
+        def power(values):
+            v = base(values)
+            for p in powers:
+                v **= p if type(p) is float else p(values)
+            return v
+        return power
+
+    def term():
+        first = factor()
+        rest = []
+        while peek() and (peek().isalnum() or peek() == "("):
+            rest.append(factor())
+        if not rest:
+            return first
+
+        def product(values):
+            v = first(values)
+            for f in rest:
+                v *= f(values)
+            return v
+        return product
+
+    def expr():
+        nonlocal pos
+        first = term()
+        rest = []
+        while peek() in ("/", "×", "·"):
+            op = peek()
+            pos += 1
+            rest.append((op == "/", term()))
+        if not rest:
+            return first
+
+        def chain(values):
+            v = first(values)
+            for divide, t in rest:
+                rhs = t(values)
+                v = v / rhs if divide else v * rhs
+            return v
+        return chain
+
+    program = expr()
+    if pos != end:
+        raise FormulaSyntaxError(f"unexpected {token[pos]!r} in formula {token!r}")
+    return program
 
 
 def markup_tokens(text: str) -> list[str]:
