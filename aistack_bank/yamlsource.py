@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, Location, error, warning
+from .safety import FORBIDDEN, UnsafeFile, read_regular
 
 MAX_FILE_BYTES = 1 << 20
 """Largest bank file accepted, in bytes (1 MiB; a question file is about 2 kB)."""
@@ -133,8 +134,6 @@ def read_source(path: Path, *, max_bytes: int = MAX_FILE_BYTES, root: Path | Non
 def _read_source(path: Path, max_bytes: int, root: Path | None, read=None) -> tuple[str | None, list[Diagnostic], bool]:
     """:func:`read_source`, and :func:`_police_all` of the text (see :func:`_check_source`);
     ``read(raw)``, when given, is called with the file's bytes once they are read."""
-    from .safety import UnsafeFile, read_regular
-
     try:
         raw = read_regular(path, max_bytes, root=root)
     except UnsafeFile as exc:
@@ -156,8 +155,6 @@ def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic],
     whether it holds a character of :data:`~aistack_bank.safety.FORBIDDEN`: one search of the
     text for both, since that set holds every character of :data:`_FORBIDDEN` (the line rules'
     E110), a text without any needs no search for them either."""
-    from .safety import FORBIDDEN
-
     diags: list[Diagnostic] = []
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -355,7 +352,6 @@ def _police_all(text: str) -> bool:
     the text is (nothing is joined that the text kept apart; a composing pair needs the two
     characters side by side). Only escapes (``"\\0"``, ``"\\u202E"``) make characters that the
     text does not hold, and only in double quotes."""
-    from .safety import FORBIDDEN
 
     return FORBIDDEN.search(text) is not None or not (text.isascii() or unicodedata.is_normalized("NFC", text))
 

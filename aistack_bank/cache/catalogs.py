@@ -59,20 +59,63 @@ def model_json_of(model) -> bytes:
     return model.model_dump_json().encode("utf-8", "surrogateescape")
 
 
-def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None) -> bytes:
+def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None, model_digest: bytes | None = None) -> bytes:
     """What the verification reads of one question file, digested: its translatable fields
     (``fields``), and its model (kind, key, credits, units, tolerance, case sensitivity, check)
     with, for a numeric check, the script's place in the file. Kept in the file's summary
     (:class:`~aistack_bank.load.FileSummary`), so that :func:`inputs_digest` reads no model.
-    ``model_json``: the model's JSON (:func:`model_json`), when the caller has it."""
+    ``model_json``: the model's JSON (:func:`model_json_of`), or ``model_digest``: its digest
+    (:func:`model_digest_of`, what the summary keeps as :attr:`~aistack_bank.load.FileSummary.model`),
+    when the caller has it.
+
+    A question's fields are a function of its model, the file's path and the lines of their
+    values (:func:`~aistack_bank.i18n.fields.question_fields`: each one's key, text, notes,
+    question, key-bearing flag and place in the model come from the model and the kind, its
+    file from the path, its line from the document): with a model, they are digested as the
+    model's digest, the path and the fields' lines, which tell two lists of fields apart
+    exactly when their values would (``tests/test_question_inputs_derived.py``), instead of
+    writing out every value (the texts a second time after the model's JSON, the path once per
+    field). Fields whose files are not all that path, or without a model, are digested whole
+    (:func:`fields_bytes`), as before."""
+    question = qs.question
     digest = hashlib.blake2b(digest_size=20)
+    if question is not None and qs.doc is not None and all(field.path == qs.path for field in fields):
+        if model_digest is None:
+            model_digest = model_digest_of(model_json if model_json is not None else model_json_of(question))
+        digest.update(_DERIVED_MARK)
+        digest.update(model_digest)
+        digest.update(_lines_bytes(str(qs.path), [field.line for field in fields]))
+        if question.check is not None:
+            digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
+        return digest.digest()
     _digest_fields(digest, fields)
     digest.update(b"\0model\0")
-    if qs.question is not None and qs.doc is not None:
-        digest.update(model_json if model_json is not None else model_json_of(qs.question))
-        if qs.question.check is not None:
+    if question is not None and qs.doc is not None:
+        digest.update(model_json if model_json is not None else model_json_of(question))
+        if question.check is not None:
             digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
     return digest.digest()
+
+
+_DERIVED_MARK = b"\xffderived\0"
+"""What a digest of fields derived from their model starts with (:func:`question_inputs`): a
+byte the digest of fields written whole never starts with (marshal's format 2 writes a list
+first, its repr fallback a NUL)."""
+
+
+def _lines_bytes(path: str, lines: list[int]) -> bytes:
+    """The path and the fields' lines, self-delimiting (marshal's format 2; a value marshal does
+    not write, by its ``repr`` behind a NUL)."""
+    try:
+        return marshal.dumps((path, lines), 2)
+    except ValueError:
+        return b"\0repr\0" + repr((path, lines)).encode("utf-8", "surrogateescape")
+
+
+def model_digest_of(model_json: bytes) -> bytes:
+    """The digest of a model's JSON (:func:`model_json_of`) a file's summary keeps
+    (:attr:`~aistack_bank.load.FileSummary.model`)."""
+    return hashlib.blake2b(model_json, digest_size=20).digest()
 
 
 def inputs_digest(source: BankSource | LibrarySource, translations: Path, *, run_checks: bool) -> str | None:

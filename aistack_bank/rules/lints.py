@@ -735,22 +735,28 @@ def file_summary(qs: QuestionSource) -> FileSummary:
     figures, a digest of what the catalogs' verification reads, which stands for its texts too
     (their fields, places in the model and texts are part of it), and one of its model (what
     the exports are made of)."""
-    import hashlib
+    model_json_of, model_digest_of, question_inputs, question_fields, summary_type, question_cue = _summary_names()
+    question, doc = qs.question, qs.doc
+    if question is None or doc is None:
+        return summary_type(question.id if question is not None else None, False, None, b"", question_cue(question) if question is not None else None, b"")
+    fields = qs.derived.get("fields")
+    if fields is None:
+        fields = question_fields(question, doc, qs.path)
+    model = model_digest_of(model_json_of(question))
+    inputs = question_inputs(qs, fields, model_digest=model)
+    return summary_type(question.id, True, key_info(question), inputs, question_cue(question), inputs, model)
 
-    from ..cache.catalogs import model_json_of, question_inputs
+
+@lru_cache(maxsize=None)
+def _summary_names() -> tuple:
+    """What :func:`file_summary` calls, imported once (``from`` imports in its body went through
+    importlib's Python code on every file)."""
+    from ..cache.catalogs import model_digest_of, model_json_of, question_inputs
     from ..i18n.fields import question_fields
     from ..load import FileSummary
     from .cues import question_cue
 
-    question, doc = qs.question, qs.doc
-    if question is None or doc is None:
-        return FileSummary(question.id if question is not None else None, False, None, b"", question_cue(question) if question is not None else None, b"")
-    fields = qs.derived.get("fields")
-    if fields is None:
-        fields = question_fields(question, doc, qs.path)
-    dumped = model_json_of(question)
-    inputs = question_inputs(qs, fields, dumped)
-    return FileSummary(question.id, True, key_info(question), inputs, question_cue(question), inputs, hashlib.blake2b(dumped, digest_size=20).digest())
+    return model_json_of, model_digest_of, question_inputs, question_fields, FileSummary, question_cue
 
 
 def summary_of(qs: QuestionSource) -> FileSummary:

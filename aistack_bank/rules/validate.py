@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -297,9 +298,7 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
         qs.summary = file_summary(qs)
         return []
     diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
-    from ..i18n.fields import question_fields
-
-    qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
+    qs.derived["fields"] = _question_fields()(qs.question, qs.doc, qs.path)  # kept with the file's record
     diags += question_reference_lints(qs.question, qs.doc, qs.derived["fields"])
     # the English side of the catalogs' parity checks, made once here for every language
     qs.derived["parity"] = parity_sides([field.text for field in qs.derived["fields"]])
@@ -307,6 +306,15 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
     return diags
+
+
+@lru_cache(maxsize=None)
+def _question_fields():
+    """:func:`~aistack_bank.i18n.fields.question_fields`, imported once (a ``from`` import in
+    :func:`question_file_rules` went through importlib's Python code on every file)."""
+    from ..i18n.fields import question_fields
+
+    return question_fields
 
 
 def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None = None, file_topic: dict[str, BankSource] | None = None) -> list[Diagnostic]:
