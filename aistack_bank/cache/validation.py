@@ -318,7 +318,7 @@ _LAST: list[tuple[tuple, StatMemo]] = []
 """The roots and stat memo of this process's latest :func:`input_digest` (see ``again``)."""
 
 
-def input_digest(bank: Path, translations: Path | None, extra: str = "", *, again: bool = False) -> str:
+def input_digest(bank: Path, translations: Path | None, extra: str = "", *, again: bool = False, checked: frozenset[int] = frozenset()) -> str:
     """A digest of every file validation reads (its path, whether it is a link and where to, and
     its content), plus the tool and ``extra`` (the options). Content digests of files whose size,
     inode and times did not change are taken from a memo (see :class:`StatMemo`).
@@ -329,12 +329,14 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     and last written long enough before that digest, or digested again); else the digest is
     taken again whole, with the memo that digest made, in memory: the same digests the memo
     file would give, without reading it again (it is written again when files written just
-    before the first pass have settled since)."""
+    before the first pass have settled since). ``checked``: the indexes of the roots (the bank
+    folder: 0) that the caller already found as this digest found them, after the last read of
+    their files (:class:`_BankRead`): not looked at again."""
     head = f"{_FORMAT}\0{__version__}\0{_package_digest()}\0{extra}\0{os.getcwd()}\0"
     roots = [bank] + ([translations] if translations is not None else [])
     scope = tuple(os.path.abspath(root) for root in roots)
     previous = _LAST[0][1] if again and _LAST and _LAST[0][0] == scope else None
-    if previous is not None and _unchanged(previous, head, roots):
+    if previous is not None and _unchanged(previous, head, roots, skip=checked):
         return previous.result
     digest = hashlib.blake2b(digest_size=32)
     digest.update(head.encode())
@@ -356,7 +358,7 @@ def input_digest(bank: Path, translations: Path | None, extra: str = "", *, agai
     return memo.result
 
 
-def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None = None) -> bool:
+def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None = None, skip: frozenset[int] = frozenset()) -> bool:
     """Whether every input is as the input digest of ``first`` found it: what is digested
     besides the files, each folder's listing, where each link leads, and each file's identity
     (device, inode, size, modification and change times), for a file last written more than
@@ -365,13 +367,14 @@ def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None =
     read and used its whole bytes and they have the digest taken then (as :meth:`StatMemo.digest`
     decides for a second pass). True means the digest taken again would be the same; False
     (at the first difference found) that it is to be taken again whole. With ``only``, the
-    inputs under that root alone (its index in ``roots``)."""
+    inputs under that root alone (its index in ``roots``); with ``skip``, not those under the
+    roots of these indexes (found unchanged by the caller: see :class:`_BankRead`)."""
     if not first.complete or first.head != head or len(first.walks) != len(roots):
         return False
     settled_before = first.now - RACY_NS
     known, values, targets = first.new, first.values, first.targets
     for index, (root, (posix, existed, entries, folders)) in enumerate(zip(roots, first.walks)):
-        if only is not None and index != only:
+        if (only is not None and index != only) or index in skip:
             continue
         if root.as_posix() != posix or root.exists() != existed:
             return False
@@ -607,15 +610,40 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     :func:`~aistack_bank.rules.validate.validate_bank`."""
     from ..rules.validate import validate_bank
 
+    bank_read = _BankRead(bank, translations, key) if key is not None else None
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
                            walked=_walked(bank, translations) if key is not None else None,
-                           one_catalog=key is not None and edited_catalog_only(bank, translations), meanwhile=meanwhile)
+                           one_catalog=key is not None and edited_catalog_only(bank, translations), meanwhile=meanwhile,
+                           bank_read=bank_read)
     summary = summary_of(report)
-    if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True) == key:
+    if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True, checked=bank_read.checked) == key:
         store(bank, key, report.diagnostics, summary)
         if own is not None and report.bank_part is not None:
             _store_bank_part(bank, own, report.bank_part, summary)
     return report, summary
+
+
+class _BankRead:
+    """Called by the validation once nothing of it reads a file of the bank folder any more
+    (:func:`~aistack_bank.rules.validate.validate_bank`'s ``bank_read``): the check that no
+    input changed meanwhile (:func:`_unchanged`) made then for the bank folder's inputs, beside
+    the catalogs' workers, instead of after them. Every read of the bank's files by this
+    validation came after its input digest (whose digest is ``key``) and before this check: a
+    file the check finds as that digest found it had those bytes for every read (as the check
+    at the end would say), and a change made after this check can no longer reach the verdict.
+    (A difference found here leaves the whole check to the end, as before.)"""
+
+    def __init__(self, bank: Path, translations: Path | None, key: str) -> None:
+        self.bank, self.translations, self.key = bank, translations, key
+        self.checked: frozenset[int] = frozenset()
+        """The indexes of the roots (the bank folder: 0) found as the input digest found them."""
+
+    def __call__(self) -> None:
+        memo = _latest_memo(self.bank, self.translations)
+        if memo is None or memo.result != self.key:
+            return
+        if _unchanged(memo, memo.head, [Path(self.bank), Path(self.translations)], only=0):
+            self.checked = frozenset({0})
 
 
 def _latest_memo(bank: Path, translations: Path | None):
