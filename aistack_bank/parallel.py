@@ -127,13 +127,13 @@ class Workers:
     The calls given to :meth:`run_all` are module-level functions with picklable arguments:
     what a worker holds is what it is sent. Use as a context manager (the processes end with it)."""
 
-    def __init__(self, wanted: bool) -> None:
+    def __init__(self, wanted: bool, most: int | None = None) -> None:
         self.pool: _Pool | None = None
         count = jobs()
         if not wanted or count < 2 or _IN_WORKER or not hasattr(os, "fork"):
             return
         try:
-            self.pool = _Pool(count)
+            self.pool = _Pool(count if most is None else min(most, count))  # (``most``: at most so many processes)
         except OSError:
             self.pool = None
 

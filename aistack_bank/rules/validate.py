@@ -54,7 +54,7 @@ def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
 
 
 def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                  walked=None, one_catalog: bool = False, meanwhile=None) -> ValidationReport:
+                  walked=None, one_catalog: bool = False, meanwhile=None, bank_read=None) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
@@ -79,7 +79,11 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     at a time (:func:`~aistack_bank.i18n.verify.verify_streamed`).
 
     ``meanwhile(source)``, when given, is called once with the read bank when the catalogs are
-    verified (a bank without errors), while the catalogs' workers verify when they do."""
+    verified (a bank without errors), while the catalogs' workers verify when they do.
+    ``bank_read()``, when given, is called once when nothing of this validation reads a file of
+    the bank folder any more (after the question files' reads and the lints: while the catalogs'
+    workers verify when they do): the caller's check that none of them changed since its input
+    digest (:func:`~aistack_bank.cache.validation.input_digest`)."""
 
     from ..parallel import Workers
 
@@ -90,7 +94,7 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     wanted = only is None and translations is not None and catalogs is None and not (use_cache and one_catalog)
     with Workers(wanted and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES) as workers:
         return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
-                              walked=walked, meanwhile=meanwhile)
+                              walked=walked, meanwhile=meanwhile, bank_read=bank_read)
 
 
 POOL_MIN_CATALOG_BYTES = 4_000_000
@@ -115,7 +119,7 @@ def catalog_bytes(translations: Path) -> int:
 
 
 def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers,
-                   walked=None, meanwhile=None) -> ValidationReport:
+                   walked=None, meanwhile=None, bank_read=None) -> ValidationReport:
     from ..cache.questionfiles import QuestionFiles
 
     # A large bank's records go to a spill file as they are read (the catalogs' workers read
@@ -125,13 +129,13 @@ def _validate_bank(root: Path, only: Path | None, *, translations: Path | None, 
                            walked=walked, later=workers.started)
     try:
         return _validate_read(root, only, checked, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
-                              meanwhile=meanwhile)
+                              meanwhile=meanwhile, bank_read=bank_read)
     finally:
         checked.close()
 
 
 def _validate_read(root: Path, only: Path | None, checked, *, translations: Path | None, run_checks: bool, catalogs: Catalogs | None, use_cache: bool, workers,
-                   meanwhile=None) -> ValidationReport:
+                   meanwhile=None, bank_read=None) -> ValidationReport:
     source = read_library(root.parent if only is not None else root, read_topics=checked.read_topics, topic_reader=checked.read_topic)
     diags = list(source.diagnostics)
     diags += checked.rule_diagnostics()  # each file's own rules and numeric check
@@ -140,7 +144,9 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
     done: list[bool] = []
 
     def lint() -> None:
-        """The topics' answer-leak lint and answer-cue warnings (warnings only), once."""
+        """The topics' answer-leak lint and answer-cue warnings (warnings only), once; then
+        ``bank_read()``: nothing after reads the bank's files (the catalogs' verification reads
+        the records read, the translations' folder and the cache's files)."""
         if done:
             return
         done.append(True)
@@ -150,6 +156,8 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
             linted.extend(content_lints(topic, references=False, memo=use_cache))  # W320/W321 are rules of each file
             if topic.topic is not None:
                 linted.extend(cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path)))
+        if bank_read is not None:
+            bank_read()
 
     # The catalogs are verified only for a bank without errors; the lints above give none, so
     # with the catalogs' workers the lints run here while the workers verify (see
