@@ -98,7 +98,9 @@ def test_ranks_are_by_the_count_of_keys_alone_stable():
 def test_the_run_index_is_the_one_built_word_by_word():
     for name, keys in _banks():
         plain = {qid: info.text for qid, info in keys.items()}
-        order, by_run, by_start, anchors = lints._run_index(plain)
+        order, by_run, shared_runs, by_start, anchors = lints._run_index(plain)
+        by_run = {gram: [qid, *shared_runs.get(gram, ())] for gram, qid in by_run.items()}  # (the keys that have each run)
+        assert set(shared_runs) <= set(by_run), name
         counts = _old_run_index(plain)[4]
         # the counts as before, ranked in the order the words are first met (key after key)
         met = list(dict.fromkeys(w for text in plain.values() for w in lints._read(text)[1]))

@@ -244,9 +244,16 @@ def _normal(text: str) -> str:
     return unicodedata.normalize("NFKC", _clean(text))
 
 
-_ASCII_SPACED = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789.,'" else 0x20 for c in range(256))
-"""For ``bytes.translate``: every ASCII character that is neither a lower-case letter, a digit nor
-a joiner of :data:`_PLAIN_WORD` (``.``, ``,``, ``'``) made a space."""
+_ASCII_LOWER_SPACED = bytes((c | 0x20 if chr(c).isupper() else c) if chr(c) in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,'" else 0x20
+                            for c in range(128)) + b" " * 128
+"""For ``bytes.translate`` of an ASCII text: its letters lowered (its case folding), and every
+character that is neither a letter, a digit nor a joiner of :data:`_PLAIN_WORD` (``.``, ``,``,
+``'``) made a space."""
+_ASCII_JOINERS_SPACED = _ASCII_LOWER_SPACED.translate(bytes.maketrans(b".,'", b"   "))
+""":data:`_ASCII_LOWER_SPACED` with the joiners made spaces too."""
+_ASCII_CLASSES = bytes(ord("a") if chr(c).isalnum() else ord(".") if chr(c) in ".,'" else 0x20 for c in range(128)) + b" " * 128
+"""For ``bytes.translate`` of an ASCII text: each letter or digit an ``a``, each joiner a ``.``,
+anything else a space (where a joiner stands between two letters or digits: ``a.a``)."""
 _ASCII_LONE_JOINER = re.compile(r"[.,'](?:(?![a-z0-9])|(?<![a-z0-9].))")
 """A joiner without a letter or digit on one of its sides (a word's end, a double joiner)."""
 
@@ -254,24 +261,45 @@ _ASCII_LONE_JOINER = re.compile(r"[.,'](?:(?![a-z0-9])|(?<![a-z0-9].))")
 def _words_of(normal: str) -> list[str]:
     """The words of a text read by :func:`_normal`, case folded.
 
-    An ASCII text (nearly every one), case folded, holds no upper-case letter, and
-    :data:`_PLAIN_WORD` finds in it the runs of letters and digits joined by single joiners
-    between two of them: the text with every other character made a space (a C translation of
-    its bytes) and every other joiner too is split on the spaces instead (two C passes instead
-    of the pattern's test of each character for a Unicode letter)."""
+    An ASCII text (nearly every one; and a text whose case folding is ASCII) is read by
+    :func:`_ascii_words`; any other by the pattern, with the symbols when it holds one."""
+    if normal.isascii():
+        return _ascii_words(normal)
     folded = normal.casefold()
     if folded.isascii():
-        spaced = folded.encode("ascii").translate(_ASCII_SPACED).decode("ascii")
-        if "." in spaced or "," in spaced or "'" in spaced:
-            spaced = _ASCII_LONE_JOINER.sub(" ", spaced)
-        return spaced.split()
+        return _ascii_words(folded)
     if _SYMBOL.search(folded) is None:
         return _PLAIN_WORD.findall(folded)
     return _WORD.findall(folded)
 
 
+def _ascii_words(text: str) -> list[str]:
+    """:data:`_PLAIN_WORD`'s words of the ASCII ``text`` case folded (lowered), without a pattern
+    over its characters: in ASCII, case folding is lowering, and the words are the runs of
+    letters and digits joined by single joiners (``.``, ``,``, ``'``) between two of them.
+
+    The text's bytes are translated (in C) to spaces around the words, and split. Where no
+    joiner stands between two letters or digits (its classes, :data:`_ASCII_CLASSES`, hold no
+    ``a.a``: most texts), every joiner is a space too. Otherwise the lone joiners (at an end,
+    or beside a space) are made spaces by replacing each joiner and space pair, when no two
+    joiners stand together (``..``: a lone joiner beside another is then not beside a space),
+    else by the pattern of the lone joiners."""
+    raw = text.encode("ascii")
+    classes = raw.translate(_ASCII_CLASSES)
+    if classes.find(b"a.a") < 0:  # (bytes.find: ``in`` tries the bytes as an integer first)
+        return raw.translate(_ASCII_JOINERS_SPACED).decode("ascii").split()
+    spaced = raw.translate(_ASCII_LOWER_SPACED)
+    if classes.find(b"..") >= 0:
+        return _ASCII_LONE_JOINER.sub(" ", spaced.decode("ascii")).split()
+    spaced = spaced.strip(b".,'").replace(b". ", b"  ").replace(b", ", b"  ").replace(b"' ", b"  ").replace(b" .", b"  ").replace(b" ,", b"  ").replace(b" '", b"  ")
+    return spaced.decode("ascii").split()
+
+
 def _read(text: str) -> tuple[str, list[str]]:
-    """``text`` read by :func:`_normal`, and its words."""
+    """``text`` read by :func:`_normal`, and its words (an ASCII text is its own NFKC form, and
+    holds no non-breaking space: it is taken as it is)."""
+    if text.isascii():
+        return text, _ascii_words(text)
     normal = _normal(text)
     return normal, _words_of(normal)
 
@@ -314,23 +342,9 @@ def _run_matcher(keys: dict[str, str], read=_read):
     matched only when its words include the anchor of another question's key; most texts hold
     none, and cost one intersection of sets. What a text matches is kept by its text (the same
     text in several questions is matched once). ``read`` gives a text's :func:`_read`."""
-    order, by_run, by_start, anchors = _run_index(keys, read)
+    anchors, all_hits = _run_rule(keys, read)
     anchor_words = frozenset(anchors)
     matched: dict[str, list[str]] = {}
-
-    def all_hits(words: list[str]) -> list[str]:
-        hits: set[str] = set()
-        # The text's runs are compared with the index as sets (in C); the rare runs that start a
-        # short key are then matched at each of their positions.
-        if by_run and len(words) >= LEAK_WORDS:
-            for gram in by_run.keys() & _grams(words, LEAK_WORDS):
-                hits.update(by_run[gram])
-        if by_start and not by_start.keys().isdisjoint(_grams(words, LEAK_MIN_KEY_WORDS)):
-            for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
-                for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
-                    if words[i:i + len(key_words)] == key_words:
-                        hits.add(qid)
-        return sorted(hits, key=order.__getitem__)
 
     def match(item: LeakText, words: list[str]) -> list[tuple[LeakText, str]]:
         if len(words) < LEAK_MIN_KEY_WORDS:
@@ -350,39 +364,93 @@ def _run_matcher(keys: dict[str, str], read=_read):
     return match
 
 
+def _run_rule(keys: dict[str, str], read=_read):
+    """The keys indexed for the rule of runs of words: (the keys by anchor word, see
+    :func:`_run_index`; the ids, in the order of ``keys``, of the keys whose runs (or whole
+    short key) a text's words hold, its own included). Only a text that holds an anchor of a
+    key can hold that key's run: the caller refuses the others."""
+    order, by_run, shared_runs, by_start, anchors = _run_index(keys, read)
+
+    def all_hits(words: list[str]) -> list[str]:
+        hits: set[str] = set()
+        # The text's runs are compared with the index as sets (in C); the rare runs that start a
+        # short key are then matched at each of their positions.
+        if by_run and len(words) >= LEAK_WORDS:
+            for gram in by_run.keys() & _grams(words, LEAK_WORDS):
+                hits.add(by_run[gram])
+                hits.update(shared_runs.get(gram, ()))
+        if by_start and not by_start.keys().isdisjoint(_grams(words, LEAK_MIN_KEY_WORDS)):
+            for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
+                for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
+                    if words[i:i + len(key_words)] == key_words:
+                        hits.add(qid)
+        return sorted(hits, key=order.__getitem__)
+
+    return anchors, all_hits
+
+
 def _run_index(keys: dict[str, str], read=_read):
-    """The index of :func:`_run_matcher`: (each key's place, the keys by each of their runs of
-    :data:`LEAK_WORDS` words, the short keys by their first :data:`LEAK_MIN_KEY_WORDS` words,
-    the keys by anchor word).
+    """The index of :func:`_run_matcher`: (each key's place, the key by each run of
+    :data:`LEAK_WORDS` words of a key (the first key that has it), the other keys that have a
+    run (the few runs several keys share), the short keys by their first
+    :data:`LEAK_MIN_KEY_WORDS` words, the keys by anchor word).
 
     A key's anchors are the rarest word of each of its runs (and of the key, when short), by a
     rank of the words by how many keys hold them (:func:`_ranked`): ranked once, each key's
-    words are their ranks, and the anchor of a run the least of its ranks (``min`` of a tuple of
-    integers, in C, instead of a comparison by a Python key per word of every run)."""
+    words are their ranks, and its anchors the least ranks of its runs (:func:`_least_of_runs`).
+    A key's runs are filed under it together (a dictionary of them, in C), not one by one."""
     from collections import Counter
     from itertools import chain
 
     order = {qid: i for i, qid in enumerate(keys)}
-    by_run: dict[tuple[str, ...], list[str]] = {}
+    by_run: dict[tuple[str, ...], str] = {}
+    shared_runs: dict[tuple[str, ...], list[str]] = {}
     by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
     read_keys: list[tuple[str, list[str]]] = []
     for qid, text in keys.items():
         words = read(text)[1]
         read_keys.append((qid, words))
-        for gram in _grams(words, LEAK_WORDS):
-            by_run.setdefault(gram, []).append(qid)
-        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
+        if len(words) >= LEAK_WORDS:
+            grams = _grams(words, LEAK_WORDS)
+            if not by_run.keys().isdisjoint(grams):
+                for gram in by_run.keys() & grams:
+                    shared_runs.setdefault(gram, []).append(qid)
+                grams.difference_update(by_run.keys())
+            by_run.update(dict.fromkeys(grams, qid))
+        elif len(words) >= LEAK_MIN_KEY_WORDS:
             by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
     ranked, rank = _ranked(Counter(chain.from_iterable(dict.fromkeys(words) for _, words in read_keys)))
-    anchors: dict[str, set[str]] = {}
+    anchors: dict[str, list[str]] = {}
     for qid, words in read_keys:
-        if len(words) >= LEAK_WORDS:
+        if len(words) >= LEAK_MIN_KEY_WORDS:
             ranks = list(map(rank.__getitem__, words))
-            for least in set(map(min, zip(*(ranks[k:] for k in range(LEAK_WORDS))))):
-                anchors.setdefault(ranked[least], set()).add(qid)
-        if LEAK_MIN_KEY_WORDS <= len(words) < LEAK_WORDS:
-            anchors.setdefault(ranked[min(map(rank.__getitem__, words))], set()).add(qid)
-    return order, by_run, by_start, {word: tuple(qids) for word, qids in anchors.items()}  # (tuples: smaller than sets)
+            for least in (_least_of_runs(ranks, LEAK_WORDS) if len(words) >= LEAK_WORDS else (min(ranks),)):
+                qids = anchors.get(ranked[least])
+                if qids is None:
+                    anchors[ranked[least]] = [qid]
+                else:
+                    qids.append(qid)
+    return order, by_run, shared_runs, by_start, {word: tuple(qids) for word, qids in anchors.items()}  # (tuples: smaller than lists)
+
+
+def _least_of_runs(ranks: list[int], size: int) -> set[int]:
+    """The least of each run of ``size`` consecutive ``ranks`` (at least ``size`` of them).
+
+    The least of the whole list is the least of every run that holds it; the other runs lie
+    wholly on one side of it, and are found the same way in that part (when it is that long):
+    a few ``min`` of a list, in C, in place of one per run."""
+    found: set[int] = set()
+    parts = [(0, len(ranks))]
+    while parts:
+        start, end = parts.pop()
+        least = min(ranks[start:end]) if start or end < len(ranks) else min(ranks)
+        found.add(least)
+        at = ranks.index(least, start, end)
+        if at - start >= size:
+            parts.append((start, at))
+        if end - at - 1 >= size:
+            parts.append((at + 1, end))
+    return found
 
 
 def _ranked(frequency: dict[str, int]) -> tuple[list[str], dict[str, int]]:
@@ -555,34 +623,12 @@ def _near_matcher(keys: dict[str, KeyInfo], read=_read):
     another question's key and no declared terms to search costs nothing more. What a text
     matches is kept by its text (the same text in several questions is matched once). ``read``
     gives a text's :func:`_read`."""
-    order, figures, contents, by_word = _near_index(keys, read)
-    declared = {qid: [_prefiltered(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
+    rule = _near_rule(keys, read)
+    figures, by_word, declared, all_hits = rule.figures, rule.by_word, rule.declared, rule.all_hits
     seen: set[str] = set()  # words of the texts met so far
     triggers: dict[str, list[str]] = {}  # those whose stem is indexed: the keys it is filed under
     trigger_words: set[str] = set()
     matched: dict[str, dict[str, str]] = {}
-
-    def all_hits(item: LeakText, normal: str, text_words: list[str]) -> dict[str, str]:
-        hits: dict[str, str] = {}
-        for figure in _figures(normal) & figures.keys():
-            for qid in figures[figure]:
-                hits.setdefault(qid, "its figure")
-        words = _content_of(text_words)
-        present = set(words)
-        candidates = {qid for word in present for qid in by_word.get(word, ())}
-        for qid in candidates - hits.keys():
-            if _close_together(contents[qid], words, present):
-                hits[qid] = "most of its words"
-        cleaned = _clean(item.text) if declared else ""
-        lowered = cleaned.lower() if cleaned.isascii() else None  # (see _term_firsts)
-        for qid, entries in declared.items():
-            if qid in hits:
-                continue
-            for patterns in entries:
-                if _entry_found(patterns, cleaned, lowered):
-                    hits[qid] = "its key terms"
-                    break
-        return hits
 
     def others(qids, own: str) -> bool:
         return len(qids) > 1 or (len(qids) == 1 and own not in qids)
@@ -613,10 +659,62 @@ def _near_matcher(keys: dict[str, KeyInfo], read=_read):
                         break
             if not worth:  # nothing of another question's key can be in this text
                 return []
-            hits = matched[item.text] = all_hits(item, normal, text_words)
-        return [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__) if qid != own]
+            hits = matched[item.text] = all_hits(item.text, normal, text_words)
+        return rule.found(item, hits)
 
     return match
+
+
+class _NearRule(NamedTuple):
+    """The keys indexed for the near-leak rules (:func:`_near_rule`)."""
+
+    figures: dict
+    """The keys that are a figure, by each of their figures."""
+    by_word: dict
+    """The keys of :data:`NEAR_MIN_TERMS` content words or more, by each of their rarest ones."""
+    declared: dict
+    """The keys that declare terms, with their entries (:func:`_prefiltered`)."""
+    all_hits: object
+    """(a text, read by :func:`_normal`, its words) → {id of a key it gives away, its own
+    included: how}."""
+    found: object
+    """(a text's :class:`LeakText`, its ``all_hits``) → its findings, in the order of the keys."""
+
+
+def _near_rule(keys: dict[str, KeyInfo], read=_read) -> _NearRule:
+    """The keys indexed for the near-leak rules: a text gives a key away only if it holds a word
+    whose stem is one filed under the key in ``by_word``, one of the key's figures, or when the
+    key declares terms; the caller refuses the others."""
+    order, figures, contents, by_word = _near_index(keys, read)
+    declared = {qid: [_prefiltered(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
+
+    def all_hits(text: str, normal: str, text_words: list[str]) -> dict[str, str]:
+        hits: dict[str, str] = {}
+        for figure in _figures(normal) & figures.keys():
+            for qid in figures[figure]:
+                hits.setdefault(qid, "its figure")
+        words = _content_of(text_words)
+        present = set(words)
+        candidates = {qid for word in present for qid in by_word.get(word, ())}
+        for qid in candidates - hits.keys():
+            if _close_together(contents[qid], words, present):
+                hits[qid] = "most of its words"
+        cleaned = _clean(text) if declared else ""
+        lowered = cleaned.lower() if cleaned.isascii() else None  # (see _term_firsts)
+        for qid, entries in declared.items():
+            if qid in hits:
+                continue
+            for patterns in entries:
+                if _entry_found(patterns, cleaned, lowered):
+                    hits[qid] = "its key terms"
+                    break
+        return hits
+
+    def found(item: LeakText, hits: dict[str, str]) -> list[tuple[LeakText, str, str]]:
+        own = item.question_id
+        return [(item, qid, hits[qid]) for qid in sorted(hits, key=order.__getitem__) if qid != own]
+
+    return _NearRule(figures, by_word, declared, all_hits, found)
 
 
 def _near_index(keys: dict[str, KeyInfo], read=_read):
@@ -625,20 +723,25 @@ def _near_index(keys: dict[str, KeyInfo], read=_read):
     :data:`NEAR_MIN_TERMS` content words or more by each of their rarest ones: as many as a
     text may lack and still hold :data:`NEAR_SHARE` of them, and one more).
 
-    The rarest words are taken by their rank (:func:`_ranked`), sorted as integers."""
+    The rarest words are taken by their rank (:func:`_ranked`), sorted as integers. A key's
+    figures are read only when it has at most three words besides the hedges (as
+    :func:`figure_of_key`: a longer key is no figure); its content words are its words' stems
+    (:func:`_content_of`), each distinct word of the keys stemmed once."""
     from collections import Counter
     from itertools import chain
 
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
-    contents: dict[str, list[str]] = {}
+    read_keys: list[tuple[str, list[str]]] = []
     for qid, info in keys.items():
         normal, key_words = read(info.text)
-        key_figures = _figures(normal)  # (as figure_of_key)
-        if key_figures and len([w for w in key_words if w not in _HEDGES]) <= 3:
-            for figure in key_figures:
+        read_keys.append((qid, key_words))
+        if (len(key_words) if _HEDGES.isdisjoint(key_words) else len([w for w in key_words if w not in _HEDGES])) <= 3:
+            for figure in _figures(normal):
                 figures.setdefault(figure, []).append(qid)
-        contents[qid] = list(dict.fromkeys(_content_of(key_words)))
+    stems = {word: _stem(word) for word in set(chain.from_iterable(key_words for _, key_words in read_keys))
+             if word not in STOPWORDS and not word.isdigit()}
+    contents = {qid: list(dict.fromkeys(map(stems.__getitem__, filter(stems.__contains__, key_words)))) for qid, key_words in read_keys}
     ranked, rank = _ranked(Counter(chain.from_iterable(contents.values())))
     by_word: dict[str, list[str]] = {}
     for qid, words in contents.items():
@@ -878,7 +981,6 @@ def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[
 
 
 def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
-    found: dict[tuple[str, tuple, str], str] = {}
     if not texts:  # (the keys are indexed only for texts to match)
         return []
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
@@ -890,48 +992,85 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
             found = known[text] = _read(text)
         return found
 
-    runs, near = _run_matcher({qid: info.text for qid, info in keys.items()}, read), _near_matcher(keys, read)
-    # each distinct text read once, for all the questions and fields that hold it, and its words
-    # dropped once matched; the findings are then taken in the order of the texts
-    where: dict[str, int | list[int]] = {}  # (one index, or several)
-    for index, item in enumerate(texts):
-        first = where.setdefault(item.text, index)
-        if first != index:
-            if type(first) is int:
-                where[item.text] = first = [first]
-            first.append(index)
-    def scan(part: list) -> tuple[dict[int, list], dict[int, list]]:
-        """The findings of the distinct texts of ``part`` by their index in ``texts``: those of
-        runs of words, those of near leaks."""
-        by_runs: dict[int, list] = {}
-        by_near: dict[int, list] = {}
-        for text, indexes in part:
+    anchors, run_hits = _run_rule({qid: info.text for qid, info in keys.items()}, read)
+    near = _near_rule(keys, read)
+    figures, by_word, declared, near_hits = near.figures, near.by_word, near.declared, near.all_hits
+    # The words that may give a key away, each with the one question whose key it stands for
+    # (None: several): the keys' anchors (the rule of runs), and the words of the texts whose
+    # stem is filed under a key (the near rule), added as they are met. A text is matched only
+    # when such a word, or a figure of a key, stands for another question than its own, or when
+    # keys declare terms: each a necessary condition of a finding of one rule or the other, and
+    # a text is matched by both rules then (what a rule finds in a text that holds none of its
+    # necessary words is only the text's own question, which is never reported).
+    owner: dict[str, str | None] = {word: qids[0] if len(qids) == 1 else None for word, qids in anchors.items()}
+    seen: set[str] = set()  # words of the texts met so far
+
+    def learn(words: list[str]) -> None:
+        new = set(words).difference(seen)
+        seen.update(new)
+        for word in new:
+            if word not in STOPWORDS and not word.isdigit():
+                qids = near.by_word.get(_stem(word))
+                if qids is not None:
+                    one = qids[0] if len(qids) == 1 else None
+                    owner[word] = one if owner.get(word, one) == one else None
+
+    def scan(part: list) -> dict[str, tuple[list[str], dict[str, str]]]:
+        """What each distinct text of ``part`` ((text, its question, how many texts are it))
+        gives away, by the rule of runs and the near rule (its own question included), for the
+        texts that give another question's key away (or that several questions hold)."""
+        matched: dict[str, tuple[list[str], dict[str, str]]] = {}
+        for text, own, count in part:
             normal, words = known.get(text) or _read(text)
-            for index in ((indexes,) if type(indexes) is int else indexes):
-                item = texts[index]
-                hits = runs(item, words)
-                if hits:
-                    by_runs[index] = hits
-                hits = near(item, normal, words)
-                if hits:
-                    by_near[index] = hits
-        return by_runs, by_near
+            if not seen.issuperset(words):
+                learn(words)
+            held = owner.keys() & words
+            if held:
+                owners = set(map(owner.__getitem__, held))
+                worth = count > 1 or len(owners) > 1 or own not in owners
+            else:
+                worth = False
+            if not worth and figures:
+                for figure in _figures(normal) & figures.keys():
+                    qids = figures[figure]
+                    if count > 1 or len(qids) > 1 or own not in qids:
+                        worth = True
+                        break
+            if not (worth or declared):  # nothing of another question's key can be in this text
+                continue
+            runs = run_hits(words) if worth and len(words) >= LEAK_MIN_KEY_WORDS else []
+            hits = near_hits(text, normal, words)
+            if count > 1 or any(qid != own for qid in runs) or any(qid != own for qid in hits):
+                matched[text] = runs, hits
+        return matched
 
     # Each finding is one text against the keys' index, whatever other texts are matched (what
     # the matchers keep as they go only saves work): with many texts, the keys are indexed here
-    # and the texts matched a part at a time in processes forked after (on every core), each
-    # part's findings by their index; taken in the order of the texts, they are the same.
-    distinct = list(where.items())
-    by_runs: dict[int, list] = {}
-    by_near: dict[int, list] = {}
-    for part_runs, part_near in _scanned(scan, distinct, len(texts)):
-        by_runs.update(part_runs)
-        by_near.update(part_near)
-    for index in sorted(by_runs):
-        for item, other in by_runs[index]:
-            found[(item.question_id, item.field, other)] = "its words"
-    for index in sorted(by_near):
-        for item, other, what in by_near[index]:
+    # and the distinct texts matched a part at a time in processes forked after (on every core),
+    # each part's findings by text; taken in the order of the texts, they are the same.
+    from collections import Counter
+    from operator import itemgetter
+
+    text_of = itemgetter(2)  # (LeakText.text)
+    counts = Counter(map(text_of, texts))  # each distinct text in the order met, with how many texts are it
+    first = dict(zip(map(text_of, reversed(texts)), range(len(texts) - 1, -1, -1)))
+    owns = map(itemgetter(0), map(texts.__getitem__, map(first.__getitem__, counts)))  # (the question of its first)
+    distinct = list(zip(counts, owns, counts.values()))
+    matched: dict[str, tuple[list[str], dict[str, str]]] = {}
+    for part in _scanned(scan, distinct, len(texts)):
+        matched.update(part)
+    if not matched:
+        return []
+    from itertools import compress
+
+    held = [texts[index] for index in compress(range(len(texts)), map(matched.__contains__, map(text_of, texts)))]
+    found: dict[tuple[str, tuple, str], str] = {}
+    for item in held:
+        for other in matched[item.text][0]:
+            if other != item.question_id:
+                found[(item.question_id, item.field, other)] = "its words"
+    for item in held:
+        for _, other, what in near.found(item, matched[item.text][1]):
             found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
 
