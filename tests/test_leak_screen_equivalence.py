@@ -480,7 +480,7 @@ def _banks():
     for seed in range(30):
         yield f"screen {seed}", _screen_bank(seed)
     for seed in range(10):
-        yield f"shared word {seed}", _shared_word_bank(seed)
+        yield f"word in two keys {seed}", _shared_word_bank(seed)
     for seed in range(12):
         keys, texts = _mixed_bank(seed, n_keys=50 + seed * 4, n_texts=160)
         if seed % 3 == 0:  # without declared terms: texts are then refused by their words alone
