@@ -297,12 +297,15 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
         qs.summary = file_summary(qs)
         return []
     diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
+    from ..i18n.catalogview import catalog_view
     from ..i18n.fields import question_fields
 
     qs.derived["fields"] = question_fields(qs.question, qs.doc, qs.path)  # kept with the file's record
     diags += question_reference_lints(qs.question, qs.doc, qs.derived["fields"])
     # the English side of the catalogs' parity checks, made once here for every language
     qs.derived["parity"] = parity_sides([field.text for field in qs.derived["fields"]])
+    # what the catalogs' checks read of its model, as plain data (a catalog worker restores no model)
+    qs.derived["catalog"] = catalog_view(qs.question)
     qs.summary = file_summary(qs)  # kept apart from it
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
