@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 from aistack_bank.i18n import verify
+from aistack_bank.i18n.catalogview import CatalogQuestion
 from aistack_bank.load import read_library
 from aistack_bank.rules.cues import answer_cue_stats
 
@@ -30,6 +31,13 @@ def _counts_before(questions, texts_of):
     return measured, longest
 
 
+def _options(question) -> list[tuple[str, str]]:
+    """(id, English) of the options of a model or of a catalog view (whose options are pairs)."""
+    if isinstance(question, CatalogQuestion):
+        return list(question.options or ())
+    return [(option.id, option.text) for option in getattr(question, "options", [])]
+
+
 def _counts_now(questions, texts_of):
     found = list(verify._cues(questions, texts_of))
     return len(found), {question_id for question_id, longest in found if longest}
@@ -43,18 +51,20 @@ def test_the_same_cue_counts_as_one_figures_object_per_question():
     measured_total = longest_total = 0
     for _ in range(300):
         picked = rng.sample(questions, rng.randint(1, len(questions)))
-        texts: dict[int, dict[str, str]] = {}
+        texts: dict[tuple, dict[str, str]] = {}
 
         def texts_of(question):
-            if id(question) not in texts:
+            # (a model before, its catalog view now: the same texts for the same question)
+            key = (question.id, tuple(_options(question)))  # (two banks may share an id)
+            if key not in texts:
                 shown = {}
-                for option in getattr(question, "options", []):
+                for option_id, english in _options(question):
                     if rng.random() < 0.9:
-                        shown[option.id] = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 4)))
+                        shown[option_id] = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 4)))
                     else:
-                        shown[option.id] = option.text
-                texts[id(question)] = shown
-            return texts[id(question)]
+                        shown[option_id] = english
+                texts[key] = shown
+            return texts[key]
 
         before = _counts_before(picked, texts_of)
         assert _counts_now(picked, texts_of) == before

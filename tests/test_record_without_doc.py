@@ -1,15 +1,17 @@
-"""A question file's stored record is its record without its document, then the document,
-pickled by one pickler (:func:`aistack_bank.cache.questionfiles._dumped`): a catalog worker
-reading the bank's parts from the spill file (:func:`aistack_bank.i18n.verify._read_part`)
-unpickles the record without the document, and a question with a numeric check reads the
-document there only when a finding in its script is located.
+"""A question file's stored record is its head (what its rules derived: its fields, parity
+sides and catalog view), then its record without its document, then the document, pickled by
+one pickler (:func:`aistack_bank.cache.questionfiles._dumped`): a catalog worker reading the
+bank's parts from the spill file (:func:`aistack_bank.i18n.verify._read_part`) unpickles the
+head alone (no model), and a question with a numeric check reads the document there only when
+a finding in its script is located.
 
 Compared with the code before (spelled out here: the record pickled whole, every document
 of a question with a check unpickled and cut at once): on the question files of the bundled
 bank and of ``examples/every-kind``, in random parts of a spill file, the same fields, the same
-questions (path, model, derived values) and, at random lines and columns of their scripts
-(and of other paths), the same locations; the record read whole by the question files' side
-(:func:`aistack_bank.cache.questionfiles._loads_uncollected`) is the record as before."""
+questions (path, derived values, and the model read as the catalog checks read it) and, at
+random lines and columns of their scripts (and of other paths), the same locations; the record
+read whole by the question files' side (:func:`aistack_bank.cache.questionfiles._loads_uncollected`)
+is the record as before."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import pytest
 from aistack_bank.cache import questionfiles
 from aistack_bank.cache.store import read_at
 from aistack_bank.i18n import verify
+from aistack_bank.i18n.catalogview import CatalogQuestion, catalog_view
 from aistack_bank.i18n.fields import question_fields
 from aistack_bank.load import QuestionSource, read_topic
 from aistack_bank.rules.validate import question_file_rules
@@ -118,7 +121,7 @@ def test_the_parts_read_as_before(records, tmp_path):
                 assert new[0] == old[0]
                 assert len(new[1]) == len(old[1])
                 for one, two, qs in zip(old[1], new[1], chosen[start:end]):
-                    assert (two.path, two.question, two.derived) == (one.path, one.question, one.derived)
+                    assert (two.path, two.question, two.derived) == (one.path, CatalogQuestion(catalog_view(one.question)), one.derived)
                     assert (one.doc is None) == (two.doc is None) == (qs.question.check is None)
                     lines = qs.question.check.script.count("\n") + 1 if qs.question.check is not None else 0
                     seed = rng.random()
@@ -131,8 +134,8 @@ def test_a_document_is_read_only_when_a_finding_is_located(records, tmp_path, mo
     checked = [qs for qs in records if qs.question.check is not None]
     places = _spill(tmp_path / "spill", [questionfiles._dumped(qs) for qs in checked])
     read = []
-    real = verify._document
-    monkeypatch.setattr(verify, "_document", lambda blob: read.append(blob) or real(blob))
+    real = questionfiles.loads_record
+    monkeypatch.setattr(questionfiles, "loads_record", lambda blob: read.append(blob) or real(blob))
     _, questions = verify._read_part(verify._SpillFile(str(tmp_path / "spill")), ([], [(qs.question.id, *place) for qs, place in zip(checked, places)]))
     assert not read
     where = questions[0].doc.locate_in_scalar(("check", "script"), 1, 1)
@@ -159,7 +162,8 @@ def test_the_record_read_whole_is_the_record(records):
         assert whole.doc is not None and whole.doc.values == qs.doc.values and whole.doc.text == qs.doc.text
         assert qs.doc is not ...  # (the record dumped is left as it was)
         head = pickle.loads(blob)  # what a catalog worker reads of it
-        assert head.doc is ... and (head.path, head.question, head.derived) == (before.path, before.question, before.derived)
+        assert head == (questionfiles.RECORD_HEAD, before.path, before.derived)
+        assert head[2]["catalog"] == catalog_view(before.question)
     # what is not a record is read as it was
     texts = pickle.dumps(("a", ["b"], {"c": 1}), protocol=pickle.HIGHEST_PROTOCOL)
     assert questionfiles._loads_uncollected(texts) == ("a", ["b"], {"c": 1})

@@ -101,7 +101,7 @@ class QuestionFiles:
         known = self._hashers.get((id(topic), root, project))
         if known is None or known[0] is not topic:
             vocabulary = tuple(sorted(topic.tags)) if topic is not None else None
-            shared = (str(root), str(project), vocabulary, self.run_checks)
+            shared = (str(root), str(project), vocabulary, self.run_checks, RECORD_HEAD)
             known = self._hashers[(id(topic), root, project)] = (topic, key_of("question-file", *shared) + "\0")
         return known[1]
 
@@ -522,17 +522,20 @@ def _unpickled(name: str) -> property:
     return property(get, set)
 
 
-def _loads_uncollected(blob: bytes) -> Any:
+def _loads_uncollected(blob: bytes, record: bool = True) -> Any:
     """``pickle.loads(blob)`` with the cyclic garbage collector paused: a record is a few hundred
     new objects that stay (nothing to collect), and a cold run unpickles every record of the
     bank in a row, during which the collector would otherwise walk the ever larger heap again
     and again (at N = 10 000, 2.6 s -> 0.85 s of CPU for all the records). A record
-    (:func:`_dumped`) is given with its document, which follows it."""
+    (:func:`_dumped`) is given whole: its head, then the record, then its document; anything
+    else (``record`` false: a file's texts) as it is."""
     paused = gc.isenabled()
     gc.disable()
     try:
         unpickler = pickle.Unpickler(io.BytesIO(blob))
         found = unpickler.load()
+        if record and type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD:  # (its head first)
+            found = unpickler.load()
         if type(found) is QuestionSource and found.doc is ...:
             found.doc = unpickler.load()
         return found
@@ -541,17 +544,32 @@ def _loads_uncollected(blob: bytes) -> Any:
             gc.enable()
 
 
+def loads_record(blob: bytes) -> QuestionSource:
+    """The record stored as ``blob`` (:func:`_dumped`), whole: its document, model and derived values."""
+    return _loads_uncollected(blob)
+
+
+RECORD_HEAD = "record-head-2"
+"""The first item of a record's head (:func:`_dumped`), and a part of every question file's key
+in the store (:meth:`QuestionFiles._shared`): a record of another layout is never looked up,
+nor read as one of this layout."""
+
+
 def _dumped(qs: QuestionSource) -> bytes:
-    """A record's stored form: ``qs`` pickled without its document, then the document, by one
-    pickler (what the first pickle holds is not written again in the second). ``pickle.loads``
-    of it gives the record with ``...`` for its document (what a catalog worker reads of most
-    records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole.
+    """A record's stored form, three pickles by one pickler (what one holds is not written again
+    in the next): its head, ``(RECORD_HEAD, path, derived)``, what the file's rules derived from it
+    alone (among them what a catalog worker reads instead of the model: its fields, the
+    English side of their parity checks, its catalog view, :mod:`aistack_bank.i18n.catalogview`);
+    then ``qs`` without its document (its path and derived values as references to the head's);
+    then the document. ``pickle.loads`` of it gives the head (what a catalog worker reads of
+    most records: :func:`aistack_bank.i18n.verify._read_part`); :func:`_loads_uncollected` the record whole.
 
     The document goes without the lines its text was split into (:meth:`~aistack_bank.yamlsource.YamlDocument.line`
     splits it again when asked): the file's numeric check (a third of the files) split them, and
     they were the text a second time in every such record."""
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...
     try:
@@ -603,7 +621,7 @@ class StoredQuestion(QuestionSource):
         texts = self.__dict__.get("_texts")
         if texts is None:
             return None
-        return _loads_uncollected(texts.blob() if isinstance(texts, Spilled) else texts)
+        return _loads_uncollected(texts.blob() if isinstance(texts, Spilled) else texts, record=False)
 
     @property
     def spilled(self) -> "Spilled | None":

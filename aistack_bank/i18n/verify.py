@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..cache.entries import located, strip
-from ..rules.cues import AnswerCueStats, answer_cue_stats, length_warnings, question_cue
+from ..rules.cues import AnswerCueStats, cue_stats, length_warnings, options_cue
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..parallel import Workers, run_all
 from ..rules.quantities import english_parity, formula_tokens, has_token_hint, markup_tokens, numbers_and_quantities, quantities
 from . import template_path
 from .catalog import Catalog, Catalogs, Changes, read_catalog
+from .catalogview import CatalogQuestion, viewed
 from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from polib import POEntry
 
     from ..load import BankSource
-    from ..model import AnyQuestion
 
 
 def is_one_line_key(key: str) -> bool:
@@ -333,9 +333,18 @@ def _cues(questions: list, texts_of) -> Iterator[tuple[str, bool]]:
     :func:`~aistack_bank.rules.cues.answer_cue_stats` measures, its options' texts from
     ``texts_of``: what that function counts of the question alone, without its figures' object."""
     for qs in questions:
-        cue = question_cue(qs.question, texts_of)
+        question = viewed(qs)
+        cue = _cue(question, texts_of)
         if cue is not None:
-            yield qs.question.id, bool(cue[1])
+            yield question.id, bool(cue[1])
+
+
+def _cue(question: CatalogQuestion, texts_of) -> tuple[tuple[int, ...], bool] | None:
+    """:func:`~aistack_bank.rules.cues.question_cue` of a question read as plain data, its options'
+    texts from ``texts_of(question)``."""
+    if question.options is None or not question.right:
+        return None
+    return options_cue([option_id for option_id, _ in question.options], question.right, texts_of(question))
 
 
 class _Owners:
@@ -441,7 +450,7 @@ class _Owners:
 
     def length_cues(self, source: BankSource, questions: list, active: dict) -> list[Diagnostic]:
         """:func:`length_cue_diagnostics`, from the kept figures of the questions not verified again."""
-        def texts_of(question: AnyQuestion) -> dict[str, str]:
+        def texts_of(question: CatalogQuestion) -> dict[str, str]:
             return _translated_options(question, active)
 
         measured, longest = self.cues if self.delta else (0, frozenset())
@@ -616,16 +625,23 @@ def _verify_kept(source: BankSource | KeptBank, path: Path, run_checks: bool, in
 def length_cue_diagnostics(source: BankSource, catalog: Catalog) -> list[Diagnostic]:
     """W302 when, in this language, the key is too often the strictly longest option."""
     active = catalog.active()
-    stats = answer_cue_stats([qs.question for qs in source.questions if qs.question is not None], lambda question: _translated_options(question, active))
+    stats = _cue_stats([qs for qs in source.questions if qs.question is not None], active)
     return length_warnings(stats, Location.of(catalog.path), catalog.language)
 
 
-def _translated_options(question: AnyQuestion, active: dict) -> dict[str, str]:
+def _cue_stats(questions: list, active: dict) -> AnswerCueStats:
+    """:func:`~aistack_bank.rules.cues.answer_cue_stats` of the questions (read question files
+    with a model), their options' texts in the catalog's language."""
+    return cue_stats(_cue(viewed(qs), lambda question: _translated_options(question, active)) for qs in questions)
+
+
+def _translated_options(question: CatalogQuestion, active: dict) -> dict[str, str]:
     """The option texts of ``question`` in the catalog's language (English where not translated)."""
     texts = {}
-    for option in question.options:
-        entry = active.get(f"{question.id}.option.{option.id}")
-        texts[option.id] = entry.msgstr if entry is not None and entry.msgstr else option.text
+    qid = question.id
+    for option_id, english in question.options:
+        entry = active.get(f"{qid}.option.{option_id}")
+        texts[option_id] = entry.msgstr if entry is not None and entry.msgstr else english
     return texts
 
 
@@ -650,8 +666,10 @@ def _translated_checks(questions: list, catalog: Catalog, active: dict):
     from ..rules.checks import answer_texts, check_question  # (imported when a question is verified)
 
     for qs in questions:
-        question = qs.question
-        if question is None or question.check is None:
+        if qs.question is None:
+            continue
+        question = viewed(qs)
+        if question.check is None:
             continue
         if question.NUMERIC_KEY:
             found = _translated_unit_diagnostics(question, catalog, active)
@@ -678,19 +696,19 @@ def _translated_checks(questions: list, catalog: Catalog, active: dict):
             yield question.id, 1, diags
 
 
-def _translated_unit_diagnostics(question, catalog: Catalog, active: dict) -> list[Diagnostic] | None:
+def _translated_unit_diagnostics(question: CatalogQuestion, catalog: Catalog, active: dict) -> list[Diagnostic] | None:
     """E409 for each translated unit that denotes another unit than the English; None when a
     unit is not translated yet (nothing to check in this language)."""
     diags = []
-    for unit in question.units:
-        entry = active.get(f"{question.id}.unit.{unit.id}")
-        if entry is None or entry_state(entry, unit.name) != "translated":
+    for unit_id, name, multiplier in question.units:
+        entry = active.get(f"{question.id}.unit.{unit_id}")
+        if entry is None or entry_state(entry, name) != "translated":
             return None
-        english = quantities(f"1 {unit.name}", "en")
+        english = quantities(f"1 {name}", "en")
         translated = quantities(f"1 {entry.msgstr.strip()}", catalog.language)
         if english and (not translated or (translated[0].dimension, round(translated[0].base, 9)) != (english[0].dimension, round(english[0].base, 9))):
             shown = translated[0].unit if translated else entry.msgstr.strip()
-            diags.append(error("E409", f"{question.id}.unit.{unit.id} ({catalog.language}): {shown!r} is not the unit {unit.name!r}; a learner typing it would be scored with {unit.name}'s multiplier {unit.multiplier:g}", msgstr_location(catalog, entry)))
+            diags.append(error("E409", f"{question.id}.unit.{unit_id} ({catalog.language}): {shown!r} is not the unit {name!r}; a learner typing it would be scored with {name}'s multiplier {multiplier:g}", msgstr_location(catalog, entry)))
     return diags
 
 
@@ -708,23 +726,23 @@ def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
     from ..kinds import kind_of, translation_duplicates, translation_splits  # (imported when a question is verified)
 
     for qs in questions:
-        question = qs.question
+        question = viewed(qs)
         diags: list[Diagnostic] = []
         listed = qs.derived.get("fields")
-        english = {field.key: field.text for field in (listed if listed is not None else question_fields(question, None, None))}
+        english = {field.key: field.text for field in (listed if listed is not None else question_fields(qs.question, None, None))}
 
         def text_of(key: str) -> str | None:
             entry = active.get(key)
             return entry.msgstr if entry is not None and key in english and entry_state(entry, english[key]) == "translated" else None
 
-        for key, message in translation_duplicates(question, text_of):
+        for key, message in translation_duplicates(question, text_of, question.duplicates):
             diags.append(error("E512", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
-        for key, message in translation_splits(question, text_of):
+        for key, message in translation_splits(question, text_of, question.same):
             diags.append(error("E750", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
         stem = text_of(f"{question.id}.stem")
         giveaway = kind_of(question).translated_giveaway
         if giveaway is not None and stem is not None:
-            shown = giveaway(question, stem, text_of)
+            shown = giveaway(question.model, stem, text_of)
             if shown is not None:
                 diags.append(warning("W326", f"{question.id}.stem ({catalog.language}): the stem contains the accepted answer {shown!r}; a learner can copy it", msgstr_location(catalog, active[f"{question.id}.stem"])))
         yield question.id, diags
@@ -913,13 +931,14 @@ def _collected(pending, meanwhile: Callable[[], None] | None, *, busy: bool) -> 
 
 class _SentBank:
     """What a catalog worker is sent of the bank beside its fields: the questions with a model,
-    each with, when it has a numeric check, what of its document locates a place in the script
+    each as the catalog checks read it (:class:`.catalogview.CatalogQuestion`, not the model)
+    with, when it has a numeric check, what of its document locates a place in the script
     (:func:`_script_doc`)."""
 
     def __init__(self, source: BankSource) -> None:
         from ..load import QuestionSource
 
-        self.questions = [QuestionSource(path=qs.path, doc=_script_doc(qs.doc) if qs.question.check is not None else None, question=qs.question,
+        self.questions = [QuestionSource(path=qs.path, doc=_script_doc(qs.doc) if qs.question.check is not None else None, question=viewed(qs),
                                          derived=_listed(qs.derived))
                           for qs in source.questions if qs.question is not None]
 
@@ -1203,8 +1222,10 @@ class _SpillFile:
 
 def _read_part(spill: _SpillFile, chunk) -> tuple[list[TextField], list]:
     """(fields, questions) of one part of a :class:`_Manifest`, its records read from
-    ``spill``: each question with, when it has a numeric check, what of its document locates
-    in the script (read from the spill file when a finding there is located).
+    ``spill``: each question as the catalog checks read it (:class:`.catalogview.CatalogQuestion`,
+    from the head of its record: no model restored) with, when it has a numeric check, what of
+    its document locates in the script (read from the spill file when a finding there is
+    located). A record without that head (its rules derived no view) is unpickled whole.
 
     The records are unpickled with the cyclic garbage collector paused: a part is a few
     thousand new objects that stay while the part is verified (nothing to collect), and a
@@ -1213,6 +1234,7 @@ def _read_part(spill: _SpillFile, chunk) -> tuple[list[TextField], list]:
     import gc
     import pickle
 
+    from ..cache.questionfiles import RECORD_HEAD, loads_record
     from ..cache.store import read_at
     from ..load import QuestionSource
 
@@ -1224,14 +1246,21 @@ def _read_part(spill: _SpillFile, chunk) -> tuple[list[TextField], list]:
     try:
         for _, at, length in refs:
             blob = read_at(fd, at, length)
-            record = pickle.loads(blob)  # (without its document, which follows it: see cache.questionfiles._dumped)
+            found = pickle.loads(blob)  # (the record's head: see cache.questionfiles._dumped)
+            view = found[2].get("catalog") if type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD else None
+            if view is not None and "fields" in found[2]:
+                path, derived = found[1], found[2]
+                question = CatalogQuestion(view)
+                fields += derived["fields"]
+                doc = None if question.check is None else _PickledDoc(spill, at, length)
+                questions.append(QuestionSource(path=path, doc=doc, question=question, derived=_listed(derived)))
+                del blob, found
+                continue
+            record = loads_record(blob)
             doc = record.doc
             known = record.derived.get("fields")
-            fields += known if known is not None else question_fields(record.question, _document(blob) if doc is ... else doc, record.path)
-            if record.question.check is None:
-                doc = None
-            else:
-                doc = _PickledDoc(spill, at, length) if doc is ... else _script_doc(doc)
+            fields += known if known is not None else question_fields(record.question, doc, record.path)
+            doc = None if record.question.check is None else _script_doc(doc)
             del blob
             questions.append(QuestionSource(path=record.path, doc=doc, question=record.question, derived=_listed(record.derived)))
             del record
@@ -1239,16 +1268,6 @@ def _read_part(spill: _SpillFile, chunk) -> tuple[list[TextField], list]:
         if paused:
             gc.enable()
     return fields, questions
-
-
-def _document(blob: bytes):
-    """The document of a record stored without it, then it (see :func:`_read_part`)."""
-    import io
-    import pickle
-
-    unpickler = pickle.Unpickler(io.BytesIO(blob))
-    unpickler.load()
-    return unpickler.load()
 
 
 class _PickledDoc:
@@ -1263,7 +1282,9 @@ class _PickledDoc:
 
     def locate_in_scalar(self, path, line: int, column: int) -> Location:
         if self.doc is None:
-            self.doc = _script_doc(_document(self.spill.read(self.at, self.length)))
+            from ..cache.questionfiles import loads_record
+
+            self.doc = _script_doc(loads_record(self.spill.read(self.at, self.length)).doc)
             self.spill = None
         return self.doc.locate_in_scalar(path, line, column)
 
@@ -1405,7 +1426,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                     if entry is None:
                         continue
                     owned.extend(_entry_findings(entries, field, entry, lang, catalog, sides))
-                stats = answer_cue_stats([qs.question for qs in questions], lambda question: _translated_options(question, buffer))
+                stats = _cue_stats(questions, buffer)
                 cues[0] += stats.measured
                 cues[1] += stats.key_longest
                 for _, found in _duplicate_texts(questions, catalog, buffer):

@@ -127,7 +127,9 @@ class Kind:
     """``rules(question, doc)``: the diagnostics of its own rules, located in its file."""
     duplicates: Callable[[Any], list] = lambda question: []
     """``duplicates(question)``: (what, [(catalog key suffix, English text)], key_of) for each
-    group of texts that must differ in every language."""
+    group of texts that must differ in every language; ``key_of`` (how two texts are told the
+    same) is kept with the question's catalog view in its stored record, so it is a function of a
+    module or a value pickle can name (not a lambda, nor a method of the model)."""
     same: Callable[[Any], list] = lambda question: []
     """``same(question)``: (what, [catalog key suffixes]) for each group of texts that are one
     text in English (an answer several matching prompts share) and must stay one in every language."""

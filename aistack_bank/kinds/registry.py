@@ -115,18 +115,19 @@ def kind_rules(question, doc) -> list:
     return kind_of(question).rules(question, doc)
 
 
-def translation_duplicates(question, text_of) -> list[tuple[str, str]]:
+def translation_duplicates(question, text_of, groups=None) -> list[tuple[str, str]]:
     """(msgctxt, message) for each translated text that equals another text it must differ from.
 
     ``text_of(key)`` gives the text of a catalog key (``q001.option.b``) in the language, or
     None when it is not translated (then the English counts, as an export would show it). Each
     finding names the later key, whose msgstr is where it is located. A short answer's
     translation may hold several spellings, one per line: each counts, and a repeated spelling
-    is a duplicate too."""
+    is a duplicate too. ``groups``: the kind's ``duplicates(question)``, when the caller has them
+    (a question read as plain data: :class:`aistack_bank.i18n.catalogview.CatalogQuestion`)."""
     qid = question.id
     kind = kind_of(question)
     found = []
-    for what, items, key_of in kind.duplicates(question):
+    for what, items, key_of in kind.duplicates(question) if groups is None else groups:
         seen: dict[str, tuple[str, str]] = {}
         for key, english in items:
             value = text_of(f"{qid}.{key}")
@@ -143,14 +144,15 @@ def translation_duplicates(question, text_of) -> list[tuple[str, str]]:
     return found
 
 
-def translation_splits(question, text_of) -> list[tuple[str, str]]:
+def translation_splits(question, text_of, groups=None) -> list[tuple[str, str]]:
     """(msgctxt, message) for each translated text that differs from a text it is one with in
     English (an answer two matching prompts share): the export in that language would offer two
     answers where English offers one. ``text_of`` as for :func:`translation_duplicates`; a text
-    left untranslated is not compared (its missing translation is reported on its own)."""
+    left untranslated is not compared (its missing translation is reported on its own).
+    ``groups``: the kind's ``same(question)``, when the caller has them."""
     qid = question.id
     found = []
-    for what, keys in kind_of(question).same(question):
+    for what, keys in kind_of(question).same(question) if groups is None else groups:
         first = None
         for key in keys:
             value = text_of(f"{qid}.{key}")

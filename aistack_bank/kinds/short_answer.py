@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -250,7 +251,19 @@ def _fields(question, add, checked, base_notes) -> None:
 
 
 def _duplicates(question) -> list:
-    return [("accepted answer", [(f"answer.{a.id}", a.text) for a in question.answers], question.key)]
+    return [("accepted answer", [(f"answer.{a.id}", a.text) for a in question.answers], _Folded(question.case_sensitive, question.fold_diacritics))]
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """:meth:`ShortAnswerQuestion.key` as a value (kept with the question's catalog view, and
+    equal for equal settings): a text as the question compares it."""
+
+    case_sensitive: bool
+    fold_diacritics: bool
+
+    def __call__(self, text: str) -> str:
+        return fold(text, self.case_sensitive, self.fold_diacritics)
 
 
 def _model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:

@@ -79,6 +79,12 @@ def question_cue(question: AnyQuestion, texts_of=None) -> tuple[tuple[int, ...],
         return None
     ids = [option.id for option in question.options]
     texts = texts_of(question) if texts_of is not None else {option.id: option.text for option in question.options}
+    return options_cue(ids, correct, texts)
+
+
+def options_cue(ids: list[str], correct: Collection[str], texts: Mapping[str, str]) -> tuple[tuple[int, ...], bool]:
+    """:func:`question_cue` of a question whose options' ids are ``ids`` (in order), its right
+    ones ``correct`` (not empty), and the texts measured ``texts`` ({option id: text})."""
     return tuple(ids.index(option_id) for option_id in correct), keys_are_longest(correct, texts)
 
 

@@ -310,6 +310,8 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
     diags += question_reference_lints(qs.question, qs.doc, qs.derived["fields"])
     # the English side of the catalogs' parity checks, made once here for every language
     qs.derived["parity"] = parity_sides([field.text for field in qs.derived["fields"]])
+    # what the catalogs' checks read of its model, as plain data (a catalog worker restores no model)
+    qs.derived["catalog"] = _catalog_view()(qs.question)
     qs.summary = file_summary(qs)  # kept apart from it
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
@@ -323,6 +325,14 @@ def _question_fields():
     from ..i18n.fields import question_fields
 
     return question_fields
+
+
+@lru_cache(maxsize=None)
+def _catalog_view():
+    """:func:`~aistack_bank.i18n.catalogview.catalog_view`, imported once, as :func:`_question_fields`."""
+    from ..i18n.catalogview import catalog_view
+
+    return catalog_view
 
 
 def topic_rules(source: BankSource, *, listed_by: dict[str, BankSource] | None = None, file_topic: dict[str, BankSource] | None = None) -> list[Diagnostic]:
