@@ -48,8 +48,8 @@ def test_the_leak_rule_reads_the_texts_the_workers_sent_back(project, monkeypatc
     records = []
     real = questionfiles._loads_uncollected
 
-    def loads(blob):
-        found = real(blob)
+    def loads(blob, record=True):
+        found = real(blob, record)
         if isinstance(found, QuestionSource):
             records.append(found.path)
         return found

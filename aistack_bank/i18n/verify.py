@@ -939,8 +939,18 @@ class _SentBank:
         from ..load import QuestionSource
 
         self.questions = [QuestionSource(path=qs.path, doc=_script_doc(qs.doc) if qs.question.check is not None else None, question=viewed(qs),
-                                         derived=_listed(qs.derived))
+                                         derived=_sent_derived(qs))
                           for qs in source.questions if qs.question is not None]
+
+
+def _sent_derived(qs) -> dict:
+    """:func:`_listed` of a question sent to a catalog worker, with its fields made here from its
+    model when its file's rules did not list them (a bank read without them): the worker holds
+    its :class:`.catalogview.CatalogQuestion`, from which no field can be made."""
+    derived = _listed(qs.derived)
+    if "fields" not in derived:
+        derived["fields"] = question_fields(qs.question, None, None)
+    return derived
 
 
 def _listed(derived: dict) -> dict:
