@@ -352,7 +352,6 @@ def _police_all(text: str) -> bool:
     the text is (nothing is joined that the text kept apart; a composing pair needs the two
     characters side by side). Only escapes (``"\\0"``, ``"\\u202E"``) make characters that the
     text does not hold, and only in double quotes."""
-
     return FORBIDDEN.search(text) is not None or not (text.isascii() or unicodedata.is_normalized("NFC", text))
 
 

@@ -89,3 +89,26 @@ def test_the_digest_with_a_worker_is_the_serial_digest(tmp_path, monkeypatch, se
             if path.is_symlink() or not path.is_file():
                 continue
             path.write_bytes(rng.randbytes(rng.choice([0, 10, 500])))
+
+
+def _lost(names):
+    """A worker that fails before it gives its digests back."""
+    raise OSError("the worker was lost")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_lost_worker_leaves_the_digest_to_this_process(tmp_path, monkeypatch, seed):
+    rng = random.Random(100 + seed)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setattr(validation, "RACY_NS", 0)
+    bank, translations, _ = _tree(rng, tmp_path)
+    found = {}
+    for how in ("serial", "lost"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{how}"))
+        monkeypatch.setattr(validation, "DIGEST_POOL_MIN", 1 if how == "lost" else 10**9)
+        monkeypatch.setattr(validation, "_digest_forked", _lost if how == "lost" else validation._digest_forked)
+        store.drop_bytes()
+        validation._LAST.clear()
+        validation.input_digest(bank, translations)
+        found[how] = _state(bank, translations)
+    assert found["serial"] == found["lost"]

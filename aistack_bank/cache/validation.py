@@ -244,7 +244,8 @@ class StatMemo:
             _FORKED.clear()
         if found is None:
             values.update((name, self.digest(name)) for name in theirs)
-            self.fresh[start:] = [name for name in names if name in set(self.fresh[start:])]
+            digested = set(self.fresh[start:])
+            self.fresh[start:] = [name for name in names if name in digested]
             return [values[name] for name in names]
         for name, value, entry in zip(theirs, found, entries):
             values[name] = value
