@@ -526,3 +526,17 @@ def test_the_least_of_each_run_is_found(size):
     for _ in range(300):
         ranks = [rng.randrange(rng.choice([3, 10, 1000])) for _ in range(size)]
         assert lints._least_of_runs(ranks, LEAK_WORDS) == set(map(min, zip(*(ranks[k:] for k in range(LEAK_WORDS)))))
+
+
+def test_least_of_runs_is_each_runs_least_as_a_window_slides():
+    """`_least_of_runs` against the least of each window, on random ranks and on ranks that only
+    rise or only fall (which split one at a time, and finish as a sliding window)."""
+    from aistack_bank.rules.lints import _least_of_runs
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        size = rng.choice([1, 2, 3, 8])
+        ranks = [rng.randint(0, rng.choice([5, 50, 10**6])) for _ in range(rng.randint(size, 300))]
+        if rng.random() < 0.3:
+            ranks.sort(reverse=rng.random() < 0.5)
+        assert _least_of_runs(ranks, size) == set(map(min, zip(*(ranks[k:] for k in range(size))))), (ranks, size)

@@ -441,8 +441,14 @@ def _least_of_runs(ranks: list[int], size: int) -> set[int]:
     a few ``min`` of a list, in C, in place of one per run."""
     found: set[int] = set()
     parts = [(0, len(ranks))]
+    budget = len(ranks) * size  # (ranks that only rise split one at a time: past what a sliding window reads, its way)
     while parts:
+        if budget <= 0:
+            for start, end in parts:
+                found.update(map(min, zip(*(ranks[k:end] for k in range(start, start + size)))))
+            break
         start, end = parts.pop()
+        budget -= end - start
         least = min(ranks[start:end]) if start or end < len(ranks) else min(ranks)
         found.add(least)
         at = ranks.index(least, start, end)
@@ -1010,7 +1016,7 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         seen.update(new)
         for word in new:
             if word not in STOPWORDS and not word.isdigit():
-                qids = near.by_word.get(_stem(word))
+                qids = by_word.get(_stem(word))
                 if qids is not None:
                     one = qids[0] if len(qids) == 1 else None
                     owner[word] = one if owner.get(word, one) == one else None
@@ -1049,7 +1055,6 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     # and the distinct texts matched a part at a time in processes forked after (on every core),
     # each part's findings by text; taken in the order of the texts, they are the same.
     from collections import Counter
-    from operator import itemgetter
 
     text_of = itemgetter(2)  # (LeakText.text)
     counts = Counter(map(text_of, texts))  # each distinct text in the order met, with how many texts are it
@@ -1061,9 +1066,7 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         matched.update(part)
     if not matched:
         return []
-    from itertools import compress
-
-    held = [texts[index] for index in compress(range(len(texts)), map(matched.__contains__, map(text_of, texts)))]
+    held = [item for item in texts if item.text in matched]
     found: dict[tuple[str, tuple, str], str] = {}
     for item in held:
         for other in matched[item.text][0]:
