@@ -372,10 +372,10 @@ def test_a_catalog_worker_checks_the_views_without_any_model(checked, tmp_path):
             entry = active[key]
             if entry.msgstr:
                 active[key] = LightEntry((*entry[:2], f"{entry.msgstr}\n {entry.msgstr.upper()} ", *entry[3:]))
-        for qid, keys in answers.items():  # a stem holding an accepted answer, its words capitalized
+        for qid, keys in answers.items():  # a stem (its English) holding an accepted answer, its words capitalized
             stem, answer = active.get(f"{qid}.stem"), active.get(keys[0])
             if stem is not None and answer is not None and answer.msgstr and rng.random() < 0.5:
-                active[stem.msgctxt] = LightEntry((*stem[:2], f"{stem.msgstr} {answer.msgstr.splitlines()[0].title()}", *stem[3:]))
+                active[stem.msgctxt] = LightEntry((*stem[:2], f"{stem.msgid} {answer.msgstr.splitlines()[0].title()}", *stem[3:]))
     expected = [(_old_cue_stats(models, active), list(_old_duplicate_texts(models, catalog, active)), list(_old_translated_checks(models, catalog, active)))
                 for active in actives]
     assert sum(len(d) for _, duplicates, _ in expected for _, d in duplicates) > 10
