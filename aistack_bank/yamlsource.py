@@ -66,6 +66,20 @@ _FORBIDDEN = re.compile(
 _ASCII_ALLOWED = bytes(range(0x20, 0x7F)) + b"\t\n"
 """The ASCII characters :data:`~aistack_bank.safety.FORBIDDEN` does not hold (every other ASCII
 character it does)."""
+_LATIN1_ALLOWED = _ASCII_ALLOWED + bytes(range(0xA0, 0x100))
+"""The Latin-1 characters (U+0000 to U+00FF) :data:`~aistack_bank.safety.FORBIDDEN` does not
+hold (every other one it does: the C0 and C1 controls but tab and newline, and DEL)."""
+
+
+def _latin1(text: str) -> bytes | None:
+    """``text`` in Latin-1 when every character of it is one (U+0000 to U+00FF), else None.
+
+    Such a text is in NFC: each of these characters is its own NFC and a starter (combining
+    class 0), and no two of them compose (``tests/test_check_source_latin1.py``)."""
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
 
 
 @dataclass
@@ -183,12 +197,15 @@ def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic],
     # The rules below, on the whole text first: a text they all pass (nearly every file) is not
     # walked line by line; otherwise the lines locate each problem. ("\n" composes with
     # nothing, so the text is NFC exactly when each of its lines is.)
-    if text.isascii():  # (its bytes without the ASCII characters allowed: one C pass, faster than the pattern)
-        forbidden = bool(text.encode("ascii").translate(None, _ASCII_ALLOWED))
+    # (An ASCII or Latin-1 text (nearly every English one): its bytes without the characters
+    # allowed, one C pass, faster than the pattern; and a Latin-1 text is in NFC.)
+    latin = text.encode("ascii") if text.isascii() else _latin1(text)
+    if latin is not None:
+        forbidden = bool(latin.translate(None, _LATIN1_ALLOWED))
     else:
         forbidden = FORBIDDEN.search(text) is not None
     clean = (not _may_conflict(text) and "\t" not in text and not (forbidden and _FORBIDDEN.search(text))
-             and (text.isascii() or unicodedata.is_normalized("NFC", text)))
+             and (latin is not None or unicodedata.is_normalized("NFC", text)))
     for lineno, line in enumerate(() if clean else text.split("\n"), 1):
         if _CONFLICT.match(line):
             diags.append(error("E114", "merge-conflict marker; resolve the conflict before validating", Location.of(path, lineno, 1)))
@@ -364,9 +381,10 @@ class _Converter:
 
         self.doc, self.diags, self.police_all = doc, diags, police_all
         self.values, self.keys = doc.values, doc.keys
-        self.seen: set[int] | None = set() if "*" in doc.text else None
-        """The nodes met (by id), to refuse an alias; None for a text without "*", which can hold
-        no alias (nothing else makes libyaml give one node twice)."""
+        self.seen: set[int] | None = set() if "*" in doc.text and "&" in doc.text else None
+        """The nodes met (by id), to refuse an alias; None for a text without "*" or without "&",
+        which can hold no alias to an anchor (nothing else makes libyaml give one node twice, and
+        an alias to no anchor stops the composer: "found undefined alias", E105)."""
         self.scalar, self.sequence = ScalarNode, SequenceNode
 
     def convert(self, node, path: YamlPath, depth: int) -> Any:
