@@ -176,7 +176,7 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
     texts it shows for want of a translation (or None), its localized library (or None)). Its
     catalog is dropped once it is localized."""
     from .i18n.localize import localize
-    from .i18n.status import entry_state, language_status
+    from .i18n.status import language_status
 
     notes: list[Diagnostic] = []
     catalog = catalogs.read(translations / f"{lang}.po")
@@ -192,12 +192,12 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
                                      f"`bank i18n todo {lang}` lists what is missing; `fallback = true` under [languages] in bank.toml exports it with English for the missing texts",
                              Location.of(catalog.path)))
         return notes, [], None, None
-    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields)
+    untranslated: list[str] = []  # (the English texts of the fields not translated, as localize found them)
+    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields, untranslated=untranslated)
     problems = [d for d in diags if d.severity is Severity.ERROR]
     missing = None
     if state == "fallback":
-        active = catalog.active()
-        missing = frozenset(f.text for f in fields if entry_state(active.get(f.key), f.text) != "translated")
+        missing = frozenset(untranslated)
         if missing:
             count = status.total - status.translated
             notes.append(warning("W559", f"{lang} is {status.percent:.1f}% translated: {count} text{'' if count == 1 else 's'} {'is' if count == 1 else 'are'} exported in English, "
