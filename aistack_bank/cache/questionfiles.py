@@ -444,6 +444,11 @@ class StoreRecord:
         recent[place] = found
         return found
 
+    def model(self) -> tuple:
+        """(question, derived) of the record, as :meth:`load` gives them, without its document
+        when it is not among the latest used (:func:`_model_of`)."""
+        return _model_of(self, lambda: self.records[self.at:self.at + self.length])
+
     def spilled(self) -> "Spilled | bytes":
         """The record copied to the spill file (its bytes when they cannot be written there)."""
         return self.spill.add(self.records[self.at:self.at + self.length])
@@ -490,6 +495,11 @@ class Spilled:
             start = stop
         return out
 
+    def model(self) -> tuple:
+        """(question, derived) of the record, as :meth:`load` gives them, without its document
+        when it is not among the latest used (:func:`_model_of`)."""
+        return _model_of(self, self.blob)
+
     def load(self) -> tuple:
         """(doc, question, derived) of the record, from the latest used when it is one of them."""
         recent = self.spill.recent
@@ -501,6 +511,26 @@ class Spilled:
                 del recent[next(iter(recent))]
         recent[self.at] = found
         return found
+
+
+def _model_of(record: "Spilled | StoreRecord", blob) -> tuple:
+    """(question, derived) of ``record`` (whose bytes are ``blob()``): those of its latest use
+    when it is one of the latest used, else unpickled without the record's document (the last
+    of its three pickles, :func:`_dumped`), and not kept among the latest used."""
+    found = record.spill.recent.get(record.at if type(record) is Spilled else (id(record.records), record.at))
+    if found is not None:
+        return found[1], found[2]
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        unpickler = pickle.Unpickler(io.BytesIO(blob()))
+        found = unpickler.load()
+        if type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD:  # (its head first)
+            found = unpickler.load()
+        return found.question, found.derived
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _unpickled(name: str) -> property:
@@ -658,6 +688,17 @@ class StoredQuestion(QuestionSource):
     def __reduce__(self):
         # pickled as the plain record it stands for
         return (QuestionSource, (self.path, self.doc, self.question, self.derived, self.summary))
+
+    def model_and_derived(self) -> tuple:
+        """``(self.question, self.derived)``; a record read from a spill file or a store's records
+        file is unpickled without its document (what the English library and the bank's fields
+        of a build read of every record: :func:`aistack_bank.i18n.fields.english_library_and_fields`)."""
+        attributes = self.__dict__
+        if "question" not in attributes and "derived" not in attributes:
+            record = attributes.get("_record")
+            if isinstance(record, (Spilled, StoreRecord)):
+                return record.model()
+        return self.question, self.derived
 
     @property
     def texts(self) -> Any:
