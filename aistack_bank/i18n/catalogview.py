@@ -15,6 +15,7 @@ whichever way the question came.
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import lru_cache
 from typing import Any
 
 CheckScript = namedtuple("CheckScript", "script variables")
@@ -33,9 +34,7 @@ def catalog_view(question) -> tuple:
     check compares with and the right ones (``answer_texts()``, ``right_texts()``) or, with a
     numeric key, its units as (id, name, multiplier); and the model itself only for a kind
     whose translated stem is searched for its answer (``translated_giveaway``), which reads it."""
-    from ..kinds import kind_of
-
-    kind = kind_of(question)
+    kind = _kind_of()(question)
     options = tuple((option.id, option.text) for option in question.options) if question.PICKS_OPTIONS else None
     check = question.check
     numeric = question.NUMERIC_KEY
@@ -57,6 +56,15 @@ def catalog_view(question) -> tuple:
             None if check is None else (check.script, tuple(check.variables)),
             numeric, question.ONE_KEY, question.ANSWER_FIELD, answers, rights, units,
             question if kind.translated_giveaway is not None else None)
+
+
+@lru_cache(maxsize=None)
+def _kind_of():
+    """:func:`~aistack_bank.kinds.kind_of`, imported once (a ``from`` import of the kinds' package
+    inside :func:`catalog_view` went through importlib's Python code on every question file)."""
+    from ..kinds import kind_of
+
+    return kind_of
 
 
 class CatalogQuestion:
