@@ -1,0 +1,108 @@
+"""What the exporters now make once (or more cheaply) is what they made before: each replaced
+function's old code is kept here, verbatim, and compared on random hostile texts (markup,
+entities, quotes, line breaks, control and non-BMP characters, right-to-left text) and values,
+with some texts marked as English fallbacks (``tests/test_qti_text_writer.py``'s banks)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from aistack_bank.exporters import html_site
+from aistack_bank.exporters.common import english_fallback
+from aistack_bank.i18n.languages import bcp47 as _bcp47
+from aistack_bank.site_strings import UI_STRINGS
+
+from test_qti_text_writer import hostile, variants
+
+
+# --- the practice page's data -------------------------------------------------------------
+
+
+def old_script_json(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escaped)
+    return text
+
+
+def old_english_data(bank) -> dict:
+    from aistack_bank.exporters.common import in_english
+
+    if bank.lang == "en":
+        return {}
+    shown = sorted({text for text in html_site._strings(html_site._question_data(bank)) if in_english(text, bank.lang)})
+    return {"english": shown} if shown else {}
+
+
+def old_page_data(bank, options, languages=None) -> dict:
+    lang = bank.lang
+    topic = bank.topic.id
+    groups = {"groups": [list(g.questions) for g in bank.topic.groups]} if bank.topic.groups else {}
+    return {
+        "version": 2,
+        "lang": _bcp47(lang),
+        "language": lang,
+        "topic": topic,
+        "storageKey": f"{options.site_id}/{topic}/answers",
+        "legacyKeys": {code: f"{options.site_id}/{topic}/{code}" for code in (languages or [lang])},
+        "runKey": f"{options.site_id}/{topic}/run/{lang}",
+        "practiceCount": html_site.PRACTICE_COUNT,
+        "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
+        "ui": {key: html_site._ui_data(options, lang, key) for key in UI_STRINGS if html_site._sent(key, bank)},
+        "questions": html_site._question_data(bank),
+    } | groups | old_english_data(bank)
+
+
+FLOATS = [0.0, -0.0, 0.5, -3.25, 1e-4, 1.5e-5, 1e-5, 7e-6, 1e-7, -2.5e-9, 1e-10, 3e-12, 1e-300, 5e-324, 1e15, 1e16, 1.2345e22, -9.87e200,
+          1.7976931348623157e308, float("inf"), float("-inf"), float("nan"), 0.1 + 0.2, 1 / 3]
+
+
+def random_value(rng: random.Random, depth: int = 0):
+    roll = rng.random()
+    if depth < 4 and roll < 0.2:
+        return {hostile(rng): random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))}
+    if depth < 4 and roll < 0.35:
+        return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    if roll < 0.45:
+        return rng.choice(FLOATS) * rng.choice([1, -1, 3, 0.01])
+    if roll < 0.5:
+        return rng.choice([0, -1, 7, 2**63, -(2**70), True, False, None])
+    if roll < 0.52:
+        return "lone \ud800 surrogate" if rng.random() < 0.5 else "\udfff"
+    return hostile(rng)
+
+
+def test_script_json_writes_what_json_dumps_wrote():
+    rng = random.Random(12)
+    for _ in range(3000):
+        value = random_value(rng)
+        try:
+            expected = old_script_json(value)
+        except Exception as error:  # (none expected: json.dumps writes a lone surrogate as it is)
+            pytest.fail(f"{value!r}: {error}")
+        assert html_site.script_json(value) == expected, value
+
+
+def test_script_json_of_a_pages_records():
+    for seed, bank, english, options in variants(60):
+        with english_fallback({bank.lang: english}, [bank.lang]):
+            data = html_site.page_data(bank, options, ["en", bank.lang])
+            assert html_site.script_json(data) == old_script_json(data), seed
+
+
+def test_page_data_is_the_old_page_data():
+    """The English texts of a page found from its records as made once (none walked when the
+    language has no fallback), with and without fallbacks, in English and in other languages."""
+    shown = 0
+    for seed, bank, english, options in variants(80):
+        for marked in (english, frozenset()):
+            with english_fallback({bank.lang: marked}, [bank.lang]):
+                data = html_site.page_data(bank, options, [bank.lang])
+                assert data == old_page_data(bank, options, [bank.lang]), seed
+                shown += "english" in data
+        with english_fallback({"xx": english}, ["xx"]):  # (another language's fallbacks: none of this page's)
+            assert html_site.page_data(bank, options) == old_page_data(bank, options), seed
+    assert shown >= 10, shown  # (pages that show English texts were compared)
