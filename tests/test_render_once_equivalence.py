@@ -148,3 +148,85 @@ def test_a_packages_members_are_the_tree_writers_in_any_order(name):
                     index = next(i for i, q in enumerate(bank.questions) if qti_common.item_path(q) == str(member))
                     expected = tree.render_item(d=d, bank=bank, index=index, options=options)
                 assert files[member]() == expected, (seed, str(member))
+
+
+# --- GIFT and Moodle XML ---------------------------------------------------------------------
+
+
+def old_gift_escape(text: str) -> str:
+    return (text.replace("\\", "\\\\").replace("~", "\\~").replace("=", "\\=").replace("#", "\\#").replace("{", "\\{")
+            .replace("}", "\\}").replace(":", "\\:").replace("\n", "\\n").replace("\r", ""))
+
+
+def old_html_paragraph(text_raw: str) -> str:
+    from aistack_bank.exporters.common import in_english
+
+    start = '<p lang="en">' if in_english(text_raw) else "<p>"
+    return start + text_raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#x27;").replace("\n", "<br/>") + "</p>"
+
+
+def old_moodle_percent(fraction: float) -> str:
+    text = f"{fraction * 100:.5f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def test_gift_paragraph_is_the_paragraph_gift_escaped():
+    from aistack_bank.exporters.gift import gift_paragraph
+
+    rng = random.Random(5)
+    texts = [hostile(rng) for _ in range(20000)] + ["", "'", "&#x27;", "\r\n", "\\n", "=#", '<p lang="en">']
+    marked = frozenset(rng.sample(texts, 2000))
+    for english in (frozenset(), marked):
+        with english_fallback({"fr": english}, ["fr"]):
+            for text in texts:
+                assert gift_paragraph(text) == old_gift_escape(old_html_paragraph(text)), repr(text)
+
+
+def test_moodle_percent_is_the_old_text_again_and_again():
+    from aistack_bank.exporters.common import MOODLE_FRACTIONS, moodle_percent
+
+    rng = random.Random(3)
+    values = [*MOODLE_FRACTIONS, *[-f for f in MOODLE_FRACTIONS], 0.0, -0.0, -1.0, float("nan"), float("inf"), float("-inf"), 1e-9, -1e-9, 0.333333333]
+    values += [rng.uniform(-1, 1) for _ in range(6000)]  # (more than the table keeps: it starts again)
+    for _ in range(3):
+        for value in values:
+            assert moodle_percent(value) == old_moodle_percent(value), value
+        rng.shuffle(values)
+
+
+@pytest.mark.parametrize("name", ["gift", "moodle-xml"])
+def test_gift_and_moodle_files_are_the_old_writers(name, monkeypatch):
+    """Each file (one language, and every language in one) as the old code wrote it: the old
+    escaping put back in the module for the reference (its paragraph escaped for HTML, then for
+    GIFT; each tag escaped for each question; each grade's text made each time)."""
+    import aistack_bank.exporters.common as common
+    from aistack_bank.exporters import get_format
+    from aistack_bank.exporters.record import as_library
+
+    fmt = get_format(name)
+    module = __import__(f"aistack_bank.exporters.{'gift' if name == 'gift' else 'moodle_xml'}", fromlist=["x"])
+    rng = random.Random(9)
+    made = []
+    for seed, bank, english, options in variants(40):
+        options = options.__class__(**{**{f: getattr(options, f) for f in options.__dataclass_fields__}, "multilang": rng.choice(["span", "mlang"])})
+        with english_fallback({bank.lang: english}, [bank.lang]):
+            new = fmt.render_bank([as_library(fmt.carried_bank(bank))], options)
+        made.append((seed, [bank], {bank.lang: english}, options, new))
+    for (seed, bank, english, options), (_, other, _, _) in zip(variants(40), list(variants(41))[1:]):
+        if other.lang == bank.lang or len(other.questions) != len(bank.questions):
+            continue
+        pair = sorted([bank, other], key=lambda b: b.lang != "en")
+        with english_fallback({bank.lang: english}, [b.lang for b in pair]):
+            new = fmt.render_bank([as_library(fmt.carried_bank(b)) for b in pair], options)
+        made.append((seed, pair, {bank.lang: english}, options, new))
+    assert sum(len(m[1]) > 1 for m in made) >= 5, "too few files of two languages"
+    with monkeypatch.context() as patched:
+        if name == "gift":
+            patched.setattr(module, "gift_paragraph", lambda text: old_gift_escape(old_html_paragraph(text)))
+        else:
+            patched.setattr(module, "_tag_line", lambda tag, kept: f"      <tag>\n        <text>{common.html_text(tag)}</text>\n      </tag>")
+        patched.setattr(module, "moodle_percent", old_moodle_percent)
+        for seed, banks, english, options, new in made:
+            with english_fallback(english, [b.lang for b in banks]):
+                assert new == fmt.render_bank([as_library(fmt.carried_bank(b)) for b in banks], options), seed
+

@@ -586,7 +586,22 @@ def moodle_fraction(value: float) -> tuple[float, bool]:
 
 def moodle_percent(fraction: float) -> str:
     """A listed fraction as Moodle writes it in ``fraction="…"``: a percentage with up to five
-    decimals (``33.33333``, ``-50``, ``100``)."""
+    decimals (``33.33333``, ``-50``, ``100``). Each value's text made once (a file writes the
+    same few grades for every answer: :data:`_PERCENTS`)."""
+    text = _PERCENTS.get(fraction)
+    if text is None:
+        if len(_PERCENTS) >= 1 << 12:
+            _PERCENTS.clear()
+        text = _PERCENTS[fraction] = _moodle_percent(fraction)
+    return text
+
+
+_PERCENTS: dict[float, str] = {}
+""":func:`moodle_percent`'s texts by value (0.0 and -0.0, equal keys, are both written ``0``;
+NaN, equal to nothing, is made each time)."""
+
+
+def _moodle_percent(fraction: float) -> str:
     text = f"{fraction * 100:.5f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
