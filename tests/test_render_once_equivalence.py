@@ -230,3 +230,26 @@ def test_gift_and_moodle_files_are_the_old_writers(name, monkeypatch):
             with english_fallback(english, [b.lang for b in banks]):
                 assert new == fmt.render_bank([as_library(fmt.carried_bank(b)) for b in banks], options), seed
 
+
+def test_a_topic_page_is_the_page_joined_and_encoded_whole(monkeypatch):
+    """The page's data put in as bytes between its lines encoded is the page joined as text and
+    encoded (the old way, which the page takes when pydantic_core does not write its data); a
+    text UTF-8 cannot write is refused alike."""
+    script, style = html_site.site_asset("practice.js"), html_site.site_asset("style.css")
+    pages = []
+    for seed, bank, english, options in variants(40):
+        order = sorted({"en", bank.lang})
+        with english_fallback({bank.lang: english}, [bank.lang]):
+            pages.append((seed, bank, english, options, order, html_site.render_topic_page(bank, order, options, script=script, style=style)))
+    broken = next(b for _, b, *_ in pages)
+    broken = broken.model_copy(update={"topic": broken.topic.model_copy(update={"title": "T\ud800"})})
+    with pytest.raises(UnicodeEncodeError) as new_error:
+        html_site.render_topic_page(broken, ["en"], options, script=script, style=style)
+    with monkeypatch.context() as patched:
+        patched.setattr(html_site, "_script_json_utf8", lambda value: None)
+        for seed, bank, english, options, order, page in pages:
+            with english_fallback({bank.lang: english}, [bank.lang]):
+                assert page == html_site.render_topic_page(bank, order, options, script=script, style=style), seed
+        with pytest.raises(UnicodeEncodeError) as old_error:
+            html_site.render_topic_page(broken, ["en"], options, script=script, style=style)
+    assert str(new_error.value) == str(old_error.value)

@@ -85,15 +85,23 @@ def script_json(value: object) -> str:
     >>> script_json({"stem": "</script>"})
     '{"stem":"\\\\u003c/script\\\\u003e"}'
     """
-    data = json_compact_utf8(value)  # (in UTF-8, escaped there: each character replaced is its own bytes)
+    data = _script_json_utf8(value)
     if data is not None:
-        for char, escaped in _SCRIPT_ESCAPES_UTF8:
-            data = data.replace(char, escaped)
         return data.decode("utf-8")
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     for char, escaped in _SCRIPT_ESCAPES:
         text = text.replace(char, escaped)
     return text
+
+
+def _script_json_utf8(value: object) -> bytes | None:
+    """:func:`script_json` in UTF-8, when ``pydantic_core`` writes it (None: written otherwise,
+    :func:`~.common.json_compact_utf8`), escaped there: each character replaced is its own bytes."""
+    data = json_compact_utf8(value)
+    if data is not None:
+        for char, escaped in _SCRIPT_ESCAPES_UTF8:
+            data = data.replace(char, escaped)
+    return data
 
 
 _SCRIPT_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
@@ -441,13 +449,30 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         '<p id="announcer" class="visually-hidden" role="status" aria-live="polite"></p>',
         "</div></main>",
         f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
-        f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options, order) | (nav.data if nav is not None else {}))}</script>',
+        _BANK_DATA,
         inline_element("script", script),
         "</body>",
         "</html>",
         "",
     ]
+    # The page's data (most of its bytes) is put in as pydantic_core wrote it, in UTF-8, between
+    # the page's lines before and after it, each encoded: never also decoded and encoded again.
+    value = page_data(bank, options, order) | (nav.data if nav is not None else {})
+    at = lines.index(_BANK_DATA)
+    data = _script_json_utf8(value)
+    if data is not None:
+        try:
+            return b"".join([("\n".join(lines[:at]) + "\n" + _BANK_DATA_START).encode("utf-8"), data,
+                             ("</script>\n" + "\n".join(lines[at + 1:])).encode("utf-8")])
+        except UnicodeEncodeError:  # (a text UTF-8 cannot write: refused as the whole page refuses it, below)
+            pass
+    lines[at] = _BANK_DATA_START + script_json(value) + "</script>"
     return "\n".join(lines).encode("utf-8")
+
+
+_BANK_DATA_START = '<script type="application/json" id="bank-data">'
+_BANK_DATA = object()
+"""Where a topic page's data goes among its lines (:func:`render_topic_page`)."""
 
 
 def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOptions, *, script: str, style: str) -> bytes:
