@@ -150,7 +150,9 @@ def checked_question(data) -> tuple[Any, list[dict]]:
     :func:`model_errors` strips). Anything else goes to the union (its refusal names the kinds)."""
     ValidationError, REGISTRY = _validation()
     kind = data.get("kind") if type(data) is dict else None
-    model = REGISTRY[kind].model if type(kind) is str and kind in REGISTRY else None
+    model = _KIND_MODELS.get(kind) if type(kind) is str else None
+    if model is None and type(kind) is str and kind in REGISTRY:
+        model = _KIND_MODELS[kind] = REGISTRY[kind].model
     try:
         if model is None:
             return _adapters()[0].validate_python(data), []
@@ -158,6 +160,11 @@ def checked_question(data) -> tuple[Any, list[dict]]:
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         return None, errors if model is None else [{**err, "loc": (kind, *err["loc"])} for err in errors]
+
+
+_KIND_MODELS: dict[str, Any] = {}
+"""Each kind's model by the kind's name, once :func:`checked_question` has asked the registry for
+it (two calls of the registry's Python methods per file otherwise)."""
 
 
 @lru_cache(maxsize=None)

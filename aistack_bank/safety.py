@@ -159,7 +159,17 @@ def read_regular(path: Path, max_bytes: int, *, root: Path | None = None, what: 
         found = kept(st) if kept is not None else None
         if found is not None and len(found) <= max_bytes:
             return found
-        chunks, total = [], 0
+        # One byte more than the size asked first: a file that still has the size it was found
+        # to have gives that many bytes, fewer than asked, which is its end (one read instead
+        # of a second one that gives nothing, and no buffer of the limit's size made for it);
+        # any other count (the file grew or shrank meanwhile) reads on to the end as before.
+        size = st.st_size
+        first = os.read(fd, size + 1)
+        if len(first) == size:
+            return first
+        chunks, total = [first], len(first)
+        if total > max_bytes:
+            raise UnsafeFile(f"{what} is over the limit of {max_bytes} bytes", "E104")
         while True:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
             if not chunk:

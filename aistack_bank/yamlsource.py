@@ -66,6 +66,20 @@ _FORBIDDEN = re.compile(
 _ASCII_ALLOWED = bytes(range(0x20, 0x7F)) + b"\t\n"
 """The ASCII characters :data:`~aistack_bank.safety.FORBIDDEN` does not hold (every other ASCII
 character it does)."""
+_LATIN1_ALLOWED = _ASCII_ALLOWED + bytes(range(0xA0, 0x100))
+"""The Latin-1 characters (U+0000 to U+00FF) :data:`~aistack_bank.safety.FORBIDDEN` does not
+hold (every other one it does: the C0 and C1 controls but tab and newline, and DEL)."""
+
+
+def _latin1(text: str) -> bytes | None:
+    """``text`` in Latin-1 when every character of it is one (U+0000 to U+00FF), else None.
+
+    Such a text is in NFC: each of these characters is its own NFC and a starter (combining
+    class 0), and no two of them compose (``tests/test_check_source_latin1.py``)."""
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
 
 
 @dataclass
@@ -165,7 +179,7 @@ def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic],
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, diags + [error("E102", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8", Location.of(path, line, col))], True
-    if not text.strip():
+    if not text or text.isspace():  # (nothing but white space: what strip() would leave nothing of, without a copy)
         return None, diags + [error("E103", "file is empty", Location.of(path))], True
     if "\r" in text:
         crlf = text.count("\r\n")
@@ -183,12 +197,15 @@ def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic],
     # The rules below, on the whole text first: a text they all pass (nearly every file) is not
     # walked line by line; otherwise the lines locate each problem. ("\n" composes with
     # nothing, so the text is NFC exactly when each of its lines is.)
-    if text.isascii():  # (its bytes without the ASCII characters allowed: one C pass, faster than the pattern)
-        forbidden = bool(text.encode("ascii").translate(None, _ASCII_ALLOWED))
+    # (An ASCII or Latin-1 text (nearly every English one): its bytes without the characters
+    # allowed, one C pass, faster than the pattern; and a Latin-1 text is in NFC.)
+    latin = text.encode("ascii") if text.isascii() else _latin1(text)
+    if latin is not None:
+        forbidden = bool(latin.translate(None, _LATIN1_ALLOWED))
     else:
         forbidden = FORBIDDEN.search(text) is not None
     clean = (not _may_conflict(text) and "\t" not in text and not (forbidden and _FORBIDDEN.search(text))
-             and (text.isascii() or unicodedata.is_normalized("NFC", text)))
+             and (latin is not None or unicodedata.is_normalized("NFC", text)))
     for lineno, line in enumerate(() if clean else text.split("\n"), 1):
         if _CONFLICT.match(line):
             diags.append(error("E114", "merge-conflict marker; resolve the conflict before validating", Location.of(path, lineno, 1)))
@@ -202,7 +219,7 @@ def _check_source(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic],
         if not line.isascii() and not unicodedata.is_normalized("NFC", line):
             col = _first_not_nfc(line)
             diags.append(error("E109", "text is not NFC-normalized (a decomposed accent, as copied from some PDFs); re-type it or normalize the file to NFC", Location.of(path, lineno, col)))
-    if any(d.severity.value == "error" for d in diags):
+    if diags and any(d.severity.value == "error" for d in diags):
         return None, diags, True
     return text, diags, forbidden
 
@@ -249,7 +266,7 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
         diags += _anchors(text, path)
     if not isinstance(doc.data, dict):
         diags.append(error("E112", "the file must hold one YAML mapping (key: value lines) at the top level", doc.locate(())))
-    return (None if any(d.severity.value == "error" for d in diags) else doc), diags
+    return (None if diags and any(d.severity.value == "error" for d in diags) else doc), diags
 
 
 def load_yaml(path: Path, *, root: Path | None = None, read=None) -> tuple[YamlDocument | None, list[Diagnostic]]:
@@ -364,9 +381,10 @@ class _Converter:
 
         self.doc, self.diags, self.police_all = doc, diags, police_all
         self.values, self.keys = doc.values, doc.keys
-        self.seen: set[int] | None = set() if "*" in doc.text else None
-        """The nodes met (by id), to refuse an alias; None for a text without "*", which can hold
-        no alias (nothing else makes libyaml give one node twice)."""
+        self.seen: set[int] | None = set() if "*" in doc.text and "&" in doc.text else None
+        """The nodes met (by id), to refuse an alias; None for a text without "*" or without "&",
+        which can hold no alias to an anchor (nothing else makes libyaml give one node twice, and
+        an alias to no anchor stops the composer: "found undefined alias", E105)."""
         self.scalar, self.sequence = ScalarNode, SequenceNode
 
     def convert(self, node, path: YamlPath, depth: int) -> Any:
@@ -398,7 +416,7 @@ class _Converter:
         # A child that is a scalar with a standard tag within the depth (nearly every value of a
         # question file) is converted here as :meth:`convert` would, without a call.
         inline = depth <= MAX_DEPTH
-        values, police_all = self.values, self.police_all
+        values, keys, police_all = self.values, self.keys, self.police_all
         if kind is self.sequence:
             items = []
             for i, item in enumerate(node.value):
@@ -412,7 +430,7 @@ class _Converter:
                     value, style = item.value, item.style
                     if police_all or style == '"':
                         _police(value, self.doc, self.diags, mark.line + 1, mark.column + 1)
-                    items.append(value if style else resolve_scalar(value))
+                    items.append(value if style or value and value[0] not in _CAN_START_OTHER else resolve_scalar(value))
                 else:
                     items.append(self.convert(item, path + (i,), depth))
             return items
@@ -431,10 +449,10 @@ class _Converter:
                 _police(key, self.doc, self.diags, kline, kcol)
             key_path = path + (key,)
             if key in result:
-                first = self.keys[key_path]
+                first = keys[key_path]
                 self.diags.append(error("E106", f"duplicate key {key!r} (first defined at line {first[0]})", Location.of(self.doc.path, kline, kcol)))
                 continue
-            self.keys[key_path] = (kline, kcol)
+            keys[key_path] = (kline, kcol)
             if inline and type(value_node) is scalar and value_node.tag in _STD_TAGS:
                 mark = value_node.start_mark
                 values[key_path] = (mark.line + 1, mark.column + 1)
@@ -445,7 +463,8 @@ class _Converter:
                 value, style = value_node.value, value_node.style
                 if police_all or style == '"':
                     _police(value, self.doc, self.diags, mark.line + 1, mark.column + 1)
-                result[key] = value if style else resolve_scalar(value)
+                # (a plain one that starts as no other kind of value can is a string: :func:`resolve_scalar` without a call)
+                result[key] = value if style or value and value[0] not in _CAN_START_OTHER else resolve_scalar(value)
             else:
                 result[key] = self.convert(value_node, key_path, depth)
         return result

@@ -52,7 +52,7 @@ def _old_duplicate_texts(questions: list, catalog, active: dict):
     from aistack_bank.errors import error, warning
     from aistack_bank.i18n.fields import question_fields
     from aistack_bank.i18n.status import entry_state
-    from aistack_bank.kinds import kind_of, translation_duplicates, translation_splits
+    from aistack_bank.kinds import translation_splits
 
     for qs in questions:
         question = qs.question
@@ -64,18 +64,55 @@ def _old_duplicate_texts(questions: list, catalog, active: dict):
             entry = active.get(key)
             return entry.msgstr if entry is not None and key in english and entry_state(entry, english[key]) == "translated" else None
 
-        for key, message in translation_duplicates(question, text_of):
+        for key, message in _old_translation_duplicates(question, text_of):
             diags.append(error("E512", f"{message} ({catalog.language})", verify.msgstr_location(catalog, active[key])))
         for key, message in translation_splits(question, text_of):
             diags.append(error("E750", f"{message} ({catalog.language})", verify.msgstr_location(catalog, active[key])))
         stem = text_of(f"{question.id}.stem")
-        giveaway = kind_of(question).translated_giveaway
+        giveaway = _OLD_GIVEAWAYS.get(question.kind)
         if giveaway is not None and stem is not None:
             shown = giveaway(question, stem, text_of)
             if shown is not None:
                 diags.append(warning("W326", f"{question.id}.stem ({catalog.language}): the stem contains the accepted answer {shown!r}; a learner can copy it",
                                      verify.msgstr_location(catalog, active[f"{question.id}.stem"])))
         yield question.id, diags
+
+
+def _old_translation_duplicates(question, text_of) -> list[tuple[str, str]]:
+    """``kinds.registry.translation_duplicates`` as it was, reading the kind's record."""
+    from aistack_bank.kinds import kind_of
+
+    qid = question.id
+    kind = kind_of(question)
+    found = []
+    for what, items, key_of in kind.duplicates(question):
+        seen: dict[str, tuple[str, str]] = {}
+        for key, english in items:
+            value = text_of(f"{qid}.{key}")
+            translated = value is not None
+            value = value if translated else english
+            spellings = [line.strip() for line in value.split("\n") if line.strip()] if kind.multiline_answers else [value]
+            for spelling in spellings:
+                norm = key_of(spelling)
+                if norm in seen and translated:
+                    other_key, other_text = seen[norm]
+                    where = "in the same entry" if other_key == key else f"as {qid}.{other_key}"
+                    found.append((f"{qid}.{key}", f"{qid}.{key}: the {what} {spelling!r} is the same {where} ({other_text!r}); each must differ in this language too"))
+                seen.setdefault(norm, (key, spelling))
+    return found
+
+
+def _old_short_answer_giveaway(question, stem: str, text_of) -> str | None:
+    """The short answer's ``translated_giveaway`` as it was (reading the model)."""
+    from aistack_bank.kinds import stem_giveaway
+
+    spellings = [line.strip() for a in question.answers if a.credit >= 1
+                 for line in (text_of(f"{question.id}.answer.{a.id}") or a.text).split("\n") if line.strip()]
+    return stem_giveaway(stem, spellings, question.case_sensitive)
+
+
+_OLD_GIVEAWAYS = {"short-answer": _old_short_answer_giveaway}
+"""The kinds whose translated stem was searched for an answer, and how."""
 
 
 def _old_translated_unit_diagnostics(question, catalog, active: dict):
@@ -281,3 +318,75 @@ def test_a_view_is_kept_with_its_record_and_read_back(checked):
         whole = questionfiles.loads_record(blob)
         assert whole.question == qs.question and whole.derived == qs.derived
         assert CatalogQuestion(head[2]["catalog"]) == pickle.loads(pickle.dumps(CatalogQuestion(catalog_view(qs.question))))
+
+
+_IN_A_WORKER = r"""
+import pickle, sys
+from aistack_bank.i18n import verify
+from aistack_bank.i18n.catalog import Catalogs
+
+spill, places, catalog_path, actives, out = pickle.loads(bytes.fromhex(sys.argv[1]))
+_, heads = verify._read_part(verify._SpillFile(spill), ([], places))
+catalog = Catalogs(light=True).read(catalog_path)
+found = []
+for active in pickle.load(open(actives, "rb")):
+    found.append((verify._cue_stats(heads, active), list(verify._duplicate_texts(heads, catalog, active)), list(verify._translated_checks(heads, catalog, active))))
+imported = sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "pydantic_core", "annotated_types")
+                  or m == "aistack_bank.model" or (m.startswith("aistack_bank.kinds.") and m.split(".")[2] in verify_kinds))
+pickle.dump((found, imported), open(out, "wb"))
+"""
+
+
+def test_a_catalog_worker_checks_the_views_without_any_model(checked, tmp_path):
+    """What a catalog worker runs on the views read from the records' heads (the length cue,
+    E512/E750/W326, the numeric checks run again) imports no pydantic and no kind's module
+    (every kind is among the questions; a short answer's folding and stem search included),
+    and finds what the code before found reading the models."""
+    import subprocess
+    import sys
+
+    from aistack_bank.i18n.catalog import Catalogs
+    from aistack_bank.kinds import NAMES
+
+    records = [qs for _, qs in checked]
+    spill = tmp_path / "spill"
+    places, at = [], 0
+    with open(spill, "wb") as out:
+        for qs in records:
+            blob = questionfiles._dumped(qs)
+            out.write(blob)
+            places.append((qs.question.id, at, len(blob)))
+            at += len(blob)
+    models = [pickle.loads(pickle.dumps(qs, protocol=pickle.HIGHEST_PROTOCOL)) for qs in records]
+    fields = [field for qs in records for field in qs.derived["fields"]]
+    catalog_path = REPO / "translations" / "fr.po"
+    catalog = Catalogs(light=True).read(catalog_path)
+    answers: dict[str, list[str]] = {}
+    for field in fields:
+        if field.question_id is not None and field.key.startswith(field.question_id + ".answer"):
+            answers.setdefault(field.question_id, []).append(field.key)
+    rng = random.Random(20261203)
+    actives = [_active(fields, catalog.active(), rng, answers, models) for _ in range(12)]
+    for active in actives:  # an accepted answer's spellings, one per line, two of them the same
+        for key in [key for keys in answers.values() for key in keys if key in active and rng.random() < 0.3]:
+            entry = active[key]
+            if entry.msgstr:
+                active[key] = LightEntry((*entry[:2], f"{entry.msgstr}\n {entry.msgstr.upper()} ", *entry[3:]))
+        for qid, keys in answers.items():  # a stem (its English) holding an accepted answer, its words capitalized
+            stem, answer = active.get(f"{qid}.stem"), active.get(keys[0])
+            if stem is not None and answer is not None and answer.msgstr and rng.random() < 0.5:
+                active[stem.msgctxt] = LightEntry((*stem[:2], f"{stem.msgid} {answer.msgstr.splitlines()[0].title()}", *stem[3:]))
+    expected = [(_old_cue_stats(models, active), list(_old_duplicate_texts(models, catalog, active)), list(_old_translated_checks(models, catalog, active)))
+                for active in actives]
+    assert sum(len(d) for _, duplicates, _ in expected for _, d in duplicates) > 10
+    assert any(d.code == "W326" for _, duplicates, _ in expected for _, found in duplicates for d in found)
+    assert any("in the same entry" in d.message for _, duplicates, _ in expected for _, found in duplicates for d in found)
+    (tmp_path / "actives").write_bytes(pickle.dumps(actives))
+    result = tmp_path / "result"
+    kinds = repr(tuple(name.replace("-", "_") for name in NAMES))
+    args = pickle.dumps((str(spill), places, catalog_path, str(tmp_path / "actives"), str(result))).hex()
+    subprocess.run([sys.executable, "-c", f"verify_kinds = {kinds}\n" + _IN_A_WORKER, args], check=True, cwd=REPO,
+                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    found, imported = pickle.loads(result.read_bytes())
+    assert imported == []
+    assert found == expected

@@ -17,6 +17,7 @@ A rule added to ``rules`` that reads more of the topic than its tags must add it
 
 from __future__ import annotations
 
+import copyreg
 import gc
 import io
 import pickle
@@ -443,6 +444,11 @@ class StoreRecord:
         recent[place] = found
         return found
 
+    def model(self) -> tuple:
+        """(question, derived) of the record, as :meth:`load` gives them, without its document
+        when it is not among the latest used (:func:`_model_of`)."""
+        return _model_of(self, lambda: self.records[self.at:self.at + self.length])
+
     def spilled(self) -> "Spilled | bytes":
         """The record copied to the spill file (its bytes when they cannot be written there)."""
         return self.spill.add(self.records[self.at:self.at + self.length])
@@ -489,6 +495,11 @@ class Spilled:
             start = stop
         return out
 
+    def model(self) -> tuple:
+        """(question, derived) of the record, as :meth:`load` gives them, without its document
+        when it is not among the latest used (:func:`_model_of`)."""
+        return _model_of(self, self.blob)
+
     def load(self) -> tuple:
         """(doc, question, derived) of the record, from the latest used when it is one of them."""
         recent = self.spill.recent
@@ -500,6 +511,26 @@ class Spilled:
                 del recent[next(iter(recent))]
         recent[self.at] = found
         return found
+
+
+def _model_of(record: "Spilled | StoreRecord", blob) -> tuple:
+    """(question, derived) of ``record`` (whose bytes are ``blob()``): those of its latest use
+    when it is one of the latest used, else unpickled without the record's document (the last
+    of its three pickles, :func:`_dumped`), and not kept among the latest used."""
+    found = record.spill.recent.get(record.at if type(record) is Spilled else (id(record.records), record.at))
+    if found is not None:
+        return found[1], found[2]
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        unpickler = pickle.Unpickler(io.BytesIO(blob()))
+        found = unpickler.load()
+        if type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD:  # (its head first)
+            found = unpickler.load()
+        return found.question, found.derived
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _unpickled(name: str) -> property:
@@ -569,6 +600,10 @@ def _dumped(qs: QuestionSource) -> bytes:
     they were the text a second time in every such record."""
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    table = _MODELS_REDUCED
+    if (qs.question is not None and type(qs.question) not in table) or len(copyreg.dispatch_table) != _COPYREG_SEEN[0]:
+        table = _models_reduced()
+    pickler.dispatch_table = table
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...
@@ -586,6 +621,46 @@ def _dumped(qs: QuestionSource) -> bytes:
         finally:
             doc._lines = lines
     return out.getvalue()
+
+
+_NEWOBJ = copyreg.__newobj__
+
+
+def _model_reduced(model) -> tuple:
+    """What pydantic's own reduction of a model gives (``object.__reduce_ex__`` with its
+    ``BaseModel.__getstate__``), the same pickle byte for byte, made by one Python call instead
+    of the C reduction's lookups and then pydantic's ``__getstate__``: a record holds about five
+    models (a question and its options, its check). A model with private attributes set (none
+    of the bank's) is reduced by pydantic itself, which leaves out the undefined ones."""
+    private = model.__pydantic_private__
+    if private:
+        return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    return _NEWOBJ, (type(model),), {"__dict__": model.__dict__, "__pydantic_extra__": model.__pydantic_extra__,
+                                     "__pydantic_fields_set__": model.__pydantic_fields_set__, "__pydantic_private__": private}
+
+
+_MODELS_REDUCED: dict = {}
+"""The dispatch table of a record's pickler (:func:`_dumped`): :data:`copyreg.dispatch_table`
+and :func:`_model_reduced` for each pydantic model class imported when it was made whose
+pickling is pydantic's own (made again when a record's question is of a class it does not
+hold, as when a kind's module is imported later, or copyreg's table changed)."""
+_COPYREG_SEEN = [-1]
+
+
+def _models_reduced() -> dict:
+    global _MODELS_REDUCED
+    from pydantic import BaseModel
+
+    table = dict(copyreg.dispatch_table)
+    todo = list(BaseModel.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if (cls.__getstate__ is BaseModel.__getstate__ and cls.__reduce_ex__ is BaseModel.__reduce_ex__ and cls.__reduce__ is BaseModel.__reduce__
+                and getattr(cls, "__getnewargs_ex__", None) is None and getattr(cls, "__getnewargs__", None) is None and cls not in table):
+            table[cls] = _model_reduced
+    _MODELS_REDUCED, _COPYREG_SEEN[0] = table, len(copyreg.dispatch_table)
+    return table
 
 
 class StoredQuestion(QuestionSource):
@@ -613,6 +688,17 @@ class StoredQuestion(QuestionSource):
     def __reduce__(self):
         # pickled as the plain record it stands for
         return (QuestionSource, (self.path, self.doc, self.question, self.derived, self.summary))
+
+    def model_and_derived(self) -> tuple:
+        """``(self.question, self.derived)``; a record read from a spill file or a store's records
+        file is unpickled without its document (what the English library and the bank's fields
+        of a build read of every record: :func:`aistack_bank.i18n.fields.english_library_and_fields`)."""
+        attributes = self.__dict__
+        if "question" not in attributes and "derived" not in attributes:
+            record = attributes.get("_record")
+            if isinstance(record, (Spilled, StoreRecord)):
+                return record.model()
+        return self.question, self.derived
 
     @property
     def texts(self) -> Any:

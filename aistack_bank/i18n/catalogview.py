@@ -31,8 +31,10 @@ def catalog_view(question) -> tuple:
     is a number, whether one option is right, its answers' catalog key (the kind API's
     ``NUMERIC_KEY``, ``ONE_KEY``, ``ANSWER_FIELD``); for a question with a check, the texts a
     check compares with and the right ones (``answer_texts()``, ``right_texts()``) or, with a
-    numeric key, its units as (id, name, multiplier); and the model itself only for a kind
-    whose translated stem is searched for its answer (``translated_giveaway``), which reads it."""
+    numeric key, its units as (id, name, multiplier); what its translated stem is searched for
+    (the kind's ``translated_giveaway``: a function and its plain data) or None; and whether a
+    translated answer may list several spellings, one per line (the kind's ``multiline_answers``).
+    Nothing of it names a kind's model or its module: a catalog worker imports neither."""
     from ..kinds import kind_of
 
     kind = kind_of(question)
@@ -56,7 +58,7 @@ def catalog_view(question) -> tuple:
             tuple((what, tuple(keys)) for what, keys in kind.same(question)),
             None if check is None else (check.script, tuple(check.variables)),
             numeric, question.ONE_KEY, question.ANSWER_FIELD, answers, rights, units,
-            question if kind.translated_giveaway is not None else None)
+            None if kind.translated_giveaway is None else kind.translated_giveaway(question), kind.multiline_answers)
 
 
 class CatalogQuestion:
@@ -65,15 +67,16 @@ class CatalogQuestion:
     ``ANSWER_FIELD``, ``right_ids()``, ``answer_texts()``, ``right_texts()``, what
     :func:`~aistack_bank.rules.checks.check_question` reads of a question whose key is no
     number), and ``options`` (id, English) or None, ``units`` (id, name, multiplier),
-    ``duplicates``, ``same`` and ``model`` (the model for a kind that needs it, else None)."""
+    ``duplicates``, ``same``, ``giveaway`` ((find, data) of the kind's ``translated_giveaway``,
+    or None) and ``multiline`` (the kind's ``multiline_answers``)."""
 
     __slots__ = ("view", "id", "kind", "options", "right", "duplicates", "same", "check", "NUMERIC_KEY", "ONE_KEY", "ANSWER_FIELD", "answers", "rights",
-                 "units", "model")
+                 "units", "giveaway", "multiline")
 
     def __init__(self, view: tuple) -> None:
         self.view = view
         (self.id, self.kind, self.options, self.right, self.duplicates, self.same, check, self.NUMERIC_KEY, self.ONE_KEY, self.ANSWER_FIELD,
-         self.answers, self.rights, self.units, self.model) = view
+         self.answers, self.rights, self.units, self.giveaway, self.multiline) = view
         self.check = None if check is None else CheckScript(*check)
 
     def __reduce__(self):

@@ -170,13 +170,16 @@ def _topic_source_fields(source: BankSource, by_id: dict | None = None) -> list[
     order = {qid: i for i, qid in enumerate(source.topic.questions)} if source.topic is not None else {}
     # Each record read once, its question and its kept fields together (a large bank's records
     # are unpickled again whenever they are read after others: see cache/questionfiles.py)
+    # (a stored record, whose document is not read here, gives its question and derived values
+    # without unpickling the document: StoredQuestion.model_and_derived)
     keyed = []
     for qs in source.questions:
-        question = qs.question
+        both = getattr(qs, "model_and_derived", None)
+        question, derived = both() if both is not None else (qs.question, qs.derived)
         if question is not None:
             if by_id is not None:
                 by_id[question.id] = question
-            keyed.append(((order.get(question.id, len(order)), question.id), qs.derived.get("fields"), qs))
+            keyed.append(((order.get(question.id, len(order)), question.id), derived.get("fields"), qs))
     keyed.sort(key=_first)  # (stable: questions of the same key stay in the order read)
     for _, known, qs in keyed:
         fields += known if known is not None else question_fields(qs.question, qs.doc, qs.path)

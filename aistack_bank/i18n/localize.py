@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     from .catalog import Catalog
 
 
-def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False, fields=None):
+def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False, fields=None, untranslated: list | None = None):
     """(localized Library (or Bank, for one topic) or None, diagnostics) for ``catalog``'s language
-    (``fields``: ``bank_fields(source)``, when the caller has them already)."""
+    (``fields``: ``bank_fields(source)``, when the caller has them already). With
+    ``untranslated`` (a list), the English text of each field whose entry is not translated
+    (:func:`~.status.entry_state`) is appended to it, in the fields' order."""
     from ..model import Library
 
     fields = bank_fields(source) if fields is None else fields
@@ -39,6 +41,8 @@ def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: 
         if state == "translated":
             texts[field.key] = entry.msgstr
             continue
+        if untranslated is not None:
+            untranslated.append(field.text)
         where = Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0) if entry is not None else Location.of(catalog.path)
         what = "is not translated" if state == "untranslated" else "is fuzzy or out of date with the English"
         if allow_fallback:

@@ -662,7 +662,6 @@ def translated_check_diagnostics(source: BankSource, catalog: Catalog) -> tuple[
 def _translated_checks(questions: list, catalog: Catalog, active: dict):
     """(question id, 1 if checked else 0, findings) of :func:`translated_check_diagnostics`
     for each question with a check."""
-    from ..kinds import kind_of
     from ..rules.checks import answer_texts, check_question  # (imported when a question is verified)
 
     for qs in questions:
@@ -678,7 +677,7 @@ def _translated_checks(questions: list, catalog: Catalog, active: dict):
         target = answer_texts(question)
         if target is None:
             continue
-        prefix, several = question.ANSWER_FIELD, kind_of(question).multiline_answers
+        prefix, several = question.ANSWER_FIELD, question.multiline
         options, entries = [], {}
         for option_id, english in target[0]:
             entry = active.get(f"{question.id}.{prefix}.{option_id}")
@@ -723,7 +722,7 @@ def duplicate_text_diagnostics(source: BankSource, catalog: Catalog) -> list[Dia
 def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
     """(question id, its findings of :func:`duplicate_text_diagnostics`) for each question
     (its English from the fields its file's rules listed, when they are kept with it)."""
-    from ..kinds import kind_of, translation_duplicates, translation_splits  # (imported when a question is verified)
+    from ..kinds import translation_duplicates, translation_splits  # (imported when a question is verified)
 
     for qs in questions:
         question = viewed(qs)
@@ -735,14 +734,14 @@ def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
             entry = active.get(key)
             return entry.msgstr if entry is not None and key in english and entry_state(entry, english[key]) == "translated" else None
 
-        for key, message in translation_duplicates(question, text_of, question.duplicates):
+        for key, message in translation_duplicates(question, text_of, question.duplicates, question.multiline):
             diags.append(error("E512", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
         for key, message in translation_splits(question, text_of, question.same):
             diags.append(error("E750", f"{message} ({catalog.language})", msgstr_location(catalog, active[key])))
         stem = text_of(f"{question.id}.stem")
-        giveaway = kind_of(question).translated_giveaway
+        giveaway = question.giveaway
         if giveaway is not None and stem is not None:
-            shown = giveaway(question.model, stem, text_of)
+            shown = giveaway[0](giveaway[1], stem, text_of)
             if shown is not None:
                 diags.append(warning("W326", f"{question.id}.stem ({catalog.language}): the stem contains the accepted answer {shown!r}; a learner can copy it", msgstr_location(catalog, active[f"{question.id}.stem"])))
         yield question.id, diags

@@ -137,8 +137,12 @@ class Kind:
     """(code, message) for the model's refusal of a field of the kind, or None (generic)."""
     stem_note: str = "Question stem."
     """The note for translators on its stem."""
-    translated_giveaway: Callable[[Any, str, Callable[[str], str | None]], str | None] | None = None
-    """``translated_giveaway(question, stem, text_of)``: the answer a translated stem shows (W326), or None."""
+    translated_giveaway: Callable[[Any], tuple[Callable[[Any, str, Callable[[str], str | None]], str | None], Any]] | None = None
+    """``translated_giveaway(question)``: what its translated stem is searched for (W326), as
+    ``(find, data)``: ``find(data, stem, text_of)`` is the answer the translated stem shows, or
+    None. Both are kept with the question's catalog view (:mod:`aistack_bank.i18n.catalogview`):
+    ``find`` a function of a module that imports no model (a catalog's checks import none),
+    ``data`` plain values."""
     split_translation: Callable[[dict], None] | None = None
     """``split_translation(data)``: the question's data (a dict) with its translated texts, made
     into what the model reads (a short answer's translation lists several spellings)."""

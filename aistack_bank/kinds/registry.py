@@ -115,25 +115,30 @@ def kind_rules(question, doc) -> list:
     return kind_of(question).rules(question, doc)
 
 
-def translation_duplicates(question, text_of, groups=None) -> list[tuple[str, str]]:
+def translation_duplicates(question, text_of, groups=None, multiline: bool | None = None) -> list[tuple[str, str]]:
     """(msgctxt, message) for each translated text that equals another text it must differ from.
 
     ``text_of(key)`` gives the text of a catalog key (``q001.option.b``) in the language, or
     None when it is not translated (then the English counts, as an export would show it). Each
     finding names the later key, whose msgstr is where it is located. A short answer's
     translation may hold several spellings, one per line: each counts, and a repeated spelling
-    is a duplicate too. ``groups``: the kind's ``duplicates(question)``, when the caller has them
-    (a question read as plain data: :class:`aistack_bank.i18n.catalogview.CatalogQuestion`)."""
+    is a duplicate too. ``groups``: the kind's ``duplicates(question)``, and ``multiline`` its
+    ``multiline_answers``, when the caller has them (a question read as plain data:
+    :class:`aistack_bank.i18n.catalogview.CatalogQuestion`; with both, the kind's module is not
+    imported)."""
     qid = question.id
-    kind = kind_of(question)
+    if groups is None or multiline is None:
+        kind = kind_of(question)
+        groups = kind.duplicates(question) if groups is None else groups
+        multiline = kind.multiline_answers if multiline is None else multiline
     found = []
-    for what, items, key_of in kind.duplicates(question) if groups is None else groups:
+    for what, items, key_of in groups:
         seen: dict[str, tuple[str, str]] = {}
         for key, english in items:
             value = text_of(f"{qid}.{key}")
             translated = value is not None
             value = value if translated else english
-            spellings = [line.strip() for line in value.split("\n") if line.strip()] if kind.multiline_answers else [value]
+            spellings = [line.strip() for line in value.split("\n") if line.strip()] if multiline else [value]
             for spelling in spellings:
                 norm = key_of(spelling)
                 if norm in seen and translated:

@@ -5,43 +5,21 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from ..errors import Diagnostic, error, warning
 from ._base import ItemId, ItemIds, Kind, QuestionBase, missing_item_id, Strict, Text, limits
+from ._folding import APOSTROPHES, DASHES, QUOTES, Folded, answers_giveaway, fold  # noqa: F401 (QUOTES: read from here)
 from ._rules import COMMON_EXAMPLE, stem_giveaway
 
-# The folding rule: how a typed response and an accepted answer are compared. The practice site
-# (exporters/site/practice.js, ``foldTyped``) mirrors it; tests/data/short-answer-folding.json
-# runs the same cases through both.
-APOSTROPHES = "'\u2018\u2019\u201b\u02bc\u02b9\u2032\u00b4\u0060\uff07"
-"""Characters typed for an apostrophe or a single quote: each compares as ``'``."""
-QUOTES = '"\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\uff02'
-"""Characters typed for a double quote: each compares as ``"``."""
-DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"
-"""Hyphens, dashes and minus signs: each compares as ``-``, and as a space between two letters or digits."""
+# The folding rule (`fold`) is in ._folding, which imports no model: a catalog's checks read it.
 WILDCARD = "\ue000"
 """Stands for an unescaped run of ``*`` while an answer is folded (a private-use character no one types)."""
-_FOLD = {ord(c): "'" for c in APOSTROPHES} | {ord(c): '"' for c in QUOTES} | {ord(c): "-" for c in DASHES}
-_WORD_HYPHEN = re.compile(r"(?<=[^\W_])-(?=[^\W_])")
 _WORD_DASH = re.compile(f"(?<=[^\\W_])[{re.escape(DASHES)}](?=[^\\W_])")
 _WORD_SPACE = re.compile(r"(?<=[^\W_]) (?=[^\W_])")
 _STARS = re.compile(r"(?<!\\)\*+")
-
-
-def fold(text: str, case_sensitive: bool = False, fold_diacritics: bool = False) -> str:
-    """A typed text as it is compared: Unicode NFC; apostrophes and single quotes as ``'``, double
-    quotes as ``"``, hyphens and dashes as ``-``, a hyphen between two letters or digits as a
-    space; whitespace runs as one space, ends stripped; diacritics dropped when the question
-    folds them; case folded (upper then lower case, as the site does) unless case-sensitive."""
-    text = unicodedata.normalize("NFC", text).translate(_FOLD)
-    text = " ".join(_WORD_HYPHEN.sub(" ", text).split())
-    if fold_diacritics:
-        text = unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn"))
-    return text if case_sensitive else text.upper().lower()
 
 
 def has_wildcard(text: str) -> bool:
@@ -251,19 +229,7 @@ def _fields(question, add, checked, base_notes) -> None:
 
 
 def _duplicates(question) -> list:
-    return [("accepted answer", [(f"answer.{a.id}", a.text) for a in question.answers], _Folded(question.case_sensitive, question.fold_diacritics))]
-
-
-@dataclass(frozen=True)
-class _Folded:
-    """:meth:`ShortAnswerQuestion.key` as a value (kept with the question's catalog view, and
-    equal for equal settings): a text as the question compares it."""
-
-    case_sensitive: bool
-    fold_diacritics: bool
-
-    def __call__(self, text: str) -> str:
-        return fold(text, self.case_sensitive, self.fold_diacritics)
+    return [("accepted answer", [(f"answer.{a.id}", a.text) for a in question.answers], Folded(question.case_sensitive, question.fold_diacritics))]
 
 
 def _model_error(loc: tuple, err_type: str, data) -> tuple[str, str] | None:
@@ -287,12 +253,10 @@ def _split_answers(data: dict) -> None:
     data["answers"] = answers
 
 
-def _translated_giveaway(question: ShortAnswerQuestion, stem: str, text_of) -> str | None:
-    """The full-credit spelling of the language (a translation lists several, one per line)
-    that its translated stem contains."""
-    spellings = [line.strip() for a in question.answers if a.credit >= 1
-                 for line in (text_of(f"{question.id}.answer.{a.id}") or a.text).split("\n") if line.strip()]
-    return stem_giveaway(stem, spellings, question.case_sensitive)
+def _translated_giveaway(question: ShortAnswerQuestion) -> tuple:
+    """What a translated stem is searched for: the full-credit answers' ids and English, and
+    whether case counts (see :func:`._folding.answers_giveaway`)."""
+    return answers_giveaway, (question.id, tuple((a.id, a.text) for a in question.answers if a.credit >= 1), question.case_sensitive)
 
 
 KIND = Kind(

@@ -1,0 +1,100 @@
+"""A record's pickler (``cache.questionfiles._dumped``) reduces each pydantic model by one
+Python function (``_model_reduced``) instead of pydantic's reduction: the record's bytes are
+those of the pickler before, kept below, on every question file of the bundled bank and of
+``examples/every-kind`` (every kind), after the file's own rules, and on models with private
+attributes, extra fields and fields left unset; the state given is pydantic's ``__getstate__``."""
+
+from __future__ import annotations
+
+import io
+import pickle
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from aistack_bank.cache import questionfiles
+from aistack_bank.cache.questionfiles import RECORD_HEAD, _dumped, _model_reduced
+from aistack_bank.load import read_question, read_topic
+from aistack_bank.rules.validate import question_file_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _dumped_before(qs) -> bytes:
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dump((RECORD_HEAD, qs.path, qs.derived))
+    doc = qs.doc
+    qs.doc = ...
+    try:
+        pickler.dump(qs)
+    finally:
+        qs.doc = doc
+    lines = getattr(doc, "_lines", None)
+    if lines is None:
+        pickler.dump(doc)
+    else:
+        doc._lines = None
+        try:
+            pickler.dump(doc)
+        finally:
+            doc._lines = lines
+    return out.getvalue()
+
+
+def _files() -> list[Path]:
+    return sorted([*ROOT.glob("bank/*/questions/*.yaml"), *ROOT.glob("examples/every-kind/bank/*/questions/*.yaml")])
+
+
+def test_every_question_file_pickles_as_before():
+    files = _files()
+    assert len(files) > 20
+    topics = {}
+    kinds = set()
+    for path in files:
+        root = path.parent.parent
+        if root not in topics:
+            topics[root] = read_topic(root)[0]
+        qs, _ = read_question(path, root=root, project=root.parent.parent)
+        assert _dumped(qs) == _dumped_before(qs), path  # (before its rules: no derived values)
+        question_file_rules(qs, root, topics[root], True)
+        qs.summary = None
+        assert _dumped(qs) == _dumped_before(qs), path
+        if qs.question is not None:
+            kinds.add(type(qs.question))
+            assert type(qs.question) in questionfiles._MODELS_REDUCED
+    assert len(kinds) >= 8, kinds
+
+
+class _Inner(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    a: int = 1
+    b: str = "x"
+
+
+class _Outer(BaseModel):
+    inner: _Inner
+    items: list[_Inner] = []
+    _note: str = PrivateAttr(default="kept")
+    _unset: int = PrivateAttr()
+
+
+def test_models_of_every_shape_pickle_as_pydantic_pickles_them():
+    questionfiles._models_reduced()
+    for model in (_Inner(), _Inner(a=2, c=[1, 2]), _Inner.model_construct(b="y"), _Outer(inner=_Inner(z=3), items=[_Inner(), _Inner(a=5)]),
+                  _Outer.model_construct(inner=_Inner())):
+        for obj in (model, [model, model], {"m": model}):
+            fast = io.BytesIO()
+            pickler = pickle.Pickler(fast, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.dispatch_table = questionfiles._MODELS_REDUCED
+            pickler.dump(obj)
+            assert fast.getvalue() == pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), obj
+            assert pickle.loads(fast.getvalue()) == obj
+        if not model.__pydantic_private__:
+            assert _model_reduced(model)[2] == model.__getstate__()
+
+
+@pytest.mark.parametrize("cls", [_Inner, _Outer])
+def test_the_table_holds_the_models(cls):
+    assert questionfiles._models_reduced()[cls] is _model_reduced
