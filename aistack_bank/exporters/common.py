@@ -65,6 +65,12 @@ def in_english(text_raw: str, lang: str | None = None) -> bool:
     return any(text_raw in texts for texts in sets.values())
 
 
+def english_texts(lang: str) -> frozenset[str]:
+    """The texts of the file being rendered that ``lang`` shows in English for want of a
+    translation (empty for every usual file): :func:`in_english` is True for ``lang`` exactly on these."""
+    return _IN_ENGLISH.get().get(lang) or frozenset()
+
+
 def any_in_english() -> bool:
     """Whether any text of the file being rendered is shown in English for want of a
     translation (when not, :func:`in_english` is False for every text)."""
@@ -434,6 +440,62 @@ def json_utf8(data: object) -> bytes:
     return text + b"\n"
 
 
+def json_compact_utf8(data: object) -> bytes | None:
+    """``json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")`` for
+    ``data`` as :func:`json_utf8` takes it, written by ``pydantic_core.to_json`` (in Rust, about
+    a third of the standard library's C encoder's time on a practice page's records); None
+    (the caller writes it with ``json.dumps``) when its bytes could differ (a float it writes
+    otherwise, :data:`_OTHER_COMPACT_FLOATS`; a text it refuses) or the installed
+    ``pydantic_core`` fails the checks made once per process (:func:`_rust_json_agrees`,
+    :func:`_rust_compact_agrees`)."""
+    if not (_rust_json_agrees() and _rust_compact_agrees()):
+        return None
+    from pydantic_core import to_json
+
+    try:
+        text = to_json(data)
+    except Exception:  # (a lone surrogate, say: the standard library's encoder decides, as it always did)
+        return None
+    if b"0.0000" in text or _OTHER_COMPACT_FLOATS.search(text) is not None:
+        return None
+    return text
+
+
+def _json_compact_stdlib(data: object) -> bytes:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+_OTHER_COMPACT_FLOATS = re.compile(rb"e-[1-9](?:[,\]}]|\Z)")
+""":data:`_OTHER_FLOATS` in compact JSON: a number stands before a comma, the end of its list or
+object, or at the end of a document that is one number."""
+
+_COMPACT_AGREES: list[bool] = []
+
+
+def _rust_compact_agrees() -> bool:
+    """Whether the installed ``pydantic_core.to_json`` writes without an indent what ``json.dumps``
+    writes with the separators ``,`` and ``:`` (every value :func:`_rust_json_agrees` checks with an
+    indent, nested, the floats it writes otherwise found by :data:`_OTHER_COMPACT_FLOATS`): once per process."""
+    if not _COMPACT_AGREES:
+        try:
+            from pydantic_core import to_json
+
+            texts = ["".join(map(chr, range(0x80))) + "\x85\xa0\u2028\u2029\ufeff\u2067\U0001F600é<>&", ""]
+            floats = [float(f"{mantissa}e{exponent}") for exponent in range(-330, 309) for mantissa in ("1", "-3.7", "9.876543210123")]
+            band = [x for x in floats if 1e-10 < abs(x) < 1e-4]
+            whole = [*texts, 0, -1, 2**70, -(2**64), True, False, None, {}, [], {"a": [1, {"b": None, "c": [2.5, [], {}]}], "d": "e"},
+                     float("inf"), float("-inf"), float("nan"), *[x for x in floats if not 1e-10 < abs(x) < 1e-4]]
+            agrees = to_json(whole) == _json_compact_stdlib(whole)
+            agrees = agrees and all(to_json(value) == _json_compact_stdlib(value) or _OTHER_COMPACT_FLOATS.search(to_json(value)) is not None
+                                    or b"0.0000" in to_json(value) for x in band for value in (x, [x], {"k": x}, [x, 1]))
+        except Exception:
+            agrees = False
+        _COMPACT_AGREES.append(agrees)
+    return _COMPACT_AGREES[0]
+
+
 def _json_may_differ(text: bytes) -> bool:
     """Whether ``pydantic_core.to_json``'s ``text`` may hold a float that ``json.dumps`` writes otherwise."""
     return b"0.0000" in text or _OTHER_FLOATS.search(text) is not None
@@ -524,7 +586,22 @@ def moodle_fraction(value: float) -> tuple[float, bool]:
 
 def moodle_percent(fraction: float) -> str:
     """A listed fraction as Moodle writes it in ``fraction="…"``: a percentage with up to five
-    decimals (``33.33333``, ``-50``, ``100``)."""
+    decimals (``33.33333``, ``-50``, ``100``). Each value's text made once (a file writes the
+    same few grades for every answer: :data:`_PERCENTS`)."""
+    text = _PERCENTS.get(fraction)
+    if text is None:
+        if len(_PERCENTS) >= 1 << 12:
+            _PERCENTS.clear()
+        text = _PERCENTS[fraction] = _moodle_percent(fraction)
+    return text
+
+
+_PERCENTS: dict[float, str] = {}
+""":func:`moodle_percent`'s texts by value (0.0 and -0.0, equal keys, are both written ``0``;
+NaN, equal to nothing, is made each time)."""
+
+
+def _moodle_percent(fraction: float) -> str:
     text = f"{fraction * 100:.5f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 

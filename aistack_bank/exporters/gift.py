@@ -9,7 +9,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .record import Format, as_library, by_category
 from .moodle_common import credit, gift_leaves_out, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, short_answers
-from .common import EncodedLines, category_path, category_title, html_paragraph, html_text, moodle_percent, multilang_html, multilang_plain, plain_field, plain_number, question_name
+from .common import EncodedLines, category_path, category_title, html_paragraph, html_text, in_english, moodle_percent, multilang_html, multilang_plain, plain_field, plain_number, question_name
 
 
 def _questions(count: int) -> str:
@@ -27,6 +27,21 @@ def gift_escape(text: str) -> str:
     # with a table of these maps character by character through a dict, several times slower.
     return (text.replace("\\", "\\\\").replace("~", "\\~").replace("=", "\\=").replace("#", "\\#").replace("{", "\\{")
             .replace("}", "\\}").replace(":", "\\:").replace("\n", "\\n").replace("\r", ""))
+
+
+def gift_paragraph(text_raw: str) -> str:
+    """``gift_escape(html_paragraph(text_raw))`` in one pass of replacements: GIFT's reserved
+    characters escaped first (none of HTML's), then HTML's, an apostrophe written ``&\\#x27;``
+    at once (the ``#`` of its reference escaped as :func:`gift_escape` escapes it), a line break
+    ``<br/>`` (escaping left none for GIFT's ``\\n``), a carriage return dropped.
+
+    >>> gift_paragraph("a=b <c> 'd'\\r\\n#e")
+    '<p>a\\\\=b &lt;c&gt; &\\\\#x27;d&\\\\#x27;<br/>\\\\#e</p>'
+    """
+    start = '<p lang\\="en">' if in_english(text_raw) else "<p>"  # (html_paragraph's mark of an English fallback, its "=" escaped)
+    return (start + text_raw.replace("\\", "\\\\").replace("~", "\\~").replace("=", "\\=").replace("#", "\\#").replace("{", "\\{")
+            .replace("}", "\\}").replace(":", "\\:").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("'", "&\\#x27;").replace("\n", "<br/>").replace("\r", "") + "</p>")
 
 
 def _html(banks: Sequence[Bank], get, options: ExportOptions) -> str:
@@ -71,10 +86,11 @@ def _true_false(q, index, banks, html, options) -> list[str]:
         return html(lambda b: getattr(b.questions[index], f"feedback_{name}")) if getattr(q, f"feedback_{name}") is not None else ""
 
     line = "\t" + ("TRUE" if q.answer else "FALSE")
-    if side(wrong) or side(right):
-        line += "#" + side(wrong)
-    if side(right):
-        line += "#" + side(right)
+    wrong_text, right_text = side(wrong), side(right)  # (each written once)
+    if wrong_text or right_text:
+        line += "#" + wrong_text
+    if right_text:
+        line += "#" + right_text
     return [line]
 
 
@@ -157,10 +173,13 @@ def _topic(lines: EncodedLines, banks: Sequence[Bank], category_name: str, left_
         f"$CATEGORY: {category_path(category_name, title)}",
         "",
     ]
+    if len(banks) > 1:
+        html = lambda get: gift_escape(_html(banks, get, options))  # noqa: E731
+    else:  # (a text's paragraph escaped for HTML and GIFT in one pass)
+        html = lambda get: gift_paragraph(get(first))  # noqa: E731
     for index, q in enumerate(first.questions):
         if q.id in left_out or not FORMAT.carries(q):
             continue
-        html = lambda get: gift_escape(_html(banks, get, options))  # noqa: E731
         stem = html(lambda b: b.questions[index].stem)
         # Moodle 4.x reads the question's idnumber and tags from its comment lines, in this form.
         tags = [first.topic.id, *q.tags, f"difficulty-{q.difficulty}"]

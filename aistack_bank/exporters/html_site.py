@@ -15,7 +15,7 @@ from ..model import Bank
 from ..options import ExportOptions
 from ..site_strings import UI_STRINGS
 from .record import ALL, ExportedFile, Format, languages
-from .common import file_language, html_text
+from .common import file_language, html_text, json_compact_utf8
 
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
@@ -85,10 +85,27 @@ def script_json(value: object) -> str:
     >>> script_json({"stem": "</script>"})
     '{"stem":"\\\\u003c/script\\\\u003e"}'
     """
+    data = _script_json_utf8(value)
+    if data is not None:
+        return data.decode("utf-8")
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for char, escaped in _SCRIPT_ESCAPES:
         text = text.replace(char, escaped)
     return text
+
+
+def _script_json_utf8(value: object) -> bytes | None:
+    """:func:`script_json` in UTF-8, when ``pydantic_core`` writes it (None: written otherwise,
+    :func:`~.common.json_compact_utf8`), escaped there: each character replaced is its own bytes."""
+    data = json_compact_utf8(value)
+    if data is not None:
+        for char, escaped in _SCRIPT_ESCAPES_UTF8:
+            data = data.replace(char, escaped)
+    return data
+
+
+_SCRIPT_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+_SCRIPT_ESCAPES_UTF8 = tuple((char.encode("utf-8"), escaped.encode("ascii")) for char, escaped in _SCRIPT_ESCAPES)
 
 
 def inline_element(tag: str, source: str) -> str:
@@ -234,6 +251,7 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
     lang = bank.lang
     topic = bank.topic.id
     groups = {"groups": [list(g.questions) for g in bank.topic.groups]} if bank.topic.groups else {}
+    questions = _question_data(bank)
     return {
         "version": 2,
         "lang": _bcp47(lang),
@@ -245,8 +263,8 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
         "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS if _sent(key, bank)},
-        "questions": _question_data(bank),
-    } | groups | _english_data(bank)
+        "questions": questions,
+    } | groups | _english_data(bank, questions)
 
 
 def _english_attr(text: str, lang: str) -> str:
@@ -267,14 +285,16 @@ def _strings(value) -> list[str]:
     return []
 
 
-def _english_data(bank: Bank) -> dict:
+def _english_data(bank: Bank, questions: list[dict] | None = None) -> dict:
     """``{"english": [...]}``: the texts of the page shown in English for want of a translation
-    (the script marks them ``lang="en"``); nothing when there are none (every usual page)."""
-    from .common import in_english
+    (the script marks them ``lang="en"``); nothing when there are none (every usual page, whose
+    records are then not walked). ``questions``: the page's records (:func:`_question_data`),
+    when already made."""
+    from .common import english_texts, in_english
 
-    if bank.lang == "en":
+    if bank.lang == "en" or not english_texts(bank.lang):
         return {}
-    shown = sorted({text for text in _strings(_question_data(bank)) if in_english(text, bank.lang)})
+    shown = sorted({text for text in _strings(_question_data(bank) if questions is None else questions) if in_english(text, bank.lang)})
     return {"english": shown} if shown else {}
 
 
@@ -429,13 +449,30 @@ def render_topic_page(bank: Bank, order: list[str], options: ExportOptions, *, s
         '<p id="announcer" class="visually-hidden" role="status" aria-live="polite"></p>',
         "</div></main>",
         f'<footer class="site-footer"><div class="wrap"><p>{t("site.footer")}</p></div></footer>',
-        f'<script type="application/json" id="bank-data">{script_json(page_data(bank, options, order) | (nav.data if nav is not None else {}))}</script>',
+        _BANK_DATA,
         inline_element("script", script),
         "</body>",
         "</html>",
         "",
     ]
+    # The page's data (most of its bytes) is put in as pydantic_core wrote it, in UTF-8, between
+    # the page's lines before and after it, each encoded: never also decoded and encoded again.
+    value = page_data(bank, options, order) | (nav.data if nav is not None else {})
+    at = lines.index(_BANK_DATA)
+    data = _script_json_utf8(value)
+    if data is not None:
+        try:
+            return b"".join([("\n".join(lines[:at]) + "\n" + _BANK_DATA_START).encode("utf-8"), data,
+                             ("</script>\n" + "\n".join(lines[at + 1:])).encode("utf-8")])
+        except UnicodeEncodeError:  # (a text UTF-8 cannot write: refused as the whole page refuses it, below)
+            pass
+    lines[at] = _BANK_DATA_START + script_json(value) + "</script>"
     return "\n".join(lines).encode("utf-8")
+
+
+_BANK_DATA_START = '<script type="application/json" id="bank-data">'
+_BANK_DATA = object()
+"""Where a topic page's data goes among its lines (:func:`render_topic_page`)."""
 
 
 def render_index(banks: Mapping[str, Bank], order: list[str], options: ExportOptions, *, script: str, style: str) -> bytes:

@@ -253,6 +253,7 @@ def _topic(out: EncodedLines, banks: Sequence[Bank], category_name: str, options
             return multilang_plain({b.lang: get(b) for b in banks}, options.multilang)
         return plain_field(get(first))
 
+    tag_lines: dict[str, str] = {}
     topic_name = category_title({b.lang: b.topic.title for b in banks}, options.multilang)
     out += _category(category_path(category_name, topic_name), html(lambda b: b.topic.summary), category_idnumber(first.topic.id, [b.lang for b in banks]))
     for index, q in enumerate(first.questions):
@@ -276,9 +277,15 @@ def _topic(out: EncodedLines, banks: Sequence[Bank], category_name: str, options
         out += FORMAT.writer(q)(q, index, group, [b.lang for b in banks], html, plain, options)
         tags = [first.topic.id, *q.tags, f"difficulty-{q.difficulty}"]
         out.append("    <tags>")
-        out += [f"      <tag>\n        <text>{html_text(tag)}</text>\n      </tag>" for tag in tags]
+        out += [tag_lines.get(tag) or _tag_line(tag, tag_lines) for tag in tags]  # (the topic's few tags escaped once)
         out.append("    </tags>")
         out.append("  </question>")
+
+
+def _tag_line(tag: str, made: dict[str, str]) -> str:
+    """A question's tag as its ``<tag>`` element's lines, kept in ``made`` by the tag."""
+    line = made[tag] = f"      <tag>\n        <text>{html_text(tag)}</text>\n      </tag>"
+    return line
 
 
 FORMAT = Format(

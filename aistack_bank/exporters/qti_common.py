@@ -343,13 +343,35 @@ def _general_when_answered(d: Dialect, processing: Element, q) -> None:
     _add_feedback(d, rule, [GENERAL_FEEDBACK])
 
 
-def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = ExportOptions()) -> bytes:
+def render_item(*, d: Dialect, bank: Bank, index: int, options: ExportOptions = ExportOptions(), titles: Titles | None = None) -> bytes:
+    """An item; with ``titles``, its title escaped taken from there when its package's manifest
+    kept it (:class:`Titles`)."""
     q = bank.questions[index]
     if q.kind in SLOTS:
-        made = _from_template(d, q, bank.lang, options)
+        made = _from_template(d, q, bank.lang, options, titles)
         if made is not None:
             return made
     return written_item(d, q, bank.lang, options)
+
+
+class Titles:
+    """Each question's title as its item's ``title`` attribute holds it (shortened and escaped),
+    kept by the package's manifest, which writes the same text as the question's LOM title and
+    comes first in the zip (``imsmanifest.xml`` sorts before ``items/``), for the question's
+    item, which takes it (and drops it) instead of making it again. Kept by the question's id,
+    with the question, so that only the same question takes it."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple] = {}
+
+    def keep(self, q, title: str) -> None:
+        self._kept[q.id] = (q, title)
+
+    def take(self, q) -> str | None:
+        kept = self._kept.pop(q.id, None)
+        return kept[1] if kept is not None and kept[0] is q else None
 
 
 def _item_attributes(q, lang: str) -> dict[str, str]:
@@ -478,8 +500,9 @@ def _template(d: Dialect, q, lang: str, options: ExportOptions, texts: list[str 
     return (first + "\n" + head).encode("utf-8"), middle.encode("utf-8"), (tail + literals[0]).encode("utf-8"), tuple(literal.encode("utf-8") for literal in literals[1:]), tuple(slots)
 
 
-def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | None:
-    """``q``'s item copied from the template of its shape (None: the shape has none)."""
+def _from_template(d: Dialect, q, lang: str, options: ExportOptions, titles: Titles | None = None) -> bytes | None:
+    """``q``'s item copied from the template of its shape (None: the shape has none); its title
+    taken from ``titles`` when kept there."""
     from .common import any_in_english
 
     texts = slot_texts(q)
@@ -494,7 +517,10 @@ def _from_template(d: Dialect, q, lang: str, options: ExportOptions) -> bytes | 
     if template is None:
         return None
     head, middle, first, literals, slots = template  # (in UTF-8: only the texts put in are encoded for each item)
-    out = [head, item_identifier(q.id, lang).encode("utf-8"), middle, _escape(_item_title(q)).encode("utf-8"), first]  # (an identifier is an NCName: nothing in it to escape)
+    title = titles.take(q) if titles is not None else None
+    if title is None:
+        title = _escape(_item_title(q))
+    out = [head, item_identifier(q.id, lang).encode("utf-8"), middle, title.encode("utf-8"), first]  # (an identifier is an NCName: nothing in it to escape)
     for (n, paragraph), literal in zip(slots, literals):
         escaped = _escape(texts[n])
         out.append((escaped.replace("\n", "<br/>") if paragraph else escaped).encode("utf-8"))
@@ -790,10 +816,10 @@ def render_test(*, d: Dialect, library: Library) -> bytes:
         for bank in topics:
             # Not visible: Canvas turns a visible, titled section into an extra text-only question.
             section = d.element(part, "assessmentSection", {"identifier": section_identifier(library, bank), "title": bank.topic.title, "visible": "false"})
-            if bank.questions:  # (each item's reference written as the element writer writes an element without children, as lines)
+            if bank.questions:  # (each item's reference written as the element writer writes an element without children, as lines; NCNames: nothing to escape)
                 lines = section._enter()
                 start = _pad(section.depth + 1) + "<" + tag + " " + identifier + '="'
-                lines += [start + _escape(item_identifier(q.id, bank.lang)) + href + _escape(item_path(q)) + '"/>' for q in bank.questions]
+                lines += [start + item_identifier(q.id, bank.lang) + href + item_path(q) + '"/>' for q in bank.questions]
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
     return test.document_bytes()
@@ -824,7 +850,8 @@ def _resource(parent: Element, *, identifier: str, type: str, href: PurePosixPat
     return resource, resource.sub("metadata")
 
 
-def render_manifest(*, d: Dialect, library: Library) -> bytes:
+def render_manifest(*, d: Dialect, library: Library, titles: Titles | None = None) -> bytes:
+    """The package's manifest; with ``titles``, each question's title kept there for its item (:class:`Titles`)."""
     lang = library.lang
     questions = [q for _, topics in by_category(library) for bank in topics for q in bank.questions]
     tags = sorted({tag for q in questions for tag in q.tags})
@@ -848,7 +875,8 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     # (:func:`_resource`, :func:`_lom`), as lines: a few hundred thousand elements in a large bank.
     lines = test._enter()
     pad = _pad(test.depth + 1)
-    lines += [pad + '<dependency identifierref="' + _escape(ncname("item-" + q.id + "-" + lang)) + '"/>' for q in questions]
+    resource_ids = [ncname("item-" + q.id + "-" + lang) for q in questions]  # (an NCName: nothing in it to escape)
+    lines += [pad + '<dependency identifierref="' + identifier + '"/>' for identifier in resource_ids]
     lines = resources._enter()
     pads = [_pad(resources.depth + n) for n in range(7)]
     language = _escape(lang)
@@ -864,11 +892,14 @@ def render_manifest(*, d: Dialect, library: Library) -> bytes:
     keyword = "\n" + pads[5] + "<keyword>" + string
     tail = "\n" + pads[4] + "</general>\n" + pads[3] + "</lom>\n" + pads[2] + "</metadata>\n" + pads[2] + '<file href="'
     end = '"/>\n' + pads[1] + "</resource>"
-    for q in questions:
-        path = _escape(item_path(q))
+    for q, identifier in zip(questions, resource_ids):
+        path = item_path(q)  # (an NCName's: nothing in it to escape)
         keywords = "".join([keyword + _escape(tag) + "</string></keyword>" for tag in q.tags])
-        lines.append(pads[1] + '<resource identifier="' + _escape(ncname("item-" + q.id + "-" + lang)) + type_ + path + entry + _escape(q.id)
-                     + title + _escape(short(q.id + ": " + q.stem, 120)) + language_line + keywords + tail + path + end)
+        escaped_title = _escape(_item_title(q))
+        if titles is not None and q.kind in SLOTS:  # (the items copied from a template take it: :func:`_from_template`)
+            titles.keep(q, escaped_title)
+        lines.append(pads[1] + '<resource identifier="' + identifier + type_ + path + entry + _escape(q.id)
+                     + title + escaped_title + language_line + keywords + tail + path + end)
     return manifest.document_bytes()
 
 
@@ -876,11 +907,13 @@ def package_files(*, d: Dialect, library: Library, options: ExportOptions = Expo
     """Every file of the content package of ``library`` (one topic or the whole bank), by its
     path inside the zip, as a function that renders it (:func:`~.common.deterministic_zip`
     renders each item when it comes to it: a large package never holds every item at once)."""
-    files: dict[PurePosixPath | str, Callable[[], bytes]] = {PurePosixPath("imsmanifest.xml"): lambda: render_manifest(d=d, library=library), TEST_PATH: lambda: render_test(d=d, library=library)}
+    titles = Titles()  # (the manifest, written first, keeps each item's title for it)
+    files: dict[PurePosixPath | str, Callable[[], bytes]] = {PurePosixPath("imsmanifest.xml"): lambda: render_manifest(d=d, library=library, titles=titles),
+                                                             TEST_PATH: lambda: render_test(d=d, library=library)}
     for _, topics in by_category(library):
         for bank in topics:
             for index, q in enumerate(bank.questions):
-                files[item_path(q)] = partial(render_item, d=d, bank=bank, index=index, options=options)
+                files[item_path(q)] = partial(render_item, d=d, bank=bank, index=index, options=options, titles=titles)
     return files
 
 

@@ -15,6 +15,7 @@ whichever way the question came.
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import lru_cache
 from typing import Any
 
 CheckScript = namedtuple("CheckScript", "script variables")
@@ -35,9 +36,7 @@ def catalog_view(question) -> tuple:
     (the kind's ``translated_giveaway``: a function and its plain data) or None; and whether a
     translated answer may list several spellings, one per line (the kind's ``multiline_answers``).
     Nothing of it names a kind's model or its module: a catalog worker imports neither."""
-    from ..kinds import kind_of
-
-    kind = kind_of(question)
+    kind = _kind_of()(question)
     options = tuple((option.id, option.text) for option in question.options) if question.PICKS_OPTIONS else None
     check = question.check
     numeric = question.NUMERIC_KEY
@@ -59,6 +58,15 @@ def catalog_view(question) -> tuple:
             None if check is None else (check.script, tuple(check.variables)),
             numeric, question.ONE_KEY, question.ANSWER_FIELD, answers, rights, units,
             None if kind.translated_giveaway is None else kind.translated_giveaway(question), kind.multiline_answers)
+
+
+@lru_cache(maxsize=None)
+def _kind_of():
+    """:func:`~aistack_bank.kinds.kind_of`, imported once (a ``from`` import of the kinds' package
+    inside :func:`catalog_view` went through importlib's Python code on every question file)."""
+    from ..kinds import kind_of
+
+    return kind_of
 
 
 class CatalogQuestion:

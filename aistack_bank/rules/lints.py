@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -821,10 +822,44 @@ def question_reference_lints(question, doc: YamlDocument, fields=None) -> list[D
     """W320 and W321 in the English texts of one question (a rule of the file alone); ``fields``:
     its translatable fields when already listed."""
     diags: list[Diagnostic] = []
-    for path, text in (question_texts(question) if fields is None else _leak_texts(fields)):
+    texts = question_texts(question) if fields is None else _leak_texts(fields)
+    for path, text in _may_refer_of(texts):
         for hit in reference_hits(text, "en", own_id=question.id, options=question.PICKS_OPTIONS):
             diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
     return diags
+
+
+def _may_refer_of(texts: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
+    """Those of a question's (place, English text) that :func:`reference_hits` could find
+    something in (each that :func:`_may_refer_folded` does not refuse), in their order.
+
+    Read as one text, the texts joined by line breaks, cleaned and lowered once: each word
+    looked for (and a "q" before a digit) is found where it is, and the text it starts in is
+    kept (none holds a line break, so an occurrence lies in one text, and the joined text
+    lowers as its texts do, character for character, when its length does not change: the
+    texts' own refusal, made once for a question instead of once per text). When lowering
+    changes the length, each text is refused on its own, as :func:`reference_hits` does."""
+    joined = "\n".join([text for _, text in texts])
+    folded = _folded(_clean(joined))
+    if len(folded) != len(joined):
+        return [item for item in texts if _may_refer_folded(_folded(_clean(item[1])), "en")]
+    found = []
+    find = folded.find
+    for word in _REFER_WORDS["en"]:
+        at = find(word)
+        while at >= 0:
+            found.append(at)
+            at = find(word, at + 1)
+    if "q" in folded:
+        found += [m.start() for m in _Q_DIGIT.finditer(folded)]
+    if not found:
+        return []
+    starts, start = [], 0
+    for _, text in texts:
+        starts.append(start)
+        start += len(text) + 1
+    kept = {bisect_right(starts, at) - 1 for at in found}
+    return [item for index, item in enumerate(texts) if index in kept]
 
 
 def key_info(question) -> tuple[str, tuple[str, ...]] | None:

@@ -182,8 +182,89 @@ def english_parity(text: str) -> tuple[tuple[float, ...], tuple[tuple[str, float
 def parity_sides(texts) -> dict[str, tuple]:
     """:func:`english_parity` of each of ``texts`` in which :data:`TOKEN_HINT` finds a
     character, by text: made once with a question file's fields, so that each language's
-    catalog compares its translations with it instead of reading the English again."""
-    return {text: english_parity(text) for text in texts if has_token_hint(text)}
+    catalog compares its translations with it instead of reading the English again.
+
+    An ASCII text (nearly every one) is read once in C into its characters' classes
+    (:data:`_ASCII_CLASSES`), which say whether it has a hint character, and which of the
+    scans can find anything in it (:func:`_ascii_parity`)."""
+    sides = {}
+    for text in texts:
+        if text.isascii():
+            classes = text.encode("ascii").translate(_ASCII_CLASSES)
+            if b"0" in classes or b"/" in classes or b"<" in classes:
+                sides[text] = _ascii_parity(text, classes)
+        elif has_token_hint(text):
+            sides[text] = english_parity(text)
+    return sides
+
+
+_ASCII_CLASSES = bytes(ord("0") if chr(code).isdigit() else ord("/") if chr(code) in "/^" else ord("A") if "A" <= chr(code) <= "Z"
+                       else ord("(") if chr(code) in "()" else ord("<") if chr(code) in "<{%" else ord(" ") for code in range(128)) + b" " * 128
+"""For ``bytes.translate`` of an ASCII text: each digit a ``0``, ``/`` and ``^`` a ``/``, each
+capital letter an ``A``, a parenthesis a ``(``, ``<``, ``{`` and ``%`` a ``<``, any other
+character a space. Its hint characters (:data:`TOKEN_HINT`) are the ``0``, ``/`` and ``<``."""
+_EN_NUMBER_AT = _NUMBER_RE["en"].match
+
+
+def _ascii_parity(text: str, classes: bytes) -> tuple:
+    """:func:`english_parity` of an ASCII ``text`` with a hint character, whose characters'
+    classes are ``classes`` (:data:`_ASCII_CLASSES`).
+
+    Its numbers: in an ASCII text ``\\d`` is a digit 0-9 and ``\\w`` a letter, a digit or
+    ``_``, so a number (:data:`_NUMBER`) starts at the first digit of a run of digits (a digit
+    after a digit is glued to it) that follows no letter, digit, ``_``, ``.`` or ``,``; and
+    there it always matches (its end is where no digit follows). The runs are found in
+    ``classes`` (a search in C), each number matched where it starts, instead of a search of
+    the pattern, which tested every character; each number parsed as :func:`parse_number`
+    parses English (its commas taken out), its unit looked for as in
+    :func:`numbers_and_quantities`.
+
+    Its formula tokens: every token :data:`_FORMULA_CANDIDATE` finds is a run of token
+    characters holding a capital letter and a digit or an operator (in an ASCII text, ``/``
+    or ``^``: no ``×`` or ``·`` to squeeze), so it holds one of them next to the other with
+    only parentheses between: a text whose classes without the parentheses have no ``A``
+    beside a ``0`` or ``/`` has none (most texts), and for the others each token is kept as
+    :func:`formula_tokens` keeps it. Its markup tokens: only with a ``<``, ``{`` or ``%``."""
+    numbers, units = [], []
+    at = classes.find(b"0")
+    if at >= 0:
+        unit_after = _UNIT_AFTER.match
+        end = len(text)
+        while at >= 0:
+            if at and (text[at - 1].isalnum() or text[at - 1] in "_.,"):
+                at += 1
+                while at < end and classes[at] == 48:  # (the rest of the run: no number starts there)
+                    at += 1
+                at = classes.find(b"0", at)
+                continue
+            m = _EN_NUMBER_AT(text, at)
+            value = float(m.group().replace(",", ""))
+            numbers.append(value)
+            after = m.end()
+            u = unit_after(text, after)
+            if u is not None:
+                dimension, factor = UNITS[u.group(1)]
+                units.append((dimension, round(value * factor, 9)))
+            at = classes.find(b"0", after)
+        numbers.sort()
+        units.sort()
+    formulas = []
+    joined = classes.replace(b"(", b"") if b"(" in classes else classes
+    if b"A0" in joined or b"0A" in joined or b"A/" in joined or b"/A" in joined:
+        for m in _FORMULA_CANDIDATE.finditer(text):
+            token = m.group()
+            while token and token[-1] == ")" and token.count(")") > token.count("("):
+                token = token[:-1]
+            while token and token[0] == "(" and token.count("(") > token.count(")"):
+                token = token[1:]
+            if token.lower() == token:
+                continue  # (no letter: its only letters are capitals)
+            if token[0].isdigit() or (("/" in token or "^" in token) and not token[:2].isalpha()):
+                formulas.append(token)
+        formulas.sort()
+    markup = _MARKUP.findall(text) if b"<" in classes else []
+    markup.sort()
+    return tuple(numbers), tuple(units), tuple(formulas), tuple(markup)
 
 
 def numbers_and_quantities(text: str, lang: str) -> tuple[list[float], list[tuple[str, float]]]:
