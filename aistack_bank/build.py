@@ -176,13 +176,15 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
     texts it shows for want of a translation (or None), its localized library (or None)). Its
     catalog is dropped once it is localized."""
     from .i18n.localize import localize
-    from .i18n.status import language_status
+    from .i18n.status import field_states, language_status
 
     notes: list[Diagnostic] = []
     catalog = catalogs.read(translations / f"{lang}.po")
     if catalog.diagnostics:
         return notes, list(catalog.diagnostics), None, None
-    status = language_status(fields, catalog)
+    active = catalog.active()
+    states = field_states(fields, active)  # (each field's state taken once, for the status and the localizing)
+    status = language_status(fields, catalog, states)
     state = decide(lang, status)
     if state == "unstarted":
         notes.append(warning("W552", f"nothing in {lang} is translated yet; {lang} is left out of the exports until its translation starts", Location.of(catalog.path)))
@@ -193,7 +195,8 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
                              Location.of(catalog.path)))
         return notes, [], None, None
     untranslated: list[str] = []  # (the English texts of the fields not translated, as localize found them)
-    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields, untranslated=untranslated)
+    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields, untranslated=untranslated, active=active, states=states)
+    del active, states
     problems = [d for d in diags if d.severity is Severity.ERROR]
     missing = None
     if state == "fallback":
