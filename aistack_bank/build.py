@@ -329,7 +329,7 @@ def first_uncarriable(libraries: dict[str, Library] | dict[str, Bank]) -> tuple[
     from .safety import UNCARRIABLE
 
     for lang, library in as_libraries(libraries).items():
-        if _none_in_json(library):  # (the usual case, found in C: no string of the library holds one)
+        if _none_in_json(library):  # (the usual case, found in compiled code: no string of the library holds one)
             continue
         if not UNCARRIABLE.search("\n".join(_library_texts(library))):  # (a newline is carriable, so no text has one)
             continue
