@@ -5,7 +5,7 @@ of every Canvas and cartridge package, of a topic and of the whole bank, is what
 (kept below, verbatim but for reading the template's first two parts) made by joining the
 template's pieces and a value escaped for each place in turn. On the bundled bank, on
 ``examples/every-kind`` and on scrambled banks of every kind with hostile texts and ids
-(``%`` among them, which the format doubles in its own pieces)."""
+(``%`` among them, which the format doubles in its own pieces, and NULs)."""
 
 from __future__ import annotations
 
@@ -111,12 +111,14 @@ def test_the_projects_packages_are_the_old_codes(project, monkeypatch):
     assert same_as_old(monkeypatch, cases) > 20
 
 
-PERCENT = ["%", "%s", "%%", "%(x)s", "%d", "100 %", "% of it", "50%\n%"]
+PERCENT = ["%", "%s", "%%", "%(x)s", "%d", "100 %", "% of it", "50%\n%", "\0", "a\0b", "\0\0"]
+"""Put into texts (and ``%`` into ids)."""
 
 
 def test_hostile_banks_are_the_old_codes(monkeypatch):
     """Scrambled banks of every kind (hostile texts, English fallbacks, both option sets), with
-    ``%`` put into texts and ids (the bytes format doubles every ``%`` of its own pieces)."""
+    ``%`` put into texts and ids (the bytes format doubles every ``%`` of its own pieces) and
+    NULs into texts."""
     rng = random.Random(33)
     cases = []
     for seed, bank, english, options in variants(40):
@@ -126,7 +128,10 @@ def test_hostile_banks_are_the_old_codes(monkeypatch):
             if rng.random() < 0.3:
                 update["id"] = q.id + rng.choice(["%", "%s", "%%"])
             if getattr(q, "options", None) and rng.random() < 0.5:
-                update["options"] = [o.model_copy(update={"text": o.text + rng.choice(PERCENT)}) for o in q.options]
+                update["options"] = [o.model_copy(update={"text": o.text + rng.choice(PERCENT),
+                                                          "feedback": o.feedback and o.feedback + rng.choice(PERCENT)}) for o in q.options]
+            if getattr(q, "explanation", None) and rng.random() < 0.3:
+                update["explanation"] = q.explanation + rng.choice(PERCENT)
             questions.append(q.model_copy(update=update))
         topic = bank.topic.model_copy(update={"id": bank.topic.id + rng.choice(["", "%"])}) if rng.random() < 0.3 else bank.topic
         bank = bank.model_copy(update={"questions": questions, "topic": topic})
