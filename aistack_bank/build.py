@@ -176,13 +176,15 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
     texts it shows for want of a translation (or None), its localized library (or None)). Its
     catalog is dropped once it is localized."""
     from .i18n.localize import localize
-    from .i18n.status import language_status
+    from .i18n.status import field_states, language_status
 
     notes: list[Diagnostic] = []
     catalog = catalogs.read(translations / f"{lang}.po")
     if catalog.diagnostics:
         return notes, list(catalog.diagnostics), None, None
-    status = language_status(fields, catalog)
+    active = catalog.active()
+    states = field_states(fields, active)  # (each field's state taken once, for the status and the localizing)
+    status = language_status(fields, catalog, states)
     state = decide(lang, status)
     if state == "unstarted":
         notes.append(warning("W552", f"nothing in {lang} is translated yet; {lang} is left out of the exports until its translation starts", Location.of(catalog.path)))
@@ -193,7 +195,8 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
                              Location.of(catalog.path)))
         return notes, [], None, None
     untranslated: list[str] = []  # (the English texts of the fields not translated, as localize found them)
-    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields, untranslated=untranslated)
+    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields, untranslated=untranslated, active=active, states=states)
+    del active, states
     problems = [d for d in diags if d.severity is Severity.ERROR]
     missing = None
     if state == "fallback":
@@ -326,13 +329,41 @@ def first_uncarriable(libraries: dict[str, Library] | dict[str, Bank]) -> tuple[
     from .safety import UNCARRIABLE
 
     for lang, library in as_libraries(libraries).items():
-        if not UNCARRIABLE.search("\n".join(_library_texts(library))):  # (the usual case: a newline is carriable, so no text has one)
+        if _none_in_json(library):  # (the usual case, found in compiled code: no string of the library holds one)
+            continue
+        if not UNCARRIABLE.search("\n".join(_library_texts(library))):  # (a newline is carriable, so no text has one)
             continue
         for key, text in (item for bank in library.topics for item in bank_texts(bank)):
             bad = UNCARRIABLE.search(text)
             if bad:
                 return key, lang, bad.group(), bad.start()
     return None
+
+
+_JSON_ALARM = None
+"""What in a library's JSON may be an uncarriable character (:func:`_none_in_json`)."""
+
+
+def _none_in_json(library: Library) -> bool:
+    """Whether no string of ``library`` holds a character :data:`~.safety.UNCARRIABLE` names, as
+    its JSON (made by pydantic in Rust, every model of every kind as its own kind dumps it)
+    shows: every text :func:`bank_texts` yields is one of its strings. The JSON writes a control
+    character as ``\\b``, ``\\f`` or ``\\u00XX`` (tab, newline and carriage return, which are
+    carriable, as ``\\t``, ``\\n``, ``\\r``), DEL, U+FFFE and U+FFFF as themselves; it cannot
+    write a surrogate in a value (the texts are then scanned one by one) and writes one in a
+    dict's key (a tag) as U+FFFD. Anything from U+FFC0 to U+FFFF (``EF BF ..`` in UTF-8, U+FFFD
+    among them), or a backslash before ``b``, ``f`` or ``u00`` in a text, is a false alarm:
+    False, and the texts are scanned one by one."""
+    global _JSON_ALARM
+    if _JSON_ALARM is None:
+        import re
+
+        _JSON_ALARM = re.compile(rb"\\(?:[bf]|u00[01]|u007[fF])")  # (a backslash first: searched for as a byte, in C)
+    try:
+        data = library.__pydantic_serializer__.to_json(library, warnings=False)
+    except Exception:  # (a surrogate, say)
+        return False
+    return _JSON_ALARM.search(data) is None and b"\x7f" not in data and b"\xef\xbf" not in data
 
 
 def _library_texts(library: Library) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Callable, Iterator
 
 from ..kinds.short_answer import has_wildcard, literal, spellings
@@ -389,7 +390,10 @@ _STAND_IN = "zqTemplateItemzq"
 _TEMPLATES: dict[tuple, tuple | None] = {}
 """By shape: what goes between the item's pieces (the question's identifier, -1, or a text's
 number and whether it is an escaped paragraph), then the pieces after its first line, in UTF-8
-(the first one after the first line's break), or None when the shape cannot be split."""
+(the first one after the first line's break), and the whole item as one format of bytes (its
+``%`` doubled) taking the identifier, the title and then what goes between the pieces; the
+texts put in (``(number, whether an escaped paragraph)``, each once) and what picks the format's
+values from ``[identifier, title, *those texts]``; or None when the shape cannot be split."""
 
 
 def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list, marked: tuple | None) -> tuple | None:
@@ -410,7 +414,11 @@ def _template(q, lang: str, canvas: bool, indent: str, suffix: str, texts: list,
     if sorted(slot[0] for slot in slots if slot != -1) != [n for n, hole in enumerate(holes) if hole is not None] or \
             any("\ue000" in piece or "\ue001" in piece or _STAND_IN in piece for piece in literals):
         return None  # (a placeholder written otherwise, or twice: the shape's items are written whole)
-    return slots, (("\n" + literals[0]).encode("utf-8"), *(literal.encode("utf-8") for literal in literals[1:]))
+    utf8 = (("\n" + literals[0]).encode("utf-8"), *(literal.encode("utf-8") for literal in literals[1:]))
+    head = (indent + '<item ident="').encode("utf-8").replace(b"%", b"%%") + b"%s" + (suffix + '" title="').encode("utf-8").replace(b"%", b"%%") + b'%s">'
+    plan = tuple(dict.fromkeys(slot for slot in slots if slot != -1))  # (each text once, in the order first put in)
+    pick = itemgetter(0, 1, *(0 if slot == -1 else 2 + plan.index(slot) for slot in slots))
+    return slots, utf8, head + b"%s".join(piece.replace(b"%", b"%%") for piece in utf8), plan, pick
 
 
 class SharedTexts:
@@ -449,7 +457,7 @@ def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared:
     in another layout kept it (:class:`SharedTexts`)."""
     made = shared.take(index) if shared is not None else None
     if made is not None and made[0] is q:
-        _, shape, kept_slots, values, title, prefix = made
+        _, shape, kept_plan, values = made
         texts = marked = None
     else:
         made = None
@@ -465,20 +473,15 @@ def _from_template(q, lang: str, canvas: bool, indent: str, suffix: str, shared:
         _TEMPLATES[key] = template
     if template is None:
         return None
-    slots, utf8 = template
-    if made is None or kept_slots != slots:
+    _, _, layout, plan, pick = template
+    if made is None or kept_plan != plan:
         if texts is None:
             texts = slot_texts(q)
-        prefix = item_ident(q.id, lang).encode("utf-8")
-        title = html_text(short(q.id + " " + q.stem, 120)).encode("utf-8")
-        values = [prefix if slot == -1 else (paragraph_escaped_body(texts[slot[0]]) if slot[1] else html_text(texts[slot[0]])).encode("utf-8") for slot in slots]
+        values = [item_ident(q.id, lang).encode("utf-8"), html_text(short(q.id + " " + q.stem, 120)).encode("utf-8"),
+                  *[(paragraph_escaped_body(texts[n]) if paragraph else html_text(texts[n])).encode("utf-8") for n, paragraph in plan]]
         if shared is not None and made is None:
-            shared.keep(index, (q, shape, slots, values, title, prefix))
-    out = [indent.encode("utf-8"), b'<item ident="', prefix, suffix.encode("utf-8"), b'" title="', title, b'">', utf8[0]]
-    for value, literal in zip(values, utf8[1:]):
-        out.append(value)
-        out.append(literal)
-    return b"".join(out)
+            shared.keep(index, (q, shape, plan, values))
+    return layout % pick(values)  # (in C: the bytes the pieces and values joined in turn make)
 
 
 def canvas_general_feedback(q, lang: str) -> str | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, Location, error, warning
 from .fields import bank_fields, category_key, question_fields, topic_key
-from .status import entry_state
+from .status import field_states
 
 if TYPE_CHECKING:
     from ..load import BankSource, LibrarySource
@@ -24,20 +24,24 @@ if TYPE_CHECKING:
     from .catalog import Catalog
 
 
-def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False, fields=None, untranslated: list | None = None):
+def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False, fields=None, untranslated: list | None = None,
+             active=None, states: list[str] | None = None):
     """(localized Library (or Bank, for one topic) or None, diagnostics) for ``catalog``'s language
     (``fields``: ``bank_fields(source)``, when the caller has them already). With
     ``untranslated`` (a list), the English text of each field whose entry is not translated
-    (:func:`~.status.entry_state`) is appended to it, in the fields' order."""
+    (:func:`~.status.entry_state`) is appended to it, in the fields' order. ``active`` and
+    ``states``: ``catalog.active()`` and :func:`~.status.field_states` of ``fields`` in it, when
+    the caller has them (its language's status took them)."""
     from ..model import Library
 
     fields = bank_fields(source) if fields is None else fields
-    active = catalog.active()
+    active = catalog.active() if active is None else active
+    if states is None:
+        states = field_states(fields, active)
     texts: dict[str, str] = {}
     diags: list[Diagnostic] = []
-    for field in fields:
+    for field, state in zip(fields, states):
         entry = active.get(field.key)
-        state = entry_state(entry, field.text)
         if state == "translated":
             texts[field.key] = entry.msgstr
             continue

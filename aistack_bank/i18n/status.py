@@ -41,17 +41,26 @@ def entry_state(entry: POEntry | None, english: str) -> str:
     return "translated"
 
 
-def language_status(fields: list[TextField], catalog: Catalog) -> LanguageStatus:
-    active = catalog.active()
+def field_states(fields: list[TextField], active) -> list[str]:
+    """:func:`entry_state` of each of ``fields`` (its entry in ``active``, ``Catalog.active()``),
+    in the fields' order: taken once by a build for both the language's status and its
+    localizing (:func:`language_status`, :func:`~.localize.localize` with ``states``)."""
+    return [entry_state(active.get(text_field.key), text_field.text) for text_field in fields]
+
+
+def language_status(fields: list[TextField], catalog: Catalog, states: list[str] | None = None) -> LanguageStatus:
+    """How much of ``fields`` ``catalog`` translates (``states``: :func:`field_states` of these
+    fields in this catalog, when the caller has them)."""
+    if states is None:
+        states = field_states(fields, catalog.active())
     status = LanguageStatus(language=catalog.language, total=len(fields), obsolete=len(catalog.po.obsolete_entries()))
-    incomplete = set()
-    for text_field in fields:
-        state = entry_state(active.get(text_field.key), text_field.text)
-        setattr(status, state, getattr(status, state) + 1)
-        if state != "translated":
-            incomplete.add(_owner(text_field))
-    order = {_owner(field): i for i, field in enumerate(reversed(fields))}
-    status.incomplete_questions = sorted(incomplete, key=lambda q: -order[q])
+    status.translated = states.count("translated")
+    status.fuzzy = states.count("fuzzy")
+    status.untranslated = states.count("untranslated")
+    incomplete = {_owner(text_field) for text_field, state in zip(fields, states) if state != "translated"}
+    if incomplete:
+        order = {_owner(field): i for i, field in enumerate(reversed(fields))}
+        status.incomplete_questions = sorted(incomplete, key=lambda q: -order[q])
     return status
 
 
