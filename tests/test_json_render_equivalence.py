@@ -261,3 +261,26 @@ def test_the_contract_check_accepts_what_the_models_accept():
             assert checked == accepted, data
             verdicts[accepted] += 1
     assert verdicts[True] > 500 and verdicts[False] > 1000, verdicts
+
+
+def test_a_model_with_a_validator_of_its_own_is_left_to_the_models():
+    """A contract model given a validator of its own (which reads a model, not a dict) makes the
+    typed-dict schema refuse to be made, so the models' validator checks instead."""
+    from pydantic import BaseModel, model_validator
+
+    from aistack_bank.exporters.json_bank import _as_typed_dicts
+
+    class Plain(BaseModel):
+        a: int
+
+    class Checked(BaseModel):
+        a: int
+
+        @model_validator(mode="after")
+        def _positive(self):
+            assert self.a > 0
+            return self
+
+    assert _as_typed_dicts(Plain.__pydantic_core_schema__)["type"] == "typed-dict"
+    with pytest.raises(ValueError):
+        _as_typed_dicts(Checked.__pydantic_core_schema__)

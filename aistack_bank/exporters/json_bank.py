@@ -268,6 +268,8 @@ def _as_typed_dicts(schema):
     if not isinstance(schema, dict):
         return schema
     if schema.get("type") != "model":
+        if str(schema.get("type", "")).startswith("function") and isinstance(schema.get("schema"), dict) and schema["schema"].get("type") == "model":
+            raise ValueError("a model's own validator, which would be given a dict")
         return {key: _as_typed_dicts(value) for key, value in schema.items()}
     inner = schema["schema"]
     if schema.get("custom_init") or schema.get("root_model") or set(schema.get("config", {})) - {"title", "extra_fields_behavior"}:
