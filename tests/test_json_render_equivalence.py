@@ -264,7 +264,7 @@ def test_the_contract_check_accepts_what_the_models_accept():
 
 
 def test_a_model_with_a_validator_of_its_own_is_left_to_the_models():
-    """A contract model given a validator of its own (which reads a model, not a dict) makes the
+    """A contract model given a validator or a post-init of its own (which reads a model, not a dict) makes the
     typed-dict schema refuse to be made, so the models' validator checks instead."""
     from pydantic import BaseModel, model_validator
 
@@ -281,6 +281,13 @@ def test_a_model_with_a_validator_of_its_own_is_left_to_the_models():
             assert self.a > 0
             return self
 
+    class Initialized(BaseModel):
+        a: int
+
+        def model_post_init(self, context):
+            self.a += 1
+
     assert _as_typed_dicts(Plain.__pydantic_core_schema__)["type"] == "typed-dict"
-    with pytest.raises(ValueError):
-        _as_typed_dicts(Checked.__pydantic_core_schema__)
+    for model in (Checked, Initialized):
+        with pytest.raises(ValueError):
+            _as_typed_dicts(model.__pydantic_core_schema__)

@@ -272,7 +272,7 @@ def _as_typed_dicts(schema):
             raise ValueError("a model's own validator, which would be given a dict")
         return {key: _as_typed_dicts(value) for key, value in schema.items()}
     inner = schema["schema"]
-    if schema.get("custom_init") or schema.get("root_model") or set(schema.get("config", {})) - {"title", "extra_fields_behavior"}:
+    if schema.get("custom_init") or schema.get("post_init") or schema.get("root_model") or set(schema.get("config", {})) - {"title", "extra_fields_behavior"}:
         raise ValueError(f"a model of another kind: {schema.get('config')}")
     if inner.get("type") != "model-fields" or set(inner) - {"type", "fields", "model_name", "extra_behavior", "computed_fields", "ref", "metadata"} or inner.get("computed_fields"):
         raise ValueError(f"a model schema of another shape: {sorted(inner)}")
