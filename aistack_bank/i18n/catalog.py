@@ -529,22 +529,11 @@ class _Pieces:
 
 
 def _keep_bytes(store, raw: bytes, token: str) -> str:
-    """Keep ``raw`` beside ``store`` as the latest read, after its ``token`` (:func:`_token`); the token.
-
-    The token's line and the bytes are written one after the other through the file's
-    descriptor: they are not joined first (a copy of the catalog's bytes, tens of megabytes)."""
+    """Keep ``raw`` beside ``store`` as the latest read, after its ``token`` (:func:`_token`); the token."""
     from ..cache.store import write_private
 
-    head = token.encode("ascii") + b"\n"
-
-    def written(fd: int) -> None:
-        for piece in (head, raw):
-            view = memoryview(piece)
-            while view:
-                view = view[os.write(fd, view):]
-
     try:
-        write_private(store.path.with_suffix(".bytes"), written)
+        write_private(store.path.with_suffix(".bytes"), token.encode("ascii") + b"\n" + raw)
     except OSError:
         pass
     return token
