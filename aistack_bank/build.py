@@ -1153,15 +1153,7 @@ class _Localizing:
         and deliver them to the calls sent (once)."""
         if self.read is not None:
             return
-        import gc
-
-        paused = gc.isenabled()
-        gc.disable()
-        try:
-            self._prepare(source)
-        finally:
-            if paused:
-                gc.enable()
+        _uncollected(self._prepare, source)
 
     def _prepare(self, source) -> None:
         """:meth:`prepare`'s work, with the cyclic garbage collector paused: every record of the
@@ -1613,15 +1605,7 @@ def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict
     full collection would walk again while a large file's records pile up; a renderer's objects
     are freed as they are dropped (it makes no cycles but a few short-lived ones, collected once
     the collector runs again)."""
-    import gc
-
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return _render_piece(payload, name, part, options_sent, staging, tag)
-    finally:
-        if paused:
-            gc.enable()
+    return _uncollected(_render_piece, payload, name, part, options_sent, staging, tag)
 
 
 def _render_piece(payload: tuple, name: str, part: str | None, options_sent: dict, staging: str | None, tag: str):

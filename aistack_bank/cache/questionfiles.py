@@ -520,17 +520,8 @@ def _model_of(record: "Spilled | StoreRecord", blob) -> tuple:
     found = record.spill.recent.get(record.at if type(record) is Spilled else (id(record.records), record.at))
     if found is not None:
         return found[1], found[2]
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        unpickler = pickle.Unpickler(io.BytesIO(blob()))
-        found = unpickler.load()
-        if type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD:  # (its head first)
-            found = unpickler.load()
-        return found.question, found.derived
-    finally:
-        if paused:
-            gc.enable()
+    found = _loads_uncollected(blob(), document=False)
+    return found.question, found.derived
 
 
 def _unpickled(name: str) -> property:
@@ -553,13 +544,14 @@ def _unpickled(name: str) -> property:
     return property(get, set)
 
 
-def _loads_uncollected(blob: bytes, record: bool = True) -> Any:
+def _loads_uncollected(blob: bytes, record: bool = True, document: bool = True) -> Any:
     """``pickle.loads(blob)`` with the cyclic garbage collector paused: a record is a few hundred
     new objects that stay (nothing to collect), and a cold run unpickles every record of the
     bank in a row, during which the collector would otherwise walk the ever larger heap again
     and again (at N = 10 000, 2.6 s -> 0.85 s of CPU for all the records). A record
     (:func:`_dumped`) is given whole: its head, then the record, then its document; anything
-    else (``record`` false: a file's texts) as it is."""
+    else (``record`` false: a file's texts) as it is. ``document`` false: a record without its
+    document (left ``...``), for its question and derived values only."""
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -567,7 +559,7 @@ def _loads_uncollected(blob: bytes, record: bool = True) -> Any:
         found = unpickler.load()
         if record and type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD:  # (its head first)
             found = unpickler.load()
-        if type(found) is QuestionSource and found.doc is ...:
+        if document and type(found) is QuestionSource and found.doc is ...:
             found.doc = unpickler.load()
         return found
     finally:
