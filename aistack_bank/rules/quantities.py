@@ -223,8 +223,8 @@ def _ascii_parity(text: str, classes: bytes) -> tuple:
     characters holding a capital letter and a digit or an operator (in an ASCII text, ``/``
     or ``^``: no ``×`` or ``·`` to squeeze), so it holds one of them next to the other with
     only parentheses between: a text whose classes without the parentheses have no ``A``
-    beside a ``0`` or ``/`` has none (most texts), and for the others each token is kept as
-    :func:`formula_tokens` keeps it. Its markup tokens: only with a ``<``, ``{`` or ``%``."""
+    beside a ``0`` or ``/`` has none (most texts), and the others are read by
+    :func:`formula_tokens`. Its markup tokens: only with a ``<``, ``{`` or ``%``."""
     numbers, units = [], []
     at = classes.find(b"0")
     if at >= 0:
@@ -251,16 +251,7 @@ def _ascii_parity(text: str, classes: bytes) -> tuple:
     formulas = []
     joined = classes.replace(b"(", b"") if b"(" in classes else classes
     if b"A0" in joined or b"0A" in joined or b"A/" in joined or b"/A" in joined:
-        for m in _FORMULA_CANDIDATE.finditer(text):
-            token = m.group()
-            while token and token[-1] == ")" and token.count(")") > token.count("("):
-                token = token[:-1]
-            while token and token[0] == "(" and token.count("(") > token.count(")"):
-                token = token[1:]
-            if token.lower() == token:
-                continue  # (no letter: its only letters are capitals)
-            if token[0].isdigit() or (("/" in token or "^" in token) and not token[:2].isalpha()):
-                formulas.append(token)
+        formulas = formula_tokens(text)
         formulas.sort()
     markup = _MARKUP.findall(text) if b"<" in classes else []
     markup.sort()
