@@ -238,7 +238,7 @@ def _ascii_parity(text: str, classes: bytes) -> tuple:
                 at = classes.find(b"0", at)
                 continue
             m = _EN_NUMBER_AT(text, at)
-            value = float(m.group().replace(",", ""))
+            value = parse_number(m.group(), "en")
             numbers.append(value)
             after = m.end()
             u = unit_after(text, after)
