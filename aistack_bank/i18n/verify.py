@@ -17,7 +17,7 @@ from ..cache.entries import located, strip
 from ..rules.cues import AnswerCueStats, cue_stats, length_warnings, options_cue
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..parallel import Workers, run_all
-from ..rules.quantities import english_parity, formula_tokens, has_token_hint, markup_tokens, numbers_and_quantities, quantities
+from ..rules.quantities import english_parity, has_token_hint, quantities, translation_parity
 from . import template_path
 from .catalog import Catalog, Catalogs, Changes, read_catalog
 from .catalogview import CatalogQuestion, viewed
@@ -112,41 +112,43 @@ def _text_rule():
 _TEXT_RULE = None
 
 
-def parity_diagnostics(field: TextField, translation: str, language: str, where: Location, sides: dict | None = None) -> list[Diagnostic]:
+def parity_diagnostics(field: TextField, translation: str, language: str, where: Location, sides: dict | None = None,
+                       read: dict | None = None) -> list[Diagnostic]:
     """Numbers, units, formulas and markup of ``translation`` against the English (whose side
     of the comparison is taken from ``sides``, :func:`~aistack_bank.rules.quantities.parity_sides`
-    of the question file's fields, when it holds the English text)."""
+    of the question file's fields, when it holds the English text). ``read``: the translations'
+    sides (:func:`~aistack_bank.rules.quantities.translation_parity`) already read in this
+    language, by text; each one read here is added to it."""
     english = field.text
     side = sides.get(english) if sides else None
     if side is None:
         if not has_token_hint(translation) and not has_token_hint(english):
             return []  # neither text holds a number, a formula or markup
         side = english_parity(english)
-    en_numbers, en_q, en_f, en_m = side  # (tuples, sorted but the markup)
-    diags = []
-    tr_numbers, tr_q = numbers_and_quantities(translation, language)
-    tr_numbers.sort()
-    if en_numbers != tuple(tr_numbers):
-        diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", _where(where)))
+    en_numbers, en_q, en_f, en_m = side  # (tuples, sorted)
+    if read is None:
+        tr_numbers, tr_q, tr_f, tr_m = translation_parity(translation, language)
     else:
-        # the same quantities as a multiset: (dimension, base) pairs sorted
-        tr_q.sort()
-        if en_q != tuple(tr_q):
-            en_text = ", ".join(q.text for q in quantities(english, "en")) or "none"
-            tr_text = ", ".join(q.text for q in quantities(translation, language)) or "none"
-            diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", _where(where)))
-    tr_f = formula_tokens(translation)
-    if en_f or tr_f:
-        tr_f.sort()
-        if en_f != tuple(tr_f):
-            diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(en_f) or 'none'}, {language} has {', '.join(tr_f) or 'none'}", _where(where)))
-    tr_m = markup_tokens(translation)
-    if en_m != tuple(tr_m):
-        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {list(en_m) or 'none'}, {language} has {tr_m or 'none'}", _where(where)))
+        found = read.get(translation)
+        if found is None:
+            found = read[translation] = translation_parity(translation, language)
+        tr_numbers, tr_q, tr_f, tr_m = found
+    diags = []
+    if en_numbers != tr_numbers:
+        diags.append(error("E502", f"{field.key}: numbers differ: English has {_fmt_numbers(en_numbers)}, {language} has {_fmt_numbers(tr_numbers)}", _where(where)))
+    elif en_q != tr_q:
+        # (the same quantities as a multiset: (dimension, base) pairs sorted)
+        en_text = ", ".join(q.text for q in quantities(english, "en")) or "none"
+        tr_text = ", ".join(q.text for q in quantities(translation, language)) or "none"
+        diags.append(error("E502", f"{field.key}: quantities differ: English has {en_text}, {language} has {tr_text}", _where(where)))
+    if en_f != tr_f:
+        diags.append(error("E507", f"{field.key}: formulas differ: English has {', '.join(en_f) or 'none'}, {language} has {', '.join(tr_f) or 'none'}", _where(where)))
+    if en_m != tr_m:
+        diags.append(error("E503", f"{field.key}: markup/placeholders differ: English has {list(en_m) or 'none'}, {language} has {list(tr_m) or 'none'}", _where(where)))
     return diags
 
 
-def entry_diagnostics(field: TextField, entry: POEntry, language: str, where, sides: dict | None = None) -> list[Diagnostic]:
+def entry_diagnostics(field: TextField, entry: POEntry, language: str, where, sides: dict | None = None, read: dict | None = None) -> list[Diagnostic]:
     """The checks of one catalog entry against its field (all located at ``where``, which may
     be None): they read the field's key, English and key-bearing flag, the entry's msgid,
     msgstr and fuzzy flag, and the language (see :mod:`aistack_bank.cache.entries`)."""
@@ -160,7 +162,7 @@ def entry_diagnostics(field: TextField, entry: POEntry, language: str, where, si
     rule = text_rule_problem(entry.msgstr)
     if rule is not None:
         return [field_rule_error(field.key, *rule, where)]
-    diags = parity_diagnostics(field, entry.msgstr, language, where, sides)
+    diags = parity_diagnostics(field, entry.msgstr, language, where, sides, read)
     if "\n" in entry.msgstr and is_one_line_key(field.key):
         diags.append(error("E116", f"{field.key} must be one line: it becomes a GIFT `$CATEGORY` line and a comment line", where))
     return diags
@@ -188,7 +190,7 @@ def field_owner(field: TextField) -> str:
     return field.question_id or ".".join(field.key.split(".")[:2])
 
 
-def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | None = None, hint: bool | None = None) -> list[Diagnostic]:
+def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | None = None, hint: bool | None = None, read: dict | None = None) -> list[Diagnostic]:
     """One entry's findings against its field, located at its msgstr (from the entry memo
     ``entries`` when it holds the same parts; ``sides``: the English side of the parity checks
     by English text, see :func:`parity_diagnostics`).
@@ -198,7 +200,8 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
     looked up: without numbers, formulas or markup its checks cost less than the memo's digest;
     one of them translated for its English, not fuzzy, one line and not blank (most of those)
     has no finding, which is answered here without the checks' calls (``hint``: whether the
-    caller found a character of ``TOKEN_HINT`` in the msgstr, when it looked)."""
+    caller found a character of ``TOKEN_HINT`` in the msgstr, when it looked; ``read``: the
+    translations' sides of the parity checks read so far, see :func:`parity_diagnostics`)."""
     msgstr = entry.msgstr
     if not msgstr:
         plain = False
@@ -209,12 +212,12 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
             # fuzzy, a text the model takes, no number, formula or markup on either side, one line)
             return []
     if not entries.enabled or not msgstr or plain:
-        found = strip(entry_diagnostics(field, entry, lang, None, sides))
+        found = strip(entry_diagnostics(field, entry, lang, None, sides, read))
         if not found:
             return []
         return located(found, msgstr_location(catalog, entry))
     parts = (field.key, field.text, field.key_bearing, entry.msgid, msgstr, "fuzzy" in entry.flags, lang)
-    found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None, sides))
+    found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None, sides, read))
     if not found:
         return []
     return located(found, msgstr_location(catalog, entry))
@@ -271,6 +274,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                 diags.append(_no_entry(key, catalog.path))
     entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
     sides = _parity_sides(questions)
+    read: dict = {}  # (the translations' sides of the parity checks, by text: each text read once)
     current = []  # (the translated, not fuzzy entries with their fields, for the lints: see locations.current_translations)
     hints = []  # (for each of current: whether its msgstr holds a character of TOKEN_HINT, asked once for its checks and French typography's)
     for field in mine:
@@ -285,7 +289,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
             current.append((field, entry))
             hint = has_token_hint(entry.msgstr)
             hints.append(hint)
-        found = _entry_findings(entries, field, entry, lang, catalog, sides, hint)
+        found = _entry_findings(entries, field, entry, lang, catalog, sides, hint, read)
         if found:
             owned.setdefault(field_owner(field), []).extend(found)
     entries.save()

@@ -203,7 +203,6 @@ _ASCII_CLASSES = bytes(ord("0") if chr(code).isdigit() else ord("/") if chr(code
 """For ``bytes.translate`` of an ASCII text: each digit a ``0``, ``/`` and ``^`` a ``/``, each
 capital letter an ``A``, a parenthesis a ``(``, ``<``, ``{`` and ``%`` a ``<``, any other
 character a space. Its hint characters (:data:`TOKEN_HINT`) are the ``0``, ``/`` and ``<``."""
-_EN_NUMBER_AT = _NUMBER_RE["en"].match
 
 
 def _ascii_parity(text: str, classes: bytes) -> tuple:
@@ -225,11 +224,26 @@ def _ascii_parity(text: str, classes: bytes) -> tuple:
     only parentheses between: a text whose classes without the parentheses have no ``A``
     beside a ``0`` or ``/`` has none (most texts), and the others are read by
     :func:`formula_tokens`. Its markup tokens: only with a ``<``, ``{`` or ``%``."""
+    numbers, units = _ascii_numbers(text, classes, "en")
+    formulas = []
+    joined = classes.replace(b"(", b"") if b"(" in classes else classes
+    if b"A0" in joined or b"0A" in joined or b"A/" in joined or b"/A" in joined:
+        formulas = formula_tokens(text)
+        formulas.sort()
+    markup = _MARKUP.findall(text) if b"<" in classes else []
+    markup.sort()
+    return numbers, units, tuple(formulas), tuple(markup)
+
+
+def _ascii_numbers(text: str, classes: bytes, lang: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...]]:
+    """The numbers and quantities of an ASCII ``text`` written in ``lang`` (whose classes
+    are ``classes``), each sorted: see :func:`_ascii_parity`."""
     numbers, units = [], []
     at = classes.find(b"0")
     if at >= 0:
         unit_after = _UNIT_AFTER.match
         end = len(text)
+        number_at = _NUMBER_RE[lang].match
         while at >= 0:
             if at and (text[at - 1].isalnum() or text[at - 1] in "_.,"):
                 at += 1
@@ -237,8 +251,8 @@ def _ascii_parity(text: str, classes: bytes) -> tuple:
                     at += 1
                 at = classes.find(b"0", at)
                 continue
-            m = _EN_NUMBER_AT(text, at)
-            value = parse_number(m.group(), "en")
+            m = number_at(text, at)
+            value = parse_number(m.group(), lang)
             numbers.append(value)
             after = m.end()
             u = unit_after(text, after)
@@ -248,14 +262,56 @@ def _ascii_parity(text: str, classes: bytes) -> tuple:
             at = classes.find(b"0", after)
         numbers.sort()
         units.sort()
-    formulas = []
-    joined = classes.replace(b"(", b"") if b"(" in classes else classes
-    if b"A0" in joined or b"0A" in joined or b"A/" in joined or b"/A" in joined:
+    return tuple(numbers), tuple(units)
+
+
+def translation_parity(text: str, lang: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...], tuple[str, ...], tuple[str, ...]]:
+    """:func:`english_parity` of a text written in ``lang``: its numbers and its quantities
+    (:func:`numbers_and_quantities`), each sorted, its :func:`formula_tokens`, sorted, and its
+    :func:`markup_tokens` (sorted), as tuples; what the parity checks compare of a translation.
+
+    An ASCII text is read from its characters' classes as :func:`_ascii_parity` reads an
+    English one (the numbers of every language start at a digit that follows no letter,
+    digit, ``_``, ``.`` or ``,``, and there always match: after the optional groups, at worst
+    none, no digit follows the run). Another is read by the scans themselves, but for its
+    formula tokens: when it holds none of ``² ³ ⁴ · ×``, every token character is ASCII, and
+    the classes of its UTF-8 bytes (each byte of another character a space) tell as an ASCII
+    text's do whether it may hold one. Whether a text may hold a formula token is told more
+    sharply than in :func:`_ascii_parity`: a kept token either starts with a digit and holds a
+    capital (so a digit or an operator comes right before its first capital, parentheses left
+    out), or holds an operator and a capital (so an operator is right beside a capital, or a
+    capital and a digit are beside each other and the text has an operator)."""
+    lang = _language(lang)
+    if text.isascii():
+        classes = text.encode("ascii").translate(_ASCII_CLASSES)
+        if not (b"0" in classes or b"/" in classes or b"<" in classes):
+            return (), (), (), ()
+        numbers, units = _ascii_numbers(text, classes, lang)
+        markup = _MARKUP.findall(text) if b"<" in classes else []
+        markup.sort()
+        return numbers, units, _maybe_formulas(text, classes), tuple(markup)
+    numbers, found = numbers_and_quantities(text, lang)
+    numbers.sort()
+    found.sort()
+    if "\u00d7" in text or "\u00b7" in text or "\u00b2" in text or "\u00b3" in text or "\u2074" in text:
         formulas = formula_tokens(text)
         formulas.sort()
-    markup = _MARKUP.findall(text) if b"<" in classes else []
-    markup.sort()
-    return tuple(numbers), tuple(units), tuple(formulas), tuple(markup)
+        formulas = tuple(formulas)
+    else:
+        formulas = _maybe_formulas(text, text.encode("utf-8", "surrogatepass").translate(_ASCII_CLASSES))
+    return tuple(numbers), tuple(found), formulas, tuple(markup_tokens(text))
+
+
+def _maybe_formulas(text: str, classes: bytes) -> tuple[str, ...]:
+    """The :func:`formula_tokens` of ``text``, sorted, as a tuple (none without a search when
+    its classes, :data:`_ASCII_CLASSES` of each of its bytes, show none may be kept: see
+    :func:`translation_parity`; ``text`` holds none of ``² ³ ⁴ · ×``)."""
+    joined = classes.replace(b"(", b"") if b"(" in classes else classes
+    if b"0A" in joined or b"/A" in joined or b"A/" in joined or (b"A0" in joined and b"/" in joined):
+        formulas = formula_tokens(text)
+        formulas.sort()
+        return tuple(formulas)
+    return ()
 
 
 def numbers_and_quantities(text: str, lang: str) -> tuple[list[float], list[tuple[str, float]]]:
