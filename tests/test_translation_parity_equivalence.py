@@ -154,3 +154,44 @@ def test_the_bundled_banks_translations_find_what_they_found():
                 assert parity_diagnostics(other, msgstr, language, WHERE, sides, read) == _parity_before(other, msgstr, language, WHERE, sides)
                 checked += 1
     assert checked > 500
+
+
+def test_a_catalog_with_figures_taken_out_or_put_in_is_verified_as_before(tmp_path, monkeypatch):
+    """``verify_catalog`` (its translations' sides kept by text, an entry without a hint on
+    either side answered without ``_entry_findings``) and the code before (spelled out in
+    ``test_catalog_lookups_once_equivalence``) on the bundled bank's catalogs damaged at random,
+    with numbers, units, formulas and markup also taken out of translations and lines added."""
+    import re
+
+    import polib
+    from aistack_bank.i18n import verify
+    from test_catalog_lookups_once_equivalence import _damaged, _source, _verify_catalog_before
+
+    rng = random.Random(1313)
+    figures = re.compile(r"[0-9²³⁴×·/^<>{}%]|\b(?:Go|GB|Mo|MB|ms)\b")
+    codes: set = set()
+    for with_records in (True, False):
+        source, fields = _source(with_records=with_records)
+        for language in ("fr", "nl"):
+            folder = tmp_path / f"{language}-{with_records}"
+            folder.mkdir()
+            (folder / "glossary.yaml").write_bytes((ROOT / "translations" / "glossary.yaml").read_bytes())
+            po = polib.pofile(_damaged(rng, (ROOT / "translations" / f"{language}.po").read_text(encoding="utf-8")).decode("utf-8"))
+            for entry in po:
+                roll = rng.random()
+                if roll < 0.15:
+                    entry.msgstr = figures.sub("", entry.msgstr)
+                elif roll < 0.2:
+                    entry.msgstr += rng.choice(["\nx", " 1\u202f000,5 Go", " N × K", " 2N²/3", " <i>", " BF16"])
+                elif roll < 0.22:
+                    entry.msgstr = entry.msgstr.upper()
+            path = folder / f"{language}.po"
+            po.save(str(path))
+            for light in (True, False):
+                before = _verify_catalog_before(source, fields, read_catalog(path, light=light))
+                assert verify.verify_catalog(source, fields, read_catalog(path, light=light)) == before
+                codes |= {d.code for d in before}
+                for name, verifier in (("before", _verify_catalog_before), ("after", verify.verify_catalog)):
+                    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{name}-{language}-{light}-{with_records}"))
+                    assert verifier(source, fields, read_catalog(path, light=light), memo=True, inputs="inputs") == before
+    assert {"W501", "W502", "E502", "E503", "E507", "E508"} <= codes, codes

@@ -285,10 +285,13 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                 diags.append(_no_entry(field.key, catalog.path))
             continue
         hint = None
-        if entry.msgstr and "fuzzy" not in entry.flags:
+        msgstr = entry.msgstr
+        if msgstr and "fuzzy" not in entry.flags:
             current.append((field, entry))
-            hint = has_token_hint(entry.msgstr)
+            hint = has_token_hint(msgstr)
             hints.append(hint)
+            if not hint and "\n" not in msgstr and entry.msgid == field.text and type(msgstr) is str and msgstr.strip() and not has_token_hint(field.text):
+                continue  # (most entries: what _entry_findings answers for one without a hint on either side, nothing, without its call)
         found = _entry_findings(entries, field, entry, lang, catalog, sides, hint, read)
         if found:
             owned.setdefault(field_owner(field), []).extend(found)
