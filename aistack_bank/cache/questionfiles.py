@@ -590,8 +590,11 @@ def _dumped(qs: QuestionSource) -> bytes:
     The document goes without the lines its text was split into (:meth:`~aistack_bank.yamlsource.YamlDocument.line`
     splits it again when asked): the file's numeric check (a third of the files) split them, and
     they were the text a second time in every such record."""
-    out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        out, pickler = _PICKLERS.pop()
+    except IndexError:
+        out = io.BytesIO()
+        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     table = _MODELS_REDUCED
     if (qs.question is not None and type(qs.question) not in table) or len(copyreg.dispatch_table) != _COPYREG_SEEN[0]:
         table = _models_reduced()
@@ -612,7 +615,21 @@ def _dumped(qs: QuestionSource) -> bytes:
             pickler.dump(doc)
         finally:
             doc._lines = lines
-    return out.getvalue()
+    blob = out.getvalue()
+    # kept for the next record only when this one was pickled whole (an error above leaves it)
+    pickler.clear_memo()
+    out.seek(0)
+    out.truncate()
+    _PICKLERS.append((out, pickler))
+    return blob
+
+
+_PICKLERS: list = []
+"""Records' picklers, each with its buffer, cleared and kept for the next record
+(:func:`_dumped`): a new pickler's memo grows through several sizes for a record's few hundred
+objects, and is written over with zeros at each size and again when the pickler goes, which
+cost about a tenth of a record's pickle; a pickler taken from here (one per record being
+pickled at a time, so that threads never share one) has its memo at its size, emptied."""
 
 
 _NEWOBJ = copyreg.__newobj__
