@@ -6,9 +6,10 @@ attributes, extra fields and fields left unset; the state given is pydantic's ``
 
 from __future__ import annotations
 
+import copyreg
 import io
 import pickle
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 from pydantic import BaseModel, ConfigDict, PrivateAttr
@@ -24,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def _dumped_before(qs) -> bytes:
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    # (the paths as a record's pickler reduces them: tests/test_record_paths.py)
+    pickler.dispatch_table = {**copyreg.dispatch_table, **{cls: questionfiles._path_reduced for cls in (type(Path()), type(PurePath()))
+                                                           if questionfiles._PARSED_PARTS}}
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...

@@ -21,7 +21,8 @@ import copyreg
 import gc
 import io
 import pickle
-from pathlib import Path
+import sys
+from pathlib import Path, PurePath
 from typing import Any, Callable
 
 from ..errors import Diagnostic
@@ -572,7 +573,7 @@ def loads_record(blob: bytes) -> QuestionSource:
     return _loads_uncollected(blob)
 
 
-RECORD_HEAD = "record-head-2"
+RECORD_HEAD = "record-head-3"
 """The first item of a record's head (:func:`_dumped`), and a part of every question file's key
 in the store (:meth:`QuestionFiles._shared`): a record of another layout is never looked up,
 nor read as one of this layout."""
@@ -649,11 +650,32 @@ def _model_reduced(model) -> tuple:
 
 
 _MODELS_REDUCED: dict = {}
-"""The dispatch table of a record's pickler (:func:`_dumped`): :data:`copyreg.dispatch_table`
-and :func:`_model_reduced` for each pydantic model class imported when it was made whose
+"""The dispatch table of a record's pickler (:func:`_dumped`): :data:`copyreg.dispatch_table`,
+:func:`_path_reduced` for the paths and :func:`_model_reduced` for each pydantic model class imported when it was made whose
 pickling is pydantic's own (made again when a record's question is of a class it does not
 hold, as when a kind's module is imported later, or copyreg's table changed)."""
 _COPYREG_SEEN = [-1]
+
+
+_PARSED_PARTS = sys.version_info < (3, 12) and hasattr(PurePath, "_from_parsed_parts") and hasattr(PurePath, "_parts")
+"""Whether a path can be made from the parts it was parsed into without parsing them again
+(``pathlib``'s own way of making a path from a path's parts, up to Python 3.11)."""
+
+
+def _path_restored(cls: type, drv: str, root: str, parts: list) -> PurePath:
+    """The path of class ``cls`` whose drive, root and parts are these (:func:`_path_reduced`),
+    made as ``pathlib`` makes a path from its parts (a record's path is unpickled by every
+    catalog worker, and parsing it again was an eighth of reading a record's head there); where
+    ``pathlib`` has no such way, made from its parts as ``cls.__reduce__`` does."""
+    if _PARSED_PARTS:
+        return cls._from_parsed_parts(drv, root, parts if type(parts) is list else list(parts))
+    return cls(*parts)
+
+
+def _path_reduced(path: PurePath) -> tuple:
+    """A path of a record, reduced to its class, drive, root and parts (:func:`_path_restored`),
+    where ``pathlib``'s reduction gives its class and parts, which unpickling parses again."""
+    return _path_restored, (type(path), path._drv, path._root, path._parts)
 
 
 def _models_reduced() -> dict:
@@ -661,6 +683,10 @@ def _models_reduced() -> dict:
     from pydantic import BaseModel
 
     table = dict(copyreg.dispatch_table)
+    if _PARSED_PARTS:
+        for cls in (type(Path()), type(PurePath())):
+            if cls not in table and cls.__reduce__ is PurePath.__reduce__ and cls.__reduce_ex__ is object.__reduce_ex__:
+                table[cls] = _path_reduced
     todo = list(BaseModel.__subclasses__())
     while todo:
         cls = todo.pop()
