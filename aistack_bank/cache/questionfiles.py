@@ -662,20 +662,24 @@ _PARSED_PARTS = sys.version_info < (3, 12) and hasattr(PurePath, "_from_parsed_p
 (``pathlib``'s own way of making a path from a path's parts, up to Python 3.11)."""
 
 
-def _path_restored(cls: type, drv: str, root: str, parts: list) -> PurePath:
-    """The path of class ``cls`` whose drive, root and parts are these (:func:`_path_reduced`),
-    made as ``pathlib`` makes a path from its parts (a record's path is unpickled by every
-    catalog worker, and parsing it again was an eighth of reading a record's head there); where
-    ``pathlib`` has no such way, made from its parts as ``cls.__reduce__`` does."""
+_PATH = type(Path())
+"""The class of this system's paths (``PosixPath`` or ``WindowsPath``): a record's paths."""
+
+
+def _path_restored(drv: str, root: str, parts: list) -> Path:
+    """The path (of class :data:`_PATH`) whose drive, root and parts are these
+    (:func:`_path_reduced`), made as ``pathlib`` makes a path from its parts (a record's path is
+    unpickled by every catalog worker, and parsing it again was an eighth of reading a record's
+    head there); where ``pathlib`` has no such way, made from its parts as its reduction does."""
     if _PARSED_PARTS:
-        return cls._from_parsed_parts(drv, root, parts if type(parts) is list else list(parts))
-    return cls(*parts)
+        return _PATH._from_parsed_parts(drv, root, parts if type(parts) is list else list(parts))
+    return _PATH(*parts)
 
 
-def _path_reduced(path: PurePath) -> tuple:
-    """A path of a record, reduced to its class, drive, root and parts (:func:`_path_restored`),
+def _path_reduced(path: Path) -> tuple:
+    """A path of a record, reduced to its drive, root and parts (:func:`_path_restored`),
     where ``pathlib``'s reduction gives its class and parts, which unpickling parses again."""
-    return _path_restored, (type(path), path._drv, path._root, path._parts)
+    return _path_restored, (path._drv, path._root, path._parts)
 
 
 def _models_reduced() -> dict:
@@ -683,10 +687,8 @@ def _models_reduced() -> dict:
     from pydantic import BaseModel
 
     table = dict(copyreg.dispatch_table)
-    if _PARSED_PARTS:
-        for cls in (type(Path()), type(PurePath())):
-            if cls not in table and cls.__reduce__ is PurePath.__reduce__ and cls.__reduce_ex__ is object.__reduce_ex__:
-                table[cls] = _path_reduced
+    if _PARSED_PARTS and _PATH not in table and _PATH.__reduce__ is PurePath.__reduce__ and _PATH.__reduce_ex__ is object.__reduce_ex__:
+        table[_PATH] = _path_reduced
     todo = list(BaseModel.__subclasses__())
     while todo:
         cls = todo.pop()
