@@ -23,6 +23,7 @@ import io
 import pickle
 import sys
 from pathlib import Path, PurePath
+from types import FunctionType
 from typing import Any, Callable
 
 from ..errors import Diagnostic
@@ -597,7 +598,11 @@ def _dumped(qs: QuestionSource) -> bytes:
         out = io.BytesIO()
         pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     table = _MODELS_REDUCED
-    if (qs.question is not None and type(qs.question) not in table) or len(copyreg.dispatch_table) != _COPYREG_SEEN[0]:
+    fields = qs.derived.get("fields")
+    if ((qs.question is not None and type(qs.question) not in table) or (fields and type(fields[0]) not in table)
+            or len(copyreg.dispatch_table) != _COPYREG_SEEN[0]):
+        if fields:
+            _REDUCING.add(type(fields[0]))
         table = _models_reduced()
     pickler.dispatch_table = table
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
@@ -655,6 +660,10 @@ _MODELS_REDUCED: dict = {}
 pickling is pydantic's own (made again when a record's question is of a class it does not
 hold, as when a kind's module is imported later, or copyreg's table changed)."""
 _COPYREG_SEEN = [-1]
+_REDUCING: set = set()
+"""Classes of a record's fields met (:func:`_dumped`): each whose pickling is its own
+``__reduce__`` is reduced by it, called by the pickler, instead of through
+``object.__reduce_ex__`` (which looks it up on the instance and the class, then calls it)."""
 
 
 _PARSED_PARTS = sys.version_info < (3, 12) and hasattr(PurePath, "_from_parsed_parts") and hasattr(PurePath, "_parts")
@@ -689,6 +698,11 @@ def _models_reduced() -> dict:
     table = dict(copyreg.dispatch_table)
     if _PARSED_PARTS and _PATH not in table and _PATH.__reduce__ is PurePath.__reduce__ and _PATH.__reduce_ex__ is object.__reduce_ex__:
         table[_PATH] = _path_reduced
+    for cls in _REDUCING:
+        reduce = cls.__dict__.get("__reduce__")
+        if (cls not in table and type(reduce) is FunctionType and cls.__reduce__ is reduce and cls.__reduce_ex__ is object.__reduce_ex__
+                and cls.__getattribute__ is object.__getattribute__):
+            table[cls] = reduce
     todo = list(BaseModel.__subclasses__())
     while todo:
         cls = todo.pop()
