@@ -1,8 +1,8 @@
-"""A record's paths are pickled as their class, drive, root and parts and made again from them
-without parsing (``cache.questionfiles._path_reduced`` and ``_path_restored``), where
-``pathlib``'s reduction gives their class and parts, parsed again when unpickled (the code
-before, here ``pickle`` without the records' table): on random relative and absolute paths
-(dots, repeated and trailing slashes, spaces, characters beyond ASCII), pure and concrete, and
+"""A record's paths (of the system's class of paths) are pickled as their drive, root and parts
+and made again from them without parsing (``cache.questionfiles._path_reduced`` and
+``_path_restored``), where ``pathlib``'s reduction gives their class and parts, parsed again when
+unpickled (the code before, here ``pickle`` without the records' table): on random relative and
+absolute paths (dots, repeated and trailing slashes, spaces, characters beyond ASCII), pure and concrete (a pure path pickled as before), and
 on every question file's record of the bundled bank and ``examples/every-kind``, the path made
 again is of the same class, compares, hashes, prints and derives (parent, name, suffix, parts,
 children, relative paths) as the one ``pathlib`` makes; and the same without ``pathlib``'s way
