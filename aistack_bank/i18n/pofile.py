@@ -327,11 +327,16 @@ def _unescaped_refused(strings: str) -> bool:
 _PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
 """The characters a string may hold that need no look at their neighbours (as bytes)."""
 
-_INERT = frozenset(map(chr, [*range(0xA0, 0x300), *range(0x2010, 0x2028), *range(0x202F, 0x2060), *range(0x20A0, 0x20C0)]))
+_INERT_RANGES = ((0xA0, 0x300), (0x2010, 0x2028), (0x202F, 0x2060), (0x20A0, 0x20C0))
+_INERT = frozenset(map(chr, [c for first, after in _INERT_RANGES for c in range(first, after)]))
 """Characters that are their own NFC, combine with no other (not one a composition takes as its
 second) and have no combining class: a text of them and printable ASCII, tab and newline is NFC
 whatever their order (`tests/test_catalog_read_text.py` checks each against unicodedata). Kept
 by the Unicode stability policy in every later version."""
+_NOT_INERT = re.compile("[^" + "".join(f"\\u{first:04x}-\\u{after - 1:04x}" for first, after in _INERT_RANGES) + "]")
+"""Any character not of :data:`_INERT`. None of :data:`_INERT` is forbidden
+(:data:`~aistack_bank.safety.FORBIDDEN` is a class of single characters, and a test checks each),
+so a text whose characters are all of :data:`_INERT` holds no forbidden one."""
 
 
 def _allowed_throughout(text: str) -> bool:
@@ -348,7 +353,7 @@ def _allowed_throughout(text: str) -> bool:
     for at in range(0, len(text), _PIECE):
         # (a lone surrogate is encoded and decoded back as itself: FORBIDDEN holds it)
         rest = text[at:at + _PIECE].encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII).decode("utf-8", "surrogatepass")
-        if rest:
+        if rest and _NOT_INERT.search(rest) is not None:  # (else none is forbidden, and each is of _INERT)
             if FORBIDDEN.search(rest) is not None:
                 return False
             found.update(rest)
@@ -364,7 +369,9 @@ _FAST_BYTES = re.compile(_FAST_BLOCK.pattern.encode("ascii"))
 """:data:`_COMMON_BLOCK` and :data:`_FAST_BLOCK` over UTF-8 bytes: each of their classes holds
 or leaves out only ASCII characters, so over valid UTF-8 they match where the patterns match
 over the decoded text (the spans the same in bytes)."""
-_QUICK_BYTES = re.compile(_COMMON_BLOCK.pattern.replace(_STR, '[^"]*' + _OWN).replace(r"[^\n\r]", r"[^\n]").encode("ascii"))
+_QUICK_BLOCK = re.compile(_COMMON_BLOCK.pattern.replace(_STR, '[^"]*' + _OWN).replace(r"[^\n\r]", r"[^\n]"))
+""":data:`_QUICK_BYTES` over text, for :func:`read_template_rows` (taken on the same conditions)."""
+_QUICK_BYTES = re.compile(_QUICK_BLOCK.pattern.encode("ascii"))
 """:data:`_COMMON_BYTES` with each string any characters but a quote, and each note line any
 but a newline: the regular expression engine runs through a class of one character left out
 several times as fast as through one of four (the strings) or two (the notes). Over bytes
@@ -373,8 +380,9 @@ that ends at a blank line or the end of the bytes is the match of :data:`_COMMON
 each class then meets only what both leave in, and the last string's continuation lines stop
 where both stop (a line that one of them reads past, the other not, holds a backslash, and only
 the msgstr's continuation lines can end a match early, before no blank line).
-:func:`read_rows_bytes` takes it only then (a string holds a newline iff its lines, from the
-first string's opening quote on, hold other than two quotes a line); else, as before."""
+:func:`read_rows_bytes` takes it only then (a string holds a newline iff a value it decodes
+holds one: joining continuation lines takes out only the quotes and the newline between two of
+them, at most as many newlines as the lines' ends); else, as before."""
 assert _QUICK_BYTES.pattern.count(b'[^"]*') == 6 and b"\\r" not in _QUICK_BYTES.pattern
 
 
@@ -399,7 +407,8 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
     count = raw.count
     shared: dict[str, str] = {}
     share = shared.setdefault
-    notes_read: dict[bytes, tuple[str, tuple[list, list[str]]]] = {}
+    notes_read: dict[bytes, tuple[str, tuple[list, list[str]], int]] = {}
+    refs_read: dict[bytes, str] = {}
     entry = LightEntry
     end = len(raw)
     checked = _bytes_allowed_throughout(raw)
@@ -411,10 +420,55 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
         while pos < end:
             m = quick(raw, pos) if quick is not None else None
             if m is not None:
-                strings, after, last = m.start(5), m.end(10), m.end()
-                if (backslash < last or (last == after and last < end)
-                        or count(b'"', strings, after) != 2 * count(b"\n", strings, after) - 1):
-                    m = None  # (a backslash in the block, no blank line after it, or a newline in a string: read as before)
+                notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+                last = m.end()
+                if backslash < last or (not blank and last < end):
+                    m = None  # (a backslash in the block, or no blank line after it: read as before)
+                else:
+                    # no escape: each string is its value (each string's bytes decoded apart:
+                    # bytes that are not UTF-8 must not be joined into a character; a first
+                    # string left empty before its lines adds nothing)
+                    ctxt = ctxt.decode("utf-8") + ctxt_more.decode("utf-8")[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode("utf-8")
+                    if msgid_more:
+                        msgid = msgid.decode("utf-8") + msgid_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgid else msgid_more.decode("utf-8")[1:-2].replace('"\n"', "")
+                    else:
+                        msgid = msgid.decode("utf-8")
+                    if msgstr_more:
+                        msgstr = msgstr.decode("utf-8") + msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgstr else msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "")
+                    else:
+                        msgstr = msgstr.decode("utf-8")
+                    if "\n" in ctxt or "\n" in msgid or "\n" in msgstr:
+                        m = None  # (a newline in a string: read as before; see _QUICK_BYTES)
+                    else:
+                        if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode("utf-8")):
+                            return None
+                        mark(pos)
+                        line = lineno
+                        pos = last
+                        if notes:
+                            found_notes = notes_read.get(notes)
+                            if found_notes is None:
+                                comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
+                                found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")), notes.count(b"\n"))
+                            comment, comment_lines, lines = found_notes
+                        else:
+                            comment, comment_lines, lines = "", _NO_COMMENT_LINES, 0
+                        # the block's lines: its notes', the reference's, the fuzzy flag's, the
+                        # keywords' and their strings' lines (no string holds a newline), the blank ones
+                        lineno += lines + (5 if fuzzy else 4) + len(blank)
+                        if ctxt_more:
+                            lineno += ctxt_more.count(b"\n")
+                        if msgid_more:
+                            lineno += msgid_more.count(b"\n")
+                        if msgstr_more:
+                            lineno += msgstr_more.count(b"\n")
+                        found_ref = refs_read.get(ref)
+                        if found_ref is None:
+                            found_ref = ref.decode("ascii")
+                            found_ref = refs_read[ref] = share(found_ref, found_ref)
+                        append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(found_ref, number.decode("ascii"))], comment, "",
+                                      _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
+                        continue
             if m is None:
                 m = common(raw, pos)
             if m is None:
@@ -469,8 +523,8 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                 found_notes = notes_read.get(notes)
                 if found_notes is None:
                     comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
-                    found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")))
-                comment, comment_lines = found_notes
+                    found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")), notes.count(b"\n"))
+                comment, comment_lines, _ = found_notes
             else:
                 comment, comment_lines = "", _NO_COMMENT_LINES
             ref = ref.decode("ascii")
@@ -492,7 +546,7 @@ def _bytes_allowed_throughout(raw: bytes) -> bool:
         chars = rest.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    return FORBIDDEN.search(chars) is None and set(chars) <= _INERT
+    return _NOT_INERT.search(chars) is None  # (then none is forbidden)
 
 
 def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
@@ -513,8 +567,36 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
     if backslash < 0:
         backslash = end
     notes_read: dict[str, str] = {}
+    quick = _QUICK_BLOCK.match if text.find("\r") < 0 else None
     while pos < end:
-        m = common(text, pos)
+        m = quick(text, pos) if quick is not None else None
+        if m is not None:
+            # taken where it is the block pattern's match, as read_rows_bytes takes it
+            notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+            last = m.end()
+            if backslash < last or (not blank and last < end):
+                m = None
+            else:
+                if ctxt_more:
+                    ctxt += ctxt_more[1:-2].replace('"\n"', "")
+                if msgid_more:
+                    msgid += msgid_more[1:-2].replace('"\n"', "")
+                if "\n" in ctxt or "\n" in msgid or "\n" in msgstr or (msgstr_more and "\n" in msgstr_more[1:-2].replace('"\n"', "")):
+                    m = None  # (a newline in a string)
+                elif not checked and _unescaped_refused(text[m.start(5):m.end(10)]):
+                    return None
+                else:
+                    pos = last
+                    if notes:
+                        comment = notes_read.get(notes)
+                        if comment is None:
+                            comment = notes_read[notes] = notes[3:-1].replace("\n#. ", "\n")
+                    else:
+                        comment = ""
+                    append((ctxt, msgid, comment, ref, number))
+                    continue
+        if m is None:
+            m = common(text, pos)
         if m is None:
             m = _FAST_BLOCK.match(text, pos)
             if m is None or m.end() == pos:
