@@ -291,11 +291,14 @@ def test_the_bundled_catalogs_are_read_as_before():
     assert templates >= 2
 
 
-def test_the_rules_are_seen_as_before():
+@pytest.mark.parametrize("piece", [1 << 20, 7])
+def test_the_rules_are_seen_as_before(piece, monkeypatch):
     """Whether the rules hold throughout, of texts of printable ASCII and characters of
-    _INERT, forbidden, not NFC or of neither (and of their bytes, some of them not UTF-8)."""
+    _INERT, forbidden, not NFC or of neither (and of their bytes, some of them not UTF-8),
+    looked at whole and a few characters at a time (some pieces up to U+00FF, others not)."""
     assert pofile._INERT == _OLD_INERT and not any(FORBIDDEN.match(c) for c in pofile._INERT)
-    rng = random.Random(11)
+    monkeypatch.setattr(pofile, "_PIECE", piece)
+    rng = random.Random(11 + piece)
     inert = sorted(pofile._INERT)
     others = ["\x01", "\x7f", "\u2028", "\u202e", "\ufeff", "e\u0301", "\u0301", "\u00e9", "\u4e2d", "\U0001f600", "\u2029", "\u200b", "\u205f", "\u2060",
               "\u009f", "\u00a0", "\u02ff", "\u0300", "\u2010", "\u2027", "\u202f", "\u20a0", "\u20bf", "\u20c0", "\ud800"]

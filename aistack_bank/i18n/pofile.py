@@ -348,11 +348,23 @@ def _allowed_throughout(text: str) -> bool:
     In C over the text's bytes, a piece of :data:`_PIECE` characters at a time (no copy of
     the whole text is made): its printable ASCII, tabs and newlines left out, the characters
     that remain (about 2 % of a bank's catalog) are searched for forbidden ones, and when all
-    are :data:`_INERT`, the text is NFC without asking unicodedata for the whole text."""
+    are :data:`_INERT`, the text is NFC without asking unicodedata for the whole text. A piece
+    of characters up to U+00FF (a template's, most often) is looked at as its Latin-1 bytes,
+    without encoding it as UTF-8 (:data:`_PLAIN_LATIN_1`)."""
     found: set[str] = set()
     for at in range(0, len(text), _PIECE):
+        piece = text[at:at + _PIECE]
+        try:
+            # a piece of characters up to U+00FF, copied as such: its characters other than
+            # printable ASCII, tabs and newlines are forbidden (controls) or of _INERT (the others)
+            if piece.encode("latin-1").translate(None, _PLAIN_LATIN_1):
+                return False
+            continue
+        except UnicodeEncodeError:
+            pass
         # (a lone surrogate is encoded and decoded back as itself: FORBIDDEN holds it)
-        rest = text[at:at + _PIECE].encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII).decode("utf-8", "surrogatepass")
+        rest = piece.encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII).decode("utf-8", "surrogatepass")
+        del piece
         if rest and _NOT_INERT.search(rest) is not None:  # (else none is forbidden, and each is of _INERT)
             if FORBIDDEN.search(rest) is not None:
                 return False
@@ -362,6 +374,10 @@ def _allowed_throughout(text: str) -> bool:
 
 _PIECE = 1 << 20
 """Characters of a text encoded at a time by :func:`_allowed_throughout`."""
+_PLAIN_LATIN_1 = _PLAIN_ASCII + bytes(range(0xA0, 0x100))
+"""The characters up to U+00FF that are printable ASCII, tab, newline or of :data:`_INERT`
+(the others, C0 and C1 controls and delete, are forbidden), as Latin-1 bytes: a text of
+characters up to U+00FF is encoded as Latin-1 by a copy (it is held one byte a character)."""
 
 
 _COMMON_BYTES = re.compile(_COMMON_BLOCK.pattern.encode("ascii"))
