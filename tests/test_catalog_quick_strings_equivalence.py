@@ -319,3 +319,38 @@ def test_the_rules_are_seen_as_before(piece, monkeypatch):
             data = data[:at] + bytes([rng.choice([0x80, 0xc3, 0xe2, 0xff])]) + data[at:]
         assert pofile._bytes_allowed_throughout(data) == _old_bytes_allowed_throughout(data), data
     assert seen[True] > 500 and seen[False] > 500
+
+
+def _old_active(catalog) -> dict:
+    """Catalog.active as it was, of a catalog that is not a ColumnCatalog."""
+    return {e.msgctxt: e for e in catalog.po if e.msgctxt is not None and not e.obsolete}
+
+
+def _same_active(catalog) -> dict:
+    found = catalog.active()
+    old = _old_active(catalog)
+    assert list(found.items()) == list(old.items())  # (the same keys, in the same order)
+    assert all(found[key] is old[key] for key in old)  # (each the same entry)
+    return found
+
+
+def test_the_active_entries_are_those_before():
+    """The active entries by context of light catalogs with repeated contexts, entries without
+    one, obsolete entries or none, and of the bundled catalogs (light and polib's)."""
+    from aistack_bank.i18n.catalog import Catalog, read_catalog
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        rows = []
+        for line in range(rng.randint(0, 12)):
+            ctx = rng.choice([None, None, "", "a", "b", "c", "q.stem", "q.option.a"])
+            msgid = rng.choice(["", "x", "y"])
+            obsolete = rng.random() < (0.15 if rng.random() < 0.5 else 0)
+            rows.append((ctx, msgid, "s", "", pofile._NO_PLURALS, [("f", "1")], "", "", [], None, None, None, obsolete,
+                         ([], []), pofile._NO_LINES, line + 1))
+        po = pofile.light_catalog(rows)
+        _same_active(Catalog(path=PATH, language="fr", po=po, diagnostics=[]))
+    for path in _catalogs():
+        for light in (True, False):
+            catalog = read_catalog(path, template=path.suffix == ".pot", light=light)
+            assert len(_same_active(catalog)) > 10

@@ -14,6 +14,7 @@ import os
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -159,6 +160,12 @@ class Catalog:
         mapping that makes each entry when asked for)."""
         if isinstance(self.po, ColumnCatalog):
             return self.po.active()
+        if type(self.po) is LightCatalog and not any(map(itemgetter(12), self.po)):
+            # no entry obsolete: each context's last entry, the contexts in the order they first
+            # appear (as the mapping below), made in C; the entries without a context taken out
+            found = dict(zip(map(itemgetter(0), self.po), self.po))
+            found.pop(None, None)
+            return found
         return {e.msgctxt: e for e in self.po if e.msgctxt is not None and not e.obsolete}
 
     def obsolete(self) -> dict[str, polib.POEntry]:
