@@ -1,4 +1,5 @@
-"""The catalog worker's row reader and the template's lean reader take the quick pattern's match
+"""The catalog worker's row reader (which also makes the rows' columns as it reads them, the
+columns `pofile.pack_rows` makes of them) and the template's lean reader take the quick pattern's match
 of a block (`pofile._QUICK_BYTES`, `pofile._QUICK_BLOCK`) when no string of it holds a newline as
 its decoded strings tell it (no count of the block's quotes and newlines), count a block's lines
 from its parts (its notes' lines counted once per notes), decode a reference once per distinct
@@ -201,6 +202,13 @@ def _old_allowed_throughout(text: str) -> bool:
 def _same(data: bytes, pos: int, line: int) -> object:
     found = pofile.read_rows_bytes(data, pos, line, PATH)
     assert found == _old_read_rows_bytes(data, pos, line, PATH), data
+    packed: list = []
+    assert pofile.read_rows_bytes(data, pos, line, PATH, packed) == found
+    # the columns made as the rows are read: pack_rows' of the rows (each of the same type)
+    assert packed == ([] if found is None else [pofile.pack_rows(found[0])]), data
+    if packed:
+        for made, columns in zip(packed[0], pofile.pack_rows(found[0])):
+            assert [type(x) for x in made] == [type(x) for x in columns]
     return found
 
 

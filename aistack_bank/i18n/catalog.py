@@ -266,7 +266,8 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         # UTF-8, from the text as before.
         token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
         pos = len(raw) - len(raw.lstrip(b"\n"))
-        blocks = read_rows_bytes(raw, pos, pos + 1, path)
+        packed: list = []  # (the rows' columns, made as they are read)
+        blocks = read_rows_bytes(raw, pos, pos + 1, path, packed)
         entries = blocks is not None  # (its rows are LightEntry items already)
         if blocks is not None:
             note_read(path, token)
@@ -290,7 +291,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         rows, starts, _ = blocks
         del blocks
         changes = Changes(token)
-        found_packed = pack_rows(rows)
+        found_packed = packed.pop() if packed else pack_rows(rows)
         store.put(key, (token, _keep_base(store, None, token, found_packed, starts), []))
         if not columns:
             found_packed = None  # (the rows read are the catalog's)

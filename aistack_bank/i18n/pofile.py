@@ -402,7 +402,7 @@ them, at most as many newlines as the lines' ends); else, as before."""
 assert _QUICK_BYTES.pattern.count(b'[^"]*') == 6 and b"\\r" not in _QUICK_BYTES.pattern
 
 
-def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list[LightEntry], list[int], int] | None:
+def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list | None = None) -> tuple[list[LightEntry], list[int], int] | None:
     """:func:`read_rows` of ``raw.decode("utf-8")`` read from the UTF-8 bytes: the same rows,
     each made a :class:`LightEntry` (for :func:`light_catalog` with ``entries``), where each
     block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and the line after
@@ -413,7 +413,10 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
     byte offsets need no counting): a block's strings, notes and reference are decoded
     from their bytes, a block of another shape than :data:`_COMMON_BLOCK` from its own bytes
     (each of these pieces is cut at an ASCII character, so the bytes are UTF-8 iff every
-    piece is). The rules are looked for in the bytes once (:func:`_bytes_allowed_throughout`)."""
+    piece is). The rules are looked for in the bytes once (:func:`_bytes_allowed_throughout`).
+
+    With ``packed`` (a list), the rows' :func:`pack_rows` columns are put in it too, made as the
+    rows are read (see :func:`_packed_as_read`)."""
     rows: list[tuple] = []
     starts: list[int] = []
     append = rows.append
@@ -426,6 +429,11 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
     notes_read: dict[bytes, tuple[str, tuple[list, list[str]], int]] = {}
     refs_read: dict[bytes, str] = {}
     entry = LightEntry
+    if packed is not None:  # the columns of pack_rows: contexts, msgids, msgstrs, paths, lines, notes, flags, lines
+        columns: tuple[list, ...] = ([], [], [], [], [], [], [], [])
+        put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line = (column.append for column in columns)
+        looked: list[int] = []  # (the rows pack_rows looks at one by one, their columns put in place after)
+        look = looked.append
     end = len(raw)
     checked = _bytes_allowed_throughout(raw)
     quick = _QUICK_BYTES.match if raw.find(b"\r") < 0 else None
@@ -482,7 +490,13 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                         if found_ref is None:
                             found_ref = ref.decode("ascii")
                             found_ref = refs_read[ref] = share(found_ref, found_ref)
-                        append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(found_ref, number.decode("ascii"))], comment, "",
+                        number = number.decode("ascii")
+                        if packed is not None:
+                            if not comment and comment_lines is not _NO_COMMENT_LINES:
+                                look(len(rows))
+                            put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(found_ref), put_number(number)
+                            put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+                        append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(found_ref, number)], comment, "",
                                       _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
                         continue
             if m is None:
@@ -500,6 +514,10 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                 e, lineno = _block(m, lineno, path)
                 if e is None:
                     return None
+                if packed is not None:  # (its columns put in place after)
+                    look(len(rows))
+                    for put in (put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line):
+                        put(None)
                 append(entry(_row(e, shared)))
                 if backslash < pos:
                     backslash = raw.find(b"\\", pos)
@@ -544,11 +562,44 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
             else:
                 comment, comment_lines = "", _NO_COMMENT_LINES
             ref = ref.decode("ascii")
-            append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(share(ref, ref), number.decode("ascii"))], comment, "",
+            ref = share(ref, ref)
+            number = number.decode("ascii")
+            if packed is not None:
+                if not comment and comment_lines is not _NO_COMMENT_LINES:
+                    look(len(rows))
+                put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(ref), put_number(number)
+                put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+            append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(ref, number)], comment, "",
                           _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
     except UnicodeDecodeError:
         return None
+    if packed is not None:
+        packed.append(_packed_as_read(rows, columns, looked))
     return rows, starts, lineno
+
+
+def _packed_as_read(rows: list, columns: tuple[list, ...], looked: list[int]) -> tuple:
+    """:func:`pack_rows` of ``rows``, from ``columns`` (the contexts, msgids, msgstrs, reference
+    paths and lines, notes, flags and line numbers of each row of the bank's shape, as
+    :func:`read_rows_bytes` read it) and the rows ``looked`` at one by one (the others, and those
+    of the bank's shape whose notes are an empty line), whose columns are taken from the row
+    here, as :func:`pack_rows` takes them; the translator comments are all empty but theirs."""
+    ctx, ids, strs, paths, numbers, comments, flags, lines = columns
+    tcomments = [""] * len(rows)
+    other = {}
+    for index in looked:
+        r = rows[index]
+        msgctxt, msgid, msgstr, plural_id, plurals, occurrences, comment, tcomment, flag, p1, p2, p3, obsolete, comment_lines, plural_lines, line = r
+        if (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
+                and not plural_lines and "," not in "".join(flag) and "" not in flag
+                and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
+            paths[index], numbers[index] = occurrences[0]
+        else:
+            other[index] = r if type(r) is tuple else tuple(r)  # (a LightEntry's row kept as a row)
+            paths[index], numbers[index] = _NO_PLACE[0]
+        ctx[index], ids[index], strs[index], comments[index], tcomments[index], flags[index], lines[index] = (
+            msgctxt, msgid, msgstr, comment, tcomment, ",".join(flag), line)
+    return ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines, other
 
 
 def _bytes_allowed_throughout(raw: bytes) -> bool:
