@@ -14,6 +14,7 @@ import os
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -159,6 +160,12 @@ class Catalog:
         mapping that makes each entry when asked for)."""
         if isinstance(self.po, ColumnCatalog):
             return self.po.active()
+        if type(self.po) is LightCatalog and not any(map(itemgetter(12), self.po)):
+            # no entry obsolete: each context's last entry, the contexts in the order they first
+            # appear (as the mapping below), made in C; the entries without a context taken out
+            found = dict(zip(map(itemgetter(0), self.po), self.po))
+            found.pop(None, None)
+            return found
         return {e.msgctxt: e for e in self.po if e.msgctxt is not None and not e.obsolete}
 
     def obsolete(self) -> dict[str, polib.POEntry]:
@@ -261,7 +268,8 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         # UTF-8, from the text as before.
         token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
         pos = len(raw) - len(raw.lstrip(b"\n"))
-        blocks = read_rows_bytes(raw, pos, pos + 1, path)
+        packed: list = []  # (the rows' columns, made as they are read)
+        blocks = read_rows_bytes(raw, pos, pos + 1, path, packed)
         entries = blocks is not None  # (its rows are LightEntry items already)
         if blocks is not None:
             note_read(path, token)
@@ -285,7 +293,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         rows, starts, _ = blocks
         del blocks
         changes = Changes(token)
-        found_packed = pack_rows(rows)
+        found_packed = packed.pop() if packed else pack_rows(rows)
         store.put(key, (token, _keep_base(store, None, token, found_packed, starts), []))
         if not columns:
             found_packed = None  # (the rows read are the catalog's)
