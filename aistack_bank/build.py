@@ -176,14 +176,18 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
     texts it shows for want of a translation (or None), its localized library (or None)). Its
     catalog is dropped once it is localized."""
     from .i18n.localize import localize
-    from .i18n.status import field_states, language_status
+    from .i18n.status import column_states, field_states, has_columns, language_status
 
     notes: list[Diagnostic] = []
     catalog = catalogs.read(translations / f"{lang}.po")
     if catalog.diagnostics:
         return notes, list(catalog.diagnostics), None, None
     active = catalog.active()
-    states = field_states(fields, active)  # (each field's state taken once, for the status and the localizing)
+    translations_of = None
+    if has_columns(catalog.po):  # (a localizing worker's read: the states and the translations from the columns, no entry made)
+        states, translations_of = column_states(fields, catalog.po)
+    else:
+        states = field_states(fields, active)  # (each field's state taken once, for the status and the localizing)
     status = language_status(fields, catalog, states)
     state = decide(lang, status)
     if state == "unstarted":
@@ -195,8 +199,9 @@ def _one_language(lang: str, translations: Path, catalogs: Catalogs, fields, sou
                              Location.of(catalog.path)))
         return notes, [], None, None
     untranslated: list[str] = []  # (the English texts of the fields not translated, as localize found them)
-    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields, untranslated=untranslated, active=active, states=states)
-    del active, states
+    localized, diags = localize(source, english, catalog, allow_fallback=state == "fallback", fields=fields, untranslated=untranslated, active=active, states=states,
+                                translations=translations_of)
+    del active, states, translations_of
     problems = [d for d in diags if d.severity is Severity.ERROR]
     missing = None
     if state == "fallback":
@@ -1336,7 +1341,7 @@ def _localize_work(read: tuple, lang: str, translations: Path, policy: LanguageP
 
     from .i18n.catalog import Catalogs
 
-    catalogs = Catalogs(light=True)
+    catalogs = Catalogs(light=True, columns=True)  # (its catalog's columns: no entry made for the states and the translations)
     if isinstance(read, _Awaited):
         catalogs.read(translations / f"{lang}.po")  # (while the build's process makes the English library and the fields)
         read = read.wait()

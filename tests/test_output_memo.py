@@ -20,7 +20,7 @@ def test_standing_outputs_are_not_read_until_their_identity_changes(project, tmp
     reads = []
     real = validation._hash_file
     exports = os.path.abspath("exports")
-    monkeypatch.setattr(validation, "_hash_file", lambda digest, name: (reads.append(Path(os.path.relpath(name))) if name.startswith(exports) else None) or real(digest, name))
+    monkeypatch.setattr(validation, "_hash_file", lambda digest, name, *rest: (reads.append(Path(os.path.relpath(name))) if name.startswith(exports) else None) or real(digest, name, *rest))
 
     def run():
         reads.clear()

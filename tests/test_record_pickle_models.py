@@ -6,6 +6,7 @@ attributes, extra fields and fields left unset; the state given is pydantic's ``
 
 from __future__ import annotations
 
+import copyreg
 import io
 import pickle
 from pathlib import Path
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from aistack_bank.cache import questionfiles
 from aistack_bank.cache.questionfiles import RECORD_HEAD, _dumped, _model_reduced
+from aistack_bank.i18n.fields import TextField
 from aistack_bank.load import read_question, read_topic
 from aistack_bank.rules.validate import question_file_rules
 
@@ -24,6 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _dumped_before(qs) -> bytes:
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    # (the paths as a record's pickler reduces them: tests/test_record_paths.py)
+    pickler.dispatch_table = {**copyreg.dispatch_table, **({type(Path()): questionfiles._path_reduced} if questionfiles._PARSED_PARTS else {})}
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...
@@ -65,6 +69,52 @@ def test_every_question_file_pickles_as_before():
             kinds.add(type(qs.question))
             assert type(qs.question) in questionfiles._MODELS_REDUCED
     assert len(kinds) >= 8, kinds
+    assert questionfiles._MODELS_REDUCED[TextField] is TextField.__reduce__
+
+
+class _OwnReduce:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __reduce__(self):
+        return _OwnReduce, (self.a, self.b)
+
+
+class _OwnReduceEx(_OwnReduce):
+    def __reduce__(self):
+        return _OwnReduce, (self.a, self.b)
+
+    def __reduce_ex__(self, protocol):
+        return _OwnReduce, (self.b, self.a)
+
+
+class _OwnGetattribute(_OwnReduce):
+    def __reduce__(self):
+        return _OwnReduce, (self.a, self.b)
+
+    def __getattribute__(self, name):
+        if name == "__reduce__":
+            return lambda: (_OwnReduce, ("swapped", 0))
+        return object.__getattribute__(self, name)
+
+
+class _Inherited(_OwnReduce):
+    pass
+
+
+@pytest.mark.parametrize("cls", [_OwnReduce, _OwnReduceEx, _OwnGetattribute, _Inherited])
+def test_a_field_class_pickles_as_it_would_alone(cls, monkeypatch):
+    """A record's field class is reduced by its own ``__reduce__`` only where ``object.__reduce_ex__``
+    would call just that: the same bytes as without the table, whatever the class."""
+    monkeypatch.setattr(questionfiles, "_REDUCING", {cls})
+    table = questionfiles._models_reduced()
+    assert (cls in table) == (cls is _OwnReduce)
+    obj = [cls(1, "x"), cls(2, "y")]
+    fast = io.BytesIO()
+    pickler = pickle.Pickler(fast, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = table
+    pickler.dump(obj)
+    assert fast.getvalue() == pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 class _Inner(BaseModel):

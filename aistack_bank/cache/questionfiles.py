@@ -21,7 +21,9 @@ import copyreg
 import gc
 import io
 import pickle
-from pathlib import Path
+import sys
+from pathlib import Path, PurePath
+from types import FunctionType
 from typing import Any, Callable
 
 from ..errors import Diagnostic
@@ -572,7 +574,7 @@ def loads_record(blob: bytes) -> QuestionSource:
     return _loads_uncollected(blob)
 
 
-RECORD_HEAD = "record-head-2"
+RECORD_HEAD = "record-head-3"
 """The first item of a record's head (:func:`_dumped`), and a part of every question file's key
 in the store (:meth:`QuestionFiles._shared`): a record of another layout is never looked up,
 nor read as one of this layout."""
@@ -590,10 +592,17 @@ def _dumped(qs: QuestionSource) -> bytes:
     The document goes without the lines its text was split into (:meth:`~aistack_bank.yamlsource.YamlDocument.line`
     splits it again when asked): the file's numeric check (a third of the files) split them, and
     they were the text a second time in every such record."""
-    out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        out, pickler = _PICKLERS.pop()
+    except IndexError:
+        out = io.BytesIO()
+        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     table = _MODELS_REDUCED
-    if (qs.question is not None and type(qs.question) not in table) or len(copyreg.dispatch_table) != _COPYREG_SEEN[0]:
+    fields = qs.derived.get("fields")
+    if ((qs.question is not None and type(qs.question) not in table) or (fields and type(fields[0]) not in table)
+            or len(copyreg.dispatch_table) != _COPYREG_SEEN[0]):
+        if fields:
+            _REDUCING.add(type(fields[0]))
         table = _models_reduced()
     pickler.dispatch_table = table
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
@@ -612,7 +621,21 @@ def _dumped(qs: QuestionSource) -> bytes:
             pickler.dump(doc)
         finally:
             doc._lines = lines
-    return out.getvalue()
+    blob = out.getvalue()
+    # kept for the next record only when this one was pickled whole (an error above leaves it)
+    pickler.clear_memo()
+    out.seek(0)
+    out.truncate()
+    _PICKLERS.append((out, pickler))
+    return blob
+
+
+_PICKLERS: list = []
+"""Records' picklers, each with its buffer, cleared and kept for the next record
+(:func:`_dumped`): a new pickler's memo grows through several sizes for a record's few hundred
+objects, and is written over with zeros at each size and again when the pickler goes, which
+cost about a tenth of a record's pickle; a pickler taken from here (one per record being
+pickled at a time, so that threads never share one) has its memo at its size, emptied."""
 
 
 _NEWOBJ = copyreg.__newobj__
@@ -632,11 +655,40 @@ def _model_reduced(model) -> tuple:
 
 
 _MODELS_REDUCED: dict = {}
-"""The dispatch table of a record's pickler (:func:`_dumped`): :data:`copyreg.dispatch_table`
-and :func:`_model_reduced` for each pydantic model class imported when it was made whose
+"""The dispatch table of a record's pickler (:func:`_dumped`): :data:`copyreg.dispatch_table`,
+:func:`_path_reduced` for the paths and :func:`_model_reduced` for each pydantic model class imported when it was made whose
 pickling is pydantic's own (made again when a record's question is of a class it does not
 hold, as when a kind's module is imported later, or copyreg's table changed)."""
 _COPYREG_SEEN = [-1]
+_REDUCING: set = set()
+"""Classes of a record's fields met (:func:`_dumped`): each whose pickling is its own
+``__reduce__`` is reduced by it, called by the pickler, instead of through
+``object.__reduce_ex__`` (which looks it up on the instance and the class, then calls it)."""
+
+
+_PARSED_PARTS = sys.version_info < (3, 12) and hasattr(PurePath, "_from_parsed_parts") and hasattr(PurePath, "_parts")
+"""Whether a path can be made from the parts it was parsed into without parsing them again
+(``pathlib``'s own way of making a path from a path's parts, up to Python 3.11)."""
+
+
+_PATH = type(Path())
+"""The class of this system's paths (``PosixPath`` or ``WindowsPath``): a record's paths."""
+
+
+def _path_restored(drv: str, root: str, parts: list) -> Path:
+    """The path (of class :data:`_PATH`) whose drive, root and parts are these
+    (:func:`_path_reduced`), made as ``pathlib`` makes a path from its parts (a record's path is
+    unpickled by every catalog worker, and parsing it again was an eighth of reading a record's
+    head there); where ``pathlib`` has no such way, made from its parts as its reduction does."""
+    if _PARSED_PARTS:
+        return _PATH._from_parsed_parts(drv, root, parts if type(parts) is list else list(parts))
+    return _PATH(*parts)
+
+
+def _path_reduced(path: Path) -> tuple:
+    """A path of a record, reduced to its drive, root and parts (:func:`_path_restored`),
+    where ``pathlib``'s reduction gives its class and parts, which unpickling parses again."""
+    return _path_restored, (path._drv, path._root, path._parts)
 
 
 def _models_reduced() -> dict:
@@ -644,6 +696,13 @@ def _models_reduced() -> dict:
     from pydantic import BaseModel
 
     table = dict(copyreg.dispatch_table)
+    if _PARSED_PARTS and _PATH not in table and _PATH.__reduce__ is PurePath.__reduce__ and _PATH.__reduce_ex__ is object.__reduce_ex__:
+        table[_PATH] = _path_reduced
+    for cls in _REDUCING:
+        reduce = cls.__dict__.get("__reduce__")
+        if (cls not in table and type(reduce) is FunctionType and cls.__reduce__ is reduce and cls.__reduce_ex__ is object.__reduce_ex__
+                and cls.__getattribute__ is object.__getattribute__):
+            table[cls] = reduce
     todo = list(BaseModel.__subclasses__())
     while todo:
         cls = todo.pop()

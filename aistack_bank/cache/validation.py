@@ -55,16 +55,19 @@ def _by_status(st: os.stat_result) -> bytes:
     return f"special {st.st_mode} {st.st_size} {st.st_ino} {st.st_mtime_ns}".encode()
 
 
-def _hash_file(digest, name: str, keep: list | None = None) -> bool:
+def _hash_file(digest, name: str, keep: list | None = None, st: os.stat_result | None = None) -> bool:
     """Content of a regular file (read in bounded chunks, never blocking); metadata otherwise.
     True when ``digest`` took the file's whole content (and nothing else). With ``keep``, a
     regular file is read in one piece and [its identity while read, its bytes] appended to
-    ``keep``."""
+    ``keep``. ``st``: the file's status as the caller has just taken it, showing a regular file
+    of at most :data:`MAX_HASHED_BYTES` (not taken again: the file is opened, and what is
+    opened is checked again by its own status, as without it)."""
     try:
-        st = os.stat(name)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
-            digest.update(_by_status(st))
-            return False
+        if st is None:
+            st = os.stat(name)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED_BYTES:
+                digest.update(_by_status(st))
+                return False
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
         try:
             st = os.fstat(fd)
@@ -263,10 +266,7 @@ class StatMemo:
         # catalog's read to use: one read and one digest of it per command (at most one
         # catalog's bytes: see store.keep_bytes).
         keep = [] if (self.keep and name.endswith(".po") and st.st_size >= KEEP_MIN_BYTES) else None
-        if keep is None:
-            whole = _hash_file(file_digest, name)
-        else:
-            whole = _hash_file(file_digest, name, keep)
+        whole = _hash_file(file_digest, name, keep, st)  # (``st``: a regular file, not too large)
         return whole, file_digest.digest(), keep
 
     def prefetch(self, roots: list[Path]) -> None:
@@ -481,7 +481,7 @@ def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None =
             if entry is not None and entry[0] == file_identity(st) and read_digest(name) == entry[1].hex():
                 continue  # (the bytes this command used are those the first digest took)
             found = hashlib.blake2b(digest_size=20) if first.algorithm == "blake2b" else hashlib.new(first.algorithm)
-            if not _hash_file(found, name) or found.digest() != values.get(name):
+            if not _hash_file(found, name, None, st) or found.digest() != values.get(name):
                 return False
     return True
 

@@ -147,6 +147,14 @@ def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
     return f"<p>{body}</p>"
 
 
+def multilang_spans(texts_raw: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The blocks :func:`multilang_html` writes in its ``span`` syntax, unescaped: (the block's
+    start tag, its text, between isolates in a right-to-left language), English first, the
+    languages whose text is an English fallback left out; for a format that escapes them
+    itself (GIFT: :func:`~.gift.gift_multilang`)."""
+    return [(start, f"{RLI}{text}{PDI}" if rtl else text) for lang, text in _without_fallbacks(texts_raw).items() for start, rtl in [_span(lang)]]
+
+
 _SPANS: dict[str, tuple[str, bool]] = {}
 """By language: the start of its multilang block (``<span lang="pt_br" class="multilang">``)
 and whether it is written right to left (:func:`_isolated`), made once."""

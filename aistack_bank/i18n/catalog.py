@@ -14,6 +14,7 @@ import os
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -159,6 +160,12 @@ class Catalog:
         mapping that makes each entry when asked for)."""
         if isinstance(self.po, ColumnCatalog):
             return self.po.active()
+        if type(self.po) is LightCatalog and not any(map(itemgetter(12), self.po)):
+            # no entry obsolete: each context's last entry, the contexts in the order they first
+            # appear (as the mapping below), made in C; the entries without a context taken out
+            found = dict(zip(map(itemgetter(0), self.po), self.po))
+            found.pop(None, None)
+            return found
         return {e.msgctxt: e for e in self.po if e.msgctxt is not None and not e.obsolete}
 
     def obsolete(self) -> dict[str, polib.POEntry]:
@@ -169,7 +176,7 @@ render_catalog = write_po
 """The bytes of a catalog's ``po``, as GNU msgcat writes them."""
 
 
-def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False, light: bool = False, columns: bool = False) -> Catalog:
+def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False, light: bool = False, columns: bool = False, texts: bool = False) -> Catalog:
     """Read and check the catalog at ``path`` (a template with ``template``: no language).
 
     Every call reads the file: to share one read between the steps of a command, pass a
@@ -178,11 +185,13 @@ def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False,
     returns new objects, which the caller owns). With ``light``, ``po`` is a
     :class:`~.pofile.LightCatalog` (for checks that only read it; kept in a store of its own);
     with ``columns`` too, a :class:`~.pofile.ColumnCatalog` when the file is of the common shape
-    (its entries made only when asked for: for checks that read a few of them by context).
+    (its entries made only when asked for: for checks that read a few of them by context);
+    with ``texts`` as well, one that holds every column, its texts those of the kept read (for
+    localizing, which reads every entry's msgid, msgstr and flags from the columns).
     """
     language = "" if template else path.stem
     if use_cache and light:
-        return _read_light_kept(path, language, template, columns)
+        return _read_light_kept(path, language, template, columns, texts)
     if use_cache:
         from ..cache.store import Store, file_digest, key_of
 
@@ -203,7 +212,7 @@ def read_catalog(path: Path, *, template: bool = False, use_cache: bool = False,
     return _read_and_check(path, language, light)
 
 
-def _read_light_kept(path: Path, language: str, template: bool, columns: bool = False) -> Catalog:
+def _read_light_kept(path: Path, language: str, template: bool, columns: bool = False, texts: bool = False) -> Catalog:
     """:func:`read_catalog` with ``light`` and ``use_cache``: the light entries of the file,
     read again only where its bytes differ from the latest read of the same file.
 
@@ -229,7 +238,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         raw += b"\n"  # as read_entries's block reader reads a text without a final newline
     store = Store("catalog-state", path, keep=1)
     key = key_of("catalog-state", str(path), template)
-    kept = _kept_state(store, store.get(key), columns)
+    kept = _kept_state(store, store.get(key), columns and not texts)
     found_packed = changes = None
     if kept is not None:
         token, base, patches, old, packed, starts = kept
@@ -259,7 +268,8 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         # UTF-8, from the text as before.
         token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
         pos = len(raw) - len(raw.lstrip(b"\n"))
-        blocks = read_rows_bytes(raw, pos, pos + 1, path)
+        packed: list = []  # (the rows' columns, made as they are read)
+        blocks = read_rows_bytes(raw, pos, pos + 1, path, packed)
         entries = blocks is not None  # (its rows are LightEntry items already)
         if blocks is not None:
             note_read(path, token)
@@ -283,7 +293,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
         rows, starts, _ = blocks
         del blocks
         changes = Changes(token)
-        found_packed = pack_rows(rows)
+        found_packed = packed.pop() if packed else pack_rows(rows)
         store.put(key, (token, _keep_base(store, None, token, found_packed, starts), []))
         if not columns:
             found_packed = None  # (the rows read are the catalog's)
@@ -717,9 +727,14 @@ class Catalogs:
     what it is given.
     """
 
-    def __init__(self, *, use_cache: bool = True, light: bool = False) -> None:
+    def __init__(self, *, use_cache: bool = True, light: bool = False, columns: bool = False) -> None:
         self._read: dict[str, Catalog] = {}
         self.use_cache = use_cache
+        self.columns = columns
+        """With ``light`` (and ``use_cache``), each language catalog's ``po`` a
+        :class:`~.pofile.ColumnCatalog` of every column where the file is of the common shape
+        (``read_catalog(..., columns=True, texts=True)``): a localizing worker reads the
+        states and the translations from its columns, without making its entries."""
         # Each language catalog's ``po`` a LightCatalog (for validation and localization, which
         # only read them); the practice site's interface catalogs (``site/``) are small and a
         # build lists their translated entries with polib, so they are read whole either way.
@@ -731,7 +746,7 @@ class Catalogs:
         key = os.path.abspath(path)
         if key not in self._read:
             light = self.light and Path(key).parent.name != SITE_DIR
-            self._read[key] = read_catalog(path, use_cache=self.use_cache, light=light)
+            self._read[key] = read_catalog(path, use_cache=self.use_cache, light=light, columns=light and self.columns, texts=light and self.columns)
         return self._read[key]
 
     def forget(self, path: Path) -> None:

@@ -25,26 +25,28 @@ if TYPE_CHECKING:
 
 
 def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: Catalog, *, allow_fallback: bool = False, fields=None, untranslated: list | None = None,
-             active=None, states: list[str] | None = None):
+             active=None, states: list[str] | None = None, translations: dict[str, str] | None = None):
     """(localized Library (or Bank, for one topic) or None, diagnostics) for ``catalog``'s language
     (``fields``: ``bank_fields(source)``, when the caller has them already). With
     ``untranslated`` (a list), the English text of each field whose entry is not translated
     (:func:`~.status.entry_state`) is appended to it, in the fields' order. ``active`` and
     ``states``: ``catalog.active()`` and :func:`~.status.field_states` of ``fields`` in it, when
-    the caller has them (its language's status took them)."""
+    the caller has them (its language's status took them); ``translations``, with ``states``,
+    the msgstr of each translated field by its key (:func:`~.status.column_states`)."""
     from ..model import Library
 
     fields = bank_fields(source) if fields is None else fields
     active = catalog.active() if active is None else active
     if states is None:
         states = field_states(fields, active)
-    texts: dict[str, str] = {}
+    texts: dict[str, str] = {} if translations is None else translations
     diags: list[Diagnostic] = []
     for field, state in zip(fields, states):
-        entry = active.get(field.key)
         if state == "translated":
-            texts[field.key] = entry.msgstr
+            if translations is None:
+                texts[field.key] = active.get(field.key).msgstr
             continue
+        entry = active.get(field.key)
         if untranslated is not None:
             untranslated.append(field.text)
         where = Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0) if entry is not None else Location.of(catalog.path)
@@ -54,10 +56,7 @@ def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: 
         else:
             code = "E504" if state == "fuzzy" else "E509"
             diags.append(error(code, f"{field.key} {what} (use --allow-fallback to export it in English)", where))
-    by_question: dict[str, list] = {}  # each question's fields, as question_fields gives them
-    for field in fields:
-        if field.question_id is not None:
-            by_question.setdefault(field.question_id, []).append(field)
+    by_question = fields_by_question(fields)
     if isinstance(bank, Library):
         localized, problems = apply_library_texts(bank, texts, catalog.language, fields=by_question)
     else:
@@ -74,6 +73,24 @@ def localize(source: LibrarySource | BankSource, bank: Library | Bank, catalog: 
     return localized, diags
 
 
+def fields_by_question(fields) -> dict[str, list]:
+    """Each question's fields (those with a ``question_id``) by its id, in the order of
+    ``fields``, as :func:`~.fields.question_fields` gives them: a question's fields, which
+    follow one another, taken as one run (:func:`itertools.groupby`), not one by one."""
+    from itertools import groupby
+    from operator import attrgetter
+
+    by_question: dict[str, list] = {}
+    for question_id, run in groupby(fields, attrgetter("question_id")):
+        if question_id is not None:
+            found = by_question.get(question_id)
+            if found is None:
+                by_question[question_id] = list(run)
+            else:  # (a question's fields apart from one another: the later run after the earlier)
+                found.extend(run)
+    return by_question
+
+
 def field_rule_error(key: str, kind: str, message: str, where: Location) -> Diagnostic:
     """E510 for a blank translation, E511 for any other field rule the translation breaks."""
     if kind == "empty_text":
@@ -83,10 +100,16 @@ def field_rule_error(key: str, kind: str, message: str, where: Location) -> Diag
 
 def _validated(model, update: dict, key_of, problems: list):
     """``model`` with ``update`` applied through its validators; problems as (key, type, message)."""
+    return _validated_data(model, {**model.model_dump(), **update}, key_of, problems)
+
+
+def _validated_data(model, data: dict, key_of, problems: list):
+    """A model of ``model``'s type made from ``data`` through its validators; problems as (key,
+    type, message)."""
     from pydantic import ValidationError  # (here: the catalogs' checks import this module and read no model)
 
     try:
-        return type(model).model_validate({**model.model_dump(), **update})
+        return type(model).model_validate(data)
     except ValidationError as exc:
         for err in exc.errors():
             problems.append((key_of(err["loc"]), err["type"], err["msg"]))
@@ -107,9 +130,12 @@ def _category_key(category_id: str):
 
 
 def _question_key(fields):
-    by_loc = {field.loc: field.key for field in fields}
+    made: list[dict] = []  # (the keys by loc, made for the first problem: most questions have none)
 
     def key_of(loc: tuple) -> str:
+        if not made:
+            made.append({field.loc: field.key for field in fields})
+        by_loc = made[0]
         for end in range(len(loc), 0, -1):
             if tuple(loc[:end]) in by_loc:
                 return by_loc[tuple(loc[:end])]
@@ -145,27 +171,50 @@ def _set(data, loc: tuple, value) -> None:
     data[loc[-1]] = value
 
 
+_ABSENT = object()
+
+_KINDS: list = []
+"""The kinds' ``kind_of``, imported on first use (once, not for each question)."""
+
+
+def _kind_of(question):
+    if not _KINDS:
+        from ..kinds import kind_of
+
+        _KINDS.append(kind_of)
+    return _KINDS[0](question)
+
+
 def localize_question(question, texts: dict[str, str], problems: list, fields=None):
     """``question`` with the texts of ``texts`` (msgctxt → msgstr) applied through its validators
     (``fields``: its :func:`~.fields.question_fields`, when the caller has them)."""
-    from pathlib import Path
-
-    from ..kinds import kind_of
-
     if not fields:
+        from pathlib import Path
+
         fields = question_fields(question, None, Path())
     data = question.model_dump()
     changed = False
+    get = texts.get
     for field in fields:
-        if field.key in texts:
-            _set(data, field.loc, texts[field.key])
+        text = get(field.key, _ABSENT)
+        if text is not _ABSENT:
+            loc = field.loc
+            if len(loc) == 1:
+                data[loc[0]] = text
+            else:
+                _set(data, loc, text)
             changed = True
     if not changed:
         return question
-    split = kind_of(question).split_translation
+    split = _kind_of(question).split_translation
     if split is not None:
+        keys = tuple(data)
         split(data)
-    return _validated(question, data, _question_key(fields), problems)
+        if tuple(data)[:len(keys)] != keys:  # (a key the split dropped is the question's own again, as _validated merges them)
+            data = {**question.model_dump(), **data}
+    # (``data`` is the question's whole dump with its texts: validated as it is, not merged
+    # with a second dump as _validated does)
+    return _validated_data(question, data, _question_key(fields), problems)
 
 
 def apply_texts(bank: Bank, texts: dict[str, str], language: str, *, category=None, fields: dict[str, list] | None = None):

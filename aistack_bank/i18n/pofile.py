@@ -327,11 +327,16 @@ def _unescaped_refused(strings: str) -> bool:
 _PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
 """The characters a string may hold that need no look at their neighbours (as bytes)."""
 
-_INERT = frozenset(map(chr, [*range(0xA0, 0x300), *range(0x2010, 0x2028), *range(0x202F, 0x2060), *range(0x20A0, 0x20C0)]))
+_INERT_RANGES = ((0xA0, 0x300), (0x2010, 0x2028), (0x202F, 0x2060), (0x20A0, 0x20C0))
+_INERT = frozenset(map(chr, [c for first, after in _INERT_RANGES for c in range(first, after)]))
 """Characters that are their own NFC, combine with no other (not one a composition takes as its
 second) and have no combining class: a text of them and printable ASCII, tab and newline is NFC
 whatever their order (`tests/test_catalog_read_text.py` checks each against unicodedata). Kept
 by the Unicode stability policy in every later version."""
+_NOT_INERT = re.compile("[^" + "".join(f"\\u{first:04x}-\\u{after - 1:04x}" for first, after in _INERT_RANGES) + "]")
+"""Any character not of :data:`_INERT`. None of :data:`_INERT` is forbidden
+(:data:`~aistack_bank.safety.FORBIDDEN` is a class of single characters, and a test checks each),
+so a text whose characters are all of :data:`_INERT` holds no forbidden one."""
 
 
 def _allowed_throughout(text: str) -> bool:
@@ -343,12 +348,24 @@ def _allowed_throughout(text: str) -> bool:
     In C over the text's bytes, a piece of :data:`_PIECE` characters at a time (no copy of
     the whole text is made): its printable ASCII, tabs and newlines left out, the characters
     that remain (about 2 % of a bank's catalog) are searched for forbidden ones, and when all
-    are :data:`_INERT`, the text is NFC without asking unicodedata for the whole text."""
+    are :data:`_INERT`, the text is NFC without asking unicodedata for the whole text. A piece
+    of characters up to U+00FF (a template's, most often) is looked at as its Latin-1 bytes,
+    without encoding it as UTF-8 (:data:`_PLAIN_LATIN_1`)."""
     found: set[str] = set()
     for at in range(0, len(text), _PIECE):
+        piece = text[at:at + _PIECE]
+        try:
+            # a piece of characters up to U+00FF, copied as such: its characters other than
+            # printable ASCII, tabs and newlines are forbidden (controls) or of _INERT (the others)
+            if piece.encode("latin-1").translate(None, _PLAIN_LATIN_1):
+                return False
+            continue
+        except UnicodeEncodeError:
+            pass
         # (a lone surrogate is encoded and decoded back as itself: FORBIDDEN holds it)
-        rest = text[at:at + _PIECE].encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII).decode("utf-8", "surrogatepass")
-        if rest:
+        rest = piece.encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII).decode("utf-8", "surrogatepass")
+        del piece
+        if rest and _NOT_INERT.search(rest) is not None:  # (else none is forbidden, and each is of _INERT)
             if FORBIDDEN.search(rest) is not None:
                 return False
             found.update(rest)
@@ -357,6 +374,10 @@ def _allowed_throughout(text: str) -> bool:
 
 _PIECE = 1 << 20
 """Characters of a text encoded at a time by :func:`_allowed_throughout`."""
+_PLAIN_LATIN_1 = _PLAIN_ASCII + bytes(range(0xA0, 0x100))
+"""The characters up to U+00FF that are printable ASCII, tab, newline or of :data:`_INERT`
+(the others, C0 and C1 controls and delete, are forbidden), as Latin-1 bytes: a text of
+characters up to U+00FF is encoded as Latin-1 by a copy (it is held one byte a character)."""
 
 
 _COMMON_BYTES = re.compile(_COMMON_BLOCK.pattern.encode("ascii"))
@@ -364,7 +385,9 @@ _FAST_BYTES = re.compile(_FAST_BLOCK.pattern.encode("ascii"))
 """:data:`_COMMON_BLOCK` and :data:`_FAST_BLOCK` over UTF-8 bytes: each of their classes holds
 or leaves out only ASCII characters, so over valid UTF-8 they match where the patterns match
 over the decoded text (the spans the same in bytes)."""
-_QUICK_BYTES = re.compile(_COMMON_BLOCK.pattern.replace(_STR, '[^"]*' + _OWN).replace(r"[^\n\r]", r"[^\n]").encode("ascii"))
+_QUICK_BLOCK = re.compile(_COMMON_BLOCK.pattern.replace(_STR, '[^"]*' + _OWN).replace(r"[^\n\r]", r"[^\n]"))
+""":data:`_QUICK_BYTES` over text, for :func:`read_template_rows` (taken on the same conditions)."""
+_QUICK_BYTES = re.compile(_QUICK_BLOCK.pattern.encode("ascii"))
 """:data:`_COMMON_BYTES` with each string any characters but a quote, and each note line any
 but a newline: the regular expression engine runs through a class of one character left out
 several times as fast as through one of four (the strings) or two (the notes). Over bytes
@@ -373,12 +396,13 @@ that ends at a blank line or the end of the bytes is the match of :data:`_COMMON
 each class then meets only what both leave in, and the last string's continuation lines stop
 where both stop (a line that one of them reads past, the other not, holds a backslash, and only
 the msgstr's continuation lines can end a match early, before no blank line).
-:func:`read_rows_bytes` takes it only then (a string holds a newline iff its lines, from the
-first string's opening quote on, hold other than two quotes a line); else, as before."""
+:func:`read_rows_bytes` takes it only then (a string holds a newline iff a value it decodes
+holds one: joining continuation lines takes out only the quotes and the newline between two of
+them, at most as many newlines as the lines' ends); else, as before."""
 assert _QUICK_BYTES.pattern.count(b'[^"]*') == 6 and b"\\r" not in _QUICK_BYTES.pattern
 
 
-def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list[LightEntry], list[int], int] | None:
+def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list | None = None) -> tuple[list[LightEntry], list[int], int] | None:
     """:func:`read_rows` of ``raw.decode("utf-8")`` read from the UTF-8 bytes: the same rows,
     each made a :class:`LightEntry` (for :func:`light_catalog` with ``entries``), where each
     block starts in ``raw`` (the byte offsets of :func:`read_rows`' starts) and the line after
@@ -389,7 +413,10 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
     byte offsets need no counting): a block's strings, notes and reference are decoded
     from their bytes, a block of another shape than :data:`_COMMON_BLOCK` from its own bytes
     (each of these pieces is cut at an ASCII character, so the bytes are UTF-8 iff every
-    piece is). The rules are looked for in the bytes once (:func:`_bytes_allowed_throughout`)."""
+    piece is). The rules are looked for in the bytes once (:func:`_bytes_allowed_throughout`).
+
+    With ``packed`` (a list), the rows' :func:`pack_rows` columns are put in it too, made as the
+    rows are read (see :func:`_packed_as_read`)."""
     rows: list[tuple] = []
     starts: list[int] = []
     append = rows.append
@@ -399,8 +426,14 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
     count = raw.count
     shared: dict[str, str] = {}
     share = shared.setdefault
-    notes_read: dict[bytes, tuple[str, tuple[list, list[str]]]] = {}
+    notes_read: dict[bytes, tuple[str, tuple[list, list[str]], int]] = {}
+    refs_read: dict[bytes, str] = {}
     entry = LightEntry
+    if packed is not None:  # the columns of pack_rows: contexts, msgids, msgstrs, paths, lines, notes, flags, lines
+        columns: tuple[list, ...] = ([], [], [], [], [], [], [], [])
+        put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line = (column.append for column in columns)
+        looked: list[int] = []  # (the rows pack_rows looks at one by one, their columns put in place after)
+        look = looked.append
     end = len(raw)
     checked = _bytes_allowed_throughout(raw)
     quick = _QUICK_BYTES.match if raw.find(b"\r") < 0 else None
@@ -411,10 +444,61 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
         while pos < end:
             m = quick(raw, pos) if quick is not None else None
             if m is not None:
-                strings, after, last = m.start(5), m.end(10), m.end()
-                if (backslash < last or (last == after and last < end)
-                        or count(b'"', strings, after) != 2 * count(b"\n", strings, after) - 1):
-                    m = None  # (a backslash in the block, no blank line after it, or a newline in a string: read as before)
+                notes, ref, number, fuzzy, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+                last = m.end()
+                if backslash < last or (not blank and last < end):
+                    m = None  # (a backslash in the block, or no blank line after it: read as before)
+                else:
+                    # no escape: each string is its value (each string's bytes decoded apart:
+                    # bytes that are not UTF-8 must not be joined into a character; a first
+                    # string left empty before its lines adds nothing)
+                    ctxt = ctxt.decode("utf-8") + ctxt_more.decode("utf-8")[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode("utf-8")
+                    if msgid_more:
+                        msgid = msgid.decode("utf-8") + msgid_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgid else msgid_more.decode("utf-8")[1:-2].replace('"\n"', "")
+                    else:
+                        msgid = msgid.decode("utf-8")
+                    if msgstr_more:
+                        msgstr = msgstr.decode("utf-8") + msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgstr else msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "")
+                    else:
+                        msgstr = msgstr.decode("utf-8")
+                    if "\n" in ctxt or "\n" in msgid or "\n" in msgstr:
+                        m = None  # (a newline in a string: read as before; see _QUICK_BYTES)
+                    else:
+                        if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode("utf-8")):
+                            return None
+                        mark(pos)
+                        line = lineno
+                        pos = last
+                        if notes:
+                            found_notes = notes_read.get(notes)
+                            if found_notes is None:
+                                comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
+                                found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")), notes.count(b"\n"))
+                            comment, comment_lines, lines = found_notes
+                        else:
+                            comment, comment_lines, lines = "", _NO_COMMENT_LINES, 0
+                        # the block's lines: its notes', the reference's, the fuzzy flag's, the
+                        # keywords' and their strings' lines (no string holds a newline), the blank ones
+                        lineno += lines + (5 if fuzzy else 4) + len(blank)
+                        if ctxt_more:
+                            lineno += ctxt_more.count(b"\n")
+                        if msgid_more:
+                            lineno += msgid_more.count(b"\n")
+                        if msgstr_more:
+                            lineno += msgstr_more.count(b"\n")
+                        found_ref = refs_read.get(ref)
+                        if found_ref is None:
+                            found_ref = ref.decode("ascii")
+                            found_ref = refs_read[ref] = share(found_ref, found_ref)
+                        number = number.decode("ascii")
+                        if packed is not None:
+                            if not comment and comment_lines is not _NO_COMMENT_LINES:
+                                look(len(rows))
+                            put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(found_ref), put_number(number)
+                            put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+                        append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(found_ref, number)], comment, "",
+                                      _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
+                        continue
             if m is None:
                 m = common(raw, pos)
             if m is None:
@@ -430,6 +514,10 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                 e, lineno = _block(m, lineno, path)
                 if e is None:
                     return None
+                if packed is not None:  # (its columns put in place after)
+                    look(len(rows))
+                    for put in (put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line):
+                        put(None)
                 append(entry(_row(e, shared)))
                 if backslash < pos:
                     backslash = raw.find(b"\\", pos)
@@ -469,16 +557,49 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path) -> tuple[list
                 found_notes = notes_read.get(notes)
                 if found_notes is None:
                     comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
-                    found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")))
-                comment, comment_lines = found_notes
+                    found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")), notes.count(b"\n"))
+                comment, comment_lines, _ = found_notes
             else:
                 comment, comment_lines = "", _NO_COMMENT_LINES
             ref = ref.decode("ascii")
-            append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(share(ref, ref), number.decode("ascii"))], comment, "",
+            ref = share(ref, ref)
+            number = number.decode("ascii")
+            if packed is not None:
+                if not comment and comment_lines is not _NO_COMMENT_LINES:
+                    look(len(rows))
+                put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(ref), put_number(number)
+                put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+            append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(ref, number)], comment, "",
                           _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
     except UnicodeDecodeError:
         return None
+    if packed is not None:
+        packed.append(_packed_as_read(rows, columns, looked))
     return rows, starts, lineno
+
+
+def _packed_as_read(rows: list, columns: tuple[list, ...], looked: list[int]) -> tuple:
+    """:func:`pack_rows` of ``rows``, from ``columns`` (the contexts, msgids, msgstrs, reference
+    paths and lines, notes, flags and line numbers of each row of the bank's shape, as
+    :func:`read_rows_bytes` read it) and the rows ``looked`` at one by one (the others, and those
+    of the bank's shape whose notes are an empty line), whose columns are taken from the row
+    here, as :func:`pack_rows` takes them; the translator comments are all empty but theirs."""
+    ctx, ids, strs, paths, numbers, comments, flags, lines = columns
+    tcomments = [""] * len(rows)
+    other = {}
+    for index in looked:
+        r = rows[index]
+        msgctxt, msgid, msgstr, plural_id, plurals, occurrences, comment, tcomment, flag, p1, p2, p3, obsolete, comment_lines, plural_lines, line = r
+        if (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
+                and not plural_lines and "," not in "".join(flag) and "" not in flag
+                and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
+            paths[index], numbers[index] = occurrences[0]
+        else:
+            other[index] = r if type(r) is tuple else tuple(r)  # (a LightEntry's row kept as a row)
+            paths[index], numbers[index] = _NO_PLACE[0]
+        ctx[index], ids[index], strs[index], comments[index], tcomments[index], flags[index], lines[index] = (
+            msgctxt, msgid, msgstr, comment, tcomment, ",".join(flag), line)
+    return ctx, ids, strs, paths, numbers, comments, tcomments, flags, lines, other
 
 
 def _bytes_allowed_throughout(raw: bytes) -> bool:
@@ -492,7 +613,7 @@ def _bytes_allowed_throughout(raw: bytes) -> bool:
         chars = rest.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    return FORBIDDEN.search(chars) is None and set(chars) <= _INERT
+    return _NOT_INERT.search(chars) is None  # (then none is forbidden)
 
 
 def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
@@ -513,8 +634,36 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
     if backslash < 0:
         backslash = end
     notes_read: dict[str, str] = {}
+    quick = _QUICK_BLOCK.match if text.find("\r") < 0 else None
     while pos < end:
-        m = common(text, pos)
+        m = quick(text, pos) if quick is not None else None
+        if m is not None:
+            # taken where it is the block pattern's match, as read_rows_bytes takes it
+            notes, ref, number, _, ctxt, ctxt_more, msgid, msgid_more, msgstr, msgstr_more, blank = m.groups()
+            last = m.end()
+            if backslash < last or (not blank and last < end):
+                m = None
+            else:
+                if ctxt_more:
+                    ctxt += ctxt_more[1:-2].replace('"\n"', "")
+                if msgid_more:
+                    msgid += msgid_more[1:-2].replace('"\n"', "")
+                if "\n" in ctxt or "\n" in msgid or "\n" in msgstr or (msgstr_more and "\n" in msgstr_more[1:-2].replace('"\n"', "")):
+                    m = None  # (a newline in a string)
+                elif not checked and _unescaped_refused(text[m.start(5):m.end(10)]):
+                    return None
+                else:
+                    pos = last
+                    if notes:
+                        comment = notes_read.get(notes)
+                        if comment is None:
+                            comment = notes_read[notes] = notes[3:-1].replace("\n#. ", "\n")
+                    else:
+                        comment = ""
+                    append((ctxt, msgid, comment, ref, number))
+                    continue
+        if m is None:
+            m = common(text, pos)
         if m is None:
             m = _FAST_BLOCK.match(text, pos)
             if m is None or m.end() == pos:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from operator import eq
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,12 +49,79 @@ def field_states(fields: list[TextField], active) -> list[str]:
     return [entry_state(active.get(text_field.key), text_field.text) for text_field in fields]
 
 
+def has_columns(po) -> bool:
+    """Whether ``po`` is a :class:`~.pofile.ColumnCatalog` holding every column (its texts too):
+    :func:`column_states` reads it."""
+    from .pofile import ColumnCatalog
+
+    return isinstance(po, ColumnCatalog) and po.packed[1] is not None
+
+
+def column_states(fields: list[TextField], po) -> tuple[list[str], dict[str, str]]:
+    """:func:`field_states` of ``fields`` in ``po`` (:func:`has_columns`), read from its columns
+    without making its entries, and the msgstr of each translated field by its key. An entry
+    kept whole (``po.packed[9]``: obsolete, plural or of another shape) is read as the entry it is.
+
+    When every field has an entry of the columns' shape (none missing, none kept whole), its
+    texts are taken by C's ``map`` over the columns and only the states made in a list
+    comprehension; a catalog translated throughout is found so (no fuzzy flag, no empty msgstr,
+    every msgid the field's English text) without one."""
+    index = po.active()._index  # (the active entries' rows by msgctxt, as Catalog.active() maps them)
+    _, ids, strs, _, _, _, _, flags, _, other = po.packed
+    keys = [text_field.key for text_field in fields]
+    at = list(map(index.get, keys))
+    if None not in at and not (other and not other.keys().isdisjoint(at)):
+        msgstrs = list(map(strs.__getitem__, at))
+        marks = list(map(flags.__getitem__, at))
+        same = list(map(eq, map(ids.__getitem__, at), [text_field.text for text_field in fields]))
+        if all(msgstrs) and not any(marks) and all(same):
+            return ["translated"] * len(keys), dict(zip(keys, msgstrs))
+        states = ["untranslated" if not msgstr else "fuzzy" if (mark and "fuzzy" in mark and "fuzzy" in mark.split(",")) or not english else "translated"
+                  for msgstr, mark, english in zip(msgstrs, marks, same)]
+        return states, {key: msgstr for key, msgstr, state in zip(keys, msgstrs, states) if state == "translated"}
+    return _each_state(fields, po, index)
+
+
+def _each_state(fields: list[TextField], po, index: dict) -> tuple[list[str], dict[str, str]]:
+    """:func:`column_states` field by field (an entry missing or kept whole among them)."""
+    _, ids, strs, _, _, _, _, flags, _, other = po.packed
+    states: list[str] = []
+    texts: dict[str, str] = {}
+    state = states.append
+    for text_field in fields:
+        key = text_field.key
+        at = index.get(key)
+        if at is None:
+            state("untranslated")
+        elif other and at in other:
+            found = entry_state(po.entry(at), text_field.text)
+            state(found)
+            if found == "translated":
+                texts[key] = other[at][2]
+        elif not (msgstr := strs[at]):
+            state("untranslated")
+        elif ((flag := flags[at]) and "fuzzy" in flag and "fuzzy" in flag.split(",")) or ids[at] != text_field.text:
+            state("fuzzy")
+        else:
+            state("translated")
+            texts[key] = msgstr
+    return states, texts
+
+
+def _obsolete(po) -> int:
+    """How many obsolete entries ``po`` holds (of a :func:`has_columns` catalog, counted among
+    its rows kept whole, where every obsolete one is, without making its entries)."""
+    if has_columns(po):
+        return sum(1 for row in po.packed[9].values() if row[12])
+    return len(po.obsolete_entries())
+
+
 def language_status(fields: list[TextField], catalog: Catalog, states: list[str] | None = None) -> LanguageStatus:
     """How much of ``fields`` ``catalog`` translates (``states``: :func:`field_states` of these
     fields in this catalog, when the caller has them)."""
     if states is None:
         states = field_states(fields, catalog.active())
-    status = LanguageStatus(language=catalog.language, total=len(fields), obsolete=len(catalog.po.obsolete_entries()))
+    status = LanguageStatus(language=catalog.language, total=len(fields), obsolete=_obsolete(catalog.po))
     status.translated = states.count("translated")
     status.fuzzy = states.count("fuzzy")
     status.untranslated = states.count("untranslated")

@@ -1254,14 +1254,13 @@ def _read_part(spill: _SpillFile, chunk) -> tuple[list[TextField], list]:
     from ..cache.store import read_at
     from ..load import QuestionSource
 
-    fd = spill.fd
     head, refs = chunk
     fields, questions = list(head), []
+    blobs = _records_read(spill.fd, refs, read_at)
     paused = gc.isenabled()
     gc.disable()
     try:
-        for _, at, length in refs:
-            blob = read_at(fd, at, length)
+        for (_, at, length), blob in zip(refs, blobs):
             found = pickle.loads(blob)  # (the record's head: see cache.questionfiles._dumped)
             view = found[2].get("catalog") if type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD else None
             if view is not None and "fields" in found[2]:
@@ -1284,6 +1283,38 @@ def _read_part(spill: _SpillFile, chunk) -> tuple[list[TextField], list]:
         if paused:
             gc.enable()
     return fields, questions
+
+
+RUN_BYTES = 4 << 20
+"""Most bytes of records read from a spill file together (:func:`_records_read`)."""
+
+
+def _records_read(fd: int, refs: list, read_at) -> list:
+    """The bytes of each record of ``refs`` ((id, where, length) in the spill file ``fd``), in
+    order: those that lie one after the other in the file (the records of a question files'
+    task are written together, :meth:`aistack_bank.cache.questionfiles.Spill.append_verdicts`)
+    read by one call, up to :data:`RUN_BYTES` at a time, each a view of that read, instead of
+    one read a record."""
+    out: list = [None] * len(refs)
+    order = sorted(range(len(refs)), key=lambda i: refs[i][1])
+    start = 0
+    while start < len(order):
+        first = refs[order[start]][1]
+        end, stop = first + refs[order[start]][2], start + 1
+        while stop < len(order):
+            _, at, length = refs[order[stop]]
+            if at != end or end + length - first > RUN_BYTES:
+                break
+            end, stop = end + length, stop + 1
+        if stop == start + 1:
+            out[order[start]] = read_at(fd, first, end - first)
+        else:
+            data = memoryview(read_at(fd, first, end - first))
+            for i in order[start:stop]:
+                _, at, length = refs[i]
+                out[i] = data[at - first:at - first + length]
+        start = stop
+    return out
 
 
 class _PickledDoc:

@@ -518,6 +518,8 @@ def _stem(word: str) -> str:
 
 _SUFFIXES = ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s", "ly")
 """What :func:`_stem` takes off a word, the first that ends it and leaves four letters."""
+_STEM_ENDS = (*_SUFFIXES, "e")
+"""How a word that :func:`_stem` shortens ends (any other word is its own stem)."""
 
 
 def _content(text: str) -> list[str]:
@@ -688,11 +690,11 @@ class _NearRule(NamedTuple):
     """(a text's :class:`LeakText`, its ``all_hits``) → its findings, in the order of the keys."""
 
 
-def _near_rule(keys: dict[str, KeyInfo], read=_read) -> _NearRule:
+def _near_rule(keys: dict[str, KeyInfo], read=_read, stems: dict[str, str] | None = None) -> _NearRule:
     """The keys indexed for the near-leak rules: a text gives a key away only if it holds a word
     whose stem is one filed under the key in ``by_word``, one of the key's figures, or when the
-    key declares terms; the caller refuses the others."""
-    order, figures, contents, by_word = _near_index(keys, read)
+    key declares terms; the caller refuses the others. ``stems``: see :func:`_near_index`."""
+    order, figures, contents, by_word = _near_index(keys, read, stems)
     declared = {qid: [_prefiltered(entry) for entry in info.terms] for qid, info in keys.items() if info.terms}
 
     def all_hits(text: str, normal: str, text_words: list[str]) -> dict[str, str]:
@@ -724,7 +726,7 @@ def _near_rule(keys: dict[str, KeyInfo], read=_read) -> _NearRule:
     return _NearRule(figures, by_word, declared, all_hits, found)
 
 
-def _near_index(keys: dict[str, KeyInfo], read=_read):
+def _near_index(keys: dict[str, KeyInfo], read=_read, stems_out: dict[str, str] | None = None):
     """The index of :func:`_near_matcher`: (each key's place, the keys that are a figure by
     each of their figures, each key's distinct content words, the keys of
     :data:`NEAR_MIN_TERMS` content words or more by each of their rarest ones: as many as a
@@ -733,9 +735,12 @@ def _near_index(keys: dict[str, KeyInfo], read=_read):
     The rarest words are taken by their rank (:func:`_ranked`), sorted as integers. A key's
     figures are read only when it has at most three words besides the hedges (as
     :func:`figure_of_key`: a longer key is no figure); its content words are its words' stems
-    (:func:`_content_of`), each distinct word of the keys stemmed once."""
+    (:func:`_content_of`), each distinct word of the keys stemmed once, and only a word that
+    ends as :func:`_stem` may shorten (:data:`_STEM_ENDS`) by that function: any other is its
+    own stem. With ``stems_out``, the stem of each content word of the keys is put in it."""
     from collections import Counter
-    from itertools import chain
+    from itertools import chain, filterfalse
+    from operator import methodcaller
 
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
@@ -746,8 +751,14 @@ def _near_index(keys: dict[str, KeyInfo], read=_read):
         if (len(key_words) if _HEDGES.isdisjoint(key_words) else len([w for w in key_words if w not in _HEDGES])) <= 3:
             for figure in _figures(normal):
                 figures.setdefault(figure, []).append(qid)
-    stems = {word: _stem(word) for word in set(chain.from_iterable(key_words for _, key_words in read_keys))
-             if word not in STOPWORDS and not word.isdigit()}
+    words = set(chain.from_iterable(key_words for _, key_words in read_keys))
+    words.difference_update(STOPWORDS)
+    words = list(filterfalse(str.isdigit, words))
+    stems = dict(zip(words, words))
+    for word in filter(methodcaller("endswith", _STEM_ENDS), words):
+        stems[word] = _stem(word)
+    if stems_out is not None:
+        stems_out.update(stems)
     contents = {qid: list(dict.fromkeys(map(stems.__getitem__, filter(stems.__contains__, key_words)))) for qid, key_words in read_keys}
     ranked, rank = _ranked(Counter(chain.from_iterable(contents.values())))
     by_word: dict[str, list[str]] = {}
@@ -1024,6 +1035,9 @@ def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[
 def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
     if not texts:  # (the keys are indexed only for texts to match)
         return []
+    from collections import Counter
+    from itertools import chain
+
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
     known: dict[str, tuple[str, list[str]]] = {}  # the keys, read once for both indexes (and as texts)
 
@@ -1034,7 +1048,8 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         return found
 
     anchors, run_hits = _run_rule({qid: info.text for qid, info in keys.items()}, read)
-    near = _near_rule(keys, read)
+    stem_of: dict[str, str] = {}  # (the keys' content words' stems, as the near index took them)
+    near = _near_rule(keys, read, stem_of)
     figures, by_word, declared, near_hits = near.figures, near.by_word, near.declared, near.all_hits
     # The words that may give a key away, each with the one question whose key it stands for
     # (None: several): the keys' anchors (the rule of runs), and the words of the texts whose
@@ -1046,12 +1061,15 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     owner: dict[str, str | None] = {word: qids[0] if len(qids) == 1 else None for word, qids in anchors.items()}
     seen: set[str] = set()  # words of the texts met so far
 
-    def learn(words: list[str]) -> None:
-        new = set(words).difference(seen)
+    def learn(words) -> None:
+        """The owners of ``words`` (words of texts, repeats allowed) not met before, learnt."""
+        new = set(words)
+        new.difference_update(seen)
         seen.update(new)
+        new.difference_update(STOPWORDS)
         for word in new:
-            if word not in STOPWORDS and not word.isdigit():
-                qids = by_word.get(_stem(word))
+            if not word.isdigit():
+                qids = by_word.get(stem_of.get(word) or _stem(word))
                 if qids is not None:
                     one = qids[0] if len(qids) == 1 else None
                     owner[word] = one if owner.get(word, one) == one else None
@@ -1061,36 +1079,37 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         gives away, by the rule of runs and the near rule (its own question included), for the
         texts that give another question's key away (or that several questions hold)."""
         matched: dict[str, tuple[list[str], dict[str, str]]] = {}
-        for text, own, count in part:
-            normal, words = known.get(text) or _read(text)
-            if not seen.issuperset(words):
-                learn(words)
-            held = owner.keys() & words
-            if held:
-                owners = set(map(owner.__getitem__, held))
-                worth = count > 1 or len(owners) > 1 or own not in owners
-            else:
-                worth = False
-            if not worth and figures:
-                for figure in _figures(normal) & figures.keys():
-                    qids = figures[figure]
-                    if count > 1 or len(qids) > 1 or own not in qids:
-                        worth = True
-                        break
-            if not (worth or declared):  # nothing of another question's key can be in this text
-                continue
-            runs = run_hits(words) if worth and len(words) >= LEAK_MIN_KEY_WORDS else []
-            hits = near_hits(text, normal, words)
-            if count > 1 or any(qid != own for qid in runs) or any(qid != own for qid in hits):
-                matched[text] = runs, hits
+        # (read a piece of texts at a time, and their words' owners learnt together before any
+        # of them is screened: a word's owner depends on the keys alone, not on the texts met)
+        for at in range(0, len(part), _SCAN_PIECE):
+            piece = part[at:at + _SCAN_PIECE]
+            reads = [known.get(text) or _read(text) for text, _, _ in piece]
+            learn(chain.from_iterable(map(itemgetter(1), reads)))
+            for (text, own, count), (normal, words) in zip(piece, reads):
+                held = owner.keys() & words
+                if held:
+                    owners = set(map(owner.__getitem__, held))
+                    worth = count > 1 or len(owners) > 1 or own not in owners
+                else:
+                    worth = False
+                if not worth and figures:
+                    for figure in _figures(normal) & figures.keys():
+                        qids = figures[figure]
+                        if count > 1 or len(qids) > 1 or own not in qids:
+                            worth = True
+                            break
+                if not (worth or declared):  # nothing of another question's key can be in this text
+                    continue
+                runs = run_hits(words) if worth and len(words) >= LEAK_MIN_KEY_WORDS else []
+                hits = near_hits(text, normal, words)
+                if count > 1 or any(qid != own for qid in runs) or any(qid != own for qid in hits):
+                    matched[text] = runs, hits
         return matched
 
     # Each finding is one text against the keys' index, whatever other texts are matched (what
     # the matchers keep as they go only saves work): with many texts, the keys are indexed here
     # and the distinct texts matched a part at a time in processes forked after (on every core),
     # each part's findings by text; taken in the order of the texts, they are the same.
-    from collections import Counter
-
     text_of = itemgetter(2)  # (LeakText.text)
     counts = Counter(map(text_of, texts))  # each distinct text in the order met, with how many texts are it
     first = dict(zip(map(text_of, reversed(texts)), range(len(texts) - 1, -1, -1)))
@@ -1111,6 +1130,11 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         for _, other, what in near.found(item, matched[item.text][1]):
             found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
+
+
+_SCAN_PIECE = 2048
+"""Distinct texts read together, whose words' owners are learnt at once, by the answer-leak
+lint's screen (:func:`_match_uncollected`): the words of at most this many texts are held."""
 
 
 LEAK_POOL_MIN = 20_000
