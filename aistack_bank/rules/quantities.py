@@ -205,39 +205,20 @@ capital letter an ``A``, a parenthesis a ``(``, ``<``, ``{`` and ``%`` a ``<``, 
 character a space. Its hint characters (:data:`TOKEN_HINT`) are the ``0``, ``/`` and ``<``."""
 
 
-def _ascii_parity(text: str, classes: bytes) -> tuple:
-    """:func:`english_parity` of an ASCII ``text`` with a hint character, whose characters'
-    classes are ``classes`` (:data:`_ASCII_CLASSES`).
+def _ascii_parity(text: str, classes: bytes, lang: str = "en") -> tuple:
+    """:func:`english_parity` (:func:`translation_parity` of a text written in ``lang``) of an
+    ASCII ``text`` with a hint character, whose characters' classes are ``classes``
+    (:data:`_ASCII_CLASSES`).
 
     Its numbers: in an ASCII text ``\\d`` is a digit 0-9 and ``\\w`` a letter, a digit or
-    ``_``, so a number (:data:`_NUMBER`) starts at the first digit of a run of digits (a digit
-    after a digit is glued to it) that follows no letter, digit, ``_``, ``.`` or ``,``; and
-    there it always matches (its end is where no digit follows). The runs are found in
-    ``classes`` (a search in C), each number matched where it starts, instead of a search of
-    the pattern, which tested every character; each number parsed as :func:`parse_number`
-    parses English (its commas taken out), its unit looked for as in
-    :func:`numbers_and_quantities`.
-
-    Its formula tokens: every token :data:`_FORMULA_CANDIDATE` finds is a run of token
-    characters holding a capital letter and a digit or an operator (in an ASCII text, ``/``
-    or ``^``: no ``×`` or ``·`` to squeeze), so it holds one of them next to the other with
-    only parentheses between: a text whose classes without the parentheses have no ``A``
-    beside a ``0`` or ``/`` has none (most texts), and the others are read by
-    :func:`formula_tokens`. Its markup tokens: only with a ``<``, ``{`` or ``%``."""
-    numbers, units = _ascii_numbers(text, classes, "en")
-    formulas = []
-    joined = classes.replace(b"(", b"") if b"(" in classes else classes
-    if b"A0" in joined or b"0A" in joined or b"A/" in joined or b"/A" in joined:
-        formulas = formula_tokens(text)
-        formulas.sort()
-    markup = _MARKUP.findall(text) if b"<" in classes else []
-    markup.sort()
-    return numbers, units, tuple(formulas), tuple(markup)
-
-
-def _ascii_numbers(text: str, classes: bytes, lang: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...]]:
-    """The numbers and quantities of an ASCII ``text`` written in ``lang`` (whose classes
-    are ``classes``), each sorted: see :func:`_ascii_parity`."""
+    ``_``, so a number (:data:`_NUMBER`, and every language's) starts at the first digit of a
+    run of digits (a digit after a digit is glued to it) that follows no letter, digit, ``_``,
+    ``.`` or ``,``; and there it always matches (after the optional groups, at worst none, no
+    digit follows the run). The runs are found in ``classes`` (a search in C), each number
+    matched where it starts, instead of a search of the pattern, which tested every character;
+    each number parsed by :func:`parse_number`, its unit looked for as in
+    :func:`numbers_and_quantities`. Its formula tokens: :func:`_maybe_formulas`. Its markup
+    tokens: only with a ``<``, ``{`` or ``%``."""
     numbers, units = [], []
     at = classes.find(b"0")
     if at >= 0:
@@ -262,7 +243,9 @@ def _ascii_numbers(text: str, classes: bytes, lang: str) -> tuple[tuple[float, .
             at = classes.find(b"0", after)
         numbers.sort()
         units.sort()
-    return tuple(numbers), tuple(units)
+    markup = _MARKUP.findall(text) if b"<" in classes else []
+    markup.sort()
+    return tuple(numbers), tuple(units), _maybe_formulas(text, classes), tuple(markup)
 
 
 def translation_parity(text: str, lang: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...], tuple[str, ...], tuple[str, ...]]:
@@ -270,26 +253,16 @@ def translation_parity(text: str, lang: str) -> tuple[tuple[float, ...], tuple[t
     (:func:`numbers_and_quantities`), each sorted, its :func:`formula_tokens`, sorted, and its
     :func:`markup_tokens` (sorted), as tuples; what the parity checks compare of a translation.
 
-    An ASCII text is read from its characters' classes as :func:`_ascii_parity` reads an
-    English one (the numbers of every language start at a digit that follows no letter,
-    digit, ``_``, ``.`` or ``,``, and there always match: after the optional groups, at worst
-    none, no digit follows the run). Another is read by the scans themselves, but for its
-    formula tokens: when it holds none of ``² ³ ⁴ · ×``, every token character is ASCII, and
-    the classes of its UTF-8 bytes (each byte of another character a space) tell as an ASCII
-    text's do whether it may hold one. Whether a text may hold a formula token is told more
-    sharply than in :func:`_ascii_parity`: a kept token either starts with a digit and holds a
-    capital (so a digit or an operator comes right before its first capital, parentheses left
-    out), or holds an operator and a capital (so an operator is right beside a capital, or a
-    capital and a digit are beside each other and the text has an operator)."""
+    An ASCII text is read from its characters' classes (:func:`_ascii_parity`). Another is read
+    by the scans themselves, but for its formula tokens: when it holds none of ``² ³ ⁴ · ×``,
+    every token character is ASCII, and the classes of its UTF-8 bytes (each byte of another
+    character a space) tell as an ASCII text's do whether it may hold one."""
     lang = _language(lang)
     if text.isascii():
         classes = text.encode("ascii").translate(_ASCII_CLASSES)
         if not (b"0" in classes or b"/" in classes or b"<" in classes):
             return (), (), (), ()
-        numbers, units = _ascii_numbers(text, classes, lang)
-        markup = _MARKUP.findall(text) if b"<" in classes else []
-        markup.sort()
-        return numbers, units, _maybe_formulas(text, classes), tuple(markup)
+        return _ascii_parity(text, classes, lang)
     numbers, found = numbers_and_quantities(text, lang)
     numbers.sort()
     found.sort()
@@ -303,9 +276,15 @@ def translation_parity(text: str, lang: str) -> tuple[tuple[float, ...], tuple[t
 
 
 def _maybe_formulas(text: str, classes: bytes) -> tuple[str, ...]:
-    """The :func:`formula_tokens` of ``text``, sorted, as a tuple (none without a search when
-    its classes, :data:`_ASCII_CLASSES` of each of its bytes, show none may be kept: see
-    :func:`translation_parity`; ``text`` holds none of ``² ³ ⁴ · ×``)."""
+    """The :func:`formula_tokens` of ``text``, sorted, as a tuple, where ``text`` holds none of
+    ``² ³ ⁴ · ×`` and ``classes`` are :data:`_ASCII_CLASSES` of each of its bytes: none without
+    a search when the classes show that none may be kept. Every token
+    :data:`_FORMULA_CANDIDATE` finds is a run of token characters (here all ASCII) holding a
+    capital letter and a digit or an operator (``/`` or ``^``), and a kept one either starts
+    with a digit and holds a capital (so a digit or an operator comes right before its first
+    capital, parentheses left out), or holds an operator and a capital (so an operator is right
+    beside a capital, or a capital and a digit are beside each other and the text has an
+    operator)."""
     joined = classes.replace(b"(", b"") if b"(" in classes else classes
     if b"0A" in joined or b"/A" in joined or b"A/" in joined or (b"A0" in joined and b"/" in joined):
         formulas = formula_tokens(text)
