@@ -589,10 +589,8 @@ def _packed_as_read(rows: list, columns: tuple[list, ...], looked: list[int]) ->
     other = {}
     for index in looked:
         r = rows[index]
-        msgctxt, msgid, msgstr, plural_id, plurals, occurrences, comment, tcomment, flag, p1, p2, p3, obsolete, comment_lines, plural_lines, line = r
-        if (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
-                and not plural_lines and "," not in "".join(flag) and "" not in flag
-                and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
+        msgctxt, msgid, msgstr, _, _, occurrences, comment, tcomment, flag, _, _, _, _, _, _, line = r
+        if _usual_shape(r):
             paths[index], numbers[index] = occurrences[0]
         else:
             other[index] = r if type(r) is tuple else tuple(r)  # (a LightEntry's row kept as a row)
@@ -1003,10 +1001,7 @@ def pack_rows(rows: list[tuple]) -> tuple:
         r = rows[index]
         if r[14] is _NO_LINES and (r[6] or r[13] is _NO_COMMENT_LINES):
             continue
-        msgctxt, msgid, msgstr, plural_id, plurals, occurrences, comment, tcomment, flag, p1, p2, p3, obsolete, comment_lines, plural_lines, line = r
-        if not (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
-                and not plural_lines and "," not in "".join(flag) and "" not in flag
-                and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else [])):
+        if not _usual_shape(r):
             other[index] = r if type(r) is tuple else tuple(r)  # (a LightEntry's row kept as a row)
     occurrences = list(map(itemgetter(5), rows))
     for index in other:
@@ -1016,6 +1011,16 @@ def pack_rows(rows: list[tuple]) -> tuple:
     return (list(map(itemgetter(0), rows)), list(map(itemgetter(1), rows)), list(map(itemgetter(2), rows)),
             list(map(itemgetter(0), places)), list(map(itemgetter(1), places)), list(map(itemgetter(6), rows)),
             list(map(itemgetter(7), rows)), list(map(",".join, map(itemgetter(8), rows))), list(map(itemgetter(15), rows)), other)
+
+
+def _usual_shape(row) -> bool:
+    """Whether a row of :func:`light_rows` is of the usual shape that :func:`pack_rows` keeps as
+    its strings (one reference, no plural, previous or obsolete part, flags that join and split
+    back, comment lines as their joined text holds them); any other is kept whole."""
+    _, _, _, plural_id, plurals, occurrences, comment, tcomment, flag, p1, p2, p3, obsolete, comment_lines, plural_lines, _ = row
+    return (plural_id == "" and not plurals and len(occurrences) == 1 and p1 is None and p2 is None and p3 is None and not obsolete
+            and not plural_lines and "," not in "".join(flag) and "" not in flag
+            and comment_lines == (tcomment.split("\n") if tcomment else [], comment.split("\n") if comment else []))
 
 
 _NO_PLACE = [("", "")]
