@@ -272,53 +272,72 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
             if key not in present:
                 missing = True
                 diags.append(_no_entry(key, catalog.path))
-    entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
-    sides = _parity_sides(questions)
-    read: dict = {}  # (the translations' sides of the parity checks, by text: each text read once)
-    current = []  # (the translated, not fuzzy entries with their fields, for the lints: see locations.current_translations)
-    hints = []  # (for each of current: whether its msgstr holds a character of TOKEN_HINT, asked once for its checks and French typography's)
-    for field in mine:
-        entry = active.get(field.key)
-        if entry is None:
-            if every:  # (W501 in the order of the fields, before every other finding in diags)
-                missing = True
-                diags.append(_no_entry(field.key, catalog.path))
-            continue
-        hint = None
-        msgstr = entry.msgstr
-        if msgstr and "fuzzy" not in entry.flags:
-            current.append((field, entry))
-            hint = has_token_hint(msgstr)
-            hints.append(hint)
-            if not hint and "\n" not in msgstr and entry.msgid == field.text and type(msgstr) is str and msgstr.strip() and not has_token_hint(field.text):
-                continue  # (most entries: what _entry_findings answers for one without a hint on either side, nothing, without its call)
-        found = _entry_findings(entries, field, entry, lang, catalog, sides, hint, read)
-        if found:
-            owned.setdefault(field_owner(field), []).extend(found)
-    entries.save()
-    if bank_checks:
-        from ..rules.lints import translation_lints
+    # In a worker, the checks up to the numeric ones run with the cyclic collector paused, and
+    # what they leave is then frozen (``gc.freeze``, as the bank is: see _manifest_bank): they
+    # make many small objects that stay to the end of the call (the current translations with
+    # their fields and entries, the sides read by text, the memo's digests), which each collection
+    # of the young objects walked (following each reference into the bank and the catalog), and
+    # next to no cycle; the numeric checks make cycles (a formula's program) and run with it.
+    import gc
 
-        diags += length_cue_diagnostics(source, catalog) if owners is None else owners.length_cues(source, questions, active)
-        for owner, found in _duplicate_texts(questions, catalog, active):
-            owned.setdefault(owner, []).extend(found)
-        lints = translation_lints(catalog, active, mine, memo=memo and affected is None, current=current, hints=hints)
-        if owners is None:
-            diags += lints
-        else:
-            for d in lints:
-                owner = owners.owner_at(d)
-                if owner is None:
-                    diags.append(d)
-                else:
-                    owned.setdefault(owner, []).append(d)
-    # (verified again: only the contexts of the entries the edit touched can be theirs)
-    # (every key of the bank has an entry, and there are as many entries as keys: none is unknown)
-    unknown = () if every and not missing and len(active) == len(known) else active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
-                                                             key=lambda pair: pair[1].linenum or 0)
-    for key, entry in unknown:
-        if key not in known:
-            owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
+    from ..parallel import in_worker
+
+    worker = in_worker()
+    paused = worker and gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        entries = EntryMemo(catalog.path, lang, enabled=memo and affected is None)
+        sides = _parity_sides(questions)
+        read: dict = {}  # (the translations' sides of the parity checks, by text: each text read once)
+        current = []  # (the translated, not fuzzy entries with their fields, for the lints: see locations.current_translations)
+        hints = []  # (for each of current: whether its msgstr holds a character of TOKEN_HINT, asked once for its checks and French typography's)
+        for field in mine:
+            entry = active.get(field.key)
+            if entry is None:
+                if every:  # (W501 in the order of the fields, before every other finding in diags)
+                    missing = True
+                    diags.append(_no_entry(field.key, catalog.path))
+                continue
+            hint = None
+            msgstr = entry.msgstr
+            if msgstr and "fuzzy" not in entry.flags:
+                current.append((field, entry))
+                hint = has_token_hint(msgstr)
+                hints.append(hint)
+                if not hint and "\n" not in msgstr and entry.msgid == field.text and type(msgstr) is str and msgstr.strip() and not has_token_hint(field.text):
+                    continue  # (most entries: what _entry_findings answers for one without a hint on either side, nothing, without its call)
+            found = _entry_findings(entries, field, entry, lang, catalog, sides, hint, read)
+            if found:
+                owned.setdefault(field_owner(field), []).extend(found)
+        entries.save()
+        if bank_checks:
+            from ..rules.lints import translation_lints
+
+            diags += length_cue_diagnostics(source, catalog) if owners is None else owners.length_cues(source, questions, active)
+            for owner, found in _duplicate_texts(questions, catalog, active):
+                owned.setdefault(owner, []).extend(found)
+            lints = translation_lints(catalog, active, mine, memo=memo and affected is None, current=current, hints=hints)
+            if owners is None:
+                diags += lints
+            else:
+                for d in lints:
+                    owner = owners.owner_at(d)
+                    if owner is None:
+                        diags.append(d)
+                    else:
+                        owned.setdefault(owner, []).append(d)
+        # (verified again: only the contexts of the entries the edit touched can be theirs)
+        # (every key of the bank has an entry, and there are as many entries as keys: none is unknown)
+        unknown = () if every and not missing and len(active) == len(known) else active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
+                                                                 key=lambda pair: pair[1].linenum or 0)
+        for key, entry in unknown:
+            if key not in known:
+                owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
+    finally:
+        if paused:
+            gc.freeze()
+            gc.enable()
     if run_checks and bank_checks:
         for owner, _, found in _translated_checks(questions, catalog, active):
             owned.setdefault(owner, []).extend(found)
