@@ -1241,6 +1241,10 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
         return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
 
+    if current is not None:
+        # (only the translations that may refer to something, in their order: what ``hits``
+        # answers for the others is nothing, so they need neither its call nor the loop's step)
+        current = [pair for pair in current if pair[0].question_id is not None and may_refer(pair[1].msgstr, lang)]
     diags = translation_warnings(catalog, active, fields, hits, current)
     if not shared:
         kept.save()
