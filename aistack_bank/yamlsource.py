@@ -377,15 +377,13 @@ class _Converter:
     recorded in the document (see :func:`parse_yaml`)."""
 
     def __init__(self, doc: YamlDocument, diags: list[Diagnostic], police_all: bool) -> None:
-        from yaml.nodes import ScalarNode, SequenceNode
-
         self.doc, self.diags, self.police_all = doc, diags, police_all
         self.values, self.keys = doc.values, doc.keys
         self.seen: set[int] | None = set() if "*" in doc.text and "&" in doc.text else None
         """The nodes met (by id), to refuse an alias; None for a text without "*" or without "&",
         which can hold no alias to an anchor (nothing else makes libyaml give one node twice, and
         an alias to no anchor stops the composer: "found undefined alias", E105)."""
-        self.scalar, self.sequence = ScalarNode, SequenceNode
+        self.scalar, self.sequence = _node_classes()
 
     def convert(self, node, path: YamlPath, depth: int) -> Any:
         mark = node.start_mark
@@ -468,6 +466,15 @@ class _Converter:
             else:
                 result[key] = self.convert(value_node, key_path, depth)
         return result
+
+
+@lru_cache(maxsize=1)
+def _node_classes() -> tuple:
+    """PyYAML's scalar and sequence node classes, imported once: a ``from yaml.nodes import`` in
+    :class:`_Converter` ran the import system's code for every file read (about 2.7 µs a file)."""
+    from yaml.nodes import ScalarNode, SequenceNode
+
+    return ScalarNode, SequenceNode
 
 
 def _tag(node) -> str:
