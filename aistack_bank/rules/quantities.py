@@ -467,13 +467,27 @@ def formula_values(token: str, samples: list[dict[str, float]]) -> list[float]:
     :func:`evaluate_formula` itself, sample after sample."""
     if not samples:
         return []
-    try:
-        program = _formula_program(token, samples[0])
-    except FormulaSyntaxError:
-        raise
-    except Exception:  # noqa: BLE001 - what evaluate_formula does with it, as it does it
+    program = _parsed_formula(token, tuple(samples[0]))
+    if program is None:  # what evaluate_formula does with it, as it does it
         return [evaluate_formula(token, values) for values in samples]
+    if type(program) is tuple:
+        raise FormulaSyntaxError(*program)
     return [program(values) for values in samples]
+
+
+@lru_cache(maxsize=4096)
+def _parsed_formula(token: str, names: tuple[str, ...]):
+    """:func:`_formula_program` of ``token`` for the symbols ``names``, made once per token and
+    symbols (an option's formula is read again by each catalog, and a bank repeats its
+    formulas): the function, or the arguments of the :class:`FormulaSyntaxError` its parse
+    raised, or None for any other failure of the parse (left to :func:`evaluate_formula`). The
+    function reads nothing but the values it is called with."""
+    try:
+        return _formula_program(token, names)
+    except FormulaSyntaxError as exc:
+        return exc.args
+    except Exception:  # noqa: BLE001 - see formula_values
+        return None
 
 
 _POWERS = {"²": 2.0, "³": 3.0, "⁴": 4.0}
