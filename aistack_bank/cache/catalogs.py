@@ -79,7 +79,7 @@ def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None
     (:func:`fields_bytes`), as before."""
     question = qs.question
     digest = hashlib.blake2b(digest_size=20)
-    if question is not None and qs.doc is not None and all(field.path == qs.path for field in fields):
+    if question is not None and qs.doc is not None and _all_of(fields, qs.path):
         if model_digest is None:
             model_digest = model_digest_of(model_json if model_json is not None else model_json_of(question))
         digest.update(_DERIVED_MARK)
@@ -95,6 +95,15 @@ def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None
         if question.check is not None:
             digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
     return digest.digest()
+
+
+def _all_of(fields: list[TextField], path) -> bool:
+    """Whether every one of ``fields`` comes from the file ``path``: a question's fields hold its
+    record's path itself, compared as paths only when another object."""
+    for field in fields:
+        if field.path is not path and field.path != path:
+            return False
+    return True
 
 
 _DERIVED_MARK = b"\xffderived\0"
