@@ -55,8 +55,13 @@ def fields_bytes(fields: list[TextField]) -> bytes:
 
 def model_json_of(model) -> bytes:
     """A model's JSON, as bytes (what :func:`question_inputs` digests, and the file's summary
-    keeps a digest of: :attr:`~aistack_bank.load.FileSummary.model`)."""
-    return model.model_dump_json().encode("utf-8", "surrogateescape")
+    keeps a digest of: :attr:`~aistack_bank.load.FileSummary.model`).
+
+    The bytes of ``model.model_dump_json().encode("utf-8", "surrogateescape")``, taken from the
+    model's serializer as it writes them: ``model_dump_json`` is that serializer's ``to_json``
+    with the same (default) arguments, its UTF-8 bytes decoded into a string, which was encoded
+    again here (two passes over some 2 kB a question file)."""
+    return model.__pydantic_serializer__.to_json(model)
 
 
 def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None, model_digest: bytes | None = None) -> bytes:
