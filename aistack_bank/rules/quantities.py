@@ -203,8 +203,8 @@ def parity_sides(texts) -> dict[str, tuple]:
 
 
 _SIDES_KEPT = 8192
-"""Most texts whose sides :func:`parity_sides` keeps (all are let go when there are more: about
-a megabyte). On the 10 000-question bank, a worker's files (every other task of 250) find 42 %
+"""Most texts whose sides :func:`parity_sides` keeps (all are let go when there are more: some
+2 MB at most, about 270 bytes a text of the bank with its side). On the 10 000-question bank, a worker's files (every other task of 250) find 42 %
 of their texts kept (33 % of those with a side); with no bound, 43 %."""
 _sides: dict[str, tuple | None] = {}
 _UNSEEN = object()
