@@ -5,8 +5,10 @@ the sides made afresh for every text as before (kept here, ``_parity_sides_befor
 Compared on random lists of texts that repeat each other (numbers, units, formula tokens,
 markup, texts beyond ASCII, texts that differ by a space or a character's case), with the
 bound left as it is and made tiny (so that the kept sides are let go every few texts), and on
-every text of the bundled bank and ``examples/every-kind`` in a shuffled order, twice. It fails
-with a side kept under the text lowered."""
+every text of the bundled bank and ``examples/every-kind`` in a shuffled order, twice; and a
+file's texts pickle with their sides to the same bytes when a text is one whole token (whose side
+made afresh holds the text object itself). It fails with a side kept under the text lowered, and
+the last test with a side kept that holds its own text."""
 
 from __future__ import annotations
 
@@ -73,3 +75,17 @@ def test_every_text_of_both_banks_shuffled_twice():
         for texts in files:
             got, want = parity_sides(texts), _parity_sides_before(texts)
             assert got == want and list(got) == list(want), texts
+
+
+def test_a_record_pickles_to_the_same_bytes():
+    """A text that is one whole token (its side holds the text object itself) pickles with its
+    side as it did with the side made afresh, whichever file's equal text was met first."""
+    import pickle
+
+    rng = random.Random(9)
+    Q._sides.clear()
+    whole = ["2MNK", "N/3", "<b>", "{x}", "%s", "2MNK ", "(N/3)", "M×K", "12 GB", "About 2MNK", "N²/3"]
+    for _ in range(400):
+        texts = ["".join(rng.choice(whole)) + "" for _ in range(rng.randint(1, 5))]
+        texts = [text.encode().decode() for text in texts]  # (each file's texts are objects of its own)
+        assert pickle.dumps((texts, parity_sides(texts))) == pickle.dumps((texts, _parity_sides_before(texts))), texts

@@ -196,10 +196,22 @@ def parity_sides(texts) -> dict[str, tuple]:
             side = _side_of(text)
             if len(kept) >= _SIDES_KEPT:
                 kept.clear()
-            kept[text] = side
+            if side is None or not _holds_itself(side, text):
+                kept[text] = side
         if side is not None:
             sides[text] = side
     return sides
+
+
+def _holds_itself(side: tuple, text: str) -> bool:
+    """Whether a formula or markup token of ``side`` is ``text`` itself (a text that is one whole
+    token, its match the text object itself): such a side is not kept, so that a record's pickle
+    refers to its text from the side exactly when it did with the side made afresh (a side kept
+    from another file would hold that file's text, written out again)."""
+    formulas, markup = side[2], side[3]
+    if text not in formulas and text not in markup:
+        return False
+    return any(token is text for token in formulas) or any(token is text for token in markup)
 
 
 _SIDES_KEPT = 8192
