@@ -15,14 +15,19 @@ the collector as it found it, and freeze only there.
 
 from __future__ import annotations
 
+import gc
 import random
+import shutil
 from pathlib import Path
 
 import pytest
 from test_catalog_quick_pattern_equivalence import _hostile
 from test_catalog_read_text import _damaged, _texts
 
+from aistack_bank import parallel
+from aistack_bank.i18n import catalog as catalog_module
 from aistack_bank.i18n import pofile
+from aistack_bank.i18n.catalog import read_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 PATH = Path("translations/fr.po")
@@ -242,3 +247,79 @@ def test_the_bundled_catalogs_are_read_as_before():
         pos = len(data) - len(data.lstrip(b"\n"))
         found = _same(data, pos, pos + 1)
         assert found is not None and len(found[0]) > 10, path
+
+
+def _read(path: Path, **options):
+    found = read_catalog(path, light=True, use_cache=True, **options)
+    rows = None if found.po is None else [tuple(entry) for entry in found.po]
+    return rows, found.diagnostics, None if found.changes is None else (found.changes.first_line, found.changes.after_line, found.changes.moved)
+
+
+@pytest.fixture
+def worker(monkeypatch):
+    """This process taken for a pool's worker; what a read froze put back in reach after."""
+    monkeypatch.setattr(parallel, "_IN_WORKER", True)
+    frozen = gc.get_freeze_count()
+    yield
+    assert gc.isenabled()
+    gc.unfreeze()
+    assert frozen == 0 or gc.get_freeze_count() == 0
+
+
+def _edits(rng: random.Random, text: str) -> str:
+    for _ in range(rng.randint(1, 3)):
+        at = text.find('msgstr "', rng.randrange(len(text)))
+        if at >= 0:
+            text = text[:at] + rng.choice(['msgstr "Édité "\n"', 'msgstr "x\\q"\n#, fuzzy\n', "msgstr \xff", '#. \n']) + text[at + 8:]
+    return text
+
+
+def test_a_worker_reads_what_any_read_gives(tmp_path, monkeypatch, worker):
+    """Cold, from the kept read after an edit, and with located errors: the same catalog as a
+    read outside a worker (each in a cache of its own), the collector enabled after, and what
+    the read made out of its reach."""
+    source = (ROOT / "translations" / "fr.po").read_text(encoding="utf-8")
+    rng = random.Random(14)
+    for n in range(12):
+        text = source if n == 0 else _edits(rng, source)
+        found = {}
+        for inside in (True, False):
+            monkeypatch.setattr(parallel, "_IN_WORKER", inside)
+            monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{inside}"))
+            folder = tmp_path / "bank" / "translations"
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / "fr.po"
+            shutil.copyfile(ROOT / "translations" / "fr.po", path)
+            read_catalog(path, light=True, use_cache=True)  # (the kept read an edit is read against)
+            path.write_bytes(text.encode("utf-8", errors="surrogateescape").replace(b"\xc3\xbf", b"\xff"))
+            frozen = gc.get_freeze_count()
+            found[inside] = _read(path)
+            assert gc.isenabled()
+            assert (gc.get_freeze_count() > frozen) == inside
+            gc.unfreeze()
+        assert found[True] == found[False]
+
+
+def test_the_collector_is_left_as_found(tmp_path, monkeypatch, worker):
+    path = tmp_path / "translations" / "fr.po"
+    path.parent.mkdir()
+    shutil.copyfile(ROOT / "translations" / "fr.po", path)
+    # paused by the caller: left paused, nothing frozen
+    gc.disable()
+    try:
+        read_catalog(path, light=True, use_cache=True)
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+    # a read whose entries are made when asked for (columns): nothing frozen
+    read_catalog(path, light=True, use_cache=True, columns=True)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+    # a read that fails: the collector enabled again
+    def failing(*args, **kwargs):
+        raise OSError("no")
+
+    monkeypatch.setattr(catalog_module, "_read_light", failing)
+    with pytest.raises(OSError):
+        read_catalog(path, light=True, use_cache=True)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
