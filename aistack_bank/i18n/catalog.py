@@ -223,13 +223,17 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
     objects in a few hundred collections while they are read (0.15–0.25 s of a worker's read
     of ``fr.po``), and again in each full collection while the catalog is verified; none of
     them is in a cycle. They are still freed as they are dropped; only a cycle among the
-    objects frozen would wait for the worker's end."""
+    objects frozen would wait for the worker's end. The worker's garbage is collected first
+    (few objects once its bank is frozen), so that no cycle already dropped is frozen with the
+    read: without it, the largest process of a cold `bank build` of that bank peaked about
+    11 MB higher."""
     import gc
 
     from ..parallel import in_worker
 
     if columns or not in_worker() or not gc.isenabled():
         return _read_light(path, language, template, columns, texts)
+    gc.collect()
     gc.disable()
     try:
         catalog = _read_light(path, language, template, columns, texts)
