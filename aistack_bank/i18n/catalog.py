@@ -226,7 +226,7 @@ def _read_light_kept(path: Path, language: str, template: bool, columns: bool = 
     objects frozen would wait for the worker's end. The worker's garbage is collected first
     (few objects once its bank is frozen), so that no cycle already dropped is frozen with the
     read: without it, the largest process of a cold `bank build` of that bank peaked about
-    11 MB higher."""
+    10 MB higher."""
     import gc
 
     from ..parallel import in_worker
