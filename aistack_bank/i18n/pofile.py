@@ -428,6 +428,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
     share = shared.setdefault
     notes_read: dict[bytes, tuple[str, tuple[list, list[str]], int]] = {}
     refs_read: dict[bytes, str] = {}
+    numbers_read: dict[bytes, str] = {}
     entry = LightEntry
     if packed is not None:  # the columns of pack_rows: contexts, msgids, msgstrs, paths, lines, notes, flags, lines
         columns: tuple[list, ...] = ([], [], [], [], [], [], [], [])
@@ -452,19 +453,19 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                     # no escape: each string is its value (each string's bytes decoded apart:
                     # bytes that are not UTF-8 must not be joined into a character; a first
                     # string left empty before its lines adds nothing)
-                    ctxt = ctxt.decode("utf-8") + ctxt_more.decode("utf-8")[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode("utf-8")
+                    ctxt = ctxt.decode() + ctxt_more.decode()[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode()
                     if msgid_more:
-                        msgid = msgid.decode("utf-8") + msgid_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgid else msgid_more.decode("utf-8")[1:-2].replace('"\n"', "")
+                        msgid = msgid.decode() + msgid_more.decode()[1:-2].replace('"\n"', "") if msgid else msgid_more.decode()[1:-2].replace('"\n"', "")
                     else:
-                        msgid = msgid.decode("utf-8")
+                        msgid = msgid.decode()
                     if msgstr_more:
-                        msgstr = msgstr.decode("utf-8") + msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgstr else msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "")
+                        msgstr = msgstr.decode() + msgstr_more.decode()[1:-2].replace('"\n"', "") if msgstr else msgstr_more.decode()[1:-2].replace('"\n"', "")
                     else:
-                        msgstr = msgstr.decode("utf-8")
+                        msgstr = msgstr.decode()
                     if "\n" in ctxt or "\n" in msgid or "\n" in msgstr:
                         m = None  # (a newline in a string: read as before; see _QUICK_BYTES)
                     else:
-                        if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode("utf-8")):
+                        if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode()):
                             return None
                         mark(pos)
                         line = lineno
@@ -472,7 +473,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                         if notes:
                             found_notes = notes_read.get(notes)
                             if found_notes is None:
-                                comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
+                                comment = notes[3:-1].replace(b"\n#. ", b"\n").decode()
                                 found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")), notes.count(b"\n"))
                             comment, comment_lines, lines = found_notes
                         else:
@@ -488,9 +489,12 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                             lineno += msgstr_more.count(b"\n")
                         found_ref = refs_read.get(ref)
                         if found_ref is None:
-                            found_ref = ref.decode("ascii")
+                            found_ref = ref.decode()
                             found_ref = refs_read[ref] = share(found_ref, found_ref)
-                        number = number.decode("ascii")
+                        found_number = numbers_read.get(number)
+                        if found_number is None:
+                            found_number = numbers_read[number] = number.decode()
+                        number = found_number
                         if packed is not None:
                             if not comment and comment_lines is not _NO_COMMENT_LINES:
                                 look(len(rows))
@@ -506,7 +510,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                 if m is None or m.end() == pos:
                     return None
                 mark(pos)
-                block = raw[pos:m.end()].decode("utf-8")
+                block = raw[pos:m.end()].decode()
                 pos = m.end()
                 m = _FAST_BLOCK.match(block)
                 if m is None or m.end() != len(block):
@@ -531,8 +535,8 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
             pos = m.end()
             if backslash < pos and raw.find(b"\\", m.start(5), m.end(10)) >= 0:
                 # the strings with an escape: decoded and checked one by one
-                found = _strings(((ctxt.decode("utf-8"), ctxt_more.decode("utf-8")), (msgid.decode("utf-8"), msgid_more.decode("utf-8")),
-                                  (msgstr.decode("utf-8"), msgstr_more.decode("utf-8"))), 0, path)
+                found = _strings(((ctxt.decode(), ctxt_more.decode()), (msgid.decode(), msgid_more.decode()),
+                                  (msgstr.decode(), msgstr_more.decode())), 0, path)
                 if found is None:
                     return None
                 ctxt, msgid, msgstr, _ = found
@@ -541,13 +545,13 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                     backslash = end
             else:
                 # no escape: each string is its value, checked as _strings checks it
-                if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode("utf-8")):
+                if not checked and _unescaped_refused(raw[m.start(5):m.end(10)].decode()):
                     return None
                 # (each string's bytes decoded apart: bytes that are not UTF-8 must not be
                 # joined into a character)
-                ctxt = ctxt.decode("utf-8") + ctxt_more.decode("utf-8")[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode("utf-8")
-                msgid = msgid.decode("utf-8") + msgid_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgid_more else msgid.decode("utf-8")
-                msgstr = msgstr.decode("utf-8") + msgstr_more.decode("utf-8")[1:-2].replace('"\n"', "") if msgstr_more else msgstr.decode("utf-8")
+                ctxt = ctxt.decode() + ctxt_more.decode()[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode()
+                msgid = msgid.decode() + msgid_more.decode()[1:-2].replace('"\n"', "") if msgid_more else msgid.decode()
+                msgstr = msgstr.decode() + msgstr_more.decode()[1:-2].replace('"\n"', "") if msgstr_more else msgstr.decode()
                 if backslash < pos:  # (in a comment or the reference)
                     backslash = raw.find(b"\\", pos)
                     if backslash < 0:
@@ -556,14 +560,17 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
             if notes:
                 found_notes = notes_read.get(notes)
                 if found_notes is None:
-                    comment = notes[3:-1].replace(b"\n#. ", b"\n").decode("utf-8")
+                    comment = notes[3:-1].replace(b"\n#. ", b"\n").decode()
                     found_notes = notes_read[notes] = (share(comment, comment), ([], comment.split("\n")), notes.count(b"\n"))
                 comment, comment_lines, _ = found_notes
             else:
                 comment, comment_lines = "", _NO_COMMENT_LINES
-            ref = ref.decode("ascii")
+            ref = ref.decode()
             ref = share(ref, ref)
-            number = number.decode("ascii")
+            found_number = numbers_read.get(number)
+            if found_number is None:
+                found_number = numbers_read[number] = number.decode()
+            number = found_number
             if packed is not None:
                 if not comment and comment_lines is not _NO_COMMENT_LINES:
                     look(len(rows))
