@@ -234,7 +234,12 @@ def catalog_typography_diagnostics(catalog, active: dict, fields, current: list 
     current translations of ``fields``, :func:`.locations.current_translations`, when the caller
     has them; ``hints``: for each of ``current``, whether
     :func:`~aistack_bank.rules.quantities.has_token_hint` finds a character in its msgstr, when
-    the caller asked: one without has no decimal digit, and so no number issue to look for)."""
+    the caller asked: one without has no decimal digit, and so no number issue to look for).
+
+    With ``current`` and ``hints``, each distinct text (with its hint) is looked at once: what
+    :func:`_typography_hits` finds depends on the text and the hint alone, and a bank's catalog
+    holds the same translation many times (56 430 distinct texts among the 100 005 entries of
+    the French catalog of the 10 000-question benchmark bank)."""
     from .locations import msgstr_offset_location, translation_warnings
     from ..errors import warning
 
@@ -243,8 +248,14 @@ def catalog_typography_diagnostics(catalog, active: dict, fields, current: list 
     if current is None or hints is None:
         return translation_warnings(catalog, active, fields, _typography_hits, current)
     found: list = []  # (translation_warnings' loop, each text's hint beside it)
+    seen: tuple[dict, dict] = ({}, {})  # (the hits of each text, by its hint: without, with)
     for (field, entry), hint in zip(current, hints):
-        for code, message, offset in _typography_hits(field, entry.msgstr, hint):
+        msgstr = entry.msgstr
+        kept = seen[1 if hint else 0]
+        hits = kept.get(msgstr)
+        if hits is None:
+            hits = kept[msgstr] = _typography_hits(field, msgstr, hint)
+        for code, message, offset in hits:
             found.append(warning(code, f"{field.key}: {message}", msgstr_offset_location(catalog, entry, offset)))
     return found
 
