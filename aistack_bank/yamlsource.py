@@ -517,6 +517,9 @@ _QUICK_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
 _QUICK_BLOCK = {">": (True, True), ">-": (True, False), "|": (False, True), "|-": (False, False)}
 """The block headers the quick reader takes: (folded, its last line break kept)."""
 _QUICK_DEPTH = MAX_DEPTH - 2
+_QUICK_KEY_MOST = 1024
+"""The longest key the quick reader takes: libyaml refuses a simple key of more characters
+(E105, "could not find expected ':'")."""
 
 
 class _NotQuick(Exception):
@@ -573,7 +576,7 @@ class _QuickReader:
         line = lines[i]
         while True:
             found = _QUICK_KEY.match(line, col)
-            if found is None:
+            if found is None or found.end(1) - col > _QUICK_KEY_MOST:
                 raise _NotQuick
             key = found.group(1)
             if key in result:

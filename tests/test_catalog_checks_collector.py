@@ -83,9 +83,12 @@ def test_a_paused_collector_stays_paused_and_a_raising_check_restarts_it(tmp_pat
         raise RuntimeError("a check failed")
 
     monkeypatch.setattr(verify, "_duplicate_texts", broken)
+    catalog = read_catalog(path, light=True)
+    frozen = gc.get_freeze_count()
     with pytest.raises(RuntimeError):
-        verify.verify_catalog(source, fields, read_catalog(path, light=True))
+        verify.verify_catalog(source, fields, catalog)
     assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen  # (a call that raised leaves nothing frozen)
 
 
 REFERRING = ["l’option B", "la réponse C", "voir la question q0012", "Q7", "optie b", "vraag 3", "the option above", "choix (c)", "proposition a est",

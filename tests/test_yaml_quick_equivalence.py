@@ -188,6 +188,9 @@ def test_repository_yaml_read_alike(monkeypatch):
     ("id: q1\nid: q2\n", False),  # (E106)
     ("id: q1\nx: [a, b, 1]\n", True),
     ("id: q1\nx: &a b\n", False),
+    ("id: q1\n" + "k" * 1024 + ": v\n", True),  # (the longest key libyaml takes)
+    ("id: q1\n" + "k" * 1025 + ": v\n", False),  # (E105: libyaml refuses a longer key)
+    ("id: q1\nx:\n- " + "k" * 1025 + ": v\n", False),  # (a sequence item's)
 ])
 def test_examples(text, quick, monkeypatch):
     assert _compare(text, monkeypatch) is quick

@@ -9,7 +9,7 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .record import Format, as_library, by_category
 from .moodle_common import credit, gift_leaves_out, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, short_answers
-from .common import (EncodedLines, category_path, category_title, html_paragraph, html_text, in_english, moodle_percent, multilang_html, multilang_plain, multilang_spans,
+from .common import (EncodedLines, category_path, category_title, html_text, in_english, moodle_percent, multilang_html, multilang_plain, multilang_spans,
                      plain_field, plain_number, question_name)
 
 
@@ -79,12 +79,6 @@ def gift_multilang(texts_raw, syntax: str = "span") -> str:
     return "".join(parts)
 
 
-def _html(banks: Sequence[Bank], get, options: ExportOptions) -> str:
-    if len(banks) > 1:
-        return multilang_html({b.lang: get(b) for b in banks}, options.multilang)
-    return html_paragraph(get(banks[0]))
-
-
 def _plain(banks: Sequence[Bank], get, options: ExportOptions) -> str:
     """A text Moodle's GIFT reader keeps as plain text (a matching answer), every language."""
     if len(banks) > 1:
@@ -147,7 +141,7 @@ def _short_answer(q, index, banks, html, options) -> list[str]:
         feedback = ""
         if answer.feedback:
             texts = answer.feedback
-            feedback = gift_escape(multilang_html(texts, options.multilang) if len(texts) > 1 else html_paragraph(next(iter(texts.values()))))
+            feedback = gift_multilang(texts, options.multilang) if len(texts) > 1 else gift_paragraph(next(iter(texts.values())))
         lines.append(f"\t=%{moodle_percent(answer.credit)}%{gift_escape(moodle_answer_text(answer.text))}" + _feedback(feedback))
     return lines
 

@@ -334,9 +334,10 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         for key, entry in unknown:
             if key not in known:
                 owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
-    finally:
         if paused:
             gc.freeze()
+    finally:
+        if paused:
             gc.enable()
     if run_checks and bank_checks:
         for owner, _, found in _translated_checks(questions, catalog, active):

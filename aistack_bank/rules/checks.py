@@ -43,8 +43,8 @@ class Finding:
     option_id: str | None = None
 
 
-@lru_cache(maxsize=4096)
 def _compiled(script: str, variables: tuple[str, ...], unit_required: bool = True) -> Program:
+    """The program of a check's script (kept by :func:`_runs`, its one caller, with its runs)."""
     return compile_script(script, variables, unit_required=unit_required)
 
 

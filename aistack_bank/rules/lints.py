@@ -23,8 +23,9 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import repeat
-from operator import itemgetter
+from collections import Counter
+from itertools import chain, compress, filterfalse, repeat
+from operator import itemgetter, methodcaller
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Diagnostic, Location, warning
@@ -401,9 +402,6 @@ def _run_index(keys: dict[str, str], read=_read):
     rank of the words by how many keys hold them (:func:`_ranked`): ranked once, each key's
     words are their ranks, and its anchors the least ranks of its runs (:func:`_least_of_runs`).
     A key's runs are filed under it together (a dictionary of them, in C), not one by one."""
-    from collections import Counter
-    from itertools import chain
-
     order = {qid: i for i, qid in enumerate(keys)}
     by_run: dict[tuple[str, ...], str] = {}
     shared_runs: dict[tuple[str, ...], list[str]] = {}
@@ -527,6 +525,20 @@ one and leaves four characters of it after (a suffix of a word that ends in seve
 longer first, so this is the longest)."""
 _E_REVERSED = re.compile("^e(?=.{4})", re.MULTILINE)
 """In reversed words, one a line: an "e" that starts one of five characters or more."""
+
+
+def _content_words(words: set[str]) -> list[str]:
+    """The words of ``words`` (a set, emptied of the stop words) that are neither a stop word
+    nor all digits: those the answer-leak lint files under their stems."""
+    words.difference_update(STOPWORDS)
+    return list(filterfalse(str.isdigit, words))
+
+
+def _shortened_stems(words) -> zip:
+    """(word, stem) of each of ``words`` that can lose an ending (:data:`_STEM_ENDS`), their
+    stems taken together (:func:`_stems`); any other word is its own stem."""
+    shortened = list(filter(methodcaller("endswith", _STEM_ENDS), words))
+    return zip(shortened, _stems(shortened))
 
 
 def _stems(words: list[str]) -> list[str]:
@@ -755,10 +767,6 @@ def _near_index(keys: dict[str, KeyInfo], read=_read, stems_out: dict[str, str] 
     (:func:`_content_of`), each distinct word of the keys stemmed once, and only a word that
     ends as :func:`_stem` may shorten (:data:`_STEM_ENDS`), all at once (:func:`_stems`): any
     other is its own stem. With ``stems_out``, the stem of each content word of the keys is put in it."""
-    from collections import Counter
-    from itertools import chain, filterfalse
-    from operator import methodcaller
-
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
     read_keys: list[tuple[str, list[str]]] = []
@@ -768,12 +776,9 @@ def _near_index(keys: dict[str, KeyInfo], read=_read, stems_out: dict[str, str] 
         if (len(key_words) if _HEDGES.isdisjoint(key_words) else len([w for w in key_words if w not in _HEDGES])) <= 3:
             for figure in _figures(normal):
                 figures.setdefault(figure, []).append(qid)
-    words = set(chain.from_iterable(key_words for _, key_words in read_keys))
-    words.difference_update(STOPWORDS)
-    words = list(filterfalse(str.isdigit, words))
+    words = _content_words(set(chain.from_iterable(key_words for _, key_words in read_keys)))
     stems = dict(zip(words, words))
-    shortened = list(filter(methodcaller("endswith", _STEM_ENDS), words))
-    stems.update(zip(shortened, _stems(shortened)))
+    stems.update(_shortened_stems(words))
     if stems_out is not None:
         stems_out.update(stems)
     contents = {qid: list(dict.fromkeys(map(stems.__getitem__, filter(stems.__contains__, key_words)))) for qid, key_words in read_keys}
@@ -1054,10 +1059,6 @@ def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[
 def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
     if not texts:  # (the keys are indexed only for texts to match)
         return []
-    from collections import Counter
-    from itertools import chain, compress, filterfalse
-    from operator import methodcaller
-
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
     known: dict[str, tuple[str, list[str]]] = {}  # the keys, read once for both indexes (and as texts)
 
@@ -1089,10 +1090,8 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
         new = set(words)
         new.difference_update(seen)
         seen.update(new)
-        new.difference_update(STOPWORDS)
-        new = list(filterfalse(str.isdigit, new))
-        shortened = list(filter(methodcaller("endswith", _STEM_ENDS), filterfalse(stem_of.__contains__, new)))
-        stem_of.update(zip(shortened, _stems(shortened)))
+        new = _content_words(new)
+        stem_of.update(_shortened_stems(filterfalse(stem_of.__contains__, new)))
         filed = list(map(by_word.get, map(stem_of.get, new, new)))
         for word, qids in compress(zip(new, filed), filed):
             one = qids[0] if len(qids) == 1 else None
