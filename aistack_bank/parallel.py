@@ -106,7 +106,8 @@ def run_each(tasks: list[Callable[[], Any]], work: int, min_work: int | None = N
             yield from (task() for task in tasks)
             return
         try:
-            yield from pool.imap([(_run, (index,)) for index in range(len(tasks))])
+            # (every call given at once: each worker is ended as soon as nothing is left for it)
+            yield from pool.imap([(_run, (index,)) for index in range(len(tasks))], last=True)
         finally:
             pool.terminate()
     finally:
@@ -150,18 +151,20 @@ class Workers:
         """The result of each ``(function, arguments)``, in order, computed in the workers."""
         return list(self.run_each(calls))
 
-    def submit(self, calls: list[tuple[Callable[..., Any], tuple]]):
+    def submit(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False):
         """The calls sent to the workers now (the caller goes on while they work); iterating
-        the returned object gives the result of each, in order, as :meth:`run_each`."""
+        the returned object gives the result of each, in order, as :meth:`run_each`.
+        ``last``: no call will follow these, and each worker is ended as soon as no call is
+        left for it (see :meth:`_Pool.imap`)."""
         assert self.pool is not None
-        return self.pool.imap(calls)
+        return self.pool.imap(calls, last)
 
-    def run_each(self, calls: list[tuple[Callable[..., Any], tuple]]):
+    def run_each(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False):
         """The result of each ``(function, arguments)``, in order, each yielded as soon as it
         and those before it are done (the caller can use one result and drop it before the
-        next arrives)."""
+        next arrives); ``last`` as for :meth:`submit`."""
         assert self.pool is not None
-        yield from self.pool.imap(calls)
+        yield from self.pool.imap(calls, last)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -194,19 +197,23 @@ not its own, so that only a pool's parent and the worker at the other end hold a
 
 
 class _Worker:
-    __slots__ = ("pid", "tasks", "results", "busy")
+    __slots__ = ("pid", "tasks", "results", "busy", "killed")
 
     def __init__(self, pid: int, tasks: int, results: int) -> None:
         self.pid: int | None = pid
         self.tasks, self.results = tasks, results
         self.busy: tuple[dict, int] | None = None  # (the results of its batch of calls, the call's index)
+        self.killed = False  # (killed once its work was done, reaped by _kill)
 
 
 class _Pool:
     """Processes forked now, each with a pipe of its own each way, and a thread of this process
     that sends each queued call to an idle worker (in order) and takes back its result.
     :meth:`terminate` kills and reaps the workers whatever they are doing: no lock is shared
-    with them, so nothing is left held."""
+    with them, so nothing is left held. Once the caller has given its last calls
+    (``imap(..., last=True)``), the thread kills each worker as soon as it is idle and no call
+    is left, and :meth:`terminate` only reaps it: the system tears down a large worker's memory
+    (about 50 ms of CPU for 280 MB) while the caller does its last work, not while it waits."""
 
     def __init__(self, processes: int) -> None:
         import signal
@@ -216,6 +223,7 @@ class _Pool:
         self.pending: deque[tuple[dict, int, tuple]] = deque()
         self.cond = threading.Condition()
         self.stopping = False
+        self.last = False  # (the caller's last calls given: see imap)
         self.failure: BaseException | None = None
         self.thread: threading.Thread | None = None
         self.wake_read, self.wake_write = os.pipe()
@@ -276,12 +284,17 @@ class _Pool:
         _OPEN.update((task_write, result_read))
         return _Worker(pid, task_write, result_read)
 
-    def imap(self, calls: list[tuple[Callable[..., Any], tuple]]):
+    def imap(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False):
         """The calls queued now (idle workers start on them at once); iterating the returned
-        generator gives each result in order, or raises the exception its call raised."""
+        generator gives each result in order, or raises the exception its call raised.
+        ``last``: the caller sends no call after these; each worker is killed once it has
+        handed back its last result (reaped by :meth:`terminate`)."""
         done: dict[int, tuple[bool, Any]] = {}
         with self.cond:
+            if self.last:
+                raise RuntimeError("calls given after the pool's last calls")
             self.pending.extend((done, index, call) for index, call in enumerate(calls))
+            self.last = last
         self._wake()
         return self._results(done, len(calls))
 
@@ -345,6 +358,8 @@ class _Pool:
                     except OSError:
                         self._lost(worker)
                     data = None
+                if self.last:
+                    self._end_idle()
                 if not self.workers:
                     raise WorkerLost("every worker process ended")
                 busy = {w.results: w for w in self.workers if w.busy is not None}
@@ -374,6 +389,23 @@ class _Pool:
                 if not self.stopping:
                     self.failure = exc
                 self.cond.notify_all()
+
+    def _end_idle(self) -> None:
+        """After the caller's last calls: each worker with no call of its own and none left to
+        send killed now (not waited for: :meth:`_kill` reaps it as the pool ends). Under the
+        condition's lock, so that no worker is killed once :meth:`terminate` has begun to reap."""
+        import signal
+
+        with self.cond:
+            if self.stopping or self.pending:
+                return
+            for worker in self.workers:
+                if worker.busy is None and not worker.killed and worker.pid is not None:
+                    worker.killed = True
+                    try:
+                        os.kill(worker.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
 
     def _lost(self, worker: _Worker) -> None:
         """``worker`` ended: its call fails; the others go on with the workers left."""
