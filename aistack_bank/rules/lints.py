@@ -853,26 +853,146 @@ def _key_text(question) -> str | None:
 
 def question_reference_lints(question, doc: YamlDocument, fields=None) -> list[Diagnostic]:
     """W320 and W321 in the English texts of one question (a rule of the file alone); ``fields``:
-    its translatable fields when already listed."""
+    its translatable fields when already listed.
+
+    Each text's hits are kept for the texts met since (:func:`_english_hits`): a bank repeats its
+    explanations and feedbacks from question to question; what depends on the question (its
+    own id, left out of W321) is applied to them here."""
     diags: list[Diagnostic] = []
     texts = question_texts(question) if fields is None else _leak_texts(fields)
+    options = question.PICKS_OPTIONS
+    own = None
     for path, text in _may_refer_of(texts):
-        for hit in reference_hits(text, "en", own_id=question.id, options=question.PICKS_OPTIONS):
+        for hit, token in _english_hits(text, options):
+            if token is not None:
+                if own is None:
+                    own = question.id.lower()
+                if token == own:
+                    continue
             diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
     return diags
+
+
+def _english_hits(text: str, options: bool) -> tuple:
+    """:func:`reference_hits` of an English ``text`` with no own id, each hit with the lowered
+    question it names (for W321, its match of the same pattern in the same cleaned text; None
+    for W320): the hits of ``own_id`` are these without the
+    W321 hits whose named question lowered is ``own_id`` lowered (the hits stay in their order:
+    sorted by offset, a stable sort, before and after leaving some out). Kept by (text, options)
+    for the texts met since, :data:`_HITS_KEPT` at most (all let go when there are more)."""
+    key = (text, options)
+    found = _hits_kept.get(key)
+    if found is None:
+        hits = reference_hits(text, "en", options=options)
+        named = {}
+        if any(hit.code == "W321" for hit in hits):
+            named = {match.start(): match.group(0).lower() for match in _COMPILED["question"]["en"].finditer(_clean(text))}
+        found = tuple((hit, named[hit.offset] if hit.code == "W321" else None) for hit in hits)
+        if len(_hits_kept) >= _HITS_KEPT:
+            _hits_kept.clear()
+        _hits_kept[key] = found
+    return found
+
+
+_HITS_KEPT = 4096
+"""Most (text, options) whose English hits :func:`_english_hits` keeps (nearly always none)."""
+_hits_kept: dict[tuple[str, bool], tuple] = {}
 
 
 def _may_refer_of(texts: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
     """Those of a question's (place, English text) that :func:`reference_hits` could find
     something in (each that :func:`_may_refer_folded` does not refuse), in their order.
 
-    Read as one text, the texts joined by line breaks, cleaned and lowered once: each word
-    looked for (and a "q" before a digit) is found where it is, and the text it starts in is
-    kept (none holds a line break, so an occurrence lies in one text, and the joined text
-    lowers as its texts do, character for character, when its length does not change: the
-    texts' own refusal, made once for a question instead of once per text). When lowering
-    changes the length, each text is refused on its own, as :func:`reference_hits` does."""
+    Read as one text, the texts joined by line breaks and lowered once: each word looked for
+    (and a "q" before a digit) is found where it is, and the text it starts in is kept (no word
+    holds a line break, so an occurrence lies in one text: found from the texts' lengths, or by
+    the line breaks before it when no text holds one). An ASCII text is lowered as it is;
+    another as its UTF-8 bytes, whose ASCII letters alone are lowered, when it holds no
+    character that lowers or folds (:func:`_folded`) to an ASCII letter
+    (:data:`_FOLDS_TO_ASCII`): every word looked for is ASCII, so its letters lowered stand in
+    the bytes where the text holds them in either case, and nowhere else. No word holds a
+    space: the non-breaking spaces need no replacing. There, the "q" before a digit is looked
+    for in the text as written, in either case, each on its own (no other character lowers to
+    a "q", a digit lowers to itself and nothing else lowers to a digit; a pattern starting with
+    a literal is searched faster than one starting with a class). A text with such a character
+    is read by :func:`_may_refer_of_folded`."""
     joined = "\n".join([text for _, text in texts])
+    if joined.isascii():
+        lowered = joined.lower()
+        words, newline, q = _REFER_WORDS["en"], "\n", "q"
+    elif _FOLDS_TO_ASCII.search(joined) is None:
+        lowered = joined.encode("utf-8", "surrogatepass").lower()
+        words, newline, q = _REFER_WORDS_BYTES_EN, b"\n", b"q"
+    else:
+        return _may_refer_of_folded(texts, joined)
+    found = []
+    find = lowered.find
+    for word in words:
+        at = find(word)
+        while at >= 0:
+            found.append(at)
+            at = find(word, at + 1)
+    found_in_joined = ()
+    if q in lowered:
+        if newline == "\n":
+            found += [match.start() for match in _Q_DIGIT.finditer(lowered)]
+        else:  # (the positions in the text as written)
+            found_in_joined = [match.start() for match in _Q_DIGIT.finditer(joined)]
+            if "Q" in joined:
+                found_in_joined += [match.start() for match in _CAPITAL_Q_DIGIT.finditer(joined)]
+    if not found and not found_in_joined:
+        return []
+    if newline == "\n":  # (an ASCII text: the positions in the lowered text are those in the text)
+        kept = set(_text_indices(texts, found, len))
+    elif lowered.count(newline) == len(texts) - 1:  # no text holds a line break: its index is the number before it
+        kept = set(_line_indices(lowered, newline, found))
+        kept.update(_text_indices(texts, found_in_joined, len))
+    else:
+        kept = set(_text_indices(texts, found_in_joined, len))
+        kept.update(_text_indices(texts, found, _utf8_length))
+    return [item for index, item in enumerate(texts) if index in kept]
+
+
+def _line_indices(joined, newline, found) -> list[int]:
+    """The number of line breaks in ``joined`` before each position of ``found``, in order."""
+    indices, line, before = [], 0, 0
+    count = joined.count
+    for at in sorted(found):
+        line += count(newline, before, at)
+        before = at
+        indices.append(line)
+    return indices
+
+
+def _text_indices(texts: list[tuple[tuple, str]], found, length) -> list[int]:
+    """The index of the text each position of ``found`` in the texts joined by line breaks lies
+    in, each text ``length(text)`` long there."""
+    if not found:
+        return []
+    starts, start = [], 0
+    for _, text in texts:
+        starts.append(start)
+        start += length(text) + 1
+    return [bisect_right(starts, at) - 1 for at in found]
+
+
+def _utf8_length(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
+"""The characters beyond ASCII that :func:`_folded` makes (or leaves with) an ASCII letter:
+dotted capital I ("i" and a combining dot, the one character whose lowering is longer), dotless
+i, long s, the Kelvin sign (a "k")."""
+_REFER_WORDS_BYTES_EN = tuple(word.encode("ascii") for word in _REFER_WORDS["en"])
+_CAPITAL_Q_DIGIT = re.compile(r"Q\d")
+
+
+def _may_refer_of_folded(texts: list[tuple[tuple, str]], joined: str) -> list[tuple[tuple, str]]:
+    """:func:`_may_refer_of` of texts (joined as ``joined``) holding a character of
+    :data:`_FOLDS_TO_ASCII`: their joined text cleaned and lowered by :func:`_folded`, searched
+    as above when its length did not change, else each text refused on its own, as
+    :func:`reference_hits` does."""
     folded = _folded(_clean(joined))
     if len(folded) != len(joined):
         return [item for item in texts if _may_refer_folded(_folded(_clean(item[1])), "en")]
