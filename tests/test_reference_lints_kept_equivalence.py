@@ -145,3 +145,23 @@ def test_every_question_file_of_both_banks_and_variants_with_a_reference():
             assert got == question_reference_lints_before(qs.question, qs.doc, changed), (qs.path, text)
             found += len(got)
     assert files > 100 and found > 100
+
+
+def test_letter_refusal_tried_where_its_words_are():
+    """``_may_match("letter", ...)`` (the pattern tried where a word it starts with is) against
+    the search of the lowered text before, in the three languages, on random texts of the
+    words, letters, brackets and spaces."""
+    from aistack_bank.rules.lints import _LETTER_FOLDED, _NEEDS, _may_match
+
+    rng = random.Random(5)
+    pieces = sorted({word for words in _NEEDS["letter"].values() for word in words}) + [
+        "options", "answers", "choices", "alternatieven", "alternatief", "opties", "antwoorden", "keuzes", "propositions", "réponses",
+        " ", "  ", "\t", "\n", "(", ")", "a", "b", "j", "k", "z", "é", "1", "-", "'", "option a", "option  (b)", "answer c)", "optionb"]
+    found = 0
+    for _ in range(40_000):
+        folded = _folded("".join(rng.choice(pieces) for _ in range(rng.randint(0, 10))))
+        for lang in ("en", "fr", "nl"):
+            before = _LETTER_FOLDED[lang].search(folded) is not None
+            assert _may_match("letter", lang, folded) == before, (folded, lang)
+            found += before
+    assert found > 1000
