@@ -942,7 +942,7 @@ def _may_refer_of(texts: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
             found.append(at)
             at = find(word, at + 1)
     found_in_joined = ()
-    if q in lowered:
+    if lowered.find(q) >= 0:  # (not ``in``, which for bytes first asks for an integer and builds the TypeError it catches)
         if newline == "\n":
             found += [match.start() for match in _Q_DIGIT.finditer(lowered)]
         else:  # (the positions in the text as written)
