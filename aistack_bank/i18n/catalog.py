@@ -570,11 +570,21 @@ class _Pieces:
 
 
 def _keep_bytes(store, raw: bytes, token: str) -> str:
-    """Keep ``raw`` beside ``store`` as the latest read, after its ``token`` (:func:`_token`); the token."""
+    """Keep ``raw`` beside ``store`` as the latest read, after its ``token`` (:func:`_token`); the token.
+
+    The token's line and the bytes are written one after the other through the file's
+    descriptor: they are not joined into a copy of the catalog's bytes first (44 MB, and as
+    many pages touched, for a catalog of the 10 000-question bank)."""
     from ..cache.store import write_private
 
+    def write(fd: int) -> None:
+        for part in (token.encode("ascii") + b"\n", raw):
+            view = memoryview(part)
+            while view:
+                view = view[os.write(fd, view):]
+
     try:
-        write_private(store.path.with_suffix(".bytes"), token.encode("ascii") + b"\n" + raw)
+        write_private(store.path.with_suffix(".bytes"), write)
     except OSError:
         pass
     return token
