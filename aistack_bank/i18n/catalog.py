@@ -270,7 +270,7 @@ def _read_light(path: Path, language: str, template: bool, columns: bool = False
     store = Store("catalog-state", path, keep=1)
     key = key_of("catalog-state", str(path), template)
     kept = _kept_state(store, store.get(key), columns and not texts)
-    found_packed = changes = None
+    found_packed = changes = read_columns = None
     if kept is not None:
         token, base, patches, old, packed, starts = kept
         del kept
@@ -327,6 +327,7 @@ def _read_light(path: Path, language: str, template: bool, columns: bool = False
         found_packed = packed.pop() if packed else pack_rows(rows)
         store.put(key, (token, _keep_base(store, None, token, found_packed, starts), []))
         if not columns:
+            read_columns = found_packed  # (for the catalog checks: see LightCatalog.distinct)
             found_packed = None  # (the rows read are the catalog's)
     store.save()
     store.forget(key)
@@ -335,7 +336,11 @@ def _read_light(path: Path, language: str, template: bool, columns: bool = False
     elif columns:
         po = ColumnCatalog(found_packed)
     else:
-        po = light_catalog(rows, entries=entries) if found_packed is None else light_catalog(unpack_rows(found_packed))
+        if found_packed is None:
+            po = light_catalog(rows, entries=entries, packed=read_columns)
+            read_columns = None
+        else:
+            po = light_catalog(unpack_rows(found_packed), packed=found_packed)
         rows = None
     del found_packed
     return _checked(Catalog(path=path, language=language, po=po, diagnostics=[], changes=changes))
