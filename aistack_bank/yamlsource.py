@@ -252,7 +252,7 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
     :func:`_police_all` of ``text`` when the caller has it (from :func:`_check_source`)."""
     if police_all is None:
         police_all = _police_all(text)
-    quick = None if police_all else _quick(text)
+    quick = None if police_all else _quick(text, screened=True)
     if quick is not None:  # (a mapping with nothing to report, and no anchor: see :func:`_quick`)
         return YamlDocument(path=path, data=quick[0], text=text, values=quick[1], keys=quick[2]), []
     try:
@@ -526,12 +526,21 @@ class _NotQuick(Exception):
     """The text is left to libyaml (see :func:`_quick`)."""
 
 
-def _quick(text: str):
+def _quick(text: str, screened: bool = False):
     """(data, values, keys) of ``text`` as :func:`parse_yaml` makes them through libyaml and the
     converter, for a text whose top-level mapping and everything in it are of the small part of
-    YAML above, with no diagnostic to give; None for any other text (composed by libyaml then)."""
-    if not text.endswith("\n") or (text.isascii() and text.encode("ascii").translate(None, _QUICK_ASCII)) or (
-            not text.isascii() and _QUICK_ODD.search(text)):
+    YAML above, with no diagnostic to give; None for any other text (composed by libyaml then).
+
+    ``screened``: the caller knows that ``text`` holds no character of
+    :data:`~aistack_bank.safety.FORBIDDEN` (:func:`_police_all` of it is false); of the characters
+    left to libyaml (:data:`_QUICK_ODD`, :data:`_QUICK_ASCII`) it can then hold only a tab, which
+    one search finds, instead of a pass over the text with a character class."""
+    if not text.endswith("\n"):
+        return None
+    if screened:
+        if "\t" in text:
+            return None
+    elif (text.isascii() and text.encode("ascii").translate(None, _QUICK_ASCII)) or (not text.isascii() and _QUICK_ODD.search(text)):
         return None
     lines = text.split("\n")
     values: dict = {}
@@ -719,8 +728,22 @@ class _QuickReader:
         indent = len(line) - len(content)
         if not content or indent <= col:
             raise _NotQuick  # (a leading blank line, or an empty text)
-        texts = []
-        j = i
+        # The usual text: lines each at the text's indentation exactly, up to a line that is
+        # not (taken one by one below then); such lines are joined by one string operation
+        # (a line break and the indentation, a space in a folded text).
+        pad = line[:indent]
+        j = i + 1
+        while j < len(lines):
+            line = lines[j]
+            if line[indent:indent + 1] > " " and line.startswith(pad):
+                j += 1
+                continue
+            content = line.lstrip(" ")
+            if (content and len(line) - len(content) < indent) or j + 1 == len(lines) and not line:
+                value = "\n".join(lines[i:j])[indent:].replace("\n" + pad, " " if folded else "\n")
+                return (value + "\n" if keep else value), j
+            break
+        texts = [text[indent:] for text in lines[i:j]]
         while j < len(lines):
             line = lines[j]
             content = line.lstrip(" ")
