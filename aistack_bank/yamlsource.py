@@ -507,6 +507,10 @@ def _police(value: str, doc: YamlDocument, diags: list[Diagnostic], line: int, c
 # of, gives None, and the text is composed by libyaml as before. The two are compared by
 # tests/test_yaml_quick_equivalence.py (random texts, mutated, and every YAML file of the repository).
 _QUICK_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)")
+_QUICK_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,1023}):(?: +(.*))?$")
+"""A line of a block mapping from its key on: the key (of at most :data:`_QUICK_KEY_MOST`
+characters, as libyaml takes; a longer one does not match) and what follows it after its
+spaces (None: nothing), with any trailing spaces."""
 _QUICK_NOT_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 """The first characters of a one-line value that the quick reader leaves to libyaml (indicators,
 quotes and the rest): a plain value starts with none of them."""
@@ -583,21 +587,28 @@ class _QuickReader:
         values[path] = (i + 1, col + 1)
         result: dict = {}
         line = lines[i]
+        pad = " " * col
+        entry = _QUICK_ENTRY.match
         while True:
-            found = _QUICK_KEY.match(line, col)
-            if found is None or found.end(1) - col > _QUICK_KEY_MOST:
+            found = entry(line, col)  # (its key, and what follows it, from its first character on)
+            if found is None:
                 raise _NotQuick
-            key = found.group(1)
+            key, rest = found.group(1, 2)
             if key in result:
                 raise _NotQuick
             key_path = path + (key,)
             keys[key_path] = (i + 1, col + 1)
-            at = found.end()
-            rest = line[at:].rstrip(" ")
+            if rest and rest[-1] == " ":
+                rest = rest.rstrip(" ")
             if not rest or rest[0] == "#":
                 result[key], i = self.nested(i + 1, col, key_path, depth + 1)
             else:
-                result[key], i = self.scalar(rest, i, at, col, key_path)
+                result[key], i = self.scalar(rest, i, found.start(2), col, key_path)
+            if i < len(lines):
+                line = lines[i]
+                first = line[col:col + 1]
+                if first > " " and first != "#" and line.startswith(pad):
+                    continue  # (the usual next line: a key at this column)
             i = self.next_content(i)
             if i is None:
                 return result, len(lines)
@@ -632,6 +643,7 @@ class _QuickReader:
         lines, values = self.lines, self.values
         values[path] = (i + 1, col + 1)
         items: list = []
+        pad = " " * col
         while True:
             line = lines[i]
             at = col + 2
@@ -646,6 +658,8 @@ class _QuickReader:
             else:
                 item, i = self.scalar(rest, i, at, col, item_path)
             items.append(item)
+            if i < len(lines) and lines[i][col:col + 2] == "- " and lines[i].startswith(pad):
+                continue  # (the usual next line: the next item's dash at this column)
             i = self.next_content(i)
             if i is None:
                 return items, len(lines)
