@@ -76,3 +76,24 @@ def test_the_bundled_french_catalog_damaged_as_before(tmp_path):
         active = catalog.active()
         current = current_translations(active, fields)
         assert _referring(current, "fr") == _referring_before(current, "fr")
+
+
+def test_the_kept_field_keys_with_the_map_s_length_are_those_of_the_set():
+    """_Owners.save tells _kept_fields whether every key is there once from the length of its
+    map of the keys (made from the same keys and as many owners) instead of a set of them."""
+    from aistack_bank.i18n import verify
+
+    rng = random.Random(1505)
+    pieces = ["q", "1", ".", "stem", "option", "a", "topic", "", "\0", "\1", "é"]
+    kept = refused = 0
+    for _ in range(20000):
+        keys = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 4))) for _ in range(rng.choice([0, 1, 2, 3, 5, 8]))]
+        owners = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))) for _ in keys]
+        if rng.random() < 0.7:
+            keys = [key.replace("\0", "").replace("\1", "") for key in keys]
+            owners = [owner.replace("\0", "").replace("\1", "") for owner in owners]
+        before = verify._kept_fields(keys, owners)
+        assert verify._kept_fields(keys, owners, len(dict(zip(keys, owners))) == len(keys)) == before, (keys, owners)
+        kept += before is not None
+        refused += before is None
+    assert kept > 3000 and refused > 3000
