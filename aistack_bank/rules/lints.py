@@ -1307,11 +1307,43 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     if current is not None:
         # (only the translations that may refer to something, in their order: what ``hits``
         # answers for the others is nothing, so they need neither its call nor the loop's step)
-        current = [pair for pair in current if pair[0].question_id is not None and may_refer(pair[1].msgstr, lang)]
+        current = _referring(current, lang)
     diags = translation_warnings(catalog, active, fields, hits, current)
     if not shared:
         kept.save()
     return diags
+
+
+_REFERRING_BLOCK = 128
+"""How many translations :func:`_referring` lowers and searches as one text."""
+
+
+def _referring(current: list, lang: str) -> list:
+    """Those of ``current`` ((field, entry) pairs) whose field belongs to a question and whose
+    msgstr :func:`may_refer` lets through, in their order.
+
+    The msgstrs are read a block of :data:`_REFERRING_BLOCK` at a time, joined by NUL and
+    lowered once: ``str.lower`` lowers each character alike whether the texts are joined or not
+    (the final sigma's context stops at a NUL as at a text's end), and nothing
+    :data:`_MAY_REFER_LOWERED` finds holds a NUL, so the joined text holds a word of the
+    language, a "q" before a digit or a character of :data:`_ODD_LOWERED` exactly when one of
+    its texts does (each a substring test, which skips over the text in C, instead of the
+    pattern's search stopping at each of the words' first letters). Only the texts of a block
+    where one is found are asked :func:`may_refer` one by one; in a language whose words the
+    lowered search cannot take (:data:`_MAY_REFER_LOWERED`), each text is."""
+    language = _language(lang)
+    owned = [pair for pair in current if pair[0].question_id is not None]
+    if language not in _MAY_REFER_LOWERED:
+        return [pair for pair in owned if may_refer(pair[1].msgstr, lang)]
+    words, q_digit = _REFER_WORDS[language], _Q_DIGIT.search
+    kept = []
+    for start in range(0, len(owned), _REFERRING_BLOCK):
+        block = owned[start:start + _REFERRING_BLOCK]
+        lowered = "\0".join([entry.msgstr for _, entry in block]).lower()
+        if (any(word in lowered for word in words) or ("q" in lowered and q_digit(lowered) is not None)
+                or (not lowered.isascii() and any(odd in lowered for odd in _ODD_LOWERED))):
+            kept += [pair for pair in block if may_refer(pair[1].msgstr, lang)]
+    return kept
 
 
 def translation_lints(catalog, active: dict, fields, *, memo: bool = False, current: list | None = None, hints: list[bool] | None = None) -> list[Diagnostic]:
