@@ -24,8 +24,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from collections import Counter
-from itertools import chain, compress, filterfalse, repeat
-from operator import itemgetter, methodcaller
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import attrgetter, itemgetter, methodcaller
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Diagnostic, Location, warning
@@ -1129,14 +1129,29 @@ def file_leak_texts(qs: QuestionSource) -> tuple[tuple[tuple, str], ...] | None:
     return None if qs.question is None or qs.doc is None or fields is None else tuple(_leak_texts(fields))
 
 
-def _question_leak_texts(qid: str, qs) -> list[LeakText]:
+def _question_leak_texts(qid: str, qs) -> _LeakTextsOf:
     texts = getattr(qs, "texts", None)  # as the worker that checked the file listed them
     if texts is None:
         fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
         texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
-    # (each a LeakText made in C: its (field, text) pair after the id, as LeakText's own
-    # ``__new__`` makes it, without a call of that Python function per text)
-    return list(map(tuple.__new__, repeat(LeakText), map((qid,).__add__, texts)))
+    return _LeakTextsOf(qid, texts)
+
+
+class _LeakTextsOf:
+    """The texts of one question that the answer-leak lint reads: its id and its (field, text)
+    pairs, in order (:func:`_question_leak_texts`). Iterated, its :class:`LeakText` list;
+    :func:`leak_findings_by_file` reads the pairs as they are, without a LeakText per text."""
+
+    __slots__ = ("question_id", "pairs")
+
+    def __init__(self, question_id: str, pairs) -> None:
+        self.question_id = question_id
+        self.pairs = pairs
+
+    def __iter__(self):
+        # (each a LeakText made in C: its (field, text) pair after the id, as LeakText's own
+        # ``__new__`` makes it, without a call of that Python function per text)
+        return iter(list(map(tuple.__new__, repeat(LeakText), map((self.question_id,).__add__, self.pairs))))
 
 
 def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
@@ -1186,7 +1201,34 @@ def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[
             gc.enable()
 
 
+def _match_files(keys: dict[str, KeyInfo], files: list) -> list[tuple[tuple[str, tuple, str], str]]:
+    """:func:`_match` of the texts of ``files`` (each a question's :class:`_LeakTextsOf`, or any
+    iterable of LeakTexts), in order: the texts and their questions taken from the questions'
+    pairs as they are (the field of a text made into a LeakText only for a text that gives a
+    key away), with the cyclic garbage collector paused (as :func:`_match`)."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        if not all(type(found) is _LeakTextsOf for found in files):
+            return _match_uncollected(keys, [text for found in files for text in found])
+        pairs = list(chain.from_iterable(map(attrgetter("pairs"), files)))
+        questions = list(chain.from_iterable(map(repeat, map(attrgetter("question_id"), files), map(len, map(attrgetter("pairs"), files)))))
+        return _matched(keys, questions, list(map(itemgetter(1), pairs)), lambda index: pairs[index][0])
+    finally:
+        if paused:
+            gc.enable()
+
+
 def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
+    return _matched(keys, list(map(itemgetter(0), texts)), list(map(itemgetter(2), texts)), lambda index: texts[index][1])
+
+
+def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], field_of) -> list[tuple[tuple[str, tuple, str], str]]:
+    """The findings of :func:`leak_findings` of the texts ``texts`` of the questions
+    ``questions`` (each text's, in the same order); ``field_of(index)`` gives the field of the
+    text at ``index``."""
     if not texts:  # (the keys are indexed only for texts to match)
         return []
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
@@ -1263,17 +1305,15 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     # the matchers keep as they go only saves work): with many texts, the keys are indexed here
     # and the distinct texts matched a part at a time in processes forked after (on every core),
     # each part's findings by text; taken in the order of the texts, they are the same.
-    text_of = itemgetter(2)  # (LeakText.text)
-    counts = Counter(map(text_of, texts))  # each distinct text in the order met, with how many texts are it
-    first = dict(zip(map(text_of, reversed(texts)), range(len(texts) - 1, -1, -1)))
-    owns = map(itemgetter(0), map(texts.__getitem__, map(first.__getitem__, counts)))  # (the question of its first)
-    distinct = list(zip(counts, owns, counts.values()))
+    counts = Counter(texts)  # each distinct text in the order met, with how many texts are it
+    first = dict(zip(reversed(texts), reversed(questions)))  # (the question of its first)
+    distinct = list(zip(counts, map(first.__getitem__, counts), counts.values()))
     matched: dict[str, tuple[list[str], dict[str, str]]] = {}
     for part in _scanned(scan, distinct, len(texts)):
         matched.update(part)
     if not matched:
         return []
-    held = [item for item in texts if item.text in matched]
+    held = [LeakText(questions[index], field_of(index), texts[index]) for index in compress(count(), map(matched.__contains__, texts))]
     found: dict[tuple[str, tuple, str], str] = {}
     for item in held:
         for other in matched[item.text][0]:
@@ -1338,7 +1378,7 @@ def leak_findings_by_file(keys: dict[str, KeyInfo], files: list, *, scope) -> li
             todo = [] if old_digests == digests else [entry for entry in files if old_digests.get(entry[0]) != entry[1]]
             again = {qid for qid, _, _ in todo}
             kept = [item for item in old_found if item[0][0] in digests and item[0][0] not in again and item[0][2] in now_keys]
-    result = kept + _match(keys, [text for _, _, texts in todo for text in texts()])
+    result = kept + _match_files(keys, [texts() for _, _, texts in todo])
     if not (well_formed and old[0] == now_keys and old[1] == digests and old[2] == result):
         store.put(key, (now_keys, digests, result))
         store.save()
@@ -1397,11 +1437,43 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     if current is not None:
         # (only the translations that may refer to something, in their order: what ``hits``
         # answers for the others is nothing, so they need neither its call nor the loop's step)
-        current = [pair for pair in current if pair[0].question_id is not None and may_refer(pair[1].msgstr, lang)]
+        current = _referring(current, lang)
     diags = translation_warnings(catalog, active, fields, hits, current)
     if not shared:
         kept.save()
     return diags
+
+
+_REFERRING_BLOCK = 128
+"""How many translations :func:`_referring` lowers and searches as one text."""
+
+
+def _referring(current: list, lang: str) -> list:
+    """Those of ``current`` ((field, entry) pairs) whose field belongs to a question and whose
+    msgstr :func:`may_refer` lets through, in their order.
+
+    The msgstrs are read a block of :data:`_REFERRING_BLOCK` at a time, joined by NUL and
+    lowered once: ``str.lower`` lowers each character alike whether the texts are joined or not
+    (the final sigma's context stops at a NUL as at a text's end), and nothing
+    :data:`_MAY_REFER_LOWERED` finds holds a NUL, so the joined text holds a word of the
+    language, a "q" before a digit or a character of :data:`_ODD_LOWERED` exactly when one of
+    its texts does (each a substring test, which skips over the text in C, instead of the
+    pattern's search stopping at each of the words' first letters). Only the texts of a block
+    where one is found are asked :func:`may_refer` one by one; in a language whose words the
+    lowered search cannot take (:data:`_MAY_REFER_LOWERED`), each text is."""
+    language = _language(lang)
+    owned = [pair for pair in current if pair[0].question_id is not None]
+    if language not in _MAY_REFER_LOWERED:
+        return [pair for pair in owned if may_refer(pair[1].msgstr, lang)]
+    words, q_digit = _REFER_WORDS[language], _Q_DIGIT.search
+    kept = []
+    for start in range(0, len(owned), _REFERRING_BLOCK):
+        block = owned[start:start + _REFERRING_BLOCK]
+        lowered = "\0".join([entry.msgstr for _, entry in block]).lower()
+        if (any(word in lowered for word in words) or ("q" in lowered and q_digit(lowered) is not None)
+                or (not lowered.isascii() and any(odd in lowered for odd in _ODD_LOWERED))):
+            kept += [pair for pair in block if may_refer(pair[1].msgstr, lang)]
+    return kept
 
 
 def translation_lints(catalog, active: dict, fields, *, memo: bool = False, current: list | None = None, hints: list[bool] | None = None) -> list[Diagnostic]:
