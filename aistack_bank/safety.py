@@ -107,7 +107,10 @@ def _open_settled(path: Path, root: Path) -> int | None:
     :func:`check_link` lets be opened. Otherwise None, and nothing is opened (a link, a path
     outside ``root``, any failure to open): the caller then checks and opens it as usual,
     which decides and reports. The real path of ``root`` (given as an absolute path, as the
-    question files' reader gives it) is worked out once, as a folder's is."""
+    question files' reader gives it) is worked out once, as a folder's is; so are the absolute
+    and real paths of the folder of ``path`` as it is written (a relative one in the working
+    folder of the read, looked up each time), so that a file of a known folder costs string
+    work only, no ``abspath`` (:func:`_settled_folder`)."""
     if not _NOFOLLOW:
         return None
     known = _REAL_FOLDERS
@@ -118,21 +121,42 @@ def _open_settled(path: Path, root: Path) -> int | None:
         top = os.path.abspath(root)
         found = known[root] = (top.rstrip(os.sep) + os.sep, os.path.realpath(top).rstrip(os.sep) + os.sep)
     top, real_root = found
-    absolute = os.path.abspath(path)
-    if not (absolute + os.sep).startswith(top):
+    text = os.fspath(path)
+    if type(text) is not str:
         return None
-    folder, name = os.path.split(absolute)
-    if name in ("", ".", ".."):
+    name = text.rpartition(os.sep)[2]
+    if name in ("", ".", "..") or (os.altsep and os.altsep in text):
         return None
-    real = known.get(folder)
-    if real is None:
-        real = known[folder] = os.path.realpath(folder)
-    if not (os.path.join(real, name) + os.sep).startswith(real_root):
+    given = text[:len(text) - len(name)]
+    key = (_GIVEN, given, None if given[:1] == os.sep else os.getcwd())
+    folder = known.get(key)
+    if folder is None:
+        folder = known[key] = _settled_folder(given, known)
+    absolute_prefix, real_prefix = folder
+    if not (absolute_prefix + name + os.sep).startswith(top):
+        return None
+    if not (real_prefix + name + os.sep).startswith(real_root):
         return None
     try:
         return os.open(path, _READ_FLAGS | _NOFOLLOW)
     except OSError:
         return None
+
+
+_GIVEN = object()
+"""The first item of the keys under which :func:`_open_settled` keeps a folder as written."""
+
+
+def _settled_folder(given: str, known: dict) -> tuple[str, str]:
+    """(the absolute path, the real path) of the folder ``given`` (a path's text up to its name,
+    with its last separator; "" for the working folder), each ending in a separator: a name
+    appended to them gives what ``os.path.abspath`` of the path, and ``os.path.join`` of its
+    folder's real path and its name, give (the name being neither "", "." nor "..")."""
+    absolute = os.path.abspath(given or os.curdir)
+    real = known.get(absolute)
+    if real is None:
+        real = known[absolute] = os.path.realpath(absolute)
+    return (absolute if absolute.endswith(os.sep) else absolute + os.sep), (real if real.endswith(os.sep) else real + os.sep)
 
 
 def read_regular(path: Path, max_bytes: int, *, root: Path | None = None, what: str = "file", kept=None) -> bytes:

@@ -252,7 +252,7 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
     :func:`_police_all` of ``text`` when the caller has it (from :func:`_check_source`)."""
     if police_all is None:
         police_all = _police_all(text)
-    quick = None if police_all else _quick(text)
+    quick = None if police_all else _quick(text, screened=True)
     if quick is not None:  # (a mapping with nothing to report, and no anchor: see :func:`_quick`)
         return YamlDocument(path=path, data=quick[0], text=text, values=quick[1], keys=quick[2]), []
     try:
@@ -507,6 +507,10 @@ def _police(value: str, doc: YamlDocument, diags: list[Diagnostic], line: int, c
 # of, gives None, and the text is composed by libyaml as before. The two are compared by
 # tests/test_yaml_quick_equivalence.py (random texts, mutated, and every YAML file of the repository).
 _QUICK_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)")
+_QUICK_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,1023}):(?: +(.*))?$")
+"""A line of a block mapping from its key on: the key (of at most :data:`_QUICK_KEY_MOST`
+characters, as libyaml takes; a longer one does not match) and what follows it after its
+spaces (None: nothing), with any trailing spaces."""
 _QUICK_NOT_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 """The first characters of a one-line value that the quick reader leaves to libyaml (indicators,
 quotes and the rest): a plain value starts with none of them."""
@@ -526,12 +530,21 @@ class _NotQuick(Exception):
     """The text is left to libyaml (see :func:`_quick`)."""
 
 
-def _quick(text: str):
+def _quick(text: str, screened: bool = False):
     """(data, values, keys) of ``text`` as :func:`parse_yaml` makes them through libyaml and the
     converter, for a text whose top-level mapping and everything in it are of the small part of
-    YAML above, with no diagnostic to give; None for any other text (composed by libyaml then)."""
-    if not text.endswith("\n") or (text.isascii() and text.encode("ascii").translate(None, _QUICK_ASCII)) or (
-            not text.isascii() and _QUICK_ODD.search(text)):
+    YAML above, with no diagnostic to give; None for any other text (composed by libyaml then).
+
+    ``screened``: the caller knows that ``text`` holds no character of
+    :data:`~aistack_bank.safety.FORBIDDEN` (:func:`_police_all` of it is false); of the characters
+    left to libyaml (:data:`_QUICK_ODD`, :data:`_QUICK_ASCII`) it can then hold only a tab, which
+    one search finds, instead of a pass over the text with a character class."""
+    if not text.endswith("\n"):
+        return None
+    if screened:
+        if "\t" in text:
+            return None
+    elif (text.isascii() and text.encode("ascii").translate(None, _QUICK_ASCII)) or (not text.isascii() and _QUICK_ODD.search(text)):
         return None
     lines = text.split("\n")
     values: dict = {}
@@ -574,21 +587,28 @@ class _QuickReader:
         values[path] = (i + 1, col + 1)
         result: dict = {}
         line = lines[i]
+        pad = " " * col
+        entry = _QUICK_ENTRY.match
         while True:
-            found = _QUICK_KEY.match(line, col)
-            if found is None or found.end(1) - col > _QUICK_KEY_MOST:
+            found = entry(line, col)  # (its key, and what follows it, from its first character on)
+            if found is None:
                 raise _NotQuick
-            key = found.group(1)
+            key, rest = found.group(1, 2)
             if key in result:
                 raise _NotQuick
             key_path = path + (key,)
             keys[key_path] = (i + 1, col + 1)
-            at = found.end()
-            rest = line[at:].rstrip(" ")
+            if rest and rest[-1] == " ":
+                rest = rest.rstrip(" ")
             if not rest or rest[0] == "#":
                 result[key], i = self.nested(i + 1, col, key_path, depth + 1)
             else:
-                result[key], i = self.scalar(rest, i, at, col, key_path)
+                result[key], i = self.scalar(rest, i, found.start(2), col, key_path)
+            if i < len(lines):
+                line = lines[i]
+                first = line[col:col + 1]
+                if first > " " and first != "#" and line.startswith(pad):
+                    continue  # (the usual next line: a key at this column)
             i = self.next_content(i)
             if i is None:
                 return result, len(lines)
@@ -623,6 +643,7 @@ class _QuickReader:
         lines, values = self.lines, self.values
         values[path] = (i + 1, col + 1)
         items: list = []
+        pad = " " * col
         while True:
             line = lines[i]
             at = col + 2
@@ -637,6 +658,8 @@ class _QuickReader:
             else:
                 item, i = self.scalar(rest, i, at, col, item_path)
             items.append(item)
+            if i < len(lines) and lines[i][col:col + 2] == "- " and lines[i].startswith(pad):
+                continue  # (the usual next line: the next item's dash at this column)
             i = self.next_content(i)
             if i is None:
                 return items, len(lines)
@@ -719,8 +742,22 @@ class _QuickReader:
         indent = len(line) - len(content)
         if not content or indent <= col:
             raise _NotQuick  # (a leading blank line, or an empty text)
-        texts = []
-        j = i
+        # The usual text: lines each at the text's indentation exactly, up to a line that is
+        # not (taken one by one below then); such lines are joined by one string operation
+        # (a line break and the indentation, a space in a folded text).
+        pad = line[:indent]
+        j = i + 1
+        while j < len(lines):
+            line = lines[j]
+            if line[indent:indent + 1] > " " and line.startswith(pad):
+                j += 1
+                continue
+            content = line.lstrip(" ")
+            if (content and len(line) - len(content) < indent) or j + 1 == len(lines) and not line:
+                value = "\n".join(lines[i:j])[indent:].replace("\n" + pad, " " if folded else "\n")
+                return (value + "\n" if keep else value), j
+            break
+        texts = [text[indent:] for text in lines[i:j]]
         while j < len(lines):
             line = lines[j]
             content = line.lstrip(" ")

@@ -280,7 +280,7 @@ def test_the_texts_are_the_leak_texts_made_before():
             for qs in topic.questions:
                 if qs.question is None:
                     continue
-                now = lints._question_leak_texts(qs.question.id, qs)
+                now = list(lints._question_leak_texts(qs.question.id, qs))  # (its LeakTexts, iterated)
                 before = _old_question_leak_texts(qs.question.id, qs)
                 assert now == before and all(type(item) is LeakText for item in now)
                 assert [(item.question_id, item.field, item.text) for item in now] == [tuple(item) for item in before]

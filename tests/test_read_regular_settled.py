@@ -159,3 +159,26 @@ def test_a_relative_project_follows_the_working_folder(tmp_path, monkeypatch):
             assert _outcome(read_regular, path, root, 1 << 20) == want, folder
             seen.append(want[0] if want[0] == "bytes" else want[1])
     assert seen == ["bytes", "E115", "bytes"]
+
+
+def test_a_relative_path_follows_the_working_folder(tmp_path, monkeypatch):
+    """A file given by a relative path, with the project given whole, is the file of that name in
+    the working folder of each read, also when that folder changes within ``folders_settled``
+    (the folder of a path as written is kept with the working folder it was read from): here
+    once inside the project, once in a folder outside it whose files are refused."""
+    project = tmp_path / "p"
+    (project / "bank" / "questions").mkdir(parents=True)
+    (project / "bank" / "questions" / "q.yaml").write_text("id: inside\n")
+    (tmp_path / "out" / "bank" / "questions").mkdir(parents=True)
+    (tmp_path / "out" / "bank" / "questions" / "q.yaml").write_text("id: outside\n")
+    (project / "bank" / "linked").symlink_to(tmp_path / "out" / "bank" / "questions")
+    seen = []
+    with folders_settled():
+        for folder in (project, tmp_path / "out", project, project / "bank"):
+            monkeypatch.chdir(folder)
+            for path in (Path("bank/questions/q.yaml"), Path("questions/q.yaml"), Path("bank/linked/q.yaml"), Path("linked/q.yaml")):
+                want = _outcome(_read_regular_before, path, project, 1 << 20)
+                assert _outcome(read_regular, path, project, 1 << 20) == want, (folder, path)
+                seen.append(want[1] if want[0] == "bytes" else want[1])
+    assert seen == [b"id: inside\n", "E101", "E115", "E101", b"id: outside\n", "E101", "E101", "E101",
+                    b"id: inside\n", "E101", "E115", "E101", "E101", b"id: inside\n", "E101", "E115"], seen

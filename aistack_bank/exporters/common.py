@@ -7,7 +7,7 @@ import zipfile
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import PurePosixPath
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..i18n.languages import is_rtl, moodle_code
 
@@ -145,6 +145,27 @@ def multilang_html(texts_raw: Mapping[str, str], syntax: str = "span") -> str:
         parts.append("</p>")
         return "".join(parts)
     return f"<p>{body}</p>"
+
+
+def span_paragraphs(langs: Sequence[str], escape: Callable[[str], str], start_escape: Callable[[str], str] | None = None) -> Callable[[Sequence[str]], str] | None:
+    """For a file of ``langs`` in the ``span`` syntax in which no text is an English fallback
+    (else None): a function of each language's text (in the order of ``langs``) giving
+    :func:`multilang_html`'s paragraph of them, each text written by ``escape`` (:func:`html_text`
+    for :func:`multilang_html`) after its block's start written by ``start_escape`` (as it is
+    when None): each block's start and direction taken once per file, not once per text, and
+    no map of the texts made per paragraph (GIFT's and Moodle XML's multilingual files)."""
+    if any_in_english():
+        return None
+    heads = [(start if start_escape is None else start_escape(start), rtl) for lang in langs for start, rtl in [_span(lang)]]
+
+    def paragraph(texts: Sequence[str]) -> str:
+        parts = ["<p>"]
+        for (start, rtl), text in zip(heads, texts):
+            parts += (start, escape(f"{RLI}{text}{PDI}" if rtl else text), "</span>")
+        parts.append("</p>")
+        return "".join(parts)
+
+    return paragraph
 
 
 def multilang_spans(texts_raw: Mapping[str, str]) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from ..options import ExportOptions
 from .record import Format, as_library, by_category
 from .moodle_common import credit, gift_leaves_out, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, short_answers
 from .common import (EncodedLines, category_path, category_title, html_text, in_english, moodle_percent, multilang_html, multilang_plain, multilang_spans,
-                     plain_field, plain_number, question_name)
+                     plain_field, plain_number, question_name, span_paragraphs)
 
 
 def _questions(count: int) -> str:
@@ -202,7 +202,10 @@ def _topic(lines: EncodedLines, banks: Sequence[Bank], category_name: str, left_
         f"$CATEGORY: {category_path(category_name, title)}",
         "",
     ]
-    if len(banks) > 1:  # (each text escaped for HTML and GIFT in one pass: gift_multilang)
+    paragraph = span_paragraphs([b.lang for b in banks], gift_text, gift_escape) if len(banks) > 1 and options.multilang == "span" else None
+    if paragraph is not None:  # (gift_multilang's paragraph, its blocks' starts escaped once per topic)
+        html = lambda get: paragraph([get(b) for b in banks])  # noqa: E731
+    elif len(banks) > 1:  # (each text escaped for HTML and GIFT in one pass: gift_multilang)
         html = lambda get: gift_multilang({b.lang: get(b) for b in banks}, options.multilang)  # noqa: E731
     else:  # (a text's paragraph escaped for HTML and GIFT in one pass)
         html = lambda get: gift_paragraph(get(first))  # noqa: E731

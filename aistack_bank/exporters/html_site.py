@@ -15,7 +15,7 @@ from ..model import Bank
 from ..options import ExportOptions
 from ..site_strings import UI_STRINGS
 from .record import ALL, ExportedFile, Format, languages
-from .common import file_language, html_text, json_compact_utf8
+from .common import file_language, html_text, in_english, json_compact_utf8
 
 PRACTICE_COUNT = 10
 """How many questions "Practice 10 questions" draws (fewer if the topic has fewer)."""
@@ -232,14 +232,21 @@ WRITERS = {
 """What the page's script reads of a question of each kind (practice.js renders and scores it)."""
 
 
-def _sent(key: str, bank: Bank) -> bool:
+def _sent(key: str, bank: Bank, kinds: frozenset[str] | None = None) -> bool:
     """Whether a page of ``bank`` carries the interface string ``key``: a string of one question
     kind (``site.<kind>.…``, the kind's name as a question file writes it) only when the page
-    holds a question of that kind, every other string always."""
+    holds a question of that kind, every other string always. ``kinds``: the kinds of the
+    bank's questions (:func:`_kinds`), when already taken."""
     from ..kinds import NAMES
 
     kind = key.split(".")[1] if key.count(".") >= 2 else ""
-    return kind not in NAMES or any(q.kind == kind for q in bank.questions)
+    return kind not in NAMES or kind in (kinds if kinds is not None else _kinds(bank))
+
+
+def _kinds(bank: Bank) -> frozenset[str]:
+    """The kinds of ``bank``'s questions (taken once per page, not once per interface string:
+    about a hundred strings of a kind each looked for among every question)."""
+    return frozenset(q.kind for q in bank.questions)
 
 
 def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = None) -> dict:
@@ -262,15 +269,13 @@ def page_data(bank: Bank, options: ExportOptions, languages: list[str] | None = 
         "runKey": f"{options.site_id}/{topic}/run/{lang}",
         "practiceCount": PRACTICE_COUNT,
         "tags": [tag for tag in bank.topic.tags if any(tag in q.tags for q in bank.questions)],
-        "ui": {key: _ui_data(options, lang, key) for key in UI_STRINGS if _sent(key, bank)},
+        "ui": {key: _ui_data(options, lang, key) for kinds in [_kinds(bank)] for key in UI_STRINGS if _sent(key, bank, kinds)},
         "questions": questions,
     } | groups | _english_data(bank, questions)
 
 
 def _english_attr(text: str, lang: str) -> str:
     """`` lang="en"`` for a text of a ``lang`` page shown in English for want of a translation."""
-    from .common import in_english
-
     return ' lang="en"' if lang != "en" and in_english(text, lang) else ""
 
 

@@ -17,7 +17,8 @@ from ..model import Bank, Library
 from ..options import ExportOptions
 from .record import Format, as_library, by_category
 from .moodle_common import credit, moodle_answer_text, multiple_response_fractions, notes as moodle_notes, numerical_units, short_answers
-from .common import EncodedLines, cdata, category_idnumber, category_path, category_title, html_paragraph, html_text, multilang_html, multilang_plain, moodle_percent, plain_field, plain_number, question_name
+from .common import (EncodedLines, cdata, category_idnumber, category_path, category_title, html_paragraph, html_text, multilang_html, multilang_plain, moodle_percent, plain_field,
+                     plain_number, question_name, span_paragraphs)
 
 
 def _text(tag: str, html: str, indent: str) -> str:
@@ -242,8 +243,11 @@ def _topic(out: EncodedLines, banks: Sequence[Bank], category_name: str, options
     """The pseudo-question switching to the topic's category, then the topic's questions, added to ``out``."""
     first = banks[0]
     multi = len(banks) > 1
+    paragraph = span_paragraphs([b.lang for b in banks], html_text) if multi and options.multilang == "span" else None  # (multilang_html's paragraph)
 
     def html(get) -> str:
+        if paragraph is not None:
+            return paragraph([get(b) for b in banks])
         if multi:
             return multilang_html({b.lang: get(b) for b in banks}, options.multilang)
         return html_paragraph(get(first))

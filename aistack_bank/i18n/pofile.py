@@ -921,6 +921,11 @@ class LightCatalog(list):
         self.header = ""
         self.metadata: dict[str, str] = {}
         self.metadata_is_fuzzy: list[str] = []
+        self.read_columns: tuple[list, dict, int | None] | None = None
+        """(contexts, rows kept whole, the header's index) of the :func:`pack_rows` columns of
+        the rows this catalog was made of, with the header's, when the reader made them
+        (:func:`light_catalog` with ``packed``): what :meth:`distinct` reads of the entries
+        (once: it lets them go)."""
 
     def obsolete_entries(self) -> list[LightEntry]:
         return [e for e in self if e.obsolete]
@@ -930,13 +935,28 @@ class LightCatalog(list):
         without a context have distinct msgids, and none has plural forms: then the catalog
         checks of duplicates, contexts and plural counts find nothing (as
         :meth:`ColumnCatalog.distinct` answers for its columns), without a loop over the
-        entries in Python."""
-        if any(map(itemgetter(3), self)):
-            return False
-        contexts = list(map(itemgetter(0), self))
-        unnamed = contexts.count(None)
-        if len(set(contexts)) - (1 if unnamed else 0) != len(contexts) - unnamed:
-            return False
+        entries in Python.
+
+        With the reader's columns (:attr:`read_columns`), the contexts are their column, the
+        header's place left out, and only the rows kept whole may have plural forms (a row of
+        the usual shape has none): the entries are not looked at one by one to make them."""
+        known, self.read_columns = self.read_columns, None  # (read once, as the catalog is checked)
+        if known is not None and len(known[0]) == len(self) + (known[2] is not None):
+            contexts, other, header = known
+            if any(row[3] for index, row in other.items() if index != header):
+                return False
+            unnamed = contexts.count(None) - (header is not None)
+            named = set(contexts)
+            named.discard(None)
+            if len(named) != len(contexts) - (header is not None) - unnamed:
+                return False
+        else:
+            if any(map(itemgetter(3), self)):
+                return False
+            contexts = list(map(itemgetter(0), self))
+            unnamed = contexts.count(None)
+            if len(set(contexts)) - (1 if unnamed else 0) != len(contexts) - unnamed:
+                return False
         if unnamed:
             loose = [e.msgid for e in self if e.msgctxt is None]
             return len(set(loose)) == len(loose)
@@ -1228,13 +1248,16 @@ class ActiveEntries(Mapping):
         return self._index.keys()
 
 
-def light_catalog(rows: list[tuple], *, entries: bool = False) -> LightCatalog:
+def light_catalog(rows: list[tuple], *, entries: bool = False, packed: tuple | None = None) -> LightCatalog:
     """The :class:`LightCatalog` of :func:`light_rows`' rows (which it does not change); with
     ``entries``, rows that are :class:`LightEntry` items already (:func:`read_rows_bytes`),
-    taken as they are."""
+    taken as they are; with ``packed``, the rows' :func:`pack_rows` columns, which
+    :meth:`LightCatalog.distinct` reads instead of the entries."""
     po = LightCatalog()
     made = (lambda part: part) if entries else (lambda part: map(LightEntry, part))
     header = next((i for i, r in enumerate(rows) if r[1] == "" and r[0] is None and not r[12]), None)
+    if packed is not None and len(packed[0]) == len(rows):
+        po.read_columns = (packed[0], packed[9], header)
     if header is None:
         po.extend(made(rows))
         return po

@@ -510,20 +510,24 @@ class _Owners:
         self.store.save()
         fields = self._fields_store()
         if not fields.has(self._fields_key()):
-            kept = _kept_fields(self.keys, self.owners)
+            # (the map of the keys made from them and their owners, one each: it has as many as there are distinct keys)
+            made = type(self.owner_of) is dict and len(self.owners) == len(self.keys)
+            kept = _kept_fields(self.keys, self.owners, len(self.owner_of) == len(self.keys) if made else None)
             if kept is not None:
                 fields.put(self._fields_key(), kept)
                 fields.save()
 
 
-def _kept_fields(keys: list[str], owners: list[str]) -> tuple[str, str] | None:
+def _kept_fields(keys: list[str], owners: list[str], distinct: bool | None = None) -> tuple[str, str] | None:
     """What :meth:`_Owners.save` keeps of the bank's field keys and their owners: the keys
     joined by ``\\0``, and ``\\0key\\1owner`` of each then ``\\0`` (:class:`_KeptOwners`); None
     when a key or an owner holds a separator, or a key is there twice. Whether one holds a
     separator is told from the strings joined (in which only the joins are ``\\0``), not
-    asked of each string."""
+    asked of each string; whether a key is there twice from ``distinct`` when the caller knows
+    (whether every key is there once), else from a set of them."""
     joined = "\0".join(keys)
-    if not (_unseparated(joined, len(keys)) and _unseparated("\0".join(owners), len(owners)) and len(set(keys)) == len(keys)):
+    if not (_unseparated(joined, len(keys)) and _unseparated("\0".join(owners), len(owners))
+            and (distinct if distinct is not None else len(set(keys)) == len(keys))):
         return None
     return joined, "\0" + "\0".join(map("\1".join, zip(keys, owners))) + "\0"
 

@@ -24,8 +24,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from collections import Counter
-from itertools import chain, compress, filterfalse, repeat
-from operator import itemgetter, methodcaller
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import attrgetter, itemgetter, methodcaller
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Diagnostic, Location, warning
@@ -106,7 +106,7 @@ _ODD_FOLD = {0x130: "i", 0x131: "i", 0x17F: "s"}
 
 def _folded(text: str) -> str:
     """``text`` lowered so that a word an IGNORECASE pattern finds in ``text`` is in it as written."""
-    if not text.isascii() and _ODD_CASE.search(text):
+    if not text.isascii() and ("\u0130" in text or "\u0131" in text or "\u017f" in text):  # (_ODD_CASE, three searches: faster)
         text = text.translate(_ODD_FOLD)
     return text.lower()
 
@@ -152,8 +152,15 @@ def may_refer(text: str, lang: str = "en") -> bool:
 
 def _may_match(kind: str, lang: str, folded: str) -> bool:
     """False when the pattern ``kind`` of ``lang`` cannot match the text lowered as ``folded``."""
-    if kind == "letter":
-        return _LETTER_FOLDED[lang].search(folded) is not None
+    if kind == "letter":  # (every match starts with a word of _NEEDS: tried there alone, not at every place)
+        match, find = _LETTER_FOLDED[lang].match, folded.find
+        for word in _NEEDS[kind][lang]:
+            at = find(word)
+            while at >= 0:
+                if match(folded, at) is not None:
+                    return True
+                at = find(word, at + 1)
+        return False
     if kind == "position":
         return (any(word in folded for word in _POSITION_ALONE[lang])
                 or (any(word in folded for word in _NEEDS[kind][lang]) and any(word in folded for word in _POSITION_ORDINALS[lang])))
@@ -166,7 +173,9 @@ _LETTER_FOLDED = {lang: re.compile(pattern.replace(r"\b", "", 1).replace("(?![\\
 this one matches the lowered text (a word of :data:`_NEEDS`, its letters lowered, the same
 spaces and brackets, a letter a to j lowered, then no letter a to z: only a character that is a
 word character lowers to one). "option" followed by a word ("the wrong option claims") is
-then refused without the case-insensitive scan."""
+then refused without the case-insensitive scan. Each of its matches starts with a word of
+:data:`_NEEDS` (``letter``) and it looks at nothing before its start: :func:`_may_match` tries
+it where those words are, which finds a match exactly when a search of the text does."""
 
 
 _REFER_WORDS = {lang: tuple(sorted({word for table in _NEEDS.values() for word in table[lang]})) for lang in _NEEDS["letter"]}
@@ -853,26 +862,147 @@ def _key_text(question) -> str | None:
 
 def question_reference_lints(question, doc: YamlDocument, fields=None) -> list[Diagnostic]:
     """W320 and W321 in the English texts of one question (a rule of the file alone); ``fields``:
-    its translatable fields when already listed."""
+    its translatable fields when already listed.
+
+    Each text's hits are kept for the texts met since (:func:`_english_hits`): a bank repeats its
+    explanations and feedbacks from question to question; what depends on the question (its
+    own id, left out of W321) is applied to them here."""
     diags: list[Diagnostic] = []
     texts = question_texts(question) if fields is None else _leak_texts(fields)
+    options = question.PICKS_OPTIONS
+    own = None
     for path, text in _may_refer_of(texts):
-        for hit in reference_hits(text, "en", own_id=question.id, options=question.PICKS_OPTIONS):
+        for hit, token in _english_hits(text, options):
+            if token is not None:
+                if own is None:
+                    own = question.id.lower()
+                if token == own:
+                    continue
             diags.append(warning(hit.code, f"{question.id}: {hit.message}", _scalar_offset_location(doc, path, hit.offset)))
     return diags
+
+
+def _english_hits(text: str, options: bool) -> tuple:
+    """:func:`reference_hits` of an English ``text`` with no own id, each hit with the lowered
+    question it names (for W321, its match of the same pattern in the same cleaned text; None
+    for W320): the hits of ``own_id`` are these without the
+    W321 hits whose named question lowered is ``own_id`` lowered (the hits stay in their order:
+    sorted by offset, a stable sort, before and after leaving some out). Kept by (text, options)
+    for the texts met since, :data:`_HITS_KEPT` at most (all let go when there are more)."""
+    key = (text, options)
+    found = _hits_kept.get(key)
+    if found is None:
+        hits = reference_hits(text, "en", options=options)
+        named = {}
+        if any(hit.code == "W321" for hit in hits):
+            named = {match.start(): match.group(0).lower() for match in _COMPILED["question"]["en"].finditer(_clean(text))}
+        found = tuple((hit, named[hit.offset] if hit.code == "W321" else None) for hit in hits)
+        if len(_hits_kept) >= _HITS_KEPT:
+            _hits_kept.clear()
+        _hits_kept[key] = found
+    return found
+
+
+_HITS_KEPT = 4096
+"""Most (text, options) whose English hits :func:`_english_hits` keeps (nearly always none)."""
+_hits_kept: dict[tuple[str, bool], tuple] = {}
 
 
 def _may_refer_of(texts: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
     """Those of a question's (place, English text) that :func:`reference_hits` could find
     something in (each that :func:`_may_refer_folded` does not refuse), in their order.
 
-    Read as one text, the texts joined by line breaks, cleaned and lowered once: each word
-    looked for (and a "q" before a digit) is found where it is, and the text it starts in is
-    kept (none holds a line break, so an occurrence lies in one text, and the joined text
-    lowers as its texts do, character for character, when its length does not change: the
-    texts' own refusal, made once for a question instead of once per text). When lowering
-    changes the length, each text is refused on its own, as :func:`reference_hits` does."""
+    Read as one text, the texts joined by line breaks and lowered once: each word looked for
+    (and a "q" before a digit) is found where it is, and the text it starts in is kept (no word
+    holds a line break, so an occurrence lies in one text: found from the texts' lengths, or by
+    the line breaks before it when no text holds one). An ASCII text is lowered as it is;
+    another as its UTF-8 bytes, whose ASCII letters alone are lowered, when it holds no
+    character that lowers or folds (:func:`_folded`) to an ASCII letter
+    (:data:`_FOLDS_TO_ASCII`): every word looked for is ASCII, so its letters lowered stand in
+    the bytes where the text holds them in either case, and nowhere else. No word holds a
+    space: the non-breaking spaces need no replacing. There, the "q" before a digit is looked
+    for in the text as written, in either case, each on its own (no other character lowers to
+    a "q", a digit lowers to itself and nothing else lowers to a digit; a pattern starting with
+    a literal is searched faster than one starting with a class). A text with such a character
+    is read by :func:`_may_refer_of_folded`."""
     joined = "\n".join([text for _, text in texts])
+    if joined.isascii():
+        lowered = joined.lower()
+        words, newline, q = _REFER_WORDS["en"], "\n", "q"
+    elif not ("\u0130" in joined or "\u0131" in joined or "\u017f" in joined or "\u212a" in joined):  # (_FOLDS_TO_ASCII)
+        lowered = joined.encode("utf-8", "surrogatepass").lower()
+        words, newline, q = _REFER_WORDS_BYTES_EN, b"\n", b"q"
+    else:
+        return _may_refer_of_folded(texts, joined)
+    found = []
+    find = lowered.find
+    for word in words:
+        at = find(word)
+        while at >= 0:
+            found.append(at)
+            at = find(word, at + 1)
+    found_in_joined = ()
+    if lowered.find(q) >= 0:  # (not ``in``, which for bytes first asks for an integer and builds the TypeError it catches)
+        if newline == "\n":
+            found += [match.start() for match in _Q_DIGIT.finditer(lowered)]
+        else:  # (the positions in the text as written)
+            found_in_joined = [match.start() for match in _Q_DIGIT.finditer(joined)]
+            if "Q" in joined:
+                found_in_joined += [match.start() for match in _CAPITAL_Q_DIGIT.finditer(joined)]
+    if not found and not found_in_joined:
+        return []
+    if newline == "\n":  # (an ASCII text: the positions in the lowered text are those in the text)
+        kept = set(_text_indices(texts, found, len))
+    elif lowered.count(newline) == len(texts) - 1:  # no text holds a line break: its index is the number before it
+        kept = set(_line_indices(lowered, newline, found))
+        kept.update(_text_indices(texts, found_in_joined, len))
+    else:
+        kept = set(_text_indices(texts, found_in_joined, len))
+        kept.update(_text_indices(texts, found, _utf8_length))
+    return [item for index, item in enumerate(texts) if index in kept]
+
+
+def _line_indices(joined, newline, found) -> list[int]:
+    """The number of line breaks in ``joined`` before each position of ``found``, in order."""
+    indices, line, before = [], 0, 0
+    count = joined.count
+    for at in sorted(found):
+        line += count(newline, before, at)
+        before = at
+        indices.append(line)
+    return indices
+
+
+def _text_indices(texts: list[tuple[tuple, str]], found, length) -> list[int]:
+    """The index of the text each position of ``found`` in the texts joined by line breaks lies
+    in, each text ``length(text)`` long there."""
+    if not found:
+        return []
+    starts, start = [], 0
+    for _, text in texts:
+        starts.append(start)
+        start += length(text) + 1
+    return [bisect_right(starts, at) - 1 for at in found]
+
+
+def _utf8_length(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+_FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+"""The characters beyond ASCII that :func:`_folded` makes (or leaves with) an ASCII letter:
+dotted capital I ("i" and a combining dot, the one character whose lowering is longer), dotless
+i, long s, the Kelvin sign (a "k"). Each is looked for on its own (a search for one character
+beyond Latin-1 in a text of Latin-1 alone answers at once; a class tests every character)."""
+_REFER_WORDS_BYTES_EN = tuple(word.encode("ascii") for word in _REFER_WORDS["en"])
+_CAPITAL_Q_DIGIT = re.compile(r"Q\d")
+
+
+def _may_refer_of_folded(texts: list[tuple[tuple, str]], joined: str) -> list[tuple[tuple, str]]:
+    """:func:`_may_refer_of` of texts (joined as ``joined``) holding a character of
+    :data:`_FOLDS_TO_ASCII`: their joined text cleaned and lowered by :func:`_folded`, searched
+    as above when its length did not change, else each text refused on its own, as
+    :func:`reference_hits` does."""
     folded = _folded(_clean(joined))
     if len(folded) != len(joined):
         return [item for item in texts if _may_refer_folded(_folded(_clean(item[1])), "en")]
@@ -999,14 +1129,29 @@ def file_leak_texts(qs: QuestionSource) -> tuple[tuple[tuple, str], ...] | None:
     return None if qs.question is None or qs.doc is None or fields is None else tuple(_leak_texts(fields))
 
 
-def _question_leak_texts(qid: str, qs) -> list[LeakText]:
+def _question_leak_texts(qid: str, qs) -> _LeakTextsOf:
     texts = getattr(qs, "texts", None)  # as the worker that checked the file listed them
     if texts is None:
         fields = qs.derived.get("fields")  # kept with the file's record: the same texts, already listed
         texts = question_texts(qs.question) if fields is None else _leak_texts(fields)
-    # (each a LeakText made in C: its (field, text) pair after the id, as LeakText's own
-    # ``__new__`` makes it, without a call of that Python function per text)
-    return list(map(tuple.__new__, repeat(LeakText), map((qid,).__add__, texts)))
+    return _LeakTextsOf(qid, texts)
+
+
+class _LeakTextsOf:
+    """The texts of one question that the answer-leak lint reads: its id and its (field, text)
+    pairs, in order (:func:`_question_leak_texts`). Iterated, its :class:`LeakText` list;
+    :func:`leak_findings_by_file` reads the pairs as they are, without a LeakText per text."""
+
+    __slots__ = ("question_id", "pairs")
+
+    def __init__(self, question_id: str, pairs) -> None:
+        self.question_id = question_id
+        self.pairs = pairs
+
+    def __iter__(self):
+        # (each a LeakText made in C: its (field, text) pair after the id, as LeakText's own
+        # ``__new__`` makes it, without a call of that Python function per text)
+        return iter(list(map(tuple.__new__, repeat(LeakText), map((self.question_id,).__add__, self.pairs))))
 
 
 def leak_findings(keys: dict[str, KeyInfo], texts: list[LeakText], *, memo: bool = False, scope=None) -> list[tuple[tuple[str, tuple, str], str]]:
@@ -1056,7 +1201,34 @@ def _match(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[
             gc.enable()
 
 
+def _match_files(keys: dict[str, KeyInfo], files: list) -> list[tuple[tuple[str, tuple, str], str]]:
+    """:func:`_match` of the texts of ``files`` (each a question's :class:`_LeakTextsOf`, or any
+    iterable of LeakTexts), in order: the texts and their questions taken from the questions'
+    pairs as they are (the field of a text made into a LeakText only for a text that gives a
+    key away), with the cyclic garbage collector paused (as :func:`_match`)."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        if not all(type(found) is _LeakTextsOf for found in files):
+            return _match_uncollected(keys, [text for found in files for text in found])
+        pairs = list(chain.from_iterable(map(attrgetter("pairs"), files)))
+        questions = list(chain.from_iterable(map(repeat, map(attrgetter("question_id"), files), map(len, map(attrgetter("pairs"), files)))))
+        return _matched(keys, questions, list(map(itemgetter(1), pairs)), lambda index: pairs[index][0])
+    finally:
+        if paused:
+            gc.enable()
+
+
 def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[tuple[tuple[str, tuple, str], str]]:
+    return _matched(keys, list(map(itemgetter(0), texts)), list(map(itemgetter(2), texts)), lambda index: texts[index][1])
+
+
+def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], field_of) -> list[tuple[tuple[str, tuple, str], str]]:
+    """The findings of :func:`leak_findings` of the texts ``texts`` of the questions
+    ``questions`` (each text's, in the same order); ``field_of(index)`` gives the field of the
+    text at ``index``."""
     if not texts:  # (the keys are indexed only for texts to match)
         return []
     # each text read once for both rules; the findings in the order of answer_leaks then near_leaks
@@ -1133,17 +1305,15 @@ def _match_uncollected(keys: dict[str, KeyInfo], texts: list[LeakText]) -> list[
     # the matchers keep as they go only saves work): with many texts, the keys are indexed here
     # and the distinct texts matched a part at a time in processes forked after (on every core),
     # each part's findings by text; taken in the order of the texts, they are the same.
-    text_of = itemgetter(2)  # (LeakText.text)
-    counts = Counter(map(text_of, texts))  # each distinct text in the order met, with how many texts are it
-    first = dict(zip(map(text_of, reversed(texts)), range(len(texts) - 1, -1, -1)))
-    owns = map(itemgetter(0), map(texts.__getitem__, map(first.__getitem__, counts)))  # (the question of its first)
-    distinct = list(zip(counts, owns, counts.values()))
+    counts = Counter(texts)  # each distinct text in the order met, with how many texts are it
+    first = dict(zip(reversed(texts), reversed(questions)))  # (the question of its first)
+    distinct = list(zip(counts, map(first.__getitem__, counts), counts.values()))
     matched: dict[str, tuple[list[str], dict[str, str]]] = {}
     for part in _scanned(scan, distinct, len(texts)):
         matched.update(part)
     if not matched:
         return []
-    held = [item for item in texts if item.text in matched]
+    held = [LeakText(questions[index], field_of(index), texts[index]) for index in compress(count(), map(matched.__contains__, texts))]
     found: dict[tuple[str, tuple, str], str] = {}
     for item in held:
         for other in matched[item.text][0]:
@@ -1208,7 +1378,7 @@ def leak_findings_by_file(keys: dict[str, KeyInfo], files: list, *, scope) -> li
             todo = [] if old_digests == digests else [entry for entry in files if old_digests.get(entry[0]) != entry[1]]
             again = {qid for qid, _, _ in todo}
             kept = [item for item in old_found if item[0][0] in digests and item[0][0] not in again and item[0][2] in now_keys]
-    result = kept + _match(keys, [text for _, _, texts in todo for text in texts()])
+    result = kept + _match_files(keys, [texts() for _, _, texts in todo])
     if not (well_formed and old[0] == now_keys and old[1] == digests and old[2] == result):
         store.put(key, (now_keys, digests, result))
         store.save()
@@ -1267,11 +1437,43 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     if current is not None:
         # (only the translations that may refer to something, in their order: what ``hits``
         # answers for the others is nothing, so they need neither its call nor the loop's step)
-        current = [pair for pair in current if pair[0].question_id is not None and may_refer(pair[1].msgstr, lang)]
+        current = _referring(current, lang)
     diags = translation_warnings(catalog, active, fields, hits, current)
     if not shared:
         kept.save()
     return diags
+
+
+_REFERRING_BLOCK = 128
+"""How many translations :func:`_referring` lowers and searches as one text."""
+
+
+def _referring(current: list, lang: str) -> list:
+    """Those of ``current`` ((field, entry) pairs) whose field belongs to a question and whose
+    msgstr :func:`may_refer` lets through, in their order.
+
+    The msgstrs are read a block of :data:`_REFERRING_BLOCK` at a time, joined by NUL and
+    lowered once: ``str.lower`` lowers each character alike whether the texts are joined or not
+    (the final sigma's context stops at a NUL as at a text's end), and nothing
+    :data:`_MAY_REFER_LOWERED` finds holds a NUL, so the joined text holds a word of the
+    language, a "q" before a digit or a character of :data:`_ODD_LOWERED` exactly when one of
+    its texts does (each a substring test, which skips over the text in C, instead of the
+    pattern's search stopping at each of the words' first letters). Only the texts of a block
+    where one is found are asked :func:`may_refer` one by one; in a language whose words the
+    lowered search cannot take (:data:`_MAY_REFER_LOWERED`), each text is."""
+    language = _language(lang)
+    owned = [pair for pair in current if pair[0].question_id is not None]
+    if language not in _MAY_REFER_LOWERED:
+        return [pair for pair in owned if may_refer(pair[1].msgstr, lang)]
+    words, q_digit = _REFER_WORDS[language], _Q_DIGIT.search
+    kept = []
+    for start in range(0, len(owned), _REFERRING_BLOCK):
+        block = owned[start:start + _REFERRING_BLOCK]
+        lowered = "\0".join([entry.msgstr for _, entry in block]).lower()
+        if (any(word in lowered for word in words) or ("q" in lowered and q_digit(lowered) is not None)
+                or (not lowered.isascii() and any(odd in lowered for odd in _ODD_LOWERED))):
+            kept += [pair for pair in block if may_refer(pair[1].msgstr, lang)]
+    return kept
 
 
 def translation_lints(catalog, active: dict, fields, *, memo: bool = False, current: list | None = None, hints: list[bool] | None = None) -> list[Diagnostic]:

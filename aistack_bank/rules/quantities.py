@@ -230,7 +230,8 @@ def _side_of(text: str) -> tuple | None:
     scans can find anything in it (:func:`_ascii_parity`)."""
     if text.isascii():
         classes = text.encode("ascii").translate(_ASCII_CLASSES)
-        if b"0" in classes or b"/" in classes or b"<" in classes:
+        find = classes.find  # (``b"0" in classes`` first asks for an integer, and builds the TypeError it catches)
+        if find(b"0") >= 0 or find(b"/") >= 0 or find(b"<") >= 0:
             return _ascii_parity(text, classes)
         return None
     if has_token_hint(text):
@@ -283,7 +284,7 @@ def _ascii_parity(text: str, classes: bytes, lang: str = "en") -> tuple:
             at = classes.find(b"0", after)
         numbers.sort()
         units.sort()
-    markup = _MARKUP.findall(text) if b"<" in classes else []
+    markup = _MARKUP.findall(text) if classes.find(b"<") >= 0 else []
     markup.sort()
     return tuple(numbers), tuple(units), _maybe_formulas(text, classes), tuple(markup)
 
@@ -325,8 +326,9 @@ def _maybe_formulas(text: str, classes: bytes) -> tuple[str, ...]:
     capital, parentheses left out), or holds an operator and a capital (so an operator is right
     beside a capital, or a capital and a digit are beside each other and the text has an
     operator)."""
-    joined = classes.replace(b"(", b"") if b"(" in classes else classes
-    if b"0A" in joined or b"/A" in joined or b"A/" in joined or (b"A0" in joined and b"/" in joined):
+    joined = classes.replace(b"(", b"") if classes.find(b"(") >= 0 else classes
+    find = joined.find  # (not ``in``: see _side_of)
+    if find(b"0A") >= 0 or find(b"/A") >= 0 or find(b"A/") >= 0 or (find(b"A0") >= 0 and find(b"/") >= 0):
         formulas = formula_tokens(text)
         formulas.sort()
         return tuple(formulas)
