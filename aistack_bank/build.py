@@ -1659,7 +1659,7 @@ def _render_sent(payload: tuple, name: str, part: str | None, options_sent: dict
 def _render_piece(payload: tuple, name: str, part: str | None, options_sent: dict, staging: str | None, tag: str):
     """:func:`_render_sent`'s work."""
     # (the pages freed by the piece before are not given back to the system here: the next piece
-    # fills them again, a sixth of a cold build's page faults, for 3-7 MB less at the workers' peak)
+    # fills them again, a sixth of a cold build's page faults, for 6-8 MiB less at the workers' peak)
     files = get_format(name).part_files(_received(payload), _options_received(options_sent), part)
     if staging is None:
         return files
