@@ -21,7 +21,7 @@ def in_process_workers(calls: list[str] | None = None) -> type:
                 calls.extend(function.__name__ for function, _ in sent)
             return [function(*args) for function, args in sent]
 
-        def submit(self, sent):
+        def submit(self, sent, last=False):
             return iter(self.run_all(sent))
 
         def close(self):

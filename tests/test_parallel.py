@@ -184,16 +184,17 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
 
     keep_only(project)  # "large enough": POOL_MIN_CATALOG_BYTES = 0 below
     _break_translations(project)
-    events = []
+    events, lasts = [], []
     real_init, real_submit, real_read = parallel.Workers.__init__, parallel.Workers.submit, validate.read_library
 
     def init(self, wanted):
         real_init(self, wanted)
         events.append(("fork", self.started))
 
-    def submit(self, calls):
+    def submit(self, calls, last=False):
         events.append(("run", [function.__name__ for function, _ in calls]))
-        return real_submit(self, calls)
+        lasts.append(last)  # (nothing is sent after: each worker ends once it has no call left)
+        return real_submit(self, calls, last)
 
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "submit", submit)
@@ -218,6 +219,7 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
     events.clear()
     assert verdict("2", True, "pooled") == serial
     assert events[-2:] == [("run", ["_verify_sent", "_verify_sent", "_template_sent"]), ("lint",)]
+    assert lasts == [True, True]
     # a catalog edit: the edited catalog verified again in the parent, from the kept findings
     po = project / "translations" / "fr.po"
     lines = po.read_text(encoding="utf-8").split("\n")
@@ -305,7 +307,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "run_each", each)
     sent_first = []
-    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls: sent_first.extend(a for _, a in calls) or events.append(("run", [f.__name__ for f, _ in calls])) or real_submit(self, calls))
+    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False: sent_first.extend(a for _, a in calls) or events.append(("run", [f.__name__ for f, _ in calls])) or real_submit(self, calls, last))
     monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-pooled"))  # validated again, from the bank's files
     pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")

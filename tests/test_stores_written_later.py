@@ -54,7 +54,7 @@ def test_validation_with_the_catalogs_workers_writes_the_stores_while_they_verif
     monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
     events = []
     real_submit, real_save = parallel.Workers.submit, questionfiles.QuestionFiles.save_stores
-    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls: events.append("submit") or real_submit(self, calls))
+    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False: events.append("submit") or real_submit(self, calls, last))
     monkeypatch.setattr(questionfiles.QuestionFiles, "save_stores", lambda self: events.append(("save", len(self._later or []))) or real_save(self))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "pooled"))
     pooled = validate_cached(Path("bank"), Path("translations"))

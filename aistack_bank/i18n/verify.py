@@ -779,7 +779,8 @@ def _duplicate_texts(questions: list, catalog: Catalog, active: dict):
 
 
 def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                    workers: Workers | None = None, share: str | None = None, meanwhile: Callable[[], None] | None = None) -> list[Diagnostic]:
+                    workers: Workers | None = None, share: str | None = None, meanwhile: Callable[[], None] | None = None,
+                    last: bool = False) -> list[Diagnostic]:
     """Translation diagnostics for every catalog in ``translations`` (and the template's freshness).
 
     The catalogs are read through ``catalogs`` when given, so that a command that goes on to
@@ -794,7 +795,9 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     documents of those with a numeric check), not the parent's pages.
 
     ``meanwhile()``, when given, is called once, while the workers verify when they do (the
-    caller's own work on the bank, on the core the parent would leave idle)."""
+    caller's own work on the bank, on the core the parent would leave idle). ``last``: the
+    caller sends ``workers`` nothing after this, so each ends as soon as it has no call left
+    (see :meth:`~aistack_bank.parallel.Workers.submit`)."""
     from ..cache.store import Store
     from .extract import reference
     from ..cache.catalogs import catalog_key, inputs_digest, inputs_of
@@ -850,7 +853,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         # the bank's fields it already holds, and the two workers finish at about the same time
         calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, (manifest, token, pot, root))] if fresh else []
-        results = _collected(workers.submit(calls), meanwhile, busy=len(todo) >= workers.size)
+        results = _collected(workers.submit(calls, last=last), meanwhile, busy=len(todo) >= workers.size)
         meanwhile = None
         if fresh:
             results.insert(0, results.pop())
@@ -860,7 +863,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, ([payload], token, pot, root))] if fresh else []  # (last, as above)
         del payload
-        results = _collected(workers.submit(calls), meanwhile, busy=len(todo) >= workers.size)
+        results = _collected(workers.submit(calls, last=last), meanwhile, busy=len(todo) >= workers.size)
         meanwhile = None
         if fresh:
             results.insert(0, results.pop())

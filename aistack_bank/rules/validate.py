@@ -183,7 +183,7 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
             lint()
 
         found = verify_catalogs(source, translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
-                                share=share[0] if share is not None else None, meanwhile=during)
+                                share=share[0] if share is not None else None, meanwhile=during, last=True)  # (validate_bank's workers do nothing after)
     lint()
     diags += linted
     questions = source.questions if only is None else [qs for t in source.topics if t.root == only for qs in t.questions]
