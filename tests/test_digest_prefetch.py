@@ -116,3 +116,29 @@ def test_a_tree_digest_after_an_input_digest_is_the_one_taken_alone(tmp_path, mo
     shutil.rmtree(tmp_path / "cache")
     validation._LAST.clear()
     assert validation.tree_digest(translations) == borrowed
+
+
+@pytest.mark.parametrize("languages", [["fr"], ["fr", "nl"], ["fr", "nl", "de"]])
+def test_two_catalogs_or_more_are_not_read_whole_to_be_kept(tmp_path, monkeypatch, languages):
+    """Only one file's bytes are ever kept (store.keep_bytes): with two large catalogs or more,
+    the input digest reads each a piece at a time instead of whole (and keeps none, as before);
+    with one, it reads it whole and keeps it for the catalog's read."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(validation, "PREFETCH_MIN_BYTES", 1000)
+    monkeypatch.setattr(validation, "KEEP_MIN_BYTES", 1000)
+    bank, translations = tmp_path / "bank", tmp_path / "translations"
+    (bank / "t" / "questions").mkdir(parents=True)
+    translations.mkdir()
+    (bank / "t" / "questions" / "q1.yaml").write_text("id: q1\n", encoding="utf-8")
+    for lang in languages:
+        (translations / f"{lang}.po").write_bytes(lang.encode() * 5000)
+    asked = []
+    real = validation._hash_file
+    monkeypatch.setattr(validation, "_hash_file", lambda digest, name, keep=None, st=None: asked.append((Path(name).name, keep is not None)) or real(digest, name, keep, st))
+    key, _, _, _, kept = _digest(bank, translations, prefetch=True)
+    whole = sorted(name for name, wanted in asked if wanted)
+    if len(languages) == 1:
+        assert whole == ["fr.po"] and list(kept) == [str(translations / "fr.po")]
+    else:
+        assert whole == [] and list(kept) == [""]  # (none kept for the rest of the run)
+    assert key == _digest(bank, translations, prefetch=False)[0]

@@ -419,11 +419,17 @@ def keep_bytes(path: Path | str, ident: tuple, data: bytes, digest: str) -> None
     most one file's, dropped when a second is offered (then neither is read in this process)."""
     name = os.path.abspath(path)
     if _BYTES and name not in _BYTES:
-        _BYTES.clear()
-        _BYTES[""] = ((), b"", "")  # (a second file: keep none for the rest of this run)
+        keep_no_bytes()  # (a second file)
         return
     if "" not in _BYTES:
         _BYTES[name] = (ident, data, digest)
+
+
+def keep_no_bytes() -> None:
+    """Keep no file's bytes for the rest of this run (:func:`keep_bytes` refuses them all): as
+    when a second file is offered, said before either is read by a caller that knows two will be."""
+    _BYTES.clear()
+    _BYTES[""] = ((), b"", "")
 
 
 def take_bytes(path: Path | str, st: os.stat_result) -> tuple[bytes, str] | None:
