@@ -54,7 +54,10 @@ class UnsafeFile(Exception):
         self.message, self.code = message, code
 
 
-_REAL_FOLDERS: dict[str, str] | None = None
+_REAL_FOLDERS: dict | None = None
+"""Within :func:`folders_settled`: the real path of each folder met, by its absolute path; and,
+for :func:`_open_settled`, a root's prefixes by ``(_ROOT, root)`` and a folder's as written by
+``(_GIVEN, folder, working folder)``."""
 
 
 @contextmanager
@@ -114,12 +117,12 @@ def _open_settled(path: Path, root: Path) -> int | None:
     if not _NOFOLLOW:
         return None
     known = _REAL_FOLDERS
-    found = known.get(root)
+    found = known.get((_ROOT, root))
     if found is None:
         if not os.path.isabs(root):
             return None  # (kept only for a project given whole: a relative one depends on the working folder)
         top = os.path.abspath(root)
-        found = known[root] = (top.rstrip(os.sep) + os.sep, os.path.realpath(top).rstrip(os.sep) + os.sep)
+        found = known[_ROOT, root] = (top.rstrip(os.sep) + os.sep, os.path.realpath(top).rstrip(os.sep) + os.sep)
     top, real_root = found
     text = os.fspath(path)
     if type(text) is not str:
@@ -145,6 +148,9 @@ def _open_settled(path: Path, root: Path) -> int | None:
 
 _GIVEN = object()
 """The first item of the keys under which :func:`_open_settled` keeps a folder as written."""
+_ROOT = object()
+"""The first item of the keys under which :func:`_open_settled` keeps a root's prefixes (apart
+from the folders' real paths, keyed by their paths, whatever type the root is given as)."""
 
 
 def _settled_folder(given: str, known: dict) -> tuple[str, str]:

@@ -507,7 +507,10 @@ def _police(value: str, doc: YamlDocument, diags: list[Diagnostic], line: int, c
 # of, gives None, and the text is composed by libyaml as before. The two are compared by
 # tests/test_yaml_quick_equivalence.py (random texts, mutated, and every YAML file of the repository).
 _QUICK_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)")
-_QUICK_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,1023}):(?: +(.*))?$")
+_QUICK_KEY_MOST = 1024
+"""The longest key the quick reader takes: libyaml refuses a simple key of more characters
+(E105, "could not find expected ':'")."""
+_QUICK_ENTRY = re.compile(rf"([A-Za-z_][A-Za-z0-9_-]{{0,{_QUICK_KEY_MOST - 1}}}):(?: +(.*))?$")
 """A line of a block mapping from its key on: the key (of at most :data:`_QUICK_KEY_MOST`
 characters, as libyaml takes; a longer one does not match) and what follows it after its
 spaces (None: nothing), with any trailing spaces."""
@@ -521,9 +524,6 @@ _QUICK_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
 _QUICK_BLOCK = {">": (True, True), ">-": (True, False), "|": (False, True), "|-": (False, False)}
 """The block headers the quick reader takes: (folded, its last line break kept)."""
 _QUICK_DEPTH = MAX_DEPTH - 2
-_QUICK_KEY_MOST = 1024
-"""The longest key the quick reader takes: libyaml refuses a simple key of more characters
-(E105, "could not find expected ':'")."""
 
 
 class _NotQuick(Exception):

@@ -204,3 +204,32 @@ def test_a_read_with_findings_gives_what_it_gave(tmp_path, monkeypatch):
             assert old[0] is not None
             findings += len(old[1])
     assert findings >= 6
+
+
+def test_kept_bytes_already_there_are_not_written_again(tmp_path, monkeypatch):
+    """The kept bytes of a read (up to a catalog's size) are written only when the file beside
+    the store does not already hold them: the same token and size leave it as it is (within
+    deferred writes too); other bytes replace it."""
+    import os
+
+    from aistack_bank.cache import store as cache_store
+    from aistack_bank.i18n import catalog
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    po = tmp_path / "fr.po"
+    po.write_bytes(b"")
+    kept = cache_store.Store("catalog-state", po, keep=1)
+    data = b'msgid "a"\nmsgstr "b"\n' * 1000
+    path = kept.path.with_suffix(".bytes")
+    catalog._keep_bytes(kept, data, "t1")
+    first = os.stat(path)
+    catalog._keep_bytes(kept, data, "t1")
+    with cache_store.deferred_writes():
+        catalog._keep_bytes(kept, data, "t1")
+    again = os.stat(path)
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
+    catalog._keep_bytes(kept, data + b"\n", "t2")
+    assert path.read_bytes() == b"t2\n" + data + b"\n"
+    with cache_store.deferred_writes():
+        catalog._keep_bytes(kept, data, "t1")
+    assert path.read_bytes() == b"t1\n" + data

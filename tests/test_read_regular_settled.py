@@ -179,6 +179,21 @@ def test_a_relative_path_follows_the_working_folder(tmp_path, monkeypatch):
             for path in (Path("bank/questions/q.yaml"), Path("questions/q.yaml"), Path("bank/linked/q.yaml"), Path("linked/q.yaml")):
                 want = _outcome(_read_regular_before, path, project, 1 << 20)
                 assert _outcome(read_regular, path, project, 1 << 20) == want, (folder, path)
-                seen.append(want[1] if want[0] == "bytes" else want[1])
+                seen.append(want[1])
     assert seen == [b"id: inside\n", "E101", "E115", "E101", b"id: outside\n", "E101", "E101", "E101",
                     b"id: inside\n", "E101", "E115", "E101", "E101", b"id: inside\n", "E101", "E115"], seen
+
+
+def test_a_root_given_as_text_is_kept_apart_from_its_folders_real_path(tmp_path):
+    """A root given as a string (its prefixes kept) and the folder of a file directly in it (its
+    real path kept under its path, the same string) do not take each other's place."""
+    from aistack_bank.safety import folders_settled, read_regular
+
+    (tmp_path / "q.yaml").write_bytes(b"id: a\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "r.yaml").write_bytes(b"id: b\n")
+    with folders_settled():
+        for _ in range(2):
+            assert read_regular(tmp_path / "q.yaml", 100, root=str(tmp_path)) == b"id: a\n"
+            assert read_regular(tmp_path / "sub" / "r.yaml", 100, root=str(tmp_path)) == b"id: b\n"
+            assert read_regular(str(tmp_path / "q.yaml"), 100, root=str(tmp_path)) == b"id: a\n"

@@ -166,21 +166,25 @@ def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
     return fd, st
 
 
-def write_private(path: Path, data: bytes | Callable[[int], None]) -> bool:
+def write_private(path: Path, data: bytes | Callable[[int], None], unchanged: Callable[[Path], bool] | None = None) -> bool:
     """Write the cache file ``path`` atomically (mode 0644) into a folder of the user's own;
     False, writing nothing, when the folder is not (see :func:`private_folder`). Within
     :func:`deferred_writes`, the bytes are in a temporary file beside ``path``, flushed to the
     disk and renamed in at the end of the block. ``data`` is the bytes, or a function that
-    writes them through a descriptor (:func:`~aistack_bank.writing.stage_file`)."""
+    writes them through a descriptor (:func:`~aistack_bank.writing.stage_file`). A file that
+    already holds the bytes is left as it is: for bytes, when it has them; for a function,
+    when ``unchanged(path)`` says so."""
     from ..writing import stage_file, sync_files, write_atomic
 
     if not private_folder(path.parent):
         return False
     if _DEFERRED is not None and _DEFERRED[0] == os.getpid():
-        _defer(path, data, _DEFERRED[1])
+        _defer(path, data, _DEFERRED[1], unchanged)
         return True
     if not callable(data):
         write_atomic(path, data)
+        return True
+    if unchanged is not None and unchanged(path):
         return True
     staged: list[tuple[str, Path]] = []
     try:
@@ -230,13 +234,13 @@ class deferred_writes:
             _settle(list(pending.values()))
 
 
-def _defer(path: Path, data: bytes | Callable[[int], None], pending: dict[str, tuple[str, Path]]) -> None:
+def _defer(path: Path, data: bytes | Callable[[int], None], pending: dict[str, tuple[str, Path]], unchanged: Callable[[Path], bool] | None = None) -> None:
     from ..writing import same_bytes, stage_file
 
     earlier = pending.pop(os.fspath(path), None)  # written again: only the latest bytes go in, in its place in the order
     if earlier is not None:
         _remove(earlier[0])
-    if not callable(data) and same_bytes(path, data):
+    if same_bytes(path, data) if not callable(data) else unchanged is not None and unchanged(path):
         return
     staged: list[tuple[str, Path]] = []
     try:

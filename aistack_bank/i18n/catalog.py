@@ -602,14 +602,29 @@ def _keep_bytes(store, raw: bytes, token: str) -> str:
     many pages touched, for a catalog of the 10 000-question bank)."""
     from ..cache.store import write_private
 
+    head = token.encode("ascii") + b"\n"
+
     def write(fd: int) -> None:
-        for part in (token.encode("ascii") + b"\n", raw):
+        for part in (head, raw):
             view = memoryview(part)
             while view:
                 view = view[os.write(fd, view):]
 
+    def unchanged(path: Path) -> bool:
+        """Whether ``path`` already holds these bytes: its token (their digest) and its size."""
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return False
+        try:
+            return os.fstat(fd).st_size == len(head) + len(raw) and os.read(fd, len(head)) == head
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+
     try:
-        write_private(store.path.with_suffix(".bytes"), write)
+        write_private(store.path.with_suffix(".bytes"), write, unchanged)
     except OSError:
         pass
     return token
