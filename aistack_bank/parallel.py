@@ -394,18 +394,13 @@ class _Pool:
         """After the caller's last calls: each worker with no call of its own and none left to
         send killed now (not waited for: :meth:`_kill` reaps it as the pool ends). Under the
         condition's lock, so that no worker is killed once :meth:`terminate` has begun to reap."""
-        import signal
-
         with self.cond:
             if self.stopping or self.pending:
                 return
             for worker in self.workers:
                 if worker.busy is None and not worker.killed and worker.pid is not None:
                     worker.killed = True
-                    try:
-                        os.kill(worker.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
+                    _sigkill(worker.pid)
 
     def _lost(self, worker: _Worker) -> None:
         """``worker`` ended: its call fails; the others go on with the workers left."""
@@ -440,15 +435,10 @@ class _Pool:
         _close(*[fd for w in self.workers for fd in (w.tasks, w.results)], self.wake_read, self.wake_write)
 
     def _kill(self) -> None:
-        import signal
-
         workers = list(self.workers)
         for worker in workers:
             if worker.pid is not None:
-                try:
-                    os.kill(worker.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+                _sigkill(worker.pid)
         for worker in workers:
             pid = worker.pid
             if pid is not None:
@@ -457,6 +447,16 @@ class _Pool:
                 except ChildProcessError:
                     pass
                 worker.pid = None
+
+
+def _sigkill(pid: int) -> None:
+    """Kill the worker ``pid`` (not reaped: see :meth:`_Pool._kill`); one already gone is no error."""
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def _flush_output() -> None:

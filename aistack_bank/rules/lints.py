@@ -1014,13 +1014,7 @@ def _may_refer_of_folded(texts: list[tuple[tuple, str]], joined: str) -> list[tu
             at = find(word, at + 1)
     if "q" in folded:
         found += [m.start() for m in _Q_DIGIT.finditer(folded)]
-    if not found:
-        return []
-    starts, start = [], 0
-    for _, text in texts:
-        starts.append(start)
-        start += len(text) + 1
-    kept = {bisect_right(starts, at) - 1 for at in found}
+    kept = set(_text_indices(texts, found, len))
     return [item for index, item in enumerate(texts) if index in kept]
 
 
