@@ -1346,8 +1346,8 @@ def _scanned(scan, distinct: list, count: int) -> list:
 
 def leak_findings_by_file(keys: dict[str, KeyInfo], files: list, *, scope) -> list[tuple[tuple[str, tuple, str], str]]:
     """The findings of :func:`leak_findings` over the texts of ``files`` ((question id, digest
-    of its texts, a function giving its texts: a ``_LeakTextsOf``, or anything that lists its
-    :class:`LeakText`\ s), ids unique), matching again
+    of its texts, a function giving its texts: a ``_LeakTextsOf``, or
+    the list of its :class:`LeakText`), ids unique), matching again
     only what changed since the latest run in ``scope`` (a topic folder).
 
     Each finding is a pair of one text and one key of another question, decided by the two
