@@ -220,6 +220,17 @@ def ncname(value: str) -> str:
     return cleaned if cleaned[:1].isalpha() else f"id_{cleaned}"
 
 
+def _question_names(question_id: str) -> tuple[str, str]:
+    """``question_id`` with each character an NCName cannot hold replaced (as :func:`ncname`
+    replaces them), and that made an NCName (``id_`` in front unless it starts with a letter).
+    :func:`ncname` replaces character by character, so for a language whose code is ``L`` once
+    replaced, :func:`item_path` is ``"items/" + named + ".xml"``, :func:`item_identifier` is
+    ``named + "-" + L`` and the item's resource identifier ``"item-" + replaced + "-" + L``: a
+    package's manifest and test replace each question's id once, not once per identifier."""
+    replaced = _NOT_NCNAME.sub("_", question_id)
+    return replaced, replaced if replaced[:1].isalpha() else "id_" + replaced
+
+
 # Identifiers (docs/lms-notes.md): every identifier a target keeps unique names the language,
 # and each keeps the bank id readable in front of it:
 #   package (manifest)  manifest-<topic>-<lang>     test        <topic>-<lang>
@@ -818,7 +829,8 @@ def render_test(*, d: Dialect, library: Library) -> bytes:
             if bank.questions:  # (each item's reference written as the element writer writes an element without children, as lines; NCNames: nothing to escape)
                 lines = section._enter()
                 start = _pad(section.depth + 1) + "<" + tag + " " + identifier + '="'
-                lines += [start + item_identifier(q.id, bank.lang) + href + item_path(q) + '"/>' for q in bank.questions]
+                suffix = "-" + _NOT_NCNAME.sub("_", bank.lang) + href + "items/"  # (item_identifier and item_path from the id replaced once)
+                lines += [start + named + suffix + named + '.xml"/>' for _, named in map(_question_names, [q.id for q in bank.questions])]
     total = d.element(d.element(d.element(test, "outcomeProcessing"), "setOutcomeValue", {"identifier": "SCORE"}), "sum")
     d.element(total, "testVariables", {"variableIdentifier": "SCORE"})
     return test.document_bytes()
@@ -874,7 +886,9 @@ def render_manifest(*, d: Dialect, library: Library, titles: Titles | None = Non
     # (:func:`_resource`, :func:`_lom`), as lines: a few hundred thousand elements in a large bank.
     lines = test._enter()
     pad = _pad(test.depth + 1)
-    resource_ids = [ncname("item-" + q.id + "-" + lang) for q in questions]  # (an NCName: nothing in it to escape)
+    names = list(map(_question_names, [q.id for q in questions]))  # (the ids replaced once: item_path and the resources' identifiers)
+    lang_name = "-" + _NOT_NCNAME.sub("_", lang)
+    resource_ids = ["item-" + replaced + lang_name for replaced, _ in names]  # (ncname("item-" + q.id + "-" + lang): an NCName, nothing in it to escape)
     lines += [pad + '<dependency identifierref="' + identifier + '"/>' for identifier in resource_ids]
     lines = resources._enter()
     pads = [_pad(resources.depth + n) for n in range(7)]
@@ -891,9 +905,13 @@ def render_manifest(*, d: Dialect, library: Library, titles: Titles | None = Non
     keyword = "\n" + pads[5] + "<keyword>" + string
     tail = "\n" + pads[4] + "</general>\n" + pads[3] + "</lom>\n" + pads[2] + "</metadata>\n" + pads[2] + '<file href="'
     end = '"/>\n' + pads[1] + "</resource>"
-    for q, identifier in zip(questions, resource_ids):
-        path = item_path(q)  # (an NCName's: nothing in it to escape)
-        keywords = "".join([keyword + _escape(tag) + "</string></keyword>" for tag in q.tags])
+    keywords_of: dict[tuple[str, ...], str] = {}
+    for q, identifier, (_, named) in zip(questions, resource_ids, names):
+        path = "items/" + named + ".xml"  # (item_path(q): an NCName's, nothing in it to escape)
+        tags = tuple(q.tags)
+        keywords = keywords_of.get(tags)
+        if keywords is None:  # (a bank's questions share a few hundred sets of tags)
+            keywords = keywords_of[tags] = "".join([keyword + _escape(tag) + "</string></keyword>" for tag in tags])
         escaped_title = _escape(_item_title(q))
         if titles is not None and q.kind in SLOTS:  # (the items copied from a template take it: :func:`_from_template`)
             titles.keep(q, escaped_title)
