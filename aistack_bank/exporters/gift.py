@@ -209,13 +209,18 @@ def _topic(lines: EncodedLines, banks: Sequence[Bank], category_name: str, left_
         html = lambda get: gift_multilang({b.lang: get(b) for b in banks}, options.multilang)  # noqa: E731
     else:  # (a text's paragraph escaped for HTML and GIFT in one pass)
         html = lambda get: gift_paragraph(get(first))  # noqa: E731
+    tagged: dict[tuple[str, ...], str] = {}
     for index, q in enumerate(first.questions):
         if q.id in left_out or not FORMAT.carries(q):
             continue
         stem = html(lambda b: b.questions[index].stem)
         # Moodle 4.x reads the question's idnumber and tags from its comment lines, in this form.
-        tags = [first.topic.id, *q.tags, f"difficulty-{q.difficulty}"]
-        lines.append(f"// [id:{q.id}] " + " ".join(f"[tag:{tag}]" for tag in tags))
+        difficulty = f"difficulty-{q.difficulty}"
+        key = (*q.tags, difficulty)
+        tags = tagged.get(key)
+        if tags is None:  # (a topic's questions share a few hundred sets of tags: each written once)
+            tags = tagged[key] = " ".join(f"[tag:{tag}]" for tag in [first.topic.id, *q.tags, difficulty])
+        lines.append(f"// [id:{q.id}] " + tags)
         name = question_name(q.id, {b.lang: b.questions[index].stem for b in banks}, options.multilang)
         lines.append(f"::{gift_escape(name)}::[html]{stem} {{")
         lines += FORMAT.writer(q)(q, index, banks, html, options)

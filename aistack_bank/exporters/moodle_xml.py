@@ -258,6 +258,7 @@ def _topic(out: EncodedLines, banks: Sequence[Bank], category_name: str, options
         return plain_field(get(first))
 
     tag_lines: dict[str, str] = {}
+    tag_blocks: dict[tuple[str, ...], str] = {}
     topic_name = category_title({b.lang: b.topic.title for b in banks}, options.multilang)
     out += _category(category_path(category_name, topic_name), html(lambda b: b.topic.summary), category_idnumber(first.topic.id, [b.lang for b in banks]))
     for index, q in enumerate(first.questions):
@@ -279,10 +280,13 @@ def _topic(out: EncodedLines, banks: Sequence[Bank], category_name: str, options
             f"    <idnumber>{q.id}</idnumber>",
         ]
         out += FORMAT.writer(q)(q, index, group, [b.lang for b in banks], html, plain, options)
-        tags = [first.topic.id, *q.tags, f"difficulty-{q.difficulty}"]
-        out.append("    <tags>")
-        out += [tag_lines.get(tag) or _tag_line(tag, tag_lines) for tag in tags]  # (the topic's few tags escaped once)
-        out.append("    </tags>")
+        difficulty = f"difficulty-{q.difficulty}"
+        key = (*q.tags, difficulty)
+        tags = tag_blocks.get(key)
+        if tags is None:  # (a topic's questions share a few hundred sets of tags: each set's lines joined once, each tag escaped once)
+            tags = tag_blocks[key] = "\n".join(["    <tags>", *[tag_lines.get(tag) or _tag_line(tag, tag_lines) for tag in [first.topic.id, *q.tags, difficulty]],
+                                                "    </tags>"])
+        out.append(tags)  # (the file's lines are joined by line breaks: the same bytes as each line appended)
         out.append("  </question>")
 
 
