@@ -429,6 +429,8 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
     notes_read: dict[bytes, tuple[str, tuple[list, list[str]], int]] = {}
     refs_read: dict[bytes, str] = {}
     numbers_read: dict[bytes, str] = {}
+    last_ref = found_ref = None  # (the latest reference's bytes of the quick path, and its string)
+    length = len
     entry = LightEntry
     if packed is not None:  # the columns of pack_rows: contexts, msgids, msgstrs, paths, lines, notes, flags, lines
         columns: tuple[list, ...] = ([], [], [], [], [], [], [], [])
@@ -452,14 +454,30 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                 else:
                     # no escape: each string is its value (each string's bytes decoded apart:
                     # bytes that are not UTF-8 must not be joined into a character; a first
-                    # string left empty before its lines adds nothing)
-                    ctxt = ctxt.decode() + ctxt_more.decode()[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode()
+                    # string left empty before its lines adds nothing). Each string's
+                    # continuation lines are k lines of '"..."\n' without a quote inside: their
+                    # join takes out 3 k characters (the first quote, the last quote and newline,
+                    # and each '"\n"' between two lines), so `taken` // 3 is their lines.
+                    if ctxt_more:
+                        more = ctxt_more.decode()
+                        joined = more[1:-2].replace('"\n"', "")
+                        taken = length(more) - length(joined)
+                        ctxt = ctxt.decode() + joined
+                    else:
+                        taken = 0
+                        ctxt = ctxt.decode()
                     if msgid_more:
-                        msgid = msgid.decode() + msgid_more.decode()[1:-2].replace('"\n"', "") if msgid else msgid_more.decode()[1:-2].replace('"\n"', "")
+                        more = msgid_more.decode()
+                        joined = more[1:-2].replace('"\n"', "")
+                        taken += length(more) - length(joined)
+                        msgid = msgid.decode() + joined if msgid else joined
                     else:
                         msgid = msgid.decode()
                     if msgstr_more:
-                        msgstr = msgstr.decode() + msgstr_more.decode()[1:-2].replace('"\n"', "") if msgstr else msgstr_more.decode()[1:-2].replace('"\n"', "")
+                        more = msgstr_more.decode()
+                        joined = more[1:-2].replace('"\n"', "")
+                        taken += length(more) - length(joined)
+                        msgstr = msgstr.decode() + joined if msgstr else joined
                     else:
                         msgstr = msgstr.decode()
                     if "\n" in ctxt or "\n" in msgid or "\n" in msgstr:
@@ -480,17 +498,13 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                             comment, comment_lines, lines = "", _NO_COMMENT_LINES, 0
                         # the block's lines: its notes', the reference's, the fuzzy flag's, the
                         # keywords' and their strings' lines (no string holds a newline), the blank ones
-                        lineno += lines + (5 if fuzzy else 4) + len(blank)
-                        if ctxt_more:
-                            lineno += ctxt_more.count(b"\n")
-                        if msgid_more:
-                            lineno += msgid_more.count(b"\n")
-                        if msgstr_more:
-                            lineno += msgstr_more.count(b"\n")
-                        found_ref = refs_read.get(ref)
-                        if found_ref is None:
-                            found_ref = ref.decode()
-                            found_ref = refs_read[ref] = share(found_ref, found_ref)
+                        lineno += lines + (5 if fuzzy else 4) + length(blank) + taken // 3
+                        if ref != last_ref:  # (the rows of one file's fields follow each other)
+                            found_ref = refs_read.get(ref)
+                            if found_ref is None:
+                                found_ref = ref.decode()
+                                found_ref = refs_read[ref] = share(found_ref, found_ref)
+                            last_ref = ref
                         found_number = numbers_read.get(number)
                         if found_number is None:
                             found_number = numbers_read[number] = number.decode()
