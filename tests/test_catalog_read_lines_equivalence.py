@@ -1,6 +1,7 @@
 """The catalog worker's row reader counts the lines of a block's continuation lines from the
-characters their join takes out (three a line: no count of their newlines), and looks a
-reference up only when it is not the previous row's.
+characters their join takes out (three a line: no count of their newlines), looks a
+reference up only when it is not the previous row's, and makes the rows' columns from one list
+that each row's eight values extend (cut into the columns at the end).
 
 The reader must give what it gave before (spelled out below): the rows (each a `LightEntry`),
 block starts, last line or None, and the columns made as it reads; on random catalogs of the

@@ -432,9 +432,11 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
     last_ref = found_ref = None  # (the latest reference's bytes of the quick path, and its string)
     length = len
     entry = LightEntry
-    if packed is not None:  # the columns of pack_rows: contexts, msgids, msgstrs, paths, lines, notes, flags, lines
-        columns: tuple[list, ...] = ([], [], [], [], [], [], [], [])
-        put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line = (column.append for column in columns)
+    if packed is not None:
+        # the columns of pack_rows (contexts, msgids, msgstrs, paths, lines, notes, flags, line
+        # numbers): each row's eight one after the other, cut into columns at the end (one
+        # list extended by a row's tuple instead of eight lists appended to one by one)
+        flat: list = []
         looked: list[int] = []  # (the rows pack_rows looks at one by one, their columns put in place after)
         look = looked.append
     end = len(raw)
@@ -512,8 +514,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                         if packed is not None:
                             if not comment and comment_lines is not _NO_COMMENT_LINES:
                                 look(len(rows))
-                            put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(found_ref), put_number(number)
-                            put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+                            flat += (ctxt, msgid, msgstr, found_ref, number, comment, "fuzzy" if fuzzy else "", line)
                         append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(found_ref, number)], comment, "",
                                       _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
                         continue
@@ -534,8 +535,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                     return None
                 if packed is not None:  # (its columns put in place after)
                     look(len(rows))
-                    for put in (put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line):
-                        put(None)
+                    flat += _NO_COLUMNS
                 append(entry(_row(e, shared)))
                 if backslash < pos:
                     backslash = raw.find(b"\\", pos)
@@ -588,15 +588,20 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
             if packed is not None:
                 if not comment and comment_lines is not _NO_COMMENT_LINES:
                     look(len(rows))
-                put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(ref), put_number(number)
-                put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+                flat += (ctxt, msgid, msgstr, ref, number, comment, "fuzzy" if fuzzy else "", line)
             append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(ref, number)], comment, "",
                           _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
     except UnicodeDecodeError:
         return None
     if packed is not None:
+        columns = tuple(flat[place::8] for place in range(8))
+        del flat
         packed.append(_packed_as_read(rows, columns, looked))
     return rows, starts, lineno
+
+
+_NO_COLUMNS = (None,) * 8
+"""The eight columns of a row :func:`read_rows_bytes` reads by its block, put in place after."""
 
 
 def _packed_as_read(rows: list, columns: tuple[list, ...], looked: list[int]) -> tuple:
