@@ -571,14 +571,14 @@ def _quick_read(text: str):
 
 
 _QUICK_LINE = re.compile(
-    r"( *+)(- +)?+(?:([A-Za-z_][A-Za-z0-9_-]{0,%d}):( +|(?=\n)))?"
+    r"( *+)(- +)?+(([A-Za-z_][A-Za-z0-9_-]{0,%d}):(?: +|(?=\n)))?"
     r"(?:([>|]-?) *\n(( ++)[^ \n][^\n]*\n(?:\7[^ \n][^\n]*\n)*+)|([^\n]*)\n)" % (_QUICK_KEY_MOST - 1))
 """A line of a text :func:`_quick_lines` reads, all of them found by one pass over the text: its
-indentation (1), its dash and the spaces after it (2), its key (3) and the spaces after the key's
-colon (4); then either a block text's header (5) and its lines (6), all at one indentation (7) and
-none blank, or what follows on the line (8, with any trailing spaces). Every line of a text ending
-with a line break is one (a blank line or a comment too: without a key nor a dash), or one of a
-block text's."""
+indentation (1), its dash and the spaces after it (2), its key with its colon and the spaces after
+it (3) and the key (4); then either a block text's header (5) and its lines (6), all at one
+indentation (7) and none blank, or what follows on the line (8, with any trailing spaces). Every
+line of a text ending with a line break is one (a blank line or a comment too: without a key nor
+a dash), or one of a block text's."""
 
 
 def _quick_lines(text: str):
@@ -595,7 +595,7 @@ def _quick_lines(text: str):
         start = text.find("\n", start) + 1
         line += 1
     tokens = _QUICK_LINE.findall(text, start)
-    if not tokens or tokens[0][0] or tokens[0][1] or not tokens[0][2]:
+    if not tokens or tokens[0][0] or tokens[0][1] or not tokens[0][3]:
         return None
     values: dict = {}
     keys: dict = {}
@@ -643,30 +643,37 @@ def _lines_mapping(tokens: list, k: int, col: int, path: tuple, depth: int, line
     values[path] = (line, col + 1)
     result: dict = {}
     end = len(tokens)
+    pad = " " * col
     while True:
-        _, _, key, spaces, header, block, pad, rest = tokens[k]
+        _, _, head, key, header, block, indent, rest = tokens[k]
         if key in result:
             raise _NotQuick
         key_path = path + (key,)
         keys[key_path] = (line, col + 1)
         k += 1
         if header:
-            if len(pad) <= col:
+            if len(indent) <= col:
                 raise _NotQuick  # (a text not further in than its key)
-            values[key_path] = (line, col + len(key) + len(spaces) + 2)
-            value = block[len(pad):-1].replace("\n" + pad, " " if header[0] == ">" else "\n")
+            values[key_path] = (line, col + len(head) + 1)
+            value = block[len(indent):-1].replace("\n" + indent, " " if header[0] == ">" else "\n")
             result[key] = value + "\n" if len(header) == 1 else value
             line += 1 + block.count("\n")
         else:
             if rest and rest[-1] == " ":
                 rest = rest.rstrip(" ")
-            if rest and rest[0] != "#":
-                result[key] = _lines_scalar(rest, line, col + len(key) + len(spaces) + 1, key_path, values)
+            if rest and rest[0] not in _QUICK_NOT_FIRST:  # (a plain value on one line: _lines_scalar)
+                if ": " in rest or " #" in rest or rest[-1] == ":" or rest in UNSAFE_IMPLICIT_TAGS:
+                    raise _NotQuick
+                values[key_path] = (line, col + len(head) + 1)
+                result[key] = rest if rest[0] not in _CAN_START_OTHER else resolve_scalar(rest)
+                line += 1
+            elif rest and rest[0] != "#":
+                result[key] = _lines_scalar(rest, line, col + len(head), key_path, values)
                 line += 1
             else:  # (its value on the lines after it)
                 if k == end:
                     raise _NotQuick
-                indent, dash, first = tokens[k][:3]
+                indent, dash, _, first = tokens[k][:4]
                 if dash:
                     if len(indent) < col:
                         raise _NotQuick
@@ -677,9 +684,9 @@ def _lines_mapping(tokens: list, k: int, col: int, path: tuple, depth: int, line
                     raise _NotQuick
         if k == end:
             return result, k, line
-        indent, dash, key = tokens[k][:3]
-        if len(indent) != col or dash or not key:
-            if len(indent) < col:
+        token = tokens[k]
+        if token[0] != pad or token[1] or not token[3]:  # (not the usual next line: a key at this column)
+            if len(token[0]) < col:
                 return result, k, line
             raise _NotQuick
 
@@ -692,8 +699,9 @@ def _lines_sequence(tokens: list, k: int, col: int, path: tuple, depth: int, lin
     values[path] = (line, col + 1)
     items: list = []
     end = len(tokens)
+    pad = " " * col
     while True:
-        _, dash, key, _, header, _, _, rest = tokens[k]
+        _, dash, _, key, header, _, _, rest = tokens[k]
         item_path = path + (len(items),)
         at = col + len(dash)
         if key:
@@ -711,9 +719,9 @@ def _lines_sequence(tokens: list, k: int, col: int, path: tuple, depth: int, lin
         items.append(item)
         if k == end:
             return items, k, line
-        indent, dash, key = tokens[k][:3]
-        if len(indent) != col or not dash:
-            if len(indent) < col or (len(indent) == col and key):
+        token = tokens[k]
+        if token[0] != pad or not token[1]:  # (not the usual next line: the next item's dash at this column)
+            if len(token[0]) < col or (token[0] == pad and token[3]):
                 return items, k, line  # (less far in, or a key of the mapping the sequence is the value of)
             raise _NotQuick
 
