@@ -429,10 +429,14 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
     notes_read: dict[bytes, tuple[str, tuple[list, list[str]], int]] = {}
     refs_read: dict[bytes, str] = {}
     numbers_read: dict[bytes, str] = {}
+    last_ref = found_ref = None  # (the latest reference's bytes of the quick path, and its string)
+    length = len
     entry = LightEntry
-    if packed is not None:  # the columns of pack_rows: contexts, msgids, msgstrs, paths, lines, notes, flags, lines
-        columns: tuple[list, ...] = ([], [], [], [], [], [], [], [])
-        put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line = (column.append for column in columns)
+    if packed is not None:
+        # the columns of pack_rows (contexts, msgids, msgstrs, paths, lines, notes, flags, line
+        # numbers): each row's eight one after the other, cut into columns at the end (one
+        # list extended by a row's tuple instead of eight lists appended to one by one)
+        flat: list = []
         looked: list[int] = []  # (the rows pack_rows looks at one by one, their columns put in place after)
         look = looked.append
     end = len(raw)
@@ -452,14 +456,30 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                 else:
                     # no escape: each string is its value (each string's bytes decoded apart:
                     # bytes that are not UTF-8 must not be joined into a character; a first
-                    # string left empty before its lines adds nothing)
-                    ctxt = ctxt.decode() + ctxt_more.decode()[1:-2].replace('"\n"', "") if ctxt_more else ctxt.decode()
+                    # string left empty before its lines adds nothing). Each string's
+                    # continuation lines are k lines of '"..."\n' without a quote inside: their
+                    # join takes out 3 k characters (the first quote, the last quote and newline,
+                    # and each '"\n"' between two lines), so `taken` // 3 is their lines.
+                    if ctxt_more:
+                        more = ctxt_more.decode()
+                        joined = more[1:-2].replace('"\n"', "")
+                        taken = length(more) - length(joined)
+                        ctxt = ctxt.decode() + joined
+                    else:
+                        taken = 0
+                        ctxt = ctxt.decode()
                     if msgid_more:
-                        msgid = msgid.decode() + msgid_more.decode()[1:-2].replace('"\n"', "") if msgid else msgid_more.decode()[1:-2].replace('"\n"', "")
+                        more = msgid_more.decode()
+                        joined = more[1:-2].replace('"\n"', "")
+                        taken += length(more) - length(joined)
+                        msgid = msgid.decode() + joined if msgid else joined
                     else:
                         msgid = msgid.decode()
                     if msgstr_more:
-                        msgstr = msgstr.decode() + msgstr_more.decode()[1:-2].replace('"\n"', "") if msgstr else msgstr_more.decode()[1:-2].replace('"\n"', "")
+                        more = msgstr_more.decode()
+                        joined = more[1:-2].replace('"\n"', "")
+                        taken += length(more) - length(joined)
+                        msgstr = msgstr.decode() + joined if msgstr else joined
                     else:
                         msgstr = msgstr.decode()
                     if "\n" in ctxt or "\n" in msgid or "\n" in msgstr:
@@ -480,17 +500,13 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                             comment, comment_lines, lines = "", _NO_COMMENT_LINES, 0
                         # the block's lines: its notes', the reference's, the fuzzy flag's, the
                         # keywords' and their strings' lines (no string holds a newline), the blank ones
-                        lineno += lines + (5 if fuzzy else 4) + len(blank)
-                        if ctxt_more:
-                            lineno += ctxt_more.count(b"\n")
-                        if msgid_more:
-                            lineno += msgid_more.count(b"\n")
-                        if msgstr_more:
-                            lineno += msgstr_more.count(b"\n")
-                        found_ref = refs_read.get(ref)
-                        if found_ref is None:
-                            found_ref = ref.decode()
-                            found_ref = refs_read[ref] = share(found_ref, found_ref)
+                        lineno += lines + (5 if fuzzy else 4) + length(blank) + taken // 3
+                        if ref != last_ref:  # (the rows of one file's fields follow each other)
+                            found_ref = refs_read.get(ref)
+                            if found_ref is None:
+                                found_ref = ref.decode()
+                                found_ref = refs_read[ref] = share(found_ref, found_ref)
+                            last_ref = ref
                         found_number = numbers_read.get(number)
                         if found_number is None:
                             found_number = numbers_read[number] = number.decode()
@@ -498,8 +514,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                         if packed is not None:
                             if not comment and comment_lines is not _NO_COMMENT_LINES:
                                 look(len(rows))
-                            put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(found_ref), put_number(number)
-                            put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+                            flat += (ctxt, msgid, msgstr, found_ref, number, comment, "fuzzy" if fuzzy else "", line)
                         append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(found_ref, number)], comment, "",
                                       _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
                         continue
@@ -520,8 +535,7 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
                     return None
                 if packed is not None:  # (its columns put in place after)
                     look(len(rows))
-                    for put in (put_ctx, put_id, put_str, put_path, put_number, put_comment, put_flags, put_line):
-                        put(None)
+                    flat += _NO_COLUMNS
                 append(entry(_row(e, shared)))
                 if backslash < pos:
                     backslash = raw.find(b"\\", pos)
@@ -574,15 +588,20 @@ def read_rows_bytes(raw: bytes, pos: int, lineno: int, path: Path, packed: list 
             if packed is not None:
                 if not comment and comment_lines is not _NO_COMMENT_LINES:
                     look(len(rows))
-                put_ctx(ctxt), put_id(msgid), put_str(msgstr), put_path(ref), put_number(number)
-                put_comment(comment), put_flags("fuzzy" if fuzzy else ""), put_line(line)
+                flat += (ctxt, msgid, msgstr, ref, number, comment, "fuzzy" if fuzzy else "", line)
             append(entry((ctxt, msgid, msgstr, "", _NO_PLURALS, [(ref, number)], comment, "",
                           _FUZZY if fuzzy else _NO_FLAGS, None, None, None, False, comment_lines, _NO_LINES, line)))
     except UnicodeDecodeError:
         return None
     if packed is not None:
+        columns = tuple(flat[place::8] for place in range(8))
+        del flat
         packed.append(_packed_as_read(rows, columns, looked))
     return rows, starts, lineno
+
+
+_NO_COLUMNS = (None,) * 8
+"""The eight columns of a row :func:`read_rows_bytes` reads by its block, put in place after."""
 
 
 def _packed_as_read(rows: list, columns: tuple[list, ...], looked: list[int]) -> tuple:
