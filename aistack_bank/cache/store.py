@@ -852,6 +852,19 @@ class SplitStore:
         if not (self.enabled and self._dirty):
             return
         self._dirty = False
+        import gc
+
+        # (the collector paused: pickling the index makes many small objects, the summaries'
+        # arguments among them, all gone when it is written, which a collection would walk)
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._save()
+        finally:
+            if paused:
+                gc.enable()
+
+    def _save(self) -> None:
         try:
             if self._append_frame():
                 return

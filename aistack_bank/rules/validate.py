@@ -150,12 +150,23 @@ def _validate_read(root: Path, only: Path | None, checked, *, translations: Path
         if done:
             return
         done.append(True)
+        import gc
+
         for topic in source.topics:
             if only is not None and topic.root != only:
                 continue
-            linted.extend(content_lints(topic, references=False, memo=use_cache))  # W320/W321 are rules of each file
-            if topic.topic is not None:
-                linted.extend(cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path)))
+            # (the collector paused over each topic's lints: what they make, its texts listed
+            # and its keys indexed, is gone when they end but for their warnings, so a
+            # collection meanwhile would walk it for nothing)
+            paused = gc.isenabled()
+            gc.disable()
+            try:
+                linted.extend(content_lints(topic, references=False, memo=use_cache))  # W320/W321 are rules of each file
+                if topic.topic is not None:
+                    linted.extend(cue_warnings(summary_cue_stats(topic.questions), Location.of(topic.topic_path)))
+            finally:
+                if paused:
+                    gc.enable()
         if bank_read is not None:
             bank_read()
 
