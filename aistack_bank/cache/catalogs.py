@@ -205,7 +205,8 @@ def check_inputs(qs) -> str:
     lines = ""
     if start:  # locate_in_scalar reads the lines from the script's start to its last line
         end = start[0] + len(question.check.script.rstrip("\n").split("\n"))
-        lines = "\n".join(doc.line(n) or "" for n in range(start[0], end + 1))
+        line = doc.line
+        lines = "\n".join([line(n) or "" for n in range(start[0], end + 1)])  # (a list: no generator resumed per line)
     return repr((str(qs.path), question.id, start, lines))
 
 

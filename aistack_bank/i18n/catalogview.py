@@ -37,13 +37,14 @@ def catalog_view(question) -> tuple:
     translated answer may list several spellings, one per line (the kind's ``multiline_answers``).
     Nothing of it names a kind's model or its module: a catalog worker imports neither."""
     kind = _kind_of()(question)
-    options = tuple((option.id, option.text) for option in question.options) if question.PICKS_OPTIONS else None
+    # (tuples of lists made by comprehensions: a generator given to tuple() is resumed once per item)
+    options = tuple([(option.id, option.text) for option in question.options]) if question.PICKS_OPTIONS else None
     check = question.check
     numeric = question.NUMERIC_KEY
     answers = rights = units = None
     if check is not None:
         if numeric:
-            units = tuple((unit.id, unit.name, unit.multiplier) for unit in question.units)
+            units = tuple([(unit.id, unit.name, unit.multiplier) for unit in question.units])
         else:
             found = question.answer_texts()
             if found is not None:
@@ -53,8 +54,8 @@ def catalog_view(question) -> tuple:
                 if rights == found[1]:
                     rights = found[1]
     return (question.id, question.kind, options, tuple(question.right_ids()) if options is not None else (),
-            tuple((what, tuple(items), key_of) for what, items, key_of in kind.duplicates(question)),
-            tuple((what, tuple(keys)) for what, keys in kind.same(question)),
+            tuple([(what, tuple(items), key_of) for what, items, key_of in kind.duplicates(question)]),
+            tuple([(what, tuple(keys)) for what, keys in kind.same(question)]),
             None if check is None else (check.script, tuple(check.variables)),
             numeric, question.ONE_KEY, question.ANSWER_FIELD, answers, rights, units,
             None if kind.translated_giveaway is None else kind.translated_giveaway(question), kind.multiline_answers)

@@ -63,10 +63,11 @@ def option_fields(question, add, checked, base_notes, role_of) -> None:
     """The translatable texts of lettered options: each option and its feedback."""
     right = set(question.right_ids())
     for index, option in enumerate(question.options):
-        role = role_of(option.id in right)
-        add(f"option.{option.id}", option.text, ("options", index, "text"), (f"Option {option.id} ({role}).",) + checked, True)
-        if option.feedback is not None:
-            add(f"option.{option.id}.feedback", option.feedback, ("options", index, "feedback"), (f"Feedback shown when option {option.id} ({role}) is chosen.",) + base_notes)
+        option_id, feedback = option.id, option.feedback  # (each read once: a model's attribute goes through its __getattr__ hook)
+        role = role_of(option_id in right)
+        add(f"option.{option_id}", option.text, ("options", index, "text"), (f"Option {option_id} ({role}).",) + checked, True)
+        if feedback is not None:
+            add(f"option.{option_id}.feedback", feedback, ("options", index, "feedback"), (f"Feedback shown when option {option_id} ({role}) is chosen.",) + base_notes)
 
 
 def option_duplicates(question) -> list:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .checklang import AnswerCall, Program, compile_script, run_program
 from ..errors import CheckError, Diagnostic, Location, error
 from ..kinds import a_kind
-from .quantities import FormulaSyntaxError, formula_tokens, formula_values, quantities, unit_dimension
+from .quantities import FormulaSyntaxError, formula_tokens, formula_values, quantity_values, unit_dimension
 
 if TYPE_CHECKING:
     from ..load import QuestionSource
@@ -152,12 +152,18 @@ def _check_value(call: AnswerCall, correct: frozenset[str], options: list[tuple[
     dimension, factor = unit
     expected = f"{call.value / factor:.4g} {call.unit} (±{call.rel:.0%})"
     findings, missed, hits = [], [], 0
+    value, rel, isclose = call.value, call.rel, math.isclose
     for option_id, text in options:
-        shown = [q for q in quantities(text, lang) if q.dimension == dimension]
-        hit = any(math.isclose(q.base, call.value, rel_tol=call.rel) for q in shown)
+        # each quantity shown in the option's dimension as (text, dimension, base): no Quantity made
+        shown = [found for found in quantity_values(text, lang) if found[1] == dimension]
+        hit = False
+        for found in shown:  # (as any(): compared in order up to the first close one)
+            if isclose(found[2], value, rel_tol=rel):
+                hit = True
+                break
         hits += hit and option_id in correct
         if option_id in correct and not hit:
-            what = ", ".join(q.text for q in shown) if shown else f"no value in {dimension}"
+            what = ", ".join(found[0] for found in shown) if shown else f"no value in {dimension}"
             missed.append(Finding("E404", f"the check computes {expected}, but the correct {_what(option_id, field)} shows {what}: {text!r}", call.line, 1, option_id))
         elif option_id not in correct and hit:
             findings.append(Finding("E405", f"the check computes {expected}, and the wrong {_what(option_id, field)} shows it too: {text!r}", call.line, 1, option_id))

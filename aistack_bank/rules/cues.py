@@ -28,7 +28,7 @@ def keys_are_longest(correct: Collection[str], texts: Mapping[str, str]) -> bool
     """Whether every option of ``correct`` is strictly longer than every other option of
     ``texts`` (and there is another option): the cue "pick the long ones"."""
     wrong = [len(text) for option_id, text in texts.items() if option_id not in correct]
-    return bool(wrong) and min(len(texts[option_id]) for option_id in correct) > max(wrong)
+    return bool(wrong) and min([len(texts[option_id]) for option_id in correct]) > max(wrong)  # (a list: no generator resumed per item)
 
 
 @dataclass
@@ -85,7 +85,7 @@ def question_cue(question: AnyQuestion, texts_of=None) -> tuple[tuple[int, ...],
 def options_cue(ids: list[str], correct: Collection[str], texts: Mapping[str, str]) -> tuple[tuple[int, ...], bool]:
     """:func:`question_cue` of a question whose options' ids are ``ids`` (in order), its right
     ones ``correct`` (not empty), and the texts measured ``texts`` ({option id: text})."""
-    return tuple(ids.index(option_id) for option_id in correct), keys_are_longest(correct, texts)
+    return tuple([ids.index(option_id) for option_id in correct]), keys_are_longest(correct, texts)
 
 
 def cue_stats(cues: Iterable[tuple[tuple[int, ...], bool] | None]) -> AnswerCueStats:

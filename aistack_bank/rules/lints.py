@@ -161,9 +161,18 @@ def _may_match(kind: str, lang: str, folded: str) -> bool:
                 at = find(word, at + 1)
         return False
     if kind == "position":
-        return (any(word in folded for word in _POSITION_ALONE[lang])
-                or (any(word in folded for word in _NEEDS[kind][lang]) and any(word in folded for word in _POSITION_ORDINALS[lang])))
-    return any(word in folded for word in _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
+        return (_holds_one(folded, _POSITION_ALONE[lang])
+                or (_holds_one(folded, _NEEDS[kind][lang]) and _holds_one(folded, _POSITION_ORDINALS[lang])))
+    return _holds_one(folded, _NEEDS[kind][lang]) or (kind == "question" and _Q_DIGIT.search(folded) is not None)
+
+
+def _holds_one(text: str, words: tuple[str, ...]) -> bool:
+    """``any(word in text for word in words)``, by a loop (no generator made and resumed, then
+    closed when it stops early)."""
+    for word in words:
+        if word in text:
+            return True
+    return False
 
 
 _LETTER_FOLDED = {lang: re.compile(pattern.replace(r"\b", "", 1).replace("(?![\\w'’-])", "(?![a-z])")) for lang, pattern in _LETTER_REF.items()}
@@ -855,8 +864,10 @@ def _key_text(question) -> str | None:
     if not (question.PICKS_OPTIONS and question.ONE_KEY):
         return None
     right = question.right_ids()  # (once, not once per option)
-    key = next((o for o in question.choices() if o.id in right), None)
-    return key.text if key is not None else None
+    for option in question.choices():  # (the first right one; a loop, not a generator given to next())
+        if option.id in right:
+            return option.text
+    return None
 
 
 def question_reference_lints(question, doc: YamlDocument, fields=None) -> list[Diagnostic]:

@@ -114,6 +114,22 @@ def quantities(text: str, lang: str) -> list[Quantity]:
     return found
 
 
+def quantity_values(text: str, lang: str) -> list[tuple[str, str, float]]:
+    """:func:`quantities` of ``text`` as (text, dimension, base) tuples, in order: the values a
+    numeric check compares (:func:`~aistack_bank.rules.checks.check_question`), without a
+    :class:`Quantity` per match (a frozen dataclass sets each of its five attributes through
+    ``object.__setattr__``: some 2 µs a quantity, about three times the match)."""
+    if not _DIGIT.search(text):
+        return []
+    found = []
+    for m in _QUANTITY[_language(lang)].finditer(text):
+        value = parse_number(m.group(1), lang)
+        unit = m.group(2)
+        dimension, factor = UNITS[unit]
+        found.append((m.group(), dimension, value * factor))
+    return found
+
+
 _UNIT_AFTER = re.compile(rf"(?:[{_SPACES}]|-(?=bits?\b|bytes?\b))?({_UNIT_ALTERNATION})(?![\w/])")
 """What makes a number a quantity: the unit right after it (as in :data:`_QUANTITY`)."""
 

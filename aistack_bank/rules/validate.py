@@ -295,18 +295,26 @@ def question_rules(source: BankSource, *, first_seen: dict[str, QuestionSource] 
             diags.append(error("E302", f"id {question.id!r} is also used by {Location.of(other.path)}", doc.locate(("id",))))
         else:
             first_seen[question.id] = qs
-        name = qs.path.name
-        if slug_of(name) is None:
-            diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
-        elif not name.startswith(question.id + "-"):
-            diags.append(error("E301", f"id {question.id!r} does not match the file name {name!r}; rename the file to {question.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
-        if question.explanation is None:
-            diags.append(warning("W310", f"{question.id} has no explanation: learners get no general feedback after answering; write two to four sentences on why the key is right", doc.locate(("id",))))
-        diags += kind_rules(question, doc)
-        if vocabulary is not None:
-            for index, tag in enumerate(question.tags):
-                if tag not in vocabulary:
-                    diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of {Location.of(source.topic_path)} ({', '.join(sorted(vocabulary))})", doc.locate(("tags", index))))
+        diags += _own_rules(qs, question, doc, vocabulary, source)
+    return diags
+
+
+def _own_rules(qs: QuestionSource, question, doc, vocabulary: set[str] | None, source) -> list[Diagnostic]:
+    """The rules of one question file of :func:`question_rules` past E302 (``source``: its topic
+    folder, a :class:`~aistack_bank.load.BankSource` or what has its ``topic_path``)."""
+    diags: list[Diagnostic] = []
+    name = qs.path.name
+    if slug_of(name) is None:
+        diags.append(error("E310", f"file name {name!r} is not `<id>-<slug>.yaml` (e.g. {question.id}-short-slug.yaml, lowercase words joined by hyphens)", Location.of(qs.path)))
+    elif not name.startswith(question.id + "-"):
+        diags.append(error("E301", f"id {question.id!r} does not match the file name {name!r}; rename the file to {question.id}-{slug_of(name)}.yaml or fix the id", doc.locate(("id",))))
+    if question.explanation is None:
+        diags.append(warning("W310", f"{question.id} has no explanation: learners get no general feedback after answering; write two to four sentences on why the key is right", doc.locate(("id",))))
+    diags += kind_rules(question, doc)
+    if vocabulary is not None:
+        for index, tag in enumerate(question.tags):
+            if tag not in vocabulary:
+                diags.append(error("E309", f"tag {tag!r} is not in the vocabulary of {Location.of(source.topic_path)} ({', '.join(sorted(vocabulary))})", doc.locate(("tags", index))))
     return diags
 
 
@@ -316,7 +324,9 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
     if qs.question is None or qs.doc is None:
         qs.summary = file_summary(qs)
         return []
-    diags = question_rules(BankSource(root=root, topic=topic, questions=[qs]))
+    # question_rules of a topic of this one file (no other file: no E302), without the topic's
+    # source made and its tags' set made again for every file (kept for the latest topic)
+    diags = _own_rules(qs, qs.question, qs.doc, _vocabulary(topic), _TopicPath(root))
     qs.derived["fields"] = _question_fields()(qs.question, qs.doc, qs.path)  # kept with the file's record
     diags += question_reference_lints(qs.question, qs.doc, qs.derived["fields"])
     # the English side of the catalogs' parity checks, made once here for every language
@@ -327,6 +337,37 @@ def question_file_rules(qs: QuestionSource, root: Path, topic, run_checks: bool)
     if run_checks and qs.question.check is not None:
         diags += check_diagnostics(qs)
     return diags
+
+
+def _vocabulary(topic) -> set[str] | None:
+    """``set(topic.tags)`` (None without a topic), made once for the latest topic and tags
+    objects (a worker's files share their topic's; a topic is a frozen model, and nothing
+    changes its tags in place)."""
+    if topic is None:
+        return None
+    tags = topic.tags
+    kept = _vocabulary_kept
+    if not kept or kept[0] is not topic or kept[1] is not tags:
+        kept[:] = [topic, tags, set(tags)]  # (both held, so that neither's id is taken by another)
+    return kept[2]
+
+
+_vocabulary_kept: list = []
+"""The latest topic given to :func:`_vocabulary`, its tags and their set."""
+
+
+class _TopicPath:
+    """What :func:`_own_rules` reads of a topic folder: its ``topic_path`` (as
+    :attr:`~aistack_bank.load.BankSource.topic_path`), made only for a message."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def topic_path(self) -> Path:
+        return BankSource(root=self.root).topic_path
 
 
 @lru_cache(maxsize=None)
