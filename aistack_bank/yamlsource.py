@@ -546,6 +546,14 @@ def _quick(text: str, screened: bool = False):
             return None
     elif (text.isascii() and text.encode("ascii").translate(None, _QUICK_ASCII)) or (not text.isascii() and _QUICK_ODD.search(text)):
         return None
+    found = _quick_lines(text)
+    if found is not None:
+        return found
+    return _quick_read(text)
+
+
+def _quick_read(text: str):
+    """:func:`_quick` of a text it has screened, read line by line (:class:`_QuickReader`)."""
     lines = text.split("\n")
     values: dict = {}
     keys: dict = {}
@@ -560,6 +568,162 @@ def _quick(text: str, screened: bool = False):
     except _NotQuick:
         return None
     return data, values, keys
+
+
+_QUICK_LINE = re.compile(
+    r"( *+)(- +)?+(([A-Za-z_][A-Za-z0-9_-]{0,%d}):(?: +|(?=\n)))?"
+    r"(?:([>|]-?) *\n(( ++)[^ \n][^\n]*\n(?:\7[^ \n][^\n]*\n)*+)|([^\n]*)\n)" % (_QUICK_KEY_MOST - 1))
+"""A line of a text :func:`_quick_lines` reads, all of them found by one pass over the text: its
+indentation (1), its dash and the spaces after it (2), its key with its colon and the spaces after
+it (3) and the key (4); then either a block text's header (5) and its lines (6), all at one
+indentation (7) and none blank, or what follows on the line (8, with any trailing spaces). Every
+line of a text ending with a line break is one (a blank line or a comment too: without a key nor
+a dash), or one of a block text's."""
+
+
+def _quick_lines(text: str):
+    """:func:`_quick` of a text it has screened, for the commonest shape of a question file: from
+    one pass of :data:`_QUICK_LINE` over the text, each line then read by a few operations on the
+    strings it found (no line split, no match a line, a block text taken whole by the pass). None
+    when the text has anything else: a blank line or a comment but at its top, a line at an
+    indentation other than the mapping's or sequence's it is in, a block text with a blank line
+    or a line further in, or anything the line reader (:func:`_quick_read`) would refuse; the text
+    is then read by :func:`_quick_read`, which gives the same for any text this reads."""
+    line = 1
+    start = 0
+    while text.startswith("#", start):  # (comments at its top: its schema's line)
+        start = text.find("\n", start) + 1
+        line += 1
+    tokens = _QUICK_LINE.findall(text, start)
+    if not tokens or tokens[0][0] or tokens[0][1] or not tokens[0][3]:
+        return None
+    values: dict = {}
+    keys: dict = {}
+    try:
+        data, k, _ = _lines_mapping(tokens, 0, 0, (), 0, line, values, keys)
+    except _NotQuick:
+        return None
+    if k != len(tokens):
+        return None
+    return data, values, keys
+
+
+def _lines_scalar(rest: str, line: int, at: int, path: tuple, values: dict):
+    """The one-line value ``rest`` (rstripped) of a line of :func:`_quick_lines`, at column ``at``
+    (0-based) of line ``line``: as :meth:`_QuickReader.scalar` reads it (a line after it further
+    in is a line at an unexpected indentation, refused by the caller)."""
+    values[path] = (line, at + 1)
+    first = rest[0]
+    if first not in _QUICK_NOT_FIRST:  # a plain value on one line
+        if ": " in rest or " #" in rest or rest[-1] == ":" or rest in UNSAFE_IMPLICIT_TAGS:
+            raise _NotQuick
+        return rest if first not in _CAN_START_OTHER else resolve_scalar(rest)
+    if first == "'":
+        inner = rest[1:-1]
+        if len(rest) < 2 or rest[-1] != "'" or "'" in inner.replace("''", ""):
+            raise _NotQuick
+        return inner.replace("''", "'")
+    if first == '"':
+        inner = rest[1:-1]
+        if len(rest) < 2 or rest[-1] != '"' or '"' in inner or "\\" in inner:
+            raise _NotQuick
+        if not (inner.isascii() and inner.isprintable()):
+            raise _NotQuick  # (what the converter polices in double quotes)
+        return inner
+    if first == "[":
+        return _QuickReader(None, values, None).flow(rest, line - 1, at, path)
+    raise _NotQuick  # (a block text's header without its lines, and the rest)
+
+
+def _lines_mapping(tokens: list, k: int, col: int, path: tuple, depth: int, line: int, values: dict, keys: dict):
+    """The block mapping whose first key is that of ``tokens[k]`` (line ``line``), at column
+    ``col``: (it, the index of the line after it, that line's number)."""
+    if depth > _QUICK_DEPTH:
+        raise _NotQuick
+    values[path] = (line, col + 1)
+    result: dict = {}
+    end = len(tokens)
+    pad = " " * col
+    while True:
+        _, _, head, key, header, block, indent, rest = tokens[k]
+        if key in result:
+            raise _NotQuick
+        key_path = path + (key,)
+        keys[key_path] = (line, col + 1)
+        k += 1
+        if header:
+            if len(indent) <= col:
+                raise _NotQuick  # (a text not further in than its key)
+            values[key_path] = (line, col + len(head) + 1)
+            value = block[len(indent):-1].replace("\n" + indent, " " if header[0] == ">" else "\n")
+            result[key] = value + "\n" if len(header) == 1 else value
+            line += 1 + block.count("\n")
+        else:
+            if rest and rest[-1] == " ":
+                rest = rest.rstrip(" ")
+            if rest and rest[0] not in _QUICK_NOT_FIRST:  # (a plain value on one line: _lines_scalar)
+                if ": " in rest or " #" in rest or rest[-1] == ":" or rest in UNSAFE_IMPLICIT_TAGS:
+                    raise _NotQuick
+                values[key_path] = (line, col + len(head) + 1)
+                result[key] = rest if rest[0] not in _CAN_START_OTHER else resolve_scalar(rest)
+                line += 1
+            elif rest and rest[0] != "#":
+                result[key] = _lines_scalar(rest, line, col + len(head), key_path, values)
+                line += 1
+            else:  # (its value on the lines after it)
+                if k == end:
+                    raise _NotQuick
+                indent, dash, _, first = tokens[k][:4]
+                if dash:
+                    if len(indent) < col:
+                        raise _NotQuick
+                    result[key], k, line = _lines_sequence(tokens, k, len(indent), key_path, depth + 1, line + 1, values, keys)
+                elif first and len(indent) > col:
+                    result[key], k, line = _lines_mapping(tokens, k, len(indent), key_path, depth + 1, line + 1, values, keys)
+                else:
+                    raise _NotQuick
+        if k == end:
+            return result, k, line
+        token = tokens[k]
+        if token[0] != pad or token[1] or not token[3]:  # (not the usual next line: a key at this column)
+            if len(token[0]) < col:
+                return result, k, line
+            raise _NotQuick
+
+
+def _lines_sequence(tokens: list, k: int, col: int, path: tuple, depth: int, line: int, values: dict, keys: dict):
+    """The block sequence whose first dash is that of ``tokens[k]`` (line ``line``), at column
+    ``col``: (it, the index of the line after it, that line's number)."""
+    if depth > _QUICK_DEPTH:
+        raise _NotQuick
+    values[path] = (line, col + 1)
+    items: list = []
+    end = len(tokens)
+    pad = " " * col
+    while True:
+        _, dash, _, key, header, _, _, rest = tokens[k]
+        item_path = path + (len(items),)
+        at = col + len(dash)
+        if key:
+            item, k, line = _lines_mapping(tokens, k, at, item_path, depth + 1, line, values, keys)
+        else:
+            if header:
+                raise _NotQuick
+            if rest and rest[-1] == " ":
+                rest = rest.rstrip(" ")
+            if not rest or rest[0] in "#-":
+                raise _NotQuick
+            item = _lines_scalar(rest, line, at, item_path, values)
+            k += 1
+            line += 1
+        items.append(item)
+        if k == end:
+            return items, k, line
+        token = tokens[k]
+        if token[0] != pad or not token[1]:  # (not the usual next line: the next item's dash at this column)
+            if len(token[0]) < col or (token[0] == pad and token[3]):
+                return items, k, line  # (less far in, or a key of the mapping the sequence is the value of)
+            raise _NotQuick
 
 
 class _QuickReader:

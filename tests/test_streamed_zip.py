@@ -8,7 +8,7 @@ import io
 import random
 import zipfile
 
-from aistack_bank.exporters.common import ZIP_DATE, deterministic_zip, utf8_pieces
+from aistack_bank.exporters.common import ZIP_DATE, ZIP_LEVEL, deterministic_zip, utf8_pieces
 
 ALPHABET = "abc XYZ 012 <>&\"' é ß € ☃ 𝔘 \u2067ع\u2069 \t"
 
@@ -22,7 +22,7 @@ def _old_zip(files: dict[str, bytes]) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3
-            zf.writestr(info, files[name], compresslevel=9)
+            zf.writestr(info, files[name], compresslevel=ZIP_LEVEL)
     return buffer.getvalue()
 
 

@@ -3,23 +3,27 @@ itself instead of through :mod:`zipfile`'s per-member work: its bytes are compar
 writer it replaced (kept below, verbatim) on random members (names ASCII or not, as paths or
 texts, a null byte; members as bytes, as a function, as pieces, empty), and with zipfile's
 size limits made small, so that its ZIP64 records (a member's local header, the central
-directory's sizes and offsets, the end records) are written where zipfile writes them."""
+directory's sizes and offsets, the end records) are written where zipfile writes them. Every
+member is deflated at ``ZIP_LEVEL`` (zlib's default, 6: the bytes :mod:`zipfile` writes when no
+level is given), and the same members give the same bytes every time."""
 
 from __future__ import annotations
 
 import io
 import random
 import zipfile
+import zlib
 from pathlib import PurePosixPath
 from typing import Callable, Iterable, Mapping
 
 import pytest
 
-from aistack_bank.exporters.common import ZIP_DATE, deterministic_zip
+from aistack_bank.exporters import common
+from aistack_bank.exporters.common import ZIP_DATE, ZIP_LEVEL, deterministic_zip
 
 
-def reference_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], bytes | Iterable[bytes]]"]) -> bytes:
-    """``deterministic_zip`` as it was, through zipfile."""
+def reference_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], bytes | Iterable[bytes]]"], level: int | None = ZIP_LEVEL) -> bytes:
+    """``deterministic_zip`` as it was, through zipfile (at ``level``; None: zipfile's default)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         for name in sorted(files, key=str):
@@ -30,12 +34,12 @@ def reference_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], byte
             data = files[name]
             data = data() if callable(data) else data
             if isinstance(data, (bytes, bytearray)):
-                zf.writestr(info, data, compresslevel=9)
+                zf.writestr(info, data, compresslevel=level)
             else:  # as ``writestr`` writes it, its size and checksum counted as the pieces come
                 if hasattr(info, "compress_level"):
-                    info.compress_level = 9
+                    info.compress_level = level
                 else:
-                    info._compresslevel = 9
+                    info._compresslevel = level
                 with zf.open(info, "w") as member:
                     for piece in data:
                         member.write(piece)
@@ -100,3 +104,35 @@ def test_a_package_reads_back():
         assert zf.testzip() is None
         assert [(i.filename, i.date_time, i.external_attr >> 16) for i in zf.infolist()] == [("a/\u00e9.xml", ZIP_DATE, 0o644), ("b.xml", ZIP_DATE, 0o644)]
         assert zf.read("a/\u00e9.xml") == b"<a></a>"
+
+
+def test_the_level_is_zlibs_default_as_zipfile_writes_it():
+    text = b"".join(random.Random(1).choice([b"<a>", b"x", b"\n", b"&amp;"]) for _ in range(20000))
+    assert ZIP_LEVEL == 6 and zlib.compress(text, ZIP_LEVEL) == zlib.compress(text, zlib.Z_DEFAULT_COMPRESSION) != zlib.compress(text, 9)
+    for seed in range(10):
+        made = files(random.Random(2000 + seed))
+        assert deterministic_zip(made) == reference_zip(made, level=None)
+
+
+@pytest.mark.parametrize("level", [1, 9])
+def test_the_level_is_the_one_set(level, monkeypatch):
+    """Another level written where ``ZIP_LEVEL`` says (level 9: the packages' bytes before)."""
+    monkeypatch.setattr(common, "ZIP_LEVEL", level)
+    for seed in range(10):
+        made = files(random.Random(3000 + seed))
+        assert deterministic_zip(made) == reference_zip(made, level=level)
+
+
+def test_every_member_is_deflated_at_the_level_and_the_bytes_repeat():
+    rng = random.Random(5)
+    data = {f"items/q{n:03d}.xml": b"".join(rng.choice([b"<item>", b"\n  ", b"&amp;", "\u00e9t\u00e9".encode(), b"x" * rng.randint(1, 50)]) for _ in range(300)) for n in range(20)}
+    made = {name: (lambda d=d: d) if n % 2 else (lambda d=d: iter([d[:100], d[100:]])) for n, (name, d) in enumerate(data.items())}
+    package = deterministic_zip(made)
+    assert deterministic_zip(made) == package == deterministic_zip(dict(reversed(made.items())))
+    with zipfile.ZipFile(io.BytesIO(package)) as zf:
+        assert [i.filename for i in zf.infolist()] == sorted(data)
+        for info in zf.infolist():
+            assert info.compress_type == zipfile.ZIP_DEFLATED
+            start = info.header_offset + 30 + len(info.filename.encode())
+            assert package[start:start + info.compress_size] == zlib.compress(data[info.filename], ZIP_LEVEL, -15)
+            assert zf.read(info) == data[info.filename]
