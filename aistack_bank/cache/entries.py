@@ -70,6 +70,27 @@ class EntryMemo:
         self._new[digest] = found
         return found
 
+    def lookup(self, parts: str) -> tuple[bytes | None, tuple | None]:
+        """(the digest of ``parts``, what was kept for it in the latest run, or None): the first
+        half of :meth:`values`, for a caller that computes the findings itself when none are
+        kept and then hands them to :meth:`missed` with the digest (no closure per entry).
+        Disabled: (None, None)."""
+        if not self.enabled:
+            return None, None
+        digest = hashlib.blake2b((parts if type(parts) is str else repr(parts)).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        found = self._old.get(digest)
+        if found is None or not _well_formed(found, self._types):
+            return digest, None
+        self._new[digest] = found
+        return digest, found
+
+    def missed(self, digest: bytes | None, found: tuple) -> tuple:
+        """Keep ``found``, computed for the digest :meth:`lookup` answered without findings; ``found``."""
+        if digest is not None:
+            self._new[digest] = found
+            self._missed = True
+        return found
+
     def save(self) -> None:
         """Keep this run's findings (only when some entry was checked, or some dropped)."""
         if self.enabled and (self._missed or len(self._new) != len(self._old)):

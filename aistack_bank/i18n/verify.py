@@ -217,7 +217,9 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
             return []
         return located(found, msgstr_location(catalog, entry))
     parts = entry_parts(field.key, field.text, field.key_bearing, entry.msgid, msgstr, "fuzzy" in entry.flags, lang)
-    found = entries.findings(parts, lambda: entry_diagnostics(field, entry, lang, None, sides, read))
+    digest, found = entries.lookup(parts)  # (EntryMemo.findings without its two closures for each entry)
+    if found is None:
+        found = entries.missed(digest, strip(entry_diagnostics(field, entry, lang, None, sides, read)))
     if not found:
         return []
     return located(found, msgstr_location(catalog, entry))
