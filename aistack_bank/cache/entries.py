@@ -60,20 +60,13 @@ class EntryMemo:
         """``compute()`` (a tuple of findings or hits), or what it gave for the same ``parts``
         in the latest run (``parts``: the values read, a tuple, or one string that tells them
         apart, such as :func:`entry_parts`)."""
-        if not self.enabled:
-            return compute()
-        digest = hashlib.blake2b((parts if type(parts) is str else repr(parts)).encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        found = self._old.get(digest)
-        if not _well_formed(found, self._types):
-            found = compute()
-            self._missed = True
-        self._new[digest] = found
-        return found
+        digest, found = self.lookup(parts)
+        return found if found is not None else self.missed(digest, compute())
 
-    def lookup(self, parts: str) -> tuple[bytes | None, tuple | None]:
-        """(the digest of ``parts``, what was kept for it in the latest run, or None): the first
-        half of :meth:`values`, for a caller that computes the findings itself when none are
-        kept and then hands them to :meth:`missed` with the digest (no closure per entry).
+    def lookup(self, parts: tuple | str) -> tuple[bytes | None, tuple | None]:
+        """(the digest of ``parts``, what was kept for it in the latest run, or None), for a
+        caller that computes the findings itself when none are kept and then hands them to
+        :meth:`missed` with the digest (:meth:`values` without a closure per entry).
         Disabled: (None, None)."""
         if not self.enabled:
             return None, None
