@@ -2,8 +2,8 @@
 (``gc.freeze``) once it has unpickled or made them with the collector paused
 (:func:`aistack_bank.build._received`, :func:`aistack_bank.build._localize_work`): the
 collections after each call no longer walk those few million objects again. A localizing call
-collects what it made since (its catalog's read, dropped, holds a cycle) before it freezes
-the library it keeps, and reads its catalog after the English library and the fields unless
+freezes the library it keeps with no collection first (its catalog's read is freed as it is
+dropped: no cycle is left to collect), and reads its catalog after the English library and the fields unless
 they are still being made (:meth:`aistack_bank.build._Awaited.ready`).
 
 Compared with the same calls in the command's own process (nothing frozen): the same notes,
@@ -146,3 +146,40 @@ def test_nothing_is_frozen_in_the_command_s_process(read, monkeypatch):
     build._received(("t3", (("en", read[1]),)))
     build._kept_out_of_collections(collect=True)
     assert gc.get_freeze_count() == frozen and gc.isenabled()
+
+
+@pytest.mark.parametrize("topic", [None, "ai-hardware-software-stack"], ids=["whole", "topic"])
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+def test_a_localizing_call_leaves_no_cycle_to_collect(read, lang, topic, monkeypatch):
+    """The call freezes without collecting first: its catalog's read is freed as it is dropped
+    (the active entries' map the catalog holds does not hold the catalog), and nothing else it
+    makes is a cycle, so a collection would free nothing."""
+    monkeypatch.setattr(build, "_RECEIVED", {})
+    monkeypatch.setattr(build, "_LOCALIZING", {})
+    seen = []
+    real_read = catalog_module.Catalogs.read
+
+    def reading(self, path):
+        made = real_read(self, path)
+        seen.append((weakref.ref(made.po), weakref.ref(made.po.active())))
+        return made
+
+    monkeypatch.setattr(catalog_module.Catalogs, "read", reading)
+    expected = _outcome(build._localize_sent(read, lang, REPO / "translations", LanguagePolicy(), False, None, topic))
+    seen.clear()
+    build._LOCALIZING.clear()
+    gc.collect()
+    gc.disable()
+    try:
+        result = _outcome(build._localize_work(read, lang, REPO / "translations", LanguagePolicy(), False, "t5", topic))
+        freed = [(po() is None, active() is None) for po, active in seen]
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        garbage = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert result == expected
+    assert freed == [(True, True)]  # (with the collector paused: freed as it was dropped)
+    assert garbage == []

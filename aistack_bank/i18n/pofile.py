@@ -1211,8 +1211,23 @@ class ColumnCatalog:
             else:
                 index = dict(zip(ctx, range(len(ctx))))
                 index.pop(None, None)
-            self._active = ActiveEntries(self, index)
+            self._active = ActiveEntries(self._entry_function(), index)
         return self._active
+
+    def _entry_function(self):
+        """:meth:`entry` as a function that does not hold the catalog (the same entries, made
+        once, in the same map): the active entries' map the catalog holds then makes no cycle
+        with it, and a dropped catalog is freed at once, with no collection to wait for."""
+        made, other, row_of = self._made, self.packed[9], self._row_of
+
+        def entry(index: int) -> LightEntry:
+            found = made.get(index)
+            if found is None:
+                row = other.get(index)
+                found = made[index] = LightEntry(row if row is not None else row_of(index))
+            return found
+
+        return entry
 
     def distinct(self) -> bool:
         """Whether the entries' contexts are distinct, those without a context have distinct
@@ -1241,18 +1256,19 @@ class ColumnCatalog:
 
 
 class ActiveEntries(Mapping):
-    """The active entries of a :class:`ColumnCatalog` by msgctxt, each made when asked for."""
+    """The active entries of a :class:`ColumnCatalog` by msgctxt, each made when asked for
+    (by ``entry``, the catalog's :meth:`~ColumnCatalog.entry` without the catalog)."""
 
-    def __init__(self, catalog: ColumnCatalog, index: dict) -> None:
-        self._catalog = catalog
+    def __init__(self, entry, index: dict) -> None:
+        self._entry = entry
         self._index = index
 
     def __getitem__(self, key) -> LightEntry:
-        return self._catalog.entry(self._index[key])
+        return self._entry(self._index[key])
 
     def get(self, key, default=None):
         found = self._index.get(key)
-        return default if found is None else self._catalog.entry(found)
+        return default if found is None else self._entry(found)
 
     def __contains__(self, key) -> bool:
         return key in self._index
