@@ -1493,23 +1493,37 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                 fields, questions = _read_part(spill, manifest.chunks[index])
                 if parts is not None:
                     parts[index] = _part_key(fields)
-                for field in fields:
-                    if field.key not in buffer:
-                        diags.append(_no_entry(field.key, path))
                 sides = _parity_sides(questions)
+                read: dict = {}  # (the translations' sides of the parity checks, by text, within this part)
+                current = []  # (the part's translated, not fuzzy entries with their fields, for the lints)
+                hints = []  # (for each of current: whether its msgstr holds a character of TOKEN_HINT)
+                # (as verify_catalog goes through its fields: the W501 in the fields' order, each
+                # entry's own findings in the same order, the plain entries answered here)
                 for field in fields:
                     entry = buffer.get(field.key)
                     if entry is None:
+                        diags.append(_no_entry(field.key, path))
                         continue
-                    owned.extend(_entry_findings(entries, field, entry, lang, catalog, sides))
+                    hint = None
+                    msgstr = entry.msgstr
+                    if msgstr and "fuzzy" not in entry.flags:
+                        current.append((field, entry))
+                        hint = has_token_hint(msgstr)
+                        hints.append(hint)
+                        if not hint and "\n" not in msgstr and entry.msgid == field.text and type(msgstr) is str and msgstr.strip() and not has_token_hint(field.text):
+                            continue  # (what _entry_findings answers for it: nothing)
+                    found = _entry_findings(entries, field, entry, lang, catalog, sides, hint, read)
+                    if found:
+                        owned.extend(found)
                 stats = _cue_stats(questions, buffer)
                 cues[0] += stats.measured
                 cues[1] += stats.key_longest
                 for _, found in _duplicate_texts(questions, catalog, buffer):
                     owned.extend(found)
-                diags.extend(catalog_reference_diagnostics(catalog, buffer, fields, memo=memo, kept=references))
-                diags.extend(catalog_typography_diagnostics(catalog, buffer, fields))
-                diags.extend(catalog_glossary_diagnostics(glossary, catalog, buffer, fields))
+                diags.extend(catalog_reference_diagnostics(catalog, buffer, fields, memo=memo, kept=references, current=current))
+                diags.extend(catalog_typography_diagnostics(catalog, buffer, fields, current, hints))
+                diags.extend(catalog_glossary_diagnostics(glossary, catalog, buffer, fields, current))
+                del current, hints, read
                 if run_checks:
                     for _, _, found in _translated_checks(questions, catalog, buffer):
                         owned.extend(found)
