@@ -1072,31 +1072,57 @@ _PARTS: list = [None, None]
 and each part's :func:`_part_key` (what the template's freshness compares of the part's fields)."""
 
 
-def _part_key(fields: list[TextField]) -> tuple[int, bytes, list[tuple[str, int]]]:
+def _part_key(fields: list[TextField]) -> tuple[int, bytes, list[tuple[str, int]]] | None:
     """What the template's freshness compares of a part's fields, without holding them: their
     number, a digest of their keys, English texts, notes and lines (:func:`_fields_digest`),
-    and their files, in order (each file's path and its number of consecutive fields)."""
+    and their files, in order (each file's path and its number of consecutive fields); None
+    when a field's strings are not strings (the template is then compared with the fields).
+
+    Read a column at a time (each of the fields' attributes taken by ``map``), the fields of a
+    file told by :func:`itertools.groupby` of their paths: equal paths (the same object, most
+    often) are paths of the same text, and consecutive groups of the same text are one run."""
+    from itertools import groupby
+    from operator import attrgetter
+
     runs: list[list] = []
-    last, last_name = None, None
-    for field in fields:
-        path = field.path
-        if path is not last:
-            last, name = path, str(path)
-            if name != last_name or not runs:
-                runs.append([name, 0])
-                last_name = name
-        runs[-1][1] += 1
-    digest = _fields_digest((field.key, field.text, "\n".join(field.notes), str(field.line)) for field in fields)
+    last_name = None
+    for path, group in groupby(map(attrgetter("path"), fields)):
+        name = str(path)
+        many = len(list(group))
+        if name == last_name:
+            runs[-1][1] += many
+        else:
+            runs.append([name, many])
+            last_name = name
+    try:
+        digest = _fields_digest(list(map(attrgetter("key"), fields)), list(map(attrgetter("text"), fields)),
+                                list(map("\n".join, map(attrgetter("notes"), fields))), list(map(str, map(attrgetter("line"), fields))))
+    except TypeError:
+        return None
     return len(fields), digest, [(name, count) for name, count in runs]
 
 
-def _fields_digest(rows) -> bytes:
-    """A digest of a sequence of rows of four strings (key, English, notes, line), each string
-    written with its length before it, so that different rows never give the same text."""
+def _fields_digest(keys, texts, notes, lines) -> bytes:
+    """A digest of rows of four strings (key, English, notes, line) given as four columns of
+    equal length: the columns pickled without the pickler's memo (``fast``: each string written
+    whole wherever it occurs, so that the bytes depend on the values alone, not on which strings
+    are the same object), each string with its length. Raises ``TypeError`` when a value is not
+    a string."""
     import hashlib
+    import io
+    import pickle
 
-    text = "".join([f"{len(a)}.{a}{len(b)}.{b}{len(c)}.{c}{len(d)}.{d}" for a, b, c, d in rows])
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
+    columns = [column if type(column) is list else list(column) for column in (keys, texts, notes, lines)]  # (lists, whatever the caller gave)
+    for i, column in enumerate(columns):
+        if not set(map(type, column)) <= {str}:  # (a subclass's value as a plain string; anything else is no row of strings)
+            if not all(isinstance(value, str) for value in column):
+                raise TypeError("a field's strings are not strings")
+            columns[i] = list(map(str.__str__, column))
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, 5)
+    pickler.fast = True
+    pickler.dump(columns)
+    return hashlib.blake2b(out.getbuffer(), digest_size=32).digest()
 
 
 def _template_by_parts(pot: Path, parts: list, ref) -> bool | None:
@@ -1173,10 +1199,16 @@ def _template_parts_compared(pieces, parts: list, ref, *, headers: bool = True) 
                 for _ in range(many):
                     item = next(rest, None)
                     # (an item of other than five strings matches no field)
-                    if item is None or len(item) != 5 or item[3] != reference or not all(isinstance(value, str) for value in item):
+                    if item is None or len(item) != 5 or item[3] != reference:
                         return False
-                    rows.append((item[0], item[1], item[2], item[4]))
-            if len(rows) != count or _fields_digest(rows) != digest:
+                    key, text, note, where, line = item
+                    if not (isinstance(key, str) and isinstance(text, str) and isinstance(note, str) and isinstance(where, str) and isinstance(line, str)):
+                        return False
+                    rows.append(item)
+            if len(rows) != count:
+                return False
+            columns = list(zip(*rows)) if rows else [()] * 5
+            if _fields_digest(columns[0], columns[1], columns[2], columns[4]) != digest:
                 return False
         return next(rest, None) is None
     except _SecondHeader:
@@ -1493,23 +1525,37 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                 fields, questions = _read_part(spill, manifest.chunks[index])
                 if parts is not None:
                     parts[index] = _part_key(fields)
-                for field in fields:
-                    if field.key not in buffer:
-                        diags.append(_no_entry(field.key, path))
                 sides = _parity_sides(questions)
+                read: dict = {}  # (the translations' sides of the parity checks, by text, within this part)
+                current = []  # (the part's translated, not fuzzy entries with their fields, for the lints)
+                hints = []  # (for each of current: whether its msgstr holds a character of TOKEN_HINT)
+                # (as verify_catalog goes through its fields: the W501 in the fields' order, each
+                # entry's own findings in the same order, the plain entries answered here)
                 for field in fields:
                     entry = buffer.get(field.key)
                     if entry is None:
+                        diags.append(_no_entry(field.key, path))
                         continue
-                    owned.extend(_entry_findings(entries, field, entry, lang, catalog, sides))
+                    hint = None
+                    msgstr = entry.msgstr
+                    if msgstr and "fuzzy" not in entry.flags:
+                        current.append((field, entry))
+                        hint = has_token_hint(msgstr)
+                        hints.append(hint)
+                        if not hint and "\n" not in msgstr and entry.msgid == field.text and type(msgstr) is str and msgstr.strip() and not has_token_hint(field.text):
+                            continue  # (what _entry_findings answers for it: nothing)
+                    found = _entry_findings(entries, field, entry, lang, catalog, sides, hint, read)
+                    if found:
+                        owned.extend(found)
                 stats = _cue_stats(questions, buffer)
                 cues[0] += stats.measured
                 cues[1] += stats.key_longest
                 for _, found in _duplicate_texts(questions, catalog, buffer):
                     owned.extend(found)
-                diags.extend(catalog_reference_diagnostics(catalog, buffer, fields, memo=memo, kept=references))
-                diags.extend(catalog_typography_diagnostics(catalog, buffer, fields))
-                diags.extend(catalog_glossary_diagnostics(glossary, catalog, buffer, fields))
+                diags.extend(catalog_reference_diagnostics(catalog, buffer, fields, memo=memo, kept=references, current=current))
+                diags.extend(catalog_typography_diagnostics(catalog, buffer, fields, current, hints))
+                diags.extend(catalog_glossary_diagnostics(glossary, catalog, buffer, fields, current))
+                del current, hints, read
                 if run_checks:
                     for _, _, found in _translated_checks(questions, catalog, buffer):
                         owned.extend(found)
