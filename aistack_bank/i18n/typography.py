@@ -236,17 +236,23 @@ def catalog_typography_diagnostics(catalog, active: dict, fields, current: list 
     :func:`~aistack_bank.rules.quantities.has_token_hint` finds a character in its msgstr, when
     the caller asked: one without has no decimal digit, and so no number issue to look for).
 
-    With ``current`` and ``hints``, each distinct text (with its hint) is looked at once: what
-    :func:`_typography_hits` finds depends on the text and the hint alone, and a bank's catalog
-    holds the same translation many times (56 430 distinct texts among the 100 005 entries of
-    the French catalog of the 10 000-question benchmark bank)."""
-    from .locations import msgstr_offset_location, translation_warnings
+    Each distinct text (with its hint) is looked at once: what :func:`_typography_hits` finds
+    depends on the text and the hint alone, and a bank's catalog holds the same translation
+    many times (56 430 distinct texts among the 100 005 entries of the French catalog of the
+    10 000-question benchmark bank). Without ``current``, the current translations are listed
+    here as :func:`.locations.translation_warnings` lists them; without ``hints``, each text's
+    numbers are looked for."""
+    from itertools import repeat
+
+    from .locations import current_translations, msgstr_offset_location
     from ..errors import warning
 
     if not catalog.language.split("_")[0] == "fr":
         return []
-    if current is None or hints is None:
-        return translation_warnings(catalog, active, fields, _typography_hits, current)
+    if current is None:
+        current = current_translations(active, fields)
+    if hints is None:
+        hints = repeat(True)
     found: list = []  # (translation_warnings' loop, each text's hint beside it)
     seen: tuple[dict, dict] = ({}, {})  # (the hits of each text, by its hint: without, with)
     for (field, entry), hint in zip(current, hints):

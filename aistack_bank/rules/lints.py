@@ -1481,7 +1481,7 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
     ``current``: the current translations of ``fields``, :func:`~aistack_bank.i18n.locations.current_translations`,
     when the caller has them)."""
     from ..cache.entries import EntryMemo
-    from ..i18n.locations import translation_warnings
+    from ..i18n.locations import current_translations, translation_warnings
 
     fields = list(fields)
     with_options: set | None = None  # (the questions with an option field: made when a translation may refer, most catalogs never)
@@ -1499,10 +1499,10 @@ def catalog_reference_diagnostics(catalog, active: dict, fields, *, memo: bool =
         return kept.values((field.question_id, options, msgstr, lang), lambda: tuple(
             (hit.code, hit.message, hit.offset) for hit in reference_hits(msgstr, lang, own_id=field.question_id, options=options)))
 
-    if current is not None:
-        # (only the translations that may refer to something, in their order: what ``hits``
-        # answers for the others is nothing, so they need neither its call nor the loop's step)
-        current = _referring(current, lang)
+    # (only the translations that may refer to something, in their order: what ``hits`` answers
+    # for the others is nothing, so they need neither its call nor the loop's step; without
+    # ``current``, the current translations are listed here as translation_warnings lists them)
+    current = _referring(current if current is not None else current_translations(active, fields), lang)
     diags = translation_warnings(catalog, active, fields, hits, current)
     if not shared:
         kept.save()
