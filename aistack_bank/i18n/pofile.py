@@ -640,7 +640,7 @@ def _bytes_allowed_throughout(raw: bytes) -> bool:
     return _NOT_INERT.search(chars) is None  # (then none is forbidden)
 
 
-def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple | None], int] | None:
+def read_template_rows(text: str, lineno: int, path: Path, *, lines: bool = True) -> tuple[list[tuple | None], int] | None:
     """What the template's freshness compares of each block of ``text`` (a template, or a piece
     of one cut where a block starts), without making its rows: of a block of the bank's shape
     (:data:`_COMMON_BLOCK`) its (msgctxt, msgid, notes, reference path, reference line), each
@@ -648,7 +648,11 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
     (a header); and the line after the text; a string with an escape decoded as
     :func:`read_rows` decodes it. None when a block is of another shape (the caller reads the
     text with :func:`read_rows`), or when a string breaks a character rule or holds an escape
-    it refuses (:func:`read_rows` gives None there too)."""
+    it refuses (:func:`read_rows` gives None there too).
+
+    Without ``lines``, ``lineno`` is given back as the line after the text: for a reader whose
+    lines nobody reads (each block's line is not compared), the text's newlines are not
+    counted (a pass over every character, about a thirteenth of the read)."""
     items: list[tuple | None] = []
     append = items.append
     common = _COMMON_BLOCK.match
@@ -723,7 +727,7 @@ def read_template_rows(text: str, lineno: int, path: Path) -> tuple[list[tuple |
             backslash = text.find("\\", pos)
             if backslash < 0:
                 backslash = end
-    return items, lineno + text.count("\n")
+    return items, (lineno + text.count("\n")) if lines else lineno
 
 
 def _strings(strings, lineno: int, path: Path) -> tuple[str, str, str, int] | None:

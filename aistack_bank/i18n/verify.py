@@ -1673,10 +1673,15 @@ def _template_read_lean(pot: Path, fields, ref) -> bool | None:
     """Whether the template at ``pot``, read a piece at a time by
     :func:`.pofile.read_template_rows`, holds exactly ``fields`` (an iterator), as
     :func:`template_is_current` compares them; None when that reader gives up on a block, or
-    on a second header (the caller compares the rows of :func:`.pofile.read_rows`)."""
+    on a second header (the caller compares the rows of :func:`.pofile.read_rows`). The pieces'
+    lines are not counted (``lines=False``): the stream is this function's own, and nothing
+    here reads a line of it."""
     from .pofile import read_template_rows
 
-    return _template_pieces(pot, lambda stream: _template_compared(stream.pieces(read_template_rows), fields, ref))
+    def reader(text: str, lineno: int, path: Path):
+        return read_template_rows(text, lineno, path, lines=False)
+
+    return _template_pieces(pot, lambda stream: _template_compared(stream.pieces(reader), fields, ref))
 
 
 def _template_compared(pieces, fields, ref) -> bool | None:
