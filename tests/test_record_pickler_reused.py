@@ -36,13 +36,14 @@ def _dumped_new_pickler(qs) -> bytes:
     finally:
         qs.doc = doc
     lines = getattr(doc, "_lines", None)
-    if lines is None:
-        pickler.dump(doc)
-    else:
+    if lines is not None:
         doc._lines = None
-        try:
-            pickler.dump(doc)
-        finally:
+    pickler.fast = True  # (the document with nothing of its own remembered)
+    try:
+        pickler.dump(doc)
+    finally:
+        pickler.fast = False
+        if lines is not None:
             doc._lines = lines
     return out.getvalue()
 
