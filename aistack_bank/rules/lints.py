@@ -393,15 +393,16 @@ def _run_rule(keys: dict[str, str], read=_read):
 
     def all_hits(words: list[str]) -> list[str]:
         hits: set[str] = set()
-        # The text's runs are compared with the index as sets (in C); the rare runs that start a
-        # short key are then matched at each of their positions.
+        # The text's runs are looked up in the index as they are made (in C, each hashed once,
+        # no set of them: a run met twice adds nothing); the runs that start a short key are
+        # then matched at their positions alone.
         if by_run and len(words) >= LEAK_WORDS:
-            for gram in by_run.keys() & _grams(words, LEAK_WORDS):
+            for gram in filter(by_run.__contains__, zip(*map(words.__getitem__, _RUN_SLICES))):
                 hits.add(by_run[gram])
                 hits.update(shared_runs.get(gram, ()))
-        if by_start and not by_start.keys().isdisjoint(_grams(words, LEAK_MIN_KEY_WORDS)):
-            for i in range(len(words) - LEAK_MIN_KEY_WORDS + 1):
-                for qid, key_words in by_start.get(tuple(words[i:i + LEAK_MIN_KEY_WORDS]), ()):
+        if by_start and len(words) >= LEAK_MIN_KEY_WORDS:
+            for i in compress(count(), map(by_start.__contains__, zip(*map(words.__getitem__, _START_SLICES)))):
+                for qid, key_words in by_start[tuple(words[i:i + LEAK_MIN_KEY_WORDS])]:
                     if words[i:i + len(key_words)] == key_words:
                         hits.add(qid)
         return sorted(hits, key=order.__getitem__)
@@ -488,7 +489,13 @@ def _ranked(frequency: dict[str, int]) -> tuple[list[str], dict[str, int]]:
 
 def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
     """Every run of ``size`` consecutive words (as :func:`_ngrams`, built in C)."""
-    return set(zip(*(words[k:] for k in range(size))))
+    return set(zip(*map(words.__getitem__, _RUN_SLICES if size == LEAK_WORDS else _START_SLICES if size == LEAK_MIN_KEY_WORDS else [slice(k, None) for k in range(size)])))
+
+
+_RUN_SLICES = tuple(slice(k, None) for k in range(LEAK_WORDS))
+"""A list of words from each of its first :data:`LEAK_WORDS` places: zipped, its runs."""
+_START_SLICES = tuple(slice(k, None) for k in range(LEAK_MIN_KEY_WORDS))
+"""A list of words from each of its first :data:`LEAK_MIN_KEY_WORDS` places: zipped, its runs of that many."""
 
 
 # ----------------------------------------------------------------------------- near leaks
@@ -566,6 +573,35 @@ def _stems(words: list[str]) -> list[str]:
     if not words:
         return []
     return _E_REVERSED.sub("", _SUFFIX_REVERSED.sub("", "\n".join(words)[::-1]))[::-1].split("\n")
+
+
+_WORD_STEMS: dict[str, str | None] = {}
+"""Each word the answer-leak lint has read in this process with its stem (:func:`_stem`) when it
+is a content word (neither a stop word nor all digits; see :func:`_content_words`), else None. A
+word's stem is the word's alone, so it is kept from one topic to the next (the topics of a bank
+use the same words): emptied before a topic's keys are indexed (:func:`_near_index`) once it
+holds more than :data:`_WORD_STEMS_MOST` words."""
+_WORD_STEMS_MOST = 1 << 19
+
+
+def _learn_stems(words: list[str]) -> None:
+    """Put each of ``words`` (distinct, none in :data:`_WORD_STEMS`) in :data:`_WORD_STEMS`: the
+    content words' stems taken together (:func:`_shortened_stems`), the others None."""
+    content = _content_words(set(words))
+    stems = dict.fromkeys(words)
+    stems.update(zip(content, content))
+    stems.update(_shortened_stems(content))
+    _WORD_STEMS.update(stems)
+
+
+def _content_stems(words: list[str]) -> list[str]:
+    """:func:`_content_of` ``words``, from :data:`_WORD_STEMS` (the words not there learnt
+    first; a stem is never empty, so the None of the other words are what ``filter`` drops)."""
+    try:
+        return list(filter(None, map(_WORD_STEMS.__getitem__, words)))
+    except KeyError:
+        _learn_stems(list(filterfalse(_WORD_STEMS.__contains__, set(words))))
+        return list(filter(None, map(_WORD_STEMS.__getitem__, words)))
 
 
 def _content(text: str) -> list[str]:
@@ -748,7 +784,7 @@ def _near_rule(keys: dict[str, KeyInfo], read=_read, stems: dict[str, str] | Non
         for figure in _figures(normal) & figures.keys():
             for qid in figures[figure]:
                 hits.setdefault(qid, "its figure")
-        words = _content_of(text_words)
+        words = _content_stems(text_words)
         present = set(words)
         candidates = {qid for word in present for qid in by_word.get(word, ())}
         for qid in candidates - hits.keys():
@@ -781,9 +817,10 @@ def _near_index(keys: dict[str, KeyInfo], read=_read, stems_out: dict[str, str] 
     The rarest words are taken by their rank (:func:`_ranked`), sorted as integers. A key's
     figures are read only when it has at most three words besides the hedges (as
     :func:`figure_of_key`: a longer key is no figure); its content words are its words' stems
-    (:func:`_content_of`), each distinct word of the keys stemmed once, and only a word that
-    ends as :func:`_stem` may shorten (:data:`_STEM_ENDS`), all at once (:func:`_stems`): any
-    other is its own stem. With ``stems_out``, the stem of each content word of the keys is put in it."""
+    (:func:`_content_of`), from :data:`_WORD_STEMS`, where the keys' words not yet there are
+    put first (:func:`_learn_stems`: only a word that ends as :func:`_stem` may shorten,
+    :data:`_STEM_ENDS`, is stemmed, all at once). With ``stems_out``, the stem of each content
+    word of the keys is put in it."""
     order = {qid: i for i, qid in enumerate(keys)}
     figures: dict[tuple[str, str], list[str]] = {}
     read_keys: list[tuple[str, list[str]]] = []
@@ -793,12 +830,13 @@ def _near_index(keys: dict[str, KeyInfo], read=_read, stems_out: dict[str, str] 
         if (len(key_words) if _HEDGES.isdisjoint(key_words) else len([w for w in key_words if w not in _HEDGES])) <= 3:
             for figure in _figures(normal):
                 figures.setdefault(figure, []).append(qid)
-    words = _content_words(set(chain.from_iterable(key_words for _, key_words in read_keys)))
-    stems = dict(zip(words, words))
-    stems.update(_shortened_stems(words))
+    if len(_WORD_STEMS) > _WORD_STEMS_MOST:
+        _WORD_STEMS.clear()
+    words = set(chain.from_iterable(key_words for _, key_words in read_keys))
+    _learn_stems(list(filterfalse(_WORD_STEMS.__contains__, words)))
     if stems_out is not None:
-        stems_out.update(stems)
-    contents = {qid: list(dict.fromkeys(map(stems.__getitem__, filter(stems.__contains__, key_words)))) for qid, key_words in read_keys}
+        stems_out.update((word, stem) for word, stem in zip(words, map(_WORD_STEMS.__getitem__, words)) if stem is not None)
+    contents = {qid: list(dict.fromkeys(filter(None, map(_WORD_STEMS.__getitem__, key_words)))) for qid, key_words in read_keys}
     ranked, rank = _ranked(Counter(chain.from_iterable(contents.values())))
     by_word: dict[str, list[str]] = {}
     for qid, words in contents.items():
@@ -1245,8 +1283,7 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
         return found
 
     anchors, run_hits = _run_rule({qid: info.text for qid, info in keys.items()}, read)
-    stem_of: dict[str, str] = {}  # (the keys' content words' stems, as the near index took them, then the texts' as learnt)
-    near = _near_rule(keys, read, stem_of)
+    near = _near_rule(keys, read)  # (the keys' words' stems kept in _WORD_STEMS, then the texts' as learnt)
     figures, by_word, declared, near_hits = near.figures, near.by_word, near.declared, near.all_hits
     # The words that may give a key away, each with the one question whose key it stands for
     # (None: several): the keys' anchors (the rule of runs), and the words of the texts whose
@@ -1256,21 +1293,23 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
     # a text is matched by both rules then (what a rule finds in a text that holds none of its
     # necessary words is only the text's own question, which is never reported).
     owner: dict[str, str | None] = {word: qids[0] if len(qids) == 1 else None for word, qids in anchors.items()}
+    run_owner = owner.copy()  # (each rule's words apart: a text of one question that only one rule's words let through is matched by that rule alone)
+    near_owner: dict[str, str | None] = {}
     seen: set[str] = set()  # words of the texts met so far
 
     def learn(words) -> None:
-        """The owners of ``words`` (words of texts, repeats allowed) not met before, learnt: the
-        stems of those the keys do not hold are taken together (:func:`_stems`, for a word that
-        may be shortened; any other is its own stem), and only a word whose stem is filed under
-        a key is looked at alone."""
+        """The owners of ``words`` (words of texts, repeats allowed) not met before, learnt: their
+        stems from :data:`_WORD_STEMS` (those not there yet taken together, :func:`_learn_stems`),
+        and only a word whose stem is filed under a key is looked at alone."""
         new = set(words)
         new.difference_update(seen)
         seen.update(new)
-        new = _content_words(new)
-        stem_of.update(_shortened_stems(filterfalse(stem_of.__contains__, new)))
-        filed = list(map(by_word.get, map(stem_of.get, new, new)))
+        unknown = list(filterfalse(_WORD_STEMS.__contains__, new))
+        if unknown:
+            _learn_stems(unknown)
+        filed = list(map(by_word.get, map(_WORD_STEMS.__getitem__, new)))  # (None, a word that is not a content word, is filed under no key)
         for word, qids in compress(zip(new, filed), filed):
-            one = qids[0] if len(qids) == 1 else None
+            one = near_owner[word] = qids[0] if len(qids) == 1 else None
             owner[word] = one if owner.get(word, one) == one else None
 
     def scan(part: list) -> dict[str, tuple[list[str], dict[str, str]]]:
@@ -1299,8 +1338,18 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
                             break
                 if not (worth or declared):  # nothing of another question's key can be in this text
                     continue
-                runs = run_hits(words) if worth and len(words) >= LEAK_MIN_KEY_WORDS else []
-                hits = near_hits(text, normal, words)
+                if count > 1:  # (each question that holds it is matched: every rule)
+                    runs = run_hits(words) if worth and len(words) >= LEAK_MIN_KEY_WORDS else []
+                    hits = near_hits(text, normal, words)
+                else:
+                    # A rule finds another question's key in a text only when the text holds one
+                    # of that rule's words of it (or, for the near rule, its figure, or with keys'
+                    # declared terms); without, all it could find is the text's own key.
+                    runs = run_hits(words) if worth and len(words) >= LEAK_MIN_KEY_WORDS and any(run_owner.get(word, own) != own for word in held) else []
+                    if declared or any(near_owner.get(word, own) != own for word in held) or _other_figure(normal, figures, own):
+                        hits = near_hits(text, normal, words)
+                    else:
+                        hits = {}
                 if count > 1 or any(qid != own for qid in runs) or any(qid != own for qid in hits):
                     matched[text] = runs, hits
         return matched
@@ -1327,6 +1376,17 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
         for _, other, what in near.found(item, matched[item.text][1]):
             found.setdefault((item.question_id, item.field, other), what)
     return list(found.items())
+
+
+def _other_figure(normal: str, figures: dict, own: str) -> bool:
+    """Whether the text read as ``normal`` holds a figure of ``figures`` (the keys that are a
+    figure, by figure) that is that of another question's key than ``own``."""
+    if figures:
+        for figure in _figures(normal) & figures.keys():
+            qids = figures[figure]
+            if len(qids) > 1 or own not in qids:
+                return True
+    return False
 
 
 _SCAN_PIECE = 2048
