@@ -77,13 +77,20 @@ def _hash_file(digest, name: str, keep: list | None = None, st: os.stat_result |
             total, chunks = 0, []
             while total <= MAX_HASHED_BYTES:
                 # (kept: in one read, as far as the file's size)
-                chunk = os.read(fd, 1 << 20 if keep is None else max(st.st_size + 1 - total, 1 << 20))
+                wanted = 1 << 20 if keep is None else max(st.st_size + 1 - total, 1 << 20)
+                chunk = os.read(fd, wanted)
                 if not chunk:
                     break
                 total += len(chunk)
                 digest.update(chunk)
                 if keep is not None:
                     chunks.append(chunk)
+                if len(chunk) < wanted and total == st.st_size:
+                    # a short read ending where the file ended when opened: its end, without a
+                    # read more to see it (one system call of six per file; a file written
+                    # meanwhile has another identity, which the digest's second pass and the
+                    # memo compare)
+                    break
             if keep is not None and total <= MAX_HASHED_BYTES:
                 keep += [file_identity(os.fstat(fd)), chunks[0] if len(chunks) == 1 else b"".join(chunks)]
             return total <= MAX_HASHED_BYTES
