@@ -1,5 +1,5 @@
-"""The checks a catalog verified a part at a time calls without ``current`` (the references,
-French typography) and without ``read`` (each entry's parity checks) find what they found before.
+"""The checks of a catalog's translations called without ``current`` (the references, French
+typography) find what they found before.
 
 - ``catalog_reference_diagnostics`` without ``current`` lists the current translations itself
   and lets only those the references' filter (``lints._referring``) lets through reach the
@@ -7,8 +7,6 @@ French typography) and without ``read`` (each entry's parity checks) find what t
   ``translation_warnings``.
 - ``catalog_typography_diagnostics`` without ``current`` or ``hints`` looks at each distinct
   text once (its numbers looked for in every one) instead of at every entry.
-- ``_entry_findings`` without ``read`` reads each translation's side of the parity checks from
-  the sides this process read last in the language (``verify._kept_reads``, bounded).
 
 The code before is spelled out here (and in ``test_catalog_lookups_once_equivalence``) and
 compared on the bundled bank's catalogs damaged at random, split into random parts as
@@ -23,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from aistack_bank.cache.entries import EntryMemo
-from aistack_bank.i18n import verify
 from aistack_bank.i18n.catalog import read_catalog
 from aistack_bank.i18n.typography import catalog_typography_diagnostics
 from aistack_bank.rules.lints import catalog_reference_diagnostics
@@ -111,36 +108,3 @@ def test_the_lints_of_a_part_are_found_as_before(tmp_path, monkeypatch, seed):
         assert catalog_reference_diagnostics(catalog, active, fields) == _references_before(catalog, active, fields)
         assert catalog_typography_diagnostics(catalog, active, fields) == _typography_before(catalog, active, fields)
     assert {"W320", "W321", "W520", "W528"} <= codes
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_the_entries_of_a_part_are_checked_as_before(tmp_path, monkeypatch, seed):
-    """Each entry's findings without ``read``, the kept sides bounded low (so that they are let
-    go many times), in two languages taken in turn (a text's side differs between them: ``3,5``
-    is 3.5 in French and 35 in English), against each entry's sides read afresh."""
-    rng = random.Random(100 + seed)
-    source, fields = _source(with_records=seed % 2 == 0)
-    sides = verify._parity_sides([qs for qs in source.questions if qs.question is not None])
-    monkeypatch.setattr(verify, "_READS_KEPT", rng.choice([1, 7, 50, 10_000]))
-    verify._reads.clear()
-    catalogs = []
-    for language, name in (("fr", "fr"), ("nl", "nl"), ("fr", "en")):
-        catalog = _catalog(tmp_path, language, seed, name)
-        active = dict(catalog.active())
-        _retexted(rng, active, fields)
-        catalogs.append((catalog, active))
-    entries = EntryMemo(catalogs[0][0].path, "fr", enabled=False)
-    codes = set()
-    for field in fields * 2:
-        for catalog, active in catalogs:
-            entry = active.get(field.key)
-            if entry is None:
-                continue
-            lang = catalog.language
-            found = verify._entry_findings(entries, field, entry, lang, catalog, sides)
-            assert found == verify._entry_findings(entries, field, entry, lang, catalog, sides, read={})
-            codes |= {d.code for d in found}
-    assert len(verify._reads) == 3
-    assert all(len(read) <= verify._READS_KEPT for read in verify._reads.values())
-    assert {"E502", "E503", "E507"} <= codes
-    verify._reads.clear()

@@ -263,6 +263,7 @@ def test_workers_whose_parent_is_killed_end_and_write_nothing_of_the_parents():
 
 INTERRUPTED_WHILE_FORKING = """
 import os, signal
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (a Ctrl-C raises, even in a run started with SIGINT ignored)
 os.environ["AISTACK_BANK_JOBS"] = "2"
 from aistack_bank import parallel
 

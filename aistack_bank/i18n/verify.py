@@ -201,8 +201,7 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
     one of them translated for its English, not fuzzy, one line and not blank (most of those)
     has no finding, which is answered here without the checks' calls (``hint``: whether the
     caller found a character of ``TOKEN_HINT`` in the msgstr, when it looked; ``read``: the
-    translations' sides of the parity checks read so far, see :func:`parity_diagnostics`;
-    without it, those this process read last in the language, :func:`_kept_reads`)."""
+    translations' sides of the parity checks read so far, see :func:`parity_diagnostics`)."""
     msgstr = entry.msgstr
     if not msgstr:
         plain = False
@@ -212,8 +211,6 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
             # (what entry_diagnostics finds in it: nothing; translated, for this English, not
             # fuzzy, a text the model takes, no number, formula or markup on either side, one line)
             return []
-    if read is None:
-        read = _kept_reads(lang)
     if not entries.enabled or not msgstr or plain:
         found = strip(entry_diagnostics(field, entry, lang, None, sides, read))
         if not found:
@@ -226,24 +223,6 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
     if not found:
         return []
     return located(found, msgstr_location(catalog, entry))
-
-
-_READS_KEPT = 8192
-"""Most translations whose sides of the parity checks :func:`_kept_reads` keeps for a language
-(all are let go when there are more)."""
-_reads: dict[str, dict] = {}
-
-
-def _kept_reads(lang: str) -> dict:
-    """The translations' sides of the parity checks (:func:`~aistack_bank.rules.quantities.translation_parity`)
-    read in ``lang`` by :func:`_entry_findings` without a caller's ``read``, by text (a catalog
-    verified a part at a time: each part's entries come in a call of their own, and a bank repeats
-    its texts from part to part): a side is a function of the text and the language alone
-    (tuples of numbers and strings). At most :data:`_READS_KEPT` texts, then a new map."""
-    read = _reads.get(lang)
-    if read is None or len(read) >= _READS_KEPT:
-        read = _reads[lang] = {}
-    return read
 
 
 def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog, *, run_checks: bool = True, bank_checks: bool = True,

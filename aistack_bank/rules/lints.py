@@ -489,7 +489,7 @@ def _ranked(frequency: dict[str, int]) -> tuple[list[str], dict[str, int]]:
 
 def _grams(words: list[str], size: int) -> set[tuple[str, ...]]:
     """Every run of ``size`` consecutive words (as :func:`_ngrams`, built in C)."""
-    return set(zip(*map(words.__getitem__, _RUN_SLICES if size == LEAK_WORDS else _START_SLICES if size == LEAK_MIN_KEY_WORDS else [slice(k, None) for k in range(size)])))
+    return set(zip(*map(words.__getitem__, _RUN_SLICES if size == LEAK_WORDS else [slice(k, None) for k in range(size)])))
 
 
 _RUN_SLICES = tuple(slice(k, None) for k in range(LEAK_WORDS))
