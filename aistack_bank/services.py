@@ -305,4 +305,5 @@ def compile_catalogs(translations: Path, out: Path | None) -> tuple[list[tuple[P
             diagnostics += catalog.diagnostics
             continue
         planned.append(((out or translations) / f"{path.stem}.mo", compile_catalog(catalog.po)))
+        del catalog  # (else the read stays held while the next catalog is read: two catalogs' entries at the peak)
     return ([], diagnostics) if diagnostics else (planned, [])

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polib
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from aistack_bank.i18n.catalog import read_catalog
 
@@ -212,6 +213,85 @@ def test_compiled_catalog_serves_translations(project, run_cli, tmp_path):
     with open(tmp_path / "fr.mo", "rb") as fh:
         translations = gettext.GNUTranslations(fh)
     assert translations.pgettext("topic.ai-hardware-software-stack.title", "AI Hardware & Software Stack") == "Pile matérielle et logicielle de l'IA"
+
+
+def _polib_compile(po) -> bytes:
+    """compile_catalog as it was written with polib's quadratic ``to_binary`` (the reference)."""
+    mo = polib.POFile(wrapwidth=78)
+    mo.metadata = dict(po.metadata)
+    for entry in po.translated_entries():
+        mo.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=entry.msgid, msgstr=entry.msgstr))
+    return mo.to_binary()
+
+
+_MO_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+_MO_PLAIN = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12)
+
+
+@st.composite
+def _mo_catalogs(draw, text=_MO_TEXT, max_size=40):
+    """A POFile of varied entries: contexts (empty ones too), plurals, non-ASCII, empty strings,
+    fuzzy, obsolete and untranslated entries, extra header fields."""
+    po = polib.POFile(wrapwidth=78)
+    po.metadata = {"Project-Id-Version": "t", "Content-Type": "text/plain; charset=UTF-8", "Plural-Forms": "nplurals=2; plural=(n > 1);"}
+    po.metadata.update(draw(st.dictionaries(st.from_regex(r"X-[A-Za-z0-9]{1,6}", fullmatch=True), _MO_PLAIN, max_size=3)))
+    for _ in range(draw(st.integers(0, max_size))):
+        msgctxt = draw(st.none() | text)
+        msgid, msgstr = draw(text), draw(text)
+        if draw(st.integers(0, 3)) == 0:
+            forms = draw(st.lists(text, min_size=1, max_size=3))
+            order = draw(st.permutations(range(len(forms))))
+            entry = polib.POEntry(msgctxt=msgctxt, msgid=msgid, msgid_plural=draw(text), msgstr_plural={i: forms[i] for i in order})
+        else:
+            entry = polib.POEntry(msgctxt=msgctxt, msgid=msgid, msgstr=msgstr)
+        entry.obsolete = draw(st.integers(0, 7)) == 0
+        if draw(st.integers(0, 5)) == 0:
+            entry.flags.append("fuzzy")
+        po.append(entry)
+    return po
+
+
+@given(_mo_catalogs())
+def test_mo_writer_is_polibs(po):
+    from aistack_bank.i18n.catalog import compile_catalog, mo_binary
+
+    assert mo_binary(po) == po.to_binary()
+    assert compile_catalog(po) == _polib_compile(po)
+
+
+@pytest.mark.parametrize("size", [0, 1, 3000])
+def test_mo_writer_is_polibs_on_sizes(size):
+    from aistack_bank.i18n.catalog import compile_catalog, mo_binary
+
+    po = polib.POFile(wrapwidth=78)
+    po.metadata = {"Project-Id-Version": "t", "Content-Type": "text/plain; charset=UTF-8"}
+    for i in range(size):  # keys out of order, a quarter without a context, a tenth untranslated
+        po.append(polib.POEntry(msgctxt=None if i % 4 == 0 else f"q.{(i * 7919) % size}.é", msgid=f"Question {i} – ü", msgstr="" if i % 10 == 0 else f"Réponse {i}"))
+    assert mo_binary(po) == po.to_binary()
+    assert compile_catalog(po) == _polib_compile(po)
+    for source in (REPO / "translations" / "fr.po", REPO / "translations" / "nl.po"):
+        catalog = read_catalog(source).po
+        assert compile_catalog(catalog) == _polib_compile(catalog)
+
+
+@settings(max_examples=15)
+@given(_mo_catalogs(text=_MO_PLAIN, max_size=12))
+def test_msgunfmt_reads_back_the_compiled_entries(po):
+    from aistack_bank.i18n.catalog import mo_binary
+
+    expected = {(e.msgctxt or None, e.msgid): (e.msgid_plural, e.msgstr, [e.msgstr_plural[i] for i in sorted(e.msgstr_plural)]) for e in po.translated_entries()}
+    if len(expected) < len(po.translated_entries()):
+        return  # two entries with one key: not a catalog msgfmt would write
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        mo = Path(folder) / "x.mo"
+        mo.write_bytes(mo_binary(po))
+        result = subprocess.run([_gettext_tool("msgunfmt"), str(mo)], capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    back = polib.pofile(result.stdout.decode("utf-8"))
+    assert dict(back.metadata) == (dict(po.metadata) if expected else {})  # (msgunfmt writes nothing for a header alone)
+    assert {(e.msgctxt, e.msgid): (e.msgid_plural, e.msgstr, [e.msgstr_plural[i] for i in sorted(e.msgstr_plural)]) for e in back} == expected
 
 
 # E501 cases add where the error must be: (a substring of the broken line, the 1-based column)

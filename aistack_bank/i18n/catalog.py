@@ -947,4 +947,49 @@ def compile_catalog(po) -> bytes:
     mo.metadata = dict(po.metadata)
     for entry in po.translated_entries():
         mo.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=entry.msgid, msgstr=entry.msgstr))
-    return mo.to_binary()
+    return mo_binary(mo)
+
+
+def mo_binary(po) -> bytes:
+    """The bytes of ``po.to_binary()`` (polib's .mo writer), written in time linear in the catalog.
+
+    polib appends each string to the growing key and value tables (``ids += msgid + b'\\0'``),
+    which copies the tables once per entry: a 200 000-entry catalog took more than 25 minutes.
+    Here the strings are joined once and the offsets packed from an array. The layout is
+    polib's: the translated, non-fuzzy, non-obsolete entries sorted by their encoded
+    ``msgctxt\\x04msgid``, after the header entry; no hash table; native byte order."""
+    import struct
+    from array import array
+
+    import polib
+
+    entries = po.translated_entries()
+    entries.sort(key=lambda e: e.msgid_with_context.encode("utf-8"))
+    entries.insert(0, po.metadata_as_entry())
+    encoding = po.encoding
+    ids: list[bytes] = []
+    strs: list[bytes] = []
+    for e in entries:
+        msgid = (e.msgctxt + "\4").encode(encoding) if e.msgctxt else b""
+        if e.msgid_plural:
+            msgid += (e.msgid + "\0" + e.msgid_plural).encode(encoding)
+            msgstr = "\0".join(e.msgstr_plural[index] for index in sorted(e.msgstr_plural)).encode(encoding)
+        else:
+            msgid += e.msgid.encode(encoding)
+            msgstr = e.msgstr.encode(encoding)
+        ids.append(msgid)
+        strs.append(msgstr)
+    count = len(entries)
+    keystart = 7 * 4 + 16 * count  # the header's seven integers, then two (length, offset) tables
+    table = array("i", bytes(16 * count))
+    offset = keystart
+    for i, msgid in enumerate(ids):
+        table[2 * i] = len(msgid)
+        table[2 * i + 1] = offset
+        offset += len(msgid) + 1  # each string is followed by a NUL the length leaves out
+    for i, msgstr in enumerate(strs, count):
+        table[2 * i] = len(msgstr)
+        table[2 * i + 1] = offset
+        offset += len(msgstr) + 1
+    header = struct.pack("Iiiiiii", polib.MOFile.MAGIC, 0, count, 7 * 4, 7 * 4 + count * 8, 0, keystart)
+    return b"".join((header, table.tobytes(), b"\0".join(ids), b"\0", b"\0".join(strs), b"\0"))
