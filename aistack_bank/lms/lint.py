@@ -32,21 +32,21 @@ FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": [
 
 
 class _Locator:
-    """Where a topic or question field is written: the YAML for English, the catalog entry otherwise."""
+    """Where a topic field is written: the topic's YAML for English, the catalog entry otherwise.
+    Only the topic's document is kept of the read bank (``topic_doc``, None when it has none:
+    then the topic's folder, ``root``)."""
 
-    def __init__(self, source, translations: Path | None):
-        self.source = source
+    def __init__(self, topic_id: str, topic_doc, root: Path, translations: Path | None):
+        self.topic_id = topic_id
+        self.topic_doc = topic_doc
+        self.root = root
         self.translations = translations
         self._catalogs: dict[str, dict[str, int]] = {}
 
-    def __call__(self, lang: str, question_id: str | None, field: str) -> Location:
+    def __call__(self, lang: str, field: str) -> Location:
         if lang == "en" or self.translations is None:
-            if question_id is None:
-                doc = self.source.topic_doc
-            else:
-                qs = self.source.source_of(question_id)
-                doc = qs.doc if qs is not None else None
-            return doc.locate((field,)) if doc is not None else Location.of(self.source.root)
+            doc = self.topic_doc
+            return doc.locate((field,)) if doc is not None else Location.of(self.root)
         lines = self._catalogs.get(lang)
         path = self.translations / f"{lang}.po"
         if lines is None:  # the msgstr line of each entry, by msgctxt
@@ -62,19 +62,20 @@ class _Locator:
                     lines.setdefault(context, number)
                     context = None
             self._catalogs[lang] = lines
-        context = f"{question_id}.{field}" if question_id is not None else f"topic.{self.source.topic.id}.{field}"
+        context = f"topic.{self.topic_id}.{field}"
         return Location.of(path, lines.get(context, 0))
 
 
-_CHECKS = (("moodle", "gift"), ("canvas",), ("qti",))
-"""The targets checked together (Moodle and GIFT read the same Moodle XML files); each is a
-task of its own per topic, rendering only its formats and dropping them before the next."""
+_CHECKS = (("moodle", "gift"), ("canvas",), ("qti21",), ("qti30",))
+"""The targets checked together (Moodle and GIFT read the same Moodle XML files; the qti target
+is its two packages, each a check of its own); each is a task of its own per topic, rendering
+only its formats and dropping them before the next."""
 
 LINT_POOL_MIN = 4_000
 """Least work (questions × languages × checks) for which the checks run in worker processes."""
 
 
-def _check_topic(check: tuple[str, ...], banks: dict[str, Bank], topic_libraries, library_source, tr: Path | None, options: ExportOptions,
+def _check_topic(check: tuple[str, ...], banks: dict[str, Bank], topic_libraries, locate: _Locator, options: ExportOptions,
                  exports: Path, several: bool) -> list[Diagnostic]:
     """The findings of the targets in ``check`` (those of one of :data:`_CHECKS` asked for) for one
     topic (``topic_libraries``: the libraries of that topic alone, already scanned for text no
@@ -84,8 +85,6 @@ def _check_topic(check: tuple[str, ...], banks: dict[str, Bank], topic_libraries
     from ..exporters import FORMATS as EXPORT_FORMATS
 
     topic_id = next(iter(banks.values())).topic.id
-    source = library_source.topic(topic_id)
-    locate = _Locator(source, tr)
 
     def rendered(fmt: str):
         return render([fmt], topic_libraries, options, scanned=True)[fmt]
@@ -102,8 +101,8 @@ def _check_topic(check: tuple[str, ...], banks: dict[str, Bank], topic_libraries
             found += _gift(banks, xml, rendered("gift"), lambda n, line=0: where("gift", n, line))
     if "canvas" in check:
         found += _canvas(banks, rendered("canvas-qti12"), lambda n: where("canvas-qti12", n), options.english)
-    if "qti" in check:
-        for fmt in ("qti21", "qti30"):
+    for fmt in ("qti21", "qti30"):
+        if fmt in check:
             found += _qti(banks, rendered(fmt), lambda n, fmt=fmt: where(fmt, n), options.english)
     return found
 
@@ -114,33 +113,46 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
     """Warnings for ``targets``, topic by topic, over the languages `bank build` exports
     (``policy``, ``allow_fallback``: the same language states, whose warnings come first);
     raises DiagnosticsError when the bank itself has errors."""
-    from ..build import load_exported, refuse_uncarriable, resolve_languages, topic_banks, with_english
+    from ..build import load_exported, refuse_uncarriable, resolve_languages, topic_banks, validated_bank, with_english
+    from ..i18n.catalog import Catalogs
     from ..project.settings import LanguagePolicy
-    from ..rules.validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
     langs = resolve_languages(languages, tr)
     if "en" not in langs:
         langs = ["en", *langs]  # the source: every file is checked against it
-    libraries, notes, in_english = load_exported(bank_dir, tr, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback)
+    catalogs = Catalogs()
+    library_source, english = validated_bank(bank_dir, tr, catalogs)  # (a verdict cached for these inputs is not computed again)
+    libraries, notes, in_english = load_exported(bank_dir, tr, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs,
+                                                 source=(library_source, english))
+    del english
+    places: dict[str, tuple] = {}  # (the topics' documents: nothing else of the read bank is kept for the checks)
+    for topic_source in library_source.topics:
+        if topic_source.topic is not None:
+            places.setdefault(topic_source.topic.id, (topic_source.topic_doc, topic_source.root))
+    topic_source = library_source = None
     options = with_english(options, in_english, tr)
-    library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
     topics = topic_banks(libraries)
     several = len(topics) > 1
-    checks = [mine for mine in (tuple(t for t in check if t in targets) for check in _CHECKS) if mine]
+    asked = {*targets, *(("qti21", "qti30") if "qti" in targets else ())}
+    checks = [mine for mine in (tuple(t for t in check if t in asked) for check in _CHECKS) if mine]
 
-
-    def task(banks: dict[str, Bank], topic_libraries, check: tuple[str, ...]):
-        return lambda: _check_topic(check, banks, topic_libraries, library_source, tr, options, exports, several)
+    def task(banks: dict[str, Bank], topic_libraries, locate: _Locator, check: tuple[str, ...]):
+        return lambda: _check_topic(check, banks, topic_libraries, locate, options, exports, several)
 
     tasks = []
     for banks in topics:
         topic_id = next(iter(banks.values())).topic.id
         topic_libraries = {lang: library.only(topic_id) for lang, library in libraries.items()}
         refuse_uncarriable(formats[0], topic_libraries)  # (what rendering every format at once did first, under the first format's name)
-        tasks += [task(banks, topic_libraries, check) for check in checks]
+        locate = _Locator(topic_id, *places[topic_id], tr)
+        tasks += [task(banks, topic_libraries, locate, check) for check in checks]
     work = sum(len(next(iter(banks.values())).questions) for banks in topics) * len(libraries) * len(checks)
+    if work >= LINT_POOL_MIN:  # (the read bank's documents freed before workers fork, not frozen with the rest)
+        import gc
+
+        gc.collect()
     found: list[Diagnostic] = [d for part in run_each(tasks, work, LINT_POOL_MIN) for d in part]
     unique = {(d.code, d.message, d.location): d for d in found}
     states = [d for d in notes if d.code in ("W552", "W558", "W559")]
@@ -156,9 +168,9 @@ def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
     for lang in order:
         title = banks[lang].topic.title
         if len(title) > models.MOODLE_NAME_MAX:
-            out.append(warning("W802", f"the category name ({lang}) has {len(title)} characters; Moodle cuts category names at {models.MOODLE_NAME_MAX}", locate(lang, None, "title")))
+            out.append(warning("W802", f"the category name ({lang}) has {len(title)} characters; Moodle cuts category names at {models.MOODLE_NAME_MAX}", locate(lang, "title")))
         if title in titles:
-            out.append(warning("W803", f"the {lang} title is the same as the {titles[title]} one: imported into one course, both files share one category and Moodle drops the second file's question idnumbers", locate(lang, None, "title")))
+            out.append(warning("W803", f"the {lang} title is the same as the {titles[title]} one: imported into one course, both files share one category and Moodle drops the second file's question idnumbers", locate(lang, "title")))
         titles.setdefault(title, lang)
     course = models.MoodleCourse()
     for name in sorted(tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
