@@ -139,8 +139,9 @@ class QuestionFiles:
         """The stored form of each file's verdict (as a worker process returns it); with a spill file,
         the records and texts of the files are written there together, here, and each verdict
         carries where its record and texts are instead of their bytes (the parent never holds
-        them: :meth:`read_topics`)."""
-        with folders_settled():
+        them: :meth:`read_topics`). Nothing here changes the working folder: it is looked up
+        once for the chunk, not for each file (:func:`~aistack_bank.safety.folders_settled`)."""
+        with folders_settled(working_folder_kept=True):
             found = [self._checked(*item, stored=True)[0] for item in items]
         if self.spill is not None:
             found = self.spill.append_verdicts(found)
