@@ -61,15 +61,30 @@ for :func:`_open_settled`, a root's prefixes by ``(_ROOT, root)`` and a folder's
 
 
 @contextmanager
-def folders_settled():
+def folders_settled(*, working_folder_kept: bool = False):
     """Within it, the real path of each folder :func:`check_link` meets is worked out once (the
     question files of a topic share their folders): for reading many files in one go, during
-    which a folder is not expected to become a link (a file itself is looked at each time)."""
+    which a folder is not expected to become a link (a file itself is looked at each time).
+
+    ``working_folder_kept``: the caller runs nothing that changes the working folder within it
+    (a question files' worker reading its chunk): the working folder is looked up once, on
+    entering, instead of for each file given by a relative path (:func:`_open_settled`); without
+    it, each read looks it up, so that a change of it within is seen. Not kept when it cannot be
+    looked up (each read then looks, as without)."""
     global _REAL_FOLDERS
     outer, _REAL_FOLDERS = _REAL_FOLDERS, ({} if _REAL_FOLDERS is None else _REAL_FOLDERS)
+    known, kept = _REAL_FOLDERS, False
+    if working_folder_kept and _CWD not in known:
+        try:
+            known[_CWD] = os.getcwd()
+            kept = True
+        except OSError:
+            pass
     try:
         yield
     finally:
+        if kept:
+            known.pop(_CWD, None)  # (an outer one shares the dict, and looks it up each time)
         _REAL_FOLDERS = outer
 
 
@@ -112,7 +127,7 @@ def _open_settled(path: Path, root: Path) -> int | None:
     which decides and reports. The real path of ``root`` (given as an absolute path, as the
     question files' reader gives it) is worked out once, as a folder's is; so are the absolute
     and real paths of the folder of ``path`` as it is written (a relative one in the working
-    folder of the read, looked up each time), so that a file of a known folder costs string
+    folder of the read, looked up each time unless :func:`folders_settled` keeps it), so that a file of a known folder costs string
     work only, no ``abspath`` (:func:`_settled_folder`)."""
     if not _NOFOLLOW:
         return None
@@ -131,7 +146,7 @@ def _open_settled(path: Path, root: Path) -> int | None:
     if name in ("", ".", "..") or (os.altsep and os.altsep in text):
         return None
     given = text[:len(text) - len(name)]
-    key = (_GIVEN, given, None if given[:1] == os.sep else os.getcwd())
+    key = (_GIVEN, given, None if given[:1] == os.sep else known.get(_CWD) or os.getcwd())
     folder = known.get(key)
     if folder is None:
         folder = known[key] = _settled_folder(given, known)
@@ -148,6 +163,8 @@ def _open_settled(path: Path, root: Path) -> int | None:
 
 _GIVEN = object()
 """The first item of the keys under which :func:`_open_settled` keeps a folder as written."""
+_CWD = object()
+"""The key of the working folder taken once by :func:`folders_settled` with ``working_folder_kept``."""
 _ROOT = object()
 """The first item of the keys under which :func:`_open_settled` keeps a root's prefixes (apart
 from the folders' real paths, keyed by their paths, whatever type the root is given as)."""

@@ -35,6 +35,27 @@ def same_bytes(path: Path, data: bytes) -> bool:
         return False
 
 
+def regular_bytes(path: Path) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file (not followed if a link, never blocks:
+    what :func:`same_bytes` compares with), else None."""
+    import stat
+
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            chunks = []
+            while chunk := os.read(fd, max(st.st_size + 1, 1 << 16)):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+
+
 def write_atomic(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` atomically; return False (and touch nothing) if unchanged.
 

@@ -50,24 +50,50 @@ os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 
 
 LONGEST = (
+    "tests/test_localize_columns.py::test_the_columns_localize_as_the_entries_did[plural-21-bundled]",
+    "tests/test_leak_files_equivalence.py::test_the_texts_taken_by_question_find_what_the_lint_found_before",
     "tests/test_benchmark_smoke.py::test_run_quick",
     "tests/test_wheel.py::",
-    "tests/test_properties_kinds.py::",
+    "tests/test_localize_columns.py::test_the_columns_localize_as_the_entries_did[obsolete-20-bundled]",
+    "tests/test_leak_topics_equivalence.py::",
+    "tests/test_catalog_worker_read_equivalence.py::",
+    "tests/test_json_render_equivalence.py::test_the_contract_check_accepts_what_the_models_accept",
+    "tests/test_yaml_quick_equivalence.py::test_random_texts_read_alike",
+    "tests/test_parity_sides_ascii_equivalence.py::test_random_texts",
+    "tests/test_catalog_quick_strings_equivalence.py::test_the_readers_read_what_they_read_before",
+    "tests/test_po_msgcat.py::test_writer_matches_msgcat_byte_for_byte",
+    "tests/test_qti_kinds.py::test_every_item_test_and_manifest_is_valid[en-qti30]",
+    "tests/test_bank_checked_early.py::test_random_changes_at_random_moments_give_the_verdict_of_a_run_without_cache",
+    "tests/test_properties.py::test_validator_never_crashes_on_arbitrary_structures",
+    "tests/test_catalog_read_lines_equivalence.py::test_the_rows_are_read_as_before",
     "tests/test_cache_safety.py::test_the_per_file_stores_give_the_verdict_of_a_run_without_cache",
     "tests/test_unicode_property.py::",
+    "tests/test_translation_parity_equivalence.py::",
+    "tests/test_powrap_words.py::",
+    "tests/test_kind_validation.py::test_the_kinds_own_model_gives_the_unions_verdicts",
+    "tests/test_leak_stems_equivalence.py::",
     "tests/test_translation_history.py::",
-    "tests/test_po_msgcat.py::test_writer_matches_msgcat_byte_for_byte",
+    "tests/test_properties_kinds.py::",
 )
-"""The tests that ran longest in `--durations` (from 7 s to 25 s each with -n 0 on an idle
-two-core machine, where most tests take under a second). They are collected first, so that they
-start first: pytest-xdist (`--dist worksteal` in pyproject.toml) hands each worker half of the
-tests in collection order and lets a worker that runs out take not-yet-started tests from the
-other, but a test already running is not shared, and one of these started last would keep one
-core busy while the other has nothing left to do. A stale entry only changes the order."""
+"""The tests that ran longest in `--durations` (from about 5 s to 35 s each with `-n 2` on a loaded
+two-core machine, where most tests take under a second), longest first. They are collected first,
+in this order, so that they start first: pytest-xdist (`--dist worksteal` in pyproject.toml) hands
+each worker half of the tests in collection order and lets a worker that runs out take
+not-yet-started tests from the other, but a test already running is not shared, and one of these
+started last would keep one core busy while the other has nothing left to do. A stale entry only
+changes the order."""
+
+
+def _longest_rank(nodeid: str) -> int:
+    """The place in LONGEST of the first entry ``nodeid`` starts with (after them all if none)."""
+    for rank, prefix in enumerate(LONGEST):
+        if nodeid.startswith(prefix):
+            return rank
+    return len(LONGEST)
 
 
 def pytest_collection_modifyitems(items):
-    items.sort(key=lambda item: not item.nodeid.startswith(LONGEST))  # stable: the rest keep their order
+    items.sort(key=lambda item: _longest_rank(item.nodeid))  # stable: the rest keep their order
 
 
 def pytest_addoption(parser):

@@ -51,6 +51,18 @@ def test_a_worker_is_ended_once_the_last_calls_are_done_and_reaped_when_the_pool
     assert _children() == children and _fds() == fds
 
 
+def _any_ended(pids: list[int], seconds: float = 20.0) -> bool:
+    """Whether one of ``pids`` has ended within ``seconds``, all of them watched at once (``any``
+    over :func:`_ended` waits out the whole time on a process that goes on before it looks at
+    the next one)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if any(_state(pid) in ("Z", "X", None) for pid in pids):
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def _wait_for(path: str, value):
     while not os.path.exists(path):
         time.sleep(0.01)
@@ -64,7 +76,7 @@ def test_a_worker_left_without_a_call_is_ended_at_once_the_other_when_its_call_i
     with parallel.Workers(True) as workers:
         results = workers.submit([(_wait_for, (go, "slow"))], last=True)
         idle = [worker.pid for worker in workers.pool.workers]
-        assert any(_ended(pid) for pid in idle)  # (the worker given nothing)
+        assert _any_ended(idle)  # (the worker given nothing)
         assert not all(_state(pid) in ("Z", "X", None) for pid in idle)  # (the other still works)
         open(go, "w").close()
         assert list(results) == ["slow"]

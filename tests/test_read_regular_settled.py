@@ -116,9 +116,10 @@ def test_read_regular_reads_and_refuses_as_before(tmp_path, seed, monkeypatch):
                 max_bytes = rng.choice([4000, 1 << 20])
                 want = _outcome(_read_regular_before, as_given, root, max_bytes)
                 assert _outcome(read_regular, as_given, root, max_bytes) == want, (as_given, root)
-                with folders_settled():
-                    assert _outcome(read_regular, as_given, root, max_bytes) == want, (as_given, root)
-                    assert _outcome(read_regular, as_given, root, max_bytes) == want, (as_given, root)  # (with what it settled)
+                for kept in (False, True):
+                    with folders_settled(working_folder_kept=kept):
+                        assert _outcome(read_regular, as_given, root, max_bytes) == want, (as_given, root, kept)
+                        assert _outcome(read_regular, as_given, root, max_bytes) == want, (as_given, root, kept)  # (with what it settled)
                 seen.add(want[0] if want[0] == "bytes" else want[1])
     assert {"bytes", "E101", "E115"} <= seen, seen
 
@@ -197,3 +198,32 @@ def test_a_root_given_as_text_is_kept_apart_from_its_folders_real_path(tmp_path)
             assert read_regular(tmp_path / "q.yaml", 100, root=str(tmp_path)) == b"id: a\n"
             assert read_regular(tmp_path / "sub" / "r.yaml", 100, root=str(tmp_path)) == b"id: b\n"
             assert read_regular(str(tmp_path / "q.yaml"), 100, root=str(tmp_path)) == b"id: a\n"
+
+
+def test_a_kept_working_folder_is_looked_up_once(tmp_path, monkeypatch):
+    """With ``working_folder_kept`` (a question files' worker's chunk), the files given by
+    relative paths are read as before with one look-up of the working folder on entering (and
+    one for the absolute path of each folder met), not one a file; on leaving, an enclosing ``folders_settled`` looks it up for each read again, and
+    sees a change of it."""
+    for name in ("a", "b"):
+        (tmp_path / name / "questions").mkdir(parents=True)
+        for i in range(5):
+            (tmp_path / name / "questions" / f"q{i}.yaml").write_text(f"id: {name}{i}\n")
+    monkeypatch.chdir(tmp_path / "a")
+    calls = []
+    real_getcwd = os.getcwd
+    monkeypatch.setattr(safety.os, "getcwd", lambda: calls.append(1) or real_getcwd())
+    paths = [Path("questions") / f"q{i}.yaml" for i in range(5)]
+    with folders_settled(working_folder_kept=True):
+        assert read_regular(paths[0], 100, root=tmp_path) == b"id: a0\n"  # (the folder's absolute path made once)
+        calls.clear()
+        assert [read_regular(p, 100, root=tmp_path) for p in paths] == [f"id: a{i}\n".encode() for i in range(5)]
+        assert calls == []
+    with folders_settled():
+        with folders_settled(working_folder_kept=True):
+            assert read_regular(paths[0], 100, root=tmp_path) == b"id: a0\n"
+        monkeypatch.chdir(tmp_path / "b")
+        calls.clear()
+        assert read_regular(paths[0], 100, root=tmp_path) == b"id: b0\n"
+        assert calls  # (looked up for the read, then for the folder met anew there)
+    assert safety._REAL_FOLDERS is None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copyreg
 import gc
 import io
+import os
 import pickle
 import sys
 from pathlib import Path, PurePath
@@ -47,6 +48,11 @@ record in a :class:`Spill` file instead of in memory (a 100 000-question bank ho
 RECENT_RECORDS = 512
 """Spilled records kept unpickled, the latest used first: the questions of a topic, which the
 rules of a topic read together."""
+
+TEXTS_READ_AHEAD = 1 << 17
+"""Bytes of a run of files' texts in a :class:`Spill` file read at once (:meth:`Spill.read_texts`):
+the answer-leak rule reads the texts of a topic's files one after the other, which a worker
+wrote one after the other."""
 
 Rules = Callable[[QuestionSource, Path, Any, bool], list[Diagnostic]]
 Texts = Callable[[QuestionSource], Any]
@@ -139,8 +145,9 @@ class QuestionFiles:
         """The stored form of each file's verdict (as a worker process returns it); with a spill file,
         the records and texts of the files are written there together, here, and each verdict
         carries where its record and texts are instead of their bytes (the parent never holds
-        them: :meth:`read_topics`)."""
-        with folders_settled():
+        them: :meth:`read_topics`). Nothing here changes the working folder: it is looked up
+        once for the chunk, not for each file (:func:`~aistack_bank.safety.folders_settled`)."""
+        with folders_settled(working_folder_kept=True):
             found = [self._checked(*item, stored=True)[0] for item in items]
         if self.spill is not None:
             found = self.spill.append_verdicts(found)
@@ -240,7 +247,7 @@ class QuestionFiles:
             if found is None:
                 found = pickle.loads(blob)
                 if type(found[3]) is tuple or type(found[4]) is tuple:  # (written to the spill file by the worker)
-                    found = (*found[:3], self.spill.placed(found[3]), self.spill.placed(found[4]), found[5])
+                    found = (*found[:3], self.spill.placed(found[3]), self.spill.texts_placed(found[4]), found[5])
             del blob
             if qs is not None and self.spill is None:
                 live[(t, index)] = qs
@@ -308,6 +315,10 @@ class Spill:
 
         self.fd, self.path = fd, path
         self.recent: dict[object, tuple] = {}
+        self._run: list[int] | None = None
+        """[start, end] of the latest run of texts placed one after the other (:meth:`texts_placed`)."""
+        self._window: tuple[int, bytes] | None = None
+        """(where, bytes) of the latest read of texts ahead of the one asked (:meth:`read_texts`)."""
         self._appending: tuple[int, int] | None = None
         """(process, descriptor) this process appends to the file with (see :meth:`_append`)."""
         self._appended: list[int] = []
@@ -396,8 +407,41 @@ class Spill:
         """A record's or texts' place ``(at, length)`` in this file as a worker sent it (bytes or None as they are)."""
         return Spilled(self, *place) if type(place) is tuple else place
 
+    def texts_placed(self, place: "tuple[int, int] | bytes | None") -> "SpilledTexts | bytes | None":
+        """:meth:`placed` for a file's texts: each placed right after the previous one joins its
+        run (a worker writes the texts of its task's files together, after their records), which
+        :meth:`read_texts` reads ahead in."""
+        if type(place) is not tuple:
+            return place
+        at, length = place
+        run = self._run
+        if run is None or run[1] != at:
+            run = self._run = [at, at]
+        run[1] = at + length
+        return SpilledTexts(self, at, length, run)
+
     def read(self, at: int, length: int) -> bytes:
         return read_at(self.fd, at, length)
+
+    def read_texts(self, at: int, length: int, end: int) -> bytes:
+        """:meth:`read` of texts that lie in a run of texts ending at ``end``: from the latest read
+        ahead when it holds them, else read with up to :data:`TEXTS_READ_AHEAD` bytes of the run
+        after them, kept for the next. (Every byte of a run was written, whole, before its places
+        were handed back, and a spill file's bytes are never written again: what is read ahead
+        stays what the file holds.)"""
+        window = self._window
+        if window is not None:
+            offset = at - window[0]
+            if offset >= 0 and offset + length <= len(window[1]):
+                return window[1][offset:offset + length]
+        try:
+            data = os.pread(self.fd, max(length, min(end - at, TEXTS_READ_AHEAD)), at)
+        except OSError:
+            data = b""
+        if len(data) < length:  # (cut short: read as any record is, which says so)
+            return self.read(at, length)
+        self._window = (at, data)
+        return data[:length]
 
     def unlink(self) -> None:
         import os
@@ -515,6 +559,20 @@ class Spilled:
         return found
 
 
+class SpilledTexts(Spilled):
+    """Where one file's texts are in a :class:`Spill` file, and the run of texts they lie in
+    (:meth:`Spill.texts_placed`), read ahead in (:meth:`Spill.read_texts`)."""
+
+    __slots__ = ("run",)
+
+    def __init__(self, spill: Spill, at: int, length: int, run: list[int]) -> None:
+        super().__init__(spill, at, length)
+        self.run = run
+
+    def blob(self) -> bytes:
+        return self.spill.read_texts(self.at, self.length, self.run[1])
+
+
 def _model_of(record: "Spilled | StoreRecord", blob) -> tuple:
     """(question, derived) of ``record`` (whose bytes are ``blob()``): those of its latest use
     when it is one of the latest used, else unpickled without the record's document (the last
@@ -557,6 +615,8 @@ def _loads_uncollected(blob: bytes, record: bool = True, document: bool = True) 
     paused = gc.isenabled()
     gc.disable()
     try:
+        if not record:  # (one pickle: read as it is, without an unpickler made for it)
+            return pickle.loads(blob)
         unpickler = pickle.Unpickler(io.BytesIO(blob))
         found = unpickler.load()
         if record and type(found) is tuple and len(found) == 3 and found[0] == RECORD_HEAD:  # (its head first)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
+from contextlib import contextmanager
 from itertools import compress, count, repeat
 from operator import is_not, itemgetter, not_
 from pathlib import Path
@@ -1385,7 +1386,33 @@ def _string_lines(keyword: str, text: str, prefix: str = "", do_wrap: bool = Tru
     """``keyword "text"`` as GNU gettext writes it at width WRAP_WIDTH (see powrap)."""
     from .powrap import wrap
 
+    kept = _KEPT_LAYOUTS
+    if kept is not None and keyword == "msgid" and not prefix and do_wrap and not flags and len(text) > _KEPT_FROM:
+        lines = kept.get(text)
+        if lines is None:
+            lines = kept[text] = wrap(keyword, text, prefix, WRAP_WIDTH, do_wrap, flags)
+        return lines
     return wrap(keyword, text, prefix, WRAP_WIDTH, do_wrap, flags)
+
+
+_KEPT_LAYOUTS: dict[str, list[str]] | None = None
+"""While :func:`kept_layouts` runs: the lines of each msgid longer than :data:`_KEPT_FROM`
+characters written without a prefix, a format flag or ``no-wrap``, by its text (never changed
+by a caller: ``lines += ...`` extends the caller's own list)."""
+_KEPT_FROM = 40
+"""A shorter msgid fits on its line after ``msgid "``: its layout costs a length test."""
+
+
+@contextmanager
+def kept_layouts():
+    """Within it, each long msgid is laid out once, however many catalogs write it (a
+    template and the catalogs merged from it hold the same msgids): the lines are the same."""
+    global _KEPT_LAYOUTS
+    before, _KEPT_LAYOUTS = _KEPT_LAYOUTS, ({} if _KEPT_LAYOUTS is None else _KEPT_LAYOUTS)
+    try:
+        yield
+    finally:
+        _KEPT_LAYOUTS = before
 
 
 def _comment_lines(marker: str, text: str | None, as_read: list[str] | None = None) -> list[str]:
@@ -1440,6 +1467,11 @@ def _entry_lines(entry) -> list[str]:
     return lines
 
 
+def entry_block(entry) -> str:
+    """One entry as :func:`write_po` writes it among the others (without the blank line between)."""
+    return "\n".join(_entry_lines(entry))
+
+
 def header_text(po) -> str:
     """The header's msgstr: as read (so lines without a colon and spacing survive) unless the
     metadata was changed since, then rebuilt from it as ``Key: value`` lines."""
@@ -1450,6 +1482,15 @@ def header_text(po) -> str:
     return meta
 
 
+def header_block(po) -> str:
+    """The header entry of ``po`` as :func:`write_po` writes it (without the blank line after)."""
+    header = _comment_lines("#", po.header, getattr(po, "header_lines", None))
+    if po.metadata_is_fuzzy:
+        header.append("#, fuzzy")
+    header += ['msgid ""'] + _string_lines("msgstr", header_text(po))
+    return "\n".join(header)
+
+
 def write_po(po: polib.POFile) -> bytes:
     """The bytes of a catalog, formatted exactly as GNU gettext 0.21's msgcat writes it.
 
@@ -1457,15 +1498,12 @@ def write_po(po: polib.POFile) -> bytes:
     powrap), so a catalog saved by any of them and rewritten here does not churn.
     """
     blocks = []
-    header = _comment_lines("#", po.header, getattr(po, "header_lines", None))
-    if po.metadata_is_fuzzy:
-        header.append("#, fuzzy")
-    header += ['msgid ""'] + _string_lines("msgstr", header_text(po))
+    header = header_block(po)
     active = [e for e in po if not e.obsolete]
     at = min(getattr(po, "header_index", 0), len(active))
     for entry in active[:at]:
         blocks.append("\n".join(_entry_lines(entry)))
-    blocks.append("\n".join(header))
+    blocks.append(header)
     for entry in active[at:]:
         blocks.append("\n".join(_entry_lines(entry)))
     for entry in po.obsolete_entries():

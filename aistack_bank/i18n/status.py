@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from polib import POEntry
 
-    from .catalog import Catalog
+    from .catalog import Catalog, Catalogs
     from .fields import TextField
 
 
@@ -139,32 +139,39 @@ def _owner(text_field: TextField) -> str:
 
 def catalog_status(bank_dir: Path, translations: Path):
     """(statuses with English first, diagnostics) for the bank and its catalogs."""
-    from ..errors import Severity
-    from ..load import read_library
-    from .fields import bank_fields
+    from .catalog import Catalogs
+    from .fields import read_bank_fields
     from . import SOURCE_LANGUAGE
 
-    source = read_library(bank_dir)
-    diags = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+    fields, diags = read_bank_fields(bank_dir)  # (the read bank itself is not held while the catalogs are read)
     if diags:
         return [], diags
-    fields = bank_fields(source)
-    statuses, diags = _folder_status(fields, translations)
+    statuses, diags = _folder_status(fields, translations, Catalogs(light=True, columns=True))
     return [LanguageStatus(language=SOURCE_LANGUAGE, total=len(fields), translated=len(fields), source=True)] + statuses, diags
 
 
-def _folder_status(fields, folder):
-    """(statuses, diagnostics) of every catalog in ``folder`` against ``fields``."""
+def _folder_status(fields, folder, catalogs: Catalogs | None = None):
+    """(statuses, diagnostics) of every catalog in ``folder`` against ``fields``.
+
+    With ``catalogs`` (the bank's catalogs: :class:`~.catalog.Catalogs` with ``light`` and
+    ``columns``, as `bank validate` and `bank build` read them, through the user cache), each
+    catalog is read a file at a time into its columns and the states taken from them
+    (:func:`column_states`) without making its entries; each read is dropped once counted.
+    Without, each is read whole (:func:`~.catalog.read_catalog`: the practice site's small ones)."""
     from .catalog import read_catalog
     from .update import catalog_paths
 
     statuses, diags = [], []
     for path in catalog_paths(folder) if folder.is_dir() else []:
-        catalog = read_catalog(path)
+        catalog = catalogs.read(path) if catalogs is not None else read_catalog(path)
+        if catalogs is not None:
+            catalogs.forget(path)
         if catalog.diagnostics:
             diags += catalog.diagnostics
             continue
-        statuses.append(language_status(fields, catalog))
+        states = column_states(fields, catalog.po)[0] if has_columns(catalog.po) else None
+        statuses.append(language_status(fields, catalog, states))
+        del catalog
     return statuses, diags
 
 

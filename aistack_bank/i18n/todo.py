@@ -38,12 +38,16 @@ class TodoEntry:
 def todo_entries(fields, catalog) -> list[TodoEntry]:
     """The entries of ``catalog`` still to do for ``fields`` (the texts of the bank, or of the
     practice site's interface), in the order of ``fields``."""
+    from itertools import repeat
+
     from .locations import msgstr_location
 
     active = catalog.active()
     path = Location.of(catalog.path).path
     todo: list[TodoEntry] = []
-    for field in fields:
+    for field, done in zip(fields, _translated(fields, catalog.po) or repeat(False)):
+        if done:
+            continue
         entry = active.get(field.key)
         if entry is None:
             todo.append(TodoEntry(path, 0, field.key, "untranslated", field.text))
@@ -63,13 +67,26 @@ def todo_entries(fields, catalog) -> list[TodoEntry]:
     return todo
 
 
+def _translated(fields, po) -> list[bool] | None:
+    """Of a catalog read into its columns (:func:`~.status.has_columns`), whether each of
+    ``fields`` is translated and its entry of the columns' usual shape (so without a ``#|``
+    previous part): nothing to do, found from the columns without making its entry. None for
+    another catalog (each entry is then looked at)."""
+    from .status import column_states, has_columns
+
+    if not has_columns(po):
+        return None
+    states, _ = column_states(fields, po)
+    index, whole = po.active()._index, po.packed[9]
+    return [state == "translated" and index[field.key] not in whole for field, state in zip(fields, states)]
+
+
 def language_todo(bank_dir: Path, translations: Path, lang: str, *, interface: bool = False) -> tuple[list[TodoEntry], list[Diagnostic]]:
     """(entries to do, errors) of the catalog of ``lang``: the bank's, or with ``interface`` the
     practice site's. Raises UsageError when there is no such catalog."""
-    from ..errors import Severity, UsageError
-    from ..load import read_library
-    from .catalog import read_catalog
-    from .fields import bank_fields
+    from ..errors import UsageError
+    from .catalog import Catalogs, read_catalog
+    from .fields import read_bank_fields
     from .site import SITE_DIR, site_fields
 
     folder = translations / SITE_DIR if interface else translations
@@ -81,15 +98,14 @@ def language_todo(bank_dir: Path, translations: Path, lang: str, *, interface: b
 
         known = sorted(p.stem for p in catalog_paths(folder)) if folder.is_dir() else []
         raise UsageError(f"{path}: no such catalog; the languages are: {', '.join(known) or 'none'} (start one with `bank i18n update --lang {lang}`)")
-    catalog = read_catalog(path)
+    # (a bank's catalog read as `bank validate` reads it: into its columns, through the user cache)
+    catalog = read_catalog(path) if interface else Catalogs(light=True, columns=True).read(path)
     if catalog.diagnostics:
         return [], catalog.diagnostics
     if interface:
         fields = site_fields()
     else:
-        source = read_library(bank_dir)
-        problems = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+        fields, problems = read_bank_fields(bank_dir)  # (the read bank itself is not held beside the catalog)
         if problems:
             return [], problems
-        fields = bank_fields(source)
     return todo_entries(fields, catalog), []

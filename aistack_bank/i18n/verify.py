@@ -1773,11 +1773,16 @@ def check_translated_answers(source: BankSource, translations: Path, languages: 
     for lang in languages or sorted(paths):
         if lang not in paths:
             raise UsageError(f"no catalog for language {lang!r} in {translations} (have: {', '.join(sorted(paths)) or 'none'})")
-        catalog = Catalogs(use_cache=False).read(paths[lang])  # a read of its own, looked up when called
-        if catalog.diagnostics:
-            results.append((lang, 0, 0, catalog.diagnostics))
-            continue
-        checked, diags = translated_check_diagnostics(source, catalog)
-        failing = len({d.message.split(" ", 1)[0] for d in diags})
-        results.append((lang, checked, failing, diags))
+        results.append((lang, *_checked_language(source, paths[lang])))
     return results
+
+
+def _checked_language(source: BankSource, path: Path) -> tuple[int, int, list[Diagnostic]]:
+    """(checked, failing questions, diagnostics) of one catalog. Its read is light (what the
+    checks read, as validation reads it) and its own: nothing of it outlives the call, so a
+    command checking several languages holds one catalog at a time."""
+    catalog = Catalogs(use_cache=False, light=True).read(path)
+    if catalog.diagnostics:
+        return 0, 0, catalog.diagnostics
+    checked, diags = translated_check_diagnostics(source, catalog)
+    return checked, len({d.message.split(" ", 1)[0] for d in diags}), diags

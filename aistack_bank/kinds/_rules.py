@@ -44,13 +44,16 @@ def distinct_rules(items, field: str, noun: str, doc, why: str = "") -> list[Dia
     seen_ids: dict[str, int] = {}
     seen_texts: dict[str, int] = {}
     for index, item in enumerate(items):
-        if item.id in seen_ids:
-            diags.append(error("E303", f"{noun} id {item.id!r} is used twice (also {noun} {seen_ids[item.id] + 1})", doc.locate((field, index, "id"))))
-        seen_ids.setdefault(item.id, index)
+        item_id = item.id  # (read once: a model's attribute goes through its __getattr__ hook)
+        if item_id in seen_ids:
+            diags.append(error("E303", f"{noun} id {item_id!r} is used twice (also {noun} {seen_ids[item_id] + 1})", doc.locate((field, index, "id"))))
+        else:
+            seen_ids[item_id] = index
         key = normalized(item.text)
         if key in seen_texts:
-            diags.append(error("E305", f"{noun} {item.id!r} has the same text as {noun} {items[seen_texts[key]].id!r}{why}", doc.locate((field, index, "text"))))
-        seen_texts.setdefault(key, index)
+            diags.append(error("E305", f"{noun} {item_id!r} has the same text as {noun} {items[seen_texts[key]].id!r}{why}", doc.locate((field, index, "text"))))
+        else:
+            seen_texts[key] = index
     return diags
 
 

@@ -36,7 +36,7 @@ class MultipleResponseQuestion(QuestionBase):
 
     def right_ids(self) -> tuple[str, ...]:
         ids = {option.id for option in self.options}
-        return tuple(option_id for option_id in dict.fromkeys(self.correct) if option_id in ids)
+        return tuple([option_id for option_id in dict.fromkeys(self.correct) if option_id in ids])
 
     def answer_texts(self):
         return [(o.id, o.text) for o in self.options], frozenset(self.correct)

@@ -32,7 +32,12 @@ class SingleChoiceQuestion(QuestionBase):
         return tuple(self.options)
 
     def right_ids(self) -> tuple[str, ...]:
-        return (self.correct,) if any(option.id == self.correct for option in self.options) else ()
+        # (a loop, not any() of a generator: asked four times a question file by its rules)
+        correct = self.correct
+        for option in self.options:
+            if option.id == correct:
+                return (correct,)
+        return ()
 
     def answer_texts(self):
         return [(o.id, o.text) for o in self.options], frozenset({self.correct})

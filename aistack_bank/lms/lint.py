@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from ..exporters import get_format
 from ..exporters.record import languages
 from ..model import Bank
 from ..options import ExportOptions
+from ..parallel import run_each
 from ..readers.qti import descendants as qti_descendants, manifest_resources
 from . import models
 
@@ -30,21 +32,21 @@ FORMATS = {"moodle": ["moodle-xml"], "gift": ["moodle-xml", "gift"], "canvas": [
 
 
 class _Locator:
-    """Where a topic or question field is written: the YAML for English, the catalog entry otherwise."""
+    """Where a topic field is written: the topic's YAML for English, the catalog entry otherwise.
+    Only the topic's document is kept of the read bank (``topic_doc``, None when it has none:
+    then the topic's folder, ``root``)."""
 
-    def __init__(self, source, translations: Path | None):
-        self.source = source
+    def __init__(self, topic_id: str, topic_doc, root: Path, translations: Path | None):
+        self.topic_id = topic_id
+        self.topic_doc = topic_doc
+        self.root = root
         self.translations = translations
         self._catalogs: dict[str, dict[str, int]] = {}
 
-    def __call__(self, lang: str, question_id: str | None, field: str) -> Location:
+    def __call__(self, lang: str, field: str) -> Location:
         if lang == "en" or self.translations is None:
-            if question_id is None:
-                doc = self.source.topic_doc
-            else:
-                qs = self.source.source_of(question_id)
-                doc = qs.doc if qs is not None else None
-            return doc.locate((field,)) if doc is not None else Location.of(self.source.root)
+            doc = self.topic_doc
+            return doc.locate((field,)) if doc is not None else Location.of(self.root)
         lines = self._catalogs.get(lang)
         path = self.translations / f"{lang}.po"
         if lines is None:  # the msgstr line of each entry, by msgctxt
@@ -60,8 +62,49 @@ class _Locator:
                     lines.setdefault(context, number)
                     context = None
             self._catalogs[lang] = lines
-        context = f"{question_id}.{field}" if question_id is not None else f"topic.{self.source.topic.id}.{field}"
+        context = f"topic.{self.topic_id}.{field}"
         return Location.of(path, lines.get(context, 0))
+
+
+_CHECKS = (("moodle", "gift"), ("canvas",), ("qti21",), ("qti30",))
+"""The targets checked together (Moodle and GIFT read the same Moodle XML files; the qti target
+is its two packages, each a check of its own); each is a task of its own per topic, rendering
+only its formats and dropping them before the next."""
+
+LINT_POOL_MIN = 4_000
+"""Least work (questions × languages × checks) for which the checks run in worker processes."""
+
+
+def _check_topic(check: tuple[str, ...], banks: dict[str, Bank], topic_libraries, locate: _Locator, options: ExportOptions,
+                 exports: Path, several: bool) -> list[Diagnostic]:
+    """The findings of the targets in ``check`` (those of one of :data:`_CHECKS` asked for) for one
+    topic (``topic_libraries``: the libraries of that topic alone, already scanned for text no
+    format can carry), in the order the targets are listed there; each format is rendered here,
+    read, and dropped before the next."""
+    from ..build import render
+    from ..exporters import FORMATS as EXPORT_FORMATS
+
+    topic_id = next(iter(banks.values())).topic.id
+
+    def rendered(fmt: str):
+        return render([fmt], topic_libraries, options, scanned=True)[fmt]
+
+    def where(fmt: str, name: PurePosixPath | str, line: int = 0, prefix: str = topic_id + "/" if several else "") -> Location:
+        return Location.of(exports / EXPORT_FORMATS[fmt].folder / (prefix + str(name)), line)
+
+    found: list[Diagnostic] = []
+    if "moodle" in check or "gift" in check:
+        xml = rendered("moodle-xml")
+        if "moodle" in check:
+            found += _moodle(banks, xml, locate, lambda n, line=0: where("moodle-xml", n, line))
+        if "gift" in check:
+            found += _gift(banks, xml, rendered("gift"), lambda n, line=0: where("gift", n, line))
+    if "canvas" in check:
+        found += _canvas(banks, rendered("canvas-qti12"), lambda n: where("canvas-qti12", n), options.english)
+    for fmt in ("qti21", "qti30"):
+        if fmt in check:
+            found += _qti(banks, rendered(fmt), lambda n, fmt=fmt: where(fmt, n), options.english)
+    return found
 
 
 def lint(bank_dir: Path, translations: Path | None, targets: list[str], options: ExportOptions = ExportOptions(),
@@ -70,39 +113,47 @@ def lint(bank_dir: Path, translations: Path | None, targets: list[str], options:
     """Warnings for ``targets``, topic by topic, over the languages `bank build` exports
     (``policy``, ``allow_fallback``: the same language states, whose warnings come first);
     raises DiagnosticsError when the bank itself has errors."""
-    from ..build import load_exported, render, resolve_languages, topic_banks, with_english
-    from ..exporters import FORMATS as EXPORT_FORMATS
+    from ..build import load_exported, refuse_uncarriable, resolve_languages, topic_banks, validated_bank, with_english
+    from ..i18n.catalog import Catalogs
     from ..project.settings import LanguagePolicy
-    from ..rules.validate import validate_bank
 
     tr = translations if translations is not None and translations.is_dir() else None
     langs = resolve_languages(languages, tr)
     if "en" not in langs:
         langs = ["en", *langs]  # the source: every file is checked against it
-    libraries, notes, in_english = load_exported(bank_dir, tr, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback)
+    catalogs = Catalogs()
+    library_source, english = validated_bank(bank_dir, tr, catalogs)  # (a verdict cached for these inputs is not computed again)
+    libraries, notes, in_english = load_exported(bank_dir, tr, langs, policy or LanguagePolicy(), allow_fallback=allow_fallback, catalogs=catalogs,
+                                                 source=(library_source, english))
+    del english
+    places: dict[str, tuple] = {}  # (the topics' documents: nothing else of the read bank is kept for the checks)
+    for topic_source in library_source.topics:
+        if topic_source.topic is not None:
+            places.setdefault(topic_source.topic.id, (topic_source.topic_doc, topic_source.root))
+    topic_source = library_source = None
     options = with_english(options, in_english, tr)
-    library_source = validate_bank(bank_dir, translations=tr).source
     formats = sorted({f for t in targets for f in FORMATS[t]})
-    several = len(topic_banks(libraries)) > 1
-    found: list[Diagnostic] = []
-    for banks in topic_banks(libraries):
+    topics = topic_banks(libraries)
+    several = len(topics) > 1
+    asked = {*targets, *(("qti21", "qti30") if "qti" in targets else ())}
+    checks = [mine for mine in (tuple(t for t in check if t in asked) for check in _CHECKS) if mine]
+
+    def task(banks: dict[str, Bank], topic_libraries, locate: _Locator, check: tuple[str, ...]):
+        return lambda: _check_topic(check, banks, topic_libraries, locate, options, exports, several)
+
+    tasks = []
+    for banks in topics:
         topic_id = next(iter(banks.values())).topic.id
-        source = library_source.topic(topic_id)
-        locate = _Locator(source, tr)
-        trees = render(formats, {lang: library.only(topic_id) for lang, library in libraries.items()}, options)
+        topic_libraries = {lang: library.only(topic_id) for lang, library in libraries.items()}
+        refuse_uncarriable(formats[0], topic_libraries)  # (what rendering every format at once did first, under the first format's name)
+        locate = _Locator(topic_id, *places[topic_id], tr)
+        tasks += [task(banks, topic_libraries, locate, check) for check in checks]
+    work = sum(len(next(iter(banks.values())).questions) for banks in topics) * len(libraries) * len(checks)
+    if work >= LINT_POOL_MIN:  # (the read bank's documents freed before workers fork, not frozen with the rest)
+        import gc
 
-        def where(fmt: str, name: PurePosixPath | str, line: int = 0, prefix: str = topic_id + "/" if several else "") -> Location:
-            return Location.of(exports / EXPORT_FORMATS[fmt].folder / (prefix + str(name)), line)
-
-        if "moodle" in targets:
-            found += _moodle(banks, trees["moodle-xml"], locate, lambda n, line=0: where("moodle-xml", n, line))
-        if "gift" in targets:
-            found += _gift(banks, trees["moodle-xml"], trees["gift"], lambda n, line=0: where("gift", n, line))
-        if "canvas" in targets:
-            found += _canvas(banks, trees["canvas-qti12"], lambda n: where("canvas-qti12", n), options.english)
-        if "qti" in targets:
-            for fmt in ("qti21", "qti30"):
-                found += _qti(banks, trees[fmt], lambda n, fmt=fmt: where(fmt, n), options.english)
+        gc.collect()
+    found: list[Diagnostic] = [d for part in run_each(tasks, work, LINT_POOL_MIN) for d in part]
     unique = {(d.code, d.message, d.location): d for d in found}
     states = [d for d in notes if d.code in ("W552", "W558", "W559")]
     return states + sorted(unique.values(), key=Diagnostic.sort_key)
@@ -117,9 +168,9 @@ def _moodle(banks: dict[str, Bank], tree, locate, where) -> list[Diagnostic]:
     for lang in order:
         title = banks[lang].topic.title
         if len(title) > models.MOODLE_NAME_MAX:
-            out.append(warning("W802", f"the category name ({lang}) has {len(title)} characters; Moodle cuts category names at {models.MOODLE_NAME_MAX}", locate(lang, None, "title")))
+            out.append(warning("W802", f"the category name ({lang}) has {len(title)} characters; Moodle cuts category names at {models.MOODLE_NAME_MAX}", locate(lang, "title")))
         if title in titles:
-            out.append(warning("W803", f"the {lang} title is the same as the {titles[title]} one: imported into one course, both files share one category and Moodle drops the second file's question idnumbers", locate(lang, None, "title")))
+            out.append(warning("W803", f"the {lang} title is the same as the {titles[title]} one: imported into one course, both files share one category and Moodle drops the second file's question idnumbers", locate(lang, "title")))
         titles.setdefault(title, lang)
     course = models.MoodleCourse()
     for name in sorted(tree, key=lambda n: (n.stem.endswith("multilang"), str(n))):
@@ -211,19 +262,45 @@ def _diff(a, b) -> str:
 
 # --- Canvas and QTI -------------------------------------------------------------------------
 
-def _members(data: bytes) -> dict[str, bytes]:
-    archive = zipfile.ZipFile(io.BytesIO(data))
-    return {n: archive.read(n) for n in archive.namelist()}
+class _Members(Mapping[str, bytes]):
+    """A zip package's members by name, each read (inflated) when it is asked for, so that a
+    package of thousands of items is never held inflated at once."""
+
+    def __init__(self, data: bytes):
+        self._archive = zipfile.ZipFile(io.BytesIO(data))
+        self._names = {n: None for n in self._archive.namelist()}
+
+    def __getitem__(self, name: str) -> bytes:
+        if name not in self._names:
+            raise KeyError(name)
+        return self._archive.read(name)
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
-def _items(files: dict[str, bytes]):
-    for member, data in sorted(files.items()):
+def _members(data: bytes) -> _Members:
+    return _Members(data)
+
+
+def _items(files: Mapping[str, bytes]):
+    for member in sorted(files):
         if member.startswith("items/"):
+            data = files[member]
             yield member, data, models.parse_xml(data)
 
 
-def _question_of(bank: Bank, identifier: str):
-    return next((q for q in bank.questions if identifier in (q.id, f"{q.id}-{bank.lang}")), None)
+def _questions_by_identifier(bank: Bank) -> dict:
+    """The question an item identifier names: its id, or its id and language joined by a hyphen
+    (the first question in bank order that either names, as a search through them would find)."""
+    index: dict = {}
+    for q in bank.questions:
+        index.setdefault(q.id, q)
+        index.setdefault(f"{q.id}-{bank.lang}", q)
+    return index
 
 
 def _said(text) -> str:
@@ -364,27 +441,29 @@ def _qti(banks: dict[str, Bank], tree, where, english=None) -> list[Diagnostic]:
         if not any(models.local(e.tag) == "lom" for e in manifest.iter()):
             out.append(warning("W808", "the manifest has no LOM metadata: players show identifiers instead of titles", here("imsmanifest.xml")))
         identifiers = [manifest.get("identifier"), test.get("identifier")] + [r.identifier for r in manifest_resources(manifest)]
+        by_identifier = _questions_by_identifier(bank)
         for member, data, doc in _items(files):
             identifiers.append(doc.get("identifier"))
             stem = PurePosixPath(member).stem
             if not _OPENOLAT_NAME.match(stem):
                 out.append(warning("W809", f"file name {member!r}: OpenOlat needs a letter first and no periods or spaces", here(member)))
-            q = _question_of(bank, doc.get("identifier") or "")
+            q = by_identifier.get(doc.get("identifier") or "")
             if q is None:
                 continue
             if not q.SCORED:  # graded by a person: no response is right or wrong here
                 continue
+            processing = models.QtiProcessing(doc)  # (read once for every response tried)
             if not (q.PICKS_OPTIONS and q.ONE_KEY):
-                score = models.qti_outcomes(doc, QTI_KEYS[q.kind](q)).get("SCORE")
+                score = processing.outcomes(QTI_KEYS[q.kind](q)).get("SCORE")
                 if score != 1.0:
                     out.append(warning("W808", f"question {q.id}: its right answer scores {score}", here(member)))
                 continue
             choices = qti_descendants(doc, "simpleChoice")
             for option, choice in zip(q.options, choices):
-                outcomes = models.qti_outcomes(doc, choice.get("identifier"))
+                outcomes = processing.outcomes(choice.get("identifier"))
                 if outcomes.get("SCORE") != q.score(option.id):
                     out.append(warning("W808", f"question {q.id}: choosing {option.id} scores {outcomes.get('SCORE')}", here(member)))
-                shown = models.qti_shown_feedback(doc, outcomes, show_feedback=True)
+                shown = processing.shown_feedback(outcomes)
                 wanted = ([" ".join(option.feedback.split())] if option.feedback else []) + ([" ".join(q.explanation.split())] if q.explanation else [])
                 if sorted(shown) != sorted(wanted):
                     out.append(warning("W808", f"question {q.id}: choosing {option.id} shows {len(shown)} feedback block(s), not its feedback and the explanation", here(member)))

@@ -19,12 +19,13 @@ left out. Sources:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
-from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, attr as qti_attr, item_feedback, items, manifest_resources, metadata_fields, presentations, qti_name, response_conditions, response_labels, responses
+from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, item_feedback, items, manifest_resources, metadata_fields, presentations, qti_name, response_conditions, response_labels, responses
 from ..readers.xml import children, descendants, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
@@ -640,6 +641,22 @@ def _qti_value(base_type: str | None, text: str | None):
     return raw
 
 
+@functools.lru_cache(maxsize=None)
+def _name(tag) -> str:
+    """:func:`~..readers.qti.qti_name`, once per tag (an item has a few dozen distinct tags)."""
+    return qti_name(tag)
+
+
+@functools.lru_cache(maxsize=None)
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"-\1", name).lower()
+
+
+def _attr(element: Element, name: str) -> str | None:
+    """:func:`~..readers.qti.attr`, its QTI 3 spelling of ``name`` made once per name."""
+    return element.get(name, element.get(_kebab(name)))
+
+
 def qti_outcomes(item: Element, response) -> dict[str, object]:
     """Run an item's response processing (the subset the exports use) for one response: an
     identifier or text (single cardinality), a list of them (multiple), or None (no answer).
@@ -647,118 +664,166 @@ def qti_outcomes(item: Element, response) -> dict[str, object]:
     The subset: ``match``, ``member``, ``isNull``, ``not``, ``and``, ``gte``/``lte``/``gt``/``lt``,
     ``stringMatch``, ``correct``, ``multiple`` and ``mapResponse`` over a declaration's mapping
     (each distinct value counted once, ``defaultValue`` for an unmapped one, bounds applied)."""
-    outcomes: dict[str, object] = {}
-    for declaration in [c for c in item if qti_name(c.tag) == "outcomeDeclaration"]:
-        default = next((v for v in declaration.iter() if qti_name(v.tag) == "value"), None)
-        card = declaration.get("cardinality")
-        outcomes[declaration.get("identifier")] = (float(default.text) if default is not None else None) if card == "single" and qti_attr(declaration, "baseType") == "float" else (set() if card == "multiple" else None)
-    declaration = next((c for c in item if qti_name(c.tag) == "responseDeclaration" and c.get("identifier") == "RESPONSE"), None)
-    base_type = qti_attr(declaration, "baseType") if declaration is not None else "identifier"
-    multiple = declaration is not None and declaration.get("cardinality") in ("multiple", "ordered")
-    ordered = declaration is not None and declaration.get("cardinality") == "ordered"
-    correct = [_qti_value(base_type, v.text) for c in item.iter() if qti_name(c.tag) == "correctResponse" for v in c]
-    if response is None or response == [] or response == "":
-        given = None
-    elif ordered:  # an ordered container: the same values in another order are another value
-        given = tuple(_qti_value(base_type, r) for r in response)
-    elif multiple:
-        given = {_qti_value(base_type, r) for r in (response if isinstance(response, (list, tuple, set)) else [response])}
-    else:
-        given = _qti_value(base_type, response)
-    variables = {"RESPONSE": given}
-    mapping = next((m for m in (declaration.iter() if declaration is not None else []) if qti_name(m.tag) == "mapping"), None)
+    return QtiProcessing(item).outcomes(response)
 
-    def map_response():
-        if given is None or mapping is None:
-            return 0.0
-        entries = []
-        for entry in mapping:
-            if qti_name(entry.tag) == "mapEntry":
-                key = _qti_value(base_type, qti_attr(entry, "mapKey"))
-                case = qti_attr(entry, "caseSensitive")
-                entries.append((key, float(qti_attr(entry, "mappedValue") or 0), case != "false" if case is not None else local(item.tag) == "assessmentItem"))
-        default = float(qti_attr(mapping, "defaultValue") or 0)
-        total = 0.0
-        for value in given if isinstance(given, set) else {given}:
-            found = [mapped for key, mapped, case in entries
-                     if key == value or (not case and isinstance(key, str) and isinstance(value, str) and key.casefold() == value.casefold())]
-            total += found[0] if found else default
-        low, high = qti_attr(mapping, "lowerBound"), qti_attr(mapping, "upperBound")
-        if low is not None:
-            total = max(total, float(low))
-        if high is not None:
-            total = min(total, float(high))
-        return total
 
-    def value(expr: Element):
-        name = qti_name(expr.tag)
-        operands = list(expr)
-        if name == "variable":
-            ident = expr.get("identifier")
-            return variables[ident] if ident in variables else outcomes.get(ident)
-        if name == "correct":
-            return tuple(correct) if ordered else set(correct) if multiple else (correct[0] if correct else None)
-        if name == "baseValue":
-            return _qti_value(qti_attr(expr, "baseType"), expr.text)
-        if name == "multiple":
-            members: set = set()
-            for sub in operands:
-                v = value(sub)
-                if isinstance(v, set):
-                    members |= v
-                elif v is not None:
-                    members.add(v)
-            return members
-        if name == "mapResponse":
-            return map_response()
-        if name == "isNull":
-            v = value(operands[0])
-            return v is None or v == set() or v == ""
-        if name == "patternMatch":
-            v = value(operands[0])
-            return None if v is None else _xsd_fullmatch(qti_attr(expr, "pattern") or "", str(v))
-        if name == "not":
-            v = value(operands[0])
-            return None if v is None else not v
-        if name == "and":
-            values = [value(sub) for sub in operands]
-            return None if None in values else all(values)
-        if name == "or":
-            values = [value(sub) for sub in operands]
-            return True if True in values else (None if None in values else False)
-        a, b = (value(sub) for sub in operands[:2])
-        if a is None or b is None:
-            return None
-        if name == "match":
-            return a == b
-        if name == "member":
-            return a in b
-        if name == "stringMatch":
-            sensitive = (qti_attr(expr, "caseSensitive") or "true") == "true"
-            return a == b if sensitive else a.casefold() == b.casefold()
-        if name in ("gte", "lte", "gt", "lt"):
-            return {"gte": a >= b, "lte": a <= b, "gt": a > b, "lt": a < b}[name]
-        raise ValueError(f"unsupported expression {name}")
+class QtiProcessing:
+    """An item's response processing, read once and run for as many responses as wanted
+    (:meth:`outcomes` gives what :func:`qti_outcomes` gives); what does not depend on the
+    response (the declarations, the correct response, the mapping, each modal feedback's text)
+    is read at the first call that needs it."""
 
-    def run(rules):
-        for rule in rules:
-            name = qti_name(rule.tag)
-            if name == "setOutcomeValue":
-                outcomes[rule.get("identifier")] = value(next(iter(rule)))
-            elif name == "responseCondition":
-                for branch in rule:
-                    if qti_name(branch.tag) == "responseElse":
-                        run(list(branch))
-                        break
-                    test, *body = list(branch)
-                    if value(test):
-                        run(body)
-                        break
+    def __init__(self, item: Element):
+        self.item = item
+        self._prepared = False
+        self._entries: list | None = None
+        self._feedback: list | None = None
 
-    processing = next((c for c in item if qti_name(c.tag) == "responseProcessing"), None)
-    if processing is not None:
-        run(list(processing))
-    return outcomes
+    def _prepare(self) -> None:
+        item = self.item
+        self._defaults = []
+        for declaration in [c for c in item if _name(c.tag) == "outcomeDeclaration"]:
+            default = next((v for v in declaration.iter() if _name(v.tag) == "value"), None)
+            card = declaration.get("cardinality")
+            # (a multiple outcome starts as a new empty set at each run)
+            self._defaults.append((declaration.get("identifier"), (float(default.text) if default is not None else None) if card == "single" and _attr(declaration, "baseType") == "float" else (set if card == "multiple" else None)))
+        declaration = next((c for c in item if _name(c.tag) == "responseDeclaration" and c.get("identifier") == "RESPONSE"), None)
+        self._base_type = _attr(declaration, "baseType") if declaration is not None else "identifier"
+        self._multiple = declaration is not None and declaration.get("cardinality") in ("multiple", "ordered")
+        self._ordered = declaration is not None and declaration.get("cardinality") == "ordered"
+        self._correct = [_qti_value(self._base_type, v.text) for c in item.iter() if _name(c.tag) == "correctResponse" for v in c]
+        self._mapping = next((m for m in (declaration.iter() if declaration is not None else []) if _name(m.tag) == "mapping"), None)
+        processing = next((c for c in item if _name(c.tag) == "responseProcessing"), None)
+        self._rules = list(processing) if processing is not None else None
+        self._prepared = True
+
+    def _mapping_entries(self) -> list:
+        if self._entries is None:
+            entries = []
+            for entry in self._mapping:
+                if _name(entry.tag) == "mapEntry":
+                    key = _qti_value(self._base_type, _attr(entry, "mapKey"))
+                    case = _attr(entry, "caseSensitive")
+                    entries.append((key, float(_attr(entry, "mappedValue") or 0), case != "false" if case is not None else local(self.item.tag) == "assessmentItem"))
+            self._entries = entries
+        return self._entries
+
+    def outcomes(self, response) -> dict[str, object]:
+        """The outcome variables after processing ``response`` (see :func:`qti_outcomes`)."""
+        if not self._prepared:
+            self._prepare()
+        base_type, multiple, ordered, correct, mapping = self._base_type, self._multiple, self._ordered, self._correct, self._mapping
+        outcomes: dict[str, object] = {identifier: default() if default is set else default for identifier, default in self._defaults}
+        if response is None or response == [] or response == "":
+            given = None
+        elif ordered:  # an ordered container: the same values in another order are another value
+            given = tuple(_qti_value(base_type, r) for r in response)
+        elif multiple:
+            given = {_qti_value(base_type, r) for r in (response if isinstance(response, (list, tuple, set)) else [response])}
+        else:
+            given = _qti_value(base_type, response)
+        variables = {"RESPONSE": given}
+
+        def map_response():
+            if given is None or mapping is None:
+                return 0.0
+            entries = self._mapping_entries()
+            default = float(_attr(mapping, "defaultValue") or 0)
+            total = 0.0
+            for value in given if isinstance(given, set) else {given}:
+                found = [mapped for key, mapped, case in entries
+                         if key == value or (not case and isinstance(key, str) and isinstance(value, str) and key.casefold() == value.casefold())]
+                total += found[0] if found else default
+            low, high = _attr(mapping, "lowerBound"), _attr(mapping, "upperBound")
+            if low is not None:
+                total = max(total, float(low))
+            if high is not None:
+                total = min(total, float(high))
+            return total
+
+        def value(expr: Element):
+            name = _name(expr.tag)
+            operands = list(expr)
+            if name == "variable":
+                ident = expr.get("identifier")
+                return variables[ident] if ident in variables else outcomes.get(ident)
+            if name == "correct":
+                return tuple(correct) if ordered else set(correct) if multiple else (correct[0] if correct else None)
+            if name == "baseValue":
+                return _qti_value(_attr(expr, "baseType"), expr.text)
+            if name == "multiple":
+                members: set = set()
+                for sub in operands:
+                    v = value(sub)
+                    if isinstance(v, set):
+                        members |= v
+                    elif v is not None:
+                        members.add(v)
+                return members
+            if name == "mapResponse":
+                return map_response()
+            if name == "isNull":
+                v = value(operands[0])
+                return v is None or v == set() or v == ""
+            if name == "patternMatch":
+                v = value(operands[0])
+                return None if v is None else _xsd_fullmatch(_attr(expr, "pattern") or "", str(v))
+            if name == "not":
+                v = value(operands[0])
+                return None if v is None else not v
+            if name == "and":
+                values = [value(sub) for sub in operands]
+                return None if None in values else all(values)
+            if name == "or":
+                values = [value(sub) for sub in operands]
+                return True if True in values else (None if None in values else False)
+            a, b = (value(sub) for sub in operands[:2])
+            if a is None or b is None:
+                return None
+            if name == "match":
+                return a == b
+            if name == "member":
+                return a in b
+            if name == "stringMatch":
+                sensitive = (_attr(expr, "caseSensitive") or "true") == "true"
+                return a == b if sensitive else a.casefold() == b.casefold()
+            if name in ("gte", "lte", "gt", "lt"):
+                return {"gte": a >= b, "lte": a <= b, "gt": a > b, "lt": a < b}[name]
+            raise ValueError(f"unsupported expression {name}")
+
+        def run(rules):
+            for rule in rules:
+                name = _name(rule.tag)
+                if name == "setOutcomeValue":
+                    outcomes[rule.get("identifier")] = value(next(iter(rule)))
+                elif name == "responseCondition":
+                    for branch in rule:
+                        if _name(branch.tag) == "responseElse":
+                            run(list(branch))
+                            break
+                        test, *body = list(branch)
+                        if value(test):
+                            run(body)
+                            break
+
+        if self._rules is not None:
+            run(self._rules)
+        return outcomes
+
+    def shown_feedback(self, outcomes: dict[str, object]) -> list[str]:
+        """:func:`qti_shown_feedback` with ``show_feedback=True``, each block's text read once."""
+        if self._feedback is None:
+            self._feedback = [[node, None] for node in self.item if local(node.tag) in ("modalFeedback", "qti-modal-feedback")]
+        shown = []
+        for pair in self._feedback:
+            node = pair[0]
+            value = outcomes.get(node.get("outcomeIdentifier", node.get("outcome-identifier")))
+            member = node.get("identifier") in value if isinstance(value, set) else node.get("identifier") == value
+            if member == ((node.get("showHide", node.get("show-hide")) or "show") == "show"):
+                if pair[1] is None:
+                    pair[1] = " ".join(text_of(node).split())
+                shown.append(pair[1])
+        return shown
 
 
 def qti_shown_feedback(item: Element, outcomes: dict[str, object], *, show_feedback: bool) -> list[str]:

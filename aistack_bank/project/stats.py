@@ -31,6 +31,18 @@ class BankStats:
 
 def bank_stats(bank_dir: Path, translations: Path | None):
     """(stats, diagnostics that stopped the count)."""
+    stats, errors = _bank_counts(bank_dir)  # the read bank is freed on return: the languages' status reads it its own lean way
+    if translations is not None and translations.is_dir() and not errors:
+        from ..i18n.status import catalog_status
+
+        statuses, diags = catalog_status(bank_dir, translations)
+        errors += diags
+        stats.languages = {s.language: round(s.percent, 1) for s in statuses}
+    return stats, errors
+
+
+def _bank_counts(bank_dir: Path) -> tuple[BankStats, list]:
+    """The figures of :func:`bank_stats` but the languages', and the errors of the bank's read."""
     from ..errors import Severity
     from ..load import ordered_topics, read_library
     from ..rules.cues import answer_cue_stats
@@ -58,10 +70,4 @@ def bank_stats(bank_dir: Path, translations: Path | None):
     stats.key_positions = cues.position_shares
     stats.key_longest_share = cues.longest_share
     stats.option_questions = cues.measured
-    if translations is not None and translations.is_dir() and not errors:
-        from ..i18n.status import catalog_status
-
-        statuses, diags = catalog_status(bank_dir, translations)
-        errors += diags
-        stats.languages = {s.language: round(s.percent, 1) for s in statuses}
     return stats, errors

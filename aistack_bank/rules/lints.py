@@ -384,12 +384,12 @@ def _run_matcher(keys: dict[str, str], read=_read):
     return match
 
 
-def _run_rule(keys: dict[str, str], read=_read):
+def _run_rule(keys: dict[str, str], read=_read, met: Counter | None = None):
     """The keys indexed for the rule of runs of words: (the keys by anchor word, see
     :func:`_run_index`; the ids, in the order of ``keys``, of the keys whose runs (or whole
     short key) a text's words hold, its own included). Only a text that holds an anchor of a
-    key can hold that key's run: the caller refuses the others."""
-    order, by_run, shared_runs, by_start, anchors = _run_index(keys, read)
+    key can hold that key's run: the caller refuses the others. ``met``: see :func:`_run_index`."""
+    order, by_run, shared_runs, by_start, anchors = _run_index(keys, read, met)
 
     def all_hits(words: list[str]) -> list[str]:
         hits: set[str] = set()
@@ -410,7 +410,7 @@ def _run_rule(keys: dict[str, str], read=_read):
     return anchors, all_hits
 
 
-def _run_index(keys: dict[str, str], read=_read):
+def _run_index(keys: dict[str, str], read=_read, met: Counter | None = None):
     """The index of :func:`_run_matcher`: (each key's place, the key by each run of
     :data:`LEAK_WORDS` words of a key (the first key that has it), the other keys that have a
     run (the few runs several keys share), the short keys by their first
@@ -419,7 +419,13 @@ def _run_index(keys: dict[str, str], read=_read):
     A key's anchors are the rarest word of each of its runs (and of the key, when short), by a
     rank of the words by how many keys hold them (:func:`_ranked`): ranked once, each key's
     words are their ranks, and its anchors the least ranks of its runs (:func:`_least_of_runs`).
-    A key's runs are filed under it together (a dictionary of them, in C), not one by one."""
+    A key's runs are filed under it together (a dictionary of them, in C), not one by one.
+
+    With ``met`` (how many times the texts to match hold each word), words that as many keys
+    hold are ranked by it, the fewest first, rather than in the order of the keys: in a topic of
+    a hundred keys most words are held by one key, and the first of a run's in that order is
+    often a common word (one that many texts hold), where a name of the question's is not.
+    Which word of a run is its anchor changes no finding; fewer texts hold a rarer one."""
     order = {qid: i for i, qid in enumerate(keys)}
     by_run: dict[tuple[str, ...], str] = {}
     shared_runs: dict[tuple[str, ...], list[str]] = {}
@@ -437,7 +443,10 @@ def _run_index(keys: dict[str, str], read=_read):
             by_run.update(dict.fromkeys(grams, qid))
         elif len(words) >= LEAK_MIN_KEY_WORDS:
             by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
-    ranked, rank = _ranked(Counter(chain.from_iterable(dict.fromkeys(words) for _, words in read_keys)))
+    frequency = Counter(chain.from_iterable(dict.fromkeys(words) for _, words in read_keys))
+    if met is not None:  # (equally rare words by how often the texts hold them: _ranked's sort is stable)
+        frequency = {word: frequency[word] for word in sorted(frequency, key=met.__getitem__)}
+    ranked, rank = _ranked(frequency)
     anchors: dict[str, list[str]] = {}
     for qid, words in read_keys:
         if len(words) >= LEAK_MIN_KEY_WORDS:
@@ -1282,7 +1291,18 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
             found = known[text] = _read(text)
         return found
 
-    anchors, run_hits = _run_rule({qid: info.text for qid, info in keys.items()}, read)
+    counts = Counter(texts)  # each distinct text in the order met, with how many texts are it
+    first = dict(zip(reversed(texts), reversed(questions)))  # (the question of its first)
+    distinct = list(zip(counts, map(first.__getitem__, counts), counts.values()))
+    del first
+    # A topic's texts that are one piece of the screen (a topic of a hundred questions, as a
+    # bank of many topics has) are read before the keys are indexed, and the words of the keys'
+    # runs ranked by how often they hold them (see _run_index): a key's anchors are then the
+    # words of it that the fewest texts hold, so that few texts of other questions get past the
+    # screen. (Their reads are kept in ``known`` for the screen; a larger topic is read a piece
+    # at a time, and ranks its words by the keys alone.)
+    met = Counter(chain.from_iterable(read(text)[1] for text in counts)) if len(counts) <= _SCAN_PIECE else None
+    anchors, run_hits = _run_rule({qid: info.text for qid, info in keys.items()}, read, met)
     near = _near_rule(keys, read)  # (the keys' words' stems kept in _WORD_STEMS, then the texts' as learnt)
     figures, by_word, declared, near_hits = near.figures, near.by_word, near.declared, near.all_hits
     # The words that may give a key away, each with the one question whose key it stands for
@@ -1358,9 +1378,6 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
     # the matchers keep as they go only saves work): with many texts, the keys are indexed here
     # and the distinct texts matched a part at a time in processes forked after (on every core),
     # each part's findings by text; taken in the order of the texts, they are the same.
-    counts = Counter(texts)  # each distinct text in the order met, with how many texts are it
-    first = dict(zip(reversed(texts), reversed(questions)))  # (the question of its first)
-    distinct = list(zip(counts, map(first.__getitem__, counts), counts.values()))
     matched: dict[str, tuple[list[str], dict[str, str]]] = {}
     for part in _scanned(scan, distinct, len(texts)):
         matched.update(part)
