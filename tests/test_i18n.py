@@ -274,6 +274,21 @@ def test_mo_writer_is_polibs_on_sizes(size):
         assert compile_catalog(catalog) == _polib_compile(catalog)
 
 
+def test_mo_writer_leaves_what_it_is_given_as_it_was():
+    """An MOFile's translated_entries() is the file itself: writing it must not reorder it nor
+    add a header entry to it, so that writing it again gives the same bytes."""
+    from aistack_bank.i18n.catalog import mo_binary
+
+    mo = polib.MOFile()
+    mo.metadata = {"Project-Id-Version": "t", "Content-Type": "text/plain; charset=UTF-8"}
+    for key in ("q2", "q1", "q3"):
+        mo.append(polib.POEntry(msgctxt=key, msgid=f"English {key}", msgstr=f"Français {key}"))
+    before = [(e.msgctxt, e.msgid, e.msgstr) for e in mo]
+    first = mo_binary(mo)
+    assert [(e.msgctxt, e.msgid, e.msgstr) for e in mo] == before
+    assert mo_binary(mo) == first == polib.mofile(first).to_binary()
+
+
 @settings(max_examples=15)
 @given(_mo_catalogs(text=_MO_PLAIN, max_size=12))
 def test_msgunfmt_reads_back_the_compiled_entries(po):

@@ -963,9 +963,8 @@ def mo_binary(po) -> bytes:
 
     import polib
 
-    entries = po.translated_entries()
-    entries.sort(key=lambda e: e.msgid_with_context.encode("utf-8"))
-    entries.insert(0, po.metadata_as_entry())
+    # a list of our own: an MOFile's translated_entries() is the file itself, which is not ours to reorder
+    entries = [po.metadata_as_entry(), *sorted(po.translated_entries(), key=lambda e: e.msgid_with_context.encode("utf-8"))]
     encoding = po.encoding
     ids: list[bytes] = []
     strs: list[bytes] = []
