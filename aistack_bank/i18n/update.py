@@ -252,12 +252,33 @@ def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list
         if catalog.diagnostics:
             return catalog.diagnostics
         old = catalog.po
+        uncarried = _uncarried(path, old)
+        if uncarried:
+            return uncarried
     stats = MergeStats()
     none = (None, None)
     entries = (LightEntry((msgctxt, msgid, msgstr, "", {}, occurrences, comment, tcomment, flags, None, previous_msgid, None, obsolete, none, [], 0))
                for msgctxt, msgid, msgstr, occurrences, comment, tcomment, flags, previous_msgid, obsolete in _merged_rows(template, old, stats))
     planned.append((path, _settled(path, _blocks(_merged_head(old, lang, header), entries)), stats))
     return []
+
+
+def _uncarried(path, catalog) -> list:
+    """E542 for each translated entry of ``catalog`` the merge cannot carry: the bank's texts are
+    keyed by msgctxt and have no plural forms, so an entry without a context, or a translation
+    in plural forms, would not reach the merged file. Refused, nothing written, rather than a
+    translator's string dropped."""
+    from ..errors import Location, error
+
+    found = []
+    for entry in catalog:
+        plural = any(text for text in (entry.msgstr_plural or {}).values())
+        if not (entry.msgstr or plural) or (entry.msgctxt is not None and not entry.msgid_plural):
+            continue
+        what = "has plural forms, which the bank's texts do not have" if entry.msgid_plural else "has no msgctxt, which every text of the bank has"
+        found.append(error("E542", f"the translated entry {entry.msgid[:60]!r} {what}: `bank i18n update` would drop it, so nothing was written; "
+                           "move its translation to the entry of the text it translates, or delete it", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
+    return found
 
 
 def _plan_site(planned: list, translations, languages: list[str], project: str = "aistack") -> list:
