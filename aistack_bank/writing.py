@@ -13,42 +13,29 @@ Tree = Mapping[PurePosixPath | str, bytes]
 
 def same_bytes(path: Path, data: bytes) -> bool:
     """Whether ``path`` is a regular file holding exactly ``data`` (never blocks, reads at most its size)."""
+    return regular_bytes(path, len(data)) == data
+
+
+def regular_bytes(path: Path, size: int | None = None) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file (not followed if a link, never blocks:
+    what :func:`same_bytes` compares with), else None; with ``size``, None unless the file has
+    that size, and at most ``size + 1`` bytes read (a file that grew reads as longer)."""
     import stat
 
     try:
         st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
-            return False
+        if not stat.S_ISREG(st.st_mode) or (size is not None and st.st_size != size):
+            return None
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
         try:
+            limit = None if size is None else size + 1
             chunks, total = [], 0
-            while total <= len(data):
-                chunk = os.read(fd, max(len(data) + 1 - total, 1))
+            while limit is None or total < limit:
+                chunk = os.read(fd, max(st.st_size + 1, 1 << 16) if limit is None else limit - total)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 total += len(chunk)
-            return b"".join(chunks) == data
-        finally:
-            os.close(fd)
-    except OSError:
-        return False
-
-
-def regular_bytes(path: Path) -> bytes | None:
-    """The bytes of ``path`` when it is a regular file (not followed if a link, never blocks:
-    what :func:`same_bytes` compares with), else None."""
-    import stat
-
-    try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-        try:
-            chunks = []
-            while chunk := os.read(fd, max(st.st_size + 1, 1 << 16)):
-                chunks.append(chunk)
             return b"".join(chunks)
         finally:
             os.close(fd)
