@@ -210,7 +210,7 @@ CODES: dict[str, str] = {
     "E531": "plural entry's msgstr[N] forms disagree with the header's nplurals",
     "E540": "catalog string holds a forbidden character or is not in NFC",
     "E541": "catalog file name is not a language code (BCP 47 or POSIX locale)",
-    "E542": "a translated catalog entry that `bank i18n update` cannot keep (no msgctxt, or plural forms): it is refused rather than dropped",
+    "E542": "a translated catalog entry that a merge of the catalogs (`bank i18n update`, `bank migrate`, `bank topic rename`) cannot keep (no msgctxt, or plural forms): it is refused, nothing written, rather than dropped",
     "W501": "translation is missing",
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
