@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import polib
-import pytest
 from hypothesis import given, settings, strategies as st
 
 HEADER = '''msgid ""
