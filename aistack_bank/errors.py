@@ -215,6 +215,7 @@ CODES: dict[str, str] = {
     "W502": "translation is fuzzy (out of date with the English)",
     "W503": "catalog entry no longer exists in the template (run `bank i18n update`)",
     "W504": "catalog is out of date with the template (run `bank i18n update`)",
+    "W505": "a translated catalog entry no text of the bank reads and `bank i18n update` cannot keep (no msgctxt, or plural forms): the update will refuse it (E542) until its translation is moved to its text's entry or it is deleted",
     "W520": "French typography: ordinary or missing space before ? ! : ; » or after « (run `bank i18n fix-typography`)",
     "W528": "French typography: a number and its unit not joined by a no-break space (U+00A0), or a number of five digits or more not grouped by narrow no-break spaces (U+202F)",
     "W521": "translation lacks the glossary's required term for an English term it translates",

@@ -266,13 +266,14 @@ def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list
     return []
 
 
-def uncarried(path, entries, *, command: str = "bank i18n update") -> list:
+def uncarried(path, entries, *, command: str = "bank i18n update", found_by_validate: bool = False) -> list:
     """E542 for each translated entry of ``entries`` (a catalog's, obsolete ones included) the
     merge cannot carry: the bank's texts are keyed by msgctxt and have no plural forms, so an
     entry without a context, or a translation in plural forms, would not reach the merged file.
     ``command`` (which merges the catalog) refuses it, nothing written, rather than drop a
-    translator's string."""
-    from ..errors import Location, error
+    translator's string. With ``found_by_validate``: W505, the same entries as `bank validate`
+    warns of them before the update refuses them."""
+    from ..errors import Location, error, warning
 
     found = []
     for entry in entries:
@@ -281,8 +282,12 @@ def uncarried(path, entries, *, command: str = "bank i18n update") -> list:
             continue
         what = "has plural forms, which the bank's texts do not have" if entry.msgid_plural else "has no msgctxt, which every text of the bank has"
         where = Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)
-        found.append(error("E542", f"the translated entry {entry.msgid[:60]!r} {what}: `{command}` would drop it, so nothing was written; "
-                           "move its translation to the entry of the text it translates, or delete it", where))
+        if found_by_validate:
+            found.append(warning("W505", f"the translated entry {entry.msgid[:60]!r} {what}: `bank i18n update` would drop it, so it will refuse it (E542); "
+                                 "move its translation to the entry of the text it translates, or delete it", where))
+        else:
+            found.append(error("E542", f"the translated entry {entry.msgid[:60]!r} {what}: `{command}` would drop it, so nothing was written; "
+                               "move its translation to the entry of the text it translates, or delete it", where))
     return found
 
 
