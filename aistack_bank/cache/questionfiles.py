@@ -783,7 +783,7 @@ def _models_reduced() -> dict:
                 and cls.__getattribute__ is object.__getattribute__):
             table[cls] = reduce
     if (YamlDocument not in table and YamlDocument.__reduce_ex__ is object.__reduce_ex__ and YamlDocument.__reduce__ is object.__reduce__
-            and YamlDocument.__getstate__ is object.__getstate__):
+            and getattr(YamlDocument, "__getstate__", None) is getattr(object, "__getstate__", None)):
         table[YamlDocument] = _document_reduced
     todo = list(BaseModel.__subclasses__())
     while todo:
