@@ -50,11 +50,9 @@ os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 
 
 LONGEST = (
-    "tests/test_localize_columns.py::test_the_columns_localize_as_the_entries_did[plural-21-bundled]",
     "tests/test_leak_files_equivalence.py::test_the_texts_taken_by_question_find_what_the_lint_found_before",
     "tests/test_benchmark_smoke.py::test_run_quick",
     "tests/test_wheel.py::",
-    "tests/test_localize_columns.py::test_the_columns_localize_as_the_entries_did[obsolete-20-bundled]",
     "tests/test_leak_topics_equivalence.py::",
     "tests/test_catalog_worker_read_equivalence.py::",
     "tests/test_json_render_equivalence.py::test_the_contract_check_accepts_what_the_models_accept",
