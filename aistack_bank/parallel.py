@@ -128,11 +128,19 @@ class Workers:
     The calls given to :meth:`run_all` are module-level functions with picklable arguments:
     what a worker holds is what it is sent. Use as a context manager (the processes end with it)."""
 
-    def __init__(self, wanted: bool, most: int | None = None) -> None:
+    def __init__(self, wanted: bool, most: int | None = None, imports: tuple[str, ...] = ()) -> None:
+        """``imports``: modules the workers' calls will import, which this process imports once
+        now, before forking them, instead of each worker importing its own copy after the fork
+        (only when the workers start)."""
         self.pool: _Pool | None = None
         count = jobs()
         if not wanted or count < 2 or _IN_WORKER or not hasattr(os, "fork"):
             return
+        if imports:
+            import importlib
+
+            for name in imports:
+                importlib.import_module(name)
         try:
             self.pool = _Pool(count if most is None else min(most, count))  # (``most``: at most so many processes)
         except OSError:

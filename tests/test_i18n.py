@@ -215,12 +215,26 @@ def test_compiled_catalog_serves_translations(project, run_cli, tmp_path):
     assert translations.pgettext("topic.ai-hardware-software-stack.title", "AI Hardware & Software Stack") == "Pile matérielle et logicielle de l'IA"
 
 
+class _Chosen(polib.POFile):
+    """A catalog whose entries are those to compile, every one of them (polib's own test of a
+    plural entry wants every form translated; msgfmt's, msgstr[0])."""
+
+    def translated_entries(self):
+        return list(self)
+
+
 def _polib_compile(po) -> bytes:
-    """compile_catalog as it was written with polib's quadratic ``to_binary`` (the reference)."""
-    mo = polib.POFile(wrapwidth=78)
+    """compile_catalog written with polib's quadratic ``to_binary`` (the reference): the entries
+    GNU msgfmt compiles (not obsolete, not fuzzy, a msgstr or a msgstr[0]), plural ones whole."""
+    mo = _Chosen(wrapwidth=78)
     mo.metadata = dict(po.metadata)
-    for entry in po.translated_entries():
-        mo.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=entry.msgid, msgstr=entry.msgstr))
+    for entry in po:
+        if entry.obsolete or entry.fuzzy or not (entry.msgstr_plural.get(0) if entry.msgid_plural else entry.msgstr):
+            continue
+        if entry.msgid_plural:
+            mo.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=entry.msgid, msgid_plural=entry.msgid_plural, msgstr_plural=dict(entry.msgstr_plural)))
+        else:
+            mo.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=entry.msgid, msgstr=entry.msgstr))
     return mo.to_binary()
 
 

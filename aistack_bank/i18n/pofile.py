@@ -19,7 +19,7 @@ import sys
 from collections.abc import Mapping
 from contextlib import contextmanager
 from itertools import compress, count, repeat
-from operator import is_not, itemgetter, not_
+from operator import is_, is_not, itemgetter, not_
 from pathlib import Path
 from typing import TYPE_CHECKING
 from unicodedata import is_normalized
@@ -950,6 +950,9 @@ class LightCatalog(list):
         the rows this catalog was made of, with the header's, when the reader made them
         (:func:`light_catalog` with ``packed``): what :meth:`distinct` reads of the entries
         (once: it lets them go)."""
+        self.without_plurals = False
+        """Whether :meth:`distinct` found that no entry has plural forms (what
+        :func:`loose_entries` then need not look for)."""
 
     def obsolete_entries(self) -> list[LightEntry]:
         return [e for e in self if e.obsolete]
@@ -969,6 +972,7 @@ class LightCatalog(list):
             contexts, other, header = known
             if any(row[3] for index, row in other.items() if index != header):
                 return False
+            self.without_plurals = True
             unnamed = contexts.count(None) - (header is not None)
             named = set(contexts)
             named.discard(None)
@@ -977,6 +981,7 @@ class LightCatalog(list):
         else:
             if any(map(itemgetter(3), self)):
                 return False
+            self.without_plurals = True
             contexts = list(map(itemgetter(0), self))
             unnamed = contexts.count(None)
             if len(set(contexts)) - (1 if unnamed else 0) != len(contexts) - unnamed:
@@ -1511,3 +1516,39 @@ def write_po(po: polib.POFile) -> bytes:
             continue  # msgcat drops an obsolete entry without a translation: it holds nothing
         blocks.append("\n".join(_entry_lines(entry)))
     return ("\n\n".join(blocks) + "\n").encode("utf-8")
+
+
+def loose_entries(po, active=None) -> list:
+    """The entries of ``po`` (obsolete ones included, the header left out) without a context or
+    with plural forms, in the catalog's order: what a merge keyed by msgctxt cannot carry
+    (:func:`.update.uncarried` keeps the translated ones).
+
+    With ``active`` (the catalog's active entries by context, :meth:`.catalog.Catalog.active`,
+    made already), as many of them as entries means that every entry is active under a context
+    of its own: then only plural forms are looked for, and not at all in a :class:`LightCatalog`
+    whose :meth:`~LightCatalog.distinct` found none, nor in a :class:`ColumnCatalog`'s rows of
+    the usual shape (only its rows kept whole may have them): the usual catalog's entries are
+    not looked at. Otherwise, of a :class:`ColumnCatalog`, its contexts' column is searched; of
+    a :class:`LightCatalog` or a polib catalog, its entries are, by passes in C."""
+    if isinstance(po, ColumnCatalog):
+        ctx, other = po.packed[0], po.packed[9]
+        found = {index for index, row in other.items() if row[3] and index != po.header_row}
+        if active is not None and len(active) == len(ctx) - (po.header_row is not None):
+            return [po.entry(index) for index in sorted(found)]
+        at = -1
+        while True:
+            try:
+                at = ctx.index(None, at + 1)
+            except ValueError:
+                break
+            if at != po.header_row:
+                found.add(at)
+        return [po.entry(index) for index in sorted(found)]
+    if active is not None and len(active) == len(po) and getattr(po, "without_plurals", False):
+        return []
+    from operator import attrgetter
+
+    context, plural = (itemgetter(0), itemgetter(3)) if isinstance(po, LightCatalog) else (attrgetter("msgctxt"), attrgetter("msgid_plural"))
+    found = set(compress(count(), map(is_, map(context, po), repeat(None))))
+    found.update(compress(count(), map(plural, po)))
+    return [po[index] for index in sorted(found)]

@@ -32,7 +32,10 @@ class MergeStats:
 
 
 def merge_catalog(template, catalog, language: str, header_comment: str):
-    """A new polib catalog: ``catalog`` (or a fresh one) brought in step with ``template``."""
+    """A new polib catalog: ``catalog`` (or a fresh one) brought in step with ``template``.
+
+    A translated entry without a msgctxt, or with plural forms, has no place in it: callers
+    refuse a catalog that has one (:func:`uncarried`) before they merge it."""
     import polib
 
     stats = MergeStats()
@@ -252,9 +255,9 @@ def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list
         if catalog.diagnostics:
             return catalog.diagnostics
         old = catalog.po
-        uncarried = _uncarried(path, old)
-        if uncarried:
-            return uncarried
+        refused = uncarried(path, old)
+        if refused:
+            return refused
     stats = MergeStats()
     none = (None, None)
     entries = (LightEntry((msgctxt, msgid, msgstr, "", {}, occurrences, comment, tcomment, flags, None, previous_msgid, None, obsolete, none, [], 0))
@@ -263,21 +266,28 @@ def _plan_catalog(planned: list, path, template, lang: str, header: str) -> list
     return []
 
 
-def _uncarried(path, catalog) -> list:
-    """E542 for each translated entry of ``catalog`` the merge cannot carry: the bank's texts are
-    keyed by msgctxt and have no plural forms, so an entry without a context, or a translation
-    in plural forms, would not reach the merged file. Refused, nothing written, rather than a
-    translator's string dropped."""
-    from ..errors import Location, error
+def uncarried(path, entries, *, command: str = "bank i18n update", found_by_validate: bool = False) -> list:
+    """E542 for each translated entry of ``entries`` (a catalog's, obsolete ones included) the
+    merge cannot carry: the bank's texts are keyed by msgctxt and have no plural forms, so an
+    entry without a context, or a translation in plural forms, would not reach the merged file.
+    ``command`` (which merges the catalog) refuses it, nothing written, rather than drop a
+    translator's string. With ``found_by_validate``: W505, the same entries as `bank validate`
+    warns of them before the update refuses them."""
+    from ..errors import Location, error, warning
 
     found = []
-    for entry in catalog:
+    for entry in entries:
         plural = any(text for text in (entry.msgstr_plural or {}).values())
         if not (entry.msgstr or plural) or (entry.msgctxt is not None and not entry.msgid_plural):
             continue
         what = "has plural forms, which the bank's texts do not have" if entry.msgid_plural else "has no msgctxt, which every text of the bank has"
-        found.append(error("E542", f"the translated entry {entry.msgid[:60]!r} {what}: `bank i18n update` would drop it, so nothing was written; "
-                           "move its translation to the entry of the text it translates, or delete it", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
+        where = Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)
+        if found_by_validate:
+            found.append(warning("W505", f"the translated entry {entry.msgid[:60]!r} {what}: `bank i18n update` would drop it, so it will refuse it (E542); "
+                                 "move its translation to the entry of the text it translates, or delete it", where))
+        else:
+            found.append(error("E542", f"the translated entry {entry.msgid[:60]!r} {what}: `{command}` would drop it, so nothing was written; "
+                               "move its translation to the entry of the text it translates, or delete it", where))
     return found
 
 

@@ -24,7 +24,7 @@ from .catalogview import CatalogQuestion, viewed
 from .fields import TextField, bank_fields, question_fields
 from .localize import field_rule_error
 from .locations import msgstr_location
-from .pofile import ColumnCatalog
+from .pofile import ColumnCatalog, loose_entries
 from .status import entry_state
 from .update import catalog_paths, misnamed_catalogs
 from ..kinds import blank  # (plain Python: the text rule of a translation that is not blank, without pydantic)
@@ -336,6 +336,7 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         for key, entry in unknown:
             if key not in known:
                 owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
+        diags += _uncarried_warnings(catalog.path, loose_entries(catalog.po, active))
         if paused:
             gc.freeze()
     finally:
@@ -355,6 +356,16 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
     for found in owned.values():
         diags += found
     return diags
+
+
+def _uncarried_warnings(path: Path, loose: list) -> list[Diagnostic]:
+    """W505 for each translated entry of ``loose`` (a catalog's entries without a context or
+    with plural forms, :func:`.pofile.loose_entries`): no text of the bank reads it, and
+    `bank i18n update` refuses it (E542) rather than drop it, so it is told now, not at the next
+    update. Called once per catalog with the few such entries its passes found (usually none)."""
+    from .update import uncarried
+
+    return uncarried(path, loose, found_by_validate=True) if loose else []
 
 
 def _cues(questions: list, texts_of) -> Iterator[tuple[str, bool]]:
@@ -1552,6 +1563,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
             owned: list[Diagnostic] = []
             cues = [0, 0]
             unknown: dict = {}  # entries of keys no part has, by context (the latest of a context)
+            loose: list = []  # entries without a context (a streamed catalog has none with plural forms)
             done: set[int] = set()
 
             def verify_part(index: int, buffer: dict) -> None:
@@ -1605,6 +1617,8 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                     for e in piece:
                         key = e.msgctxt
                         if key is None:
+                            if e.msgid:  # (the header aside: see _uncarried_warnings)
+                                loose.append(e)
                             continue
                         index = part_of.get(_owner_of_key(key))
                         if index is None:
@@ -1628,6 +1642,7 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
             for key, entry in unknown.items():
                 owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
             unknown.clear()  # (the entries it held are not kept while the findings are sorted)
+            owned += _uncarried_warnings(path, loose)
 
             def again():
                 with BlockStream(path, MAX_CATALOG_BYTES) as second:

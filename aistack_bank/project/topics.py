@@ -172,16 +172,17 @@ def categories_file(categories: list[tuple[str, str]], *, up: str = "../") -> by
 
 # ----------------------------------------------------------------------------- catalogs
 
-def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -> tuple[list[tuple[Path, bytes]], list[Diagnostic]]:
+def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str], command: str = "bank migrate") -> tuple[list[tuple[Path, bytes]], list[Diagnostic]]:
     """The template and every catalog of ``translations`` for the bank as it is now on disk,
     each catalog's entries renamed by ``renames`` (old msgctxt → new) before they are merged.
 
-    Returns ([(path, bytes)], errors); the bank must read without errors."""
+    Returns ([(path, bytes)], errors); the bank must read without errors, and no catalog may
+    hold a translated entry the merge cannot carry (E542, as ``command`` refuses it)."""
     from ..i18n import template_path
     from ..i18n.catalog import read_catalog, render_catalog
     from ..i18n.extract import build_template, folder_header
     from ..i18n.fields import bank_fields
-    from ..i18n.update import catalog_header, catalog_paths, merge_catalog
+    from ..i18n.update import catalog_header, catalog_paths, merge_catalog, uncarried
     from ..rules.validate import library_rules
 
     source = read_library(bank_dir)
@@ -197,6 +198,10 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
         if catalog.diagnostics:
             problems += catalog.diagnostics
             continue
+        refused = uncarried(path, catalog.po, command=command)
+        if refused:
+            problems += refused
+            continue
         present = {entry.msgctxt for entry in catalog.po if not entry.obsolete}
         for entry in catalog.po:
             if entry.msgctxt in renames and renames[entry.msgctxt] not in present:  # never onto an entry the catalog holds already
@@ -206,11 +211,13 @@ def plan_catalogs(bank_dir: Path, translations: Path, renames: dict[str, str]) -
     return ([], problems) if problems else (planned, [])
 
 
-def catalog_problems(translations: Path) -> list[Diagnostic]:
-    """The read errors of the template and every catalog (checked before anything moves)."""
+def catalog_problems(translations: Path, command: str = "bank migrate") -> list[Diagnostic]:
+    """The read errors of the template and every catalog, and the translated entries the
+    catalogs' merge could not carry (E542, as ``command`` refuses them): checked before
+    anything moves."""
     from ..i18n import template_path
     from ..i18n.catalog import read_catalog
-    from ..i18n.update import catalog_paths
+    from ..i18n.update import catalog_paths, uncarried
 
     if not translations.is_dir():
         return []
@@ -219,7 +226,8 @@ def catalog_problems(translations: Path) -> list[Diagnostic]:
     if pot.exists():
         problems += read_catalog(pot, template=True).diagnostics
     for path in catalog_paths(translations):
-        problems += read_catalog(path).diagnostics
+        catalog = read_catalog(path)
+        problems += catalog.diagnostics or uncarried(path, catalog.po, command=command)
     return problems
 
 
@@ -266,10 +274,10 @@ def plan_glossary(translations: Path, renames: dict[str, str]) -> list[tuple[Pat
     return [(path, rewrite_yaml(path, text, rename, width=4096))]
 
 
-def _finish(tx: Transaction, change: TopicChange, bank_dir: Path, translations: Path) -> None:
+def _finish(tx: Transaction, change: TopicChange, bank_dir: Path, translations: Path, command: str) -> None:
     """Bring the catalogs and the glossary in step with the moved files (renaming
     ``change.renamed_keys``); undo everything if the bank or a catalog has errors."""
-    planned, problems = plan_catalogs(bank_dir, translations, change.renamed_keys)
+    planned, problems = plan_catalogs(bank_dir, translations, change.renamed_keys, command)
     if problems:
         problems = tx.as_before(problems)
         tx.rollback()
@@ -450,7 +458,7 @@ def _migrate(bank_dir: Path, translations: Path, *, category_id: str | None = No
         for path, data in planned:
             tx.write(path, data)
             change.written.append(path)
-        _finish(tx, change, bank_dir, translations)
+        _finish(tx, change, bank_dir, translations, "bank migrate")
     except BaseException:
         tx.rollback()
         raise
@@ -527,7 +535,7 @@ def _migrate_layout(bank_dir: Path, translations: Path, *, category_id: str | No
         modeline = SCHEMA_LINE.match(topic_text.partition("\n")[0])
         tx.write(bank_dir / CATEGORIES_FILE, categories_file([(category_id, category)], up=modeline.group(2) if modeline else "../"))
         change.written.append(bank_dir / CATEGORIES_FILE)
-        _finish(tx, change, bank_dir, translations)
+        _finish(tx, change, bank_dir, translations, "bank migrate")
     except BaseException:
         tx.rollback()
         raise
@@ -649,7 +657,7 @@ def _rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) 
         raise UsageError(f"no topic {old_id!r}; the topics are: {names}")
     if source.topic(new_id) is not None or (bank_dir / new_id).exists():
         raise refuse(f"{(bank_dir / new_id).as_posix()} or a topic {new_id!r} already exists", bank_dir / new_id)
-    problems = catalog_problems(translations)
+    problems = catalog_problems(translations, "bank topic rename")
     if problems:
         raise DiagnosticsError(problems, "a catalog has errors; fix them first (nothing was moved)")
     old_folder, new_folder = topic.root, bank_dir / new_id
@@ -663,7 +671,7 @@ def _rename_topic(bank_dir: Path, translations: Path, old_id: str, new_id: str) 
         tx.move(old_folder, new_folder)
         change.moved.append((old_folder, new_folder))
         tx.write(new_folder / TOPIC_FILE, new_text)
-        _finish(tx, change, bank_dir, translations)
+        _finish(tx, change, bank_dir, translations, "bank topic rename")
     except BaseException:
         tx.rollback()
         raise

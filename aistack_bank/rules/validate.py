@@ -92,10 +92,18 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     # the catalogs' workers forked now, before the bank is read, when the catalogs are large
     # enough to be verified in parallel (see verify_catalogs)
     wanted = only is None and translations is not None and catalogs is None and not (use_cache and one_catalog)
-    with Workers(wanted and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES) as workers:
+    with Workers(wanted and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES, imports=WORKER_IMPORTS) as workers:
         return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
                               walked=walked, meanwhile=meanwhile, bank_read=bank_read)
 
+
+WORKER_IMPORTS = ("aistack_bank.i18n.verify", "aistack_bank.i18n.extract", "aistack_bank.i18n.stream", "aistack_bank.i18n.typography",
+                  "aistack_bank.cache.questionfiles", "aistack_bank.cache.catalogs")
+"""What the catalogs' workers import to verify a catalog (and the question files' workers, forked
+later, to check a file): imported in the parent before the catalogs' workers are forked, once,
+rather than in each worker after (the parent imports all but the catalog stream's and the
+typography's modules itself later). A cold validate of the 10 000-question bank imported these
+in each of its four workers."""
 
 POOL_MIN_CATALOG_BYTES = 4_000_000
 """Least size of a bank's catalogs together for which :func:`validate_bank` forks the catalogs'
