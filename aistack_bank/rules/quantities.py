@@ -164,14 +164,25 @@ _NOT_ASCII_HINTS = bytes(code for code in range(128) if not TOKEN_HINT.match(chr
 """Every ASCII character :data:`TOKEN_HINT` does not find (all but 0-9 ``/ ^ < { %``)."""
 
 
+_NOT_LATIN1_HINTS = bytes(code for code in range(256) if not TOKEN_HINT.match(chr(code)))
+"""Every Latin-1 character :data:`TOKEN_HINT` does not find (all but 0-9 ``/ ^ < { %`` and
+``² ³ · ×``: no other character below U+0100 is a decimal digit)."""
+
+
 def has_token_hint(text: str) -> bool:
     """Whether :data:`TOKEN_HINT` finds a character in ``text`` (the same answer, sooner: an
     ASCII text, nearly every text, holds one when its bytes without :data:`_NOT_ASCII_HINTS`
     are not empty (two passes in C: the pattern's search tested each character against its
-    class); for another, most hold no character from U+0660 on, and for them one search of
+    class); a text of Latin-1 characters only (a French translation, with its accents and
+    no-break spaces), when its Latin-1 bytes without :data:`_NOT_LATIN1_HINTS` are not; for
+    another, most hold no character from U+0660 on, and for them one search of
     :func:`_these_or_from_0660`'s class answers)."""
     if text.isascii():
         return bool(text.encode("ascii").translate(None, _NOT_ASCII_HINTS))
+    try:
+        return bool(text.encode("latin-1").translate(None, _NOT_LATIN1_HINTS))
+    except UnicodeEncodeError:
+        pass
     search = _hint_class().search
     found = search(text)
     while found is not None:
