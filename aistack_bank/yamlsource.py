@@ -92,6 +92,19 @@ class YamlDocument:
     values: dict[YamlPath, tuple[int, int]] = field(default_factory=dict)
     keys: dict[YamlPath, tuple[int, int]] = field(default_factory=dict)
     _lines: list[str] | None = field(default=None, repr=False, compare=False)
+    _from_text = None
+    """(set on the instance) For a document :func:`parse_yaml` read quickly: the data and tables
+    it was given, which :func:`document_of_text` makes again from its text alone (:func:`from_text`);
+    True for one made by :func:`document_of_text` whose data and tables are not read yet."""
+
+    def __getattr__(self, name: str):
+        # (only for an attribute the instance lacks: the data and tables of a document made by
+        # document_of_text, read from its text when one of them is first read)
+        attributes = self.__dict__
+        if name in _READ_AGAIN and attributes.get("_from_text") is True and "text" in attributes:
+            _read_again(self)
+            return attributes[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def line(self, number: int) -> str | None:
         """Line ``number`` (1-based) of the text, or None past its end; the text is split once."""
@@ -129,6 +142,10 @@ class YamlDocument:
             indent = len(text) - len(text.lstrip(" "))
             return Location.of(self.path, target, indent + column)
         return Location.of(self.path, start_line + line - 1, (start_col if line == 1 else 1) + column)
+
+
+_READ_AGAIN = ("data", "values", "keys")
+"""The fields of a :class:`YamlDocument` made by :func:`document_of_text` read from its text when first read."""
 
 
 class _Refused(Exception):
@@ -254,7 +271,9 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
         police_all = _police_all(text)
     quick = None if police_all else _quick(text, screened=True)
     if quick is not None:  # (a mapping with nothing to report, and no anchor: see :func:`_quick`)
-        return YamlDocument(path=path, data=quick[0], text=text, values=quick[1], keys=quick[2]), []
+        doc = YamlDocument(path=path, data=quick[0], text=text, values=quick[1], keys=quick[2])
+        doc._from_text = quick
+        return doc, []
     try:
         root = _compose(text)
     except _Refused as exc:
@@ -272,6 +291,43 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
     if not isinstance(doc.data, dict):
         diags.append(error("E112", "the file must hold one YAML mapping (key: value lines) at the top level", doc.locate(())))
     return (None if diags and any(d.severity.value == "error" for d in diags) else doc), diags
+
+
+def document_of_text(path: Path, text: str) -> YamlDocument:
+    """The document :func:`parse_yaml` made of ``text``, a text it read quickly (its document's
+    ``_from_text``: a text with no character of :data:`~aistack_bank.safety.FORBIDDEN` and nothing
+    to report), whose data and tables are read again from the text when one of them is first
+    read (:meth:`YamlDocument.__getattr__`): the same data and tables in the same order
+    (:func:`_quick` is a function of the text alone). A question file's record keeps such a
+    document as its path and text (:func:`aistack_bank.cache.questionfiles._dumped`): a record is
+    unpickled whole for its model (the document then never read) or to locate a finding."""
+    doc = YamlDocument.__new__(YamlDocument)
+    doc.__dict__.update(path=path, text=text, _from_text=True)
+    return doc
+
+
+def _read_again(doc: YamlDocument) -> None:
+    """The data and tables of a document made by :func:`document_of_text`, read from its text."""
+    quick = _quick(doc.text, screened=True)
+    if quick is None:  # (never for a text read quickly: read as any other)
+        again = parse_yaml(doc.text, doc.path)[0]
+        quick = (None, {}, {}) if again is None else (again.data, again.values, again.keys)
+    attributes = doc.__dict__
+    for name, value in zip(_READ_AGAIN, quick):
+        attributes.setdefault(name, value)
+    attributes["_from_text"] = tuple(attributes[name] for name in _READ_AGAIN)
+
+
+def from_text(doc: YamlDocument) -> bool:
+    """Whether ``doc``'s data and tables are those :func:`parse_yaml` read quickly from its text
+    (:func:`document_of_text` makes them again): not given others since (a value changed in them
+    in place is not seen: nothing changes a document read)."""
+    attributes = doc.__dict__
+    marks = attributes.get("_from_text")
+    if marks is True:
+        return "data" not in attributes and "values" not in attributes and "keys" not in attributes
+    return (type(marks) is tuple and len(marks) == 3 and attributes.get("data") is marks[0] and attributes.get("values") is marks[1]
+            and attributes.get("keys") is marks[2])
 
 
 def load_yaml(path: Path, *, root: Path | None = None, read=None) -> tuple[YamlDocument | None, list[Diagnostic]]:

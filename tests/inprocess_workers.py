@@ -13,7 +13,7 @@ def in_process_workers(calls: list[str] | None = None) -> type:
         started = True
         size = 2  # (as the real pool on two cores)
 
-        def __init__(self, wanted):
+        def __init__(self, wanted, most=None, imports=()):
             pass
 
         def run_all(self, sent):

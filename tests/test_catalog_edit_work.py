@@ -244,9 +244,9 @@ def test_the_catalog_workers_are_not_started_when_one_catalog_changed_alone(proj
     started: list[bool] = []
 
     class Recorded(parallel.Workers):
-        def __init__(self, wanted):
+        def __init__(self, wanted, *args, **kwargs):
             started.append(wanted)
-            super().__init__(wanted)
+            super().__init__(wanted, *args, **kwargs)
 
     monkeypatch.setattr(parallel, "Workers", Recorded)
     bank, translations = project / "bank", project / "translations"

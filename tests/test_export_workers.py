@@ -50,8 +50,8 @@ def _watch(monkeypatch) -> list:
     events: list = []
     real_init, real_each, real_submit = parallel.Workers.__init__, parallel.Workers.run_each, parallel.Workers.submit
 
-    def init(self, wanted):
-        real_init(self, wanted)
+    def init(self, wanted, *args, **kwargs):
+        real_init(self, wanted, *args, **kwargs)
         events.append(("fork", self.started))
 
     monkeypatch.setattr(parallel.Workers, "__init__", init)

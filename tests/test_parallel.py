@@ -187,8 +187,8 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
     events, lasts = [], []
     real_init, real_submit, real_read = parallel.Workers.__init__, parallel.Workers.submit, validate.read_library
 
-    def init(self, wanted):
-        real_init(self, wanted)
+    def init(self, wanted, *args, **kwargs):
+        real_init(self, wanted, *args, **kwargs)
         events.append(("fork", self.started))
 
     def submit(self, calls, last=False):
@@ -294,8 +294,8 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
     real_init, real_each, real_read = parallel.Workers.__init__, parallel.Workers.run_each, validate.read_library
     real_submit = parallel.Workers.submit
 
-    def init(self, wanted):
-        real_init(self, wanted)
+    def init(self, wanted, *args, **kwargs):
+        real_init(self, wanted, *args, **kwargs)
         events.append(("fork", self.started))
 
     def each(self, calls):

@@ -32,6 +32,7 @@ from .store import SplitStore, Store, content_digest, file_digest, key_of, read_
 from ..load import FileSummary, QuestionSource, read_question
 from ..parallel import jobs, run_each
 from ..safety import folders_settled
+from ..yamlsource import YamlDocument, document_of_text, from_text
 
 FILE_POOL_MIN = 1500
 """Question files to read and check before a process pool pays for itself (measured on 2 cores)."""
@@ -651,7 +652,10 @@ def _dumped(qs: QuestionSource) -> bytes:
 
     The document goes without the lines its text was split into (:meth:`~aistack_bank.yamlsource.YamlDocument.line`
     splits it again when asked): the file's numeric check (a third of the files) split them, and
-    they were the text a second time in every such record. It is pickled with nothing of its own
+    they were the text a second time in every such record. A document read quickly (nearly every
+    question file's) is kept as its path and text, its data and tables read again from the text when
+    first read (:func:`_document_reduced`): they were a third of the record's pickle. Any other is
+    pickled with nothing of its own
     remembered (the pickler's ``fast`` mode: what the head and the model hold is still referred
     to, a tuple the document holds twice is written twice): the memo then holds some 200 objects
     a record instead of some 320, a table a quarter of the size for :meth:`~pickle.Pickler.clear_memo`
@@ -756,6 +760,16 @@ def _path_reduced(path: Path) -> tuple:
     return _path_restored, (path._drv, path._root, path._parts)
 
 
+def _document_reduced(doc: YamlDocument) -> tuple:
+    """A record's document (:func:`_dumped`): one read quickly (``_from_text``, see
+    :func:`~aistack_bank.yamlsource.document_of_text`) as its path and text, read again when
+    unpickled (only to locate a finding in it: its data and tables, some 120 objects, were a
+    third of a record's pickle and half of its bytes); any other as ``pickle`` reduces it."""
+    if from_text(doc):
+        return document_of_text, (doc.path, doc.text)
+    return doc.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+
 def _models_reduced() -> dict:
     global _MODELS_REDUCED
     from pydantic import BaseModel
@@ -768,6 +782,9 @@ def _models_reduced() -> dict:
         if (cls not in table and type(reduce) is FunctionType and cls.__reduce__ is reduce and cls.__reduce_ex__ is object.__reduce_ex__
                 and cls.__getattribute__ is object.__getattribute__):
             table[cls] = reduce
+    if (YamlDocument not in table and YamlDocument.__reduce_ex__ is object.__reduce_ex__ and YamlDocument.__reduce__ is object.__reduce__
+            and getattr(YamlDocument, "__getstate__", None) is getattr(object, "__getstate__", None)):
+        table[YamlDocument] = _document_reduced
     todo = list(BaseModel.__subclasses__())
     while todo:
         cls = todo.pop()

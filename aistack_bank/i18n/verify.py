@@ -379,6 +379,44 @@ def _cues(questions: list, texts_of) -> Iterator[tuple[str, bool]]:
             yield question.id, bool(cue[1])
 
 
+def _cues_in(questions: list, active: dict) -> Iterator[tuple[str, bool]]:
+    """:func:`_cues` with each question's options' texts in the catalog's language
+    (:func:`_translated_options`), told from their lengths in one loop: the key is the longest
+    when every right option's text is strictly longer than every other option's
+    (:func:`~aistack_bank.rules.cues.keys_are_longest`), and the right options' positions, which
+    no caller of this reads, are not looked up. A question whose right options are not all among
+    its options (where :func:`~aistack_bank.rules.cues.options_cue` raises) goes through
+    :func:`_cue` as before."""
+    get = active.get
+    for qs in questions:
+        question = viewed(qs)
+        options, right = question.options, question.right
+        if options is None or not right:
+            continue
+        qid = question.id
+        lengths = {}  # (by option id, as _translated_options' texts: a repeated id's last text)
+        for option_id, english in options:
+            entry = get(f"{qid}.option.{option_id}")
+            lengths[option_id] = len(entry.msgstr if entry is not None and entry.msgstr else english)
+        shortest = None
+        for option_id in right:
+            if option_id not in lengths:
+                shortest = False
+                break
+            size = lengths[option_id]
+            if shortest is None or size < shortest:
+                shortest = size
+        if shortest is False:
+            cue = _cue(question, lambda question: _translated_options(question, active))
+            yield question.id, bool(cue[1])
+            continue
+        longest = None
+        for option_id, size in lengths.items():
+            if option_id not in right and (longest is None or size > longest):
+                longest = size
+        yield qid, longest is not None and shortest > longest
+
+
 def _cue(question: CatalogQuestion, texts_of) -> tuple[tuple[int, ...], bool] | None:
     """:func:`~aistack_bank.rules.cues.question_cue` of a question read as plain data, its options'
     texts from ``texts_of(question)``."""
@@ -490,14 +528,11 @@ class _Owners:
 
     def length_cues(self, source: BankSource, questions: list, active: dict) -> list[Diagnostic]:
         """:func:`length_cue_diagnostics`, from the kept figures of the questions not verified again."""
-        def texts_of(question: CatalogQuestion) -> dict[str, str]:
-            return _translated_options(question, active)
-
         measured, longest = self.cues if self.delta else (0, frozenset())
         if not self.delta:
             questions = [qs for qs in source.questions if qs.question is not None]
         longest = set(longest) - {qs.question.id for qs in questions} if longest else set()  # (none kept: nothing to take out)
-        for question_id, keys_longest in _cues(questions, texts_of):
+        for question_id, keys_longest in _cues_in(questions, active):
             if not self.delta:
                 measured += 1
             if keys_longest:
