@@ -745,6 +745,69 @@ def _export_in(workers, staging: _Staging, format_name: str, bank: Path, transla
     return outputs, notes + option_notes(options, [format_name])
 
 
+def localized_pickled(workers, bank: Path, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, folder: Path, *, seen=None) -> tuple[tuple, list[Diagnostic], dict[str, frozenset[str]]]:
+    """What :func:`load_exported` gives, with ``workers`` forked before the bank is read, as
+    :func:`_export_in` does an export: validated (the catalogs verified in validation's own
+    workers), each translated language localized in a worker and handed back pickled; the
+    libraries as a payload (:meth:`_Sent.payload`, each written in ``folder``) for the calls
+    that render from them (:func:`payload_part`, :func:`payload_library`), the notes and the
+    English texts by language. ``seen(read)``: given the read bank before it is dropped."""
+    localizing = _Localizing(workers, _Sent(), translations, languages, policy, allow_fallback)
+    read = validated_source(bank, translations, None, meanwhile=localizing.prepare)  # (the English library and the fields made while validation's catalog workers verify)
+    if seen is not None:
+        seen(read)
+    sent = localizing.sent
+    localizing.send(folder)
+    localizing.prepare(read)  # (unless made while validating)
+    del read
+    _release_pages()  # (the read bank dropped)
+    banks, notes, in_english = _localized_in(localizing, languages)
+    del localizing
+    payload = sent.payload(banks, folder)
+    del banks
+    _release_pages()
+    return payload, notes, in_english
+
+
+def payload_part(payload: tuple, langs: list[str]) -> tuple:
+    """``payload`` (:func:`localized_pickled`'s) with the libraries of ``langs`` only."""
+    return _part_payload(payload, langs)
+
+
+def payload_libraries(payload: tuple) -> dict:
+    """In a worker: the pickled libraries of ``payload`` by language (bytes or a file), what the
+    localizing calls left in this worker dropped first."""
+    _LOCALIZING.clear()
+    _RECEIVED.clear()
+    return dict(payload[1])
+
+
+def payload_library(data) -> Library:
+    """A library :func:`payload_libraries` gave, unpickled with the garbage collector paused."""
+    import pickle
+
+    return _uncollected(pickle.loads, data.read() if isinstance(data, _OnDisk) else data)
+
+
+def options_sent(options: ExportOptions) -> dict:
+    """``options`` as a worker call is sent them (:func:`options_received` there)."""
+    return _options_sent(options)
+
+
+def options_received(sent: dict) -> ExportOptions:
+    return _options_received(sent)
+
+
+def refuse_found(name: str, found: tuple[str, str, str, int]) -> None:
+    """ExportError E606 for what :func:`first_uncarriable` found."""
+    _refuse(name, found)
+
+
+def release_pages() -> None:
+    """Give back to the system the pages this process freed (:func:`_release_pages`)."""
+    _release_pages()
+
+
 def with_english(options: ExportOptions, in_english: dict[str, frozenset[str]], translations: Path | None = None) -> ExportOptions:
     """``options`` knowing which texts each language shows in English (unchanged when none), and
     the project's id for the practice site (from its template's name, when ``translations`` has one)."""

@@ -65,6 +65,12 @@ _KINDS: dict[int, tuple[Bank, frozenset[str]]] = {}
 identity, with the bank (kept so that its identity is not another's)."""
 
 
+def forget_kinds() -> None:
+    """Drop the banks :func:`_kinds_of` keeps (a process that drops the banks it rendered from, to
+    read others, frees them only then)."""
+    _KINDS.clear()
+
+
 def _kinds_of(bank: Bank) -> frozenset[str]:
     """The kinds of ``bank``'s questions, found once per bank: a bank and its questions are
     frozen, and every format's every piece asks about each language's bank again (twice a

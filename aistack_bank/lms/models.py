@@ -20,6 +20,7 @@ left out. Sources:
 from __future__ import annotations
 
 import functools
+import io
 import re
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
@@ -615,13 +616,42 @@ def canvas_read_qti12_package(members: dict[str, bytes]) -> list[dict]:
             quiz["problems"].append(f"the quiz file {href!r} is missing")
             quizzes.append(quiz)
             continue
-        doc = parse_xml(members[href])
-        assessment = next(iter(children(doc, "assessment")), None)
-        if assessment is None or assessment.get("ident") != identifier:
-            quiz["problems"].append(f"the assessment ident is {assessment.get('ident') if assessment is not None else None!r}, the manifest's {identifier!r}")
-        quiz["questions"] = [canvas_read_qti12_item(item) for item in items(doc)]
+        assessment: list = []
+        quiz["questions"] = [canvas_read_qti12_item(item) for item in _streamed_items(members[href], assessment)]
+        ident = assessment[0] if assessment else None
+        if ident is None or ident != identifier:
+            quiz["problems"].append(f"the assessment ident is {ident!r}, the manifest's {identifier!r}")
         quizzes.append(quiz)
     return quizzes
+
+
+def _streamed_items(data: bytes, assessment: list):
+    """The ``item`` elements of a QTI 1.2 file, as :func:`~..readers.qti.items` finds them (every
+    one, the root included, in document order), each complete when it is yielded and emptied
+    once the next is asked for (with the items nested in it), so that a quiz of thousands of
+    items is never held parsed at once; ``assessment`` gets the ``ident`` of the root's first
+    ``assessment`` child (None when that has none; nothing when there is no such child)."""
+    import defusedxml.ElementTree as SafeET
+
+    depth = 0
+    open_items: list[Element] = []
+    pending: list[Element] = []
+    for event, element in SafeET.iterparse(io.BytesIO(data), events=("start", "end")):
+        if event == "start":
+            if depth == 1 and not assessment and local(element.tag) == "assessment":
+                assessment.append(element.get("ident"))
+            depth += 1
+            if local(element.tag) == "item":
+                open_items.append(element)
+                pending.append(element)
+            continue
+        depth -= 1
+        if open_items and element is open_items[-1]:
+            open_items.pop()
+            if not open_items:  # (the outermost item closed: it and those in it are complete)
+                yield from pending
+                pending = []
+                element.clear()
 
 
 # --- QTI response processing and test feedback ------------------------------------------------
