@@ -261,9 +261,35 @@ def _side_of(text: str) -> tuple | None:
         if find(b"0") >= 0 or find(b"/") >= 0 or find(b"<") >= 0:
             return _ascii_parity(text, classes)
         return None
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        raw = None
+    if raw is not None:  # (every other English text of a bank: a "×", "²" or "³" in it)
+        if not raw.translate(None, _NOT_LATIN1_HINTS):  # (has_token_hint)
+            return None
+        return _latin1_parity(text, raw)
     if has_token_hint(text):
         return english_parity(text)
     return None
+
+
+def _latin1_parity(text: str, raw: bytes) -> tuple:
+    """:func:`english_parity` of a text beyond ASCII whose characters are all Latin-1 (``raw``:
+    its bytes in Latin-1, one a character), with a hint character: its numbers, quantities and
+    markup tokens read as an ASCII text's are (:func:`_ascii_parity`), from the classes of its
+    bytes (each byte beyond ASCII a space). That reading holds here too: no Latin-1 character
+    beyond ASCII is a decimal digit (``\\d`` is 0-9 there as well), ``str.isalnum`` is ``\\w``
+    less ``_`` for every character, and ``<``, ``{`` and ``%`` are ASCII. Its formula tokens:
+    :func:`formula_tokens` of the text when it holds ``×``, ``·``, ``²`` or ``³`` (token
+    characters beyond ASCII), else :func:`_maybe_formulas` of those classes (every token
+    character then ASCII, as in :func:`translation_parity`)."""
+    classes = raw.translate(_ASCII_CLASSES)
+    if "\u00d7" in text or "\u00b7" in text or "\u00b2" in text or "\u00b3" in text:
+        formulas = formula_tokens(text)
+        formulas.sort()
+        return _ascii_parity(text, classes, "en", tuple(formulas))
+    return _ascii_parity(text, classes, "en")
 
 
 _ASCII_CLASSES = bytes(ord("0") if chr(code).isdigit() else ord("/") if chr(code) in "/^" else ord("A") if "A" <= chr(code) <= "Z"
@@ -273,7 +299,7 @@ capital letter an ``A``, a parenthesis a ``(``, ``<``, ``{`` and ``%`` a ``<``, 
 character a space. Its hint characters (:data:`TOKEN_HINT`) are the ``0``, ``/`` and ``<``."""
 
 
-def _ascii_parity(text: str, classes: bytes, lang: str = "en") -> tuple:
+def _ascii_parity(text: str, classes: bytes, lang: str = "en", formulas: tuple | None = None) -> tuple:
     """:func:`english_parity` (:func:`translation_parity` of a text written in ``lang``) of an
     ASCII ``text`` with a hint character, whose characters' classes are ``classes``
     (:data:`_ASCII_CLASSES`).
@@ -286,7 +312,8 @@ def _ascii_parity(text: str, classes: bytes, lang: str = "en") -> tuple:
     matched where it starts, instead of a search of the pattern, which tested every character;
     each number parsed by :func:`parse_number`, its unit looked for as in
     :func:`numbers_and_quantities`. Its formula tokens: :func:`_maybe_formulas`. Its markup
-    tokens: only with a ``<``, ``{`` or ``%``."""
+    tokens: only with a ``<``, ``{`` or ``%``. ``formulas``: its formula tokens, when the caller
+    has them (:func:`_latin1_parity`)."""
     numbers, units = [], []
     at = classes.find(b"0")
     if at >= 0:
@@ -313,7 +340,7 @@ def _ascii_parity(text: str, classes: bytes, lang: str = "en") -> tuple:
         units.sort()
     markup = _MARKUP.findall(text) if classes.find(b"<") >= 0 else []
     markup.sort()
-    return tuple(numbers), tuple(units), _maybe_formulas(text, classes), tuple(markup)
+    return tuple(numbers), tuple(units), _maybe_formulas(text, classes) if formulas is None else formulas, tuple(markup)
 
 
 def translation_parity(text: str, lang: str) -> tuple[tuple[float, ...], tuple[tuple[str, float], ...], tuple[str, ...], tuple[str, ...]]:
@@ -404,6 +431,27 @@ _FORMULA_HINT = re.compile(r"[0-9²³⁴·×/^]")
 of a character of :data:`_FORMULA_CHARS`: 0-9, ², ³, ⁴) or an operator."""
 
 
+def _squeezed(text: str) -> str:
+    """``_SQUEEZE.sub(r"\\1", text)`` of a text holding ``×`` or ``·``: each run of spaces
+    (:data:`_SPACES`) right before or after one of them left out, by ``str.replace`` until
+    nothing changes (the pattern's search tried a class at every character of the text: some
+    80 k instructions a text of 150 characters, ten times the replacements). A new string, as
+    the substitution gives one (a token that is the whole squeezed text is never the text
+    itself), but for a text of that one character, given back as the substitution does."""
+    if len(text) < 2:
+        return text
+    squeezed = text
+    while True:
+        before = squeezed
+        for space in _SPACES:
+            if space in squeezed:
+                squeezed = (squeezed.replace(space + "\u00d7", "\u00d7").replace("\u00d7" + space, "\u00d7")
+                            .replace(space + "\u00b7", "\u00b7").replace("\u00b7" + space, "\u00b7"))
+        if squeezed == before:
+            break
+    return squeezed if squeezed is not text else text[:1] + text[1:]
+
+
 def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[str]:
     """Formula-like tokens (``2MNK``, ``N/3``, ``N×N``, ``6ND``) in ``text``, in order.
 
@@ -414,7 +462,7 @@ def formula_tokens(text: str, variables: tuple[str, ...] | None = None) -> list[
     """
     if variables is None and not _FORMULA_HINT.search(text):
         return []  # no token could start with a digit or hold an operator
-    squeezed = _SQUEEZE.sub(r"\1", text) if "×" in text or "·" in text else text
+    squeezed = _squeezed(text) if "×" in text or "·" in text else text
     found = []
     # Without variables, only the tokens with a capital letter and a digit or an operator can
     # be kept: the others are not matched at all (from a place where no run of token
