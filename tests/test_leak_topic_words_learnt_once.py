@@ -272,7 +272,7 @@ def _small_topic(seed: int):
     return keys, texts
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=max(150, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(st.integers(0, 10**9))
 def test_random_small_topics_find_what_they_found_before(seed):
     keys, texts = _small_topic(seed)
