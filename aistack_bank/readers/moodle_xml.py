@@ -8,13 +8,12 @@ Categories and questions come in file order, with the line each starts on.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
-from .xml import children, local, parse
+from .xml import children, iterparse_own, local, parse
 
 NULL = "$@NULL@$"
 """How Moodle writes a null value in its exports (backup and XML)."""
@@ -140,10 +139,8 @@ class Streamed:
         """Whether every entry's line and offset were right (None until every entry is read)."""
 
     def __iter__(self) -> Iterator[Category | Question]:
-        import defusedxml.ElementTree as SafeET
-
         starts, count, depth, root = _starts(self.raw), 0, 0, None
-        for event, element in SafeET.iterparse(io.BytesIO(self.raw), events=("start", "end")):
+        for event, element in iterparse_own(self.raw, events=("start", "end")):
             if event == "start":
                 depth += 1
                 if root is None:
