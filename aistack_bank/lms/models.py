@@ -20,7 +20,6 @@ left out. Sources:
 from __future__ import annotations
 
 import functools
-import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from xml.etree.ElementTree import Element
 
 from ..readers import gift as gift_records, moodle_xml as moodle_records
 from ..readers.qti import Qti12Condition, Qti12Field, Qti12Mat, item_feedback, items, manifest_resources, metadata_fields, presentations, qti_name, response_conditions, response_labels, responses
-from ..readers.xml import children, descendants, local, parse_own, text_of
+from ..readers.xml import children, descendants, iterparse_own, local, parse_own, text_of
 
 MOODLE_NAME_MAX = 255
 """``question.name`` and ``question_categories.name`` are char(255); longer names are cut."""
@@ -652,12 +651,10 @@ def _streamed_items(data: bytes, assessment: list):
     once the next is asked for (with the items nested in it), so that a quiz of thousands of
     items is never held parsed at once; ``assessment`` gets the ``ident`` of the root's first
     ``assessment`` child (None when that has none; nothing when there is no such child)."""
-    import defusedxml.ElementTree as SafeET
-
     depth = 0
     open_items: list[Element] = []
     pending: list[Element] = []
-    for event, element in SafeET.iterparse(io.BytesIO(data), events=("start", "end")):
+    for event, element in iterparse_own(data, events=("start", "end")):
         if event == "start":
             if depth == 1 and not assessment and local(element.tag) == "assessment":
                 assessment.append(element.get("ident"))

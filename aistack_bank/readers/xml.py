@@ -66,6 +66,16 @@ def parse_own(raw: bytes) -> Element:
     return SafeET.fromstring(raw)
 
 
+def iterparse_own(raw: bytes, events=("end",)):
+    """The ``(event, element)`` pairs of a file this tool wrote, as :func:`parse_own` reads it but
+    one element at a time, so that a large export read back need not be held parsed at once."""
+    import io
+
+    import defusedxml.ElementTree as SafeET
+
+    return SafeET.iterparse(io.BytesIO(raw), events=events)
+
+
 def local(tag) -> str:
     """An element's name without its namespace (``""`` for a comment or processing instruction)."""
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
