@@ -83,7 +83,7 @@ def _outcome(make):
         return type(exc).__name__, str(exc)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=max(400, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(banks())
 def test_length_cue_from_lengths_is_the_cue_before(bank):
     questions, active = bank
@@ -138,7 +138,7 @@ MARKED = st.lists(st.one_of(st.sampled_from(PIECES + ["https://a.b/c?d", "www.x.
                             st.text(max_size=4)), max_size=12).map("".join)
 
 
-@settings(max_examples=4000, deadline=None)
+@settings(max_examples=max(400, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(MARKED)
 def test_typography_marks_screen_is_the_pattern(text):
     assert typography.typography_issues(text) == _typography_before(text)

@@ -95,7 +95,7 @@ def test_every_latin1_character_and_pair():
             assert lints._lowered(pair) == pair.lower()
 
 
-@settings(max_examples=4000, deadline=None)
+@settings(max_examples=max(400, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(texts)
 def test_same_answers_on_random_texts(text):
     assert lints._lowered(text) == text.lower()

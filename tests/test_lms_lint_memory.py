@@ -1,7 +1,8 @@
 """`bank lint`'s memory bound on a large bank, as a test can see it: the localized libraries
 kept pickled (no process holds them all once loaded), each package check given its one
 language, and the Moodle and GIFT check holding every language only to render the
-multilingual files (dropped before those are read)."""
+multilingual files (dropped before those are read), each Moodle XML file and its GIFT file
+rendered from one loading of their banks."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_a_large_banks_checks_unpickle_only_the_languages_they_render(monkeypatc
     asked: list[tuple[str, list[str]]] = []
     held_while_read: list[list[str]] = []
     at_start: list[list[str]] = []
-    original_banks, original_run_each, original_read = lint_module._banks, lint_module.run_each, lint_module.models.read_moodle_xml
+    original_banks, original_run_each, original_read = lint_module._banks, lint_module.run_each, lint_module.models.moodle_xml_entries
 
     def banks(held, topic_id, langs):
         asked.append((topic_id, list(langs)))
@@ -49,22 +50,22 @@ def test_a_large_banks_checks_unpickle_only_the_languages_they_render(monkeypatc
         at_start.append(_localized_alive(before))
         return original_run_each(tasks, work, least)
 
-    def read_moodle_xml(data):
+    def moodle_xml_entries(entries):
         held_while_read.append(sorted(lint_module._HELD))
-        return original_read(data)
+        return original_read(entries)
 
     monkeypatch.setattr(lint_module, "_banks", banks)
     monkeypatch.setattr(lint_module, "run_each", run_each)
-    monkeypatch.setattr(lint_module.models, "read_moodle_xml", read_moodle_xml)
+    monkeypatch.setattr(lint_module.models, "moodle_xml_entries", moodle_xml_entries)
     found = lint_module.lint(tmp_path / "every" / "bank", tmp_path / "every" / "translations", list(lint_module.TARGETS))
 
     assert found is not None and at_start == [[]], f"localized libraries alive when the checks start: {at_start}"
     every = ["en", "fr", "nl"]
     several = [langs for _, langs in asked if len(langs) > 1]
-    # the Moodle and GIFT task: every language for its titles, then each file (XML, then GIFT) from its
-    # language alone, each multilingual one from every language; then each package from its language
-    assert several == [every] * 3, asked
-    assert [langs for _, langs in asked if len(langs) == 1] == [[lang] for lang in every for _ in range(2)] + [[lang] for lang in every for _ in range(3)], asked
+    # the Moodle and GIFT task: every language for its titles, then each pair of files (XML and GIFT)
+    # from its language alone, the multilingual pair from every language; then each package from its language
+    assert several == [every] * 2, asked
+    assert [langs for _, langs in asked if len(langs) == 1] == [[lang] for lang in every] + [[lang] for lang in every for _ in range(3)], asked
     # each Moodle XML file read while no more than one language is held (none after a multilingual file)
     assert len(held_while_read) == 4 and all(len(held) <= 1 for held in held_while_read) and held_while_read[-1] == [], held_while_read
     assert not lint_module._HELD, "the banks held for the tasks outlive the command"

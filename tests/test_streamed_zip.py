@@ -7,6 +7,9 @@ from __future__ import annotations
 import io
 import random
 import zipfile
+from unittest import mock
+
+from zlib_ng import zlib_ng
 
 from aistack_bank.exporters.common import ZIP_DATE, ZIP_LEVEL, deterministic_zip, utf8_pieces
 
@@ -14,9 +17,10 @@ ALPHABET = "abc XYZ 012 <>&\"' é ß € ☃ 𝔘 \u2067ع\u2069 \t"
 
 
 def _old_zip(files: dict[str, bytes]) -> bytes:
-    """The package writer before members could come in pieces: each member whole, ``writestr``."""
+    """The package writer before members could come in pieces: each member whole, ``writestr``
+    (with zlib-ng, the packages' DEFLATE, as zipfile's ``zlib``)."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as zf:
+    with mock.patch.object(zipfile, "zlib", zlib_ng), zipfile.ZipFile(buffer, "w") as zf:
         for name in sorted(files, key=str):
             info = zipfile.ZipInfo(str(name), date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED

@@ -14,10 +14,13 @@ from ..i18n.languages import is_rtl, moodle_code
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 """Timestamp of every zip member: the zip epoch, so packages are byte-identical on rebuild."""
 
-ZIP_LEVEL = 6
-"""zlib's level for every zip member (DEFLATE): zlib's default, the one :mod:`zipfile` and
-Info-ZIP's ``zip`` use. On the packages of a 10 000-question build level 9 took 35 % more
-CPU for 1 % fewer bytes; the levels below 6 saved less CPU for each byte they added."""
+ZIP_LEVEL = 7
+"""zlib-ng's level for every zip member (DEFLATE, :mod:`zlib_ng.zlib_ng`, the version pinned in
+``pyproject.toml``): on the members of a 10 000-question build's twelve packages it took 22 %
+less CPU than the standard library's zlib at its default level 6 (the level :mod:`zipfile`
+writes) for 1.1 % fewer bytes (docs/performance.md, "Round 20: the packages' compression").
+zlib-ng's levels 7-9 (and 2-4) give a member the same bytes whether it comes whole or in
+pieces; its levels 5 and 6 do not."""
 
 
 _IN_ENGLISH: ContextVar[Mapping[str, frozenset[str]]] = ContextVar("in_english", default={})
@@ -308,14 +311,16 @@ def deterministic_zip(files: Mapping[PurePosixPath | str, "bytes | Callable[[], 
     of its bytes (an iterable, :func:`utf8_pieces`), each compressed as it comes: then the
     package never holds the member whole (the bytes written are the same).
 
-    The bytes are exactly those :mod:`zipfile` writes for these members (``ZipInfo`` with
-    :data:`ZIP_DATE`, deflated at :data:`ZIP_LEVEL`, mode 0644 from a Unix system, written to a
-    seekable file; ZIP64 records where it writes them), without its work per member in Python:
-    each member's local header is made once its size and checksum are known, and the pieces are
-    joined at the end. The same members give the same bytes with the same zlib."""
+    The bytes are exactly those :mod:`zipfile` writes for these members with zlib-ng's
+    :mod:`zlib_ng.zlib_ng` as its ``zlib`` (``ZipInfo`` with :data:`ZIP_DATE`, deflated at
+    :data:`ZIP_LEVEL`, mode 0644 from a Unix system, written to a seekable file; ZIP64 records
+    where it writes them), without its work per member in Python: each member's local header is
+    made once its size and checksum are known, and the pieces are joined at the end. The same
+    members give the same bytes with the same zlib-ng, whatever the system's zlib."""
     import os
     import struct
-    import zlib
+
+    from zlib_ng import zlib_ng as zlib
 
     limit = zipfile.ZIP64_LIMIT  # (read when called, as zipfile reads them)
     dt = ZIP_DATE

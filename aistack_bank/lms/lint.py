@@ -216,6 +216,25 @@ class _Pieces(Mapping[PurePosixPath, bytes]):
         assert file.path == name, (file.path, name)
         return file.data
 
+    def with_other(self, name: PurePosixPath, other: _Pieces, other_name: PurePosixPath) -> tuple[bytes, bytes]:
+        """This file ``name`` and ``other``'s ``other_name`` (of the same language, or both
+        multilingual), rendered from one loading of their banks (dropped after a multilingual
+        pair, before either file is read)."""
+        part = self._parts[name]
+        assert other._parts[other_name] == part and other._langs == self._langs, (name, other_name)
+        every = part not in self._langs
+        banks = _banks(self._held, self._topic_id, self._langs if every else [part])
+        (file,) = other._format.files(banks, other._options, only=part)
+        assert file.path == other_name, (file.path, other_name)
+        other_data = file.data
+        del file
+        (file,) = self._format.files(banks, self._options, only=part)
+        del banks
+        if every:
+            _drop_held()
+        assert file.path == name, (file.path, name)
+        return file.data, other_data
+
     def __iter__(self):
         return iter(self._parts)
 
@@ -474,7 +493,8 @@ def _import_order(names) -> list:
 def _moodle_and_gift(xml_tree, gift_tree, left_out: set[str], moodle: bool, xml_where, gift_where) -> list[Diagnostic]:
     """The Moodle XML files' findings (with ``moodle``) and the GIFT files' (with a ``gift_tree``:
     each against the Moodle XML file of the same name), each format's files imported into a
-    course of its own in Moodle's order; each Moodle XML file is read once for both."""
+    course of its own in Moodle's order; each Moodle XML file is read once for both, streamed
+    beside its GIFT file (both rendered at once: :func:`_rendered`)."""
     out: list[Diagnostic] = []
     xml_order = _import_order(xml_tree)
     gift_order = _import_order(gift_tree) if gift_tree is not None else []
@@ -482,43 +502,162 @@ def _moodle_and_gift(xml_tree, gift_tree, left_out: set[str], moodle: bool, xml_
     course, gift_course = models.MoodleCourse(), models.MoodleCourse()
     if moodle or together:
         for index, name in enumerate(xml_order):
-            parsed = models.read_moodle_xml(xml_tree[name])
-            if moodle:
-                out += _moodle_file(course, name, parsed, xml_where)
-            if gift_tree is not None and together:
-                out += _gift_file(gift_course, left_out, gift_order[index], gift_tree, parsed, gift_where)
-            del parsed
+            gift_name = gift_order[index] if gift_tree is not None and together else None
+            xml_data, gift_text = _rendered(xml_tree, name, gift_tree, gift_name)
+            out += _file_pair(course if moodle else None, gift_course, left_out, name, xml_data, gift_name, gift_text, xml_where, gift_where)
+            del xml_data, gift_text
     if gift_tree is not None and not together:
         for name in gift_order:
-            out += _gift_file(gift_course, left_out, name, gift_tree, models.read_moodle_xml(xml_tree[name.with_suffix(".xml")]), gift_where)
+            out += _file_pair(None, gift_course, left_out, name.with_suffix(".xml"), xml_tree[name.with_suffix(".xml")], name, gift_tree[name].decode("utf-8"), xml_where, gift_where)
     return out
 
 
-def _moodle_file(course, name, parsed, where) -> list[Diagnostic]:
-    """One Moodle XML file's findings, imported into ``course`` after the files before it."""
+def _rendered(xml_tree, name, gift_tree, gift_name) -> tuple[bytes, str | None]:
+    """The Moodle XML file ``name`` and the GIFT file ``gift_name`` (None: none) as text; two
+    :class:`_Pieces` are rendered from one loading of their banks (:meth:`_Pieces.with_other`)."""
+    if gift_name is None:
+        return xml_tree[name], None
+    if isinstance(xml_tree, _Pieces) and isinstance(gift_tree, _Pieces):
+        xml_data, gift_data = xml_tree.with_other(name, gift_tree, gift_name)
+    else:
+        xml_data, gift_data = xml_tree[name], gift_tree[gift_name]
+    gift_text = gift_data.decode("utf-8")
+    del gift_data
+    return xml_data, gift_text
+
+
+def _file_pair(course, gift_course, left_out: set[str], name, xml_data: bytes, gift_name, gift_text: str | None, xml_where, gift_where) -> list[Diagnostic]:
+    """One Moodle XML file's findings (with a ``course``, into which it is imported after the
+    files before it), then its GIFT file's (with a ``gift_text``: :func:`_compared`), the Moodle
+    XML file read streamed, question by question beside the GIFT file's; if the file's lines
+    cannot be told (:class:`~aistack_bank.readers.moodle_xml.Streamed`), read again without them."""
+    from ..readers.moodle_xml import Streamed
+
+    stream = Streamed(xml_data)
+    found = _compared(course, gift_course, left_out, name, models.moodle_xml_entries(stream), gift_name, gift_text, xml_where, gift_where, lambda: stream.lines_told)
+    if found is None:
+        found = _compared(course, gift_course, left_out, name, (_unlined(e) for e in models.moodle_xml_entries(Streamed(xml_data))), gift_name, gift_text, xml_where, gift_where, lambda: True)
+    return found
+
+
+def _unlined(entry):
+    entry.line = 0
+    return entry
+
+
+def _compared(course, gift_course, left_out: set[str], name, xml_entries, gift_name, gift_text: str | None, xml_where, gift_where, told) -> list[Diagnostic] | None:
+    """The findings of one Moodle XML file (its categories and questions one at a time, as
+    :func:`~.models.moodle_xml_entries` gives them) with a ``course``, then of its GIFT file with
+    a ``gift_text``, each question of the one compared with its own of the other as both are read
+    (the questions GIFT cannot write, ``left_out``, skipped); neither file's questions are held,
+    only what their import into a course needs. None, with no file imported, if ``told()`` says
+    the lines were wrong once the Moodle XML file is read."""
+    categories: list = []
+    light: list = []  # (each question as its import sees it: its name, idnumber, category and line)
+    category_found: list[Diagnostic] = []
+    question_found: list[Diagnostic] = []
+    gift = models.gift_entries(gift_text) if gift_text is not None else None
+    g_categories: list = []
+    g_light: list = []
+    compared: list[Diagnostic] = []
+    xml_count = 0
+
+    def next_gift():
+        for g in gift:
+            if isinstance(g, models.MoodleCategory):
+                g_categories.append(g)
+                continue
+            g_light.append(_light(g))
+            return g
+        return None
+
+    exhausted = gift is None
+    for x in xml_entries:
+        if isinstance(x, models.MoodleCategory):
+            categories.append(x)
+            if course is not None:
+                category_found += _plain_field_findings(x.path[-1], "category name", xml_where(name, x.line))
+            continue
+        light.append(_light(x))
+        if course is not None:
+            question_found += _question_findings(x, name, xml_where)
+        if gift is None or x.idnumber in left_out:
+            continue
+        xml_count += 1
+        g = None if exhausted else next_gift()
+        if g is None:
+            exhausted = True
+            continue
+        # Units and case sensitivity are not compared: GIFT has neither, and the export says so (W657).
+        for label, a, b in (("idnumber", g.idnumber, x.idnumber), ("tags", g.tags, x.tags), ("name", g.name, x.name),
+                            ("question type", g.qtype, x.qtype), ("single or multiple answer", g.single, x.single),
+                            ("question text", g.questiontext, x.questiontext), ("general feedback", g.generalfeedback, x.generalfeedback),
+                            ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers]), ("tolerances", g.tolerances, x.tolerances),
+                            ("matching subquestions", g.subquestions, x.subquestions)):
+            if a != b:
+                compared.append(warning("W806", f"question {x.idnumber}: Moodle reads another {label} from GIFT than from Moodle XML (GIFT special characters?): {_diff(a, b)}", gift_where(gift_name, g.line)))
+    if not told():
+        return None
+    out: list[Diagnostic] = []
+    if course is not None:
+        out += category_found + question_found + _imported(course, models.MoodleFile(categories, light), xml_where(name, categories[0].line if categories else 0),
+                                                           "imported after the other files into one course, question {} loses its idnumber (already used in its category)",
+                                                           lambda line: xml_where(name, line))
+    if gift is None:
+        return out
+    while next_gift() is not None:
+        pass
+    # The categories that hold questions (Moodle XML also creates each topic's parent category first).
+    used = {tuple(q.category) for q in light}
+    x_paths = [c.path for c in categories if tuple(c.path) in used]
+    for index, x_path in enumerate(x_paths):
+        g_cat = g_categories[index] if index < len(g_categories) else None
+        if g_cat is None or g_cat.path != x_path:
+            out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {x_path[2:]!r}", gift_where(gift_name, g_cat.line if g_cat else 0)))
+    # A question GIFT cannot write is left out of it, and the export says so (W657).
+    if len(g_light) != xml_count:
+        out.append(warning("W806", f"Moodle reads {len(g_light)} questions from the GIFT file and {xml_count} from the Moodle XML one", gift_where(gift_name)))
+    out += compared
+    out += _imported(gift_course, models.MoodleFile(g_categories, g_light), gift_where(gift_name), "imported after the other GIFT files into one course, question {} loses its idnumber", None)
+    return out
+
+
+def _light(q):
+    """What a course's import of a question looks at (:meth:`~.models.MoodleCourse.import_file`),
+    and its line."""
+    return models.MoodleQuestion(name=q.name, idnumber=q.idnumber, tags=[], category=q.category, line=q.line)
+
+
+def _imported(course, moodle_file, aborted_at: Location, dropped: str, line_at) -> list[Diagnostic]:
+    """What importing ``moodle_file`` into ``course`` after the files before it loses: W805 for an
+    import the database refuses (at ``aborted_at``), or for each question idnumber dropped (at
+    its question's line with ``line_at``, else at ``aborted_at``)."""
     out = []
-    for category in parsed.categories:
-        out += _plain_field_findings(category.path[-1], "category name", where(name, category.line))
-    for q in parsed.questions:
-        out += _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
-        if q.qtype == "match":
-            choices, _ = q.match_choices()
-            merged = [a for a in dict.fromkeys(answer for _, answer in q.subquestions) if a not in choices]
-            if merged:
-                one = next(c for c in choices if models.php_loose_equal(c, merged[0]))
-                out.append(warning("W751", f"question {q.idnumber}: Moodle offers {merged[0]!r} and {one!r} as one answer (PHP compares two numeric texts as numbers); "
-                                           "the bank offers them apart: write them so that they differ as words", where(name, q.line)))
-        unlisted = q.unlisted_fractions()
-        if unlisted:
-            out.append(warning("W656", f"question {q.idnumber}: Moodle refuses the question on import (\"Error if grade not listed\"): grade(s) {', '.join(f'{f * 100:g} %' for f in unlisted)} are not in its list", where(name, q.line)))
     try:
-        result = course.import_file(parsed)
+        result = course.import_file(moodle_file)
     except models.MoodleImportAborted as exc:
-        out.append(warning("W805", f"importing this file after the others into one course fails: {exc}", where(name, parsed.categories[0].line if parsed.categories else 0)))
+        out.append(warning("W805", f"importing this file after the others into one course fails: {exc}", aborted_at))
         return out
     for idnumber in result.dropped_idnumbers:
-        line = next((q.line for q in parsed.questions if q.idnumber == idnumber), 0)
-        out.append(warning("W805", f"imported after the other files into one course, question {idnumber} loses its idnumber (already used in its category)", where(name, line)))
+        where = aborted_at if line_at is None else line_at(next((q.line for q in moodle_file.questions if q.idnumber == idnumber), 0))
+        out.append(warning("W805", dropped.format(idnumber), where))
+    return out
+
+
+def _question_findings(q, name, where) -> list[Diagnostic]:
+    """One Moodle XML question's findings (its name, matching answers Moodle merges, grades it
+    refuses)."""
+    out = _plain_field_findings(q.name, f"question name of {q.idnumber}", where(name, q.line))
+    if q.qtype == "match":
+        choices, _ = q.match_choices()
+        merged = [a for a in dict.fromkeys(answer for _, answer in q.subquestions) if a not in choices]
+        if merged:
+            one = next(c for c in choices if models.php_loose_equal(c, merged[0]))
+            out.append(warning("W751", f"question {q.idnumber}: Moodle offers {merged[0]!r} and {one!r} as one answer (PHP compares two numeric texts as numbers); "
+                                       "the bank offers them apart: write them so that they differ as words", where(name, q.line)))
+    unlisted = q.unlisted_fractions()
+    if unlisted:
+        out.append(warning("W656", f"question {q.idnumber}: Moodle refuses the question on import (\"Error if grade not listed\"): grade(s) {', '.join(f'{f * 100:g} %' for f in unlisted)} are not in its list", where(name, q.line)))
     return out
 
 
@@ -541,41 +680,6 @@ def _gift(banks: dict[str, Bank], xml_tree, gift_tree, where) -> list[Diagnostic
     from ..exporters.moodle_common import gift_leaves_out
 
     return _moodle_and_gift(xml_tree, gift_tree, gift_leaves_out(banks), False, None, where)
-
-
-def _gift_file(course, left_out: set[str], name, gift_tree, xml, where) -> list[Diagnostic]:
-    """One GIFT file's findings against ``xml``, the Moodle XML file of the same name as Moodle
-    reads it (``left_out``: the questions GIFT cannot write), imported into ``course`` after the
-    GIFT files before it."""
-    out = []
-    gift = models.read_gift(gift_tree[name].decode("utf-8"))
-    # The categories that hold questions (Moodle XML also creates each topic's parent category first).
-    x_paths = [c.path for c in xml.categories if any(q.category == c.path for q in xml.questions)]
-    for index, x_path in enumerate(x_paths):
-        g_cat = gift.categories[index] if index < len(gift.categories) else None
-        if g_cat is None or g_cat.path != x_path:
-            out.append(warning("W806", f"Moodle reads the GIFT category as {g_cat.path[2:] if g_cat else None!r}, the Moodle XML one as {x_path[2:]!r}", where(name, g_cat.line if g_cat else 0)))
-    # A question GIFT cannot write is left out of it, and the export says so (W657).
-    xml_questions = [x for x in xml.questions if x.idnumber not in left_out]
-    if len(gift.questions) != len(xml_questions):
-        out.append(warning("W806", f"Moodle reads {len(gift.questions)} questions from the GIFT file and {len(xml_questions)} from the Moodle XML one", where(name)))
-    for g, x in zip(gift.questions, xml_questions):
-        # Units and case sensitivity are not compared: GIFT has neither, and the export says so (W657).
-        for label, a, b in (("idnumber", g.idnumber, x.idnumber), ("tags", g.tags, x.tags), ("name", g.name, x.name),
-                            ("question type", g.qtype, x.qtype), ("single or multiple answer", g.single, x.single),
-                            ("question text", g.questiontext, x.questiontext), ("general feedback", g.generalfeedback, x.generalfeedback),
-                            ("answers", g.answers, [(t, f, fb) for t, f, fb in x.answers]), ("tolerances", g.tolerances, x.tolerances),
-                            ("matching subquestions", g.subquestions, x.subquestions)):
-            if a != b:
-                out.append(warning("W806", f"question {x.idnumber}: Moodle reads another {label} from GIFT than from Moodle XML (GIFT special characters?): {_diff(a, b)}", where(name, g.line)))
-    try:
-        result = course.import_file(gift)
-    except models.MoodleImportAborted as exc:
-        out.append(warning("W805", f"importing this file after the others into one course fails: {exc}", where(name)))
-        return out
-    for idnumber in result.dropped_idnumbers:
-        out.append(warning("W805", f"imported after the other GIFT files into one course, question {idnumber} loses its idnumber", where(name)))
-    return out
 
 
 def _diff(a, b) -> str:

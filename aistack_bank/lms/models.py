@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
@@ -152,12 +153,26 @@ class MoodleFile:
 
 def read_moodle_xml(data: bytes) -> MoodleFile:
     """The questions and categories ``qformat_xml::readquestions`` finds, with their lines."""
-    categories, questions, current = [], [], ["$course$", "top"]
-    for entry in moodle_records.read_own(data).entries:
+    stream = moodle_records.Streamed(data)
+    categories, questions = [], []
+    for entry in moodle_xml_entries(stream):
+        (categories if isinstance(entry, MoodleCategory) else questions).append(entry)
+    if not stream.lines_told:  # (:func:`~..readers.moodle_xml.read_own`: no line told)
+        for entry in [*categories, *questions]:
+            entry.line = 0
+    return MoodleFile(categories, questions)
+
+
+def moodle_xml_entries(entries: Iterable) -> Iterator[MoodleCategory | MoodleQuestion]:
+    """:func:`read_moodle_xml`'s categories and questions one at a time, in file order, from the
+    records of a Moodle XML file (:class:`~..readers.moodle_xml.Streamed`, or a file's
+    ``entries``): each question in the category last named before it."""
+    current = ["$course$", "top"]
+    for entry in entries:
         if isinstance(entry, moodle_records.Category):
             path = moodle_split_category_path(entry.path.strip())
-            categories.append(MoodleCategory(path, (entry.idnumber or "").strip(), entry.line))
             current = path
+            yield MoodleCategory(path, (entry.idnumber or "").strip(), entry.line)
             continue
         qtype = {"matching": "match", "cloze": "multianswer"}.get(entry.type, entry.type)
         answers, tolerances = [], []
@@ -171,7 +186,7 @@ def read_moodle_xml(data: bytes) -> MoodleFile:
             answers = sorted(answers, key=lambda a: a[0] != "true")
         units = [(u.name.strip(), float(u.multiplier or 1)) for u in entry.units]
         settings = entry.settings
-        questions.append(MoodleQuestion(
+        yield MoodleQuestion(
             name=entry.name,
             idnumber=(entry.idnumber or "").strip(),
             tags=list(entry.tags),
@@ -188,8 +203,7 @@ def read_moodle_xml(data: bytes) -> MoodleFile:
             showunits=None if "showunits" not in settings else int(settings["showunits"]),
             usecase=(settings.get("usecase") or "0").strip() in ("1", "true"),
             subquestions=[(s.text.text, s.answer.strip()) for s in entry.subquestions],
-        ))
-    return MoodleFile(categories, questions)
+        )
 
 
 _GIFT_ESCAPES = gift_records.Escapes(moodle=True)
@@ -214,8 +228,16 @@ def gift_idnumber_and_tags(comments: str) -> tuple[str, list[str]]:
 
 def read_gift(text: str) -> MoodleFile:
     """What ``qformat_gift`` reads: blocks between blank lines, ``//`` lines as the block's comment."""
-    categories, questions, current = [], [], ["$course$", "top"]
-    for block in gift_records.blocks(text):
+    categories, questions = [], []
+    for entry in gift_entries(text):
+        (categories if isinstance(entry, MoodleCategory) else questions).append(entry)
+    return MoodleFile(categories, questions)
+
+
+def gift_entries(text: str) -> Iterator[MoodleCategory | MoodleQuestion]:
+    """:func:`read_gift`'s categories and questions one at a time, in file order."""
+    current = ["$course$", "top"]
+    for block in gift_records.iter_blocks(text):
         first = block.first
         comments = "".join(item.strip() + "\n" for item in block.comments)
         body = _GIFT_ESCAPES.protect("\n".join(" " if block.is_comment(item) else item.strip() for _, item in block.lines).strip())
@@ -223,8 +245,8 @@ def read_gift(text: str) -> MoodleFile:
             continue
         if body.startswith("$CATEGORY:"):
             path = moodle_split_category_path(body[10:].strip())  # escapedchar_post is never applied here
-            categories.append(MoodleCategory(path, "", first))
             current = path
+            yield MoodleCategory(path, "", first)
             continue
         name = ""
         if body.startswith("::") and "::" in body[2:]:
@@ -241,8 +263,7 @@ def read_gift(text: str) -> MoodleFile:
                                   generalfeedback=_gift_text(general.strip()), line=first)
         question.idnumber, question.tags = gift_idnumber_and_tags(comments)
         _gift_answers(question, answer_text)
-        questions.append(question)
-    return MoodleFile(categories, questions)
+        yield question
 
 
 _GIFT_WEIGHT = re.compile(r"^%\-*([0-9]{1,2})\.?([0-9]*)%")

@@ -9,6 +9,7 @@ each for its own purpose.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,16 +95,28 @@ class Block:
 
 def blocks(text: str) -> list[Block]:
     """The blocks of a GIFT text: runs of lines that are not blank (white space only)."""
-    found, lines = [], []
-    for number, line in enumerate(text.split("\n"), 1):
+    return list(iter_blocks(text))
+
+
+def iter_blocks(text: str) -> Iterator[Block]:
+    """:func:`blocks` one at a time, the text's lines split as they are reached (a long text's
+    lines are never all held at once)."""
+    lines: list[tuple[int, str]] = []
+    number, start = 0, 0
+    while True:
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        number += 1
         if line.strip():
             lines.append((number, line))
         elif lines:
-            found.append(Block(lines))
+            yield Block(lines)
             lines = []
+        if end < 0:
+            break
+        start = end + 1
     if lines:
-        found.append(Block(lines))
-    return found
+        yield Block(lines)
 
 
 FORMAT = re.compile(r"^\s*\[(html|moodle|plain|markdown)\]")

@@ -1366,7 +1366,8 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
         for at in range(0, len(part), _SCAN_PIECE):
             piece = part[at:at + _SCAN_PIECE]
             reads = [known.get(text) or _read(text) for text, _, _ in piece]
-            learn(chain.from_iterable(map(itemgetter(1), reads)))
+            if met is None:
+                learn(chain.from_iterable(map(itemgetter(1), reads)))
             for (text, own, count), (normal, words) in zip(piece, reads):
                 held = owner.keys() & words
                 if held:
@@ -1403,6 +1404,11 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
     # and the distinct texts matched a part at a time in processes forked after (on every core),
     # each part's findings by text; taken in the order of the texts, they are the same.
     matched: dict[str, tuple[list[str], dict[str, str]]] = {}
+    if met is not None:
+        # (a topic whose texts are one piece: the words of every one of them are those counted
+        # in ``met``, learnt here at once, from its keys, each word once, rather than from the
+        # piece's words with their repeats; a part scanned in a forked process inherits them)
+        learn(met)
     for part in _scanned(scan, distinct, len(texts)):
         matched.update(part)
     if not matched:
