@@ -51,6 +51,33 @@ def _strings(value, path=()):
             yield from _strings(item, path + (("value", index),))
 
 
+def _place(value, path) -> tuple:
+    """Where the string at ``path`` of ``value`` is, its positions in tuples, lists and dicts
+    aside: the type of each model, tuple, list or dict on the way down and the field taken, the
+    string's own type last. pydantic's JSON of a string depends on these (each model's and each
+    field's serializer), not on which question or which item of a list holds it."""
+    place = []
+    for how, where in path:
+        if how == "attr":
+            place.append((type(value).__name__, where))
+            value = getattr(value, where)
+        elif how == "item":
+            place.append((type(value).__name__, how))
+            value = value[where]
+        else:
+            place.append((type(value).__name__, how))
+            value = list(value.items())[where][0 if how == "key" else 1]
+    return (*place, type(value).__name__)
+
+
+def _one_string_of_each_place(value) -> list:
+    """(path, string) of the first string of each distinct :func:`_place` in ``value``."""
+    first: dict[tuple, tuple] = {}
+    for path, text in _strings(value):
+        first.setdefault(_place(value, path), (path, text))
+    return list(first.values())
+
+
 def _replaced(value, path, new):
     """``value`` with the string at ``path`` replaced by ``new`` (models copied without validation)."""
     if not path:
@@ -101,13 +128,14 @@ def test_a_character_put_anywhere_is_found_as_before(libraries, seed):
 
 @pytest.mark.parametrize("character", [c for c in CHARACTERS if UNCARRIABLE.search(c)])
 def test_each_uncarriable_character_in_each_text_exported_is_found(libraries, character):
-    """Every string of every library (each text :func:`bank_texts` yields, of every kind, among
-    them; a tag's name, a dict's key), one at a time: the JSON never says there is none when
-    there is one."""
+    """A string of each place of every library (each text :func:`bank_texts` yields, of every
+    kind, among them; a tag's name, a dict's key; :func:`_place`: every model and field down to
+    it), one at a time: the JSON never says there is none when there is one. (Every string of a
+    place, some 1 100 of a bundled language's 30 places, took 14 s of CPU and met the JSON's
+    same serializers again.)"""
     rng = random.Random(ord(character))
     for lang, library in libraries.items():
-        strings = list(_strings(library))
-        for path, text in strings:
+        for path, text in _one_string_of_each_place(library):
             changed = _replaced(library, path, text + character)
             assert not build._none_in_json(changed)
     lang = rng.choice(list(libraries))
