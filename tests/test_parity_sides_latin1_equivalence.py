@@ -121,19 +121,19 @@ LATIN1 = (SPACES * 3 + ["×", "·", "²", "³", "¹", "¼", "µ", "é", "ß", "�
 BEYOND = ["⁴", "\u2074", "\u0660", "\uff10", "\U0001d7ce", "\u0130", "\u212a", "\x00", "\x1f", "\x7f", "\x85", "\ud800", "\n", "\t", "\u2028"]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=max(400, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(st.lists(st.sampled_from(LATIN1), max_size=16).map("".join))
 def test_latin1_texts_of_the_pieces(text):
     _same(text)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=max(400, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0xFF), max_size=40))
 def test_any_latin1_text(text):
     _same(text)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=max(400, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(st.lists(st.sampled_from(LATIN1 + BEYOND), max_size=16).map("".join), st.text(max_size=6))
 def test_hostile_texts(pieces, anything):
     _same(pieces)
