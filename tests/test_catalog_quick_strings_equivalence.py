@@ -225,7 +225,10 @@ def _text_of(data: bytes) -> str | None:
         return None
 
 
-@pytest.mark.parametrize("seed", range(3))
+# One seed, 3 000 random catalogs, each as made, damaged and made hostile: seeds 1 and 2 (another
+# 6 000) reached no branch, of the package or of the code before, that seed 0 does not reach
+# (`coverage run --branch`), for 4.8 s of CPU.
+@pytest.mark.parametrize("seed", [0])
 def test_the_readers_read_what_they_read_before(seed):
     rng = random.Random(20261303 + seed)
     read = refused = cut = templates = 0
