@@ -144,7 +144,10 @@ def _same(data: bytes, pos: int, line: int) -> object:
     return found
 
 
-@pytest.mark.parametrize("seed", range(3))
+# One seed, 3 000 random catalogs, each as made, damaged and made hostile: seeds 1 and 2 (another
+# 6 000) reached no branch, of the package or of the code before, that seed 0 does not reach
+# (`coverage run --branch`), for 1.9 s of CPU.
+@pytest.mark.parametrize("seed", [0])
 def test_the_quick_pattern_reads_what_the_block_pattern_read(seed, monkeypatch):
     counted = _Counted()
     monkeypatch.setattr(pofile, "_QUICK_BYTES", counted)
