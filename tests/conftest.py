@@ -50,6 +50,7 @@ os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 
 
 LONGEST = (
+    "tests/test_typography_distinct_first_equivalence.py::test_distinct_first_equals_the_loop_before",
     "tests/test_catalog_cue_marks_equivalence.py::test_length_cue_from_lengths_is_the_cue_before",
     "tests/test_wheel.py::",
     "tests/test_catalog_cue_marks_equivalence.py::test_typography_marks_screen_is_the_pattern",
