@@ -526,9 +526,9 @@ def _token(raw: bytes, bom: bool, added: bool) -> str:
     """The token of a read: the content digest of the file's bytes (as
     :func:`aistack_bank.cache.store.file_digest` gives it), from ``raw`` read without its
     byte-order mark (``bom``) and with a final newline ``added``."""
-    import hashlib
+    from ..cache.store import content_hasher
 
-    digest = hashlib.blake2b(digest_size=20)
+    digest = content_hasher()
     if bom:
         digest.update(_BOM)
     digest.update(memoryview(raw)[:len(raw) - 1] if added else raw)
