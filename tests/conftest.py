@@ -50,45 +50,53 @@ os.environ.setdefault("XML_CATALOG_FILES", str(QTI_SCHEMAS / "catalog.xml"))
 
 
 LONGEST = (
-    "tests/test_catalog_cue_marks_equivalence.py::test_length_cue_from_lengths_is_the_cue_before",
     "tests/test_wheel.py::",
-    "tests/test_catalog_cue_marks_equivalence.py::test_typography_marks_screen_is_the_pattern",
-    "tests/test_catalog_latin1_tables_equivalence.py::test_same_answers_on_random_texts",
+    "tests/test_typography_distinct_first_equivalence.py::test_distinct_first_equals_the_loop_before",
     "tests/test_benchmark_smoke.py::test_run_quick",
     "tests/test_leak_files_equivalence.py::test_the_texts_taken_by_question_find_what_the_lint_found_before",
-    "tests/test_i18n_status_lean.py::test_status_and_todo_as_the_whole_reads_on_varied_catalogs",
-    "tests/test_parity_sides_ascii_equivalence.py::test_random_texts",
     "tests/test_update_stream_equivalence.py::test_streamed_update_equals_the_merged_catalog_written_whole",
     "tests/test_unicode_property.py::",
-    "tests/test_po_msgcat.py::test_writer_matches_msgcat_byte_for_byte",
+    "tests/test_parity_sides_ascii_equivalence.py::test_random_texts",
+    "tests/test_parity_sides_latin1_equivalence.py::test_latin1_texts_of_the_pieces",
     "tests/test_yaml_quick_equivalence.py::test_random_texts_read_alike",
-    "tests/test_catalog_lookups_once_equivalence.py::test_a_damaged_catalog_is_verified_as_before",
-    "tests/test_json_render_equivalence.py::test_the_contract_check_accepts_what_the_models_accept",
-    "tests/test_exporters.py::test_qti_packages_validate_against_the_official_schemas",
-    "tests/test_qti_kinds.py::test_every_item_test_and_manifest_is_valid[en-qti30]",
+    "tests/test_i18n_status_lean.py::test_status_and_todo_as_the_whole_reads_on_varied_catalogs",
+    "tests/test_po_msgcat.py::test_writer_matches_msgcat_byte_for_byte",
     "tests/test_topics_exports.py::test_every_qti_package_is_valid_and_the_whole_bank_has_one_section_per_topic",
-    "tests/test_catalog_quick_strings_equivalence.py::test_the_readers_read_what_they_read_before",
-    "tests/test_catalog_read_lines_equivalence.py::test_the_rows_are_read_as_before",
-    "tests/test_catalog_scans_equivalence.py::test_the_hint_search_answers_as_before_for_every_character",
     "tests/test_translation_parity_equivalence.py::",
-    "tests/test_analyze.py::test_the_planted_defects_and_only_they_are_found",
-    "tests/test_catalog_worker_read_equivalence.py::",
-    "tests/test_template_lines_equivalence.py::test_the_items_are_those_of_the_read_that_counts_lines",
-    "tests/test_kind_validation.py::test_the_kinds_own_model_gives_the_unions_verdicts",
     "tests/test_translation_history.py::",
+    "tests/test_qti_kinds.py::test_every_item_test_and_manifest_is_valid[en-qti30]",
+    "tests/test_topics_kinds_exports.py::test_the_whole_bank_qti_package_holds_every_kind_in_its_topics_section",
+    "tests/test_catalog_cue_marks_equivalence.py::test_length_cue_from_lengths_is_the_cue_before",
     "tests/test_properties_kinds.py::",
+    "tests/test_leak_topic_words_learnt_once.py::test_the_lint_finds_what_it_found_before_in_the_same_order",
+    "tests/test_exporters.py::test_qti_packages_validate_against_the_official_schemas",
+    "tests/test_leak_topics_equivalence.py::test_the_lint_finds_what_it_found_before_in_the_same_order[1]",
+    "tests/test_i18n.py::test_mo_writer_is_polibs",
+    "tests/test_json_render_equivalence.py::test_the_contract_check_accepts_what_the_models_accept",
+    "tests/test_catalog_scans_equivalence.py::test_the_hint_search_answers_as_before_for_every_character",
+    "tests/test_parity_sides_latin1_equivalence.py::test_hostile_texts",
+    "tests/test_catalog_read_lines_equivalence.py::test_the_rows_are_read_as_before",
+    "tests/test_catalog_lookups_once_equivalence.py::test_a_damaged_catalog_is_verified_as_before",
+    "tests/test_catalog_quick_strings_equivalence.py::test_the_readers_read_what_they_read_before",
+    "tests/test_moodle_streamed_equivalence.py::test_combined_defects_are_found_as_the_whole_files_check_found_them",
+    "tests/test_interrupted.py::test_a_build_interrupted_while_it_writes_leaves_the_exports_as_they_were",
+    "tests/test_catalog_worker_read_equivalence.py::",
+    "tests/test_parallel_pool.py::test_workers_ended_while_they_hand_back_large_results_leave_nothing_waiting",
+    "tests/test_template_lines_equivalence.py::test_the_items_are_those_of_the_read_that_counts_lines",
+    "tests/test_catalog_delta.py::test_catalog_edits_give_the_verdict_of_a_run_without_cache",
     "tests/test_powrap_words.py::",
-    "tests/test_bank_checked_early.py::test_random_changes_at_random_moments_give_the_verdict_of_a_run_without_cache",
     "tests/test_properties.py::",
 )
-"""The tests that take the most CPU (from about 1.5 s to 22 s each, measured test by test with
-`-n 0` in round 20, where most tests take under a tenth of a second; the wheel by its wall time,
-most of it pip at work in processes of its own), longest first. They are collected first,
-in this order, so that they start first: pytest-xdist (`--dist worksteal` in pyproject.toml) hands
-each worker half of the tests in collection order and lets a worker that runs out take
-not-yet-started tests from the other, but a test already running is not shared, and one of these
-started last would keep one core busy while the other has nothing left to do. A stale entry only
-changes the order."""
+"""The tests that take the most CPU (from about 1.5 s to 9 s each, measured test by test with
+`-n 0` in round 21, where most tests take under a tenth of a second; the wheel first, by its wall
+time: a chain of some twenty processes, pip's among them, that a loaded machine stretches most),
+longest first; the Chromium tests are not listed (their CPU is in Chromium's processes, a test's
+wall time is at most 3 s, and listed they would start a second Chromium on the other worker).
+They are collected first, in this order, so that they start first: pytest-xdist (`--dist
+worksteal` in pyproject.toml) hands each worker half of the tests in collection order and lets a
+worker that runs out take not-yet-started tests from the other, but a test already running is not
+shared, and one of these started last would keep one core busy while the other has nothing left
+to do. A stale entry only changes the order."""
 
 
 def _longest_rank(nodeid: str) -> int:

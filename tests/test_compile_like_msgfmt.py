@@ -102,6 +102,35 @@ def test_plural_entries_are_compiled_as_msgfmt_compiles_them(tmp_path):
     assert back[("p.first", "one dog")].msgstr_plural == {0: "un chien", 1: ""}  # msgstr[0] makes it translated, as for msgfmt
 
 
+def test_an_empty_context_is_a_context(tmp_path):
+    """``msgctxt ""`` is a context of its own, apart from no context: msgfmt keys the entry
+    ``"\\x04" + msgid``, and ``pgettext("", msgid)`` finds it. Keyed as if it had no context,
+    it would collide with the entry without one and one of the two translations would be lost."""
+    import gettext
+
+    text = HEADER + '''
+msgctxt ""
+msgid "Hello"
+msgstr "Bonjour (contexte vide)"
+
+msgid "Hello"
+msgstr "Bonjour"
+
+msgctxt "p.full"
+msgid "one file"
+msgid_plural "%d files"
+msgstr[0] "un fichier"
+msgstr[1] "%d fichiers"
+'''
+    gnu, ours = _both(tmp_path, text)
+    assert ours == gnu
+    with open(tmp_path / "ours.mo", "rb") as fh:
+        translations = gettext.GNUTranslations(fh)
+    assert translations.pgettext("", "Hello") == "Bonjour (contexte vide)"
+    assert translations.gettext("Hello") == "Bonjour"
+    assert translations.npgettext("p.full", "one file", "%d files", 2) == "%d fichiers"
+
+
 def test_the_command_compiles_them(project, run_cli, tmp_path):
     import gettext
 
@@ -125,10 +154,10 @@ def _catalogs(draw) -> str:
     plural (two forms, either or both translated) or not, fuzzy, obsolete, untranslated."""
     blocks, keys = [HEADER], set()
     for n in range(draw(st.integers(0, 12))):
-        context = draw(st.none() | st.just(f"k.{n}"))
+        context = draw(st.none() | st.just(f"k.{n}") | st.just(""))
         msgid = draw(_TEXT)
-        if (context, msgid) in keys:
-            continue
+        if (context, msgid) in keys or (context == "" and "" in {c for c, _ in keys}):
+            continue  # one msgctxt for two msgids is E530
         keys.add((context, msgid))
         lines = ['#, fuzzy'] if draw(st.integers(0, 5)) == 0 else []
         lines += [f'msgctxt "{context}"'] if context is not None else []

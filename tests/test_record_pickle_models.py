@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr
 from aistack_bank.cache import questionfiles
 from aistack_bank.cache.questionfiles import RECORD_HEAD, _dumped, _model_reduced
 from aistack_bank.i18n.fields import TextField
-from aistack_bank.load import read_question, read_topic
+from aistack_bank.load import QuestionSource, read_question, read_topic
 from aistack_bank.rules.validate import question_file_rules
 from aistack_bank.yamlsource import from_text
 
@@ -30,7 +30,9 @@ def _dumped_before(qs) -> tuple[bytes, int]:
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     # (the paths as a record's pickler reduces them: tests/test_record_paths.py)
-    pickler.dispatch_table = {**copyreg.dispatch_table, **({type(Path()): questionfiles._path_reduced} if questionfiles._PARSED_PARTS else {})}
+    pickler.dispatch_table = {**copyreg.dispatch_table, **({type(Path()): questionfiles._path_reduced} if questionfiles._PARSED_PARTS else {}),
+                              # (the record and the models' classes as the record's pickler reduces them: tests/test_record_globals_equivalence.py)
+                              QuestionSource: questionfiles._source_reduced, type(BaseModel): questionfiles._class_reduced}
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...
@@ -154,7 +156,8 @@ def test_models_of_every_shape_pickle_as_pydantic_pickles_them():
         for obj in (model, [model, model], {"m": model}):
             fast = io.BytesIO()
             pickler = pickle.Pickler(fast, protocol=pickle.HIGHEST_PROTOCOL)
-            pickler.dispatch_table = questionfiles._MODELS_REDUCED
+            # (the models' classes named as pickle names them: tests/test_record_globals_equivalence.py)
+            pickler.dispatch_table = {cls: reduce for cls, reduce in questionfiles._MODELS_REDUCED.items() if cls is not type(BaseModel)}
             pickler.dump(obj)
             assert fast.getvalue() == pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), obj
             assert pickle.loads(fast.getvalue()) == obj

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Diagnostic, Location, Severity
-from .store import RACY_NS, cache_dir, clear_reads, keep_bytes, keep_no_bytes, read_digest, remember_digests, store_exists
+from .store import CONTENT_ALGORITHM, RACY_NS, cache_dir, clear_reads, content_hasher, keep_bytes, keep_no_bytes, read_digest, remember_digests, store_exists
 from .store import identity as file_identity
 from .store import package_digest as _package_digest
 
 if TYPE_CHECKING:
     from ..i18n.catalog import Catalogs
 
-_FORMAT = 4
+_FORMAT = 5
 MAX_HASHED_BYTES = 256 << 20
 """Files up to this size are hashed by content; larger ones (refused by validation anyway) by metadata."""
 KEEP_MIN_BYTES = 1 << 20
@@ -111,13 +111,13 @@ class StatMemo:
     Used for the verdict's input digest and for the outputs of `bank build` that stand on disk
     (:mod:`~aistack_bank.cache.outputs`)."""
 
-    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = "blake2b", keep: bool = False,
+    def __init__(self, roots: list[Path], *, after: StatMemo | None = None, algorithm: str = CONTENT_ALGORITHM, keep: bool = False,
                  borrowed: StatMemo | None = None) -> None:
-        # ``algorithm``: of the content digests (BLAKE2b of 20 bytes; the outputs of a build,
-        # hundreds of megabytes, are digested with SHA-256, which processors compute in hardware)
+        # ``algorithm``: of the content digests (store.CONTENT_ALGORITHM, SHA-256, as the outputs
+        # of a build are digested: processors with the SHA extensions compute it in hardware)
         self.algorithm = after.algorithm if after is not None else algorithm
-        self.keep = keep and after is None and self.algorithm == "blake2b"  # (see digest)
-        scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if self.algorithm == "blake2b" else f"\0{self.algorithm}")
+        self.keep = keep and after is None and self.algorithm == CONTENT_ALGORITHM  # (see digest)
+        scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if self.algorithm == CONTENT_ALGORITHM else f"\0{self.algorithm}")
         name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         self.path = cache_dir() / "stat" / f"{name}.pickle"
         self.old: dict[str, tuple] = {}
@@ -268,7 +268,7 @@ class StatMemo:
     def _hashed(self, name: str, st: os.stat_result) -> tuple[bool, bytes, list | None]:
         """(whether the digest took the file's whole content, the digest, [identity, bytes] kept
         or None) of the regular file ``name`` whose status was ``st``."""
-        file_digest = hashlib.blake2b(digest_size=20) if self.algorithm == "blake2b" else hashlib.new(self.algorithm)
+        file_digest = content_hasher() if self.algorithm == CONTENT_ALGORITHM else hashlib.new(self.algorithm)
         # A large catalog digested by the first pass is kept in memory as read, for the
         # catalog's read to use: one read and one digest of it per command (at most one
         # catalog's bytes: see store.keep_bytes).
@@ -357,7 +357,7 @@ class StatMemo:
         computed now is kept only under a digest of the bytes it was computed from."""
         name = str(name)
         found = self.new.get(name)
-        if found is None or name in self.links or self.algorithm != "blake2b":
+        if found is None or name in self.links or self.algorithm != CONTENT_ALGORITHM:
             return None
         return found[1].hex()
 
@@ -493,7 +493,7 @@ def _unchanged(first: StatMemo, head: str, roots: list[Path], only: int | None =
                 continue
             if entry is not None and entry[0] == file_identity(st) and read_digest(name) == entry[1].hex():
                 continue  # (the bytes this command used are those the first digest took)
-            found = hashlib.blake2b(digest_size=20) if first.algorithm == "blake2b" else hashlib.new(first.algorithm)
+            found = content_hasher() if first.algorithm == CONTENT_ALGORITHM else hashlib.new(first.algorithm)
             if not _hash_file(found, name, None, st) or found.digest() != values.get(name):
                 return False
     return True

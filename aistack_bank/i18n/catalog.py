@@ -526,9 +526,9 @@ def _token(raw: bytes, bom: bool, added: bool) -> str:
     """The token of a read: the content digest of the file's bytes (as
     :func:`aistack_bank.cache.store.file_digest` gives it), from ``raw`` read without its
     byte-order mark (``bom``) and with a final newline ``added``."""
-    import hashlib
+    from ..cache.store import content_hasher
 
-    digest = hashlib.blake2b(digest_size=20)
+    digest = content_hasher()
     if bom:
         digest.update(_BOM)
     digest.update(memoryview(raw)[:len(raw) - 1] if added else raw)
@@ -970,10 +970,10 @@ def compile_catalog(po) -> bytes:
                                     msgstr_plural={int(index): text for index, text in entry.msgstr_plural.items()}))
         else:
             mo.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=entry.msgid, msgstr=entry.msgstr))
-    return mo_binary(mo, list(mo))
+    return mo_binary(mo, list(mo), empty_contexts=True)
 
 
-def mo_binary(po, entries: list | None = None) -> bytes:
+def mo_binary(po, entries: list | None = None, *, empty_contexts: bool = False) -> bytes:
     """The bytes of ``po.to_binary()`` (polib's .mo writer), written in time linear in the catalog.
 
     polib appends each string to the growing key and value tables (``ids += msgid + b'\\0'``),
@@ -982,19 +982,32 @@ def mo_binary(po, entries: list | None = None) -> bytes:
     polib's: the translated, non-fuzzy, non-obsolete entries sorted by their encoded
     ``msgctxt\\x04msgid``, after the header entry; no hash table; native byte order. With
     ``entries``, those entries instead of ``po``'s translated ones (polib's test of a plural
-    entry wants every form, msgfmt's only the first: see :func:`compile_catalog`)."""
+    entry wants every form, msgfmt's only the first: see :func:`compile_catalog`). With
+    ``empty_contexts``, an entry whose ``msgctxt`` is ``""`` is keyed ``"\\x04" + msgid`` as GNU
+    msgfmt keys it (``pgettext("", msgid)`` finds it), where polib drops the empty context and
+    keys it as the entry without one."""
     import struct
     from array import array
 
     import polib
 
     # a list of our own: an MOFile's translated_entries() is the file itself, which is not ours to reorder
-    entries = [po.metadata_as_entry(), *sorted(po.translated_entries() if entries is None else entries, key=lambda e: e.msgid_with_context.encode("utf-8"))]
+    if empty_contexts:
+        def has_context(e) -> bool:
+            return e.msgctxt is not None
+    else:
+        def has_context(e) -> bool:
+            return bool(e.msgctxt)
+
+    def key(e) -> bytes:
+        return (e.msgctxt + "\4" + e.msgid if has_context(e) else e.msgid).encode("utf-8")
+
+    entries = [po.metadata_as_entry(), *sorted(po.translated_entries() if entries is None else entries, key=key)]
     encoding = po.encoding
     ids: list[bytes] = []
     strs: list[bytes] = []
     for e in entries:
-        msgid = (e.msgctxt + "\4").encode(encoding) if e.msgctxt else b""
+        msgid = (e.msgctxt + "\4").encode(encoding) if has_context(e) else b""
         if e.msgid_plural:
             msgid += (e.msgid + "\0" + e.msgid_plural).encode(encoding)
             msgstr = "\0".join(e.msgstr_plural[index] for index in sorted(e.msgstr_plural)).encode(encoding)
