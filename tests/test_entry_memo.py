@@ -91,7 +91,7 @@ def test_lookup_and_missed_keep_and_serve_what_findings_does(tmp_path, monkeypat
 
     def stored(cache):
         monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-        return Store("catalog-entries", catalog).get(key_of("catalog-entries", "fr", "entry_parts"))
+        return Store("catalog-entries", catalog).get(key_of("catalog-entries", "fr", "entry-values"))
 
     # (as many entries as kept, one of them new: kept only when the new one is told as computed)
     runs = [["1\0fine", "2\0fine"], ["1\0fine", "3\0fine"], ["1\0fine", "3\0fine"]]

@@ -4,8 +4,9 @@ The checks of one entry against its field (:func:`.verify.verify_catalog`: untra
 for another English text, fuzzy, the field's rules, numbers, quantities, formulas, markup, one
 line) read only the field's key, English text and key-bearing flag, the entry's msgid, msgstr
 and fuzzy flag, and the catalog's language. An :class:`EntryMemo` keeps what they found for
-exactly those values (a digest of them, written as one string by :func:`entry_parts`),
-*without a location*: the caller locates each finding
+exactly those values (a digest of them, their tuple as :func:`entry_values` makes it written by
+:mod:`marshal`: :meth:`EntryMemo.recall` and :meth:`EntryMemo.keep`), *without a location*:
+the caller locates each finding
 in the catalog as read now, so an entry that moves, or a comment line added above it, is
 reported at its new line. Rules over the whole catalog (length cues, duplicates, translated
 checks, obsolete entries) are not kept here and run every time.
@@ -22,6 +23,10 @@ holds the entries of the latest run only. Disabled, or with a damaged store, eve
 from __future__ import annotations
 
 import hashlib
+import marshal
+from functools import partial
+from itertools import repeat
+from operator import methodcaller
 from pathlib import Path
 from typing import Callable
 
@@ -43,11 +48,13 @@ class EntryMemo:
         self._old: dict = {}
         self._new: dict[bytes, tuple[Finding, ...]] = {}
         self._missed = False
+        self._pending: list[tuple[tuple, tuple]] = []
+        """(values, findings) kept by :meth:`keep` without their digest, taken by :meth:`save` in one pass."""
         if not enabled:
             return
         self._store = Store(f"catalog-{kind}", path)
-        # (an entry's values digested as :func:`entry_parts` writes them: a store of digests made otherwise is not read)
-        self._key = key_of(f"catalog-{kind}", language, *(("entry_parts",) if kind == "entries" else ()))
+        # (an entry's values digested as :func:`entry_digest` writes them: a store of digests made otherwise is not read)
+        self._key = key_of(f"catalog-{kind}", language, *(("entry-values",) if kind == "entries" else ()))
         found = self._store.get(self._key)
         self._old = found if isinstance(found, dict) else {}
 
@@ -59,7 +66,7 @@ class EntryMemo:
     def values(self, parts: tuple | str, compute: Callable[[], tuple]) -> tuple:
         """``compute()`` (a tuple of findings or hits), or what it gave for the same ``parts``
         in the latest run (``parts``: the values read, a tuple, or one string that tells them
-        apart, such as :func:`entry_parts`)."""
+        apart)."""
         digest, found = self.lookup(parts)
         return found if found is not None else self.missed(digest, compute())
 
@@ -84,23 +91,91 @@ class EntryMemo:
             self._missed = True
         return found
 
+    def recall(self, values: tuple) -> tuple[bytes | None, tuple | None]:
+        """(the digest of an entry's ``values``, :func:`entry_values`, or None; the findings
+        kept for them in the latest run, or None): :meth:`lookup` for one entry's checks, whose
+        findings, when none are kept, are handed to :meth:`keep` with that digest. When the
+        latest run kept nothing (a cold run: nothing can be found), the digest is not taken
+        here: :meth:`save` takes those of the entries kept, in one pass. Disabled, or values
+        that :mod:`marshal` does not write (then never kept): (None, None)."""
+        if not self._old:
+            return None, None
+        try:
+            digest = entry_digest(values)
+        except ValueError:
+            return None, None
+        found = self._old.get(digest)
+        if found is None or not _well_formed(found, self._types):
+            return digest, None
+        self._new[digest] = found
+        return digest, found
+
+    def keep(self, digest: bytes | None, values: tuple, found: tuple) -> tuple:
+        """Keep ``found``, the findings of an entry's ``values`` for which :meth:`recall`
+        answered ``digest`` and no findings; ``found``."""
+        if digest is not None:
+            self._new[digest] = found
+            self._missed = True
+        elif self.enabled:
+            self._pending.append((values, found))
+            self._missed = True
+        return found
+
+    def _digest_pending(self) -> None:
+        """The digests of the values :meth:`keep` was given without one, taken in one pass (a
+        chain of ``map``: no Python call per entry), each kept with its findings; values that
+        :mod:`marshal` does not write are not kept."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        values = [value for value, _ in pending]
+        try:
+            digests = list(map(_DIGEST_OF, map(_BLAKE2B_16, map(marshal.dumps, values, repeat(_MARSHAL_VERSION)))))
+        except ValueError:
+            digests = []
+            for value in values:
+                try:
+                    digests.append(entry_digest(value))
+                except ValueError:
+                    digests.append(None)
+        new = self._new
+        for digest, (_, found) in zip(digests, pending):
+            if digest is not None:
+                new[digest] = found
+
     def save(self) -> None:
         """Keep this run's findings (only when some entry was checked, or some dropped)."""
+        self._digest_pending()
         if self.enabled and (self._missed or len(self._new) != len(self._old)):
             self._store.put(self._key, self._new)
             self._store.save()
 
 
-def entry_parts(key: str, english: str, key_bearing: bool, msgid: str, msgstr: str, fuzzy: bool, language: str) -> str:
-    """The values one entry's checks read (its field's key, English and key-bearing flag, its
-    msgid, msgstr and fuzzy flag, the language) as one string, which tells any two sets of
-    values apart: the strings' lengths and the flags first, then the strings one after the
-    other, the msgid left out (its length written -1) when it is the English, as in nearly
-    every entry. Its digest costs about half of that of the values' tuple's ``repr``, which
-    escaped each string and held the English twice."""
-    same = msgid == english
-    return (f"{len(key)},{len(english)},{-1 if same else len(msgid)},{len(msgstr)},{len(language)},{'1' if key_bearing else '0'}{'1' if fuzzy else '0'}\0"
-            f"{key}{english}{'' if same else msgid}{msgstr}{language}")
+def entry_values(key: str, english: str, key_bearing: bool, msgid: str, msgstr: str, fuzzy: bool) -> tuple:
+    """The values one entry's checks read besides the catalog's language (which the memo's
+    store is kept under): its field's key, English and key-bearing flag, its msgid, msgstr and
+    fuzzy flag, the msgid None when it is the English, as in nearly every entry (the caller
+    may build the same tuple in place)."""
+    return (key, english, key_bearing, None if msgid == english else msgid, msgstr, fuzzy)
+
+
+_MARSHAL_VERSION = 2
+"""The :mod:`marshal` format an entry's values are written in for their digest: version 2
+writes every string, flag and None alike wherever it is (from version 3 on, an object seen
+twice may be written as a reference to the first, depending on its reference count), and
+reads back the same values, so two sets of values are written alike exactly when they are
+equal. (Faster than :func:`repr`, which escaped each string, or a string of the values'
+lengths and the values joined, made by a Python call per entry.)"""
+
+_BLAKE2B_16 = partial(hashlib.blake2b, digest_size=16)
+_DIGEST_OF = methodcaller("digest")
+
+
+def entry_digest(values: tuple) -> bytes:
+    """The memo's digest of an entry's values (:func:`entry_values`); ValueError for values
+    that :mod:`marshal` does not write (an object of a class of its own: such an entry is
+    never kept)."""
+    return hashlib.blake2b(marshal.dumps(values, _MARSHAL_VERSION), digest_size=16).digest()
 
 
 def strip(diags: list[Diagnostic]) -> tuple[Finding, ...]:

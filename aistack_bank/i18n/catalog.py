@@ -737,6 +737,18 @@ def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | Light
     raw, failed, _, _ = _read_raw(path)
     if raw is None:
         return None, failed
+    if light:
+        # (as the cached read reads it, _read_light: the blocks of the common shape from the
+        # bytes, with the rows' columns for LightCatalog.distinct, the text never made; any
+        # other file, and bytes that are not UTF-8, from the text as before)
+        full = raw if raw.endswith(b"\n") else raw + b"\n"
+        pos = len(full) - len(full.lstrip(b"\n"))
+        packed: list = []
+        blocks = read_rows_bytes(full, pos, pos + 1, path, packed)
+        del full
+        if blocks is not None:
+            del raw
+            return light_catalog(blocks[0], entries=True, packed=packed.pop() if packed else None), []
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..cache.entries import entry_parts, located, strip
+from ..cache.entries import located, strip
 from ..rules.cues import AnswerCueStats, cue_stats, length_warnings, options_cue
 from ..errors import Diagnostic, Location, UsageError, error, warning
 from ..parallel import Workers, run_all
@@ -216,10 +216,11 @@ def _entry_findings(entries, field, entry, lang: str, catalog, sides: dict | Non
         if not found:
             return []
         return located(found, msgstr_location(catalog, entry))
-    parts = entry_parts(field.key, field.text, field.key_bearing, entry.msgid, msgstr, "fuzzy" in entry.flags, lang)
-    digest, found = entries.lookup(parts)  # (EntryMemo.findings without its two closures for each entry)
+    english, msgid = field.text, entry.msgid
+    values = (field.key, english, field.key_bearing, None if msgid == english else msgid, msgstr, "fuzzy" in entry.flags)  # (entry_values, in place)
+    digest, found = entries.recall(values)  # (EntryMemo.findings without its two closures for each entry)
     if found is None:
-        found = entries.missed(digest, strip(entry_diagnostics(field, entry, lang, None, sides, read)))
+        found = entries.keep(digest, values, strip(entry_diagnostics(field, entry, lang, None, sides, read)))
     if not found:
         return []
     return located(found, msgstr_location(catalog, entry))
