@@ -5,7 +5,7 @@ compared with the code before (spelled out here) on random and hostile texts.
   one ``may_refer`` reads) is ``str.lower``, through a Latin-1 text's bytes and a table;
   ``may_refer`` and ``_referring`` answer as with ``str.lower``.
 - ``quantities.has_token_hint`` tells whether ``TOKEN_HINT`` finds a character, a Latin-1 text
-  through its bytes without the characters it cannot find (also the question files' parity sides).
+  through its bytes and a table of flags (also the question files' parity sides).
 - ``_rules.normalized`` (duplicate texts, in a catalog and in a question file) is NFKC, case
   folded, whitespace runs as one space: ASCII lowered, a Latin-1 text of characters each folded
   to one Latin-1 character through a table.

@@ -19,6 +19,10 @@ _PLAIN_LATIN1 = bytes(code for code in range(256) if len(_folded_latin1(code)) =
 _LATIN1_FOLD = bytes(ord(_folded_latin1(code)) if code in _PLAIN_LATIN1 else code for code in range(256))
 """For ``bytes.translate`` of a text of :data:`_PLAIN_LATIN1`'s characters: each replaced by
 its NFKC form case folded."""
+_NOT_PLAIN_FLAGS = bytes(0 if code in _PLAIN_LATIN1 else 1 for code in range(256))
+"""For ``bytes.translate``: 1 for each Latin-1 character not of :data:`_PLAIN_LATIN1`, 0 for
+the others (a table without deletions is read as it is, where deleting :data:`_PLAIN_LATIN1`'s
+247 bytes built a table of them at every call)."""
 
 
 def normalized(text: str) -> str:
@@ -36,7 +40,7 @@ def normalized(text: str) -> str:
         raw = text.encode("latin-1")
     except UnicodeEncodeError:
         raw = None
-    if raw is None or raw.translate(None, _PLAIN_LATIN1):
+    if raw is None or 1 in raw.translate(_NOT_PLAIN_FLAGS):
         return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
     return " ".join(raw.translate(_LATIN1_FOLD).decode("latin-1").split())
 
