@@ -22,8 +22,11 @@ def test_a_waiting_worker_ends_when_the_build_process_is_gone(tmp_path):
         from aistack_bank.build import _Awaited
         awaited = _Awaited({str(awaited)!r}, os.getpid())
         if os.fork() == 0:  # the worker
-            with open({str(pid_file)!r}, "w") as fh:
+            # (its pid written whole before the file has its name: the build's process below
+            # waits for the name only, and the test reads the pid as soon as that one is gone)
+            with open({str(pid_file) + ".part"!r}, "w") as fh:
                 fh.write(str(os.getpid()))
+            os.rename({str(pid_file) + ".part"!r}, {str(pid_file)!r})
             awaited.wait()
             os._exit(0)
         while not os.path.exists({str(pid_file)!r}):
