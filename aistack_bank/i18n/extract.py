@@ -57,12 +57,17 @@ def build_template(fields: list[TextField], project_root: Path, header: str = TE
     import polib
 
     pot = new_catalog("", header)
+    cwd = os.getcwd()
+    refs: dict = {}  # (a file's fields, about twenty, one after the other: its reference once)
     for field in fields:
+        path = field.path
+        if path not in refs:
+            refs[path] = _reference(str(path), str(project_root), cwd)
         pot.append(polib.POEntry(
             msgctxt=field.key,
             msgid=field.text,
             msgstr="",
-            occurrences=[(reference(field.path, project_root), str(field.line))],
+            occurrences=[(refs[path], str(field.line))],
             comment="\n".join(field.notes),
         ))
     return pot
