@@ -175,7 +175,7 @@ def entry_digest(values: tuple) -> bytes:
     """The memo's digest of an entry's values (:func:`entry_values`); ValueError for values
     that :mod:`marshal` does not write (an object of a class of its own: such an entry is
     never kept)."""
-    return hashlib.blake2b(marshal.dumps(values, _MARSHAL_VERSION), digest_size=16).digest()
+    return _BLAKE2B_16(marshal.dumps(values, _MARSHAL_VERSION)).digest()
 
 
 def strip(diags: list[Diagnostic]) -> tuple[Finding, ...]:

@@ -491,7 +491,9 @@ def content_hasher():
 
 def content_digest(data: bytes) -> str:
     """The content digest of a file whose bytes are ``data``, as :func:`file_digest` gives it."""
-    return hashlib.sha256(data).hexdigest()
+    digest = content_hasher()
+    digest.update(data)
+    return digest.hexdigest()
 
 
 def file_digest(path: Path | str, *, lookup: bool = False) -> str | None:
@@ -524,7 +526,7 @@ def file_digest(path: Path | str, *, lookup: bool = False) -> str | None:
     try:
         if st.st_size > MAX_FILE_BYTES:
             return None
-        digest = hashlib.sha256()
+        digest = content_hasher()
         total = 0
         while True:
             chunk = os.read(fd, 1 << 20)

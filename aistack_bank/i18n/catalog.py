@@ -298,9 +298,7 @@ def _read_light(path: Path, language: str, template: bool, columns: bool = False
         # are read from the bytes (the text is not made); anything else, and bytes that are not
         # UTF-8, from the text as before.
         token = _keep_bytes(store, raw, digest or _token(raw, bom, added))
-        pos = len(raw) - len(raw.lstrip(b"\n"))
-        packed: list = []  # (the rows' columns, made as they are read)
-        blocks = read_rows_bytes(raw, pos, pos + 1, path, packed)
+        blocks, packed = _blocks_of_bytes(raw, path)
         entries = blocks is not None  # (its rows are LightEntry items already)
         if blocks is not None:
             note_read(path, token)
@@ -324,7 +322,7 @@ def _read_light(path: Path, language: str, template: bool, columns: bool = False
         rows, starts, _ = blocks
         del blocks
         changes = Changes(token)
-        found_packed = packed.pop() if packed else pack_rows(rows)
+        found_packed = packed if packed is not None else pack_rows(rows)
         store.put(key, (token, _keep_base(store, None, token, found_packed, starts), []))
         if not columns:
             read_columns = found_packed  # (for the catalog checks: see LightCatalog.distinct)
@@ -724,6 +722,16 @@ def _read_raw(path: Path, kept: bool = False) -> tuple[bytes | None, list[Diagno
     return (raw[3:] if bom else raw), [], bom, (taken[0] if taken else None)
 
 
+def _blocks_of_bytes(raw: bytes, path: Path) -> tuple[tuple | None, object]:
+    """(:func:`.pofile.read_rows_bytes` of a whole file's bytes ``raw``, ending with a newline,
+    from its first block: its entries' blocks, or None when they are not all of the common
+    shape; the rows' columns made as they were read, or None)."""
+    pos = len(raw) - len(raw.lstrip(b"\n"))
+    packed: list = []
+    blocks = read_rows_bytes(raw, pos, pos + 1, path, packed)
+    return blocks, (packed.pop() if packed else None)
+
+
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -741,14 +749,10 @@ def _read_po_file(path: Path, light: bool = False) -> tuple[polib.POFile | Light
         # (as the cached read reads it, _read_light: the blocks of the common shape from the
         # bytes, with the rows' columns for LightCatalog.distinct, the text never made; any
         # other file, and bytes that are not UTF-8, from the text as before)
-        full = raw if raw.endswith(b"\n") else raw + b"\n"
-        pos = len(full) - len(full.lstrip(b"\n"))
-        packed: list = []
-        blocks = read_rows_bytes(full, pos, pos + 1, path, packed)
-        del full
+        blocks, packed = _blocks_of_bytes(raw if raw.endswith(b"\n") else raw + b"\n", path)
         if blocks is not None:
             del raw
-            return light_catalog(blocks[0], entries=True, packed=packed.pop() if packed else None), []
+            return light_catalog(blocks[0], entries=True, packed=packed), []
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
