@@ -334,10 +334,12 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         # (every key of the bank has an entry, and there are as many entries as keys: none is unknown)
         unknown = () if every and not missing and len(active) == len(known) else active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
                                                                  key=lambda pair: pair[1].linenum or 0)
+        uncarried = _uncarried_warnings(catalog.path, loose_entries(catalog.po, active))
+        refused = _refused_lines(uncarried)
         for key, entry in unknown:
-            if key not in known:
+            if key not in known and entry.linenum not in refused:
                 owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
-        diags += _uncarried_warnings(catalog.path, loose_entries(catalog.po, active))
+        diags += uncarried
         if paused:
             gc.freeze()
     finally:
@@ -367,6 +369,13 @@ def _uncarried_warnings(path: Path, loose: list) -> list[Diagnostic]:
     from .update import uncarried
 
     return uncarried(path, loose, found_by_validate=True) if loose else []
+
+
+def _refused_lines(uncarried: list[Diagnostic]) -> frozenset[int]:
+    """The lines of the entries :func:`_uncarried_warnings` told of (W505): an entry no text of
+    the bank reads is told of once, so such an entry gets no W503 as well, whose advice (run
+    `bank i18n update` to make it obsolete) that update would refuse (E542)."""
+    return frozenset(d.location.line for d in uncarried) if uncarried else frozenset()
 
 
 def _cues(questions: list, texts_of) -> Iterator[tuple[str, bool]]:
@@ -1640,10 +1649,13 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                         verify_part(index, {})
             except (NotStreamable, _OutOfOrder):
                 return None
+            uncarried = _uncarried_warnings(path, loose)
+            refused = _refused_lines(uncarried)
             for key, entry in unknown.items():
-                owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
+                if entry.linenum not in refused:
+                    owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
             unknown.clear()  # (the entries it held are not kept while the findings are sorted)
-            owned += _uncarried_warnings(path, loose)
+            owned += uncarried
 
             def again():
                 with BlockStream(path, MAX_CATALOG_BYTES) as second:
