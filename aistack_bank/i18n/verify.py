@@ -1032,9 +1032,18 @@ _EARLY: list = [None, None]
 
 
 def _read_early(path: Path, use_cache: bool) -> None:
-    """In a catalog worker: the catalog at ``path`` read now and kept for its verification."""
+    """In a catalog worker: the catalog at ``path`` read now and kept for its verification.
+
+    What the read dropped is collected before the call returns: the worker's next call reads
+    the bank's records and puts all it holds out of the collector's reach
+    (:func:`_manifest_bank`: ``gc.freeze``), which would keep any cycle left from the read for
+    the worker's life (a read without the stores, of the copy of the 10 000-question bank
+    with 100 005 findings: the largest process 10 MB higher without it)."""
+    import gc
+
     _EARLY[:] = [None, None]
     _EARLY[:] = [os.path.abspath(path), Catalogs(use_cache=use_cache, light=True).read(path)]
+    gc.collect()
 
 
 def _catalog_read(path: Path, use_cache: bool) -> Catalog:
