@@ -168,7 +168,7 @@ def test_a_document_read_again_is_read_once_and_pickles_as_one_read(records):
 def test_random_texts_as_before():
     rng = random.Random(19)
     read = total = 0
-    for text in _documents(rng, 1000):  # (as many lines and branches reached as with 1 500, round 22)
+    for text in _documents(rng, 1500):
         doc, _ = parse_yaml(text, PATH)
         total += 1
         if doc is None:
