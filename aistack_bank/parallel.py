@@ -133,6 +133,9 @@ class Workers:
         now, before forking them, instead of each worker importing its own copy after the fork
         (only when the workers start)."""
         self.pool: _Pool | None = None
+        self.holding: dict = {}
+        """The caller's own note of what it had a worker keep for its later calls (by the
+        caller's key: the worker's pid, for :meth:`submit`'s ``to``)."""
         count = jobs()
         if not wanted or count < 2 or _IN_WORKER or not hasattr(os, "fork"):
             return
@@ -159,13 +162,21 @@ class Workers:
         """The result of each ``(function, arguments)``, in order, computed in the workers."""
         return list(self.run_each(calls))
 
-    def submit(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False):
+    @property
+    def pids(self) -> list[int]:
+        """The process id of each worker alive (none when not started): what :meth:`submit`'s
+        ``to`` names a worker by."""
+        return [w.pid for w in self.pool.workers if w.pid is not None and not w.killed] if self.pool is not None else []
+
+    def submit(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False, to: list[int | None] | None = None):
         """The calls sent to the workers now (the caller goes on while they work); iterating
         the returned object gives the result of each, in order, as :meth:`run_each`.
         ``last``: no call will follow these, and each worker is ended as soon as no call is
-        left for it (see :meth:`_Pool.imap`)."""
+        left for it (see :meth:`_Pool.imap`). ``to``: for each call, the worker (one of
+        :attr:`pids`) that is to make it, or None for any (a call for a worker that has ended
+        goes to any): a call that uses what an earlier call left in that worker (:attr:`holding`)."""
         assert self.pool is not None
-        return self.pool.imap(calls, last)
+        return self.pool.imap(calls, last, to)
 
     def run_each(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False):
         """The result of each ``(function, arguments)``, in order, each yielded as soon as it
@@ -228,7 +239,7 @@ class _Pool:
         import threading
 
         self.workers: list[_Worker] = []
-        self.pending: deque[tuple[dict, int, tuple]] = deque()
+        self.pending: deque[tuple[dict, int, tuple, int | None]] = deque()  # (results, index, call, the worker it is for)
         self.cond = threading.Condition()
         self.stopping = False
         self.last = False  # (the caller's last calls given: see imap)
@@ -292,16 +303,20 @@ class _Pool:
         _OPEN.update((task_write, result_read))
         return _Worker(pid, task_write, result_read)
 
-    def imap(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False):
+    def imap(self, calls: list[tuple[Callable[..., Any], tuple]], last: bool = False, to: list[int | None] | None = None):
         """The calls queued now (idle workers start on them at once); iterating the returned
         generator gives each result in order, or raises the exception its call raised.
         ``last``: the caller sends no call after these; each worker is killed once it has
-        handed back its last result (reaped by :meth:`terminate`)."""
+        handed back its last result (reaped by :meth:`terminate`). ``to``: the pid of the
+        worker each call is for (None: any; see :meth:`_take`)."""
         done: dict[int, tuple[bool, Any]] = {}
+        targets = list(to) if to is not None else [None] * len(calls)
+        if len(targets) != len(calls):
+            raise ValueError("one worker (or None) for each call")
         with self.cond:
             if self.last:
                 raise RuntimeError("calls given after the pool's last calls")
-            self.pending.extend((done, index, call) for index, call in enumerate(calls))
+            self.pending.extend((done, index, call, target) for (index, call), target in zip(enumerate(calls), targets))
             self.last = last
         self._wake()
         return self._results(done, len(calls))
@@ -353,8 +368,10 @@ class _Pool:
                     sends = []
                     for worker in self.workers:
                         if worker.busy is None and self.pending:
-                            sends.append((worker, self.pending.popleft()))
-                for worker, (done, index, call) in sends:
+                            found = self._take(worker)
+                            if found is not None:
+                                sends.append((worker, found))
+                for worker, (done, index, call, _) in sends:
                     worker.busy = (done, index)
                     try:
                         data = pickle.dumps(call, pickle.HIGHEST_PROTOCOL)
@@ -398,15 +415,31 @@ class _Pool:
                     self.failure = exc
                 self.cond.notify_all()
 
+    def _eligible(self, worker: _Worker, target: int | None) -> bool:
+        """Whether a call for ``target`` (a worker's pid, or None) may go to ``worker``: it is
+        that worker's, any worker's, or that of a worker no longer in the pool."""
+        return target is None or target == worker.pid or all(w.pid != target for w in self.workers)
+
+    def _take(self, worker: _Worker):
+        """The first pending call that may go to ``worker`` (:meth:`_eligible`), taken out of
+        the queue; None when there is none (under the condition's lock)."""
+        for position, item in enumerate(self.pending):
+            if self._eligible(worker, item[3]):
+                del self.pending[position]
+                return item
+        return None
+
     def _end_idle(self) -> None:
-        """After the caller's last calls: each worker with no call of its own and none left to
-        send killed now (not waited for: :meth:`_kill` reaps it as the pool ends). Under the
-        condition's lock, so that no worker is killed once :meth:`terminate` has begun to reap."""
+        """After the caller's last calls: each worker with no call of its own and none left
+        that may go to it killed now (not waited for: :meth:`_kill` reaps it as the pool ends).
+        Under the condition's lock, so that no worker is killed once :meth:`terminate` has
+        begun to reap."""
         with self.cond:
-            if self.stopping or self.pending:
+            if self.stopping:
                 return
             for worker in self.workers:
-                if worker.busy is None and not worker.killed and worker.pid is not None:
+                if (worker.busy is None and not worker.killed and worker.pid is not None
+                        and not any(self._eligible(worker, item[3]) for item in self.pending)):
                     worker.killed = True
                     _sigkill(worker.pid)
 

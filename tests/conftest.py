@@ -239,6 +239,30 @@ def _cli_command_built_once():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _models_described_once():
+    """`bank init` and `bank schema` render the JSON schemas, whose ``described`` gives the
+    models' fields their attribute docstrings: it reads the source of every model class and
+    rebuilds each model (about 0.2 s of CPU), once in the process of a command, at every `bank
+    init` in a test process. The descriptions it gives stay on the classes, and a second call
+    finds them there and rebuilds the same models: each model is described once per test process,
+    by the command's own ``described``."""
+    from aistack_bank.project import schemas
+
+    done: set[type] = set()
+    describe = schemas.described
+
+    def described(models) -> None:
+        fresh = [model for model in models if model not in done]
+        if fresh:
+            describe(fresh)
+            done.update(fresh)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schemas, "described", described)
+        yield
+
+
 @pytest.fixture
 def run_cli():
     """Run `bank ARGS` in-process; return (exit code, stdout+stderr)."""

@@ -12,16 +12,17 @@ def in_process_workers(calls: list[str] | None = None) -> type:
     class InProcessWorkers:
         started = True
         size = 2  # (as the real pool on two cores)
+        pids: list = []  # (no worker to name: nothing is kept in one for later calls, such as a catalog read early)
 
         def __init__(self, wanted, most=None, imports=()):
-            pass
+            self.holding = {}
 
         def run_all(self, sent):
             if calls is not None:
                 calls.extend(function.__name__ for function, _ in sent)
             return [function(*args) for function, args in sent]
 
-        def submit(self, sent, last=False):
+        def submit(self, sent, last=False, to=None):
             return iter(self.run_all(sent))
 
         def close(self):

@@ -56,7 +56,7 @@ def _watch(monkeypatch) -> list:
 
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "run_each", lambda self, calls: events.append([f.__name__ for f, _ in calls]) or real_each(self, calls))
-    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False: events.append([f.__name__ for f, _ in calls]) or real_submit(self, calls, last))
+    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False, to=None: events.append([f.__name__ for f, _ in calls]) or real_submit(self, calls, last, to))
     return events
 
 

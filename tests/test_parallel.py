@@ -191,10 +191,10 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
         real_init(self, wanted, *args, **kwargs)
         events.append(("fork", self.started))
 
-    def submit(self, calls, last=False):
+    def submit(self, calls, last=False, to=None):
         events.append(("run", [function.__name__ for function, _ in calls]))
         lasts.append(last)  # (nothing is sent after: each worker ends once it has no call left)
-        return real_submit(self, calls, last)
+        return real_submit(self, calls, last, to)
 
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "submit", submit)
@@ -215,11 +215,12 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
     assert events == [("fork", False), ("read",), ("lint",)]
     events.clear()
     assert verdict("2", False, "pooled") == serial
-    assert events == [("fork", True), ("read",), ("run", ["_verify_sent", "_verify_sent", "_template_sent"]), ("lint",)]
+    # (each worker reads a catalog as soon as it is forked, while the bank is read)
+    assert events == [("fork", True), ("run", ["_read_early", "_read_early"]), ("read",), ("run", ["_verify_sent", "_verify_sent", "_template_sent"]), ("lint",)]
     events.clear()
     assert verdict("2", True, "pooled") == serial
     assert events[-2:] == [("run", ["_verify_sent", "_verify_sent", "_template_sent"]), ("lint",)]
-    assert lasts == [True, True]
+    assert lasts == [False, True, False, True]
     # a catalog edit: the edited catalog verified again in the parent, from the kept findings
     po = project / "translations" / "fr.po"
     lines = po.read_text(encoding="utf-8").split("\n")
@@ -228,7 +229,9 @@ def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project
     po.write_text("\n".join(lines), encoding="utf-8")
     events.clear()
     after = verdict("2", True, "pooled")
-    assert events[0] == ("fork", True) and not [e for e in events if e[0] == "run"]
+    # (no worker is sent the bank; called without the input digest's guess, validate_bank
+    # has each worker read a catalog as it starts, whose verification then is not sent)
+    assert events[0] == ("fork", True) and [e for e in events if e[0] == "run"] == [("run", ["_read_early", "_read_early"])]
     assert after == verdict("1", False, "serial") and after != serial
 
 
@@ -307,7 +310,7 @@ def test_the_rendering_workers_are_forked_before_the_bank_is_read(project, monke
     monkeypatch.setattr(parallel.Workers, "__init__", init)
     monkeypatch.setattr(parallel.Workers, "run_each", each)
     sent_first = []
-    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False: sent_first.extend(a for _, a in calls) or events.append(("run", [f.__name__ for f, _ in calls])) or real_submit(self, calls, last))
+    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False, to=None: sent_first.extend(a for _, a in calls) or events.append(("run", [f.__name__ for f, _ in calls])) or real_submit(self, calls, last, to))
     monkeypatch.setattr(validate, "read_library", lambda *a, **k: events.append(("read",)) or real_read(*a, **k))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-pooled"))  # validated again, from the bank's files
     pooled, pooled_outputs = _build_files(monkeypatch, "2", "pooled")

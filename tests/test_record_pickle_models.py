@@ -32,7 +32,9 @@ def _dumped_before(qs) -> tuple[bytes, int]:
     # (the paths as a record's pickler reduces them: tests/test_record_paths.py)
     pickler.dispatch_table = {**copyreg.dispatch_table, **({type(Path()): questionfiles._path_reduced} if questionfiles._PARSED_PARTS else {}),
                               # (the record and the models' classes as the record's pickler reduces them: tests/test_record_globals_equivalence.py)
-                              QuestionSource: questionfiles._source_reduced, type(BaseModel): questionfiles._class_reduced}
+                              QuestionSource: questionfiles._source_reduced, type(BaseModel): questionfiles._class_reduced,
+                              # (the fields' class made by _rebuilt: tests/test_record_head_globals_equivalence.py)
+                              TextField: questionfiles._models_reduced()[TextField], questionfiles._ClassNamed: questionfiles._class_named_reduced}
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...
@@ -88,7 +90,8 @@ def test_every_question_file_pickles_as_before():
             kinds.add(type(qs.question))
             assert type(qs.question) in questionfiles._MODELS_REDUCED
     assert len(kinds) >= 8, kinds
-    assert questionfiles._MODELS_REDUCED[TextField] is TextField.__reduce__
+    # (the fields reduced to what their own reduction gives, their class made by _rebuilt)
+    assert questionfiles._MODELS_REDUCED[TextField].__qualname__ == "_fields_reduction.<locals>.reduced"
 
 
 class _OwnReduce:

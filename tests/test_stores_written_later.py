@@ -54,10 +54,11 @@ def test_validation_with_the_catalogs_workers_writes_the_stores_while_they_verif
     monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
     events = []
     real_submit, real_save = parallel.Workers.submit, questionfiles.QuestionFiles.save_stores
-    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False: events.append("submit") or real_submit(self, calls, last))
+    monkeypatch.setattr(parallel.Workers, "submit", lambda self, calls, last=False, to=None: events.append("submit" if last else "early") or real_submit(self, calls, last, to))
     monkeypatch.setattr(questionfiles.QuestionFiles, "save_stores", lambda self: events.append(("save", len(self._later or []))) or real_save(self))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "pooled"))
     pooled = validate_cached(Path("bank"), Path("translations"))
+    assert events[0] == "early"  # (the catalogs read by the workers as they start)
     assert "submit" in events and ("save", 1) in events[events.index("submit"):]  # (the last topic's store, once the workers have their calls)
     monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial"))

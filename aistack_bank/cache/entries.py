@@ -179,7 +179,12 @@ def entry_digest(values: tuple) -> bytes:
 
 
 def strip(diags: list[Diagnostic]) -> tuple[Finding, ...]:
-    """Diagnostics as findings: without their location."""
+    """Diagnostics as findings: without their location. No diagnostics (an entry's checks find
+    none in nearly every entry) are answered without the generator the others are read by
+    (about 0.6 µs a call: 36 681 calls in a catalog worker of a cold validate of the
+    10 000-question bank)."""
+    if not diags:
+        return ()
     return tuple((d.severity, d.code, d.message) for d in diags)
 
 

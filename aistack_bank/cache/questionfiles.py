@@ -636,7 +636,7 @@ def loads_record(blob: bytes) -> QuestionSource:
     return _loads_uncollected(blob)
 
 
-RECORD_HEAD = "record-head-3"
+RECORD_HEAD = "record-head-4"
 """The first item of a record's head (:func:`_dumped`), and a part of every question file's key
 in the store (:meth:`QuestionFiles._shared`): a record of another layout is never looked up,
 nor read as one of this layout."""
@@ -745,20 +745,15 @@ _PATH = type(Path())
 """The class of this system's paths (``PosixPath`` or ``WindowsPath``): a record's paths."""
 
 
-def _path_restored(drv: str, root: str, parts: list) -> Path:
-    """The path (of class :data:`_PATH`) whose drive, root and parts are these
-    (:func:`_path_reduced`), made as ``pathlib`` makes a path from its parts (a record's path is
-    unpickled by every catalog worker, and parsing it again was an eighth of reading a record's
-    head there); where ``pathlib`` has no such way, made from its parts as its reduction does."""
-    if _PARSED_PARTS:
-        return _PATH._from_parsed_parts(drv, root, parts if type(parts) is list else list(parts))
-    return _PATH(*parts)
-
-
 def _path_reduced(path: Path) -> tuple:
-    """A path of a record, reduced to its drive, root and parts (:func:`_path_restored`),
-    where ``pathlib``'s reduction gives its class and parts, which unpickling parses again."""
-    return _path_restored, (path._drv, path._root, path._parts)
+    """A path of a record, reduced to its drive, root and parts, where ``pathlib``'s reduction
+    gives its class and parts, which unpickling parses again (a record's path is unpickled by
+    every catalog worker, and parsing it again was an eighth of reading a record's head there).
+    :func:`_rebuilt` makes it again (of class :data:`_PATH`) as ``pathlib`` makes a path from its
+    parts, or, where ``pathlib`` has no such way, from its parts as its reduction does. The
+    record's head names :func:`_rebuilt` for it; its fields' class (:func:`_fields_reduction`)
+    and its model refer to that one global."""
+    return _rebuilt, (_PATH_PARTS, path._drv, path._root, path._parts)
 
 
 def _document_reduced(doc: YamlDocument) -> tuple:
@@ -771,9 +766,9 @@ def _document_reduced(doc: YamlDocument) -> tuple:
     return doc.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
 
 
-_SOURCE, _CLASS, _DOCUMENT = 0, 1, 2
+_SOURCE, _CLASS, _DOCUMENT, _PATH_PARTS = 0, 1, 2, 3
 """What :func:`_rebuilt` makes: a record's :class:`QuestionSource` without its document, a
-pydantic model class, a document read quickly."""
+class (a pydantic model's, its fields'), a document read quickly, a path from its parts."""
 
 
 def _rebuilt(what: int, *args):
@@ -781,7 +776,14 @@ def _rebuilt(what: int, *args):
     :func:`_document_reduced`), made again from ``args``: one function for all of them, so that a
     record's model and document name one global instead of four to six (a global is looked up
     through an import, about 7.6 k instructions, both when a record is pickled and when it is
-    unpickled; a call of this function, about a seventh of that)."""
+    unpickled; a call of this function, about a seventh of that). A record's head names it for
+    its path, and its fields' class is made by it (:func:`_fields_reduction`): what a catalog
+    worker reads of every record, the path first."""
+    if what == _PATH_PARTS:  # (drive, root, parts): see _path_reduced
+        if _PARSED_PARTS:
+            parts = args[2]
+            return _PATH._from_parsed_parts(args[0], args[1], parts if type(parts) is list else list(parts))
+        return _PATH(*args[2])
     if what == _SOURCE:  # (path, question, derived, summary): the fields as the dataclass's own pickle sets them
         qs = _SOURCE_NEW(QuestionSource)
         qs.__dict__.update(zip(_SOURCE_FIELDS, (args[0], ..., *args[1:])))
@@ -821,6 +823,69 @@ def _class_reduced(cls: type) -> Any:
     return name
 
 
+class _ClassNamed:
+    """Stands for a class of a record's fields in its pickle (:func:`_fields_reduction`): reduced
+    to its module and name, made again by :func:`_rebuilt`, so that the record names no global
+    for it (a class itself is pickled by ``pickle``'s own global, which no table reaches)."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+
+    def __call__(self, *args):
+        # (a reduction's first item must be callable: this makes what the class unpickled makes)
+        return self.cls(*args)
+
+
+def _class_named_reduced(named: _ClassNamed) -> tuple:
+    """:class:`_ClassNamed`'s entry in the record pickler's table: its class's module and name
+    (refused, as ``pickle`` refuses a class not found by its name, when it is no longer found)."""
+    cls = named.cls
+    module, name = cls.__module__, cls.__qualname__
+    if getattr(sys.modules.get(module), name, None) is not cls:
+        raise pickle.PicklingError(f"Can't pickle {cls!r}: it's not found as {module}.{name}")
+    return _rebuilt, (_CLASS, module, name)
+
+
+def _fields_reduction(cls: type, reduce: FunctionType) -> Callable | None:
+    """The record pickler's reduction of a field class's instances (a
+    :class:`~aistack_bank.i18n.fields.TextField`, about ten a record) when its own ``reduce``
+    gives ``(cls, the values of its dataclass fields in their order)``, as tried on an instance
+    made for it here: the same values, read by one ``operator.attrgetter`` (in C), with the
+    class given as a :class:`_ClassNamed`, which the record's pickle makes by :func:`_rebuilt`
+    instead of naming a global of its own (about 6 k instructions to pickle, and as many to
+    unpickle in every catalog worker). None (the class's own ``reduce`` is used) for any other
+    class, or a class not found by its module and name."""
+    import dataclasses
+    import operator
+
+    if not dataclasses.is_dataclass(cls) or not isinstance(cls, type) or type(cls) is not type:
+        return None
+    names = tuple(field.name for field in dataclasses.fields(cls))
+    module, name = cls.__module__, cls.__qualname__
+    if (len(names) < 2 or type(module) is not str or type(name) is not str or "." in name
+            or getattr(sys.modules.get(module), name, None) is not cls):
+        return None
+    marks = tuple(object() for _ in names)
+    try:
+        probe = object.__new__(cls)
+        probe.__dict__.update(zip(names, marks))
+        found = reduce(probe)
+    except Exception:
+        return None
+    if (type(found) is not tuple or len(found) != 2 or found[0] is not cls or type(found[1]) is not tuple
+            or len(found[1]) != len(names) or any(got is not mark for got, mark in zip(found[1], marks))):
+        return None
+    values = operator.attrgetter(*names)
+    named = _ClassNamed(cls)
+
+    def reduced(field):
+        return named, values(field)
+
+    return reduced
+
+
 def _models_reduced() -> dict:
     global _MODELS_REDUCED
     from pydantic import BaseModel
@@ -832,7 +897,7 @@ def _models_reduced() -> dict:
         reduce = cls.__dict__.get("__reduce__")
         if (cls not in table and type(reduce) is FunctionType and cls.__reduce__ is reduce and cls.__reduce_ex__ is object.__reduce_ex__
                 and cls.__getattribute__ is object.__getattribute__):
-            table[cls] = reduce
+            table[cls] = _fields_reduction(cls, reduce) or reduce
     if (YamlDocument not in table and YamlDocument.__reduce_ex__ is object.__reduce_ex__ and YamlDocument.__reduce__ is object.__reduce__
             and getattr(YamlDocument, "__getstate__", None) is getattr(object, "__getstate__", None)):
         table[YamlDocument] = _document_reduced
@@ -840,6 +905,7 @@ def _models_reduced() -> dict:
             and getattr(QuestionSource, "__getstate__", None) is getattr(object, "__getstate__", None)
             and QuestionSource.__new__ is object.__new__):
         table[QuestionSource] = _source_reduced
+    table.setdefault(_ClassNamed, _class_named_reduced)
     metaclass = type(BaseModel)
     if metaclass not in table and metaclass.__reduce_ex__ is type.__reduce_ex__ and metaclass.__reduce__ is type.__reduce__:
         table[metaclass] = _class_reduced

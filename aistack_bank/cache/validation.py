@@ -540,6 +540,24 @@ def edited_catalog_only(bank: Path, translations: Path | None, *, bank_kept: boo
             and store_exists("catalog-owners", Path(name)))
 
 
+def unknown_catalogs(bank: Path, translations: Path | None) -> frozenset[str] | None:
+    """The catalogs (``*.po`` directly in ``translations``, absolute paths) that this process's
+    latest input digest of ``bank`` and ``translations`` digested instead of taking their digest
+    from the memo file (written since the latest run, or just before it); None (any of them)
+    when it cannot tell, or when the memo file is of another tool, package or options (a cold
+    run: every stored verdict's key differs).
+
+    A guess about the work ahead (which catalogs the catalogs' workers read as they start:
+    :func:`~aistack_bank.i18n.verify.read_early`), never a verdict: a catalog not changed since
+    the latest run may still need verifying (the bank's texts changed), and it is then read
+    when it is verified, as before."""
+    memo = _latest_memo(bank, translations)
+    if memo is None or not memo.complete or not memo.old or memo.seen_head != memo.head:
+        return None
+    folder = os.path.abspath(translations)
+    return frozenset(name for name in map(os.path.abspath, memo.fresh) if name.endswith(".po") and os.path.dirname(name) == folder)
+
+
 def _walked(bank: Path, translations: Path | None):
     """:meth:`StatMemo.walked` of this process's latest input digest of ``bank`` and
     ``translations`` (None when it was of other folders)."""
@@ -700,7 +718,7 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
                            walked=_walked(bank, translations) if key is not None else None,
                            one_catalog=key is not None and edited_catalog_only(bank, translations), meanwhile=meanwhile,
-                           bank_read=bank_read)
+                           bank_read=bank_read, unknown_catalogs=unknown_catalogs(bank, translations) if key is not None else None)
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True, checked=bank_read.checked) == key:
         store(bank, key, report.diagnostics, summary)

@@ -334,10 +334,12 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         # (every key of the bank has an entry, and there are as many entries as keys: none is unknown)
         unknown = () if every and not missing and len(active) == len(known) else active.items() if affected is None else sorted(((key, active[key]) for key in affected if key in present and key not in known),
                                                                  key=lambda pair: pair[1].linenum or 0)
+        uncarried = _uncarried_warnings(catalog.path, loose_entries(catalog.po, active))
+        refused = _refused_lines(uncarried)
         for key, entry in unknown:
-            if key not in known:
+            if key not in known and entry.linenum not in refused:
                 owned.setdefault(key, []).append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(catalog.path, entry.linenum or 0, 1 if entry.linenum else 0)))
-        diags += _uncarried_warnings(catalog.path, loose_entries(catalog.po, active))
+        diags += uncarried
         if paused:
             gc.freeze()
     finally:
@@ -367,6 +369,13 @@ def _uncarried_warnings(path: Path, loose: list) -> list[Diagnostic]:
     from .update import uncarried
 
     return uncarried(path, loose, found_by_validate=True) if loose else []
+
+
+def _refused_lines(uncarried: list[Diagnostic]) -> frozenset[int]:
+    """The lines of the entries :func:`_uncarried_warnings` told of (W505): an entry no text of
+    the bank reads is told of once, so such an entry gets no W503 as well, whose advice (run
+    `bank i18n update` to make it obsolete) that update would refuse (E542)."""
+    return frozenset(d.location.line for d in uncarried) if uncarried else frozenset()
 
 
 def _cues(questions: list, texts_of) -> Iterator[tuple[str, bool]]:
@@ -902,7 +911,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         # the bank's fields it already holds, and the two workers finish at about the same time
         calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, (manifest, token, pot, root))] if fresh else []
-        results = _collected(workers.submit(calls, last=last), meanwhile, busy=len(todo) >= workers.size)
+        results = _collected(workers.submit(calls, last=last, to=_holders(workers, paths, todo, fresh)), meanwhile, busy=len(todo) >= workers.size)
         meanwhile = None
         if fresh:
             results.insert(0, results.pop())
@@ -912,7 +921,7 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
         calls += [(_template_sent, ([payload], token, pot, root))] if fresh else []  # (last, as above)
         del payload
-        results = _collected(workers.submit(calls, last=last), meanwhile, busy=len(todo) >= workers.size)
+        results = _collected(workers.submit(calls, last=last, to=_holders(workers, paths, todo, fresh)), meanwhile, busy=len(todo) >= workers.size)
         meanwhile = None
         if fresh:
             results.insert(0, results.pop())
@@ -994,6 +1003,67 @@ def _stored_verdicts(store, paths: list[Path], inputs) -> tuple[list[str | None]
         found = store.get(key) if key is not None else None
         verdicts.append(found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None)
     return keys, verdicts
+
+
+def read_early(workers: Workers, translations: Path, use_cache: bool, wanted: frozenset[str] | None = None) -> None:
+    """Have each of ``workers`` (the catalogs' workers, just forked) read a catalog of
+    ``translations`` now, as its verification would read it (:func:`_catalog_read`: its bytes,
+    entries and the checks of the catalog alone, none of which depends on the bank), while the
+    parent reads the bank and the question files' workers check it; the catalog's
+    verification is later sent to the worker that holds it (:func:`_holders`).
+
+    Only the catalogs read whole there (under :data:`STREAM_MIN_BYTES`: a larger one is read a
+    piece at a time beside the bank's parts), of those in ``wanted`` (absolute paths; None:
+    all), at most one a worker: ``wanted`` is the caller's guess of the catalogs whose verdict
+    is not stored (those written since the latest run's input digest, or all on a cold run);
+    a catalog read early and not verified after costs CPU, never a finding."""
+    paths = [path for path in catalog_paths(translations)
+             if (wanted is None or os.path.abspath(path) in wanted) and 0 < _file_size(path) < STREAM_MIN_BYTES]
+    pids = workers.pids
+    calls, to = [], []
+    for path, pid in zip(paths, pids):
+        calls.append((_read_early, (path, use_cache)))
+        to.append(pid)
+        workers.holding[os.path.abspath(path)] = pid
+    if calls:
+        workers.submit(calls, to=to)  # (its results, None, are not waited for)
+
+
+def _holders(workers: Workers, paths: list[Path], todo: list[int], fresh: list) -> list[int | None]:
+    """For each call of :func:`verify_catalogs` (the catalogs of ``todo``, then the template's
+    when ``fresh``): the worker that read that catalog early (:func:`read_early`), or None (any)."""
+    return [workers.holding.get(os.path.abspath(paths[i])) for i in todo] + [None] * len(fresh)
+
+
+_EARLY: list = [None, None]
+"""In a catalog worker: the absolute path and the read of the catalog it read as it started
+(:func:`_read_early`), until its verification takes it (:func:`_catalog_read`)."""
+
+
+def _read_early(path: Path, use_cache: bool) -> None:
+    """In a catalog worker: the catalog at ``path`` read now and kept for its verification.
+
+    What the read dropped is collected before the call returns: the worker's next call reads
+    the bank's records and puts all it holds out of the collector's reach
+    (:func:`_manifest_bank`: ``gc.freeze``), which would keep any cycle left from the read for
+    the worker's life (a read without the stores, of the copy of the 10 000-question bank
+    with 100 005 findings: the largest process 10 MB higher without it)."""
+    import gc
+
+    _EARLY[:] = [None, None]
+    _EARLY[:] = [os.path.abspath(path), Catalogs(use_cache=use_cache, light=True).read(path)]
+    gc.collect()
+
+
+def _catalog_read(path: Path, use_cache: bool) -> Catalog:
+    """In a catalog worker: the catalog at ``path`` as :func:`_read_early` read it in this
+    worker, else read now; an early read of another catalog is dropped either way."""
+    name, catalog = _EARLY
+    _EARLY[:] = [None, None]
+    if catalog is not None and name == os.path.abspath(path):
+        return catalog
+    del catalog
+    return Catalogs(use_cache=use_cache, light=True).read(path)
 
 
 def _collected(pending, meanwhile: Callable[[], None] | None, *, busy: bool) -> list:
@@ -1083,13 +1153,15 @@ def _verify_sent(payload, token: str, path: Path, run_checks: bool, use_cache: b
     if isinstance(payload, _Manifest):
         return _verify_manifest(payload, token, path, run_checks, use_cache, inputs)
     bank, fields = _received(payload, token)
-    return verify_catalog(bank, fields, Catalogs(use_cache=use_cache, light=True).read(path), run_checks=run_checks, memo=use_cache, inputs=inputs)
+    return verify_catalog(bank, fields, _catalog_read(path, use_cache), run_checks=run_checks, memo=use_cache, inputs=inputs)
 
 
 def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
     """In a worker: :func:`template_is_current` of the bank's fields (with a :class:`_Manifest`,
     the template read a piece at a time and compared with the fields a part at a time)."""
     from .extract import reference
+
+    _EARLY[:] = [None, None]  # (a catalog read early whose verification this worker was not sent: not held)
 
     def ref(f):
         return reference(f.path, root)
@@ -1494,6 +1566,7 @@ def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bo
     large catalog of the common shape a piece at a time (:func:`verify_streamed`), any other
     read whole."""
     if _file_size(path) >= STREAM_MIN_BYTES:
+        _EARLY[:] = [None, None]  # (a catalog read early, grown since: not held while this one is streamed)
         parts: list = [None] * len(manifest.chunks)
         found = verify_streamed(manifest, path, run_checks=run_checks, memo=use_cache, parts=parts)
         if found is not None:
@@ -1501,7 +1574,7 @@ def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bo
                 _PARTS[:] = [token, parts]
             return found
     bank, fields = _manifest_bank(manifest, token)
-    return verify_catalog(bank, fields, Catalogs(use_cache=use_cache, light=True).read(path), run_checks=run_checks, memo=use_cache, inputs=inputs)
+    return verify_catalog(bank, fields, _catalog_read(path, use_cache), run_checks=run_checks, memo=use_cache, inputs=inputs)
 
 
 class _OutOfOrder(Exception):
@@ -1640,10 +1713,13 @@ def verify_streamed(manifest: _Manifest, path: Path, *, run_checks: bool = True,
                         verify_part(index, {})
             except (NotStreamable, _OutOfOrder):
                 return None
+            uncarried = _uncarried_warnings(path, loose)
+            refused = _refused_lines(uncarried)
             for key, entry in unknown.items():
-                owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
+                if entry.linenum not in refused:
+                    owned.append(warning("W503", f"{key} is no longer in the bank; run `bank i18n update` to make it obsolete", Location.of(path, entry.linenum or 0, 1 if entry.linenum else 0)))
             unknown.clear()  # (the entries it held are not kept while the findings are sorted)
-            owned += _uncarried_warnings(path, loose)
+            owned += uncarried
 
             def again():
                 with BlockStream(path, MAX_CATALOG_BYTES) as second:

@@ -54,7 +54,7 @@ def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
 
 
 def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                  walked=None, one_catalog: bool = False, meanwhile=None, bank_read=None) -> ValidationReport:
+                  walked=None, one_catalog: bool = False, meanwhile=None, bank_read=None, unknown_catalogs: frozenset[str] | None = None) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
@@ -83,7 +83,11 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     ``bank_read()``, when given, is called once when nothing of this validation reads a file of
     the bank folder any more (after the question files' reads and the lints: while the catalogs'
     workers verify when they do): the caller's check that none of them changed since its input
-    digest (:func:`~aistack_bank.cache.validation.input_digest`)."""
+    digest (:func:`~aistack_bank.cache.validation.input_digest`).
+
+    The catalogs' workers, once forked, each read a catalog at once (while the bank is read:
+    :func:`~aistack_bank.i18n.verify.read_early`), of those in ``unknown_catalogs`` (absolute
+    paths: the caller's guess of those without a stored verdict; None: all of them)."""
 
     from ..parallel import Workers
 
@@ -93,6 +97,10 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     # enough to be verified in parallel (see verify_catalogs)
     wanted = only is None and translations is not None and catalogs is None and not (use_cache and one_catalog)
     with Workers(wanted and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES, imports=WORKER_IMPORTS) as workers:
+        if wanted and workers.started:
+            from ..i18n.verify import read_early
+
+            read_early(workers, translations, use_cache, unknown_catalogs)
         return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache, workers=workers,
                               walked=walked, meanwhile=meanwhile, bank_read=bank_read)
 

@@ -1,0 +1,152 @@
+"""The catalogs' workers read their catalog as soon as they are forked, while the parent reads the
+bank, and each catalog is then verified by the worker that read it (`Workers.submit`'s ``to``):
+one read of each catalog, the serial verdict; a run whose catalogs did not change since the
+latest one reads none early."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from aistack_bank import parallel
+from aistack_bank.i18n import catalog as catalog_module
+from aistack_bank.rules import validate
+
+from conftest import keep_only
+
+
+def _pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (``"gone"`` once reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def test_a_call_for_a_worker_waits_for_that_worker(monkeypatch):
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    with parallel.Workers(True) as workers:
+        assert workers.started
+        first, second = workers.pids
+        busy = workers.submit([(_pid_after, (0.5,))], to=[first])  # (the first worker busy for a while)
+        # a call for the first worker waits for it, while the second takes the others, in order
+        results = workers.submit([(_pid_after, (0,)), (_pid_after, (0,)), (_pid_after, (0,))], to=[first, None, second])
+        assert list(results) == [first, second, second]
+        assert list(busy) == [first]
+        # a call for a process that is not one of the pool's goes to any worker
+        assert list(workers.submit([(_pid_after, (0,))], to=[2 ** 22 + 7])) in ([first], [second])
+
+
+def test_after_the_last_calls_a_worker_with_none_for_it_ends_at_once(monkeypatch):
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    with parallel.Workers(True) as workers:
+        first, second = workers.pids
+        results = workers.submit([(_pid_after, (1.5,))], to=[first], last=True)
+        deadline = time.monotonic() + 1.0
+        while _state(second) not in ("Z", "gone") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert _state(second) in ("Z", "gone")  # (killed, reaped as the pool ends)
+        assert _state(first) not in ("Z", "gone")
+        assert list(results) == [first]
+
+
+def _watched(monkeypatch, tmp_path: Path) -> tuple[list, Path]:
+    """The batches of calls sent to the workers (their functions' names), and a log of each
+    catalog read (``pid path`` a line, from every process). The French catalog's early read waits
+    until the parent has sent the catalogs' verification (so that the other worker is idle
+    then and would take it, were it not for the first worker)."""
+    sent: list = []
+    log = tmp_path / "reads.log"
+    flag = tmp_path / "verification-sent"
+    real_submit, real_read = parallel.Workers.submit, catalog_module.read_catalog
+
+    def submit(self, calls, last=False, to=None):
+        names = [function.__name__ for function, _ in calls]
+        sent.append(names)
+        found = real_submit(self, calls, last, to)
+        if "_verify_sent" in names:
+            flag.touch()
+        return found
+
+    def read(path, **kwargs):
+        if parallel.in_worker() and Path(path).name == "fr.po" and not flag.exists():
+            deadline = time.monotonic() + 60
+            while not flag.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        with open(log, "a") as out:
+            out.write(f"{os.getpid()} {Path(path).parent.name}/{Path(path).name}\n")
+        return real_read(path, **kwargs)
+
+    monkeypatch.setattr(parallel.Workers, "submit", submit)
+    monkeypatch.setattr(catalog_module, "read_catalog", read)
+    return sent, log
+
+
+def _reads(log: Path) -> list[tuple[int, str]]:
+    found = [(int(pid), name) for pid, name in (line.split() for line in log.read_text().splitlines())] if log.exists() else []
+    log.unlink(missing_ok=True)
+    return [(pid, name) for pid, name in found if name in ("translations/fr.po", "translations/nl.po")]  # (not the interface's catalogs)
+
+
+def test_each_catalog_is_read_once_by_the_worker_that_verifies_it(project, monkeypatch, tmp_path):
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    serial = [d.as_dict() for d in validate.validate_bank(Path("bank"), translations=Path("translations")).diagnostics]
+    sent, log = _watched(monkeypatch, tmp_path)
+    _reads(log)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    pooled = [d.as_dict() for d in validate.validate_bank(Path("bank"), translations=Path("translations")).diagnostics]
+    assert pooled == serial
+    assert sent == [["_read_early", "_read_early"], ["_verify_sent", "_verify_sent", "_template_sent"]]
+    reads = _reads(log)
+    assert sorted(name for _, name in reads) == ["translations/fr.po", "translations/nl.po"]  # (once each: the verification took the early read)
+    assert len({pid for pid, _ in reads}) == 2 and os.getpid() not in {pid for pid, _ in reads}
+
+
+def test_only_the_catalogs_written_since_the_latest_run_are_read_early(project, monkeypatch, tmp_path):
+    from aistack_bank.cache.validation import validate_cached
+
+    from aistack_bank.cache import store, validation
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    # (files written just now count as settled: the memo file keeps them, as it keeps files
+    # written more than three seconds before a run)
+    monkeypatch.setattr(store, "RACY_NS", -10 ** 12)
+    monkeypatch.setattr(validation, "RACY_NS", -10 ** 12)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    sent, log = _watched(monkeypatch, tmp_path)
+    cold = validate_cached(Path("bank"), Path("translations"))
+    assert sent[0] == ["_read_early", "_read_early"]  # (a cold run: every catalog)
+    question = sorted((project / "bank").rglob("q001-*.yaml"))[0]
+
+    def edited(path: Path, line: str) -> None:
+        path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
+        time.sleep(0.01)
+
+    # a question file changed, no catalog: the workers read none early
+    edited(question, "# edited\n")
+    sent.clear()
+    assert validate_cached(Path("bank"), Path("translations")) == cold
+    assert not [names for names in sent if "_read_early" in names]
+    # a question file and the French catalog changed: that catalog alone is read early
+    edited(question, "# edited again\n")
+    edited(project / "translations" / "fr.po", "\n# a translator's note\n")
+    sent.clear()
+    _reads(log)
+    found = validate_cached(Path("bank"), Path("translations"))
+    assert sent[0] == ["_read_early"]
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial"))
+    assert validate_cached(Path("bank"), Path("translations")) == found
