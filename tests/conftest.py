@@ -56,7 +56,6 @@ LONGEST = (
     "tests/test_leak_files_equivalence.py::test_the_texts_taken_by_question_find_what_the_lint_found_before",
     "tests/test_update_stream_equivalence.py::test_streamed_update_equals_the_merged_catalog_written_whole",
     "tests/test_unicode_property.py::",
-    "tests/test_parity_sides_ascii_equivalence.py::test_random_texts",
     "tests/test_parity_sides_latin1_equivalence.py::test_latin1_texts_of_the_pieces",
     "tests/test_yaml_quick_equivalence.py::test_random_texts_read_alike",
     "tests/test_i18n_status_lean.py::test_status_and_todo_as_the_whole_reads_on_varied_catalogs",

@@ -10,8 +10,7 @@ its first) is kept below as it was written, and compared (the findings, their or
 each was found) on the banks of ``test_leak_learn_equivalence`` (random and inflected banks,
 the bundled bank and ``examples/every-kind``, as they are and with every text moved to another
 question), each bank's texts given as runs of one question's texts, as they are and shuffled,
-some of them as lists of LeakTexts, with pieces of one, two, three, seven texts and the lint's
-own."""
+some of them as lists of LeakTexts, with pieces of one and seven texts and the lint's own."""
 
 from __future__ import annotations
 
@@ -37,7 +36,7 @@ from aistack_bank.rules.lints import (
     _shortened_stems,
 )
 
-from test_leak_learn_equivalence import _banks
+from test_leak_learn_equivalence import PIECES, _banks
 
 
 # ----------------------------------------------------------------------------- the code before
@@ -183,7 +182,7 @@ def _before_in_order(index: int, keys, flat: list[LeakText]) -> list:
     """:func:`_old_match` of the bank at ``index`` of :func:`_banks` with its texts in their
     order, worked out once per test process with the lint's own piece (what the lint found
     before depends on the keys and the texts alone: a word's owner is that of the keys, however
-    many texts are screened together) for the five pieces' tests."""
+    many texts are screened together) for the pieces' tests."""
     if index not in _BEFORE:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(lints, "_SCAN_PIECE", _LINT_PIECE)
@@ -191,7 +190,7 @@ def _before_in_order(index: int, keys, flat: list[LeakText]) -> list:
     return _BEFORE[index]
 
 
-@pytest.mark.parametrize("piece", [1, 2, 3, 7, lints._SCAN_PIECE])
+@pytest.mark.parametrize("piece", PIECES)
 def test_the_texts_taken_by_question_find_what_the_lint_found_before(piece, monkeypatch):
     monkeypatch.setattr(lints, "_SCAN_PIECE", piece)
     rng = random.Random(piece)

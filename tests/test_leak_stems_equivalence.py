@@ -9,7 +9,7 @@ over, an "e" before and after, short words, digits, joiners, letters outside ASC
 word of the bundled bank and ``examples/every-kind``; :func:`lints._match` and
 :func:`lints._near_index` with the code before on the banks of ``test_leak_learn_equivalence``
 (random banks, inflected banks, the two projects as they are and with every text moved to
-another question), with pieces of one, two, three, seven texts and the lint's own."""
+another question), with pieces of one and seven texts and the lint's own."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from aistack_bank.rules.lints import (
     _stem,
 )
 
-from test_leak_learn_equivalence import _banks
+from test_leak_learn_equivalence import PIECES, _banks
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -264,7 +264,7 @@ def _before(index: int, keys, texts) -> list:
     """:func:`_old_match` of the bank at ``index`` of :func:`_banks`, worked out once per test
     process with the lint's own piece (what the lint found before depends on the keys and the
     texts alone: a word's owner is that of the keys, however many texts are screened together)
-    for the five pieces' tests."""
+    for the pieces' tests."""
     if index not in _BEFORE:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(lints, "_SCAN_PIECE", _SCAN_PIECE)
@@ -273,7 +273,7 @@ def _before(index: int, keys, texts) -> list:
     return _BEFORE[index]
 
 
-@pytest.mark.parametrize("piece", [1, 2, 3, 7, _SCAN_PIECE])
+@pytest.mark.parametrize("piece", PIECES)
 def test_the_lint_finds_what_it_found_before(piece, monkeypatch):
     monkeypatch.setattr(lints, "_SCAN_PIECE", piece)
     found = 0

@@ -7,7 +7,7 @@ The lint's matching as it was before (:func:`lints._matched`, as written before 
 kept below and compared with :func:`lints._match_files` and :func:`lints._match` (the findings,
 their order and how each was found) on the banks of ``test_leak_topics_equivalence`` (random and
 inflected banks, the bundled bank and ``examples/every-kind``, as they are and with every text
-moved to another question, random banks without declared terms), with pieces of one, two, three,
+moved to another question, random banks without declared terms), with pieces of one and
 seven texts and the lint's own; all of them one after another in one process (the stems kept
 across them, as a bank's topics are); with the parts scanned in forked processes; and on random
 small topics of hostile texts (upper case, non-breaking spaces, ligatures, joiners, figures,
@@ -40,6 +40,7 @@ from aistack_bank.rules.lints import (
     _run_rule,
 )
 
+from test_leak_learn_equivalence import PIECES
 from test_leak_topics_equivalence import _banks, _files
 
 # ----------------------------------------------------------------------------- the lint before
@@ -185,10 +186,10 @@ _BEFORE: dict[int, list] = {}
 
 def _before(index: int, keys, texts) -> list:
     """:func:`_before_match_files` of the bank at ``index`` of :func:`_banks`, worked out once per
-    test process with the lint's own piece and the stems learnt afresh, for the five pieces'
+    test process with the lint's own piece and the stems learnt afresh, for the pieces'
     tests, the topics one after another and the parts scanned in forked processes: what the
     lint found before depends on the keys and the texts alone, not on the piece (each of the
-    five pieces gives every bank the same findings) nor on the stems already kept."""
+    pieces gives every bank the same findings) nor on the stems already kept."""
     if index not in _BEFORE:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(lints, "_SCAN_PIECE", _PIECE)
@@ -202,7 +203,7 @@ def _one_piece(texts: list[LeakText]) -> bool:
     return len(set(map(itemgetter(2), texts))) <= lints._SCAN_PIECE
 
 
-@pytest.mark.parametrize("piece", [1, 2, 3, 7, _PIECE])
+@pytest.mark.parametrize("piece", PIECES)
 def test_the_lint_finds_what_it_found_before_in_the_same_order(piece, monkeypatch):
     monkeypatch.setattr(lints, "_SCAN_PIECE", piece)
     found = 0

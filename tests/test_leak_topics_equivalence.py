@@ -10,7 +10,7 @@ their order and how each was found) on the banks of ``test_leak_learn_equivalenc
 inflected banks, the bundled bank and ``examples/every-kind``, as they are and with every text
 moved to another question), random banks without declared terms, and all of them one after
 another in one process (as a bank's topics are), with the kept stems emptied between banks or
-not, and with pieces of one, two, three, seven texts and the lint's own."""
+not, and with pieces of one and seven texts and the lint's own."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ from aistack_bank.rules.lints import (
     _shortened_stems,
 )
 
-from test_leak_learn_equivalence import _banks as _learn_banks
+from test_leak_learn_equivalence import PIECES, _banks as _learn_banks
 from test_lints_leak_index import _bank as _mixed_bank
 
 # ----------------------------------------------------------------------------- the lint before
@@ -330,7 +330,7 @@ def _before(index: int, keys, texts) -> list:
     """:func:`_old_match` of the bank at ``index`` of :func:`_banks`, worked out once per test
     process with the lint's own piece (what the lint found before depends on the keys and the
     texts alone: a word's owner is that of the keys, however many texts are screened together)
-    for the five pieces' tests and the three runs of the topics one after another."""
+    for the pieces' tests and the three runs of the topics one after another."""
     if index not in _BEFORE:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(lints, "_SCAN_PIECE", _LINT_PIECE)
@@ -338,7 +338,7 @@ def _before(index: int, keys, texts) -> list:
     return _BEFORE[index]
 
 
-@pytest.mark.parametrize("piece", [1, 2, 3, 7, lints._SCAN_PIECE])
+@pytest.mark.parametrize("piece", PIECES)
 def test_the_lint_finds_what_it_found_before_in_the_same_order(piece, monkeypatch):
     monkeypatch.setattr(lints, "_SCAN_PIECE", piece)
     found = 0

@@ -5,7 +5,7 @@ next to a digit or an operator, its markup only with ``<``, ``{`` or ``%``.
 
 Compared with the sides as they were made before, kept here (``english_parity`` of each text in
 which the hint class finds a character, and what it called), on every ASCII character alone and
-between others, on 60 000 random texts built of the pieces the scans look for (numbers with
+between others, on 10 000 random texts built of the pieces the scans look for (numbers with
 thousands and decimals, units, formula tokens with parentheses and operators, acronyms with
 digits, markup, letters before and after digits), on texts with characters beyond ASCII, and on
 every text of the bundled bank and ``examples/every-kind``. It fails with the formula refusal
@@ -115,8 +115,10 @@ def test_every_ascii_character_alone_and_between_others():
 
 
 def test_random_texts():
+    # (10 000 texts reach the same lines and branches of `quantities` and of the sides before
+    # as the 60 000 drawn until round 22: `coverage run --branch`, about a sixth of the time)
     rng = random.Random(20261203)
-    for n in range(60_000):
+    for n in range(10_000):
         _same([_random_text(rng, n % 5 == 0) for _ in range(1 + n % 3)])
 
 

@@ -72,7 +72,7 @@ _FRENCH: list[bytes] = []
 def _french() -> polib.POFile:
     """The bundled French catalog as polib reads it, a new copy at each call: read once per test
     process and pickled (its copy renders the same bytes as a new read), then each copy unpickled
-    (a tenth of a read: the catalogs of the 32 cases of the test below were a sixth of its time)."""
+    (a tenth of a read: the catalogs of the cases of the test below were a sixth of its time)."""
     if not _FRENCH:
         po = polib.pofile((ROOT / "translations" / "fr.po").read_text(encoding="utf-8"))
         _FRENCH.append(pickle.dumps(po, protocol=pickle.HIGHEST_PROTOCOL))
@@ -121,7 +121,10 @@ def test_distinct_first_equals_the_loop_before(tmp_path):
     fields = bank_fields(read_library(ROOT / "bank"))
     rng = random.Random(20)
     compared = found_any = 0
-    for seed in range(8):
+    # Three of the eight seeds once drawn (0-7): their catalogs reach every line and branch of the
+    # package (the writer of the catalogs included) and of the code before that the eight seeds'
+    # reached (`coverage run --branch`), in about three eighths of the time.
+    for seed in (0, 1, 4):
         for share, clean in ((0.5, False), (0.02, False), (1.0, False), (0.0, True)):
             catalog = _catalog(tmp_path, seed, share=share, clean=clean)
             active = catalog.active()

@@ -1325,7 +1325,12 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
     # words of it that the fewest texts hold, so that few texts of other questions get past the
     # screen. (Their reads are kept in ``known`` for the screen; a larger topic is read a piece
     # at a time, and ranks its words by the keys alone.)
-    met = Counter(chain.from_iterable(read(text)[1] for text in counts)) if len(counts) <= _SCAN_PIECE else None
+    # (``known`` is empty here: each distinct text read by a call of _read, its words counted in C)
+    if len(counts) <= _SCAN_PIECE:
+        known.update(zip(counts, map(_read, counts)))
+        met = Counter(chain.from_iterable(map(itemgetter(1), known.values())))
+    else:
+        met = None
     anchors, run_hits = _run_rule({qid: info.text for qid, info in keys.items()}, read, met)
     near = _near_rule(keys, read)  # (the keys' words' stems kept in _WORD_STEMS, then the texts' as learnt)
     figures, by_word, declared, near_hits = near.figures, near.by_word, near.declared, near.all_hits
@@ -1361,17 +1366,20 @@ def _matched(keys: dict[str, KeyInfo], questions: list[str], texts: list[str], f
         gives away, by the rule of runs and the near rule (its own question included), for the
         texts that give another question's key away (or that several questions hold)."""
         matched: dict[str, tuple[list[str], dict[str, str]]] = {}
+        owner_words, owner_of = owner.keys(), owner.__getitem__  # (once, not per text; live: what learn adds is in them)
         # (read a piece of texts at a time, and their words' owners learnt together before any
         # of them is screened: a word's owner depends on the keys alone, not on the texts met)
         for at in range(0, len(part), _SCAN_PIECE):
             piece = part[at:at + _SCAN_PIECE]
-            reads = [known.get(text) or _read(text) for text, _, _ in piece]
             if met is None:
+                reads = [known.get(text) or _read(text) for text, _, _ in piece]
                 learn(chain.from_iterable(map(itemgetter(1), reads)))
+            else:  # (every distinct text read into ``known`` for ``met``, its words learnt)
+                reads = list(map(known.__getitem__, map(itemgetter(0), piece)))
             for (text, own, count), (normal, words) in zip(piece, reads):
-                held = owner.keys() & words
+                held = owner_words & words
                 if held:
-                    owners = set(map(owner.__getitem__, held))
+                    owners = set(map(owner_of, held))
                     worth = count > 1 or len(owners) > 1 or own not in owners
                 else:
                     worth = False
