@@ -150,3 +150,55 @@ def test_only_the_catalogs_written_since_the_latest_run_are_read_early(project, 
     monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial"))
     assert validate_cached(Path("bank"), Path("translations")) == found
+
+
+def test_a_catalog_written_after_its_early_read_is_verified_from_its_new_bytes(project, monkeypatch, tmp_path):
+    """A catalog written after its worker read it early, before the parent took the key its
+    verdict is kept under (the digest of the bytes then): the worker verifies the bytes of that
+    key, not its early read, so that no verdict of the bytes before is kept under the key of
+    the bytes after (every later run from the cache would report the findings of bytes gone)."""
+    from aistack_bank.cache.validation import validate_cached
+    from aistack_bank.i18n import verify
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fr = project / "translations" / "fr.po"
+    done = tmp_path / "fr-read"
+    real_read, real_verdicts = catalog_module.read_catalog, verify._stored_verdicts
+
+    def read(path, **kwargs):
+        found = real_read(path, **kwargs)
+        if parallel.in_worker() and Path(path).name == "fr.po":
+            done.touch()
+        return found
+
+    def stored_verdicts(*args, **kwargs):
+        # (in the parent, once the French catalog's early read is done: a translator's entry
+        # added to it, before the keys are taken)
+        deadline = time.monotonic() + 60
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not fr.read_text(encoding="utf-8").endswith(GHOST):
+            fr.write_text(fr.read_text(encoding="utf-8") + GHOST, encoding="utf-8")
+        return real_verdicts(*args, **kwargs)
+
+    monkeypatch.setattr(catalog_module, "read_catalog", read)
+    monkeypatch.setattr(verify, "_stored_verdicts", stored_verdicts)
+    during = validate_cached(Path("bank"), Path("translations"))
+    monkeypatch.setattr(verify, "_stored_verdicts", real_verdicts)
+    assert done.exists()  # (the early read was made, before the entry was added)
+
+    def ghosts(found) -> list[str]:
+        return [d.code for d in found[0] if "zz-not-there" in d.message]
+
+    assert ghosts(during) == ["W503"]
+    cached = validate_cached(Path("bank"), Path("translations"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "fresh"))
+    assert cached == validate_cached(Path("bank"), Path("translations"))
+    assert ghosts(cached) == ["W503"]
+
+
+GHOST = '\nmsgctxt "question.zz-not-there.text"\nmsgid "Ghost"\nmsgstr "Fantôme"\n'

@@ -909,7 +909,8 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
         token = os.urandom(8).hex()
         # the template last: the worker that is done first with its catalog compares it with
         # the bank's fields it already holds, and the two workers finish at about the same time
-        calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        expected = _keyed_digests(paths, todo, keys, inputs)
+        calls = [(_verify_sent, (manifest, token, paths[i], run_checks, use_cache, inputs, digest)) for i, digest in zip(todo, expected)]
         calls += [(_template_sent, (manifest, token, pot, root))] if fresh else []
         results = _collected(workers.submit(calls, last=last, to=_holders(workers, paths, todo, fresh)), meanwhile, busy=len(todo) >= workers.size)
         meanwhile = None
@@ -918,7 +919,8 @@ def verify_catalogs(source: BankSource, translations: Path, *, run_checks: bool 
     elif workers is not None and workers.started and catalogs is None and (fresh or todo) and work >= POOL_MIN_WORK:
         payload, token = _payload(source, fields), os.urandom(8).hex()
         # each call's payload in a list of its own, which the worker empties (see _received)
-        calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs)) for i in todo]
+        expected = _keyed_digests(paths, todo, keys, inputs)
+        calls = [(_verify_sent, ([payload], token, paths[i], run_checks, use_cache, inputs, digest)) for i, digest in zip(todo, expected)]
         calls += [(_template_sent, ([payload], token, pot, root))] if fresh else []  # (last, as above)
         del payload
         results = _collected(workers.submit(calls, last=last, to=_holders(workers, paths, todo, fresh)), meanwhile, busy=len(todo) >= workers.size)
@@ -1035,9 +1037,10 @@ def _holders(workers: Workers, paths: list[Path], todo: list[int], fresh: list) 
     return [workers.holding.get(os.path.abspath(paths[i])) for i in todo] + [None] * len(fresh)
 
 
-_EARLY: list = [None, None]
-"""In a catalog worker: the absolute path and the read of the catalog it read as it started
-(:func:`_read_early`), until its verification takes it (:func:`_catalog_read`)."""
+_EARLY: list = [None, None, None]
+"""In a catalog worker: the absolute path, the read and the content digest of the bytes read
+(None: not known) of the catalog it read as it started (:func:`_read_early`), until its
+verification takes it (:func:`_catalog_read`)."""
 
 
 def _read_early(path: Path, use_cache: bool) -> None:
@@ -1050,17 +1053,45 @@ def _read_early(path: Path, use_cache: bool) -> None:
     with 100 005 findings: the largest process 10 MB higher without it)."""
     import gc
 
-    _EARLY[:] = [None, None]
-    _EARLY[:] = [os.path.abspath(path), Catalogs(use_cache=use_cache, light=True).read(path)]
+    from ..cache.store import read_digest
+
+    _EARLY[:] = [None, None, None]
+    catalog = Catalogs(use_cache=use_cache, light=True).read(path)
+    _EARLY[:] = [os.path.abspath(path), catalog, read_digest(path)]
+    del catalog
     gc.collect()
 
 
-def _catalog_read(path: Path, use_cache: bool) -> Catalog:
+def _keyed_digests(paths: list[Path], todo: list[int], keys: list[str | None], inputs: str | None) -> list[str | None]:
+    """For each catalog of ``todo``: the content digest of the bytes whose verdict its key
+    (``keys``, :func:`_stored_verdicts`) keeps, the one bytes a worker's early read of it may
+    be verified in place of (:func:`_catalog_read`); None where no verdict is kept (nothing of
+    the bytes verified outlives the run). The file's digest taken again, a ``stat`` since the
+    look-up took it; a file written in between has another digest, and its key is then not
+    the one the look-up took: its worker reads it again."""
+    from ..cache.catalogs import catalog_key
+    from ..cache.store import file_digest
+
+    found: list[str | None] = []
+    for i in todo:
+        digest = file_digest(paths[i], lookup=True) if keys[i] is not None else None
+        # (a digest of no key, or of another: the early read is not the key's bytes for sure)
+        found.append(digest if digest is not None and catalog_key("catalog", paths[i], inputs, lookup=True) == keys[i] else "" if keys[i] is not None else None)
+    return found
+
+
+def _catalog_read(path: Path, use_cache: bool, digest: str | None = None) -> Catalog:
     """In a catalog worker: the catalog at ``path`` as :func:`_read_early` read it in this
-    worker, else read now; an early read of another catalog is dropped either way."""
-    name, catalog = _EARLY
-    _EARLY[:] = [None, None]
-    if catalog is not None and name == os.path.abspath(path):
+    worker, else read now; an early read of another catalog is dropped either way.
+
+    With ``digest`` (the content digest of the bytes whose verdict the caller keeps:
+    :func:`_keyed_digests`), the early read is taken only when it read those bytes: a catalog
+    written after its early read and before the caller took its key is read again here, so
+    that the verdict kept under the key of the bytes after is theirs, not that of the bytes
+    before."""
+    name, catalog, read = _EARLY
+    _EARLY[:] = [None, None, None]
+    if catalog is not None and name == os.path.abspath(path) and (digest is None or read == digest):
         return catalog
     del catalog
     return Catalogs(use_cache=use_cache, light=True).read(path)
@@ -1147,13 +1178,13 @@ def _received(payload: list[bytes], token: str):
     return _RECEIVED[1]
 
 
-def _verify_sent(payload, token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None) -> list[Diagnostic]:
+def _verify_sent(payload, token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None, digest: str | None = None) -> list[Diagnostic]:
     """In a worker: :func:`verify_catalog` of the catalog at ``path``, read here (``payload``
     the bank pickled, or a :class:`_Manifest` of its records: see :func:`_verify_manifest`)."""
     if isinstance(payload, _Manifest):
-        return _verify_manifest(payload, token, path, run_checks, use_cache, inputs)
+        return _verify_manifest(payload, token, path, run_checks, use_cache, inputs, digest)
     bank, fields = _received(payload, token)
-    return verify_catalog(bank, fields, _catalog_read(path, use_cache), run_checks=run_checks, memo=use_cache, inputs=inputs)
+    return verify_catalog(bank, fields, _catalog_read(path, use_cache, digest), run_checks=run_checks, memo=use_cache, inputs=inputs)
 
 
 def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
@@ -1161,7 +1192,7 @@ def _template_sent(payload, token: str, pot: Path, root: Path) -> bool:
     the template read a piece at a time and compared with the fields a part at a time)."""
     from .extract import reference
 
-    _EARLY[:] = [None, None]  # (a catalog read early whose verification this worker was not sent: not held)
+    _EARLY[:] = [None, None, None]  # (a catalog read early whose verification this worker was not sent: not held)
 
     def ref(f):
         return reference(f.path, root)
@@ -1561,12 +1592,12 @@ def _file_size(path: Path) -> int:
         return 0
 
 
-def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None) -> list[Diagnostic]:
+def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bool, use_cache: bool, inputs: str | None, digest: str | None = None) -> list[Diagnostic]:
     """:func:`verify_catalog` of the catalog at ``path`` against the bank of ``manifest``: a
     large catalog of the common shape a piece at a time (:func:`verify_streamed`), any other
     read whole."""
     if _file_size(path) >= STREAM_MIN_BYTES:
-        _EARLY[:] = [None, None]  # (a catalog read early, grown since: not held while this one is streamed)
+        _EARLY[:] = [None, None, None]  # (a catalog read early, grown since: not held while this one is streamed)
         parts: list = [None] * len(manifest.chunks)
         found = verify_streamed(manifest, path, run_checks=run_checks, memo=use_cache, parts=parts)
         if found is not None:
@@ -1574,7 +1605,7 @@ def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bo
                 _PARTS[:] = [token, parts]
             return found
     bank, fields = _manifest_bank(manifest, token)
-    return verify_catalog(bank, fields, _catalog_read(path, use_cache), run_checks=run_checks, memo=use_cache, inputs=inputs)
+    return verify_catalog(bank, fields, _catalog_read(path, use_cache, digest), run_checks=run_checks, memo=use_cache, inputs=inputs)
 
 
 class _OutOfOrder(Exception):
