@@ -54,23 +54,7 @@ def _dumped_before(qs) -> bytes:
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _table_before()
-    pickler.dump((questionfiles.RECORD_HEAD, qs.path, qs.derived))
-    doc = qs.doc
-    qs.doc = ...
-    try:
-        pickler.dump(qs)
-    finally:
-        qs.doc = doc
-    lines = getattr(doc, "_lines", None)
-    if lines is not None:
-        doc._lines = None
-    pickler.fast = True
-    try:
-        pickler.dump(doc)
-    finally:
-        pickler.fast = False
-        if lines is not None:
-            doc._lines = lines
+    questionfiles._dump_record(pickler, qs)  # (the same three pickles: only the table was other)
     return out.getvalue()
 
 

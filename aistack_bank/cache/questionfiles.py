@@ -636,6 +636,29 @@ def loads_record(blob: bytes) -> QuestionSource:
     return _loads_uncollected(blob)
 
 
+
+def _dump_record(pickler: pickle.Pickler, qs: QuestionSource) -> None:
+    """The three pickles of a record (:func:`_dumped`) written by ``pickler`` (its dispatch table
+    set): the head, the :class:`QuestionSource` without its document, the document in the
+    pickler's ``fast`` mode, its lines split again when asked (left out)."""
+    pickler.dump((RECORD_HEAD, qs.path, qs.derived))
+    doc = qs.doc
+    qs.doc = ...
+    try:
+        pickler.dump(qs)
+    finally:
+        qs.doc = doc
+    lines = getattr(doc, "_lines", None)
+    if lines is not None:
+        doc._lines = None
+    pickler.fast = True
+    try:
+        pickler.dump(doc)
+    finally:
+        pickler.fast = False
+        if lines is not None:
+            doc._lines = lines
+
 RECORD_HEAD = "record-head-4"
 """The first item of a record's head (:func:`_dumped`), and a part of every question file's key
 in the store (:meth:`QuestionFiles._shared`): a record of another layout is never looked up,
@@ -674,23 +697,7 @@ def _dumped(qs: QuestionSource) -> bytes:
             _REDUCING.add(type(fields[0]))
         table = _models_reduced()
     pickler.dispatch_table = table
-    pickler.dump((RECORD_HEAD, qs.path, qs.derived))
-    doc = qs.doc
-    qs.doc = ...
-    try:
-        pickler.dump(qs)
-    finally:
-        qs.doc = doc
-    lines = getattr(doc, "_lines", None)
-    if lines is not None:
-        doc._lines = None
-    pickler.fast = True
-    try:
-        pickler.dump(doc)
-    finally:
-        pickler.fast = False
-        if lines is not None:
-            doc._lines = lines
+    _dump_record(pickler, qs)
     blob = out.getvalue()
     # kept for the next record only when this one was pickled whole (an error above leaves it)
     pickler.clear_memo()

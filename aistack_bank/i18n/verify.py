@@ -1069,14 +1069,16 @@ def _keyed_digests(paths: list[Path], todo: list[int], keys: list[str | None], i
     the bytes verified outlives the run). The file's digest taken again, a ``stat`` since the
     look-up took it; a file written in between has another digest, and its key is then not
     the one the look-up took: its worker reads it again."""
-    from ..cache.catalogs import catalog_key
-    from ..cache.store import file_digest
+    from ..cache.store import file_digest, key_of
 
     found: list[str | None] = []
     for i in todo:
-        digest = file_digest(paths[i], lookup=True) if keys[i] is not None else None
-        # (a digest of no key, or of another: the early read is not the key's bytes for sure)
-        found.append(digest if digest is not None and catalog_key("catalog", paths[i], inputs, lookup=True) == keys[i] else "" if keys[i] is not None else None)
+        if keys[i] is None:
+            found.append(None)
+            continue
+        digest = file_digest(paths[i], lookup=True)
+        # ("" where the file's digest now is not the one of its key: no early read is of the key's bytes)
+        found.append(digest if digest is not None and key_of("catalog", str(paths[i]), digest, inputs) == keys[i] else "")
     return found
 
 
