@@ -121,13 +121,23 @@ class EntryMemo:
             self._missed = True
         return found
 
+    def cold_pending(self) -> list | None:
+        """For a caller that checks entries itself, without :meth:`recall` and :meth:`keep`, when
+        neither would do more than keep the entry's values (enabled, and nothing kept by the
+        latest run: a cold run, in which :meth:`recall` answers (None, None) for any values):
+        the list that :meth:`keep` appends ``(values, findings)`` to, to append them to in the
+        order the entries are checked (as :meth:`keep` does: :meth:`save` digests and keeps
+        them). Else None (disabled: nothing to keep; or a memo to look each entry up in)."""
+        return self._pending if self.enabled and not self._old else None
+
     def _digest_pending(self) -> None:
-        """The digests of the values :meth:`keep` was given without one, taken in one pass (a
-        chain of ``map``: no Python call per entry), each kept with its findings; values that
-        :mod:`marshal` does not write are not kept."""
+        """The digests of the values :meth:`keep` (or a caller of :meth:`cold_pending`) was given
+        without one, taken in one pass (a chain of ``map``: no Python call per entry), each kept
+        with its findings; values that :mod:`marshal` does not write are not kept."""
         pending, self._pending = self._pending, []
         if not pending:
             return
+        self._missed = True  # (as keep marks it: an entry was checked)
         values = [value for value, _ in pending]
         try:
             digests = list(map(_DIGEST_OF, map(_BLAKE2B_16, map(marshal.dumps, values, repeat(_MARSHAL_VERSION)))))

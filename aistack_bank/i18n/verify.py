@@ -295,6 +295,11 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
         read: dict = {}  # (the translations' sides of the parity checks, by text: each text read once)
         current = []  # (the translated, not fuzzy entries with their fields, for the lints: see locations.current_translations)
         hints = []  # (for each of current: whether its msgstr holds a character of TOKEN_HINT, asked once for its checks and French typography's)
+        # (the memo asks nothing of an entry, disabled or cold: a current entry of one line, for
+        # its English, with a hint on either side, is compared here, its sides read as
+        # parity_diagnostics reads them; equal, it has no finding: its values kept as keep keeps them)
+        cold = entries.cold_pending()
+        here = cold is not None or not entries.enabled
         for field in mine:
             entry = active.get(field.key)
             if entry is None:
@@ -308,8 +313,21 @@ def verify_catalog(source: BankSource, fields: list[TextField], catalog: Catalog
                 current.append((field, entry))
                 hint = has_token_hint(msgstr)
                 hints.append(hint)
-                if not hint and "\n" not in msgstr and entry.msgid == field.text and type(msgstr) is str and msgstr.strip() and not has_token_hint(field.text):
-                    continue  # (most entries: what _entry_findings answers for one without a hint on either side, nothing, without its call)
+                english = field.text
+                if "\n" not in msgstr and entry.msgid == english and type(msgstr) is str and msgstr.strip():
+                    if not hint and not has_token_hint(english):
+                        continue  # (most entries: what _entry_findings answers for one without a hint on either side, nothing, without its call)
+                    if here:  # (what _entry_findings finds in it: the parity checks' findings alone)
+                        side = sides.get(english)
+                        if side is None:
+                            side = english_parity(english)
+                        found = read.get(msgstr)
+                        if found is None:
+                            found = read[msgstr] = translation_parity(msgstr, lang)
+                        if found == side:
+                            if cold is not None:
+                                cold.append(((field.key, english, field.key_bearing, None, msgstr, False), ()))  # (entry_values, in place)
+                            continue
             found = _entry_findings(entries, field, entry, lang, catalog, sides, hint, read)
             if found:
                 owned.setdefault(field_owner(field), []).extend(found)

@@ -275,22 +275,45 @@ def _side_of(text: str) -> tuple | None:
     return None
 
 
-def _latin1_parity(text: str, raw: bytes) -> tuple:
-    """:func:`english_parity` of a text beyond ASCII whose characters are all Latin-1 (``raw``:
-    its bytes in Latin-1, one a character), with a hint character: its numbers, quantities and
-    markup tokens read as an ASCII text's are (:func:`_ascii_parity`), from the classes of its
-    bytes (each byte beyond ASCII a space). That reading holds here too: no Latin-1 character
-    beyond ASCII is a decimal digit (``\\d`` is 0-9 there as well), ``str.isalnum`` is ``\\w``
-    less ``_`` for every character, and ``<``, ``{`` and ``%`` are ASCII. Its formula tokens:
-    :func:`formula_tokens` of the text when it holds ``×``, ``·``, ``²`` or ``³`` (token
-    characters beyond ASCII), else :func:`_maybe_formulas` of those classes (every token
-    character then ASCII, as in :func:`translation_parity`)."""
+def _latin1_parity(text: str, raw: bytes, lang: str = "en") -> tuple:
+    """:func:`english_parity` (for a translation, :func:`translation_parity` in ``lang``) of a
+    text beyond ASCII whose characters are all Latin-1 (``raw``: its bytes in Latin-1, one a
+    character; for a translation, also a text whose other characters :func:`_latin1_classed`
+    wrote as a space): its numbers, quantities and markup tokens read as an ASCII text's are
+    (:func:`_ascii_parity`), from the classes of its bytes (each byte beyond ASCII a space;
+    a text without a hint character reads as having none). That reading holds here too: no
+    Latin-1 character beyond ASCII is a decimal digit (``\\d`` is 0-9 there as well),
+    ``str.isalnum`` is ``\\w`` less ``_`` for every character, and ``<``, ``{`` and ``%`` are
+    ASCII. Its formula tokens: :func:`formula_tokens` of the text when it holds ``×``, ``·``,
+    ``²`` or ``³`` (token characters beyond ASCII), else :func:`_maybe_formulas` of those
+    classes (every token character then ASCII)."""
     classes = raw.translate(_ASCII_CLASSES)
     if "\u00d7" in text or "\u00b7" in text or "\u00b2" in text or "\u00b3" in text:
         formulas = formula_tokens(text)
         formulas.sort()
-        return _ascii_parity(text, classes, "en", tuple(formulas))
-    return _ascii_parity(text, classes, "en")
+        return _ascii_parity(text, classes, lang, tuple(formulas))
+    return _ascii_parity(text, classes, lang)
+
+
+_CLASSED_AS_SPACES = ("\u202f", "\u2009", "\u2019")
+"""Characters beyond Latin-1 that a French text holds (the narrow no-break and thin spaces that
+group a number's digits, the typographic apostrophe), none of them a decimal digit, a formula
+character (:data:`_FORMULA_CHARS`) or a markup character: :func:`_latin1_classed` gives each the
+class of a space, as :data:`_ASCII_CLASSES` gives every byte beyond ASCII."""
+
+
+def _latin1_classed(text: str) -> bytes | None:
+    """For a text that is not all Latin-1: its Latin-1 bytes with each of
+    :data:`_CLASSED_AS_SPACES` written as a no-break space (one byte a character, so each byte's
+    class is its character's, as :func:`_ascii_parity` reads them), or None when it holds
+    another character beyond Latin-1 (a digit of another script, ``⁴``, ...: read by the scans)."""
+    for other in _CLASSED_AS_SPACES:
+        if other in text:
+            text = text.replace(other, "\u00a0")
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
 
 
 _ASCII_CLASSES = bytes(ord("0") if chr(code).isdigit() else ord("/") if chr(code) in "/^" else ord("A") if "A" <= chr(code) <= "Z"
@@ -329,7 +352,8 @@ def _ascii_parity(text: str, classes: bytes, lang: str = "en", formulas: tuple |
                 at = classes.find(b"0", at)
                 continue
             m = number_at(text, at)
-            value = parse_number(m.group(), lang)
+            token = m.group()
+            value = float(token) if token.isdecimal() else parse_number(token, lang)  # (digits alone: what parse_number gives, without its replacements)
             numbers.append(value)
             after = m.end()
             u = unit_after(text, after)
@@ -349,8 +373,12 @@ def translation_parity(text: str, lang: str) -> tuple[tuple[float, ...], tuple[t
     (:func:`numbers_and_quantities`), each sorted, its :func:`formula_tokens`, sorted, and its
     :func:`markup_tokens` (sorted), as tuples; what the parity checks compare of a translation.
 
-    An ASCII text is read from its characters' classes (:func:`_ascii_parity`). Another is read
-    by the scans themselves, but for its formula tokens: when it holds none of ``² ³ ⁴ · ×``,
+    An ASCII text is read from its characters' classes (:func:`_ascii_parity`), and so is a
+    text of Latin-1 characters (a French or Dutch translation, with its accents and no-break
+    spaces) or of Latin-1 characters and :data:`_CLASSED_AS_SPACES` (:func:`_latin1_parity`:
+    its numbers found from the digits' classes, each matched where it starts, instead of a
+    search of the language's number pattern that tested every character). Another is read by
+    the scans themselves, but for its formula tokens: when it holds none of ``² ³ ⁴ · ×``,
     every token character is ASCII, and the classes of its UTF-8 bytes (each byte of another
     character a space) tell as an ASCII text's do whether it may hold one."""
     lang = _language(lang)
@@ -359,6 +387,12 @@ def translation_parity(text: str, lang: str) -> tuple[tuple[float, ...], tuple[t
         if not (b"0" in classes or b"/" in classes or b"<" in classes):
             return (), (), (), ()
         return _ascii_parity(text, classes, lang)
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        raw = _latin1_classed(text)
+    if raw is not None:
+        return _latin1_parity(text, raw, lang)
     numbers, found = numbers_and_quantities(text, lang)
     numbers.sort()
     found.sort()
