@@ -283,3 +283,70 @@ def test_a_cache_with_a_verdict_is_never_taken_for_a_cold_one(project, monkeypat
     for verdict in (tmp_path / "cache" / "aistack-bank" / "validate").glob("*.json"):
         verdict.unlink()
     assert validation._never_kept(Path("bank"), Path("translations"))
+
+
+def test_a_worker_killed_in_its_early_read_before_the_digest(project, monkeypatch, tmp_path):
+    """A catalogs' worker killed while it reads its catalog before the input digest: its
+    catalog is verified by another process, the findings are a serial run's, and no worker is
+    left behind."""
+    import signal
+
+    from aistack_bank.cache.validation import validate_cached
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial"))
+    serial = validate_cached(Path("bank"), Path("translations"))
+    killed = tmp_path / "killed"
+    real_read = catalog_module.read_catalog
+    pids: list = []
+    real_init = parallel.Workers.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        pids.extend(self.pids)
+
+    def read(path, **kwargs):
+        if parallel.in_worker() and Path(path).name == "fr.po" and not killed.exists():
+            killed.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_read(path, **kwargs)
+
+    monkeypatch.setattr(parallel.Workers, "__init__", init)
+    monkeypatch.setattr(catalog_module, "read_catalog", read)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert validate_cached(Path("bank"), Path("translations")) == serial
+    assert killed.exists() and pids
+    assert all(_state(pid) == "gone" for pid in pids)
+
+
+def test_an_interrupt_during_the_digest_leaves_no_catalogs_worker(project, monkeypatch, tmp_path):
+    """Ctrl-C while the input digest runs beside the catalogs' workers forked before it: the
+    interrupt goes through and the workers end with it."""
+    import pytest
+
+    from aistack_bank.cache import validation
+    from aistack_bank.cache.validation import validate_cached
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    pids: list = []
+    real_init = parallel.Workers.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        pids.extend(self.pids)
+
+    def input_digest(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parallel.Workers, "__init__", init)
+    monkeypatch.setattr(validation, "input_digest", input_digest)
+    with pytest.raises(KeyboardInterrupt):
+        validate_cached(Path("bank"), Path("translations"))
+    assert pids and all(_state(pid) == "gone" for pid in pids)
