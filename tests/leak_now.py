@@ -1,18 +1,20 @@
 """The answer-leak lint now on the banks of the leak equivalence tests, run once per test process.
 
-Five modules (``test_leak_learn_equivalence``, ``test_leak_stems_equivalence``,
+Six modules (``test_leak_learn_equivalence``, ``test_leak_stems_equivalence``,
 ``test_leak_topics_equivalence``, ``test_leak_topic_words_learnt_once``,
-``test_leak_files_equivalence``) each compare the lint now with a different version of it before,
-on the same banks (those of ``test_leak_learn_equivalence._banks``, and twelve more in
-``test_leak_topics_equivalence``) at the same pieces (``PIECES``). What the lint now finds in a
-bank depends on its keys and texts, on the piece screened at a time and on when it forks
-(:data:`lints._SCAN_PIECE`, :data:`lints.LEAK_POOL_MIN`, :data:`lints._WORD_STEMS_MOST`), not on
-the stems it keeps from an earlier run (``test_leak_topics_equivalence`` and
-``test_leak_topic_words_learnt_once`` check that apart, bank after bank in one process, without
+``test_leak_files_equivalence``, ``test_leak_topic_texts_read_once``) each compare the lint now
+with a different version of it before, on the same banks (those of
+``test_leak_learn_equivalence._banks``, and twelve more in ``test_leak_topics_equivalence``) at
+the same pieces (``PIECES``, and two and three texts in the last), and ``test_leak_anchor_rank``
+compares it with itself with the anchors of another rank on the same banks. What the lint now
+finds in a bank depends on its keys and texts, on the piece screened at a time and on when it
+forks (:data:`lints._SCAN_PIECE`, :data:`lints.LEAK_POOL_MIN`, :data:`lints._WORD_STEMS_MOST`),
+not on the stems it keeps from an earlier run (``test_leak_topics_equivalence`` and
+``test_leak_topic_texts_read_once`` check that apart, bank after bank in one process, without
 this module). So :func:`match` and :func:`match_files` work a bank's findings out the first time a
 test asks for them at these settings (with :func:`lints._stem`'s cache emptied first, as the
 tests did) and give the same to the next asker, which compares them with its own version before:
-the lint now runs once per bank, piece and entry point instead of up to five times. The keys and
+the lint now runs once per bank, piece and entry point instead of up to seven times. The keys and
 texts a result was found for are kept with it and compared at each ask: other keys or texts under
 the same name are matched afresh.
 """
