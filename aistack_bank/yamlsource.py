@@ -99,11 +99,18 @@ class YamlDocument:
 
     def __getattr__(self, name: str):
         # (only for an attribute the instance lacks: the data and tables of a document made by
-        # document_of_text, read from its text when one of them is first read)
+        # document_of_text, read from its text when one of them is first read; the keys' table
+        # of one parse_yaml read quickly without it, read from its text when first read, and
+        # pickled or copied without it until then: the copy reads it from its text)
         attributes = self.__dict__
-        if name in _READ_AGAIN and attributes.get("_from_text") is True and "text" in attributes:
-            _read_again(self)
-            return attributes[name]
+        if name in _READ_AGAIN and "text" in attributes:
+            marks = attributes.get("_from_text")
+            if marks is True:
+                _read_again(self)
+                return attributes[name]
+            if name == "keys" and type(marks) is tuple and len(marks) == 3 and marks[2] is None:
+                _keys_again(self)
+                return attributes[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def line(self, number: int) -> str | None:
@@ -269,9 +276,13 @@ def parse_yaml(text: str, path: Path, *, police_all: bool | None = None) -> tupl
     :func:`_police_all` of ``text`` when the caller has it (from :func:`_check_source`)."""
     if police_all is None:
         police_all = _police_all(text)
-    quick = None if police_all else _quick(text, screened=True)
+    quick = None if police_all else _quick(text, screened=True, keys=False)
     if quick is not None:  # (a mapping with nothing to report, and no anchor: see :func:`_quick`)
-        doc = YamlDocument(path=path, data=quick[0], text=text, values=quick[1], keys=quick[2])
+        if quick[2] is None:  # (its keys' table read from the text when first used: _keys_again)
+            doc = YamlDocument(path=path, data=quick[0], text=text, values=quick[1])
+            del doc.__dict__["keys"]
+        else:
+            doc = YamlDocument(path=path, data=quick[0], text=text, values=quick[1], keys=quick[2])
         doc._from_text = quick
         return doc, []
     try:
@@ -316,6 +327,32 @@ def _read_again(doc: YamlDocument) -> None:
     for name, value in zip(_READ_AGAIN, quick):
         attributes.setdefault(name, value)
     attributes["_from_text"] = tuple(attributes[name] for name in _READ_AGAIN)
+
+
+def _keys_again(doc: YamlDocument) -> None:
+    """The keys' table of a document :func:`parse_yaml` made without it (read quickly by the
+    pass, :func:`_quick_lines`, which was asked for no keys: no rule of a file without a finding
+    reads where a key is), read again from its text, each key's path the tuple of the values'
+    table, put in its place among the attributes (as one made with it: a document is pickled by
+    its attributes in their order, a tuple held twice written once), and its ``_from_text`` given it."""
+    attributes = doc.__dict__
+    marks = attributes["_from_text"]
+    quick = _quick(doc.text, screened=True)
+    if quick is None:  # (never for a text read quickly: read as any other)
+        again = parse_yaml(doc.text, doc.path)[0]
+        quick = (None, {}, {}) if again is None else (again.data, again.values, again.keys)
+    values = attributes.get("values")
+    if type(values) is dict:  # (each key's path the very tuple of the values' table, as when made together)
+        same = {path: path for path in values}
+        keys = {same.get(path, path): place for path, place in quick[2].items()}
+    else:
+        keys = quick[2]
+    names = list(attributes)
+    at = names.index("values") + 1 if "values" in names else len(names)
+    later = {name: attributes.pop(name) for name in names[at:]}
+    attributes["keys"] = keys
+    attributes.update(later)
+    attributes["_from_text"] = (marks[0], marks[1], keys)
 
 
 def from_text(doc: YamlDocument) -> bool:
@@ -586,7 +623,7 @@ class _NotQuick(Exception):
     """The text is left to libyaml (see :func:`_quick`)."""
 
 
-def _quick(text: str, screened: bool = False):
+def _quick(text: str, screened: bool = False, keys: bool = True):
     """(data, values, keys) of ``text`` as :func:`parse_yaml` makes them through libyaml and the
     converter, for a text whose top-level mapping and everything in it are of the small part of
     YAML above, with no diagnostic to give; None for any other text (composed by libyaml then).
@@ -594,7 +631,10 @@ def _quick(text: str, screened: bool = False):
     ``screened``: the caller knows that ``text`` holds no character of
     :data:`~aistack_bank.safety.FORBIDDEN` (:func:`_police_all` of it is false); of the characters
     left to libyaml (:data:`_QUICK_ODD`, :data:`_QUICK_ASCII`) it can then hold only a tab, which
-    one search finds, instead of a pass over the text with a character class."""
+    one search finds, instead of a pass over the text with a character class.
+
+    ``keys`` false: the keys' table is None when the pass (:func:`_quick_lines`) reads the text
+    (it is made only by the line reader, which reads the rest)."""
     if not text.endswith("\n"):
         return None
     if screened:
@@ -602,7 +642,7 @@ def _quick(text: str, screened: bool = False):
             return None
     elif (text.isascii() and text.encode("ascii").translate(None, _QUICK_ASCII)) or (not text.isascii() and _QUICK_ODD.search(text)):
         return None
-    found = _quick_lines(text)
+    found = _quick_lines(text, keys)
     if found is not None:
         return found
     return _quick_read(text)
@@ -637,14 +677,18 @@ line of a text ending with a line break is one (a blank line or a comment too: w
 a dash), or one of a block text's."""
 
 
-def _quick_lines(text: str):
+def _quick_lines(text: str, keys_wanted: bool = True):
     """:func:`_quick` of a text it has screened, for the commonest shape of a question file: from
     one pass of :data:`_QUICK_LINE` over the text, each line then read by a few operations on the
     strings it found (no line split, no match a line, a block text taken whole by the pass). None
     when the text has anything else: a blank line or a comment but at its top, a line at an
     indentation other than the mapping's or sequence's it is in, a block text with a blank line
     or a line further in, or anything the line reader (:func:`_quick_read`) would refuse; the text
-    is then read by :func:`_quick_read`, which gives the same for any text this reads."""
+    is then read by :func:`_quick_read`, which gives the same for any text this reads.
+
+    ``keys_wanted`` false: the keys' table is not made (None in its place): a file's rules read
+    where a key is only to report it, and a document read so reads it again when asked
+    (:func:`_keys_again`)."""
     line = 1
     start = 0
     while text.startswith("#", start):  # (comments at its top: its schema's line)
@@ -654,7 +698,7 @@ def _quick_lines(text: str):
     if not tokens or tokens[0][0] or tokens[0][1] or not tokens[0][3]:
         return None
     values: dict = {}
-    keys: dict = {}
+    keys: dict | None = {} if keys_wanted else None
     try:
         data, k, _ = _lines_mapping(tokens, 0, 0, (), 0, line, values, keys)
     except _NotQuick:
@@ -691,9 +735,10 @@ def _lines_scalar(rest: str, line: int, at: int, path: tuple, values: dict):
     raise _NotQuick  # (a block text's header without its lines, and the rest)
 
 
-def _lines_mapping(tokens: list, k: int, col: int, path: tuple, depth: int, line: int, values: dict, keys: dict):
+def _lines_mapping(tokens: list, k: int, col: int, path: tuple, depth: int, line: int, values: dict, keys: dict | None):
     """The block mapping whose first key is that of ``tokens[k]`` (line ``line``), at column
-    ``col``: (it, the index of the line after it, that line's number)."""
+    ``col``: (it, the index of the line after it, that line's number); the keys' places put in
+    ``keys`` unless it is None."""
     if depth > _QUICK_DEPTH:
         raise _NotQuick
     values[path] = (line, col + 1)
@@ -705,7 +750,8 @@ def _lines_mapping(tokens: list, k: int, col: int, path: tuple, depth: int, line
         if key in result:
             raise _NotQuick
         key_path = path + (key,)
-        keys[key_path] = (line, col + 1)
+        if keys is not None:
+            keys[key_path] = (line, col + 1)
         k += 1
         if header:
             if len(indent) <= col:
@@ -747,7 +793,7 @@ def _lines_mapping(tokens: list, k: int, col: int, path: tuple, depth: int, line
             raise _NotQuick
 
 
-def _lines_sequence(tokens: list, k: int, col: int, path: tuple, depth: int, line: int, values: dict, keys: dict):
+def _lines_sequence(tokens: list, k: int, col: int, path: tuple, depth: int, line: int, values: dict, keys: dict | None):
     """The block sequence whose first dash is that of ``tokens[k]`` (line ``line``), at column
     ``col``: (it, the index of the line after it, that line's number)."""
     if depth > _QUICK_DEPTH:

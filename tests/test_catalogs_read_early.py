@@ -202,3 +202,151 @@ def test_a_catalog_written_after_its_early_read_is_verified_from_its_new_bytes(p
 
 
 GHOST = '\nmsgctxt "question.zz-not-there.text"\nmsgid "Ghost"\nmsgstr "Fantôme"\n'
+
+
+def test_a_cold_run_forks_the_catalogs_workers_before_its_input_digest(project, monkeypatch, tmp_path):
+    """With no verdict stored at all (a fresh cache), the catalogs' workers are forked and read
+    their catalogs before the input digest; a catalog written after its early read and before
+    the digest is verified from the bytes the digest took (the verdict kept under their key is
+    theirs), and the next run, from the cache, reports what a run on a fresh cache reports."""
+    from aistack_bank.cache import validation
+    from aistack_bank.cache.validation import validate_cached
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert validation._never_kept(Path("bank"), Path("translations"))
+    fr = project / "translations" / "fr.po"
+    done = tmp_path / "fr-read"
+    sent, log = _watched(monkeypatch, tmp_path)
+    (tmp_path / "verification-sent").touch()  # (no early read held back here)
+    real_read, real_digest = catalog_module.read_catalog, validation.input_digest
+    order: list = []
+
+    def read(path, **kwargs):
+        found = real_read(path, **kwargs)
+        if parallel.in_worker() and Path(path).name == "fr.po":
+            done.touch()
+        return found
+
+    def input_digest(bank, translations, *args, **kwargs):
+        if not kwargs.get("again"):
+            order.append(list(sent))
+            # (once the French catalog's early read is done: a translator's entry added to it)
+            deadline = time.monotonic() + 60
+            while not done.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            if not fr.read_text(encoding="utf-8").endswith(GHOST):
+                fr.write_text(fr.read_text(encoding="utf-8") + GHOST, encoding="utf-8")
+        return real_digest(bank, translations, *args, **kwargs)
+
+    monkeypatch.setattr(catalog_module, "read_catalog", read)
+    monkeypatch.setattr(validation, "input_digest", input_digest)
+    during = validate_cached(Path("bank"), Path("translations"))
+    assert order == [[["_read_early", "_read_early"]]]  # (sent before the digest)
+    assert done.exists()
+    reads = _reads(log)
+    assert sorted(name for _, name in reads) == ["translations/fr.po", "translations/fr.po", "translations/nl.po"]  # (fr.po read again)
+
+    def ghosts(found) -> list[str]:
+        return [d.code for d in found[0] if "zz-not-there" in d.message]
+
+    assert ghosts(during) == ["W503"]
+    # a run that can find a verdict (the stat memo file written) forks nothing before its digest
+    assert not validation._never_kept(Path("bank"), Path("translations"))
+    sent.clear()
+    order.clear()
+    cached = validate_cached(Path("bank"), Path("translations"))
+    assert order == [[]] and sent == []
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "fresh"))
+    assert cached == validate_cached(Path("bank"), Path("translations")) == during
+    assert ghosts(cached) == ["W503"]
+
+
+def test_a_cache_with_a_verdict_is_never_taken_for_a_cold_one(project, monkeypatch, tmp_path):
+    """No stat memo file of the bank and its catalogs, but a verdict stored (of any bank): not a
+    cold run (the memo file may have been removed), so nothing is forked before the digest."""
+    from aistack_bank.cache import validation
+    from aistack_bank.cache.validation import validate_cached
+
+    keep_only(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert validation._never_kept(Path("bank"), Path("translations"))
+    validate_cached(Path("bank"), Path("translations"))
+    memo = validation._memo_path([Path("bank"), Path("translations")])
+    assert memo.exists() and not validation._never_kept(Path("bank"), Path("translations"))
+    memo.unlink()
+    assert list((tmp_path / "cache" / "aistack-bank" / "validate").glob("*.json"))
+    assert not validation._never_kept(Path("bank"), Path("translations"))
+    for verdict in (tmp_path / "cache" / "aistack-bank" / "validate").glob("*.json"):
+        verdict.unlink()
+    assert validation._never_kept(Path("bank"), Path("translations"))
+
+
+def test_a_worker_killed_in_its_early_read_before_the_digest(project, monkeypatch, tmp_path):
+    """A catalogs' worker killed while it reads its catalog before the input digest: its
+    catalog is verified by another process, the findings are a serial run's, and no worker is
+    left behind."""
+    import signal
+
+    from aistack_bank.cache.validation import validate_cached
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial"))
+    serial = validate_cached(Path("bank"), Path("translations"))
+    killed = tmp_path / "killed"
+    real_read = catalog_module.read_catalog
+    pids: list = []
+    real_init = parallel.Workers.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        pids.extend(self.pids)
+
+    def read(path, **kwargs):
+        if parallel.in_worker() and Path(path).name == "fr.po" and not killed.exists():
+            killed.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_read(path, **kwargs)
+
+    monkeypatch.setattr(parallel.Workers, "__init__", init)
+    monkeypatch.setattr(catalog_module, "read_catalog", read)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert validate_cached(Path("bank"), Path("translations")) == serial
+    assert killed.exists() and pids
+    assert all(_state(pid) == "gone" for pid in pids)
+
+
+def test_an_interrupt_during_the_digest_leaves_no_catalogs_worker(project, monkeypatch, tmp_path):
+    """Ctrl-C while the input digest runs beside the catalogs' workers forked before it: the
+    interrupt goes through and the workers end with it."""
+    import pytest
+
+    from aistack_bank.cache import validation
+    from aistack_bank.cache.validation import validate_cached
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    pids: list = []
+    real_init = parallel.Workers.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        pids.extend(self.pids)
+
+    def input_digest(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parallel.Workers, "__init__", init)
+    monkeypatch.setattr(validation, "input_digest", input_digest)
+    with pytest.raises(KeyboardInterrupt):
+        validate_cached(Path("bank"), Path("translations"))
+    assert pids and all(_state(pid) == "gone" for pid in pids)

@@ -1,10 +1,9 @@
-"""``question_fields`` makes each ``TextField`` without calling the class (its attributes put
-into the instance's dict in the order of ``TextField.__init__``): the same fields as before
-(the function before, kept here, ``_question_fields_before``), equal, of the same type, with a
-dict of the same size (the class's shared keys: the same attributes in the same order) and
-pickled to the same bytes, for every question file of the bundled bank and
-``examples/every-kind``, with and without a document. It fails with two attributes put in
-the other order (the dict's keys listed in another order)."""
+"""``question_fields`` makes each ``TextField`` without calling the class (``tuple.__new__`` of
+the class and its values, in the order of ``TextField.__new__``): the same fields as before (the
+function before, kept here, ``_question_fields_before``), equal, of the same type, with the same
+values read by name, and pickled to the same bytes, for every question file of the bundled bank
+and ``examples/every-kind``, with and without a document. It fails with two values put in the
+other order."""
 
 from __future__ import annotations
 
@@ -57,8 +56,10 @@ def test_every_question_file_of_both_banks():
             before = _question_fields_before(qs.question, doc, where)
             assert after == before
             assert [type(field) for field in after] == [TextField] * len(before)
-            assert [sys.getsizeof(field.__dict__) for field in after] == [sys.getsizeof(field.__dict__) for field in before]
-            assert [list(field.__dict__) for field in after] == [list(field.__dict__) for field in before]
+            assert [tuple(field) for field in after] == [tuple(field) for field in before]
+            assert [[getattr(field, name) for name in TextField._fields] for field in after] == [
+                [getattr(field, name) for name in TextField._fields] for field in before]
+            assert [sys.getsizeof(field) for field in after] == [sys.getsizeof(field) for field in before]
             assert pickle.dumps(after, 5) == pickle.dumps(before, 5)
             assert all(hash(a) == hash(b) for a, b in zip(after, before))
             count += len(after)

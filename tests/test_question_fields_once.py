@@ -52,7 +52,7 @@ def _same(got, want):
     assert len(got) == len(want)
     for a, b in zip(got, want):
         assert type(a) is TextField
-        assert vars(a) == vars(b)
+        assert dict(zip(TextField._fields, a)) == dict(zip(TextField._fields, b))
         assert a == b
 
 

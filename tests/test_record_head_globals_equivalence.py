@@ -1,8 +1,9 @@
 """A record's head names one global (``cache.questionfiles._rebuilt``) for its path and its
-fields' class, where it named ``_path_restored`` for the path and ``TextField`` for the fields:
-the path reduced to ``_rebuilt`` with its parts, each field to what its own ``__reduce__`` gives
-with the class stood for by a ``_ClassNamed`` (made again by ``_rebuilt``), and the model's
-``_rebuilt`` then a reference to the head's.
+fields' maker, where it named ``_path_restored`` for the path and ``TextField`` for the fields:
+the path reduced to ``_rebuilt`` with its parts, each field (a tuple subclass) to its values with
+its maker, ``tuple.__new__`` of its class, stood for by a ``_TupleOf`` (made again by
+``_rebuilt`` as a ``functools.partial``), and the model's ``_rebuilt`` then a reference to the
+head's.
 
 Compared with the pickler before (kept here: the path reduced to ``_path_restored`` and the
 fields by ``TextField.__reduce__``), on every question file of the bundled bank and of
@@ -10,8 +11,9 @@ fields by ``TextField.__reduce__``), on every question file of the bundled bank 
 question-file texts (the quick reader's random shapes, half of them mutated) and on hypothesis
 fields of any values: the head (what a catalog worker reads) and the record, whole and without
 its document, unpickle to the same values of the same types, the fields' path the head's own
-object as before, with fewer globals; a field class whose reduction is not its dataclass fields
-in order, not found by its name or of one field is pickled by its own reduction, as before."""
+object as before, with fewer globals; a field class whose reduction is not its class and its
+values in order, whose call by position does not keep them in order, that is not a tuple, not
+found by its name or of one field is pickled by its own reduction, as before."""
 
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ def _path_reduced_before(path):
 
 def _table_before() -> dict:
     table = dict(questionfiles._models_reduced())
-    table.pop(questionfiles._ClassNamed)
+    table.pop(questionfiles._TupleOf)
     table[TextField] = TextField.__reduce__
     if type(Path()) in table:
         table[type(Path())] = _path_reduced_before
@@ -156,49 +158,78 @@ def test_any_fields_as_before(found):
     _check(qs)
     head = pickle.loads(questionfiles._dumped(qs))
     assert head[2]["fields"] == fields
-    assert [dataclasses.astuple(f) for f in head[2]["fields"]] == [dataclasses.astuple(f) for f in fields]
+    assert [tuple(f) for f in head[2]["fields"]] == [tuple(f) for f in fields]
+    assert all(type(f) is TextField for f in head[2]["fields"])
+
+
+class _Tuple(tuple):
+    __slots__ = ()
+    _fields = ("a", "b")
+
+    def __new__(cls, a, b):
+        return tuple.__new__(cls, (a, b))
+
+    def __reduce__(self):
+        return type(self), tuple(self)
+
+
+class _Swapped(_Tuple):
+    __slots__ = ()
+
+    def __reduce__(self):
+        return _Swapped, (self[1], self[0])
+
+
+class _More(_Tuple):
+    __slots__ = ()
+
+    def __new__(cls, a, b, c=None):
+        return tuple.__new__(cls, (a, b))
+
+    def __reduce__(self):
+        return _More, (self[0], self[1], "more")
+
+
+class _Alone(tuple):
+    __slots__ = ()
+    _fields = ("a",)
+
+    def __new__(cls, a):
+        return tuple.__new__(cls, (a,))
+
+    def __reduce__(self):
+        return _Alone, (self[0],)
+
+
+class _Reversed(_Tuple):
+    """Its reduction its values in order, but its call by position keeps them the other way round."""
+
+    __slots__ = ()
+
+    def __new__(cls, b, a):
+        return tuple.__new__(cls, (a, b))
+
+    def __reduce__(self):
+        return _Reversed, tuple(self)
 
 
 @dataclasses.dataclass(frozen=True)
-class _Swapped:
+class _Dataclass:
     a: str
     b: str
 
     def __reduce__(self):
-        return _Swapped, (self.b, self.a)
+        return _Dataclass, (self.a, self.b)
 
 
-@dataclasses.dataclass(frozen=True)
-class _More:
-    a: str
-    b: str
+class _Plain(_Tuple):
+    __slots__ = ()
 
     def __reduce__(self):
-        return _More, (self.a, self.b, "more")
-
-    def __init__(self, a, b, c=None):
-        object.__setattr__(self, "a", a)
-        object.__setattr__(self, "b", b)
+        return type(self), tuple(self)
 
 
-@dataclasses.dataclass(frozen=True)
-class _Alone:
-    a: str
-
-    def __reduce__(self):
-        return _Alone, (self.a,)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Plain:
-    a: str
-    b: str
-
-    def __reduce__(self):
-        return type(self), (self.a, self.b)
-
-
-@pytest.mark.parametrize("cls", [_Swapped, _More, _Alone, _Plain])
+@pytest.mark.parametrize("cls", [_Swapped, _More, _Alone, _Reversed, _Dataclass, _Plain])
 def test_a_field_class_reduced_by_its_own_reduction_unless_its_fields_in_order(cls, monkeypatch):
     monkeypatch.setattr(questionfiles, "_REDUCING", {cls})
     table = questionfiles._models_reduced()
@@ -209,9 +240,10 @@ def test_a_field_class_reduced_by_its_own_reduction_unless_its_fields_in_order(c
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = table
     pickler.dump(values)
-    if cls is _Plain:  # (its class made by _rebuilt, named once)
+    if cls is _Plain:  # (its maker made by _rebuilt, named once)
         assert _globals(out.getvalue()) == ["_rebuilt"]
         assert pickle.loads(out.getvalue()) == values
+        assert [type(value) for value in pickle.loads(out.getvalue())] == [_Plain, _Plain]
     else:
         assert out.getvalue() == pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
 

@@ -33,8 +33,8 @@ def _dumped_before(qs) -> tuple[bytes, int]:
     pickler.dispatch_table = {**copyreg.dispatch_table, **({type(Path()): questionfiles._path_reduced} if questionfiles._PARSED_PARTS else {}),
                               # (the record and the models' classes as the record's pickler reduces them: tests/test_record_globals_equivalence.py)
                               QuestionSource: questionfiles._source_reduced, type(BaseModel): questionfiles._class_reduced,
-                              # (the fields' class made by _rebuilt: tests/test_record_head_globals_equivalence.py)
-                              TextField: questionfiles._models_reduced()[TextField], questionfiles._ClassNamed: questionfiles._class_named_reduced}
+                              # (the fields' maker made by _rebuilt: tests/test_record_head_globals_equivalence.py)
+                              TextField: questionfiles._models_reduced()[TextField], questionfiles._TupleOf: questionfiles._tuple_of_reduced}
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...
@@ -90,7 +90,7 @@ def test_every_question_file_pickles_as_before():
             kinds.add(type(qs.question))
             assert type(qs.question) in questionfiles._MODELS_REDUCED
     assert len(kinds) >= 8, kinds
-    # (the fields reduced to what their own reduction gives, their class made by _rebuilt)
+    # (the fields reduced to their values, their maker, tuple.__new__ of their class, made by _rebuilt)
     assert questionfiles._MODELS_REDUCED[TextField].__qualname__ == "_fields_reduction.<locals>.reduced"
 
 

@@ -24,6 +24,7 @@ import io
 import os
 import pickle
 import sys
+from functools import partial
 from pathlib import Path, PurePath
 from types import FunctionType
 from typing import Any, Callable
@@ -659,7 +660,7 @@ def _dump_record(pickler: pickle.Pickler, qs: QuestionSource) -> None:
         if lines is not None:
             doc._lines = lines
 
-RECORD_HEAD = "record-head-4"
+RECORD_HEAD = "record-head-5"
 """The first item of a record's head (:func:`_dumped`), and a part of every question file's key
 in the store (:meth:`QuestionFiles._shared`): a record of another layout is never looked up,
 nor read as one of this layout."""
@@ -758,7 +759,7 @@ def _path_reduced(path: Path) -> tuple:
     every catalog worker, and parsing it again was an eighth of reading a record's head there).
     :func:`_rebuilt` makes it again (of class :data:`_PATH`) as ``pathlib`` makes a path from its
     parts, or, where ``pathlib`` has no such way, from its parts as its reduction does. The
-    record's head names :func:`_rebuilt` for it; its fields' class (:func:`_fields_reduction`)
+    record's head names :func:`_rebuilt` for it; its fields' maker (:func:`_fields_reduction`)
     and its model refer to that one global."""
     return _rebuilt, (_PATH_PARTS, path._drv, path._root, path._parts)
 
@@ -773,9 +774,10 @@ def _document_reduced(doc: YamlDocument) -> tuple:
     return doc.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
 
 
-_SOURCE, _CLASS, _DOCUMENT, _PATH_PARTS = 0, 1, 2, 3
+_SOURCE, _CLASS, _DOCUMENT, _PATH_PARTS, _TUPLE_OF = 0, 1, 2, 3, 4
 """What :func:`_rebuilt` makes: a record's :class:`QuestionSource` without its document, a
-class (a pydantic model's, its fields'), a document read quickly, a path from its parts."""
+class (a pydantic model's), a document read quickly, a path from its parts, the maker of a
+tuple class's instances from their values (its fields')."""
 
 
 def _rebuilt(what: int, *args):
@@ -784,7 +786,7 @@ def _rebuilt(what: int, *args):
     record's model and document name one global instead of four to six (a global is looked up
     through an import, about 7.6 k instructions, both when a record is pickled and when it is
     unpickled; a call of this function, about a seventh of that). A record's head names it for
-    its path, and its fields' class is made by it (:func:`_fields_reduction`): what a catalog
+    its path, and its fields' maker is made by it (:func:`_fields_reduction`): what a catalog
     worker reads of every record, the path first."""
     if what == _PATH_PARTS:  # (drive, root, parts): see _path_reduced
         if _PARSED_PARTS:
@@ -795,11 +797,16 @@ def _rebuilt(what: int, *args):
         qs = _SOURCE_NEW(QuestionSource)
         qs.__dict__.update(zip(_SOURCE_FIELDS, (args[0], ..., *args[1:])))
         return qs
-    if what == _CLASS:  # (module, name)
+    if what == _CLASS or what == _TUPLE_OF:  # (module, name)
         module = sys.modules.get(args[0])
         if module is None:
             module = importlib.import_module(args[0])
-        return getattr(module, args[1])
+        cls = getattr(module, args[1])
+        if what == _CLASS:
+            return cls
+        if not (type(cls) is type and issubclass(cls, tuple)):
+            raise pickle.UnpicklingError(f"not a tuple class: {args[0]}.{args[1]}")
+        return partial(_TUPLE_NEW, cls)  # (called in C for each field: no Python frame)
     if what == _DOCUMENT:  # (path, text)
         return document_of_text(*args)
     raise pickle.UnpicklingError(f"unknown part of a record: {what!r}")
@@ -830,67 +837,75 @@ def _class_reduced(cls: type) -> Any:
     return name
 
 
-class _ClassNamed:
-    """Stands for a class of a record's fields in its pickle (:func:`_fields_reduction`): reduced
-    to its module and name, made again by :func:`_rebuilt`, so that the record names no global
-    for it (a class itself is pickled by ``pickle``'s own global, which no table reaches)."""
+_TUPLE_NEW = tuple.__new__
+
+
+class _TupleOf:
+    """Stands for the maker of a record's fields (:func:`_fields_reduction`), ``tuple.__new__`` of
+    their class given their values, in its pickle: reduced to the class's module and name, made
+    again by :func:`_rebuilt` as ``functools.partial(tuple.__new__, cls)``, a C callable, so that
+    unpickling a field runs no Python code (the class's own ``__new__``, or a call of the class,
+    did: about a tenth of reading a record's head, in every catalog worker), and the record names
+    no global of its own for it."""
 
     __slots__ = ("cls",)
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
 
-    def __call__(self, *args):
-        # (a reduction's first item must be callable: this makes what the class unpickled makes)
-        return self.cls(*args)
+    def __call__(self, values: tuple):
+        # (a reduction's first item must be callable: this makes what the record unpickled makes)
+        return _TUPLE_NEW(self.cls, values)
 
 
-def _class_named_reduced(named: _ClassNamed) -> tuple:
-    """:class:`_ClassNamed`'s entry in the record pickler's table: its class's module and name
+def _tuple_of_reduced(named: _TupleOf) -> tuple:
+    """:class:`_TupleOf`'s entry in the record pickler's table: its class's module and name
     (refused, as ``pickle`` refuses a class not found by its name, when it is no longer found)."""
     cls = named.cls
     module, name = cls.__module__, cls.__qualname__
     if getattr(sys.modules.get(module), name, None) is not cls:
         raise pickle.PicklingError(f"Can't pickle {cls!r}: it's not found as {module}.{name}")
-    return _rebuilt, (_CLASS, module, name)
+    return _rebuilt, (_TUPLE_OF, module, name)
 
 
 def _fields_reduction(cls: type, reduce: FunctionType) -> Callable | None:
     """The record pickler's reduction of a field class's instances (a
-    :class:`~aistack_bank.i18n.fields.TextField`, about ten a record) when its own ``reduce``
-    gives ``(cls, the values of its dataclass fields in their order)``, as tried on an instance
-    made for it here: the same values, read by one ``operator.attrgetter`` (in C), with the
-    class given as a :class:`_ClassNamed`, which the record's pickle makes by :func:`_rebuilt`
-    instead of naming a global of its own (about 6 k instructions to pickle, and as many to
-    unpickle in every catalog worker). None (the class's own ``reduce`` is used) for any other
+    :class:`~aistack_bank.i18n.fields.TextField`, about ten a record): a ``tuple`` subclass whose
+    ``_fields`` name its items, whose call by position keeps the values in their order, and whose
+    own ``reduce`` gives ``(cls, its values)``, as tried on instances made for it here. Reduced to
+    its values (a plain tuple, ``tuple(field)``, in C) with a :class:`_TupleOf` of its class, which
+    the record's pickle makes by :func:`_rebuilt`: each field is then made again by
+    ``tuple.__new__(cls, values)`` called in C, where the class's reduction called the class (its
+    ``__new__`` a Python frame each). None (the class's own ``reduce`` is used) for any other
     class, or a class not found by its module and name."""
-    import dataclasses
-    import operator
-
-    if not dataclasses.is_dataclass(cls) or not isinstance(cls, type) or type(cls) is not type:
+    if not isinstance(cls, type) or type(cls) is not type or not issubclass(cls, tuple):
         return None
-    names = tuple(field.name for field in dataclasses.fields(cls))
+    names = getattr(cls, "_fields", None)
     module, name = cls.__module__, cls.__qualname__
-    if (len(names) < 2 or type(module) is not str or type(name) is not str or "." in name
+    if (type(names) is not tuple or len(names) < 2 or type(module) is not str or type(name) is not str or "." in name
             or getattr(sys.modules.get(module), name, None) is not cls):
         return None
     marks = tuple(object() for _ in names)
     try:
-        probe = object.__new__(cls)
-        probe.__dict__.update(zip(names, marks))
+        probe = _TUPLE_NEW(cls, marks)
         found = reduce(probe)
+        made = cls(*marks)
     except Exception:
         return None
     if (type(found) is not tuple or len(found) != 2 or found[0] is not cls or type(found[1]) is not tuple
-            or len(found[1]) != len(names) or any(got is not mark for got, mark in zip(found[1], marks))):
+            or len(found[1]) != len(marks) or any(got is not mark for got, mark in zip(found[1], marks))
+            or type(made) is not cls or len(made) != len(marks) or any(got is not mark for got, mark in zip(made, marks))):
         return None
-    values = operator.attrgetter(*names)
-    named = _ClassNamed(cls)
+    named = _TupleOf(cls)
+    values = _tuple
 
     def reduced(field):
-        return named, values(field)
+        return named, (values(field),)
 
     return reduced
+
+
+_tuple = tuple
 
 
 def _models_reduced() -> dict:
@@ -903,7 +918,7 @@ def _models_reduced() -> dict:
     for cls in _REDUCING:
         reduce = cls.__dict__.get("__reduce__")
         if (cls not in table and type(reduce) is FunctionType and cls.__reduce__ is reduce and cls.__reduce_ex__ is object.__reduce_ex__
-                and cls.__getattribute__ is object.__getattribute__):
+                and cls.__getattribute__ in (object.__getattribute__, tuple.__getattribute__)):
             table[cls] = _fields_reduction(cls, reduce) or reduce
     if (YamlDocument not in table and YamlDocument.__reduce_ex__ is object.__reduce_ex__ and YamlDocument.__reduce__ is object.__reduce__
             and getattr(YamlDocument, "__getstate__", None) is getattr(object, "__getstate__", None)):
@@ -912,7 +927,7 @@ def _models_reduced() -> dict:
             and getattr(QuestionSource, "__getstate__", None) is getattr(object, "__getstate__", None)
             and QuestionSource.__new__ is object.__new__):
         table[QuestionSource] = _source_reduced
-    table.setdefault(_ClassNamed, _class_named_reduced)
+    table.setdefault(_TupleOf, _tuple_of_reduced)
     metaclass = type(BaseModel)
     if metaclass not in table and metaclass.__reduce_ex__ is type.__reduce_ex__ and metaclass.__reduce__ is type.__reduce__:
         table[metaclass] = _class_reduced

@@ -117,9 +117,7 @@ class StatMemo:
         # of a build are digested: processors with the SHA extensions compute it in hardware)
         self.algorithm = after.algorithm if after is not None else algorithm
         self.keep = keep and after is None and self.algorithm == CONTENT_ALGORITHM  # (see digest)
-        scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if self.algorithm == CONTENT_ALGORITHM else f"\0{self.algorithm}")
-        name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
-        self.path = cache_dir() / "stat" / f"{name}.pickle"
+        self.path = _memo_path(roots, self.algorithm)
         self.old: dict[str, tuple] = {}
         self.new: dict[str, tuple] = {}
         self.now = time.time_ns()
@@ -380,6 +378,13 @@ class StatMemo:
             write_private(self.path, pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # an unwritable cache folder: hash everything next time
             pass
+
+
+def _memo_path(roots: list[Path], algorithm: str = CONTENT_ALGORITHM) -> Path:
+    """The memo file of the stat memo of ``roots`` (:class:`StatMemo`)."""
+    scope = "\0".join(os.path.abspath(root) for root in roots) + ("" if algorithm == CONTENT_ALGORITHM else f"\0{algorithm}")
+    name = hashlib.blake2b(f"{_FORMAT}\0{scope}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    return cache_dir() / "stat" / f"{name}.pickle"
 
 
 _FORKED: list[StatMemo] = []
@@ -708,9 +713,10 @@ def summary_of(report) -> dict:
             "key_longest_share": cues.longest_share, "line": f"{cues.questions} question{'' if cues.questions == 1 else 's'}; {cues.summary()}"}
 
 
-def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None, own: str | None = None, meanwhile=None):
+def _validate_and_store(bank: Path, translations: Path | None, key: str | None, catalogs: Catalogs | None = None, own: str | None = None, meanwhile=None,
+                        workers=None):
     """Validate now; store the verdict under ``key`` if no input changed meanwhile (and the
-    bank's own part of it under ``own``, :func:`bank_key`). ``meanwhile``: as for
+    bank's own part of it under ``own``, :func:`bank_key`). ``meanwhile`` and ``workers``: as for
     :func:`~aistack_bank.rules.validate.validate_bank`."""
     from ..rules.validate import validate_bank
 
@@ -718,7 +724,7 @@ def _validate_and_store(bank: Path, translations: Path | None, key: str | None, 
     report = validate_bank(bank, translations=translations, catalogs=catalogs, use_cache=key is not None,
                            walked=_walked(bank, translations) if key is not None else None,
                            one_catalog=key is not None and edited_catalog_only(bank, translations), meanwhile=meanwhile,
-                           bank_read=bank_read, unknown_catalogs=unknown_catalogs(bank, translations) if key is not None else None)
+                           bank_read=bank_read, unknown_catalogs=unknown_catalogs(bank, translations) if key is not None else None, workers=workers)
     summary = summary_of(report)
     if key is not None and Path(bank).is_dir() and input_digest(bank, translations, again=True, checked=bank_read.checked) == key:
         store(bank, key, report.diagnostics, summary)
@@ -890,6 +896,19 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
     for byte those of a stored verdict, else validated now (and stored). When only catalogs
     changed since a verdict of the same bank's files, the bank's own part of that verdict is
     taken (:func:`_catalog_edited`)."""
+    if use_cache and translations is not None and _never_kept(bank, translations):
+        # A cold run: the catalogs' workers forked now, their reads beside the input digest
+        # (each read is verified only if its bytes are those the catalog's key is taken of:
+        # see verify._keyed_digests), and ended with this block.
+        from ..rules.validate import early_workers
+
+        with early_workers(translations) as workers:
+            return _validate_cached(bank, translations, workers if workers.started else None)
+    return _validate_cached(bank, translations, None, use_cache=use_cache)
+
+
+def _validate_cached(bank: Path, translations: Path | None, workers, *, use_cache: bool = True):
+    """:func:`validate_cached`, with the catalogs' workers it forked (or None)."""
     key = input_digest(bank, translations) if use_cache else None
     cached = load(bank, key) if key is not None else None
     if cached is not None:
@@ -902,8 +921,22 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
         found = _catalog_edited(bank, translations, key, own, one_catalog=edited_catalog_only(bank, translations, bank_kept=True))
         if found is not None:
             return found
-    report, summary = _validate_and_store(bank, translations, key, own=own)
+    report, summary = _validate_and_store(bank, translations, key, own=own, workers=workers)
     return report.diagnostics, summary
+
+
+def _never_kept(bank: Path, translations: Path) -> bool:
+    """Whether no verdict of validating ``bank`` with ``translations`` can be stored, by what is
+    cheap to look at: no stat memo file of the two folders (every input digest of them writes
+    one) and no verdict of any bank stored (a fresh cache, as on a new CI runner). A run that
+    could find a verdict, or the kept findings of a catalog, is never taken for a cold one."""
+    if _memo_path([bank, translations]).exists():
+        return False
+    try:
+        with os.scandir(cache_dir() / "validate") as found:
+            return not any(entry.name.endswith(".json") for entry in found)
+    except OSError:
+        return True  # (no verdicts' folder)
 
 
 def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, meanwhile=None):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import _tuplegetter
+from dataclasses import FrozenInstanceError
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,9 +16,23 @@ if TYPE_CHECKING:
 KEEP_NUMBERS = "Keep every number, unit and formula exactly as in the English: a numeric check reads them."
 
 
-@dataclass(frozen=True, init=False)
-class TextField:
-    """One translatable text of the bank."""
+_NAMES = ("key", "text", "path", "line", "notes", "question_id", "key_bearing", "loc")
+
+
+class TextField(tuple):
+    """One translatable text of the bank.
+
+    A tuple of its eight values (in the order of :data:`_NAMES`) read by name through
+    ``collections.namedtuple``'s own descriptors (the item taken in C), so that a record's pickle
+    makes it again by one C call, ``tuple.__new__(TextField, values)``, without a Python frame
+    (:func:`aistack_bank.cache.questionfiles._fields_reduction`: every catalog worker unpickles
+    every field of the bank). It behaves as the frozen dataclass it was: made by position or by
+    name, equal only to a field of its class with equal values, hashed as the tuple of its values,
+    not ordered, its ``repr`` the dataclass's, pickled as its class and values, frozen."""
+
+    __slots__ = ()
+    __match_args__ = _NAMES
+    _fields = _NAMES
 
     key: str
     """Stable msgctxt, e.g. ``q003.option.c``, ``topic.<topic-id>.key_point.k2`` or
@@ -28,35 +43,77 @@ class TextField:
     """The YAML file it comes from."""
     line: int
     """Its line in that file (1-based)."""
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...]
     """Notes for translators (``#.`` comments)."""
-    question_id: str | None = None
-    key_bearing: bool = False
+    question_id: str | None
+    key_bearing: bool
     """True for stems, options and answers: a stale translation there can change the answer."""
-    loc: tuple = ()
+    loc: tuple
     """Where the text sits in its model (``("options", 2, "text")``); empty for topic fields."""
 
-    def __init__(self, key: str, text: str, path: Path, line: int, notes: tuple[str, ...] = (), question_id: str | None = None,
-                 key_bearing: bool = False, loc: tuple = ()) -> None:
-        # Each attribute put in the instance's dict: a frozen dataclass's own __init__ calls
-        # object.__setattr__ once per attribute, which is most of making a field (about ten per
-        # question file) and of unpickling one (every catalog worker unpickles every field). The
-        # dict is the class's shared-key one (a new dict given whole would not share its keys:
-        # 136 more bytes per field).
-        attributes = self.__dict__
-        attributes["key"] = key
-        attributes["text"] = text
-        attributes["path"] = path
-        attributes["line"] = line
-        attributes["notes"] = notes
-        attributes["question_id"] = question_id
-        attributes["key_bearing"] = key_bearing
-        attributes["loc"] = loc
+    def __new__(cls, key: str, text: str, path: Path, line: int, notes: tuple[str, ...] = (), question_id: str | None = None,
+                key_bearing: bool = False, loc: tuple = ()) -> "TextField":
+        return _tuple_new(cls, (key, text, path, line, notes, question_id, key_bearing, loc))
 
     def __reduce__(self):
-        # Pickled as its values (a per-file store holds about 30 per question): unpickling
-        # then calls the class once instead of restoring each attribute, four times faster.
-        return (TextField, (self.key, self.text, self.path, self.line, self.notes, self.question_id, self.key_bearing, self.loc))
+        # Pickled as its class and values, as the dataclass was (a store written before is read
+        # as it was, and read by the code before); a record's pickle makes it in C instead.
+        return (TextField, _tuple(self))
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(key={self[0]!r}, text={self[1]!r}, path={self[2]!r}, line={self[3]!r}, notes={self[4]!r}, "
+                f"question_id={self[5]!r}, key_bearing={self[6]!r}, loc={self[7]!r})")
+
+    # equal only to a field of the same class, as the dataclass's comparison (a tuple of the same
+    # values is not one: a tuple's own comparison, tried after NotImplemented, would compare the
+    # values); hashed as the tuple of its values, as the dataclass's hash; not ordered
+    def __eq__(self, other):
+        if type(other) is type(self):
+            return _tuple_eq(self, other)
+        return False if type(other).__eq__ is _tuple_eq else NotImplemented
+
+    def __ne__(self, other):
+        if type(other) is type(self):
+            return _tuple_ne(self, other)
+        return True if type(other).__ne__ is _tuple_ne else NotImplemented
+
+    __hash__ = tuple.__hash__
+
+    def __lt__(self, other):
+        return _unordered(self, other, "<")
+
+    def __le__(self, other):
+        return _unordered(self, other, "<=")
+
+    def __gt__(self, other):
+        return _unordered(self, other, ">")
+
+    def __ge__(self, other):
+        return _unordered(self, other, ">=")
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _unordered(field: TextField, other, op: str):
+    """Fields are not ordered (nor were they as a dataclass): NotImplemented, or, against a tuple
+    whose own comparison would order them by their values, the TypeError Python gives."""
+    if type(other) is type(field) or not isinstance(other, tuple) or getattr(type(other), _REFLECTED[op]) is not getattr(tuple, _REFLECTED[op]):
+        return NotImplemented
+    raise TypeError(f"'{op}' not supported between instances of {type(field).__name__!r} and {type(other).__name__!r}")
+
+
+_REFLECTED = {"<": "__gt__", "<=": "__ge__", ">": "__lt__", ">=": "__le__"}
+_tuple = tuple
+_tuple_new = tuple.__new__
+_tuple_eq = tuple.__eq__
+_tuple_ne = tuple.__ne__
+for _index, _name in enumerate(_NAMES):
+    setattr(TextField, _name, _tuplegetter(_index, f"The field's {_name} (item {_index})."))
+del _index, _name
 
 
 def topic_key(topic_id: str, field: str) -> str:
@@ -101,7 +158,7 @@ def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> lis
     fields: list[TextField] = []
     append = fields.append
     values = doc.values if doc is not None else None
-    new = object.__new__
+    new = _tuple_new
 
     def add(key: str, text: str, loc: tuple, notes: tuple[str, ...], key_bearing: bool = False) -> None:
         if values is None:
@@ -109,19 +166,8 @@ def question_fields(question: AnyQuestion, doc: YamlDocument, path: Path) -> lis
         else:
             found = values.get(loc)
             line = found[0] if found is not None else doc.position(loc)[0]
-        # TextField(...) without the call of the class and its __init__ (a third of making a
-        # field): the same attributes put in the same order into its shared-key dict
-        field = new(TextField)
-        attributes = field.__dict__
-        attributes["key"] = f"{qid}.{key}"
-        attributes["text"] = text
-        attributes["path"] = path
-        attributes["line"] = line
-        attributes["notes"] = notes
-        attributes["question_id"] = qid
-        attributes["key_bearing"] = key_bearing
-        attributes["loc"] = loc
-        append(field)
+        # TextField(...) without the call of the class and its __new__: the tuple made in C
+        append(new(TextField, (f"{qid}.{key}", text, path, line, notes, qid, key_bearing, loc)))
 
     kind = _kind_of()(question)
     base_notes = (question.translator_note,) if question.translator_note else ()

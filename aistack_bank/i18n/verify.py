@@ -1019,8 +1019,7 @@ def read_early(workers: Workers, translations: Path, use_cache: bool, wanted: fr
     all), at most one a worker: ``wanted`` is the caller's guess of the catalogs whose verdict
     is not stored (those written since the latest run's input digest, or all on a cold run);
     a catalog read early and not verified after costs CPU, never a finding."""
-    paths = [path for path in catalog_paths(translations)
-             if (wanted is None or os.path.abspath(path) in wanted) and 0 < _file_size(path) < STREAM_MIN_BYTES]
+    paths = early_paths(translations, wanted)
     pids = workers.pids
     calls, to = [], []
     for path, pid in zip(paths, pids):
@@ -1029,6 +1028,13 @@ def read_early(workers: Workers, translations: Path, use_cache: bool, wanted: fr
         workers.holding[os.path.abspath(path)] = pid
     if calls:
         workers.submit(calls, to=to)  # (its results, None, are not waited for)
+
+
+def early_paths(translations: Path, wanted: frozenset[str] | None = None) -> list[Path]:
+    """The catalogs of ``translations`` that :func:`read_early` has the workers read: those
+    read whole (under :data:`STREAM_MIN_BYTES`), of those in ``wanted`` (absolute paths; None: all)."""
+    return [path for path in catalog_paths(translations)
+            if (wanted is None or os.path.abspath(path) in wanted) and 0 < _file_size(path) < STREAM_MIN_BYTES]
 
 
 def _holders(workers: Workers, paths: list[Path], todo: list[int], fresh: list) -> list[int | None]:

@@ -54,7 +54,8 @@ def _inside(diagnostic: Diagnostic, folder: Path) -> bool:
 
 
 def validate_bank(root: Path, *, translations: Path | None = None, run_checks: bool = True, catalogs: Catalogs | None = None, use_cache: bool = False,
-                  walked=None, one_catalog: bool = False, meanwhile=None, bank_read=None, unknown_catalogs: frozenset[str] | None = None) -> ValidationReport:
+                  walked=None, one_catalog: bool = False, meanwhile=None, bank_read=None, unknown_catalogs: frozenset[str] | None = None,
+                  workers=None) -> ValidationReport:
     """Read the bank at ``root`` and apply every rule; never raises for content mistakes.
 
     ``root`` is a bank folder, or one topic folder of a bank (`bank/<topic-id>/`): then the whole
@@ -87,7 +88,9 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
 
     The catalogs' workers, once forked, each read a catalog at once (while the bank is read:
     :func:`~aistack_bank.i18n.verify.read_early`), of those in ``unknown_catalogs`` (absolute
-    paths: the caller's guess of those without a stored verdict; None: all of them)."""
+    paths: the caller's guess of those without a stored verdict; None: all of them).
+    ``workers``: the catalogs' workers the caller forked already, before its input digest, each
+    reading a catalog (:func:`early_workers`; the caller ends them): used instead of forking."""
 
     from ..parallel import Workers
 
@@ -96,6 +99,11 @@ def validate_bank(root: Path, *, translations: Path | None = None, run_checks: b
     # the catalogs' workers forked now, before the bank is read, when the catalogs are large
     # enough to be verified in parallel (see verify_catalogs)
     wanted = only is None and translations is not None and catalogs is None and not (use_cache and one_catalog)
+    if workers is not None and workers.started:
+        # (forked by the caller, their early reads sent: left idle, and ended by the caller,
+        # should this validation have nothing for them)
+        return _validate_bank(root, only, translations=translations, run_checks=run_checks, catalogs=catalogs, use_cache=use_cache,
+                              workers=workers if wanted else Workers(False), walked=walked, meanwhile=meanwhile, bank_read=bank_read)
     with Workers(wanted and catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES, imports=WORKER_IMPORTS) as workers:
         if wanted and workers.started:
             from ..i18n.verify import read_early
@@ -117,6 +125,30 @@ POOL_MIN_CATALOG_BYTES = 4_000_000
 """Least size of a bank's catalogs together for which :func:`validate_bank` forks the catalogs'
 workers before reading the bank: about the size of two catalogs of 10 000 entries, the work
 (fields × catalogs) from which the catalogs are verified in parallel (:data:`~aistack_bank.parallel.POOL_MIN_WORK`)."""
+
+
+def early_workers(translations: Path):
+    """The catalogs' workers (:class:`~aistack_bank.parallel.Workers`, as :func:`validate_bank`
+    forks them) forked now, each reading a catalog of ``translations`` at once
+    (:func:`~aistack_bank.i18n.verify.read_early`, every catalog read whole), for a caller that
+    knows no verdict of this validation can be stored (a cold run: see
+    :func:`~aistack_bank.cache.validation.validate_cached`), to be given to
+    :func:`validate_bank` after its input digest: their reads run beside that digest instead of
+    after it. Not started (the caller goes on as without it) when the catalogs are too small
+    for the workers or none of them is read whole."""
+    from ..parallel import Workers
+
+    wanted = catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES
+    if wanted:
+        from ..i18n.verify import early_paths
+
+        wanted = bool(early_paths(translations))
+    workers = Workers(wanted, imports=WORKER_IMPORTS)
+    if workers.started:
+        from ..i18n.verify import read_early
+
+        read_early(workers, translations, True)
+    return workers
 
 
 def catalog_bytes(translations: Path) -> int:
