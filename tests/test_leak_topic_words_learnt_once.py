@@ -8,10 +8,12 @@ kept below and compared with :func:`lints._match_files` and :func:`lints._match`
 their order and how each was found) on the banks of ``test_leak_topics_equivalence`` (random and
 inflected banks, the bundled bank and ``examples/every-kind``, as they are and with every text
 moved to another question, random banks without declared terms), with pieces of one and
-seven texts and the lint's own; all of them one after another in one process (the stems kept
-across them, as a bank's topics are); with the parts scanned in forked processes; and on random
+seven texts and the lint's own; with the parts scanned in forked processes; and on random
 small topics of hostile texts (upper case, non-breaking spaces, ligatures, joiners, figures,
-keys restated in other inflections, the same text in several questions).
+keys restated in other inflections, the same text in several questions). The same banks matched
+one after another in one process (the stems kept across them, as a bank's topics are) are
+``test_leak_topics_equivalence``'s: its version before finds on each bank what the version
+before kept here finds (both are compared with the lint now on every bank at every piece).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from aistack_bank.rules.lints import (
     _run_rule,
 )
 
+import leak_now
 from test_leak_learn_equivalence import PIECES
 from test_leak_topics_equivalence import _banks, _files
 
@@ -187,7 +190,7 @@ _BEFORE: dict[int, list] = {}
 def _before(index: int, keys, texts) -> list:
     """:func:`_before_match_files` of the bank at ``index`` of :func:`_banks`, worked out once per
     test process with the lint's own piece and the stems learnt afresh, for the pieces'
-    tests, the topics one after another and the parts scanned in forked processes: what the
+    tests and the parts scanned in forked processes: what the
     lint found before depends on the keys and the texts alone, not on the piece (each of the
     pieces gives every bank the same findings) nor on the stems already kept."""
     if index not in _BEFORE:
@@ -210,31 +213,14 @@ def test_the_lint_finds_what_it_found_before_in_the_same_order(piece, monkeypatc
     hows_in_one_piece = set()
     for index, (name, (keys, texts)) in enumerate(_banks()):
         before = _before(index, keys, texts)
-        lints._stem.cache_clear()
-        _WORD_STEMS.clear()
-        assert lints._match_files(keys, _files(texts)) == before, name
-        assert lints._match(keys, texts) == before, name
+        assert leak_now.match_files(name, keys, texts) == before, name  # (found once per process for the five modules)
+        assert leak_now.match(name, keys, texts) == before, name
         found += len(before)
         if _one_piece(texts):
             hows_in_one_piece.update(how for _, how in before)
     assert found > 2000
     if piece == _PIECE:  # (every bank is one piece: the words learnt from ``met``)
         assert hows_in_one_piece == {"its words", "its figure", "most of its words", "its key terms"}
-
-
-def test_the_topics_of_a_run_one_after_another_find_what_each_found_before():
-    """The banks matched in turn in one process, the stems kept from one to the next (as a
-    bank's topics are), in two shuffled orders."""
-    banks = list(_banks())
-    before = [_before(index, keys, texts) for index, (_, (keys, texts)) in enumerate(banks)]
-    _WORD_STEMS.clear()  # (the first round learns them bank after bank, the second finds them kept)
-    rng = random.Random(20)
-    for _ in range(2):
-        order = list(range(len(banks)))
-        rng.shuffle(order)
-        for index in order:
-            name, (keys, texts) = banks[index]
-            assert lints._match_files(keys, _files(texts)) == before[index], name
 
 
 def test_the_parts_scanned_in_forked_processes_find_the_same(monkeypatch):
