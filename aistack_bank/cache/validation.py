@@ -902,8 +902,10 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
         # see verify._keyed_digests), and ended with this block.
         from ..rules.validate import early_workers
 
-        with early_workers(translations) as workers:
-            return _validate_cached(bank, translations, workers if workers.started else None)
+        workers = early_workers(translations)
+        if workers is not None:
+            with workers:
+                return _validate_cached(bank, translations, workers if workers.started else None)
     return _validate_cached(bank, translations, None, use_cache=use_cache)
 
 

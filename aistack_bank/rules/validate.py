@@ -134,20 +134,25 @@ def early_workers(translations: Path):
     knows no verdict of this validation can be stored (a cold run: see
     :func:`~aistack_bank.cache.validation.validate_cached`), to be given to
     :func:`validate_bank` after its input digest: their reads run beside that digest instead of
-    after it. Not started (the caller goes on as without it) when the catalogs are too small
-    for the workers or none of them is read whole."""
-    from ..parallel import Workers
+    after it. None (nothing made: the caller goes on as without it, and :func:`validate_bank`
+    decides as ever) when the workers could not start (one process for cold work), the catalogs
+    are too small for them, or none of them is read whole; when they could not be forked, a
+    :class:`~aistack_bank.parallel.Workers` not started."""
+    from ..parallel import Workers, jobs
 
-    wanted = catalog_bytes(translations) >= POOL_MIN_CATALOG_BYTES
-    if wanted:
-        from ..i18n.verify import early_paths
+    if jobs() < 2 or catalog_bytes(translations) < POOL_MIN_CATALOG_BYTES:
+        return None
+    from ..i18n.verify import early_paths, read_early
 
-        wanted = bool(early_paths(translations))
-    workers = Workers(wanted, imports=WORKER_IMPORTS)
+    if not early_paths(translations):
+        return None
+    workers = Workers(True, imports=WORKER_IMPORTS)
     if workers.started:
-        from ..i18n.verify import read_early
-
-        read_early(workers, translations, True)
+        try:
+            read_early(workers, translations, True)
+        except BaseException:
+            workers.close()  # (none left behind: the caller has not taken them yet)
+            raise
     return workers
 
 
