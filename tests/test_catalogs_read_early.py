@@ -9,6 +9,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from aistack_bank import parallel
 from aistack_bank.i18n import catalog as catalog_module
 from aistack_bank.rules import validate
@@ -204,15 +206,22 @@ def test_a_catalog_written_after_its_early_read_is_verified_from_its_new_bytes(p
 GHOST = '\nmsgctxt "question.zz-not-there.text"\nmsgid "Ghost"\nmsgstr "Fantôme"\n'
 
 
-def test_a_cold_run_forks_the_catalogs_workers_before_its_input_digest(project, monkeypatch, tmp_path):
+@pytest.mark.parametrize("linked", [False, True], ids=["file", "link"])
+def test_a_cold_run_forks_the_catalogs_workers_before_its_input_digest(project, monkeypatch, tmp_path, linked):
     """With no verdict stored at all (a fresh cache), the catalogs' workers are forked and read
     their catalogs before the input digest; a catalog written after its early read and before
     the digest is verified from the bytes the digest took (the verdict kept under their key is
-    theirs), and the next run, from the cache, reports what a run on a fresh cache reports."""
+    theirs), and the next run, from the cache, reports what a run on a fresh cache reports.
+    Also for a catalog that is a link to a file of the project (no verdict of its own kept:
+    the bank's verdict, whose input digest took the bytes it leads to, is)."""
     from aistack_bank.cache import validation
     from aistack_bank.cache.validation import validate_cached
 
     keep_only(project)
+    if linked:
+        (project / "kept").mkdir()
+        (project / "translations" / "fr.po").rename(project / "kept" / "fr.po")
+        (project / "translations" / "fr.po").symlink_to(Path("..") / "kept" / "fr.po")
     monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
     monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
     monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
@@ -350,3 +359,15 @@ def test_an_interrupt_during_the_digest_leaves_no_catalogs_worker(project, monke
     with pytest.raises(KeyboardInterrupt):
         validate_cached(Path("bank"), Path("translations"))
     assert pids and all(_state(pid) == "gone" for pid in pids)
+
+
+def test_a_cache_folder_that_cannot_be_looked_at_is_not_taken_for_a_cold_one(project, monkeypatch, tmp_path):
+    """A cache folder whose name the system refuses (too long): no guess of a cold run, no
+    traceback; the findings are those of a run without cache."""
+    from aistack_bank.cache import validation
+    from aistack_bank.cache.validation import validate_cached
+
+    keep_only(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ("x" * 300)))
+    assert validation._never_kept(Path("bank"), Path("translations")) is False
+    assert validate_cached(Path("bank"), Path("translations"))[0] == validate_cached(Path("bank"), Path("translations"), use_cache=False)[0]

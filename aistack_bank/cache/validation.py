@@ -932,13 +932,20 @@ def _never_kept(bank: Path, translations: Path) -> bool:
     cheap to look at: no stat memo file of the two folders (every input digest of them writes
     one) and no verdict of any bank stored (a fresh cache, as on a new CI runner). A run that
     could find a verdict, or the kept findings of a catalog, is never taken for a cold one."""
-    if _memo_path([bank, translations]).exists():
+    try:
+        os.stat(_memo_path([bank, translations]))
         return False
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False  # (the cache not usable as it is: no guess, the run as ever)
     try:
         with os.scandir(cache_dir() / "validate") as found:
             return not any(entry.name.endswith(".json") for entry in found)
-    except OSError:
+    except FileNotFoundError:
         return True  # (no verdicts' folder)
+    except OSError:
+        return False
 
 
 def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, meanwhile=None):

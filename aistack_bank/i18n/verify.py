@@ -1089,16 +1089,19 @@ def _read_early(path: Path, use_cache: bool) -> None:
 def _keyed_digests(paths: list[Path], todo: list[int], keys: list[str | None], inputs: str | None) -> list[str | None]:
     """For each catalog of ``todo``: the content digest of the bytes whose verdict its key
     (``keys``, :func:`_stored_verdicts`) keeps, the one bytes a worker's early read of it may
-    be verified in place of (:func:`_catalog_read`); None where no verdict is kept (nothing of
-    the bytes verified outlives the run). The file's digest taken again, a ``stat`` since the
-    look-up took it; a file written in between has another digest, and its key is then not
-    the one the look-up took: its worker reads it again."""
+    be verified in place of (:func:`_catalog_read`); None where nothing is cached (``inputs``
+    None: nothing of the bytes verified outlives the run). The file's digest taken again, a
+    ``stat`` since the look-up took it; a file written in between has another digest, and its
+    key is then not the one the look-up took: its worker reads it again. A catalog with no key
+    of its own while the bank's verdict is kept (a link, or no regular file: the input digest
+    took what it leads to) gets "": its worker reads it again, after that digest (an early read
+    may be of bytes from before it, as the reads before the digest of a cold run are)."""
     from ..cache.store import file_digest, key_of
 
     found: list[str | None] = []
     for i in todo:
         if keys[i] is None:
-            found.append(None)
+            found.append(None if inputs is None else "")
             continue
         digest = file_digest(paths[i], lookup=True)
         # ("" where the file's digest now is not the one of its key: no early read is of the key's bytes)
