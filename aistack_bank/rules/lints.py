@@ -412,10 +412,20 @@ def _run_rule(keys: dict[str, str], read=_read, met: Counter | None = None):
     """The keys indexed for the rule of runs of words: (the keys by anchor word, see
     :func:`_run_index`; the ids, in the order of ``keys``, of the keys whose runs (or whole
     short key) a text's words hold, its own included). Only a text that holds an anchor of a
-    key can hold that key's run: the caller refuses the others. ``met``: see :func:`_run_index`."""
-    order, by_run, shared_runs, by_start, anchors = _run_index(keys, read, met)
+    key can hold that key's run: the caller refuses the others. ``met``: see :func:`_run_index`.
+
+    The keys' runs (:func:`_run_runs`) are filed at the first text matched, not before: the
+    screen needs only the anchors, and most texts (all, in a bank without a leak) get no
+    further than the screen."""
+    read_keys = [(qid, read(text)[1]) for qid, text in keys.items()]
+    anchors = _run_anchors(read_keys, met)
+    order = {qid: i for i, qid in enumerate(keys)}
+    runs: list[dict] = []  # (by_run, shared_runs, by_start, once filed)
 
     def all_hits(words: list[str]) -> list[str]:
+        if not runs:
+            runs.extend(_run_runs(read_keys))
+        by_run, shared_runs, by_start = runs
         hits: set[str] = set()
         # The text's runs are looked up in the index as they are made (in C, each hashed once,
         # no set of them: a run met twice adds nothing); the runs that start a short key are
@@ -450,14 +460,17 @@ def _run_index(keys: dict[str, str], read=_read, met: Counter | None = None):
     a hundred keys most words are held by one key, and the first of a run's in that order is
     often a common word (one that many texts hold), where a name of the question's is not.
     Which word of a run is its anchor changes no finding; fewer texts hold a rarer one."""
-    order = {qid: i for i, qid in enumerate(keys)}
+    read_keys = [(qid, read(text)[1]) for qid, text in keys.items()]
+    return {qid: i for i, qid in enumerate(keys)}, *_run_runs(read_keys), _run_anchors(read_keys, met)
+
+
+def _run_runs(read_keys: list[tuple[str, list[str]]]):
+    """The runs of :func:`_run_index` ((id, words) of each key, in order): (the key by each
+    run, the other keys that have a run, the short keys by their first words)."""
     by_run: dict[tuple[str, ...], str] = {}
     shared_runs: dict[tuple[str, ...], list[str]] = {}
     by_start: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
-    read_keys: list[tuple[str, list[str]]] = []
-    for qid, text in keys.items():
-        words = read(text)[1]
-        read_keys.append((qid, words))
+    for qid, words in read_keys:
         if len(words) >= LEAK_WORDS:
             grams = _grams(words, LEAK_WORDS)
             if not by_run.keys().isdisjoint(grams):
@@ -467,6 +480,11 @@ def _run_index(keys: dict[str, str], read=_read, met: Counter | None = None):
             by_run.update(dict.fromkeys(grams, qid))
         elif len(words) >= LEAK_MIN_KEY_WORDS:
             by_start.setdefault(tuple(words[:LEAK_MIN_KEY_WORDS]), []).append((qid, words))
+    return by_run, shared_runs, by_start
+
+
+def _run_anchors(read_keys: list[tuple[str, list[str]]], met: Counter | None = None) -> dict[str, tuple[str, ...]]:
+    """The keys by anchor word of :func:`_run_index` ((id, words) of each key, in order)."""
     frequency = Counter(chain.from_iterable(dict.fromkeys(words) for _, words in read_keys))
     if met is not None:  # (equally rare words by how often the texts hold them: _ranked's sort is stable)
         frequency = {word: frequency[word] for word in sorted(frequency, key=met.__getitem__)}
@@ -481,7 +499,7 @@ def _run_index(keys: dict[str, str], read=_read, met: Counter | None = None):
                     anchors[ranked[least]] = [qid]
                 else:
                     qids.append(qid)
-    return order, by_run, shared_runs, by_start, {word: tuple(qids) for word, qids in anchors.items()}  # (tuples: smaller than lists)
+    return {word: tuple(qids) for word, qids in anchors.items()}  # (tuples: smaller than lists)
 
 
 def _least_of_runs(ranks: list[int], size: int) -> set[int]:
