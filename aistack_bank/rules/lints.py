@@ -417,14 +417,13 @@ def _run_rule(keys: dict[str, str], read=_read, met: Counter | None = None):
     The keys' runs (:func:`_run_runs`) are filed at the first text matched, not before: the
     screen needs only the anchors, and most texts (all, in a bank without a leak) get no
     further than the screen."""
-    read_keys = [(qid, read(text)[1]) for qid, text in keys.items()]
-    anchors = _run_anchors(read_keys, met)
+    anchors = _run_anchors([(qid, read(text)[1]) for qid, text in keys.items()], met)
     order = {qid: i for i, qid in enumerate(keys)}
     runs: list[dict] = []  # (by_run, shared_runs, by_start, once filed)
 
     def all_hits(words: list[str]) -> list[str]:
-        if not runs:
-            runs.extend(_run_runs(read_keys))
+        if not runs:  # (the keys read again: ``read`` keeps what it read)
+            runs.extend(_run_runs([(qid, read(text)[1]) for qid, text in keys.items()]))
         by_run, shared_runs, by_start = runs
         hits: set[str] = set()
         # The text's runs are looked up in the index as they are made (in C, each hashed once,
