@@ -60,3 +60,19 @@ def test_the_command_s_own_process_holds_no_catalog(monkeypatch, reads, tmp_path
     _call(tmp_path / "nl.po")  # (the worker's catalog let go first, as in a worker)
     assert [ref() for ref in reads] == [None, None]
     assert verify._SPENT == [None]
+
+
+def test_a_catalog_streamed_next_is_not_read_beside_the_held_one(monkeypatch, reads, tmp_path):
+    monkeypatch.setattr(parallel, "in_worker", lambda: True)
+    _call(tmp_path / "fr.po")
+    seen = []
+
+    def streamed(manifest, path, **kwargs):
+        seen.append(reads[0]())
+        return ["streamed"]
+
+    monkeypatch.setattr(verify, "_file_size", lambda path: verify.STREAM_MIN_BYTES)
+    monkeypatch.setattr(verify, "verify_streamed", streamed)
+    monkeypatch.setattr(verify, "_PARTS", [None, None])
+    assert _call(tmp_path / "nl.po") == ["streamed"]
+    assert seen == [None] and verify._SPENT == [None]
