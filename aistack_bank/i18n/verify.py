@@ -1625,6 +1625,7 @@ def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bo
     """:func:`verify_catalog` of the catalog at ``path`` against the bank of ``manifest``: a
     large catalog of the common shape a piece at a time (:func:`verify_streamed`), any other
     read whole."""
+    _SPENT[:] = [None]  # (the catalog of this worker's previous call: freed before another is read)
     if _file_size(path) >= STREAM_MIN_BYTES:
         _EARLY[:] = [None, None, None]  # (a catalog read early, grown since: not held while this one is streamed)
         parts: list = [None] * len(manifest.chunks)
@@ -1634,7 +1635,20 @@ def _verify_manifest(manifest: _Manifest, token: str, path: Path, run_checks: bo
                 _PARTS[:] = [token, parts]
             return found
     bank, fields = _manifest_bank(manifest, token)
-    return verify_catalog(bank, fields, _catalog_read(path, use_cache, digest), run_checks=run_checks, memo=use_cache, inputs=inputs)
+    catalog = _catalog_read(path, use_cache, digest)
+    found = verify_catalog(bank, fields, catalog, run_checks=run_checks, memo=use_cache, inputs=inputs)
+    from ..parallel import in_worker
+
+    if in_worker():
+        _SPENT[:] = [catalog]
+    return found
+
+
+_SPENT: list = [None]
+"""In a catalog worker: the catalog it verified last whole (:func:`_verify_manifest`), held
+until its next call rather than freed before the findings are handed back: its objects (some
+ten per entry) are freed by the next call's start, or never, as the worker ends with
+``os._exit`` (without them walked one by one)."""
 
 
 class _OutOfOrder(Exception):
