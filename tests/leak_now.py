@@ -36,15 +36,20 @@ def _found(entry: str, name: str, keys: dict[str, KeyInfo], texts: list[LeakText
     return list(kept[2])
 
 
-def files(texts: list[LeakText]) -> list:
-    """The texts as runs of one question's texts, each a :class:`lints._LeakTextsOf`."""
-    runs: list[tuple[str, list]] = []
+def runs(texts: list[LeakText]) -> list[tuple[str, tuple]]:
+    """The texts as runs of one question's texts: (question, its (field, text) pairs)."""
+    found: list[tuple[str, list]] = []
     for item in texts:
-        if runs and runs[-1][0] == item.question_id:
-            runs[-1][1].append((item.field, item.text))
+        if found and found[-1][0] == item.question_id:
+            found[-1][1].append((item.field, item.text))
         else:
-            runs.append((item.question_id, [(item.field, item.text)]))
-    return [lints._LeakTextsOf(qid, tuple(pairs)) for qid, pairs in runs]
+            found.append((item.question_id, [(item.field, item.text)]))
+    return [(qid, tuple(pairs)) for qid, pairs in found]
+
+
+def files(texts: list[LeakText]) -> list:
+    """The texts as runs of one question's texts (:func:`runs`), each a :class:`lints._LeakTextsOf`."""
+    return [lints._LeakTextsOf(qid, pairs) for qid, pairs in runs(texts)]
 
 
 def match(name: str, keys: dict[str, KeyInfo], texts: list[LeakText]) -> list:

@@ -2,11 +2,12 @@
 ``verify_catalog`` compares the sides of a current one-line entry itself when the entry memo
 asks nothing of it (disabled, or cold), and finds what it found before.
 
-``translation_parity`` as it was (spelled out here: a text beyond ASCII read by the number
-pattern's search, each number parsed by ``parse_number``) is compared with the code now on
-hostile texts (French typography, numbers with units, thousand separators of each language,
-no-break, narrow and thin spaces, apostrophes, digits of other scripts, superscripts,
-operators, placeholders, markup), in every language; and ``verify_catalog`` with the code
+``translation_parity`` as it was (``test_translation_parity_equivalence._translation_side_before``:
+a text beyond ASCII read by the number pattern's search, each number parsed by
+``parse_number``) is compared with the code now on hostile texts (French typography, numbers
+with units, thousand separators of each language, no-break, narrow and thin spaces,
+apostrophes, digits of other scripts, superscripts, operators, placeholders, markup), in every
+language; and ``verify_catalog`` with the code
 before (``_verify_catalog_before``, which checks each entry through ``_entry_findings``) on the
 bundled bank's catalogs damaged with wrong numbers, figures taken out or put in, fuzzy and
 untranslated entries and texts of several lines: the same findings, and the same entry memo
@@ -23,41 +24,17 @@ import polib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_translation_parity_equivalence import (
+    _translation_side_before as _translation_parity_before,
+)
 
 from aistack_bank.cache.entries import EntryMemo
 from aistack_bank.i18n import verify
 from aistack_bank.i18n.catalog import read_catalog, render_catalog
-from aistack_bank.rules import quantities
-from aistack_bank.rules.quantities import formula_tokens, markup_tokens, translation_parity
+from aistack_bank.rules.quantities import translation_parity
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "fr", "nl", "de", "fr_CA")
-
-
-# ----------------------------------------------------------------------------- the code before
-
-def _numbers_and_quantities_before(text: str, lang: str):
-    if not quantities._DIGIT.search(text):
-        return [], []
-    lang = quantities._language(lang)
-    found, units = [], []
-    for m in quantities._NUMBER_RE[lang].finditer(text):
-        value = quantities.parse_number(m.group(), lang)
-        found.append(value)
-        u = quantities._UNIT_AFTER.match(text, m.end())
-        if u is not None:
-            dimension, factor = quantities.UNITS[u.group(1)]
-            units.append((dimension, round(value * factor, 9)))
-    return found, units
-
-
-def _translation_parity_before(text: str, lang: str) -> tuple:
-    numbers, found = _numbers_and_quantities_before(text, lang)
-    numbers.sort()
-    found.sort()
-    formulas = formula_tokens(text)
-    formulas.sort()
-    return tuple(numbers), tuple(found), tuple(formulas), tuple(markup_tokens(text))
 
 
 # ----------------------------------------------------------------------------- hostile texts

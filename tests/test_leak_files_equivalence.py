@@ -158,17 +158,6 @@ def _old_leak_texts(qid: str, pairs) -> list[LeakText]:
 # ----------------------------------------------------------------------------- the tests
 
 
-def _runs(texts: list[LeakText]) -> list[tuple[str, tuple]]:
-    """The texts as runs of one question's texts: (question, its (field, text) pairs)."""
-    runs: list[tuple[str, list]] = []
-    for item in texts:
-        if runs and runs[-1][0] == item.question_id:
-            runs[-1][1].append((item.field, item.text))
-        else:
-            runs.append((item.question_id, [(item.field, item.text)]))
-    return [(qid, tuple(pairs)) for qid, pairs in runs]
-
-
 def _given(runs, rng: random.Random, lists: bool) -> list:
     """Each run as :func:`lints._question_leak_texts` gives it, or (``lists``) some of them as
     lists of LeakTexts (as another caller of :func:`lints.leak_findings_by_file` may give)."""
@@ -196,7 +185,7 @@ def _shuffled_runs(index: int, texts: list[LeakText]) -> list[tuple[str, tuple]]
     same at every piece (until round 23 each piece drew its own, and the code before was run on
     each: with one order per bank, the pieces' tests reach the same lines and branches of the
     package and of the code before, `coverage run --branch`)."""
-    runs = _runs(texts)
+    runs = leak_now.runs(texts)
     random.Random(index).shuffle(runs)
     return runs
 
@@ -221,7 +210,7 @@ def test_the_texts_taken_by_question_find_what_the_lint_found_before(piece, monk
     hows = set()
     for index, (name, (keys, texts)) in enumerate(_banks()):
         for shuffled in (False, True):
-            runs = _shuffled_runs(index, texts) if shuffled else _runs(texts)
+            runs = _shuffled_runs(index, texts) if shuffled else leak_now.runs(texts)
             flat = [item for qid, pairs in runs for item in _old_leak_texts(qid, pairs)]
             lints._stem.cache_clear()
             before = _before_shuffled(index, keys, flat) if shuffled else _before_in_order(index, keys, flat)
@@ -239,7 +228,7 @@ def test_the_texts_taken_by_question_find_what_the_lint_found_before(piece, monk
 
 def test_a_question_s_texts_iterated_are_its_leak_texts():
     for _name, (_keys, texts) in _banks():
-        for qid, pairs in _runs(texts):
+        for qid, pairs in leak_now.runs(texts):
             now = list(lints._LeakTextsOf(qid, pairs))
             assert now == _old_leak_texts(qid, pairs) and all(type(item) is LeakText for item in now)
 

@@ -637,7 +637,6 @@ def loads_record(blob: bytes) -> QuestionSource:
     return _loads_uncollected(blob)
 
 
-
 def _dump_record(pickler: pickle.Pickler, qs: QuestionSource) -> None:
     """The three pickles of a record (:func:`_dumped`) written by ``pickler`` (its dispatch table
     set): the head, the :class:`QuestionSource` without its document, the document in the
@@ -659,6 +658,7 @@ def _dump_record(pickler: pickle.Pickler, qs: QuestionSource) -> None:
         pickler.fast = False
         if lines is not None:
             doc._lines = lines
+
 
 RECORD_HEAD = "record-head-5"
 """The first item of a record's head (:func:`_dumped`), and a part of every question file's key

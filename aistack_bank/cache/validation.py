@@ -928,7 +928,7 @@ def _validate_cached(bank: Path, translations: Path | None, workers, *, use_cach
 
 
 def _never_kept(bank: Path, translations: Path) -> bool:
-    """Whether no verdict of validating ``bank`` with ``translations`` can be stored, by what is
+    """Whether no verdict of validating ``bank`` with ``translations`` can be found, by what is
     cheap to look at: no stat memo file of the two folders (every input digest of them writes
     one) and no verdict of any bank stored (a fresh cache, as on a new CI runner). A run that
     could find a verdict, or the kept findings of a catalog, is never taken for a cold one."""
