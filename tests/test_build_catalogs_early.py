@@ -103,3 +103,49 @@ def test_a_build_without_rendering_workers_forks_no_catalogs_worker_early(projec
     found = _build(monkeypatch, tmp_path, "cold", "exports")
     assert events == ["writers", "digest"]
     assert _build(monkeypatch, tmp_path, "serial", "exports-serial", jobs="1") == found
+
+
+def test_a_cold_build_of_a_bank_with_an_error_ends_its_early_workers(project, monkeypatch, tmp_path):
+    """A bank with an error (its catalogs not verified): the build refuses it with the errors a
+    serial build gives, and every worker it forked, the catalogs' early ones included, has ended."""
+    import pytest
+
+    from aistack_bank import build
+    from aistack_bank.errors import DiagnosticsError
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
+    question = sorted(Path("bank").rglob("questions/*.yaml"))[0]
+    question.write_text("id: [unclosed\n", encoding="utf-8")
+
+    def refused(cache: str, jobs: str) -> list[dict]:
+        monkeypatch.setenv("AISTACK_BANK_JOBS", jobs)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / cache))
+        with pytest.raises(DiagnosticsError) as raised:
+            build.build(Path("bank"), Path("translations"), Path("exports"))
+        return [d.as_dict() for d in raised.value.diagnostics]
+
+    serial = refused("serial", "1")
+    pids: list[int] = []
+    real_init = parallel.Workers.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        pids.extend(self.pids)
+
+    monkeypatch.setattr(parallel.Workers, "__init__", init)
+    events = _watched(monkeypatch)
+    assert refused("cold", "2") == serial and serial
+    assert events[0] == "_read_early,_read_early" and pids
+    assert all(_state(pid) == "gone" for pid in pids)
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (``"gone"`` once reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
