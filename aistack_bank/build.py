@@ -844,13 +844,35 @@ def _build(bank: Path, translations: Path | None, out: Path, *, allow_fallback: 
     if interrupted:
         raise DiagnosticsError(interrupted, "an interrupted import left the bank half changed; nothing was exported")
     # a large bank's rendering workers forked now, before the bank is read: each then holds
-    # what it is sent of the localized banks, not the parent's pages
+    # what it is sent of the localized banks, not the parent's pages; on a cold run, the
+    # validation's catalogs' workers forked first (see _cold_catalog_workers)
     staging = _Staging(out)
+    parallel = expected_texts(translations) >= PARALLEL_MIN_TEXTS
     try:
-        with Workers(_writers_first(expected_texts(translations) >= PARALLEL_MIN_TEXTS)) as workers:
-            return _build_with(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy, workers=workers, staging=staging)
+        with _cold_catalog_workers(bank, translations, parallel) as early, Workers(_writers_first(parallel)) as workers:
+            return _build_with(bank, translations, out, allow_fallback=allow_fallback, compare=compare, options=options, progress=progress, policy=policy, workers=workers,
+                               staging=staging, early=early)
     finally:
         staging.remove()  # (the workers have stopped: nothing more is written into it)
+
+
+def _cold_catalog_workers(bank: Path, translations: Path | None, parallel: bool):
+    """The catalogs' workers of a cold build's validation (no verdict can be found:
+    :func:`~.cache.validation.cold_workers`), forked before the writers are imported and the
+    rendering workers forked, each reading a catalog at once, as a cold `bank validate` forks
+    them before its input digest: their reads run beside the writers' imports, the input digest
+    and the bank's read, instead of after the digest. Only when the rendering workers are
+    wanted (``parallel``: the build's validation then has no catalogs of its own and takes
+    them). A :class:`~.parallel.Workers` (not started when they could not be forked), or a
+    context of None when none were wanted."""
+    from contextlib import nullcontext
+
+    found = None
+    if parallel and translations is not None and translations.is_dir():
+        from .cache.validation import cold_workers
+
+        found = cold_workers(bank, translations)
+    return found if found is not None else nullcontext()
 
 
 STAGING_PREFIX = ".bank-build-"
@@ -973,7 +995,10 @@ def _writers_first(parallel: bool) -> bool:
     return parallel
 
 
-def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers, staging: _Staging | None = None) -> tuple[list[OutputFile], list[Diagnostic]]:
+def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallback: bool, compare: bool, options: ExportOptions, progress, policy: LanguagePolicy | None, workers,
+                staging: _Staging | None = None, early=None) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """:func:`_build` with its rendering ``workers`` and the validation's catalogs' workers it
+    forked on a cold run (``early``: :func:`_cold_catalog_workers`; ended by the caller)."""
     from .i18n.catalog import Catalogs
     from .project.settings import LanguagePolicy
 
@@ -1000,8 +1025,10 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
                 localizing.prepare(source)
 
         made: list[OutputMemo] = []
-        read = validated_source(bank, translations, None, meanwhile=meanwhile)
+        read = validated_source(bank, translations, None, meanwhile=meanwhile, workers=early if early is not None and early.started else None)
     else:
+        if early is not None:
+            early.close()  # (validated in this process, localized from its reads: not used)
         made = []
         read = validated_source(bank, translations, catalogs)
     memo = made[0] if made else OutputMemo(out, read, translations, (options, policy, allow_fallback), enabled=not compare)  # unchanged inputs: the files on disk stand

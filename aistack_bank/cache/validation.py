@@ -896,17 +896,26 @@ def validate_cached(bank: Path, translations: Path | None, *, use_cache: bool = 
     for byte those of a stored verdict, else validated now (and stored). When only catalogs
     changed since a verdict of the same bank's files, the bank's own part of that verdict is
     taken (:func:`_catalog_edited`)."""
-    if use_cache and translations is not None and _never_kept(bank, translations):
-        # A cold run: the catalogs' workers forked now, their reads beside the input digest
-        # (each read is verified only if its bytes are those the catalog's key is taken of:
-        # see verify._keyed_digests), and ended with this block.
-        from ..rules.validate import early_workers
-
-        workers = early_workers(translations)
+    if use_cache and translations is not None:
+        workers = cold_workers(bank, translations)
         if workers is not None:
             with workers:
                 return _validate_cached(bank, translations, workers if workers.started else None)
     return _validate_cached(bank, translations, None, use_cache=use_cache)
+
+
+def cold_workers(bank: Path, translations: Path):
+    """On a cold run (:func:`_never_kept`), the catalogs' workers of validating ``bank`` forked
+    now, each reading a catalog at once (:func:`~aistack_bank.rules.validate.early_workers`):
+    their reads run beside the input digest and whatever the caller does before it. Each read
+    is verified only if its bytes are those the catalog's key is taken of (see
+    ``verify._keyed_digests``). None when the run could find a verdict, or as ``early_workers``
+    says; the caller hands them to the validation when started, and ends them."""
+    if not _never_kept(bank, translations):
+        return None
+    from ..rules.validate import early_workers
+
+    return early_workers(translations)
 
 
 def _validate_cached(bank: Path, translations: Path | None, workers, *, use_cache: bool = True):
@@ -948,7 +957,7 @@ def _never_kept(bank: Path, translations: Path) -> bool:
         return False
 
 
-def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, meanwhile=None):
+def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs | None = None, *, meanwhile=None, workers=None):
     """The read bank, once its validation verdict (cached or computed now) has no error.
 
     Catalogs read while validating go through ``catalogs``, so that localization reuses them.
@@ -956,7 +965,10 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
     cached verdict the bank is read and its inputs digested once more: a file changed since the
     verdict was computed means validating now instead. ``meanwhile(source)``, when the bank is
     validated now, as :func:`~aistack_bank.rules.validate.validate_bank` says (the caller's work
-    on the read bank, beside the catalogs' verification)."""
+    on the read bank, beside the catalogs' verification). ``workers``: the catalogs' workers
+    the caller forked already (:func:`cold_workers`, without ``catalogs``), used when the bank
+    is validated now, as :func:`~aistack_bank.rules.validate.validate_bank` says (the caller
+    ends them)."""
     from ..errors import DiagnosticsError
     from .questionfiles import QuestionFiles
     from ..load import read_library
@@ -969,7 +981,7 @@ def validated_source(bank: Path, translations: Path | None, catalogs: Catalogs |
         source = read_library(bank, read_topics=files.read_topics, topic_reader=files.read_topic)
         if input_digest(bank, translations, again=True) == key:
             return source
-    report, _ = _validate_and_store(bank, translations, key, catalogs, meanwhile=meanwhile)
+    report, _ = _validate_and_store(bank, translations, key, catalogs, meanwhile=meanwhile, workers=workers)
     if report.errors:
         raise DiagnosticsError(report.errors, "the bank has errors; nothing was exported")
     return report.source
