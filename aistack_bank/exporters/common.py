@@ -87,14 +87,31 @@ def any_in_english() -> bool:
 
 def html_text(text_raw: str) -> str:
     """Plain text as HTML character data (``&``, ``<``, ``>`` and quotes escaped): exactly
-    ``html.escape(text_raw, quote=True)``, without its call."""
-    return text_raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#x27;")
+    ``html.escape(text_raw, quote=True)``, without its call.
+
+    Each character is replaced only where the text holds it (the escapes here and in
+    ``gift.py`` alike): ``str.replace`` of one character by several first counts that
+    character over the whole text, one character at a time, even where there is none, while
+    ``in`` finds it by ``memchr``; most texts hold none of the characters an escape replaces
+    (docs/performance.md, "Round 24: the cold build's rendering workers")."""
+    if "&" in text_raw:
+        text_raw = text_raw.replace("&", "&amp;")
+    if "<" in text_raw:
+        text_raw = text_raw.replace("<", "&lt;")
+    if ">" in text_raw:
+        text_raw = text_raw.replace(">", "&gt;")
+    if '"' in text_raw:
+        text_raw = text_raw.replace('"', "&quot;")
+    if "'" in text_raw:
+        text_raw = text_raw.replace("'", "&#x27;")
+    return text_raw
 
 
 def html_paragraph(text_raw: str) -> str:
     """Plain text as one HTML paragraph, lines kept as ``<br/>`` (well-formed in XML and in HTML)."""
     start = '<p lang="en">' if in_english(text_raw) else "<p>"  # an English fallback says so
-    return start + html_text(text_raw).replace("\n", "<br/>") + "</p>"  # (escaping leaves line breaks as they are)
+    escaped = html_text(text_raw)
+    return start + (escaped.replace("\n", "<br/>") if "\n" in escaped else escaped) + "</p>"  # (escaping leaves line breaks as they are)
 
 
 def html_paragraph_escaped(text_raw: str) -> str:
@@ -105,9 +122,21 @@ def html_paragraph_escaped(text_raw: str) -> str:
 
 
 def paragraph_escaped_body(text_raw: str) -> str:
-    """What :func:`html_paragraph_escaped` writes between its paragraph's tags."""
-    return (text_raw.replace("&", "&amp;amp;").replace("<", "&amp;lt;").replace(">", "&amp;gt;").replace('"', "&amp;quot;")
-            .replace("'", "&amp;#x27;").replace("\n", "&lt;br/&gt;"))
+    """What :func:`html_paragraph_escaped` writes between its paragraph's tags (each character
+    replaced only where the text holds it, as :func:`html_text` replaces them)."""
+    if "&" in text_raw:
+        text_raw = text_raw.replace("&", "&amp;amp;")
+    if "<" in text_raw:
+        text_raw = text_raw.replace("<", "&amp;lt;")
+    if ">" in text_raw:
+        text_raw = text_raw.replace(">", "&amp;gt;")
+    if '"' in text_raw:
+        text_raw = text_raw.replace('"', "&amp;quot;")
+    if "'" in text_raw:
+        text_raw = text_raw.replace("'", "&amp;#x27;")
+    if "\n" in text_raw:
+        text_raw = text_raw.replace("\n", "&lt;br/&gt;")
+    return text_raw
 
 
 def cdata(html: str) -> str:

@@ -24,10 +24,52 @@ def gift_escape(text: str) -> str:
     'a\\\\=b \\\\{c\\\\} \\\\#1\\\\: \\\\~x \\\\\\\\'
     """
     # One replacement per character (a line break as ``\n``, a carriage return dropped), the
-    # backslash first (the others add one), each a scan of the text in C: ``str.translate``
-    # with a table of these maps character by character through a dict, several times slower.
-    return (text.replace("\\", "\\\\").replace("~", "\\~").replace("=", "\\=").replace("#", "\\#").replace("{", "\\{")
-            .replace("}", "\\}").replace(":", "\\:").replace("\n", "\\n").replace("\r", ""))
+    # backslash first (the others add one), each in C and only where the text holds its
+    # character (:func:`~.common.html_text` says why): ``str.translate`` with a table of these
+    # maps character by character through a dict, several times slower.
+    text = _gift_reserved(text)
+    if "\n" in text:
+        text = text.replace("\n", "\\n")
+    if "\r" in text:
+        text = text.replace("\r", "")
+    return text
+
+
+def _gift_reserved(text: str) -> str:
+    """GIFT's reserved characters escaped, the backslash first, each only where ``text`` holds it."""
+    if "\\" in text:
+        text = text.replace("\\", "\\\\")
+    if "~" in text:
+        text = text.replace("~", "\\~")
+    if "=" in text:
+        text = text.replace("=", "\\=")
+    if "#" in text:
+        text = text.replace("#", "\\#")
+    if "{" in text:
+        text = text.replace("{", "\\{")
+    if "}" in text:
+        text = text.replace("}", "\\}")
+    if ":" in text:
+        text = text.replace(":", "\\:")
+    return text
+
+
+def _gift_html(text_raw: str) -> str:
+    """GIFT's reserved characters escaped (none of HTML's), then HTML's, an apostrophe written
+    ``&\\#x27;`` at once (the ``#`` of its reference escaped as :func:`gift_escape` escapes
+    it): what :func:`gift_text` and :func:`gift_paragraph` share, line breaks left as they are."""
+    text = _gift_reserved(text_raw)
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    if '"' in text:
+        text = text.replace('"', "&quot;")
+    if "'" in text:
+        text = text.replace("'", "&\\#x27;")
+    return text
 
 
 def gift_paragraph(text_raw: str) -> str:
@@ -40,9 +82,12 @@ def gift_paragraph(text_raw: str) -> str:
     '<p>a\\\\=b &lt;c&gt; &\\\\#x27;d&\\\\#x27;<br/>\\\\#e</p>'
     """
     start = '<p lang\\="en">' if in_english(text_raw) else "<p>"  # (html_paragraph's mark of an English fallback, its "=" escaped)
-    return (start + text_raw.replace("\\", "\\\\").replace("~", "\\~").replace("=", "\\=").replace("#", "\\#").replace("{", "\\{")
-            .replace("}", "\\}").replace(":", "\\:").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("'", "&\\#x27;").replace("\n", "<br/>").replace("\r", "") + "</p>")
+    text = _gift_html(text_raw)
+    if "\n" in text:
+        text = text.replace("\n", "<br/>")
+    if "\r" in text:
+        text = text.replace("\r", "")
+    return start + text + "</p>"
 
 
 def gift_text(text_raw: str) -> str:
@@ -53,9 +98,12 @@ def gift_text(text_raw: str) -> str:
     >>> gift_text("a=b <c> 'd'\\r\\n#e")
     'a\\\\=b &lt;c&gt; &\\\\#x27;d&\\\\#x27;\\\\n\\\\#e'
     """
-    return (text_raw.replace("\\", "\\\\").replace("~", "\\~").replace("=", "\\=").replace("#", "\\#").replace("{", "\\{")
-            .replace("}", "\\}").replace(":", "\\:").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("'", "&\\#x27;").replace("\n", "\\n").replace("\r", ""))
+    text = _gift_html(text_raw)
+    if "\n" in text:
+        text = text.replace("\n", "\\n")
+    if "\r" in text:
+        text = text.replace("\r", "")
+    return text
 
 
 _GIFT_STARTS: dict[str, str] = {}

@@ -203,7 +203,8 @@ def _pad(depth: int) -> str:
 def paragraph_markup(text_raw: str) -> str:
     """Plain text as one HTML paragraph on one line, lines kept as ``<br/>``."""
     start = '<p xml:lang="en">' if in_english(text_raw) else "<p>"
-    return start + _escape(text_raw).replace("\n", "<br/>") + "</p>"  # (escaping leaves line breaks as they are)
+    escaped = _escape(text_raw)
+    return start + (escaped.replace("\n", "<br/>") if "\n" in escaped else escaped) + "</p>"  # (escaping leaves line breaks as they are)
 
 
 def paragraph(parent: Element, text_raw: str) -> None:
@@ -533,7 +534,7 @@ def _from_template(d: Dialect, q, lang: str, options: ExportOptions, titles: Tit
     out = [head, item_identifier(q.id, lang).encode("utf-8"), middle, title.encode("utf-8"), first]  # (an identifier is an NCName: nothing in it to escape)
     for (n, paragraph), literal in zip(slots, literals):
         escaped = _escape(texts[n])
-        out.append((escaped.replace("\n", "<br/>") if paragraph else escaped).encode("utf-8"))
+        out.append((escaped.replace("\n", "<br/>") if paragraph and "\n" in escaped else escaped).encode("utf-8"))  # (replaced only where there is one: html_text)
         out.append(literal)
     return b"".join(out)
 
