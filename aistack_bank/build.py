@@ -1013,8 +1013,8 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     from .cache.outputs import OutputMemo
 
     if localizing is not None:
-        # validated now (no verdict kept): the English library and the fields are made while
-        # validation's catalog workers verify (see _Localizing), unless an earlier build kept
+        # validated now (no verdict kept): the English library and the fields are made, and the
+        # localizing calls sent, while validation's catalog workers verify (see _Localizing), unless an earlier build kept
         # its plan for these very inputs: then its files most likely all stand, and nothing is
         # localized (prepared below if one does not)
         # (the memo made then is the build's: the same read bank, its key taken before the
@@ -1023,6 +1023,9 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
             made.append(OutputMemo(out, source, translations, (options, policy, allow_fallback), enabled=not compare))
             if made[0].plan() is None:
                 localizing.prepare(source)
+                # the calls sent now, not once validation ends: the workers localize while this
+                # process ends validation alone (the answer-leak lint, after the catalogs' workers)
+                localizing.send(staging.folder() if staging is not None and not compare else None)
 
         made: list[OutputMemo] = []
         read = validated_source(bank, translations, None, meanwhile=meanwhile, workers=early if early is not None and early.started else None)
@@ -1051,7 +1054,7 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
     scan = not all(memo.known(name) for name in FORMATS)  # (a format kept for these very inputs was made after they passed the uncarriable-text scan)
     if localizing is not None:  # each language localized in a worker from the bank's fields and the English library; the read bank dropped first
         sent = localizing.sent
-        localizing.send(staging.folder() if staging is not None and not compare else None)  # (compared: nothing is written, the calls carry the bytes)
+        localizing.send(staging.folder() if staging is not None and not compare else None)  # (unless sent while validating; compared: nothing is written, the calls carry the bytes)
         localizing.prepare(read)  # (unless made while validating: no record of the bank is unpickled before, the files on disk may all stand; each is read once here)
         del read
         _release_pages()  # (the read bank dropped)
@@ -1203,13 +1206,16 @@ class _Localizing:
     each reads its catalog meanwhile, then waits for them in a file of that folder
     (:class:`_Awaited`), which :meth:`prepare` writes. A build that validates the bank now
     prepares them while validation's catalog workers verify (the build's process would
-    otherwise wait for them), not after; a bank found with errors then exports nothing, as
-    before. A call whose file could not be written comes back and is sent the bytes as before.
+    otherwise wait for them), not after, and sends the calls as soon as they are made: the
+    workers localize while the build's process ends validation alone (the answer-leak lint
+    after the catalogs' workers are done); a bank found with errors then exports nothing, as
+    before (the calls' work is lost). A call whose file could not be written comes back and is
+    sent the bytes as before.
 
-    (The calls are not sent before validation ends: a localizing worker's read of its catalog
-    then finds the catalog's read kept by validation, in about half the CPU and 30 MB less
-    than a first read; sent as validation started, the rendering workers peaked at 470–500 MB
-    at 10 000 questions instead of 390–430 MB.)"""
+    (The calls are not sent as validation starts: a localizing worker's read of its catalog
+    made once validation's catalog workers have read theirs finds the catalog's read kept by
+    them, in about half the CPU and 30 MB less than a first read; sent as validation started,
+    the rendering workers peaked at 470–500 MB at 10 000 questions instead of 390–430 MB.)"""
 
     def __init__(self, workers, sent: _Sent, translations: Path | None, languages: list[str], policy: LanguagePolicy, allow_fallback: bool, topic: str | None = None) -> None:
         self.workers, self.sent = workers, sent
