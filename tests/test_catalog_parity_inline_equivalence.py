@@ -48,7 +48,7 @@ PIECES = list("aZMNKQ xyé09 5,.-_()'") + [
     "\u00a0Go", "\u00a0%", "l’option", "Environ", "ongeveer", "\U0001f600", "\ud800"]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=max(800, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(st.lists(st.sampled_from(PIECES), max_size=14), st.sampled_from(LANGUAGES))
 def test_a_translations_side_is_what_the_scans_found(pieces, lang):
     text = "".join(pieces)
@@ -57,7 +57,7 @@ def test_a_translations_side_is_what_the_scans_found(pieces, lang):
     assert all(type(part) is tuple for part in side)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=max(400, settings.default.max_examples), deadline=None)  # (more with HYPOTHESIS_PROFILE=long)
 @given(st.text(alphabet=st.characters(max_codepoint=0x2100), max_size=40), st.sampled_from(LANGUAGES))
 def test_any_text_has_the_side_it_had(text, lang):
     assert translation_parity(text, lang) == _translation_parity_before(text, lang), (text, lang)

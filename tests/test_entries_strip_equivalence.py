@@ -32,7 +32,7 @@ _LOCATION = st.none() | st.builds(Location, _TEXT, st.integers(0, 10_000), st.in
 _DIAGNOSTIC = st.builds(Diagnostic, st.sampled_from(list(Severity)), st.from_regex(r"[EW][0-9]{3}", fullmatch=True) | _TEXT, _TEXT, _LOCATION)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(_DIAGNOSTIC, max_size=6), st.integers(0, 3))
 def test_strip_is_as_before(diags, repeat):
     diags = diags + diags[:1] * repeat

@@ -150,7 +150,7 @@ def _fields(draw):
     return path, fields
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_fields())
 def test_any_fields_as_before(found):
     path, fields = found
