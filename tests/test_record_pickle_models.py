@@ -33,8 +33,15 @@ def _dumped_before(qs) -> tuple[bytes, int]:
     pickler.dispatch_table = {**copyreg.dispatch_table, **({type(Path()): questionfiles._path_reduced} if questionfiles._PARSED_PARTS else {}),
                               # (the record and the models' classes as the record's pickler reduces them: tests/test_record_globals_equivalence.py)
                               QuestionSource: questionfiles._source_reduced, type(BaseModel): questionfiles._class_reduced,
-                              # (the fields' maker made by _rebuilt: tests/test_record_head_globals_equivalence.py)
-                              TextField: questionfiles._models_reduced()[TextField], questionfiles._TupleOf: questionfiles._tuple_of_reduced}
+                              questionfiles._TupleOf: questionfiles._tuple_of_reduced}
+    # (the fields' maker made by _rebuilt, tests/test_record_head_globals_equivalence.py: in the
+    # table once a record with fields was pickled, as `_dumped` did first; a record before its
+    # rules has none)
+    reduced = questionfiles._models_reduced()
+    if TextField in reduced:
+        pickler.dispatch_table[TextField] = reduced[TextField]
+    else:
+        assert not qs.derived.get("fields")
     pickler.dump((RECORD_HEAD, qs.path, qs.derived))
     doc = qs.doc
     qs.doc = ...
