@@ -875,6 +875,22 @@ def _cold_catalog_workers(bank: Path, translations: Path | None, parallel: bool)
     return found if found is not None else nullcontext()
 
 
+def _read_early_all(early, translations: Path | None, languages: list[str]) -> bool:
+    """Whether ``early`` (the catalogs' workers forked before a cold build's input digest, or
+    None) were given the catalog of each of ``languages`` to read early
+    (:func:`~.i18n.verify.read_early`: at most one a worker, none streamed): only then does
+    sending the localizing calls before validation ends find each catalog's read kept by
+    validation's workers; with a third language, a catalog read a piece at a time, or no early
+    read at all, a call could read its catalog first, in about twice the CPU and with a higher
+    peak, so the calls wait for validation's end, as they did before."""
+    if early is None or not early.started or translations is None or not languages:
+        return False
+    import os
+
+    held = early.holding
+    return all(os.path.abspath(translations / f"{lang}.po") in held for lang in languages)
+
+
 STAGING_PREFIX = ".bank-build-"
 """The name of the folder, in the exports folder, where the rendering workers of a build write
 the files they render until the build renames them into place (:class:`_Staging`)."""
@@ -1023,12 +1039,19 @@ def _build_with(bank: Path, translations: Path | None, out: Path, *, allow_fallb
             made.append(OutputMemo(out, source, translations, (options, policy, allow_fallback), enabled=not compare))
             if made[0].plan() is None:
                 localizing.prepare(source)
-                # the calls sent now, not once validation ends: the workers localize while this
-                # process ends validation alone (the answer-leak lint, after the catalogs' workers)
-                localizing.send(staging.folder() if staging is not None and not compare else None)
+                # the calls sent now, not once validation ends, when each language's catalog is
+                # read by an early worker of validation (a cold build: see _read_early_all): the
+                # workers localize while this process ends validation alone (the answer-leak
+                # lint, after the catalogs' workers), and each finds its catalog's read kept
+                if _read_early_all(early, translations, localizing.others):
+                    localizing.send(staging.folder() if staging is not None and not compare else None)
 
         made: list[OutputMemo] = []
-        read = validated_source(bank, translations, None, meanwhile=meanwhile, workers=early if early is not None and early.started else None)
+        try:
+            read = validated_source(bank, translations, None, meanwhile=meanwhile, workers=early if early is not None and early.started else None)
+        finally:
+            if early is not None:
+                early.close()  # (ended with validation, as a cold validate's are: none left idle through the rendering)
     else:
         if early is not None:
             early.close()  # (validated in this process, localized from its reads: not used)

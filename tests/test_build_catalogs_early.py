@@ -149,3 +149,40 @@ def _state(pid: int) -> str:
             return stat.read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "gone"
+
+
+def test_the_early_catalogs_workers_end_with_validation(project, monkeypatch, tmp_path):
+    """Early workers given nothing to verify (each catalog's verdict kept, the bank's verdict and
+    the stat memo not: a cache trimmed by hand, or a verdict stored by another process in
+    between) end when validation returns, not with the build: none sits through the rendering
+    holding its catalog's read."""
+    import shutil
+
+    from aistack_bank import build
+    from aistack_bank.cache import validation
+
+    keep_only(project)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
+    monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
+    cold = _build(monkeypatch, tmp_path, "trimmed", "exports-cold")
+    for kept in ("validate", "stat"):
+        shutil.rmtree(tmp_path / "trimmed" / "aistack-bank" / kept, ignore_errors=True)
+    shutil.rmtree(Path("exports-cold"))
+    assert validation._never_kept(Path("bank"), Path("translations"))
+    early: list = []
+    real_cold, real_render = validation.cold_workers, build._render_and_write
+
+    def cold_workers(*args, **kwargs):
+        workers = real_cold(*args, **kwargs)
+        early.append((workers, workers is not None and workers.started))
+        return workers
+
+    def render_and_write(*args, **kwargs):
+        assert [started for _, started in early] == [True]  # (forked and reading)
+        assert early[0][0].pool is None  # (closed once validation returned)
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(validation, "cold_workers", cold_workers)
+    monkeypatch.setattr(build, "_render_and_write", render_and_write)
+    assert _build(monkeypatch, tmp_path, "trimmed", "exports-cold") == cold

@@ -23,10 +23,15 @@ def _watched(monkeypatch, tmp_path: Path, name: str) -> list[str]:
     """A pooled build's events, in order: each localizing call handed to the workers
     (``localize``) and the end of validation (``validated``)."""
     from aistack_bank import build, parallel
+    from aistack_bank.rules import validate
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / name))
     monkeypatch.setenv("AISTACK_BANK_JOBS", "2")
     monkeypatch.setattr(build, "PARALLEL_MIN_TEXTS", 0)
+    # (the catalogs' workers forked early on a cold run, each catalog read by one, as at 10 000
+    # questions: the calls are sent early only then)
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 0)
+    monkeypatch.setattr(parallel, "POOL_MIN_WORK", 0)
     events: list[str] = []
     real_submit = parallel.Workers.submit
 
@@ -67,6 +72,25 @@ def test_the_localizing_calls_are_sent_before_validation_ends_and_the_files_are_
     events.clear()
     build.build(Path("bank"), Path("translations"), Path("pooled"))  # the plan kept for these inputs: nothing localized
     assert events == ["validated"] and _files(Path("pooled")) == _files(Path("serial"))
+
+
+def test_without_each_catalog_read_early_the_calls_wait_for_validation(project, monkeypatch, tmp_path):
+    """A build whose catalogs are not each read by an early worker of validation (here none is:
+    too small for them; also a third language, a streamed catalog, a run with a verdict stored)
+    sends its localizing calls once validation has ended, as before: a call sent earlier could
+    read its catalog first, in about twice the CPU."""
+    from aistack_bank import build
+    from aistack_bank.rules import validate
+
+    keep_only(project)
+    monkeypatch.setenv("AISTACK_BANK_JOBS", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "serial-cache"))
+    build.build(Path("bank"), Path("translations"), Path("serial"))
+    events = _watched(monkeypatch, tmp_path, "cache")
+    monkeypatch.setattr(validate, "POOL_MIN_CATALOG_BYTES", 1 << 40)  # (no early workers)
+    build.build(Path("bank"), Path("translations"), Path("pooled"))
+    assert events == ["validated", "localize", "localize"]
+    assert _files(Path("pooled")) == _files(Path("serial"))
 
 
 def test_a_compared_build_sends_its_localizing_calls_after_validation_and_compares_equal(project, monkeypatch, tmp_path):
