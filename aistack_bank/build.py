@@ -1229,7 +1229,8 @@ class _Localizing:
     each reads its catalog meanwhile, then waits for them in a file of that folder
     (:class:`_Awaited`), which :meth:`prepare` writes. A build that validates the bank now
     prepares them while validation's catalog workers verify (the build's process would
-    otherwise wait for them), not after, and sends the calls as soon as they are made: the
+    otherwise wait for them), not after, and, when each language's catalog is read by an early
+    worker of validation (:func:`_read_early_all`), sends the calls as soon as they are made: the
     workers localize while the build's process ends validation alone (the answer-leak lint
     after the catalogs' workers are done); a bank found with errors then exports nothing, as
     before (the calls' work is lost). A call whose file could not be written comes back and is
