@@ -165,12 +165,6 @@ def apply_library_texts(library: Library, texts: dict[str, str], language: str, 
     return library.model_copy(update={"categories": tuple(categories[c.id] for c in library.categories), "topics": tuple(topics), "lang": language}), []
 
 
-def _set(data, loc: tuple, value) -> None:
-    for part in loc[:-1]:
-        data = data[part]
-    data[loc[-1]] = value
-
-
 _ABSENT = object()
 
 _KINDS: list = []
@@ -199,10 +193,16 @@ def localize_question(question, texts: dict[str, str], problems: list, fields=No
         text = get(field.key, _ABSENT)
         if text is not _ABSENT:
             loc = field.loc
-            if len(loc) == 1:
+            depth = len(loc)
+            if depth == 1:
                 data[loc[0]] = text
+            elif depth == 3:  # (a list item's text, ``("options", 2, "text")``: every kind's, set here without a call)
+                data[loc[0]][loc[1]][loc[2]] = text
             else:
-                _set(data, loc, text)
+                place = data
+                for part in loc[:-1]:
+                    place = place[part]
+                place[loc[-1]] = text
             changed = True
     if not changed:
         return question
