@@ -8,13 +8,16 @@ they are still being made (:meth:`aistack_bank.build._Awaited.ready`).
 
 Compared with the same calls in the command's own process (nothing frozen): the same notes,
 errors, English texts and libraries, whether the English library and the fields were delivered
-before the call or while it read its catalog."""
+before the call or while it read its catalog. What is checked of the freeze is what the worker
+keeps for its later calls, every object of it out of the collector's reach, whatever the test
+process that forked the worker left in reach (``_held``)."""
 
 from __future__ import annotations
 
 import gc
 import pickle
 import threading
+import types
 import weakref
 
 import pytest
@@ -31,6 +34,32 @@ from aistack_bank.project.settings import LanguagePolicy
 def read():
     english, fields = english_library_and_fields(read_library(REPO / "bank"))
     return ("t1", pickle.dumps(english, protocol=pickle.HIGHEST_PROTOCOL), build._fields_sent(fields))
+
+
+def _questions(read: tuple) -> int:
+    """How many questions the English library of ``read`` holds."""
+    return sum(len(bank.questions) for bank in pickle.loads(read[1]).topics)
+
+
+def _held() -> tuple[int, int]:
+    """In a worker: how many objects the cyclic garbage collector tracks among those the worker
+    keeps for its later calls (what ``build._LOCALIZING`` and ``build._RECEIVED`` hold: the
+    libraries and the fields; classes, modules and functions aside), and how many of them are
+    still in its reach (not frozen): what the worker's own call made and froze. The freeze count
+    alone also holds what the worker inherited unfrozen from the test process, which its freeze
+    takes along (everything after a pool of ``parallel.run_each`` ended, little once conftest's
+    ``pytest_runtest_teardown`` froze it again); the helpers freeze that before their call
+    (``gc.freeze``), so that the count of the call's freeze is its own too."""
+    kept: dict[int, object] = {}
+    stack: list = [*build._LOCALIZING.values(), *build._RECEIVED.values()]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in kept or not gc.is_tracked(obj) or isinstance(obj, (type, types.ModuleType, types.FunctionType)):
+            continue
+        kept[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+    in_reach = {id(obj) for obj in gc.get_objects()}
+    return len(kept), sum(key in in_reach for key in kept)
 
 
 def _outcome(result) -> tuple:
@@ -66,6 +95,7 @@ def _localize_in_worker(read: tuple, lang: str, folder: str, ready: bool) -> tup
         else:  # (delivered while the call reads its catalog)
             delivering = threading.Timer(0.3, awaited.deliver, (read,))
             delivering.start()
+        gc.freeze()  # (see _held)
         frozen = gc.get_freeze_count()
         result = build._localize_work(awaited, lang, REPO / "translations", LanguagePolicy(), False, "t2", None)
         if delivering is not None:
@@ -74,7 +104,7 @@ def _localize_in_worker(read: tuple, lang: str, folder: str, ready: bool) -> tup
         awaited.remove()
         assert awaited.ready()  # (removed: nothing to wait for)
         collected = all(po() is None for po, _ in seen)  # (the catalog's read, and its cycle, freed)
-        return parallel.in_worker(), frozen, gc.isenabled(), [after for _, after in seen], collected, _outcome(result)
+        return parallel.in_worker(), frozen, _held(), gc.isenabled(), [after for _, after in seen], collected, _outcome(result)
     finally:
         catalog_module.Catalogs.read = real_read
 
@@ -88,9 +118,10 @@ def test_a_localizing_worker_freezes_its_libraries_and_frees_its_catalog(read, r
         if not workers.started:
             pytest.skip("no worker process here (one core, or no fork)")
         results = workers.run_all([(_localize_in_worker, (read, lang, str(tmp_path), ready)) for lang in ("fr", "nl")])
-    for lang, (in_worker, frozen, enabled, after, collected, outcome) in zip(("fr", "nl"), results):
+    for lang, (in_worker, frozen, (held, in_reach), enabled, after, collected, outcome) in zip(("fr", "nl"), results):
         assert in_worker and enabled
-        assert frozen > 10_000  # (the English library, the fields and the library held: many objects per question)
+        assert held > 30 * _questions(read)  # (the English library, the fields and the library held: many objects per question)
+        assert in_reach == 0 and frozen >= held
         assert after[0] == ready  # (read first after the English library when it was there first, else while it was made)
         assert collected
         assert outcome == expected[lang]
@@ -99,12 +130,14 @@ def test_a_localizing_worker_freezes_its_libraries_and_frees_its_catalog(read, r
 def _received_in_worker(payload: tuple) -> tuple:
     build._RECEIVED.clear()
     build._LOCALIZING.clear()
+    gc.freeze()  # (see _held)
     frozen = gc.get_freeze_count()
     held = build._received(payload)
     first = gc.get_freeze_count() - frozen
+    kept = _held()
     again = build._received(payload)
     second = gc.get_freeze_count() - frozen - first
-    return parallel.in_worker(), first, second, gc.isenabled(), {lang: library.model_dump_json() for lang, library in held.items()}, again.keys() == held.keys()
+    return parallel.in_worker(), first, second, kept, gc.isenabled(), {lang: library.model_dump_json() for lang, library in held.items()}, again.keys() == held.keys()
 
 
 def test_a_rendering_worker_freezes_the_libraries_it_unpickles(read):
@@ -113,9 +146,10 @@ def test_a_rendering_worker_freezes_the_libraries_it_unpickles(read):
     with parallel.Workers(True) as workers:
         if not workers.started:
             pytest.skip("no worker process here (one core, or no fork)")
-        [(in_worker, first, second, enabled, held, same)] = workers.run_all([(_received_in_worker, (payload,))])
+        [(in_worker, first, second, (kept, in_reach), enabled, held, same)] = workers.run_all([(_received_in_worker, (payload,))])
     assert in_worker and enabled
-    assert first > 10_000 and second == 0  # (unpickled once per token, frozen then)
+    assert kept > 10 * _questions(read) and in_reach == 0  # (the library: many objects per question, all out of reach)
+    assert first >= kept and second == 0  # (unpickled once per token, frozen then)
     assert held == expected and same
 
 
