@@ -206,6 +206,16 @@ def half_german_course(top: Path) -> Path:
     return root
 
 
+def process_state(pid: int) -> str:
+    """The process ``pid``'s state letter from ``/proc`` (``Z``: ended, not yet reaped), ``"gone"``
+    once reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
 def keep_only(root: Path, kept: tuple[str, ...] = SAMPLE, topic: str = FLAGSHIP) -> Path:
     """Cut the copy of the bundled bank under ``root`` down to the questions ``kept`` of its topic:
     the other question files, their lines in topic.yaml and their entries in the template and the

@@ -11,7 +11,7 @@ from pathlib import Path
 from aistack_bank import parallel
 from aistack_bank.rules import validate
 
-from conftest import keep_only
+from conftest import keep_only, process_state
 
 
 def _exports(out: Path) -> dict[str, bytes]:
@@ -139,16 +139,7 @@ def test_a_cold_build_of_a_bank_with_an_error_ends_its_early_workers(project, mo
     events = _watched(monkeypatch)
     assert refused("cold", "2") == serial and serial
     assert events[0] == "_read_early,_read_early" and pids
-    assert all(_state(pid) == "gone" for pid in pids)
-
-
-def _state(pid: int) -> str:
-    """The process's state letter (``"gone"`` once reaped)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return "gone"
+    assert all(process_state(pid) == "gone" for pid in pids)
 
 
 def test_the_early_catalogs_workers_end_with_validation(project, monkeypatch, tmp_path):

@@ -15,21 +15,12 @@ from aistack_bank import parallel
 from aistack_bank.i18n import catalog as catalog_module
 from aistack_bank.rules import validate
 
-from conftest import keep_only
+from conftest import keep_only, process_state
 
 
 def _pid_after(seconds: float) -> int:
     time.sleep(seconds)
     return os.getpid()
-
-
-def _state(pid: int) -> str:
-    """The process's state letter (``"gone"`` once reaped)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return "gone"
 
 
 def test_a_call_for_a_worker_waits_for_that_worker(monkeypatch):
@@ -52,10 +43,10 @@ def test_after_the_last_calls_a_worker_with_none_for_it_ends_at_once(monkeypatch
         first, second = workers.pids
         results = workers.submit([(_pid_after, (1.5,))], to=[first], last=True)
         deadline = time.monotonic() + 1.0
-        while _state(second) not in ("Z", "gone") and time.monotonic() < deadline:
+        while process_state(second) not in ("Z", "gone") and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert _state(second) in ("Z", "gone")  # (killed, reaped as the pool ends)
-        assert _state(first) not in ("Z", "gone")
+        assert process_state(second) in ("Z", "gone")  # (killed, reaped as the pool ends)
+        assert process_state(first) not in ("Z", "gone")
         assert list(results) == [first]
 
 
@@ -329,7 +320,7 @@ def test_a_worker_killed_in_its_early_read_before_the_digest(project, monkeypatc
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert validate_cached(Path("bank"), Path("translations")) == serial
     assert killed.exists() and pids
-    assert all(_state(pid) == "gone" for pid in pids)
+    assert all(process_state(pid) == "gone" for pid in pids)
 
 
 def test_an_interrupt_during_the_digest_leaves_no_catalogs_worker(project, monkeypatch, tmp_path):
@@ -358,7 +349,7 @@ def test_an_interrupt_during_the_digest_leaves_no_catalogs_worker(project, monke
     monkeypatch.setattr(validation, "input_digest", input_digest)
     with pytest.raises(KeyboardInterrupt):
         validate_cached(Path("bank"), Path("translations"))
-    assert pids and all(_state(pid) == "gone" for pid in pids)
+    assert pids and all(process_state(pid) == "gone" for pid in pids)
 
 
 def test_a_cache_folder_that_cannot_be_looked_at_is_not_taken_for_a_cold_one(project, monkeypatch, tmp_path):
