@@ -1787,24 +1787,26 @@ def _render_piece(payload: tuple, name: str, part: str | None, options_sent: dic
     """:func:`_render_sent`'s work."""
     # (the pages freed by the piece before are not given back to the system here: the next piece
     # fills them again, a sixth of a cold build's page faults, for 6-8 MiB less at the workers' peak)
-    files = get_format(name).part_files(_received(payload), _options_received(options_sent), part)
+    export_format, libraries, options = get_format(name), _received(payload), _options_received(options_sent)
     if staging is None:
-        return files
+        return export_format.part_files(libraries, options, part)
     import os
 
     from .cache.outputs import output_digest
 
     made = StagedFiles()
-    try:
-        for file in files:
-            path = os.path.join(staging, f"{tag}-{len(made)}")
+    for file in export_format.each_part_file(libraries, options, part):  # each written and dropped before the next is rendered
+        path = os.path.join(staging, f"{tag}-{len(made)}")
+        try:
             with open(path, "xb") as fh:
                 fh.write(file.data)
                 fh.flush()
                 _start_writeback(fh.fileno())  # (flushed by the build before it renames it: adopt_piece)
-            made.append((file.path, file.language, len(file.data), output_digest(file.data), path))
-    except OSError:  # (a full disk, say: the files go back to be written, and their error reported, by the build)
-        return files
+        except OSError:  # (a full disk, say: the piece's files go back, rendered again, to be written, and their error reported, by the build)
+            del file
+            return export_format.part_files(libraries, options, part)
+        made.append((file.path, file.language, len(file.data), output_digest(file.data), path))
+        del file
     return made
 
 

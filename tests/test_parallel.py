@@ -173,6 +173,9 @@ class _Broken:
     def part_files(self, libraries, options, part):  # (a piece of its files, rendered in a worker)
         raise OSError("the exporter broke")
 
+    def each_part_file(self, libraries, options, part):  # (the same, one file at a time, as a worker writes them)
+        raise OSError("the exporter broke")
+
 
 def test_catalogs_are_verified_in_workers_forked_before_the_bank_is_read(project, monkeypatch, tmp_path):
     """With catalogs large enough, `bank validate` forks the catalogs' workers before it reads

@@ -112,6 +112,9 @@ def test_a_failing_piece_leaves_no_staging_folder_and_no_file(project, monkeypat
         def part_files(self, libraries, options, part):
             raise OSError("the exporter broke")
 
+        def each_part_file(self, libraries, options, part):  # (the same, one file at a time, as a worker writes them)
+            raise OSError("the exporter broke")
+
     monkeypatch.setitem(FORMATS, "html", Broken())
     Path("kept").mkdir()
     (Path("kept") / "mine.txt").write_text("not the build's")
