@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import _tuplegetter
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -866,8 +866,6 @@ def _cold_catalog_workers(bank: Path, translations: Path | None, parallel: bool)
     wanted (``parallel``: the build's validation then has no catalogs of its own and takes
     them). A :class:`~.parallel.Workers` (not started when they could not be forked), or a
     context of None when none were wanted."""
-    from contextlib import nullcontext
-
     found = None
     if parallel and translations is not None and translations.is_dir():
         from .cache.validation import cold_workers

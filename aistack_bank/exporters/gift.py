@@ -55,20 +55,13 @@ def _gift_reserved(text: str) -> str:
 
 
 def _gift_html(text_raw: str) -> str:
-    """GIFT's reserved characters escaped (none of HTML's), then HTML's, an apostrophe written
-    ``&\\#x27;`` at once (the ``#`` of its reference escaped as :func:`gift_escape` escapes
-    it): what :func:`gift_text` and :func:`gift_paragraph` share, line breaks left as they are."""
-    text = _gift_reserved(text_raw)
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    if '"' in text:
-        text = text.replace('"', "&quot;")
-    if "'" in text:
-        text = text.replace("'", "&\\#x27;")
+    """GIFT's reserved characters escaped (none of HTML's), then HTML's (:func:`~.common.html_text`),
+    the ``#`` of an apostrophe's reference escaped as :func:`gift_escape` escapes it (``&#x27;``
+    comes only from an apostrophe there: a ``&`` of the text is ``&amp;`` by then): what
+    :func:`gift_text` and :func:`gift_paragraph` share, line breaks left as they are."""
+    text = html_text(_gift_reserved(text_raw))
+    if "&#x27;" in text:
+        text = text.replace("&#x27;", "&\\#x27;")
     return text
 
 
